@@ -1,0 +1,89 @@
+// Command oastui is a terminal UI and CLI for authoring and reviewing agents
+// written as OAS Flow files. `oastui PATH` opens the TUI; the subcommands run
+// the same engine headless.
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/spf13/cobra"
+)
+
+// Exit codes (SPEC §6).
+const (
+	exitClean    = 0 // no finding at or above --fail-on
+	exitFindings = 1 // findings at or above --fail-on
+	exitUsage    = 2 // usage or input errors
+	exitInternal = 3 // internal error
+)
+
+// exitError carries an exit code out of a command. A nil-message exitError
+// exits quietly (the command already printed what it had to say).
+type exitError struct {
+	code int
+	msg  string
+}
+
+func (e *exitError) Error() string { return e.msg }
+
+func usageErrorf(format string, args ...any) error {
+	return &exitError{code: exitUsage, msg: fmt.Sprintf(format, args...)}
+}
+
+func internalErrorf(format string, args ...any) error {
+	return &exitError{code: exitInternal, msg: fmt.Sprintf(format, args...)}
+}
+
+// subcommands are added by the init functions of the files beside this one
+// (lint.go, compile.go, graph.go, ...), one file per subcommand.
+var subcommands []func() *cobra.Command
+
+func newRootCmd() *cobra.Command {
+	root := &cobra.Command{
+		Use:           "oastui [PATH]",
+		Short:         "Author and review OAS Flow agents in the terminal",
+		Long:          "oastui shows an agent's control-flow graph, review findings, compiled output and context slots,\nand re-reads the agent on every save. The subcommands run the same engine headless for CI.",
+		Args:          cobra.MaximumNArgs(1),
+		SilenceUsage:  true,
+		SilenceErrors: true,
+		RunE:          runTUI,
+	}
+	for _, sub := range subcommands {
+		root.AddCommand(sub())
+	}
+	return root
+}
+
+// runTUI is replaced by the TUI issue; until then the root command explains.
+var runTUI = func(cmd *cobra.Command, args []string) error {
+	return usageErrorf("the terminal UI is not built yet; use a subcommand (oastui --help)")
+}
+
+func main() {
+	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+}
+
+// run executes the command line and returns the exit code; tests call it.
+func run(args []string, stdout, stderr io.Writer) int {
+	root := newRootCmd()
+	root.SetArgs(args)
+	root.SetOut(stdout)
+	root.SetErr(stderr)
+	err := root.Execute()
+	if err == nil {
+		return exitClean
+	}
+	var ee *exitError
+	if errors.As(err, &ee) {
+		if ee.msg != "" {
+			fmt.Fprintln(stderr, "oastui:", ee.msg)
+		}
+		return ee.code
+	}
+	// cobra's own errors: unknown command or flag, wrong argument count.
+	fmt.Fprintln(stderr, "oastui:", err)
+	return exitUsage
+}

@@ -1,0 +1,185 @@
+package compile
+
+import (
+	"sort"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Doc is one parsed file: its bytes, its tree and a line table so that any
+// node or JSON Pointer maps to a 1-based line and column.
+type Doc struct {
+	Path  string       // path as shown to the user (relative when possible)
+	Src   []byte       // the file's bytes
+	Root  *Node        // nil when the file did not parse
+	Err   *SyntaxError // why it did not parse
+	lines []int        // byte offset of the start of each line
+}
+
+// ParseDoc parses src as JSON. A parse error is kept in Doc.Err; it is the
+// caller's job to turn it into an invalid_json finding (see Doc.Findings).
+func ParseDoc(path string, src []byte) *Doc {
+	d := &Doc{Path: path, Src: src}
+	root, err := Parse(src)
+	if err != nil {
+		d.Err = err.(*SyntaxError)
+	} else {
+		d.Root = root
+	}
+	return d
+}
+
+// NewDoc wraps an already parsed tree (YAML, or a tree built in a test).
+func NewDoc(path string, src []byte, root *Node) *Doc {
+	return &Doc{Path: path, Src: src, Root: root}
+}
+
+func (d *Doc) lineStarts() []int {
+	if d.lines == nil {
+		d.lines = append(make([]int, 0, 64), 0)
+		for i, b := range d.Src {
+			if b == '\n' {
+				d.lines = append(d.lines, i+1)
+			}
+		}
+	}
+	return d.lines
+}
+
+// Position turns a byte offset into a 1-based line and a 1-based column
+// counted in characters (runes), as editors and SARIF expect.
+func (d *Doc) Position(off int) (line, col int) {
+	if off < 0 {
+		off = 0
+	}
+	if off > len(d.Src) {
+		off = len(d.Src)
+	}
+	ls := d.lineStarts()
+	i := sort.Search(len(ls), func(i int) bool { return ls[i] > off }) - 1
+	return i + 1, utf8.RuneCount(d.Src[ls[i]:off]) + 1
+}
+
+// Line returns the text of 1-based line n without its line ending.
+func (d *Doc) Line(n int) string {
+	ls := d.lineStarts()
+	if n < 1 || n > len(ls) {
+		return ""
+	}
+	end := len(d.Src)
+	if n < len(ls) {
+		end = ls[n] - 1
+	}
+	return strings.TrimRight(string(d.Src[ls[n-1]:end]), "\r")
+}
+
+// Lookup finds the node an RFC 6901 JSON Pointer names, or nil.
+func (d *Doc) Lookup(ptr string) *Node {
+	n, complete := d.resolve(ptr)
+	if !complete {
+		return nil
+	}
+	return n
+}
+
+// PointerPosition returns the line and column of the value ptr names. When
+// the pointer names something that does not exist (a missing key), it falls
+// back to the deepest ancestor that does, so a finding always has a place.
+func (d *Doc) PointerPosition(ptr string) (line, col int) {
+	if d.Root == nil {
+		if d.Err != nil {
+			return d.Position(d.Err.Offset)
+		}
+		return 1, 1
+	}
+	n, _ := d.resolve(ptr)
+	if n == nil {
+		return 1, 1
+	}
+	return d.Position(n.Offset)
+}
+
+// resolve walks ptr from the root and returns the deepest node reached and
+// whether that is the whole pointer.
+func (d *Doc) resolve(ptr string) (*Node, bool) {
+	n := d.Root
+	if ptr == "" || n == nil {
+		return n, n != nil
+	}
+	if ptr[0] != '/' {
+		return nil, false
+	}
+	for _, tok := range SplitPointer(ptr) {
+		var next *Node
+		switch n.Kind {
+		case Object:
+			next = n.Get(tok)
+		case Array:
+			if i, err := strconv.Atoi(tok); err == nil && i >= 0 && i < len(n.Items) {
+				next = n.Items[i]
+			}
+		}
+		if next == nil {
+			return n, false
+		}
+		n = next
+	}
+	return n, true
+}
+
+// EscapePointerToken escapes one reference token (RFC 6901 §3).
+func EscapePointerToken(s string) string {
+	if !strings.ContainsAny(s, "~/") {
+		return s
+	}
+	return strings.ReplaceAll(strings.ReplaceAll(s, "~", "~0"), "/", "~1")
+}
+
+// Pointer joins reference tokens into a JSON Pointer: Pointer("a", "b/c") = "/a/b~1c".
+func Pointer(tokens ...string) string {
+	var b strings.Builder
+	for _, t := range tokens {
+		b.WriteByte('/')
+		b.WriteString(EscapePointerToken(t))
+	}
+	return b.String()
+}
+
+// Append adds tokens to an existing pointer.
+func Append(ptr string, tokens ...string) string { return ptr + Pointer(tokens...) }
+
+// AppendIndex adds an array index to a pointer.
+func AppendIndex(ptr string, i int) string { return ptr + "/" + strconv.Itoa(i) }
+
+// SplitPointer splits a JSON Pointer into unescaped reference tokens.
+func SplitPointer(ptr string) []string {
+	if ptr == "" {
+		return nil
+	}
+	parts := strings.Split(ptr[1:], "/")
+	for i, p := range parts {
+		if strings.Contains(p, "~") {
+			parts[i] = strings.ReplaceAll(strings.ReplaceAll(p, "~1", "/"), "~0", "~")
+		}
+	}
+	return parts
+}
+
+// Walk visits n and every value below it in source order with its JSON
+// Pointer. Returning false from fn skips the node's children.
+func Walk(n *Node, ptr string, fn func(ptr string, n *Node) bool) {
+	if n == nil || !fn(ptr, n) {
+		return
+	}
+	switch n.Kind {
+	case Object:
+		for _, m := range n.Members {
+			Walk(m.Value, Append(ptr, m.Key), fn)
+		}
+	case Array:
+		for i, it := range n.Items {
+			Walk(it, AppendIndex(ptr, i), fn)
+		}
+	}
+}

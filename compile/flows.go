@@ -1,0 +1,116 @@
+package compile
+
+import "strings"
+
+// Flow is one Flow component of a document — the root or a nested subflow —
+// with the pointer where it is defined and its lexical scope.
+type Flow struct {
+	Node    *Node
+	Pointer string // where the Flow object is in the document ("" for the root)
+	Parent  *Flow  // the Flow whose subtree contains this one; nil for the outermost
+	Depth   int    // 0 for the outermost Flow
+}
+
+// ID is the Flow's id (or name when it has no id).
+func (f *Flow) ID() string {
+	if id := f.Node.Get("id").StringOr(""); id != "" {
+		return id
+	}
+	return f.Node.Get("name").StringOr("")
+}
+
+// Refs is the Flow's own $referenced_components object, or nil.
+func (f *Flow) Refs() *Node { return f.Node.Get("$referenced_components") }
+
+// RefsPointer is the pointer of the Flow's $referenced_components.
+func (f *Flow) RefsPointer() string { return Append(f.Pointer, "$referenced_components") }
+
+// RefScope says where a $component_ref was found.
+type RefScope int
+
+const (
+	RefUnresolved RefScope = iota
+	RefInline              // not a reference: the component is written in place
+	RefLocal               // the Flow's own $referenced_components
+	RefOuter               // an enclosing Flow's $referenced_components
+	RefRegistry            // the global component registry
+)
+
+// RefID returns the id of a {"$component_ref": id} object, and whether n is one.
+func RefID(n *Node) (string, bool) {
+	if n == nil || n.Kind != Object {
+		return "", false
+	}
+	return n.Get("$component_ref").Str()
+}
+
+// Resolved is a component after following a reference.
+type Resolved struct {
+	Node    *Node    // the component object; nil when unresolved
+	Pointer string   // where it is defined ("" for the registry or unresolved)
+	Scope   RefScope // where it was found
+	Owner   *Flow    // the Flow whose $referenced_components holds it (Local/Outer)
+}
+
+// Resolve returns the component n stands for inside Flow f: n itself when it
+// is written inline; for a reference, the Flow's own $referenced_components,
+// then each enclosing Flow's, then registry (the `components` object of the
+// global registry; may be nil).
+func (f *Flow) Resolve(n *Node, ptr string, registry *Node) Resolved {
+	id, isRef := RefID(n)
+	if !isRef {
+		return Resolved{Node: n, Pointer: ptr, Scope: RefInline, Owner: f}
+	}
+	for s := f; s != nil; s = s.Parent {
+		if c := s.Refs().Get(id); c != nil {
+			scope := RefLocal
+			if s != f {
+				scope = RefOuter
+			}
+			return Resolved{Node: c, Pointer: Append(s.RefsPointer(), id), Scope: scope, Owner: s}
+		}
+	}
+	if c := registry.Get(id); c != nil {
+		return Resolved{Node: c, Scope: RefRegistry}
+	}
+	return Resolved{Scope: RefUnresolved}
+}
+
+// Flows lists every Flow component of the document in source order: the root
+// (when it is a Flow) and every object below it with component_type "Flow".
+// Parent is the nearest enclosing Flow by position in the document.
+func Flows(root *Node) []*Flow {
+	var out []*Flow
+	var stack []*Flow
+	Walk(root, "", func(ptr string, n *Node) bool {
+		if n.Kind != Object || n.Get("component_type").StringOr("") != "Flow" {
+			return true
+		}
+		for len(stack) > 0 && !isUnder(ptr, stack[len(stack)-1].Pointer) {
+			stack = stack[:len(stack)-1]
+		}
+		f := &Flow{Node: n, Pointer: ptr, Depth: len(stack)}
+		if len(stack) > 0 {
+			f.Parent = stack[len(stack)-1]
+		}
+		stack = append(stack, f)
+		out = append(out, f)
+		return true
+	})
+	return out
+}
+
+func isUnder(ptr, parent string) bool {
+	return parent == "" || strings.HasPrefix(ptr, parent+"/")
+}
+
+// ComponentType of an object, or "".
+func ComponentType(n *Node) string { return n.Get("component_type").StringOr("") }
+
+// RegistryComponents returns the `components` object of a registry document.
+func (a *Agent) RegistryComponents() *Node {
+	if a.Registry != nil && a.Registry.Root != nil {
+		return a.Registry.Root.Get("components")
+	}
+	return BuiltinRegistry().Get("components")
+}

@@ -1,0 +1,263 @@
+package compile
+
+import (
+	"bytes"
+	"errors"
+	"fmt"
+	"strconv"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// Limits on what Parse accepts. A file beyond them is refused with a
+// finding instead of being parsed: an agent file is hand-written and a few
+// hundred KiB at most (the largest corpus agent is 176 KiB), so these leave
+// two orders of magnitude of headroom while keeping a hostile input from
+// costing memory or stack.
+const (
+	MaxFileBytes = 16 << 20 // 16 MiB
+	MaxDepth     = 256      // nesting of objects and arrays
+)
+
+// Kind is the JSON type of a Node.
+type Kind uint8
+
+const (
+	Null Kind = iota
+	Bool
+	Number
+	String
+	Object
+	Array
+)
+
+func (k Kind) String() string {
+	return [...]string{"null", "boolean", "number", "string", "object", "array"}[k]
+}
+
+// Node is one JSON value with the byte offset where it starts in the source.
+// Objects keep their members in source order; duplicate keys are kept (the
+// validator reports them, D16) and Get returns the last one, as JSON.parse does.
+type Node struct {
+	Kind    Kind
+	Offset  int      // byte offset of the value's first byte
+	Text    string   // string value, or the literal text of a number
+	Bool    bool     // value of a boolean
+	Members []Member // object members in source order
+	Items   []*Node  // array elements
+}
+
+// Member is one key/value pair of an object.
+type Member struct {
+	Key       string
+	KeyOffset int // byte offset of the key's opening quote
+	Value     *Node
+}
+
+// Get returns the value of key in an object, or nil. With duplicate keys the
+// last one wins, as in JavaScript.
+func (n *Node) Get(key string) *Node {
+	if n == nil || n.Kind != Object {
+		return nil
+	}
+	for i := len(n.Members) - 1; i >= 0; i-- {
+		if n.Members[i].Key == key {
+			return n.Members[i].Value
+		}
+	}
+	return nil
+}
+
+// Path follows keys through nested objects: n.Path("metadata", "cinatra").
+func (n *Node) Path(keys ...string) *Node {
+	for _, k := range keys {
+		n = n.Get(k)
+	}
+	return n
+}
+
+// Str returns the value of a string node and whether it is one.
+func (n *Node) Str() (string, bool) {
+	if n == nil || n.Kind != String {
+		return "", false
+	}
+	return n.Text, true
+}
+
+// StringOr returns the string value, or def when n is not a string.
+func (n *Node) StringOr(def string) string {
+	if s, ok := n.Str(); ok {
+		return s
+	}
+	return def
+}
+
+// Float returns the value of a number node.
+func (n *Node) Float() (float64, bool) {
+	if n == nil || n.Kind != Number {
+		return 0, false
+	}
+	f, err := strconv.ParseFloat(n.Text, 64)
+	return f, err == nil
+}
+
+// Is reports whether n is present and of kind k.
+func (n *Node) Is(k Kind) bool { return n != nil && n.Kind == k }
+
+// Interface converts the tree to plain Go values (map[string]any, []any,
+// string, float64, bool, nil), as encoding/json would decode it.
+func (n *Node) Interface() any {
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case Bool:
+		return n.Bool
+	case Number:
+		f, _ := strconv.ParseFloat(n.Text, 64)
+		return f
+	case String:
+		return n.Text
+	case Object:
+		m := make(map[string]any, len(n.Members))
+		for _, mem := range n.Members {
+			m[mem.Key] = mem.Value.Interface()
+		}
+		return m
+	case Array:
+		a := make([]any, len(n.Items))
+		for i, it := range n.Items {
+			a[i] = it.Interface()
+		}
+		return a
+	}
+	return nil
+}
+
+// SyntaxError is a JSON document that could not be parsed, or was refused.
+type SyntaxError struct {
+	Offset int    // byte offset of the problem
+	Msg    string // readable reason, without position
+}
+
+func (e *SyntaxError) Error() string { return fmt.Sprintf("offset %d: %s", e.Offset, e.Msg) }
+
+// Parse reads one JSON document into a tree of Nodes. It never panics: bad,
+// huge or too deeply nested input comes back as a *SyntaxError.
+func Parse(src []byte) (*Node, error) {
+	if len(src) > MaxFileBytes {
+		return nil, &SyntaxError{Offset: 0, Msg: fmt.Sprintf("file is %d bytes; oastui reads at most %d", len(src), MaxFileBytes)}
+	}
+	p := parser{src: src, dec: jsontext.NewDecoder(bytes.NewReader(src), jsontext.AllowDuplicateNames(true))}
+	root, err := p.value(0)
+	if err != nil {
+		return nil, p.syntaxError(err)
+	}
+	if _, err := p.dec.ReadToken(); err == nil {
+		return nil, &SyntaxError{Offset: int(p.dec.InputOffset()), Msg: "unexpected data after the top-level value"}
+	} else if !errors.Is(err, errEOF) && !isEOF(err) {
+		return nil, p.syntaxError(err)
+	}
+	return root, nil
+}
+
+var errEOF = errors.New("EOF")
+
+func isEOF(err error) bool { return err != nil && err.Error() == "EOF" }
+
+type parser struct {
+	src []byte
+	dec *jsontext.Decoder
+}
+
+var errTooDeep = errors.New("too deep")
+
+func (p *parser) syntaxError(err error) *SyntaxError {
+	var se *SyntaxError
+	if errors.As(err, &se) {
+		return se
+	}
+	var je *jsontext.SyntacticError
+	if errors.As(err, &je) {
+		msg := "invalid JSON"
+		if je.Err != nil {
+			msg = je.Err.Error()
+		}
+		return &SyntaxError{Offset: int(je.ByteOffset), Msg: msg}
+	}
+	if isEOF(err) || err.Error() == "unexpected EOF" {
+		return &SyntaxError{Offset: int(p.dec.InputOffset()), Msg: "unexpected end of file"}
+	}
+	return &SyntaxError{Offset: int(p.dec.InputOffset()), Msg: err.Error()}
+}
+
+func (p *parser) value(depth int) (*Node, error) {
+	if depth > MaxDepth {
+		return nil, &SyntaxError{Offset: int(p.dec.InputOffset()), Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth)}
+	}
+	off := p.next()
+	tok, err := p.dec.ReadToken()
+	if err != nil {
+		return nil, err
+	}
+	n := &Node{Offset: off}
+	switch tok.Kind() {
+	case 'n':
+		n.Kind = Null
+	case 't', 'f':
+		n.Kind, n.Bool = Bool, tok.Bool()
+	case '"':
+		n.Kind, n.Text = String, tok.String()
+	case '0':
+		n.Kind, n.Text = Number, tok.String()
+	case '{':
+		n.Kind = Object
+		for p.dec.PeekKind() != '}' {
+			keyOff := p.next()
+			kt, err := p.dec.ReadToken()
+			if err != nil {
+				return nil, err
+			}
+			key := kt.String() // before the next read voids the token
+			v, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			n.Members = append(n.Members, Member{Key: key, KeyOffset: keyOff, Value: v})
+		}
+		if _, err := p.dec.ReadToken(); err != nil {
+			return nil, err
+		}
+	case '[':
+		n.Kind = Array
+		for p.dec.PeekKind() != ']' {
+			v, err := p.value(depth + 1)
+			if err != nil {
+				return nil, err
+			}
+			n.Items = append(n.Items, v)
+		}
+		if _, err := p.dec.ReadToken(); err != nil {
+			return nil, err
+		}
+	default:
+		return nil, fmt.Errorf("unexpected token %v", tok.Kind())
+	}
+	return n, nil
+}
+
+// next returns the offset of the next token: InputOffset points just past
+// the previous one, so skip the whitespace and separators (':' and ',') the
+// decoder will skip too.
+func (p *parser) next() int {
+	i := int(p.dec.InputOffset())
+	for i < len(p.src) {
+		switch p.src[i] {
+		case ' ', '\t', '\n', '\r', ':', ',':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}

@@ -1,0 +1,70 @@
+package compile
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestParsePositions(t *testing.T) {
+	src := "{\n  \"a\": [1, {\"b~/c\": \"é\"}],\n  \"d\": null\n}"
+	d := ParseDoc("x.json", []byte(src))
+	if d.Err != nil {
+		t.Fatal(d.Err)
+	}
+	for _, tc := range []struct {
+		ptr        string
+		line, col  int
+		wantExists bool
+	}{
+		{"", 1, 1, true},
+		{"/a", 2, 8, true},
+		{"/a/0", 2, 9, true},
+		{"/a/1/b~0~1c", 2, 21, true},
+		{"/d", 3, 8, true},
+		{"/a/7", 2, 8, false}, // falls back to the deepest existing ancestor
+	} {
+		line, col := d.PointerPosition(tc.ptr)
+		if line != tc.line || col != tc.col {
+			t.Errorf("%q: got %d:%d, want %d:%d", tc.ptr, line, col, tc.line, tc.col)
+		}
+		if got := d.Lookup(tc.ptr) != nil; got != tc.wantExists {
+			t.Errorf("%q: Lookup exists=%v, want %v", tc.ptr, got, tc.wantExists)
+		}
+	}
+}
+
+func TestParseErrors(t *testing.T) {
+	for _, tc := range []struct {
+		name, src string
+		line, col int
+	}{
+		{"trailing comma", "{\n  \"a\": 1,\n}", 2, 9}, // points at the comma
+		{"unterminated", "{\"a\": ", 1, 7},
+		{"garbage after", "{} x", 1, 4},
+		{"empty", "", 1, 1},
+		{"too deep", strings.Repeat("[", MaxDepth+5), 1, MaxDepth + 2},
+	} {
+		d := ParseDoc("x.json", []byte(tc.src))
+		f := d.SyntaxFinding()
+		if f == nil {
+			t.Errorf("%s: parsed without error", tc.name)
+			continue
+		}
+		if f.Code != "invalid_json" || f.Severity != Blocker {
+			t.Errorf("%s: got %s/%s", tc.name, f.Code, f.Severity)
+		}
+		if f.Line != tc.line || f.Column != tc.col {
+			t.Errorf("%s: at %d:%d (%s), want %d:%d", tc.name, f.Line, f.Column, f.Message, tc.line, tc.col)
+		}
+	}
+}
+
+func TestDuplicateKeysLastWins(t *testing.T) {
+	n, err := Parse([]byte(`{"a":1,"a":2}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(n.Members) != 2 || n.Get("a").Text != "2" {
+		t.Fatalf("got %+v", n.Members)
+	}
+}

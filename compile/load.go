@@ -1,0 +1,170 @@
+package compile
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+)
+
+// Profile selects which rules apply to a file (SPEC §1).
+type Profile string
+
+const (
+	ProfileAuto      Profile = ""
+	ProfileCinatra   Profile = "cinatra"
+	ProfileAgentSpec Profile = "agentspec"
+)
+
+// FlowCandidates are the places of a package's flow file, in lookup order.
+// Every one after the first raises legacy_agent_filename.
+var FlowCandidates = []string{"cinatra/oas.json", "cinatra/agent.json", "agent.json"}
+
+// LoadOptions tune Load.
+type LoadOptions struct {
+	RegistryPath string  // --registry; empty: walk up to agents/_shared/cinatra/components.json, then built-in
+	Profile      Profile // --profile; empty: detect
+}
+
+// Agent is everything read for one agent: the flow file and the files beside it.
+type Agent struct {
+	Dir          string  // package directory; "" when a flow file was given directly with no package around it
+	FlowPath     string  // path of the flow file on disk
+	Flow         *Doc    // the flow file (Root nil when it did not parse)
+	Package      *Doc    // package.json, or nil
+	CinatraJSON  *Doc    // sibling cinatra.json, or nil
+	Registry     *Doc    // global component registry file, or nil (then BuiltinRegistry applies)
+	RegistryPath string  // where Registry came from
+	TreeRoot     string  // the nearest enclosing agents/ directory, or ""
+	Profile      Profile // the profile in force for Flow
+	// Findings raised while loading: agent_read_failed, invalid_json,
+	// legacy_agent_filename, registry problems.
+	Findings []Finding
+}
+
+// ErrNotAnAgent is returned by Load for a path that holds no agent; the CLI
+// maps it to exit code 2.
+var ErrNotAnAgent = errors.New("not an agent")
+
+// Load reads the agent at path: a package directory or a flow file.
+func Load(path string, opts LoadOptions) (*Agent, error) {
+	info, err := os.Stat(path)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	a := &Agent{}
+	if info.IsDir() {
+		a.Dir = filepath.Clean(path)
+		for i, rel := range FlowCandidates {
+			p := filepath.Join(a.Dir, rel)
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				a.FlowPath = p
+				if i > 0 {
+					a.Findings = append(a.Findings, Finding{Code: "legacy_agent_filename", Severity: Warning,
+						Message: fmt.Sprintf("flow file found at legacy path %s; move it to %s", rel, FlowCandidates[0]),
+						Source:  SourceDeterministic, File: p, Line: 1, Column: 1})
+				}
+				break
+			}
+		}
+		if a.FlowPath == "" {
+			return nil, fmt.Errorf("%s: %w: no %s (nor the legacy %s)", path, ErrNotAnAgent,
+				FlowCandidates[0], strings.Join(FlowCandidates[1:], ", "))
+		}
+	} else {
+		a.FlowPath = filepath.Clean(path)
+		a.Dir = packageDirOf(a.FlowPath)
+	}
+
+	a.Flow = readDoc(a.FlowPath, &a.Findings)
+	if a.Dir != "" {
+		a.Package = readOptionalDoc(filepath.Join(a.Dir, "package.json"), &a.Findings)
+		a.CinatraJSON = readOptionalDoc(filepath.Join(a.Dir, "cinatra.json"), &a.Findings)
+		a.TreeRoot = findAgentsRoot(a.Dir)
+	}
+	a.RegistryPath = opts.RegistryPath
+	if a.RegistryPath == "" && a.TreeRoot != "" {
+		p := filepath.Join(a.TreeRoot, "_shared", "cinatra", "components.json")
+		if _, err := os.Stat(p); err == nil {
+			a.RegistryPath = p
+		}
+	}
+	if a.RegistryPath != "" {
+		a.Registry = readDoc(a.RegistryPath, &a.Findings)
+	}
+	a.Profile = opts.Profile
+	if a.Profile == ProfileAuto {
+		a.Profile = DetectProfile(a)
+	}
+	return a, nil
+}
+
+// DetectProfile: the cinatra profile for a package's flow file or a file
+// with metadata.cinatra at the root; agentspec otherwise (SPEC §1).
+func DetectProfile(a *Agent) Profile {
+	if a.Dir != "" && a.Package != nil {
+		return ProfileCinatra
+	}
+	if a.Flow != nil && a.Flow.Root != nil && a.Flow.Root.Path("metadata", "cinatra") != nil {
+		return ProfileCinatra
+	}
+	if a.Flow != nil && a.Flow.Root == nil && strings.HasSuffix(filepath.ToSlash(a.FlowPath), "cinatra/oas.json") {
+		return ProfileCinatra
+	}
+	return ProfileAgentSpec
+}
+
+// packageDirOf returns the package directory of a flow file given directly
+// (…/pkg/cinatra/oas.json → …/pkg, …/pkg/agent.json → …/pkg) when a
+// package.json stands there, else "".
+func packageDirOf(flowPath string) string {
+	dir := filepath.Dir(flowPath)
+	if filepath.Base(dir) == "cinatra" {
+		dir = filepath.Dir(dir)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
+		return dir
+	}
+	return ""
+}
+
+// findAgentsRoot walks up from dir to the nearest directory named agents.
+func findAgentsRoot(dir string) string {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return ""
+	}
+	for d := abs; ; d = filepath.Dir(d) {
+		if filepath.Base(d) == "agents" {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return ""
+		}
+	}
+}
+
+// readDoc reads and parses a file that must exist; failures become findings.
+func readDoc(path string, findings *[]Finding) *Doc {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		*findings = append(*findings, Finding{Code: "agent_read_failed", Severity: Blocker,
+			Message: fmt.Sprintf("cannot read %s: %v", path, err), Source: SourceDeterministic, File: path, Line: 1, Column: 1})
+		return &Doc{Path: path, Err: &SyntaxError{Msg: err.Error()}}
+	}
+	d := ParseDoc(path, src)
+	if f := d.SyntaxFinding(); f != nil {
+		*findings = append(*findings, *f)
+	}
+	return d
+}
+
+// readOptionalDoc is readDoc for a file that may be absent (nil then).
+func readOptionalDoc(path string, findings *[]Finding) *Doc {
+	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
+	return readDoc(path, findings)
+}

@@ -1,0 +1,62 @@
+package lint
+
+import (
+	"github.com/oastui/oastui/compile"
+)
+
+// Mode is the review mode (SPEC §3.5).
+type Mode string
+
+const (
+	ModeDeterministic Mode = "deterministic"
+	ModeAdvisory      Mode = "advisory"
+)
+
+// Options of a review.
+type Options struct {
+	Mode   Mode    // default deterministic
+	Config *Config // nil: defaults
+}
+
+// Review is the result of reviewing one agent: findings sorted and
+// deduplicated, and split into the seed's three buckets.
+type Review struct {
+	Findings    []Finding
+	Blockers    []Finding
+	Warnings    []Finding
+	Suggestions []Finding
+}
+
+// Run reviews a loaded agent: load findings, then every check that runs in
+// the agent's profile, then the config's severity overrides and ignores.
+func Run(a *compile.Agent, opts Options) Review {
+	if opts.Config == nil {
+		opts.Config = &Config{}
+	}
+	p := &Pass{Agent: a, Config: opts.Config}
+	p.found = append(p.found, a.Findings...)
+	if a.Flow != nil && a.Flow.Root != nil {
+		for _, c := range checks {
+			if c.runsIn(a.Profile) {
+				c.Run(p)
+			}
+		}
+	}
+	fs := opts.Config.apply(p.found)
+	return bucket(compile.SortFindings(fs))
+}
+
+func bucket(fs []Finding) Review {
+	r := Review{Findings: fs}
+	for _, f := range fs {
+		switch f.Severity {
+		case compile.Blocker:
+			r.Blockers = append(r.Blockers, f)
+		case compile.Warning:
+			r.Warnings = append(r.Warnings, f)
+		default:
+			r.Suggestions = append(r.Suggestions, f)
+		}
+	}
+	return r
+}
