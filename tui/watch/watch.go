@@ -1,0 +1,259 @@
+// Package watch turns fsnotify events on an agent's directories into
+// debounced batches: one batch per save, whatever the editor's save pattern
+// (write in place, rename-and-replace, delete-then-create), with chmod-only
+// noise, editor artefacts and unchanged content dropped. It has no Bubble
+// Tea import; the TUI reads the batches from a channel.
+package watch
+
+import (
+	"context"
+	"crypto/sha256"
+	"errors"
+	"os"
+	"path/filepath"
+	"sort"
+	"time"
+
+	"github.com/fsnotify/fsnotify"
+)
+
+// DefaultDebounce is the quiet time after the last event of a save before
+// the batch is flushed. Editors finish a save within a few milliseconds;
+// 60 ms leaves room for delete-then-create while keeping the write-to-frame
+// latency well under 100 ms.
+const DefaultDebounce = 60 * time.Millisecond
+
+// Config says what to watch.
+type Config struct {
+	// Dirs are the directories whose contents matter (the agent directory,
+	// its cinatra/ subdirectory, the registry's directory). Each is watched
+	// together with its parent, so that a directory that disappears and
+	// comes back is watched again.
+	Dirs []string
+	// Files are the files whose changes trigger a batch (the flow file and
+	// its legacy names, package.json, cinatra.json, the registry). Events
+	// on any other name (swap files, backups, temp files) are ignored.
+	Files []string
+	// Debounce is the quiet time before a batch is flushed; 0 means
+	// DefaultDebounce.
+	Debounce time.Duration
+}
+
+// Batch is one settled change.
+type Batch struct {
+	Paths  []string  // changed files among Config.Files, sorted
+	Rescan bool      // a watched directory came back or events overflowed
+	First  time.Time // when the first event of the batch arrived
+}
+
+// Watcher is a running watch; read Batches and Errors until Close.
+type Watcher struct {
+	cfg    Config
+	dirs   map[string]bool
+	files  map[string]bool
+	w      *fsnotify.Watcher
+	out    chan Batch
+	errs   chan error
+	cancel context.CancelFunc
+	done   chan struct{}
+	last   [sha256.Size]byte
+}
+
+// New starts watching. Directories that do not exist yet are watched once
+// they appear (through their parent).
+func New(cfg Config) (*Watcher, error) {
+	if cfg.Debounce <= 0 {
+		cfg.Debounce = DefaultDebounce
+	}
+	fw, err := fsnotify.NewBufferedWatcher(256)
+	if err != nil {
+		return nil, err
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	wt := &Watcher{cfg: cfg, dirs: map[string]bool{}, files: map[string]bool{}, w: fw,
+		out: make(chan Batch, 1), errs: make(chan error, 8), cancel: cancel, done: make(chan struct{})}
+	for _, d := range cfg.Dirs {
+		wt.dirs[clean(d)] = true
+	}
+	for _, f := range cfg.Files {
+		wt.files[clean(f)] = true
+	}
+	wt.addAll()
+	wt.last = wt.hash()
+	go wt.loop(ctx)
+	return wt, nil
+}
+
+// Batches delivers one Batch per settled change.
+func (wt *Watcher) Batches() <-chan Batch { return wt.out }
+
+// Errors delivers watch errors (a directory that cannot be watched, …);
+// they are informative, the watcher keeps running.
+func (wt *Watcher) Errors() <-chan error { return wt.errs }
+
+// Close stops the watcher and waits for its goroutine.
+func (wt *Watcher) Close() error {
+	wt.cancel()
+	<-wt.done
+	return nil
+}
+
+func clean(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return filepath.Clean(p)
+}
+
+// addAll (re)adds every configured directory that exists, and the parent of
+// each so that its re-creation is seen. Adding an already watched path is a
+// no-op in fsnotify.
+func (wt *Watcher) addAll() {
+	seen := map[string]bool{}
+	for _, d := range sortedKeys(wt.dirs) {
+		for _, p := range []string{filepath.Dir(d), d} {
+			if seen[p] {
+				continue
+			}
+			seen[p] = true
+			if st, err := os.Stat(p); err == nil && st.IsDir() {
+				if err := wt.w.Add(p); err != nil {
+					wt.report(err)
+				}
+			}
+		}
+	}
+}
+
+func (wt *Watcher) report(err error) {
+	select {
+	case wt.errs <- err:
+	default: // nobody is reading: drop rather than block the loop
+	}
+}
+
+// hash is a digest of the content of every watched file (a missing file
+// hashes differently from an empty one), used to drop no-op batches.
+func (wt *Watcher) hash() [sha256.Size]byte {
+	h := sha256.New()
+	for _, f := range sortedKeys(wt.files) {
+		h.Write([]byte(f))
+		if b, err := os.ReadFile(f); err == nil {
+			h.Write([]byte{1})
+			h.Write(b)
+		} else {
+			h.Write([]byte{0})
+		}
+		h.Write([]byte{0xff})
+	}
+	var sum [sha256.Size]byte
+	copy(sum[:], h.Sum(nil))
+	return sum
+}
+
+func (wt *Watcher) loop(ctx context.Context) {
+	defer close(wt.done)
+	defer wt.w.Close()
+	pending := map[string]bool{}
+	rescan := false
+	var first time.Time
+	timer := time.NewTimer(time.Hour)
+	timer.Stop()
+	arm := func() {
+		if first.IsZero() {
+			first = time.Now()
+		}
+		timer.Reset(wt.cfg.Debounce)
+	}
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case ev, ok := <-wt.w.Events:
+			if !ok {
+				return
+			}
+			if !ev.Has(fsnotify.Create | fsnotify.Write | fsnotify.Remove | fsnotify.Rename) {
+				continue // chmod-only noise (touch, vim's CHMOD after write)
+			}
+			name := clean(ev.Name)
+			switch {
+			case wt.dirs[name]:
+				// A watched directory appeared, vanished or was renamed.
+				// On re-creation add it (and any watched directory below it)
+				// again and re-read everything: files may pre-date the watch.
+				if ev.Has(fsnotify.Create) {
+					wt.addAll()
+				}
+				rescan = true
+				arm()
+			case wt.files[name]:
+				pending[name] = true
+				arm()
+			}
+		case err, ok := <-wt.w.Errors:
+			if !ok {
+				return
+			}
+			if errors.Is(err, fsnotify.ErrEventOverflow) {
+				rescan = true
+				arm()
+				continue
+			}
+			wt.report(err)
+		case <-timer.C:
+			if rescan {
+				wt.addAll()
+			}
+			sum := wt.hash()
+			if sum == wt.last && !rescan {
+				// Content unchanged (a save that wrote the same bytes, or an
+				// editor's rename dance that ended where it started).
+				clear(pending)
+				first = time.Time{}
+				continue
+			}
+			wt.last = sum
+			b := Batch{Paths: sortedKeys(pending), Rescan: rescan, First: first}
+			clear(pending)
+			rescan = false
+			first = time.Time{}
+			// Hand the batch over; if the previous one has not been taken
+			// yet, merge into it so that the reader sees one batch.
+			select {
+			case wt.out <- b:
+			case old := <-wt.out:
+				b.Paths = mergeSorted(old.Paths, b.Paths)
+				b.Rescan = b.Rescan || old.Rescan
+				b.First = old.First
+				select {
+				case wt.out <- b:
+				case <-ctx.Done():
+					return
+				}
+			case <-ctx.Done():
+				return
+			}
+		}
+	}
+}
+
+func sortedKeys(m map[string]bool) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func mergeSorted(a, b []string) []string {
+	set := map[string]bool{}
+	for _, s := range a {
+		set[s] = true
+	}
+	for _, s := range b {
+		set[s] = true
+	}
+	return sortedKeys(set)
+}

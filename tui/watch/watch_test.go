@@ -1,0 +1,155 @@
+package watch
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+)
+
+// setup makes pkg/cinatra/oas.json and pkg/package.json and watches them.
+func setup(t *testing.T) (*Watcher, string, string) {
+	t.Helper()
+	root := t.TempDir()
+	pkg := filepath.Join(root, "pkg")
+	flow := filepath.Join(pkg, "cinatra", "oas.json")
+	must(t, os.MkdirAll(filepath.Dir(flow), 0o755))
+	must(t, os.WriteFile(flow, []byte(`{"v":0}`), 0o644))
+	must(t, os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{}`), 0o644))
+	w, err := New(Config{
+		Dirs:     []string{pkg, filepath.Join(pkg, "cinatra")},
+		Files:    []string{flow, filepath.Join(pkg, "package.json")},
+		Debounce: 30 * time.Millisecond,
+	})
+	must(t, err)
+	t.Cleanup(func() { w.Close() })
+	return w, pkg, flow
+}
+
+func must(t *testing.T, err error) {
+	t.Helper()
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// next waits for one batch (deadline 5 s).
+func next(t *testing.T, w *Watcher) Batch {
+	t.Helper()
+	select {
+	case b := <-w.Batches():
+		return b
+	case <-time.After(5 * time.Second):
+		t.Fatal("no batch within 5s")
+	}
+	return Batch{}
+}
+
+// none asserts that no further batch arrives within several debounce periods.
+func none(t *testing.T, w *Watcher) {
+	t.Helper()
+	select {
+	case b := <-w.Batches():
+		t.Fatalf("unexpected extra batch %+v", b)
+	case <-time.After(300 * time.Millisecond):
+	}
+}
+
+func TestSavePatternsGiveOneBatch(t *testing.T) {
+	cases := []struct {
+		name string
+		save func(t *testing.T, pkg, flow string)
+	}{
+		{"write in place", func(t *testing.T, pkg, flow string) {
+			must(t, os.WriteFile(flow, []byte(`{"v":1}`), 0o644))
+		}},
+		{"vim rename and replace", func(t *testing.T, pkg, flow string) {
+			dir := filepath.Dir(flow)
+			must(t, os.WriteFile(filepath.Join(dir, "4913"), nil, 0o644))
+			must(t, os.Remove(filepath.Join(dir, "4913")))
+			must(t, os.WriteFile(filepath.Join(dir, ".oas.json.swp"), []byte("swap"), 0o644))
+			must(t, os.Rename(flow, flow+"~"))
+			must(t, os.WriteFile(flow, []byte(`{"v":2}`), 0o644))
+			must(t, os.Chmod(flow, 0o644))
+			must(t, os.Remove(flow+"~"))
+			must(t, os.Remove(filepath.Join(dir, ".oas.json.swp")))
+		}},
+		{"atomic temp rename", func(t *testing.T, pkg, flow string) {
+			tmp := filepath.Join(filepath.Dir(flow), ".oas.json.tmp123")
+			must(t, os.WriteFile(tmp, []byte(`{"v":3}`), 0o644))
+			must(t, os.Rename(tmp, flow))
+		}},
+		{"delete then create", func(t *testing.T, pkg, flow string) {
+			must(t, os.Remove(flow))
+			must(t, os.WriteFile(flow, []byte(`{"v":4}`), 0o644))
+		}},
+		{"package.json", func(t *testing.T, pkg, flow string) {
+			must(t, os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"x"}`), 0o644))
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w, pkg, flow := setup(t)
+			c.save(t, pkg, flow)
+			b := next(t, w)
+			if len(b.Paths) == 0 || b.First.IsZero() {
+				t.Errorf("batch %+v: want changed paths and a first-event time", b)
+			}
+			none(t, w)
+		})
+	}
+}
+
+func TestNoiseGivesNoBatch(t *testing.T) {
+	cases := []struct {
+		name string
+		do   func(t *testing.T, pkg, flow string)
+	}{
+		{"chmod", func(t *testing.T, pkg, flow string) { must(t, os.Chmod(flow, 0o600)) }},
+		{"same content", func(t *testing.T, pkg, flow string) {
+			must(t, os.WriteFile(flow, []byte(`{"v":0}`), 0o644))
+		}},
+		{"unrelated file", func(t *testing.T, pkg, flow string) {
+			must(t, os.WriteFile(filepath.Join(pkg, "README.md"), []byte("x"), 0o644))
+		}},
+		{"swap file", func(t *testing.T, pkg, flow string) {
+			must(t, os.WriteFile(filepath.Join(filepath.Dir(flow), ".oas.json.swp"), []byte("x"), 0o644))
+		}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			w, pkg, flow := setup(t)
+			c.do(t, pkg, flow)
+			none(t, w)
+		})
+	}
+}
+
+func TestDirectoryDisappearsAndComesBack(t *testing.T) {
+	w, pkg, flow := setup(t)
+	must(t, os.RemoveAll(pkg))
+	next(t, w) // the agent is gone
+	none(t, w)
+	must(t, os.MkdirAll(filepath.Dir(flow), 0o755))
+	must(t, os.WriteFile(flow, []byte(`{"v":9}`), 0o644))
+	must(t, os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{}`), 0o644))
+	b := next(t, w)
+	if !b.Rescan && len(b.Paths) == 0 {
+		t.Errorf("batch after re-creation: %+v", b)
+	}
+	// Drain what the re-creation may still deliver, then check that the
+	// re-added watches see an ordinary save.
+	for {
+		select {
+		case <-w.Batches():
+			continue
+		case <-time.After(300 * time.Millisecond):
+		}
+		break
+	}
+	must(t, os.WriteFile(flow, []byte(`{"v":10}`), 0o644))
+	b = next(t, w)
+	if len(b.Paths) != 1 || b.Paths[0] != clean(flow) {
+		t.Errorf("save after re-creation: %+v", b)
+	}
+}
