@@ -154,8 +154,8 @@ func readDoc(path string, findings *[]Finding) *Doc {
 			Message: fmt.Sprintf("cannot read %s: %v", path, err), Source: SourceDeterministic, File: path, Line: 1, Column: 1})
 		return &Doc{Path: path, Err: &SyntaxError{Msg: err.Error()}}
 	}
-	d := ParseDoc(path, src)
-	if f := d.SyntaxFinding(); f != nil {
+	d := ParseDocFile(path, src) // YAML for .yaml/.yml (Agent Spec), JSON otherwise
+	if f := d.FileSyntaxFinding(); f != nil {
 		*findings = append(*findings, *f)
 	}
 	return d
