@@ -1,0 +1,75 @@
+package views
+
+import (
+	"strings"
+)
+
+// NodeInfo is what the Node tab shows about the selected graph node. The tui
+// package fills it from the snapshot; strings are raw agent text (cleaned
+// here when drawn).
+type NodeInfo struct {
+	Name     string
+	Fields   [][2]string // label, value (id, type, pointer, line, step, approval, subflow, findings, …)
+	Inputs   []string    // "name: type"
+	Outputs  []string
+	DataIn   []string // "producer.output → input"
+	DataOut  []string // "output → consumer.input"
+	Findings []string // "code message" of findings on this node
+}
+
+// NodeLines lays a NodeInfo out as lines for a Text pane of width w.
+func NodeLines(th Theme, n *NodeInfo, w int) []string {
+	if n == nil {
+		return []string{th.Dim.Render("no node selected (focus the graph and move with ↑↓)")}
+	}
+	out := []string{th.Bold.Render(Trunc(Clean(n.Name), w))}
+	lw := 0
+	for _, f := range n.Fields {
+		lw = max(lw, Width(f[0]))
+	}
+	for _, f := range n.Fields {
+		out = append(out, th.Dim.Render(f[0]+strings.Repeat(" ", lw-Width(f[0])+1))+Clean(f[1]))
+	}
+	section := func(title string, items []string) {
+		out = append(out, "", th.Bold.Render(title)+th.Dim.Render(" ("+itoa(len(items))+")"))
+		if len(items) == 0 {
+			out = append(out, th.Dim.Render("  none"))
+		}
+		for _, it := range items {
+			out = append(out, "  "+Clean(it))
+		}
+	}
+	section("inputs", n.Inputs)
+	section("outputs", n.Outputs)
+	section("data in", n.DataIn)
+	section("data out", n.DataOut)
+	if len(n.Findings) > 0 {
+		out = append(out, "", th.Bold.Render("findings"))
+		for _, f := range n.Findings {
+			out = append(out, "  "+Clean(f))
+		}
+	}
+	return out
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	neg := n < 0
+	if neg {
+		n = -n
+	}
+	var b [20]byte
+	i := len(b)
+	for n > 0 {
+		i--
+		b[i] = byte('0' + n%10)
+		n /= 10
+	}
+	if neg {
+		i--
+		b[i] = '-'
+	}
+	return string(b[i:])
+}

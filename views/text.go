@@ -1,0 +1,178 @@
+package views
+
+import (
+	"strings"
+	"unicode"
+
+	"github.com/charmbracelet/x/ansi"
+)
+
+// Clean makes a string taken from the agent safe to draw: escape sequences
+// (CSI, OSC, DCS, …) and control characters are removed, line breaks and
+// tabs become spaces, and bidirectional overrides are dropped so that text
+// cannot move the cursor, change colours, set the window title or reorder
+// what is shown.
+func Clean(s string) string {
+	if isPlain(s) {
+		return s
+	}
+	s = ansi.Strip(s)
+	var b strings.Builder
+	b.Grow(len(s))
+	for _, r := range s {
+		switch {
+		case r == '\t' || r == '\n' || r == '\r':
+			b.WriteByte(' ')
+		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
+			// C0/C1 controls left over (a lone ESC, BEL, …)
+		case r == unicode.ReplacementChar:
+			b.WriteRune(r)
+		case isBidiControl(r):
+		default:
+			b.WriteRune(r)
+		}
+	}
+	return b.String()
+}
+
+func isPlain(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c >= 0x7f {
+			return false
+		}
+	}
+	return true
+}
+
+func isBidiControl(r rune) bool {
+	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
+}
+
+// Fit truncates s (which may carry style sequences) to width w with an
+// ellipsis and pads it with spaces to exactly w columns.
+func Fit(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	sw := ansi.StringWidth(s)
+	if sw > w {
+		s = ansi.Truncate(s, w, "…")
+		sw = ansi.StringWidth(s)
+	}
+	if sw < w {
+		s += strings.Repeat(" ", w-sw)
+	}
+	return s
+}
+
+// Trunc truncates s to at most w columns with an ellipsis, without padding.
+func Trunc(s string, w int) string {
+	if w <= 0 {
+		return ""
+	}
+	if ansi.StringWidth(s) <= w {
+		return s
+	}
+	return ansi.Truncate(s, w, "…")
+}
+
+// Width is the display width of s, ignoring style sequences.
+func Width(s string) int { return ansi.StringWidth(s) }
+
+// Box draws a rounded frame of exactly w×h cells around body, with title
+// (already styled, see PaneTitle) in the top border. Body lines are cut or padded to the inner width; extra
+// lines are dropped, missing ones are blank.
+func Box(th Theme, title string, w, h int, body []string, focused bool) string {
+	if w < 2 || h < 2 {
+		return ""
+	}
+	border := th.Border
+	if focused {
+		border = th.BorderFocused
+	}
+	inner := w - 2
+	var b strings.Builder
+	// top: ╭ title ───╮
+	top := ""
+	if title != "" && inner >= 4 {
+		t := Trunc(title, inner-3)
+		top = border.Render("╭ ") + t + border.Render(" "+strings.Repeat("─", max(0, inner-2-Width(t)))+"╮")
+	} else {
+		top = border.Render("╭" + strings.Repeat("─", inner) + "╮")
+	}
+	b.WriteString(top)
+	side := border.Render("│")
+	for i := 0; i < h-2; i++ {
+		b.WriteByte('\n')
+		line := ""
+		if i < len(body) {
+			line = body[i]
+		}
+		b.WriteString(side + Fit(line, inner) + side)
+	}
+	b.WriteByte('\n')
+	b.WriteString(border.Render("╰" + strings.Repeat("─", inner) + "╯"))
+	return b.String()
+}
+
+// JoinH places blocks of lines side by side (each block's lines must already
+// have equal widths).
+func JoinH(blocks ...string) string {
+	var split [][]string
+	n := 0
+	for _, bl := range blocks {
+		ls := strings.Split(bl, "\n")
+		split = append(split, ls)
+		n = max(n, len(ls))
+	}
+	var b strings.Builder
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		for _, ls := range split {
+			if i < len(ls) {
+				b.WriteString(ls[i])
+			}
+		}
+	}
+	return b.String()
+}
+
+// clampScroll keeps a cursor visible in a window of h rows starting at off.
+func clampScroll(cursor, off, h, n int) int {
+	if h <= 0 {
+		return 0
+	}
+	if cursor < off {
+		off = cursor
+	}
+	if cursor >= off+h {
+		off = cursor - h + 1
+	}
+	if off > n-h {
+		off = n - h
+	}
+	if off < 0 {
+		off = 0
+	}
+	return off
+}
+
+// PaneTitle styles a plain pane title.
+func (th Theme) PaneTitle(s string, focused bool) string {
+	if focused {
+		return th.TitleFocused.Render(s)
+	}
+	return th.Title.Render(s)
+}
+
+// TruncLeft drops the first n columns of s.
+func TruncLeft(s string, n int) string { return ansi.TruncateLeft(s, n, "") }
+
+func ansiWrap(s string, w int) string {
+	if w <= 0 {
+		return s
+	}
+	return ansi.Wrap(s, w, " ")
+}
