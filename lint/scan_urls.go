@@ -1,0 +1,194 @@
+package lint
+
+import (
+	"net/url"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// untrusted_external_url (SPEC §3.3): every outbound URL of the document —
+// not only the top-level $referenced_components the reference looks at —
+// must stay on the platform or on a host the project allows.
+
+func init() {
+	registerRules(Rule{Code: "untrusted_external_url", Severity: compile.Blocker, Group: "scan", Tags: []string{"security"},
+		Doc: "an outbound URL (A2AAgent agent_url, MCPToolBox url or client_transport.url, ApiNode url, RemoteTool url, remote transport url) points outside the platform and off the allowed_hosts list"})
+	registerCheck(Check{Name: "scan_urls", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkUntrustedURLs})
+}
+
+// urlFieldsByType lists the URL fields of each component type; a field
+// "a/b" is the pointer path below the component. Remote transports
+// (component types ending in "Transport", except StdioTransport) are
+// handled in urlFields.
+var urlFieldsByType = map[string][]string{
+	"A2AAgent":   {"agent_url"},
+	"MCPToolBox": {"url", "client_transport/url"},
+	"MCPTool":    {"client_transport/url"},
+	"ApiNode":    {"url"},
+	"RemoteTool": {"url"},
+}
+
+func urlFields(componentType string) []string {
+	if f, ok := urlFieldsByType[componentType]; ok {
+		return f
+	}
+	if strings.HasSuffix(componentType, "Transport") && componentType != "StdioTransport" {
+		return []string{"url"}
+	}
+	return nil
+}
+
+func checkUntrustedURLs(p *Pass) {
+	doc := p.Agent.Flow
+	var allowed []string
+	if p.Config != nil {
+		allowed = p.Config.AllowedHosts
+	}
+	seen := map[string]bool{}
+	for _, c := range scanComponents(doc.Root) {
+		for _, field := range urlFields(c.Type) {
+			toks := strings.Split(field, "/")
+			v := c.Node.Path(toks...)
+			s, ok := v.Str()
+			if !ok {
+				continue // absent, a $component_ref or not a string
+			}
+			ptr := compile.Append(c.Ptr, toks...)
+			if seen[ptr] || urlTrusted(s, allowed) {
+				continue
+			}
+			seen[ptr] = true
+			p.Report(doc, ptr, "untrusted_external_url",
+				"untrusted "+strings.ReplaceAll(field, "/", ".")+" on "+c.Type+" "+c.Label+": "+urlDisplay(s))
+		}
+	}
+}
+
+// cinatraBaseRe is the platform's own base URL placeholder; spaces inside
+// the braces are allowed (the reference only accepts the exact spelling).
+var cinatraBaseRe = regexp.MustCompile(`^\{\{\s*CINATRA_BASE_URL\s*\}\}`)
+
+// urlTrusted implements the trust rules of SPEC §3.3: empty; the platform
+// placeholder followed by nothing or a path, query or fragment (so that
+// "{{CINATRA_BASE_URL}}@evil.example" or "….evil.example" cannot smuggle
+// another host in); a path starting with a single "/" ("//host" and "/\host"
+// are protocol-relative to browsers and fetch); or an absolute URL whose
+// host is on the allowlist.
+func urlTrusted(s string, allowed []string) bool {
+	if s == "" {
+		return true
+	}
+	if m := cinatraBaseRe.FindString(s); m != "" {
+		rest := s[len(m):]
+		return rest == "" || strings.ContainsAny(rest[:1], "/?#")
+	}
+	if strings.HasPrefix(s, "/") {
+		return len(s) == 1 || (s[1] != '/' && s[1] != '\\')
+	}
+	return urlHostAllowed(s, allowed)
+}
+
+// urlHostAllowed reports whether s is an absolute URL whose host matches an
+// allowlist entry: an exact host (case-insensitive; an entry with a port
+// must match host:port), or "*.suffix" for any host below suffix (not
+// suffix itself).
+func urlHostAllowed(s string, allowed []string) bool {
+	if len(allowed) == 0 || strings.ContainsAny(s, "\\ \t\r\n") {
+		return false
+	}
+	u, err := url.Parse(s)
+	if err != nil || u.Host == "" || u.Scheme == "" {
+		return false
+	}
+	host := strings.ToLower(u.Hostname())
+	hostPort := strings.ToLower(u.Host)
+	if host == "" || strings.Contains(host, "{") {
+		return false
+	}
+	for _, a := range allowed {
+		a = strings.ToLower(strings.TrimSpace(a))
+		switch {
+		case a == "":
+		case strings.HasPrefix(a, "*."):
+			if suf := a[1:]; len(host) > len(suf) && strings.HasSuffix(host, suf) {
+				return true
+			}
+		case strings.Contains(a, ":") && !strings.HasPrefix(a, "["):
+			if hostPort == a {
+				return true
+			}
+		default:
+			if host == strings.Trim(a, "[]") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// urlDisplay is the URL as a message shows it: a password in the user info
+// and the values of secret-looking query parameters are masked, so that a
+// message never carries a credential (SPEC §2).
+func urlDisplay(s string) string {
+	u, err := url.Parse(s)
+	if err != nil || u.Opaque != "" {
+		if i := strings.Index(s, "@"); i > 0 && strings.Contains(s[:i], ":") {
+			return urlMask(s) // unparsable and possibly user:pass@: mask it all
+		}
+		return s
+	}
+	changed := false
+	if u.User != nil {
+		if pw, ok := u.User.Password(); ok {
+			u.User = url.UserPassword(u.User.Username(), urlMask(pw))
+			changed = true
+		}
+	}
+	if u.RawQuery != "" {
+		parts := strings.Split(u.RawQuery, "&")
+		for i, part := range parts {
+			k, v, ok := strings.Cut(part, "=")
+			if ok && v != "" && urlSecretParam(k) {
+				parts[i] = k + "=" + urlMask(v)
+				changed = true
+			}
+		}
+		u.RawQuery = strings.Join(parts, "&")
+	}
+	if !changed {
+		return s
+	}
+	out := u.String()
+	if uq, err := url.PathUnescape(out); err == nil {
+		out = uq // keep the mask's "…" readable
+	}
+	return out
+}
+
+func urlSecretParam(k string) bool {
+	k = strings.ToLower(k)
+	for _, w := range []string{"key", "token", "secret", "password", "passwd", "pwd", "auth", "sig", "credential"} {
+		if strings.Contains(k, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// urlMask is the masked form of SPEC §2: the first 4 characters, "…", the
+// length in characters.
+func urlMask(s string) string {
+	n := utf8.RuneCountInString(s)
+	r := []rune(s)
+	if len(r) > 4 {
+		r = r[:4]
+	}
+	if n <= 8 {
+		r = nil // too short to show any of it
+	}
+	return string(r) + "…" + strconv.Itoa(n)
+}
