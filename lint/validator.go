@@ -1,0 +1,511 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// The validator: the reference's validateOasAgentJson (SPEC §3.1,
+// reference §9) as rules with stable codes and positions. All of it runs
+// in the cinatra profile only.
+//
+// Deliberate differences from the reference, each a careful user's
+// expectation where the reference is wrong or silent:
+//   - case 38: a $component_ref that is not in the enclosing Flow's own
+//     $referenced_components is accepted when the global registry has it
+//     (the reference's global-id list is empty in code, so it rejects refs
+//     its own compiler resolves; its docs promise what we do). A ref that
+//     resolves only in an outer Flow is the warning component_ref_outer_scope
+//     instead of an error.
+//   - AgentNode semantics are checked in every Flow, not only the root.
+//   - nodes as an object, numbers where strings belong, … never crash
+//     (the reference throws a TypeError for a non-array `nodes`).
+
+const validatorGroup = "validator"
+
+func init() {
+	b := compile.Blocker
+	registerRules(
+		Rule{Code: "oas_structural", Severity: b, Group: validatorGroup,
+			Doc: "the root is not a well-formed Cinatra Flow: agentspec_version 26.1.0, component_type Flow, id/name strings, metadata.cinatra.type, inputs/outputs/nodes/edges/$referenced_components of the right shape (reference §9.2)"},
+		Rule{Code: "legacy_field", Severity: b, Group: validatorGroup,
+			Doc: "a legacy field (root componentType, metadata.cinatra formatVersion/executionMode/approvalPolicy/compiledPlan/inputSchema/outputSchema/prompt/taskSpec) that the compiler derives or that moved to Agent.system_prompt"},
+		Rule{Code: "agentnode_hitl_owned_by", Severity: b, Group: validatorGroup,
+			Doc: `an AgentNode's metadata.cinatra.hitlOwnedBy is neither "childAgent" nor "self"`},
+		Rule{Code: "agentnode_surface_override", Severity: b, Group: validatorGroup,
+			Doc: `an AgentNode sets metadata.cinatra.a2uiSurfaceIdOverride without hitlOwnedBy "childAgent"`},
+		Rule{Code: "agentnode_requires_approval_type", Severity: b, Group: validatorGroup,
+			Doc: "an AgentNode's metadata.cinatra.requiresApproval is not a boolean"},
+		Rule{Code: "unresolved_component_ref", Severity: b, Group: validatorGroup,
+			Doc: "a $component_ref resolves neither in its enclosing Flow's $referenced_components, nor an outer Flow's, nor the global registry (validator case 38)"},
+		Rule{Code: "component_ref_outer_scope", Severity: compile.Warning, Group: validatorGroup,
+			Doc: "a $component_ref resolves only in an outer Flow's $referenced_components; the runtime resolves each Flow's refs in its own scope"},
+		Rule{Code: "duplicate_node", Severity: b, Group: validatorGroup,
+			Doc: "the root Flow's nodes array lists a node twice (validator case 39)"},
+		Rule{Code: "start_node_count", Severity: b, Group: validatorGroup,
+			Doc: "the root Flow's $referenced_components does not hold exactly one StartNode (validator case 40)"},
+		Rule{Code: "end_node_count", Severity: b, Group: validatorGroup,
+			Doc: "the root Flow's $referenced_components does not hold exactly one EndNode (validator case 41)"},
+		Rule{Code: "component_ref_cycle", Severity: b, Group: validatorGroup,
+			Doc: "a component contains itself through $component_ref references"},
+		Rule{Code: "object_type_namespace", Severity: b, Group: validatorGroup,
+			Doc: "a root output's cinatra.object_type is not @scope/package:local-id (outputs[].cinatra.artifact is accepted instead)"},
+		Rule{Code: "input_message_without_output", Severity: b, Group: validatorGroup,
+			Doc: "an InputMessageNode of the root Flow declares no outputs, so the compiler cannot name its field (MISSING_INPUT_MESSAGE_OUTPUT)"},
+	)
+	registerCheck(Check{Name: "validator", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: runValidator})
+}
+
+// valCtx is one validator run over one flow document.
+type valCtx struct {
+	p    *Pass
+	doc  *compile.Doc
+	root *compile.Node
+	reg  *compile.Node // the registry's components object (may be nil)
+
+	flows []valFlow // every Flow object of the document, in source order
+}
+
+// valFlow is a Flow object found by the walk.
+type valFlow struct {
+	node *compile.Node
+	ptr  string
+}
+
+func (v *valCtx) report(ptr, code, msg string) { v.p.Report(v.doc, ptr, code, msg) }
+
+func runValidator(p *Pass) {
+	a := p.Agent
+	if a == nil || a.Flow == nil || a.Flow.Root == nil {
+		return
+	}
+	v := &valCtx{p: p, doc: a.Flow, root: a.Flow.Root, reg: a.RegistryComponents()}
+	v.checkStructural()
+	v.checkLegacy()
+	w := newValWalker(v)
+	w.run()
+	v.checkAgentNodes()
+	v.checkRootCounts()
+	w.checkCycles()
+	v.checkObjectTypes()
+	v.checkInputMessageOutputs()
+	v.runRuntime(w)
+	v.checkLLM()
+}
+
+var valLegacyCinatraFields = []string{"formatVersion", "executionMode", "approvalPolicy",
+	"compiledPlan", "inputSchema", "outputSchema", "prompt", "taskSpec"}
+
+func (v *valCtx) checkLegacy() {
+	if v.root.Get("componentType") != nil {
+		v.report("/componentType", "legacy_field", "legacy field componentType must not appear in OAS agent.json")
+	}
+	c := v.root.Path("metadata", "cinatra")
+	if c == nil || c.Kind != compile.Object {
+		return
+	}
+	for _, f := range valLegacyCinatraFields {
+		if c.Get(f) != nil {
+			v.report(compile.Pointer("metadata", "cinatra", f), "legacy_field",
+				"legacy field metadata.cinatra."+f+" must not appear in OAS agent.json (derived at compile time or moved to Agent.system_prompt)")
+		}
+	}
+}
+
+// checkAgentNodes applies the reference's AgentNode metadata.cinatra rules
+// to the AgentNodes of every Flow's $referenced_components.
+func (v *valCtx) checkAgentNodes() {
+	for _, f := range v.flows {
+		refs := f.node.Get("$referenced_components")
+		for _, m := range valEntries(refs) {
+			if compile.ComponentType(m.Value) != "AgentNode" {
+				continue
+			}
+			c := m.Value.Path("metadata", "cinatra")
+			if c == nil || c.Kind != compile.Object {
+				continue
+			}
+			base := compile.Append(f.ptr, "$referenced_components", m.Key, "metadata", "cinatra")
+			hitl := c.Get("hitlOwnedBy")
+			hs, _ := hitl.Str()
+			if hitl != nil && hs != "childAgent" && hs != "self" {
+				v.report(compile.Append(base, "hitlOwnedBy"), "agentnode_hitl_owned_by",
+					fmt.Sprintf(`AgentNode %s.metadata.cinatra.hitlOwnedBy must be "childAgent" or "self" (got %s)`, m.Key, valJSON(hitl)))
+			}
+			if c.Get("a2uiSurfaceIdOverride") != nil && hs != "childAgent" {
+				v.report(compile.Append(base, "a2uiSurfaceIdOverride"), "agentnode_surface_override",
+					fmt.Sprintf(`AgentNode %s.metadata.cinatra.a2uiSurfaceIdOverride only valid when hitlOwnedBy === "childAgent"`, m.Key))
+			}
+			if ra := c.Get("requiresApproval"); ra != nil && ra.Kind != compile.Bool {
+				v.report(compile.Append(base, "requiresApproval"), "agentnode_requires_approval_type",
+					fmt.Sprintf("AgentNode %s.metadata.cinatra.requiresApproval must be a boolean", m.Key))
+			}
+		}
+	}
+}
+
+// checkRootCounts: validator cases 39–41 on the root Flow, as the
+// reference does (nested Flows are the flow-graph rules' business).
+func (v *valCtx) checkRootCounts() {
+	if nodes := v.root.Get("nodes"); nodes.Is(compile.Array) {
+		seen := make(map[string]bool, len(nodes.Items))
+		for i, n := range nodes.Items {
+			id, ok := compile.RefID(n)
+			if !ok {
+				continue
+			}
+			if seen[id] {
+				v.report(compile.AppendIndex("/nodes", i), "duplicate_node", "duplicate node reference in nodes array: "+id)
+			}
+			seen[id] = true
+		}
+	}
+	refs := v.root.Get("$referenced_components")
+	var starts, ends int
+	for _, m := range valEntries(refs) {
+		switch compile.ComponentType(m.Value) {
+		case "StartNode":
+			starts++
+		case "EndNode":
+			ends++
+		}
+	}
+	ptr := "/$referenced_components"
+	if refs == nil {
+		ptr = ""
+	}
+	if starts != 1 {
+		v.report(ptr, "start_node_count", fmt.Sprintf("flow must have exactly one StartNode in $referenced_components (got %d)", starts))
+	}
+	if ends != 1 {
+		v.report(ptr, "end_node_count", fmt.Sprintf("flow must have exactly one EndNode in $referenced_components (got %d)", ends))
+	}
+}
+
+var valObjectTypeRe = regexp.MustCompile(`^@[\w-]+/[\w-]+:[\w-]+$`)
+
+// checkObjectTypes: the root Flow's outputs[].cinatra annotation names an
+// object type @scope/package:local-id (older reference) or carries an
+// artifact binding object (newer reference).
+func (v *valCtx) checkObjectTypes() {
+	outs := v.root.Get("outputs")
+	if !outs.Is(compile.Array) {
+		return
+	}
+	for i, o := range outs.Items {
+		c := o.Get("cinatra")
+		if !c.Is(compile.Object) {
+			continue
+		}
+		title := o.Get("title").StringOr("")
+		base := compile.Append(compile.AppendIndex("/outputs", i), "cinatra")
+		if art := c.Get("artifact"); art != nil && art.Kind != compile.Object {
+			v.report(compile.Append(base, "artifact"), "object_type_namespace",
+				fmt.Sprintf("outputs[%s].cinatra.artifact must be an object (got %s)", title, valTypeName(art)))
+		}
+		ot := c.Get("object_type")
+		if ot == nil {
+			continue
+		}
+		s, ok := ot.Str()
+		if !ok || !valObjectTypeRe.MatchString(s) {
+			shown := s
+			if !ok {
+				shown = valJSON(ot)
+			}
+			v.report(compile.Append(base, "object_type"), "object_type_namespace",
+				fmt.Sprintf(`outputs[%s].cinatra.object_type "%s" must match @scope/package:local-id`, title, shown))
+		}
+	}
+}
+
+// checkInputMessageOutputs: the compiler refuses an InputMessageNode of
+// the root Flow without outputs (MISSING_INPUT_MESSAGE_OUTPUT).
+func (v *valCtx) checkInputMessageOutputs() {
+	refs := v.root.Get("$referenced_components")
+	for _, m := range valEntries(refs) {
+		if compile.ComponentType(m.Value) != "InputMessageNode" {
+			continue
+		}
+		outs := m.Value.Get("outputs")
+		if outs.Is(compile.Array) && len(outs.Items) > 0 {
+			continue
+		}
+		id := m.Value.Get("id").StringOr(m.Key)
+		ptr := compile.Pointer("$referenced_components", m.Key)
+		if outs != nil {
+			ptr = compile.Append(ptr, "outputs")
+		}
+		v.report(ptr, "input_message_without_output",
+			fmt.Sprintf(`InputMessageNode "%s" must declare at least one output`, id))
+	}
+}
+
+// ---------------------------------------------------------------------------
+// The walk: one pass over the whole document for $component_ref scopes
+// (case 38, outer scope, cycles) and the whole-document runtime invariants.
+// ---------------------------------------------------------------------------
+
+type valScope struct {
+	refs *compile.Node
+	ptr  string         // the Flow's pointer
+	defs map[string]int // $referenced_components key → definition index (last wins)
+	mem  []int          // definition index of each member, in member order
+}
+
+type valDef struct {
+	id  string
+	ptr string
+}
+
+type valEdge struct{ from, to int }
+
+type valWalker struct {
+	v      *valCtx
+	path   valPath
+	scopes []*valScope
+	defs   []valDef
+	stack  []int // definitions enclosing the current value
+	edges  map[valEdge]string
+	// ref edge pointers: for each edge caused by a $component_ref, the
+	// pointer of the first ref that caused it ("" for containment edges).
+	adj map[int][]int
+	rt  *rtWalk
+}
+
+func newValWalker(v *valCtx) *valWalker {
+	return &valWalker{v: v, path: make(valPath, 0, 32), edges: map[valEdge]string{}, adj: map[int][]int{},
+		rt: newRtWalk(v)}
+}
+
+func (w *valWalker) run() { w.visit(w.v.root) }
+
+func (w *valWalker) addEdge(from, to int, refPtr string) {
+	e := valEdge{from, to}
+	if _, ok := w.edges[e]; ok {
+		return
+	}
+	w.edges[e] = refPtr
+	w.adj[from] = append(w.adj[from], to)
+}
+
+func (w *valWalker) visit(n *compile.Node) {
+	switch n.Kind {
+	case compile.String:
+		w.rt.str(n, w.path)
+	case compile.Array:
+		for i, it := range n.Items {
+			w.path = w.path.index(i)
+			w.visit(it)
+			w.path = w.path[:len(w.path)-1]
+		}
+	case compile.Object:
+		w.object(n)
+	}
+}
+
+func (w *valWalker) object(n *compile.Node) {
+	ct := compile.ComponentType(n)
+	var scope *valScope
+	if ct == "Flow" {
+		ptr := w.path.pointer()
+		w.v.flows = append(w.v.flows, valFlow{node: n, ptr: ptr})
+		if refs := n.Get("$referenced_components"); refs.Is(compile.Object) {
+			scope = &valScope{refs: refs, ptr: ptr, defs: make(map[string]int, len(refs.Members)), mem: make([]int, len(refs.Members))}
+			for j, m := range refs.Members {
+				scope.defs[m.Key] = len(w.defs)
+				scope.mem[j] = len(w.defs)
+				w.defs = append(w.defs, valDef{id: m.Key, ptr: compile.Append(ptr, "$referenced_components", m.Key)})
+			}
+			w.scopes = append(w.scopes, scope)
+		}
+	}
+	w.rt.object(n, ct, w.path)
+	if id, ok := compile.RefID(n); ok {
+		w.ref(id)
+	}
+	for _, m := range n.Members {
+		w.path = w.path.key(m.Key)
+		if scope != nil && m.Key == "$referenced_components" && m.Value == scope.refs {
+			for j, dm := range m.Value.Members {
+				def := scope.mem[j]
+				w.path = w.path.key(dm.Key)
+				if len(w.stack) > 0 {
+					w.addEdge(w.stack[len(w.stack)-1], def, "")
+				}
+				w.stack = append(w.stack, def)
+				w.visit(dm.Value)
+				w.stack = w.stack[:len(w.stack)-1]
+				w.path = w.path[:len(w.path)-1]
+			}
+		} else {
+			w.visit(m.Value)
+		}
+		w.path = w.path[:len(w.path)-1]
+	}
+	if scope != nil {
+		w.scopes = w.scopes[:len(w.scopes)-1]
+	}
+}
+
+// ref checks one {"$component_ref": id} at the current path.
+func (w *valWalker) ref(id string) {
+	refPtr := compile.Append(w.path.pointer(), "$component_ref")
+	target := -1
+	outer := ""
+	if k := len(w.scopes); k > 0 {
+		if d, ok := w.scopes[k-1].defs[id]; ok {
+			target = d
+		} else {
+			for i := k - 2; i >= 0; i-- {
+				if d, ok := w.scopes[i].defs[id]; ok {
+					target = d
+					outer = w.scopes[i].ptr
+					break
+				}
+			}
+		}
+	}
+	switch {
+	case target >= 0:
+		if outer != "" {
+			w.v.report(refPtr, "component_ref_outer_scope",
+				fmt.Sprintf(`$component_ref "%s" at %s resolves only in an outer Flow's $referenced_components (%s); each Flow resolves its refs in its own scope, so define "%s" in this Flow's $referenced_components`,
+					id, w.dottedOrRoot(), w.defs[target].ptr, id))
+		}
+		if len(w.stack) > 0 {
+			w.addEdge(w.stack[len(w.stack)-1], target, refPtr)
+		}
+	case w.v.reg.Get(id) != nil:
+		// the global registry has it (documented deviation from the reference)
+	default:
+		w.v.report(refPtr, "unresolved_component_ref",
+			fmt.Sprintf(`unresolved $component_ref "%s" at %s (not in local $referenced_components nor a known global id)`, id, w.dottedOrRoot()))
+	}
+}
+
+func (w *valWalker) dottedOrRoot() string {
+	if d := w.path.dotted(); d != "" {
+		return d
+	}
+	return "<root>"
+}
+
+// checkCycles reports each group of components that contain themselves
+// through references (a strongly connected component of the "contains or
+// refers to" graph), once, at the first reference of the cycle.
+func (w *valWalker) checkCycles() {
+	if len(w.edges) == 0 {
+		return
+	}
+	n := len(w.defs)
+	index := make([]int, n)
+	low := make([]int, n)
+	on := make([]bool, n)
+	for i := range index {
+		index[i] = -1
+	}
+	var st []int
+	counter := 0
+	var sccs [][]int
+	var strong func(u int)
+	strong = func(u int) {
+		index[u], low[u] = counter, counter
+		counter++
+		st = append(st, u)
+		on[u] = true
+		for _, x := range w.adj[u] {
+			if index[x] < 0 {
+				strong(x)
+				low[u] = min(low[u], low[x])
+			} else if on[x] {
+				low[u] = min(low[u], index[x])
+			}
+		}
+		if low[u] == index[u] {
+			var comp []int
+			for {
+				x := st[len(st)-1]
+				st = st[:len(st)-1]
+				on[x] = false
+				comp = append(comp, x)
+				if x == u {
+					break
+				}
+			}
+			_, self := w.edges[valEdge{u, u}]
+			if len(comp) > 1 || self {
+				sccs = append(sccs, comp)
+			}
+		}
+	}
+	for u := 0; u < n; u++ {
+		if index[u] < 0 && len(w.adj[u]) > 0 {
+			strong(u)
+		}
+	}
+	for _, comp := range sccs {
+		in := make(map[int]bool, len(comp))
+		start := comp[0]
+		for _, c := range comp {
+			in[c] = true
+			start = min(start, c)
+		}
+		path := w.cyclePath(start, in)
+		ids := make([]string, 0, len(path)+1)
+		loc := ""
+		for i, u := range path {
+			ids = append(ids, w.defs[u].id)
+			next := path[(i+1)%len(path)]
+			if loc == "" {
+				loc = w.edges[valEdge{u, next}]
+			}
+		}
+		ids = append(ids, w.defs[start].id)
+		if loc == "" {
+			loc = w.defs[start].ptr
+		}
+		w.v.report(loc, "component_ref_cycle",
+			fmt.Sprintf(`component "%s" contains itself through $component_ref: %s`, w.defs[start].id, strings.Join(ids, " → ")))
+	}
+}
+
+// cyclePath finds a shortest cycle through start inside one SCC.
+func (w *valWalker) cyclePath(start int, in map[int]bool) []int {
+	if _, self := w.edges[valEdge{start, start}]; self {
+		return []int{start}
+	}
+	prev := map[int]int{}
+	queue := []int{start}
+	for len(queue) > 0 {
+		u := queue[0]
+		queue = queue[1:]
+		next := append([]int(nil), w.adj[u]...)
+		sort.Ints(next)
+		for _, x := range next {
+			if !in[x] {
+				continue
+			}
+			if x == start {
+				var rev []int
+				for c := u; c != start; c = prev[c] {
+					rev = append(rev, c)
+				}
+				rev = append(rev, start)
+				for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
+					rev[i], rev[j] = rev[j], rev[i]
+				}
+				return rev
+			}
+			if _, seen := prev[x]; !seen && x != start {
+				prev[x] = u
+				queue = append(queue, x)
+			}
+		}
+	}
+	return []int{start}
+}

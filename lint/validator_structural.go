@@ -1,0 +1,251 @@
+package lint
+
+import (
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// The structural check mirrors the reference's zod flowSchema (reference
+// §9.2): non-strict objects (unknown keys pass), one finding per problem,
+// with zod v4's message texts prefixed by the dotted path as the reference
+// prints them ("inputs.0.type: Invalid input: expected string, received
+// undefined"). Only the root Flow is checked, plus the ParallelFlowNodes of
+// its $referenced_components, as in the reference. The output-port
+// `cinatra` annotation follows the newer reference (object_type or
+// artifact; see object_type_namespace).
+
+type valStruct struct {
+	v    *valCtx
+	path valPath
+}
+
+func (s *valStruct) report(msg string) {
+	d := s.path.dotted()
+	if d != "" {
+		msg = d + ": " + msg
+	}
+	s.v.report(s.path.pointer(), "oas_structural", msg)
+}
+
+func (s *valStruct) push(k string) { s.path = s.path.key(k) }
+func (s *valStruct) pushIndex(i int) {
+	s.path = s.path.index(i)
+}
+func (s *valStruct) pop() { s.path = s.path[:len(s.path)-1] }
+
+func zodType(expected string, n *compile.Node) string {
+	return "Invalid input: expected " + expected + ", received " + valTypeName(n)
+}
+
+// field runs fn on member k of obj with the path extended.
+func (s *valStruct) field(obj *compile.Node, k string, fn func(n *compile.Node)) {
+	s.push(k)
+	fn(obj.Get(k))
+	s.pop()
+}
+
+func (s *valStruct) literal(want string) func(*compile.Node) {
+	return func(n *compile.Node) {
+		if got, ok := n.Str(); !ok || got != want {
+			s.report(`Invalid input: expected "` + want + `"`)
+		}
+	}
+}
+
+func (s *valStruct) str(n *compile.Node) {
+	if !n.Is(compile.String) {
+		s.report(zodType("string", n))
+	}
+}
+
+func (s *valStruct) optStr(n *compile.Node) {
+	if n != nil {
+		s.str(n)
+	}
+}
+
+func (s *valStruct) nullableOptStr(n *compile.Node) {
+	if n != nil && n.Kind != compile.Null {
+		s.str(n)
+	}
+}
+
+func (s *valStruct) optRecord(n *compile.Node) {
+	if n != nil && n.Kind != compile.Object {
+		s.report(zodType("record", n))
+	}
+}
+
+func (s *valStruct) enum(values ...string) func(*compile.Node) {
+	return func(n *compile.Node) {
+		if got, ok := n.Str(); ok {
+			for _, v := range values {
+				if got == v {
+					return
+				}
+			}
+		}
+		s.report(`Invalid option: expected one of "` + strings.Join(values, `"|"`) + `"`)
+	}
+}
+
+// object reports a non-object and says whether to look inside.
+func (s *valStruct) object(n *compile.Node) bool {
+	if !n.Is(compile.Object) {
+		s.report(zodType("object", n))
+		return false
+	}
+	return true
+}
+
+// array reports a non-array, else runs item on every element.
+func (s *valStruct) array(n *compile.Node, item func(*compile.Node)) {
+	if !n.Is(compile.Array) {
+		s.report(zodType("array", n))
+		return
+	}
+	for i, it := range n.Items {
+		s.pushIndex(i)
+		item(it)
+		s.pop()
+	}
+}
+
+func (s *valStruct) componentRef(n *compile.Node) {
+	if s.object(n) {
+		s.field(n, "$component_ref", s.str)
+	}
+}
+
+func (s *valStruct) property(n *compile.Node) {
+	if !s.object(n) {
+		return
+	}
+	s.field(n, "title", s.str)
+	s.field(n, "type", s.str)
+	s.field(n, "format", s.optStr)
+	s.field(n, "description", s.optStr)
+	s.field(n, "cinatra", func(c *compile.Node) {
+		if c != nil {
+			s.object(c)
+		}
+	})
+}
+
+func (s *valStruct) controlEdge(n *compile.Node) {
+	if !s.object(n) {
+		return
+	}
+	s.field(n, "component_type", s.literal("ControlFlowEdge"))
+	s.field(n, "name", s.str)
+	s.field(n, "id", s.optStr)
+	s.field(n, "description", s.optStr)
+	s.field(n, "metadata", s.optRecord)
+	s.field(n, "from_node", s.componentRef)
+	s.field(n, "to_node", s.componentRef)
+	s.field(n, "from_branch", s.nullableOptStr)
+}
+
+func (s *valStruct) dataEdge(n *compile.Node) {
+	if !s.object(n) {
+		return
+	}
+	s.field(n, "component_type", s.literal("DataFlowEdge"))
+	s.field(n, "name", s.str)
+	s.field(n, "id", s.optStr)
+	s.field(n, "description", s.optStr)
+	s.field(n, "metadata", s.optRecord)
+	s.field(n, "source_node", s.componentRef)
+	s.field(n, "source_output", s.str)
+	s.field(n, "destination_node", s.componentRef)
+	s.field(n, "destination_input", s.str)
+}
+
+func (s *valStruct) parallelFlowNode(n *compile.Node) {
+	s.field(n, "id", s.optStr)
+	s.field(n, "name", s.str)
+	s.field(n, "description", s.nullableOptStr)
+	s.field(n, "metadata", func(m *compile.Node) {
+		if m != nil && m.Kind != compile.Null {
+			s.optRecord(m)
+		}
+	})
+	for _, k := range []string{"inputs", "outputs"} {
+		s.field(n, k, func(a *compile.Node) {
+			if a != nil && a.Kind != compile.Null {
+				s.array(a, s.property)
+			}
+		})
+	}
+	s.field(n, "subflows", func(a *compile.Node) {
+		if !a.Is(compile.Array) {
+			s.report(zodType("array", a))
+			return
+		}
+		if len(a.Items) == 0 {
+			s.report("Too small: expected array to have >=1 items")
+			return
+		}
+		for i, it := range a.Items {
+			if !it.Is(compile.Object) {
+				s.pushIndex(i)
+				s.report("Invalid input")
+				s.pop()
+			}
+		}
+	})
+}
+
+// checkStructural reports every structural problem of the root Flow.
+func (v *valCtx) checkStructural() {
+	s := &valStruct{v: v, path: make(valPath, 0, 16)}
+	root := v.root
+	if !s.object(root) {
+		return
+	}
+	s.field(root, "agentspec_version", s.literal("26.1.0"))
+	s.field(root, "component_type", s.literal("Flow"))
+	s.field(root, "id", s.str)
+	s.field(root, "name", s.str)
+	s.field(root, "metadata", func(m *compile.Node) {
+		if !s.object(m) {
+			return
+		}
+		s.field(m, "cinatra", func(c *compile.Node) {
+			if !s.object(c) {
+				return
+			}
+			s.field(c, "type", s.enum("orchestrator", "leaf", "node", "flow"))
+			s.field(c, "hitlScreens", func(h *compile.Node) {
+				if h != nil {
+					s.array(h, s.str)
+				}
+			})
+		})
+	})
+	s.field(root, "inputs", func(a *compile.Node) { s.array(a, s.property) })
+	s.field(root, "outputs", func(a *compile.Node) { s.array(a, s.property) })
+	s.field(root, "start_node", s.componentRef)
+	s.field(root, "nodes", func(a *compile.Node) { s.array(a, s.componentRef) })
+	s.field(root, "control_flow_connections", func(a *compile.Node) { s.array(a, s.controlEdge) })
+	s.field(root, "data_flow_connections", func(a *compile.Node) {
+		if a != nil {
+			s.array(a, s.dataEdge)
+		}
+	})
+	s.field(root, "$referenced_components", func(r *compile.Node) {
+		if !r.Is(compile.Object) {
+			s.report(zodType("record", r))
+			return
+		}
+		for _, m := range valEntries(r) {
+			if compile.ComponentType(m.Value) != "ParallelFlowNode" {
+				continue
+			}
+			s.push(m.Key)
+			s.parallelFlowNode(m.Value)
+			s.pop()
+		}
+	})
+}
