@@ -42,6 +42,8 @@ type Agent struct {
 	// Findings raised while loading: agent_read_failed, invalid_json,
 	// legacy_agent_filename, registry problems.
 	Findings []Finding
+
+	kids *agentIndex // child agents of the same tree, found by package name (children.go)
 }
 
 // ErrNotAnAgent is returned by Load for a path that holds no agent; the CLI
@@ -54,7 +56,7 @@ func Load(path string, opts LoadOptions) (*Agent, error) {
 	if err != nil {
 		return nil, fmt.Errorf("%s: %w", path, err)
 	}
-	a := &Agent{}
+	a := &Agent{kids: &agentIndex{}}
 	if info.IsDir() {
 		a.Dir = filepath.Clean(path)
 		for i, rel := range FlowCandidates {

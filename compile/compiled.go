@@ -1,0 +1,322 @@
+package compile
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+)
+
+// CompiledAgentOas is what the compiler derives from an agent's flow
+// (reference cinatra.md §11.10). Field names and JSON keys are the
+// reference's; parts that are copied verbatim from the agent (schemas,
+// dependency maps) are kept as plain JSON values (any) so that whatever the
+// author wrote comes back unchanged.
+type CompiledAgentOas struct {
+	ApprovalPolicy    ApprovalPolicy `json:"approvalPolicy"`
+	InputSchema       any            `json:"inputSchema"`  // {type, required, properties} as an Object
+	OutputSchema      any            `json:"outputSchema"` // Object, or nil when the EndNode has no outputs
+	Prompt            *string        `json:"prompt"`
+	PackageName       any            `json:"packageName"`       // string from package.json, or nil
+	PackageVersion    any            `json:"packageVersion"`    // string from package.json, or nil
+	AgentDependencies any            `json:"agentDependencies"` // package.json cinatra.agentDependencies verbatim, {} when absent
+	Type              any            `json:"type"`              // metadata.cinatra.type
+	CompiledPlan      []any          `json:"compiledPlan"`      // always []
+	HitlScreens       any            `json:"hitlScreens"`       // metadata.cinatra.hitlScreens, [] when absent
+	LlmConfig         *LlmConfig     `json:"llmConfig"`
+	Toolboxes         []Toolbox      `json:"toolboxes"`
+	AgentSpecVersion  any            `json:"agentSpecVersion"`
+	TriggerMode       string         `json:"triggerMode"` // "full" | "start-only"
+	GatedSteps        []GatedStep    `json:"gatedSteps"`
+	CinatraConfig     *CinatraConfig `json:"cinatraConfig"`
+}
+
+// ApprovalPolicy holds the compiled steps in BFS order (step 0, the implicit
+// setup step, first when present).
+type ApprovalPolicy struct {
+	Steps []Step `json:"steps"`
+}
+
+// ChildAgent names the child package a step delegates to and how its inputs
+// are fed ({{input_params.x}}, {{child_output.x}}, {{<node>_output.x}}).
+type ChildAgent struct {
+	PackageName  any           `json:"packageName"` // usually a string
+	InputMapping OrderedObject `json:"inputMapping"`
+}
+
+// ConnectionConfig is an A2AAgent's connection_config (timeout + verify).
+type ConnectionConfig struct {
+	Timeout float64 `json:"timeout"`
+	Verify  bool    `json:"verify"`
+}
+
+// Step is one entry of approvalPolicy.steps.
+//
+// The typed fields are what the rest of oastui reads. A value the agent
+// wrote with an unexpected JSON type (a number where a string belongs) is
+// left zero in the typed field but still emitted verbatim in the JSON, as
+// the reference would emit it. JSON keys appear in the order the reference
+// emits them.
+type Step struct {
+	StepNumber        int         `json:"stepNumber"`
+	Name              string      `json:"name,omitempty"`
+	Description       string      `json:"description,omitempty"`
+	RequiresApproval  bool        `json:"requiresApproval"`
+	HitlOwnedBy       string      `json:"hitlOwnedBy,omitempty"`
+	RiskClass         string      `json:"riskClass,omitempty"`
+	SkipLlm           bool        `json:"skipLlm,omitempty"`
+	NodeType          string      `json:"nodeType,omitempty"` // "agent", "input_message"; "" for step 0
+	XRenderer         string      `json:"xRenderer,omitempty"`
+	ChildAgent        *ChildAgent `json:"childAgent,omitempty"`
+	InputMessageField string      `json:"inputMessageField,omitempty"`
+	// InputMessageSchema is the gate's schema as written (an Object, usually).
+	InputMessageSchema any               `json:"inputMessageSchema,omitempty"`
+	GateCount          *int              `json:"gateCount,omitempty"`
+	FiresRendererGate  *bool             `json:"firesRendererGate,omitempty"`
+	A2uiSurfaceID      string            `json:"a2uiSurfaceId,omitempty"`
+	ConnectionConfig   *ConnectionConfig `json:"connectionConfig,omitempty"`
+	// ArtifactReviewTargetsInput marks an artifact-review InputMessageNode gate.
+	ArtifactReviewTargetsInput string `json:"artifactReviewTargetsInput,omitempty"`
+
+	// NodeID is the $referenced_components key of the node the step comes
+	// from (the StartNode for step 0). Not part of the JSON.
+	NodeID string `json:"-"`
+	// GateIndex is the index into the FlowNode's metadata.cinatra.gateSteps
+	// the step was expanded from, or -1. Not part of the JSON.
+	GateIndex int `json:"-"`
+
+	fields OrderedObject // the JSON members in the reference's order; nil for a hand-built Step
+}
+
+// MarshalJSON emits the step's members in the reference's order, values as
+// the reference emits them.
+func (s Step) MarshalJSON() ([]byte, error) {
+	if s.fields == nil {
+		type plain Step
+		return marshalNoEscape(plain(s))
+	}
+	return s.fields.MarshalJSON()
+}
+
+// LlmConfig is the first Agent's llm_config (model id and API type).
+type LlmConfig struct {
+	ModelID string `json:"modelId"`
+	APIType string `json:"apiType,omitempty"`
+}
+
+// Toolbox is one MCP toolbox of the first Agent that has any.
+type Toolbox struct {
+	ID  string `json:"id"`
+	URL string `json:"url"`
+}
+
+// GatedStep is a step whose riskClass names an irreversible side effect
+// (…_send, …_publish, …_post, …_delete).
+type GatedStep struct {
+	StepID           any    `json:"stepId"`
+	StepNumber       int    `json:"stepNumber"`
+	AgentPath        []any  `json:"agentPath"`
+	Label            any    `json:"label"`
+	ToolName         any    `json:"toolName"`
+	InferredOrManual string `json:"inferredOrManual"`
+}
+
+// CinatraConfig is the sibling cinatra.json, reduced to the keys the
+// reference keeps.
+type CinatraConfig struct {
+	Limits              *CinatraLimits   `json:"limits,omitempty"`
+	RequiredConnections []any            `json:"requiredConnections,omitempty"`
+	Defaults            *CinatraDefaults `json:"defaults,omitempty"`
+}
+
+// CinatraLimits is cinatra.json limits.
+type CinatraLimits struct {
+	MaxRecipients float64 `json:"maxRecipients"`
+}
+
+// CinatraDefaults is cinatra.json defaults.
+type CinatraDefaults struct {
+	SenderName *string `json:"senderName"`
+}
+
+// ObjField is one member of an OrderedObject.
+type ObjField struct {
+	Key   string
+	Value any
+}
+
+// OrderedObject is a JSON object that keeps its members in insertion order when
+// marshalled (JavaScript object semantics: setting an existing key replaces
+// its value in place).
+type OrderedObject []ObjField
+
+// undef marks a member that exists with the value undefined: it keeps its
+// place but is not emitted, like JSON.stringify does.
+type undefType struct{}
+
+var undef = undefType{}
+
+// Get returns the value of key, or nil.
+func (o OrderedObject) Get(key string) any {
+	for _, f := range o {
+		if f.Key == key {
+			if _, u := f.Value.(undefType); u {
+				return nil
+			}
+			return f.Value
+		}
+	}
+	return nil
+}
+
+// Has reports whether key is present with a value other than undefined.
+func (o OrderedObject) Has(key string) bool {
+	for _, f := range o {
+		if f.Key == key {
+			_, u := f.Value.(undefType)
+			return !u
+		}
+	}
+	return false
+}
+
+// Set replaces the value of key in place, or appends it.
+func (o *OrderedObject) Set(key string, v any) {
+	for i := range *o {
+		if (*o)[i].Key == key {
+			(*o)[i].Value = v
+			return
+		}
+	}
+	*o = append(*o, ObjField{key, v})
+}
+
+// MarshalJSON writes the members in order, skipping undefined ones.
+func (o OrderedObject) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	b.WriteByte('{')
+	first := true
+	for _, f := range o {
+		if _, u := f.Value.(undefType); u {
+			continue
+		}
+		if !first {
+			b.WriteByte(',')
+		}
+		first = false
+		k, _ := marshalNoEscape(f.Key)
+		b.Write(k)
+		b.WriteByte(':')
+		v, err := marshalNoEscape(f.Value)
+		if err != nil {
+			return nil, err
+		}
+		b.Write(v)
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
+}
+
+// marshalNoEscape is json.Marshal without HTML escaping (JSON.stringify
+// does not escape <, > and &).
+func marshalNoEscape(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return bytes.TrimRight(b.Bytes(), "\n"), nil
+}
+
+// rawNode marshals a parsed JSON value as it was written (numbers keep their
+// source text).
+type rawNode struct{ n *Node }
+
+func (r rawNode) MarshalJSON() ([]byte, error) {
+	var b bytes.Buffer
+	if err := writeNode(&b, r.n); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}
+
+func writeNode(b *bytes.Buffer, n *Node) error {
+	if n == nil {
+		b.WriteString("null")
+		return nil
+	}
+	switch n.Kind {
+	case Null:
+		b.WriteString("null")
+	case Bool:
+		b.WriteString(strconv.FormatBool(n.Bool))
+	case Number:
+		if f, err := strconv.ParseFloat(n.Text, 64); err == nil {
+			nb, err := json.Marshal(f)
+			if err != nil {
+				b.WriteString("null") // ±Inf: JSON.stringify writes null
+			} else {
+				b.Write(nb)
+			}
+		} else {
+			b.WriteString("null")
+		}
+	case String:
+		s, _ := marshalNoEscape(n.Text)
+		b.Write(s)
+	case Object:
+		// JSON.parse keeps the last duplicate at the first one's place.
+		b.WriteByte('{')
+		seen := make(map[string]int, len(n.Members))
+		var keys []string
+		vals := map[string]*Node{}
+		for _, m := range n.Members {
+			if _, ok := seen[m.Key]; !ok {
+				seen[m.Key] = len(keys)
+				keys = append(keys, m.Key)
+			}
+			vals[m.Key] = m.Value
+		}
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			ks, _ := marshalNoEscape(k)
+			b.Write(ks)
+			b.WriteByte(':')
+			if err := writeNode(b, vals[k]); err != nil {
+				return err
+			}
+		}
+		b.WriteByte('}')
+	case Array:
+		b.WriteByte('[')
+		for i, it := range n.Items {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			if err := writeNode(b, it); err != nil {
+				return err
+			}
+		}
+		b.WriteByte(']')
+	}
+	return nil
+}
+
+// jsonValue turns a node into a value for the compiled output: nil (the
+// JavaScript undefined) stays nil, everything else marshals as written.
+func jsonValue(n *Node) any {
+	if n == nil {
+		return nil
+	}
+	switch n.Kind {
+	case Null:
+		return nil
+	case String:
+		return n.Text
+	case Bool:
+		return n.Bool
+	}
+	return rawNode{n}
+}

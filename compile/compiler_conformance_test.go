@@ -1,0 +1,140 @@
+package compile
+
+import (
+	"encoding/json"
+	"fmt"
+	"os"
+	"path/filepath"
+	"reflect"
+	"sort"
+	"strings"
+	"testing"
+)
+
+// compileResult is the reference's {"ok":…} envelope.
+func compileResult(a *Agent) map[string]any {
+	out, err := Compile(a)
+	if err != nil {
+		return map[string]any{"ok": false, "error": err.Error()}
+	}
+	b, err := json.Marshal(out)
+	if err != nil {
+		return map[string]any{"ok": false, "error": "marshal: " + err.Error()}
+	}
+	var v any
+	if err := json.Unmarshal(b, &v); err != nil {
+		return map[string]any{"ok": false, "error": "unmarshal: " + err.Error()}
+	}
+	return map[string]any{"ok": true, "value": v}
+}
+
+// TestCompileConformance: for every corpus agent, Compile's JSON equals
+// `compile` of the reference's expected output (key order free).
+func TestCompileConformance(t *testing.T) {
+	dir := corpusDir(t)
+	root := filepath.Join(dir, "agents", "cinatra-ai")
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := 0
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		n++
+		t.Run(e.Name(), func(t *testing.T) {
+			src, err := os.ReadFile(filepath.Join(dir, "expected", e.Name()+".json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var exp struct {
+				Compile any `json:"compile"`
+			}
+			if err := json.Unmarshal(src, &exp); err != nil {
+				t.Fatal(err)
+			}
+			a, err := Load(filepath.Join(root, e.Name()), LoadOptions{})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := compileResult(a)
+			var want any
+			b, _ := json.Marshal(exp.Compile)
+			_ = json.Unmarshal(b, &want)
+			var gotAny any
+			b, _ = json.Marshal(got)
+			_ = json.Unmarshal(b, &gotAny)
+			if !reflect.DeepEqual(gotAny, want) {
+				t.Errorf("compile output differs from the reference:\n%s", strings.Join(jsonDiff("", gotAny, want), "\n"))
+			}
+		})
+	}
+	if n != 25 {
+		t.Errorf("found %d corpus agents, want 25", n)
+	}
+}
+
+// jsonDiff lists the differences between two decoded JSON values, one line
+// per differing path ("-" want, "+" got).
+func jsonDiff(path string, got, want any) []string {
+	if reflect.DeepEqual(got, want) {
+		return nil
+	}
+	if path == "" {
+		path = "$"
+	}
+	switch w := want.(type) {
+	case map[string]any:
+		g, ok := got.(map[string]any)
+		if !ok {
+			break
+		}
+		keys := map[string]bool{}
+		for k := range w {
+			keys[k] = true
+		}
+		for k := range g {
+			keys[k] = true
+		}
+		var ks []string
+		for k := range keys {
+			ks = append(ks, k)
+		}
+		sort.Strings(ks)
+		var out []string
+		for _, k := range ks {
+			gv, gok := g[k]
+			wv, wok := w[k]
+			switch {
+			case !gok:
+				out = append(out, fmt.Sprintf("%s.%s: missing, want %s", path, k, short(wv)))
+			case !wok:
+				out = append(out, fmt.Sprintf("%s.%s: unexpected %s", path, k, short(gv)))
+			default:
+				out = append(out, jsonDiff(path+"."+k, gv, wv)...)
+			}
+		}
+		return out
+	case []any:
+		g, ok := got.([]any)
+		if !ok || len(g) != len(w) {
+			break
+		}
+		var out []string
+		for i := range w {
+			out = append(out, jsonDiff(fmt.Sprintf("%s[%d]", path, i), g[i], w[i])...)
+		}
+		return out
+	}
+	return []string{fmt.Sprintf("%s:\n  - want %s\n  + got  %s", path, short(want), short(got))}
+}
+
+func short(v any) string {
+	b, _ := json.Marshal(v)
+	s := string(b)
+	if len(s) > 400 {
+		s = s[:400] + "…"
+	}
+	return s
+}
