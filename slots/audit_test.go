@@ -1,0 +1,387 @@
+package slots
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+)
+
+// auditCatalog is a catalog whose artifacts a..f each have revision r<id>
+// and assertion s<id> of @v/x (what cands() produces).
+func auditCatalog() *Catalog {
+	c := &Catalog{Actor: testActor}
+	for i := 0; i < 6; i++ {
+		id := string(rune('a' + i))
+		c.Artifacts = append(c.Artifacts, Artifact{ArtifactID: id, OwnerLevel: ScopeUser, OwnerID: "u1",
+			Assertions: []Assertion{{SemanticAssertionID: "s" + id, Extension: "@v/x", Eligibility: Eligible}},
+			Revisions:  []Revision{{RepresentationRevisionID: "r" + id, CreatedAt: "2026-01-01T00:00:00Z"}}})
+	}
+	return c
+}
+
+func batch(run string, refs []Ref) Batch {
+	return Batch{OrgID: "o1", ParentRunID: run, ParentPackageName: "@v/agent", SlotID: "ctx",
+		SelectionMode: Interactive, SelectedBy: "user", Refs: refs}
+}
+
+func openTemp(t *testing.T) (*Audit, string) {
+	t.Helper()
+	path := filepath.Join(t.TempDir(), "audit.db")
+	a, err := OpenAudit(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { a.Close() })
+	return a, path
+}
+
+func count(t *testing.T, a *Audit) int {
+	t.Helper()
+	var n int
+	if err := a.DB().QueryRow(`SELECT count(*) FROM run_context_selections`).Scan(&n); err != nil {
+		t.Fatal(err)
+	}
+	return n
+}
+
+func TestAuditAppendOnly(t *testing.T) {
+	a, _ := openTemp(t)
+	ctx := context.Background()
+	if _, err := a.Record(ctx, batch("run1", cands(2)), auditCatalog()); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct{ op, sql string }{
+		{"UPDATE", `UPDATE run_context_selections SET artifact_id = 'x'`},
+		{"UPDATE", `UPDATE run_context_selections SET selected_at = '1970' WHERE id LIKE '%:0'`},
+		{"DELETE", `DELETE FROM run_context_selections`},
+		{"DELETE", `DELETE FROM run_context_selections WHERE parent_run_id = 'run1'`},
+	} {
+		_, err := a.DB().Exec(tc.sql)
+		if err == nil || !strings.Contains(err.Error(), AppendOnlyMessage(tc.op)) {
+			t.Errorf("%s: got %v, want the append-only message", tc.sql, err)
+		}
+	}
+	if n := count(t, a); n != 2 {
+		t.Fatalf("rows after refused statements: %d, want 2", n)
+	}
+	// The CHECK constraints are the database's too.
+	for _, col := range []string{"source_scope", "selected_by", "selection_mode"} {
+		_, err := a.DB().Exec(`INSERT INTO run_context_selections (id, org_id, parent_run_id, parent_package_name, slot_id,
+			artifact_id, representation_revision_id, semantic_assertion_id, extension, source_scope, selected_by, selection_mode)
+			VALUES ('x-`+col+`', 'o', 'r', 'p', 's', 'a', 'r', 's', 'e',
+			`+map[bool]string{true: "'galaxy'", false: "'user'"}[col == "source_scope"]+`,
+			`+map[bool]string{true: "'robot'", false: "'user'"}[col == "selected_by"]+`,
+			`+map[bool]string{true: "'manual'", false: "'interactive'"}[col == "selection_mode"]+`)`)
+		if err == nil || !strings.Contains(err.Error(), "CHECK") {
+			t.Errorf("%s CHECK: got %v", col, err)
+		}
+	}
+}
+
+func TestSelectionKey(t *testing.T) {
+	b := batch("run1", []Ref{cands(2)[1], cands(2)[0], cands(2)[1]})
+	js := `{"parentRunId":"run1","parentPackageName":"@v/agent","slotId":"ctx","selectionMode":"interactive","triples":[["a","ra","sa"],["b","rb","sb"]]}`
+	sum := sha256.Sum256([]byte(js))
+	if got, want := SelectionKey(b), hex.EncodeToString(sum[:]); got != want {
+		t.Errorf("SelectionKey = %s, want sha256 of %s = %s", got, js, want)
+	}
+	odd := batch("r\"<&>\u2028\x01", nil)
+	js = `{"parentRunId":"r\"<&>` + "\u2028" + `\u0001","parentPackageName":"@v/agent","slotId":"ctx","selectionMode":"interactive","triples":[]}`
+	sum = sha256.Sum256([]byte(js))
+	if got, want := SelectionKey(odd), hex.EncodeToString(sum[:]); got != want {
+		t.Errorf("JSON.stringify escaping differs: %s vs %s", got, want)
+	}
+}
+
+func TestAuditIdempotent(t *testing.T) {
+	a, _ := openTemp(t)
+	ctx := context.Background()
+	cs := cands(3)
+	r1, err := a.Record(ctx, batch("run1", cs), auditCatalog())
+	if err != nil || !r1.Wrote || r1.Rows != 3 {
+		t.Fatalf("first: %+v %v", r1, err)
+	}
+	for i := 0; i < 3; i++ {
+		if !strings.HasPrefix(mustList(t, a, "run1")[i].ID, r1.Key+":"+strconv.Itoa(i)) {
+			t.Fatalf("row ids are not <selectionKey>:<i>")
+		}
+	}
+	// Same selection again, refs in another order and one duplicated: nothing written.
+	r2, err := a.Record(ctx, batch("run1", []Ref{cs[2], cs[0], cs[1], cs[0]}), auditCatalog())
+	if err != nil || r2.Wrote || r2.Key != r1.Key || r2.Rows != 0 {
+		t.Fatalf("repeat: %+v %v", r2, err)
+	}
+	// A correction is a new selection: new rows.
+	r3, err := a.Record(ctx, batch("run1", cs[:1]), auditCatalog())
+	if err != nil || !r3.Wrote || r3.Key == r1.Key {
+		t.Fatalf("correction: %+v %v", r3, err)
+	}
+	if n := count(t, a); n != 4 {
+		t.Fatalf("rows = %d, want 4", n)
+	}
+	// An empty selection writes nothing.
+	if r, err := a.Record(ctx, batch("run1", nil), auditCatalog()); err != nil || r.Wrote || r.Rows != 0 {
+		t.Fatalf("empty: %+v %v", r, err)
+	}
+}
+
+func TestAuditCoherence(t *testing.T) {
+	a, _ := openTemp(t)
+	cat := auditCatalog()
+	cat.Artifacts[1].Deleted = true
+	good := cands(4)[3]
+	tests := []struct {
+		name string
+		ref  Ref
+		org  string
+		want string
+	}{
+		{"unknown artifact", Ref{ArtifactID: "zz", RepresentationRevisionID: "ra", SemanticAssertionID: "sa", Extension: "@v/x", SourceScope: ScopeUser}, "o1", "does not exist"},
+		{"deleted artifact", cands(2)[1], "o1", "is deleted"},
+		{"revision of another artifact", Ref{ArtifactID: "a", RepresentationRevisionID: "rc", SemanticAssertionID: "sa", Extension: "@v/x", SourceScope: ScopeUser}, "o1", "representation revision"},
+		{"assertion of another artifact", Ref{ArtifactID: "a", RepresentationRevisionID: "ra", SemanticAssertionID: "sc", Extension: "@v/x", SourceScope: ScopeUser}, "o1", "semantic assertion"},
+		{"extension mismatch", Ref{ArtifactID: "a", RepresentationRevisionID: "ra", SemanticAssertionID: "sa", Extension: "@v/y", SourceScope: ScopeUser}, "o1", "not \"@v/y\""},
+		{"other organization", good, "o2", "organization"},
+	}
+	for _, tc := range tests {
+		t.Run(tc.name, func(t *testing.T) {
+			b := batch("run1", []Ref{good, tc.ref})
+			b.OrgID = tc.org
+			_, err := a.Record(context.Background(), b, cat)
+			if !errors.Is(err, ErrCoherence) || !strings.Contains(err.Error(), tc.want) {
+				t.Fatalf("got %v, want a coherence error with %q", err, tc.want)
+			}
+			if n := count(t, a); n != 0 {
+				t.Fatalf("%d rows written", n)
+			}
+		})
+	}
+}
+
+func TestAuditFailureMidBatchLeavesNothing(t *testing.T) {
+	t.Run("database refuses the third row", func(t *testing.T) {
+		a, _ := openTemp(t)
+		refs := cands(3)
+		refs[2].SourceScope = "galaxy" // passes coherence, fails the CHECK on insert
+		_, err := a.Record(context.Background(), batch("run1", refs), nil)
+		if err == nil || !strings.Contains(err.Error(), "row 2") {
+			t.Fatalf("got %v", err)
+		}
+		if n := count(t, a); n != 0 {
+			t.Fatalf("%d rows of a failed batch remain", n)
+		}
+		// the same selection, fixed, is then written in full
+		refs[2].SourceScope = ScopeUser
+		if r, err := a.Record(context.Background(), batch("run1", refs), nil); err != nil || !r.Wrote || count(t, a) != 3 {
+			t.Fatalf("retry: %+v %v", r, err)
+		}
+	})
+	t.Run("error between rows", func(t *testing.T) {
+		a, _ := openTemp(t)
+		a.afterRow = func(i int) error {
+			if i == 1 {
+				return errors.New("injected")
+			}
+			return nil
+		}
+		if _, err := a.Record(context.Background(), batch("run1", cands(3)), nil); err == nil {
+			t.Fatal("no error")
+		}
+		if n := count(t, a); n != 0 {
+			t.Fatalf("%d rows of a failed batch remain", n)
+		}
+	})
+}
+
+// TestAuditHelperProcess is not a test: the tests below run the test
+// binary again with AUDIT_HELPER set, as a second process.
+func TestAuditHelperProcess(t *testing.T) {
+	mode := os.Getenv("AUDIT_HELPER")
+	if mode == "" {
+		t.Skip("helper process only")
+	}
+	a, err := OpenAudit(os.Getenv("AUDIT_DB"))
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(2)
+	}
+	ctx := context.Background()
+	switch mode {
+	case "crash":
+		a.afterRow = func(i int) error {
+			if i == 1 {
+				os.Exit(7) // dies holding an open transaction with one row inserted
+			}
+			return nil
+		}
+		_, _ = a.Record(ctx, batch("crash-run", cands(3)), nil)
+		os.Exit(1) // not reached
+	case "writer":
+		who := os.Getenv("AUDIT_WHO")
+		cs := cands(6)
+		for i := 0; i < 10; i++ {
+			// a selection only this process makes, and one every process makes
+			own := batch(fmt.Sprintf("run-%s-%d", who, i), cs[i%6:i%6+1])
+			shared := batch(fmt.Sprintf("shared-%d", i), cs[:3])
+			for _, b := range []Batch{own, shared} {
+				if _, err := a.Record(ctx, b, nil); err != nil {
+					fmt.Fprintln(os.Stderr, err)
+					os.Exit(3)
+				}
+			}
+		}
+		a.Close()
+		os.Exit(0)
+	}
+}
+
+func helper(t *testing.T, mode, db, who string) *exec.Cmd {
+	cmd := exec.Command(os.Args[0], "-test.run=^TestAuditHelperProcess$")
+	cmd.Env = append(os.Environ(), "AUDIT_HELPER="+mode, "AUDIT_DB="+db, "AUDIT_WHO="+who)
+	return cmd
+}
+
+func TestAuditCrashBetweenRowsLeavesNothing(t *testing.T) {
+	a, path := openTemp(t)
+	out, err := helper(t, "crash", path, "").CombinedOutput()
+	var ee *exec.ExitError
+	if !errors.As(err, &ee) || ee.ExitCode() != 7 {
+		t.Fatalf("helper did not crash as planned: %v\n%s", err, out)
+	}
+	if n := count(t, a); n != 0 {
+		t.Fatalf("%d rows of the crashed batch remain", n)
+	}
+	// the database is usable afterwards and the selection can be made again
+	if r, err := a.Record(context.Background(), batch("crash-run", cands(3)), nil); err != nil || !r.Wrote {
+		t.Fatalf("after crash: %+v %v", r, err)
+	}
+}
+
+func TestAuditConcurrentProcesses(t *testing.T) {
+	a, path := openTemp(t)
+	const procs = 3
+	cmds := make([]*exec.Cmd, procs)
+	outs := make([]strings.Builder, procs)
+	for i := range cmds {
+		cmds[i] = helper(t, "writer", path, strconv.Itoa(i))
+		cmds[i].Stdout, cmds[i].Stderr = &outs[i], &outs[i]
+	}
+	for _, c := range cmds {
+		if err := c.Start(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for i, c := range cmds {
+		if err := c.Wait(); err != nil {
+			t.Fatalf("writer %d: %v\n%s", i, err, outs[i].String())
+		}
+	}
+	// each process: 10 own one-row selections; together: 10 shared three-row selections once
+	if n, want := count(t, a), procs*10+10*3; n != want {
+		t.Fatalf("rows = %d, want %d (lost or duplicated)", n, want)
+	}
+	var dup int
+	if err := a.DB().QueryRow(`SELECT count(*) FROM (SELECT parent_run_id, artifact_id FROM run_context_selections GROUP BY 1, 2 HAVING count(*) > 1)`).Scan(&dup); err != nil || dup != 0 {
+		t.Fatalf("duplicated selections: %d %v", dup, err)
+	}
+}
+
+func TestAuditConcurrentConnections(t *testing.T) {
+	_, path := openTemp(t)
+	const workers = 6
+	var wg sync.WaitGroup
+	wrote := make([]int, workers)
+	errs := make([]error, workers)
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func(w int) {
+			defer wg.Done()
+			a, err := OpenAudit(path) // a separate connection pool per worker
+			if err != nil {
+				errs[w] = err
+				return
+			}
+			defer a.Close()
+			for i := 0; i < 5; i++ {
+				for _, b := range []Batch{batch(fmt.Sprintf("own-%d-%d", w, i), cands(2)), batch(fmt.Sprintf("same-%d", i), cands(4))} {
+					r, err := a.Record(context.Background(), b, auditCatalog())
+					if err != nil {
+						errs[w] = err
+						return
+					}
+					if r.Wrote && strings.HasPrefix(b.ParentRunID, "same-") {
+						wrote[w]++
+					}
+				}
+			}
+		}(w)
+	}
+	wg.Wait()
+	for _, err := range errs {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	total := 0
+	for _, n := range wrote {
+		total += n
+	}
+	if total != 5 {
+		t.Errorf("shared selections written %d times, want exactly 5", total)
+	}
+	a, _ := OpenAudit(path)
+	defer a.Close()
+	if n, want := count(t, a), workers*5*2+5*4; n != want {
+		t.Fatalf("rows = %d, want %d", n, want)
+	}
+}
+
+func mustList(t *testing.T, a *Audit, run string) []Row {
+	t.Helper()
+	rows, err := a.List(context.Background(), run)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return rows
+}
+
+func TestAuditListOrder(t *testing.T) {
+	a, _ := openTemp(t)
+	base := time.Date(2026, 3, 1, 12, 0, 0, 0, time.UTC)
+	for i, tc := range []struct {
+		run string
+		at  time.Time
+		n   int
+	}{{"late", base.Add(time.Hour), 1}, {"early", base, 2}, {"late", base.Add(-time.Hour), 1}} {
+		b := batch(tc.run, cands(6)[i:i+tc.n])
+		b.At = tc.at
+		if _, err := a.Record(context.Background(), b, auditCatalog()); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var got []string
+	for _, r := range mustList(t, a, "") {
+		got = append(got, r.SelectedAt+" "+r.ParentRunID+" "+r.ArtifactID)
+	}
+	want := []string{"2026-03-01T11:00:00.000Z late c", "2026-03-01T12:00:00.000Z early b", "2026-03-01T12:00:00.000Z early c", "2026-03-01T13:00:00.000Z late a"}
+	if strings.Join(got, "\n") != strings.Join(want, "\n") {
+		t.Errorf("got\n%s\nwant\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+	if rows := mustList(t, a, "late"); len(rows) != 2 || rows[0].ArtifactID != "c" {
+		t.Errorf("--run filter: %+v", rows)
+	}
+	r := mustList(t, a, "early")[0]
+	if r.OrgID != "o1" || r.ParentPackageName != "@v/agent" || r.SlotID != "ctx" || r.SourceScope != "user" || r.SelectedBy != "user" || r.SelectionMode != "interactive" || r.Extension != "@v/x" || r.RepresentationRevisionID != "rb" || r.SemanticAssertionID != "sb" {
+		t.Errorf("row fields: %+v", r)
+	}
+}
