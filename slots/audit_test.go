@@ -78,10 +78,10 @@ func TestAuditAppendOnly(t *testing.T) {
 	for _, col := range []string{"source_scope", "selected_by", "selection_mode"} {
 		_, err := a.DB().Exec(`INSERT INTO run_context_selections (id, org_id, parent_run_id, parent_package_name, slot_id,
 			artifact_id, representation_revision_id, semantic_assertion_id, extension, source_scope, selected_by, selection_mode)
-			VALUES ('x-`+col+`', 'o', 'r', 'p', 's', 'a', 'r', 's', 'e',
-			`+map[bool]string{true: "'galaxy'", false: "'user'"}[col == "source_scope"]+`,
-			`+map[bool]string{true: "'robot'", false: "'user'"}[col == "selected_by"]+`,
-			`+map[bool]string{true: "'manual'", false: "'interactive'"}[col == "selection_mode"]+`)`)
+			VALUES ('x-` + col + `', 'o', 'r', 'p', 's', 'a', 'r', 's', 'e',
+			` + map[bool]string{true: "'galaxy'", false: "'user'"}[col == "source_scope"] + `,
+			` + map[bool]string{true: "'robot'", false: "'user'"}[col == "selected_by"] + `,
+			` + map[bool]string{true: "'manual'", false: "'interactive'"}[col == "selection_mode"] + `)`)
 		if err == nil || !strings.Contains(err.Error(), "CHECK") {
 			t.Errorf("%s CHECK: got %v", col, err)
 		}
