@@ -1,0 +1,322 @@
+package lint
+
+import (
+	"fmt"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// The Agent Spec data-flow rules (SPEC §3.2; reference/agentspec.md §5.5):
+// data edges name real outputs and inputs of compatible types, every input
+// without a default is produced on every path that reaches its node, and
+// `data_flow_connections: []` is flagged because WayFlow reads it as null.
+
+func init() {
+	registerRules(
+		Rule{Code: "dataflow_unknown_output", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "E1: a data edge's source_output is not an output of its source_node"},
+		Rule{Code: "dataflow_unknown_input", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "E2: a data edge's destination_input is not an input of its destination_node"},
+		Rule{Code: "dataflow_type_incompatible", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "E3: a data edge connects an output to an input whose type it cannot be cast to (spec §Type compatibility)"},
+		Rule{Code: "dataflow_input_unsatisfied", Severity: compile.Warning, Group: "flowgraph",
+			Doc: "E4: an input without a default has no producer on some control path that reaches its node; WayFlow refuses such a flow"},
+		Rule{Code: "dataflow_empty_list", Severity: compile.Warning, Group: "flowgraph",
+			Doc: "E5: data_flow_connections is [] (spec: no data edges at all) — WayFlow reads it as null (name-based data flow); write null or the edges"},
+	)
+}
+
+// prop builds a synthetic property schema for an inferred input or output.
+func prop(title, typ string) *compile.Node {
+	n := &compile.Node{Kind: compile.Object, Offset: -1}
+	n.Members = append(n.Members, compile.Member{Key: "title", Value: &compile.Node{Kind: compile.String, Text: title}})
+	if typ != "" {
+		n.Members = append(n.Members, compile.Member{Key: "type", Value: &compile.Node{Kind: compile.String, Text: typ}})
+	}
+	return n
+}
+
+// outputsOf returns a node's outputs: declared, or inferred for the node
+// types whose outputs do not depend on other components.
+func outputsOf(n *fnode) ([]*compile.Node, bool) {
+	if ps, ok := nodeProps(n, "outputs"); ok {
+		return ps, true
+	}
+	if n.comp.Get("outputs") != nil && !n.comp.Get("outputs").Is(compile.Null) {
+		return nil, false
+	}
+	switch n.ctype {
+	case "LlmNode":
+		return []*compile.Node{prop("generated_text", "string")}, true
+	case "InputMessageNode":
+		return []*compile.Node{prop("user_input", "string")}, true
+	case "ApiNode":
+		return []*compile.Node{prop("response", "")}, true
+	case "BranchingNode", "OutputMessageNode":
+		return nil, true
+	}
+	return nil, false
+}
+
+// inputsOf returns a node's inputs: declared, or inferred where that needs
+// no template parsing.
+func inputsOf(n *fnode) ([]*compile.Node, bool) {
+	if ps, ok := nodeProps(n, "inputs"); ok {
+		return ps, true
+	}
+	if n.comp.Get("inputs") != nil && !n.comp.Get("inputs").Is(compile.Null) {
+		return nil, false
+	}
+	if n.ctype == "BranchingNode" {
+		return []*compile.Node{prop("branching_mapping_key", "string")}, true
+	}
+	return nil, false
+}
+
+func propByTitle(ps []*compile.Node, title string) *compile.Node {
+	for _, p := range ps {
+		if p.Get("title").StringOr("") == title {
+			return p
+		}
+	}
+	return nil
+}
+
+func dataFlowRules(p *Pass, dm *docModel, m *flowModel) {
+	doc := dm.doc
+	fl := m.label()
+	dfcPtr := compile.Append(m.f.Pointer, "data_flow_connections")
+	if m.dataGiven && len(m.f.Node.Get("data_flow_connections").Items) == 0 {
+		p.Report(doc, dfcPtr, "dataflow_empty_list", fmt.Sprintf(
+			"flow %q has data_flow_connections: [] — the spec reads it as \"no data edges\", WayFlow as null (name-based); write null, or list the edges", fl))
+	}
+	for _, e := range m.data {
+		var sp, dp *compile.Node
+		if e.src != nil {
+			if outs, ok := outputsOf(e.src); ok {
+				if sp = propByTitle(outs, e.output); sp == nil {
+					p.Report(doc, compile.Append(e.ptr, "source_output"), "dataflow_unknown_output", fmt.Sprintf(
+						"data edge %q reads output %q of %q, which has outputs %s", e.name, e.output, e.src.label(), quoteList(sortedKeys(titleSet(outs)))))
+				}
+			}
+		}
+		if e.dst != nil {
+			if ins, ok := inputsOf(e.dst); ok {
+				if dp = propByTitle(ins, e.input); dp == nil {
+					p.Report(doc, compile.Append(e.ptr, "destination_input"), "dataflow_unknown_input", fmt.Sprintf(
+						"data edge %q writes input %q of %q, which has inputs %s", e.name, e.input, e.dst.label(), quoteList(sortedKeys(titleSet(ins)))))
+				}
+			}
+		}
+		if sp != nil && dp != nil && !castable(sp, dp, 0) {
+			p.Report(doc, e.ptr, "dataflow_type_incompatible", fmt.Sprintf(
+				"data edge %q passes output %q of %q (%s) to input %q of %q (%s), which cannot take it",
+				e.name, e.output, e.src.label(), typeText(sp), e.input, e.dst.label(), typeText(dp)))
+		}
+	}
+	unsatisfiedInputs(p, dm, m)
+}
+
+// unsatisfiedInputs is E4: for each input without a default, is there a
+// path from the start to its node that runs none of its producers?
+func unsatisfiedInputs(p *Pass, dm *docModel, m *flowModel) {
+	start := m.startNode()
+	if start == nil || start.ctype != "StartNode" {
+		return
+	}
+	explicit := m.dataGiven
+	if explicit && len(m.data) == 0 {
+		return // [] is E5's business
+	}
+	reach := m.reachable()
+	for _, n := range m.nodes {
+		if n == start || !reach[n] {
+			continue
+		}
+		ins, ok := inputsOf(n)
+		if !ok {
+			continue
+		}
+		for _, in := range ins {
+			title, ok := in.Get("title").Str()
+			if !ok || in.Get("default") != nil {
+				continue
+			}
+			producers := map[*fnode]bool{}
+			if explicit {
+				for _, e := range m.data {
+					if e.dst == n && e.input == title && e.src != nil {
+						producers[e.src] = true
+					}
+				}
+			} else {
+				for _, o := range m.nodes {
+					if o == n {
+						continue
+					}
+					outs, ok := outputsOf(o)
+					if !ok || propByTitle(outs, title) != nil {
+						producers[o] = true // unknown outputs: assume it may produce it
+					}
+				}
+			}
+			if pathAvoiding(m, start, n, producers) {
+				how := "no data edge feeds it"
+				if len(producers) > 0 {
+					how = "some control path reaches the node without running any node that feeds it"
+				}
+				if !explicit {
+					how = "no node on some control path before it has an output of that name"
+				}
+				p.Report(dm.doc, n.ptr, "dataflow_input_unsatisfied", fmt.Sprintf(
+					"input %q of %q in flow %q has no default and %s", title, n.label(), m.label(), how))
+			}
+		}
+	}
+}
+
+// pathAvoiding reports whether target can be reached from start without
+// running any node of avoid (the start itself included).
+func pathAvoiding(m *flowModel, start, target *fnode, avoid map[*fnode]bool) bool {
+	if avoid[start] {
+		return false
+	}
+	seen := map[*fnode]bool{start: true}
+	queue := []*fnode{start}
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, e := range m.out[n] {
+			t := e.to
+			if t == nil || seen[t] {
+				continue
+			}
+			if t == target {
+				return true
+			}
+			seen[t] = true
+			if !avoid[t] {
+				queue = append(queue, t)
+			}
+		}
+	}
+	return false
+}
+
+// schemaMembers flattens anyOf and type lists into one schema per member
+// type. A schema without a type is one member of type "" (any).
+func schemaMembers(s *compile.Node, depth int) []*compile.Node {
+	if depth > 16 || !s.Is(compile.Object) {
+		return []*compile.Node{nil}
+	}
+	if any := s.Get("anyOf"); any.Is(compile.Array) && s.Get("type") == nil {
+		var out []*compile.Node
+		for _, it := range any.Items {
+			out = append(out, schemaMembers(it, depth+1)...)
+		}
+		return out
+	}
+	t := s.Get("type")
+	if t.Is(compile.Array) {
+		var out []*compile.Node
+		for _, it := range t.Items {
+			if ts, ok := it.Str(); ok {
+				c := &compile.Node{Kind: compile.Object, Offset: s.Offset}
+				for _, m := range s.Members {
+					if m.Key != "type" {
+						c.Members = append(c.Members, m)
+					}
+				}
+				c.Members = append(c.Members, compile.Member{Key: "type", Value: &compile.Node{Kind: compile.String, Text: ts}})
+				out = append(out, c)
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return []*compile.Node{s}
+}
+
+func memberType(s *compile.Node) string { return s.Get("type").StringOr("") }
+
+// castable follows pyagentspec's json_schema_is_castable_to
+// (reference/agentspec.md §4.3); it answers "no" only when sure.
+func castable(src, dst *compile.Node, depth int) bool {
+	if depth > 16 {
+		return true
+	}
+	dms := schemaMembers(dst, depth)
+	for _, d := range dms {
+		if t := memberType(d); t == "" || t == "string" {
+			return true
+		}
+	}
+	for _, s := range schemaMembers(src, depth) {
+		st := memberType(s)
+		if st == "" {
+			continue // an untyped source: nothing to check
+		}
+		ok := false
+		for _, d := range dms {
+			if memberCastable(s, d, st, memberType(d), depth) {
+				ok = true
+				break
+			}
+		}
+		if !ok {
+			return false
+		}
+	}
+	return true
+}
+
+var scalarNumeric = map[string]bool{"number": true, "integer": true, "boolean": true}
+
+func memberCastable(s, d *compile.Node, st, dt string, depth int) bool {
+	switch {
+	case st == dt && st == "array":
+		si, di := s.Get("items"), d.Get("items")
+		if si == nil || di == nil {
+			return true
+		}
+		return castable(si, di, depth+1)
+	case st == dt && st == "object":
+		dp, sp := d.Get("properties"), s.Get("properties")
+		if !dp.Is(compile.Object) || !sp.Is(compile.Object) {
+			return true
+		}
+		for _, m := range dp.Members {
+			sv := sp.Get(m.Key)
+			if sv == nil || !castable(sv, m.Value, depth+1) {
+				return false
+			}
+		}
+		return true
+	case st == dt:
+		return true
+	case scalarNumeric[st] && scalarNumeric[dt]:
+		return true
+	}
+	return false
+}
+
+// typeText describes a property's type for a message.
+func typeText(s *compile.Node) string {
+	var ts []string
+	for _, m := range schemaMembers(s, 0) {
+		t := memberType(m)
+		if t == "" {
+			t = "any"
+		}
+		ts = append(ts, t)
+	}
+	if len(ts) == 1 {
+		return ts[0]
+	}
+	out := ts[0]
+	for _, t := range ts[1:] {
+		out += "|" + t
+	}
+	return out
+}

@@ -1,0 +1,347 @@
+package lint
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// The Agent Spec flow-graph rules (SPEC §3.2; reference/agentspec.md §5.4),
+// applied to every Flow of the document, nested subflows included, in both
+// profiles. In the cinatra profile the rules the Cinatra validator already
+// reports (start_node_count, end_node_count, duplicate_node) are left to it.
+
+func init() {
+	registerRules(
+		Rule{Code: "flow_start_node_count", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "F1: a Flow's nodes must contain exactly one StartNode"},
+		Rule{Code: "flow_start_node_mismatch", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "F2: start_node must be the StartNode listed in the Flow's nodes"},
+		Rule{Code: "start_node_outgoing_edges", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "F3: the StartNode must have exactly one outgoing control edge"},
+		Rule{Code: "start_node_incoming_edge", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "F4: no control edge may lead into the StartNode"},
+		Rule{Code: "flow_no_end_node", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "F5: a Flow needs at least one EndNode"},
+		Rule{Code: "end_node_no_incoming_edge", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "F6: every EndNode needs an incoming control edge"},
+		Rule{Code: "end_node_outgoing_edge", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "F7: no control edge may leave an EndNode"},
+		Rule{Code: "edge_unknown_node", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "F8: a control or data edge names a node that is not in the Flow's nodes"},
+		Rule{Code: "flow_inputs_mismatch", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "F9: a Flow's declared inputs must be its StartNode's inputs (by title)"},
+		Rule{Code: "flow_output_missing_in_end_node", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "F11: a declared Flow output without a default must be an output of every EndNode"},
+		Rule{Code: "branch_unknown", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "F12: a control edge's from_branch is not a branch of its from_node (null means \"next\"); WayFlow refuses the flow"},
+		Rule{Code: "branch_multiple_edges", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "F13: two control edges leave the same node on the same branch; WayFlow refuses the flow"},
+		Rule{Code: "branch_unconnected", Severity: compile.Warning, Group: "flowgraph",
+			Doc: "F14: a branch of a node has no control edge; at run time the flow silently ends there"},
+		Rule{Code: "flow_unreachable_node", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "F15: a node cannot be reached from the start node over control edges; WayFlow refuses the flow"},
+		Rule{Code: "flow_dead_end", Severity: compile.Warning, Group: "flowgraph",
+			Doc: "F16: a node that is not an EndNode has no outgoing control edge"},
+		Rule{Code: "flow_no_reachable_end", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "F17: no EndNode can be reached from the start node; the flow can never finish"},
+		Rule{Code: "node_branches_mismatch", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "F18: a node's declared branches differ from the branches its configuration gives it (BranchingNode: mapping values + default)"},
+		Rule{Code: "flow_duplicate_node_name", Severity: compile.Warning, Group: "flowgraph",
+			Doc: "F19: two nodes of one Flow share a name; WayFlow renames one of them on load"},
+		Rule{Code: "flow_node_listed_twice", Severity: compile.Warning, Group: "flowgraph",
+			Doc: "F20: the same node appears twice in a Flow's nodes"},
+		Rule{Code: "branching_node_inputs", Severity: compile.Blocker, Group: "flowgraph",
+			Doc: "I5: a BranchingNode takes exactly one input (the value looked up in its mapping) and has no outputs"},
+	)
+	registerCheck(Check{Name: "agentspec-flowgraph", Run: checkFlowGraph})
+}
+
+// checkFlowGraph runs the graph and data-flow rules on every Flow.
+func checkFlowGraph(p *Pass) {
+	dm := buildDocModel(p.Agent)
+	cinatra := p.Agent.Profile == compile.ProfileCinatra
+	for _, m := range dm.flows {
+		flowRules(p, dm, m, cinatra)
+		dataFlowRules(p, dm, m)
+	}
+}
+
+func flowRules(p *Pass, dm *docModel, m *flowModel, cinatra bool) {
+	doc := dm.doc
+	fl := m.label()
+	var starts, ends []*fnode
+	for _, n := range m.nodes {
+		switch n.ctype {
+		case "StartNode":
+			starts = append(starts, n)
+		case "EndNode":
+			ends = append(ends, n)
+		}
+	}
+	hasNodes := m.f.Node.Get("nodes").Is(compile.Array)
+
+	// F1, F2
+	if !cinatra && hasNodes && len(starts) != 1 {
+		ptr := compile.Append(m.f.Pointer, "nodes")
+		if len(starts) > 1 {
+			ptr = starts[1].ptr
+		}
+		p.Report(doc, ptr, "flow_start_node_count", fmt.Sprintf("flow %q lists %d StartNodes in nodes; it needs exactly one", fl, len(starts)))
+	}
+	start := m.startNode()
+	if m.start.comp != nil && len(starts) == 1 && (start == nil || start != starts[0]) {
+		what := fmt.Sprintf("%q (%s)", m.start.comp.Get("name").StringOr(m.start.id), compile.ComponentType(m.start.comp))
+		p.Report(doc, m.start.ptr, "flow_start_node_mismatch", fmt.Sprintf(
+			"flow %q: start_node is %s, not the StartNode %q listed in nodes", fl, what, starts[0].label()))
+	}
+	if start == nil && len(starts) == 1 && m.start.comp == nil && !m.start.given {
+		start = starts[0] // no start_node field: the schema check reports it; keep analysing from the StartNode
+	}
+	if start != nil && start.ctype != "StartNode" {
+		start = nil
+	}
+
+	// F3, F4
+	if start != nil && len(m.out[start]) != 1 {
+		p.Report(doc, start.ptr, "start_node_outgoing_edges", fmt.Sprintf(
+			"StartNode %q of flow %q has %d outgoing control edges; it needs exactly one", start.label(), fl, len(m.out[start])))
+	}
+	for _, s := range starts {
+		for _, e := range m.in[s] {
+			p.Report(doc, e.ptr, "start_node_incoming_edge", fmt.Sprintf(
+				"control edge %q of flow %q leads into the StartNode %q; nothing may flow back into the start", e.name, fl, s.label()))
+		}
+	}
+
+	// F5, F6, F7
+	if !cinatra && hasNodes && len(ends) == 0 {
+		p.Report(doc, compile.Append(m.f.Pointer, "nodes"), "flow_no_end_node", fmt.Sprintf("flow %q has no EndNode in nodes", fl))
+	}
+	for _, n := range ends {
+		if len(m.in[n]) == 0 {
+			p.Report(doc, n.ptr, "end_node_no_incoming_edge", fmt.Sprintf("EndNode %q of flow %q has no incoming control edge", n.label(), fl))
+		}
+		for _, e := range m.out[n] {
+			p.Report(doc, e.ptr, "end_node_outgoing_edge", fmt.Sprintf("control edge %q of flow %q leaves the EndNode %q; an EndNode ends the flow", e.name, fl, n.label()))
+		}
+	}
+
+	// F8
+	for _, e := range m.ctrl {
+		for _, ep := range []endpoint{e.fromRef, e.toRef} {
+			if ep.comp != nil && m.byID[ep.id] == nil {
+				p.Report(doc, ep.ptr, "edge_unknown_node", fmt.Sprintf("control edge %q of flow %q names node %q, which is not in the flow's nodes",
+					e.name, fl, ep.comp.Get("name").StringOr(ep.id)))
+			}
+		}
+	}
+	for _, e := range m.data {
+		for _, ep := range []endpoint{e.srcRef, e.dstRef} {
+			if ep.comp != nil && m.byID[ep.id] == nil {
+				p.Report(doc, ep.ptr, "edge_unknown_node", fmt.Sprintf("data edge %q of flow %q names node %q, which is not in the flow's nodes",
+					e.name, fl, ep.comp.Get("name").StringOr(ep.id)))
+			}
+		}
+	}
+
+	// F9
+	if fin := m.f.Node.Get("inputs"); fin.Is(compile.Array) && len(starts) == 1 {
+		if sin, ok := nodeProps(starts[0], "inputs"); ok {
+			want, got := titleSet(sin), titleSet(fin.Items)
+			if missing, extra := setDiff(want, got), setDiff(got, want); len(missing)+len(extra) > 0 {
+				var parts []string
+				if len(missing) > 0 {
+					parts = append(parts, "missing "+quoteList(missing))
+				}
+				if len(extra) > 0 {
+					parts = append(parts, "not StartNode inputs: "+quoteList(extra))
+				}
+				p.Report(doc, compile.Append(m.f.Pointer, "inputs"), "flow_inputs_mismatch", fmt.Sprintf(
+					"inputs of flow %q must be the inputs of its StartNode %q: %s", fl, starts[0].label(), strings.Join(parts, "; ")))
+			}
+		}
+	}
+
+	// F11
+	if fout := m.f.Node.Get("outputs"); fout.Is(compile.Array) {
+		for i, o := range fout.Items {
+			title := o.Get("title").StringOr("")
+			if title == "" || o.Get("default") != nil {
+				continue
+			}
+			for _, n := range ends {
+				eo, ok := nodeProps(n, "outputs")
+				if !ok {
+					continue
+				}
+				if !titleSet(eo)[title] {
+					p.Report(doc, compile.AppendIndex(compile.Append(m.f.Pointer, "outputs"), i), "flow_output_missing_in_end_node", fmt.Sprintf(
+						"output %q of flow %q has no default and EndNode %q does not produce it", title, fl, n.label()))
+					break
+				}
+			}
+		}
+	}
+
+	// F12, F13, F14, F18
+	for _, n := range m.nodes {
+		bs, known := dm.branches(m, n)
+		if known {
+			set := map[string]bool{}
+			for _, b := range bs {
+				set[b] = true
+			}
+			used := map[string]*cedge{}
+			for _, e := range m.out[n] {
+				if !set[e.branch] && n.ctype != "EndNode" {
+					ptr := e.ptr
+					if e.explicitBr {
+						ptr = e.branchPtr
+					}
+					p.Report(doc, ptr, "branch_unknown", fmt.Sprintf("control edge %q leaves %q on branch %q, which is not one of its branches %s",
+						e.name, n.label(), e.branch, quoteList(bs)))
+				}
+				if first := used[e.branch]; first != nil {
+					p.Report(doc, e.ptr, "branch_multiple_edges", fmt.Sprintf("control edges %q and %q both leave %q on branch %q; a branch has one edge",
+						first.name, e.name, n.label(), e.branch))
+				} else {
+					used[e.branch] = e
+				}
+			}
+			if len(m.out[n]) > 0 {
+				for _, b := range bs {
+					if used[b] == nil {
+						p.Report(doc, n.ptr, "branch_unconnected", fmt.Sprintf("branch %q of %q in flow %q has no control edge; the flow ends there at run time", b, n.label(), fl))
+					}
+				}
+			}
+			if decl := n.comp.Get("branches"); decl.Is(compile.Array) && n.ctype != "AgentNode" && !isPluginOrUnknown(n.ctype) {
+				var ds []string
+				dup := false
+				seen := map[string]bool{}
+				for _, b := range decl.Items {
+					s := b.StringOr("")
+					if seen[s] {
+						dup = true
+					}
+					seen[s] = true
+					ds = append(ds, s)
+				}
+				if dup || len(setDiff(seen, set))+len(setDiff(set, seen)) > 0 {
+					sort.Strings(ds)
+					p.Report(doc, compile.Append(n.ptr, "branches"), "node_branches_mismatch", fmt.Sprintf(
+						"%s %q declares branches %s but its configuration gives %s", n.ctype, n.label(), quoteList(ds), quoteList(bs)))
+				}
+			}
+		}
+		// I5
+		if n.ctype == "BranchingNode" {
+			if in := n.comp.Get("inputs"); in.Is(compile.Array) && len(in.Items) != 1 {
+				p.Report(doc, compile.Append(n.ptr, "inputs"), "branching_node_inputs", fmt.Sprintf(
+					"BranchingNode %q declares %d inputs; it takes exactly one", n.label(), len(in.Items)))
+			}
+			if out := n.comp.Get("outputs"); out.Is(compile.Array) && len(out.Items) != 0 {
+				p.Report(doc, compile.Append(n.ptr, "outputs"), "branching_node_inputs", fmt.Sprintf(
+					"BranchingNode %q declares %d outputs; it has none", n.label(), len(out.Items)))
+			}
+		}
+	}
+
+	// F15, F16, F17
+	if start != nil {
+		reach := m.reachable()
+		endReached := false
+		for _, n := range m.nodes {
+			if !reach[n] {
+				p.Report(doc, n.ptr, "flow_unreachable_node", fmt.Sprintf("node %q of flow %q cannot be reached from the start node %q", n.label(), fl, start.label()))
+			} else if n.ctype == "EndNode" {
+				endReached = true
+			}
+		}
+		if !endReached && len(ends) > 0 {
+			p.Report(doc, m.f.Pointer, "flow_no_reachable_end", fmt.Sprintf("no EndNode of flow %q can be reached from its start node %q", fl, start.label()))
+		}
+	}
+	for _, n := range m.nodes {
+		if n.ctype != "EndNode" && len(m.out[n]) == 0 {
+			p.Report(doc, n.ptr, "flow_dead_end", fmt.Sprintf("node %q of flow %q has no outgoing control edge and is not an EndNode", n.label(), fl))
+		}
+	}
+
+	// F19, F20
+	names := map[string]*fnode{}
+	for _, n := range m.nodes {
+		if n.name == "" {
+			continue
+		}
+		if first := names[n.name]; first != nil {
+			p.Report(doc, n.ptr, "flow_duplicate_node_name", fmt.Sprintf("flow %q has two nodes named %q (ids %q and %q)", fl, n.name, first.id, n.id))
+			continue
+		}
+		names[n.name] = n
+	}
+	if !cinatra {
+		for _, n := range m.nodes {
+			if ps := m.listed[n.id]; len(ps) > 1 {
+				for _, ptr := range ps[1:] {
+					p.Report(doc, ptr, "flow_node_listed_twice", fmt.Sprintf("node %q is listed %d times in the nodes of flow %q", n.label(), len(ps), fl))
+				}
+			}
+		}
+	}
+}
+
+// isPluginOrUnknown: component types outside the core catalogue.
+func isPluginOrUnknown(ctype string) bool { return !coreNodeTypes[ctype] }
+
+var coreNodeTypes = map[string]bool{
+	"StartNode": true, "EndNode": true, "LlmNode": true, "AgentNode": true, "FlowNode": true,
+	"MapNode": true, "ParallelMapNode": true, "ParallelFlowNode": true, "CatchExceptionNode": true,
+	"BranchingNode": true, "ToolNode": true, "ApiNode": true, "InputMessageNode": true, "OutputMessageNode": true,
+}
+
+// nodeProps returns a node's declared inputs or outputs, or what a
+// StartNode/EndNode implies (their inputs equal their outputs).
+func nodeProps(n *fnode, key string) ([]*compile.Node, bool) {
+	if v := n.comp.Get(key); v.Is(compile.Array) {
+		return v.Items, true
+	}
+	if n.ctype == "StartNode" || n.ctype == "EndNode" {
+		other := "outputs"
+		if key == "outputs" {
+			other = "inputs"
+		}
+		if v := n.comp.Get(other); v.Is(compile.Array) {
+			return v.Items, true
+		}
+		if n.comp.Get(key) == nil && n.comp.Get(other) == nil {
+			return nil, true
+		}
+	}
+	return nil, false
+}
+
+func titleSet(props []*compile.Node) map[string]bool {
+	set := map[string]bool{}
+	for _, p := range props {
+		if t, ok := p.Get("title").Str(); ok {
+			set[t] = true
+		}
+	}
+	return set
+}
+
+// setDiff returns the keys of a not in b, sorted.
+func setDiff(a, b map[string]bool) []string {
+	var out []string
+	for k := range a {
+		if !b[k] {
+			out = append(out, k)
+		}
+	}
+	sort.Strings(out)
+	return out
+}
