@@ -1,0 +1,315 @@
+package main
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+
+	"github.com/spf13/cobra"
+	"go.yaml.in/yaml/v3"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint"
+)
+
+func init() { subcommands = append(subcommands, newLintCmd) }
+
+type lintFlags struct {
+	format   string
+	registry string
+	profile  string
+	failOn   string
+	mode     string
+	config   string
+}
+
+func newLintCmd() *cobra.Command {
+	var fl lintFlags
+	cmd := &cobra.Command{
+		Use:   "lint PATH...",
+		Short: "Review agents headless and print the findings",
+		Long: `Lint every agent named on the command line. A PATH is an agent package
+directory (agents/<vendor>/<slug>), a flow file, or a directory tree holding
+agent packages (every package below it is linted; _shared is skipped).
+
+Output: text (file:line:col: severity: message [code], the source line and a
+caret) or json ({"schemaVersion":1,"findings":[...],"summary":{...}}).
+A file that does not parse is an invalid_json finding, not an error.
+
+Exit codes: 0 no finding at or above --fail-on, 1 findings at or above
+--fail-on, 2 usage error or a PATH that is missing or holds no agent,
+3 internal error.`,
+		Args: cobra.MinimumNArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runLint(cmd.OutOrStdout(), args, fl)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&fl.format, "format", "text", "output format: text|json")
+	f.StringVar(&fl.registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json above each agent, else the built-in one)")
+	f.StringVar(&fl.profile, "profile", "", "rule profile: cinatra|agentspec (default: detected per file)")
+	f.StringVar(&fl.failOn, "fail-on", "blocker", "exit 1 when a finding is at or above: blocker|warning|suggestion|none")
+	f.StringVar(&fl.mode, "mode", string(lint.ModeDeterministic), "review mode: deterministic|advisory")
+	f.StringVar(&fl.config, "config", "", "config file (.oastui.yaml)")
+	return cmd
+}
+
+// lintResult is what linting one agent produced.
+type lintResult struct {
+	findings []lint.Finding
+	docs     []*compile.Doc // files of the agent, kept only when it has findings
+	err      error          // internal error (a panic in a rule)
+}
+
+func runLint(stdout io.Writer, args []string, fl lintFlags) error {
+	failRank := 0
+	switch fl.failOn {
+	case "blocker":
+		failRank = compile.Blocker.Rank()
+	case "warning":
+		failRank = compile.Warning.Rank()
+	case "suggestion":
+		failRank = compile.Suggestion.Rank()
+	case "none":
+		failRank = 99
+	default:
+		return usageErrorf("--fail-on must be blocker, warning, suggestion or none (got %q)", fl.failOn)
+	}
+	var profile compile.Profile
+	switch fl.profile {
+	case "", "cinatra", "agentspec":
+		profile = compile.Profile(fl.profile)
+	default:
+		return usageErrorf("--profile must be cinatra or agentspec (got %q)", fl.profile)
+	}
+	switch lint.Mode(fl.mode) {
+	case lint.ModeDeterministic, lint.ModeAdvisory:
+	default:
+		return usageErrorf("--mode must be deterministic or advisory (got %q)", fl.mode)
+	}
+	// Output formats. Add a format here and in the switch below.
+	switch fl.format {
+	case "text", "json":
+	default:
+		return usageErrorf("--format must be text or json (got %q)", fl.format)
+	}
+	if fl.registry != "" {
+		if _, err := os.Stat(fl.registry); err != nil {
+			return usageErrorf("--registry: %v", err)
+		}
+	}
+
+	targets, err := lintTargets(args)
+	if err != nil {
+		return err
+	}
+	cfg, err := loadLintConfig(fl.config)
+	if err != nil {
+		return err
+	}
+	opts := lint.Options{Mode: lint.Mode(fl.mode), Config: cfg}
+	loadOpts := compile.LoadOptions{RegistryPath: fl.registry, Profile: profile}
+	results := lintAll(targets, loadOpts, opts, fl.format == "text")
+
+	var all []lint.Finding
+	docs := lint.Docs{}
+	rel := relPather()
+	for i, r := range results {
+		if r.err != nil {
+			return internalErrorf("%s: %v", targets[i], r.err)
+		}
+		for _, f := range r.findings {
+			f.File = rel(f.File)
+			all = append(all, f)
+		}
+		for _, d := range r.docs {
+			docs[rel(d.Path)] = d
+		}
+	}
+	all = compile.SortFindings(all)
+
+	switch fl.format {
+	case "json":
+		err = lint.WriteJSON(stdout, all, len(targets))
+	default:
+		err = lint.WriteText(stdout, all, docs, lint.TextOptions{Color: useColor(stdout), Files: len(targets)})
+	}
+	if err != nil {
+		return internalErrorf("writing output: %v", err)
+	}
+	for _, f := range all {
+		if f.Severity.Rank() >= failRank {
+			return &exitError{code: exitFindings}
+		}
+	}
+	return nil
+}
+
+// loadLintConfig reads --config into a lint.Config (nil without the flag).
+func loadLintConfig(path string) (*lint.Config, error) {
+	if path == "" {
+		return nil, nil
+	}
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, usageErrorf("--config: %v", err)
+	}
+	var c lint.Config
+	if err := yaml.Unmarshal(src, &c); err != nil {
+		return nil, usageErrorf("--config %s: %v", path, err)
+	}
+	c.Path = path
+	return &c, nil
+}
+
+// lintTargets turns the PATH arguments into agent paths (package
+// directories or flow files), sorted, without repeats.
+func lintTargets(args []string) ([]string, error) {
+	seen := map[string]bool{}
+	var out []string
+	add := func(p string) {
+		p = filepath.Clean(p)
+		if !seen[p] {
+			seen[p] = true
+			out = append(out, p)
+		}
+	}
+	for _, arg := range args {
+		info, err := os.Stat(arg)
+		if err != nil {
+			if errors.Is(err, fs.ErrNotExist) {
+				return nil, usageErrorf("%s: no such file or directory", arg)
+			}
+			return nil, usageErrorf("%v", err)
+		}
+		if !info.IsDir() || isAgentDir(arg) {
+			add(arg)
+			continue
+		}
+		n := 0
+		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			if !d.IsDir() {
+				return nil
+			}
+			name := d.Name()
+			if p != arg && (name == "_shared" || name == "node_modules" || strings.HasPrefix(name, ".")) {
+				return filepath.SkipDir
+			}
+			if isAgentDir(p) {
+				add(p)
+				n++
+				return filepath.SkipDir
+			}
+			return nil
+		})
+		if err != nil {
+			return nil, usageErrorf("%v", err)
+		}
+		if n == 0 {
+			return nil, usageErrorf("%s: not an agent package, and no agent package below it (looked for %s)", arg, strings.Join(compile.FlowCandidates, ", "))
+		}
+	}
+	sort.Strings(out)
+	return out, nil
+}
+
+// isAgentDir: dir holds a flow file at one of the package's flow paths.
+func isAgentDir(dir string) bool {
+	for _, rel := range compile.FlowCandidates {
+		if st, err := os.Stat(filepath.Join(dir, rel)); err == nil && !st.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
+// lintAll lints the targets in parallel with a bounded worker pool; the
+// results come back in target order.
+func lintAll(targets []string, loadOpts compile.LoadOptions, opts lint.Options, keepDocs bool) []lintResult {
+	results := make([]lintResult, len(targets))
+	jobs := make(chan int)
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), len(targets))
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := range jobs {
+				results[i] = lintOne(targets[i], loadOpts, opts, keepDocs)
+			}
+		}()
+	}
+	for i := range targets {
+		jobs <- i
+	}
+	close(jobs)
+	wg.Wait()
+	return results
+}
+
+func lintOne(path string, loadOpts compile.LoadOptions, opts lint.Options, keepDocs bool) (r lintResult) {
+	defer func() {
+		if p := recover(); p != nil {
+			r = lintResult{err: fmt.Errorf("internal error: %v", p)}
+		}
+	}()
+	a, err := compile.Load(path, loadOpts)
+	if err != nil {
+		// lintTargets only hands over existing agents; a file that vanished
+		// since is reported as unreadable.
+		return lintResult{findings: []lint.Finding{{Code: "agent_read_failed", Severity: compile.Blocker,
+			Message: err.Error(), Source: compile.SourceDeterministic, File: path, Line: 1, Column: 1}}}
+	}
+	rv := lint.Run(a, opts)
+	r.findings = rv.Findings
+	if keepDocs && len(rv.Findings) > 0 {
+		for _, d := range []*compile.Doc{a.Flow, a.Package, a.CinatraJSON, a.Registry} {
+			if d != nil {
+				r.docs = append(r.docs, d)
+			}
+		}
+	}
+	return r
+}
+
+// relPather returns a function that shows a path relative to the current
+// directory when it lies below it, else unchanged.
+func relPather() func(string) string {
+	cwd, err := os.Getwd()
+	if err != nil {
+		return func(p string) string { return p }
+	}
+	return func(p string) string {
+		if !filepath.IsAbs(p) {
+			return p
+		}
+		r, err := filepath.Rel(cwd, p)
+		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return p
+		}
+		return r
+	}
+}
+
+// useColor: ANSI colours only on a terminal and without NO_COLOR.
+func useColor(w io.Writer) bool {
+	if _, set := os.LookupEnv("NO_COLOR"); set {
+		return false
+	}
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
