@@ -79,7 +79,8 @@ func Trunc(s string, w int) string {
 // Width is the display width of s, ignoring style sequences.
 func Width(s string) int { return ansi.StringWidth(s) }
 
-// Box draws a rounded frame of exactly w×h cells around body, with title
+// Box draws a rounded frame of exactly w×h cells around body (inner width
+// w-3: one column of padding on the left), with title
 // (already styled, see PaneTitle) in the top border. Body lines are cut or padded to the inner width; extra
 // lines are dropped, missing ones are blank.
 func Box(th Theme, title string, w, h int, body []string, focused bool) string {
@@ -108,7 +109,7 @@ func Box(th Theme, title string, w, h int, body []string, focused bool) string {
 		if i < len(body) {
 			line = body[i]
 		}
-		b.WriteString(side + Fit(line, inner) + side)
+		b.WriteString(side + " " + Fit(line, inner-1) + side)
 	}
 	b.WriteByte('\n')
 	b.WriteString(border.Render("╰" + strings.Repeat("─", inner) + "╯"))

@@ -1,0 +1,49 @@
+package main
+
+import (
+	"errors"
+	"io/fs"
+
+	"github.com/spf13/cobra"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/tui"
+	"github.com/oastui/oastui/tui/example"
+)
+
+func init() { runTUI = tuiMain }
+
+// tuiMain is the root command: `oastui [PATH]` opens the live TUI. Without
+// PATH it opens the agent in the current directory, or the bundled example
+// when the current directory holds none. A PATH that is not an agent is a
+// usage error (exit 2) with the loader's reason, never a blank screen.
+func tuiMain(cmd *cobra.Command, args []string) error {
+	rc := tui.RunConfig{}
+	if len(args) == 1 {
+		rc.Path = args[0]
+		if _, err := compile.Load(rc.Path, compile.LoadOptions{}); err != nil {
+			switch {
+			case errors.Is(err, compile.ErrNotAnAgent):
+				return usageErrorf("%s is not an agent: %v", rc.Path, err)
+			case errors.Is(err, fs.ErrNotExist):
+				return usageErrorf("%s: no such file or directory", rc.Path)
+			default:
+				return usageErrorf("cannot open %s: %v", rc.Path, err)
+			}
+		}
+	} else if tui.IsAgent(".") {
+		rc.Path = "."
+	} else {
+		dir, cleanup, err := example.Materialize()
+		if err != nil {
+			return internalErrorf("cannot unpack the bundled example: %v", err)
+		}
+		defer cleanup()
+		rc.Path = dir
+		rc.DisplayPath = "bundled example (" + dir + ")"
+	}
+	if err := tui.Run(rc); err != nil {
+		return internalErrorf("%v", err)
+	}
+	return nil
+}

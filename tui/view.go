@@ -1,0 +1,264 @@
+package tui
+
+import (
+	"strconv"
+	"strings"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/oastui/oastui/lint"
+	"github.com/oastui/oastui/views"
+)
+
+// Minimum terminal size; below it the screen says so.
+const (
+	minW = 40
+	minH = 10
+)
+
+// geometry of the body (between the header and the help line).
+type geometry struct {
+	stacked        bool
+	graphW, graphH int // outer sizes, 0 when hidden
+	sideW, sideH   int
+}
+
+func (m *Model) geometry() geometry {
+	bodyH := m.h - 2
+	var g geometry
+	switch {
+	case m.zoom && m.focus == focusGraph:
+		g.graphW, g.graphH = m.w, bodyH
+	case m.zoom:
+		g.sideW, g.sideH = m.w, bodyH
+	case m.w >= 70:
+		g.graphW = max(28, min(m.w*45/100, m.w-40))
+		g.sideW = m.w - g.graphW
+		g.graphH, g.sideH = bodyH, bodyH
+	default:
+		g.stacked = true
+		g.graphW, g.sideW = m.w, m.w
+		g.graphH = bodyH / 2
+		g.sideH = bodyH - g.graphH
+	}
+	return g
+}
+
+func (m *Model) filterShown() bool {
+	return m.tab == tabFindings && (m.filtering || m.findings.Filter() != "")
+}
+
+func (m *Model) sideInnerW() int { return max(0, m.geometry().sideW-3) }
+func (m *Model) sideInnerH() int {
+	h := max(0, m.geometry().sideH-2)
+	if m.filterShown() {
+		h--
+	}
+	return max(0, h)
+}
+
+// layout pushes sizes into the panes.
+func (m *Model) layout() {
+	g := m.geometry()
+	w, h := m.sideInnerW(), m.sideInnerH()
+	m.findings.SetSize(w, h)
+	m.steps.SetSize(w, h)
+	m.node.SetSize(w, h)
+	m.compiled.SetSize(w, h)
+	m.slots.SetSize(w, h)
+	m.graph.setSize(max(0, g.graphW-3), max(0, g.graphH-2))
+}
+
+// View renders the frame.
+func (m *Model) View() tea.View {
+	v := tea.NewView(m.Render())
+	v.AltScreen = true
+	if m.cur != nil {
+		v.WindowTitle = "oastui · " + views.Clean(m.headerSource().AgentName())
+		m.cfg.Tracer.frame(m.cur.Seq)
+	}
+	return v
+}
+
+func (m *Model) headerSource() *Analysis {
+	if m.good != nil {
+		return m.good
+	}
+	return m.cur
+}
+
+// Render is the frame's content (tests compare it with goldens).
+func (m *Model) Render() string {
+	if m.w < minW || m.h < minH {
+		return views.Fit("terminal too small for oastui", m.w) + strings.Repeat("\n", max(0, m.h-1))
+	}
+	m.layout()
+	lines := []string{views.Header(m.th, m.w, m.headerData())}
+	g := m.geometry()
+	var body string
+	graph := ""
+	if g.graphW > 0 {
+		graph = views.Box(m.th, m.th.PaneTitle(m.graphTitle(g.graphW-4), m.focus == focusGraph), g.graphW, g.graphH,
+			m.graph.view(m.th), m.focus == focusGraph)
+	}
+	side := ""
+	if g.sideW > 0 {
+		side = views.Box(m.th, m.tabTitle(g.sideW-5), g.sideW, g.sideH, m.sideBody(), m.focus == focusSide)
+	}
+	switch {
+	case graph == "":
+		body = side
+	case side == "":
+		body = graph
+	case g.stacked:
+		body = graph + "\n" + side
+	default:
+		body = views.JoinH(graph, side)
+	}
+	lines = append(lines, body, views.HelpLine(m.th, m.w, m.shortHelp()))
+	screen := strings.Join(lines, "\n")
+	if m.showHelp {
+		screen = views.Overlay(screen, views.HelpOverlay(m.th, m.w-2, m.h-2, m.fullHelp()), m.w, m.h)
+	}
+	return screen
+}
+
+func (m *Model) headerData() views.HeaderData {
+	d := views.HeaderData{Path: m.cfg.DisplayPath, Mode: string(m.cfg.Options.Mode), Note: m.note}
+	if d.Path == "" {
+		d.Path = m.cfg.Path
+	}
+	src := m.headerSource()
+	if src == nil {
+		d.Loading = true
+		return d
+	}
+	d.Agent = src.AgentName()
+	d.Package = src.PackageVersion()
+	d.Blockers = len(m.cur.Review.Blockers)
+	d.Warnings = len(m.cur.Review.Warnings)
+	d.Stale = m.Stale()
+	d.At = m.cur.Started.Add(m.cur.Took)
+	d.Took = m.cur.Took
+	if m.cfg.Options.Mode == lint.ModeDeterministic {
+		d.Mode = ""
+	}
+	return d
+}
+
+func (m *Model) graphTitle(w int) string {
+	t := "graph: " + m.graph.breadcrumb()
+	if m.Stale() {
+		t += " (stale)"
+	}
+	return views.Trunc(t, w)
+}
+
+func (m *Model) tabTitle(w int) string {
+	names := tabNames[:]
+	full := strings.Join(names, " │ ")
+	short := false
+	if views.Width(full) > w {
+		short = true
+	}
+	var parts []string
+	for i, n := range names {
+		if short {
+			n = n[:4]
+		}
+		if i == tabFindings {
+			c := m.findings.Counts()
+			if total := c[0] + c[1] + c[2]; total > 0 && !short {
+				n += " " + itoa(total)
+			}
+		}
+		if i == m.tab {
+			parts = append(parts, m.th.TabActive.Render(n))
+		} else {
+			parts = append(parts, m.th.TabInactive.Render(n))
+		}
+	}
+	return views.Trunc(strings.Join(parts, m.th.Dim.Render(" │ ")), w)
+}
+
+func (m *Model) sideBody() []string {
+	var s string
+	switch m.tab {
+	case tabFindings:
+		s = m.findings.View(m.th)
+	case tabSteps:
+		s = m.steps.View(m.th)
+	case tabNode:
+		s = m.node.View(m.th)
+	case tabCompiled:
+		s = m.compiled.View(m.th)
+	case tabSlots:
+		s = m.slots.View(m.th)
+	}
+	lines := strings.Split(s, "\n")
+	if m.filterShown() {
+		f := m.th.HelpKey.Render("/") + views.Clean(m.filterBuf)
+		if !m.filtering {
+			f = m.th.HelpKey.Render("/") + views.Clean(m.findings.Filter()) + m.th.Dim.Render("  (/ edit · esc in / clears)")
+		} else {
+			f += m.th.Cursor.Render("█")
+		}
+		lines = append(lines, f)
+	}
+	return lines
+}
+
+func (m *Model) shortHelp() []views.Binding {
+	if m.filtering {
+		return []views.Binding{bind("type", "filter findings"), bind("enter", "keep"), bind("esc", "clear")}
+	}
+	b := []views.Binding{bind("tab", "focus"), bind("↑↓", "move")}
+	if m.focus == focusGraph {
+		b = append(b, bind("enter", "open subflow"), bind("⌫", "back"))
+	} else {
+		b = append(b, bind("1-5", "tabs"))
+		if m.tab == tabSlots {
+			b = append(b, bind("p", "pick context"))
+		}
+	}
+	mode := "advisory"
+	if m.cfg.Options.Mode == lint.ModeAdvisory {
+		mode = "deterministic"
+	}
+	b = append(b, bind("e", "edit"), bind("/", "filter"), bind("r", "reload"),
+		bind("m", mode), bind("?", "help"), bind("q", "quit"))
+	return b
+}
+
+func (m *Model) fullHelp() []views.HelpGroup {
+	return []views.HelpGroup{
+		{Title: "everywhere", Bindings: []views.Binding{
+			bind("tab / shift+tab", "switch focus between graph and tabs"),
+			bind("1 … 5", "Findings, Steps, Node, Compiled, Slots"),
+			bind("[ ]", "previous / next tab"),
+			bind("e", "open $VISUAL / $EDITOR at the finding or node"),
+			bind("r", "re-analyse now"),
+			bind("m", "switch deterministic / advisory review"),
+			bind("/", "filter findings (enter keeps, esc clears)"),
+			bind("z", "zoom the focused pane"),
+			bind("?", "this help"),
+			bind("q, ctrl+c", "quit"),
+		}},
+		{Title: "graph", Bindings: []views.Binding{
+			bind("↑↓ / j k", "previous / next node"),
+			bind("←→ / h l", "nearest node left / right"),
+			bind("enter", "open the node's subflow"),
+			bind("backspace, esc", "back to the enclosing flow"),
+			bind("pgup pgdn < >", "scroll"),
+		}},
+		{Title: "tabs", Bindings: []views.Binding{
+			bind("↑↓ / j k", "move; the graph follows the finding or step"),
+			bind("pgup pgdn g G", "page, top, bottom"),
+			bind("enter", "(Findings) go to the node in the graph"),
+			bind("p", "(Slots) open the context picker"),
+		}},
+	}
+}
+
+func itoa(n int) string { return strconv.Itoa(n) }
+
+func bind(k, d string) views.Binding { return views.Binding{Key: k, Desc: d} }
