@@ -356,7 +356,7 @@ func (w *valWalker) object(n *compile.Node) {
 func (w *valWalker) ref(id string) {
 	refPtr := compile.Append(w.path.pointer(), "$component_ref")
 	target := -1
-	outer := ""
+	outer := false
 	if k := len(w.scopes); k > 0 {
 		if d, ok := w.scopes[k-1].defs[id]; ok {
 			target = d
@@ -364,7 +364,7 @@ func (w *valWalker) ref(id string) {
 			for i := k - 2; i >= 0; i-- {
 				if d, ok := w.scopes[i].defs[id]; ok {
 					target = d
-					outer = w.scopes[i].ptr
+					outer = true
 					break
 				}
 			}
@@ -372,7 +372,7 @@ func (w *valWalker) ref(id string) {
 	}
 	switch {
 	case target >= 0:
-		if outer != "" {
+		if outer {
 			w.v.report(refPtr, "component_ref_outer_scope",
 				fmt.Sprintf(`$component_ref "%s" at %s resolves only in an outer Flow's $referenced_components (%s); each Flow resolves its refs in its own scope, so define "%s" in this Flow's $referenced_components`,
 					id, w.dottedOrRoot(), w.defs[target].ptr, id))
