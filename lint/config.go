@@ -1,38 +1,178 @@
 package lint
 
-// Config is the content of .oastui.yaml (SPEC §6). Loading it, ignores and
-// unused-ignore reporting belong to the review issue; the zero value means
-// "defaults".
+import (
+	"fmt"
+	"path/filepath"
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// Config is the content of .oastui.yaml (SPEC §6); LoadConfig reads it. The
+// zero value means "defaults". A Config is never modified by a review, so
+// one may serve several reviews at once.
 type Config struct {
-	Path         string            `yaml:"-"`
+	Path         string            `yaml:"-"` // where it was read from; "" for defaults
 	AllowedHosts []string          `yaml:"allowed_hosts"`
 	Rules        map[string]string `yaml:"rules"` // code → blocker|warning|suggestion|off
 	Ignores      []Ignore          `yaml:"ignores"`
+	dir          string            // absolute directory of Path; ignore files are relative to it
 }
 
 // Ignore silences one rule at one place, with a reason.
 type Ignore struct {
 	Rule    string `yaml:"rule"`
-	File    string `yaml:"file"`
-	Pointer string `yaml:"pointer"`
-	Reason  string `yaml:"reason"`
+	File    string `yaml:"file"`    // relative to the config file's directory (a glob is allowed)
+	Pointer string `yaml:"pointer"` // JSON Pointer; "" = the whole file; also silences findings below it
+	Reason  string `yaml:"reason"`  // required
+	Line    int    `yaml:"-"`       // position of the entry in the config file
+	Column  int    `yaml:"-"`
 }
 
-// apply returns the findings after per-rule severity overrides.
-func (c *Config) apply(fs []Finding) []Finding {
-	if len(c.Rules) == 0 {
-		return fs
+// blockerSources may carry blocker severity (SPEC §2); any other source is
+// downgraded to warning.
+var blockerSources = map[string]bool{compile.SourceDeterministic: true, "agent-lint-policy": true}
+
+// apply turns the raw findings of one agent into what the review shows:
+// ignores drop the findings they match, per-rule overrides change severity
+// or drop a rule, a blocker from a source that may not block becomes a
+// warning, and each ignore aimed at one of this agent's files that matched
+// nothing is reported as unused_ignore.
+func (c *Config) apply(a *compile.Agent, fs []Finding) []Finding {
+	if c == nil {
+		c = &Config{}
 	}
-	out := fs[:0]
+	used := make([]bool, len(c.Ignores))
+	out := make([]Finding, 0, len(fs))
 	for _, f := range fs {
-		switch s := c.Rules[f.Code]; s {
-		case "":
-		case "off":
+		if i := c.matchIgnore(f); i >= 0 {
+			used[i] = true
 			continue
-		default:
-			f.Severity = Severity(s)
 		}
-		out = append(out, f)
+		if f, keep := c.override(f); keep {
+			out = append(out, f)
+		}
+	}
+	for i, ig := range c.Ignores {
+		if used[i] || !c.ignoreTargets(ig, a) {
+			continue
+		}
+		f := Finding{Code: "unused_ignore", Severity: compile.Warning, Source: compile.SourceDeterministic,
+			File: c.Path, Line: ig.Line, Column: ig.Column, Location: compile.AppendIndex("/ignores", i),
+			Message: fmt.Sprintf("unused ignore: no %s finding at %s%s (reason given: %q); remove the entry or fix its file/pointer",
+				ig.Rule, ig.File, ignorePointerText(ig.Pointer), ig.Reason)}
+		if f.Line < 1 {
+			f.Line, f.Column = 1, 1
+		}
+		if f, keep := c.override(f); keep {
+			out = append(out, f)
+		}
 	}
 	return out
+}
+
+func ignorePointerText(p string) string {
+	if p == "" {
+		return ""
+	}
+	return " " + p
+}
+
+// override applies the per-rule severity from Rules and the SPEC §2 rule
+// that only deterministic and agent-lint-policy findings may block. It
+// returns false when the rule is off.
+func (c *Config) override(f Finding) (Finding, bool) {
+	switch s := c.Rules[f.Code]; s {
+	case "":
+	case "off":
+		return f, false
+	default:
+		f.Severity = compile.Severity(s)
+	}
+	if f.Severity == compile.Blocker && !blockerSources[f.Source] {
+		f.Severity = compile.Warning
+	}
+	return f, true
+}
+
+// matchIgnore returns the index of the first ignore that silences f, or -1.
+func (c *Config) matchIgnore(f Finding) int {
+	if len(c.Ignores) == 0 {
+		return -1
+	}
+	abs := absPath(f.File)
+	for i, ig := range c.Ignores {
+		if ig.Rule != f.Code || !c.fileMatches(ig.File, abs) {
+			continue
+		}
+		if ig.Pointer == "" || ig.Pointer == f.Location || strings.HasPrefix(f.Location, ig.Pointer+"/") {
+			return i
+		}
+	}
+	return -1
+}
+
+// fileMatches compares an ignore's file (relative to the config's
+// directory, or absolute; a glob is allowed) with an absolute path.
+func (c *Config) fileMatches(pattern, abs string) bool {
+	if pattern == "" || abs == "" {
+		return false
+	}
+	p := filepath.FromSlash(pattern)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(c.dirOrCwd(), p)
+	}
+	p = filepath.Clean(p)
+	if p == abs {
+		return true
+	}
+	ok, err := filepath.Match(p, abs)
+	return err == nil && ok
+}
+
+func (c *Config) dirOrCwd() string {
+	if c.dir != "" {
+		return c.dir
+	}
+	return absPath(".")
+}
+
+// ignoreTargets reports whether ig names one of a's files (the flow file,
+// package.json, cinatra.json, or any file of the package directory), so
+// that its being unused in a's review is a fact about a.
+func (c *Config) ignoreTargets(ig Ignore, a *compile.Agent) bool {
+	if a == nil {
+		return false
+	}
+	var files []string
+	for _, d := range []*compile.Doc{a.Flow, a.Package, a.CinatraJSON} {
+		if d != nil && d.Path != "" {
+			files = append(files, absPath(d.Path))
+		}
+	}
+	for _, f := range files {
+		if c.fileMatches(ig.File, f) {
+			return true
+		}
+	}
+	if a.Dir == "" || strings.ContainsAny(ig.File, "*?[") {
+		return false
+	}
+	p := filepath.FromSlash(ig.File)
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(c.dirOrCwd(), p)
+	}
+	dir := absPath(a.Dir)
+	return strings.HasPrefix(filepath.Clean(p), dir+string(filepath.Separator))
+}
+
+func absPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.Clean(p)
+	}
+	return abs
 }

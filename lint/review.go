@@ -42,7 +42,10 @@ func Run(a *compile.Agent, opts Options) Review {
 			}
 		}
 	}
-	fs := opts.Config.apply(p.found)
+	fs := opts.Config.apply(a, p.found)
+	if opts.Mode == ModeAdvisory {
+		fs = advisoryFindings(a, opts.Config, fs)
+	}
 	return bucket(compile.SortFindings(fs))
 }
 

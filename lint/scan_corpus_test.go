@@ -9,46 +9,46 @@ import (
 	"testing"
 )
 
-// expectedAgent is the part of corpus/cinatra/expected/<agent>.json the
+// rvExpected is the part of corpus/cinatra/expected/<agent>.json the
 // review tests read.
-type expectedAgent struct {
+type rvExpected struct {
 	Scans struct {
-		LiteralSecrets                 []refFinding `json:"literalSecrets"`
-		UntrustedUrls                  []refFinding `json:"untrustedUrls"`
-		LlmBridgeWiring                []refFinding `json:"llmBridgeWiring"`
-		LlmMetadata                    []refFinding `json:"llmMetadata"`
-		StartNodeInputsWithoutRequired []refFinding `json:"startNodeInputsWithoutRequired"`
+		LiteralSecrets                 []rvRefFinding `json:"literalSecrets"`
+		UntrustedUrls                  []rvRefFinding `json:"untrustedUrls"`
+		LlmBridgeWiring                []rvRefFinding `json:"llmBridgeWiring"`
+		LlmMetadata                    []rvRefFinding `json:"llmMetadata"`
+		StartNodeInputsWithoutRequired []rvRefFinding `json:"startNodeInputsWithoutRequired"`
 	} `json:"scans"`
 	Review struct {
-		Blockers    []refFinding `json:"blockers"`
-		Warnings    []refFinding `json:"warnings"`
-		Suggestions []refFinding `json:"suggestions"`
+		Blockers    []rvRefFinding `json:"blockers"`
+		Warnings    []rvRefFinding `json:"warnings"`
+		Suggestions []rvRefFinding `json:"suggestions"`
 	} `json:"review"`
 	Trivial      bool              `json:"trivial"`
-	PackageScans []refFinding      `json:"packageScans"`
+	PackageScans []rvRefFinding    `json:"packageScans"`
 	ContextSlots []json.RawMessage `json:"contextSlots"`
 }
 
-type corpusAgent struct {
+type rvCorpusAgent struct {
 	Slug     string
 	Dir      string
-	Expected expectedAgent
+	Expected rvExpected
 }
 
-// corpusAgents lists the 25 corpus agents with their expected results.
-func corpusAgents(t testing.TB) []corpusAgent {
+// rvCorpusAgents lists the 25 corpus agents with their expected results.
+func rvCorpusAgents(t testing.TB) []rvCorpusAgent {
 	t.Helper()
-	base := sharedDir(t, "corpus", "cinatra")
+	base := rvSharedDir(t, "corpus", "cinatra")
 	ents, err := os.ReadDir(filepath.Join(base, "agents", "cinatra-ai"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	var out []corpusAgent
+	var out []rvCorpusAgent
 	for _, e := range ents {
 		if !e.IsDir() {
 			continue
 		}
-		ca := corpusAgent{Slug: e.Name(), Dir: filepath.Join(base, "agents", "cinatra-ai", e.Name())}
+		ca := rvCorpusAgent{Slug: e.Name(), Dir: filepath.Join(base, "agents", "cinatra-ai", e.Name())}
 		src, err := os.ReadFile(filepath.Join(base, "expected", e.Name()+".json"))
 		if err != nil {
 			t.Fatalf("%s: %v", e.Name(), err)
@@ -64,9 +64,9 @@ func corpusAgents(t testing.TB) []corpusAgent {
 	return out
 }
 
-// findingKeys renders findings as sorted "code severity pointer message"
+// rvFindingKeys renders findings as sorted "code severity pointer message"
 // lines, for order-free comparison with the reference.
-func findingKeys(fs []Finding) []string {
+func rvFindingKeys(fs []Finding) []string {
 	var out []string
 	for _, f := range fs {
 		out = append(out, f.Code+" "+string(f.Severity)+" "+f.Location+" "+f.Message)
@@ -75,10 +75,10 @@ func findingKeys(fs []Finding) []string {
 	return out
 }
 
-func refKeys(rs []refFinding) []string {
+func rvRefKeys(rs []rvRefFinding) []string {
 	var out []string
 	for _, r := range rs {
-		out = append(out, r.Code+" "+r.Severity+" "+dottedToPointer(r.Location)+" "+r.Message)
+		out = append(out, r.Code+" "+r.Severity+" "+rvPointer(r.Location)+" "+r.Message)
 	}
 	sort.Strings(out)
 	return out
@@ -90,14 +90,14 @@ func refKeys(rs []refFinding) []string {
 // scans that go further than the reference (every nesting level, more URL
 // fields, package_name_mismatch) find nothing more on the corpus.
 func TestCorpusScansAgreeWithReference(t *testing.T) {
-	for _, ca := range corpusAgents(t) {
+	for _, ca := range rvCorpusAgents(t) {
 		t.Run(ca.Slug, func(t *testing.T) {
-			a := mustLoad(t, ca.Dir)
-			got := runChecks(a, nil, checkUntrustedURLs, checkLLMBridgeWiring, checkStartNodeInputs, checkPackage)
-			want := append(append(append(append([]refFinding{}, ca.Expected.Scans.UntrustedUrls...),
+			a := rvLoad(t, ca.Dir)
+			got := rvRunChecks(a, nil, checkUntrustedURLs, checkLLMBridgeWiring, checkStartNodeInputs, checkPackage)
+			want := append(append(append(append([]rvRefFinding{}, ca.Expected.Scans.UntrustedUrls...),
 				ca.Expected.Scans.LlmBridgeWiring...), ca.Expected.Scans.StartNodeInputsWithoutRequired...),
 				ca.Expected.PackageScans...)
-			g, w := findingKeys(got), refKeys(want)
+			g, w := rvFindingKeys(got), rvRefKeys(want)
 			if strings.Join(g, "\n") != strings.Join(w, "\n") {
 				t.Errorf("scans differ from the reference:\ngot\n  %s\nwant\n  %s", strings.Join(g, "\n  "), strings.Join(w, "\n  "))
 			}

@@ -11,9 +11,9 @@ import (
 	"github.com/oastui/oastui/compile"
 )
 
-// sharedDir returns ../../shared/<rel...> or skips the test when the shared
+// rvSharedDir returns ../../shared/<rel...> or skips the test when the shared
 // directory is not beside the repository.
-func sharedDir(t testing.TB, rel ...string) string {
+func rvSharedDir(t testing.TB, rel ...string) string {
 	t.Helper()
 	dir := filepath.Join(append([]string{"..", "..", "shared"}, rel...)...)
 	if _, err := os.Stat(dir); err != nil {
@@ -22,9 +22,9 @@ func sharedDir(t testing.TB, rel ...string) string {
 	return dir
 }
 
-// runChecks runs only the given checks over a loaded agent and returns the
+// rvRunChecks runs only the given checks over a loaded agent and returns the
 // sorted findings, so these tests do not depend on the other rules.
-func runChecks(a *compile.Agent, cfg *Config, fns ...func(*Pass)) []Finding {
+func rvRunChecks(a *compile.Agent, cfg *Config, fns ...func(*Pass)) []Finding {
 	if cfg == nil {
 		cfg = &Config{}
 	}
@@ -37,12 +37,12 @@ func runChecks(a *compile.Agent, cfg *Config, fns ...func(*Pass)) []Finding {
 	return compile.SortFindings(p.found)
 }
 
-func mustLoad(t testing.TB, path string) *compile.Agent {
+func rvLoad(t testing.TB, path string) *compile.Agent {
 	t.Helper()
-	return mustLoadProfile(t, path, compile.ProfileAuto)
+	return rvLoadProfile(t, path, compile.ProfileAuto)
 }
 
-func mustLoadProfile(t testing.TB, path string, profile compile.Profile) *compile.Agent {
+func rvLoadProfile(t testing.TB, path string, profile compile.Profile) *compile.Agent {
 	t.Helper()
 	a, err := compile.Load(path, compile.LoadOptions{Profile: profile})
 	if err != nil {
@@ -51,8 +51,8 @@ func mustLoadProfile(t testing.TB, path string, profile compile.Profile) *compil
 	return a
 }
 
-// refFinding is a ReviewFinding as the reference prints it.
-type refFinding struct {
+// rvRefFinding is a ReviewFinding as the reference prints it.
+type rvRefFinding struct {
 	Code     string `json:"code"`
 	Severity string `json:"severity"`
 	Message  string `json:"message"`
@@ -60,12 +60,12 @@ type refFinding struct {
 	Source   string `json:"source"`
 }
 
-var dottedIndexRe = regexp.MustCompile(`\[(\d+)\]`)
+var rvIndexRe = regexp.MustCompile(`\[(\d+)\]`)
 
-// dottedToPointer converts the reference's dotted locations
+// rvPointer converts the reference's dotted locations
 // ("$referenced_components.a.b[0].c", "$.x", "package.json#license") into a
 // JSON Pointer. Keys holding dots cannot be told apart; the fixtures have none.
-func dottedToPointer(loc string) string {
+func rvPointer(loc string) string {
 	loc = strings.TrimPrefix(loc, "package.json#")
 	if loc == "$" {
 		loc = ""
@@ -74,7 +74,7 @@ func dottedToPointer(loc string) string {
 	if i := strings.Index(loc, " ("); i >= 0 {
 		loc = loc[:i] // `… (Flow "id")` suffix of per-flow checks
 	}
-	loc = dottedIndexRe.ReplaceAllString(loc, ".$1")
+	loc = rvIndexRe.ReplaceAllString(loc, ".$1")
 	if loc == "" {
 		return ""
 	}
@@ -90,17 +90,17 @@ func TestDottedToPointer(t *testing.T) {
 		"$referenced_components.x (Flow \"f\")": "/$referenced_components/x",
 		"$referenced_components.f.$referenced_components.lane_start": "/$referenced_components/f/$referenced_components/lane_start",
 	} {
-		if got := dottedToPointer(in); got != want {
-			t.Errorf("dottedToPointer(%q) = %q, want %q", in, got, want)
+		if got := rvPointer(in); got != want {
+			t.Errorf("rvPointer(%q) = %q, want %q", in, got, want)
 		}
 	}
 }
 
-type refFixture struct {
-	File     string       `json:"file"`
-	Test     string       `json:"test"`
-	Scanner  string       `json:"scanner"`
-	Findings []refFinding `json:"findings"`
+type rvFixture struct {
+	File     string         `json:"file"`
+	Test     string         `json:"test"`
+	Scanner  string         `json:"scanner"`
+	Findings []rvRefFinding `json:"findings"`
 }
 
 // TestReferenceScanFixtures runs each scan over the fixtures the reference's
@@ -121,8 +121,8 @@ func TestReferenceScanFixtures(t *testing.T) {
 		// "dir/file.json": "reason",
 	}
 	for _, dir := range []string{"scan-oas-untrusted-urls", "scan-oas-llm-bridge-wiring", "scan-oas-start-node-inputs-without-required"} {
-		base := sharedDir(t, "corpus", "cinatra", "fixtures", dir)
-		var idx []refFixture
+		base := rvSharedDir(t, "corpus", "cinatra", "fixtures", dir)
+		var idx []rvFixture
 		src, err := os.ReadFile(filepath.Join(base, "index.json"))
 		if err != nil {
 			t.Fatal(err)
@@ -144,24 +144,24 @@ func TestReferenceScanFixtures(t *testing.T) {
 				}
 				// The reference fixtures are Cinatra flows; one (06) has no
 				// metadata at all, so the profile is forced.
-				a := mustLoadProfile(t, filepath.Join(base, fx.File), compile.ProfileCinatra)
-				got := runChecks(a, nil, check)
-				compareRef(t, got, fx.Findings)
+				a := rvLoadProfile(t, filepath.Join(base, fx.File), compile.ProfileCinatra)
+				got := rvRunChecks(a, nil, check)
+				rvCompare(t, got, fx.Findings)
 			})
 		}
 	}
 }
 
-func compareRef(t *testing.T, got []Finding, want []refFinding) {
+func rvCompare(t *testing.T, got []Finding, want []rvRefFinding) {
 	t.Helper()
 	if len(got) != len(want) {
 		t.Fatalf("got %d findings, want %d:\ngot  %+v\nwant %+v", len(got), len(want), got, want)
 	}
 	for i, w := range want {
 		g := got[i]
-		if g.Code != w.Code || string(g.Severity) != w.Severity || g.Location != dottedToPointer(w.Location) || g.Source != w.Source {
+		if g.Code != w.Code || string(g.Severity) != w.Severity || g.Location != rvPointer(w.Location) || g.Source != w.Source {
 			t.Errorf("finding %d:\ngot  %s %s %s %s\nwant %s %s %s %s", i, g.Code, g.Severity, g.Location, g.Source,
-				w.Code, w.Severity, dottedToPointer(w.Location), w.Source)
+				w.Code, w.Severity, rvPointer(w.Location), w.Source)
 		}
 		if g.Message != w.Message {
 			t.Errorf("finding %d message:\ngot  %s\nwant %s", i, g.Message, w.Message)

@@ -1,0 +1,285 @@
+package lint
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"go.yaml.in/yaml/v3"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// ConfigFileNames are the names FindConfig looks for, in order.
+var ConfigFileNames = []string{".oastui.yaml", ".oastui.yml"}
+
+func init() {
+	registerRules(Rule{Code: "unused_ignore", Severity: compile.Warning, Group: "review",
+		Doc: "an ignore in .oastui.yaml matched no finding of the file it names; remove it or fix its rule, file or pointer"})
+}
+
+// loadCodes are finding codes raised while loading an agent; they may be
+// configured even when no rule registers them.
+var loadCodes = map[string]bool{"invalid_json": true, "agent_read_failed": true, "legacy_agent_filename": true}
+
+// FindConfig looks for .oastui.yaml in startDir (or the directory of
+// startDir when it is a file) and each parent directory in turn, and
+// returns the first one found.
+func FindConfig(startDir string) (string, bool) {
+	dir, err := filepath.Abs(startDir)
+	if err != nil {
+		return "", false
+	}
+	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+		dir = filepath.Dir(dir)
+	}
+	for {
+		for _, name := range ConfigFileNames {
+			p := filepath.Join(dir, name)
+			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+				return p, true
+			}
+		}
+		parent := filepath.Dir(dir)
+		if parent == dir {
+			return "", false
+		}
+		dir = parent
+	}
+}
+
+// ConfigError is a problem with a config file, positioned at the entry at
+// fault. The CLI treats it as a usage error (exit 2).
+type ConfigError struct {
+	Path string
+	Line int
+	Msg  string
+}
+
+func (e *ConfigError) Error() string {
+	if e.Line > 0 {
+		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
+	}
+	return e.Path + ": " + e.Msg
+}
+
+// LoadConfig reads and checks a config file: unknown keys, unknown rule
+// codes, bad severities, malformed hosts or pointers and ignores without a
+// reason are errors (*ConfigError), never silently dropped.
+func LoadConfig(path string) (*Config, error) {
+	src, err := os.ReadFile(path)
+	if err != nil {
+		return nil, &ConfigError{Path: path, Msg: "cannot read config: " + errors.Unwrap(err).Error()}
+	}
+	return ParseConfig(path, src)
+}
+
+// ParseConfig is LoadConfig over bytes already read.
+func ParseConfig(path string, src []byte) (*Config, error) {
+	c := &Config{Path: path, dir: filepath.Dir(absPath(path))}
+	fail := func(n *yaml.Node, format string, args ...any) error {
+		line := 0
+		if n != nil {
+			line = n.Line
+		}
+		return &ConfigError{Path: path, Line: line, Msg: fmt.Sprintf(format, args...)}
+	}
+	var doc yaml.Node
+	if err := yaml.Unmarshal(src, &doc); err != nil {
+		return nil, &ConfigError{Path: path, Msg: "invalid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+	}
+	if doc.Kind == 0 || len(doc.Content) == 0 {
+		return c, nil // empty file: defaults
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.ScalarNode && root.Tag == "!!null" {
+		return c, nil
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, fail(root, "the config must be a mapping with allowed_hosts, rules and ignores")
+	}
+	seen := map[string]bool{}
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		k, v := root.Content[i], root.Content[i+1]
+		if seen[k.Value] {
+			return nil, fail(k, "%q is given twice", k.Value)
+		}
+		seen[k.Value] = true
+		var err error
+		switch k.Value {
+		case "allowed_hosts":
+			err = c.parseHosts(v, fail)
+		case "rules":
+			err = c.parseRules(v, fail)
+		case "ignores":
+			err = c.parseIgnores(v, fail)
+		default:
+			err = fail(k, "unknown key %q (known: allowed_hosts, rules, ignores)", k.Value)
+		}
+		if err != nil {
+			return nil, err
+		}
+	}
+	return c, nil
+}
+
+type failFunc func(n *yaml.Node, format string, args ...any) error
+
+func isNull(n *yaml.Node) bool { return n.Kind == yaml.ScalarNode && n.Tag == "!!null" }
+
+func (c *Config) parseHosts(v *yaml.Node, fail failFunc) error {
+	if isNull(v) {
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		return fail(v, "allowed_hosts must be a list of host names (\"api.example.com\" or \"*.example.com\")")
+	}
+	for _, h := range v.Content {
+		if h.Kind != yaml.ScalarNode || h.Tag != "!!str" {
+			return fail(h, "allowed_hosts entries must be strings")
+		}
+		s := strings.ToLower(strings.TrimSpace(h.Value))
+		switch {
+		case s == "":
+			return fail(h, "allowed_hosts has an empty entry")
+		case strings.Contains(s, "://") || strings.ContainsAny(s, "/?#@ "):
+			return fail(h, "allowed_hosts entry %q must be a bare host (like api.example.com or *.example.com), not a URL", h.Value)
+		case strings.Contains(s[min(2, len(s)):], "*") || (strings.HasPrefix(s, "*") && !strings.HasPrefix(s, "*.")) || s == "*.":
+			return fail(h, "allowed_hosts entry %q: a wildcard is allowed only as a leading \"*.\" followed by a domain", h.Value)
+		}
+		c.AllowedHosts = append(c.AllowedHosts, s)
+	}
+	return nil
+}
+
+func (c *Config) parseRules(v *yaml.Node, fail failFunc) error {
+	if isNull(v) {
+		return nil
+	}
+	if v.Kind != yaml.MappingNode {
+		return fail(v, "rules must be a mapping of rule code to blocker, warning, suggestion or off")
+	}
+	c.Rules = map[string]string{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, s := v.Content[i], v.Content[i+1]
+		if err := checkRuleCode(k, fail); err != nil {
+			return err
+		}
+		if _, dup := c.Rules[k.Value]; dup {
+			return fail(k, "rule %q is configured twice", k.Value)
+		}
+		val := s.Value
+		if s.Kind == yaml.ScalarNode && s.Tag == "!!bool" && (s.Value == "off" || s.Value == "false") {
+			val = "off" // YAML 1.1 readers may take off for false
+		}
+		switch val {
+		case "blocker", "warning", "suggestion", "off":
+		default:
+			return fail(s, "rule %q: severity must be blocker, warning, suggestion or off, got %q", k.Value, s.Value)
+		}
+		c.Rules[k.Value] = val
+	}
+	return nil
+}
+
+func checkRuleCode(k *yaml.Node, fail failFunc) error {
+	if k.Kind != yaml.ScalarNode || k.Value == "" {
+		return fail(k, "a rule code must be a non-empty string")
+	}
+	if LookupRule(k.Value) != nil || loadCodes[k.Value] || k.Value == "advisory_dispatch_deferred" {
+		return nil
+	}
+	return fail(k, "unknown rule %q%s", k.Value, suggestRule(k.Value))
+}
+
+// suggestRule proposes the registered code closest to a misspelt one.
+func suggestRule(code string) string {
+	best, bestD := "", 4
+	for _, r := range Rules() {
+		if d := editDistance(code, r.Code); d < bestD {
+			best, bestD = r.Code, d
+		}
+	}
+	if best == "" {
+		return ""
+	}
+	return fmt.Sprintf(" (did you mean %q?)", best)
+}
+
+func editDistance(a, b string) int {
+	prev := make([]int, len(b)+1)
+	cur := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev, cur = cur, prev
+	}
+	return prev[len(b)]
+}
+
+func (c *Config) parseIgnores(v *yaml.Node, fail failFunc) error {
+	if isNull(v) {
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		return fail(v, "ignores must be a list of {rule, file, pointer, reason}")
+	}
+	for i, e := range v.Content {
+		where := fmt.Sprintf("ignores[%d]", i)
+		if e.Kind != yaml.MappingNode {
+			return fail(e, "%s must be a mapping with rule, file, pointer and reason", where)
+		}
+		ig := Ignore{Line: e.Line, Column: e.Column}
+		fields := map[string]*yaml.Node{}
+		for j := 0; j+1 < len(e.Content); j += 2 {
+			k, val := e.Content[j], e.Content[j+1]
+			switch k.Value {
+			case "rule", "file", "pointer", "reason":
+			default:
+				return fail(k, "%s: unknown key %q (known: rule, file, pointer, reason)", where, k.Value)
+			}
+			if _, dup := fields[k.Value]; dup {
+				return fail(k, "%s: %q is given twice", where, k.Value)
+			}
+			if val.Kind != yaml.ScalarNode || isNull(val) {
+				return fail(val, "%s: %s must be a string", where, k.Value)
+			}
+			fields[k.Value] = val
+		}
+		get := func(k string) string {
+			if n := fields[k]; n != nil {
+				return n.Value
+			}
+			return ""
+		}
+		ig.Rule, ig.File, ig.Pointer, ig.Reason = get("rule"), get("file"), get("pointer"), strings.TrimSpace(get("reason"))
+		if ig.Rule == "" {
+			return fail(e, "%s: \"rule\" is required (the finding code to ignore)", where)
+		}
+		if err := checkRuleCode(fields["rule"], fail); err != nil {
+			return err
+		}
+		if ig.File == "" {
+			return fail(e, "%s (rule %s): \"file\" is required (the file, relative to %s)", where, ig.Rule, filepath.Base(c.Path))
+		}
+		if ig.Pointer != "" && !strings.HasPrefix(ig.Pointer, "/") {
+			return fail(fields["pointer"], "%s (rule %s): pointer %q must be a JSON Pointer starting with \"/\" (or be left out for the whole file)", where, ig.Rule, ig.Pointer)
+		}
+		if ig.Reason == "" {
+			return fail(e, "%s (rule %s at %s%s): \"reason\" is required: say why this finding is accepted", where, ig.Rule, ig.File, ignorePointerText(ig.Pointer))
+		}
+		c.Ignores = append(c.Ignores, ig)
+	}
+	return nil
+}

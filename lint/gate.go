@@ -1,0 +1,45 @@
+package lint
+
+import (
+	"bytes"
+	"encoding/json"
+	"strconv"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// GateResult is the review_blocked response of the compile/publish gate
+// (seed 003 §8): only the blockers, never warnings or suggestions.
+type GateResult struct {
+	Error    string    `json:"error"`
+	Code     string    `json:"code"`
+	Blockers []Finding `json:"blockers"`
+}
+
+// Gate runs the deterministic review (never the advisory one) with cfg and
+// reports whether any blocker stops compilation. When blocked it returns
+// the response, exactly
+//
+//	{"error":"review_blocked: N deterministic blockers","code":"review_blocked","blockers":[…]}
+//
+// as one line of JSON without a trailing newline. The findings are sorted
+// and deduplicated, so the same input gives byte-identical output.
+func Gate(a *compile.Agent, cfg *Config) (blockedJSON []byte, blocked bool) {
+	r := Run(a, Options{Mode: ModeDeterministic, Config: cfg})
+	if len(r.Blockers) == 0 {
+		return nil, false
+	}
+	res := GateResult{
+		Error:    "review_blocked: " + strconv.Itoa(len(r.Blockers)) + " deterministic blockers",
+		Code:     "review_blocked",
+		Blockers: r.Blockers,
+	}
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(res); err != nil {
+		// Findings are plain strings and numbers; this cannot fail.
+		return []byte(`{"error":"review_blocked","code":"review_blocked","blockers":[]}`), true
+	}
+	return bytes.TrimRight(buf.Bytes(), "\n"), true
+}

@@ -1,0 +1,516 @@
+package lint
+
+import (
+	"fmt"
+	"regexp"
+	"sort"
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// The context-slot contract (SPEC §3.4; seed 000; reference §13.1–13.2):
+// every slot declared in metadata.cinatra.contextSlots is well formed and
+// unique, the package depends on the context-selection agent, and each slot
+// is wired through an explicit context FlowNode placed before the node that
+// consumes its contextSlotBindings.
+
+// ContextSelectionAgent is the package every slotted agent depends on.
+const ContextSelectionAgent = "@cinatra-ai/context-selection-agent"
+
+const contextSelectorScreen = ContextSelectionAgent + ":context-selector"
+
+func init() {
+	registerRules(
+		Rule{Code: "context_slot_invalid", Severity: compile.Blocker, Group: "slots",
+			Doc: "a contextSlots entry breaks the slot schema (slotId identifier-safe, ≥1 accepted extension, selectionMode/resolutionMode enums, minItems ≥ 0, maxItems > 0, minItems ≤ maxItems, no unknown keys)"},
+		Rule{Code: "context_slot_duplicate", Severity: compile.Blocker, Group: "slots",
+			Doc: "two contextSlots entries share a slotId; the context_resolve handler rejects the agent"},
+		Rule{Code: "context_slot_dependency_missing", Severity: compile.Blocker, Group: "slots",
+			Doc: "the agent declares contextSlots but package.json lists @cinatra-ai/context-selection-agent in neither cinatra.agentDependencies nor cinatra.dependencies[]"},
+		Rule{Code: "context_slot_not_wired", Severity: compile.Blocker, Group: "slots",
+			Doc: "a slot has no context FlowNode (a FlowNode whose subflow calls /api/context-resolve), the FlowNode is not placed before its consumer, or the contextSlotBindings data edge into the consumer is missing"},
+		Rule{Code: "context_slot_stub_wiring", Severity: compile.Blocker, Group: "slots",
+			Doc: "a stub stands in for the context-selection agent: start.contextSlotBindings fed to a consumer, start.contextRefs passed to end.contextRefs, a contextSlotBindings Start input, or the context-selector screen without a context FlowNode"},
+		Rule{Code: "context_dependency_leak", Severity: compile.Warning, Group: "slots",
+			Doc: "package.json declares @cinatra-ai/context-selection-agent but the agent has no contextSlots (a transitive-declaration leak)"},
+	)
+	registerCheck(Check{Name: "slots_contract", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkContextSlots})
+}
+
+var slotIDRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// slotDecl is one well-enough-formed slot: it has a string slotId.
+type slotDecl struct {
+	ID          string
+	Ptr         string
+	Interactive bool
+}
+
+func checkContextSlots(p *Pass) {
+	a := p.Agent
+	doc := a.Flow
+	root := doc.Root
+	const slotsPtr = "/metadata/cinatra/contextSlots"
+	slotsNode := root.Path("metadata", "cinatra", "contextSlots")
+	flows := compile.Flows(root)
+	reg := a.RegistryComponents()
+
+	slotStubStartToEnd(p, flows, reg)
+
+	depPtr, depDeclared := slotDependencyDeclared(a.Package)
+	hasSlots := slotsNode != nil && slotsNode.Kind != compile.Null &&
+		!(slotsNode.Kind == compile.Array && len(slotsNode.Items) == 0)
+	if !hasSlots {
+		if depDeclared {
+			p.Report(a.Package, depPtr, "context_dependency_leak",
+				"package.json declares "+ContextSelectionAgent+" but the agent declares no contextSlots; a parent declares it only for its own slots, never because a child uses one — remove the dependency")
+		}
+		return
+	}
+
+	slots := slotValidate(p, doc, slotsPtr, slotsNode)
+
+	if !depDeclared {
+		if a.Package != nil && a.Package.Root != nil {
+			p.Report(a.Package, "/cinatra/agentDependencies", "context_slot_dependency_missing",
+				"the agent declares contextSlots but package.json lists "+ContextSelectionAgent+" in neither cinatra.agentDependencies nor cinatra.dependencies[]; add \""+ContextSelectionAgent+"\": \"^0.1.1\" to cinatra.agentDependencies")
+		} else {
+			p.Report(doc, slotsPtr, "context_slot_dependency_missing",
+				"the agent declares contextSlots but no package.json beside it declares "+ContextSelectionAgent+" (cinatra.agentDependencies or cinatra.dependencies[])")
+		}
+	}
+
+	ctx := findContextFlowNodes(flows, reg)
+	if len(flows) > 0 {
+		slotStubTopLevel(p, flows[0], reg, ctx, slots)
+	}
+	for _, s := range slots {
+		c := matchContextFlowNode(s, slots, ctx)
+		if c == nil {
+			p.Report(doc, s.Ptr, "context_slot_not_wired",
+				fmt.Sprintf("slot %q has no context FlowNode: add a FlowNode context_%s whose subflow calls /api/context-resolve (the %s flow), placed before the node that consumes the slot", s.ID, s.ID, ContextSelectionAgent))
+			continue
+		}
+		slotCheckWiring(p, doc, s, c)
+	}
+}
+
+// slotValidate reports context_slot_invalid and context_slot_duplicate and
+// returns the slots that have a string slotId (first occurrence of each).
+func slotValidate(p *Pass, doc *compile.Doc, slotsPtr string, slotsNode *compile.Node) []slotDecl {
+	bad := func(ptr, msg string) { p.Report(doc, ptr, "context_slot_invalid", msg) }
+	if slotsNode.Kind != compile.Array {
+		bad(slotsPtr, "metadata.cinatra.contextSlots must be an array of slots, got "+slotsNode.Kind.String()+"; the platform then ignores every slot")
+		return nil
+	}
+	var out []slotDecl
+	seen := map[string]string{}
+	for i, s := range slotsNode.Items {
+		ptr := compile.AppendIndex(slotsPtr, i)
+		where := fmt.Sprintf("contextSlots[%d]", i)
+		if s.Kind != compile.Object {
+			bad(ptr, where+" must be an object, got "+s.Kind.String())
+			continue
+		}
+		known := map[string]bool{"slotId": true, "acceptedArtifactExtensions": true, "selectionMode": true,
+			"resolutionMode": true, "minItems": true, "maxItems": true, "readableOnly": true}
+		for _, m := range s.Members {
+			if !known[m.Key] {
+				bad(compile.Append(ptr, m.Key), fmt.Sprintf("%s has unknown field %q (the slot schema is strict: slotId, acceptedArtifactExtensions, selectionMode, resolutionMode, minItems, maxItems, readableOnly)", where, m.Key))
+			}
+		}
+		id, idOK := s.Get("slotId").Str()
+		switch {
+		case s.Get("slotId") == nil:
+			bad(ptr, where+" has no slotId")
+		case !idOK:
+			bad(compile.Append(ptr, "slotId"), where+".slotId must be a string")
+		case !slotIDRe.MatchString(id):
+			bad(compile.Append(ptr, "slotId"), fmt.Sprintf("%s.slotId %q must be identifier-safe (^[A-Za-z_][A-Za-z0-9_]*$): it names the context FlowNode and the data edge into the consumer", where, id))
+		}
+		if ext := s.Get("acceptedArtifactExtensions"); ext == nil || ext.Kind != compile.Array || len(ext.Items) == 0 {
+			bad(compile.Append(ptr, "acceptedArtifactExtensions"), where+".acceptedArtifactExtensions must list at least one artifact extension package name")
+		} else {
+			for j, e := range ext.Items {
+				if v, ok := e.Str(); !ok || strings.TrimSpace(v) == "" {
+					bad(compile.AppendIndex(compile.Append(ptr, "acceptedArtifactExtensions"), j), where+".acceptedArtifactExtensions entries must be non-empty strings")
+				}
+			}
+		}
+		slotEnum(bad, s, ptr, where, "selectionMode", "interactive", "autonomous")
+		slotEnum(bad, s, ptr, where, "resolutionMode", "override", "accumulate")
+		minV, minOK := slotInt(bad, s, ptr, where, "minItems", 0)
+		maxV, maxOK := slotInt(bad, s, ptr, where, "maxItems", 1)
+		if minOK && maxOK && minV > maxV {
+			bad(compile.Append(ptr, "minItems"), fmt.Sprintf("%s.minItems (%d) must not exceed maxItems (%d)", where, minV, maxV))
+		}
+		if ro := s.Get("readableOnly"); ro != nil && ro.Kind != compile.Bool {
+			bad(compile.Append(ptr, "readableOnly"), where+".readableOnly must be a boolean")
+		}
+		if !idOK || id == "" {
+			continue
+		}
+		if first, dup := seen[id]; dup {
+			p.Report(doc, compile.Append(ptr, "slotId"), "context_slot_duplicate",
+				fmt.Sprintf("slotId %q is declared twice (first at %s); slot ids must be unique per agent", id, first))
+			continue
+		}
+		seen[id] = ptr
+		mode := s.Get("selectionMode").StringOr("interactive")
+		out = append(out, slotDecl{ID: id, Ptr: ptr, Interactive: mode != "autonomous"})
+	}
+	return out
+}
+
+func slotEnum(bad func(string, string), s *compile.Node, ptr, where, key string, allowed ...string) {
+	v := s.Get(key)
+	if v == nil {
+		bad(ptr, fmt.Sprintf("%s has no %s (one of %s)", where, key, strings.Join(allowed, ", ")))
+		return
+	}
+	str, _ := v.Str()
+	for _, a := range allowed {
+		if str == a && v.Kind == compile.String {
+			return
+		}
+	}
+	bad(compile.Append(ptr, key), fmt.Sprintf("%s.%s must be one of %s", where, key, strings.Join(allowed, ", ")))
+}
+
+// slotInt checks an optional integer field with a minimum.
+func slotInt(bad func(string, string), s *compile.Node, ptr, where, key string, min int) (int, bool) {
+	v := s.Get(key)
+	if v == nil {
+		return 0, false
+	}
+	f, ok := v.Float()
+	if !ok || f != float64(int(f)) || f < float64(min) || f > 1e9 {
+		bad(compile.Append(ptr, key), fmt.Sprintf("%s.%s must be an integer ≥ %d", where, key, min))
+		return 0, false
+	}
+	return int(f), true
+}
+
+// slotDependencyDeclared finds the context-selection agent in package.json:
+// cinatra.agentDependencies (a map whose value is truthy) or the newer
+// cinatra.dependencies[] list (entries with packageName).
+func slotDependencyDeclared(pkg *compile.Doc) (string, bool) {
+	if pkg == nil || pkg.Root == nil {
+		return "", false
+	}
+	c := pkg.Root.Get("cinatra")
+	if v := c.Get("agentDependencies").Get(ContextSelectionAgent); v != nil && slotTruthy(v) {
+		return compile.Pointer("cinatra", "agentDependencies", ContextSelectionAgent), true
+	}
+	if deps := c.Get("dependencies"); deps != nil && deps.Kind == compile.Array {
+		for i, d := range deps.Items {
+			name, _ := d.Get("packageName").Str()
+			if name == "" {
+				name, _ = d.Get("name").Str()
+			}
+			if name == ContextSelectionAgent {
+				return compile.AppendIndex("/cinatra/dependencies", i), true
+			}
+		}
+	}
+	return "", false
+}
+
+func slotTruthy(v *compile.Node) bool {
+	switch v.Kind {
+	case compile.Null:
+		return false
+	case compile.Bool:
+		return v.Bool
+	case compile.String:
+		return v.Text != ""
+	case compile.Number:
+		f, _ := v.Float()
+		return f != 0
+	}
+	return true
+}
+
+// ctxFlowNode is a context FlowNode: a FlowNode whose subflow holds an
+// ApiNode calling /api/context-resolve.
+type ctxFlowNode struct {
+	Flow       *compile.Flow // the Flow whose nodes hold it
+	ID         string        // the id edges use for it
+	Ptr        string        // the FlowNode component
+	NodesIndex int           // index in Flow's nodes; -1 when only defined, never placed
+	NodesPtr   string        // pointer of its nodes[] entry ("" when not placed)
+	Subflow    *compile.Node
+	SubflowPtr string
+}
+
+// findContextFlowNodes lists the context FlowNodes of every Flow, in order.
+func findContextFlowNodes(flows []*compile.Flow, reg *compile.Node) []*ctxFlowNode {
+	var out []*ctxFlowNode
+	for _, f := range flows {
+		placed := map[string]bool{}
+		nodesPtr := compile.Append(f.Pointer, "nodes")
+		if nodes := f.Node.Get("nodes"); nodes != nil && nodes.Kind == compile.Array {
+			for i, it := range nodes.Items {
+				ip := compile.AppendIndex(nodesPtr, i)
+				r := f.Resolve(it, ip, reg)
+				if c := contextFlowNode(f, r, reg); c != nil {
+					c.ID = slotEdgeID(it, r.Node)
+					c.NodesIndex, c.NodesPtr = i, ip
+					placed[r.Pointer] = true
+					out = append(out, c)
+				}
+			}
+		}
+		// FlowNodes defined in the Flow's own $referenced_components but
+		// never placed in nodes[].
+		if refs := f.Refs(); refs != nil && refs.Kind == compile.Object {
+			for _, m := range refs.Members {
+				ptr := compile.Append(f.RefsPointer(), m.Key)
+				if placed[ptr] {
+					continue
+				}
+				r := compile.Resolved{Node: m.Value, Pointer: ptr, Scope: compile.RefLocal, Owner: f}
+				if c := contextFlowNode(f, r, reg); c != nil {
+					c.ID = m.Key
+					c.NodesIndex = -1
+					out = append(out, c)
+				}
+			}
+		}
+	}
+	return out
+}
+
+func contextFlowNode(f *compile.Flow, r compile.Resolved, reg *compile.Node) *ctxFlowNode {
+	if r.Node == nil || compile.ComponentType(r.Node) != "FlowNode" {
+		return nil
+	}
+	sub := r.Node.Get("subflow")
+	if sub == nil {
+		sub = r.Node.Get("flow")
+	}
+	owner := f
+	if r.Owner != nil {
+		owner = r.Owner
+	}
+	rs := owner.Resolve(sub, compile.Append(r.Pointer, "subflow"), reg)
+	if rs.Node == nil || compile.ComponentType(rs.Node) != "Flow" || !callsContextResolve(rs.Node) {
+		return nil
+	}
+	return &ctxFlowNode{Flow: f, Ptr: r.Pointer, Subflow: rs.Node, SubflowPtr: rs.Pointer}
+}
+
+func callsContextResolve(flow *compile.Node) bool {
+	found := false
+	compile.Walk(flow, "", func(_ string, n *compile.Node) bool {
+		if found {
+			return false
+		}
+		if compile.ComponentType(n) == "ApiNode" && strings.Contains(n.Get("url").StringOr(""), "/api/context-resolve") {
+			found = true
+		}
+		return !found
+	})
+	return found
+}
+
+// slotEdgeID is the id that edges use for a node: the $component_ref id, or
+// the inline component's id (then name).
+func slotEdgeID(ref, comp *compile.Node) string {
+	if id, ok := compile.RefID(ref); ok {
+		return id
+	}
+	if id := comp.Get("id").StringOr(""); id != "" {
+		return id
+	}
+	return comp.Get("name").StringOr("")
+}
+
+// matchContextFlowNode finds the context FlowNode serving slot s: the one
+// named context_<slotId>; else the one whose slotId input is fed from a
+// StartNode input defaulting to the slotId; else, with a single slot and a
+// single context FlowNode, that one.
+func matchContextFlowNode(s slotDecl, slots []slotDecl, ctx []*ctxFlowNode) *ctxFlowNode {
+	for _, c := range ctx {
+		if c.ID == "context_"+s.ID {
+			return c
+		}
+	}
+	for _, c := range ctx {
+		if slotIDFedTo(c) == s.ID {
+			return c
+		}
+	}
+	if len(slots) == 1 && len(ctx) == 1 {
+		return ctx[0]
+	}
+	return nil
+}
+
+// slotIDFedTo returns the default of the StartNode input that a data edge
+// feeds into the context FlowNode's slotId input, or "".
+func slotIDFedTo(c *ctxFlowNode) string {
+	var out string
+	slotEachDFE(c.Flow, func(_ string, e *compile.Node) {
+		if out != "" || slotEdgeEndID(e, "destination_node") != c.ID || e.Get("destination_input").StringOr("") != "slotId" {
+			return
+		}
+		src := c.Flow.Resolve(e.Get("source_node"), "", nil)
+		if compile.ComponentType(src.Node) != "StartNode" {
+			return
+		}
+		name := e.Get("source_output").StringOr("")
+		if in := src.Node.Get("inputs"); in != nil && in.Kind == compile.Array {
+			for _, it := range in.Items {
+				if it.Get("title").StringOr("") == name {
+					out = it.Get("default").StringOr("")
+				}
+			}
+		}
+	})
+	return out
+}
+
+func slotEachDFE(f *compile.Flow, fn func(ptr string, e *compile.Node)) {
+	dfes := f.Node.Get("data_flow_connections")
+	if dfes == nil || dfes.Kind != compile.Array {
+		return
+	}
+	base := compile.Append(f.Pointer, "data_flow_connections")
+	for i, e := range dfes.Items {
+		if e.Kind == compile.Object {
+			fn(compile.AppendIndex(base, i), e)
+		}
+	}
+}
+
+// slotEdgeEndID is the node id an edge end ("source_node", …) names.
+func slotEdgeEndID(e *compile.Node, key string) string {
+	n := e.Get(key)
+	if s, ok := n.Str(); ok {
+		return s
+	}
+	return slotEdgeID(n, n)
+}
+
+// slotNodeIndex returns the position of node id in f's nodes[], or -1.
+func slotNodeIndex(f *compile.Flow, id string) int {
+	nodes := f.Node.Get("nodes")
+	if nodes == nil || nodes.Kind != compile.Array {
+		return -1
+	}
+	for i, it := range nodes.Items {
+		if slotEdgeID(it, it) == id {
+			return i
+		}
+	}
+	return -1
+}
+
+func slotCheckWiring(p *Pass, doc *compile.Doc, s slotDecl, c *ctxFlowNode) {
+	// The subflow must hand back contextSlotBindings, not the legacy contextRefs.
+	var outs []string
+	if o := c.Subflow.Get("outputs"); o != nil && o.Kind == compile.Array {
+		for _, it := range o.Items {
+			outs = append(outs, it.Get("title").StringOr(""))
+		}
+	}
+	subPtr := c.SubflowPtr
+	if subPtr == "" {
+		subPtr = c.Ptr
+	}
+	hasBindings, hasRefs := false, false
+	for _, t := range outs {
+		hasBindings = hasBindings || t == "contextSlotBindings"
+		hasRefs = hasRefs || t == "contextRefs"
+	}
+	if !hasBindings || hasRefs {
+		p.Report(doc, compile.Append(subPtr, "outputs"), "context_slot_not_wired",
+			fmt.Sprintf("the subflow of context FlowNode %s must output contextSlotBindings (and not the legacy contextRefs) for slot %q", c.ID, s.ID))
+	}
+	if c.NodesIndex < 0 {
+		p.Report(doc, c.Ptr, "context_slot_not_wired",
+			fmt.Sprintf("context FlowNode %s for slot %q is defined but not placed in nodes[]; it never runs", c.ID, s.ID))
+		return
+	}
+	var consumers []string
+	slotEachDFE(c.Flow, func(ptr string, e *compile.Node) {
+		if slotEdgeEndID(e, "source_node") == c.ID && e.Get("source_output").StringOr("") == "contextSlotBindings" &&
+			e.Get("destination_input").StringOr("") == "contextSlotBindings" {
+			consumers = append(consumers, slotEdgeEndID(e, "destination_node"))
+		}
+	})
+	if len(consumers) == 0 {
+		p.Report(doc, c.Ptr, "context_slot_not_wired",
+			fmt.Sprintf("context FlowNode %s for slot %q has no data edge %s.contextSlotBindings → <consumer>.contextSlotBindings; the binding must be an explicit data edge, not a prompt-template reference", c.ID, s.ID, c.ID))
+		return
+	}
+	sort.Strings(consumers)
+	for _, cons := range consumers {
+		if i := slotNodeIndex(c.Flow, cons); i >= 0 && i < c.NodesIndex {
+			p.Report(doc, c.NodesPtr, "context_slot_not_wired",
+				fmt.Sprintf("context FlowNode %s for slot %q is placed after its consumer %s in nodes[]; place it before the first node that consumes the slot", c.ID, s.ID, cons))
+		}
+	}
+}
+
+// slotStubTopLevel reports the anti-stubs of the top-level Flow of an agent
+// with slots: start.contextSlotBindings fed straight to a consumer, a
+// contextSlotBindings Start input, and the context-selector screen listed
+// without any context FlowNode.
+func slotStubTopLevel(p *Pass, root *compile.Flow, reg *compile.Node, ctx []*ctxFlowNode, slots []slotDecl) {
+	doc := p.Agent.Flow
+	slotEachDFE(root, func(ptr string, e *compile.Node) {
+		if e.Get("source_output").StringOr("") != "contextSlotBindings" || e.Get("destination_input").StringOr("") != "contextSlotBindings" {
+			return
+		}
+		if compile.ComponentType(root.Resolve(e.Get("source_node"), "", reg).Node) == "StartNode" {
+			p.Report(doc, ptr, "context_slot_stub_wiring",
+				"data edge feeds the StartNode's contextSlotBindings straight into "+slotEdgeEndID(e, "destination_node")+"; the bindings must come from the slot's context FlowNode")
+		}
+	})
+	sr := root.Resolve(root.Node.Get("start_node"), compile.Append(root.Pointer, "start_node"), reg)
+	if compile.ComponentType(sr.Node) == "StartNode" && sr.Pointer != "" {
+		if in := sr.Node.Get("inputs"); in != nil && in.Kind == compile.Array {
+			for i, it := range in.Items {
+				if it.Get("title").StringOr("") == "contextSlotBindings" {
+					p.Report(doc, compile.AppendIndex(compile.Append(sr.Pointer, "inputs"), i), "context_slot_stub_wiring",
+						"the StartNode declares a contextSlotBindings input: a caller-supplied binding bypasses the context-selection agent and its audit trail")
+				}
+			}
+		}
+	}
+	interactive := false
+	for _, s := range slots {
+		interactive = interactive || s.Interactive
+	}
+	if len(ctx) == 0 && interactive {
+		screens := doc.Root.Path("metadata", "cinatra", "hitlScreens")
+		if screens != nil && screens.Kind == compile.Array {
+			for i, it := range screens.Items {
+				if v := it.StringOr(""); v == contextSelectorScreen || v == "context-selector" {
+					p.Report(doc, compile.AppendIndex("/metadata/cinatra/hitlScreens", i), "context_slot_stub_wiring",
+						"hitlScreens lists the context-selector screen but no context FlowNode opens it; add the slot's context FlowNode")
+				}
+			}
+		}
+	}
+}
+
+// slotStubStartToEnd reports start.contextRefs → end.contextRefs in any
+// Flow of any agent: a pass-through that fakes the context agent's output.
+func slotStubStartToEnd(p *Pass, flows []*compile.Flow, reg *compile.Node) {
+	for _, f := range flows {
+		slotEachDFE(f, func(ptr string, e *compile.Node) {
+			if e.Get("source_output").StringOr("") != "contextRefs" || e.Get("destination_input").StringOr("") != "contextRefs" {
+				return
+			}
+			if compile.ComponentType(f.Resolve(e.Get("source_node"), "", reg).Node) == "StartNode" &&
+				compile.ComponentType(f.Resolve(e.Get("destination_node"), "", reg).Node) == "EndNode" {
+				p.Report(p.Agent.Flow, ptr, "context_slot_stub_wiring",
+					"data edge passes start.contextRefs straight to end.contextRefs: a stub that fakes the context-selection agent's output")
+			}
+		})
+	}
+}
