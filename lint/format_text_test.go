@@ -1,0 +1,90 @@
+package lint
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oastui/oastui/compile"
+)
+
+const fmtGoldenDir = "../testdata/golden/lint"
+
+// fmtSample is a small document and findings that exercise the text
+// renderer: a string underlined in full, an object (caret only), a
+// finding in a file without a Doc, a tab-indented line, a long minified
+// line cut around the column, and agent text with a terminal escape.
+func fmtSample() ([]Finding, Docs) {
+	src := "{\n  \"componentType\": \"Flow\",\n\t\"nodes\": {\"a\": 1},\n  \"x\": \"" + strings.Repeat("ab", 150) + "\", \"y\": 12345\n}\n"
+	doc := compile.ParseDoc("agents/v/a/cinatra/oas.json", []byte(src))
+	fs := []Finding{
+		doc.At("/componentType", "legacy_field", compile.Blocker, "legacy field componentType must not appear in OAS agent.json"),
+		doc.At("/nodes", "oas_structural", compile.Blocker, "nodes: Invalid input: expected array, received object"),
+		doc.At("/y", "OAS-RUNTIME-003", compile.Warning, "number \x1b[31mred\x1b[0m"),
+		{Code: "agent_package_missing_license", Severity: compile.Suggestion, Message: "no license", Source: "deterministic",
+			File: "agents/v/a/package.json", Line: 1, Column: 1},
+	}
+	return compile.SortFindings(fs), Docs{doc.Path: doc}
+}
+
+func fmtCompare(t *testing.T, name string, got []byte) {
+	t.Helper()
+	path := filepath.Join(fmtGoldenDir, name)
+	if valUpdate() {
+		if err := os.MkdirAll(fmtGoldenDir, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs (run with -update after checking):\n--- got\n%s--- want\n%s", name, got, want)
+	}
+}
+
+func TestWriteText(t *testing.T) {
+	fs, docs := fmtSample()
+	for _, tc := range []struct {
+		name  string
+		color bool
+	}{{"text.golden", false}, {"text_color.golden", true}} {
+		var b bytes.Buffer
+		if err := WriteText(&b, fs, docs, TextOptions{Color: tc.color, Files: 2}); err != nil {
+			t.Fatal(err)
+		}
+		if !tc.color && bytes.ContainsRune(b.Bytes(), 0x1b) {
+			t.Errorf("escape sequence in uncoloured output:\n%q", b.String())
+		}
+		fmtCompare(t, tc.name, b.Bytes())
+	}
+}
+
+func TestWriteTextClean(t *testing.T) {
+	var b bytes.Buffer
+	if err := WriteText(&b, nil, nil, TextOptions{Files: 1}); err != nil {
+		t.Fatal(err)
+	}
+	if got := b.String(); got != "no findings in 1 file\n" {
+		t.Errorf("got %q", got)
+	}
+}
+
+func TestTokenWidth(t *testing.T) {
+	for _, tc := range []struct {
+		src  string
+		want int
+	}{
+		{`"abc"`, 5}, {`"a\"b", 1`, 6}, {`123,`, 3}, {`true}`, 4}, {`{"a":1}`, 1}, {`"é"`, 3}, {`"open`, 5},
+	} {
+		if got := txtTokenWidth([]byte(tc.src), 0); got != tc.want {
+			t.Errorf("%s: got %d want %d", tc.src, got, tc.want)
+		}
+	}
+}
