@@ -1,0 +1,140 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/spf13/cobra"
+)
+
+// compileGate runs before the compiler (the review gate of SPEC §3.5). When
+// it returns ok=false, `oastui compile` prints blocked (the
+// {"error":"review_blocked: …","code":"review_blocked","blockers":[…]}
+// document, already formatted) to stdout, writes nothing else and exits 1.
+// nil: no gate.
+var compileGate func(*compile.Agent) (blocked []byte, ok bool)
+
+func init() {
+	subcommands = append(subcommands, newCompileCmd)
+}
+
+func newCompileCmd() *cobra.Command {
+	var outPath, format, registry string
+	cmd := &cobra.Command{
+		Use:   "compile PATH",
+		Short: "Compile an agent to CompiledAgentOas and print {\"ok\":…}",
+		Long: "compile reads the agent at PATH (a package directory or a flow file), compiles it as the\n" +
+			"reference compiler does and prints {\"ok\":true,\"value\":…} or {\"ok\":false,\"error\":\"…\"}.\n" +
+			"Exit 0 when it compiles, 1 when it does not, 2 on usage or input errors.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "json" {
+				return usageErrorf("compile: unknown --format %q (only json)", format)
+			}
+			if registry != "" {
+				if st, err := os.Stat(registry); err != nil || st.IsDir() {
+					return usageErrorf("compile: --registry %s: not a readable file", registry)
+				}
+			}
+			a, err := compile.Load(args[0], compile.LoadOptions{RegistryPath: registry})
+			if err != nil { // compile.ErrNotAnAgent, or a path that does not exist
+				return usageErrorf("compile: %v", err)
+			}
+			if compileGate != nil {
+				if blocked, ok := compileGate(a); !ok {
+					if _, err := cmd.OutOrStdout().Write(blocked); err != nil {
+						return internalErrorf("compile: %v", err)
+					}
+					return &exitError{code: exitFindings}
+				}
+			}
+			doc, ok, err := compileDocument(a)
+			if err != nil {
+				return internalErrorf("compile: %v", err)
+			}
+			if !ok || outPath == "" {
+				if _, err := cmd.OutOrStdout().Write(doc); err != nil {
+					return internalErrorf("compile: %v", err)
+				}
+			} else if err := writeFileAtomic(outPath, doc); err != nil {
+				return usageErrorf("compile: --out: %v", err)
+			}
+			if !ok {
+				return &exitError{code: exitFindings}
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVarP(&outPath, "out", "o", "", "write the result to FILE (atomically) instead of stdout; nothing is written when the agent does not compile")
+	cmd.Flags().StringVar(&format, "format", "json", "output format (json)")
+	cmd.Flags().StringVar(&registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json found upward, else the built-in one)")
+	return cmd
+}
+
+// compileResult is the reference's CompileOasResult: ok first, then value
+// or error.
+type compileResult struct {
+	OK    bool                      `json:"ok"`
+	Value *compile.CompiledAgentOas `json:"value,omitempty"`
+	Error *string                   `json:"error,omitempty"`
+}
+
+// compileDocument compiles a and renders the result: 2-space indent, keys
+// in the reference's order, no HTML escaping, trailing newline. ok reports
+// whether the agent compiled.
+func compileDocument(a *compile.Agent) (doc []byte, ok bool, err error) {
+	res := compileResult{}
+	v, cerr := compile.Compile(a)
+	if cerr != nil {
+		msg := cerr.Error()
+		res.Error = &msg
+	} else {
+		res.OK, res.Value = true, v
+	}
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(res); err != nil {
+		return nil, false, err
+	}
+	return b.Bytes(), res.OK, nil
+}
+
+// writeFileAtomic writes data to a temporary file beside path and renames
+// it over path, so a reader never sees a half-written file.
+func writeFileAtomic(path string, data []byte) error {
+	dir := filepath.Dir(path)
+	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
+	if err != nil {
+		return err
+	}
+	tmp := f.Name()
+	_, werr := io.Copy(f, bytes.NewReader(data))
+	if werr == nil {
+		werr = f.Sync()
+	}
+	if cerr := f.Close(); werr == nil {
+		werr = cerr
+	}
+	if werr == nil {
+		mode := os.FileMode(0o644)
+		if st, err := os.Stat(path); err == nil {
+			mode = st.Mode().Perm()
+		}
+		werr = os.Chmod(tmp, mode)
+	}
+	if werr == nil {
+		werr = os.Rename(tmp, path)
+	}
+	if werr != nil {
+		os.Remove(tmp)
+		return fmt.Errorf("%s: %w", path, werr)
+	}
+	return nil
+}
