@@ -50,6 +50,10 @@ type Config struct {
 	Batches     <-chan watch.Batch
 	WatchErrors <-chan error
 	Getenv      func(string) string // for the editor; nil = os.Getenv
+
+	// pin, when set, adjusts each finished analysis before it is sent
+	// to the model (tests pin time and findings for goldens).
+	pin func(*Analysis)
 }
 
 // Model is the root Bubble Tea model.
@@ -133,10 +137,13 @@ func (m *Model) waitWatchErr() tea.Cmd {
 func (m *Model) requestAnalysis(trigger time.Time) tea.Cmd {
 	m.seqReq++
 	m.pending++
-	seq, path, opts, tr := m.seqReq, m.cfg.Path, m.cfg.Options, m.cfg.Tracer
+	seq, path, opts, tr, pin := m.seqReq, m.cfg.Path, m.cfg.Options, m.cfg.Tracer, m.cfg.pin
 	return func() tea.Msg {
 		an := Analyze(path, opts, seq)
 		an.Trigger = trigger
+		if pin != nil {
+			pin(an)
+		}
 		tr.Event(time.Now(), "analysis-done", seq, fmt.Sprintf("took=%s", an.Took))
 		return analysisMsg{an}
 	}

@@ -92,28 +92,36 @@ type Binding struct {
 	Key, Desc string
 }
 
-// HelpLine renders bindings on one line, dropping those that do not fit.
+// HelpLine renders bindings on one line. When they do not all fit, the
+// last two (help and quit, by convention) are kept and the ones before
+// them are dropped from the end.
 func HelpLine(th Theme, w int, bs []Binding) string {
-	var b strings.Builder
-	used := 1
-	b.WriteString(" ")
+	item := func(k Binding) string { return th.HelpKey.Render(k.Key) + " " + th.HelpDesc.Render(k.Desc) }
 	sep := th.HelpSep.Render(" · ")
-	for i, k := range bs {
-		item := th.HelpKey.Render(k.Key) + " " + th.HelpDesc.Render(k.Desc)
-		iw := Width(item)
-		if i > 0 {
-			iw += 3
+	total := func(list []Binding) int {
+		n := 1
+		for i, k := range list {
+			if i > 0 {
+				n += 3
+			}
+			n += Width(item(k))
 		}
-		if used+iw > w {
-			break
-		}
-		if i > 0 {
-			b.WriteString(sep)
-		}
-		b.WriteString(item)
-		used += iw
+		return n
 	}
-	return Fit(b.String(), w)
+	keep := bs
+	if total(keep) > w && len(bs) > 2 {
+		tail := bs[len(bs)-2:]
+		head := bs[:len(bs)-2]
+		for len(head) > 0 && total(append(append([]Binding{}, head...), tail...)) > w {
+			head = head[:len(head)-1]
+		}
+		keep = append(append([]Binding{}, head...), tail...)
+	}
+	parts := make([]string, len(keep))
+	for i, k := range keep {
+		parts[i] = item(k)
+	}
+	return Fit(" "+strings.Join(parts, sep), w)
 }
 
 // HelpGroup is one column of the help overlay.

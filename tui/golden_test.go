@@ -1,0 +1,230 @@
+package tui
+
+import (
+	"bytes"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/charmbracelet/x/vt"
+	"github.com/oastui/oastui/compile"
+)
+
+// blockerFindings pins two blockers and a warning on the subflow fixture.
+func blockerFindings(an *Analysis) {
+	d := an.Agent.Flow
+	pinFindings(an,
+		d.At("/$referenced_components/draft/metadata/cinatra/hitlOwnedBy", "agentnode_hitl_owned_by", compile.Blocker,
+			`AgentNode draft.metadata.cinatra.hitlOwnedBy must be "childAgent" or "self"`),
+		d.At("/$referenced_components/review", "context_slot_not_wired", compile.Blocker, "slot offeringContext has no context FlowNode"),
+		d.At("/$referenced_components/start", "start_node_inputs_without_required", compile.Warning, `StartNode "start" declares inputs without required`),
+	)
+}
+
+// states builds the main screens of issue 6 item 6.
+func states(t *testing.T) map[string]func() *Model {
+	return map[string]func() *Model{
+		"clean": func() *Model {
+			p := fixture("clean-agent")
+			an := analyze(t, p, 1)
+			pinFindings(an)
+			return newModel(t, p, 120, 30, an)
+		},
+		"blockers": func() *Model {
+			p := fixture("subflow-agent")
+			an := analyze(t, p, 1)
+			blockerFindings(an)
+			m := newModel(t, p, 120, 30, an)
+			press(m, "tab", "down")
+			return m
+		},
+		"stale": func() *Model {
+			dir := copyDir(t, fixture("clean-agent"))
+			an := analyze(t, dir, 1)
+			pinFindings(an)
+			m := newModel(t, dir, 120, 30, an)
+			m.cfg.DisplayPath = "agents/tmp/clean-agent"
+			flow := filepath.Join(dir, "cinatra", "oas.json")
+			src, _ := os.ReadFile(flow)
+			os.WriteFile(flow, bytes.Replace(src, []byte(`"nodes": [`), []byte(`"nodes": [,`), 1), 0o644)
+			m.Update(analysisMsg{analyze(t, dir, 2)})
+			for i := range m.cur.Review.Findings { // temp dir names vary
+				m.cur.Review.Findings[i].File = m.cur.Agent.FlowPath
+			}
+			return m
+		},
+		"subflow": func() *Model {
+			p := fixture("subflow-agent")
+			an := analyze(t, p, 1)
+			pinFindings(an)
+			m := newModel(t, p, 120, 30, an)
+			m.graph.selectID("review")
+			press(m, "enter")
+			return m
+		},
+		"help": func() *Model {
+			p := fixture("clean-agent")
+			an := analyze(t, p, 1)
+			pinFindings(an)
+			m := newModel(t, p, 100, 30, an)
+			press(m, "?")
+			return m
+		},
+		"80x24": func() *Model {
+			p := fixture("subflow-agent")
+			an := analyze(t, p, 1)
+			blockerFindings(an)
+			return newModel(t, p, 80, 24, an)
+		},
+		"200x60": func() *Model {
+			p := fixture("subflow-agent")
+			an := analyze(t, p, 1)
+			blockerFindings(an)
+			return newModel(t, p, 200, 60, an)
+		},
+	}
+}
+
+// TestGolden compares the rendered frame (styles stripped, so the goldens
+// read as the screen does) with testdata/TestGolden/*.golden; regenerate
+// with `go test ./tui -run TestGolden -update`.
+func TestGolden(t *testing.T) {
+	for name, build := range states(t) {
+		t.Run(name, func(t *testing.T) {
+			m := build()
+			out := m.Render()
+			assertFrame(t, out, m.w, m.h)
+			golden.RequireEqual(t, ansi.Strip(out))
+		})
+	}
+}
+
+// assertFrame checks the frame is exactly w×h cells.
+func assertFrame(t *testing.T, out string, w, h int) {
+	t.Helper()
+	lines := strings.Split(out, "\n")
+	if len(lines) != h {
+		t.Errorf("%d lines, want %d", len(lines), h)
+	}
+	for i, l := range lines {
+		if lw := ansi.StringWidth(l); lw > w {
+			t.Errorf("line %d is %d wide (terminal %d): %q", i, lw, w, ansi.Strip(l))
+		}
+	}
+}
+
+// TestWidthSweep: at every size from 40×10 to 220×70 no line is wider than
+// the terminal and the frame has exactly its height, in every tab, with
+// help open and with the graph zoomed.
+func TestWidthSweep(t *testing.T) {
+	p := fixture("subflow-agent")
+	an := analyze(t, p, 1)
+	blockerFindings(an)
+	heights := []int{10, 16, 24, 40, 70}
+	for w := 30; w <= 220; w += 7 {
+		for _, h := range heights {
+			m := newModel(t, p, w, h, an)
+			for _, keys := range [][]string{nil, {"2"}, {"3"}, {"4"}, {"5"}, {"?"}, {"esc", "tab", "z"}, {"z", "/", "x"}} {
+				press(m, keys...)
+				out := m.Render()
+				lines := strings.Split(out, "\n")
+				if len(lines) != h {
+					t.Fatalf("%dx%d after %v: %d lines", w, h, keys, len(lines))
+				}
+				for i, l := range lines {
+					if lw := ansi.StringWidth(l); lw > w {
+						t.Fatalf("%dx%d after %v: line %d is %d wide: %q", w, h, keys, i, lw, ansi.Strip(l))
+					}
+				}
+			}
+		}
+	}
+}
+
+// onlcr maps \n to \r\n: a headless emulator has no tty line discipline.
+type onlcr struct{ w io.Writer }
+
+func (o onlcr) Write(p []byte) (int, error) {
+	_, err := o.w.Write(bytes.ReplaceAll(p, []byte("\n"), []byte("\r\n")))
+	return len(p), err
+}
+
+// screen runs the real program in the x/vt emulator and returns the
+// visible screen once it contains want.
+func screen(t *testing.T, cfg Config, w, h int, keys []tea.Msg, want string) string {
+	t.Helper()
+	emu := vt.NewSafeEmulator(w, h)
+	m := New(cfg)
+	p := tea.NewProgram(m, tea.WithInput(emu), tea.WithOutput(onlcr{emu}), tea.WithWindowSize(w, h), tea.WithoutSignals())
+	done := make(chan struct{})
+	go func() { p.Run(); close(done) }()
+	defer func() { p.Quit(); <-done; emu.Close() }()
+	deadline := time.Now().Add(10 * time.Second)
+	wait := func(s string) string {
+		for {
+			got := emu.String()
+			if strings.Contains(got, s) {
+				return got
+			}
+			if time.Now().After(deadline) {
+				t.Fatalf("screen never showed %q:\n%s", s, got)
+			}
+			time.Sleep(10 * time.Millisecond)
+		}
+	}
+	wait("oastui")
+	wait("·") // the first analysis has arrived when the header has its separators
+	for _, k := range keys {
+		p.Send(k)
+	}
+	wait(want)
+	time.Sleep(50 * time.Millisecond) // let the renderer flush the rest of the frame
+	return trimRight(emu.String())
+}
+
+func trimRight(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = strings.TrimRight(l, " ")
+	}
+	return strings.Join(lines, "\n")
+}
+
+// TestScreen renders through the terminal emulator (the real renderer and
+// its diffing) and compares the visible grid with goldens.
+func TestScreen(t *testing.T) {
+	if testing.Short() {
+		t.Skip("emulator test")
+	}
+	pinClean := func(an *Analysis) { an.Started, an.Took = fixedTime, 3*time.Millisecond; pinFindings(an) }
+	pinBlockers := func(an *Analysis) {
+		an.Started, an.Took = fixedTime, 3*time.Millisecond
+		if an.Good() {
+			blockerFindings(an)
+		}
+	}
+	cases := []struct {
+		name string
+		path string
+		pin  func(*Analysis)
+		w, h int
+		keys []tea.Msg
+		want string
+	}{
+		{"clean_80x24", fixture("clean-agent"), pinClean, 80, 24, nil, "clean"},
+		{"blockers_200x60", fixture("subflow-agent"), pinBlockers, 200, 60, nil, "2 blockers"},
+		{"help_80x24", fixture("subflow-agent"), pinBlockers, 80, 24, []tea.Msg{keyMsg("?")}, "press ? or esc"},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			cfg := Config{Path: c.path, DisplayPath: filepath.ToSlash(c.path), pin: c.pin}
+			golden.RequireEqual(t, screen(t, cfg, c.w, c.h, c.keys, c.want))
+		})
+	}
+}

@@ -1,0 +1,250 @@
+package tui
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint"
+)
+
+func plain(m *Model) string { return ansi.Strip(m.Render()) }
+
+func TestAnalyzeFixture(t *testing.T) {
+	an := Analyze(fixture("subflow-agent"), Options{}, 1)
+	if !an.Good() {
+		t.Fatalf("fixture did not load: %v %+v", an.LoadErr, an.Review.Findings)
+	}
+	if an.AgentName() != "Subflow Agent" || an.PackageVersion() != "@oastui-tui/subflow-agent@0.1.0" {
+		t.Errorf("name %q package %q", an.AgentName(), an.PackageVersion())
+	}
+	if len(an.Flows) < 2 {
+		t.Errorf("flows: %d, want root and subflow", len(an.Flows))
+	}
+}
+
+func TestAnalyzeNotAnAgent(t *testing.T) {
+	an := Analyze(t.TempDir(), Options{}, 1)
+	if an.Good() || an.LoadErr == nil || len(an.Review.Blockers) != 1 || an.Review.Blockers[0].Code != "agent_read_failed" {
+		t.Fatalf("got good=%v err=%v findings=%+v", an.Good(), an.LoadErr, an.Review.Findings)
+	}
+}
+
+func TestNewerResultWins(t *testing.T) {
+	p := fixture("clean-agent")
+	m := newModel(t, p, 100, 30, nil)
+	a1, a2 := analyze(t, p, 1), analyze(t, p, 2)
+	m.Update(analysisMsg{a2})
+	m.Update(analysisMsg{a1}) // late, older result
+	if m.Current() != a2 {
+		t.Fatalf("older result replaced a newer one")
+	}
+	a3 := analyze(t, p, 3)
+	m.Update(analysisMsg{a3})
+	if m.Current() != a3 {
+		t.Fatalf("newer result not applied")
+	}
+}
+
+func TestStaleAfterBrokenSave(t *testing.T) {
+	dir := copyDir(t, fixture("clean-agent"))
+	flow := filepath.Join(dir, "cinatra", "oas.json")
+	m := newModel(t, dir, 120, 30, analyze(t, dir, 1))
+	good := m.LastGood()
+	if m.Stale() || good == nil {
+		t.Fatal("fresh analysis is stale")
+	}
+	src, _ := os.ReadFile(flow)
+	if err := os.WriteFile(flow, src[:len(src)/2], 0o644); err != nil { // mid-save: truncated
+		t.Fatal(err)
+	}
+	m.Update(analysisMsg{analyze(t, dir, 2)})
+	if !m.Stale() || m.LastGood() != good {
+		t.Fatal("broken save did not keep the last good snapshot")
+	}
+	if b := m.Current().Review.Blockers; len(b) == 0 || b[0].Code != "invalid_json" {
+		t.Fatalf("want the parse error as a blocker, got %+v", b)
+	}
+	if s := plain(m); !strings.Contains(s, "stale") || !strings.Contains(s, "invalid_json") {
+		t.Errorf("screen does not show stale + parse error:\n%s", s)
+	}
+	// Directory gone: still stale, still the last good graph.
+	os.RemoveAll(dir)
+	m.Update(analysisMsg{analyze(t, dir, 3)})
+	if !m.Stale() || m.LastGood() != good {
+		t.Fatal("vanished directory lost the last good snapshot")
+	}
+	// Back again and fixed.
+	copied := copyDir(t, fixture("clean-agent"))
+	os.MkdirAll(filepath.Dir(dir), 0o755)
+	if err := os.Rename(copied, dir); err != nil {
+		t.Fatal(err)
+	}
+	m.Update(analysisMsg{analyze(t, dir, 4)})
+	if m.Stale() || m.LastGood() != m.Current() {
+		t.Fatal("repaired agent still stale")
+	}
+}
+
+func TestKeys(t *testing.T) {
+	p := fixture("subflow-agent")
+	m := newModel(t, p, 120, 30, analyze(t, p, 1))
+	if m.focus != focusGraph {
+		t.Fatal("initial focus is not the graph")
+	}
+	press(m, "tab")
+	if m.focus != focusSide {
+		t.Error("tab did not move focus")
+	}
+	press(m, "shift+tab")
+	if m.focus != focusGraph {
+		t.Error("shift+tab did not move focus back")
+	}
+	for i, k := range []string{"1", "2", "3", "4", "5"} {
+		press(m, k)
+		if m.tab != i {
+			t.Errorf("key %s: tab %d", k, m.tab)
+		}
+	}
+	press(m, "?")
+	if !m.showHelp || !strings.Contains(plain(m), "press ? or esc to close") {
+		t.Error("? did not open the help overlay")
+	}
+	press(m, "esc")
+	if m.showHelp {
+		t.Error("esc did not close help")
+	}
+	if cmd := press(m, "r"); cmd == nil {
+		t.Error("r did not request an analysis")
+	}
+	if cmd := press(m, "m"); cmd == nil || m.cfg.Options.Mode != lint.ModeAdvisory {
+		t.Error("m did not switch to advisory")
+	}
+	press(m, "m")
+	if m.cfg.Options.Mode != lint.ModeDeterministic {
+		t.Error("m did not switch back")
+	}
+	cmd := press(m, "q")
+	if cmd == nil {
+		t.Fatal("q returned no command")
+	}
+	if _, ok := cmd().(tea.QuitMsg); !ok {
+		t.Error("q does not quit")
+	}
+}
+
+func TestFilter(t *testing.T) {
+	p := fixture("clean-agent")
+	an := analyze(t, p, 1)
+	d := an.Agent.Flow
+	pinFindings(an,
+		d.At("/nodes", "alpha_rule", compile.Blocker, "first"),
+		d.At("/inputs", "beta_rule", compile.Warning, "second"),
+	)
+	m := newModel(t, p, 120, 30, an)
+	press(m, "/", "b", "e", "t")
+	if !m.filtering || m.findings.Len() != 1 {
+		t.Fatalf("filter 'bet': filtering=%v shown=%d", m.filtering, m.findings.Len())
+	}
+	if !strings.Contains(plain(m), "/bet") {
+		t.Error("filter prompt not shown")
+	}
+	press(m, "enter")
+	if m.filtering || m.findings.Len() != 1 {
+		t.Error("enter did not keep the filter")
+	}
+	press(m, "/", "esc")
+	if m.findings.Len() != 2 {
+		t.Error("esc did not clear the filter")
+	}
+}
+
+func TestEditorArgs(t *testing.T) {
+	cases := []struct{ env, want string }{
+		{"vim", "vim +12 f.json"},
+		{"nvim", "nvim +12 f.json"},
+		{"nano", "nano +12,5 f.json"},
+		{"emacs", "emacs +12:5 f.json"},
+		{"emacsclient -t", "emacsclient -t +12:5 f.json"},
+		{"code --wait", "code --wait -g f.json:12:5"},
+		{"hx", "hx f.json:12:5"},
+		{"/usr/bin/helix", "/usr/bin/helix f.json:12:5"},
+		{"ed", "ed f.json"},
+		{"", "vi +12 f.json"},
+	}
+	for _, c := range cases {
+		env := map[string]string{"EDITOR": c.env}
+		got := strings.Join(EditorArgs(func(k string) string { return env[k] }, "f.json", 12, 5), " ")
+		if got != c.want {
+			t.Errorf("EDITOR=%q: %q, want %q", c.env, got, c.want)
+		}
+	}
+	env := map[string]string{"EDITOR": "vim", "VISUAL": "code"}
+	if got := EditorArgs(func(k string) string { return env[k] }, "f", 1, 1)[0]; got != "code" {
+		t.Errorf("VISUAL does not win over EDITOR: %s", got)
+	}
+}
+
+func TestEditorKeyOpensExec(t *testing.T) {
+	p := fixture("clean-agent")
+	m := newModel(t, p, 120, 30, analyze(t, p, 1))
+	m.cfg.Getenv = func(string) string { return "true" }
+	if cmd := press(m, "e"); cmd == nil {
+		t.Fatal("e returned no command")
+	}
+}
+
+// TestSanitised: node names, prompts and the agent name of the ANSI
+// fixture carry CSI/OSC sequences; the frame may only contain the SGR
+// sequences of our own styles, and no other control character.
+func TestSanitised(t *testing.T) {
+	p := fixture("ansi-agent")
+	an := analyze(t, p, 1)
+	if !an.Good() {
+		t.Fatalf("ansi fixture does not load: %+v", an.Review.Findings)
+	}
+	m := newModel(t, p, 160, 50, an)
+	for _, tab := range []string{"1", "2", "3", "4", "5"} {
+		press(m, tab)
+		for _, node := range []string{"tab", "down", "tab"} {
+			press(m, node)
+			assertOnlySGR(t, m.Render())
+		}
+	}
+	press(m, "4")
+	if s := plain(m); strings.Contains(s, "pwned") && !strings.Contains(s, "Draft pwned-titlewriter") && !strings.Contains(s, `\u001b`) {
+		t.Errorf("OSC payload leaked as-is:\n%s", s)
+	}
+}
+
+func assertOnlySGR(t *testing.T, s string) {
+	t.Helper()
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case c == '\n':
+		case c == 0x1b:
+			j := i + 1
+			if j >= len(s) || s[j] != '[' {
+				t.Fatalf("non-CSI escape at %d: %q", i, s[i:min(len(s), i+20)])
+			}
+			j++
+			for j < len(s) && (s[j] >= '0' && s[j] <= '9' || s[j] == ';' || s[j] == ':') {
+				j++
+			}
+			if j >= len(s) || s[j] != 'm' {
+				t.Fatalf("non-SGR CSI at %d: %q", i, s[i:min(len(s), j+1)])
+			}
+			i = j
+		case c < 0x20 || c == 0x7f:
+			t.Fatalf("control byte %#x at %d", c, i)
+		}
+	}
+	if strings.ContainsRune(s, 0x9b) || strings.ContainsRune(s, 0x9d) {
+		t.Fatal("C1 control in frame")
+	}
+}
