@@ -1,0 +1,556 @@
+// Package flowgraph builds the control-flow graph of one Flow of an agent,
+// lays it out in layers (a Sugiyama-style layout of our own) and draws it on
+// a character canvas whose cells carry style classes. It is pure: no
+// terminal, no colours (the view maps classes to styles), deterministic.
+package flowgraph
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// NodeKind is the family of a flow node, derived from its component_type.
+type NodeKind string
+
+const (
+	KindStart    NodeKind = "start"
+	KindEnd      NodeKind = "end"
+	KindAgent    NodeKind = "agent"
+	KindAPI      NodeKind = "api"
+	KindLLM      NodeKind = "llm"
+	KindInput    NodeKind = "input"
+	KindOutput   NodeKind = "output"
+	KindBranch   NodeKind = "branch"
+	KindFlow     NodeKind = "flow"
+	KindMap      NodeKind = "map"
+	KindParallel NodeKind = "parallel"
+	KindTool     NodeKind = "tool"
+	KindOther    NodeKind = "other"
+)
+
+// KindOf maps a component_type to its NodeKind. Agent Spec plugin and
+// extended variants (PluginInputMessageNode, ExtendedToolNode, …) map to the
+// kind of the node they extend.
+func KindOf(componentType string) NodeKind {
+	t := componentType
+	for _, p := range []string{"Plugin", "Extended"} {
+		if len(t) > len(p) && strings.HasPrefix(t, p) {
+			t = t[len(p):]
+		}
+	}
+	switch t {
+	case "StartNode":
+		return KindStart
+	case "EndNode":
+		return KindEnd
+	case "AgentNode":
+		return KindAgent
+	case "ApiNode":
+		return KindAPI
+	case "LlmNode":
+		return KindLLM
+	case "InputMessageNode":
+		return KindInput
+	case "OutputMessageNode":
+		return KindOutput
+	case "BranchingNode":
+		return KindBranch
+	case "FlowNode":
+		return KindFlow
+	case "MapNode", "ParallelMapNode":
+		return KindMap
+	case "ParallelFlowNode":
+		return KindParallel
+	case "ToolNode":
+		return KindTool
+	}
+	return KindOther
+}
+
+// Node is one node of a Flow.
+type Node struct {
+	ID            string // the $referenced_components key (or the inline node's id)
+	Name          string // display name (component name, else ID), sanitised
+	Kind          NodeKind
+	ComponentType string // sanitised
+	Pointer       string // JSON Pointer of the component object in the flow file ("" when it comes from the registry or is unresolved)
+	BFS           int    // position in BFS order (seed 001), 0-based
+	Step          int    // first compiled approval step number, 0 when not a step
+	Steps         []int  // every step number of the node (a FlowNode with gateSteps has several; the StartNode holds 0 when the implicit setup step exists)
+	Approval      bool   // requires approval (✋)
+	Risk          string // riskClass, sanitised
+	Reachable     bool   // reachable from start_node over control edges
+	Blockers      int    // finding counts (SetFindings)
+	Warnings      int
+	Suggestions   int
+	Subflow       string   // pointer of the child Flow (FlowNode, MapNode, ParallelFlowNode), "" if none
+	Subflows      []string // every child Flow (ParallelFlowNode has several); Subflow is the first
+	SelfLoop      bool     // has a control edge to itself
+
+	related []string // pointers whose findings count for this node
+}
+
+// Edge is a control edge. Back marks an edge reversed for the layout
+// because it closes a loop (found by depth-first search from start_node);
+// self-loops are Back too.
+type Edge struct {
+	From, To string
+	Branch   string // from_branch, sanitised ("" when none)
+	Back     bool
+	Pointer  string // the ControlFlowEdge in the flow file
+}
+
+// DataEdge is a data-flow connection.
+type DataEdge struct {
+	From, Output, To, Input string
+	Pointer                 string
+}
+
+// Graph is the control-flow graph of one Flow.
+type Graph struct {
+	FlowID      string // the Flow's id, sanitised
+	FlowName    string // the Flow's name, sanitised
+	FlowPointer string // "" for the top-level flow
+	File        string // path of the flow file (findings of other files are not counted)
+	Start       string // id of start_node ("" when missing)
+	Nodes       []*Node
+	Edges       []Edge
+	Data        []DataEdge
+
+	index map[string]int
+}
+
+// NodeIndex returns the index of the node with id, or -1.
+func (g *Graph) NodeIndex(id string) int {
+	if i, ok := g.index[id]; ok {
+		return i
+	}
+	return -1
+}
+
+// ErrNoFlow is returned by Build when the pointer names no Flow.
+var ErrNoFlow = errors.New("no Flow")
+
+// FindFlow returns the pointer of the Flow whose id is id ("" matches the
+// top-level flow), and whether there is one.
+func FindFlow(a *compile.Agent, id string) (string, bool) {
+	if a == nil || a.Flow == nil || a.Flow.Root == nil {
+		return "", false
+	}
+	for _, f := range compile.Flows(a.Flow.Root) {
+		if f.ID() == id {
+			return f.Pointer, true
+		}
+	}
+	return "", false
+}
+
+// Build builds the graph of the Flow at flowPointer ("" is the top-level
+// flow: the root when it is a Flow, else the first Flow of the document).
+// It never panics on malformed input: nodes and edges it cannot make sense
+// of are skipped (the linter reports them).
+func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
+	if a == nil || a.Flow == nil || a.Flow.Root == nil {
+		return nil, errors.New("the flow file did not parse")
+	}
+	flows := compile.Flows(a.Flow.Root)
+	var f *compile.Flow
+	for _, fl := range flows {
+		if fl.Pointer == flowPointer {
+			f = fl
+			break
+		}
+	}
+	if f == nil && flowPointer == "" && len(flows) > 0 {
+		f = flows[0]
+	}
+	if f == nil {
+		if flowPointer == "" {
+			return nil, fmt.Errorf("%w in the document", ErrNoFlow)
+		}
+		return nil, fmt.Errorf("%w at %q", ErrNoFlow, flowPointer)
+	}
+	registry := a.RegistryComponents()
+	g := &Graph{
+		FlowID:      Sanitize(f.ID()),
+		FlowName:    Sanitize(f.Node.Get("name").StringOr("")),
+		FlowPointer: f.Pointer,
+		File:        a.Flow.Path,
+		index:       map[string]int{},
+	}
+	comps := map[string]compile.Resolved{}
+
+	// Nodes, in `nodes` order; a node listed twice is kept once.
+	nodesPtr := compile.Append(f.Pointer, "nodes")
+	for i, item := range items(f.Node.Get("nodes")) {
+		itemPtr := compile.AppendIndex(nodesPtr, i)
+		id := endpointID(item)
+		if id == "" {
+			continue
+		}
+		if j, dup := g.index[id]; dup {
+			g.Nodes[j].related = append(g.Nodes[j].related, itemPtr)
+			continue
+		}
+		r := f.Resolve(item, itemPtr, registry)
+		n := &Node{ID: Sanitize(id), Name: Sanitize(id), Kind: KindOther, related: []string{itemPtr}}
+		if r.Node != nil && r.Node.Kind == compile.Object {
+			ct := compile.ComponentType(r.Node)
+			n.ComponentType = Sanitize(ct)
+			n.Kind = KindOf(ct)
+			if name := strings.TrimSpace(Sanitize(r.Node.Get("name").StringOr(""))); name != "" {
+				n.Name = name
+			}
+			n.Pointer = r.Pointer
+			addRelated(f, n, r, registry)
+		}
+		comps[id] = r
+		g.index[id] = len(g.Nodes)
+		g.Nodes = append(g.Nodes, n)
+	}
+
+	// Control edges between known nodes.
+	cfPtr := compile.Append(f.Pointer, "control_flow_connections")
+	for i, item := range items(f.Node.Get("control_flow_connections")) {
+		ptr := compile.AppendIndex(cfPtr, i)
+		e := f.Resolve(item, ptr, registry)
+		if e.Node == nil {
+			continue
+		}
+		from, to := endpointID(e.Node.Get("from_node")), endpointID(e.Node.Get("to_node"))
+		fi, ok1 := g.index[from]
+		_, ok2 := g.index[to]
+		if !ok1 || !ok2 {
+			continue
+		}
+		g.Edges = append(g.Edges, Edge{From: g.Nodes[fi].ID, To: Sanitize(to),
+			Branch: Sanitize(e.Node.Get("from_branch").StringOr("")), Pointer: ptr})
+		if from == to {
+			g.Nodes[fi].SelfLoop = true
+		}
+	}
+	dfPtr := compile.Append(f.Pointer, "data_flow_connections")
+	for i, item := range items(f.Node.Get("data_flow_connections")) {
+		ptr := compile.AppendIndex(dfPtr, i)
+		e := f.Resolve(item, ptr, registry)
+		if e.Node == nil {
+			continue
+		}
+		from, to := endpointID(e.Node.Get("source_node")), endpointID(e.Node.Get("destination_node"))
+		if _, ok := g.index[from]; !ok {
+			continue
+		}
+		if _, ok := g.index[to]; !ok {
+			continue
+		}
+		g.Data = append(g.Data, DataEdge{From: Sanitize(from), To: Sanitize(to), Pointer: ptr,
+			Output: Sanitize(e.Node.Get("source_output").StringOr("")),
+			Input:  Sanitize(e.Node.Get("destination_input").StringOr(""))})
+	}
+	if id := endpointID(f.Node.Get("start_node")); id != "" {
+		if _, ok := g.index[id]; ok {
+			g.Start = Sanitize(id)
+		}
+	}
+
+	g.order(f.Node)
+	g.markBackEdges()
+	for _, n := range g.Nodes {
+		n.Approval, n.Risk = approvalOf(f, comps[n.ID], registry)
+	}
+	if a.Profile == compile.ProfileCinatra && f.Parent == nil {
+		g.numberSteps(f.Node)
+	}
+	return g, nil
+}
+
+// endpointID is the id a node reference names: the $component_ref, or the
+// id of a node written inline.
+func endpointID(n *compile.Node) string {
+	if id, ok := compile.RefID(n); ok {
+		return id
+	}
+	if n.Is(compile.Object) {
+		return n.Get("id").StringOr("")
+	}
+	return ""
+}
+
+// addRelated records the child flows of a node and the components it
+// refers to, so findings inside them count for the node.
+func addRelated(f *compile.Flow, n *Node, r compile.Resolved, registry *compile.Node) {
+	if r.Pointer == "" {
+		return
+	}
+	n.related = append(n.related, r.Pointer)
+	sub := func(v *compile.Node, ptr string) {
+		s := f.Resolve(v, ptr, registry)
+		if s.Node != nil && s.Pointer != "" && compile.ComponentType(s.Node) == "Flow" {
+			n.Subflows = append(n.Subflows, s.Pointer)
+		}
+	}
+	switch n.Kind {
+	case KindFlow, KindMap:
+		if v := r.Node.Get("subflow"); v != nil {
+			sub(v, compile.Append(r.Pointer, "subflow"))
+		}
+	case KindParallel:
+		for i, v := range items(r.Node.Get("subflows")) {
+			sub(v, compile.AppendIndex(compile.Append(r.Pointer, "subflows"), i))
+		}
+	}
+	if len(n.Subflows) > 0 {
+		n.Subflow = n.Subflows[0]
+	}
+	// Components referenced from inside the node (its agent, tools, …).
+	seen := map[string]bool{}
+	compile.Walk(r.Node, r.Pointer, func(ptr string, v *compile.Node) bool {
+		if id, ok := compile.RefID(v); ok {
+			res := f.Resolve(v, ptr, registry)
+			if res.Pointer != "" && !seen[res.Pointer] && res.Scope != compile.RefInline {
+				seen[res.Pointer] = true
+				n.related = append(n.related, res.Pointer)
+			}
+			_ = id
+			return false
+		}
+		return true
+	})
+}
+
+// order sets BFS positions from the compiler's own order (compile.BFSOrder:
+// seed 001, SPEC §4), appending inline nodes it does not list, and marks the
+// nodes reachable from start_node over control edges.
+func (g *Graph) order(flow *compile.Node) {
+	pos := 0
+	placed := make([]bool, len(g.Nodes))
+	for _, id := range compile.BFSOrder(flow) {
+		if i, ok := g.index[id]; ok && !placed[i] {
+			placed[i] = true
+			g.Nodes[i].BFS = pos
+			pos++
+		}
+	}
+	for i, n := range g.Nodes {
+		if !placed[i] {
+			n.BFS = pos
+			pos++
+		}
+	}
+	adj := g.adjacency()
+	seen := make([]bool, len(g.Nodes))
+	var queue []int
+	if s := g.NodeIndex(g.Start); s >= 0 {
+		seen[s] = true
+		queue = append(queue, s)
+	}
+	for h := 0; h < len(queue); h++ {
+		for _, t := range adj[queue[h]] {
+			if !seen[t] {
+				seen[t] = true
+				queue = append(queue, t)
+			}
+		}
+	}
+	for _, i := range queue {
+		g.Nodes[i].Reachable = true
+	}
+}
+
+// adjacency lists each node's successors in edge order, duplicates dropped.
+func (g *Graph) adjacency() [][]int {
+	adj := make([][]int, len(g.Nodes))
+	for _, e := range g.Edges {
+		f, t := g.index[e.From], g.index[e.To]
+		dup := false
+		for _, x := range adj[f] {
+			if x == t {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			adj[f] = append(adj[f], t)
+		}
+	}
+	return adj
+}
+
+// markBackEdges runs an iterative depth-first search from start_node, then
+// from every unvisited node in `nodes` order, and marks the edges that reach
+// a node still on the stack (and self-loops) as Back.
+func (g *Graph) markBackEdges() {
+	out := make([][]int, len(g.Nodes)) // edge indices per source, in edge order
+	for i, e := range g.Edges {
+		out[g.index[e.From]] = append(out[g.index[e.From]], i)
+	}
+	const (
+		white = iota
+		grey
+		black
+	)
+	color := make([]uint8, len(g.Nodes))
+	type frame struct{ node, next int }
+	visit := func(root int) {
+		stack := []frame{{root, 0}}
+		color[root] = grey
+		for len(stack) > 0 {
+			top := &stack[len(stack)-1]
+			if top.next >= len(out[top.node]) {
+				color[top.node] = black
+				stack = stack[:len(stack)-1]
+				continue
+			}
+			ei := out[top.node][top.next]
+			top.next++
+			t := g.index[g.Edges[ei].To]
+			switch color[t] {
+			case grey:
+				g.Edges[ei].Back = true
+			case white:
+				color[t] = grey
+				stack = append(stack, frame{t, 0})
+			}
+		}
+	}
+	if s := g.NodeIndex(g.Start); s >= 0 {
+		visit(s)
+	}
+	for i := range g.Nodes {
+		if color[i] == white {
+			visit(i)
+		}
+	}
+}
+
+// cinatraMeta is metadata.cinatra of a component.
+func cinatraMeta(n *compile.Node) *compile.Node { return n.Path("metadata", "cinatra") }
+
+func boolField(n *compile.Node, key string) (bool, bool) {
+	v := n.Get(key)
+	if v.Is(compile.Bool) {
+		return v.Bool, true
+	}
+	return false, false
+}
+
+// approvalOf derives the approval marker and risk class the compiler would
+// give the node (reference §11.6–11.7), for any Flow.
+func approvalOf(f *compile.Flow, r compile.Resolved, registry *compile.Node) (bool, string) {
+	if r.Node == nil {
+		return false, ""
+	}
+	meta := cinatraMeta(r.Node)
+	risk := meta.Get("riskClass").StringOr("")
+	switch KindOf(compile.ComponentType(r.Node)) {
+	case KindInput:
+		return true, "read_only"
+	case KindAgent:
+		appr, ok := boolField(meta, "requiresApproval")
+		agent := f.Resolve(r.Node.Get("agent"), compile.Append(r.Pointer, "agent"), registry)
+		leaf := cinatraMeta(agent.Node)
+		if !ok {
+			appr, _ = boolField(leaf, "requiresApproval")
+		}
+		if risk == "" {
+			risk = leaf.Get("riskClass").StringOr("")
+		}
+		return appr, Sanitize(risk)
+	case KindFlow:
+		appr, _ := boolField(meta, "requiresApproval")
+		for _, gs := range items(meta.Get("gateSteps")) {
+			if v, ok := boolField(gs, "requiresApproval"); ok && v {
+				appr = true
+			}
+			if risk == "" {
+				risk = gs.Get("riskClass").StringOr("")
+			}
+		}
+		return appr, Sanitize(risk)
+	}
+	appr, _ := boolField(meta, "requiresApproval")
+	return appr, Sanitize(risk)
+}
+
+// numberSteps gives the top-level flow's nodes the compiler's step numbers
+// (compile.FlowStepOrder; reference §11.4–11.5). The StartNode holding the
+// implicit setup step 0 is marked as an approval.
+func (g *Graph) numberSteps(flow *compile.Node) {
+	for _, sn := range compile.FlowStepOrder(flow) {
+		i := g.NodeIndex(sn.ID)
+		if i < 0 || len(sn.Steps) == 0 || len(g.Nodes[i].Steps) > 0 {
+			continue
+		}
+		n := g.Nodes[i]
+		n.Steps = append([]int(nil), sn.Steps...)
+		for _, st := range sn.Steps {
+			if st > 0 {
+				n.Step = st
+				break
+			}
+		}
+		if n.Kind == KindStart && sn.Steps[0] == 0 {
+			n.Approval = true
+		}
+	}
+}
+
+// SetFindings counts, per node, the findings of the flow file located at
+// the node's component, its `nodes` entry, the components it references,
+// its child flows, or a control edge leaving it. Earlier counts are reset.
+func (g *Graph) SetFindings(fs []compile.Finding) {
+	edgeFrom := map[string]int{}
+	for _, e := range g.Edges {
+		edgeFrom[e.Pointer] = g.index[e.From]
+	}
+	for _, n := range g.Nodes {
+		n.Blockers, n.Warnings, n.Suggestions = 0, 0, 0
+	}
+	for _, f := range fs {
+		if f.File != "" && g.File != "" && f.File != g.File {
+			continue
+		}
+		if f.Location == "" {
+			continue
+		}
+		hit := map[int]bool{}
+		for i, n := range g.Nodes {
+			for _, p := range n.related {
+				if under(f.Location, p) {
+					hit[i] = true
+					break
+				}
+			}
+		}
+		for ptr, i := range edgeFrom {
+			if under(f.Location, ptr) {
+				hit[i] = true
+			}
+		}
+		for i := range hit {
+			switch f.Severity {
+			case compile.Blocker:
+				g.Nodes[i].Blockers++
+			case compile.Warning:
+				g.Nodes[i].Warnings++
+			default:
+				g.Nodes[i].Suggestions++
+			}
+		}
+	}
+}
+
+func under(ptr, parent string) bool {
+	return parent != "" && (ptr == parent || strings.HasPrefix(ptr, parent+"/"))
+}
+
+// items returns the elements of an array node, or nil.
+func items(n *compile.Node) []*compile.Node {
+	if n.Is(compile.Array) {
+		return n.Items
+	}
+	return nil
+}
