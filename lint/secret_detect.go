@@ -1,0 +1,974 @@
+package lint
+
+import (
+	"math"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+)
+
+// Detection is one literal credential found in a string value.
+type Detection struct {
+	Family string // rule family, e.g. "openai-sk", "jwt", "high-entropy-token" (reference labels kept)
+	Masked string // first 4 characters, "…", the length in characters: "sk-1…51"
+	Start  int    // byte offset of the secret in the value
+	End    int    // byte offset just after it
+	// Strong: a provider-prefixed or structural secret (PEM block, JWT,
+	// credentials in a URL). Strong detections fire under every key, and in
+	// descriptive fields as the warning credential_in_description.
+	Strong bool
+}
+
+// Limits that keep the detector linear and cheap on hostile input.
+const (
+	secretMaxValue   = 1 << 20 // bytes of one value looked at
+	secretMinEntropy = 4.5     // bits per character (reference)
+	secretMinEntLen  = 24      // characters (reference)
+)
+
+// DetectSecret reports the first literal credential in value, judged by
+// what the key it sits under says about it (see classifyKey). It is pure
+// and never panics.
+func DetectSecret(key, value string) (Detection, bool) {
+	return detectSecret(classifyKey(key), value, 0)
+}
+
+func detectSecret(class keyClass, value string, depth int) (Detection, bool) {
+	if len(value) > secretMaxValue {
+		value = value[:secretMaxValue]
+	}
+	lo, hi := secTrimSpaceIdx(value, 0, len(value))
+	if lo == hi {
+		return Detection{}, false
+	}
+	v := value[lo:hi]
+	// 1. A value that is nothing but a placeholder (anchored).
+	if isWholePlaceholder(v) {
+		return Detection{}, false
+	}
+	// 2. Structural secrets anywhere in the value.
+	if d, ok := secFindPEM(value); ok {
+		return d, true
+	}
+	if d, ok := secFindJWT(value); ok {
+		return d, true
+	}
+	if d, ok := secFindSlackWebhook(value); ok {
+		return d, true
+	}
+	if strings.Contains(v, "://") {
+		if d, ok := secFindURLSecrets(value, class, depth); ok {
+			return d, true
+		}
+	}
+	// 3. "Bearer x" / "Basic x" / "Token x" as the whole value: judge x.
+	if a, b, ok := secAuthSchemeValue(value, lo, hi); ok {
+		inner := value[a:b]
+		if isPlaceholderToken(inner) {
+			return Detection{}, false
+		}
+		if d, ok := secPrefixAt(value, a, b); ok {
+			return d, true
+		}
+		if class >= keyNeutral && credentialShaped(inner, false) {
+			return secDet("bearer-token", value, a, b, false), true
+		}
+		if class == keyDescriptive || class == keyIdentifier {
+			return Detection{}, false
+		}
+	}
+	// 4. Token by token (the reference's split).
+	if d, ok := scanTokens(class, value, lo, hi, depth); ok {
+		return d, true
+	}
+	// 5. A literal under a key that names a secret.
+	if class >= keySecret {
+		a, b := secUnquoteIdx(value, lo, hi)
+		// "label: literal" (a YAML line pasted into the field): the
+		// literal stays under the secret key unless the label says it is
+		// not a secret
+		if c := strings.IndexByte(value[a:b], ':'); c > 0 && c+1 < b-a && secIsSpace(value[a+c+1]) && secIsIdentRun(value[a:a+c], true) {
+			if lc := classifyKey(value[a : a+c]); lc != keyIdentifier && lc != keyDescriptive {
+				ia, ib := secTrimSpaceIdx(value, a+c+1, b)
+				ia, ib = secUnquoteIdx(value, ia, ib)
+				a, b = ia, ib
+			}
+		}
+		if a < b && !secHasSpace(value[a:b]) && credentialShaped(value[a:b], class == keyPassword) {
+			fam := "secret-named-key"
+			if class == keyPassword {
+				fam = "password-literal"
+			}
+			return secDet(fam, value, a, b, false), true
+		}
+	}
+	return Detection{}, false
+}
+
+// secDet builds a Detection for value[a:b].
+func secDet(family, value string, a, b int, strong bool) Detection {
+	return Detection{Family: family, Masked: Mask(value[a:b]), Start: a, End: b, Strong: strong}
+}
+
+// Mask shows the first 4 characters of a secret, "…" and its length in
+// characters (SPEC §2). Secrets shorter than 12 characters show fewer
+// leading characters (a third of them) so that the mask never gives away
+// most of a short secret.
+func Mask(s string) string {
+	n := utf8.RuneCountInString(s)
+	show := 4
+	if n < 12 {
+		show = n / 3
+	}
+	i, k := 0, 0
+	for k < show && i < len(s) {
+		_, sz := utf8.DecodeRuneInString(s[i:])
+		i += sz
+		k++
+	}
+	return s[:i] + "…" + strconv.Itoa(n)
+}
+
+func secIsSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
+}
+
+func secHasSpace(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if secIsSpace(s[i]) {
+			return true
+		}
+	}
+	return false
+}
+
+func secTrimSpaceIdx(s string, lo, hi int) (int, int) {
+	for lo < hi && secIsSpace(s[lo]) {
+		lo++
+	}
+	for hi > lo && secIsSpace(s[hi-1]) {
+		hi--
+	}
+	return lo, hi
+}
+
+// secUnquoteIdx drops one pair of matching surrounding quotes: a quoted
+// literal is still a literal.
+func secUnquoteIdx(s string, lo, hi int) (int, int) {
+	for k := 0; k < 2 && hi-lo >= 2; k++ {
+		c := s[lo]
+		if (c == '"' || c == '\'' || c == '`') && s[hi-1] == c {
+			lo, hi = lo+1, hi-1
+			continue
+		}
+		break
+	}
+	return lo, hi
+}
+
+// ---- placeholders ----------------------------------------------------------
+
+// isWholePlaceholder: the whole (trimmed) value is one placeholder. Unlike
+// the reference, ${X} and <X> only count when they are the whole value.
+func isWholePlaceholder(v string) bool {
+	n := len(v)
+	switch {
+	case n >= 4 && strings.HasPrefix(v, "{{") && strings.HasSuffix(v, "}}"):
+		// exactly one template expression: no "}}" before the end
+		return strings.Index(v, "}}") == n-2
+	case n >= 6 && strings.HasPrefix(v, "${{") && strings.HasSuffix(v, "}}"):
+		return strings.Index(v, "}}") == n-2
+	case n >= 3 && strings.HasPrefix(v, "${") && v[n-1] == '}':
+		return secIsIdentRun(v[2:n-1], true)
+	case n >= 2 && v[0] == '$':
+		return secIsIdentRun(v[1:], false)
+	case n >= 3 && v[0] == '<' && v[n-1] == '>':
+		return secIsPlaceholderName(v[1 : n-1])
+	case n >= 3 && v[0] == '%' && v[n-1] == '%':
+		return secIsIdentRun(v[1:n-1], false)
+	case secAllByte(v, '*'), v == strings.Repeat("•", utf8.RuneCountInString(v)), secAllByte(v, 'x'), secAllByte(v, 'X'), secAllByte(v, '#'), secAllByte(v, '.'):
+		return true
+	case strings.EqualFold(v, "redacted"), strings.EqualFold(v, "[redacted]"), strings.EqualFold(v, "<redacted>"):
+		return true
+	}
+	return false
+}
+
+// secIsIdentRun: letters, digits, _ (and . - : for ${env.X:-default} forms when loose).
+func secIsIdentRun(s string, loose bool) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' {
+			continue
+		}
+		if loose && (c == '.' || c == '-' || c == ':' || c == ' ') {
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// secIsPlaceholderName: the inside of <...>: words, not a secret.
+func secIsPlaceholderName(s string) bool {
+	if s == "" || len(s) > 64 {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || c == '_' || c == '-' || c == ' ' || c == '.' {
+			continue
+		}
+		if c >= '0' && c <= '9' {
+			continue
+		}
+		return false
+	}
+	// a random-looking string in angle brackets is not a placeholder
+	return !secLooksRandom(s)
+}
+
+func secAllByte(s string, b byte) bool {
+	if b >= 0x80 { // multi-byte marker such as •
+		return false
+	}
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] != b {
+			return false
+		}
+	}
+	return true
+}
+
+var secPlaceholderWords = []string{"example", "redacted", "placeholder", "dummy", "sample", "your_", "your-",
+	"yourapi", "yourkey", "yourtoken", "yoursecret", "changeme", "change_me", "replace_me", "replaceme",
+	"insert_", "xxxx", "****", "####", "<", ">", "{{", "}}", "${", "$(", "%s", "todo", "fixme", "...", "…"}
+
+// isPlaceholderToken: a token that stands for a secret instead of being one.
+func isPlaceholderToken(t string) bool {
+	if t == "" {
+		return true
+	}
+	if isWholePlaceholder(t) {
+		return true
+	}
+	if len(t) >= 2 && t[0] == '$' && secIsIdentRun(strings.TrimPrefix(strings.TrimSuffix(t[1:], "}"), "{"), true) {
+		return true
+	}
+	if secContainsPlaceholderWord(t) {
+		return true
+	}
+	return secLowDiversity(t)
+}
+
+func secContainsPlaceholderWord(t string) bool {
+	var lower [256]byte
+	if len(t) > len(lower) {
+		return strings.Contains(strings.ToLower(t), "example")
+	}
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if c >= 'A' && c <= 'Z' {
+			c += 'a' - 'A'
+		}
+		lower[i] = c
+	}
+	l := string(lower[:len(t)])
+	for _, w := range secPlaceholderWords {
+		if strings.Contains(l, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// secLowDiversity: filler rather than a secret. One character makes up most
+// of the token (xxxxxxxx, 0000000, glc_1111111111=), runs of one repeated
+// character make up most of it (5555555dAAAAA7777777aaaaaaa), it repeats a
+// short pattern (123123123123), or it is a run of ascending characters
+// (12345678, abcdefgh).
+func secLowDiversity(t string) bool {
+	var counts [256]uint16
+	var buf [512]byte
+	n, max, asc, inRuns, run := 0, 0, 0, 0, 0
+	var prev byte
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if c == '-' || c == '_' || c == '.' || c == '=' {
+			continue
+		}
+		counts[c]++
+		if int(counts[c]) > max {
+			max = int(counts[c])
+		}
+		if n > 0 && c == prev+1 {
+			asc++
+		}
+		if n > 0 && c == prev {
+			run++
+		} else {
+			if run >= 3 {
+				inRuns += run + 1
+			}
+			run = 0
+		}
+		if n < len(buf) {
+			buf[n] = c
+		}
+		prev = c
+		n++
+	}
+	if run >= 3 {
+		inRuns += run + 1
+	}
+	if n == 0 {
+		return true
+	}
+	if max*10 >= n*6 || (n >= 8 && inRuns*2 >= n) {
+		return true
+	}
+	if n >= 6 && asc*10 >= (n-1)*8 {
+		return true
+	}
+	// a short period: the token is one pattern of 1–4 characters repeated
+	if n >= 12 && n <= len(buf) {
+		for p := 1; p <= 4; p++ {
+			same := 0
+			for i := p; i < n; i++ {
+				if buf[i] == buf[i-p] {
+					same++
+				}
+			}
+			if same*10 >= (n-p)*9 {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// ---- generic shape tests ---------------------------------------------------
+
+// credentialShaped says whether a single token is shaped like a credential
+// rather than like a word, an identifier, a name, a path or a URL. password
+// relaxes the test for values under password keys (words are passwords too).
+func credentialShaped(t string, password bool) bool {
+	n := utf8.RuneCountInString(t)
+	minLen := 8
+	if password {
+		minLen = 6
+	}
+	if n < minLen || n > 4096 {
+		return false
+	}
+	if isPlaceholderToken(t) {
+		return false
+	}
+	if strings.Contains(t, "://") || t[0] == '/' || strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../") || strings.HasPrefix(t, "~/") {
+		return false
+	}
+	if secIsEnvName(t) || secIsBoolWord(t) {
+		return false
+	}
+	if at := strings.IndexByte(t, '@'); at > 0 && strings.IndexByte(t[at:], '.') > 0 && !strings.ContainsAny(t, ":/") && secIsEmailish(t) {
+		return false // an e-mail address
+	}
+	// an assignment inside the value (id=jfrog_secret, NAME=) is judged by
+	// its own key elsewhere, not as a credential itself
+	if eq := strings.IndexByte(t, '='); eq > 0 && secIsIdentRun(t[:eq], true) {
+		name, rest := t[:eq], t[eq+1:]
+		if rest != "" && rest != "=" {
+			return false
+		}
+		if rest == "" && (secIsEnvName(name) || (secIsIdentifierish(name) && !secLooksRandom(name))) {
+			return false // NAME= with nothing after it
+		}
+	}
+	// user:password
+	if c := strings.IndexByte(t, ':'); c >= 0 {
+		user, pw := t[:c], t[c+1:]
+		switch {
+		case pw == "":
+			return user != "" && credentialShaped(user, password)
+		case user == "":
+			return credentialShaped(pw, password)
+		default:
+			if secURLPasswordPlaceholder(pw) {
+				return false
+			}
+			// a short word after the colon is a tag, a port name, a namespace
+			if n := utf8.RuneCountInString(pw); n >= 8 || (n >= 4 && !secIsIdentRun(pw, false)) {
+				return true
+			}
+			return credentialShaped(pw, password)
+		}
+	}
+	if password {
+		return !secIsPasswordWord(t)
+	}
+	var letters, digits, upper, lower, other int
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		switch {
+		case c >= 'a' && c <= 'z':
+			letters++
+			lower++
+		case c >= 'A' && c <= 'Z':
+			letters++
+			upper++
+		case c >= '0' && c <= '9':
+			digits++
+		case c == '-' || c == '_' || c == '.':
+		default:
+			other++
+		}
+	}
+	if letters == 0 {
+		return digits >= 20 // long digit-only strings; shorter ones are ids and numbers
+	}
+	if secIsIdentifierish(t) && !secLooksRandom(t) {
+		return false
+	}
+	if digits > 0 || other > 0 {
+		return true
+	}
+	// letters only (and separators): random mixed case, not words
+	return upper > 0 && lower > 0 && secLooksRandom(t)
+}
+
+func secIsEmailish(t string) bool {
+	for i := 0; i < len(t); i++ {
+		c := t[i]
+		if !((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '.' || c == '_' || c == '-' || c == '+' || c == '@') {
+			return false
+		}
+	}
+	return true
+}
+
+func secIsBoolWord(t string) bool {
+	switch strings.ToLower(t) {
+	case "true", "false", "null", "none", "nil", "undefined", "disabled", "enabled", "required", "optional":
+		return true
+	}
+	return false
+}
+
+var secPasswordPlaceholders = secSet("password", "passwd", "pass", "secret", "changeme", "username", "user",
+	"pwd", "test", "testing", "admin", "root", "token", "apikey", "api_key", "xxx", "yyy", "none", "empty")
+
+func secIsPasswordWord(t string) bool {
+	return secPasswordPlaceholders[strings.ToLower(strings.Trim(t, "'\"`"))]
+}
+
+// secIsEnvName: OPENAI_API_KEY, NEXUS-GPT4-API-KEY, TOKEN: an upper-case name of
+// word-like segments, i.e. a reference to a variable, not a value.
+func secIsEnvName(t string) bool {
+	segLen, segDigits := 0, 0
+	letters := 0
+	for i := 0; i <= len(t); i++ {
+		if i == len(t) || t[i] == '_' || t[i] == '-' || t[i] == '.' {
+			if segLen > 12 || segDigits > 2 {
+				return false
+			}
+			segLen, segDigits = 0, 0
+			continue
+		}
+		c := t[i]
+		switch {
+		case c >= 'A' && c <= 'Z':
+			letters++
+		case c >= '0' && c <= '9':
+			segDigits++
+		default:
+			return false
+		}
+		segLen++
+	}
+	return letters > 0
+}
+
+// secIsIdentifierish: snake_case, kebab-case, dotted paths and camelCase made
+// of word-like segments (letters, or a letter word ending in at most two
+// digits, or a short number): access_token, X25519.key_length,
+// TestSourcePassword, v1.2.3, rc0.15.0_20231217_1420-SNAPSHOT is NOT one.
+func secIsIdentifierish(t string) bool {
+	segs := 0
+	i := 0
+	for i < len(t) {
+		// one segment: up to a separator or a lower→upper case change
+		j := i
+		letters, digits, upperRun := 0, 0, 0
+		for j < len(t) {
+			c := t[j]
+			if c == '_' || c == '-' || c == '.' || c == '/' || c == ':' {
+				break
+			}
+			isUp := c >= 'A' && c <= 'Z'
+			isLow := c >= 'a' && c <= 'z'
+			isDig := c >= '0' && c <= '9'
+			if !isUp && !isLow && !isDig {
+				return false
+			}
+			if j > i && isUp && t[j-1] >= 'a' && t[j-1] <= 'z' {
+				break // camelCase boundary
+			}
+			if isDig {
+				digits++
+			} else {
+				letters++
+				if isUp {
+					upperRun++
+				}
+			}
+			j++
+		}
+		segLen := j - i
+		if segLen > 0 {
+			segs++
+			switch {
+			case letters == 0:
+				if digits > 4 {
+					return false
+				}
+			case digits > 2:
+				return false
+			case letters > 14:
+				return false
+			case upperRun > 1 && upperRun < letters && !secIsAcronymWord(t[i:j]):
+				// mixed case inside one segment after the camelCase split is
+				// fine for an acronym prefix (HTTPServer), not otherwise
+				return false
+			}
+		}
+		if j < len(t) {
+			j++ // skip the separator (or stay at the capital that starts the next segment)
+			if t[j-1] >= 'A' && t[j-1] <= 'Z' {
+				j--
+			}
+		}
+		if j == i {
+			j++
+		}
+		i = j
+	}
+	return segs > 0
+}
+
+// secIsAcronymWord: "HTTPServer", "APIKey", "JSON": capitals then lower case.
+func secIsAcronymWord(s string) bool {
+	i := 0
+	for i < len(s) && s[i] >= 'A' && s[i] <= 'Z' {
+		i++
+	}
+	for i < len(s) && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= '0' && s[i] <= '9')) {
+		i++
+	}
+	return i == len(s)
+}
+
+// secLooksRandom: letters that do not split into words: many case changes
+// relative to the length (hf tokens, random ids) vs. CamelCaseWords.
+func secLooksRandom(s string) bool {
+	changes, letters, vowels := 0, 0, 0
+	var prevUp, have bool
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		up := c >= 'A' && c <= 'Z'
+		low := c >= 'a' && c <= 'z'
+		if !up && !low {
+			have = false
+			continue
+		}
+		letters++
+		switch c | 0x20 {
+		case 'a', 'e', 'i', 'o', 'u', 'y':
+			vowels++
+		}
+		if have && up != prevUp {
+			changes++
+		}
+		prevUp, have = up, true
+	}
+	if letters < 6 {
+		return false
+	}
+	// words: a case change every 3+ letters at most, and a quarter vowels
+	return changes*10 > letters*4 || vowels*4 < letters
+}
+
+// ---- entropy ---------------------------------------------------------------
+
+// secShannon returns the Shannon entropy in bits per character of t and its
+// length in characters.
+func secShannon(t string) (float64, int) {
+	ascii := true
+	for i := 0; i < len(t); i++ {
+		if t[i] >= 0x80 {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		var counts [128]uint32
+		for i := 0; i < len(t); i++ {
+			counts[t[i]]++
+		}
+		n := float64(len(t))
+		h := 0.0
+		for _, c := range counts {
+			if c > 0 {
+				p := float64(c) / n
+				h -= p * math.Log2(p)
+			}
+		}
+		return h, len(t)
+	}
+	counts := map[rune]int{}
+	n := 0
+	for _, r := range t {
+		counts[r]++
+		n++
+	}
+	h := 0.0
+	for _, c := range counts {
+		p := float64(c) / float64(n)
+		h -= p * math.Log2(p)
+	}
+	return h, n
+}
+
+// ---- tokens ----------------------------------------------------------------
+
+// secTokenSep is the reference's split set: whitespace , ; : | ( ) [ ] < > { } " ' `.
+var secTokenSep = func() (t [256]bool) {
+	for _, c := range " \t\n\r\f\v,;:|()[]<>{}\"'`" {
+		t[c] = true
+	}
+	return
+}()
+
+const secMaxTokensPerValue = 1 << 16
+
+func scanTokens(class keyClass, value string, lo, hi, depth int) (Detection, bool) {
+	prevA, prevB := -1, -1
+	count := 0
+	i := lo
+	for i < hi {
+		for i < hi && secTokenSep[value[i]] {
+			i++
+		}
+		a := i
+		for i < hi && !secTokenSep[value[i]] {
+			i++
+		}
+		b := i
+		if a == b {
+			continue
+		}
+		count++
+		if count > secMaxTokensPerValue {
+			break
+		}
+		tok := value[a:b]
+		if d, ok := secPrefixAt(value, a, b); ok {
+			return d, true
+		}
+		// {{ expression }} and ${ expression }: template text, not a literal
+		if a > lo && value[a-1] == '{' || a > lo+1 && value[a-1] == ' ' && value[a-2] == '{' {
+			prevA, prevB = a, b
+			continue
+		}
+		if class >= keyNeutral {
+			// "password: x" inside a value (YAML, a header line)
+			if prevA >= 0 && depth < 2 && strings.IndexByte(value[prevB:a], ':') >= 0 && !secIsAuthScheme(tok) {
+				if c := classifyKey(value[prevA:prevB]); c >= keySecret {
+					if d, ok := detectSecret(c, tok, depth+1); ok {
+						d.Start += a
+						d.End += a
+						return d, true
+					}
+				}
+			}
+			// "Bearer <literal>" inside prose
+			if prevA >= 0 && secIsAuthScheme(value[prevA:prevB]) && !isPlaceholderToken(tok) && credentialShaped(tok, false) {
+				return secDet("bearer-token", value, a, b, false), true
+			}
+			// name=value inside a value: a connection string, a query string
+			if depth < 2 {
+				if eq := strings.IndexByte(tok, '='); eq > 0 && eq < len(tok)-1 {
+					name := tok[:eq]
+					if secIsIdentRun(name, false) {
+						if c := classifyKey(name); c >= keySecret {
+							if d, ok := detectSecret(c, tok[eq+1:], depth+1); ok {
+								d.Start += a + eq + 1
+								d.End += a + eq + 1
+								return d, true
+							}
+						}
+					}
+				}
+			}
+			if b-a >= secretMinEntLen && !isPlaceholderToken(tok) && secEntropyCandidate(tok) {
+				if h, n := secShannon(tok); n >= secretMinEntLen && h >= secretMinEntropy {
+					return secDet("high-entropy-token", value, a, b, false), true
+				}
+			}
+		}
+		prevA, prevB = a, b
+	}
+	return Detection{}, false
+}
+
+// secEntropyCandidate leaves out tokens whose entropy says nothing: paths and
+// URLs, SRI hashes, data URIs.
+func secEntropyCandidate(t string) bool {
+	switch {
+	case t[0] == '/', strings.HasPrefix(t, "./"), strings.HasPrefix(t, "../"), strings.HasPrefix(t, "~/"):
+		return false
+	case strings.HasPrefix(t, "sha1-"), strings.HasPrefix(t, "sha256-"), strings.HasPrefix(t, "sha384-"), strings.HasPrefix(t, "sha512-"):
+		return false
+	case strings.Contains(t, "://"):
+		return false
+	}
+	return true
+}
+
+func secIsAuthScheme(t string) bool {
+	return strings.EqualFold(t, "bearer") || strings.EqualFold(t, "basic") || strings.EqualFold(t, "token") || strings.EqualFold(t, "apikey")
+}
+
+// secAuthSchemeValue: the whole value is "<scheme> <one token>".
+func secAuthSchemeValue(value string, lo, hi int) (int, int, bool) {
+	i := lo
+	for i < hi && !secIsSpace(value[i]) {
+		i++
+	}
+	if i == hi || !secIsAuthScheme(value[lo:i]) {
+		return 0, 0, false
+	}
+	for i < hi && secIsSpace(value[i]) {
+		i++
+	}
+	a := i
+	for i < hi && !secIsSpace(value[i]) {
+		i++
+	}
+	if i != hi || a == hi {
+		return 0, 0, false
+	}
+	return a, hi, true
+}
+
+// ---- structural secrets ----------------------------------------------------
+
+// secFindPEM finds a private-key PEM block with a body.
+func secFindPEM(value string) (Detection, bool) {
+	off := 0
+	for {
+		k := strings.Index(value[off:], "-----BEGIN ")
+		if k < 0 {
+			return Detection{}, false
+		}
+		start := off + k
+		hdrEnd := strings.Index(value[start+11:], "-----")
+		if hdrEnd < 0 || hdrEnd > 64 {
+			off = start + 11
+			continue
+		}
+		label := value[start+11 : start+11+hdrEnd]
+		off = start + 11 + hdrEnd + 5
+		if !strings.Contains(label, "PRIVATE KEY") {
+			continue
+		}
+		// body: base64 characters up to -----END (or the end)
+		end := strings.Index(value[off:], "-----END")
+		bodyEnd := len(value)
+		if end >= 0 {
+			bodyEnd = off + end
+		}
+		b64 := 0
+		for i := off; i < bodyEnd && b64 < 64; i++ {
+			c := value[i]
+			if (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '+' || c == '/' {
+				b64++
+			}
+		}
+		if b64 < 64 {
+			continue
+		}
+		stop := bodyEnd
+		if end >= 0 {
+			if e := strings.Index(value[bodyEnd+8:], "-----"); e >= 0 {
+				stop = bodyEnd + 8 + e + 5
+			}
+		}
+		return secDet("private-key", value, start, stop, true), true
+	}
+}
+
+func secIsB64URL(c byte) bool {
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c == '_' || c == '-'
+}
+
+// secFindJWT finds eyJ<b64url>.eyJ<b64url>.<b64url> (the signature may be
+// empty for alg "none" tokens) anywhere in the value.
+func secFindJWT(value string) (Detection, bool) {
+	off := 0
+	for {
+		k := strings.Index(value[off:], "eyJ")
+		if k < 0 {
+			return Detection{}, false
+		}
+		start := off + k
+		off = start + 3
+		if start > 0 && secIsB64URL(value[start-1]) {
+			continue
+		}
+		i := start + 3
+		for i < len(value) && secIsB64URL(value[i]) {
+			i++
+		}
+		if i-start < 10 || i >= len(value) || value[i] != '.' {
+			continue
+		}
+		i++
+		if !strings.HasPrefix(value[i:], "eyJ") && !strings.HasPrefix(value[i:], "ey") {
+			continue
+		}
+		p := i
+		for i < len(value) && secIsB64URL(value[i]) {
+			i++
+		}
+		if i-p < 6 || i >= len(value) || value[i] != '.' {
+			continue
+		}
+		i++
+		for i < len(value) && secIsB64URL(value[i]) {
+			i++
+		}
+		tok := value[start:i]
+		if secContainsPlaceholderWord(tok) {
+			continue
+		}
+		return secDet("jwt", value, start, i, true), true
+	}
+}
+
+// secFindURLSecrets looks at every scheme://… in the value: credentials in the
+// user-info part, Slack webhooks, and secret-named query parameters.
+func secFindURLSecrets(value string, class keyClass, depth int) (Detection, bool) {
+	off := 0
+	for {
+		k := strings.Index(value[off:], "://")
+		if k < 0 {
+			return Detection{}, false
+		}
+		at := off + k
+		// scheme start
+		s := at
+		for s > 0 && (secIsAlnum(value[s-1]) || value[s-1] == '+' || value[s-1] == '.' || value[s-1] == '-') {
+			s--
+		}
+		// end of the URL
+		e := at + 3
+		for e < len(value) && !secIsSpace(value[e]) && value[e] != '"' && value[e] != '\'' && value[e] != '`' && value[e] != '>' && value[e] != ')' {
+			e++
+		}
+		off = e
+		if s == at {
+			continue
+		}
+		authStart := at + 3
+		authEnd := authStart
+		for authEnd < e && value[authEnd] != '/' && value[authEnd] != '?' && value[authEnd] != '#' {
+			authEnd++
+		}
+		authority := value[authStart:authEnd]
+		if a := strings.LastIndexByte(authority, '@'); a > 0 {
+			userinfo := authority[:a]
+			if c := strings.IndexByte(userinfo, ':'); c >= 0 {
+				pw := userinfo[c+1:]
+				user := userinfo[:c]
+				if !secURLPasswordPlaceholder(pw) && !(user == "" && pw == "") {
+					pa := authStart + c + 1
+					return secDet("url-credentials", value, pa, pa+len(pw), true), true
+				}
+			}
+		}
+		if class >= keyNeutral && depth < 2 {
+			if q := strings.IndexByte(value[authEnd:e], '?'); q >= 0 {
+				qs := value[authEnd+q+1 : e]
+				base := authEnd + q + 1
+				for len(qs) > 0 {
+					amp := strings.IndexByte(qs, '&')
+					part := qs
+					if amp >= 0 {
+						part = qs[:amp]
+					}
+					if eq := strings.IndexByte(part, '='); eq > 0 {
+						if c := classifyKey(part[:eq]); c >= keySecret {
+							if d, ok := detectSecret(c, part[eq+1:], depth+1); ok {
+								d.Start += base + eq + 1
+								d.End += base + eq + 1
+								return d, true
+							}
+						}
+					}
+					if amp < 0 {
+						break
+					}
+					base += amp + 1
+					qs = qs[amp+1:]
+				}
+			}
+		}
+	}
+}
+
+func secIsAlnum(c byte) bool {
+	return (c >= 'A' && c <= 'Z') || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9')
+}
+
+func secURLPasswordPlaceholder(pw string) bool {
+	if pw == "" {
+		return true
+	}
+	// $VAR, ${VAR}, {{x}}, %VAR%, <password>, xxx
+	return secIsPasswordWord(pw) || isPlaceholderToken(pw)
+}
+
+// secFindSlackWebhook finds hooks.slack.com/services|workflows|triggers/… with
+// or without a scheme.
+func secFindSlackWebhook(value string) (Detection, bool) {
+	k := strings.Index(value, "hooks.slack.com/")
+	if k < 0 {
+		return Detection{}, false
+	}
+	s := k
+	if k >= 8 && value[k-8:k] == "https://" {
+		s = k - 8
+	} else if k >= 7 && value[k-7:k] == "http://" {
+		s = k - 7
+	}
+	p := k + len("hooks.slack.com")
+	e := p
+	for e < len(value) && !secIsSpace(value[e]) && value[e] != '"' && value[e] != '\'' && value[e] != '`' && value[e] != ')' && value[e] != '>' {
+		e++
+	}
+	path := value[p:e]
+	if !(strings.HasPrefix(path, "/services/") || strings.HasPrefix(path, "/workflows/") || strings.HasPrefix(path, "/triggers/")) {
+		return Detection{}, false
+	}
+	tail := path[strings.IndexByte(path[1:], '/')+2:]
+	if len(tail) < 20 || secContainsPlaceholderWord(tail) || secLowDiversity(tail) {
+		return Detection{}, false
+	}
+	return secDet("slack-webhook", value, s, e, true), true
+}

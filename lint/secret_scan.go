@@ -1,0 +1,125 @@
+package lint
+
+import (
+	"fmt"
+	"strconv"
+
+	"github.com/oastui/oastui/compile"
+)
+
+func init() {
+	registerRules(
+		Rule{Code: "literal_credential_detected", Severity: compile.Blocker, Group: "scan", Tags: []string{"security"},
+			Doc: "a string value holds a literal credential (provider token, private key, JWT, Bearer token, URL password, high-entropy token, or a literal under a secret-named key); use a {{placeholder}} or a secret reference"},
+		Rule{Code: "credential_in_description", Severity: compile.Warning, Group: "scan", Tags: []string{"security"},
+			Doc: "a name or description field quotes a provider-prefixed token, private key or JWT; descriptions are published, so use an obviously fake example"},
+	)
+	registerCheck(Check{
+		Name:     "literal-secrets",
+		Profiles: []compile.Profile{compile.ProfileCinatra, compile.ProfileAgentSpec},
+		Run: func(p *Pass) {
+			if p.Agent.Flow != nil {
+				scanDocSecrets(p, p.Agent.Flow)
+			}
+		},
+	})
+}
+
+// scanDocSecrets walks every string of a document (nested subflows
+// included) and reports literal credentials at the string's pointer.
+func scanDocSecrets(p *Pass, d *compile.Doc) {
+	if d == nil || d.Root == nil {
+		return
+	}
+	w := secretWalker{report: func(ptr string, class keyClass, det Detection) {
+		if class == keyDescriptive {
+			p.Report(d, ptr, "credential_in_description", secretMessage("credential in a descriptive field", ptr, det))
+			return
+		}
+		p.Report(d, ptr, "literal_credential_detected", secretMessage("literal credential detected", ptr, det))
+	}}
+	w.walk(d.Root, "", keyNeutral)
+}
+
+func secretMessage(what, ptr string, det Detection) string {
+	return fmt.Sprintf("%s at %s: pattern=%s, value %s", what, ptr, det.Family, det.Masked)
+}
+
+// secretWalker visits strings with the key they sit under. It keeps the
+// path as a stack of tokens and builds a JSON Pointer only for a finding.
+type secretWalker struct {
+	path   []string
+	report func(ptr string, class keyClass, det Detection)
+	// cache of key classes: keys repeat a lot in one document
+	classes map[string]keyClass
+	nodes   int
+}
+
+// secretMaxNodes bounds the walk (the parser already bounds depth and size).
+const secretMaxNodes = 1 << 22
+
+func (w *secretWalker) class(key string) keyClass {
+	if c, ok := w.classes[key]; ok {
+		return c
+	}
+	if w.classes == nil {
+		w.classes = make(map[string]keyClass, 64)
+	}
+	c := classifyKey(key)
+	w.classes[key] = c
+	return c
+}
+
+func (w *secretWalker) pointer() string {
+	return compile.Pointer(w.path...)
+}
+
+// walk visits n whose own key has class kc (array items inherit it).
+func (w *secretWalker) walk(n *compile.Node, key string, kc keyClass) {
+	if n == nil {
+		return
+	}
+	w.nodes++
+	if w.nodes > secretMaxNodes {
+		return
+	}
+	switch n.Kind {
+	case compile.String:
+		det, ok := detectSecret(kc, n.Text, 0)
+		if !ok {
+			return
+		}
+		if kc == keyDescriptive && !det.Strong {
+			return
+		}
+		w.report(w.pointer(), kc, det)
+	case compile.Object:
+		// name/value pairs: {"name": "Authorization", "value": "Bearer …"}
+		pairClass := keyClass(255)
+		for _, m := range n.Members {
+			switch m.Key {
+			case "name", "key", "header", "field", "param":
+				if s, ok := m.Value.Str(); ok && s != "" && len(s) < 128 {
+					if c := w.class(s); c >= keySecret {
+						pairClass = c
+					}
+				}
+			}
+		}
+		for _, m := range n.Members {
+			c := w.class(m.Key)
+			if pairClass != 255 && (m.Key == "value" || m.Key == "default") {
+				c = pairClass
+			}
+			w.path = append(w.path, m.Key)
+			w.walk(m.Value, m.Key, c)
+			w.path = w.path[:len(w.path)-1]
+		}
+	case compile.Array:
+		for i, it := range n.Items {
+			w.path = append(w.path, strconv.Itoa(i))
+			w.walk(it, key, kc)
+			w.path = w.path[:len(w.path)-1]
+		}
+	}
+}

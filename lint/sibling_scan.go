@@ -1,0 +1,296 @@
+package lint
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// The sibling-file scan (reference cinatra.md §2, last paragraph): every
+// text file of the package directory except the flow file is searched for
+// literal credentials; .env files are forbidden; files over 1 MiB are not
+// scanned and say so.
+
+func init() {
+	registerRules(
+		Rule{Code: "literal_credential_in_sibling_file", Severity: compile.Blocker, Group: "package", Tags: []string{"security"},
+			Doc: "a file of the agent package holds a literal credential; packages are published, so move it to the platform's secret store"},
+		Rule{Code: "package_env_file_forbidden", Severity: compile.Blocker, Group: "package", Tags: []string{"security"},
+			Doc: "an .env file is part of the agent package; only .env.example/.env.sample/.env.template may be shipped"},
+		Rule{Code: "package_file_too_large_to_scan", Severity: compile.Warning, Group: "package", Tags: []string{"security"},
+			Doc: "a package file is larger than 1 MiB (or the package has too many files) and was not scanned for credentials"},
+	)
+	registerCheck(Check{
+		Name:     "sibling-files",
+		Profiles: []compile.Profile{compile.ProfileCinatra, compile.ProfileAgentSpec},
+		Run: func(p *Pass) {
+			if p.Agent.Dir != "" {
+				for _, f := range ScanSiblingFiles(p.Agent) {
+					p.ReportFinding(f)
+				}
+			}
+		},
+	})
+}
+
+// Limits of the sibling scan.
+const (
+	SiblingMaxFileBytes  = 1 << 20 // reference: files over 1,048,576 bytes are not scanned
+	siblingMaxFiles      = 2000    // files looked at per package
+	siblingMaxTotalBytes = 32 << 20
+	siblingMaxDepth      = 16
+	siblingMaxPerFile    = 20 // findings reported per file
+)
+
+var siblingSkipDirs = secSet("node_modules", ".git", ".hg", ".svn", "dist", "build", "out", ".next", ".turbo",
+	".cache", ".pnpm", "coverage", "__pycache__", ".pytest_cache", ".mypy_cache", ".venv", "venv")
+
+var siblingBinaryExt = secSet(".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico", ".bmp", ".tif", ".tiff", ".pdf",
+	".zip", ".gz", ".tgz", ".tar", ".bz2", ".xz", ".7z", ".rar", ".jar", ".war", ".woff", ".woff2", ".ttf",
+	".otf", ".eot", ".mp3", ".mp4", ".mov", ".avi", ".wav", ".ogg", ".webm", ".flac", ".so", ".dylib", ".dll",
+	".exe", ".bin", ".class", ".o", ".a", ".wasm", ".pyc", ".sqlite", ".db", ".lockb", ".p12", ".pfx", ".der")
+
+var siblingLockfiles = secSet("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock")
+
+// siblingEnvForbidden: .env, .env.local, .env.production … but not the
+// documented templates.
+func siblingEnvForbidden(base string) bool {
+	if base != ".env" && !strings.HasPrefix(base, ".env.") {
+		return false
+	}
+	for _, ok := range []string{".example", ".sample", ".template"} {
+		if strings.HasSuffix(base, ok) {
+			return false
+		}
+	}
+	return true
+}
+
+// ScanSiblingFiles scans the package directory of a (the flow file itself
+// and cinatra/oas.json, cinatra/agent.json excluded) and returns its
+// findings in alphabetical file order.
+func ScanSiblingFiles(a *compile.Agent) []Finding {
+	if a == nil || a.Dir == "" {
+		return nil
+	}
+	flowAbs, _ := filepath.Abs(a.FlowPath)
+	var files []string
+	tooMany := false
+	var walk func(dir, rel string, depth int)
+	walk = func(dir, rel string, depth int) {
+		if depth > siblingMaxDepth || tooMany {
+			return
+		}
+		ents, err := os.ReadDir(dir)
+		if err != nil {
+			return
+		}
+		for _, e := range ents { // ReadDir sorts by name
+			name := e.Name()
+			r := name
+			if rel != "" {
+				r = rel + "/" + name
+			}
+			if e.Type()&fs.ModeSymlink != 0 {
+				continue
+			}
+			if e.IsDir() {
+				if !siblingSkipDirs[name] {
+					walk(filepath.Join(dir, name), r, depth+1)
+				}
+				continue
+			}
+			if !e.Type().IsRegular() {
+				continue
+			}
+			if r == "cinatra/oas.json" || r == "cinatra/agent.json" {
+				continue
+			}
+			if len(files) >= siblingMaxFiles {
+				tooMany = true
+				return
+			}
+			files = append(files, r)
+		}
+	}
+	walk(a.Dir, "", 0)
+	sort.Strings(files)
+
+	var out []Finding
+	total := 0
+	for _, rel := range files {
+		path := filepath.Join(a.Dir, filepath.FromSlash(rel))
+		if abs, _ := filepath.Abs(path); abs == flowAbs {
+			continue
+		}
+		base := filepath.Base(rel)
+		if siblingEnvForbidden(base) {
+			out = append(out, Finding{Code: "package_env_file_forbidden", Severity: compile.Blocker,
+				Message: fmt.Sprintf("%s is an environment file; packages must not ship .env files (use .env.example with placeholders)", rel),
+				Source:  compile.SourceDeterministic, File: path, Line: 1, Column: 1})
+		}
+		if siblingBinaryExt[strings.ToLower(filepath.Ext(base))] {
+			continue
+		}
+		st, err := os.Stat(path)
+		if err != nil {
+			continue
+		}
+		if st.Size() > SiblingMaxFileBytes {
+			out = append(out, Finding{Code: "package_file_too_large_to_scan", Severity: compile.Warning,
+				Message: fmt.Sprintf("%s is %d bytes, over the %d-byte limit; it was not scanned for credentials", rel, st.Size(), SiblingMaxFileBytes),
+				Source:  compile.SourceDeterministic, File: path, Line: 1, Column: 1})
+			continue
+		}
+		if total+int(st.Size()) > siblingMaxTotalBytes {
+			tooMany = true
+			break
+		}
+		src, err := siblingRead(a, rel, path)
+		if err != nil {
+			continue
+		}
+		total += len(src)
+		if bytes.IndexByte(src[:min(len(src), 8192)], 0) >= 0 {
+			continue // binary
+		}
+		out = append(out, scanSiblingContent(rel, path, src, siblingLockfiles[base])...)
+	}
+	if tooMany {
+		out = append(out, Finding{Code: "package_file_too_large_to_scan", Severity: compile.Warning,
+			Message: fmt.Sprintf("the package has more than %d files or %d bytes; the rest were not scanned for credentials", siblingMaxFiles, siblingMaxTotalBytes),
+			Source:  compile.SourceDeterministic, File: a.Dir, Line: 1, Column: 1})
+	}
+	return out
+}
+
+// siblingRead reuses the bytes the loader already read.
+func siblingRead(a *compile.Agent, rel, path string) ([]byte, error) {
+	switch {
+	case rel == "package.json" && a.Package != nil && a.Package.Src != nil:
+		return a.Package.Src, nil
+	case rel == "cinatra.json" && a.CinatraJSON != nil && a.CinatraJSON.Src != nil:
+		return a.CinatraJSON.Src, nil
+	}
+	return os.ReadFile(path)
+}
+
+// scanSiblingContent scans one file: JSON files by structure (key-aware,
+// finding located by JSON Pointer), anything else line by line.
+func scanSiblingContent(rel, path string, src []byte, lockfile bool) []Finding {
+	var out []Finding
+	if strings.HasSuffix(rel, ".json") && !lockfile {
+		d := compile.ParseDoc(path, src)
+		if d.Root != nil {
+			w := secretWalker{report: func(ptr string, class keyClass, det Detection) {
+				if class == keyDescriptive || len(out) >= siblingMaxPerFile {
+					return // package descriptions are prose, as in the flow file
+				}
+				line, col := d.PointerPosition(ptr)
+				// point at the secret inside the string when it is on one line
+				out = append(out, Finding{Code: "literal_credential_in_sibling_file", Severity: compile.Blocker,
+					Message:  fmt.Sprintf("literal credential detected in %s:%d: pattern=%s, value %s", rel, line, det.Family, det.Masked),
+					Location: ptr, Source: compile.SourceDeterministic, File: path, Line: line, Column: col})
+			}}
+			w.walk(d.Root, "", keyNeutral)
+			return out
+		}
+	}
+	lineNo := 0
+	for len(src) > 0 && len(out) < siblingMaxPerFile {
+		lineNo++
+		nl := bytes.IndexByte(src, '\n')
+		var line []byte
+		if nl < 0 {
+			line, src = src, nil
+		} else {
+			line, src = src[:nl], src[nl+1:]
+		}
+		if len(line) == 0 {
+			continue
+		}
+		s := strings.TrimRight(string(line), "\r")
+		if lockfile && (strings.Contains(s, "integrity") || strings.Contains(s, "sha512-") || strings.Contains(s, "sha1-")) {
+			continue
+		}
+		key, off, val := siblingSplitAssignment(s)
+		det, ok := DetectSecret(key, val)
+		if !ok {
+			continue
+		}
+		if classifyKey(key) == keyDescriptive && !det.Strong {
+			continue
+		}
+		col := utf8.RuneCountInString(s[:off+det.Start]) + 1
+		out = append(out, Finding{Code: "literal_credential_in_sibling_file", Severity: compile.Blocker,
+			Message: fmt.Sprintf("literal credential detected in %s:%d: pattern=%s, value %s", rel, lineNo, det.Family, det.Masked),
+			Source:  compile.SourceDeterministic, File: path, Line: lineNo, Column: col})
+	}
+	return out
+}
+
+// siblingSplitAssignment recognises `KEY=value`, `key: value`, `"key": "value"`,
+// `export KEY=value` and `key => value` lines so that the value is judged
+// under its key; any other line is judged as a whole under no key.
+// It returns the key, the byte offset of the value in s, and the value.
+func siblingSplitAssignment(s string) (string, int, string) {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '-') {
+		i++
+	}
+	if strings.HasPrefix(s[i:], "export ") {
+		i += 7
+	}
+	q := byte(0)
+	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+		q = s[i]
+		i++
+	}
+	ks := i
+	for i < len(s) && (secIsAlnum(s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.') {
+		i++
+	}
+	ke := i
+	if ke == ks || ke-ks > 64 {
+		return "", 0, s
+	}
+	if q != 0 {
+		if i >= len(s) || s[i] != q {
+			return "", 0, s
+		}
+		i++
+	}
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	switch {
+	case strings.HasPrefix(s[i:], "=>"):
+		i += 2
+	case strings.HasPrefix(s[i:], ":="):
+		i += 2
+	case i < len(s) && (s[i] == '=' || s[i] == ':'):
+		i++
+	default:
+		return "", 0, s
+	}
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	vs, ve := i, len(s)
+	// drop a trailing comma and one pair of quotes
+	for ve > vs && (s[ve-1] == ',' || s[ve-1] == ';' || s[ve-1] == ' ') {
+		ve--
+	}
+	if ve-vs >= 2 && (s[vs] == '"' || s[vs] == '\'' || s[vs] == '`') && s[ve-1] == s[vs] {
+		vs++
+		ve--
+	}
+	return s[ks:ke], vs, s[vs:ve]
+}
