@@ -1,0 +1,144 @@
+#!/usr/bin/env bash
+# End-to-end test of the live TUI: runs the real oastui binary in tmux (a
+# private server socket, fixed size), waits for text by polling
+# capture-pane with a deadline (never sleep-and-hope), edits the watched
+# agent from outside in the ways editors save, and checks the screen.
+# Prints "N passed, N failed" and exits non-zero on any failure.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+
+command -v tmux >/dev/null 2>&1 || { echo "tmux not installed"; echo "0 passed, 1 failed"; exit 1; }
+
+work=$(mktemp -d)
+sock="oastui-e2e-$$"
+tm() { tmux -L "$sock" -f /dev/null "$@"; }
+cleanup() { tm kill-server >/dev/null 2>&1 || true; rm -rf "$work"; }
+trap cleanup EXIT
+
+pass=0; fail=0
+ok()   { pass=$((pass+1)); echo "ok   - $1"; }
+bad()  { fail=$((fail+1)); echo "FAIL - $1"; if [ -n "${2:-}" ]; then echo "---- screen ----"; echo "$2"; echo "----------------"; fi; }
+
+bin="$work/oastui"
+if ! go build -o "$bin" ./cmd/oastui; then
+  echo "build failed"; echo "0 passed, 1 failed"; exit 1
+fi
+
+# wait_for SESSION TEXT [SECONDS]: poll the pane until TEXT shows.
+wait_for() {
+  local s=$1 text=$2 secs=${3:-10} end=$((SECONDS + ${3:-10}))
+  while [ $SECONDS -le $end ]; do
+    if tm capture-pane -p -t "$s" 2>/dev/null | grep -qF -- "$text"; then return 0; fi
+    sleep 0.05
+  done
+  return 1
+}
+# wait_gone SESSION TEXT [SECONDS]: poll until TEXT is no longer shown.
+wait_gone() {
+  local s=$1 text=$2 end=$((SECONDS + ${3:-10}))
+  while [ $SECONDS -le $end ]; do
+    if ! tm capture-pane -p -t "$s" 2>/dev/null | grep -qF -- "$text"; then return 0; fi
+    sleep 0.05
+  done
+  return 1
+}
+screen() { tm capture-pane -p -t "$1" 2>/dev/null; }
+check() { # check NAME SESSION TEXT [SECONDS]
+  if wait_for "$2" "$3" "${4:-10}"; then ok "$1"; else bad "$1" "$(screen "$2")"; fi
+}
+
+# --- a copy of a fixture agent, watched live ---------------------------------
+agent="$work/agents/e2e/clean-agent"
+mkdir -p "$(dirname "$agent")"
+cp -r testdata/tui/agents/oastui-tui/clean-agent "$agent"
+flow="$agent/cinatra/oas.json"
+
+tm new-session -d -s t -x 120 -y 32 "$bin $agent"
+check "opens the agent" t "Clean Agent"
+check "shows the tabs" t "Findings"
+
+# write in place
+sed 's/"name": "Clean Agent"/"name": "Edited Agent"/' "$flow" > "$work/tmp.json" && cat "$work/tmp.json" > "$flow"
+check "write in place re-analyses" t "Edited Agent"
+
+# broken save: the last good graph stays, marked stale, parse error shown
+printf '{"agentspec_version": "26.1.0", "component_type": ' > "$flow"
+check "broken save marks stale" t "stale"
+check "parse error is a blocker" t "invalid_json"
+check "last good name kept" t "Edited Agent"
+
+# rename-and-replace (vim without backupcopy, atomic savers)
+sed 's/"name": "Clean Agent"/"name": "Renamed Agent"/' testdata/tui/agents/oastui-tui/clean-agent/cinatra/oas.json > "$agent/cinatra/.oas.json.tmp"
+mv "$agent/cinatra/.oas.json.tmp" "$flow"
+check "rename-and-replace re-analyses" t "Renamed Agent"
+if wait_gone t "stale" 5; then ok "repaired file is no longer stale"; else bad "repaired file is no longer stale" "$(screen t)"; fi
+
+# delete then create
+rm "$flow"
+sed 's/"name": "Clean Agent"/"name": "Recreated Agent"/' testdata/tui/agents/oastui-tui/clean-agent/cinatra/oas.json > "$flow"
+check "delete-then-create re-analyses" t "Recreated Agent"
+
+# the directory disappears and comes back
+mv "$agent" "$work/agents/e2e/.gone"
+check "vanished directory marks stale" t "stale"
+mv "$work/agents/e2e/.gone" "$agent"
+sed -i 's/"name": "Recreated Agent"/"name": "Returned Agent"/' "$flow"
+check "directory back is watched again" t "Returned Agent"
+
+# keys
+tm send-keys -t t '?'
+check "? opens help" t "press ? or esc to close"
+tm send-keys -t t Escape
+if wait_gone t "press ? or esc to close" 5; then ok "esc closes help"; else bad "esc closes help" "$(screen t)"; fi
+tm send-keys -t t '/'
+tm send-keys -t t -l 'zzz'
+check "/ filters findings" t "/zzz"
+tm send-keys -t t Escape
+# (an ESC immediately followed by a key reads as alt+key: wait for it to land)
+if wait_gone t "/zzz" 5; then ok "esc clears the filter"; else bad "esc clears the filter" "$(screen t)"; fi
+tm send-keys -t t '2'
+check "2 opens Steps" t "Steps"
+tm send-keys -t t m
+check "m switches to advisory" t "advisory"
+tm send-keys -t t m
+
+# resize
+tm resize-window -t t -x 80 -y 24
+check "usable at 80x24" t "Returned Agent"
+
+tm send-keys -t t q
+end=$((SECONDS + 5)); gone=0
+while [ $SECONDS -le $end ]; do
+  if ! tm has-session -t t 2>/dev/null; then gone=1; break; fi
+  sleep 0.05
+done
+if [ $gone = 1 ]; then ok "q quits"; else bad "q quits" "$(screen t)"; fi
+
+# --- ANSI/OSC in the agent never reaches the terminal -------------------------
+tm new-session -d -s a -x 160 -y 40 "$bin testdata/tui/agents/oastui-tui/ansi-agent"
+check "ansi fixture opens" a "Evil"
+raw=$(tm capture-pane -p -e -t a)
+if printf '%s' "$raw" | grep -q 'pwned\|\]0;'; then
+  # the text "pwned-title" may be shown as plain text; an OSC must not be
+  if printf '%s' "$raw" | grep -qP '\x1b\]'; then bad "no OSC from agent text" "$raw"; else ok "no OSC from agent text"; fi
+else
+  ok "no OSC from agent text"
+fi
+title=$(tm display-message -p -t a '#{pane_title}')
+case "$title" in *pwned*) bad "window title not hijacked ($title)";; *) ok "window title not hijacked";; esac
+tm send-keys -t a q
+
+# --- no PATH, no agent in the directory: the bundled example ------------------
+empty="$work/empty"; mkdir -p "$empty"
+tm new-session -d -s e -x 120 -y 30 -c "$empty" "$bin"
+check "no PATH opens the bundled example" e "bundled example"
+tm send-keys -t e q
+
+# --- a PATH that is not an agent: message and exit 2 --------------------------
+out=$("$bin" "$empty" 2>&1); rc=$?
+if [ $rc = 2 ] && printf '%s' "$out" | grep -q "not an agent"; then ok "not an agent: exit 2 with a message"; else bad "not an agent: exit 2 with a message (rc=$rc: $out)"; fi
+out=$("$bin" "$work/nope" 2>&1); rc=$?
+if [ $rc = 2 ]; then ok "missing path: exit 2"; else bad "missing path: exit 2 (rc=$rc: $out)"; fi
+
+echo "$pass passed, $fail failed"
+[ $fail = 0 ]
