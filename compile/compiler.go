@@ -134,7 +134,13 @@ func (c *compiler) run() (*CompiledAgentOas, error) {
 	}
 
 	// 4. Registries.
-	c.reg = a.RegistryComponents()
+	// A registry file that was named but could not be read or parsed is an
+	// empty registry, as in the reference (not the built-in one).
+	if a.Registry != nil && a.Registry.Root == nil {
+		c.reg = nil
+	} else {
+		c.reg = a.RegistryComponents()
+	}
 	c.refs = c.root.Get("$referenced_components")
 
 	// 5. Topology.
