@@ -264,7 +264,7 @@ func isPlaceholderToken(t string) bool {
 	if secContainsPlaceholderWord(t) {
 		return true
 	}
-	return secLowDiversity(t)
+	return secLowDiversity(t, true)
 }
 
 func secContainsPlaceholderWord(t string) bool {
@@ -292,11 +292,11 @@ func secContainsPlaceholderWord(t string) bool {
 // of the token (xxxxxxxx, 0000000, glc_1111111111=), runs of one repeated
 // character make up most of it (5555555dAAAAA7777777aaaaaaa), it repeats a
 // short pattern (123123123123), or it is a run of ascending characters
-// (12345678, abcdefgh).
-func secLowDiversity(t string) bool {
+// (12345678, abcdefgh) — the last test only when asc is set.
+func secLowDiversity(t string, asc bool) bool {
 	var counts [256]uint16
 	var buf [512]byte
-	n, max, asc, inRuns, run := 0, 0, 0, 0, 0
+	n, max, ascN, inRuns, run := 0, 0, 0, 0, 0
 	var prev byte
 	for i := 0; i < len(t); i++ {
 		c := t[i]
@@ -308,7 +308,7 @@ func secLowDiversity(t string) bool {
 			max = int(counts[c])
 		}
 		if n > 0 && c == prev+1 {
-			asc++
+			ascN++
 		}
 		if n > 0 && c == prev {
 			run++
@@ -333,7 +333,7 @@ func secLowDiversity(t string) bool {
 	if max*10 >= n*6 || (n >= 8 && inRuns*2 >= n) {
 		return true
 	}
-	if n >= 6 && asc*10 >= (n-1)*8 {
+	if asc && n >= 6 && ascN*10 >= (n-1)*8 {
 		return true
 	}
 	// a short period: the token is one pattern of 1–4 characters repeated
@@ -967,7 +967,7 @@ func secFindSlackWebhook(value string) (Detection, bool) {
 		return Detection{}, false
 	}
 	tail := path[strings.IndexByte(path[1:], '/')+2:]
-	if len(tail) < 20 || secContainsPlaceholderWord(tail) || secLowDiversity(tail) {
+	if len(tail) < 20 || secContainsPlaceholderWord(tail) || secLowDiversity(tail, true) {
 		return Detection{}, false
 	}
 	return secDet("slack-webhook", value, s, e, true), true

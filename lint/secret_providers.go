@@ -251,7 +251,7 @@ func secPlaceholderBody(body string, noFreq bool) bool {
 	if noFreq {
 		return false
 	}
-	return secLowDiversity(body)
+	return secLowDiversity(body, false)
 }
 
 func secHasDigitAndLetter(s string) bool {
