@@ -81,7 +81,7 @@ func TestLoadPackageFiles(t *testing.T) {
 			"agentDependencies":{"@v/b":"^1.0.0"},
 			"dependencies":[{"packageName":"@v/c","edgeType":"runtime","versionConstraint":{"kind":"semver-range","range":"^2.0.0"},"requirement":"required","kind":"agent"},
 			                {"packageName":"@v/d","versionConstraint":"~3"},{"nope":1}]}}`,
-		"agents/v/a/cinatra.json":      `{"limits":{"maxRecipients":25},"requiredConnections":[{"type":"gmail","preferred":"work"},{"kind":"x"},"bad"],"defaults":{"senderName":null},"other":1}`,
+		"agents/v/a/cinatra.json":       `{"limits":{"maxRecipients":25},"requiredConnections":[{"type":"gmail","preferred":"work"},{"kind":"x"},"bad"],"defaults":{"senderName":null},"other":1}`,
 		"agents/v/bad/cinatra/oas.json": minimalFlow,
 		"agents/v/bad/package.json":     `{"name": "@v/bad",}`,
 	})
