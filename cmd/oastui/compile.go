@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint"
 	"github.com/spf13/cobra"
 )
 
@@ -17,7 +18,31 @@ import (
 // {"error":"review_blocked: …","code":"review_blocked","blockers":[…]}
 // document, already formatted) to stdout, writes nothing else and exits 1.
 // nil: no gate.
-var compileGate func(*compile.Agent) (blocked []byte, ok bool)
+var compileGate func(*compile.Agent) (blocked []byte, ok bool) = reviewGate
+
+// reviewGate is the deterministic review gate (lint.Gate) with the
+// .oastui.yaml found upward from the agent. A config that does not load is
+// reported on stderr and the defaults apply (they are the strictest).
+func reviewGate(a *compile.Agent) ([]byte, bool) {
+	var cfg *lint.Config
+	start := a.Dir
+	if start == "" {
+		start = filepath.Dir(a.FlowPath)
+	}
+	if p, found := lint.FindConfig(start); found {
+		c, err := lint.LoadConfig(p)
+		if err != nil {
+			fmt.Fprintf(os.Stderr, "oastui: warning: %v; reviewing with the default config\n", err)
+		} else {
+			cfg = c
+		}
+	}
+	out, blocked := lint.Gate(a, cfg)
+	if !blocked {
+		return nil, true
+	}
+	return append(out, '\n'), false
+}
 
 func init() {
 	subcommands = append(subcommands, newCompileCmd)

@@ -13,7 +13,6 @@ import (
 	"sync"
 
 	"github.com/spf13/cobra"
-	"go.yaml.in/yaml/v3"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
@@ -40,7 +39,10 @@ directory (agents/<vendor>/<slug>), a flow file, or a directory tree holding
 agent packages (every package below it is linted; _shared is skipped).
 
 Output: text (file:line:col: severity: message [code], the source line and a
-caret) or json ({"schemaVersion":1,"findings":[...],"summary":{...}}).
+caret), json ({"schemaVersion":1,"findings":[...],"summary":{...}}), sarif
+(SARIF 2.1.0 for code scanning) or github (workflow-command annotations).
+The config is --config FILE, else the .oastui.yaml found upward from the
+first PATH (allowed_hosts, per-rule severity or off, ignores with a reason).
 A file that does not parse is an invalid_json finding, not an error.
 
 Exit codes: 0 no finding at or above --fail-on, 1 findings at or above
@@ -52,12 +54,12 @@ Exit codes: 0 no finding at or above --fail-on, 1 findings at or above
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&fl.format, "format", "text", "output format: text|json")
+	f.StringVar(&fl.format, "format", "text", "output format: text|json|sarif|github")
 	f.StringVar(&fl.registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json above each agent, else the built-in one)")
 	f.StringVar(&fl.profile, "profile", "", "rule profile: cinatra|agentspec (default: detected per file)")
 	f.StringVar(&fl.failOn, "fail-on", "blocker", "exit 1 when a finding is at or above: blocker|warning|suggestion|none")
 	f.StringVar(&fl.mode, "mode", string(lint.ModeDeterministic), "review mode: deterministic|advisory")
-	f.StringVar(&fl.config, "config", "", "config file (.oastui.yaml)")
+	f.StringVar(&fl.config, "config", "", "config file (default: .oastui.yaml found upward from the first PATH)")
 	return cmd
 }
 
@@ -96,9 +98,9 @@ func runLint(stdout io.Writer, args []string, fl lintFlags) error {
 	}
 	// Output formats. Add a format here and in the switch below.
 	switch fl.format {
-	case "text", "json":
+	case "text", "json", "sarif", "github":
 	default:
-		return usageErrorf("--format must be text or json (got %q)", fl.format)
+		return usageErrorf("--format must be text, json, sarif or github (got %q)", fl.format)
 	}
 	if fl.registry != "" {
 		if _, err := os.Stat(fl.registry); err != nil {
@@ -110,13 +112,13 @@ func runLint(stdout io.Writer, args []string, fl lintFlags) error {
 	if err != nil {
 		return err
 	}
-	cfg, err := loadLintConfig(fl.config)
+	cfg, err := loadLintConfig(fl.config, args)
 	if err != nil {
 		return err
 	}
 	opts := lint.Options{Mode: lint.Mode(fl.mode), Config: cfg}
 	loadOpts := compile.LoadOptions{RegistryPath: fl.registry, Profile: profile}
-	results := lintAll(targets, loadOpts, opts, fl.format == "text")
+	results := lintAll(targets, loadOpts, opts, fl.format == "text" || fl.format == "sarif")
 
 	var all []lint.Finding
 	docs := lint.Docs{}
@@ -138,6 +140,10 @@ func runLint(stdout io.Writer, args []string, fl lintFlags) error {
 	switch fl.format {
 	case "json":
 		err = lint.WriteJSON(stdout, all, len(targets))
+	case "sarif":
+		err = lint.WriteSARIF(stdout, all, lint.SARIFOptions{ToolVersion: version, Docs: docs})
+	case "github":
+		err = lint.WriteGitHub(stdout, all)
 	default:
 		err = lint.WriteText(stdout, all, docs, lint.TextOptions{Color: useColor(stdout), Files: len(targets)})
 	}
@@ -152,21 +158,24 @@ func runLint(stdout io.Writer, args []string, fl lintFlags) error {
 	return nil
 }
 
-// loadLintConfig reads --config into a lint.Config (nil without the flag).
-func loadLintConfig(path string) (*lint.Config, error) {
-	if path == "" {
+// loadLintConfig reads --config, or else the .oastui.yaml found upward
+// from the first PATH (nil when there is none). A bad config is a usage
+// error (exit 2).
+func loadLintConfig(path string, args []string) (*lint.Config, error) {
+	if path == "" && len(args) > 0 {
+		found, ok := lint.FindConfig(args[0])
+		if !ok {
+			return nil, nil
+		}
+		path = found
+	} else if path == "" {
 		return nil, nil
 	}
-	src, err := os.ReadFile(path)
+	c, err := lint.LoadConfig(path)
 	if err != nil {
-		return nil, usageErrorf("--config: %v", err)
+		return nil, usageErrorf("config: %v", err)
 	}
-	var c lint.Config
-	if err := yaml.Unmarshal(src, &c); err != nil {
-		return nil, usageErrorf("--config %s: %v", path, err)
-	}
-	c.Path = path
-	return &c, nil
+	return c, nil
 }
 
 // lintTargets turns the PATH arguments into agent paths (package

@@ -1,0 +1,394 @@
+package lint
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"encoding/json"
+	"io"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// SARIF 2.1.0 output (SPEC §6, reference/linters.md §6.2): own small
+// structs, validated against the official schema in the tests only.
+
+// SARIFSchemaURI is the $schema written at the top of the log.
+const SARIFSchemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
+
+// SARIFOptions tune WriteSARIF.
+type SARIFOptions struct {
+	ToolVersion string           // driver version; "" writes "dev"
+	BaseDir     string           // artifact URIs are made relative to it; "" = the working directory
+	Agents      []*compile.Agent // the agents the findings come from: their parsed files give the value hashes of fingerprints without re-reading
+	Docs        Docs             // parsed files by Finding.File (as the text renderer gets them); files in neither are read from disk
+}
+
+type sarifLog struct {
+	Schema  string     `json:"$schema"`
+	Version string     `json:"version"`
+	Runs    []sarifRun `json:"runs"`
+}
+
+type sarifRun struct {
+	Tool       sarifTool     `json:"tool"`
+	Results    []sarifResult `json:"results"` // never omitted: GitHub requires the array
+	ColumnKind string        `json:"columnKind"`
+}
+
+type sarifTool struct {
+	Driver sarifDriver `json:"driver"`
+}
+
+type sarifDriver struct {
+	Name           string      `json:"name"`
+	Version        string      `json:"version"`
+	InformationURI string      `json:"informationUri"`
+	Rules          []sarifRule `json:"rules"`
+}
+
+type sarifText struct {
+	Text string `json:"text"`
+}
+
+type sarifRule struct {
+	ID                   string          `json:"id"`
+	Name                 string          `json:"name"`
+	ShortDescription     sarifText       `json:"shortDescription"`
+	FullDescription      sarifText       `json:"fullDescription"`
+	Help                 sarifText       `json:"help"`
+	DefaultConfiguration sarifRuleConfig `json:"defaultConfiguration"`
+	Properties           sarifRuleProps  `json:"properties"`
+}
+
+type sarifRuleConfig struct {
+	Level string `json:"level"`
+}
+
+type sarifRuleProps struct {
+	Tags             []string `json:"tags,omitempty"`
+	Precision        string   `json:"precision"`
+	ProblemSeverity  string   `json:"problem.severity"`
+	SecuritySeverity string   `json:"security-severity,omitempty"`
+	Group            string   `json:"group,omitempty"`
+	Severity         string   `json:"oastui.severity"`
+}
+
+type sarifResult struct {
+	RuleID              string            `json:"ruleId"`
+	RuleIndex           int               `json:"ruleIndex"`
+	Level               string            `json:"level"`
+	Message             sarifText         `json:"message"`
+	Locations           []sarifLocation   `json:"locations"`
+	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	Properties          sarifResultProps  `json:"properties"`
+}
+
+type sarifResultProps struct {
+	Pointer  string `json:"pointer,omitempty"`
+	Source   string `json:"source"`
+	Severity string `json:"severity"`
+}
+
+type sarifLocation struct {
+	PhysicalLocation sarifPhysical     `json:"physicalLocation"`
+	LogicalLocations []sarifLogicalLoc `json:"logicalLocations,omitempty"`
+}
+
+type sarifPhysical struct {
+	ArtifactLocation sarifArtifact `json:"artifactLocation"`
+	Region           sarifRegion   `json:"region"`
+}
+
+type sarifArtifact struct {
+	URI       string `json:"uri"`
+	URIBaseID string `json:"uriBaseId,omitempty"`
+}
+
+type sarifRegion struct {
+	StartLine   int `json:"startLine"`
+	StartColumn int `json:"startColumn"`
+}
+
+type sarifLogicalLoc struct {
+	Name               string `json:"name,omitempty"`
+	FullyQualifiedName string `json:"fullyQualifiedName"`
+	Kind               string `json:"kind"`
+}
+
+// sarifLevel maps a severity: blocker → error, warning → warning,
+// suggestion → note.
+func sarifLevel(s compile.Severity) string {
+	switch s {
+	case compile.Blocker:
+		return "error"
+	case compile.Warning:
+		return "warning"
+	}
+	return "note"
+}
+
+func sarifProblemSeverity(s compile.Severity) string {
+	switch s {
+	case compile.Blocker:
+		return "error"
+	case compile.Warning:
+		return "warning"
+	}
+	return "recommendation"
+}
+
+// sarifTags are the rule's own tags, plus "security" for every review scan
+// (SPEC §6), plus the group.
+func sarifTags(r Rule) []string {
+	seen := map[string]bool{}
+	var out []string
+	add := func(t string) {
+		if t != "" && !seen[t] {
+			seen[t] = true
+			out = append(out, t)
+		}
+	}
+	for _, t := range r.Tags {
+		add(t)
+	}
+	if r.Group == "scan" {
+		add("security")
+	}
+	add(r.Group)
+	return out
+}
+
+// sarifSecuritySeverity rates security rules for GitHub (only honoured with
+// the security tag): credentials 9.0, other blockers 7.5, warnings 5.0,
+// suggestions 2.0.
+func sarifSecuritySeverity(r Rule, tags []string) string {
+	sec := false
+	for _, t := range tags {
+		sec = sec || t == "security"
+	}
+	if !sec {
+		return ""
+	}
+	switch {
+	case strings.Contains(r.Code, "credential") || strings.Contains(r.Code, "secret"):
+		return "9.0"
+	case r.Severity == compile.Blocker:
+		return "7.5"
+	case r.Severity == compile.Warning:
+		return "5.0"
+	}
+	return "2.0"
+}
+
+func sarifRuleName(code string) string {
+	if strings.ContainsAny(code, "-.") || strings.ToLower(code) != code {
+		return code
+	}
+	var b strings.Builder
+	for _, p := range strings.Split(code, "_") {
+		if p != "" {
+			b.WriteString(strings.ToUpper(p[:1]) + p[1:])
+		}
+	}
+	return b.String()
+}
+
+func sarifDescriptor(r Rule) sarifRule {
+	doc := strings.TrimSpace(r.Doc)
+	if doc == "" {
+		doc = r.Code
+	}
+	tags := sarifTags(r)
+	sev := r.Severity
+	if sev == "" {
+		sev = compile.Warning
+	}
+	return sarifRule{
+		ID: r.Code, Name: sarifRuleName(r.Code),
+		ShortDescription: sarifText{doc}, FullDescription: sarifText{doc},
+		Help:                 sarifText{doc + " (rule " + r.Code + ", default severity " + string(sev) + ")"},
+		DefaultConfiguration: sarifRuleConfig{Level: sarifLevel(sev)},
+		Properties: sarifRuleProps{Tags: tags, Precision: "high", ProblemSeverity: sarifProblemSeverity(sev),
+			SecuritySeverity: sarifSecuritySeverity(Rule{Code: r.Code, Severity: sev}, tags), Group: r.Group, Severity: string(sev)},
+	}
+}
+
+// WriteSARIF writes findings as a SARIF 2.1.0 log with one run. The rules
+// are every registered rule (sorted by code, so ruleIndex is stable) plus
+// any other code that occurs; each result carries its JSON Pointer as a
+// logical location and a partial fingerprint "oastui/v1" = SHA-256 of rule,
+// file, pointer and a SHA-256 of the value there — never the value itself.
+// Messages are written as the rules made them (masked; SPEC §2).
+func WriteSARIF(w io.Writer, findings []Finding, opts SARIFOptions) error {
+	version := opts.ToolVersion
+	if version == "" {
+		version = "dev"
+	}
+	base := opts.BaseDir
+	if base == "" {
+		base = "."
+	}
+	base = absPath(base)
+
+	all := Rules()
+	index := map[string]int{}
+	var descs []sarifRule
+	for _, r := range all {
+		index[r.Code] = len(descs)
+		descs = append(descs, sarifDescriptor(r))
+	}
+	for _, f := range findings {
+		if _, ok := index[f.Code]; !ok {
+			index[f.Code] = len(descs)
+			descs = append(descs, sarifDescriptor(Rule{Code: f.Code, Severity: f.Severity, Group: "load"}))
+		}
+	}
+
+	docs := newSarifDocs(opts.Agents, opts.Docs)
+	results := make([]sarifResult, 0, len(findings))
+	for _, f := range findings {
+		uri, baseID := sarifURI(f.File, base)
+		line, col := f.Line, f.Column
+		if line < 1 {
+			line = 1
+		}
+		if col < 1 {
+			col = 1
+		}
+		loc := sarifLocation{PhysicalLocation: sarifPhysical{
+			ArtifactLocation: sarifArtifact{URI: uri, URIBaseID: baseID},
+			Region:           sarifRegion{StartLine: line, StartColumn: col},
+		}}
+		node := docs.node(f.File, f.Location)
+		if f.Location != "" {
+			toks := compile.SplitPointer(f.Location)
+			loc.LogicalLocations = []sarifLogicalLoc{{Name: toks[len(toks)-1], FullyQualifiedName: f.Location, Kind: sarifKind(node)}}
+		}
+		results = append(results, sarifResult{
+			RuleID: f.Code, RuleIndex: index[f.Code], Level: sarifLevel(f.Severity),
+			Message:             sarifText{f.Message},
+			Locations:           []sarifLocation{loc},
+			PartialFingerprints: map[string]string{"oastui/v1": sarifFingerprint(f.Code, uri, f.Location, docs.valueHash(f, node))},
+			Properties:          sarifResultProps{Pointer: f.Location, Source: f.Source, Severity: string(f.Severity)},
+		})
+	}
+	log := sarifLog{Schema: SARIFSchemaURI, Version: "2.1.0", Runs: []sarifRun{{
+		Tool:       sarifTool{Driver: sarifDriver{Name: "oastui", Version: version, InformationURI: "https://github.com/oastui/oastui", Rules: descs}},
+		Results:    results,
+		ColumnKind: "unicodeCodePoints",
+	}}}
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	return enc.Encode(log)
+}
+
+// sarifURI makes a finding's file a URI: relative to base with "/"
+// separators and uriBaseId %SRCROOT% when it lies below base, else an
+// absolute file URI.
+func sarifURI(file, base string) (string, string) {
+	if file == "" {
+		return "unknown", "%SRCROOT%"
+	}
+	if strings.HasPrefix(file, "<") { // "<built-in registry>"
+		return (&url.URL{Path: strings.Trim(file, "<>")}).EscapedPath(), "%SRCROOT%"
+	}
+	abs := absPath(file)
+	if rel, err := filepath.Rel(base, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+		return (&url.URL{Path: filepath.ToSlash(rel)}).EscapedPath(), "%SRCROOT%"
+	}
+	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(), ""
+}
+
+func sarifKind(n *compile.Node) string {
+	if n == nil {
+		return "value"
+	}
+	switch n.Kind {
+	case compile.Object:
+		return "object"
+	case compile.Array:
+		return "array"
+	}
+	return "value"
+}
+
+func sarifFingerprint(code, uri, ptr, valueHash string) string {
+	h := sha256.New()
+	for _, s := range []string{code, uri, ptr, valueHash} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))
+}
+
+// sarifDocs finds the parsed document of a finding's file: from the agents
+// given, else read once from disk.
+type sarifDocs struct {
+	byPath map[string]*compile.Doc
+}
+
+func newSarifDocs(agents []*compile.Agent, byFile Docs) *sarifDocs {
+	d := &sarifDocs{byPath: map[string]*compile.Doc{}}
+	for file, doc := range byFile {
+		if doc != nil {
+			d.byPath[absPath(file)] = doc
+		}
+	}
+	for _, a := range agents {
+		if a == nil {
+			continue
+		}
+		for _, doc := range []*compile.Doc{a.Flow, a.Package, a.CinatraJSON, a.Registry} {
+			if doc != nil && doc.Path != "" {
+				d.byPath[absPath(doc.Path)] = doc
+			}
+		}
+	}
+	return d
+}
+
+func (d *sarifDocs) doc(file string) *compile.Doc {
+	if file == "" || strings.HasPrefix(file, "<") {
+		return nil
+	}
+	key := absPath(file)
+	if doc, ok := d.byPath[key]; ok {
+		return doc
+	}
+	var doc *compile.Doc
+	if src, err := os.ReadFile(file); err == nil && len(src) <= compile.MaxFileBytes {
+		doc = compile.ParseDoc(file, src) // Root nil for a non-JSON file; Src still serves lines
+	}
+	d.byPath[key] = doc
+	return doc
+}
+
+func (d *sarifDocs) node(file, ptr string) *compile.Node {
+	doc := d.doc(file)
+	if doc == nil || doc.Root == nil || ptr == "" {
+		return nil
+	}
+	return doc.Lookup(ptr)
+}
+
+// valueHash is the SHA-256 of the value the finding points at (canonical
+// JSON), or of its source line when the file is not JSON, so that a changed
+// value re-alerts while reformatting does not.
+func (d *sarifDocs) valueHash(f Finding, n *compile.Node) string {
+	var data []byte
+	switch {
+	case n != nil:
+		data, _ = json.Marshal(n.Interface())
+	default:
+		if doc := d.doc(f.File); doc != nil && f.Line > 0 && f.Location == "" {
+			data = []byte(strings.TrimSpace(doc.Line(f.Line)))
+		}
+	}
+	sum := sha256.Sum256(data)
+	return hex.EncodeToString(sum[:])
+}
