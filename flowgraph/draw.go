@@ -554,12 +554,14 @@ func drawPart(c *Canvas, L *lay, oy int, gl *glyphs, texts [][]span, opts *Optio
 		for gi := range ch.groups {
 			gr := &ch.groups[gi]
 			if gr.track < 0 {
-				vline(gr.x1, y0, y1, gr.back)
+				vline(gr.x1s[0], y0, y1, gr.back)
 				continue
 			}
 			ty := y0 + top + gr.track
-			vline(gr.x1, y0, ty-1, gr.back)
-			mark(gr.x1, ty, dN, gr.back)
+			for _, x1 := range gr.x1s {
+				vline(x1, y0, ty-1, gr.back)
+				mark(x1, ty, dN, gr.back)
+			}
 			for x := gr.l; x <= gr.r; x++ {
 				var m uint8
 				if x > gr.l {

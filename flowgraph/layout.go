@@ -98,9 +98,12 @@ type channel struct {
 	groups   []group
 }
 
+// group is the lines of one channel that share a horizontal track: the
+// segments leaving one port (a fan-out), or several single-target groups
+// merging into one port (a fan-in bundle).
 type group struct {
-	x1    int
-	x2s   []int
+	x1s   []int // upper verticals (sorted)
+	x2s   []int // lower verticals (sorted)
 	l, r  int
 	track int // -1 when straight
 	back  bool

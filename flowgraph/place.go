@@ -300,7 +300,8 @@ func (L *lay) route() {
 				if len(p.segs) == 0 {
 					continue
 				}
-				g := group{x1: el.x + p.off, track: -1, back: true}
+				x1 := el.x + p.off
+				g := group{x1s: []int{x1}, track: -1, back: true}
 				for _, si := range p.segs {
 					s := &L.segs[si]
 					lo := &L.elems[s.l]
@@ -320,7 +321,7 @@ func (L *lay) route() {
 					}
 				}
 				sort.Ints(g.x2s)
-				g.l, g.r = g.x1, g.x1
+				g.l, g.r = x1, x1
 				if g.x2s[0] < g.l {
 					g.l = g.x2s[0]
 				}
@@ -333,6 +334,7 @@ func (L *lay) route() {
 				ch.groups = append(ch.groups, g)
 			}
 		}
+		ch.groups = bundle(ch.groups)
 		for _, e := range L.layers[k+1] {
 			for _, p := range L.elems[e].top {
 				if p.lw > 0 {
@@ -363,21 +365,52 @@ func contains(xs []int, x int) bool {
 func aboveCost(a, b *group) int {
 	const overlap = 1 << 20
 	c := 0
-	// b's line from its port down to its track passes a's track.
-	if b.x1 > a.l && b.x1 < a.r && !contains(b.x2s, b.x1) {
-		c++
-	}
-	// b starts where a arrives: b's upper vertical would run into a's lower one.
-	if contains(a.x2s, b.x1) && !contains(b.x2s, b.x1) {
-		c += overlap
+	for _, x1 := range b.x1s {
+		if contains(b.x2s, x1) {
+			continue // b runs straight through there
+		}
+		// b's line from its port down to its track passes a's track.
+		if x1 > a.l && x1 < a.r {
+			c++
+		}
+		// b starts where a arrives: b's upper vertical would run into a's lower one.
+		if contains(a.x2s, x1) {
+			c += overlap
+		}
 	}
 	// a's lines from its track down pass b's track.
 	for _, x := range a.x2s {
-		if x > b.l && x < b.r && !contains(b.x2s, x) && x != a.x1 {
+		if x > b.l && x < b.r && !contains(b.x2s, x) && !contains(a.x1s, x) {
 			c++
 		}
 	}
 	return c
+}
+
+// bundle merges the bending groups that each go to one single port into
+// one group per port, so lines merging into a box share a track.
+func bundle(gs []group) []group {
+	out := gs[:0:0]
+	at := map[int]int{} // x2 → index in out of its bundle
+	for _, g := range gs {
+		if g.track < 0 || len(g.x2s) != 1 {
+			out = append(out, g)
+			continue
+		}
+		i, ok := at[g.x2s[0]]
+		if !ok {
+			at[g.x2s[0]] = len(out)
+			out = append(out, g)
+			continue
+		}
+		b := &out[i]
+		b.x1s = append(b.x1s, g.x1s...)
+		sort.Ints(b.x1s)
+		b.segs = append(b.segs, g.segs...)
+		b.back = b.back && g.back
+		b.l, b.r = min(b.l, g.l), max(b.r, g.r)
+	}
+	return out
 }
 
 // assignTracks gives each bending group a track so that groups whose

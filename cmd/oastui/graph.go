@@ -1,0 +1,164 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/lint"
+	"github.com/spf13/cobra"
+)
+
+func init() {
+	subcommands = append(subcommands, newGraphCmd)
+}
+
+func newGraphCmd() *cobra.Command {
+	var flowID, format, registry string
+	var ascii, data, noFindings bool
+	cmd := &cobra.Command{
+		Use:   "graph PATH",
+		Short: "Print the control-flow graph of an agent (text, DOT or Mermaid)",
+		Long: "graph reads the agent at PATH and prints the control-flow graph of its top-level flow, or of the\n" +
+			"nested Flow whose id --flow names. text draws it with box-drawing characters (--ascii for plain\n" +
+			"ASCII) with the compiler's step numbers, approval gates (✋), subflows (⊞) and the review's\n" +
+			"blocker/warning counts per node; dot and mermaid print one node per flow node and one edge\n" +
+			"per control edge, for Graphviz and Mermaid.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			switch format {
+			case "text", "dot", "mermaid":
+			default:
+				return usageErrorf("graph: unknown --format %q (text, dot or mermaid)", format)
+			}
+			if registry != "" {
+				if st, err := os.Stat(registry); err != nil || st.IsDir() {
+					return usageErrorf("graph: --registry %s: not a readable file", registry)
+				}
+			}
+			a, err := compile.Load(args[0], compile.LoadOptions{RegistryPath: registry})
+			if err != nil {
+				return usageErrorf("graph: %v", err)
+			}
+			if a.Flow == nil || a.Flow.Root == nil {
+				for _, f := range a.Findings {
+					if f.Severity == compile.Blocker {
+						return usageErrorf("graph: %s:%d:%d: %s [%s]", f.File, f.Line, f.Column, f.Message, f.Code)
+					}
+				}
+				return usageErrorf("graph: %s does not parse", a.FlowPath)
+			}
+			ptr := ""
+			if flowID != "" {
+				p, ok := flowgraph.FindFlow(a, flowID)
+				if !ok {
+					return usageErrorf("graph: no Flow with id %q in %s (flows: %s)", flowID, a.FlowPath, strings.Join(flowIDs(a), ", "))
+				}
+				ptr = p
+			}
+			g, err := flowgraph.Build(a, ptr)
+			if err != nil {
+				return usageErrorf("graph: %s: %v", a.FlowPath, err)
+			}
+			out := cmd.OutOrStdout()
+			switch format {
+			case "dot":
+				_, err = fmt.Fprint(out, flowgraph.DOT(g))
+			case "mermaid":
+				_, err = fmt.Fprint(out, flowgraph.Mermaid(g))
+			default:
+				if !noFindings {
+					g.SetFindings(lint.Run(a, lint.Options{}).Findings)
+				}
+				_, err = fmt.Fprint(out, graphText(g, flowgraph.Options{ASCII: ascii, ShowData: data}))
+			}
+			if err != nil {
+				return internalErrorf("graph: %v", err)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&flowID, "flow", "", "draw the nested Flow with this id instead of the top-level flow")
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text, dot or mermaid")
+	cmd.Flags().BoolVar(&ascii, "ascii", false, "draw with ASCII characters only (terminals without box drawing)")
+	cmd.Flags().BoolVar(&data, "data", false, "list the data-flow connections under the drawing (text)")
+	cmd.Flags().BoolVar(&noFindings, "no-findings", false, "do not run the review (no blocker/warning counts on nodes)")
+	cmd.Flags().StringVar(&registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json found upward, else the built-in one)")
+	return cmd
+}
+
+// flowIDs lists the ids of every Flow of the document, sorted.
+func flowIDs(a *compile.Agent) []string {
+	var ids []string
+	for _, f := range compile.Flows(a.Flow.Root) {
+		ids = append(ids, flowgraph.Sanitize(f.ID()))
+	}
+	sort.Strings(ids)
+	return ids
+}
+
+// graphText is the title line, the drawing and a legend of the marks used.
+func graphText(g *flowgraph.Graph, opts flowgraph.Options) string {
+	var b strings.Builder
+	title := "flow " + g.FlowID
+	if g.FlowName != "" && g.FlowName != g.FlowID {
+		title += " · " + g.FlowName
+	}
+	if opts.ASCII {
+		title = strings.ReplaceAll(title, "·", "-")
+	}
+	fmt.Fprintf(&b, "%s  (%d nodes, %d control edges)\n\n", title, len(g.Nodes), len(g.Edges))
+	c, _ := flowgraph.Render(g, opts)
+	b.WriteString(c.String())
+	if l := legend(g, opts.ASCII); l != "" {
+		b.WriteString("\n" + l + "\n")
+	}
+	return b.String()
+}
+
+func legend(g *flowgraph.Graph, ascii bool) string {
+	var steps, appr, sub, blk, warn, loop, self bool
+	for _, n := range g.Nodes {
+		steps = steps || len(n.Steps) > 0
+		appr = appr || n.Approval
+		sub = sub || len(n.Subflows) > 0
+		blk = blk || n.Blockers > 0
+		warn = warn || n.Warnings > 0
+		self = self || n.SelfLoop
+	}
+	for _, e := range g.Edges {
+		loop = loop || (e.Back && e.From != e.To)
+	}
+	type item struct {
+		on          bool
+		uni, asc, s string
+	}
+	items := []item{
+		{steps, "1", "1", "step number"},
+		{appr, "✋", "(A)", "approval"},
+		{sub, "⊞", "[+]", "has a subflow (--flow ID)"},
+		{blk, "✖n", "xn", "blockers"},
+		{warn, "⚠n", "!n", "warnings"},
+		{loop, "▲", "^", "loop back"},
+		{self, "↺", "(loop)", "self-loop"},
+	}
+	var parts []string
+	for _, it := range items {
+		if !it.on {
+			continue
+		}
+		mark := it.uni
+		if ascii {
+			mark = it.asc
+		}
+		parts = append(parts, mark+" "+it.s)
+	}
+	sep := " · "
+	if ascii {
+		sep = "; "
+	}
+	return strings.Join(parts, sep)
+}
