@@ -354,7 +354,7 @@ func (p Picker) list(th pickerStyles, iw, lh int) []string {
 			cells += "  " + Fit(Clean(slots.ShortExtension(c.Extension)), extW)
 		}
 		if revW > 0 {
-			cells += "  " + Fit(Clean("rev "+c.RepresentationRevisionID), revW)
+			cells += "  " + Fit(Clean(pickerRev(c.RepresentationRevisionID)), revW)
 		}
 		cur := "  "
 		if i == p.cursor {
@@ -429,7 +429,7 @@ func (p Picker) columns(iw int) (titleW, extW, revW int) {
 	avail := iw - 6 // cursor (2), mark (3), space (1)
 	for _, c := range p.sel.Candidates {
 		extW = max(extW, Width(Clean(slots.ShortExtension(c.Extension))))
-		revW = max(revW, Width(Clean("rev "+c.RepresentationRevisionID)))
+		revW = max(revW, Width(Clean(pickerRev(c.RepresentationRevisionID))))
 	}
 	extW, revW = min(extW, 32), min(revW, 14)
 	switch {
@@ -544,4 +544,13 @@ func pickerFrame(th Theme, title string, w, h int, body []string) string {
 	}
 	b.WriteString("\n" + border.Render("╰"+strings.Repeat("─", inner)+"╯"))
 	return b.String()
+}
+
+// pickerRev labels a revision id: "rev r2", or the id alone when it
+// already says rev.
+func pickerRev(id string) string {
+	if strings.HasPrefix(strings.ToLower(id), "rev") {
+		return id
+	}
+	return "rev " + id
 }

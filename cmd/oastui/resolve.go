@@ -1,0 +1,95 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+
+	"github.com/spf13/cobra"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/slots"
+)
+
+func init() { subcommands = append(subcommands, newResolveCmd) }
+
+// slotFlags are the flags resolve and pick share.
+type slotFlags struct {
+	slot, project, catalog string
+}
+
+func (f *slotFlags) register(cmd *cobra.Command) {
+	cmd.Flags().StringVar(&f.slot, "slot", "", "slotId of the context slot (required)")
+	cmd.Flags().StringVar(&f.project, "project", "", "resolve inside this project (must be one of the actor's projectIds)")
+	cmd.Flags().StringVar(&f.catalog, "catalog", "", "artifact catalog file (default .oastui/catalog.json at the workspace root, the directory holding agents/)")
+}
+
+// prepareSlot loads the agent at path and resolves the slot's candidates.
+// Every failure is a usage/input error (exit 2).
+func prepareSlot(name, path string, f slotFlags) (*compile.Agent, *slots.Prepared, error) {
+	if f.slot == "" {
+		return nil, nil, usageErrorf("%s: --slot ID is required", name)
+	}
+	a, err := compile.Load(path, compile.LoadOptions{})
+	if err != nil {
+		return nil, nil, usageErrorf("%s: %v", name, err)
+	}
+	if a.Flow == nil || a.Flow.Root == nil {
+		msg := "the flow file does not parse"
+		if a.Flow != nil && a.Flow.Err != nil {
+			msg += ": " + a.Flow.Err.Error()
+		}
+		return nil, nil, usageErrorf("%s: %s: %s", name, a.FlowPath, msg)
+	}
+	p, err := slots.Prepare(a, f.slot, f.project, f.catalog)
+	if err != nil {
+		var se *slots.SlotError
+		if errors.As(err, &se) {
+			return nil, nil, usageErrorf("%v", err) // the reference's exact message
+		}
+		return nil, nil, usageErrorf("%s: %v", name, err)
+	}
+	return a, p, nil
+}
+
+func newResolveCmd() *cobra.Command {
+	var f slotFlags
+	cmd := &cobra.Command{
+		Use:   "resolve PATH --slot ID [--project P] [--catalog FILE]",
+		Short: "Resolve a context slot against the dev catalog, like the context_resolve primitive",
+		Long: "resolve reads the agent at PATH, finds the context slot --slot in metadata.cinatra.contextSlots\n" +
+			"and prints {slotId, resolutionMode, refs} resolved against the catalog (SPEC §5): single-hop\n" +
+			"satisfies expansion, eligible assertions only, latest revision pinned, project fail-closed,\n" +
+			"scope order project < user < team < organization < workspace, override keeps the narrowest tier,\n" +
+			"truncated to maxItems. An unknown or duplicated slotId exits 2 with the reference's message.",
+		Args: cobra.ExactArgs(1),
+		RunE: func(cmd *cobra.Command, args []string) error {
+			_, p, err := prepareSlot("resolve", args[0], f)
+			if err != nil {
+				return err
+			}
+			out := struct {
+				SlotID         string      `json:"slotId"`
+				ResolutionMode string      `json:"resolutionMode"`
+				Refs           []slots.Ref `json:"refs"`
+			}{p.Slot.SlotID, p.Slot.ResolutionMode, p.Candidates}
+			var b bytes.Buffer
+			enc := json.NewEncoder(&b)
+			enc.SetEscapeHTML(false)
+			enc.SetIndent("", "  ")
+			if err := enc.Encode(out); err != nil {
+				return internalErrorf("resolve: %v", err)
+			}
+			if _, err := cmd.OutOrStdout().Write(b.Bytes()); err != nil {
+				return internalErrorf("resolve: %v", err)
+			}
+			if p.Empty.Code != "" {
+				fmt.Fprintf(cmd.ErrOrStderr(), "oastui: resolve: no candidates: %s\n", p.Empty.Message)
+			}
+			return nil
+		},
+	}
+	f.register(cmd)
+	return cmd
+}
