@@ -15,6 +15,7 @@ import (
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
+	"github.com/oastui/oastui/slots"
 	"github.com/oastui/oastui/views"
 )
 
@@ -45,6 +46,7 @@ type Analysis struct {
 	Flows    []*FlowGraph          // every Flow of the document, root first
 	ByPtr    map[string]*FlowGraph // flow pointer → graph
 	Slots    []views.SlotRow
+	SlotList []slots.Slot
 	SlotNote string
 
 	Started time.Time     // when the analysis started

@@ -1,48 +1,515 @@
 package tui
 
 import (
+	"fmt"
+	"strings"
+
+	"charm.land/lipgloss/v2"
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/flowgraph"
 	"github.com/oastui/oastui/views"
 )
 
-// graphState is the graph pane: the flow being shown (a stack for
-// drill-down), the selected node, the scroll position.
+// graphState is the graph pane: the flow being shown (a stack of flow
+// pointers for drill-down, root first), the selected node per flow (by
+// id, so it survives re-analysis), and the scroll position.
 type graphState struct {
-	good  *Analysis
-	stack []string // flow pointers, root first
-	w, h  int
+	good     *Analysis
+	stack    []string
+	selID    map[string]string // flow pointer → selected node id
+	offX     int
+	offY     int
+	w, h     int
+	follow   bool // scroll to the selection on the next view
+	selected int  // index of the selected node in the current flow, -1 none
 }
 
-func (g *graphState) init() { g.stack = []string{""} }
+func (g *graphState) init() {
+	g.stack = []string{""}
+	g.selID = map[string]string{}
+	g.selected = -1
+}
 
-func (g *graphState) setAnalysis(good, cur *Analysis) { g.good = good }
-func (g *graphState) setSize(w, h int)                { g.w, g.h = w, h }
-
-func (g *graphState) view(th views.Theme) []string {
+// cur is the flow on top of the stack.
+func (g *graphState) cur() *FlowGraph {
 	if g.good == nil {
+		return nil
+	}
+	if fg := g.good.ByPtr[g.stack[len(g.stack)-1]]; fg != nil {
+		return fg
+	}
+	if len(g.good.Flows) > 0 {
+		return g.good.Flows[0]
+	}
+	return nil
+}
+
+// setAnalysis installs a new good snapshot, keeping the drill-down path and
+// the selection where they still exist.
+func (g *graphState) setAnalysis(good, cur *Analysis) {
+	g.good = good
+	keep := g.stack[:1]
+	for _, p := range g.stack[1:] {
+		if good.ByPtr[p] == nil {
+			break
+		}
+		keep = append(keep, p)
+	}
+	if len(good.Flows) > 0 && good.ByPtr[keep[0]] == nil {
+		keep[0] = good.Flows[0].Pointer
+	}
+	g.stack = keep
+	g.resolveSelection()
+}
+
+// resolveSelection turns the remembered id into an index, defaulting to the
+// first node in reading order.
+func (g *graphState) resolveSelection() {
+	g.selected = -1
+	fg := g.cur()
+	if fg == nil || fg.Graph == nil || len(fg.Graph.Nodes) == 0 {
+		return
+	}
+	if id, ok := g.selID[fg.Pointer]; ok {
+		if i := fg.Graph.NodeIndex(id); i >= 0 {
+			g.selected = i
+			return
+		}
+	}
+	g.setSel(fg, fg.Order[0])
+}
+
+func (g *graphState) setSel(fg *FlowGraph, i int) {
+	g.selected = i
+	g.selID[fg.Pointer] = fg.Graph.Nodes[i].ID
+	g.follow = true
+}
+
+func (g *graphState) setSize(w, h int) {
+	if w != g.w || h != g.h {
+		g.follow = true
+	}
+	g.w, g.h = w, h
+}
+
+// view renders the visible window of the canvas, the selected node's box
+// highlighted.
+func (g *graphState) view(th views.Theme) []string {
+	fg := g.cur()
+	if fg == nil {
 		return []string{th.Dim.Render("analysing…")}
 	}
-	var out []string
-	for _, f := range g.good.Flows {
-		out = append(out, views.Clean(f.Name)+"  "+th.Dim.Render(f.Err))
+	if fg.Canvas == nil {
+		return []string{th.Blocker.Render(views.Clean(fg.Err))}
+	}
+	c := fg.Canvas
+	if g.follow {
+		g.scrollToSelection(fg)
+		g.follow = false
+	}
+	g.clampScroll(c)
+	sel := g.selected + 1
+	// A run of cells with the same style id is rendered in one go; the id
+	// is the class, plus a flag for the selected node's border and text.
+	styleOf := func(id int) lipgloss.Style {
+		switch id {
+		case -1:
+			return th.GraphSelected
+		case -2:
+			return th.GraphSelected.Reverse(true)
+		}
+		return th.ClassStyle(flowgraph.Class(id))
+	}
+	out := make([]string, 0, g.h)
+	var b, run strings.Builder
+	for y := g.offY; y < g.offY+g.h && y < c.H; y++ {
+		b.Reset()
+		runID := -100
+		flush := func() {
+			if run.Len() > 0 {
+				b.WriteString(styleOf(runID).Render(run.String()))
+				run.Reset()
+			}
+		}
+		for x := g.offX; x < g.offX+g.w && x < c.W; x++ {
+			cell := c.At(x, y)
+			r := cell.R
+			if r == 0 {
+				if x != g.offX {
+					continue // second half of a wide character
+				}
+				r = ' '
+			}
+			if r > 0x1000 && views.Width(string(r)) == 2 && x+1 >= g.offX+g.w {
+				r = ' ' // a wide character cut by the right edge
+			}
+			id := int(cell.Class)
+			if sel > 0 && cell.Node == sel {
+				switch cell.Class {
+				case flowgraph.ClassNodeBorder, flowgraph.ClassSelected:
+					id = -1
+				case flowgraph.ClassNodeText:
+					id = -2
+				}
+			}
+			if r == ' ' && id >= 0 && cell.Class != flowgraph.ClassNone {
+				id = int(flowgraph.ClassNone) // spaces need no colour: longer runs
+			}
+			if id != runID {
+				flush()
+				runID = id
+			}
+			run.WriteRune(r)
+		}
+		flush()
+		out = append(out, b.String())
 	}
 	return out
 }
 
-func (g *graphState) breadcrumb() string {
-	if g.good == nil || len(g.good.Flows) == 0 {
-		return ""
-	}
-	return views.Clean(g.good.Flows[0].Name)
+func (g *graphState) clampScroll(c *flowgraph.Canvas) {
+	g.offX = max(0, min(g.offX, c.W-g.w))
+	g.offY = max(0, min(g.offY, c.H-g.h))
 }
 
-func (g *graphState) move(d int)                       {}
-func (g *graphState) moveSide(d int)                   {}
-func (g *graphState) scroll(dx, dy int)                {}
-func (g *graphState) first()                           {}
-func (g *graphState) last()                            {}
-func (g *graphState) open()                            {}
-func (g *graphState) back()                            {}
-func (g *graphState) selectPointer(ptr string)         {}
-func (g *graphState) selectID(id string)               {}
-func (g *graphState) nodeInfo() *views.NodeInfo        { return nil }
-func (g *graphState) nodePosition() (string, int, int) { return "", 0, 0 }
+// scrollToSelection scrolls the least needed to show the selected box
+// (its top-left corner when it is bigger than the pane).
+func (g *graphState) scrollToSelection(fg *FlowGraph) {
+	if g.selected < 0 || fg.Layout == nil {
+		return
+	}
+	b := fg.Layout.Box(g.selected)
+	if b.W == 0 {
+		return
+	}
+	if b.X+b.W > g.offX+g.w {
+		g.offX = b.X + b.W - g.w
+	}
+	if b.X < g.offX {
+		g.offX = b.X
+	}
+	if b.Y+b.H+1 > g.offY+g.h {
+		g.offY = b.Y + b.H + 1 - g.h
+	}
+	if b.Y < g.offY {
+		g.offY = max(0, b.Y-1)
+	}
+}
+
+func (g *graphState) breadcrumb() string {
+	if g.good == nil {
+		return ""
+	}
+	var parts []string
+	for _, p := range g.stack {
+		if fg := g.good.ByPtr[p]; fg != nil {
+			parts = append(parts, views.Clean(fg.Name))
+		}
+	}
+	return strings.Join(parts, " › ")
+}
+
+func (g *graphState) flowOK() *FlowGraph {
+	fg := g.cur()
+	if fg == nil || fg.Graph == nil || len(fg.Graph.Nodes) == 0 {
+		return nil
+	}
+	return fg
+}
+
+// move selects the previous/next node in reading order.
+func (g *graphState) move(d int) {
+	fg := g.flowOK()
+	if fg == nil {
+		return
+	}
+	pos := 0
+	for i, n := range fg.Order {
+		if n == g.selected {
+			pos = i
+		}
+	}
+	pos = max(0, min(len(fg.Order)-1, pos+d))
+	g.setSel(fg, fg.Order[pos])
+}
+
+func (g *graphState) first() {
+	if fg := g.flowOK(); fg != nil {
+		g.setSel(fg, fg.Order[0])
+	}
+}
+
+func (g *graphState) last() {
+	if fg := g.flowOK(); fg != nil {
+		g.setSel(fg, fg.Order[len(fg.Order)-1])
+	}
+}
+
+// moveSide selects the nearest node to the left (d<0) or right (d>0);
+// with none there it scrolls.
+func (g *graphState) moveSide(d int) {
+	fg := g.flowOK()
+	if fg == nil || g.selected < 0 {
+		return
+	}
+	cur := fg.Layout.Box(g.selected)
+	cx, cy := cur.X+cur.W/2, cur.Y+cur.H/2
+	best, bestCost := -1, 0
+	for i := range fg.Graph.Nodes {
+		b := fg.Layout.Box(i)
+		if i == g.selected || b.W == 0 {
+			continue
+		}
+		x, y := b.X+b.W/2, b.Y+b.H/2
+		dx := (x - cx) * d
+		if dx <= 0 {
+			continue
+		}
+		dy := y - cy
+		if dy < 0 {
+			dy = -dy
+		}
+		cost := dx + 3*dy
+		if best < 0 || cost < bestCost {
+			best, bestCost = i, cost
+		}
+	}
+	if best >= 0 {
+		g.setSel(fg, best)
+		return
+	}
+	g.scroll(8*d, 0)
+}
+
+func (g *graphState) scroll(dx, dy int) {
+	g.offX = max(0, g.offX+dx)
+	g.offY = max(0, g.offY+dy)
+	if fg := g.cur(); fg != nil && fg.Canvas != nil {
+		g.clampScroll(fg.Canvas)
+	}
+}
+
+// open drills into the selected node's subflow.
+func (g *graphState) open() bool {
+	fg := g.flowOK()
+	if fg == nil || g.selected < 0 {
+		return false
+	}
+	n := fg.Graph.Nodes[g.selected]
+	if n.Subflow == "" || g.good.ByPtr[n.Subflow] == nil {
+		return false
+	}
+	g.stack = append(g.stack, n.Subflow)
+	g.offX, g.offY = 0, 0
+	g.resolveSelection()
+	return true
+}
+
+// back returns to the enclosing flow, its FlowNode still selected.
+func (g *graphState) back() bool {
+	if len(g.stack) <= 1 {
+		return false
+	}
+	g.stack = g.stack[:len(g.stack)-1]
+	g.resolveSelection()
+	return true
+}
+
+// pathTo is the chain of flow pointers from the root flow to ptr.
+func (g *graphState) pathTo(ptr string) []string {
+	var chain []string
+	for p, ok := ptr, true; ok; {
+		fg := g.good.ByPtr[p]
+		if fg == nil {
+			break
+		}
+		chain = append([]string{p}, chain...)
+		if p == g.good.Flows[0].Pointer {
+			break
+		}
+		p = fg.Parent
+		_, ok = g.good.ByPtr[p]
+	}
+	return chain
+}
+
+// selectPointer selects the node a finding's JSON Pointer belongs to: in the
+// flow shown when it has one, else in the innermost flow holding the
+// pointer (the drill-down path follows).
+func (g *graphState) selectPointer(loc string) {
+	if g.good == nil {
+		return
+	}
+	if fg := g.flowOK(); fg != nil {
+		if i := nodeAt(fg.Graph, loc); i >= 0 {
+			g.setSel(fg, i)
+			return
+		}
+	}
+	var best *FlowGraph
+	for _, fg := range g.good.Flows {
+		if fg.Graph != nil && under(loc, fg.Pointer) && (best == nil || len(fg.Pointer) > len(best.Pointer)) && nodeAt(fg.Graph, loc) >= 0 {
+			best = fg
+		}
+	}
+	if best == nil {
+		return
+	}
+	if chain := g.pathTo(best.Pointer); len(chain) > 0 {
+		g.stack = chain
+		g.setSel(best, nodeAt(best.Graph, loc))
+	}
+}
+
+// nodeAt is the node whose component (or subflow) holds loc, the most
+// specific one winning; -1 when none.
+func nodeAt(gr *flowgraph.Graph, loc string) int {
+	best, bestLen := -1, -1
+	for i, n := range gr.Nodes {
+		for _, p := range append([]string{n.Pointer}, n.Subflows...) {
+			if p != "" && under(loc, p) && len(p) > bestLen {
+				best, bestLen = i, len(p)
+			}
+		}
+	}
+	return best
+}
+
+func under(ptr, parent string) bool {
+	return parent == "" || ptr == parent || strings.HasPrefix(ptr, parent+"/")
+}
+
+// selectID selects the node with id in the shown flow, else in the first
+// flow that has it.
+func (g *graphState) selectID(id string) {
+	if fg := g.flowOK(); fg != nil {
+		if i := fg.Graph.NodeIndex(id); i >= 0 {
+			g.setSel(fg, i)
+			return
+		}
+	}
+	if g.good == nil {
+		return
+	}
+	for _, fg := range g.good.Flows {
+		if fg.Graph == nil {
+			continue
+		}
+		if i := fg.Graph.NodeIndex(id); i >= 0 {
+			if chain := g.pathTo(fg.Pointer); len(chain) > 0 {
+				g.stack = chain
+				g.setSel(fg, i)
+			}
+			return
+		}
+	}
+}
+
+func (g *graphState) selectedNode() (*FlowGraph, *flowgraph.Node) {
+	fg := g.flowOK()
+	if fg == nil || g.selected < 0 || g.selected >= len(fg.Graph.Nodes) {
+		return nil, nil
+	}
+	return fg, fg.Graph.Nodes[g.selected]
+}
+
+// nodeInfo describes the selected node for the Node tab.
+func (g *graphState) nodeInfo() *views.NodeInfo {
+	fg, n := g.selectedNode()
+	if n == nil {
+		return nil
+	}
+	info := &views.NodeInfo{Name: n.Name}
+	add := func(k, v string) {
+		if v != "" {
+			info.Fields = append(info.Fields, [2]string{k, v})
+		}
+	}
+	add("id", n.ID)
+	add("type", n.ComponentType)
+	add("kind", string(n.Kind))
+	add("flow", fg.Name)
+	doc := g.good.Agent.Flow
+	if n.Pointer != "" {
+		line, col := doc.PointerPosition(n.Pointer)
+		add("at", fmt.Sprintf("%s  (line %d:%d)", n.Pointer, line, col))
+	} else {
+		add("at", "global registry")
+	}
+	if len(n.Steps) > 0 {
+		s := make([]string, len(n.Steps))
+		for i, x := range n.Steps {
+			s[i] = fmt.Sprint(x)
+		}
+		add("steps", strings.Join(s, ", "))
+	}
+	if n.Approval {
+		add("approval", "✋ requires approval")
+	}
+	add("risk", n.Risk)
+	if n.Subflow != "" {
+		add("subflow", n.Subflow+"  (enter opens it)")
+	}
+	if !n.Reachable {
+		add("reachable", "no: not reachable from the start node")
+	}
+	if n.Blockers+n.Warnings+n.Suggestions > 0 {
+		add("findings", fmt.Sprintf("%d blockers, %d warnings, %d suggestions", n.Blockers, n.Warnings, n.Suggestions))
+	}
+	comp := doc.Lookup(n.Pointer)
+	if n.Pointer == "" {
+		comp = nil
+	}
+	info.Inputs = props(comp.Get("inputs"))
+	info.Outputs = props(comp.Get("outputs"))
+	for _, e := range fg.Graph.Data {
+		if e.To == n.ID {
+			info.DataIn = append(info.DataIn, fmt.Sprintf("%s.%s → %s", e.From, e.Output, e.Input))
+		}
+		if e.From == n.ID {
+			info.DataOut = append(info.DataOut, fmt.Sprintf("%s → %s.%s", e.Output, e.To, e.Input))
+		}
+	}
+	for _, f := range g.good.Review.Findings {
+		if n.Pointer != "" && f.File == g.good.Agent.FlowPath && under(f.Location, n.Pointer) {
+			info.Findings = append(info.Findings, fmt.Sprintf("%d:%d %s %s", f.Line, f.Column, f.Code, f.Message))
+		}
+	}
+	return info
+}
+
+// props lists an inputs/outputs array as "title: type".
+func props(arr *compile.Node) []string {
+	if arr == nil || arr.Kind != compile.Array {
+		return nil
+	}
+	var out []string
+	for _, it := range arr.Items {
+		title := it.Get("title").StringOr("?")
+		typ := it.Get("type").StringOr("")
+		if typ == "" {
+			if r, ok := compile.RefID(it); ok {
+				typ = "$ref " + r
+			}
+		}
+		s := title
+		if typ != "" {
+			s += ": " + typ
+		}
+		if d := it.Get("default"); d != nil {
+			s += " (default)"
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+// nodePosition is where the selected node is defined, for the editor.
+func (g *graphState) nodePosition() (string, int, int) {
+	_, n := g.selectedNode()
+	if n == nil || n.Pointer == "" {
+		return "", 0, 0
+	}
+	line, col := g.good.Agent.Flow.PointerPosition(n.Pointer)
+	return g.good.Agent.FlowPath, line, col
+}

@@ -2,51 +2,19 @@ package views
 
 import (
 	"strings"
-	"unicode"
 
 	"github.com/charmbracelet/x/ansi"
+
+	"github.com/oastui/oastui/flowgraph"
 )
 
 // Clean makes a string taken from the agent safe to draw: escape sequences
-// (CSI, OSC, DCS, …) and control characters are removed, line breaks and
-// tabs become spaces, and bidirectional overrides are dropped so that text
-// cannot move the cursor, change colours, set the window title or reorder
-// what is shown.
-func Clean(s string) string {
-	if isPlain(s) {
-		return s
-	}
-	s = ansi.Strip(s)
-	var b strings.Builder
-	b.Grow(len(s))
-	for _, r := range s {
-		switch {
-		case r == '\t' || r == '\n' || r == '\r':
-			b.WriteByte(' ')
-		case r < 0x20 || r == 0x7f || (r >= 0x80 && r < 0xa0):
-			// C0/C1 controls left over (a lone ESC, BEL, …)
-		case r == unicode.ReplacementChar:
-			b.WriteRune(r)
-		case isBidiControl(r):
-		default:
-			b.WriteRune(r)
-		}
-	}
-	return b.String()
-}
-
-func isPlain(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c >= 0x7f {
-			return false
-		}
-	}
-	return true
-}
-
-func isBidiControl(r rune) bool {
-	return (r >= 0x202a && r <= 0x202e) || (r >= 0x2066 && r <= 0x2069) || r == 0x200e || r == 0x200f || r == 0x061c
-}
+// (CSI, OSC, DCS, …), control characters, bidirectional and zero-width
+// formatting characters are removed and line breaks become spaces, so that
+// text cannot move the cursor, change colours, set the window title or
+// reorder what is shown. It is flowgraph.Sanitize, the project's one
+// sanitiser.
+func Clean(s string) string { return flowgraph.Sanitize(s) }
 
 // Fit truncates s (which may carry style sequences) to width w with an
 // ellipsis and pads it with spaces to exactly w columns.

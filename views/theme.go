@@ -8,6 +8,8 @@ import (
 	"image/color"
 
 	"charm.land/lipgloss/v2"
+
+	"github.com/oastui/oastui/flowgraph"
 )
 
 // Theme is every style of the UI, in one place. Build it with NewTheme; the
@@ -102,4 +104,37 @@ func NewTheme(isDark bool) Theme {
 		GraphData:     s().Foreground(blue),
 		GraphSelected: s().Foreground(accent).Bold(true),
 	}
+}
+
+// ClassStyle maps a graph canvas class to its style.
+func (t Theme) ClassStyle(c flowgraph.Class) lipgloss.Style {
+	switch c {
+	case flowgraph.ClassEdge:
+		return t.GraphEdge
+	case flowgraph.ClassLabel:
+		return t.Dim
+	case flowgraph.ClassNodeBorder:
+		return t.GraphBox
+	case flowgraph.ClassNodeText:
+		return t.GraphText
+	case flowgraph.ClassStart:
+		return t.GraphStart
+	case flowgraph.ClassEnd:
+		return t.GraphEnd
+	case flowgraph.ClassStepBadge:
+		return t.GraphBadge
+	case flowgraph.ClassApproval:
+		return t.GraphApproval
+	case flowgraph.ClassBlocker:
+		return t.GraphBlocker
+	case flowgraph.ClassWarning:
+		return t.GraphWarning
+	case flowgraph.ClassUnreachable:
+		return t.Dim.Strikethrough(false)
+	case flowgraph.ClassSelected:
+		return t.GraphSelected
+	case flowgraph.ClassBackEdge:
+		return t.GraphBack
+	}
+	return t.Text
 }
