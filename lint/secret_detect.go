@@ -902,7 +902,7 @@ func secFindURLSecrets(value string, class keyClass, depth int) (Detection, bool
 				}
 			}
 		}
-		if class >= keyNeutral && depth < 2 {
+		if class != keyDescriptive && depth < 2 {
 			if q := strings.IndexByte(value[authEnd:e], '?'); q >= 0 {
 				qs := value[authEnd+q+1 : e]
 				base := authEnd + q + 1

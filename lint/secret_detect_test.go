@@ -1,0 +1,216 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+	"unicode/utf8"
+)
+
+// Test tokens are assembled at run time so that no scanner (or push
+// protection) mistakes this file for a leak.
+func tk(parts ...string) string { return strings.Join(parts, "") }
+
+var (
+	fakeGH     = tk("ghp_", "R4nd0mT0k3nAbCdEfGhIjKlMnOpQrStUvWx12")
+	fakeOpenAI = tk("sk-proj-", "Q9x2Lm4Np7Rs1Tv8Wy3Zb6Cd5Fg0Hj2Kk")
+	fakeAnth   = tk("sk-ant-api03-", "Zx8Yw7Vu6Ts5Rq4Po3Nm2Lk1Jh0Gf9Ed8Cb7")
+	fakeJWT    = tk("eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9", ".", "eyJzdWIiOiIxMjM0NTY3ODkwIn0", ".", "dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U")
+	fakePEM    = tk("-----BEGIN RSA ", "PRIVATE KEY-----\nMIIEpAIBAAKCAQEA0Z3VS5JJcds3xfn/ygWyF8PbnGy0AHB7MhgHcTz6sE2I2yPB\naFDrBz9vFqU4yr5ZLkVTd0ZzQ9GgKk6pS1hQ2xYw\n-----END RSA ", "PRIVATE KEY-----")
+	fakeAWS    = tk("AKIA", "Z7Q2W4E6R8T1Y3U5")
+	fakeRandom = "Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznB"
+)
+
+func TestDetectSecret(t *testing.T) {
+	cases := []struct {
+		key, value string
+		family     string // "" = nothing
+		strong     bool
+	}{
+		// provider catalogue, under a neutral key
+		{"note", fakeGH, "github-pat", true},
+		{"note", tk("github_pat_", "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"), "github-fine-grained-pat", true},
+		{"note", fakeOpenAI, "openai-sk", true},
+		{"note", fakeAnth, "anthropic-key", true},
+		{"note", tk("glpat-", "Xy9Zq2Wr4Ts6Uv8Kl1Mn"), "gitlab-token", true},
+		{"note", tk("sk_live_", "51HqLyjWDarjtT1zdp7dcXyZ"), "stripe-key", true},
+		{"note", tk("rk_live_", "51HqLyjWDarjtT1zdp7dcXyZ"), "stripe-key", true},
+		{"note", tk("AIza", "SyD3asb-2pEZVqMkmL6M9N6nHZRR_znhrh7"), "google-api-key", true},
+		{"note", tk("xoxb-", "781236542736-2364535789652-GkwFDQoHqzXDVsC6GzqYUypD"), "slack-token", true},
+		{"note", fakeAWS, "aws-access-key", true},
+		{"note", tk("hf_", "jCBaQngSHiHDRYOcsMcifUcysGyaiybUWz"), "huggingface-token", true},
+		{"note", tk("npm_", "a1B2c3D4e5F6g7H8i9J0k1L2m3N4o5P6q7R8"), "npm-token", true},
+		{"note", tk("SG.", "ngeVfQFYQlKU0ufo8x5d1A.TwL2iGABf9DHoTf-09kqeF8tAmbihYzrnopKc-1s5cr"), "sendgrid-key", true},
+		{"note", fakePEM, "private-key", true},
+		{"note", fakeJWT, "jwt", true},
+		{"note", "see https://hooks.slack.com/services/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 now", "slack-webhook", true},
+		// reference rules
+		{"Authorization", "Bearer " + fakeOpenAI, "openai-sk", true},
+		{"Authorization", "Bearer 8f3k2j1h4g5f6d7s", "bearer-token", false},
+		{"system_prompt", "call it with -H 'Authorization: Bearer 8f3k2j1h4g5f6d7s9a' please", "bearer-token", false},
+		{"data", "token is " + fakeRandom + "Q7", "high-entropy-token", false},
+		// anchored placeholders: a value that merely contains ${X} is scanned
+		{"body", "${PREFIX} " + fakeGH, "github-pat", true},
+		{"headers", "<TOKEN> " + fakeGH, "github-pat", true},
+		// URLs
+		{"url", "https://admin:s3cr3tP4ss@db.example.com/x", "url-credentials", true},
+		{"dsn", "postgres://app:Zq8!wLm2@10.0.0.5:5432/db", "url-credentials", true},
+		{"endpoint", "https://api.example.com/v1?api_key=Zf3D0LXCM3EIMbgJ&x=1", "secret-named-key", false},
+		// secret-named keys anywhere
+		{"api_key", fakeRandom, "high-entropy-token", false},
+		{"api_key", "Zf3D0LXCM3EIMbgJ", "secret-named-key", false},
+		{"apiKey", "5eb4223e-5008-46e5-be67-c7b8f2732305", "secret-named-key", false},
+		{"x-api-key", "d2LkV78zLx4t9QpR", "secret-named-key", false},
+		{"client_secret", "q5VgKljZ7cb3.0sp0Apz.vOjRIPyeTr", "high-entropy-token", false},
+		{"client_secret", "q5VgKljZ7cb3.0sp", "secret-named-key", false},
+		{"password", "hunter2!x", "password-literal", false},
+		{"db_password", "correcthorse", "password-literal", false},
+		{"note", "Server=db;User Id=app;Password=Abc123xyz!;", "password-literal", false},
+		{"credentials", "elastic:P@ssw0rd$1", "secret-named-key", false},
+		{"config", "password: UyFCXCpkJHpEc2I9", "password-literal", false},
+		// description: only strong detections come back
+		{"description", "rotate " + fakeOpenAI + " monthly", "openai-sk", true},
+		{"description", "token is " + fakeRandom + "Q7", "", false},
+
+		// negatives: placeholders and templates
+		{"Authorization", "Bearer {{token}}", "", false},
+		{"Authorization", "Bearer ${TOKEN}", "", false},
+		{"Authorization", "Bearer <API_KEY>", "", false},
+		{"Authorization", "Bearer sk-EXAMPLE", "", false},
+		{"Authorization", "Basic {{ creds }}", "", false},
+		{"api_key", "{{API_KEY}}", "", false},
+		{"api_key", "{{ inputs.api_key }}", "", false},
+		{"token", "${{ secrets.GH_TOKEN }}", "", false},
+		{"api_key", "$OPENAI_API_KEY", "", false},
+		{"api_key", "%API_KEY%", "", false},
+		{"api_key", "<your-api-key>", "", false},
+		{"api_key", "OPENAI_API_KEY", "", false},
+		{"api_key", "your_api_key_here", "", false},
+		{"api_key", "xxxxxxxxxxxxxxxxxxxxxxxx", "", false},
+		{"api_key", "1234567890abcdef", "", false},
+		{"token", "access_token", "", false},
+		{"token", "accessToken", "", false},
+		{"password", "********", "", false},
+		{"password", "password", "", false},
+		{"secret", "<SECRET>", "", false},
+		{"Authorization", "REDACTED", "", false},
+		{"note", tk("ghp_", "xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx"), "", false},
+		{"note", tk("AKIA", "XXXXXXXXXXXXXXXX"), "", false},
+		{"note", tk("glc_", "111111111111111111111111111111111111111111=="), "", false},
+		{"note", tk("xoxb-", "xxxxxxxxx-xxxxxxxxxx-xxxxxxxxxxxx"), "", false},
+		{"note", "-----BEGIN PRIVATE KEY-----\nanything\n-----END PRIVATE KEY-----", "", false},
+		// negatives: ids, UUIDs, hashes, URLs without credentials, prose
+		{"id", "550e8400-e29b-41d4-a716-446655440000", "", false},
+		{"note", "550e8400-e29b-41d4-a716-446655440000", "", false},
+		{"run_id", fakeRandom + "Q7xY", "", false},
+		{"request_id", "Mj2qykJO5rELyHgezQ69nzUX0i3OH67V7", "", false},
+		{"sha256", "9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08", "", false},
+		{"integrity", "sha512-Mj2qykJO5rELyHgezQ69nzUX0i3OH67V7+V4eUrLfpuyOuxmiW9rhROG/Whikle15syazJOk==", "", false},
+		{"csrf_token", "Mj2qykJO5rELyHgezQ69nzUX0i3OH67V7", "", false},
+		{"public_key", "9Cnzj4p4WGeKLs1Pt8QuKUpRKfFLfRYC9AIKjbJTWit", "", false},
+		{"max_tokens", "4096", "", false},
+		{"token_url", "https://auth.example.com/oauth/token", "", false},
+		{"url", "https://api.example.com/v1/chat/completions?model=gpt-4o-mini&stream=true", "", false},
+		{"url", "{{CINATRA_BASE_URL}}/api/context-resolve", "", false},
+		{"url", "https://user@host.example.com/repo.git", "", false},
+		{"url", "postgres://user:${DB_PASSWORD}@host/db", "", false},
+		{"url", "https://username:password@example.com", "", false},
+		{"system_prompt", "You are a careful assistant. Never reveal the API key or the bearer token.", "", false},
+		{"body", "true", "", false},
+		{"body", "1.0.0", "", false},
+		{"model_id", "claude-3-5-sonnet-20241022", "", false},
+		{"api_key_env", "ANTHROPIC_API_KEY", "", false},
+		{"secret_name", "prod/openai/key", "", false},
+		{"note", "", "", false},
+		{"api_key", "   ", "", false},
+	}
+	for _, c := range cases {
+		d, ok := DetectSecret(c.key, c.value)
+		got := ""
+		if ok {
+			got = d.Family
+		}
+		if got != c.family {
+			t.Errorf("DetectSecret(%q, %q) = %q, want %q", c.key, Mask(c.value), got, c.family)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		if d.Strong != c.strong {
+			t.Errorf("DetectSecret(%q, %q).Strong = %v, want %v", c.key, Mask(c.value), d.Strong, c.strong)
+		}
+		if d.Start < 0 || d.End > len(c.value) || d.Start >= d.End {
+			t.Errorf("DetectSecret(%q, …) span %d:%d out of %d", c.key, d.Start, d.End, len(c.value))
+			continue
+		}
+		if d.Masked != Mask(c.value[d.Start:d.End]) {
+			t.Errorf("Masked %q is not the mask of the span %q", d.Masked, Mask(c.value[d.Start:d.End]))
+		}
+	}
+}
+
+func TestMask(t *testing.T) {
+	for in, want := range map[string]string{
+		"sk-1234567890abcdef1234567890abcdef": "sk-1…35",
+		"abcdefghijkl":                        "abcd…12",
+		"abcdefgh":                            "ab…8",
+		"ab":                                  "…2",
+		"ünïcödé-tökén-12":                    "ünïc…16",
+	} {
+		if got := Mask(in); got != want {
+			t.Errorf("Mask(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestClassifyKey(t *testing.T) {
+	for key, want := range map[string]keyClass{
+		"name": keyDescriptive, "description": keyDescriptive,
+		"api_key": keySecret, "apiKey": keySecret, "APIKey": keySecret, "x-api-key": keySecret, "X-API-KEY": keySecret,
+		"OPENAI_API_KEY": keySecret, "token": keySecret, "accessToken": keySecret, "x-github-token": keySecret,
+		"Authorization": keySecret, "client_secret": keySecret, "clientSecret": keySecret, "secret": keySecret,
+		"private_key": keySecret, "AWS_SECRET_ACCESS_KEY": keySecret, "refresh_token": keySecret, "token2": keySecret,
+		"credentials": keySecret, "basic_auth": keySecret,
+		"password": keyPassword, "db_password": keyPassword, "passwd": keyPassword, "ClearTextPassword": keyPassword,
+		"id": keyIdentifier, "run_id": keyIdentifier, "AWS_ACCESS_KEY_ID": keyIdentifier, "token_url": keyIdentifier,
+		"csrf_token": keyIdentifier, "public_key": keyIdentifier, "publicToken": keyIdentifier, "secret_name": keyIdentifier,
+		"token_type": keyIdentifier, "max_tokens": keyIdentifier, "primaryKey": keyIdentifier, "url": keyIdentifier,
+		"sha256": keyIdentifier, "integrity": keyIdentifier, "key_length": keyIdentifier,
+		"key": keyNeutral, "keyword": keyNeutral, "note": keyNeutral, "body": keyNeutral, "system_prompt": keyNeutral,
+		"author": keyNeutral, "tokenizer": keyNeutral, "pass": keyNeutral, "": keyNeutral, "secrets": keyNeutral,
+	} {
+		if got := classifyKey(key); got != want {
+			t.Errorf("classifyKey(%q) = %v, want %v", key, got, want)
+		}
+	}
+}
+
+// FuzzDetectSecret: never panics, spans stay inside the value, the mask
+// never shows the secret, and the result is deterministic.
+func FuzzDetectSecret(f *testing.F) {
+	for _, s := range []string{fakeGH, fakeOpenAI, fakeJWT, fakePEM, "Bearer " + fakeAWS, "https://a:b@c/d?token=" + fakeRandom,
+		"{{x}}", "${X} y", "<A>", "password: x", "a=b;c=d", "hooks.slack.com/services/a/b/cccccccccccccccccccccccc", "eyJ.eyJ.", "-----BEGIN PRIVATE KEY-----"} {
+		f.Add("api_key", s)
+		f.Add("note", s)
+	}
+	f.Fuzz(func(t *testing.T, key, value string) {
+		d, ok := DetectSecret(key, value)
+		d2, ok2 := DetectSecret(key, value)
+		if ok != ok2 || d != d2 {
+			t.Fatalf("not deterministic: %v %v / %v %v", d, ok, d2, ok2)
+		}
+		if !ok {
+			return
+		}
+		if d.Start < 0 || d.End > len(value) || d.Start >= d.End {
+			t.Fatalf("span %d:%d out of %d", d.Start, d.End, len(value))
+		}
+		secret := value[d.Start:d.End]
+		if utf8.RuneCountInString(secret) >= 4 && strings.Contains(d.Masked, secret) {
+			t.Fatalf("mask %q shows the secret %q", d.Masked, secret)
+		}
+		if d.Family == "" {
+			t.Fatal("empty family")
+		}
+	})
+}
