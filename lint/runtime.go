@@ -101,9 +101,9 @@ func rtFindJsTernary(text string) string {
 }
 
 // object: OAS-RUNTIME-003, 008, 013 on every object.
-func (r *rtWalk) object(n *compile.Node, ct string, path valPath) {
-	if title, ok := n.Get("title").Str(); ok {
-		if typ, ok := n.Get("type").Str(); ok && typ == "number" {
+func (r *rtWalk) object(n *compile.Node, ct string, titleN, typeN *compile.Node, path valPath) {
+	if title, ok := titleN.Str(); ok {
+		if typ, ok := typeN.Str(); ok && typ == "number" {
 			r.floatDefault(n, title, path)
 		}
 	}
@@ -474,24 +474,48 @@ func rtTitles(a *compile.Node) []string {
 var rtApiSources = []string{"url", "http_method", "api_spec_uri", "data", "query_params", "headers"}
 
 // rtPlaceholders is pyagentspec's placeholder set of an ApiNode: bare
-// {{ name }} in the JSON text of its templated fields, ALL-CAPS names
-// (environment variables) left out, in order of appearance.
+// {{ name }} in the JSON text of its templated fields (the reference runs
+// its regex over JSON.stringify of url, http_method, api_spec_uri, data,
+// query_params, headers), ALL-CAPS names (environment variables) left out,
+// in order of appearance. A match cannot cross a quote, so scanning every
+// key and string in stringify order, each in its escaped JSON form, finds
+// the same names without building the text.
 func rtPlaceholders(api *compile.Node) *rtOrderedSet {
-	var b strings.Builder
-	first := true
-	for _, k := range rtApiSources {
-		val := api.Get(k)
-		if val == nil {
-			continue
-		}
-		if !first {
-			b.WriteByte('\n')
-		}
-		first = false
-		valStringify(&b, val)
-	}
-	text := b.String()
 	set := &rtOrderedSet{}
+	for _, k := range rtApiSources {
+		rtScanPlaceholders(api.Get(k), set, 0)
+	}
+	return set
+}
+
+func rtScanPlaceholders(n *compile.Node, set *rtOrderedSet, depth int) {
+	if n == nil || depth > compile.MaxDepth {
+		return
+	}
+	switch n.Kind {
+	case compile.String:
+		rtScanText(n.Text, set)
+	case compile.Array:
+		for _, it := range n.Items {
+			rtScanPlaceholders(it, set, depth+1)
+		}
+	case compile.Object:
+		for _, m := range valEntries(n) {
+			rtScanText(m.Key, set)
+			rtScanPlaceholders(m.Value, set, depth+1)
+		}
+	}
+}
+
+func rtScanText(text string, set *rtOrderedSet) {
+	if !strings.Contains(text, "{{") {
+		return
+	}
+	if strings.ContainsFunc(text, func(r rune) bool { return r == '"' || r == '\\' || r < 0x20 }) {
+		var b strings.Builder
+		valJSONString(&b, text)
+		text = b.String()
+	}
 	for i := 0; i+1 < len(text); {
 		k := strings.Index(text[i:], "{{")
 		if k < 0 {
@@ -507,7 +531,6 @@ func rtPlaceholders(api *compile.Node) *rtOrderedSet {
 			i = start + 1
 		}
 	}
-	return set
 }
 
 // rtMatchPlaceholder matches \{\{\s*(\w+)\s*\}\} at text[start:].

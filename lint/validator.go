@@ -258,9 +258,11 @@ type valScope struct {
 }
 
 type valDef struct {
-	id  string
-	ptr string
+	id    string
+	scope string // pointer of the Flow whose $referenced_components holds it
 }
+
+func (d valDef) ptr() string { return compile.Append(d.scope, "$referenced_components", d.id) }
 
 type valEdge struct{ from, to int }
 
@@ -270,26 +272,27 @@ type valWalker struct {
 	scopes []*valScope
 	defs   []valDef
 	stack  []int // definitions enclosing the current value
-	edges  map[valEdge]string
-	// ref edge pointers: for each edge caused by a $component_ref, the
-	// pointer of the first ref that caused it ("" for containment edges).
-	adj map[int][]int
+	// edges of the "contains or refers to" graph between definitions; the
+	// value is the first {"$component_ref"} object that caused the edge
+	// (nil for containment). Pointers are built only for a reported cycle.
+	edges map[valEdge]*compile.Node
+	adj   map[int][]int
 	rt  *rtWalk
 }
 
 func newValWalker(v *valCtx) *valWalker {
-	return &valWalker{v: v, path: make(valPath, 0, 32), edges: map[valEdge]string{}, adj: map[int][]int{},
+	return &valWalker{v: v, path: make(valPath, 0, 32), edges: map[valEdge]*compile.Node{}, adj: map[int][]int{},
 		rt: newRtWalk(v)}
 }
 
 func (w *valWalker) run() { w.visit(w.v.root) }
 
-func (w *valWalker) addEdge(from, to int, refPtr string) {
+func (w *valWalker) addEdge(from, to int, ref *compile.Node) {
 	e := valEdge{from, to}
 	if _, ok := w.edges[e]; ok {
 		return
 	}
-	w.edges[e] = refPtr
+	w.edges[e] = ref
 	w.adj[from] = append(w.adj[from], to)
 }
 
@@ -309,24 +312,41 @@ func (w *valWalker) visit(n *compile.Node) {
 }
 
 func (w *valWalker) object(n *compile.Node) {
-	ct := compile.ComponentType(n)
+	// One scan for the members every object is asked about (last wins, as
+	// Node.Get).
+	var ctN, titleN, typeN, refN, refsN *compile.Node
+	for _, m := range n.Members {
+		switch m.Key {
+		case "component_type":
+			ctN = m.Value
+		case "title":
+			titleN = m.Value
+		case "type":
+			typeN = m.Value
+		case "$component_ref":
+			refN = m.Value
+		case "$referenced_components":
+			refsN = m.Value
+		}
+	}
+	ct := ctN.StringOr("")
 	var scope *valScope
 	if ct == "Flow" {
 		ptr := w.path.pointer()
 		w.v.flows = append(w.v.flows, valFlow{node: n, ptr: ptr})
-		if refs := n.Get("$referenced_components"); refs.Is(compile.Object) {
+		if refs := refsN; refs.Is(compile.Object) {
 			scope = &valScope{refs: refs, ptr: ptr, defs: make(map[string]int, len(refs.Members)), mem: make([]int, len(refs.Members))}
 			for j, m := range refs.Members {
 				scope.defs[m.Key] = len(w.defs)
 				scope.mem[j] = len(w.defs)
-				w.defs = append(w.defs, valDef{id: m.Key, ptr: compile.Append(ptr, "$referenced_components", m.Key)})
+				w.defs = append(w.defs, valDef{id: m.Key, scope: ptr})
 			}
 			w.scopes = append(w.scopes, scope)
 		}
 	}
-	w.rt.object(n, ct, w.path)
-	if id, ok := compile.RefID(n); ok {
-		w.ref(id)
+	w.rt.object(n, ct, titleN, typeN, w.path)
+	if id, ok := refN.Str(); ok {
+		w.ref(n, id)
 	}
 	for _, m := range n.Members {
 		w.path = w.path.key(m.Key)
@@ -335,7 +355,7 @@ func (w *valWalker) object(n *compile.Node) {
 				def := scope.mem[j]
 				w.path = w.path.key(dm.Key)
 				if len(w.stack) > 0 {
-					w.addEdge(w.stack[len(w.stack)-1], def, "")
+					w.addEdge(w.stack[len(w.stack)-1], def, nil)
 				}
 				w.stack = append(w.stack, def)
 				w.visit(dm.Value)
@@ -353,8 +373,8 @@ func (w *valWalker) object(n *compile.Node) {
 }
 
 // ref checks one {"$component_ref": id} at the current path.
-func (w *valWalker) ref(id string) {
-	refPtr := compile.Append(w.path.pointer(), "$component_ref")
+func (w *valWalker) ref(n *compile.Node, id string) {
+	refPtr := func() string { return w.path.pointer() + "/$component_ref" }
 	target := -1
 	outer := false
 	if k := len(w.scopes); k > 0 {
@@ -373,17 +393,17 @@ func (w *valWalker) ref(id string) {
 	switch {
 	case target >= 0:
 		if outer {
-			w.v.report(refPtr, "component_ref_outer_scope",
+			w.v.report(refPtr(), "component_ref_outer_scope",
 				fmt.Sprintf(`$component_ref "%s" at %s resolves only in an outer Flow's $referenced_components (%s); each Flow resolves its refs in its own scope, so define "%s" in this Flow's $referenced_components`,
-					id, w.dottedOrRoot(), w.defs[target].ptr, id))
+					id, w.dottedOrRoot(), w.defs[target].ptr(), id))
 		}
 		if len(w.stack) > 0 {
-			w.addEdge(w.stack[len(w.stack)-1], target, refPtr)
+			w.addEdge(w.stack[len(w.stack)-1], target, n)
 		}
 	case w.v.reg.Get(id) != nil:
 		// the global registry has it (documented deviation from the reference)
 	default:
-		w.v.report(refPtr, "unresolved_component_ref",
+		w.v.report(refPtr(), "unresolved_component_ref",
 			fmt.Sprintf(`unresolved $component_ref "%s" at %s (not in local $referenced_components nor a known global id)`, id, w.dottedOrRoot()))
 	}
 }
@@ -457,17 +477,21 @@ func (w *valWalker) checkCycles() {
 		}
 		path := w.cyclePath(start, in)
 		ids := make([]string, 0, len(path)+1)
-		loc := ""
+		var refNode *compile.Node
 		for i, u := range path {
 			ids = append(ids, w.defs[u].id)
 			next := path[(i+1)%len(path)]
-			if loc == "" {
-				loc = w.edges[valEdge{u, next}]
+			if refNode == nil {
+				refNode = w.edges[valEdge{u, next}]
 			}
+		}
+		loc := ""
+		if refNode != nil {
+			loc = valPointerOf(w.v.root, refNode) + "/$component_ref"
 		}
 		ids = append(ids, w.defs[start].id)
 		if loc == "" {
-			loc = w.defs[start].ptr
+			loc = w.defs[start].ptr()
 		}
 		w.v.report(loc, "component_ref_cycle",
 			fmt.Sprintf(`component "%s" contains itself through $component_ref: %s`, w.defs[start].id, strings.Join(ids, " → ")))
@@ -508,4 +532,21 @@ func (w *valWalker) cyclePath(start int, in map[int]bool) []int {
 		}
 	}
 	return []int{start}
+}
+
+// valPointerOf finds the pointer of node target in the tree (rarely
+// needed: only for a reported cycle).
+func valPointerOf(root, target *compile.Node) string {
+	found := ""
+	compile.Walk(root, "", func(ptr string, n *compile.Node) bool {
+		if found != "" {
+			return false
+		}
+		if n == target {
+			found = ptr
+			return false
+		}
+		return true
+	})
+	return found
 }

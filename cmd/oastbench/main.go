@@ -1,0 +1,266 @@
+// Command oastbench measures `oastui lint` over a large agents/ tree: the
+// corpus agents copied N times (with the global registry), linted by the
+// built binary with --format json, next to the time it takes merely to
+// tokenize the same bytes with jsontext. Run it from the repository root:
+//
+//	go run ./cmd/oastbench -n 40        # 25 corpus agents × 40 = 1,000 agents
+//
+// Wall time is measured around the child process; peak memory is the
+// child's maximum resident set size (getrusage). Each measurement is taken
+// -runs times; the best and the median are printed.
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"sort"
+	"sync"
+	"syscall"
+	"time"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+func main() {
+	n := flag.Int("n", 40, "copies of the corpus agents")
+	corpus := flag.String("corpus", filepath.Join("..", "shared", "corpus", "cinatra"), "the Cinatra corpus (holds agents/cinatra-ai and agents/_shared)")
+	runs := flag.Int("runs", 3, "measurements of each kind")
+	keep := flag.Bool("keep", false, "keep the temporary tree and print its path")
+	flag.Parse()
+	if err := run(*n, *corpus, *runs, *keep); err != nil {
+		fmt.Fprintln(os.Stderr, "oastbench:", err)
+		os.Exit(1)
+	}
+}
+
+func run(n int, corpus string, runs int, keep bool) error {
+	if n < 1 || runs < 1 {
+		return errors.New("-n and -runs must be at least 1")
+	}
+	src := filepath.Join(corpus, "agents", "cinatra-ai")
+	ents, err := os.ReadDir(src)
+	if err != nil {
+		return fmt.Errorf("corpus not found: %w (run from the repository root, or pass -corpus)", err)
+	}
+	tmp, err := os.MkdirTemp("", "oastbench-")
+	if err != nil {
+		return err
+	}
+	if keep {
+		fmt.Println("tree:", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+	}
+
+	// The tree: agents/v<k>/<slug>/… and agents/_shared/cinatra/components.json.
+	tree := filepath.Join(tmp, "agents")
+	var slugs []string
+	for _, e := range ents {
+		if e.IsDir() {
+			slugs = append(slugs, e.Name())
+		}
+	}
+	for k := range n {
+		for _, s := range slugs {
+			if err := copyDir(filepath.Join(src, s), filepath.Join(tree, fmt.Sprintf("v%03d", k), s)); err != nil {
+				return err
+			}
+		}
+	}
+	reg := filepath.Join(corpus, "agents", "_shared", "cinatra", "components.json")
+	if err := copyFile(reg, filepath.Join(tree, "_shared", "cinatra", "components.json")); err != nil {
+		return err
+	}
+
+	// The bytes the linter reads: every file of every package, and the
+	// registry once per agent (each agent's load reads it).
+	var files [][]byte
+	regBytes, err := os.ReadFile(reg)
+	if err != nil {
+		return err
+	}
+	agents := 0
+	err = filepath.WalkDir(tree, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "_shared" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || filepath.Ext(p) != ".json" {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		files = append(files, b)
+		if filepath.Base(p) == "oas.json" {
+			agents++
+			files = append(files, regBytes)
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+	total := 0
+	for _, b := range files {
+		total += len(b)
+	}
+
+	// Build the binary.
+	bin := filepath.Join(tmp, "oastui")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/oastui")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("go build ./cmd/oastui (run from the repository root): %w", err)
+	}
+
+	fmt.Printf("tree: %d agents (%d corpus agents × %d) + registry; %d JSON documents read, %.1f MB; GOMAXPROCS %d\n",
+		agents, len(slugs), n, len(files), float64(total)/1e6, runtime.GOMAXPROCS(0))
+
+	var walls []time.Duration
+	var rss []int64
+	var outBytes int
+	for range runs {
+		cmd := exec.Command(bin, "lint", tree, "--format", "json")
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		cmd.Stderr = os.Stderr
+		start := time.Now()
+		err := cmd.Run()
+		wall := time.Since(start)
+		var ee *exec.ExitError
+		if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
+			return fmt.Errorf("oastui lint: %w", err)
+		}
+		ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+		if !ok {
+			return errors.New("no rusage on this platform")
+		}
+		walls = append(walls, wall)
+		rss = append(rss, ru.Maxrss) // KiB on Linux
+		outBytes = out.Len()
+	}
+	fmt.Printf("oastui lint --format json: wall %s; peak RSS %s (output %d bytes)\n",
+		durs(walls), kibs(rss), outBytes)
+
+	var tok1, tokP []time.Duration
+	for range runs {
+		tok1 = append(tok1, tokenizeAll(files, 1))
+		tokP = append(tokP, tokenizeAll(files, runtime.GOMAXPROCS(0)))
+	}
+	fmt.Printf("jsontext tokenize only, 1 goroutine: %s\n", durs(tok1))
+	fmt.Printf("jsontext tokenize only, %d goroutines: %s\n", runtime.GOMAXPROCS(0), durs(tokP))
+	bw, bt1, btP := best(walls), best(tok1), best(tokP)
+	fmt.Printf("ratio (best): lint / tokenize = %.1f× (1 goroutine), %.1f× (%d goroutines)\n",
+		float64(bw)/float64(bt1), float64(bw)/float64(btP), runtime.GOMAXPROCS(0))
+	fmt.Printf("target for 1,000 agents: ≤ 0.25 s wall, ≤ 100 MB peak RSS: best %.3f s, %.1f MB\n",
+		bw.Seconds(), float64(bestInt(rss))/1024)
+	return nil
+}
+
+// tokenizeAll reads every token of every document with jsontext, on
+// `workers` goroutines, and returns the elapsed time.
+func tokenizeAll(files [][]byte, workers int) time.Duration {
+	start := time.Now()
+	var wg sync.WaitGroup
+	next := make(chan []byte)
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for b := range next {
+				dec := jsontext.NewDecoder(bytes.NewReader(b), jsontext.AllowDuplicateNames(true))
+				for {
+					if _, err := dec.ReadToken(); err != nil {
+						if err != io.EOF {
+							fmt.Fprintln(os.Stderr, "tokenize:", err)
+						}
+						break
+					}
+				}
+			}
+		}()
+	}
+	for _, b := range files {
+		next <- b
+	}
+	close(next)
+	wg.Wait()
+	return time.Since(start)
+}
+
+func copyDir(from, to string) error {
+	return filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, err := filepath.Rel(from, p)
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			return os.MkdirAll(filepath.Join(to, rel), 0o755)
+		}
+		return copyFile(p, filepath.Join(to, rel))
+	})
+}
+
+func copyFile(from, to string) error {
+	b, err := os.ReadFile(from)
+	if err != nil {
+		return err
+	}
+	if err := os.MkdirAll(filepath.Dir(to), 0o755); err != nil {
+		return err
+	}
+	return os.WriteFile(to, b, 0o644)
+}
+
+func sorted(ds []time.Duration) []time.Duration {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s
+}
+
+func best(ds []time.Duration) time.Duration { return sorted(ds)[0] }
+
+func durs(ds []time.Duration) string {
+	s := sorted(ds)
+	return fmt.Sprintf("best %.3f s, median %.3f s (runs: %s)", s[0].Seconds(), s[len(s)/2].Seconds(), list(ds))
+}
+
+func list(ds []time.Duration) string {
+	out := ""
+	for i, d := range ds {
+		if i > 0 {
+			out += ", "
+		}
+		out += fmt.Sprintf("%.3f", d.Seconds())
+	}
+	return out
+}
+
+func bestInt(xs []int64) int64 {
+	m := xs[0]
+	for _, x := range xs {
+		m = min(m, x)
+	}
+	return m
+}
+
+func kibs(xs []int64) string {
+	s := append([]int64(nil), xs...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return fmt.Sprintf("best %.1f MB, median %.1f MB", float64(s[0])/1024, float64(s[len(s)/2])/1024)
+}
