@@ -277,7 +277,7 @@ type valWalker struct {
 	// (nil for containment). Pointers are built only for a reported cycle.
 	edges map[valEdge]*compile.Node
 	adj   map[int][]int
-	rt  *rtWalk
+	rt    *rtWalk
 }
 
 func newValWalker(v *valCtx) *valWalker {
