@@ -84,6 +84,7 @@ type Model struct {
 	compiled views.Text
 	slots    views.Slots
 	graph    graphState
+	pick     pickerState
 
 	note string // one-line message (editor failure, watch error)
 }
@@ -155,6 +156,17 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height
 		m.layout()
+		if m.pick.open {
+			m.pick.picker = m.pick.picker.SetSize(m.w, m.h)
+		}
+		return m, nil
+	case pickerReadyMsg:
+		m.pickerReady(msg)
+		return m, nil
+	case views.PickerDoneMsg:
+		return m, m.pickerDone(msg)
+	case pickerSavedMsg:
+		m.pickerSaved(msg)
 		return m, nil
 	case tea.BackgroundColorMsg:
 		m.th = views.NewTheme(msg.IsDark())
@@ -177,6 +189,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		// reload here covers editors that save outside the watched names.
 		return m, m.requestAnalysis(time.Time{})
 	case tea.KeyPressMsg:
+		if m.pick.open {
+			if msg.String() == "ctrl+c" {
+				return m, tea.Quit
+			}
+			return m, m.pickerUpdate(msg)
+		}
 		return m, m.key(msg)
 	}
 	return m, nil

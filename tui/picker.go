@@ -1,9 +1,113 @@
 package tui
 
-import tea "charm.land/bubbletea/v2"
+import (
+	"context"
+	"crypto/rand"
+	"encoding/hex"
+	"fmt"
+	"os"
+	"path/filepath"
 
-// pickerCmd opens the context picker for the selected slot.
+	tea "charm.land/bubbletea/v2"
+	"github.com/oastui/oastui/slots"
+	"github.com/oastui/oastui/views"
+)
+
+// The context picker opens over the screen from the Slots tab (`p`): the
+// candidates come from the dev catalog (.oastui/catalog.json at the
+// workspace root), confirming appends the audit rows (.oastui/audit.db)
+// as `oastui pick` does.
+
+type (
+	pickerReadyMsg struct {
+		p   *slots.Prepared
+		err error
+	}
+	pickerSavedMsg struct {
+		rows  int
+		wrote bool
+		path  string
+		err   error
+	}
+)
+
+type pickerState struct {
+	open     bool
+	picker   views.Picker
+	prepared *slots.Prepared
+}
+
+// pickerCmd prepares the selected slot (reads the catalog) off the UI
+// goroutine.
 func (m *Model) pickerCmd() tea.Cmd {
-	m.note = "context picker: not available in this build"
-	return nil
+	row, ok := m.slots.Selected()
+	if !ok || m.good == nil || m.good.Agent == nil {
+		m.note = "no context slot to pick for"
+		return nil
+	}
+	a := m.good.Agent
+	return func() tea.Msg {
+		p, err := slots.Prepare(a, row.ID, "", "")
+		return pickerReadyMsg{p, err}
+	}
+}
+
+func (m *Model) pickerReady(msg pickerReadyMsg) {
+	if msg.err != nil {
+		m.note = "picker: " + msg.err.Error()
+		return
+	}
+	p := msg.p
+	cfg := views.PickerConfig{Slot: p.Slot, Candidates: p.Offered, Titles: p.Catalog.Titles(), Empty: p.Empty}
+	m.pick = pickerState{open: true, picker: views.NewPicker(cfg).SetSize(m.w, m.h), prepared: p}
+}
+
+// pickerUpdate routes a message to the open picker.
+func (m *Model) pickerUpdate(msg tea.Msg) tea.Cmd {
+	var cmd tea.Cmd
+	m.pick.picker, cmd = m.pick.picker.Update(msg)
+	return cmd
+}
+
+// pickerDone closes the picker; a confirmed selection is revalidated and
+// recorded in the audit database off the UI goroutine.
+func (m *Model) pickerDone(msg views.PickerDoneMsg) tea.Cmd {
+	p := m.pick.prepared
+	m.pick = pickerState{}
+	if msg.Canceled || p == nil || m.good == nil {
+		m.note = "picker cancelled"
+		return nil
+	}
+	a := m.good.Agent
+	env := msg.Envelope
+	return func() tea.Msg {
+		pkg, err := slots.PackageName(a)
+		if err != nil {
+			return pickerSavedMsg{err: err}
+		}
+		db := filepath.Join(slots.WorkspaceRoot(a), slots.AuditFile)
+		if err := os.MkdirAll(filepath.Dir(db), 0o755); err != nil {
+			return pickerSavedMsg{err: err}
+		}
+		store, err := slots.OpenAudit(db)
+		if err != nil {
+			return pickerSavedMsg{err: err}
+		}
+		defer store.Close()
+		var b [8]byte
+		_, _ = rand.Read(b[:])
+		refs, rec, err := p.Confirm(context.Background(), store, env, "dev-"+hex.EncodeToString(b[:]), pkg)
+		return pickerSavedMsg{rows: len(refs), wrote: rec.Wrote, path: db, err: err}
+	}
+}
+
+func (m *Model) pickerSaved(msg pickerSavedMsg) {
+	switch {
+	case msg.err != nil:
+		m.note = "picker: " + msg.err.Error()
+	case msg.rows == 0:
+		m.note = "picker: nothing selected, no audit row"
+	default:
+		m.note = fmt.Sprintf("picker: %d ref(s) recorded in %s", msg.rows, msg.path)
+	}
 }

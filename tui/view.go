@@ -116,7 +116,9 @@ func (m *Model) Render() string {
 	}
 	lines = append(lines, body, views.HelpLine(m.th, m.w, m.shortHelp()))
 	screen := strings.Join(lines, "\n")
-	if m.showHelp {
+	if m.pick.open {
+		screen = views.Overlay(screen, m.pick.picker.View(m.th), m.w, m.h)
+	} else if m.showHelp {
 		screen = views.Overlay(screen, views.HelpOverlay(m.th, m.w-2, m.h-2, m.fullHelp()), m.w, m.h)
 	}
 	return screen

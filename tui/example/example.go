@@ -1,12 +1,13 @@
 // Package example embeds the bundled example agent that `oastui` opens when
 // it is started without a PATH in a directory that holds no agent. A user's
 // `go install`ed binary has no testdata directory, so the files travel in
-// the binary; TestEmbeddedMatchesTestdata keeps this copy identical to
-// testdata/agents/oastui/example-agent (run `go generate ./tui/example`
-// after changing that).
+// the binary, with the demo context catalog (testdata/.oastui/catalog.json)
+// so that the Slots tab's picker has candidates. TestEmbeddedMatchesTestdata
+// keeps these copies identical to testdata (run `go generate ./tui/example`
+// after changing them).
 package example
 
-//go:generate sh -c "rm -rf agent && cp -r ../../testdata/agents/oastui/example-agent agent"
+//go:generate sh -c "rm -rf agent && cp -r ../../testdata/agents/oastui/example-agent agent && cp ../../testdata/.oastui/catalog.json catalog.json"
 
 import (
 	"embed"
@@ -18,6 +19,9 @@ import (
 //go:embed all:agent
 var files embed.FS
 
+//go:embed catalog.json
+var catalog []byte
+
 // FS is the example agent package (package.json, cinatra/oas.json, …).
 func FS() fs.FS {
 	sub, err := fs.Sub(files, "agent")
@@ -28,8 +32,8 @@ func FS() fs.FS {
 }
 
 // Materialize writes the example into a fresh temporary directory laid out
-// as agents/oastui/example-agent (so that the loader finds an agents/ tree)
-// and returns the package directory and a function removing it all.
+// as agents/oastui/example-agent (so that the loader finds an agents/ tree),
+// with the demo catalog at .oastui/catalog.json of that workspace, and returns the package directory and a function removing it all.
 func Materialize() (dir string, cleanup func(), err error) {
 	root, err := os.MkdirTemp("", "oastui-example-")
 	if err != nil {
@@ -51,6 +55,12 @@ func Materialize() (dir string, cleanup func(), err error) {
 		}
 		return os.WriteFile(target, b, 0o644)
 	})
+	if err == nil {
+		cat := filepath.Join(root, ".oastui", "catalog.json")
+		if err = os.MkdirAll(filepath.Dir(cat), 0o755); err == nil {
+			err = os.WriteFile(cat, catalog, 0o644)
+		}
+	}
 	if err != nil {
 		cleanup()
 		return "", nil, err

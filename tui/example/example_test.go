@@ -19,6 +19,9 @@ func TestMaterialize(t *testing.T) {
 			t.Error(err)
 		}
 	}
+	if _, err := os.Stat(filepath.Join(dir, "..", "..", "..", ".oastui", "catalog.json")); err != nil {
+		t.Error(err)
+	}
 	if filepath.Base(filepath.Dir(filepath.Dir(dir))) != "agents" {
 		t.Errorf("not under an agents/ tree: %s", dir)
 	}
@@ -48,6 +51,9 @@ func TestEmbeddedMatchesTestdata(t *testing.T) {
 		}
 		return nil
 	})
+	if want, err := os.ReadFile(filepath.Join("..", "..", "testdata", ".oastui", "catalog.json")); err == nil && !bytes.Equal(want, catalog) {
+		t.Error("catalog.json differs from testdata/.oastui/catalog.json: run go generate ./tui/example")
+	}
 	filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
