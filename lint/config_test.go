@@ -1,0 +1,205 @@
+package lint
+
+import (
+	"errors"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oastui/oastui/compile"
+)
+
+var rvConfigDir = filepath.Join("..", "testdata", "config")
+
+func TestFindConfig(t *testing.T) {
+	want, _ := filepath.Abs(filepath.Join(rvConfigDir, "tree", ".oastui.yaml"))
+	for _, start := range []string{
+		filepath.Join(rvConfigDir, "tree"),
+		filepath.Join(rvConfigDir, "tree", "agents", "acme", "deep"),
+		filepath.Join(rvConfigDir, "tree", "agents", "acme", "deep", ".keep"), // a file: its directory
+	} {
+		got, ok := FindConfig(start)
+		if !ok || got != want {
+			t.Errorf("FindConfig(%s) = %q, %v; want %q", start, got, ok, want)
+		}
+	}
+	if got, ok := FindConfig(t.TempDir()); ok {
+		t.Logf("a config above the temporary directory: %s", got) // not ours; nothing to assert
+	}
+}
+
+func TestLoadConfig(t *testing.T) {
+	c, err := LoadConfig(filepath.Join(rvConfigDir, "tree", ".oastui.yaml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Join(c.AllowedHosts, " ") != "api.partner.example *.trusted.example" {
+		t.Errorf("allowed_hosts %v", c.AllowedHosts)
+	}
+	if c.Rules["start_node_inputs_without_required"] != "suggestion" || c.Rules["package_name_mismatch"] != "off" {
+		t.Errorf("rules %v", c.Rules)
+	}
+	if len(c.Ignores) != 3 {
+		t.Fatalf("%d ignores", len(c.Ignores))
+	}
+	for i, line := range []int{9, 13, 17} {
+		if ig := c.Ignores[i]; ig.Line != line || ig.Reason == "" || !strings.HasPrefix(ig.Pointer, "/") {
+			t.Errorf("ignore %d: %+v, want line %d", i, ig, line)
+		}
+	}
+	// An empty file is the defaults.
+	if c, err := ParseConfig("empty.yaml", []byte("# nothing\n")); err != nil || len(c.Rules)+len(c.Ignores)+len(c.AllowedHosts) != 0 {
+		t.Errorf("empty config: %+v, %v", c, err)
+	}
+}
+
+func TestLoadConfigErrors(t *testing.T) {
+	for file, want := range map[string]string{
+		"missing-reason.yaml": `missing-reason.yaml:2: ignores[0] (rule untrusted_external_url at agents/x/cinatra/oas.json /$referenced_components/peer/agent_url): "reason" is required`,
+		"unknown-key.yaml":    `unknown-key.yaml:2: unknown key "allowed_host"`,
+		"bad-severity.yaml":   `bad-severity.yaml:2: rule "untrusted_external_url": severity must be blocker, warning, suggestion or off, got "error"`,
+		"unknown-rule.yaml":   `unknown-rule.yaml:2: unknown rule "untrusted_external_urls" (did you mean "untrusted_external_url"?)`,
+		"url-as-host.yaml":    `url-as-host.yaml:2: allowed_hosts entry "https://api.example.com/v1" must be a bare host`,
+		"bad-pointer.yaml":    `bad-pointer.yaml:4: ignores[0] (rule untrusted_external_url): pointer "$referenced_components.peer.agent_url" must be a JSON Pointer`,
+		"not-yaml.yaml":       `not-yaml.yaml: invalid YAML`,
+		"no-such-file.yaml":   `no-such-file.yaml: cannot read config`,
+	} {
+		t.Run(file, func(t *testing.T) {
+			_, err := LoadConfig(filepath.Join(rvConfigDir, "bad", file))
+			var ce *ConfigError
+			if !errors.As(err, &ce) {
+				t.Fatalf("error %v (%T), want a *ConfigError", err, err)
+			}
+			if got := strings.TrimPrefix(err.Error(), filepath.Join(rvConfigDir, "bad")+string(filepath.Separator)); !strings.HasPrefix(got, want) {
+				t.Errorf("error\n  %s\nwant prefix\n  %s", got, want)
+			}
+		})
+	}
+}
+
+// TestConfigApply: allowed hosts, ignores (exact pointer and a pointer above
+// the finding), per-rule severity and off, and an unused ignore reported at
+// its line in the config file — only in the review of the agent it names.
+func TestConfigApply(t *testing.T) {
+	cfgPath := filepath.Join(rvConfigDir, "tree", ".oastui.yaml")
+	cfg, err := LoadConfig(cfgPath)
+	if err != nil {
+		t.Fatal(err)
+	}
+	only := func(fs []Finding) []string {
+		var out []string
+		for _, f := range fs {
+			switch f.Code {
+			case "untrusted_external_url", "llm_bridge_missing_agent_id", "start_node_inputs_without_required", "package_name_mismatch", "unused_ignore":
+				out = append(out, f.Code+" "+string(f.Severity)+" "+f.Location)
+			}
+		}
+		return out
+	}
+	scans := filepath.Join("..", "testdata", "invalid", "scans")
+
+	urls := rvLoad(t, filepath.Join(scans, "urls-everywhere"))
+	plain := only(Run(urls, Options{}).Findings)
+	got := only(Run(urls, Options{Config: cfg}).Findings)
+	if len(got) != len(plain) { // one silenced, one unused_ignore added
+		t.Errorf("with config %d findings, without %d", len(got), len(plain))
+	}
+	if strings.Contains(strings.Join(got, "\n"), "/peer/agent_url") {
+		t.Error("ignored finding still reported")
+	}
+	var unused []Finding
+	for _, f := range Run(urls, Options{Config: cfg}).Findings {
+		if f.Code == "unused_ignore" {
+			unused = append(unused, f)
+		}
+	}
+	if len(unused) != 1 || unused[0].File != cfgPath || unused[0].Line != 17 || unused[0].Severity != compile.Warning ||
+		unused[0].Location != "/ignores/2" || !strings.Contains(unused[0].Message, "no_such_component") {
+		t.Errorf("unused ignores %+v", unused)
+	}
+
+	bridge := rvLoad(t, filepath.Join(scans, "bridge-nested"))
+	got = only(Run(bridge, Options{Config: cfg}).Findings)
+	for _, g := range got {
+		if strings.Contains(g, "/bridge-subflow/") || strings.HasPrefix(g, "unused_ignore") {
+			t.Errorf("bridge-nested: %s (the subflow is ignored; no ignore names this agent unused)", g)
+		}
+	}
+
+	start := rvLoad(t, filepath.Join(scans, "startnode-nested-inline"))
+	for _, g := range only(Run(start, Options{Config: cfg}).Findings) {
+		if !strings.HasPrefix(g, "start_node_inputs_without_required suggestion") {
+			t.Errorf("startnode: %s, want the warning lowered to a suggestion", g)
+		}
+	}
+	pkg := rvLoad(t, filepath.Join(scans, "package-drift-license-name"))
+	for _, g := range only(Run(pkg, Options{Config: cfg}).Findings) {
+		if strings.HasPrefix(g, "package_name_mismatch") {
+			t.Errorf("rule off but reported: %s", g)
+		}
+	}
+
+	allow := rvLoad(t, filepath.Join(scans, "urls-allowlist"))
+	n := len(only(Run(allow, Options{}).Findings))
+	m := len(only(Run(allow, Options{Config: cfg}).Findings))
+	if m >= n {
+		t.Errorf("allowed_hosts: %d findings with, %d without", m, n)
+	}
+}
+
+func TestURLTrust(t *testing.T) {
+	allowed := []string{"api.partner.example", "*.trusted.example", "internal.example:8443", "[::1]"}
+	for u, want := range map[string]bool{
+		"":                                       true,
+		"/api/x":                                 true,
+		"/":                                      true,
+		"{{CINATRA_BASE_URL}}":                   true,
+		"{{CINATRA_BASE_URL}}/api/mcp":           true,
+		"{{ CINATRA_BASE_URL }}/api/mcp":         true,
+		"{{CINATRA_BASE_URL}}?x=1":               true,
+		"{{CINATRA_BASE_URL}}.evil.example/x":    false,
+		"{{CINATRA_BASE_URL}}@evil.example/x":    false,
+		"{{OTHER}}/api":                          false,
+		"//evil.example/x":                       false,
+		"/\\evil.example/x":                      false,
+		"https://api.partner.example/v1":         true,
+		"HTTPS://API.PARTNER.EXAMPLE/v1":         true,
+		"https://api.partner.example:443/v1":     true,
+		"https://x.api.partner.example/v1":       false,
+		"https://a.trusted.example/":             true,
+		"https://a.b.trusted.example/":           true,
+		"https://trusted.example/":               false,
+		"https://eviltrusted.example/":           false,
+		"https://api.partner.example.evil/":      false,
+		"https://api.partner.example@evil.com/":  false,
+		"https://internal.example:8443/x":        true,
+		"https://internal.example/x":             false,
+		"http://[::1]:8080/x":                    true,
+		"api.partner.example/v1":                 false,
+		"https://{{host}}/x":                     false,
+		"ws://internal-only/a2a":                 false,
+		"https://api.partner.example\\@evil.com": false,
+	} {
+		if got := urlTrusted(u, allowed); got != want {
+			t.Errorf("urlTrusted(%q) = %v, want %v", u, got, want)
+		}
+	}
+}
+
+func TestLLMBridgeURL(t *testing.T) {
+	for u, want := range map[string]bool{
+		"{{CINATRA_BASE_URL}}/api/llm-bridge":    true,
+		"/api/llm-bridge":                        true,
+		"https://x.example/api/llm-bridge":       true,
+		"/api/llm-bridge/":                       true,
+		"/api/llm-bridge?stream=1":               true,
+		"/api/llm-bridge-status":                 false,
+		"/api/other":                             false,
+		"{{CINATRA_BASE_URL}}/api/llm-bridge#x":  true,
+		"{{CINATRA_BASE_URL}}/api/llm-bridgeway": false,
+	} {
+		if got := isLLMBridgeURL(u); got != want {
+			t.Errorf("isLLMBridgeURL(%q) = %v, want %v", u, got, want)
+		}
+	}
+}
