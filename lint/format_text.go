@@ -121,25 +121,42 @@ func txtSnippet(b *strings.Builder, doc *compile.Doc, f Finding, paint func(stri
 	if line == "" && f.Column <= 1 {
 		return
 	}
-	runes := []rune(line)
-	col := max(f.Column-1, 0)
-	if col > len(runes) {
-		col = len(runes)
+	// Byte offset of the column (columns count characters).
+	bcol, col := 0, 0
+	for bcol < len(line) && col < f.Column-1 {
+		_, size := utf8.DecodeRuneInString(line[bcol:])
+		bcol += size
+		col++
 	}
-	width := max(txtTokenWidth([]byte(line), len(string(runes[:col]))), 1)
-	start, prefix, suffix := 0, "", ""
-	if len(runes) > txtMaxSnippet {
+	width := max(txtTokenWidth([]byte(line[bcol:min(len(line), bcol+4*txtMaxSnippet)]), 0), 1)
+	// Only a window of a long line (minified JSON) is shown; cut it in
+	// bytes first so that a huge line is never converted whole.
+	lo, hi := 0, len(line)
+	if len(line) > 4*txtMaxSnippet {
+		lo, hi = max(bcol-2*txtMaxSnippet, 0), min(bcol+4*txtMaxSnippet, len(line))
+		for lo > 0 && !utf8.RuneStart(line[lo]) {
+			lo--
+		}
+		for hi < len(line) && !utf8.RuneStart(line[hi]) {
+			hi++
+		}
+	}
+	runes := []rune(line[lo:hi])
+	col = utf8.RuneCountInString(line[lo:bcol])
+	start, end := 0, len(runes)
+	if len(runes) > txtMaxSnippet || lo > 0 || hi < len(line) {
 		start = max(col-txtMaxSnippet/2, 0)
-		end := min(start+txtMaxSnippet, len(runes))
-		if start > 0 {
-			prefix = "…"
-		}
-		if end < len(runes) {
-			suffix = "…"
-		}
-		runes = runes[start:end]
+		end = min(start+txtMaxSnippet, len(runes))
 	}
-	width = min(width, len(runes)-(col-start))
+	prefix, suffix := "", ""
+	if start > 0 || lo > 0 {
+		prefix = "…"
+	}
+	if end < len(runes) || hi < len(line) {
+		suffix = "…"
+	}
+	runes = runes[start:end]
+	width = max(min(width, len(runes)-(col-start)), 1)
 	num := fmt.Sprintf("%d", f.Line)
 	gutter := strings.Repeat(" ", len(num))
 	var pad strings.Builder
