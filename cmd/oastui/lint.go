@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -112,6 +113,15 @@ func runLint(stdout io.Writer, args []string, fl lintFlags) error {
 	if err != nil {
 		return err
 	}
+	// A lint run is short-lived and reads a few hundred KiB per agent: let
+	// the heap grow before collecting (bounded, so a large tree stays well
+	// under 100 MB), unless the user tuned the collector.
+	if os.Getenv("GOGC") == "" {
+		debug.SetGCPercent(400)
+	}
+	if os.Getenv("GOMEMLIMIT") == "" {
+		debug.SetMemoryLimit(64 << 20)
+	}
 	cfg, err := loadLintConfig(fl.config, args)
 	if err != nil {
 		return err
@@ -198,7 +208,15 @@ func lintTargets(args []string) ([]string, error) {
 			}
 			return nil, usageErrorf("%v", err)
 		}
-		if !info.IsDir() || isAgentDir(arg) {
+		if !info.IsDir() {
+			switch strings.ToLower(filepath.Ext(arg)) {
+			case ".json", ".yaml", ".yml":
+				add(arg)
+				continue
+			}
+			return nil, usageErrorf("%s: not an agent: a flow file is .json, .yaml or .yml", arg)
+		}
+		if isAgentDir(arg) {
 			add(arg)
 			continue
 		}

@@ -91,6 +91,7 @@ func TestLintUsageErrors(t *testing.T) {
 		{"--mode", "chatty", legacyFixture},
 		{"--registry", "no/such/registry.json", legacyFixture},
 		{t.TempDir()}, // a directory with no agent in it
+		{"lint.go"},   // not a flow file
 		{},
 	} {
 		if code, out, errOut := runLintCmd(t, args...); code != exitUsage {
