@@ -27,6 +27,7 @@ type Ignore struct {
 	Reason  string `yaml:"reason"`  // required
 	Line    int    `yaml:"-"`       // position of the entry in the config file
 	Column  int    `yaml:"-"`
+	missing bool   // LoadConfig found no file (nor glob match) at File
 }
 
 // blockerSources may carry blocker severity (SPEC §2); any other source is
@@ -54,13 +55,19 @@ func (c *Config) apply(a *compile.Agent, fs []Finding) []Finding {
 		}
 	}
 	for i, ig := range c.Ignores {
-		if used[i] || !c.ignoreTargets(ig, a) {
+		// An ignore is judged in the review of the agent whose file it
+		// names; one naming a file that does not exist is reported in every
+		// review (the CLI's merge of all findings keeps one copy).
+		if used[i] || !(ig.missing || c.ignoreTargets(ig, a)) {
 			continue
 		}
+		msg := fmt.Sprintf("unused ignore: no %s finding at %s%s (reason given: %q); remove the entry or fix its file/pointer",
+			ig.Rule, ig.File, ignorePointerText(ig.Pointer), ig.Reason)
+		if ig.missing {
+			msg = fmt.Sprintf("unused ignore: %s names no existing file (rule %s, reason given: %q); remove the entry or fix its file", ig.File, ig.Rule, ig.Reason)
+		}
 		f := Finding{Code: "unused_ignore", Severity: compile.Warning, Source: compile.SourceDeterministic,
-			File: c.Path, Line: ig.Line, Column: ig.Column, Location: compile.AppendIndex("/ignores", i),
-			Message: fmt.Sprintf("unused ignore: no %s finding at %s%s (reason given: %q); remove the entry or fix its file/pointer",
-				ig.Rule, ig.File, ignorePointerText(ig.Pointer), ig.Reason)}
+			File: c.Path, Line: ig.Line, Column: ig.Column, Location: compile.AppendIndex("/ignores", i), Message: msg}
 		if f.Line < 1 {
 			f.Line, f.Column = 1, 1
 		}

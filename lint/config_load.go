@@ -279,6 +279,13 @@ func (c *Config) parseIgnores(v *yaml.Node, fail failFunc) error {
 		if ig.Reason == "" {
 			return fail(e, "%s (rule %s at %s%s): \"reason\" is required: say why this finding is accepted", where, ig.Rule, ig.File, ignorePointerText(ig.Pointer))
 		}
+		p := filepath.FromSlash(ig.File)
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(c.dir, p)
+		}
+		if matches, err := filepath.Glob(p); err != nil || len(matches) == 0 {
+			ig.missing = true
+		}
 		c.Ignores = append(c.Ignores, ig)
 	}
 	return nil

@@ -104,3 +104,31 @@ func TestCorpusScansAgreeWithReference(t *testing.T) {
 		})
 	}
 }
+
+// TestCorpusReviewAgreesWithReference: the full deterministic review,
+// restricted to what the reference's runDeterministicReview runs (secrets,
+// URLs, bridge wiring, OAS-LLM-*, the start-node warning), gives the
+// reference's review buckets on all 25 corpus agents (code, severity,
+// location; the secret messages are B1's, so messages are not compared).
+func TestCorpusReviewAgreesWithReference(t *testing.T) {
+	for _, ca := range rvCorpusAgents(t) {
+		t.Run(ca.Slug, func(t *testing.T) {
+			r := Run(rvLoad(t, ca.Dir), Options{})
+			var got, want []string
+			for _, f := range r.Findings {
+				if rvReviewScope(f.Code) {
+					got = append(got, f.Code+" "+string(f.Severity)+" "+f.Location)
+				}
+			}
+			ex := ca.Expected.Review
+			for _, w := range append(append(ex.Blockers, ex.Warnings...), ex.Suggestions...) {
+				want = append(want, w.Code+" "+w.Severity+" "+rvPointer(w.Location))
+			}
+			sort.Strings(got)
+			sort.Strings(want)
+			if strings.Join(got, "\n") != strings.Join(want, "\n") {
+				t.Errorf("review differs:\ngot\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
+			}
+		})
+	}
+}
