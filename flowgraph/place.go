@@ -171,6 +171,7 @@ func (L *lay) place() {
 			L.placeLayer(k, true, false)
 		}
 		L.straighten()
+		L.compactBridges()
 	}
 	minX := math.MaxInt
 	for i := range L.elems {
@@ -573,4 +574,63 @@ func (L *lay) fits(dums []int, x int) bool {
 		}
 	}
 	return true
+}
+
+// compactBridges removes the sideways drift of long drawings. Where a
+// single segment joins layer k to layer k+1 (a bridge: nothing else
+// crosses that channel), everything below may slide sideways at the cost
+// of one bend. A section between two bridges that sticks out of the
+// columns used so far by 8 or more, but would fit inside them, slides in.
+func (L *lay) compactBridges() {
+	nl := len(L.layers)
+	if nl < 2 {
+		return
+	}
+	lmin := make([]int, nl)
+	lmax := make([]int, nl)
+	for k, layer := range L.layers {
+		lmin[k], lmax[k] = math.MaxInt, math.MinInt
+		for _, e := range layer {
+			el := &L.elems[e]
+			lmin[k] = min(lmin[k], el.x)
+			lmax[k] = max(lmax[k], el.x+el.w)
+		}
+	}
+	bridge := make([]bool, nl-1)
+	for k := 0; k+1 < nl; k++ {
+		n := 0
+		for _, e := range L.layers[k] {
+			n += len(L.elems[e].down)
+		}
+		bridge[k] = n == 1
+	}
+	shift := 0
+	minX, maxX := lmin[0], lmax[0]
+	for k := 0; k+1 < nl; k++ {
+		if bridge[k] {
+			a, b := math.MaxInt, math.MinInt
+			for j := k + 1; j < nl; j++ {
+				a, b = min(a, lmin[j]+shift), max(b, lmax[j]+shift)
+				if j < nl-1 && bridge[j] {
+					break
+				}
+			}
+			// A small overhang is not worth a bend.
+			const worth = 8
+			if b-a <= maxX-minX {
+				switch {
+				case minX-a >= worth:
+					shift += minX - a
+				case b-maxX >= worth:
+					shift -= b - maxX
+				}
+			}
+		}
+		if shift != 0 {
+			for _, e := range L.layers[k+1] {
+				L.elems[e].x += shift
+			}
+		}
+		minX, maxX = min(minX, lmin[k+1]+shift), max(maxX, lmax[k+1]+shift)
+	}
 }

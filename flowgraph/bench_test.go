@@ -1,0 +1,109 @@
+package flowgraph
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// largestCorpusAgent loads the corpus agent with the largest flow file.
+func largestCorpusAgent(b *testing.B) *compile.Agent {
+	b.Helper()
+	var best string
+	var size int64
+	for _, dir := range agentDirs(b, corpusAgentsDir(b)) {
+		st, err := os.Stat(filepath.Join(dir, "cinatra", "oas.json"))
+		if err == nil && st.Size() > size {
+			best, size = dir, st.Size()
+		}
+	}
+	a, err := compile.Load(best, compile.LoadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	return a
+}
+
+// BenchmarkCorpusLargest: layout + drawing of the top-level flow of the
+// largest corpus agent (blog-pipeline-agent), graph already built.
+func BenchmarkCorpusLargest(b *testing.B) {
+	a := largestCorpusAgent(b)
+	g, err := Build(a, "")
+	if err != nil {
+		b.Fatal(err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		Render(g, Options{})
+	}
+}
+
+// BenchmarkCorpusLargestAllFlows: Build + layout + drawing of every Flow of
+// the largest corpus agent (what drilling through all of it costs).
+func BenchmarkCorpusLargestAllFlows(b *testing.B) {
+	a := largestCorpusAgent(b)
+	flows := compile.Flows(a.Flow.Root)
+	b.ReportAllocs()
+	for b.Loop() {
+		for _, f := range flows {
+			g, err := Build(a, f.Pointer)
+			if err != nil {
+				b.Fatal(err)
+			}
+			Render(g, Options{})
+		}
+	}
+}
+
+// BenchmarkGenerated: layout + drawing of generated flows from 10 to
+// 10,240 nodes, doubling; reports ns/node.
+func BenchmarkGenerated(b *testing.B) {
+	for n := 10; n <= 10240; n *= 2 {
+		g := generateGraph(n, 7)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Render(g, Options{})
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(len(g.Nodes)), "ns/node")
+			b.ReportMetric(float64(len(g.Nodes)), "nodes")
+		})
+	}
+}
+
+// BenchmarkBuildGenerated: building the graph model from the parsed file.
+func BenchmarkBuildGenerated(b *testing.B) {
+	for _, n := range []int{100, 10240} {
+		a := generatedAgent(n, 7)
+		b.Run(fmt.Sprintf("n=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Build(a, ""); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// TestPeakMemory10k measures the heap in use at the end of rendering a
+// 10,240-node flow, plus the total allocated, and logs them (no limit is
+// asserted: numbers go in the report). Skipped with -short.
+func TestPeakMemory10k(t *testing.T) {
+	if testing.Short() {
+		t.Skip("short")
+	}
+	g := generateGraph(10240, 7)
+	runtime.GC()
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	c, lo := Render(g, Options{})
+	runtime.ReadMemStats(&after)
+	t.Logf("10k nodes: %d nodes, canvas %dx%d (%d cells), %d layers, %d dummies, %d crossings; allocated %.1f MB, heap in use after %.1f MB, sys %.1f MB",
+		len(g.Nodes), c.W, c.H, len(c.Cells), lo.Layers, lo.Dummies, lo.Crossings,
+		float64(after.TotalAlloc-before.TotalAlloc)/1e6, float64(after.HeapInuse)/1e6, float64(after.Sys)/1e6)
+}
