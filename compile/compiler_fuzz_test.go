@@ -1,0 +1,140 @@
+package compile
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+)
+
+// fuzzSeeds returns flow files to seed the fuzzers: the fixture agents,
+// the invalid fixtures and, when present, the shared corpus; compacted,
+// and only those of at most maxSeed bytes (the fuzzer minimises every new
+// input it finds, which is slow on large ones).
+func fuzzSeeds(f *testing.F) [][]byte {
+	const maxSeed = 24 << 10
+	var out [][]byte
+	var globs = []string{
+		filepath.Join(fixtureRoot, "oastui", "*", "cinatra", "oas.json"),
+		filepath.Join(fixtureRoot, "_shared", "cinatra", "components.json"),
+		filepath.Join("..", "testdata", "invalid", "*", "cinatra", "oas.json"),
+		filepath.Join("..", "testdata", "invalid", "*", "*.json"),
+		filepath.Join("..", "..", "shared", "corpus", "cinatra", "agents", "cinatra-ai", "*", "cinatra", "oas.json"),
+		filepath.Join("..", "..", "shared", "corpus", "cinatra", "docs", "*", "cinatra", "oas.json"),
+		filepath.Join("..", "..", "shared", "corpus", "cinatra", "fixtures", "files", "*.json"),
+	}
+	for _, g := range globs {
+		paths, _ := filepath.Glob(g)
+		for _, p := range paths {
+			src, err := os.ReadFile(p)
+			if err != nil {
+				continue
+			}
+			var b bytes.Buffer
+			if json.Compact(&b, src) == nil {
+				src = b.Bytes()
+			}
+			if len(src) <= maxSeed {
+				out = append(out, src)
+			}
+		}
+	}
+	return out
+}
+
+const fuzzPackage = `{"name":"@fuzz/agent","version":"1.0.0","cinatra":{"agentDependencies":{"@a/b":"1"},"produces":[{"extension":"@cinatra-ai/blog-post-artifact"}]}}`
+
+// FuzzCompile: Compile never panics; a compiled result marshals to JSON;
+// StepOrder agrees with the compiled steps; the input tree is not modified.
+func FuzzCompile(f *testing.F) {
+	for _, s := range fuzzSeeds(f) {
+		f.Add(s, []byte(fuzzPackage))
+	}
+	f.Add([]byte(`null`), []byte(`null`))
+	f.Add([]byte(`{"agentspec_version":"26.1.0","component_type":"Flow","id":"f","name":"F","metadata":{"cinatra":{"type":"flow"}},"inputs":[],"outputs":[],"start_node":{"$component_ref":"s"},"nodes":[{"$component_ref":"s"}],"control_flow_connections":[],"$referenced_components":{"s":{"component_type":"StartNode","metadata":{"cinatra":{"required":"x"}}},"e":{"component_type":"EndNode"}}}`), []byte(`[]`))
+	f.Fuzz(func(t *testing.T, flow, pkg []byte) {
+		a := &Agent{FlowPath: "fuzz/cinatra/oas.json", Flow: ParseDoc("fuzz/cinatra/oas.json", flow), Package: ParseDoc("fuzz/package.json", pkg)}
+		var before any
+		if a.Flow.Root != nil {
+			before = a.Flow.Root.Interface()
+		}
+		out, err := Compile(a)
+		order := StepOrder(a)
+		if a.Flow.Root != nil && !reflect.DeepEqual(a.Flow.Root.Interface(), before) {
+			t.Fatalf("Compile modified the tree")
+		}
+		if err != nil {
+			if _, ok := err.(*CompileError); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		b, err := json.Marshal(out)
+		if err != nil {
+			t.Fatalf("marshal: %v", err)
+		}
+		if !json.Valid(b) {
+			t.Fatalf("invalid JSON output")
+		}
+		byNode := map[string][]int{}
+		for _, s := range out.ApprovalPolicy.Steps {
+			byNode[s.NodeID] = append(byNode[s.NodeID], s.StepNumber)
+		}
+		got := map[string][]int{}
+		for _, n := range order {
+			if len(n.Steps) > 0 {
+				got[n.ID] = append(got[n.ID], n.Steps...)
+			}
+		}
+		if !reflect.DeepEqual(got, byNode) {
+			t.Fatalf("StepOrder %v, compiled %v", got, byNode)
+		}
+	})
+}
+
+// FuzzParse: Parse never panics; what it accepts is valid JSON that
+// encoding/json decodes to the same value; every pointer Walk yields is
+// found again by Lookup and has a position.
+func FuzzParse(f *testing.F) {
+	for _, s := range fuzzSeeds(f) {
+		f.Add(s)
+	}
+	for _, s := range []string{``, `{}`, `[]`, `"\u00e9\ud83d\ude00"`, `{"a~/b":[1,2.5e3,-0,true,false,null]}`, `{"a":1,"a":2}`, "\xef\xbb\xbf{}", `[[[[[[]]]]]]`, `1e400`, `{"x":"\u0000"}`} {
+		f.Add([]byte(s))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		root, err := Parse(src)
+		if err != nil {
+			if _, ok := err.(*SyntaxError); !ok {
+				t.Fatalf("error of type %T", err)
+			}
+			d := ParseDoc("x.json", src)
+			if sf := d.SyntaxFinding(); sf == nil || sf.Line < 1 || sf.Column < 1 {
+				t.Fatalf("no positioned invalid_json finding")
+			}
+			return
+		}
+		if !json.Valid(src) {
+			t.Fatalf("Parse accepted invalid JSON %q", src)
+		}
+		var want any
+		if json.Unmarshal(src, &want) == nil && !reflect.DeepEqual(root.Interface(), want) {
+			t.Fatalf("value differs from encoding/json")
+		}
+		if len(src) > 64<<10 {
+			return // the pointer round trip below is quadratic-ish; keep executions fast
+		}
+		d := NewDoc("x.json", src, root)
+		Walk(root, "", func(ptr string, n *Node) bool {
+			if d.Lookup(ptr) == nil {
+				t.Fatalf("Lookup(%q) = nil", ptr)
+			}
+			if l, c := d.PointerPosition(ptr); l < 1 || c < 1 {
+				t.Fatalf("position %d:%d", l, c)
+			}
+			return true
+		})
+	})
+}
