@@ -27,13 +27,13 @@ const (
 )
 
 // DetectSecret reports the first literal credential in value, judged by
-// what the key it sits under says about it (see classifyKey). It is pure
+// what the key it sits under says about it (see secClassifyKey). It is pure
 // and never panics.
 func DetectSecret(key, value string) (Detection, bool) {
-	return detectSecret(classifyKey(key), value, 0)
+	return secDetect(secClassifyKey(key), value, 0)
 }
 
-func detectSecret(class keyClass, value string, depth int) (Detection, bool) {
+func secDetect(class secKeyClass, value string, depth int) (Detection, bool) {
 	if len(value) > secretMaxValue {
 		value = value[:secretMaxValue]
 	}
@@ -43,7 +43,7 @@ func detectSecret(class keyClass, value string, depth int) (Detection, bool) {
 	}
 	v := value[lo:hi]
 	// 1. A value that is nothing but a placeholder (anchored).
-	if isWholePlaceholder(v) {
+	if secIsWholePlaceholder(v) {
 		return Detection{}, false
 	}
 	// 2. Structural secrets anywhere in the value.
@@ -64,39 +64,39 @@ func detectSecret(class keyClass, value string, depth int) (Detection, bool) {
 	// 3. "Bearer x" / "Basic x" / "Token x" as the whole value: judge x.
 	if a, b, ok := secAuthSchemeValue(value, lo, hi); ok {
 		inner := value[a:b]
-		if isPlaceholderToken(inner) {
+		if secIsPlaceholderToken(inner) {
 			return Detection{}, false
 		}
 		if d, ok := secPrefixAt(value, a, b); ok {
 			return d, true
 		}
-		if class >= keyNeutral && credentialShaped(inner, false) {
+		if class >= secKeyNeutral && secCredentialShaped(inner, false) {
 			return secDet("bearer-token", value, a, b, false), true
 		}
-		if class == keyDescriptive || class == keyIdentifier {
+		if class == secKeyDescriptive || class == secKeyIdentifier {
 			return Detection{}, false
 		}
 	}
 	// 4. Token by token (the reference's split).
-	if d, ok := scanTokens(class, value, lo, hi, depth); ok {
+	if d, ok := secScanTokens(class, value, lo, hi, depth); ok {
 		return d, true
 	}
 	// 5. A literal under a key that names a secret.
-	if class >= keySecret {
+	if class >= secKeySecret {
 		a, b := secUnquoteIdx(value, lo, hi)
 		// "label: literal" (a YAML line pasted into the field): the
 		// literal stays under the secret key unless the label says it is
 		// not a secret
 		if c := strings.IndexByte(value[a:b], ':'); c > 0 && c+1 < b-a && secIsSpace(value[a+c+1]) && secIsIdentRun(value[a:a+c], true) {
-			if lc := classifyKey(value[a : a+c]); lc != keyIdentifier && lc != keyDescriptive {
+			if lc := secClassifyKey(value[a : a+c]); lc != secKeyIdentifier && lc != secKeyDescriptive {
 				ia, ib := secTrimSpaceIdx(value, a+c+1, b)
 				ia, ib = secUnquoteIdx(value, ia, ib)
 				a, b = ia, ib
 			}
 		}
-		if a < b && !secHasSpace(value[a:b]) && credentialShaped(value[a:b], class == keyPassword) {
+		if a < b && !secHasSpace(value[a:b]) && secCredentialShaped(value[a:b], class == secKeyPassword) {
 			fam := "secret-named-key"
-			if class == keyPassword {
+			if class == secKeyPassword {
 				fam = "password-literal"
 			}
 			return secDet(fam, value, a, b, false), true
@@ -168,9 +168,9 @@ func secUnquoteIdx(s string, lo, hi int) (int, int) {
 
 // ---- placeholders ----------------------------------------------------------
 
-// isWholePlaceholder: the whole (trimmed) value is one placeholder. Unlike
+// secIsWholePlaceholder: the whole (trimmed) value is one placeholder. Unlike
 // the reference, ${X} and <X> only count when they are the whole value.
-func isWholePlaceholder(v string) bool {
+func secIsWholePlaceholder(v string) bool {
 	n := len(v)
 	switch {
 	case n >= 4 && strings.HasPrefix(v, "{{") && strings.HasSuffix(v, "}}"):
@@ -186,7 +186,7 @@ func isWholePlaceholder(v string) bool {
 		return secIsPlaceholderName(v[1 : n-1])
 	case n >= 3 && v[0] == '%' && v[n-1] == '%':
 		return secIsIdentRun(v[1:n-1], false)
-	case secAllByte(v, '*'), v == strings.Repeat("•", utf8.RuneCountInString(v)), secAllByte(v, 'x'), secAllByte(v, 'X'), secAllByte(v, '#'), secAllByte(v, '.'):
+	case secAllByte(v, '*'), secAllBullets(v), secAllByte(v, 'x'), secAllByte(v, 'X'), secAllByte(v, '#'), secAllByte(v, '.'):
 		return true
 	case strings.EqualFold(v, "redacted"), strings.EqualFold(v, "[redacted]"), strings.EqualFold(v, "<redacted>"):
 		return true
@@ -250,12 +250,12 @@ var secPlaceholderWords = []string{"example", "redacted", "placeholder", "dummy"
 	"yourapi", "yourkey", "yourtoken", "yoursecret", "changeme", "change_me", "replace_me", "replaceme",
 	"insert_", "xxxx", "****", "####", "<", ">", "{{", "}}", "${", "$(", "%s", "todo", "fixme", "...", "…"}
 
-// isPlaceholderToken: a token that stands for a secret instead of being one.
-func isPlaceholderToken(t string) bool {
+// secIsPlaceholderToken: a token that stands for a secret instead of being one.
+func secIsPlaceholderToken(t string) bool {
 	if t == "" {
 		return true
 	}
-	if isWholePlaceholder(t) {
+	if secIsWholePlaceholder(t) {
 		return true
 	}
 	if len(t) >= 2 && t[0] == '$' && secIsIdentRun(strings.TrimPrefix(strings.TrimSuffix(t[1:], "}"), "{"), true) {
@@ -355,10 +355,10 @@ func secLowDiversity(t string, asc bool) bool {
 
 // ---- generic shape tests ---------------------------------------------------
 
-// credentialShaped says whether a single token is shaped like a credential
+// secCredentialShaped says whether a single token is shaped like a credential
 // rather than like a word, an identifier, a name, a path or a URL. password
 // relaxes the test for values under password keys (words are passwords too).
-func credentialShaped(t string, password bool) bool {
+func secCredentialShaped(t string, password bool) bool {
 	n := utf8.RuneCountInString(t)
 	minLen := 8
 	if password {
@@ -367,7 +367,7 @@ func credentialShaped(t string, password bool) bool {
 	if n < minLen || n > 4096 {
 		return false
 	}
-	if isPlaceholderToken(t) {
+	if secIsPlaceholderToken(t) {
 		return false
 	}
 	if strings.Contains(t, "://") || t[0] == '/' || strings.HasPrefix(t, "./") || strings.HasPrefix(t, "../") || strings.HasPrefix(t, "~/") {
@@ -395,9 +395,9 @@ func credentialShaped(t string, password bool) bool {
 		user, pw := t[:c], t[c+1:]
 		switch {
 		case pw == "":
-			return user != "" && credentialShaped(user, password)
+			return user != "" && secCredentialShaped(user, password)
 		case user == "":
-			return credentialShaped(pw, password)
+			return secCredentialShaped(pw, password)
 		default:
 			if secURLPasswordPlaceholder(pw) {
 				return false
@@ -406,7 +406,7 @@ func credentialShaped(t string, password bool) bool {
 			if n := utf8.RuneCountInString(pw); n >= 8 || (n >= 4 && !secIsIdentRun(pw, false)) {
 				return true
 			}
-			return credentialShaped(pw, password)
+			return secCredentialShaped(pw, password)
 		}
 	}
 	if password {
@@ -656,7 +656,7 @@ var secTokenSep = func() (t [256]bool) {
 
 const secMaxTokensPerValue = 1 << 16
 
-func scanTokens(class keyClass, value string, lo, hi, depth int) (Detection, bool) {
+func secScanTokens(class secKeyClass, value string, lo, hi, depth int) (Detection, bool) {
 	prevA, prevB := -1, -1
 	count := 0
 	i := lo
@@ -680,16 +680,22 @@ func scanTokens(class keyClass, value string, lo, hi, depth int) (Detection, boo
 		if d, ok := secPrefixAt(value, a, b); ok {
 			return d, true
 		}
+		// a provider token after "=" (a query string, an assignment)
+		if eq := strings.LastIndexByte(tok, '='); eq > 0 && eq < len(tok)-8 {
+			if d, ok := secPrefixAt(value, a+eq+1, b); ok {
+				return d, true
+			}
+		}
 		// {{ expression }} and ${ expression }: template text, not a literal
 		if a > lo && value[a-1] == '{' || a > lo+1 && value[a-1] == ' ' && value[a-2] == '{' {
 			prevA, prevB = a, b
 			continue
 		}
-		if class >= keyNeutral {
+		if class >= secKeyNeutral {
 			// "password: x" inside a value (YAML, a header line)
 			if prevA >= 0 && depth < 2 && strings.IndexByte(value[prevB:a], ':') >= 0 && !secIsAuthScheme(tok) {
-				if c := classifyKey(value[prevA:prevB]); c >= keySecret {
-					if d, ok := detectSecret(c, tok, depth+1); ok {
+				if c := secClassifyKey(value[prevA:prevB]); c >= secKeySecret {
+					if d, ok := secDetect(c, tok, depth+1); ok {
 						d.Start += a
 						d.End += a
 						return d, true
@@ -697,7 +703,7 @@ func scanTokens(class keyClass, value string, lo, hi, depth int) (Detection, boo
 				}
 			}
 			// "Bearer <literal>" inside prose
-			if prevA >= 0 && secIsAuthScheme(value[prevA:prevB]) && !isPlaceholderToken(tok) && credentialShaped(tok, false) {
+			if prevA >= 0 && secIsAuthScheme(value[prevA:prevB]) && !secIsPlaceholderToken(tok) && secCredentialShaped(tok, false) {
 				return secDet("bearer-token", value, a, b, false), true
 			}
 			// name=value inside a value: a connection string, a query string
@@ -705,8 +711,8 @@ func scanTokens(class keyClass, value string, lo, hi, depth int) (Detection, boo
 				if eq := strings.IndexByte(tok, '='); eq > 0 && eq < len(tok)-1 {
 					name := tok[:eq]
 					if secIsIdentRun(name, false) {
-						if c := classifyKey(name); c >= keySecret {
-							if d, ok := detectSecret(c, tok[eq+1:], depth+1); ok {
+						if c := secClassifyKey(name); c >= secKeySecret {
+							if d, ok := secDetect(c, tok[eq+1:], depth+1); ok {
 								d.Start += a + eq + 1
 								d.End += a + eq + 1
 								return d, true
@@ -715,8 +721,8 @@ func scanTokens(class keyClass, value string, lo, hi, depth int) (Detection, boo
 					}
 				}
 			}
-			if b-a >= secretMinEntLen && !isPlaceholderToken(tok) && secEntropyCandidate(tok) {
-				if h, n := secShannon(tok); n >= secretMinEntLen && h >= secretMinEntropy {
+			if b-a >= secretMinEntLen && secEntropyCandidate(tok) {
+				if h, n := secShannon(tok); n >= secretMinEntLen && h >= secretMinEntropy && !secIsPlaceholderToken(tok) {
 					return secDet("high-entropy-token", value, a, b, false), true
 				}
 			}
@@ -741,6 +747,16 @@ func secEntropyCandidate(t string) bool {
 }
 
 func secIsAuthScheme(t string) bool {
+	switch len(t) {
+	case 5, 6:
+	default:
+		return false
+	}
+	switch t[0] | 0x20 {
+	case 'b', 't', 'a':
+	default:
+		return false
+	}
 	return strings.EqualFold(t, "bearer") || strings.EqualFold(t, "basic") || strings.EqualFold(t, "token") || strings.EqualFold(t, "apikey")
 }
 
@@ -863,7 +879,7 @@ func secFindJWT(value string) (Detection, bool) {
 
 // secFindURLSecrets looks at every scheme://… in the value: credentials in the
 // user-info part, Slack webhooks, and secret-named query parameters.
-func secFindURLSecrets(value string, class keyClass, depth int) (Detection, bool) {
+func secFindURLSecrets(value string, class secKeyClass, depth int) (Detection, bool) {
 	off := 0
 	for {
 		k := strings.Index(value[off:], "://")
@@ -902,7 +918,7 @@ func secFindURLSecrets(value string, class keyClass, depth int) (Detection, bool
 				}
 			}
 		}
-		if class != keyDescriptive && depth < 2 {
+		if class != secKeyDescriptive && depth < 2 {
 			if q := strings.IndexByte(value[authEnd:e], '?'); q >= 0 {
 				qs := value[authEnd+q+1 : e]
 				base := authEnd + q + 1
@@ -913,8 +929,8 @@ func secFindURLSecrets(value string, class keyClass, depth int) (Detection, bool
 						part = qs[:amp]
 					}
 					if eq := strings.IndexByte(part, '='); eq > 0 {
-						if c := classifyKey(part[:eq]); c >= keySecret {
-							if d, ok := detectSecret(c, part[eq+1:], depth+1); ok {
+						if c := secClassifyKey(part[:eq]); c >= secKeySecret {
+							if d, ok := secDetect(c, part[eq+1:], depth+1); ok {
 								d.Start += base + eq + 1
 								d.End += base + eq + 1
 								return d, true
@@ -941,7 +957,7 @@ func secURLPasswordPlaceholder(pw string) bool {
 		return true
 	}
 	// $VAR, ${VAR}, {{x}}, %VAR%, <password>, xxx
-	return secIsPasswordWord(pw) || isPlaceholderToken(pw)
+	return secIsPasswordWord(pw) || secIsPlaceholderToken(pw)
 }
 
 // secFindSlackWebhook finds hooks.slack.com/services|workflows|triggers/… with
@@ -971,4 +987,40 @@ func secFindSlackWebhook(value string) (Detection, bool) {
 		return Detection{}, false
 	}
 	return secDet("slack-webhook", value, s, e, true), true
+}
+
+// secAllBullets: the value is "•••" (masked input).
+func secAllBullets(v string) bool {
+	if v == "" {
+		return false
+	}
+	for _, r := range v {
+		if r != '•' {
+			return false
+		}
+	}
+	return true
+}
+
+// RedactSecrets returns a line of source with every literal credential
+// DetectSecret finds in it replaced by the masked form, for excerpts shown
+// under findings. `key: value` and `KEY=value` lines are judged under
+// their key.
+func RedactSecrets(line string) string {
+	key, off, val := siblingSplitAssignment(line)
+	var b strings.Builder
+	b.WriteString(line[:off])
+	rest := val
+	for i := 0; i < 32 && rest != ""; i++ {
+		d, ok := DetectSecret(key, rest)
+		if !ok {
+			break
+		}
+		b.WriteString(rest[:d.Start])
+		b.WriteString(d.Masked)
+		rest = rest[d.End:]
+	}
+	b.WriteString(rest)
+	b.WriteString(line[off+len(val):])
+	return b.String()
 }

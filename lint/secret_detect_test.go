@@ -164,23 +164,23 @@ func TestMask(t *testing.T) {
 }
 
 func TestClassifyKey(t *testing.T) {
-	for key, want := range map[string]keyClass{
-		"name": keyDescriptive, "description": keyDescriptive,
-		"api_key": keySecret, "apiKey": keySecret, "APIKey": keySecret, "x-api-key": keySecret, "X-API-KEY": keySecret,
-		"OPENAI_API_KEY": keySecret, "token": keySecret, "accessToken": keySecret, "x-github-token": keySecret,
-		"Authorization": keySecret, "client_secret": keySecret, "clientSecret": keySecret, "secret": keySecret,
-		"private_key": keySecret, "AWS_SECRET_ACCESS_KEY": keySecret, "refresh_token": keySecret, "token2": keySecret,
-		"credentials": keySecret, "basic_auth": keySecret,
-		"password": keyPassword, "db_password": keyPassword, "passwd": keyPassword, "ClearTextPassword": keyPassword,
-		"id": keyIdentifier, "run_id": keyIdentifier, "AWS_ACCESS_KEY_ID": keyIdentifier, "token_url": keyIdentifier,
-		"csrf_token": keyIdentifier, "public_key": keyIdentifier, "publicToken": keyIdentifier, "secret_name": keyIdentifier,
-		"token_type": keyIdentifier, "max_tokens": keyIdentifier, "primaryKey": keyIdentifier, "url": keyIdentifier,
-		"sha256": keyIdentifier, "integrity": keyIdentifier, "key_length": keyIdentifier,
-		"key": keyNeutral, "keyword": keyNeutral, "note": keyNeutral, "body": keyNeutral, "system_prompt": keyNeutral,
-		"author": keyNeutral, "tokenizer": keyNeutral, "pass": keyNeutral, "": keyNeutral, "secrets": keyNeutral,
+	for key, want := range map[string]secKeyClass{
+		"name": secKeyDescriptive, "description": secKeyDescriptive,
+		"api_key": secKeySecret, "apiKey": secKeySecret, "APIKey": secKeySecret, "x-api-key": secKeySecret, "X-API-KEY": secKeySecret,
+		"OPENAI_API_KEY": secKeySecret, "token": secKeySecret, "accessToken": secKeySecret, "x-github-token": secKeySecret,
+		"Authorization": secKeySecret, "client_secret": secKeySecret, "clientSecret": secKeySecret, "secret": secKeySecret,
+		"private_key": secKeySecret, "AWS_SECRET_ACCESS_KEY": secKeySecret, "refresh_token": secKeySecret, "token2": secKeySecret,
+		"credentials": secKeySecret, "basic_auth": secKeySecret,
+		"password": secKeyPassword, "db_password": secKeyPassword, "passwd": secKeyPassword, "ClearTextPassword": secKeyPassword,
+		"id": secKeyIdentifier, "run_id": secKeyIdentifier, "AWS_ACCESS_KEY_ID": secKeyIdentifier, "token_url": secKeyIdentifier,
+		"csrf_token": secKeyIdentifier, "public_key": secKeyIdentifier, "publicToken": secKeyIdentifier, "secret_name": secKeyIdentifier,
+		"token_type": secKeyIdentifier, "max_tokens": secKeyIdentifier, "primaryKey": secKeyIdentifier, "url": secKeyIdentifier,
+		"sha256": secKeyIdentifier, "integrity": secKeyIdentifier, "key_length": secKeyIdentifier,
+		"key": secKeyNeutral, "keyword": secKeyNeutral, "note": secKeyNeutral, "body": secKeyNeutral, "system_prompt": secKeyNeutral,
+		"author": secKeyNeutral, "tokenizer": secKeyNeutral, "pass": secKeyNeutral, "": secKeyNeutral, "secrets": secKeyNeutral,
 	} {
-		if got := classifyKey(key); got != want {
-			t.Errorf("classifyKey(%q) = %v, want %v", key, got, want)
+		if got := secClassifyKey(key); got != want {
+			t.Errorf("secClassifyKey(%q) = %v, want %v", key, got, want)
 		}
 	}
 }
@@ -213,4 +213,18 @@ func FuzzDetectSecret(f *testing.F) {
 			t.Fatal("empty family")
 		}
 	})
+}
+
+func TestRedactSecrets(t *testing.T) {
+	for _, c := range []struct{ in, want string }{
+		{`      "url": "https://deploy:au4rEE7naW8mHDKw3OaW@h.example/r?access_token=` + fakeGH + `",`,
+			`      "url": "https://deploy:au4r…20@h.example/r?access_token=ghp_…41",`},
+		{`        "Authorization": "token ` + fakeGH + `"`, `        "Authorization": "token ghp_…41"`},
+		{`"system_prompt": "plain text"`, `"system_prompt": "plain text"`},
+		{`export OPENAI_API_KEY=` + fakeOpenAI, `export OPENAI_API_KEY=sk-p…41`},
+	} {
+		if got := RedactSecrets(c.in); got != c.want {
+			t.Errorf("RedactSecrets(%q)\n = %q\nwant %q", Mask(c.in), got, c.want)
+		}
+	}
 }

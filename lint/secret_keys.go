@@ -5,30 +5,30 @@ package lint
 // ever-growing identifier allowlists of text-based scanners (linters.md
 // §1.7.5) with a small classifier over the key's words.
 
-// keyClass orders how strictly a value is scanned.
-type keyClass uint8
+// secKeyClass orders how strictly a value is scanned.
+type secKeyClass uint8
 
 const (
-	// keyDescriptive: `name`, `description` — prose that quotes examples;
+	// secKeyDescriptive: `name`, `description` — prose that quotes examples;
 	// only strong (provider-prefixed or structural) secrets are reported,
 	// and only as the warning credential_in_description.
-	keyDescriptive keyClass = iota
-	// keyIdentifier: the key names something that is not a secret (an id,
+	secKeyDescriptive secKeyClass = iota
+	// secKeyIdentifier: the key names something that is not a secret (an id,
 	// a name, a URL, a hash, a length, a public key, a CSRF token, ...):
 	// strong detections only, no entropy.
-	keyIdentifier
-	// keyNeutral: any other key: the reference's value rules (prefixes,
+	secKeyIdentifier
+	// secKeyNeutral: any other key: the reference's value rules (prefixes,
 	// JWT, Bearer, entropy).
-	keyNeutral
-	// keySecret: the key names a secret (api_key, token, authorization,
+	secKeyNeutral
+	// secKeySecret: the key names a secret (api_key, token, authorization,
 	// client_secret, ...): additionally any literal that is shaped like a
 	// credential.
-	keySecret
-	// keyPassword: the key names a password: any non-placeholder literal.
-	keyPassword
+	secKeySecret
+	// secKeyPassword: the key names a password: any non-placeholder literal.
+	secKeyPassword
 )
 
-func (c keyClass) String() string {
+func (c secKeyClass) String() string {
 	return [...]string{"descriptive", "identifier", "neutral", "secret", "password"}[c]
 }
 
@@ -168,14 +168,14 @@ func secSet(ws ...string) map[string]bool {
 	return m
 }
 
-// classifyKey decides how strictly a value under key is scanned.
-func classifyKey(key string) keyClass {
+// secClassifyKey decides how strictly a value under key is scanned.
+func secClassifyKey(key string) secKeyClass {
 	if key == "" {
-		return keyNeutral
+		return secKeyNeutral
 	}
 	switch key {
 	case "name", "description", "Name", "Description", "NAME", "DESCRIPTION":
-		return keyDescriptive
+		return secKeyDescriptive
 	}
 	var k secKeySplit
 	k.split(key)
@@ -185,7 +185,7 @@ func classifyKey(key string) keyClass {
 		n--
 	}
 	if n == 0 {
-		return keyNeutral
+		return secKeyNeutral
 	}
 	head := k.word(n - 1)
 	// strip a trailing digit run from the head word: token2 → token
@@ -201,29 +201,29 @@ func classifyKey(key string) keyClass {
 	case secPasswordHeads[string(head)]:
 		if h == "pass" && n == 1 {
 			// a bare "pass" key is too often a verb or a flag (pass/fail)
-			return keyNeutral
+			return secKeyNeutral
 		}
-		return keyPassword
+		return secKeyPassword
 	case h == "key":
 		if n == 1 || (n == 2 && string(mod) == "x") {
-			return keyNeutral // a bare "key" is mostly a map key / lookup key
+			return secKeyNeutral // a bare "key" is mostly a map key / lookup key
 		}
 		if secKeyNonSecretMods[string(mod)] {
-			return keyIdentifier
+			return secKeyIdentifier
 		}
-		return keySecret
+		return secKeySecret
 	case h == "token":
 		if secTokenNonSecretMods[string(mod)] {
-			return keyIdentifier
+			return secKeyIdentifier
 		}
-		return keySecret
+		return secKeySecret
 	case secSecretHeads[string(head)]:
 		if m := string(mod); m == "public" || m == "csrf" || m == "xsrf" {
-			return keyIdentifier
+			return secKeyIdentifier
 		}
-		return keySecret
+		return secKeySecret
 	case secIdentifierHeads[string(head)]:
-		return keyIdentifier
+		return secKeyIdentifier
 	}
-	return keyNeutral
+	return secKeyNeutral
 }

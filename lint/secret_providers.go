@@ -181,6 +181,16 @@ var secProvidersByFirst = func() (t [256][]*secProvider) {
 	return
 }()
 
+// secProviderSecond: for each first byte, the set of second bytes any
+// prefix starting with it has: most tokens are rejected with two loads.
+var secProviderSecond = func() (t [256][4]uint64) {
+	for i := range secProviders {
+		p := secProviders[i].prefix
+		t[p[0]][p[1]>>6] |= 1 << (p[1] & 63)
+	}
+	return
+}()
+
 func secInCharset(c byte, cs int) bool {
 	switch {
 	case c >= 'A' && c <= 'Z':
@@ -209,7 +219,9 @@ func secPrefixAt(value string, a, b int) (Detection, bool) {
 	if len(tok) < 8 {
 		return Detection{}, false
 	}
-	// a token may start with punctuation that the split kept: =, ", '
+	if secProviderSecond[tok[0]][tok[1]>>6]&(1<<(tok[1]&63)) == 0 {
+		return Detection{}, false
+	}
 	for _, p := range secProvidersByFirst[tok[0]] {
 		if !strings.HasPrefix(tok, p.prefix) {
 			continue

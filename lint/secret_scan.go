@@ -31,14 +31,14 @@ func scanDocSecrets(p *Pass, d *compile.Doc) {
 	if d == nil || d.Root == nil {
 		return
 	}
-	w := secretWalker{report: func(ptr string, class keyClass, det Detection) {
-		if class == keyDescriptive {
+	w := secretWalker{report: func(ptr string, class secKeyClass, det Detection) {
+		if class == secKeyDescriptive {
 			p.Report(d, ptr, "credential_in_description", secretMessage("credential in a descriptive field", ptr, det))
 			return
 		}
 		p.Report(d, ptr, "literal_credential_detected", secretMessage("literal credential detected", ptr, det))
 	}}
-	w.walk(d.Root, "", keyNeutral)
+	w.walk(d.Root, "", secKeyNeutral)
 }
 
 func secretMessage(what, ptr string, det Detection) string {
@@ -49,23 +49,23 @@ func secretMessage(what, ptr string, det Detection) string {
 // path as a stack of tokens and builds a JSON Pointer only for a finding.
 type secretWalker struct {
 	path   []string
-	report func(ptr string, class keyClass, det Detection)
+	report func(ptr string, class secKeyClass, det Detection)
 	// cache of key classes: keys repeat a lot in one document
-	classes map[string]keyClass
+	classes map[string]secKeyClass
 	nodes   int
 }
 
 // secretMaxNodes bounds the walk (the parser already bounds depth and size).
 const secretMaxNodes = 1 << 22
 
-func (w *secretWalker) class(key string) keyClass {
+func (w *secretWalker) class(key string) secKeyClass {
 	if c, ok := w.classes[key]; ok {
 		return c
 	}
 	if w.classes == nil {
-		w.classes = make(map[string]keyClass, 64)
+		w.classes = make(map[string]secKeyClass, 64)
 	}
-	c := classifyKey(key)
+	c := secClassifyKey(key)
 	w.classes[key] = c
 	return c
 }
@@ -75,7 +75,7 @@ func (w *secretWalker) pointer() string {
 }
 
 // walk visits n whose own key has class kc (array items inherit it).
-func (w *secretWalker) walk(n *compile.Node, key string, kc keyClass) {
+func (w *secretWalker) walk(n *compile.Node, key string, kc secKeyClass) {
 	if n == nil {
 		return
 	}
@@ -85,22 +85,22 @@ func (w *secretWalker) walk(n *compile.Node, key string, kc keyClass) {
 	}
 	switch n.Kind {
 	case compile.String:
-		det, ok := detectSecret(kc, n.Text, 0)
+		det, ok := secDetect(kc, n.Text, 0)
 		if !ok {
 			return
 		}
-		if kc == keyDescriptive && !det.Strong {
+		if kc == secKeyDescriptive && !det.Strong {
 			return
 		}
 		w.report(w.pointer(), kc, det)
 	case compile.Object:
 		// name/value pairs: {"name": "Authorization", "value": "Bearer …"}
-		pairClass := keyClass(255)
+		pairClass := secKeyClass(255)
 		for _, m := range n.Members {
 			switch m.Key {
 			case "name", "key", "header", "field", "param":
 				if s, ok := m.Value.Str(); ok && s != "" && len(s) < 128 {
-					if c := w.class(s); c >= keySecret {
+					if c := w.class(s); c >= secKeySecret {
 						pairClass = c
 					}
 				}

@@ -189,8 +189,8 @@ func scanSiblingContent(rel, path string, src []byte, lockfile bool) []Finding {
 	if strings.HasSuffix(rel, ".json") && !lockfile {
 		d := compile.ParseDoc(path, src)
 		if d.Root != nil {
-			w := secretWalker{report: func(ptr string, class keyClass, det Detection) {
-				if class == keyDescriptive || len(out) >= siblingMaxPerFile {
+			w := secretWalker{report: func(ptr string, class secKeyClass, det Detection) {
+				if class == secKeyDescriptive || len(out) >= siblingMaxPerFile {
 					return // package descriptions are prose, as in the flow file
 				}
 				line, col := d.PointerPosition(ptr)
@@ -199,7 +199,7 @@ func scanSiblingContent(rel, path string, src []byte, lockfile bool) []Finding {
 					Message:  fmt.Sprintf("literal credential detected in %s:%d: pattern=%s, value %s", rel, line, det.Family, det.Masked),
 					Location: ptr, Source: compile.SourceDeterministic, File: path, Line: line, Column: col})
 			}}
-			w.walk(d.Root, "", keyNeutral)
+			w.walk(d.Root, "", secKeyNeutral)
 			return out
 		}
 	}
@@ -225,7 +225,7 @@ func scanSiblingContent(rel, path string, src []byte, lockfile bool) []Finding {
 		if !ok {
 			continue
 		}
-		if classifyKey(key) == keyDescriptive && !det.Strong {
+		if secClassifyKey(key) == secKeyDescriptive && !det.Strong {
 			continue
 		}
 		col := utf8.RuneCountInString(s[:off+det.Start]) + 1
