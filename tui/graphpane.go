@@ -36,10 +36,10 @@ func (g *graphState) cur() *FlowGraph {
 		return nil
 	}
 	if fg := g.good.ByPtr[g.stack[len(g.stack)-1]]; fg != nil {
-		return fg
+		return fg.Drawn()
 	}
 	if len(g.good.Flows) > 0 {
-		return g.good.Flows[0]
+		return g.good.Flows[0].Drawn()
 	}
 	return nil
 }
@@ -296,7 +296,7 @@ func (g *graphState) open() bool {
 		return false
 	}
 	n := fg.Graph.Nodes[g.selected]
-	if n.Subflow == "" || g.good.ByPtr[n.Subflow] == nil {
+	if n.Subflow == "" || g.good.ByPtr[n.Subflow].Drawn() == nil {
 		return false
 	}
 	g.stack = append(g.stack, n.Subflow)
@@ -346,13 +346,26 @@ func (g *graphState) selectPointer(loc string) {
 			return
 		}
 	}
+	// The innermost flow whose subtree holds the pointer (drawn only now).
 	var best *FlowGraph
 	for _, fg := range g.good.Flows {
-		if fg.Graph != nil && under(loc, fg.Pointer) && (best == nil || len(fg.Pointer) > len(best.Pointer)) && nodeAt(fg.Graph, loc) >= 0 {
+		if under(loc, fg.Pointer) && (best == nil || len(fg.Pointer) > len(best.Pointer)) {
 			best = fg
 		}
 	}
-	if best == nil {
+	// Walk outwards until a flow has a node holding it (bounded: flows nest
+	// at most len(Flows) deep).
+	for i := 0; best != nil && i <= len(g.good.Flows); i++ {
+		if best.Drawn().Graph != nil && nodeAt(best.Graph, loc) >= 0 {
+			break
+		}
+		if best.Pointer == best.Parent {
+			best = nil
+			break
+		}
+		best = g.good.ByPtr[best.Parent]
+	}
+	if best == nil || best.Graph == nil || nodeAt(best.Graph, loc) < 0 {
 		return
 	}
 	if chain := g.pathTo(best.Pointer); len(chain) > 0 {
@@ -392,7 +405,7 @@ func (g *graphState) selectID(id string) {
 		return
 	}
 	for _, fg := range g.good.Flows {
-		if fg.Graph == nil {
+		if fg.Drawn().Graph == nil {
 			continue
 		}
 		if i := fg.Graph.NodeIndex(id); i >= 0 {

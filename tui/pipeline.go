@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"fmt"
 	"strings"
+	"sync"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
@@ -23,6 +24,21 @@ type FlowGraph struct {
 	Layout  *flowgraph.Layout
 	Order   []int  // node indexes in reading order (top to bottom, left to right)
 	Err     string // why it could not be drawn
+
+	an   *Analysis
+	once sync.Once
+}
+
+// Drawn builds and draws the flow on first use and returns it. The root
+// flow is drawn inside Analyze; nested flows are drawn when first shown
+// (drill-down, a finding inside them), which keeps a save's re-analysis
+// short for agents with many subflows. The snapshot stays immutable: the
+// drawing is a pure function of it, computed once.
+func (fg *FlowGraph) Drawn() *FlowGraph {
+	if fg != nil {
+		fg.once.Do(func() { drawFlow(fg.an, fg) })
+	}
+	return fg
 }
 
 // analyzeCompiled compiles the agent and fills the compiled JSON and steps.
@@ -62,16 +78,18 @@ func analyzeCompiled(an *Analysis) {
 	}
 }
 
-// analyzeGraphs builds and draws every Flow of the document.
+// analyzeGraphs lists every Flow of the document and draws the top one.
 func analyzeGraphs(an *Analysis) {
 	for _, f := range compile.Flows(an.Agent.Flow.Root) {
-		fg := &FlowGraph{Pointer: f.Pointer, Name: views.Clean(f.ID())}
+		fg := &FlowGraph{Pointer: f.Pointer, Name: views.Clean(f.ID()), an: an}
 		if f.Parent != nil {
 			fg.Parent = f.Parent.Pointer
 		}
 		an.Flows = append(an.Flows, fg)
 		an.ByPtr[f.Pointer] = fg
-		drawFlow(an, fg)
+	}
+	if len(an.Flows) > 0 {
+		an.Flows[0].Drawn()
 	}
 }
 

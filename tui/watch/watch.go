@@ -19,9 +19,9 @@ import (
 
 // DefaultDebounce is the quiet time after the last event of a save before
 // the batch is flushed. Editors finish a save within a few milliseconds;
-// 60 ms leaves room for delete-then-create while keeping the write-to-frame
+// 40 ms leaves room for delete-then-create while keeping the write-to-frame
 // latency well under 100 ms.
-const DefaultDebounce = 60 * time.Millisecond
+const DefaultDebounce = 40 * time.Millisecond
 
 // Config says what to watch.
 type Config struct {
