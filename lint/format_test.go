@@ -84,6 +84,25 @@ func TestSARIFValidAgainstSchema(t *testing.T) {
 			t.Error("an empty run must still carry results: []")
 		}
 	}
+	// The whole corpus, in advisory mode, as one log.
+	if _, err := os.Stat(filepath.Join("..", "..", "shared", "corpus", "cinatra")); err == nil {
+		var dirs []string
+		for _, ca := range rvCorpusAgents(t) {
+			dirs = append(dirs, ca.Dir)
+		}
+		cfs, cagents := rvReviewAll(t, dirs...)
+		var buf bytes.Buffer
+		if err := WriteSARIF(&buf, cfs, SARIFOptions{Agents: cagents}); err != nil {
+			t.Fatal(err)
+		}
+		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
+		if err != nil {
+			t.Fatal(err)
+		}
+		if err := sch.Validate(inst); err != nil {
+			t.Errorf("corpus SARIF does not validate: %v", err)
+		}
+	}
 	// The schema is not vacuous: an invalid level is refused.
 	var buf bytes.Buffer
 	if err := WriteSARIF(&buf, fs[:1], SARIFOptions{}); err != nil {
