@@ -53,6 +53,8 @@ mkdir -p "$(dirname "$agent")"
 cp -r testdata/tui/agents/oastui-tui/clean-agent "$agent"
 flow="$agent/cinatra/oas.json"
 
+# a session that outlives the others, so the server never exits between tests
+tm new-session -d -s keep -x 40 -y 5 "sleep 600"
 tm new-session -d -s t -x 120 -y 32 "$bin $agent"
 check "opens the agent" t "Clean Agent"
 check "shows the tabs" t "Findings"
@@ -113,6 +115,30 @@ while [ $SECONDS -le $end ]; do
   sleep 0.05
 done
 if [ $gone = 1 ]; then ok "q quits"; else bad "q quits" "$(screen t)"; fi
+
+# --- graph drill-down and the editor hand-off --------------------------------
+mkdir -p "$work/bin"
+cat > "$work/bin/vim" <<EOS
+#!/bin/sh
+echo "\$@" > "$work/editor-args"
+EOS
+chmod +x "$work/bin/vim"
+tm new-session -d -s g -x 120 -y 32 "env VISUAL= EDITOR=$work/bin/vim $bin testdata/tui/agents/oastui-tui/subflow-agent"
+check "subflow fixture opens" g "Subflow Agent"
+tm send-keys -t g j; tm send-keys -t g j
+check "moving selects the FlowNode" g "Review  flow"
+tm send-keys -t g Enter
+check "enter opens the subflow (breadcrumb)" g "Subflow Agent › Review subflow"
+check "subflow nodes drawn" g "Check draft"
+tm send-keys -t g BSpace
+if wait_gone g "› Review subflow" 5; then ok "backspace goes back"; else bad "backspace goes back" "$(screen g)"; fi
+tm send-keys -t g e
+end=$((SECONDS + 10))
+while [ $SECONDS -le $end ] && [ ! -s "$work/editor-args" ]; do sleep 0.05; done
+args=$(cat "$work/editor-args" 2>/dev/null)
+case "$args" in "+"[0-9]*" "*oas.json) ok "e opens \$EDITOR at file:line ($args)";; *) bad "e opens \$EDITOR at file:line (got: $args)";; esac
+check "TUI restored after the editor" g "Subflow Agent"
+tm send-keys -t g q
 
 # --- ANSI/OSC in the agent never reaches the terminal -------------------------
 tm new-session -d -s a -x 160 -y 40 "$bin testdata/tui/agents/oastui-tui/ansi-agent"
