@@ -1,6 +1,7 @@
 package flowgraph
 
 import (
+	"math"
 	"strconv"
 	"strings"
 
@@ -33,6 +34,8 @@ type Options struct {
 	ASCII    bool // draw with ASCII only (| - + v ^) for terminals without box drawing
 	ShowData bool // list the data edges under the drawing
 	Selected int  // index+1 of a node whose border gets ClassSelected; 0 for none
+
+	sparse bool // tests: store the canvas sparsely whatever its size
 }
 
 // Cell is one character cell. A wide character (East Asian, emoji) takes
@@ -43,18 +46,55 @@ type Cell struct {
 	Node  int // index+1 into Graph.Nodes of the box this cell belongs to; 0 for none
 }
 
-// Canvas is a grid of cells, row-major.
+// Canvas is a grid of cells, row-major. Read it with At (or Line and
+// String): a very large drawing (more than DenseLimit cells) is stored
+// sparsely, row by row from its first to its last used column, and then
+// Cells is nil.
 type Canvas struct {
 	W, H  int
-	Cells []Cell
+	Cells []Cell // W×H cells, row-major; nil when the canvas is sparse
+	rows  []canvasRow
 }
+
+type canvasRow struct {
+	off   int
+	cells []Cell
+}
+
+// DenseLimit is the largest canvas (in cells) kept as one W×H slice.
+const DenseLimit = 1 << 22
+
+var blank = Cell{R: ' '}
 
 // At returns the cell at column x, row y (a blank cell outside the canvas).
 func (c *Canvas) At(x, y int) Cell {
-	if x < 0 || y < 0 || x >= c.W || y >= c.H {
-		return Cell{R: ' '}
+	if p := c.ref(x, y); p != nil {
+		return *p
 	}
-	return c.Cells[y*c.W+x]
+	return blank
+}
+
+// ref is the stored cell at x, y, or nil.
+func (c *Canvas) ref(x, y int) *Cell {
+	if x < 0 || y < 0 || x >= c.W || y >= c.H {
+		return nil
+	}
+	if c.Cells != nil {
+		return &c.Cells[y*c.W+x]
+	}
+	r := &c.rows[y]
+	if x < r.off || x >= r.off+len(r.cells) {
+		return nil
+	}
+	return &r.cells[x-r.off]
+}
+
+// row returns the stored cells of row y and the column of the first.
+func (c *Canvas) row(y int) (int, []Cell) {
+	if c.Cells != nil {
+		return 0, c.Cells[y*c.W : (y+1)*c.W]
+	}
+	return c.rows[y].off, c.rows[y].cells
 }
 
 // Line returns row y as text (continuation cells of wide characters
@@ -63,8 +103,10 @@ func (c *Canvas) Line(y int) string {
 	if y < 0 || y >= c.H {
 		return ""
 	}
+	off, cells := c.row(y)
 	var b strings.Builder
-	for _, cell := range c.Cells[y*c.W : (y+1)*c.W] {
+	b.WriteString(strings.Repeat(" ", off))
+	for _, cell := range cells {
 		if cell.R != 0 {
 			b.WriteRune(cell.R)
 		}
@@ -83,19 +125,44 @@ func (c *Canvas) String() string {
 	return b.String()
 }
 
-func newCanvas(w, h int) *Canvas {
-	c := &Canvas{W: w, H: h, Cells: make([]Cell, w*h)}
-	for i := range c.Cells {
-		c.Cells[i].R = ' '
+// newCanvas makes a blank canvas. With spans (per row, the first and one
+// past the last column that will be drawn) and more than DenseLimit cells,
+// or with sparse set, only those columns are stored.
+func newCanvas(w, h int, spans [][2]int, sparse bool) *Canvas {
+	c := &Canvas{W: w, H: h}
+	if spans == nil || (!sparse && w*h <= DenseLimit) {
+		c.Cells = make([]Cell, w*h)
+		for i := range c.Cells {
+			c.Cells[i] = blank
+		}
+		return c
+	}
+	total := 0
+	for _, sp := range spans {
+		if sp[1] > sp[0] {
+			total += sp[1] - sp[0]
+		}
+	}
+	buf := make([]Cell, total)
+	for i := range buf {
+		buf[i] = blank
+	}
+	c.rows = make([]canvasRow, h)
+	for y, sp := range spans {
+		if sp[1] <= sp[0] {
+			continue
+		}
+		n := sp[1] - sp[0]
+		c.rows[y] = canvasRow{off: sp[0], cells: buf[:n:n]}
+		buf = buf[n:]
 	}
 	return c
 }
 
 func (c *Canvas) set(x, y int, r rune, cl Class, node int) {
-	if x < 0 || y < 0 || x >= c.W || y >= c.H {
-		return
+	if p := c.ref(x, y); p != nil {
+		*p = Cell{R: r, Class: cl, Node: node}
 	}
-	c.Cells[y*c.W+x] = Cell{R: r, Class: cl, Node: node}
 }
 
 // text writes s from column x; returns the column after it.
@@ -296,8 +363,7 @@ func Render(g *Graph, opts Options) (*Canvas, *Layout) {
 	}
 	lo := &Layout{boxes: make([]Rect, len(g.Nodes))}
 	if len(g.Nodes) == 0 {
-		c := newCanvas(0, 0)
-		c = writeLines(c, []span{{"(flow has no nodes)", ClassLabel}})
+		c := writeLines([]span{{"(flow has no nodes)", ClassLabel}})
 		lo.Width, lo.Height = c.W, c.H
 		return c, lo
 	}
@@ -385,7 +451,23 @@ func Render(g *Graph, opts Options) (*Canvas, *Layout) {
 		H += 1 + len(data)
 	}
 
-	c := newCanvas(W, H)
+	var spans [][2]int
+	if W*H > DenseLimit || opts.sparse {
+		spans = make([][2]int, 0, H)
+		for pi, p := range parts {
+			if pi > 0 || len(main) == 0 {
+				if pi > 0 {
+					spans = append(spans, [2]int{})
+				}
+				spans = append(spans, [2]int{0, W}, [2]int{})
+			}
+			spans = p.rowSpans(spans)
+		}
+		for len(spans) < H {
+			spans = append(spans, [2]int{0, W})
+		}
+	}
+	c := newCanvas(W, H, spans, opts.sparse)
 	y := 0
 	for pi, p := range parts {
 		if pi > 0 || len(main) == 0 {
@@ -423,8 +505,8 @@ func nodeName(g *Graph, idx map[string]int, id string) string {
 	return id
 }
 
-func writeLines(c *Canvas, ss []span) *Canvas {
-	c = newCanvas(spansWidth(ss), 1)
+func writeLines(ss []span) *Canvas {
+	c := newCanvas(spansWidth(ss), 1, nil, false)
 	x := 0
 	for _, s := range ss {
 		x = c.text(x, 0, s.s, s.c, 0)
@@ -509,21 +591,54 @@ func backEdges(g *Graph, idx map[string]int) []bool {
 	return back
 }
 
+// maskBase is where line masks are kept in cells while a part is drawn
+// (a private-use plane: no glyph).
+const maskBase = 0xF0000
+
+// rowSpans appends, per row of the part, the columns it may draw on.
+func (L *lay) rowSpans(out [][2]int) [][2]int {
+	nl := len(L.layers)
+	ls := make([][2]int, nl)
+	for k, layer := range L.layers {
+		ls[k] = [2]int{math.MaxInt, 0}
+		for _, e := range layer {
+			el := &L.elems[e]
+			ls[k][0] = min(ls[k][0], el.x)
+			ls[k][1] = max(ls[k][1], el.x+el.w)
+		}
+	}
+	for k := 0; k < nl; k++ {
+		out = append(out, ls[k], ls[k], ls[k])
+		if k < len(L.chans) {
+			u := [2]int{min(ls[k][0], ls[k+1][0]), max(ls[k][1], ls[k+1][1])}
+			for j := 0; j < L.chans[k].h; j++ {
+				out = append(out, u)
+			}
+		}
+	}
+	return out
+}
+
 // drawPart draws one laid-out part with its top row at oy.
 func drawPart(c *Canvas, L *lay, oy int, gl *glyphs, texts [][]span, opts *Options, lo *Layout) {
-	W := c.W
-	mask := make([]uint8, W*L.height)
-	kind := make([]uint8, W*L.height) // bit 0: a forward edge, bit 1: a back edge
+	// Lines are first collected as direction masks kept in the cells
+	// themselves (runes maskBase+bits), then turned into glyphs.
 	mark := func(x, y int, m uint8, back bool) {
-		if x < 0 || x >= W || y < 0 || y >= L.height {
+		p := c.ref(x, oy+y)
+		if p == nil {
 			return
 		}
-		mask[y*W+x] |= m
-		if back {
-			kind[y*W+x] |= 2
-		} else {
-			kind[y*W+x] |= 1
+		bits := uint8(0)
+		if p.R >= maskBase && p.R < maskBase+64 {
+			bits = uint8(p.R - maskBase)
 		}
+		bits |= m
+		if back {
+			bits |= 32
+		} else {
+			bits |= 16
+		}
+		p.R = maskBase + rune(bits)
 	}
 	vline := func(x, y0, y1 int, back bool) { // inclusive, continuing beyond both ends
 		for y := y0; y <= y1; y++ {
@@ -578,17 +693,19 @@ func drawPart(c *Canvas, L *lay, oy int, gl *glyphs, texts [][]span, opts *Optio
 			}
 		}
 	}
-	for y := 0; y < L.height; y++ {
-		for x := 0; x < W; x++ {
-			m := mask[y*W+x]
-			if m == 0 {
+	for y := oy; y < oy+L.height; y++ {
+		_, cells := c.row(y)
+		for i := range cells {
+			p := &cells[i]
+			if p.R < maskBase || p.R >= maskBase+64 {
 				continue
 			}
-			cl := ClassEdge
-			if kind[y*W+x] == 2 {
-				cl = ClassBackEdge
+			bits := uint8(p.R - maskBase)
+			p.Class = ClassEdge
+			if bits&48 == 32 {
+				p.Class = ClassBackEdge
 			}
-			c.set(x, oy+y, gl.lines[m], cl, 0)
+			p.R = gl.lines[bits&15]
 		}
 	}
 	// Boxes.

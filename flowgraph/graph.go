@@ -173,7 +173,7 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 		}
 		return nil, fmt.Errorf("%w at %q", ErrNoFlow, flowPointer)
 	}
-	registry := a.RegistryComponents()
+	resolve := newResolver(f, a.RegistryComponents())
 	g := &Graph{
 		FlowID:      Sanitize(f.ID()),
 		FlowName:    Sanitize(f.Node.Get("name").StringOr("")),
@@ -195,7 +195,7 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 			g.Nodes[j].related = append(g.Nodes[j].related, itemPtr)
 			continue
 		}
-		r := f.Resolve(item, itemPtr, registry)
+		r := resolve(item, itemPtr)
 		n := &Node{ID: Sanitize(id), Name: Sanitize(id), Kind: KindOther, related: []string{itemPtr}}
 		if r.Node != nil && r.Node.Kind == compile.Object {
 			ct := compile.ComponentType(r.Node)
@@ -205,7 +205,7 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 				n.Name = name
 			}
 			n.Pointer = r.Pointer
-			addRelated(f, n, r, registry)
+			addRelated(n, r, resolve)
 		}
 		comps[id] = r
 		g.index[id] = len(g.Nodes)
@@ -216,7 +216,7 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 	cfPtr := compile.Append(f.Pointer, "control_flow_connections")
 	for i, item := range items(f.Node.Get("control_flow_connections")) {
 		ptr := compile.AppendIndex(cfPtr, i)
-		e := f.Resolve(item, ptr, registry)
+		e := resolve(item, ptr)
 		if e.Node == nil {
 			continue
 		}
@@ -235,7 +235,7 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 	dfPtr := compile.Append(f.Pointer, "data_flow_connections")
 	for i, item := range items(f.Node.Get("data_flow_connections")) {
 		ptr := compile.AppendIndex(dfPtr, i)
-		e := f.Resolve(item, ptr, registry)
+		e := resolve(item, ptr)
 		if e.Node == nil {
 			continue
 		}
@@ -259,12 +259,37 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 	g.order(f.Node)
 	g.markBackEdges()
 	for _, n := range g.Nodes {
-		n.Approval, n.Risk = approvalOf(f, comps[n.ID], registry)
+		n.Approval, n.Risk = approvalOf(comps[n.ID], resolve)
 	}
 	if a.Profile == compile.ProfileCinatra && f.Parent == nil {
 		g.numberSteps(f.Node)
 	}
 	return g, nil
+}
+
+// resolver resolves a component reference inside one Flow.
+type resolver func(n *compile.Node, ptr string) compile.Resolved
+
+// newResolver is (*compile.Flow).Resolve with the Flow's own
+// $referenced_components indexed once (a Flow with thousands of nodes
+// would otherwise cost a scan per look-up). Duplicate keys: the last wins,
+// as with Get.
+func newResolver(f *compile.Flow, registry *compile.Node) resolver {
+	local := map[string]*compile.Node{}
+	if refs := f.Refs(); refs.Is(compile.Object) {
+		for _, m := range refs.Members {
+			local[m.Key] = m.Value
+		}
+	}
+	refsPtr := f.RefsPointer()
+	return func(n *compile.Node, ptr string) compile.Resolved {
+		if id, ok := compile.RefID(n); ok {
+			if c, ok := local[id]; ok {
+				return compile.Resolved{Node: c, Pointer: compile.Append(refsPtr, id), Scope: compile.RefLocal, Owner: f}
+			}
+		}
+		return f.Resolve(n, ptr, registry)
+	}
 }
 
 // endpointID is the id a node reference names: the $component_ref, or the
@@ -281,13 +306,13 @@ func endpointID(n *compile.Node) string {
 
 // addRelated records the child flows of a node and the components it
 // refers to, so findings inside them count for the node.
-func addRelated(f *compile.Flow, n *Node, r compile.Resolved, registry *compile.Node) {
+func addRelated(n *Node, r compile.Resolved, resolve resolver) {
 	if r.Pointer == "" {
 		return
 	}
 	n.related = append(n.related, r.Pointer)
 	sub := func(v *compile.Node, ptr string) {
-		s := f.Resolve(v, ptr, registry)
+		s := resolve(v, ptr)
 		if s.Node != nil && s.Pointer != "" && compile.ComponentType(s.Node) == "Flow" {
 			n.Subflows = append(n.Subflows, s.Pointer)
 		}
@@ -309,7 +334,7 @@ func addRelated(f *compile.Flow, n *Node, r compile.Resolved, registry *compile.
 	seen := map[string]bool{}
 	compile.Walk(r.Node, r.Pointer, func(ptr string, v *compile.Node) bool {
 		if id, ok := compile.RefID(v); ok {
-			res := f.Resolve(v, ptr, registry)
+			res := resolve(v, ptr)
 			if res.Pointer != "" && !seen[res.Pointer] && res.Scope != compile.RefInline {
 				seen[res.Pointer] = true
 				n.related = append(n.related, res.Pointer)
@@ -439,7 +464,7 @@ func boolField(n *compile.Node, key string) (bool, bool) {
 
 // approvalOf derives the approval marker and risk class the compiler would
 // give the node (reference §11.6–11.7), for any Flow.
-func approvalOf(f *compile.Flow, r compile.Resolved, registry *compile.Node) (bool, string) {
+func approvalOf(r compile.Resolved, resolve resolver) (bool, string) {
 	if r.Node == nil {
 		return false, ""
 	}
@@ -450,7 +475,7 @@ func approvalOf(f *compile.Flow, r compile.Resolved, registry *compile.Node) (bo
 		return true, "read_only"
 	case KindAgent:
 		appr, ok := boolField(meta, "requiresApproval")
-		agent := f.Resolve(r.Node.Get("agent"), compile.Append(r.Pointer, "agent"), registry)
+		agent := resolve(r.Node.Get("agent"), compile.Append(r.Pointer, "agent"))
 		leaf := cinatraMeta(agent.Node)
 		if !ok {
 			appr, _ = boolField(leaf, "requiresApproval")

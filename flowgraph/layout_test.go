@@ -31,6 +31,20 @@ func checkInvariants(t *testing.T, g *Graph, opts Options) {
 	if c.String() != c2.String() {
 		t.Fatalf("not deterministic")
 	}
+	// The sparse form holds the same drawing.
+	so := opts
+	so.sparse = true
+	cs, _ := Render(g, so)
+	if cs.Cells != nil || cs.W != c.W || cs.H != c.H {
+		t.Fatalf("sparse canvas: %dx%d, dense %v", cs.W, cs.H, cs.Cells != nil)
+	}
+	for y := 0; y < c.H; y++ {
+		for x := 0; x < c.W; x++ {
+			if c.At(x, y) != cs.At(x, y) {
+				t.Fatalf("sparse cell %d,%d = %+v, dense %+v", x, y, cs.At(x, y), c.At(x, y))
+			}
+		}
+	}
 	if len(c.Cells) != c.W*c.H {
 		t.Fatalf("canvas %dx%d has %d cells", c.W, c.H, len(c.Cells))
 	}
