@@ -98,11 +98,17 @@ func StepOrder(a *Agent) []StepNode {
 // numbers are those the subflow would get compiled as an agent of its own.
 func FlowStepOrder(flow *Node) []StepNode {
 	refs := flow.Get("$referenced_components")
+	byID := map[string]*Node{}
+	if refs.Is(Object) {
+		for _, m := range refs.Members {
+			byID[m.Key] = m.Value
+		}
+	}
 	ids := BFSOrder(flow)
 	out := make([]StepNode, len(ids))
 	next := 1
 	for i, id := range ids {
-		c := refs.Get(id)
+		c := byID[id]
 		out[i] = StepNode{ID: id, Position: i, ComponentType: ComponentType(c)}
 		switch out[i].ComponentType {
 		case "AgentNode", "InputMessageNode":
@@ -119,7 +125,7 @@ func FlowStepOrder(flow *Node) []StepNode {
 			}
 		}
 	}
-	if start, ok := RefID(flow.Get("start_node")); ok && hasSetupStep(refs.Get(start)) {
+	if start, ok := RefID(flow.Get("start_node")); ok && hasSetupStep(byID[start]) {
 		for i := range out {
 			if out[i].ID == start {
 				out[i].Steps = append([]int{0}, out[i].Steps...)
@@ -140,11 +146,12 @@ func hasSetupStep(start *Node) bool {
 		return false
 	}
 	hid := get(cin, "hidden")
+	inHidden := includer(hid, "hidden")
 	for _, f := range req.Items {
 		if nullish(hid) {
 			return true
 		}
-		in, err := includes(hid, f, "hidden")
+		in, err := inHidden(f)
 		if err != nil {
 			return false
 		}

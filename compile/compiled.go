@@ -3,6 +3,7 @@ package compile
 import (
 	"bytes"
 	"encoding/json"
+	"sort"
 	"strconv"
 )
 
@@ -190,14 +191,16 @@ func (o *OrderedObject) Set(key string, v any) {
 	*o = append(*o, ObjField{key, v})
 }
 
-// MarshalJSON writes the members in order, skipping undefined ones.
+// MarshalJSON writes the members in JavaScript's property order
+// (JSON.stringify): integer-like keys first in ascending order, then the
+// others in insertion order; undefined members are skipped.
 func (o OrderedObject) MarshalJSON() ([]byte, error) {
 	var b bytes.Buffer
 	b.WriteByte('{')
 	first := true
-	for _, f := range o {
+	emit := func(f ObjField) error {
 		if _, u := f.Value.(undefType); u {
-			continue
+			return nil
 		}
 		if !first {
 			b.WriteByte(',')
@@ -208,9 +211,36 @@ func (o OrderedObject) MarshalJSON() ([]byte, error) {
 		b.WriteByte(':')
 		v, err := marshalNoEscape(f.Value)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		b.Write(v)
+		return nil
+	}
+	var ints []ObjField
+	for _, f := range o {
+		if _, ok := arrayIndexKey(f.Key); ok {
+			ints = append(ints, f)
+		}
+	}
+	if len(ints) > 0 {
+		sort.SliceStable(ints, func(i, j int) bool {
+			a, _ := arrayIndexKey(ints[i].Key)
+			c, _ := arrayIndexKey(ints[j].Key)
+			return a < c
+		})
+		for _, f := range ints {
+			if err := emit(f); err != nil {
+				return nil, err
+			}
+		}
+	}
+	for _, f := range o {
+		if _, ok := arrayIndexKey(f.Key); ok {
+			continue
+		}
+		if err := emit(f); err != nil {
+			return nil, err
+		}
 	}
 	b.WriteByte('}')
 	return b.Bytes(), nil
@@ -265,26 +295,17 @@ func writeNode(b *bytes.Buffer, n *Node) error {
 		s, _ := marshalNoEscape(n.Text)
 		b.Write(s)
 	case Object:
-		// JSON.parse keeps the last duplicate at the first one's place.
+		// JSON.parse keeps the last duplicate at the first one's place;
+		// JSON.stringify puts integer-like keys first.
 		b.WriteByte('{')
-		seen := make(map[string]int, len(n.Members))
-		var keys []string
-		vals := map[string]*Node{}
-		for _, m := range n.Members {
-			if _, ok := seen[m.Key]; !ok {
-				seen[m.Key] = len(keys)
-				keys = append(keys, m.Key)
-			}
-			vals[m.Key] = m.Value
-		}
-		for i, k := range keys {
+		for i, e := range entries(n) {
 			if i > 0 {
 				b.WriteByte(',')
 			}
-			ks, _ := marshalNoEscape(k)
+			ks, _ := marshalNoEscape(e.Key)
 			b.Write(ks)
 			b.WriteByte(':')
-			if err := writeNode(b, vals[k]); err != nil {
+			if err := writeNode(b, e.Value); err != nil {
 				return err
 			}
 		}

@@ -77,6 +77,10 @@ type compiler struct {
 	nodeIDs []string
 	order   map[string]int
 
+	refMap  map[string]*Node   // c.refs by key (last duplicate wins)
+	edgesTo map[string][]*Node // data edges by destination node id
+	fires   map[string]bool    // subflowFiresGate by subflow ref
+
 	// bridgeData: bridge ApiNodes whose data the reference's pre-pass
 	// replaces by an object (their authored data is not one).
 	bridgeData map[*Node]bool
@@ -142,6 +146,16 @@ func (c *compiler) run() (*CompiledAgentOas, error) {
 		c.reg = a.RegistryComponents()
 	}
 	c.refs = c.root.Get("$referenced_components")
+	c.refMap = make(map[string]*Node, len(c.refs.Members))
+	for _, m := range c.refs.Members {
+		c.refMap[m.Key] = m.Value
+	}
+	c.edgesTo = map[string][]*Node{}
+	for _, e := range c.root.Get("data_flow_connections").itemsOrNil() {
+		dst, _ := RefID(get(e, "destination_node"))
+		c.edgesTo[dst] = append(c.edgesTo[dst], e)
+	}
+	c.fires = map[string]bool{}
 
 	// 5. Topology.
 	c.nodeIDs = BFSOrder(c.root)
@@ -152,7 +166,7 @@ func (c *compiler) run() (*CompiledAgentOas, error) {
 	var agentNodeIDs, imnIDs, steppable []string
 	endID, hasEnd := "", false
 	for _, id := range c.nodeIDs {
-		switch ComponentType(c.refs.Get(id)) {
+		switch ComponentType(c.ref(id)) {
 		case "AgentNode":
 			agentNodeIDs = append(agentNodeIDs, id)
 			steppable = append(steppable, id)
@@ -173,20 +187,20 @@ func (c *compiler) run() (*CompiledAgentOas, error) {
 
 	// 6. Step 0.
 	startID, _ := RefID(c.root.Get("start_node"))
-	start := c.refs.Get(startID)
+	start := c.ref(startID)
 	step0, err := c.setupStep(start)
 	if err != nil {
 		return nil, err
 	}
 	for _, id := range imnIDs {
-		outs := get(c.refs.Get(id), "outputs")
+		outs := get(c.ref(id), "outputs")
 		if outs == nil || outs.Kind != Array || len(outs.Items) == 0 {
 			return nil, fail(`MISSING_INPUT_MESSAGE_OUTPUT: InputMessageNode "%s" must declare at least one output`, id)
 		}
 	}
 	var entries []entry
 	for _, id := range steppable {
-		comp := c.refs.Get(id)
+		comp := c.ref(id)
 		if ComponentType(comp) == "FlowNode" {
 			if gs := path(comp, "metadata", "cinatra", "gateSteps"); gs != nil && gs.Kind == Array && len(gs.Items) > 0 {
 				for i, g := range gs.Items {
@@ -216,7 +230,7 @@ func (c *compiler) run() (*CompiledAgentOas, error) {
 		return nil, err
 	}
 	// 8. outputSchema.
-	outputSchema, err := c.outputSchema(c.refs.Get(endID))
+	outputSchema, err := c.outputSchema(c.ref(endID))
 	if err != nil {
 		return nil, err
 	}
@@ -308,8 +322,8 @@ func (c *compiler) prepass(container *Node, depth int, tooDeep string) error {
 	}
 	var vals []*Node
 	if container.Kind == Object {
-		for _, k := range uniqueKeys(container) {
-			vals = append(vals, container.Get(k))
+		for _, e := range entries(container) {
+			vals = append(vals, e.Value)
 		}
 	} else {
 		vals = container.Items
@@ -355,12 +369,13 @@ func (c *compiler) setupStep(start *Node) (*Step, error) {
 		return nil, typeErr("_snReq.some is not a function")
 	}
 	need := false
+	inHidden := includer(hid, "_snHid")
 	for _, f := range req.Items {
 		if nullish(hid) {
 			need = true
 			break
 		}
-		in, err := includes(hid, f, "_snHid")
+		in, err := inHidden(f)
 		if err != nil {
 			return nil, err
 		}
@@ -469,7 +484,7 @@ func merge(p, l *Node) merged {
 // global registry; a value counts when it is a non-null object (or array).
 func (c *compiler) resolve(id *Node) *Node {
 	key := jsString(id)
-	if l := get(c.refs, key); truthy(l) && isObj(l) {
+	if l := c.ref(key); truthy(l) && isObj(l) {
 		return l
 	}
 	if g := get(c.reg, key); truthy(g) && isObj(g) {
@@ -479,7 +494,7 @@ func (c *compiler) resolve(id *Node) *Node {
 }
 
 func (c *compiler) step(e entry, n int) (Step, error) {
-	comp := c.refs.Get(e.id)
+	comp := c.ref(e.id)
 	s := Step{NodeID: e.id, GateIndex: e.gateIdx}
 	switch ComponentType(comp) {
 	case "InputMessageNode":
@@ -517,16 +532,41 @@ func (c *compiler) inputMessageStep(s Step, ime *Node, n int) Step {
 	return s
 }
 
+// objBuilder sets members of an OrderedObject in O(1) each.
+type objBuilder struct {
+	obj OrderedObject
+	idx map[string]int
+}
+
+func (b *objBuilder) set(k string, v any) {
+	if b.idx == nil {
+		b.idx = map[string]int{}
+	}
+	if i, ok := b.idx[k]; ok {
+		b.obj[i].Value = v
+		return
+	}
+	b.idx[k] = len(b.obj)
+	b.obj = append(b.obj, ObjField{k, v})
+}
+
+func (b *objBuilder) object() OrderedObject {
+	if b.obj == nil {
+		return OrderedObject{}
+	}
+	return b.obj
+}
+
+// ref is the root Flow's $referenced_components[id].
+func (c *compiler) ref(id string) *Node { return c.refMap[id] }
+
 func (c *compiler) inputMapping(id string) OrderedObject {
-	m := OrderedObject{}
-	for _, e := range c.root.Get("data_flow_connections").itemsOrNil() {
-		if dst, _ := RefID(get(e, "destination_node")); dst != id {
-			continue
-		}
+	var m objBuilder
+	for _, e := range c.edgesTo[id] {
 		srcID, _ := RefID(get(e, "source_node"))
 		srcOut := str(get(e, "source_output"))
 		var v string
-		if ComponentType(c.refs.Get(srcID)) == "StartNode" {
+		if ComponentType(c.ref(srcID)) == "StartNode" {
 			v = "{{input_params." + srcOut + "}}"
 		} else {
 			srcIdx, ok := c.order[srcID]
@@ -543,9 +583,9 @@ func (c *compiler) inputMapping(id string) OrderedObject {
 				v = "{{" + srcID + "_output." + srcOut + "}}"
 			}
 		}
-		m.Set(str(get(e, "destination_input")), v)
+		m.set(str(get(e, "destination_input")), v)
 	}
-	return m
+	return m.object()
 }
 
 func (c *compiler) agentStep(s Step, node *Node, id string, n int) Step {
@@ -673,7 +713,11 @@ func (c *compiler) subflowFiresGate(ref *Node) bool {
 	if !truthy(ref) {
 		return true
 	}
-	sub := get(c.refs, jsString(ref))
+	key := jsString(ref)
+	if f, ok := c.fires[key]; ok {
+		return f
+	}
+	sub := c.ref(key)
 	if !isObj(sub) {
 		return true
 	}
@@ -700,11 +744,12 @@ func (c *compiler) subflowFiresGate(ref *Node) bool {
 				return
 			}
 		}
-		for _, k := range uniqueKeys(n) {
-			visit(n.Get(k))
+		for _, e := range entries(n) {
+			visit(e.Value)
 		}
 	}
 	visit(sub)
+	c.fires[key] = fires
 	return fires
 }
 
@@ -728,8 +773,8 @@ func (c *compiler) childRendererInfo(pkgName string) (renderer, risk *Node) {
 	}
 	var comps []*Node
 	if refs.Kind == Object {
-		for _, k := range uniqueKeys(refs) {
-			comps = append(comps, refs.Get(k))
+		for _, e := range entries(refs) {
+			comps = append(comps, e.Value)
 		}
 	} else {
 		comps = refs.Items
@@ -760,7 +805,8 @@ func (c *compiler) inputSchema(start *Node) (any, error) {
 	renderers := coalesce(get(cin, "inputRenderers"), &Node{Kind: Object})
 	sources := coalesce(get(cin, "inputDataSources"), &Node{Kind: Object})
 	titles := coalesce(get(cin, "inputTitles"), &Node{Kind: Object})
-	props := OrderedObject{}
+	var props objBuilder
+	inHidden := includer(hidden, "startHidden")
 	items, err := iterate(inputs, "startInputs")
 	if err != nil {
 		return nil, err
@@ -796,16 +842,16 @@ func (c *compiler) inputSchema(start *Node) (any, error) {
 		if d := get(sources, key); truthy(d) {
 			shape.Set("x-data-source", jsonValue(d))
 		}
-		in, err := includes(hidden, title, "startHidden")
+		in, err := inHidden(title)
 		if err != nil {
 			return nil, err
 		}
 		if in {
 			shape.Set("x-hidden", true)
 		}
-		props.Set(key, shape)
+		props.set(key, shape)
 	}
-	return OrderedObject{{"type", "object"}, {"required", jsonValue(required)}, {"properties", props}}, nil
+	return OrderedObject{{"type", "object"}, {"required", jsonValue(required)}, {"properties", props.object()}}, nil
 }
 
 func (c *compiler) outputSchema(end *Node) (any, error) {
@@ -817,7 +863,7 @@ func (c *compiler) outputSchema(end *Node) (any, error) {
 	if err != nil {
 		return nil, err
 	}
-	props := OrderedObject{}
+	var props objBuilder
 	for _, prop := range items {
 		if nullish(prop) {
 			return nil, typeErr("Cannot destructure property 'title' of 'prop' as it is %s.", jsString(prop))
@@ -833,18 +879,18 @@ func (c *compiler) outputSchema(end *Node) (any, error) {
 		if it := coalesce(get(prop, "items"), get(get(prop, "json_schema"), "items")); truthy(it) {
 			shape.Set("items", jsonValue(it))
 		}
-		props.Set(jsString(title), shape)
+		props.set(jsString(title), shape)
 	}
-	return OrderedObject{{"type", "object"}, {"properties", props}}, nil
+	return OrderedObject{{"type", "object"}, {"properties", props.object()}}, nil
 }
 
 func (c *compiler) prompt(agentNodeIDs []string) *string {
 	for _, id := range agentNodeIDs {
-		ref := get(get(c.refs.Get(id), "agent"), "$component_ref")
+		ref := get(get(c.ref(id), "agent"), "$component_ref")
 		if !truthy(ref) {
 			continue
 		}
-		agent := get(c.refs, jsString(ref))
+		agent := c.ref(jsString(ref))
 		if !truthy(agent) {
 			continue
 		}
@@ -876,7 +922,7 @@ func hasMember(n *Node, key string) bool {
 
 func (c *compiler) firstAgents(agentNodeIDs []string, fn func(agent *Node) bool) {
 	for _, id := range agentNodeIDs {
-		ref := get(get(c.refs.Get(id), "agent"), "$component_ref")
+		ref := get(get(c.ref(id), "agent"), "$component_ref")
 		if !truthy(ref) {
 			continue
 		}
@@ -947,7 +993,7 @@ func (c *compiler) toolboxes(agentNodeIDs []string) []Toolbox {
 }
 
 func (c *compiler) connectionConfig(id string, s *Step) {
-	node := c.refs.Get(id)
+	node := c.ref(id)
 	if ComponentType(node) != "AgentNode" {
 		return
 	}

@@ -130,8 +130,8 @@ func collectArtifactBindings(root *Node, known bool, produces []string, refs []p
 	if !comps.Is(Object) {
 		return nil
 	}
-	for _, nodeID := range uniqueKeys(comps) {
-		comp := comps.Get(nodeID)
+	for _, e := range entries(comps) {
+		nodeID, comp := e.Key, e.Value
 		if !comp.Is(Object) || ComponentType(comp) != "EndNode" {
 			continue
 		}
@@ -277,8 +277,8 @@ func collectMaterializeNodes(root *Node, known bool, produces []string, refs []p
 			}
 		}
 		if rc := n.Get("$referenced_components"); rc.Is(Object) {
-			for _, k := range uniqueKeys(rc) {
-				visit(rc.Get(k), k, path+".$referenced_components."+k, depth+1)
+			for _, e := range entries(rc) {
+				visit(e.Value, e.Key, path+".$referenced_components."+e.Key, depth+1)
 			}
 		}
 		if sf := n.Get("subflow"); sf.Is(Object) {

@@ -178,6 +178,26 @@ func includes(recv, x *Node, what string) (bool, error) {
 	return false, typeErr("%s.includes is not a function", what)
 }
 
+// includer is includes with the receiver fixed; for an array it indexes
+// the string members once, so that n look-ups cost O(n).
+func includer(recv *Node, what string) func(x *Node) (bool, error) {
+	if recv == nil || recv.Kind != Array {
+		return func(x *Node) (bool, error) { return includes(recv, x, what) }
+	}
+	set := map[string]bool{}
+	for _, it := range recv.Items {
+		if it.Kind == String {
+			set[it.Text] = true
+		}
+	}
+	return func(x *Node) (bool, error) {
+		if x != nil && x.Kind == String {
+			return set[x.Text], nil
+		}
+		return includes(recv, x, what)
+	}
+}
+
 // iterate is `for (const x of v)`: array items, or one string node per
 // UTF-16 unit of a string; anything else is not iterable.
 func iterate(n *Node, what string) ([]*Node, error) {

@@ -2,6 +2,7 @@ package compile
 
 import (
 	"fmt"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -31,8 +32,8 @@ func ValidateFlowStructural(root *Node) []StructuralIssue {
 	flowSchema.check(root, nil, &out)
 	refs := root.Get("$referenced_components")
 	if refs.Is(Object) {
-		for _, id := range uniqueKeys(refs) {
-			c := refs.Get(id)
+		for _, e := range entries(refs) {
+			id, c := e.Key, e.Value
 			if c.Is(Object) && c.Get("component_type").StringOr("") == "ParallelFlowNode" {
 				var sub []StructuralIssue
 				parallelFlowNodeSchema.check(c, nil, &sub)
@@ -67,7 +68,7 @@ func uniqueKeys(n *Node) []string {
 	if len(ints) == 0 {
 		return keys
 	}
-	sortU64(ints)
+	sort.Slice(ints, func(i, j int) bool { return ints[i] < ints[j] })
 	out := make([]string, 0, len(ints)+len(keys))
 	for _, u := range ints {
 		out = append(out, intKey[u])
@@ -87,12 +88,19 @@ func arrayIndexKey(k string) (uint64, bool) {
 	return u, true
 }
 
-func sortU64(a []uint64) {
-	for i := 1; i < len(a); i++ {
-		for j := i; j > 0 && a[j] < a[j-1]; j-- {
-			a[j], a[j-1] = a[j-1], a[j]
-		}
+// entries lists an object's members as JSON.parse leaves them, in
+// JavaScript order: one per key, the last duplicate's value.
+func entries(n *Node) []Member {
+	last := make(map[string]*Node, len(n.Members))
+	for _, m := range n.Members {
+		last[m.Key] = m.Value
 	}
+	keys := uniqueKeys(n)
+	out := make([]Member, len(keys))
+	for i, k := range keys {
+		out[i] = Member{Key: k, Value: last[k]}
+	}
+	return out
 }
 
 // A tiny subset of zod, enough for the reference's schemas.
