@@ -1,8 +1,10 @@
 package compile
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -59,6 +61,53 @@ func BenchmarkParseCorpus(b *testing.B) {
 			if _, err := Parse(s); err != nil {
 				b.Fatal(err)
 			}
+		}
+	}
+}
+
+// largeFlow generates a flow of n FlowNodes in a chain, each fed by a data
+// edge and expanded by one gateStep, with n StartNode inputs all hidden.
+func largeFlow(n int) []byte {
+	var nodes, edges, data, comps, inputs, hidden []string
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("n%d", i)
+		nodes = append(nodes, `{"$component_ref":"`+id+`"}`)
+		if i > 0 {
+			edges = append(edges, fmt.Sprintf(`{"component_type":"ControlFlowEdge","name":"e","from_node":{"$component_ref":"n%d"},"to_node":{"$component_ref":"%s"}}`, i-1, id))
+			data = append(data, fmt.Sprintf(`{"component_type":"DataFlowEdge","name":"d","source_node":{"$component_ref":"n%d"},"source_output":"o","destination_node":{"$component_ref":"%s"},"destination_input":"i%d"}`, i-1, id, i))
+		}
+		typ := "FlowNode"
+		if i == n-1 {
+			typ = "EndNode"
+		}
+		if i > 0 {
+			comps = append(comps, fmt.Sprintf(`"%s":{"component_type":"%s","metadata":{"cinatra":{"gateSteps":[{"name":"g"}]}},"subflow":{"$component_ref":"sub"}}`, id, typ))
+		}
+		inputs = append(inputs, fmt.Sprintf(`{"title":"in%d","type":"string"}`, i))
+		hidden = append(hidden, fmt.Sprintf(`"in%d"`, i))
+	}
+	comps = append(comps, `"n0":{"component_type":"StartNode","metadata":{"cinatra":{"required":[`+strings.Join(hidden, ",")+`],"hidden":[`+strings.Join(hidden, ",")+`]}},"inputs":[`+strings.Join(inputs, ",")+`]}`,
+		`"sub":{"component_type":"Flow","$referenced_components":{}}`)
+	return []byte(`{"agentspec_version":"26.1.0","component_type":"Flow","id":"f","name":"F","metadata":{"cinatra":{"type":"flow"}},"inputs":[],"outputs":[],` +
+		`"start_node":{"$component_ref":"n0"},"nodes":[` + strings.Join(nodes, ",") + `],"control_flow_connections":[` + strings.Join(edges, ",") +
+		`],"data_flow_connections":[` + strings.Join(data, ",") + `],"$referenced_components":{` + strings.Join(comps, ",") + `}}`)
+}
+
+// BenchmarkCompileLarge compiles a generated 10,000-node flow (about 4 MB):
+// compile time should grow linearly with the flow.
+func BenchmarkCompileLarge(b *testing.B) {
+	src := largeFlow(10000)
+	a := &Agent{FlowPath: "large/cinatra/oas.json", Flow: ParseDoc("large/cinatra/oas.json", src)}
+	if a.Flow.Root == nil {
+		b.Fatal(a.Flow.Err)
+	}
+	b.SetBytes(int64(len(src)))
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		out, err := Compile(a)
+		if err != nil || len(out.ApprovalPolicy.Steps) != 9998 {
+			b.Fatal(err)
 		}
 	}
 }
