@@ -157,7 +157,7 @@ func (f *Findings) View(th Theme) string {
 		}
 	}
 	f.off = clampScroll(cursorLine, f.off, listH, len(lines))
-	if cursorLine <= 3 && f.off <= 1 {
+	if cursorLine < listH && f.off <= 1 {
 		f.off = 0 // keep the first header in view when near the top
 	}
 	out := make([]string, 0, f.h)
@@ -168,7 +168,7 @@ func (f *Findings) View(th Theme) string {
 		out = append(out, "")
 	}
 	out = append(out, detail...)
-	return strings.Join(out, "\n")
+	return fill(out, f.w, f.h)
 }
 
 func (f *Findings) row(th Theme, x compile.Finding, sel bool) string {

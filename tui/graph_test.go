@@ -1,0 +1,104 @@
+package tui
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/oastui/oastui/compile"
+)
+
+func selectedID(m *Model) string {
+	_, n := m.graph.selectedNode()
+	if n == nil {
+		return ""
+	}
+	return n.ID
+}
+
+func TestGraphNavigation(t *testing.T) {
+	p := fixture("subflow-agent")
+	m := newModel(t, p, 120, 30, analyze(t, p, 1))
+	if got := selectedID(m); got != "start" {
+		t.Fatalf("initial selection %q", got)
+	}
+	press(m, "j")
+	if got := selectedID(m); got != "draft" {
+		t.Errorf("j: %q", got)
+	}
+	press(m, "j")
+	if got := selectedID(m); got != "review" {
+		t.Errorf("j j: %q", got)
+	}
+	info := m.graph.nodeInfo()
+	if info == nil || !strings.Contains(strings.Join(info.Inputs, ","), "draft: string") ||
+		!strings.Contains(strings.Join(info.DataIn, ","), "draft.draft → draft") ||
+		!strings.Contains(strings.Join(info.DataOut, ","), "verdict → end.verdict") {
+		t.Errorf("node info %+v", info)
+	}
+	press(m, "enter")
+	if len(m.graph.stack) != 2 || !strings.Contains(m.graph.breadcrumb(), "›") {
+		t.Fatalf("enter did not open the subflow: %v %q", m.graph.stack, m.graph.breadcrumb())
+	}
+	if got := selectedID(m); got != "r_start" {
+		t.Errorf("in subflow: %q", got)
+	}
+	if !strings.Contains(plain(m), "Check draft") {
+		t.Error("subflow not drawn")
+	}
+	press(m, "backspace")
+	if len(m.graph.stack) != 1 || selectedID(m) != "review" {
+		t.Errorf("backspace: stack %v selected %q", m.graph.stack, selectedID(m))
+	}
+	press(m, "k", "k", "k", "k")
+	if got := selectedID(m); got != "start" {
+		t.Errorf("k at top: %q", got)
+	}
+	press(m, "G")
+	if got := selectedID(m); got != "end" {
+		t.Errorf("G: %q", got)
+	}
+	// Enter on a node without subflow does nothing.
+	press(m, "enter")
+	if len(m.graph.stack) != 1 {
+		t.Error("enter on an EndNode opened something")
+	}
+}
+
+func TestFindingSelectsNode(t *testing.T) {
+	p := fixture("subflow-agent")
+	an := analyze(t, p, 1)
+	d := an.Agent.Flow
+	pinFindings(an,
+		d.At("/$referenced_components/draft/agent/system_prompt", "a_rule", compile.Blocker, "on draft"),
+		d.At("/$referenced_components/review/subflow/$referenced_components/r_check/agent", "b_rule", compile.Blocker, "inside the subflow"),
+	)
+	m := newModel(t, p, 120, 30, an)
+	press(m, "1") // findings tab, side focus
+	press(m, "down", "up")
+	if got := selectedID(m); got != "draft" {
+		t.Errorf("finding on draft selects %q", got)
+	}
+	press(m, "down")
+	if got := selectedID(m); got != "review" {
+		t.Errorf("finding inside the subflow selects %q in the top flow", got)
+	}
+	// Inside the subflow the same finding selects the inner node.
+	press(m, "tab", "enter", "tab")
+	m.syncSelectionFromSide()
+	if got := selectedID(m); got != "r_check" {
+		t.Errorf("inside the subflow: %q (stack %v)", got, m.graph.stack)
+	}
+}
+
+func TestStepSelectsNode(t *testing.T) {
+	p := fixture("subflow-agent")
+	m := newModel(t, p, 120, 30, analyze(t, p, 1))
+	if len(m.good.Steps) == 0 {
+		t.Skipf("no compiled steps: %s", m.good.CompileErr)
+	}
+	press(m, "2", "down")
+	st, _ := m.steps.Selected()
+	if st.NodeID != "" && selectedID(m) != st.NodeID {
+		t.Errorf("step %d node %q, graph selects %q", st.Number, st.NodeID, selectedID(m))
+	}
+}

@@ -1,0 +1,271 @@
+package views
+
+import (
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/oastui/oastui/compile"
+)
+
+var th = NewTheme(true)
+
+func lines(s string) []string { return strings.Split(ansi.Strip(s), "\n") }
+
+func checkBox(t *testing.T, s string, w, h int) {
+	t.Helper()
+	ls := strings.Split(s, "\n")
+	if len(ls) != h {
+		t.Errorf("%d lines, want %d", len(ls), h)
+	}
+	for i, l := range ls {
+		if got := ansi.StringWidth(l); got != w {
+			t.Errorf("line %d: width %d, want %d: %q", i, got, w, ansi.Strip(l))
+		}
+	}
+}
+
+func TestClean(t *testing.T) {
+	cases := map[string]string{
+		"plain":               "plain",
+		"a\x1b[31mred\x1b[0m": "ared",
+		"x\x1b]0;title\x07y":  "xy",
+		"x\x1b]8;;http://e\x1b\\link\x1b]8;;\x1b\\": "xlink",
+		"tab\there\nnl":  "tab here nl",
+		"bidi\u202eevil": "bidievil",
+		"bell\x07":       "bell",
+	}
+	for in, want := range cases {
+		if got := Clean(in); got != want {
+			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestBoxAndFit(t *testing.T) {
+	for _, w := range []int{4, 10, 37} {
+		b := Box(th, "a very long title that does not fit", w, 5, []string{"x", strings.Repeat("y", 80), "\x1b[1mbold\x1b[0m"}, true)
+		checkBox(t, b, w, 5)
+	}
+	if got := ansi.StringWidth(Fit("héllo wörld", 5)); got != 5 {
+		t.Errorf("Fit width %d", got)
+	}
+	if got := Fit("ab", 4); got != "ab  " {
+		t.Errorf("Fit pad %q", got)
+	}
+}
+
+func doc() *compile.Doc {
+	return compile.ParseDoc("f.json", []byte("{\n  \"a\": 1,\n  \"b\": {\"c\": true}\n}\n"))
+}
+
+func TestFindings(t *testing.T) {
+	d := doc()
+	fs := []compile.Finding{
+		d.At("/a", "rule_one", compile.Blocker, "first blocker"),
+		d.At("/b/c", "rule_two", compile.Warning, "a warning"),
+		d.At("/b", "rule_three", compile.Suggestion, "a suggestion"),
+		{Code: "pkg_rule", Severity: compile.Blocker, Message: "in package.json", File: "package.json", Line: 3, Column: 2},
+	}
+	var f Findings
+	f.SetSize(50, 20)
+	f.SetFindings(compile.SortFindings(fs), map[string]*compile.Doc{"f.json": d}, "f.json")
+	if c := f.Counts(); c != [3]int{2, 1, 1} {
+		t.Fatalf("counts %v", c)
+	}
+	out := f.View(th)
+	checkBox(t, out, 50, 20)
+	ls := lines(out)
+	if !strings.HasPrefix(ls[0], "▾ Blockers (2)") {
+		t.Errorf("first line %q", ls[0])
+	}
+	if !strings.Contains(out, "2:8") || !strings.Contains(out, "package.json:3:2") {
+		t.Errorf("rows lack line:col / file:line:col:\n%s", ansi.Strip(out))
+	}
+	sel, _ := f.Selected()
+	if sel.Code != "rule_one" {
+		t.Errorf("first selection %s", sel.Code)
+	}
+	// The excerpt shows the line and a caret under the column.
+	var caret, src int
+	for i, l := range ls {
+		if strings.Contains(l, `"a": 1,`) {
+			src = i
+		}
+		if strings.HasSuffix(strings.TrimRight(l, " "), "^") {
+			caret = i
+		}
+	}
+	if src == 0 || caret != src+1 || strings.Index(ls[caret], "^") != strings.Index(ls[src], "1") {
+		t.Errorf("caret not under the value (src %d caret %d):\n%s", src, caret, strings.Join(ls, "\n"))
+	}
+	f.Move(1)
+	f.Move(1)
+	if s, _ := f.Selected(); s.Code != "rule_two" {
+		t.Errorf("after two moves: %s", s.Code)
+	}
+	// Refresh keeps the cursor on the same finding.
+	f.SetFindings(compile.SortFindings(append([]compile.Finding{}, fs...)), map[string]*compile.Doc{"f.json": d}, "f.json")
+	if s, _ := f.Selected(); s.Code != "rule_two" {
+		t.Errorf("after refresh: %s", s.Code)
+	}
+	f.SetFilter("SUGG")
+	if f.Len() != 1 || f.Counts() != [3]int{0, 0, 1} {
+		t.Errorf("filter: %d %v", f.Len(), f.Counts())
+	}
+	f.SetFilter("")
+	f.End()
+	if s, _ := f.Selected(); s.Code != "rule_three" {
+		t.Errorf("end: %s", s.Code)
+	}
+}
+
+func TestFindingsSmall(t *testing.T) {
+	var f Findings
+	f.SetSize(20, 3)
+	d := doc()
+	var fs []compile.Finding
+	for i := 0; i < 10; i++ {
+		fs = append(fs, d.At("/a", "r", compile.Warning, strings.Repeat("m", i)))
+	}
+	f.SetFindings(fs, nil, "f.json")
+	for i := 0; i < 12; i++ {
+		checkBox(t, f.View(th), 20, 3)
+		if !strings.Contains(f.View(th), "›") {
+			t.Fatalf("cursor scrolled out of view at %d:\n%s", i, ansi.Strip(f.View(th)))
+		}
+		f.Move(1)
+	}
+}
+
+func TestSteps(t *testing.T) {
+	var s Steps
+	s.SetSize(90, 6)
+	s.SetSteps([]StepRow{
+		{Number: 0, Name: "Inputs", NodeType: "setup", Approval: true, HitlOwnedBy: "self"},
+		{Number: 1, Name: "Draft", NodeType: "agent", Risk: "low", Renderer: "form", Child: "@x/child"},
+		{Number: 2, Name: "Review", NodeType: "input_message"},
+	}, "")
+	out := s.View(th)
+	checkBox(t, out, 90, 6)
+	if !strings.Contains(out, "✋ self") || !strings.Contains(out, "@x/child") || !strings.Contains(out, "input_message") {
+		t.Errorf("steps:\n%s", ansi.Strip(out))
+	}
+	s.Move(5)
+	if r, _ := s.Selected(); r.Number != 2 {
+		t.Errorf("selected %d", r.Number)
+	}
+	s.SetSteps(nil, "compile failed: boom")
+	if out := ansi.Strip(s.View(th)); !strings.Contains(out, "compile failed: boom") {
+		t.Errorf("error not shown:\n%s", out)
+	}
+}
+
+func TestSlots(t *testing.T) {
+	var s Slots
+	s.SetSize(60, 6)
+	s.SetSlots(nil, "")
+	if !strings.Contains(s.View(th), "declares no context slots") {
+		t.Error("empty note missing")
+	}
+	s.SetSlots([]SlotRow{{ID: "ctx", Mode: "accumulate", Cardinality: "0..5", Extensions: []string{"@a/b"}, Status: "wired", OK: true},
+		{ID: "bad", Mode: "override", Cardinality: "1..1", Status: "context_slot_not_wired"}}, "")
+	out := s.View(th)
+	checkBox(t, out, 60, 6)
+	if !strings.Contains(out, "● wired") || !strings.Contains(out, "✖ context_slot_not_wired") {
+		t.Errorf("slots:\n%s", ansi.Strip(out))
+	}
+	s.Move(1)
+	if r, _ := s.Selected(); r.ID != "bad" {
+		t.Errorf("selected %s", r.ID)
+	}
+}
+
+func TestText(t *testing.T) {
+	var x Text
+	x.SetSize(10, 3)
+	x.SetNumbered(true)
+	var ls []string
+	for i := 0; i < 10; i++ {
+		ls = append(ls, strings.Repeat("x", i))
+	}
+	x.SetLines(ls)
+	x.Scroll(100)
+	if x.Offset() != 7 {
+		t.Errorf("offset %d", x.Offset())
+	}
+	checkBox(t, x.View(th), 10, 3)
+	x.Home()
+	x.ScrollH(3)
+	if got := lines(x.View(th))[2]; !strings.HasPrefix(strings.TrimLeft(got, " "), "3 ") {
+		t.Errorf("numbered line %q", got)
+	}
+}
+
+func TestHeader(t *testing.T) {
+	at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+	cases := []struct {
+		d    HeaderData
+		want string
+	}{
+		{HeaderData{Agent: "A", Package: "@x/a@1.0.0", Path: "agents/x/a", At: at, Took: 4 * time.Millisecond}, "● clean"},
+		{HeaderData{Agent: "A", Blockers: 2, Warnings: 1}, "✖ 2 blockers  1 warning"},
+		{HeaderData{Agent: "A", Blockers: 1, Stale: true}, "◌ stale · 1 blocker"},
+		{HeaderData{Loading: true}, "analysing…"},
+	}
+	for _, c := range cases {
+		for _, w := range []int{40, 80, 200} {
+			h := Header(th, w, c.d)
+			if ansi.StringWidth(h) != w {
+				t.Errorf("width %d at %d", ansi.StringWidth(h), w)
+			}
+			if w >= 80 && !strings.Contains(ansi.Strip(h), c.want) {
+				t.Errorf("header %q lacks %q", ansi.Strip(h), c.want)
+			}
+		}
+	}
+	if h := ansi.Strip(Header(th, 120, cases[0].d)); !strings.Contains(h, "@x/a@1.0.0") || !strings.Contains(h, "03:04:05 4ms") {
+		t.Errorf("header %q", h)
+	}
+}
+
+func TestHelpLineKeepsHelpAndQuit(t *testing.T) {
+	bs := []Binding{{"tab", "focus"}, {"↑↓", "move"}, {"e", "edit"}, {"/", "filter"}, {"?", "help"}, {"q", "quit"}}
+	for _, w := range []int{20, 30, 60, 200} {
+		l := HelpLine(th, w, bs)
+		if ansi.StringWidth(l) != w {
+			t.Errorf("width %d at %d", ansi.StringWidth(l), w)
+		}
+		if w >= 30 && !strings.Contains(ansi.Strip(l), "q quit") {
+			t.Errorf("at %d: %q", w, ansi.Strip(l))
+		}
+	}
+}
+
+func TestHelpOverlayFits(t *testing.T) {
+	groups := []HelpGroup{{Title: "g", Bindings: []Binding{{"a", "b"}, {"c", "d"}}}}
+	out := HelpOverlay(th, 30, 10, groups)
+	for _, l := range strings.Split(out, "\n") {
+		if ansi.StringWidth(l) > 30 {
+			t.Errorf("too wide: %q", ansi.Strip(l))
+		}
+	}
+	screen := strings.Repeat(strings.Repeat(".", 40)+"\n", 11) + strings.Repeat(".", 40)
+	o := Overlay(screen, out, 40, 12)
+	if len(strings.Split(o, "\n")) != 12 {
+		t.Errorf("overlay changed the height")
+	}
+}
+
+func TestNodeLines(t *testing.T) {
+	ls := NodeLines(th, &NodeInfo{Name: "N\x1b[2J", Fields: [][2]string{{"id", "n"}}, Inputs: []string{"a: string"},
+		DataIn: []string{"start.a → a"}}, 40)
+	s := ansi.Strip(strings.Join(ls, "\n"))
+	if strings.Contains(strings.Join(ls, ""), "\x1b[2J") || !strings.Contains(s, "inputs (1)") || !strings.Contains(s, "start.a → a") {
+		t.Errorf("node lines:\n%s", s)
+	}
+	if got := NodeLines(th, nil, 40); len(got) != 1 {
+		t.Errorf("nil node: %v", got)
+	}
+}
