@@ -149,7 +149,7 @@ func TestConfigApply(t *testing.T) {
 }
 
 func TestURLTrust(t *testing.T) {
-	allowed := []string{"api.partner.example", "*.trusted.example", "internal.example:8443", "[::1]"}
+	allowed := []string{"api.partner.example", "*.trusted.example", "internal.example:8443", "[::1]", "[fd00::2]:9443"}
 	for u, want := range map[string]bool{
 		"":                                       true,
 		"/api/x":                                 true,
@@ -176,6 +176,8 @@ func TestURLTrust(t *testing.T) {
 		"https://internal.example:8443/x":        true,
 		"https://internal.example/x":             false,
 		"http://[::1]:8080/x":                    true,
+		"https://[fd00::2]:9443/x":               true,
+		"https://[fd00::2]/x":                    false,
 		"api.partner.example/v1":                 false,
 		"https://{{host}}/x":                     false,
 		"ws://internal-only/a2a":                 false,

@@ -18,18 +18,36 @@ type scanComponent struct {
 }
 
 // scanComponents lists every object of the tree that carries a string
-// component_type, in source order.
+// component_type, in source order. It keeps the path as tokens and builds a
+// pointer only for the components it returns (compile.Walk builds one for
+// every value, which dominated the cost of the scans).
 func scanComponents(root *compile.Node) []scanComponent {
 	var out []scanComponent
-	compile.Walk(root, "", func(ptr string, n *compile.Node) bool {
-		if n.Kind != compile.Object {
-			return true
+	var toks []string
+	var walk func(n *compile.Node)
+	walk = func(n *compile.Node) {
+		switch n.Kind {
+		case compile.Object:
+			if t := compile.ComponentType(n); t != "" {
+				ptr := compile.Pointer(toks...)
+				out = append(out, scanComponent{Ptr: ptr, Node: n, Type: t, Label: scanLabel(ptr, n)})
+			}
+			for _, m := range n.Members {
+				toks = append(toks, m.Key)
+				walk(m.Value)
+				toks = toks[:len(toks)-1]
+			}
+		case compile.Array:
+			for i, it := range n.Items {
+				toks = append(toks, strconv.Itoa(i))
+				walk(it)
+				toks = toks[:len(toks)-1]
+			}
 		}
-		if t := compile.ComponentType(n); t != "" {
-			out = append(out, scanComponent{Ptr: ptr, Node: n, Type: t, Label: scanLabel(ptr, n)})
-		}
-		return true
-	})
+	}
+	if root != nil {
+		walk(root)
+	}
 	return out
 }
 

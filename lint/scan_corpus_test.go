@@ -7,6 +7,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/compile"
 )
 
 // rvExpected is the part of corpus/cinatra/expected/<agent>.json the
@@ -130,5 +132,22 @@ func TestCorpusReviewAgreesWithReference(t *testing.T) {
 				t.Errorf("review differs:\ngot\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 			}
 		})
+	}
+}
+
+// BenchmarkReviewChecksCorpus: the review scans and the slot contract over
+// the 25 corpus agents (already loaded), per pass over all of them.
+func BenchmarkReviewChecksCorpus(b *testing.B) {
+	var agents []*compile.Agent
+	for _, ca := range rvCorpusAgents(b) {
+		agents = append(agents, rvLoad(b, ca.Dir))
+	}
+	cfg := &Config{AllowedHosts: []string{"*.example.com"}}
+	b.ResetTimer()
+	for range b.N {
+		for _, a := range agents {
+			_ = rvRunChecks(a, cfg, rvChecks...)
+			_ = IsTrivial(a)
+		}
 	}
 }

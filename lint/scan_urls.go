@@ -117,8 +117,8 @@ func urlHostAllowed(s string, allowed []string) bool {
 			if suf := a[1:]; len(host) > len(suf) && strings.HasSuffix(host, suf) {
 				return true
 			}
-		case strings.Contains(a, ":") && !strings.HasPrefix(a, "["):
-			if hostPort == a {
+		case strings.HasPrefix(a, "[") && strings.Contains(a, "]:"), strings.Contains(a, ":") && !strings.HasPrefix(a, "["):
+			if hostPort == a { // an entry with a port matches that port only
 				return true
 			}
 		default:
