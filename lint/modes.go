@@ -60,43 +60,38 @@ func IsTrivial(a *compile.Agent) bool {
 		return true
 	}
 	root := a.Flow.Root
-	flows := compile.Flows(root)
-	reg := a.RegistryComponents()
+	var flows []*compile.Flow // computed only when an AgentNode needs a ref resolved
 	steps := 0
-	trivial := true
-	compile.Walk(root, "", func(ptr string, n *compile.Node) bool {
-		if !trivial {
-			return false
-		}
-		if n.Kind != compile.Object {
-			return true
-		}
-		switch compile.ComponentType(n) {
+	for _, c := range scanComponents(root) {
+		switch c.Type {
 		case "InputMessageNode", "PluginInputMessageNode",
 			"FlowNode", "MapNode", "ParallelFlowNode", "ParallelMapNode",
 			"A2AAgent":
-			trivial = false
+			return false
 		case "MCPToolBox":
-			if !firstPartyToolbox(n) {
-				trivial = false
+			if !firstPartyToolbox(c.Node) {
+				return false
 			}
 		case "ApiNode", "LlmNode":
 			steps++
 		case "AgentNode":
-			agent := n.Get("agent")
+			agent := c.Node.Get("agent")
 			if agent == nil || agent.Kind == compile.Null || (agent.Kind == compile.Bool && !agent.Bool) {
 				break
 			}
-			r := enclosingFlow(flows, ptr).Resolve(agent, compile.Append(ptr, "agent"), reg)
-			if compile.ComponentType(r.Node) == "A2AAgent" {
-				trivial = false
-			} else {
-				steps++
+			if _, isRef := compile.RefID(agent); isRef {
+				if flows == nil {
+					flows = compile.Flows(root)
+				}
+				agent = enclosingFlow(flows, c.Ptr).Resolve(agent, compile.Append(c.Ptr, "agent"), a.RegistryComponents()).Node
 			}
+			if compile.ComponentType(agent) == "A2AAgent" {
+				return false
+			}
+			steps++
 		}
-		return trivial
-	})
-	return trivial && steps <= 1
+	}
+	return steps <= 1
 }
 
 func firstPartyToolbox(n *compile.Node) bool {

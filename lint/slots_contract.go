@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"fmt"
 	"regexp"
 	"sort"
@@ -53,12 +54,15 @@ func checkContextSlots(p *Pass) {
 	root := doc.Root
 	const slotsPtr = "/metadata/cinatra/contextSlots"
 	slotsNode := root.Path("metadata", "cinatra", "contextSlots")
+	depPtr, depDeclared := slotDependencyDeclared(a.Package)
+	if slotsNode == nil && !depDeclared && !bytes.Contains(doc.Src, []byte("contextRefs")) {
+		return // nothing of the contract applies (the common case: no slots)
+	}
 	flows := compile.Flows(root)
 	reg := a.RegistryComponents()
 
 	slotStubStartToEnd(p, flows, reg)
 
-	depPtr, depDeclared := slotDependencyDeclared(a.Package)
 	hasSlots := slotsNode != nil && slotsNode.Kind != compile.Null &&
 		!(slotsNode.Kind == compile.Array && len(slotsNode.Items) == 0)
 	if !hasSlots {
