@@ -341,3 +341,34 @@ func jsonValue(n *Node) any {
 	}
 	return rawNode{n}
 }
+
+// Result is the reference's CompileOasResult: {"ok":true,"value":…} or
+// {"ok":false,"error":"…"}.
+type Result struct {
+	OK    bool              `json:"ok"`
+	Value *CompiledAgentOas `json:"value,omitempty"`
+	Error *string           `json:"error,omitempty"`
+}
+
+// NewResult wraps what Compile returned.
+func NewResult(out *CompiledAgentOas, err error) Result {
+	if err != nil {
+		msg := err.Error()
+		return Result{Error: &msg}
+	}
+	return Result{OK: true, Value: out}
+}
+
+// IndentJSON renders v as oastui prints compiled output: keys in the
+// reference's order, 2-space indent, no HTML escaping (as JSON.stringify),
+// trailing newline. Use it for a CompiledAgentOas or a Result.
+func IndentJSON(v any) ([]byte, error) {
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return b.Bytes(), nil
+}

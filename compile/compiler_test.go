@@ -302,3 +302,17 @@ func TestBFSOrderAndStepOrder(t *testing.T) {
 		t.Errorf("StepOrder of an unparsed flow")
 	}
 }
+
+func TestIndentJSONNoHTMLEscape(t *testing.T) {
+	flow := flowJSON(`{"type":"flow"}`, []string{"s", "g", "e"}, []string{"s>g", "g>e"}, nil, map[string]string{"s": startC, "e": endC,
+		"g": `{"component_type":"InputMessageNode","id":"g","name":"a < b & c > d","outputs":[{"title":"x","type":"string"}]}`})
+	out, err := Compile(memAgent(t, flow, ""))
+	b, jerr := IndentJSON(NewResult(out, err))
+	if jerr != nil || !bytes.Contains(b, []byte(`"name": "a < b & c > d"`)) || !bytes.HasPrefix(b, []byte("{\n  \"ok\": true,\n  \"value\": {\n")) {
+		t.Errorf("%v %s", jerr, b)
+	}
+	b, _ = IndentJSON(NewResult(nil, &CompileError{Msg: "x <y>"}))
+	if string(b) != "{\n  \"ok\": false,\n  \"error\": \"x <y>\"\n}\n" {
+		t.Errorf("%q", b)
+	}
+}

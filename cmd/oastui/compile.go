@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"os"
@@ -101,34 +100,12 @@ func newCompileCmd() *cobra.Command {
 	return cmd
 }
 
-// compileResult is the reference's CompileOasResult: ok first, then value
-// or error.
-type compileResult struct {
-	OK    bool                      `json:"ok"`
-	Value *compile.CompiledAgentOas `json:"value,omitempty"`
-	Error *string                   `json:"error,omitempty"`
-}
-
-// compileDocument compiles a and renders the result: 2-space indent, keys
-// in the reference's order, no HTML escaping, trailing newline. ok reports
-// whether the agent compiled.
+// compileDocument compiles a and renders the {"ok":…} result (see
+// compile.IndentJSON). ok reports whether the agent compiled.
 func compileDocument(a *compile.Agent) (doc []byte, ok bool, err error) {
-	res := compileResult{}
-	v, cerr := compile.Compile(a)
-	if cerr != nil {
-		msg := cerr.Error()
-		res.Error = &msg
-	} else {
-		res.OK, res.Value = true, v
-	}
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(res); err != nil {
-		return nil, false, err
-	}
-	return b.Bytes(), res.OK, nil
+	res := compile.NewResult(compile.Compile(a))
+	doc, err = compile.IndentJSON(res)
+	return doc, res.OK, err
 }
 
 // writeFileAtomic writes data to a temporary file beside path and renames
