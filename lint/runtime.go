@@ -92,7 +92,10 @@ func rtFindJsTernary(text string) string {
 			if q := strings.IndexByte(inner, '?'); q >= 0 && strings.IndexByte(inner[q+1:], ':') >= 0 {
 				return text[open : j+2]
 			}
-			i = open + 2
+			// Every later "{{" before j closes at the same "}}" with a
+			// suffix of this body, which is no ternary either: skip them
+			// (the reference rescans them, quadratic on "{{{{…}}").
+			i = j
 		} else {
 			i = max(j, open+2)
 		}
@@ -628,6 +631,12 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 			dfes = append(dfes, d)
 		}
 	}
+	// DataFlowEdges by (destination node, destination input).
+	dfeInto := make(map[[2]string][]rtDFE, len(dfes))
+	for _, e := range dfes {
+		k := [2]string{e.dst, e.dstIn}
+		dfeInto[k] = append(dfeInto[k], e)
+	}
 	loc := func(id string) string { return compile.Append(f.ptr, "$referenced_components", id) }
 
 	for _, m := range entries {
@@ -708,12 +717,7 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 		if explicit && defaults["agent_run_id"] {
 			continue
 		}
-		var into []rtDFE
-		for _, e := range dfes {
-			if e.dst == id && e.dstIn == "agent_run_id" {
-				into = append(into, e)
-			}
-		}
+		into := dfeInto[[2]string{id, "agent_run_id"}]
 		if len(into) == 0 {
 			v.report(loc(id), "OAS-RUNTIME-004",
 				`ApiNode "`+id+`" declares "agent_run_id" in inputs[] but no `+
@@ -759,13 +763,7 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 		return
 	}
 	for _, out := range rtTitles(entries[endIdx].Value.Get("outputs")) {
-		fed := false
-		for _, e := range dfes {
-			if e.dst == endRef && e.dstIn == out {
-				fed = true
-				break
-			}
-		}
+		fed := len(dfeInto[[2]string{endRef, out}]) > 0
 		if fed || (flowInputs.has[out] && startInputs != nil && startInputs.has[out]) {
 			continue
 		}

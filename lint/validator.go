@@ -67,7 +67,8 @@ type valCtx struct {
 	root *compile.Node
 	reg  *compile.Node // the registry's components object (may be nil)
 
-	flows []valFlow // every Flow object of the document, in source order
+	flows  []valFlow      // every Flow object of the document, in source order
+	counts map[string]int // findings per code, for valMaxPerRule
 }
 
 // valFlow is a Flow object found by the walk.
@@ -76,7 +77,36 @@ type valFlow struct {
 	ptr  string
 }
 
-func (v *valCtx) report(ptr, code, msg string) { v.p.Report(v.doc, ptr, code, msg) }
+// valMaxPerRule bounds the findings one validator rule reports in one
+// file; the rest are counted in a last finding. A hostile file with a
+// hundred thousand broken components stays fast to lint and readable.
+const valMaxPerRule = 200
+
+func (v *valCtx) report(ptr, code, msg string) {
+	if v.counts == nil {
+		v.counts = map[string]int{}
+	}
+	v.counts[code]++
+	if v.counts[code] > valMaxPerRule {
+		return
+	}
+	v.p.Report(v.doc, ptr, code, msg)
+}
+
+// reportOverflow adds, per rule over the bound, one finding at the root
+// saying how many more there are.
+func (v *valCtx) reportOverflow() {
+	codes := make([]string, 0, len(v.counts))
+	for c, n := range v.counts {
+		if n > valMaxPerRule {
+			codes = append(codes, c)
+		}
+	}
+	sort.Strings(codes)
+	for _, c := range codes {
+		v.p.Report(v.doc, "", c, fmt.Sprintf("… and %d more %s findings in this file (only the first %d are listed)", v.counts[c]-valMaxPerRule, c, valMaxPerRule))
+	}
+}
 
 func runValidator(p *Pass) {
 	a := p.Agent
@@ -95,6 +125,7 @@ func runValidator(p *Pass) {
 	v.checkInputMessageOutputs()
 	v.runRuntime(w)
 	v.checkLLM()
+	v.reportOverflow()
 }
 
 var valLegacyCinatraFields = []string{"formatVersion", "executionMode", "approvalPolicy",
@@ -468,6 +499,14 @@ func (w *valWalker) checkCycles() {
 			strong(u)
 		}
 	}
+	// The pointers of the refs that close each cycle, found in one walk.
+	type cyc struct {
+		start   int
+		ids     []string
+		refNode *compile.Node
+	}
+	var cycles []cyc
+	want := map[*compile.Node]string{}
 	for _, comp := range sccs {
 		in := make(map[int]bool, len(comp))
 		start := comp[0]
@@ -485,16 +524,20 @@ func (w *valWalker) checkCycles() {
 				refNode = w.edges[valEdge{u, next}]
 			}
 		}
-		loc := ""
-		if refNode != nil {
-			loc = valPointerOf(w.v.root, refNode) + "/$component_ref"
-		}
 		ids = append(ids, w.defs[start].id)
-		if loc == "" {
-			loc = w.defs[start].ptr()
+		cycles = append(cycles, cyc{start, ids, refNode})
+		if refNode != nil {
+			want[refNode] = ""
+		}
+	}
+	valPointersOf(w.v.root, want)
+	for _, c := range cycles {
+		loc := w.defs[c.start].ptr()
+		if c.refNode != nil {
+			loc = want[c.refNode] + "/$component_ref"
 		}
 		w.v.report(loc, "component_ref_cycle",
-			fmt.Sprintf(`component "%s" contains itself through $component_ref: %s`, w.defs[start].id, strings.Join(ids, " → ")))
+			fmt.Sprintf(`component "%s" contains itself through $component_ref: %s`, w.defs[c.start].id, strings.Join(c.ids, " → ")))
 	}
 }
 
@@ -534,19 +577,20 @@ func (w *valWalker) cyclePath(start int, in map[int]bool) []int {
 	return []int{start}
 }
 
-// valPointerOf finds the pointer of node target in the tree (rarely
-// needed: only for a reported cycle).
-func valPointerOf(root, target *compile.Node) string {
-	found := ""
+// valPointersOf fills want (node → pointer) in one walk of the tree.
+func valPointersOf(root *compile.Node, want map[*compile.Node]string) {
+	if len(want) == 0 {
+		return
+	}
+	left := len(want)
 	compile.Walk(root, "", func(ptr string, n *compile.Node) bool {
-		if found != "" {
+		if left == 0 {
 			return false
 		}
-		if n == target {
-			found = ptr
-			return false
+		if _, ok := want[n]; ok {
+			want[n] = ptr
+			left--
 		}
 		return true
 	})
-	return found
 }

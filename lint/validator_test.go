@@ -2,6 +2,7 @@ package lint
 
 import (
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"sort"
@@ -164,5 +165,62 @@ func TestValidatorGoldenLeaf(t *testing.T) {
 	), "\n")
 	if got != want {
 		t.Errorf("with an empty registry:\n got %s\nwant %s", got, want)
+	}
+}
+
+func TestRtFindJsTernary(t *testing.T) {
+	for _, tc := range []struct{ in, want string }{
+		{"plain", ""},
+		{"{{ a ? b : c }}", "{{ a ? b : c }}"},
+		{"x {{ a }} {{ b ? 'y' : 'n' }}", "{{ b ? 'y' : 'n' }}"},
+		{"{{ a : b ? c }}", ""},
+		{"{{{{ a ? b : c }}", "{{{{ a ? b : c }}"},
+		{"{{ a ? b } : c }}", ""},
+		{"{{ a ? b : c }", ""},
+		{"{{ x }}{{ a ? b : c }}", "{{ a ? b : c }}"},
+		{strings.Repeat("{{", 50000) + "}}", ""},
+	} {
+		if got := rtFindJsTernary(tc.in); got != tc.want {
+			t.Errorf("%.40q: got %q want %q", tc.in, got, tc.want)
+		}
+	}
+}
+
+func TestRtPlaceholders(t *testing.T) {
+	doc := compile.ParseDoc("x.json", []byte(`{"url":"{{CINATRA_BASE_URL}}/api/{{ path }}",
+		"data":{"{{ key }}":"{{a}} {{ b | tojson }} {{\nc}} {{ d }} \"{{ e }}\"","n":[1,"{{a}}"]},
+		"headers":{"X":"{{ token}}"}}`))
+	got := rtPlaceholders(doc.Root).list
+	if want := "path key a d e token"; strings.Join(got, " ") != want {
+		t.Errorf("got %v want %s", got, want)
+	}
+}
+
+// TestValidatorCap: a rule reports at most valMaxPerRule findings per
+// file, then one finding counting the rest.
+func TestValidatorCap(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(`{"component_type":"Flow","$referenced_components":{`)
+	for i := 0; i < valMaxPerRule+50; i++ {
+		if i > 0 {
+			b.WriteByte(',')
+		}
+		fmt.Fprintf(&b, `"n%d":{"component_type":"AgentNode","metadata":{"cinatra":{"hitlOwnedBy":"x"}}}`, i)
+	}
+	b.WriteString(`}}`)
+	doc := compile.ParseDoc("oas.json", []byte(b.String()))
+	p := &Pass{Agent: &compile.Agent{Flow: doc, Profile: compile.ProfileCinatra}, Config: &Config{}}
+	runValidator(p)
+	n, overflow := 0, ""
+	for _, f := range p.Findings() {
+		if f.Code == "agentnode_hitl_owned_by" {
+			n++
+			if f.Location == "" {
+				overflow = f.Message
+			}
+		}
+	}
+	if n != valMaxPerRule+1 || !strings.Contains(overflow, "50 more") {
+		t.Errorf("%d findings, overflow %q", n, overflow)
 	}
 }
