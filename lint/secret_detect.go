@@ -2,6 +2,7 @@ package lint
 
 import (
 	"math"
+	"math/bits"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -41,28 +42,16 @@ func secDetect(class secKeyClass, value string, depth int) (Detection, bool) {
 	if lo == hi {
 		return Detection{}, false
 	}
-	v := value[lo:hi]
 	// 1. A value that is nothing but a placeholder (anchored).
-	if secIsWholePlaceholder(v) {
+	if secIsWholePlaceholder(value[lo:hi]) {
 		return Detection{}, false
 	}
-	// 2. Structural secrets anywhere in the value.
-	if d, ok := secFindPEM(value); ok {
-		return d, true
-	}
-	if d, ok := secFindJWT(value); ok {
-		return d, true
-	}
-	if d, ok := secFindSlackWebhook(value); ok {
-		return d, true
-	}
-	if strings.Contains(v, "://") {
-		if d, ok := secFindURLSecrets(value, class, depth); ok {
+	// 2. "Bearer x" / "Basic x" / "Token x" as the whole value: judge x
+	// (structural secrets first: "Bearer eyJ…" is a JWT).
+	if a, b, ok := secAuthSchemeValue(value, lo, hi); ok {
+		if d, ok := secStructural(class, value, depth); ok {
 			return d, true
 		}
-	}
-	// 3. "Bearer x" / "Basic x" / "Token x" as the whole value: judge x.
-	if a, b, ok := secAuthSchemeValue(value, lo, hi); ok {
 		inner := value[a:b]
 		if secIsPlaceholderToken(inner) {
 			return Detection{}, false
@@ -77,11 +66,20 @@ func secDetect(class secKeyClass, value string, depth int) (Detection, bool) {
 			return Detection{}, false
 		}
 	}
-	// 4. Token by token (the reference's split).
-	if d, ok := secScanTokens(class, value, lo, hi, depth); ok {
+	// 3. Token by token (the reference's split). The pass also notes
+	// whether the value may hold a structural secret (a PEM block, a JWT,
+	// a Slack webhook, a URL); only then are those searched for, and they
+	// take precedence over a token-level finding.
+	d, ok, marks := secScanTokens(class, value, lo, hi, depth)
+	if ok || marks {
+		if sd, sok := secStructural(class, value, depth); sok {
+			return sd, true
+		}
+	}
+	if ok {
 		return d, true
 	}
-	// 5. A literal under a key that names a secret.
+	// 4. A literal under a key that names a secret.
 	if class >= secKeySecret {
 		a, b := secUnquoteIdx(value, lo, hi)
 		// "label: literal" (a YAML line pasted into the field): the
@@ -100,6 +98,26 @@ func secDetect(class secKeyClass, value string, depth int) (Detection, bool) {
 				fam = "password-literal"
 			}
 			return secDet(fam, value, a, b, false), true
+		}
+	}
+	return Detection{}, false
+}
+
+// secStructural: private-key blocks, JWTs, Slack webhooks and secrets in
+// URLs, anywhere in the value.
+func secStructural(class secKeyClass, value string, depth int) (Detection, bool) {
+	if d, ok := secFindPEM(value); ok {
+		return d, true
+	}
+	if d, ok := secFindJWT(value); ok {
+		return d, true
+	}
+	if d, ok := secFindSlackWebhook(value); ok {
+		return d, true
+	}
+	if strings.Contains(value, "://") {
+		if d, ok := secFindURLSecrets(value, class, depth); ok {
+			return d, true
 		}
 	}
 	return Detection{}, false
@@ -606,7 +624,8 @@ func secLooksRandom(s string) bool {
 // ---- entropy ---------------------------------------------------------------
 
 // secShannon returns the Shannon entropy in bits per character of t and its
-// length in characters.
+// length in characters; an ASCII token with too few distinct characters to
+// reach secretMinEntropy (4.5) reports 0 without the full computation.
 func secShannon(t string) (float64, int) {
 	ascii := true
 	for i := 0; i < len(t); i++ {
@@ -616,6 +635,16 @@ func secShannon(t string) (float64, int) {
 		}
 	}
 	if ascii {
+		// log2(k) bounds the entropy of k distinct characters: with fewer
+		// than 23 (2^4.5 ≈ 22.6) the token cannot reach the threshold, and
+		// the common long identifier is rejected with a bitmap
+		var seen [2]uint64
+		for i := 0; i < len(t); i++ {
+			seen[t[i]>>6] |= 1 << (t[i] & 63)
+		}
+		if bits.OnesCount64(seen[0])+bits.OnesCount64(seen[1]) < 23 {
+			return 0, len(t)
+		}
 		var counts [128]uint32
 		for i := 0; i < len(t); i++ {
 			counts[t[i]]++
@@ -654,18 +683,66 @@ var secTokenSep = func() (t [256]bool) {
 	return
 }()
 
+// secCharClass sorts bytes for the token loop: separators, and the three
+// characters it keeps count of.
+const (
+	ccSep = 1 + iota
+	ccDot
+	ccDash
+	ccEq
+)
+
+var secCharClass = func() (t [256]uint8) {
+	for c := range 256 {
+		if secTokenSep[c] {
+			t[c] = ccSep
+		}
+	}
+	t['.'], t['-'], t['='] = ccDot, ccDash, ccEq
+	return
+}()
+
 const secMaxTokensPerValue = 1 << 16
 
-func secScanTokens(class secKeyClass, value string, lo, hi, depth int) (Detection, bool) {
+func secScanTokens(class secKeyClass, value string, lo, hi, depth int) (Detection, bool, bool) {
 	prevA, prevB := -1, -1
 	count := 0
+	marks := false
 	i := lo
 	for i < hi {
+		colon := false
 		for i < hi && secTokenSep[value[i]] {
+			colon = colon || value[i] == ':'
 			i++
 		}
 		a := i
-		for i < hi && !secTokenSep[value[i]] {
+		dots, dashRun, maxDash, firstEq, lastEq := 0, 0, 0, -1, -1
+		for i < hi {
+			cc := secCharClass[value[i]]
+			if cc == 0 { // letters, digits and most punctuation: the common case
+				dashRun = 0
+				i++
+				continue
+			}
+			if cc == ccSep {
+				break
+			}
+			switch cc {
+			case ccDot:
+				dots++
+				dashRun = 0
+			case ccDash:
+				dashRun++
+				if dashRun > maxDash {
+					maxDash = dashRun
+				}
+			case ccEq:
+				if firstEq < 0 {
+					firstEq = i - a
+				}
+				lastEq = i - a
+				dashRun = 0
+			}
 			i++
 		}
 		b := i
@@ -677,13 +754,18 @@ func secScanTokens(class secKeyClass, value string, lo, hi, depth int) (Detectio
 			break
 		}
 		tok := value[a:b]
+		// marks of structural secrets: a PEM armour line (-----), a JWT or
+		// hooks.slack.com (two dots in a long token), a URL (://)
+		if maxDash >= 5 || (dots >= 2 && b-a >= 16) || (colon && b-a > 2 && tok[0] == '/' && tok[1] == '/') {
+			marks = true
+		}
 		if d, ok := secPrefixAt(value, a, b); ok {
-			return d, true
+			return d, true, marks
 		}
 		// a provider token after "=" (a query string, an assignment)
-		if eq := strings.LastIndexByte(tok, '='); eq > 0 && eq < len(tok)-8 {
-			if d, ok := secPrefixAt(value, a+eq+1, b); ok {
-				return d, true
+		if lastEq > 0 && lastEq < len(tok)-8 {
+			if d, ok := secPrefixAt(value, a+lastEq+1, b); ok {
+				return d, true, marks
 			}
 		}
 		// {{ expression }} and ${ expression }: template text, not a literal
@@ -693,43 +775,41 @@ func secScanTokens(class secKeyClass, value string, lo, hi, depth int) (Detectio
 		}
 		if class >= secKeyNeutral {
 			// "password: x" inside a value (YAML, a header line)
-			if prevA >= 0 && depth < 2 && strings.IndexByte(value[prevB:a], ':') >= 0 && !secIsAuthScheme(tok) {
+			if colon && prevA >= 0 && depth < 2 && !secIsAuthScheme(tok) {
 				if c := secClassifyKey(value[prevA:prevB]); c >= secKeySecret {
 					if d, ok := secDetect(c, tok, depth+1); ok {
 						d.Start += a
 						d.End += a
-						return d, true
+						return d, true, marks
 					}
 				}
 			}
 			// "Bearer <literal>" inside prose
 			if prevA >= 0 && secIsAuthScheme(value[prevA:prevB]) && !secIsPlaceholderToken(tok) && secCredentialShaped(tok, false) {
-				return secDet("bearer-token", value, a, b, false), true
+				return secDet("bearer-token", value, a, b, false), true, marks
 			}
 			// name=value inside a value: a connection string, a query string
-			if depth < 2 {
-				if eq := strings.IndexByte(tok, '='); eq > 0 && eq < len(tok)-1 {
-					name := tok[:eq]
-					if secIsIdentRun(name, false) {
-						if c := secClassifyKey(name); c >= secKeySecret {
-							if d, ok := secDetect(c, tok[eq+1:], depth+1); ok {
-								d.Start += a + eq + 1
-								d.End += a + eq + 1
-								return d, true
-							}
+			if depth < 2 && firstEq > 0 && firstEq < len(tok)-1 {
+				name := tok[:firstEq]
+				if secIsIdentRun(name, false) {
+					if c := secClassifyKey(name); c >= secKeySecret {
+						if d, ok := secDetect(c, tok[firstEq+1:], depth+1); ok {
+							d.Start += a + firstEq + 1
+							d.End += a + firstEq + 1
+							return d, true, marks
 						}
 					}
 				}
 			}
 			if b-a >= secretMinEntLen && secEntropyCandidate(tok) {
 				if h, n := secShannon(tok); n >= secretMinEntLen && h >= secretMinEntropy && !secIsPlaceholderToken(tok) {
-					return secDet("high-entropy-token", value, a, b, false), true
+					return secDet("high-entropy-token", value, a, b, false), true, marks
 				}
 			}
 		}
 		prevA, prevB = a, b
 	}
-	return Detection{}, false
+	return Detection{}, false, marks
 }
 
 // secEntropyCandidate leaves out tokens whose entropy says nothing: paths and

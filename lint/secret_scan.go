@@ -85,6 +85,9 @@ func (w *secretWalker) walk(n *compile.Node, key string, kc secKeyClass) {
 	}
 	switch n.Kind {
 	case compile.String:
+		if len(n.Text) < 6 {
+			return // nothing that short is reported under any key
+		}
 		det, ok := secDetect(kc, n.Text, 0)
 		if !ok {
 			return
@@ -96,18 +99,29 @@ func (w *secretWalker) walk(n *compile.Node, key string, kc secKeyClass) {
 	case compile.Object:
 		// name/value pairs: {"name": "Authorization", "value": "Bearer …"}
 		pairClass := secKeyClass(255)
-		for _, m := range n.Members {
-			switch m.Key {
-			case "name", "key", "header", "field", "param":
-				if s, ok := m.Value.Str(); ok && s != "" && len(s) < 128 {
-					if c := w.class(s); c >= secKeySecret {
-						pairClass = c
+		if n.Get("value") != nil || n.Get("default") != nil {
+			for _, m := range n.Members {
+				switch m.Key {
+				case "name", "key", "header", "field", "param":
+					if s, ok := m.Value.Str(); ok && s != "" && len(s) < 128 {
+						if c := w.class(s); c >= secKeySecret {
+							pairClass = c
+						}
 					}
 				}
 			}
 		}
 		for _, m := range n.Members {
-			c := w.class(m.Key)
+			// the class of a key matters only for a string under it or the
+			// strings of an array under it; objects bring their own keys
+			c := secKeyNeutral
+			switch v := m.Value; {
+			case v == nil:
+			case v.Kind == compile.String && len(v.Text) >= 6, v.Kind == compile.Array:
+				c = w.class(m.Key)
+			case v.Kind != compile.Object:
+				continue // numbers, booleans, null, short strings
+			}
 			if pairClass != 255 && (m.Key == "value" || m.Key == "default") {
 				c = pairClass
 			}

@@ -80,7 +80,7 @@ func ScanSiblingFiles(a *compile.Agent) []Finding {
 	if a == nil || a.Dir == "" {
 		return nil
 	}
-	flowAbs, _ := filepath.Abs(a.FlowPath)
+	flowPath := filepath.Clean(a.FlowPath)
 	var files []string
 	tooMany := false
 	var walk func(dir, rel string, depth int)
@@ -127,7 +127,7 @@ func ScanSiblingFiles(a *compile.Agent) []Finding {
 	total := 0
 	for _, rel := range files {
 		path := filepath.Join(a.Dir, filepath.FromSlash(rel))
-		if abs, _ := filepath.Abs(path); abs == flowAbs {
+		if path == flowPath || secSameFile(path, a.FlowPath) {
 			continue
 		}
 		base := filepath.Base(rel)
@@ -139,8 +139,8 @@ func ScanSiblingFiles(a *compile.Agent) []Finding {
 		if siblingBinaryExt[strings.ToLower(filepath.Ext(base))] {
 			continue
 		}
-		st, err := os.Stat(path)
-		if err != nil {
+		st, err := os.Lstat(path)
+		if err != nil || !st.Mode().IsRegular() {
 			continue
 		}
 		if st.Size() > SiblingMaxFileBytes {
@@ -161,7 +161,14 @@ func ScanSiblingFiles(a *compile.Agent) []Finding {
 		if bytes.IndexByte(src[:min(len(src), 8192)], 0) >= 0 {
 			continue // binary
 		}
-		out = append(out, scanSiblingContent(rel, path, src, siblingLockfiles[base])...)
+		var parsed *compile.Doc
+		switch {
+		case rel == "package.json" && a.Package != nil && a.Package.Root != nil:
+			parsed = a.Package
+		case rel == "cinatra.json" && a.CinatraJSON != nil && a.CinatraJSON.Root != nil:
+			parsed = a.CinatraJSON
+		}
+		out = append(out, scanSiblingContent(rel, path, src, parsed, siblingLockfiles[base])...)
 	}
 	if tooMany {
 		out = append(out, Finding{Code: "package_file_too_large_to_scan", Severity: compile.Warning,
@@ -169,6 +176,17 @@ func ScanSiblingFiles(a *compile.Agent) []Finding {
 			Source:  compile.SourceDeterministic, File: a.Dir, Line: 1, Column: 1})
 	}
 	return out
+}
+
+// secSameFile: the flow file given with a different spelling of its path
+// (relative vs absolute); only stat'ed when the base names agree.
+func secSameFile(path, flow string) bool {
+	if filepath.Base(path) != filepath.Base(flow) {
+		return false
+	}
+	a, err1 := os.Stat(path)
+	b, err2 := os.Stat(flow)
+	return err1 == nil && err2 == nil && os.SameFile(a, b)
 }
 
 // siblingRead reuses the bytes the loader already read.
@@ -184,10 +202,12 @@ func siblingRead(a *compile.Agent, rel, path string) ([]byte, error) {
 
 // scanSiblingContent scans one file: JSON files by structure (key-aware,
 // finding located by JSON Pointer), anything else line by line.
-func scanSiblingContent(rel, path string, src []byte, lockfile bool) []Finding {
+func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile bool) []Finding {
 	var out []Finding
 	if strings.HasSuffix(rel, ".json") && !lockfile {
-		d := compile.ParseDoc(path, src)
+		if d == nil {
+			d = compile.ParseDoc(path, src)
+		}
 		if d.Root != nil {
 			w := secretWalker{report: func(ptr string, class secKeyClass, det Detection) {
 				if class == secKeyDescriptive || len(out) >= siblingMaxPerFile {
