@@ -2,6 +2,7 @@ package flowgraph
 
 import (
 	"math"
+	"math/rand"
 	"sort"
 )
 
@@ -191,22 +192,31 @@ func (L *lay) layer() {
 	// A cycle left (it cannot happen: back edges come from a DFS) would
 	// leave nodes out of the queue; they keep layer 0 and their edges are
 	// dropped below rather than looping.
-	// Pull down: a node with more edges out than in (or a source) moves
-	// next to its nearest successor, shortening more edges than it
-	// lengthens. Reverse topological order, so successors are final.
-	for h := len(queue) - 1; h >= 0; h-- {
-		v := queue[h]
-		if len(out[v]) == 0 || (len(in[v]) > 0 && len(out[v]) <= len(in[v])) {
-			continue
-		}
-		min := math.MaxInt
-		for _, ei := range out[v] {
-			if l := L.elems[L.edges[ei].to].layer; l < min {
-				min = l
+	// Balance: a node with more edges out than in moves down next to its
+	// nearest successor (shortening more edges than it lengthens), one
+	// with more in than out up next to its lowest predecessor; repeated
+	// until nothing moves (bounded), in reverse topological order.
+	for pass := 0; pass < 8; pass++ {
+		moved := false
+		for h := len(queue) - 1; h >= 0; h-- {
+			v := queue[h]
+			lo, hi := 0, math.MaxInt
+			for _, ei := range in[v] {
+				lo = max(lo, L.elems[L.edges[ei].from].layer+1)
+			}
+			for _, ei := range out[v] {
+				hi = min(hi, L.elems[L.edges[ei].to].layer-1)
+			}
+			cur := L.elems[v].layer
+			switch {
+			case len(out[v]) > len(in[v]) && hi != math.MaxInt && hi > cur:
+				L.elems[v].layer, moved = hi, true
+			case len(in[v]) > len(out[v]) && len(out[v]) > 0 && lo < cur:
+				L.elems[v].layer, moved = lo, true
 			}
 		}
-		if min-1 > L.elems[v].layer {
-			L.elems[v].layer = min - 1
+		if !moved {
+			break
 		}
 	}
 }
@@ -263,8 +273,149 @@ func (L *lay) normalize() {
 
 // order sets the order of every layer.
 func (L *lay) order() {
-	// DFS discovery order from the elements of the nodes, in node order.
 	n := len(L.elems)
+	for i := 0; i < n; i++ {
+		k := L.elems[i].layer
+		L.layers[k] = append(L.layers[k], i)
+	}
+	L.dfsOrder(false)
+	L.setPos()
+	if len(L.layers) < 2 {
+		return
+	}
+	first := L.snapshot()
+	best, bestC := first, L.crossings()
+	if bestC == 0 {
+		return
+	}
+	// Two starting orders (depth-first with children in edge order, and
+	// reversed), each improved by barycenter and by median sweeps.
+	L.dfsOrder(true)
+	L.setPos()
+	starts := [][][]int{first, L.snapshot()}
+	maxIter, patience := 24, 4
+	variants := []bool{false, true} // barycenter, median
+	switch {
+	case n > 4000:
+		maxIter, variants, starts = 8, variants[:1], starts[:1]
+	case n <= 300:
+		maxIter, patience = 48, 8
+		// Small graphs can afford a few more starts: shuffled layers
+		// (a fixed seed keeps the result deterministic).
+		r := rand.New(rand.NewSource(int64(n)))
+		for i := 0; i < 6; i++ {
+			L.restore(first)
+			for _, layer := range L.layers {
+				r.Shuffle(len(layer), func(a, b int) { layer[a], layer[b] = layer[b], layer[a] })
+			}
+			L.setPos()
+			starts = append(starts, L.snapshot())
+		}
+	}
+	for _, start := range starts {
+		for _, median := range variants {
+			L.restore(start)
+			L.transpose()
+			runBest, runC := L.snapshot(), L.crossings()
+			still := 0
+			for it := 0; it < maxIter && still < patience && runC > 0; it++ {
+				if it%2 == 0 {
+					for k := 1; k < len(L.layers); k++ {
+						L.sortLayer(k, true, median)
+					}
+				} else {
+					for k := len(L.layers) - 2; k >= 0; k-- {
+						L.sortLayer(k, false, median)
+					}
+				}
+				L.transpose()
+				c := L.crossings()
+				if c < runC {
+					runBest, runC, still = L.snapshot(), c, 0
+				} else {
+					still++
+				}
+			}
+			if runC < bestC {
+				best, bestC = runBest, runC
+			}
+		}
+	}
+	L.restore(best)
+	// Sifting: move each element to its best place in its layer.
+	if n <= 3000 {
+		for pass := 0; pass < 4 && bestC > 0; pass++ {
+			for k := range L.layers {
+				L.sift(k)
+			}
+			c := L.crossings()
+			if c >= bestC {
+				break
+			}
+			best, bestC = L.snapshot(), c
+		}
+		L.restore(best)
+	}
+}
+
+// sift moves each element of layer k, one at a time, to the position in
+// the layer where it crosses the fewest edges to the layers above and
+// below (staying put on ties). Layers wider than 300 are left alone.
+func (L *lay) sift(k int) {
+	layer := L.layers[k]
+	m := len(layer)
+	if m < 2 || m > 300 {
+		return
+	}
+	up := make(map[int][]int, m)
+	dn := make(map[int][]int, m)
+	for _, e := range layer {
+		up[e] = L.neighbourPos(nil, e, true)
+		dn[e] = L.neighbourPos(nil, e, false)
+	}
+	cross := func(a, b int) int { return pairCross(up[a], up[b]) + pairCross(dn[a], dn[b]) }
+	ids := append([]int(nil), layer...)
+	others := make([]int, 0, m)
+	for _, v := range ids {
+		others = others[:0]
+		cur := 0
+		for i, e := range layer {
+			if e == v {
+				cur = i
+				continue
+			}
+			others = append(others, e)
+		}
+		cost := 0
+		for _, u := range others {
+			cost += cross(v, u)
+		}
+		bestP, bestCost := 0, cost
+		costAt := make([]int, len(others)+1)
+		costAt[0] = cost
+		for p, u := range others {
+			cost += cross(u, v) - cross(v, u)
+			costAt[p+1] = cost
+			if cost < bestCost {
+				bestP, bestCost = p+1, cost
+			}
+		}
+		if costAt[cur] == bestCost {
+			bestP = cur
+		}
+		copy(layer, others[:bestP])
+		layer[bestP] = v
+		copy(layer[bestP+1:], others[bestP:])
+	}
+	for p, e := range layer {
+		L.elems[e].pos = p
+	}
+}
+
+// dfsOrder sorts every layer by depth-first discovery from the elements
+// without predecessors, in element (node) order; reverse visits each
+// element's successors last edge first.
+func (L *lay) dfsOrder(reverse bool) {
 	for i := range L.elems {
 		L.elems[i].dfs = -1
 	}
@@ -284,8 +435,12 @@ func (L *lay) order() {
 			L.elems[v].dfs = t
 			t++
 			d := L.elems[v].down
-			for i := len(d) - 1; i >= 0; i-- {
-				if w := L.segs[d[i]].l; L.elems[w].dfs < 0 {
+			for i := range d {
+				j := len(d) - 1 - i
+				if reverse {
+					j = i
+				}
+				if w := L.segs[d[j]].l; L.elems[w].dfs < 0 {
 					stack = append(stack, w)
 				}
 			}
@@ -297,57 +452,9 @@ func (L *lay) order() {
 			t++
 		}
 	}
-	for i := 0; i < n; i++ {
-		k := L.elems[i].layer
-		L.layers[k] = append(L.layers[k], i)
-	}
 	for _, layer := range L.layers {
 		sort.Slice(layer, func(a, b int) bool { return L.elems[layer[a]].dfs < L.elems[layer[b]].dfs })
 	}
-	L.setPos()
-	if len(L.layers) < 2 {
-		return
-	}
-
-	start := L.snapshot()
-	best, bestC := start, L.crossings()
-	if bestC == 0 {
-		return
-	}
-	maxIter := 24
-	variants := []bool{false, true} // barycenter, median
-	if n > 4000 {
-		maxIter = 8
-		variants = variants[:1]
-	}
-	for _, median := range variants {
-		L.restore(start)
-		cur := L.crossings()
-		runBest, runC := L.snapshot(), cur
-		still := 0
-		for it := 0; it < maxIter && still < 4 && runC > 0; it++ {
-			if it%2 == 0 {
-				for k := 1; k < len(L.layers); k++ {
-					L.sortLayer(k, true, median)
-				}
-			} else {
-				for k := len(L.layers) - 2; k >= 0; k-- {
-					L.sortLayer(k, false, median)
-				}
-			}
-			L.transpose()
-			c := L.crossings()
-			if c < runC {
-				runBest, runC, still = L.snapshot(), c, 0
-			} else {
-				still++
-			}
-		}
-		if runC < bestC {
-			best, bestC = runBest, runC
-		}
-	}
-	L.restore(best)
 }
 
 func (L *lay) setPos() {

@@ -31,17 +31,19 @@ func checkInvariants(t *testing.T, g *Graph, opts Options) {
 	if c.String() != c2.String() {
 		t.Fatalf("not deterministic")
 	}
-	// The sparse form holds the same drawing.
-	so := opts
-	so.sparse = true
-	cs, _ := Render(g, so)
-	if cs.Cells != nil || cs.W != c.W || cs.H != c.H {
-		t.Fatalf("sparse canvas: %dx%d, dense %v", cs.W, cs.H, cs.Cells != nil)
-	}
-	for y := 0; y < c.H; y++ {
-		for x := 0; x < c.W; x++ {
-			if c.At(x, y) != cs.At(x, y) {
-				t.Fatalf("sparse cell %d,%d = %+v, dense %+v", x, y, cs.At(x, y), c.At(x, y))
+	if !opts.ASCII {
+		// The sparse form holds the same drawing.
+		so := opts
+		so.sparse = true
+		cs, _ := Render(g, so)
+		if cs.Cells != nil || cs.W != c.W || cs.H != c.H {
+			t.Fatalf("sparse canvas: %dx%d, dense %v", cs.W, cs.H, cs.Cells != nil)
+		}
+		for y := 0; y < c.H; y++ {
+			for x := 0; x < c.W; x++ {
+				if c.At(x, y) != cs.At(x, y) {
+					t.Fatalf("sparse cell %d,%d = %+v, dense %+v", x, y, cs.At(x, y), c.At(x, y))
+				}
 			}
 		}
 	}
@@ -189,7 +191,11 @@ func randomGraph(r *rand.Rand, n int) *Graph {
 
 func TestRandomGraphsInvariants(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
-	for i := 0; i < 300; i++ {
+	count := 200
+	if testing.Short() {
+		count = 40
+	}
+	for i := 0; i < count; i++ {
 		n := 2 + r.Intn(30)
 		g := randomGraph(r, n)
 		t.Run(fmt.Sprint(i), func(t *testing.T) {

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"math"
+	"math/rand"
 	"os/exec"
 	"path/filepath"
 	"sort"
@@ -257,6 +258,13 @@ func TestQualityVsDotSynthetic(t *testing.T) {
 	for _, n := range []int{10, 20, 40, 80, 160, 320} {
 		r, _ := qualityOf(t, fmt.Sprintf("generated %d", n), generateGraph(n, 1))
 		rows = append(rows, r)
+	}
+	rnd := rand.New(rand.NewSource(5))
+	for _, n := range []int{8, 12, 16, 20, 25, 30, 40, 50} {
+		for k := 0; k < 2; k++ {
+			r, _ := qualityOf(t, fmt.Sprintf("random %d #%d", n, k), randomGraph(rnd, n))
+			rows = append(rows, r)
+		}
 	}
 	logQuality(t, rows)
 }
