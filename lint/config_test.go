@@ -206,3 +206,22 @@ func TestLLMBridgeURL(t *testing.T) {
 		}
 	}
 }
+
+// TestURLDisplay: what an untrusted_external_url message shows of a URL —
+// never a credential.
+func TestURLDisplay(t *testing.T) {
+	for in, want := range map[string]string{
+		"https://evil.example/x":                                                      "https://evil.example/x",
+		"https://bob:hunter2hunter2@evil.example/x":                                   "https://bob:hunt…14@evil.example/x",
+		"https://bob:pw@evil.example/x":                                               "https://bob:…2@evil.example/x",
+		"https://evil.example/x?api_key=abcd1234efgh5678&page=2":                      "https://evil.example/x?api_key=abcd…16&page=2",
+		"https://hooks.example/services/T01ABCDEF/B01ABCDEF/abcdefghijklmnop1234wxyz": "https://hooks.example/services/T01ABCDEF/B01ABCDEF/abcd…24",
+		"https://x.example/api?k=AIzaSyA1234567890abcdefghijklmnopqrstuv":             "https://x.example/api?k=AIza…39",
+		"https://x.example/api/a-very-long-resource-name-without-digits":              "https://x.example/api/a-very-long-resource-name-without-digits",
+		"{{CINATRA_BASE_URL}}@evil.example/x":                                         "{{CINATRA_BASE_URL}}@evil.example/x",
+	} {
+		if got := urlRedact(urlDisplay(in)); got != want {
+			t.Errorf("display(%q) = %q, want %q", in, got, want)
+		}
+	}
+}

@@ -63,7 +63,7 @@ func checkUntrustedURLs(p *Pass) {
 			}
 			seen[ptr] = true
 			p.Report(doc, ptr, "untrusted_external_url",
-				"untrusted "+strings.ReplaceAll(field, "/", ".")+" on "+c.Type+" "+c.Label+": "+urlDisplay(s))
+				"untrusted "+strings.ReplaceAll(field, "/", ".")+" on "+c.Type+" "+c.Label+": "+urlRedact(urlDisplay(s)))
 		}
 	}
 }
@@ -168,6 +168,37 @@ func urlDisplay(s string) string {
 	}
 	return out
 }
+
+// urlRedact masks, in a URL already through urlDisplay, whatever the secret
+// detector finds (provider tokens anywhere in it) and every long token-like
+// path segment or query value (webhook secrets such as
+// /services/T…/B…/<secret> live in the path).
+func urlRedact(s string) string {
+	var b strings.Builder
+	rest := s
+	for i := 0; i < 16 && rest != ""; i++ {
+		d, ok := DetectSecret("url", rest)
+		if !ok || d.Start < 0 || d.End <= d.Start || d.End > len(rest) {
+			break
+		}
+		b.WriteString(rest[:d.Start])
+		b.WriteString(d.Masked)
+		rest = rest[d.End:]
+	}
+	b.WriteString(rest)
+	return urlTokenRe.ReplaceAllStringFunc(b.String(), func(m string) string {
+		sep, tok := m[:1], m[1:]
+		hasDigit := strings.ContainsAny(tok, "0123456789")
+		hasLetter := strings.IndexFunc(tok, func(r rune) bool { return r >= 'A' && r <= 'Z' || r >= 'a' && r <= 'z' }) >= 0
+		if !hasDigit || !hasLetter {
+			return m
+		}
+		return sep + urlMask(tok)
+	})
+}
+
+// urlTokenRe: a path segment or query value of 20 or more token characters.
+var urlTokenRe = regexp.MustCompile(`[/=][A-Za-z0-9_\-]{20,}`)
 
 func urlSecretParam(k string) bool {
 	k = strings.ToLower(k)
