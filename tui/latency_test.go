@@ -80,7 +80,7 @@ func TestLatency(t *testing.T) {
 		tea.WithoutSignals(), tea.WithFPS(120))
 	done := make(chan struct{})
 	go func() { p.Run(); close(done) }()
-	defer func() { p.Quit(); <-done; emu.Close() }()
+	defer func() { p.Quit(); <-done }()
 
 	waitFrame := func(after uint64) (uint64, time.Time) {
 		deadline := time.After(10 * time.Second)
