@@ -408,9 +408,12 @@ func secCredentialShaped(t string, password bool) bool {
 			return false // NAME= with nothing after it
 		}
 	}
-	// user:password
+	// user:password (one level: the parts are judged without this rule)
 	if c := strings.IndexByte(t, ':'); c >= 0 {
 		user, pw := t[:c], t[c+1:]
+		if strings.IndexByte(pw, ':') >= 0 {
+			pw = strings.ReplaceAll(pw, ":", "")
+		}
 		switch {
 		case pw == "":
 			return user != "" && secCredentialShaped(user, password)
@@ -864,6 +867,10 @@ func secAuthSchemeValue(value string, lo, hi int) (int, int, bool) {
 
 // ---- structural secrets ----------------------------------------------------
 
+// secPEMWindow bounds the body of one PEM block looked at (a 16 kbit RSA
+// key is under 13 KiB).
+const secPEMWindow = 64 << 10
+
 // secFindPEM finds a private-key PEM block with a body.
 func secFindPEM(value string) (Detection, bool) {
 	off := 0
@@ -883,9 +890,11 @@ func secFindPEM(value string) (Detection, bool) {
 		if !strings.Contains(label, "PRIVATE KEY") {
 			continue
 		}
-		// body: base64 characters up to -----END (or the end)
-		end := strings.Index(value[off:], "-----END")
-		bodyEnd := len(value)
+		// body: base64 characters up to -----END (or the end), looked for
+		// within a window so that many headers cannot make this quadratic
+		window := value[off:min(len(value), off+secPEMWindow)]
+		end := strings.Index(window, "-----END")
+		bodyEnd := off + len(window)
 		if end >= 0 {
 			bodyEnd = off + end
 		}
@@ -901,7 +910,7 @@ func secFindPEM(value string) (Detection, bool) {
 		}
 		stop := bodyEnd
 		if end >= 0 {
-			if e := strings.Index(value[bodyEnd+8:], "-----"); e >= 0 {
+			if e := strings.Index(value[bodyEnd+8:min(len(value), bodyEnd+8+80)], "-----"); e >= 0 {
 				stop = bodyEnd + 8 + e + 5
 			}
 		}

@@ -228,3 +228,20 @@ func TestRedactSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestDetectSecretHostile: inputs built to make a careless scanner
+// quadratic (many markers, each starting a long search) finish; a
+// quadratic path would take minutes on these 256 KiB values.
+func TestDetectSecretHostile(t *testing.T) {
+	const n = 256 << 10
+	for _, unit := range []string{
+		"-----BEGIN PRIVATE KEY-----\n", "eyJ", "eyJa.", "a:", "://", "x@y://", "Bearer ", "x=", "{{", "${", "password: ",
+		"hooks.slack.com/services/", "?token=", "sk-", "-", "=", "a", "é",
+	} {
+		v := strings.Repeat(unit, n/len(unit))
+		for _, key := range []string{"note", "api_key", "password", "description"} {
+			DetectSecret(key, v)
+		}
+		RedactSecrets(v)
+	}
+}

@@ -214,7 +214,7 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 					return // package descriptions are prose, as in the flow file
 				}
 				line, col := d.PointerPosition(ptr)
-				// point at the secret inside the string when it is on one line
+				col += siblingSecretColumn(d, ptr, det)
 				out = append(out, Finding{Code: "literal_credential_in_sibling_file", Severity: compile.Blocker,
 					Message:  fmt.Sprintf("literal credential detected in %s:%d: pattern=%s, value %s", rel, line, det.Family, det.Masked),
 					Location: ptr, Source: compile.SourceDeterministic, File: path, Line: line, Column: col})
@@ -313,4 +313,23 @@ func siblingSplitAssignment(s string) (string, int, string) {
 		ve--
 	}
 	return s[ks:ke], vs, s[vs:ve]
+}
+
+// siblingSecretColumn is how many characters after the string's opening
+// quote the secret starts, when the source spells the string without
+// escapes up to it (then the decoded and the raw text agree); 0 otherwise,
+// which leaves the position at the string.
+func siblingSecretColumn(d *compile.Doc, ptr string, det Detection) int {
+	n := d.Lookup(ptr)
+	if n == nil || n.Kind != compile.String || det.Start <= 0 || det.Start > len(n.Text) {
+		return 0
+	}
+	off := n.Offset + 1
+	if off+det.Start > len(d.Src) || string(d.Src[off:off+det.Start]) != n.Text[:det.Start] {
+		return 0
+	}
+	if strings.ContainsAny(n.Text[:det.Start], "\n") {
+		return 0
+	}
+	return utf8.RuneCountInString(n.Text[:det.Start]) + 1
 }
