@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"charm.land/lipgloss/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
 	"github.com/oastui/oastui/views"
@@ -20,8 +21,9 @@ type graphState struct {
 	offX     int
 	offY     int
 	w, h     int
-	follow   bool // scroll to the selection on the next view
-	selected int  // index of the selected node in the current flow, -1 none
+	follow   bool   // scroll to the selection on the next view
+	selected int    // index of the selected node in the current flow, -1 none
+	note     string // shown when there is no good snapshot at all
 }
 
 func (g *graphState) init() {
@@ -97,6 +99,9 @@ func (g *graphState) setSize(w, h int) {
 func (g *graphState) view(th views.Theme) []string {
 	fg := g.cur()
 	if fg == nil {
+		if g.note != "" {
+			return strings.Split(ansiWrap(g.note, g.w), "\n")
+		}
 		return []string{th.Dim.Render("analysing…")}
 	}
 	if fg.Canvas == nil {
@@ -525,4 +530,11 @@ func (g *graphState) nodePosition() (string, int, int) {
 	}
 	line, col := g.good.Agent.Flow.PointerPosition(n.Pointer)
 	return g.good.Agent.FlowPath, line, col
+}
+
+func ansiWrap(s string, w int) string {
+	if w <= 0 {
+		return s
+	}
+	return ansi.Wrap(s, w, " ")
 }

@@ -220,6 +220,10 @@ func (m *Model) apply(an *Analysis) {
 		}
 		m.slots.SetSlots(g.Slots, g.SlotNote)
 		m.graph.setAnalysis(g, an)
+	} else {
+		m.graph.note = "no graph yet: the agent does not load or its flow file does not parse (see Findings)"
+		m.compiled.SetLines([]string{m.th.Dim.Render(m.graph.note)})
+		m.steps.SetSteps(nil, "not compiled: the flow file does not parse")
 	}
 	m.layout()
 	m.refreshNode()

@@ -248,3 +248,17 @@ func assertOnlySGR(t *testing.T, s string) {
 		t.Fatal("C1 control in frame")
 	}
 }
+
+func TestBrokenAtStart(t *testing.T) {
+	dir := copyDir(t, fixture("clean-agent"))
+	flow := filepath.Join(dir, "cinatra", "oas.json")
+	if err := os.WriteFile(flow, []byte(`{"agentspec_version": `), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := newModel(t, dir, 100, 30, analyze(t, dir, 1))
+	s := plain(m)
+	if !strings.Contains(s, "no graph yet") || !strings.Contains(s, "invalid_json") {
+		t.Errorf("broken agent at start:\n%s", s)
+	}
+	assertFrame(t, m.Render(), 100, 30)
+}
