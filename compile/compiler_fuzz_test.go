@@ -138,3 +138,105 @@ func FuzzParse(f *testing.F) {
 		})
 	})
 }
+
+// fuzzValues are the values FuzzCompileMutations puts into a valid flow:
+// every JSON type, and the strings the compiler branches on.
+var fuzzValues = []string{`null`, `false`, `true`, `0`, `1`, `-1`, `1.5`, `1e400`, `""`, `"x"`, `"0"`,
+	`"StartNode"`, `"EndNode"`, `"AgentNode"`, `"InputMessageNode"`, `"FlowNode"`, `"A2AAgent"`, `"Agent"`,
+	`"MCPToolBox"`, `"ApiNode"`, `"Flow"`, `"OpenAiConfig"`, `"/api/llm-bridge"`, `"{{CINATRA_BASE_URL}}/api/agents/passthrough"`,
+	`"artifact_materialize"`, `"@a/b:context-selector"`, `"ctx-x"`, `"x_send"`, `"wayflow"`, `[]`, `[null]`, `["x"]`, `[{}]`,
+	`{}`, `{"$component_ref":"x"}`, `{"$component_ref":null}`, `{"name":"g"}`, `{"0":"a","1":null}`,
+	`{"tool":"artifact_materialize","input":{"extension":"{{x}}"}}`, `{"artifact":{"extension":"@a/b","fanOut":{}}}`}
+
+func countNodes(n *Node) int {
+	c := 0
+	Walk(n, "", func(string, *Node) bool { c++; return c < 5000 })
+	return c
+}
+
+func deepCopy(n *Node) *Node {
+	c := *n
+	c.Members = append([]Member(nil), n.Members...)
+	for i := range c.Members {
+		c.Members[i].Value = deepCopy(c.Members[i].Value)
+	}
+	c.Items = append([]*Node(nil), n.Items...)
+	for i := range c.Items {
+		c.Items[i] = deepCopy(c.Items[i])
+	}
+	return &c
+}
+
+// FuzzCompileMutations takes a valid flow (a fixture or corpus agent) and
+// replaces up to 16 of its values (chosen by ops: 2 bytes pick the value,
+// 1 byte what to put there: a value of fuzzValues or a copy of another
+// value of the document), then checks what FuzzCompile checks. It reaches
+// the compiler's handling of wrongly typed values far faster than byte
+// mutations of the JSON text do.
+func FuzzCompileMutations(f *testing.F) {
+	seeds := fuzzSeeds(f)
+	if len(seeds) == 0 {
+		f.Skip("no seeds")
+	}
+	for i := range seeds {
+		f.Add(uint8(i), []byte{0, 7, 1})
+	}
+	f.Add(uint8(0), []byte{0, 40, 11, 0, 90, 31, 1, 3, 200})
+	f.Fuzz(func(t *testing.T, which uint8, ops []byte) {
+		src := seeds[int(which)%len(seeds)]
+		root, err := Parse(src)
+		if err != nil {
+			return
+		}
+		for i := 0; i+2 < len(ops) && i < 3*16; i += 3 {
+			var nodes []*Node
+			Walk(root, "", func(_ string, n *Node) bool { nodes = append(nodes, n); return true })
+			target := nodes[(int(ops[i])<<8|int(ops[i+1]))%len(nodes)]
+			var repl *Node
+			if k := int(ops[i+2]); k < len(fuzzValues) {
+				repl, _ = Parse([]byte(fuzzValues[k]))
+				if repl == nil {
+					repl = &Node{Kind: Number, Text: fuzzValues[k]}
+				}
+			} else {
+				src := nodes[(k*7919+i)%len(nodes)]
+				if countNodes(src) >= 5000 {
+					continue
+				}
+				repl = deepCopy(src)
+			}
+			*target = *repl
+		}
+		a := &Agent{FlowPath: "fuzz/cinatra/oas.json", Flow: NewDoc("fuzz/cinatra/oas.json", src, root),
+			Package: ParseDoc("fuzz/package.json", []byte(fuzzPackage))}
+		before := root.Interface()
+		out, err := Compile(a)
+		order := StepOrder(a)
+		if !reflect.DeepEqual(root.Interface(), before) {
+			t.Fatalf("Compile modified the tree")
+		}
+		if err != nil {
+			if _, ok := err.(*CompileError); !ok {
+				t.Fatalf("error of type %T: %v", err, err)
+			}
+			return
+		}
+		b, err := IndentJSON(NewResult(out, nil))
+		if err != nil || !json.Valid(b) {
+			t.Fatalf("marshal: %v", err)
+		}
+		byNode := map[string][]int{}
+		for _, s := range out.ApprovalPolicy.Steps {
+			byNode[s.NodeID] = append(byNode[s.NodeID], s.StepNumber)
+		}
+		got := map[string][]int{}
+		for _, n := range order {
+			if len(n.Steps) > 0 {
+				got[n.ID] = append(got[n.ID], n.Steps...)
+			}
+		}
+		if !reflect.DeepEqual(got, byNode) {
+			t.Fatalf("StepOrder %v, compiled %v", got, byNode)
+		}
+	})
+}
