@@ -272,10 +272,10 @@ func TestPickerScreenGolden(t *testing.T) {
 	waitFor := func(want string) {
 		t.Helper()
 		deadline := time.Now().Add(10 * time.Second)
-		for !strings.Contains(emu.String(), want) {
+		for !strings.Contains(pickerScreen(emu), want) {
 			if time.Now().After(deadline) {
 				prog.Kill()
-				t.Fatalf("screen never showed %q:\n%s", want, emu.String())
+				t.Fatalf("screen never showed %q:\n%s", want, pickerScreen(emu))
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
@@ -289,7 +289,7 @@ func TestPickerScreenGolden(t *testing.T) {
 	prog.Send(tea.KeyPressMsg{Code: 'j', Text: "j"})
 	prog.Send(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
 	waitFor("limit 2 reached — uncheck one first")
-	golden.RequireEqual(t, pickerTrimScreen(emu.String()))
+	golden.RequireEqual(t, pickerTrimScreen(pickerScreen(emu)))
 	prog.Send(tea.KeyPressMsg{Code: tea.KeyEnter})
 	var r result
 	select {
@@ -315,3 +315,7 @@ func pickerTrimScreen(s string) string {
 	}
 	return strings.Join(lines, "\n")
 }
+
+// pickerScreen is the emulator's visible text. SafeEmulator.String is not
+// locked (it races with the program's writes); Render is.
+func pickerScreen(emu *vt.SafeEmulator) string { return ansi.Strip(emu.Render()) }
