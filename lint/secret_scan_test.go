@@ -213,7 +213,7 @@ func TestSiblingFileScan(t *testing.T) {
 				"package_env_file_forbidden blocker .env 1:1",
 				"literal_credential_in_sibling_file blocker .env 1:7",
 				"package_env_file_forbidden blocker .env.local 1:1",
-				"literal_credential_in_sibling_file blocker package.json 1:53",
+				"literal_credential_in_sibling_file blocker package.json 1:54",
 				"literal_credential_in_sibling_file blocker skills/x/SKILL.md 3:6",
 			},
 		},

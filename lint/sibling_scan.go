@@ -321,7 +321,7 @@ func siblingSplitAssignment(s string) (string, int, string) {
 // which leaves the position at the string.
 func siblingSecretColumn(d *compile.Doc, ptr string, det Detection) int {
 	n := d.Lookup(ptr)
-	if n == nil || n.Kind != compile.String || det.Start <= 0 || det.Start > len(n.Text) {
+	if n == nil || n.Kind != compile.String || det.Start < 0 || det.Start > len(n.Text) {
 		return 0
 	}
 	off := n.Offset + 1
