@@ -224,3 +224,33 @@ func TestFindAgent(t *testing.T) {
 		t.Errorf("agent outside a tree: %v", err)
 	}
 }
+
+// TestCompileConcurrent: one Agent compiled from several goroutines (the
+// TUI and the review share it); run with -race.
+func TestCompileConcurrent(t *testing.T) {
+	a, err := Load(filepath.Join(fixtureRoot, "oastui", "orchestrator-agent"), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := ""
+	done := make(chan string)
+	for i := 0; i < 4; i++ {
+		go func() {
+			out, err := Compile(a)
+			if err != nil {
+				done <- err.Error()
+				return
+			}
+			b, _ := IndentJSON(out)
+			done <- string(b)
+		}()
+	}
+	for i := 0; i < 4; i++ {
+		got := <-done
+		if want == "" {
+			want = got
+		} else if got != want {
+			t.Errorf("results differ")
+		}
+	}
+}
