@@ -152,9 +152,6 @@ func (s *Steps) View(th Theme) string {
 			appr = "✋ " + orDash(Clean(r.HitlOwnedBy))
 		}
 		num := fmt.Sprint(r.Number)
-		if r.SkipLLM {
-			num += "·"
-		}
 		line := fmt.Sprintf("%3s  %-*s  %-14s %-9s %-8s %-10s %s", num, nameW, Trunc(Clean(r.Name), nameW),
 			Trunc(Clean(r.NodeType), 14), Trunc(appr, 9), Trunc(orDash(Clean(r.Risk)), 8),
 			Trunc(orDash(Clean(r.Renderer)), 10), orDash(Clean(r.Child)))
