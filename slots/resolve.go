@@ -1,6 +1,7 @@
 package slots
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"sort"
@@ -176,13 +177,21 @@ func LatestRevision(a *Artifact) (Revision, bool) {
 // assertion id, so the order is total and deterministic.
 func SortRefs(refs []Ref) {
 	col := collate.New(language.Und)
+	var buf collate.Buffer
+	keys := make(map[string][]byte, len(refs))
+	for _, r := range refs {
+		if _, ok := keys[r.ArtifactID]; !ok {
+			keys[r.ArtifactID] = append([]byte(nil), col.KeyFromString(&buf, r.ArtifactID)...)
+			buf.Reset()
+		}
+	}
 	sort.SliceStable(refs, func(i, j int) bool {
 		a, b := refs[i], refs[j]
 		if ra, rb := scopeRank(a.SourceScope), scopeRank(b.SourceScope); ra != rb {
 			return ra < rb
 		}
 		if a.ArtifactID != b.ArtifactID {
-			if c := col.CompareString(a.ArtifactID, b.ArtifactID); c != 0 {
+			if c := bytes.Compare(keys[a.ArtifactID], keys[b.ArtifactID]); c != 0 {
 				return c < 0
 			}
 			return a.ArtifactID < b.ArtifactID
