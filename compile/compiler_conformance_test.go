@@ -138,3 +138,30 @@ func short(v any) string {
 	}
 	return s
 }
+
+// TestCompileGoldenLeaf: the docs' golden leaf (the one corpus flow with an
+// AgentNode backed by an Agent using the global registry) compiles with the
+// registry resolving its llm_config and toolbox (reference cinatra.md §15).
+func TestCompileGoldenLeaf(t *testing.T) {
+	dir := filepath.Join(corpusDir(t), "docs", "golden-leaf", "cinatra", "oas.json")
+	a, err := Load(dir, LoadOptions{RegistryPath: filepath.Join(corpusDir(t), "agents", "_shared", "cinatra", "components.json")})
+	if err != nil {
+		t.Fatal(err)
+	}
+	out, err := Compile(a)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := `[{"stepNumber":0,"name":"Inputs","description":"Inputs","requiresApproval":true,"riskClass":"read_only","hitlOwnedBy":"self","skipLlm":true},` +
+		`{"nodeType":"agent","stepNumber":1,"requiresApproval":true,"description":"Generate recipient list","name":"Generate recipient list","riskClass":"read_only",` +
+		`"xRenderer":"@cinatra-agents/email-recipients:output","a2uiSurfaceId":"email-recipients:step-1:output"}]`
+	if got := mustJSON(t, out.ApprovalPolicy.Steps); got != want {
+		t.Errorf("steps:\n got %s\nwant %s", got, want)
+	}
+	if got := mustJSON(t, []any{out.LlmConfig, out.Toolboxes, out.Type}); got != `[{"modelId":"gpt-4o","apiType":"chat_completions"},[{"id":"cinatra-mcp-toolbox","url":"/api/mcp"}],"leaf"]` {
+		t.Errorf("llmConfig/toolboxes/type: %s", got)
+	}
+	if out.Prompt == nil || !strings.HasPrefix(*out.Prompt, "You are a campaign recipient selection agent") {
+		t.Errorf("prompt %v", out.Prompt)
+	}
+}
