@@ -39,6 +39,9 @@ type Analysis struct {
 	Review  lint.Review
 	Docs    map[string]*compile.Doc // finding File → document, for excerpts
 
+	ConfigPath string // the .oastui.yaml in force ("" for defaults)
+	ConfigErr  string // why it could not be used (the defaults apply then)
+
 	CompiledJSON []string // the CompiledAgentOas, indented, one entry per line
 	CompileErr   string   // why compiling failed ("" when it did not)
 	Steps        []views.StepRow
@@ -133,7 +136,21 @@ func Analyze(path string, opts Options, seq uint64) (an *Analysis) {
 			an.Docs[d.Path] = d
 		}
 	}
-	an.Review = lint.Run(a, lint.Options{Mode: an.Mode, Config: opts.Config})
+	cfg := opts.Config
+	if cfg == nil {
+		// The .oastui.yaml found upward from the agent, read afresh on every
+		// analysis so that editing it applies on the next save.
+		if p, ok := lint.FindConfig(path); ok {
+			an.ConfigPath = p
+			c, err := lint.LoadConfig(p)
+			if err != nil {
+				an.ConfigErr = err.Error()
+			} else {
+				cfg = c
+			}
+		}
+	}
+	an.Review = lint.Run(a, lint.Options{Mode: an.Mode, Config: cfg})
 	if !an.Good() {
 		return an
 	}

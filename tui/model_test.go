@@ -262,3 +262,41 @@ func TestBrokenAtStart(t *testing.T) {
 	}
 	assertFrame(t, m.Render(), 100, 30)
 }
+
+func TestWatchConfig(t *testing.T) {
+	dir := copyDir(t, fixture("clean-agent"))
+	root := filepath.Dir(filepath.Dir(filepath.Dir(dir))) // above agents/
+	reg := filepath.Join(root, "agents", "_shared", "cinatra", "components.json")
+	os.MkdirAll(filepath.Dir(reg), 0o755)
+	os.WriteFile(reg, []byte(`{"components": {}}`), 0o644)
+	os.WriteFile(filepath.Join(root, ".oastui.yaml"), []byte("rules: {}\n"), 0o644)
+	a, err := compile.Load(dir, compile.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cfg := WatchConfig(a)
+	files := strings.Join(cfg.Files, "\n")
+	for _, want := range []string{"cinatra/oas.json", "package.json", "components.json", ".oastui.yaml"} {
+		if !strings.Contains(files, want) {
+			t.Errorf("not watched: %s\n%s", want, files)
+		}
+	}
+	dirs := strings.Join(cfg.Dirs, "\n")
+	if !strings.Contains(dirs, filepath.Join(dir, "cinatra")) || !strings.Contains(dirs, filepath.Dir(reg)) {
+		t.Errorf("dirs:\n%s", dirs)
+	}
+}
+
+func TestConfigErrorShown(t *testing.T) {
+	dir := copyDir(t, fixture("clean-agent"))
+	root := filepath.Dir(filepath.Dir(filepath.Dir(dir)))
+	os.WriteFile(filepath.Join(root, ".oastui.yaml"), []byte("nonsense_key: 1\n"), 0o644)
+	an := analyze(t, dir, 1)
+	if an.ConfigErr == "" {
+		t.Fatal("bad config not reported")
+	}
+	m := newModel(t, dir, 200, 30, an)
+	if !strings.Contains(plain(m), "config ignored") {
+		t.Errorf("header does not say the config is ignored:\n%s", plain(m))
+	}
+}

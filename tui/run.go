@@ -5,6 +5,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint"
 	"github.com/oastui/oastui/tui/watch"
 )
 
@@ -27,6 +28,14 @@ func WatchConfig(a *compile.Agent) watch.Config {
 	if a.RegistryPath != "" {
 		cfg.Dirs = append(cfg.Dirs, filepath.Dir(a.RegistryPath))
 		cfg.Files = append(cfg.Files, a.RegistryPath)
+	}
+	start := a.Dir
+	if start == "" {
+		start = a.FlowPath
+	}
+	if p, ok := lint.FindConfig(start); ok {
+		cfg.Dirs = append(cfg.Dirs, filepath.Dir(p))
+		cfg.Files = append(cfg.Files, p)
 	}
 	return cfg
 }

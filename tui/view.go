@@ -134,6 +134,9 @@ func (m *Model) headerData() views.HeaderData {
 		d.Loading = true
 		return d
 	}
+	if m.cur.ConfigErr != "" && d.Note == "" {
+		d.Note = "config ignored: " + m.cur.ConfigErr
+	}
 	d.Agent = src.AgentName()
 	d.Package = src.PackageVersion()
 	d.Blockers = len(m.cur.Review.Blockers)
