@@ -3,6 +3,7 @@ package main
 import (
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 	"fmt"
 	"io"
 	"os"
@@ -59,6 +60,9 @@ func newPickCmd() *cobra.Command {
 			cfg := views.PickerConfig{Slot: p.Slot, Candidates: p.Offered, Titles: p.Catalog.Titles(),
 				Empty: p.Empty, ProjectID: f.project}
 			res, err := runPicker(cfg, cmd.OutOrStdout())
+			if errors.Is(err, errNoTerminal) {
+				return usageErrorf("pick: %v", err)
+			}
 			if err != nil {
 				return internalErrorf("pick: %v", err)
 			}
@@ -118,6 +122,9 @@ func confirmPick(cmd *cobra.Command, p *slots.Prepared, env slots.Envelope, dbPa
 	return nil
 }
 
+// errNoTerminal: pick was run without a terminal to draw on.
+var errNoTerminal = errors.New("the picker needs a terminal")
+
 // runPicker runs the picker full screen. It draws on stdout when that is
 // a terminal, else on the controlling terminal, so that the envelope can
 // go to a pipe.
@@ -126,7 +133,7 @@ func runPicker(cfg views.PickerConfig, stdout io.Writer) (*views.PickerDoneMsg, 
 	if f, ok := stdout.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
 		_, tty, err := tea.OpenTTY()
 		if err != nil {
-			return nil, fmt.Errorf("the picker needs a terminal: %v", err)
+			return nil, fmt.Errorf("%w: %v", errNoTerminal, err)
 		}
 		defer tty.Close()
 		opts = append(opts, tea.WithOutput(tty))
