@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"runtime"
 	"testing"
 
 	"github.com/oastui/oastui/compile"
@@ -88,22 +87,4 @@ func BenchmarkBuildGenerated(b *testing.B) {
 			}
 		})
 	}
-}
-
-// TestPeakMemory10k measures the heap in use at the end of rendering a
-// 10,240-node flow, plus the total allocated, and logs them (no limit is
-// asserted: numbers go in the report). Skipped with -short.
-func TestPeakMemory10k(t *testing.T) {
-	if testing.Short() {
-		t.Skip("short")
-	}
-	g := generateGraph(10240, 7)
-	runtime.GC()
-	var before, after runtime.MemStats
-	runtime.ReadMemStats(&before)
-	c, lo := Render(g, Options{})
-	runtime.ReadMemStats(&after)
-	t.Logf("10k nodes: %d nodes, canvas %dx%d (%d cells), %d layers, %d dummies, %d crossings; allocated %.1f MB, heap in use after %.1f MB, sys %.1f MB",
-		len(g.Nodes), c.W, c.H, len(c.Cells), lo.Layers, lo.Dummies, lo.Crossings,
-		float64(after.TotalAlloc-before.TotalAlloc)/1e6, float64(after.HeapInuse)/1e6, float64(after.Sys)/1e6)
 }

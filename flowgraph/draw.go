@@ -62,7 +62,7 @@ type canvasRow struct {
 }
 
 // DenseLimit is the largest canvas (in cells) kept as one W×H slice.
-const DenseLimit = 1 << 22
+const DenseLimit = 1 << 20
 
 var blank = Cell{R: ' '}
 
@@ -269,8 +269,12 @@ var asciiGlyphs = glyphs{
 	sepFill: '-',
 }
 
-// MaxNameWidth is the widest a node name is drawn; longer names are cut.
-const MaxNameWidth = 32
+// MaxNameWidth is the widest a node name is drawn, MaxLabelWidth a branch
+// label; longer ones are cut.
+const (
+	MaxNameWidth  = 32
+	MaxLabelWidth = 20
+)
 
 type span struct {
 	s string
@@ -315,13 +319,7 @@ func boxSpans(g *Graph, i int, gl *glyphs, exits []string) []span {
 	case KindEnd:
 		out = append(out, span{gl.end, ClassEnd})
 	}
-	name := n.Name
-	if gl == &asciiGlyphs {
-		name = truncate(name, MaxNameWidth, gl.ellipsis)
-	} else {
-		name = truncate(name, MaxNameWidth, gl.ellipsis)
-	}
-	out = append(out, span{name, ClassNodeText})
+	out = append(out, span{truncate(n.Name, MaxNameWidth, gl.ellipsis), ClassNodeText})
 	if n.Kind != KindStart && n.Kind != KindEnd {
 		out = append(out, span{"  " + kindLabel(n), ClassLabel})
 	}
@@ -404,10 +402,10 @@ func Render(g *Graph, opts Options) (*Canvas, *Layout) {
 
 	var parts []*lay
 	if len(main) > 0 {
-		parts = append(parts, newLay(g, idx, main, back, widthOf))
+		parts = append(parts, newLay(g, idx, main, back, widthOf, gl.ellipsis))
 	}
 	if len(rest) > 0 {
-		p := newLay(g, idx, rest, back, widthOf)
+		p := newLay(g, idx, rest, back, widthOf, gl.ellipsis)
 		p.unreachable = true
 		parts = append(parts, p)
 	}

@@ -53,6 +53,12 @@ func drawAgent(t testing.TB, dir string) string {
 	}
 	var b strings.Builder
 	for i, f := range compile.Flows(a.Flow.Root) {
+		// flowAt finds the same Flow, with the same enclosing ones.
+		for x, y := f, flowAt(a.Flow.Root, f.Pointer); x != nil || y != nil; x, y = x.Parent, y.Parent {
+			if x == nil || y == nil || x.Node != y.Node || x.Pointer != y.Pointer || x.Depth != y.Depth {
+				t.Fatalf("%s: flowAt(%q) differs from compile.Flows", dir, f.Pointer)
+			}
+		}
 		g, err := Build(a, f.Pointer)
 		if err != nil {
 			t.Fatalf("%s %q: %v", dir, f.Pointer, err)

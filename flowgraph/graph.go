@@ -7,6 +7,7 @@ package flowgraph
 import (
 	"errors"
 	"fmt"
+	"strconv"
 	"strings"
 
 	"github.com/oastui/oastui/compile"
@@ -156,16 +157,11 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 	if a == nil || a.Flow == nil || a.Flow.Root == nil {
 		return nil, errors.New("the flow file did not parse")
 	}
-	flows := compile.Flows(a.Flow.Root)
-	var f *compile.Flow
-	for _, fl := range flows {
-		if fl.Pointer == flowPointer {
-			f = fl
-			break
+	f := flowAt(a.Flow.Root, flowPointer)
+	if f == nil && flowPointer == "" {
+		if flows := compile.Flows(a.Flow.Root); len(flows) > 0 {
+			f = flows[0]
 		}
-	}
-	if f == nil && flowPointer == "" && len(flows) > 0 {
-		f = flows[0]
 	}
 	if f == nil {
 		if flowPointer == "" {
@@ -290,6 +286,45 @@ func newResolver(f *compile.Flow, registry *compile.Node) resolver {
 		}
 		return f.Resolve(n, ptr, registry)
 	}
+}
+
+// flowAt returns the Flow at ptr with its chain of enclosing Flows (as
+// compile.Flows would), walking only down the pointer; nil when ptr does
+// not name a Flow object.
+func flowAt(root *compile.Node, ptr string) *compile.Flow {
+	var last *compile.Flow
+	depth := 0
+	visit := func(n *compile.Node, p string) {
+		if n.Is(compile.Object) && compile.ComponentType(n) == "Flow" {
+			last = &compile.Flow{Node: n, Pointer: p, Parent: last, Depth: depth}
+			depth++
+		}
+	}
+	n, p := root, ""
+	visit(n, p)
+	for _, tok := range compile.SplitPointer(ptr) {
+		switch {
+		case n.Is(compile.Object):
+			n = n.Get(tok)
+		case n.Is(compile.Array):
+			i, err := strconv.Atoi(tok)
+			if err != nil || i < 0 || i >= len(n.Items) || strconv.Itoa(i) != tok {
+				return nil
+			}
+			n = n.Items[i]
+		default:
+			return nil
+		}
+		if n == nil {
+			return nil
+		}
+		p = compile.Append(p, tok)
+		visit(n, p)
+	}
+	if last == nil || last.Pointer != ptr {
+		return nil
+	}
+	return last
 }
 
 // endpointID is the id a node reference names: the $component_ref, or the

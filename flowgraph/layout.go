@@ -113,7 +113,7 @@ type group struct {
 
 // newLay lays out the nodes members (indices into g.Nodes, in node order)
 // and the edges between them. back says which edges are reversed.
-func newLay(g *Graph, idx map[string]int, members []int, back []bool, widthOf func(int) int) *lay {
+func newLay(g *Graph, idx map[string]int, members []int, back []bool, widthOf func(int) int, ellipsis string) *lay {
 	L := &lay{g: g}
 	local := make(map[int]int, len(members))
 	for _, n := range members {
@@ -146,7 +146,7 @@ func newLay(g *Graph, idx map[string]int, members []int, back []bool, widthOf fu
 			continue
 		}
 		seen[k] = true
-		L.edges = append(L.edges, ledge{from: u, to: v, back: back[ei], label: e.Branch})
+		L.edges = append(L.edges, ledge{from: u, to: v, back: back[ei], label: truncate(e.Branch, MaxLabelWidth, ellipsis)})
 	}
 	L.layer()
 	L.normalize()

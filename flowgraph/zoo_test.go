@@ -74,6 +74,7 @@ var zoo = map[string][]string{
 	"orphans":    {"start>a", "a>end", "lost", "island>island2", "island2>end"},
 	"no-start":   {},
 	"same-twice": {"start>?gate", "?gate>end:ok", "?gate>end:skip", "start>end"},
+	"labels":     {"start>?g", "?g>a:this branch label is far too long to draw", "?g>b:短い", "a>end", "b>end", "b>?g:再試行"},
 }
 
 func TestGoldenZoo(t *testing.T) {
