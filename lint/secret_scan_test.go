@@ -399,3 +399,20 @@ func BenchmarkDetectSecret(b *testing.B) {
 		}
 	}
 }
+
+func TestSiblingDescriptionToken(t *testing.T) {
+	dir := t.TempDir()
+	secWriteTree(t, dir, map[string]string{
+		"cinatra/oas.json": "{}",
+		"package.json":     `{"name":"x","description":"rotate ` + fakeOpenAI + ` monthly","keywords":["Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznBQ7"]}`,
+	})
+	fs := ScanSiblingFiles(&compile.Agent{Dir: dir, FlowPath: filepath.Join(dir, "cinatra", "oas.json")})
+	var got []string
+	for _, f := range fs {
+		got = append(got, f.Code+" "+f.Location)
+	}
+	want := []string{"literal_credential_in_sibling_file /description", "literal_credential_in_sibling_file /keywords/0"}
+	if strings.Join(got, ",") != strings.Join(want, ",") {
+		t.Errorf("got %v, want %v", got, want)
+	}
+}

@@ -210,8 +210,12 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 		}
 		if d.Root != nil {
 			w := secretWalker{report: func(ptr string, class secKeyClass, det Detection) {
-				if class == secKeyDescriptive || len(out) >= siblingMaxPerFile {
-					return // package descriptions are prose, as in the flow file
+				// descriptive fields only report strong detections (the
+				// walker filters); a provider token in package.json's
+				// description is published with the package, so it is a
+				// blocker here as in the reference's line scan
+				if len(out) >= siblingMaxPerFile {
+					return
 				}
 				line, col := d.PointerPosition(ptr)
 				col += siblingSecretColumn(d, ptr, det)
