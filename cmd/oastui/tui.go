@@ -3,6 +3,9 @@ package main
 import (
 	"errors"
 	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -24,6 +27,10 @@ func tuiMain(cmd *cobra.Command, args []string) error {
 		if _, err := compile.Load(rc.Path, compile.LoadOptions{}); err != nil {
 			switch {
 			case errors.Is(err, compile.ErrNotAnAgent):
+				if found := agentsUnder(rc.Path, 8); len(found) > 0 {
+					return usageErrorf("%s is a tree of agents, not one agent; open one of them, e.g.\n  oastui %s\n(found %s)",
+						rc.Path, found[0], strings.Join(found, ", "))
+				}
 				return usageErrorf("%s is not an agent: %v", rc.Path, err)
 			case errors.Is(err, fs.ErrNotExist):
 				return usageErrorf("%s: no such file or directory", rc.Path)
@@ -46,4 +53,29 @@ func tuiMain(cmd *cobra.Command, args []string) error {
 		return internalErrorf("%v", err)
 	}
 	return nil
+}
+
+// agentsUnder lists up to max agent packages below dir (vendor/slug or
+// slug directories holding a flow file), for the message that tells the
+// user which one to open.
+func agentsUnder(dir string, max int) []string {
+	var out []string
+	for _, pattern := range []string{"*/*", "*"} {
+		matches, _ := filepath.Glob(filepath.Join(dir, pattern))
+		for _, m := range matches {
+			if len(out) >= max {
+				return out
+			}
+			for _, c := range compile.FlowCandidates {
+				if st, err := os.Stat(filepath.Join(m, filepath.FromSlash(c))); err == nil && !st.IsDir() {
+					out = append(out, m)
+					break
+				}
+			}
+		}
+		if len(out) > 0 {
+			return out
+		}
+	}
+	return out
 }
