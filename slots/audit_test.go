@@ -385,3 +385,19 @@ func TestAuditListOrder(t *testing.T) {
 		t.Errorf("row fields: %+v", r)
 	}
 }
+
+func TestOpenAuditOddPath(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a b#c?d%20e")
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	a, err := OpenAudit(filepath.Join(dir, "audit.db"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a.Close()
+	ents, _ := os.ReadDir(dir)
+	if len(ents) != 1 || ents[0].Name() != "audit.db" {
+		t.Fatalf("the database went elsewhere: %v", ents)
+	}
+}
