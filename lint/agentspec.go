@@ -35,6 +35,8 @@ func init() {
 			Doc: "D3: an unknown component_type carrying component_plugin_name: a plugin component (e.g. WayFlow's); only a runtime with that plugin loads it, and oastui checks it generically"},
 		Rule{Code: "agentspec_not_a_component", Severity: compile.Warning, Group: "agentspec",
 			Doc: "D1: the top level holds only $referenced_components: a component library, loadable only beside a main configuration, not on its own"},
+		Rule{Code: "agentspec_foreign_format", Severity: compile.Warning, Group: "agentspec",
+			Doc: "D1: the file is not an Agent Spec configuration (a JSON Schema, WayFlow's native serialization, or the pre-release type:/$ref: syntax); it is recognised and skipped"},
 		Rule{Code: "property_title_invalid", Severity: compile.Blocker, Group: "agentspec",
 			Doc: "P2/P3: a property title is missing or empty, or contains . , { } a space, a newline, ' or \" (nested schemas too)"},
 		Rule{Code: "property_default_invalid", Severity: compile.Blocker, Group: "agentspec",
@@ -114,6 +116,14 @@ func checkAgentSpecDocument(p *Pass) {
 		p.Report(doc, "", "component_type_missing", fmt.Sprintf("the document is a JSON %s; an Agent Spec configuration is a component object", root.Kind))
 		return
 	}
+	if what := foreignFormat(root); what != "" {
+		p.Report(doc, "", "agentspec_foreign_format", "this file is "+what+"; oastui checks Agent Spec configurations only")
+		return
+	}
+	if ptr, ok := preReleaseSyntax(root); ok {
+		p.Report(doc, ptr, "agentspec_foreign_format", "this file uses the pre-release Agent Spec syntax (type: and $ref: instead of component_type and $component_ref); current SDKs cannot load it — rewrite it in the released syntax")
+		return
+	}
 	var tops []topComponent
 	if isLibrary(root) {
 		p.Report(doc, "", "agentspec_not_a_component", "the top level holds only $referenced_components: this is a component library (each entry is its own configuration), not a configuration that loads on its own; pass it as a registry when loading the main file")
@@ -138,6 +148,49 @@ func checkAgentSpecDocument(p *Pass) {
 	checkComponentTypes(p, doc, tops)
 	checkProperties(p, doc)
 	checkSchema(p, doc, tops)
+}
+
+// foreignFormat names what a document is when it is plainly not an Agent
+// Spec configuration, or "".
+func foreignFormat(root *compile.Node) string {
+	if !root.Is(compile.Object) || root.Get("component_type") != nil || root.Get("$component_ref") != nil || root.Get("$referenced_components") != nil {
+		return ""
+	}
+	switch {
+	case root.Get("_component_type") != nil:
+		return "in WayFlow's native serialization (_component_type, _referenced_objects), not Agent Spec"
+	case root.Get("$schema") != nil || root.Get("$defs") != nil:
+		return "a JSON Schema, not an Agent Spec configuration"
+	}
+	return ""
+}
+
+// preReleaseSyntax finds the pre-release syntax of the oldest docs
+// examples: components with `type:` and references written `$ref:`.
+func preReleaseSyntax(root *compile.Node) (string, bool) {
+	found := ""
+	compile.Walk(root, "", func(ptr string, v *compile.Node) bool {
+		if found != "" {
+			return false
+		}
+		toks := compile.SplitPointer(ptr)
+		if len(toks) > 0 && freeFormKeys[toks[len(toks)-1]] {
+			return false
+		}
+		if v.Kind != compile.Object || v.Get("component_type") != nil {
+			return true
+		}
+		if _, ok := v.Get("$ref").Str(); ok && len(v.Members) == 1 {
+			found = ptr
+		}
+		if len(toks) >= 2 && toks[len(toks)-2] == "$referenced_components" {
+			if _, ok := v.Get("type").Str(); ok {
+				found = ptr
+			}
+		}
+		return true
+	})
+	return found, found != ""
 }
 
 // topComponent is a top-level configuration: the root, or each entry of a

@@ -192,7 +192,7 @@ func checkSchema(p *Pass, doc *compile.Doc, tops []topComponent) {
 		if !ok || ve == nil {
 			continue
 		}
-		r := schemaReporter{p: p, doc: doc, base: compile.SplitPointer(t.ptr), version: vs, seen: map[string]bool{}}
+		r := schemaReporter{p: p, doc: doc, base: compile.SplitPointer(t.ptr), version: vs, seen: map[string]bool{}, types: cs.types}
 		r.collect(ve)
 		// The SDK gates only some features by version (D10); others, such
 		// as Swarm's handoff modes, load under an older declared version
@@ -200,7 +200,7 @@ func checkSchema(p *Pass, doc *compile.Doc, tops []topComponent) {
 		// newest schema does not have is a warning, not a blocker.
 		newest := schemaCache[schemaFiles[""]]()
 		if file != schemaFiles[""] && newest.err == nil && newest.defs[def] != nil {
-			nr := schemaReporter{p: p, doc: doc, base: r.base, version: "", seen: map[string]bool{}}
+			nr := schemaReporter{p: p, doc: doc, base: r.base, version: "", seen: map[string]bool{}, types: newest.types}
 			if nerr, ok := newest.defs[def].Validate(inst).(*jsonschema.ValidationError); ok && nerr != nil {
 				nr.collect(nerr)
 			}
@@ -239,6 +239,7 @@ type schemaReporter struct {
 	version string
 	seen    map[string]bool
 	found   []schemaProblem
+	types   map[string]bool // component types the schema defines
 }
 
 func (r *schemaReporter) ptr(loc []string) string {
@@ -325,6 +326,24 @@ func mentions(e *jsonschema.ValidationError, ct string) bool {
 	return false
 }
 
+// wantsRef: one branch of the choice is a $component_ref reference, so the
+// choice is between component types.
+func wantsRef(e *jsonschema.ValidationError, loc []string) bool {
+	if k, ok := e.ErrorKind.(*kind.Required); ok && locEq(e.InstanceLocation, loc) {
+		for _, m := range k.Missing {
+			if m == "$component_ref" {
+				return true
+			}
+		}
+	}
+	for _, c := range e.Causes {
+		if wantsRef(c, loc) {
+			return true
+		}
+	}
+	return false
+}
+
 // leaves counts the leaf errors of a branch (to prefer the closest one).
 func leaves(e *jsonschema.ValidationError) int {
 	if len(e.Causes) == 0 {
@@ -339,6 +358,10 @@ func leaves(e *jsonschema.ValidationError) int {
 
 func (r *schemaReporter) collect(e *jsonschema.ValidationError) {
 	if isChoice(e) {
+		if n := r.instance(e.InstanceLocation); n.Is(compile.Object) && n.Get("component_type") == nil && n.Get("$component_ref") == nil && wantsRef(e, e.InstanceLocation) {
+			r.noBranch(e) // a component without a type: no branch can be "its" branch
+			return
+		}
 		var on []*jsonschema.ValidationError
 		for _, c := range e.Causes {
 			if !misses(c, e.InstanceLocation) {
@@ -423,6 +446,11 @@ func (r *schemaReporter) insideUnknown(loc []string) bool {
 
 func (r *schemaReporter) report(loc []string, code, msg string) {
 	ptr := r.ptr(loc)
+	if _, isRef := compile.RefID(r.instance(loc)); isRef && code == "agentspec_schema" {
+		// A reference where the schema wants a plain value: a
+		// disaggregated sensitive field (D11 checks it resolves).
+		return
+	}
 	key := ptr + "\x00" + code + "\x00" + msg
 	if r.seen[key] {
 		return
@@ -471,6 +499,9 @@ func (r *schemaReporter) noBranch(e *jsonschema.ValidationError) {
 	}
 	if n.Is(compile.Object) {
 		if ct := compile.ComponentType(n); ct != "" {
+			if !r.types[ct] {
+				return // a type newer than the declared version: D10 reports it
+			}
 			r.report(loc, "agentspec_schema", fmt.Sprintf("a %s cannot stand here in Agent Spec %s", ct, r.versionText()))
 			return
 		}

@@ -256,6 +256,9 @@ func flowRules(p *Pass, dm *docModel, m *flowModel, cinatra bool) {
 		endReached := false
 		for _, n := range m.nodes {
 			if !reach[n] {
+				if n.ctype == "EndNode" && len(m.in[n]) == 0 {
+					continue // an EndNode without edges in is F6's finding
+				}
 				p.Report(doc, n.ptr, "flow_unreachable_node", fmt.Sprintf("node %q of flow %q cannot be reached from the start node %q", n.label(), fl, start.label()))
 			} else if n.ctype == "EndNode" {
 				endReached = true
@@ -266,7 +269,7 @@ func flowRules(p *Pass, dm *docModel, m *flowModel, cinatra bool) {
 		}
 	}
 	for _, n := range m.nodes {
-		if n.ctype != "EndNode" && len(m.out[n]) == 0 {
+		if n.ctype != "EndNode" && len(m.out[n]) == 0 && n != start { // the start without an edge is F3's finding
 			p.Report(doc, n.ptr, "flow_dead_end", fmt.Sprintf("node %q of flow %q has no outgoing control edge and is not an EndNode", n.label(), fl))
 		}
 	}

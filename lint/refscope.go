@@ -112,6 +112,9 @@ func (ri *refIndex) lexical(key, ptr string) *refDef {
 
 func checkRefScope(p *Pass) {
 	doc := p.Agent.Flow
+	if foreignFormat(doc.Root) != "" {
+		return
+	}
 	ri := buildRefIndex(doc.Root)
 	registry := p.Agent.RegistryComponents()
 	for _, u := range ri.uses {
@@ -194,6 +197,9 @@ func canonicalCycle(keys []string) string {
 // document, and two distinct component objects with the same id.
 func checkDuplicateDefinitions(p *Pass) {
 	doc := p.Agent.Flow
+	if foreignFormat(doc.Root) != "" {
+		return
+	}
 	ri := buildRefIndex(doc.Root)
 	for _, key := range ri.order {
 		ds := ri.defs[key]

@@ -1,0 +1,206 @@
+package lint
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// Fixtures of the Agent Spec rules: testdata/agentspec/ok/* get no finding
+// of these rules; testdata/agentspec/err/<code>[__variant].{json,yaml}
+// gets a finding of <code>. Every finding of every err fixture is pinned in
+// testdata/agentspec/golden/findings.txt; rewrite it with
+// `go test ./lint -run TestAgentSpecFixtures -update`.
+
+func init() {
+	if flag.Lookup("update") == nil {
+		flag.Bool("update", false, "rewrite golden files")
+	}
+}
+
+func asUpdate() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
+}
+
+const asFixtureDir = "../testdata/agentspec"
+
+func TestAgentSpecFixtures(t *testing.T) {
+	oks, _ := filepath.Glob(filepath.Join(asFixtureDir, "ok", "*"))
+	if len(oks) == 0 {
+		t.Fatal("no ok fixtures")
+	}
+	for _, p := range oks {
+		for _, f := range ownFindings(lintFile(t, p, "")) {
+			t.Errorf("%s: unexpected %s %s at %s (%d:%d): %s", filepath.Base(p), f.Severity, f.Code, f.Location, f.Line, f.Column, f.Message)
+		}
+	}
+	errs, _ := filepath.Glob(filepath.Join(asFixtureDir, "err", "*"))
+	sort.Strings(errs)
+	covered := map[string]bool{}
+	var golden strings.Builder
+	for _, p := range errs {
+		name := filepath.Base(p)
+		code := strings.TrimSuffix(name, filepath.Ext(name))
+		if i := strings.Index(code, "__"); i >= 0 {
+			code = code[:i]
+		}
+		covered[code] = true
+		if LookupRule(code) == nil {
+			t.Errorf("%s: no rule %q", name, code)
+			continue
+		}
+		fs := ownFindings(lintFile(t, p, ""))
+		if !hasCode(fs, code) {
+			t.Errorf("%s: want a %s finding, got %v", name, code, codesOf(fs))
+		}
+		fmt.Fprintf(&golden, "== %s\n", name)
+		for _, f := range fs {
+			if f.Line < 1 || f.Column < 1 {
+				t.Errorf("%s: %s without a position", name, f.Code)
+			}
+			fmt.Fprintf(&golden, "%d:%d %s %s %s: %s\n", f.Line, f.Column, f.Severity, f.Code, f.Location, f.Message)
+		}
+	}
+	for _, r := range Rules() {
+		if (r.Group == "flowgraph" || r.Group == "agentspec") && !covered[r.Code] {
+			t.Errorf("rule %s has no err fixture under %s/err", r.Code, asFixtureDir)
+		}
+	}
+	gp := filepath.Join(asFixtureDir, "golden", "findings.txt")
+	if asUpdate() {
+		os.MkdirAll(filepath.Dir(gp), 0o755)
+		if err := os.WriteFile(gp, []byte(golden.String()), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(gp)
+	if err != nil {
+		t.Fatalf("%v (run with -update)", err)
+	}
+	if string(want) != golden.String() {
+		t.Errorf("findings differ from %s (run with -update and review the diff):\n%s", gp, firstDiff(string(want), golden.String()))
+	}
+}
+
+func firstDiff(a, b string) string {
+	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
+	for i := 0; i < len(al) || i < len(bl); i++ {
+		var x, y string
+		if i < len(al) {
+			x = al[i]
+		}
+		if i < len(bl) {
+			y = bl[i]
+		}
+		if x != y {
+			return fmt.Sprintf("line %d:\n- %s\n+ %s", i+1, x, y)
+		}
+	}
+	return ""
+}
+
+// TestAgentSpecRulesDocumented: every rule of these groups names its
+// F/E/D/I/P number in its doc line (SPEC §3.2), except the schema rule,
+// which has no number upstream.
+func TestAgentSpecRulesDocumented(t *testing.T) {
+	for _, r := range Rules() {
+		if r.Group != "flowgraph" && r.Group != "agentspec" {
+			continue
+		}
+		if r.Code == "agentspec_schema" {
+			continue
+		}
+		if !strings.ContainsAny(r.Doc[:3], "FEDIP") || !strings.ContainsAny(r.Doc[:3], "0123456789") {
+			t.Errorf("%s: doc %q does not start with its rule number", r.Code, r.Doc)
+		}
+	}
+}
+
+// TestAgentSpecProfiles: the graph rules run in the cinatra profile too,
+// without the checks the Cinatra validator owns; the agentspec-only rules
+// do not.
+func TestAgentSpecProfiles(t *testing.T) {
+	for _, tc := range []struct {
+		file    string
+		profile compile.Profile
+		want    bool
+	}{
+		{"branch_unknown.json", compile.ProfileCinatra, true},
+		{"flow_node_listed_twice.json", compile.ProfileCinatra, false}, // duplicate_node's job
+		{"flow_start_node_count.json", compile.ProfileCinatra, false},  // start_node_count's job
+		{"component_ref_unresolved.json", compile.ProfileCinatra, false},
+		{"agentspec_version_unknown.json", compile.ProfileCinatra, false},
+		{"component_ref_key_repeated.json", compile.ProfileCinatra, true},
+	} {
+		code := strings.TrimSuffix(tc.file, ".json")
+		fs := ownFindings(lintFile(t, filepath.Join(asFixtureDir, "err", tc.file), tc.profile))
+		if hasCode(fs, code) != tc.want {
+			t.Errorf("%s in %s profile: %s reported %v, want %v", tc.file, tc.profile, code, hasCode(fs, code), tc.want)
+		}
+	}
+}
+
+// TestAgentSpecNeverPanics runs every rule on every corpus file in both
+// profiles and on truncated copies of the fixtures.
+func TestAgentSpecNeverPanics(t *testing.T) {
+	var files []string
+	filepath.Walk(filepath.Join(asFixtureDir), func(p string, info os.FileInfo, err error) error {
+		if err == nil && !info.IsDir() && (strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".yaml")) {
+			files = append(files, p)
+		}
+		return nil
+	})
+	if dir := filepath.Join("..", "..", "shared", "corpus", "agentspec"); dirExists(dir) {
+		filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
+			if err == nil && !info.IsDir() && (strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
+				files = append(files, p)
+			}
+			return nil
+		})
+	}
+	for _, p := range files {
+		for _, prof := range []compile.Profile{compile.ProfileAgentSpec, compile.ProfileCinatra} {
+			lintFile(t, p, prof)
+		}
+	}
+	// Replace every value of the fixtures, one at a time, by a value of
+	// each other kind: no rule may assume a shape the schema promises.
+	fixtures, _ := filepath.Glob(filepath.Join(asFixtureDir, "ok", "*.json"))
+	swaps := []compile.Node{{Kind: compile.Null}, {Kind: compile.String, Text: "x"}, {Kind: compile.Array},
+		{Kind: compile.Object}, {Kind: compile.Number, Text: "1"}}
+	for _, p := range fixtures {
+		src, _ := os.ReadFile(p)
+		doc := compile.ParseDoc(p, src)
+		a := &compile.Agent{FlowPath: p, Flow: doc, Profile: compile.ProfileAgentSpec}
+		var nodes []*compile.Node
+		compile.Walk(doc.Root, "", func(_ string, n *compile.Node) bool { nodes = append(nodes, n); return true })
+		for i, n := range nodes {
+			if i%8 != 0 {
+				continue // an eighth of the values keeps the test quick
+			}
+			saved := *n
+			for _, sw := range swaps {
+				*n = sw
+				n.Offset = saved.Offset
+				for _, prof := range []compile.Profile{compile.ProfileAgentSpec, compile.ProfileCinatra} {
+					a.Profile = prof
+					Run(a, Options{})
+				}
+			}
+			*n = saved
+		}
+	}
+}
+
+func dirExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && st.IsDir()
+}
