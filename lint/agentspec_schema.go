@@ -516,7 +516,7 @@ func (r *schemaReporter) noBranch(e *jsonschema.ValidationError) {
 
 func (r *schemaReporter) versionText() string {
 	if r.version == "" {
-		return "(newest schema)"
+		return "(checked against the newest schema, 26.1.2)"
 	}
 	return r.version
 }
@@ -531,8 +531,8 @@ func (r *schemaReporter) leaf(e *jsonschema.ValidationError) {
 		props := append([]string{}, k.Properties...)
 		sort.Strings(props)
 		for _, prop := range props {
-			if prop == "agentspec_version" || prop == "component_type" {
-				continue // D7 reports a nested version; some old schemas forget component_type on concrete subclasses
+			if prop == "agentspec_version" || prop == "component_type" || (prop == "air_version" && len(loc) == 0) {
+				continue // the version rules report these; some old schemas forget component_type on concrete subclasses
 			}
 			fl := append(append([]string{}, loc...), prop)
 			r.report(fl, "agentspec_unknown_field", fmt.Sprintf("%s has no field %q in Agent Spec %s; the SDK drops it silently", r.what(loc), prop, r.versionText()))

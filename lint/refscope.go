@@ -201,9 +201,11 @@ func checkDuplicateDefinitions(p *Pass) {
 		return
 	}
 	ri := buildRefIndex(doc.Root)
+	var repeated []string // pointers of second definitions: their ids are reported as the key
 	for _, key := range ri.order {
 		ds := ri.defs[key]
 		for _, d := range ds[1:] {
+			repeated = append(repeated, d.ptr)
 			p.Report(doc, d.ptr, "component_ref_key_repeated", fmt.Sprintf(
 				"$referenced_components key %q is defined again here (first at %s); the SDKs keep one table for the whole document and refuse the second definition",
 				key, ds[0].ptr))
@@ -229,7 +231,19 @@ func checkDuplicateDefinitions(p *Pass) {
 		return true
 	})
 	for _, id := range order {
-		ptrs := ids[id]
+		var ptrs []string
+	sites:
+		for _, ptr := range ids[id] {
+			for _, r := range repeated {
+				if ptr == r || strings.HasPrefix(ptr, r+"/") {
+					continue sites // inside a repeated key's definition: reported as the key
+				}
+			}
+			ptrs = append(ptrs, ptr)
+		}
+		if len(ptrs) < 2 {
+			continue
+		}
 		for _, ptr := range ptrs[1:] {
 			p.Report(doc, ptr, "component_id_duplicate", fmt.Sprintf(
 				"component id %q is also used by the component at %s; a component used twice must be defined once and referenced with $component_ref",
