@@ -157,7 +157,7 @@ func (o onlcr) Write(p []byte) (int, error) {
 
 // screen runs the real program in the x/vt emulator and returns the
 // visible screen once it contains want.
-func screen(t *testing.T, cfg Config, w, h int, keys []tea.Msg, want string) string {
+func screen(t *testing.T, cfg Config, w, h int, keys []tea.Msg, want string, before func()) string {
 	t.Helper()
 	emu := vt.NewSafeEmulator(w, h)
 	m := New(cfg)
@@ -181,12 +181,26 @@ func screen(t *testing.T, cfg Config, w, h int, keys []tea.Msg, want string) str
 	}
 	wait("oastui")
 	wait("15:04:05") // the (pinned) first analysis is on screen
+	if before != nil {
+		before()
+	}
 	for _, k := range keys {
 		p.Send(k)
 	}
 	wait(want)
-	time.Sleep(50 * time.Millisecond) // let the renderer flush the rest of the frame
-	return trimRight(screenText(emu))
+	// The marker may show before the renderer has flushed the whole frame:
+	// wait until the screen stays the same over a few reads.
+	last, same := "", 0
+	for same < 4 && time.Now().Before(deadline) {
+		time.Sleep(25 * time.Millisecond)
+		cur := screenText(emu)
+		if cur == last {
+			same++
+		} else {
+			last, same = cur, 0
+		}
+	}
+	return trimRight(last)
 }
 
 // screenText is the visible screen as plain text. (SafeEmulator.String
@@ -225,11 +239,24 @@ func TestScreen(t *testing.T) {
 		{"clean_80x24", fixture("clean-agent"), pinClean, 80, 24, nil, "clean"},
 		{"blockers_200x60", fixture("subflow-agent"), pinBlockers, 200, 60, nil, "2 blockers"},
 		{"help_80x24", fixture("subflow-agent"), pinBlockers, 80, 24, []tea.Msg{keyMsg("?")}, "press ? or esc"},
+		{"subflow_120x30", fixture("subflow-agent"), pinClean, 120, 30, []tea.Msg{keyMsg("j"), keyMsg("j"), keyMsg("enter")}, "Subflow Agent › Review subflow"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			cfg := Config{Path: c.path, DisplayPath: filepath.ToSlash(c.path), pin: c.pin}
-			golden.RequireEqual(t, screen(t, cfg, c.w, c.h, c.keys, c.want))
+			golden.RequireEqual(t, screen(t, cfg, c.w, c.h, c.keys, c.want, nil))
 		})
 	}
+	// Stale after a broken save: the program is running when the file
+	// breaks; `r` re-analyses (the watcher is not part of this test).
+	t.Run("stale_120x30", func(t *testing.T) {
+		dir := copyDir(t, fixture("clean-agent"))
+		flow := filepath.Join(dir, "cinatra", "oas.json")
+		cfg := Config{Path: dir, DisplayPath: "agents/tmp/clean-agent", pin: pinBlockers}
+		breakIt := func() {
+			src, _ := os.ReadFile(flow)
+			os.WriteFile(flow, bytes.Replace(src, []byte(`"nodes": [`), []byte(`"nodes": [,`), 1), 0o644)
+		}
+		golden.RequireEqual(t, screen(t, cfg, 120, 30, []tea.Msg{keyMsg("r")}, "stale", breakIt))
+	})
 }
