@@ -28,7 +28,7 @@ func TestDetectSecret(t *testing.T) {
 	}{
 		// provider catalogue, under a neutral key
 		{"note", fakeGH, "github-pat", true},
-		{"note", tk("github_pat_", "11ABCDEFG0123456789_abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMN"), "github-fine-grained-pat", true},
+		{"note", tk("github_pat_", "11AQ7ZK3Y0pLm4NvXw8Rt2_c9HsJf6GdBk1TqWe5UoIyP3aZxCvBnM7LkJhGfDs"), "github-fine-grained-pat", true},
 		{"note", fakeOpenAI, "openai-sk", true},
 		{"note", fakeAnth, "anthropic-key", true},
 		{"note", tk("glpat-", "Xy9Zq2Wr4Ts6Uv8Kl1Mn"), "gitlab-token", true},
@@ -243,5 +243,24 @@ func TestDetectSecretHostile(t *testing.T) {
 			DetectSecret(key, v)
 		}
 		RedactSecrets(v)
+	}
+}
+
+func TestProviderFillerBodies(t *testing.T) {
+	for _, v := range []string{
+		tk("AIza", "Syabcdefghijklmnopqrstuvwxyz1234567"),
+		tk("sgp_", "5555555dAAAAA7777777CcccCFaaaaaaaaaaaaaa"),
+		tk("GR1348941", "12312312312312312312"),
+		tk("glpat-", "XXXXXXXXXXX-XXXXXXXX"),
+	} {
+		if d, ok := DetectSecret("note", v); ok {
+			t.Errorf("filler %q reported as %s", Mask(v), d.Family)
+		}
+	}
+	// the reference's fixtures: sequential fakes after a prefix stay secrets
+	for _, v := range []string{tk("sk-", "1234567890abcdef1234567890abcdef"), tk("xoxb-", "1234-5678-abcdefghijklmnopqrstuvwxyz"), tk("xoxa-", "2-511111111")} {
+		if _, ok := DetectSecret("note", v); !ok {
+			t.Errorf("%q not reported", Mask(v))
+		}
 	}
 }

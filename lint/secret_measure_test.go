@@ -265,8 +265,8 @@ func secDisputed(r secGitleaksRow, d Detection, hit bool) string {
 const (
 	minFamilyRecall        = 100.0 // every SPEC provider family, under the neutral and the secret key
 	minRecallSecretKeyReal = 96.0  // overall, secret-bearing key, non-synthetic rows (goal ≥ 95; reached 96.33)
-	maxFPCandidates        = 15.5  // all not_secret candidates under their context key (reached 15.44, see secDisputed)
-	maxFPReviewed          = 1.0   // the same without the disputed labels (goal ≤ 5; reached 0.85)
+	maxFPCandidates        = 14.8  // all not_secret candidates under their context key (reached 14.77, see secDisputed)
+	maxFPReviewed          = 1.0   // the same without the disputed labels (goal ≤ 5; reached 0.84)
 )
 
 func TestSecretMeasurement(t *testing.T) {

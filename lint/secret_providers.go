@@ -260,8 +260,25 @@ func secPlaceholderBody(body string, noFreq bool) bool {
 		strings.Contains(body, "####") || strings.Contains(body, "…") {
 		return true
 	}
+	// a long ascending run (…abcdefghijklmnopqrstuvwxyz…) is a typed-in
+	// fake; shorter ones stay secrets, as the reference's own fixtures
+	// (sk-1234567890abcdef…) want
+	run, maxRun := 1, 1
+	for i := 1; i < len(body); i++ {
+		if body[i] == body[i-1]+1 {
+			run++
+			maxRun = max(maxRun, run)
+		} else {
+			run = 1
+		}
+	}
 	if noFreq {
+		// structured tokens (Slack): the reference's own fixture is
+		// xoxb-1234-5678-abcdefghijklmnopqrstuvwxyz
 		return false
+	}
+	if maxRun >= 16 {
+		return true
 	}
 	return secLowDiversity(body, false)
 }
