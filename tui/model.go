@@ -240,6 +240,7 @@ func (m *Model) LastGood() *Analysis { return m.good }
 // key handles one key press.
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	s := k.String()
+	m.note = "" // a message stays until the next key
 	if m.filtering {
 		return m.filterKey(k)
 	}
