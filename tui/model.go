@@ -185,8 +185,11 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		if msg.err != nil {
 			m.note = "editor: " + msg.err.Error()
 		}
-		// The file was probably saved: the watcher sees it too, but a
-		// reload here covers editors that save outside the watched names.
+		// The file was probably saved; the watcher reports that. Without
+		// a watcher, re-analyse here.
+		if m.cfg.Batches != nil {
+			return m, nil
+		}
 		return m, m.requestAnalysis(time.Time{})
 	case tea.KeyPressMsg:
 		if m.pick.open {
