@@ -1,6 +1,7 @@
 package flowgraph
 
 import (
+	"fmt"
 	"math"
 	"strconv"
 	"strings"
@@ -61,8 +62,13 @@ type canvasRow struct {
 	cells []Cell
 }
 
-// DenseLimit is the largest canvas (in cells) kept as one W×H slice.
-const DenseLimit = 1 << 20
+// DenseLimit is the largest canvas (in cells) kept as one W×H slice;
+// MaxCells the most cells a drawing may store (16 bytes each): beyond it
+// Render draws a one-line notice instead.
+const (
+	DenseLimit = 1 << 20
+	MaxCells   = 8 << 20
+)
 
 var blank = Cell{R: ' '}
 
@@ -409,6 +415,13 @@ func Render(g *Graph, opts Options) (*Canvas, *Layout) {
 		p.unreachable = true
 		parts = append(parts, p)
 	}
+	for _, p := range parts {
+		if p.tooBig {
+			c := writeLines([]span{{fmt.Sprintf("(flow too large to draw: %d nodes, %d control edges; use --format dot)", len(g.Nodes), len(g.Edges)), ClassLabel}})
+			lo.Width, lo.Height = c.W, c.H
+			return c, lo
+		}
+	}
 	lo.parts = parts
 	sepText := " not reachable from start "
 	W, H := 0, 0
@@ -463,6 +476,16 @@ func Render(g *Graph, opts Options) (*Canvas, *Layout) {
 		}
 		for len(spans) < H {
 			spans = append(spans, [2]int{0, W})
+		}
+		cells := 0
+		for _, sp := range spans {
+			cells += max(0, sp[1]-sp[0])
+		}
+		if cells > MaxCells {
+			c := writeLines([]span{{fmt.Sprintf("(flow too large to draw: %d nodes, %d control edges, %dx%d cells; use --format dot)", len(g.Nodes), len(g.Edges), W, H), ClassLabel}})
+			lo.Width, lo.Height = c.W, c.H
+			lo.boxes = make([]Rect, len(g.Nodes))
+			return c, lo
 		}
 	}
 	c := newCanvas(W, H, spans, opts.sparse)

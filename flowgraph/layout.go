@@ -88,7 +88,14 @@ type lay struct {
 	cross  int
 	// unreachable: the part of the nodes not reachable from start
 	unreachable bool
+	// tooBig: the long edges would need more than MaxDummies dummies
+	tooBig bool
 }
+
+// MaxDummies bounds the work a drawing may take: a flow whose long edges
+// would need more dummy elements than this (hostile input; real agents
+// need a few dozen) is not drawn.
+const MaxDummies = 200_000
 
 type channel struct {
 	y        int // first row
@@ -149,6 +156,16 @@ func newLay(g *Graph, idx map[string]int, members []int, back []bool, widthOf fu
 		L.edges = append(L.edges, ledge{from: u, to: v, back: back[ei], label: truncate(e.Branch, MaxLabelWidth, ellipsis)})
 	}
 	L.layer()
+	dummies := 0
+	for _, e := range L.edges {
+		if d := L.elems[e.to].layer - L.elems[e.from].layer - 1; d > 0 {
+			dummies += d
+		}
+	}
+	if dummies > MaxDummies {
+		L.tooBig = true
+		return L
+	}
 	L.normalize()
 	L.order()
 	L.cross = L.crossings()

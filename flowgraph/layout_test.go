@@ -243,3 +243,27 @@ func TestWideRunes(t *testing.T) {
 	}
 	checkInvariants(t, g, Options{})
 }
+
+func TestTooLargeToDraw(t *testing.T) {
+	// A chain of 3,000 nodes with an edge from each node to the end needs
+	// about 4.5 million dummies: refused with a notice, quickly.
+	var spec []string
+	for i := 0; i < 3000; i++ {
+		spec = append(spec, fmt.Sprintf("n%d>n%d", i, i+1), fmt.Sprintf("n%d>end", i))
+	}
+	spec = append(spec, "n3000>end")
+	g := mk(spec...)
+	c, lo := Render(g, Options{})
+	if !strings.Contains(c.String(), "too large to draw") || lo.Box(5) != (Rect{}) {
+		t.Fatalf("got %q", c.String())
+	}
+	// A single very wide layer: too many cells.
+	spec = spec[:0]
+	for i := 0; i < 200000; i++ {
+		spec = append(spec, fmt.Sprintf("start>a_rather_long_node_name_%d", i))
+	}
+	c, _ = Render(mk(spec...), Options{})
+	if !strings.Contains(c.String(), "too large to draw") {
+		t.Fatalf("wide: %d×%d", c.W, c.H)
+	}
+}

@@ -1,7 +1,9 @@
 package flowgraph
 
 import (
+	"container/heap"
 	"math"
+	"slices"
 	"sort"
 )
 
@@ -306,22 +308,14 @@ func (L *lay) route() {
 				for _, si := range p.segs {
 					s := &L.segs[si]
 					lo := &L.elems[s.l]
-					x2 := lo.x + lo.top[s.lp].off
-					dup := false
-					for _, x := range g.x2s {
-						if x == x2 {
-							dup = true
-						}
-					}
-					if !dup {
-						g.x2s = append(g.x2s, x2)
-					}
+					g.x2s = append(g.x2s, lo.x+lo.top[s.lp].off)
 					g.segs = append(g.segs, si)
 					if !L.edges[s.e].back {
 						g.back = false
 					}
 				}
 				sort.Ints(g.x2s)
+				g.x2s = slices.Compact(g.x2s)
 				g.l, g.r = x1, x1
 				if g.x2s[0] < g.l {
 					g.l = g.x2s[0]
@@ -454,34 +448,36 @@ func assignTracks(gs []group) int {
 	// pending predecessors.
 	done := make([]bool, n)
 	order := make([]int, 0, n)
-	ready := []int{}
+	ready := &intHeap{}
 	for i := 0; i < n; i++ {
 		if indeg[i] == 0 {
-			ready = append(ready, i)
+			heap.Push(ready, i)
 		}
 	}
+	next := 0 // lowest index that may still be pending (cycle breaking)
 	for len(order) < n {
-		if len(ready) == 0 {
+		if ready.Len() == 0 {
 			best := -1
-			for i := 0; i < n; i++ {
+			for i := next; i < n; i++ {
 				if !done[i] && (best < 0 || indeg[i] < indeg[best]) {
 					best = i
 				}
 			}
-			ready = append(ready, best)
+			heap.Push(ready, best)
 		}
-		sort.Ints(ready)
-		v := ready[0]
-		ready = ready[1:]
+		v := heap.Pop(ready).(int)
 		if done[v] {
 			continue
 		}
 		done[v] = true
+		for next < n && done[next] {
+			next++
+		}
 		order = append(order, v)
 		for _, w := range succ[v] {
 			indeg[w]--
 			if indeg[w] == 0 && !done[w] {
-				ready = append(ready, w)
+				heap.Push(ready, w)
 			}
 		}
 	}
@@ -633,4 +629,18 @@ func (L *lay) compactBridges() {
 		}
 		minX, maxX = min(minX, lmin[k+1]+shift), max(maxX, lmax[k+1]+shift)
 	}
+}
+
+// intHeap is a min-heap of ints.
+type intHeap []int
+
+func (h intHeap) Len() int           { return len(h) }
+func (h intHeap) Less(i, j int) bool { return h[i] < h[j] }
+func (h intHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
+func (h *intHeap) Push(x any)        { *h = append(*h, x.(int)) }
+func (h *intHeap) Pop() any {
+	old := *h
+	x := old[len(old)-1]
+	*h = old[:len(old)-1]
+	return x
 }
