@@ -356,7 +356,7 @@ func secLowDiversity(t string, asc bool) bool {
 	}
 	// a short period: the token is one pattern of 1–4 characters repeated
 	if n >= 12 && n <= len(buf) {
-		for p := 1; p <= 4; p++ {
+		for p := 1; p <= 10 && p*2 < n; p++ {
 			same := 0
 			for i := p; i < n; i++ {
 				if buf[i] == buf[i-p] {
@@ -597,7 +597,7 @@ func secIsAcronymWord(s string) bool {
 // secLooksRandom: letters that do not split into words: many case changes
 // relative to the length (hf tokens, random ids) vs. CamelCaseWords.
 func secLooksRandom(s string) bool {
-	changes, letters, vowels := 0, 0, 0
+	changes, letters, vowels, cons, maxCons := 0, 0, 0, 0, 0
 	var prevUp, have bool
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -605,12 +605,21 @@ func secLooksRandom(s string) bool {
 		low := c >= 'a' && c <= 'z'
 		if !up && !low {
 			have = false
+			cons = 0
 			continue
 		}
 		letters++
 		switch c | 0x20 {
 		case 'a', 'e', 'i', 'o', 'u', 'y':
 			vowels++
+			cons = 0
+		default:
+			if low {
+				cons++
+				maxCons = max(maxCons, cons)
+			} else {
+				cons = 0
+			}
 		}
 		if have && up != prevUp {
 			changes++
@@ -620,8 +629,9 @@ func secLooksRandom(s string) bool {
 	if letters < 6 {
 		return false
 	}
-	// words: a case change every 3+ letters at most, and a quarter vowels
-	return changes*10 > letters*4 || vowels*4 < letters
+	// words: a case change every 3+ letters at most, a quarter vowels, and
+	// no run of five lower-case consonants (bhjmlql)
+	return changes*10 > letters*4 || vowels*4 < letters || maxCons >= 5
 }
 
 // ---- entropy ---------------------------------------------------------------
@@ -819,6 +829,10 @@ func secScanTokens(class secKeyClass, value string, lo, hi, depth int) (Detectio
 // URLs, SRI hashes, data URIs.
 func secEntropyCandidate(t string) bool {
 	switch {
+	case secIsIdentifierish(t) && !secLooksRandom(t):
+		// NOROM_OSCHF_DebugGetExpectedAverageCrystalAmplitude: many
+		// distinct letters, but words
+		return false
 	case t[0] == '/', strings.HasPrefix(t, "./"), strings.HasPrefix(t, "../"), strings.HasPrefix(t, "~/"):
 		return false
 	case strings.HasPrefix(t, "sha1-"), strings.HasPrefix(t, "sha256-"), strings.HasPrefix(t, "sha384-"), strings.HasPrefix(t, "sha512-"):

@@ -98,6 +98,10 @@ func TestDetectSecret(t *testing.T) {
 		{"note", tk("glc_", "111111111111111111111111111111111111111111=="), "", false},
 		{"note", tk("xoxb-", "xxxxxxxxx-xxxxxxxxxx-xxxxxxxxxxxx"), "", false},
 		{"note", "-----BEGIN PRIVATE KEY-----\nanything\n-----END PRIVATE KEY-----", "", false},
+		{"note", tk("hf_", "requiredCharacteristicTypesForDisplayMetadata"), "", false},
+		{"note", tk("xoxe.xoxp-", "1-SlackAppConfigurationAccessTokenHere"), "", false},
+		{"note", tk("ntn_", "12345678901234567890123456789012345678901234567890"), "", false},
+		{"system_prompt", "#define NOROM_OSCHF_DebugGetExpectedAverageCrystalAmplitude 1", "", false},
 		// negatives: ids, UUIDs, hashes, URLs without credentials, prose
 		{"id", "550e8400-e29b-41d4-a716-446655440000", "", false},
 		{"note", "550e8400-e29b-41d4-a716-446655440000", "", false},

@@ -101,8 +101,8 @@ var secProviders = []secProvider{
 	{prefix: "ABSK", family: "aws-bedrock-key", minBody: 100, charset: csAlnum | csB64},
 	{prefix: "bedrock-api-key-", family: "aws-bedrock-key", minBody: 28, charset: csAlnum | csB64},
 	// Hugging Face, npm, SendGrid
-	{prefix: "hf_", family: "huggingface-token", minBody: 30, charset: csAlnum | csLettersOnly},
-	{prefix: "api_org_", family: "huggingface-token", minBody: 30, charset: csAlnum | csLettersOnly},
+	{prefix: "hf_", family: "huggingface-token", minBody: 30, charset: csAlnum | csLettersOnly, check: secNotWords},
+	{prefix: "api_org_", family: "huggingface-token", minBody: 30, charset: csAlnum | csLettersOnly, check: secNotWords},
 	{prefix: "npm_", family: "npm-token", minBody: 36, charset: csAlnum},
 	{prefix: "SG.", family: "sendgrid-key", minBody: 60, charset: csB64URL | csDot, check: secSendgridBody},
 	// More unique prefixes of common providers
@@ -322,7 +322,16 @@ func secSlackBody(body string) bool {
 			return false
 		}
 	}
-	return true
+	// the last group is random: digits in it, or letters that are not
+	// words (xoxe.xoxp-1-SlackAppConfigurationAccessTokenHere is a
+	// placeholder)
+	last := body[strings.LastIndexByte(body, '-')+1:]
+	for i := 0; i < len(last); i++ {
+		if last[i] >= '0' && last[i] <= '9' {
+			return true
+		}
+	}
+	return secLooksRandom(last)
 }
 
 // secAwsBody: an access key id is 16 upper-case characters after the prefix;
@@ -343,4 +352,10 @@ func secAwsBody(body string) bool {
 // secSendgridBody: SG.<22>.<43>
 func secSendgridBody(body string) bool {
 	return strings.Count(body, ".") == 1
+}
+
+// secNotWords: a letters-only body that is not camelCase words
+// (hf_requiredCharacteristicTypesForDisplayMetadata is an identifier).
+func secNotWords(body string) bool {
+	return !secIsIdentifierish(body) || secLooksRandom(body)
 }
