@@ -286,3 +286,29 @@ func TestRenderTestFlow(t *testing.T) {
 	}
 	checkGolden(t, "testdata/test-flow.txt", b.String())
 }
+
+// FuzzBuildRender: any JSON document builds (or reports no Flow) and
+// draws without panicking.
+func FuzzBuildRender(f *testing.F) {
+	f.Add([]byte(testFlow))
+	f.Add([]byte(`{"component_type":"Flow","start_node":{"$component_ref":"a"},"nodes":[{"$component_ref":"a"},{"$component_ref":"b"}],` +
+		`"control_flow_connections":[{"from_node":{"$component_ref":"a"},"to_node":{"$component_ref":"b"},"from_branch":"x"},` +
+		`{"from_node":{"$component_ref":"b"},"to_node":{"$component_ref":"a"}}],"$referenced_components":{"a":{"component_type":"StartNode"}}}`))
+	f.Fuzz(func(t *testing.T, src []byte) {
+		doc := compile.ParseDoc("f.json", src)
+		if doc.Root == nil {
+			return
+		}
+		a := &compile.Agent{Flow: doc, Profile: compile.ProfileCinatra}
+		for _, fl := range compile.Flows(doc.Root) {
+			g, err := Build(a, fl.Pointer)
+			if err != nil {
+				t.Fatalf("%q: %v", fl.Pointer, err)
+			}
+			Render(g, Options{})
+			Render(g, Options{ASCII: true, ShowData: true})
+			DOT(g)
+			Mermaid(g)
+		}
+	})
+}
