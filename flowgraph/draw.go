@@ -424,6 +424,9 @@ func Render(g *Graph, opts Options) (*Canvas, *Layout) {
 	}
 	lo.parts = parts
 	sepText := " not reachable from start "
+	if _, ok := idx[g.Start]; !ok {
+		sepText = " no start node: nothing is reachable "
+	}
 	W, H := 0, 0
 	for pi, p := range parts {
 		if p.width > W {
