@@ -151,6 +151,9 @@ func TestAgentSpecProfiles(t *testing.T) {
 // TestAgentSpecNeverPanics runs every rule on every corpus file in both
 // profiles and on truncated copies of the fixtures.
 func TestAgentSpecNeverPanics(t *testing.T) {
+	if testing.Short() {
+		t.Skip("slow: every corpus file in both profiles and ~2000 mutated fixtures")
+	}
 	var files []string
 	filepath.Walk(filepath.Join(asFixtureDir), func(p string, info os.FileInfo, err error) error {
 		if err == nil && !info.IsDir() && (strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".yaml")) {

@@ -192,6 +192,9 @@ func checkPlaceholderInputs(p *Pass, doc *compile.Doc, ptr string, c *compile.No
 	}
 	want := map[string]bool{}
 	for _, f := range fields {
+		if c.Get(f) == nil && ct != "InputMessageNode" {
+			return // a missing template is the schema check's finding
+		}
 		s, ok := c.Get(f).Str()
 		if !ok && c.Get(f) != nil && c.Get(f).Kind != compile.Null {
 			return // not a plain template
