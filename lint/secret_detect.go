@@ -71,8 +71,11 @@ func secDetect(class secKeyClass, value string, depth int) (Detection, bool) {
 	// a Slack webhook, a URL); only then are those searched for, and they
 	// take precedence over a token-level finding.
 	d, ok, marks := secScanTokens(class, value, lo, hi, depth)
-	if ok || marks {
-		if sd, sok := secStructural(class, value, depth); sok {
+	if ok {
+		marks = markAll
+	}
+	if marks != 0 {
+		if sd, sok := secStructuralMarked(class, value, depth, marks); sok {
 			return sd, true
 		}
 	}
@@ -103,19 +106,35 @@ func secDetect(class secKeyClass, value string, depth int) (Detection, bool) {
 	return Detection{}, false
 }
 
+// Marks the token pass leaves for the structural finders.
+const (
+	markPEM  = 1 << iota // five dashes
+	markDots             // a long token with two dots: a JWT, hooks.slack.com
+	markURL              // "://"
+	markAll  = markPEM | markDots | markURL
+)
+
 // secStructural: private-key blocks, JWTs, Slack webhooks and secrets in
 // URLs, anywhere in the value.
 func secStructural(class secKeyClass, value string, depth int) (Detection, bool) {
-	if d, ok := secFindPEM(value); ok {
-		return d, true
+	return secStructuralMarked(class, value, depth, markAll)
+}
+
+func secStructuralMarked(class secKeyClass, value string, depth int, marks uint8) (Detection, bool) {
+	if marks&markPEM != 0 {
+		if d, ok := secFindPEM(value); ok {
+			return d, true
+		}
 	}
-	if d, ok := secFindJWT(value); ok {
-		return d, true
+	if marks&markDots != 0 {
+		if d, ok := secFindJWT(value); ok {
+			return d, true
+		}
+		if d, ok := secFindSlackWebhook(value); ok {
+			return d, true
+		}
 	}
-	if d, ok := secFindSlackWebhook(value); ok {
-		return d, true
-	}
-	if strings.Contains(value, "://") {
+	if marks&markURL != 0 && strings.Contains(value, "://") {
 		if d, ok := secFindURLSecrets(value, class, depth); ok {
 			return d, true
 		}
@@ -190,6 +209,11 @@ func secUnquoteIdx(s string, lo, hi int) (int, int) {
 // the reference, ${X} and <X> only count when they are the whole value.
 func secIsWholePlaceholder(v string) bool {
 	n := len(v)
+	switch v[0] {
+	case '{', '$', '<', '%', '*', 'x', 'X', '#', '.', 'r', 'R', '[', 0xe2: // 0xe2: first byte of •
+	default:
+		return false
+	}
 	switch {
 	case n >= 4 && strings.HasPrefix(v, "{{") && strings.HasSuffix(v, "}}"):
 		// exactly one template expression: no "}}" before the end
@@ -699,10 +723,11 @@ var secTokenSep = func() (t [256]bool) {
 // secCharClass sorts bytes for the token loop: separators, and the three
 // characters it keeps count of.
 const (
-	ccSep = 1 + iota
-	ccDot
+	ccDot = 1 + iota
 	ccDash
 	ccEq
+	ccSep   // separators: every class from here on
+	ccColon // ':' separates too, and is remembered
 )
 
 var secCharClass = func() (t [256]uint8) {
@@ -711,50 +736,54 @@ var secCharClass = func() (t [256]uint8) {
 			t[c] = ccSep
 		}
 	}
-	t['.'], t['-'], t['='] = ccDot, ccDash, ccEq
+	t['.'], t['-'], t['='], t[':'] = ccDot, ccDash, ccEq, ccColon
 	return
 }()
 
 const secMaxTokensPerValue = 1 << 16
 
-func secScanTokens(class secKeyClass, value string, lo, hi, depth int) (Detection, bool, bool) {
+func secScanTokens(class secKeyClass, value string, lo, hi, depth int) (Detection, bool, uint8) {
 	prevA, prevB := -1, -1
 	count := 0
-	marks := false
+	marks := uint8(0)
+	s := value[:hi] // lets the compiler drop bounds checks in the loops below
 	i := lo
-	for i < hi {
+	for i < len(s) {
 		colon := false
-		for i < hi && secTokenSep[value[i]] {
-			colon = colon || value[i] == ':'
+		for i < len(s) {
+			cc := secCharClass[s[i]]
+			if cc < ccSep {
+				break
+			}
+			if cc == ccColon {
+				colon = true
+			}
 			i++
 		}
 		a := i
-		dots, dashRun, maxDash, firstEq, lastEq := 0, 0, 0, -1, -1
-		for i < hi {
-			cc := secCharClass[value[i]]
+		dots, firstEq, lastEq := 0, -1, -1
+		for i < len(s) {
+			cc := secCharClass[s[i]]
 			if cc == 0 { // letters, digits and most punctuation: the common case
-				dashRun = 0
 				i++
 				continue
 			}
-			if cc == ccSep {
+			if cc >= ccSep {
 				break
 			}
 			switch cc {
 			case ccDot:
 				dots++
-				dashRun = 0
 			case ccDash:
-				dashRun++
-				if dashRun > maxDash {
-					maxDash = dashRun
+				// a PEM armour line: five dashes
+				if i+5 <= len(s) && s[i:i+5] == "-----" {
+					marks |= markPEM
 				}
 			case ccEq:
 				if firstEq < 0 {
 					firstEq = i - a
 				}
 				lastEq = i - a
-				dashRun = 0
 			}
 			i++
 		}
@@ -769,8 +798,11 @@ func secScanTokens(class secKeyClass, value string, lo, hi, depth int) (Detectio
 		tok := value[a:b]
 		// marks of structural secrets: a PEM armour line (-----), a JWT or
 		// hooks.slack.com (two dots in a long token), a URL (://)
-		if maxDash >= 5 || (dots >= 2 && b-a >= 16) || (colon && b-a > 2 && tok[0] == '/' && tok[1] == '/') {
-			marks = true
+		if dots >= 2 && b-a >= 16 {
+			marks |= markDots
+		}
+		if colon && b-a > 2 && tok[0] == '/' && tok[1] == '/' {
+			marks |= markURL
 		}
 		if d, ok := secPrefixAt(value, a, b); ok {
 			return d, true, marks
@@ -859,8 +891,13 @@ func secIsAuthScheme(t string) bool {
 
 // secAuthSchemeValue: the whole value is "<scheme> <one token>".
 func secAuthSchemeValue(value string, lo, hi int) (int, int, bool) {
+	switch value[lo] | 0x20 {
+	case 'b', 't', 'a':
+	default:
+		return 0, 0, false
+	}
 	i := lo
-	for i < hi && !secIsSpace(value[i]) {
+	for i < hi && i-lo <= 6 && !secIsSpace(value[i]) {
 		i++
 	}
 	if i == hi || !secIsAuthScheme(value[lo:i]) {

@@ -50,23 +50,30 @@ func secretMessage(what, ptr string, det Detection) string {
 type secretWalker struct {
 	path   []string
 	report func(ptr string, class secKeyClass, det Detection)
-	// cache of key classes: keys repeat a lot in one document
-	classes map[string]secKeyClass
-	nodes   int
+	// cache of key classes: keys repeat a lot in one document; a small
+	// direct-mapped table is cheaper than a map for these short keys
+	cache [256]struct {
+		key   string
+		class secKeyClass
+		ok    bool
+	}
+	nodes int
 }
 
 // secretMaxNodes bounds the walk (the parser already bounds depth and size).
 const secretMaxNodes = 1 << 22
 
 func (w *secretWalker) class(key string) secKeyClass {
-	if c, ok := w.classes[key]; ok {
-		return c
+	h := uint(len(key))
+	if len(key) > 0 {
+		h = h*31 + uint(key[0])*7 + uint(key[len(key)-1])*131 + uint(key[len(key)/2])
 	}
-	if w.classes == nil {
-		w.classes = make(map[string]secKeyClass, 64)
+	e := &w.cache[h&255]
+	if e.ok && e.key == key {
+		return e.class
 	}
 	c := secClassifyKey(key)
-	w.classes[key] = c
+	e.key, e.class, e.ok = key, c, true
 	return c
 }
 
@@ -99,16 +106,21 @@ func (w *secretWalker) walk(n *compile.Node, key string, kc secKeyClass) {
 	case compile.Object:
 		// name/value pairs: {"name": "Authorization", "value": "Bearer …"}
 		pairClass := secKeyClass(255)
-		if n.Get("value") != nil || n.Get("default") != nil {
-			for _, m := range n.Members {
-				switch m.Key {
-				case "name", "key", "header", "field", "param":
-					if s, ok := m.Value.Str(); ok && s != "" && len(s) < 128 {
-						if c := w.class(s); c >= secKeySecret {
-							pairClass = c
-						}
-					}
+		var label *compile.Node
+		hasValue := false
+		for _, m := range n.Members {
+			switch m.Key {
+			case "value", "default":
+				hasValue = true
+			case "name", "key", "header", "field", "param":
+				if m.Value != nil && m.Value.Kind == compile.String {
+					label = m.Value
 				}
+			}
+		}
+		if hasValue && label != nil && label.Text != "" && len(label.Text) < 128 {
+			if c := w.class(label.Text); c >= secKeySecret {
+				pairClass = c
 			}
 		}
 		for _, m := range n.Members {
