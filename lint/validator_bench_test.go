@@ -69,3 +69,28 @@ func BenchmarkLoadCorpus(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkChecksCorpus: each registered check alone over the 25 parsed
+// corpus agents (one op = all 25), to see where review time goes.
+func BenchmarkChecksCorpus(b *testing.B) {
+	var agents []*compile.Agent
+	for _, d := range benchCorpusAgents(b) {
+		a, err := compile.Load(d, compile.LoadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		agents = append(agents, a)
+	}
+	for _, c := range checks {
+		b.Run(c.Name, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				for _, a := range agents {
+					if c.runsIn(a.Profile) {
+						c.Run(&Pass{Agent: a, Config: &Config{}})
+					}
+				}
+			}
+		})
+	}
+}
