@@ -215,9 +215,18 @@ func TestSanitised(t *testing.T) {
 			assertOnlySGR(t, m.Render())
 		}
 	}
-	press(m, "4")
-	if s := plain(m); strings.Contains(s, "pwned") && !strings.Contains(s, "Draft pwned-titlewriter") && !strings.Contains(s, `\u001b`) {
-		t.Errorf("OSC payload leaked as-is:\n%s", s)
+	press(m, "1")
+	s := plain(m)
+	for _, want := range []string{"ANSI Evil Agent", "Draft writer", "Inputs RED"} {
+		if !strings.Contains(s, want) {
+			t.Errorf("sanitised text %q not shown:\n%s", want, s)
+		}
+	}
+	if strings.Contains(s, "pwned") {
+		t.Errorf("OSC payload shown:\n%s", s)
+	}
+	if title := m.View().WindowTitle; strings.ContainsAny(title, "\x1b\x07") || title != "oastui · ANSI Evil Agent" {
+		t.Errorf("window title %q", title)
 	}
 }
 
