@@ -19,7 +19,7 @@ func setup(t *testing.T) (*Watcher, string, string) {
 	w, err := New(Config{
 		Dirs:     []string{pkg, filepath.Join(pkg, "cinatra")},
 		Files:    []string{flow, filepath.Join(pkg, "package.json")},
-		Debounce: 30 * time.Millisecond,
+		Debounce: 100 * time.Millisecond, // generous: a loaded CI machine may pause the writer mid-save
 	})
 	must(t, err)
 	t.Cleanup(func() { w.Close() })
@@ -51,7 +51,7 @@ func none(t *testing.T, w *Watcher) {
 	select {
 	case b := <-w.Batches():
 		t.Fatalf("unexpected extra batch %+v", b)
-	case <-time.After(300 * time.Millisecond):
+	case <-time.After(500 * time.Millisecond):
 	}
 }
 
@@ -143,7 +143,7 @@ func TestDirectoryDisappearsAndComesBack(t *testing.T) {
 		select {
 		case <-w.Batches():
 			continue
-		case <-time.After(300 * time.Millisecond):
+		case <-time.After(500 * time.Millisecond):
 		}
 		break
 	}
