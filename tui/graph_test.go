@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -100,5 +102,42 @@ func TestStepSelectsNode(t *testing.T) {
 	st, _ := m.steps.Selected()
 	if st.NodeID != "" && selectedID(m) != st.NodeID {
 		t.Errorf("step %d node %q, graph selects %q", st.Number, st.NodeID, selectedID(m))
+	}
+}
+
+// TestPickerFromSlots opens the context picker over the example agent's
+// demo catalog (testdata/.oastui/catalog.json) and cancels it.
+func TestPickerFromSlots(t *testing.T) {
+	p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
+	if _, err := os.Stat(filepath.Join("..", "testdata", ".oastui", "catalog.json")); err != nil {
+		t.Skip("no demo catalog")
+	}
+	m := newModel(t, p, 120, 40, analyze(t, p, 1))
+	press(m, "5")
+	if len(m.good.Slots) == 0 {
+		t.Fatal("example agent has no slots")
+	}
+	cmd := press(m, "p")
+	if cmd == nil {
+		t.Fatalf("p returned no command (note %q)", m.note)
+	}
+	m.Update(cmd())
+	if !m.pick.open {
+		t.Fatalf("picker not open (note %q)", m.note)
+	}
+	if s := plain(m); !strings.Contains(s, "enter confirm") {
+		t.Errorf("picker not drawn:\n%s", s)
+	}
+	assertFrame(t, m.Render(), 120, 40)
+	cmd = press(m, "esc")
+	for cmd != nil {
+		msg := cmd()
+		if msg == nil {
+			break
+		}
+		_, cmd = m.Update(msg)
+	}
+	if m.pick.open || m.note != "picker cancelled" {
+		t.Errorf("after esc: open=%v note=%q", m.pick.open, m.note)
 	}
 }
