@@ -30,6 +30,14 @@ func init() {
 			Doc: "I8: the subflows of a ParallelFlowNode give same-named inputs the same type and never the same output name"},
 		Rule{Code: "sensitive_headers_overlap", Severity: compile.Blocker, Group: "agentspec",
 			Doc: "C3: a header is in both headers and sensitive_headers (ApiNode, RemoteTool, remote MCP transports)"},
+		Rule{Code: "map_node_io", Severity: compile.Blocker, Group: "agentspec",
+			Doc: "I3: a MapNode's inputs are iterated_<x> for its subflow's inputs and its outputs collected_<y> for the reduced subflow outputs"},
+		Rule{Code: "start_end_io_mismatch", Severity: compile.Blocker, Group: "agentspec",
+			Doc: "I4: a StartNode's (EndNode's) inputs and outputs, when both are given, are the same properties"},
+		Rule{Code: "end_node_output_types", Severity: compile.Blocker, Group: "agentspec",
+			Doc: "F10: EndNodes of one Flow that expose the same output name give it the same type"},
+		Rule{Code: "agentic_pattern_invalid", Severity: compile.Blocker, Group: "agentspec",
+			Doc: "C1/C2: a Swarm needs at least one relationship; ManagerWorkers needs at least one worker and its manager may not be a worker"},
 		Rule{Code: "property_title_duplicate", Severity: compile.Blocker, Group: "agentspec",
 			Doc: "P4: two inputs (or two outputs) of one component share a title"},
 	)
@@ -105,6 +113,25 @@ func checkAgentSpecIO(p *Pass) {
 			checkCatchException(p, dm, ptr, c)
 		case "ParallelFlowNode":
 			checkParallelFlow(p, dm, ptr, c)
+		case "MapNode", "ParallelMapNode":
+			checkMapNode(p, dm, ptr, c, ct)
+		case "StartNode", "EndNode":
+			in, out := c.Get("inputs"), c.Get("outputs")
+			if in.Is(compile.Array) && out.Is(compile.Array) {
+				a, b := titleSet(in.Items), titleSet(out.Items)
+				if len(setDiff(a, b))+len(setDiff(b, a)) > 0 {
+					p.Report(doc, compile.Append(ptr, "outputs"), "start_end_io_mismatch", fmt.Sprintf("%s %q has inputs %s but outputs %s; they must be the same properties",
+						ct, c.Get("name").StringOr(""), quoteList(sortedKeys(a)), quoteList(sortedKeys(b))))
+				}
+			}
+		case "Swarm":
+			if rel := c.Get("relationships"); rel.Is(compile.Array) && len(rel.Items) == 0 {
+				p.Report(doc, compile.Append(ptr, "relationships"), "agentic_pattern_invalid", fmt.Sprintf("Swarm %q has no relationships; it needs at least one [caller, recipient] pair", c.Get("name").StringOr("")))
+			}
+		case "ManagerWorkers":
+			checkManagerWorkers(p, dm, ptr, c)
+		case "Flow":
+			checkEndNodeOutputTypes(p, dm, c)
 		case "ApiNode", "RemoteTool", "SSETransport", "StreamableHTTPTransport", "SSEmTLSTransport", "StreamableHTTPmTLSTransport":
 			checkSensitiveHeaders(p, doc, ptr, c)
 		}
@@ -181,7 +208,41 @@ func checkTitlesUnique(p *Pass, doc *compile.Doc, ptr string, c *compile.Node) {
 // templateFields: where pyagentspec looks for {{placeholders}} that become inputs.
 var templateFields = map[string][]string{
 	"LlmNode": {"prompt_template"}, "OutputMessageNode": {"message"}, "InputMessageNode": {"message"},
-	"Agent": {"system_prompt"},
+	"Agent": {"system_prompt"}, "AgentSpecializationParameters": {"additional_instructions"},
+	"ApiNode":    {"url", "http_method", "api_spec_uri", "data", "query_params", "headers"},
+	"RemoteTool": {"url", "http_method", "api_spec_uri", "data", "query_params", "headers"},
+}
+
+// optionalTemplates: template fields that may be absent.
+var optionalTemplates = map[string]bool{"message": true, "api_spec_uri": true, "data": true, "query_params": true, "headers": true, "http_method": true}
+
+// collectPlaceholders adds the placeholders of every string in v (dict
+// keys and values and list items too, as for ApiNode data and headers).
+func collectPlaceholders(v *compile.Node, into map[string]bool, depth int) bool {
+	if v == nil || depth > 32 {
+		return true
+	}
+	switch v.Kind {
+	case compile.String:
+		placeholders(v.Text, into)
+	case compile.Object:
+		if _, isRef := compile.RefID(v); isRef {
+			return false // a disaggregated value: its content is elsewhere
+		}
+		for _, m := range v.Members {
+			placeholders(m.Key, into)
+			if !collectPlaceholders(m.Value, into, depth+1) {
+				return false
+			}
+		}
+	case compile.Array:
+		for _, it := range v.Items {
+			if !collectPlaceholders(it, into, depth+1) {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 func checkPlaceholderInputs(p *Pass, doc *compile.Doc, ptr string, c *compile.Node, ct string) {
@@ -192,14 +253,20 @@ func checkPlaceholderInputs(p *Pass, doc *compile.Doc, ptr string, c *compile.No
 	}
 	want := map[string]bool{}
 	for _, f := range fields {
-		if c.Get(f) == nil && ct != "InputMessageNode" {
+		v := c.Get(f)
+		if v == nil && !optionalTemplates[f] {
 			return // a missing template is the schema check's finding
 		}
-		s, ok := c.Get(f).Str()
-		if !ok && c.Get(f) != nil && c.Get(f).Kind != compile.Null {
-			return // not a plain template
+		if v.Is(compile.Object) || v.Is(compile.Array) {
+			if f != "data" && f != "query_params" && f != "headers" {
+				return
+			}
+		} else if v != nil && v.Kind != compile.Null && v.Kind != compile.String {
+			continue
 		}
-		placeholders(s, want)
+		if !collectPlaceholders(v, want, 0) {
+			return
+		}
 	}
 	got := titleSet(ins.Items)
 	missing, extra := setDiff(want, got), setDiff(got, want)
@@ -403,5 +470,111 @@ func checkSensitiveHeaders(p *Pass, doc *compile.Doc, ptr string, c *compile.Nod
 	sort.Strings(both)
 	for _, k := range both {
 		p.Report(doc, compile.Append(ptr, "sensitive_headers", k), "sensitive_headers_overlap", fmt.Sprintf("header %q is in both headers and sensitive_headers; keep it only in sensitive_headers", k))
+	}
+}
+
+func checkMapNode(p *Pass, dm *docModel, ptr string, c *compile.Node, ct string) {
+	sub := dm.resolveAt(c.Get("subflow"), compile.Append(ptr, "subflow"))
+	if !sub.Is(compile.Object) {
+		return
+	}
+	name := c.Get("name").StringOr("")
+	if ins := c.Get("inputs"); ins.Is(compile.Array) {
+		if sin, ok := dm.flowIO(sub, "inputs"); ok {
+			want := map[string]bool{}
+			for t := range titleSet(sin) {
+				want["iterated_"+t] = true
+			}
+			reportSetMismatch(p, dm.doc, compile.Append(ptr, "inputs"), "map_node_io", fmt.Sprintf("inputs of %s %q", ct, name), want, titleSet(ins.Items))
+		}
+	}
+	if outs := c.Get("outputs"); outs.Is(compile.Array) {
+		want := map[string]bool{}
+		if red := c.Get("reducers"); red.Is(compile.Object) {
+			for _, m := range red.Members {
+				want["collected_"+m.Key] = true
+			}
+		} else if sout, ok := dm.flowIO(sub, "outputs"); ok {
+			for t := range titleSet(sout) {
+				want["collected_"+t] = true
+			}
+		} else {
+			return
+		}
+		reportSetMismatch(p, dm.doc, compile.Append(ptr, "outputs"), "map_node_io", fmt.Sprintf("outputs of %s %q", ct, name), want, titleSet(outs.Items))
+	}
+}
+
+func reportSetMismatch(p *Pass, doc *compile.Doc, ptr, code, what string, want, got map[string]bool) {
+	missing, extra := setDiff(want, got), setDiff(got, want)
+	if len(missing)+len(extra) == 0 {
+		return
+	}
+	var parts []string
+	if len(missing) > 0 {
+		parts = append(parts, "missing "+quoteList(missing))
+	}
+	if len(extra) > 0 {
+		parts = append(parts, "unexpected "+quoteList(extra))
+	}
+	p.Report(doc, ptr, code, what+" do not match its subflow: "+strings.Join(parts, "; "))
+}
+
+func checkManagerWorkers(p *Pass, dm *docModel, ptr string, c *compile.Node) {
+	name := c.Get("name").StringOr("")
+	ws := c.Get("workers")
+	if !ws.Is(compile.Array) {
+		return
+	}
+	if len(ws.Items) == 0 {
+		p.Report(dm.doc, compile.Append(ptr, "workers"), "agentic_pattern_invalid", fmt.Sprintf("ManagerWorkers %q has no workers", name))
+		return
+	}
+	mgr := dm.resolveAt(c.Get("group_manager"), compile.Append(ptr, "group_manager"))
+	if mgr == nil {
+		return
+	}
+	for i, w := range ws.Items {
+		wp := compile.AppendIndex(compile.Append(ptr, "workers"), i)
+		if wc := dm.resolveAt(w, wp); wc == mgr {
+			p.Report(dm.doc, wp, "agentic_pattern_invalid", fmt.Sprintf("the group manager of ManagerWorkers %q is also one of its workers", name))
+		}
+	}
+}
+
+// checkEndNodeOutputTypes is F10 for one Flow.
+func checkEndNodeOutputTypes(p *Pass, dm *docModel, flow *compile.Node) {
+	m := dm.byNode[flow]
+	if m == nil {
+		return
+	}
+	type seen struct {
+		end  *fnode
+		prop *compile.Node
+	}
+	first := map[string]seen{}
+	for _, n := range m.nodes {
+		if n.ctype != "EndNode" {
+			continue
+		}
+		outs, ok := nodeProps(n, "outputs")
+		if !ok {
+			continue
+		}
+		for _, o := range outs {
+			t := o.Get("title").StringOr("")
+			if t == "" {
+				continue
+			}
+			prev, ok := first[t]
+			if !ok {
+				first[t] = seen{n, o}
+				continue
+			}
+			if pt, ot := prev.prop.Get("type"), o.Get("type"); pt != nil && ot != nil && typeText(prev.prop) != typeText(o) {
+				p.Report(dm.doc, n.ptr, "end_node_output_types", fmt.Sprintf("EndNodes %q and %q of flow %q both output %q, as %s and as %s; the flow's output needs one type",
+					prev.end.label(), n.label(), m.label(), t, typeText(prev.prop), typeText(o)))
+			}
+		}
 	}
 }

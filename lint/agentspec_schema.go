@@ -362,6 +362,9 @@ func (r *schemaReporter) collect(e *jsonschema.ValidationError) {
 			r.noBranch(e) // a component without a type: no branch can be "its" branch
 			return
 		}
+		if ct := compile.ComponentType(r.instance(e.InstanceLocation)); ct != "" && !r.types[ct] {
+			return // a type this version's schema does not know: D3 or D10 reports it
+		}
 		var on []*jsonschema.ValidationError
 		for _, c := range e.Causes {
 			if !misses(c, e.InstanceLocation) {
