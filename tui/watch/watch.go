@@ -132,6 +132,16 @@ func (wt *Watcher) report(err error) {
 	}
 }
 
+// missing says whether a configured directory does not exist.
+func (wt *Watcher) missing() bool {
+	for d := range wt.dirs {
+		if st, err := os.Stat(d); err != nil || !st.IsDir() {
+			return true
+		}
+	}
+	return false
+}
+
 // hash is a digest of the content of every watched file (a missing file
 // hashes differently from an empty one), used to drop no-op batches.
 func (wt *Watcher) hash() [sha256.Size]byte {
@@ -159,6 +169,12 @@ func (wt *Watcher) loop(ctx context.Context) {
 	var first time.Time
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	// A directory whose parent vanished too cannot be seen coming back
+	// through events: while any watched directory is missing, look again
+	// twice a second.
+	poll := time.NewTicker(500 * time.Millisecond)
+	defer poll.Stop()
+	missing := wt.missing()
 	arm := func() {
 		if first.IsZero() {
 			first = time.Now()
@@ -201,10 +217,19 @@ func (wt *Watcher) loop(ctx context.Context) {
 				continue
 			}
 			wt.report(err)
+		case <-poll.C:
+			now := wt.missing()
+			if missing && !now {
+				wt.addAll()
+				rescan = true
+				arm()
+			}
+			missing = now
 		case <-timer.C:
 			if rescan {
 				wt.addAll()
 			}
+			missing = wt.missing()
 			sum := wt.hash()
 			if sum == wt.last && !rescan {
 				// Content unchanged (a save that wrote the same bytes, or an

@@ -153,3 +153,26 @@ func TestDirectoryDisappearsAndComesBack(t *testing.T) {
 		t.Errorf("save after re-creation: %+v", b)
 	}
 }
+
+func TestParentDisappearsAndComesBack(t *testing.T) {
+	w, pkg, flow := setup(t)
+	parent := filepath.Dir(pkg)
+	must(t, os.RemoveAll(parent))
+	next(t, w)
+	must(t, os.MkdirAll(filepath.Dir(flow), 0o755))
+	must(t, os.WriteFile(flow, []byte(`{"v":11}`), 0o644))
+	must(t, os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{}`), 0o644))
+	next(t, w) // found by polling: no watch could see it
+	for {
+		select {
+		case <-w.Batches():
+			continue
+		case <-time.After(700 * time.Millisecond):
+		}
+		break
+	}
+	must(t, os.WriteFile(flow, []byte(`{"v":12}`), 0o644))
+	if b := next(t, w); len(b.Paths) != 1 {
+		t.Errorf("save after re-creation: %+v", b)
+	}
+}
