@@ -209,7 +209,13 @@ func TestAgentSpecCorpusBaseline(t *testing.T) {
 		}
 		p := row["corpus_path"]
 		checked++
-		fs := ownFindings(lintFile(t, filepath.Join(dir, filepath.FromSlash(p)), compile.ProfileAgentSpec))
+		rev := lintFile(t, filepath.Join(dir, filepath.FromSlash(p)), compile.ProfileAgentSpec)
+		for _, f := range rev.Findings {
+			if f.Code == "invalid_json" || f.Code == "agent_read_failed" {
+				t.Errorf("%s: does not load: %s", p, f.Message) // the YAML loader must read every file the SDK reads
+			}
+		}
+		fs := ownFindings(rev)
 		got := map[string]int{}
 		for _, f := range fs {
 			if f.Severity == compile.Blocker {
