@@ -1,5 +1,27 @@
 package lint
 
+// The literal-credential detector (SPEC §3.3 literal_credential_detected;
+// reference cinatra.md §2). DetectSecret(key, value) judges one JSON
+// string by what its key says (secret_keys.go) and, in this order:
+//
+//  1. a value that is one placeholder as a whole ({{x}}, ${X}, $X, <X>,
+//     %X%, ***, REDACTED) is not a secret — anchored, unlike the reference;
+//  2. "Bearer|Basic|Token|ApiKey <x>" judges x (placeholder, provider
+//     token, or a credential-shaped literal: bearer-token);
+//  3. one pass over the tokens (the reference's split): provider prefixes
+//     (secret_providers.go), provider tokens after "=", "name: x" and
+//     "name=x" pairs whose name is secret-named, "Bearer x" in prose, and
+//     tokens of 24+ characters with entropy ≥ 4.5 bits (not paths, URLs,
+//     hashes or identifier words); the pass marks where a structural secret
+//     may be (PEM armour, a JWT, a Slack webhook, a URL) and only then are
+//     those searched for — they take precedence;
+//  4. under a secret-named key, a literal shaped like a credential (not a
+//     word, an identifier, an env-var name, a path, a URL, an e-mail).
+//
+// Descriptive keys (name, description) and identifier keys (*_id, *_url,
+// public_*, csrf_token, …) only get the strong detections of 3 (provider
+// tokens and structural secrets). Everything is linear in the value.
+
 import (
 	"math"
 	"math/bits"
