@@ -126,9 +126,14 @@ func (g *graphState) view(th views.Theme) []string {
 		return th.ClassStyle(flowgraph.Class(id))
 	}
 	out := make([]string, 0, g.h)
+	pad := ""
+	if c.W < g.w {
+		pad = strings.Repeat(" ", (g.w-c.W)/2) // a narrow drawing sits in the middle
+	}
 	var b, run strings.Builder
 	for y := g.offY; y < g.offY+g.h && y < c.H; y++ {
 		b.Reset()
+		b.WriteString(pad)
 		runID := -100
 		flush := func() {
 			if run.Len() > 0 {
