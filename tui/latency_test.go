@@ -96,6 +96,7 @@ func TestLatency(t *testing.T) {
 		}
 	}
 	last, _ := waitFrame(0) // first analysis on screen
+	first := last
 
 	const saves = 100
 	var lat []time.Duration
@@ -121,9 +122,10 @@ func TestLatency(t *testing.T) {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	pct := func(p float64) time.Duration { return lat[int(p*float64(len(lat)-1)+0.5)] }
 	an := Analyze(dir, Options{}, 0)
-	msg := fmt.Sprintf("write→frame over %d saves of %s (%d KiB): p50 %s, p95 %s, max %s (min %s); debounce %s; one analysis %s",
+	msg := fmt.Sprintf("write→frame over %d saves of %s (%d KiB): p50 %s, p95 %s, max %s (min %s); debounce %s; one analysis %s; %d analyses for %d saves",
 		saves, filepath.Base(src), len(orig)/1024, pct(0.5).Round(time.Microsecond), pct(0.95).Round(time.Microsecond),
-		lat[len(lat)-1].Round(time.Microsecond), lat[0].Round(time.Microsecond), watch.DefaultDebounce, an.Took.Round(time.Microsecond))
+		lat[len(lat)-1].Round(time.Microsecond), lat[0].Round(time.Microsecond), watch.DefaultDebounce, an.Took.Round(time.Microsecond),
+		last-first, saves)
 	t.Log(msg)
 	fmt.Println(msg)
 	fmt.Println(breakdown(trace.String()))
