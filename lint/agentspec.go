@@ -602,7 +602,7 @@ func checkPropertyDefault(p *Pass, doc *compile.Doc, ptr string, s *compile.Node
 		}
 	}
 	p.Report(doc, compile.Append(ptr, "default"), "property_default_invalid", fmt.Sprintf(
-		"default %s does not fit the property's type %s", shortJSON(def), strings.Join(types, "|")))
+		"the default (%s) does not fit the property's type %s", shortJSON(def), strings.Join(types, "|")))
 }
 
 func defaultFits(d *compile.Node, t string) bool {
@@ -625,11 +625,7 @@ func defaultFits(d *compile.Node, t string) bool {
 func shortJSON(n *compile.Node) string {
 	switch n.Kind {
 	case compile.String:
-		s := n.Text
-		if len(s) > 40 {
-			s = s[:40] + "…"
-		}
-		return strconv.Quote(s)
+		return "a string" // never echo a string value: it could be a credential
 	case compile.Number:
 		return n.Text
 	case compile.Bool:
