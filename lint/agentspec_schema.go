@@ -544,6 +544,10 @@ func (r *schemaReporter) leaf(e *jsonschema.ValidationError) {
 		r.report(loc, "agentspec_schema", fmt.Sprintf("%s is missing the required field%s %s", r.what(loc), plural(len(k.Missing)), quoteList(k.Missing)))
 	case *kind.Type:
 		r.report(loc, "agentspec_schema", fmt.Sprintf("%s must be %s, not %s", r.what(loc), strings.Join(k.Want, " or "), k.Got))
+	case *kind.Pattern:
+		r.report(loc, "agentspec_schema", fmt.Sprintf("%s does not match the pattern %s", r.what(loc), k.Want)) // never echo the value
+	case *kind.Format:
+		r.report(loc, "agentspec_schema", fmt.Sprintf("%s is not a valid %s", r.what(loc), k.Want))
 	default:
 		r.report(loc, "agentspec_schema", fmt.Sprintf("%s: %s", r.what(loc), k.LocalizedString(printer)))
 	}
