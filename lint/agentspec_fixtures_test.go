@@ -207,3 +207,21 @@ func dirExists(p string) bool {
 	st, err := os.Stat(p)
 	return err == nil && st.IsDir()
 }
+
+// BenchmarkAgentSpecLint: the whole agentspec profile (schema, versions,
+// graph, data flow, references) on the biggest official docs example.
+func BenchmarkAgentSpecLint(b *testing.B) {
+	p := filepath.Join("..", "..", "shared", "corpus", "agentspec", "docs", "pyagentspec", "source", "agentspec_config_examples", "howto_parallelflownode.json")
+	if _, err := os.Stat(p); err != nil {
+		p = filepath.Join(asFixtureDir, "ok", "nested_subflow.json")
+	}
+	a, err := compile.Load(p, compile.LoadOptions{Profile: compile.ProfileAgentSpec})
+	if err != nil {
+		b.Fatal(err)
+	}
+	Run(a, Options{}) // compile the schema once
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		Run(a, Options{})
+	}
+}
