@@ -160,6 +160,13 @@ tm new-session -d -s e -x 120 -y 30 -c "$empty" "$bin"
 check "no PATH opens the bundled example" e "bundled example"
 tm send-keys -t e q
 
+# --- an agents/ tree: a list to open one from ---------------------------------
+tm new-session -d -s l -x 100 -y 24 "$bin testdata/agents"
+check "agents/ tree opens a list" l "agents in testdata/agents"
+tm send-keys -t l Enter
+check "enter opens the chosen agent" l "graph:"
+tm send-keys -t l q
+
 # --- a PATH that is not an agent: message and exit 2 --------------------------
 out=$("$bin" "$empty" 2>&1); rc=$?
 if [ $rc = 2 ] && printf '%s' "$out" | grep -q "not an agent"; then ok "not an agent: exit 2 with a message"; else bad "not an agent: exit 2 with a message (rc=$rc: $out)"; fi

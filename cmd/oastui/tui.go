@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/oastui/oastui/compile"
@@ -27,7 +28,25 @@ func tuiMain(cmd *cobra.Command, args []string) error {
 		if _, err := compile.Load(rc.Path, compile.LoadOptions{}); err != nil {
 			switch {
 			case errors.Is(err, compile.ErrNotAnAgent):
-				if found := agentsUnder(rc.Path, 8); len(found) > 0 {
+				if found := agentsUnder(rc.Path, 500); len(found) > 0 {
+					if isTerminal(os.Stdin) && isTerminal(os.Stdout) {
+						// SPEC §1: on an agents/ tree the TUI opens a list.
+						picked, err := tui.ChooseAgent(rc.Path, found)
+						if err != nil {
+							return internalErrorf("%v", err)
+						}
+						if picked == "" {
+							return nil
+						}
+						rc.Path = picked
+						if err := tui.Run(rc); err != nil {
+							return internalErrorf("%v", err)
+						}
+						return nil
+					}
+					if len(found) > 8 {
+						found = found[:8]
+					}
 					return usageErrorf("%s is a tree of agents, not one agent; open one of them, e.g.\n  oastui %s\n(found %s)",
 						rc.Path, found[0], strings.Join(found, ", "))
 				}
@@ -55,9 +74,11 @@ func tuiMain(cmd *cobra.Command, args []string) error {
 	return nil
 }
 
+func isTerminal(f *os.File) bool { return term.IsTerminal(f.Fd()) }
+
 // agentsUnder lists up to max agent packages below dir (vendor/slug or
-// slug directories holding a flow file), for the message that tells the
-// user which one to open.
+// slug directories holding a flow file): the list the TUI offers on an
+// agents/ tree, or the message naming them when there is no terminal.
 func agentsUnder(dir string, max int) []string {
 	var out []string
 	for _, pattern := range []string{"*/*", "*"} {
