@@ -11,7 +11,8 @@ import (
 // The Agent Spec flow-graph rules (SPEC §3.2; reference/agentspec.md §5.4),
 // applied to every Flow of the document, nested subflows included, in both
 // profiles. In the cinatra profile the rules the Cinatra validator already
-// reports (start_node_count, end_node_count, duplicate_node) are left to it.
+// reports on the root Flow (start_node_count, end_node_count,
+// duplicate_node) are left to it there.
 
 func init() {
 	registerRules(
@@ -64,7 +65,10 @@ func checkFlowGraph(p *Pass) {
 	dm := buildDocModel(p.Agent)
 	cinatra := p.Agent.Profile == compile.ProfileCinatra
 	for _, m := range dm.flows {
-		flowRules(p, dm, m, cinatra)
+		// The Cinatra validator counts Start/EndNodes and duplicate node
+		// references of the root Flow only (cases 39–41); nested Flows
+		// are ours in both profiles.
+		flowRules(p, dm, m, cinatra && m.f.Pointer == "")
 		dataFlowRules(p, dm, m)
 	}
 }
