@@ -425,7 +425,7 @@ func (w *valWalker) ref(n *compile.Node, id string) {
 	case target >= 0:
 		if outer {
 			w.v.report(refPtr(), "component_ref_outer_scope",
-				fmt.Sprintf(`$component_ref "%s" at %s resolves only in an outer Flow's $referenced_components (%s); each Flow resolves its refs in its own scope, so define "%s" in this Flow's $referenced_components`,
+				fmt.Sprintf(`$component_ref "%s" at %s resolves only in an outer Flow's $referenced_components (defined at %s); the runtime resolves a Flow's refs in its own scope, so define "%s" in this Flow's $referenced_components too`,
 					id, w.dottedOrRoot(), w.defs[target].ptr(), id))
 		}
 		if len(w.stack) > 0 {
