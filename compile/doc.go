@@ -183,3 +183,63 @@ func Walk(n *Node, ptr string, fn func(ptr string, n *Node) bool) {
 		}
 	}
 }
+
+// PointerOf returns the JSON Pointer of n within the tree it was parsed in
+// ("" for the root). Nodes built by hand, outside a parse, have no parent
+// and are named "" too.
+func PointerOf(n *Node) string {
+	depth := 0
+	for c := n; c != nil && c.parent != nil; c = c.parent {
+		depth++
+	}
+	if depth == 0 {
+		return ""
+	}
+	tokens := make([]string, depth)
+	for c := n; c.parent != nil; c = c.parent {
+		depth--
+		if c.parent.Kind == Object {
+			tokens[depth] = c.parent.Members[c.slot].Key
+		} else {
+			tokens[depth] = strconv.Itoa(c.slot)
+		}
+	}
+	return Pointer(tokens...)
+}
+
+// WalkNodes visits n and every value below it in source order, like Walk
+// but without building pointers: use PointerOf for the few nodes that need
+// one. Returning false from fn skips the node's children.
+func WalkNodes(n *Node, fn func(n *Node) bool) {
+	if n == nil || !fn(n) {
+		return
+	}
+	for _, m := range n.Members {
+		WalkNodes(m.Value, fn)
+	}
+	for _, it := range n.Items {
+		WalkNodes(it, fn)
+	}
+}
+
+// linkTree sets the parent links of a tree built outside the JSON parser
+// (the YAML loader) so that PointerOf works on it too.
+func linkTree(n *Node) {
+	for i, m := range n.Members {
+		m.Value.parent, m.Value.slot = n, i
+		linkTree(m.Value)
+	}
+	for i, it := range n.Items {
+		it.parent, it.slot = n, i
+		linkTree(it)
+	}
+}
+
+// Key returns the member key under which n sits in its parent object, or ""
+// when n is the root or an array element.
+func (n *Node) Key() string {
+	if n == nil || n.parent == nil || n.parent.Kind != Object {
+		return ""
+	}
+	return n.parent.Members[n.slot].Key
+}

@@ -82,10 +82,11 @@ func (f *Flow) Resolve(n *Node, ptr string, registry *Node) Resolved {
 func Flows(root *Node) []*Flow {
 	var out []*Flow
 	var stack []*Flow
-	Walk(root, "", func(ptr string, n *Node) bool {
+	WalkNodes(root, func(n *Node) bool {
 		if n.Kind != Object || n.Get("component_type").StringOr("") != "Flow" {
 			return true
 		}
+		ptr := PointerOf(n)
 		for len(stack) > 0 && !isUnder(ptr, stack[len(stack)-1].Pointer) {
 			stack = stack[:len(stack)-1]
 		}

@@ -45,6 +45,11 @@ type Node struct {
 	Bool    bool     // value of a boolean
 	Members []Member // object members in source order
 	Items   []*Node  // array elements
+
+	// parent and slot (member or item index in parent) let PointerOf name
+	// any node without walks building a pointer string for every value.
+	parent *Node
+	slot   int
 }
 
 // Member is one key/value pair of an object.
@@ -223,6 +228,7 @@ func (p *parser) value(depth int) (*Node, error) {
 			if err != nil {
 				return nil, err
 			}
+			v.parent, v.slot = n, len(n.Members)
 			n.Members = append(n.Members, Member{Key: key, KeyOffset: keyOff, Value: v})
 		}
 		if _, err := p.dec.ReadToken(); err != nil {
@@ -235,6 +241,7 @@ func (p *parser) value(depth int) (*Node, error) {
 			if err != nil {
 				return nil, err
 			}
+			v.parent, v.slot = n, len(n.Items)
 			n.Items = append(n.Items, v)
 		}
 		if _, err := p.dec.ReadToken(); err != nil {

@@ -68,3 +68,26 @@ func TestDuplicateKeysLastWins(t *testing.T) {
 		t.Fatalf("got %+v", n.Members)
 	}
 }
+
+func TestPointerOfAndWalkNodes(t *testing.T) {
+	for _, tc := range []struct {
+		name  string
+		parse func([]byte) (*Node, error)
+		src   string
+	}{
+		{"json", Parse, `{"a":[1,{"b/c~":"x"}],"d":{"e":null}}`},
+		{"yaml", ParseYAML, "a:\n  - 1\n  - b/c~: x\nd:\n  e: null\n"},
+	} {
+		root, err := tc.parse([]byte(tc.src))
+		if err != nil {
+			t.Fatal(tc.name, err)
+		}
+		// Every node's PointerOf must equal the pointer Walk builds.
+		var want, got []string
+		Walk(root, "", func(ptr string, n *Node) bool { want = append(want, ptr); return true })
+		WalkNodes(root, func(n *Node) bool { got = append(got, PointerOf(n)); return true })
+		if strings.Join(got, " ") != strings.Join(want, " ") {
+			t.Errorf("%s: PointerOf %q, Walk %q", tc.name, got, want)
+		}
+	}
+}

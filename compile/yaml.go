@@ -108,7 +108,11 @@ func (d *Doc) parseYAML() (root *Node, serr *SyntaxError) {
 		}
 		n = n.Content[0]
 	}
-	return c.convert(n, 0, false)
+	root, serr = c.convert(n, 0, false)
+	if root != nil {
+		linkTree(root)
+	}
+	return root, serr
 }
 
 var jsonNumberRE = regexp.MustCompile(`^-?(0|[1-9][0-9]*)(\.[0-9]+)?([eE][+-]?[0-9]+)?$`)

@@ -87,7 +87,7 @@ type docModel struct {
 // buildDocModel models every Flow of the agent's flow file.
 func buildDocModel(a *compile.Agent) *docModel {
 	dm := &docModel{doc: a.Flow, registry: a.RegistryComponents(), byNode: map[*compile.Node]*flowModel{}}
-	dm.refs = buildRefIndex(a.Flow.Root)
+	dm.refs = buildRefIndex(a.Flow.Root, false)
 	for _, f := range compile.Flows(a.Flow.Root) {
 		m := dm.buildFlow(f)
 		dm.flows = append(dm.flows, m)

@@ -57,16 +57,26 @@ type refIndex struct {
 	deps   map[string][]refUse      // key → refs used in its definition (outside nested blocks)
 }
 
-func buildRefIndex(root *compile.Node) *refIndex {
+// buildRefIndex indexes the definitions; withUses also lists every
+// reference and each definition's dependencies (for the scope and cycle
+// checks), which costs a pointer per reference.
+func buildRefIndex(root *compile.Node, withUses bool) *refIndex {
 	ri := &refIndex{defs: map[string][]refDef{}, blocks: map[string]*compile.Node{}, deps: map[string][]refUse{}}
-	compile.Walk(root, "", func(ptr string, n *compile.Node) bool {
+	compile.WalkNodes(root, func(n *compile.Node) bool {
 		if n.Kind != compile.Object {
 			return true
 		}
-		if id, ok := compile.RefID(n); ok {
+		id, isRef := compile.RefID(n)
+		isRef = isRef && withUses
+		rc := n.Get("$referenced_components")
+		if !isRef && !rc.Is(compile.Object) {
+			return true
+		}
+		ptr := compile.PointerOf(n) // only for the few objects that need one
+		if isRef {
 			ri.uses = append(ri.uses, refUse{id: id, ptr: ptr})
 		}
-		if rc := n.Get("$referenced_components"); rc.Is(compile.Object) {
+		if rc.Is(compile.Object) {
 			bp := compile.Append(ptr, "$referenced_components")
 			ri.blocks[ptr] = rc
 			for _, m := range rc.Members {
@@ -79,13 +89,16 @@ func buildRefIndex(root *compile.Node) *refIndex {
 		return true
 	})
 	for _, key := range ri.order {
+		if !withUses {
+			break
+		}
 		d := ri.defs[key][0]
-		compile.Walk(d.node, d.ptr, func(ptr string, n *compile.Node) bool {
-			if ptr != d.ptr && strings.HasSuffix(ptr, "/$referenced_components") {
+		compile.WalkNodes(d.node, func(n *compile.Node) bool {
+			if n != d.node && n.Key() == "$referenced_components" {
 				return false // nested definitions are their own entries
 			}
 			if id, ok := compile.RefID(n); ok {
-				ri.deps[key] = append(ri.deps[key], refUse{id: id, ptr: ptr})
+				ri.deps[key] = append(ri.deps[key], refUse{id: id, ptr: compile.PointerOf(n)})
 			}
 			return true
 		})
@@ -115,7 +128,7 @@ func checkRefScope(p *Pass) {
 	if foreignFormat(doc.Root) != "" {
 		return
 	}
-	ri := buildRefIndex(doc.Root)
+	ri := buildRefIndex(doc.Root, true)
 	registry := p.Agent.RegistryComponents()
 	for _, u := range ri.uses {
 		if ri.lexical(u.id, u.ptr) != nil {
@@ -200,7 +213,7 @@ func checkDuplicateDefinitions(p *Pass) {
 	if foreignFormat(doc.Root) != "" {
 		return
 	}
-	ri := buildRefIndex(doc.Root)
+	ri := buildRefIndex(doc.Root, false)
 	var repeated []string // pointers of second definitions: their ids are reported as the key
 	for _, key := range ri.order {
 		ds := ri.defs[key]
@@ -213,7 +226,7 @@ func checkDuplicateDefinitions(p *Pass) {
 	}
 	ids := map[string][]string{}
 	var order []string
-	compile.Walk(doc.Root, "", func(ptr string, n *compile.Node) bool {
+	compile.WalkNodes(doc.Root, func(n *compile.Node) bool {
 		if n.Kind != compile.Object {
 			return true
 		}
@@ -227,7 +240,7 @@ func checkDuplicateDefinitions(p *Pass) {
 		if _, seen := ids[id]; !seen {
 			order = append(order, id)
 		}
-		ids[id] = append(ids[id], ptr)
+		ids[id] = append(ids[id], compile.PointerOf(n))
 		return true
 	})
 	for _, id := range order {
