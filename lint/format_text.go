@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"io"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -128,31 +129,36 @@ func txtSnippet(b *strings.Builder, doc *compile.Doc, f Finding, paint func(stri
 		bcol += size
 		col++
 	}
-	width := max(txtTokenWidth([]byte(line[bcol:min(len(line), bcol+4*txtMaxSnippet)]), 0), 1)
-	// Only a window of a long line (minified JSON) is shown; cut it in
-	// bytes first so that a huge line is never converted whole.
-	lo, hi := 0, len(line)
+	// A long line (minified JSON) is cut in bytes around the column first,
+	// so that a huge line is never converted or scanned whole; the margin
+	// keeps any credential that reaches into the shown part whole for
+	// txtRedact.
+	cutLeft, cutRight := false, false
 	if len(line) > 4*txtMaxSnippet {
-		lo, hi = max(bcol-2*txtMaxSnippet, 0), min(bcol+4*txtMaxSnippet, len(line))
+		lo, hi := max(bcol-4*txtMaxSnippet, 0), min(bcol+6*txtMaxSnippet, len(line))
 		for lo > 0 && !utf8.RuneStart(line[lo]) {
 			lo--
 		}
 		for hi < len(line) && !utf8.RuneStart(line[hi]) {
 			hi++
 		}
+		cutLeft, cutRight = lo > 0, hi < len(line)
+		line, bcol = line[lo:hi], bcol-lo
 	}
-	runes := []rune(line[lo:hi])
-	col = utf8.RuneCountInString(line[lo:bcol])
+	line, bcol = txtRedact(line, bcol, f)
+	width := max(txtTokenWidth([]byte(line), bcol), 1)
+	runes := []rune(line)
+	col = utf8.RuneCountInString(line[:bcol])
 	start, end := 0, len(runes)
-	if len(runes) > txtMaxSnippet || lo > 0 || hi < len(line) {
+	if len(runes) > txtMaxSnippet {
 		start = max(col-txtMaxSnippet/2, 0)
 		end = min(start+txtMaxSnippet, len(runes))
 	}
 	prefix, suffix := "", ""
-	if start > 0 || lo > 0 {
+	if start > 0 || cutLeft {
 		prefix = "…"
 	}
-	if end < len(runes) || hi < len(line) {
+	if end < len(runes) || cutRight {
 		suffix = "…"
 	}
 	runes = runes[start:end]
@@ -182,8 +188,18 @@ func txtSnippet(b *strings.Builder, doc *compile.Doc, f Finding, paint func(stri
 // txtTokenWidth is the width in characters of the JSON scalar starting at
 // byte off (a string with its quotes, a number, true/false/null), or 1.
 func txtTokenWidth(src []byte, off int) int {
-	if off < 0 || off >= len(src) {
+	end := txtTokenEnd(src, off)
+	if end <= off {
 		return 1
+	}
+	return utf8.RuneCount(src[off:end])
+}
+
+// txtTokenEnd is the byte offset just past the JSON scalar starting at
+// off, or off when none starts there.
+func txtTokenEnd(src []byte, off int) int {
+	if off < 0 || off >= len(src) {
+		return off
 	}
 	end := off
 	switch c := src[off]; {
@@ -200,11 +216,36 @@ func txtTokenWidth(src []byte, off int) int {
 		for end < len(src) && !strings.ContainsRune(",]} \t\r\n:", rune(src[end])) {
 			end++
 		}
-	default:
-		return 1
 	}
-	end = min(end, len(src))
-	return utf8.RuneCount(src[off:end])
+	return min(end, len(src))
+}
+
+// txtRedact keeps credentials out of a source excerpt (SPEC §2: never a
+// raw secret): the value under a credential finding is shown masked, and
+// any other credential on the line is masked by the secret scanner's
+// RedactSecrets. It returns the line to show and the byte offset of the
+// finding's column in it.
+func txtRedact(line string, bcol int, f Finding) (string, int) {
+	if r := LookupRule(f.Code); r != nil && slices.Contains(r.Tags, "security") && strings.Contains(f.Code, "credential") {
+		if end := txtTokenEnd([]byte(line), bcol); end-bcol >= 2 && line[bcol] == '"' && line[end-1] == '"' {
+			line = line[:bcol] + `"` + Mask(line[bcol+1:end-1]) + `"` + line[end:]
+		}
+	}
+	red := RedactSecrets(line)
+	if red == line {
+		return line, bcol
+	}
+	d := 0
+	for d < len(line) && d < len(red) && line[d] == red[d] {
+		d++
+	}
+	if d < bcol {
+		bcol = min(len(RedactSecrets(line[:bcol])), len(red))
+		for bcol > 0 && bcol < len(red) && !utf8.RuneStart(red[bcol]) {
+			bcol--
+		}
+	}
+	return red, bcol
 }
 
 // txtClean replaces control characters (terminal escapes included) by

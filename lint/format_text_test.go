@@ -2,6 +2,7 @@ package lint
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -88,3 +89,35 @@ func TestTokenWidth(t *testing.T) {
 		}
 	}
 }
+
+// TestWriteTextRedacts: the source excerpt under a finding never shows a
+// credential; the caret stays under the finding's value.
+func TestWriteTextRedacts(t *testing.T) {
+	token := "ghp_" + "R8mZ2xQ7kLp4Vn9TbW3cYs6Hd1Fj5GaE0uKo"
+	src := "{\n  \"headers\": {\"Authorization\": \"Bearer " + token + "\", \"x\": 1}\n}\n"
+	doc := compile.ParseDoc("oas.json", []byte(src))
+	for _, code := range []string{"literal_credential_detected", "oas_structural"} {
+		var b bytes.Buffer
+		f := doc.At("/headers/x", code, compile.Blocker, "m")
+		if err := WriteText(&b, []Finding{doc.At("/headers/Authorization", code, compile.Blocker, "m"), f}, Docs{doc.Path: doc}, TextOptions{Files: 1}); err != nil {
+			t.Fatal(err)
+		}
+		out := b.String()
+		if strings.Contains(out, token[4:16]) {
+			t.Errorf("%s: raw credential in the excerpt:\n%s", code, out)
+		}
+		// The caret under "x"'s value sits under the 1 of the shown line.
+		lines := strings.Split(out, "\n")
+		for i, l := range lines {
+			if strings.HasPrefix(l, "oas.json:2:") && strings.Contains(l, "2:"+itoa(f.Column)+":") {
+				shown, caret := lines[i+2], lines[i+3]
+				sr := []rune(shown)
+				if c := strings.Index(caret, "^"); c < 0 || c >= len(sr) || sr[c] != '1' {
+					t.Errorf("%s: caret misplaced:\n%s\n%s", code, shown, caret)
+				}
+			}
+		}
+	}
+}
+
+func itoa(n int) string { return fmt.Sprint(n) }
