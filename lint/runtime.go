@@ -434,26 +434,47 @@ func (v *valCtx) checkBridgeSource() {
 
 type rtDFE struct{ src, srcOut, dst, dstIn string }
 
-// rtOrderedSet is a JavaScript Set of strings: insertion order, no repeats.
+// rtOrderedSet is a JavaScript Set of strings: insertion order, no
+// repeats. Small sets (the usual few titles) need no map.
 type rtOrderedSet struct {
 	list []string
-	has  map[string]bool
+	has  map[string]bool // built once the set outgrows a linear search
+}
+
+func (s *rtOrderedSet) contains(x string) bool {
+	if s == nil {
+		return false
+	}
+	if s.has != nil {
+		return s.has[x]
+	}
+	for _, y := range s.list {
+		if y == x {
+			return true
+		}
+	}
+	return false
 }
 
 func (s *rtOrderedSet) add(x string) {
-	if s.has == nil {
-		s.has = map[string]bool{}
+	if s.contains(x) {
+		return
 	}
-	if !s.has[x] {
+	s.list = append(s.list, x)
+	if s.has != nil {
 		s.has[x] = true
-		s.list = append(s.list, x)
+	} else if len(s.list) > 16 {
+		s.has = make(map[string]bool, 2*len(s.list))
+		for _, y := range s.list {
+			s.has[y] = true
+		}
 	}
 }
 
 func (s *rtOrderedSet) minus(o *rtOrderedSet) []string {
 	var out []string
 	for _, x := range s.list {
-		if !o.has[x] {
+		if !o.contains(x) {
 			out = append(out, x)
 		}
 	}
@@ -480,8 +501,9 @@ var rtApiSources = []string{"url", "http_method", "api_spec_uri", "data", "query
 // {{ name }} in the JSON text of its templated fields (the reference runs
 // its regex over JSON.stringify of url, http_method, api_spec_uri, data,
 // query_params, headers), ALL-CAPS names (environment variables) left out,
-// in order of appearance. A match cannot cross a quote, so scanning every
-// key and string in stringify order, each in its escaped JSON form, finds
+// in order of appearance. A match cannot cross a quote or a backslash, and
+// JSON escapes every character \s could match but the space, so scanning
+// every key and string in stringify order as it is (with \s = " ") finds
 // the same names without building the text.
 func rtPlaceholders(api *compile.Node) *rtOrderedSet {
 	set := &rtOrderedSet{}
@@ -511,14 +533,6 @@ func rtScanPlaceholders(n *compile.Node, set *rtOrderedSet, depth int) {
 }
 
 func rtScanText(text string, set *rtOrderedSet) {
-	if !strings.Contains(text, "{{") {
-		return
-	}
-	if strings.ContainsFunc(text, func(r rune) bool { return r == '"' || r == '\\' || r < 0x20 }) {
-		var b strings.Builder
-		valJSONString(&b, text)
-		text = b.String()
-	}
 	for i := 0; i+1 < len(text); {
 		k := strings.Index(text[i:], "{{")
 		if k < 0 {
@@ -559,9 +573,9 @@ func rtMatchPlaceholder(text string, start int) (string, int, bool) {
 	return "", 0, false
 }
 
-func rtSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-}
+// rtSpace is \s as it can match in JSON text: JSON.stringify escapes tab,
+// newline and the other control characters, so only the space is left.
+func rtSpace(c byte) bool { return c == ' ' }
 
 func rtWord(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
@@ -615,6 +629,7 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 	}
 	var dfes []rtDFE
 	if dc := raw.Get("data_flow_connections"); dc.Is(compile.Array) {
+		dfes = make([]rtDFE, 0, len(dc.Items))
 		for _, e := range dc.Items {
 			if !e.Is(compile.Object) || compile.ComponentType(e) != "DataFlowEdge" {
 				continue
@@ -631,11 +646,27 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 			dfes = append(dfes, d)
 		}
 	}
-	// DataFlowEdges by (destination node, destination input).
-	dfeInto := make(map[[2]string][]rtDFE, len(dfes))
-	for _, e := range dfes {
-		k := [2]string{e.dst, e.dstIn}
-		dfeInto[k] = append(dfeInto[k], e)
+	// DataFlowEdges into (node, input): a linear search for the usual few
+	// dozen edges, an index for a large Flow.
+	var dfeIndex map[[2]string][]rtDFE
+	if len(dfes) > 64 {
+		dfeIndex = make(map[[2]string][]rtDFE, len(dfes))
+		for _, e := range dfes {
+			k := [2]string{e.dst, e.dstIn}
+			dfeIndex[k] = append(dfeIndex[k], e)
+		}
+	}
+	dfeInto := func(dst, in string) []rtDFE {
+		if dfeIndex != nil {
+			return dfeIndex[[2]string{dst, in}]
+		}
+		var out []rtDFE
+		for _, e := range dfes {
+			if e.dst == dst && e.dstIn == in {
+				out = append(out, e)
+			}
+		}
+		return out
 	}
 	loc := func(id string) string { return compile.Append(f.ptr, "$referenced_components", id) }
 
@@ -648,7 +679,7 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 		inputsNode := api.Get("inputs")
 		explicit := inputsNode.Is(compile.Array)
 		declared := &rtOrderedSet{}
-		defaults := map[string]bool{}
+		agentRunIDDefault := false
 		if explicit {
 			for _, in := range inputsNode.Items {
 				t, ok := in.Get("title").Str()
@@ -656,8 +687,8 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 					continue
 				}
 				declared.add(t)
-				if in.Get("default") != nil {
-					defaults[t] = true
+				if t == "agent_run_id" && in.Get("default") != nil {
+					agentRunIDDefault = true
 				}
 			}
 		}
@@ -698,10 +729,10 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 			}
 		}
 		// 004
-		if !ph.has["agent_run_id"] {
+		if !ph.contains("agent_run_id") {
 			continue
 		}
-		if explicit && !declared.has["agent_run_id"] {
+		if explicit && !declared.contains("agent_run_id") {
 			v.report(loc(id), "OAS-RUNTIME-004",
 				`ApiNode "`+id+`" references {{ agent_run_id }} in its template `+
 					`body but does not declare "agent_run_id" in inputs[]. `+
@@ -714,10 +745,10 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 					`flow agent's cinatra/oas.json shows the shape).`)
 			continue
 		}
-		if explicit && defaults["agent_run_id"] {
+		if explicit && agentRunIDDefault {
 			continue
 		}
-		into := dfeInto[[2]string{id, "agent_run_id"}]
+		into := dfeInto(id, "agent_run_id")
 		if len(into) == 0 {
 			v.report(loc(id), "OAS-RUNTIME-004",
 				`ApiNode "`+id+`" declares "agent_run_id" in inputs[] but no `+
@@ -736,7 +767,7 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 				continue
 			}
 			if (e.srcOut == "cinatra_run_id" || e.srcOut == "agent_run_id") &&
-				startInputs != nil && startInputs.has[e.srcOut] && flowInputs.has[e.srcOut] {
+				startInputs.contains(e.srcOut) && flowInputs.contains(e.srcOut) {
 				satisfied = true
 				break
 			}
@@ -763,8 +794,8 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 		return
 	}
 	for _, out := range rtTitles(entries[endIdx].Value.Get("outputs")) {
-		fed := len(dfeInto[[2]string{endRef, out}]) > 0
-		if fed || (flowInputs.has[out] && startInputs != nil && startInputs.has[out]) {
+		fed := len(dfeInto(endRef, out)) > 0
+		if fed || (flowInputs.contains(out) && startInputs.contains(out)) {
 			continue
 		}
 		v.report(loc(endRef), "OAS-RUNTIME-005",
