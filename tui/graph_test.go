@@ -99,11 +99,11 @@ func TestStepSelectsNode(t *testing.T) {
 	p := fixture("subflow-agent")
 	m := newModel(t, p, 120, 30, analyze(t, p, 1))
 	if len(m.good.Steps) == 0 {
-		t.Skipf("no compiled steps: %s", m.good.CompileErr)
+		t.Fatalf("fixture has no compiled steps: %s", m.good.CompileErr)
 	}
 	press(m, "2", "down")
 	st, _ := m.steps.Selected()
-	if st.NodeID != "" && selectedID(m) != st.NodeID {
+	if st.NodeID == "" || selectedID(m) != st.NodeID {
 		t.Errorf("step %d node %q, graph selects %q", st.Number, st.NodeID, selectedID(m))
 	}
 }
@@ -113,7 +113,7 @@ func TestStepSelectsNode(t *testing.T) {
 func TestPickerFromSlots(t *testing.T) {
 	p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
 	if _, err := os.Stat(filepath.Join("..", "testdata", ".oastui", "catalog.json")); err != nil {
-		t.Skip("no demo catalog")
+		t.Fatalf("the demo catalog is missing: %v", err)
 	}
 	m := newModel(t, p, 120, 40, analyze(t, p, 1))
 	press(m, "5")
