@@ -89,37 +89,15 @@ type StepRow struct {
 
 // Steps is the steps tab: the compiled approval steps in BFS order.
 type Steps struct {
-	rows    []StepRow
+	cursorList[StepRow]
 	errText string
-	cursor  int
-	off     int
-	w, h    int
 }
 
 // SetSteps replaces the rows; errText is shown instead when compiling failed
 // (the rows may still be the last good ones).
 func (s *Steps) SetSteps(rows []StepRow, errText string) {
-	s.rows = rows
+	s.setRows(rows)
 	s.errText = errText
-	s.cursor = min(s.cursor, max(0, len(rows)-1))
-}
-
-// SetSize sets the inner size.
-func (s *Steps) SetSize(w, h int) { s.w, s.h = w, h }
-
-// Move moves the cursor.
-func (s *Steps) Move(d int) {
-	if len(s.rows) > 0 {
-		s.cursor = max(0, min(len(s.rows)-1, s.cursor+d))
-	}
-}
-
-// Selected is the step under the cursor.
-func (s *Steps) Selected() (StepRow, bool) {
-	if s.cursor < len(s.rows) {
-		return s.rows[s.cursor], true
-	}
-	return StepRow{}, false
 }
 
 // View renders the table.
@@ -193,36 +171,14 @@ type SlotRow struct {
 
 // Slots is the slots tab.
 type Slots struct {
-	rows   []SlotRow
-	note   string
-	cursor int
-	off    int
-	w, h   int
+	cursorList[SlotRow]
+	note string
 }
 
 // SetSlots replaces the rows; note is shown when there are none.
 func (s *Slots) SetSlots(rows []SlotRow, note string) {
-	s.rows = rows
+	s.setRows(rows)
 	s.note = note
-	s.cursor = min(s.cursor, max(0, len(rows)-1))
-}
-
-// SetSize sets the inner size.
-func (s *Slots) SetSize(w, h int) { s.w, s.h = w, h }
-
-// Move moves the cursor.
-func (s *Slots) Move(d int) {
-	if len(s.rows) > 0 {
-		s.cursor = max(0, min(len(s.rows)-1, s.cursor+d))
-	}
-}
-
-// Selected is the slot under the cursor.
-func (s *Slots) Selected() (SlotRow, bool) {
-	if s.cursor < len(s.rows) {
-		return s.rows[s.cursor], true
-	}
-	return SlotRow{}, false
 }
 
 // View renders the list, two lines per slot.
