@@ -243,3 +243,12 @@ func (n *Node) Key() string {
 	}
 	return n.parent.Members[n.slot].Key
 }
+
+// Parent returns the object or array that holds n, or nil for the root (and
+// for nodes built by hand).
+func (n *Node) Parent() *Node {
+	if n == nil {
+		return nil
+	}
+	return n.parent
+}

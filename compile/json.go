@@ -171,8 +171,21 @@ var errEOF = errors.New("EOF")
 func isEOF(err error) bool { return err != nil && err.Error() == "EOF" }
 
 type parser struct {
-	src []byte
-	dec *jsontext.Decoder
+	src  []byte
+	dec  *jsontext.Decoder
+	slab []Node // nodes are carved from blocks: one allocation per 128 values
+
+	members []Member // open objects' members, innermost last
+	items   []*Node  // open arrays' items, innermost last
+}
+
+func (p *parser) newNode() *Node {
+	if len(p.slab) == 0 {
+		p.slab = make([]Node, 128)
+	}
+	n := &p.slab[0]
+	p.slab = p.slab[1:]
+	return n
 }
 
 var errTooDeep = errors.New("too deep")
@@ -205,7 +218,8 @@ func (p *parser) value(depth int) (*Node, error) {
 	if err != nil {
 		return nil, err
 	}
-	n := &Node{Offset: off}
+	n := p.newNode()
+	n.Offset = off
 	switch tok.Kind() {
 	case 'n':
 		n.Kind = Null
@@ -217,6 +231,9 @@ func (p *parser) value(depth int) (*Node, error) {
 		n.Kind, n.Text = Number, tok.String()
 	case '{':
 		n.Kind = Object
+		// Members collect on a stack shared by the whole parse and are
+		// copied out once, at their exact size, when the object closes.
+		base := len(p.members)
 		for p.dec.PeekKind() != '}' {
 			keyOff := p.next()
 			kt, err := p.dec.ReadToken()
@@ -228,21 +245,32 @@ func (p *parser) value(depth int) (*Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			v.parent, v.slot = n, len(n.Members)
-			n.Members = append(n.Members, Member{Key: key, KeyOffset: keyOff, Value: v})
+			v.parent, v.slot = n, len(p.members)-base
+			p.members = append(p.members, Member{Key: key, KeyOffset: keyOff, Value: v})
+		}
+		if len(p.members) > base {
+			n.Members = append([]Member(nil), p.members[base:]...)
+			clear(p.members[base:]) // drop references the stack no longer needs
+			p.members = p.members[:base]
 		}
 		if _, err := p.dec.ReadToken(); err != nil {
 			return nil, err
 		}
 	case '[':
 		n.Kind = Array
+		base := len(p.items)
 		for p.dec.PeekKind() != ']' {
 			v, err := p.value(depth + 1)
 			if err != nil {
 				return nil, err
 			}
-			v.parent, v.slot = n, len(n.Items)
-			n.Items = append(n.Items, v)
+			v.parent, v.slot = n, len(p.items)-base
+			p.items = append(p.items, v)
+		}
+		if len(p.items) > base {
+			n.Items = append([]*Node(nil), p.items[base:]...)
+			clear(p.items[base:])
+			p.items = p.items[:base]
 		}
 		if _, err := p.dec.ReadToken(); err != nil {
 			return nil, err

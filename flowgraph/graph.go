@@ -374,14 +374,13 @@ func addRelated(n *Node, r compile.Resolved, resolve resolver) {
 	}
 	// Components referenced from inside the node (its agent, tools, …).
 	seen := map[string]bool{}
-	compile.Walk(r.Node, r.Pointer, func(ptr string, v *compile.Node) bool {
-		if id, ok := compile.RefID(v); ok {
-			res := resolve(v, ptr)
+	compile.WalkNodes(r.Node, func(v *compile.Node) bool {
+		if _, ok := compile.RefID(v); ok {
+			res := resolve(v, compile.PointerOf(v))
 			if res.Pointer != "" && !seen[res.Pointer] && res.Scope != compile.RefInline {
 				seen[res.Pointer] = true
 				n.related = append(n.related, res.Pointer)
 			}
-			_ = id
 			return false
 		}
 		return true

@@ -83,7 +83,7 @@ func IsTrivial(a *compile.Agent) bool {
 				if flows == nil {
 					flows = compile.Flows(root)
 				}
-				agent = enclosingFlow(flows, c.Ptr).Resolve(agent, compile.Append(c.Ptr, "agent"), a.RegistryComponents()).Node
+				agent = enclosingFlow(flows, c.Ptr()).Resolve(agent, compile.Append(c.Ptr(), "agent"), a.RegistryComponents()).Node
 			}
 			if compile.ComponentType(agent) == "A2AAgent" {
 				return false

@@ -29,7 +29,7 @@ func checkLLMBridgeWiring(p *Pass) {
 		if !ok || !isLLMBridgeURL(u) || bridgeHasAgentID(c.Node) {
 			continue
 		}
-		p.Report(doc, c.Ptr, "llm_bridge_missing_agent_id", "ApiNode "+c.Label+bridgeMessage)
+		p.Report(doc, c.Ptr(), "llm_bridge_missing_agent_id", "ApiNode "+c.Label()+bridgeMessage)
 	}
 }
 

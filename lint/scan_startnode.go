@@ -41,7 +41,7 @@ func checkStartNodeInputs(p *Pass) {
 		if len(orphans) == 0 {
 			continue
 		}
-		p.Report(doc, c.Ptr, "start_node_inputs_without_required",
-			"StartNode \""+c.Label+"\" declares input(s) "+scanQuoteList(orphans)+startNodeMessageTail)
+		p.Report(doc, c.Ptr(), "start_node_inputs_without_required",
+			"StartNode \""+c.Label()+"\" declares input(s) "+scanQuoteList(orphans)+startNodeMessageTail)
 	}
 }

@@ -57,13 +57,16 @@ func checkUntrustedURLs(p *Pass) {
 			if !ok {
 				continue // absent, a $component_ref or not a string
 			}
-			ptr := compile.Append(c.Ptr, toks...)
-			if seen[ptr] || urlTrusted(s, allowed) {
+			if urlTrusted(s, allowed) {
+				continue
+			}
+			ptr := compile.PointerOf(v)
+			if seen[ptr] {
 				continue
 			}
 			seen[ptr] = true
 			p.Report(doc, ptr, "untrusted_external_url",
-				"untrusted "+strings.ReplaceAll(field, "/", ".")+" on "+c.Type+" "+c.Label+": "+urlRedact(urlDisplay(s)))
+				"untrusted "+strings.ReplaceAll(field, "/", ".")+" on "+c.Type+" "+c.Label()+": "+urlRedact(urlDisplay(s)))
 		}
 	}
 }

@@ -307,7 +307,7 @@ func contextFlowNode(f *compile.Flow, r compile.Resolved, reg *compile.Node) *ct
 
 func callsContextResolve(flow *compile.Node) bool {
 	found := false
-	compile.Walk(flow, "", func(_ string, n *compile.Node) bool {
+	compile.WalkNodes(flow, func(n *compile.Node) bool {
 		if found {
 			return false
 		}

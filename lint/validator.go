@@ -530,7 +530,7 @@ func (w *valWalker) checkCycles() {
 			want[refNode] = ""
 		}
 	}
-	valPointersOf(w.v.root, want)
+	valPointersOf(want)
 	for _, c := range cycles {
 		loc := w.defs[c.start].ptr()
 		if c.refNode != nil {
@@ -577,20 +577,9 @@ func (w *valWalker) cyclePath(start int, in map[int]bool) []int {
 	return []int{start}
 }
 
-// valPointersOf fills want (node → pointer) in one walk of the tree.
-func valPointersOf(root *compile.Node, want map[*compile.Node]string) {
-	if len(want) == 0 {
-		return
+// valPointersOf fills want (node → pointer).
+func valPointersOf(want map[*compile.Node]string) {
+	for n := range want {
+		want[n] = compile.PointerOf(n)
 	}
-	left := len(want)
-	compile.Walk(root, "", func(ptr string, n *compile.Node) bool {
-		if left == 0 {
-			return false
-		}
-		if _, ok := want[n]; ok {
-			want[n] = ptr
-			left--
-		}
-		return true
-	})
 }
