@@ -6,7 +6,7 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/mattn/go-runewidth"
+	"github.com/clipperhouse/displaywidth"
 )
 
 // Class is the style class of a canvas cell; the view maps classes to
@@ -209,9 +209,10 @@ func (l *Layout) Box(nodeIndex int) Rect {
 	return l.boxes[nodeIndex]
 }
 
-var widthCond = &runewidth.Condition{EastAsianWidth: false, StrictEmojiNeutral: true}
-
-func runeWidth(r rune) int { return widthCond.RuneWidth(r) }
+// runeWidth is the number of cells r takes, measured the way Lip Gloss v2
+// measures (clipperhouse/displaywidth, East Asian ambiguous = 1), so the
+// canvas and the view agree on every cell.
+func runeWidth(r rune) int { return displaywidth.Rune(r) }
 
 func textWidth(s string) int {
 	w := 0
