@@ -9,6 +9,8 @@ type Flow struct {
 	Pointer string // where the Flow object is in the document ("" for the root)
 	Parent  *Flow  // the Flow whose subtree contains this one; nil for the outermost
 	Depth   int    // 0 for the outermost Flow
+
+	refsPtr string // RefsPointer, built once
 }
 
 // ID is the Flow's id (or name when it has no id).
@@ -23,7 +25,12 @@ func (f *Flow) ID() string {
 func (f *Flow) Refs() *Node { return f.Node.Get("$referenced_components") }
 
 // RefsPointer is the pointer of the Flow's $referenced_components.
-func (f *Flow) RefsPointer() string { return Append(f.Pointer, "$referenced_components") }
+func (f *Flow) RefsPointer() string {
+	if f.refsPtr != "" {
+		return f.refsPtr
+	}
+	return Append(f.Pointer, "$referenced_components") // a Flow built by hand
+}
 
 // RefScope says where a $component_ref was found.
 type RefScope int
@@ -90,7 +97,7 @@ func Flows(root *Node) []*Flow {
 		for len(stack) > 0 && !isUnder(ptr, stack[len(stack)-1].Pointer) {
 			stack = stack[:len(stack)-1]
 		}
-		f := &Flow{Node: n, Pointer: ptr, Depth: len(stack)}
+		f := &Flow{Node: n, Pointer: ptr, Depth: len(stack), refsPtr: Append(ptr, "$referenced_components")}
 		if len(stack) > 0 {
 			f.Parent = stack[len(stack)-1]
 		}
