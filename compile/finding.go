@@ -57,7 +57,11 @@ func (d *Doc) SyntaxFinding() *Finding {
 		return nil
 	}
 	line, col := d.Position(d.Err.Offset)
-	return &Finding{Code: "invalid_json", Severity: Blocker, Message: "invalid JSON: " + d.Err.Msg,
+	prefix := "invalid JSON: "
+	if d.Err.Refused {
+		prefix = "not read, beyond oastui's limits: "
+	}
+	return &Finding{Code: "invalid_json", Severity: Blocker, Message: prefix + d.Err.Msg,
 		Source: SourceDeterministic, File: d.Path, Line: line, Column: col}
 }
 

@@ -141,8 +141,15 @@ func (n *Node) Interface() any {
 
 // SyntaxError is a JSON document that could not be parsed, or was refused.
 type SyntaxError struct {
-	Offset int    // byte offset of the problem
-	Msg    string // readable reason, without position
+	Offset  int    // byte offset of the problem
+	Msg     string // readable reason, without position
+	Refused bool   // the input is beyond oastui's limits rather than malformed
+}
+
+// tooLarge is the error for a file over MaxFileBytes.
+func tooLarge(n int) *SyntaxError {
+	return &SyntaxError{Msg: fmt.Sprintf("file is %.1f MiB; oastui reads at most %d MiB",
+		float64(n)/(1<<20), MaxFileBytes>>20), Refused: true}
 }
 
 func (e *SyntaxError) Error() string { return fmt.Sprintf("offset %d: %s", e.Offset, e.Msg) }
@@ -151,7 +158,7 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("offset %d: %s", e.Off
 // huge or too deeply nested input comes back as a *SyntaxError.
 func Parse(src []byte) (*Node, error) {
 	if len(src) > MaxFileBytes {
-		return nil, &SyntaxError{Offset: 0, Msg: fmt.Sprintf("file is %d bytes; oastui reads at most %d", len(src), MaxFileBytes)}
+		return nil, tooLarge(len(src))
 	}
 	p := parser{src: src, dec: jsontext.NewDecoder(bytes.NewReader(src), jsontext.AllowDuplicateNames(true))}
 	root, err := p.value(0)
@@ -211,7 +218,7 @@ func (p *parser) syntaxError(err error) *SyntaxError {
 
 func (p *parser) value(depth int) (*Node, error) {
 	if depth > MaxDepth {
-		return nil, &SyntaxError{Offset: int(p.dec.InputOffset()), Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth)}
+		return nil, &SyntaxError{Offset: int(p.dec.InputOffset()), Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth), Refused: true}
 	}
 	off := p.next()
 	tok, err := p.dec.ReadToken()

@@ -53,9 +53,21 @@ func TestParseErrors(t *testing.T) {
 		if f.Code != "invalid_json" || f.Severity != Blocker {
 			t.Errorf("%s: got %s/%s", tc.name, f.Code, f.Severity)
 		}
+		if wantRefused := tc.name == "too deep"; d.Err.Refused != wantRefused ||
+			wantRefused != strings.HasPrefix(f.Message, "not read, beyond oastui's limits: ") {
+			t.Errorf("%s: refused=%v, message %q", tc.name, d.Err.Refused, f.Message)
+		}
 		if f.Line != tc.line || f.Column != tc.col {
 			t.Errorf("%s: at %d:%d (%s), want %d:%d", tc.name, f.Line, f.Column, f.Message, tc.line, tc.col)
 		}
+	}
+}
+
+func TestTooLargeIsRefused(t *testing.T) {
+	d := ParseDoc("big.json", make([]byte, MaxFileBytes+1))
+	f := d.SyntaxFinding()
+	if f == nil || f.Message != "not read, beyond oastui's limits: file is 16.0 MiB; oastui reads at most 16 MiB" {
+		t.Fatalf("got %+v", f)
 	}
 }
 

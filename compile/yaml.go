@@ -60,7 +60,7 @@ func ParseDocFile(path string, src []byte) *Doc {
 // an "invalid YAML" message.
 func (d *Doc) FileSyntaxFinding() *Finding {
 	f := d.SyntaxFinding()
-	if f != nil && IsYAMLPath(d.Path) {
+	if f != nil && IsYAMLPath(d.Path) && !d.Err.Refused {
 		f.Message = "invalid YAML: " + d.Err.Msg
 	}
 	return f
@@ -79,7 +79,7 @@ func ParseYAML(src []byte) (*Node, error) {
 func (d *Doc) parseYAML() (root *Node, serr *SyntaxError) {
 	src := d.Src
 	if len(src) > MaxFileBytes {
-		return nil, &SyntaxError{Offset: 0, Msg: fmt.Sprintf("file is %d bytes; oastui reads at most %d", len(src), MaxFileBytes)}
+		return nil, tooLarge(len(src))
 	}
 	defer func() {
 		if r := recover(); r != nil {
@@ -166,12 +166,12 @@ type yamlConverter struct {
 func (c *yamlConverter) convert(y *yaml.Node, depth int, viaAlias bool) (*Node, *SyntaxError) {
 	off := c.d.yamlOffset(y.Line, y.Column)
 	if depth > MaxDepth {
-		return nil, &SyntaxError{Offset: off, Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth)}
+		return nil, &SyntaxError{Offset: off, Msg: fmt.Sprintf("nesting deeper than %d levels", MaxDepth), Refused: true}
 	}
 	if viaAlias {
 		c.aliased++
 		if c.aliased > MaxAliasNodes {
-			return nil, &SyntaxError{Offset: off, Msg: fmt.Sprintf("YAML aliases expand to more than %d values; oastui refuses alias bombs", MaxAliasNodes)}
+			return nil, &SyntaxError{Offset: off, Msg: fmt.Sprintf("YAML aliases expand to more than %d values (an alias bomb)", MaxAliasNodes), Refused: true}
 		}
 	}
 	switch y.Kind {
