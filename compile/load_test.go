@@ -4,18 +4,13 @@ import (
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/oastui/oastui/internal/testshared"
 )
 
 // corpusDir returns ../shared/corpus/cinatra, or skips the test when the
 // shared corpus is not beside the checkout (as on a user's machine).
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpus", "cinatra")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared corpus not found at %s: skipping", dir)
-	}
-	return dir
-}
+func corpusDir(t testing.TB) string { return testshared.Corpus(t) }
 
 func TestLoadCorpusAgents(t *testing.T) {
 	root := filepath.Join(corpusDir(t), "agents", "cinatra-ai")

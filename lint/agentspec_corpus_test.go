@@ -10,18 +10,12 @@ import (
 	"testing"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/testshared"
 )
 
 // agentspecCorpus returns ../shared/corpus/agentspec, or skips the test
 // when the shared corpus is not beside the checkout.
-func agentspecCorpus(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpus", "agentspec")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared corpus not found at %s: skipping", dir)
-	}
-	return dir
-}
+func agentspecCorpus(t testing.TB) string { return testshared.Dir(t, "corpus", "agentspec") }
 
 // ownCodes: the codes this part of lint registers (Agent Spec profile and
 // the flow-graph rules); other groups are other rule sets.

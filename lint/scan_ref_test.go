@@ -9,18 +9,12 @@ import (
 	"testing"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/testshared"
 )
 
 // rvSharedDir returns ../../shared/<rel...> or skips the test when the shared
 // directory is not beside the repository.
-func rvSharedDir(t testing.TB, rel ...string) string {
-	t.Helper()
-	dir := filepath.Join(append([]string{"..", "..", "shared"}, rel...)...)
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared data not found at %s: skipping", dir)
-	}
-	return dir
-}
+func rvSharedDir(t testing.TB, rel ...string) string { return testshared.Dir(t, rel...) }
 
 // rvRunChecks runs only the given checks over a loaded agent and returns the
 // sorted findings, so these tests do not depend on the other rules.

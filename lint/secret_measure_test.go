@@ -10,17 +10,12 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/internal/testshared"
 )
 
 // secSharedDir is ../../shared relative to this package, or "" when absent.
-func secSharedDir(t testing.TB) string {
-	t.Helper()
-	d := filepath.Join("..", "..", "shared")
-	if st, err := os.Stat(d); err != nil || !st.IsDir() {
-		t.Skip("../../shared is absent")
-	}
-	return d
-}
+func secSharedDir(t testing.TB) string { return testshared.Dir(t) }
 
 type secGitleaksRow struct {
 	Rule         string `json:"rule"`

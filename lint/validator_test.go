@@ -10,18 +10,12 @@ import (
 	"testing"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/testshared"
 )
 
 // valCorpusDir returns ../shared/corpus/cinatra, or skips the test when
 // the shared corpus is not beside the checkout.
-func valCorpusDir(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpus", "cinatra")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared corpus not found at %s: skipping", dir)
-	}
-	return dir
-}
+func valCorpusDir(t testing.TB) string { return testshared.Corpus(t) }
 
 // validatorFindings lints the agent at path and keeps the findings of the
 // validator's rules only (other rule groups have their own tests).

@@ -1,23 +1,16 @@
 package slots
 
 import (
-	"os"
 	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/testshared"
 )
 
-func corpusDir(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpus", "cinatra")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared corpus not found at %s: skipping", dir)
-	}
-	return dir
-}
+func corpusDir(t testing.TB) string { return testshared.Corpus(t) }
 
 func parseRoot(t *testing.T, src string) *compile.Node {
 	t.Helper()

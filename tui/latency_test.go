@@ -13,17 +13,13 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/vt"
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/testshared"
 	"github.com/oastui/oastui/tui/watch"
 )
 
 // largestCorpusAgent is the biggest agent of the shared corpus (176 KiB).
 func largestCorpusAgent(t testing.TB) string {
-	t.Helper()
-	dir := filepath.Join("..", "..", "shared", "corpus", "cinatra", "agents", "cinatra-ai", "blog-pipeline-agent")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared corpus not found at %s: skipping", dir)
-	}
-	return dir
+	return testshared.Dir(t, "corpus", "cinatra", "agents", "cinatra-ai", "blog-pipeline-agent")
 }
 
 // BenchmarkAnalyzeLargest measures one full analysis (load, review,

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/testshared"
 )
 
 const exampleAgent = "../../testdata/agents/oastui/example-agent"
@@ -187,10 +188,7 @@ func TestCompileCommandGate(t *testing.T) {
 // `compile` for a corpus agent.
 func TestCompileCommandCorpus(t *testing.T) {
 	noGate(t)
-	dir := filepath.Join("..", "..", "..", "shared", "corpus", "cinatra")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared corpus not found at %s: skipping", dir)
-	}
+	dir := testshared.Corpus(t)
 	for _, slug := range []string{"email-outreach-agent", "blog-pipeline-agent"} {
 		code, out, errOut := runCLI(t, "compile", filepath.Join(dir, "agents", "cinatra-ai", slug))
 		if code != 0 {

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/internal/testshared"
 )
 
 func runGraphCmd(t *testing.T, args ...string) (int, string, string) {
@@ -114,7 +116,7 @@ func TestGraphErrors(t *testing.T) {
 // each format (the drawings themselves are flowgraph's goldens).
 func TestGraphCorpusAndTestdata(t *testing.T) {
 	dirs, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "agents", "oastui", "*"))
-	corpus, _ := filepath.Glob(filepath.Join("..", "..", "..", "shared", "corpus", "cinatra", "agents", "cinatra-ai", "*"))
+	corpus, _ := filepath.Glob(filepath.Join(testshared.Dir(t, "corpus", "cinatra", "agents", "cinatra-ai"), "*"))
 	for _, d := range append(dirs, corpus...) {
 		for _, f := range []string{"text", "dot", "mermaid"} {
 			code, out, errs := runGraphCmd(t, "--format", f, d)

@@ -7,6 +7,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/internal/testshared"
 )
 
 func runLintCmd(t *testing.T, args ...string) (int, string, string) {
@@ -151,10 +153,7 @@ func TestLintTree(t *testing.T) {
 
 // TestLintCorpus: every corpus agent loads and lints (skips without ../shared).
 func TestLintCorpus(t *testing.T) {
-	dir := filepath.Join("..", "..", "..", "shared", "corpus", "cinatra", "agents")
-	if _, err := os.Stat(dir); err != nil {
-		t.Skipf("shared corpus not found at %s: skipping", dir)
-	}
+	dir := testshared.Dir(t, "corpus", "cinatra", "agents")
 	code, out, errOut := runLintCmd(t, "--format", "json", "--fail-on", "none", dir)
 	if code != exitClean {
 		t.Fatalf("exit %d\n%s", code, errOut)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/internal/testshared"
 )
 
 // Tests of the review wiring of the CLI: --format sarif|github, --config
@@ -63,10 +65,7 @@ func TestReviewCLIConfig(t *testing.T) {
 }
 
 func TestReviewCLIAdvisory(t *testing.T) {
-	agent := filepath.Join("..", "..", "..", "shared", "corpus", "cinatra", "agents", "cinatra-ai", "planner-agent")
-	if code, _, _ := rvCLI("lint", "--format", "json", agent); code == 2 {
-		t.Skip("shared corpus not found")
-	}
+	agent := testshared.Dir(t, "corpus", "cinatra", "agents", "cinatra-ai", "planner-agent")
 	_, det, _ := rvCLI("lint", "--format", "github", "--fail-on", "none", agent)
 	_, adv, _ := rvCLI("lint", "--format", "github", "--fail-on", "none", "--mode", "advisory", agent)
 	if strings.Contains(det, "advisory_dispatch_deferred") || strings.Count(adv, "title=advisory_dispatch_deferred") != 2 {

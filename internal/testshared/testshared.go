@@ -1,0 +1,37 @@
+// Package testshared finds the project's shared test data, ../shared beside
+// the repository (the corpus of real agents, the reference's fixtures, the
+// labelled secrets). On a user's machine it is absent, and every test that
+// needs it skips with a message saying so.
+package testshared
+
+import (
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+)
+
+// Root is ../shared beside the module root, found from this file's own
+// location so that it is right for a test in any package directory.
+func Root() string {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok {
+		return filepath.Join("..", "shared")
+	}
+	// file is <module>/internal/testshared/testshared.go
+	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
+}
+
+// Dir returns Root()/rel..., or skips t when it does not exist.
+func Dir(t testing.TB, rel ...string) string {
+	t.Helper()
+	dir := filepath.Join(append([]string{Root()}, rel...)...)
+	if _, err := os.Stat(dir); err != nil {
+		t.Skipf("shared test data not found at %s: skipping (it sits beside the repository in development and CI)", dir)
+	}
+	return dir
+}
+
+// Corpus is Dir(t, "corpus", "cinatra"): the 25 real agents, what the
+// reference returns for each, and its scan fixtures.
+func Corpus(t testing.TB) string { return Dir(t, "corpus", "cinatra") }
