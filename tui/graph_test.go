@@ -157,3 +157,50 @@ func TestChooser(t *testing.T) {
 		t.Errorf("picked %q", c.picked)
 	}
 }
+
+// TestPickerProjectCycle: P on the Slots tab moves the picker to the
+// catalog's project (only that project's artifacts, grouped Project), then
+// back to no project (the other four scopes).
+func TestPickerProjectCycle(t *testing.T) {
+	p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
+	m := newModel(t, p, 120, 40, analyze(t, p, 1))
+	press(m, "5")
+	open := func(key string) string {
+		t.Helper()
+		cmd := press(m, key)
+		if cmd == nil {
+			t.Fatalf("%s returned no command (note %q)", key, m.note)
+		}
+		m.Update(cmd())
+		if !m.pick.open {
+			t.Fatalf("%s: picker not open (note %q)", key, m.note)
+		}
+		s := plain(m)
+		m.pick = pickerState{} // close it without confirming
+		return s
+	}
+	withProject := open("P")
+	if m.project != "p-launch" || !strings.Contains(withProject, "Project") || !strings.Contains(withProject, "project p-launch") ||
+		strings.Contains(withProject, "Workspace") {
+		t.Errorf("P: project %q, picker:\n%s", m.project, withProject)
+	}
+	if s := plain(m); !strings.Contains(s, "project: p-launch") {
+		t.Errorf("help line does not name the project:\n%s", s)
+	}
+	withoutProject := open("P")
+	if m.project != "" || strings.Contains(withoutProject, "project p-launch") || !strings.Contains(withoutProject, "Workspace") {
+		t.Errorf("second P: project %q, picker:\n%s", m.project, withoutProject)
+	}
+}
+
+func TestNextProject(t *testing.T) {
+	ids := []string{"p1", "p2"}
+	for _, tc := range []struct{ cur, want string }{{"", "p1"}, {"p1", "p2"}, {"p2", ""}, {"gone", ""}} {
+		if got := nextProject(tc.cur, ids); got != tc.want {
+			t.Errorf("nextProject(%q) = %q, want %q", tc.cur, got, tc.want)
+		}
+	}
+	if got := nextProject("", nil); got != "" {
+		t.Errorf("no projects: %q", got)
+	}
+}

@@ -50,6 +50,7 @@ type Config struct {
 	Batches     <-chan watch.Batch
 	WatchErrors <-chan error
 	Getenv      func(string) string // for the editor; nil = os.Getenv
+	Project     string              // project the context picker starts with (--project)
 
 	// pin, when set, adjusts each finished analysis before it is sent
 	// to the model (tests pin time and findings for goldens).
@@ -86,7 +87,8 @@ type Model struct {
 	graph    graphState
 	pick     pickerState
 
-	note string // one-line message (editor failure, watch error)
+	note    string // one-line message (editor failure, watch error)
+	project string // project the context picker resolves for ("" = none); P cycles it
 }
 
 // New builds the model; call Init through a tea.Program.
@@ -94,7 +96,7 @@ func New(cfg Config) *Model {
 	if cfg.Options.Mode == "" {
 		cfg.Options.Mode = lint.ModeDeterministic
 	}
-	m := &Model{cfg: cfg, th: views.NewTheme(true), w: 80, h: 24}
+	m := &Model{cfg: cfg, th: views.NewTheme(true), w: 80, h: 24, project: cfg.Project}
 	m.compiled.SetNumbered(true)
 	m.graph.init()
 	return m
@@ -305,6 +307,10 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case "p":
 		if m.tab == tabSlots {
 			return m.openPicker()
+		}
+	case "P":
+		if m.tab == tabSlots {
+			return m.nextProjectCmd()
 		}
 	}
 	if m.focus == focusGraph {

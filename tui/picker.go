@@ -22,6 +22,10 @@ type (
 	pickerReadyMsg struct {
 		p   *slots.Prepared
 		err error
+		// project is the project the picker was prepared for; changed says
+		// it comes from `P` and becomes the model's current project.
+		project string
+		changed bool
 	}
 	pickerSavedMsg struct {
 		rows  int
@@ -45,11 +49,53 @@ func (m *Model) pickerCmd() tea.Cmd {
 		m.note = "no context slot to pick for"
 		return nil
 	}
-	a := m.good.Agent
+	a, project := m.good.Agent, m.project
 	return func() tea.Msg {
-		p, err := slots.Prepare(a, row.ID, "", "")
-		return pickerReadyMsg{p, err}
+		p, err := slots.Prepare(a, row.ID, project, "")
+		return pickerReadyMsg{p: p, err: err, project: project}
 	}
+}
+
+// nextProjectCmd moves to the next project of the catalog's actor (none →
+// each of actor.projectIds → none) and opens the picker for it: with a
+// project only that project's artifacts are candidates, without one only
+// artifacts outside every project (SPEC §5), so this is how the Project
+// group is reached from the TUI.
+func (m *Model) nextProjectCmd() tea.Cmd {
+	row, ok := m.slots.Selected()
+	if !ok || m.good == nil || m.good.Agent == nil {
+		m.note = "no context slot to pick for"
+		return nil
+	}
+	a, cur := m.good.Agent, m.project
+	return func() tea.Msg {
+		p, err := slots.Prepare(a, row.ID, "", "") // reads the actor's projects
+		if err != nil {
+			return pickerReadyMsg{err: err}
+		}
+		next := nextProject(cur, p.Catalog.Actor.ProjectIDs)
+		if next != "" {
+			p, err = slots.Prepare(a, row.ID, next, "")
+		}
+		return pickerReadyMsg{p: p, err: err, project: next, changed: true}
+	}
+}
+
+// nextProject returns the project after cur in ids, "" after the last one
+// (and when cur is not among them).
+func nextProject(cur string, ids []string) string {
+	if cur == "" {
+		if len(ids) > 0 {
+			return ids[0]
+		}
+		return ""
+	}
+	for i, id := range ids {
+		if id == cur && i+1 < len(ids) {
+			return ids[i+1]
+		}
+	}
+	return ""
 }
 
 func (m *Model) pickerReady(msg pickerReadyMsg) {
@@ -57,8 +103,12 @@ func (m *Model) pickerReady(msg pickerReadyMsg) {
 		m.note = "picker: " + msg.err.Error()
 		return
 	}
+	if msg.changed {
+		m.project = msg.project
+	}
 	p := msg.p
-	cfg := views.PickerConfig{Slot: p.Slot, Candidates: p.Offered, Titles: p.Catalog.Titles(), Empty: p.Empty}
+	cfg := views.PickerConfig{Slot: p.Slot, Candidates: p.Offered, Titles: p.Catalog.Titles(), Empty: p.Empty,
+		ProjectID: msg.project}
 	m.pick = pickerState{open: true, picker: views.NewPicker(cfg).SetSize(m.w, m.h), prepared: p}
 }
 

@@ -45,6 +45,7 @@ type RunConfig struct {
 	Path        string
 	DisplayPath string
 	Options     Options
+	Project     string // --project: the context picker's starting project
 }
 
 // Run opens the TUI on an agent that loads (the caller checked that) and
@@ -59,7 +60,7 @@ func Run(rc RunConfig) error {
 		return err
 	}
 	defer tr.Close()
-	cfg := Config{Path: rc.Path, DisplayPath: rc.DisplayPath, Options: rc.Options, Tracer: tr}
+	cfg := Config{Path: rc.Path, DisplayPath: rc.DisplayPath, Options: rc.Options, Tracer: tr, Project: rc.Project}
 	wcfg := WatchConfig(a)
 	w, werr := watch.New(wcfg)
 	if werr == nil {

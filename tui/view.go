@@ -222,7 +222,11 @@ func (m *Model) shortHelp() []views.Binding {
 	} else {
 		b = append(b, bind("1-5", "tabs"))
 		if m.tab == tabSlots {
-			b = append(b, bind("p", "pick context"))
+			project := "none"
+			if m.project != "" {
+				project = m.project
+			}
+			b = append(b, bind("p", "pick context"), bind("P", "project: "+project))
 		}
 	}
 	mode := "advisory"
@@ -259,7 +263,7 @@ func (m *Model) fullHelp() []views.HelpGroup {
 			bind("↑↓ j k", "move (graph follows)"),
 			bind("pgup/dn g G", "page, top, bottom"),
 			bind("enter", "go to the node"),
-			bind("p", "pick context (Slots)"),
+			bind("p P", "pick ctx, project"),
 		}},
 	}
 }

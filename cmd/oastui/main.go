@@ -51,6 +51,7 @@ func newRootCmd() *cobra.Command {
 		SilenceErrors: true,
 		RunE:          runTUI,
 	}
+	root.Flags().String("project", "", "project the context picker (Slots tab, p) resolves for; P cycles the catalog's projects")
 	for _, sub := range subcommands {
 		root.AddCommand(sub())
 	}

@@ -22,7 +22,8 @@ func init() { runTUI = tuiMain }
 // when the current directory holds none. A PATH that is not an agent is a
 // usage error (exit 2) with the loader's reason, never a blank screen.
 func tuiMain(cmd *cobra.Command, args []string) error {
-	rc := tui.RunConfig{}
+	project, _ := cmd.Flags().GetString("project")
+	rc := tui.RunConfig{Project: project}
 	if len(args) == 1 {
 		rc.Path = args[0]
 		if _, err := compile.Load(rc.Path, compile.LoadOptions{}); err != nil {
