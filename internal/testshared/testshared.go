@@ -35,3 +35,27 @@ func Dir(t testing.TB, rel ...string) string {
 // Corpus is Dir(t, "corpus", "cinatra"): the 25 real agents, what the
 // reference returns for each, and its scan fixtures.
 func Corpus(t testing.TB) string { return Dir(t, "corpus", "cinatra") }
+
+// CorpusAgentCount is how many real agent packages the corpus holds.
+const CorpusAgentCount = 25
+
+// CorpusAgents returns the corpus directory and the slugs of its agents
+// (agents/cinatra-ai/<slug>), sorted, or skips t. It fails t when the corpus
+// does not hold the 25 agents the conformance tests are written for.
+func CorpusAgents(t testing.TB) (dir string, slugs []string) {
+	t.Helper()
+	dir = Corpus(t)
+	ents, err := os.ReadDir(filepath.Join(dir, "agents", "cinatra-ai"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if e.IsDir() {
+			slugs = append(slugs, e.Name())
+		}
+	}
+	if len(slugs) != CorpusAgentCount {
+		t.Fatalf("found %d corpus agents, want %d", len(slugs), CorpusAgentCount)
+	}
+	return dir, slugs
+}
