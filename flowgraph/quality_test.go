@@ -212,9 +212,7 @@ func TestQualityVsDotCorpus(t *testing.T) {
 	}
 	var rows []qualityRow
 	dirs := agentDirs(t, corpusAgentsDir(t))
-	if m, _ := filepath.Glob(filepath.Join("..", "testdata", "agents", "oastui", "*")); len(m) > 0 {
-		dirs = append(dirs, m...)
-	}
+	dirs = append(dirs, agentDirs(t, filepath.Join("..", "testdata", "agents", "oastui"))...)
 	for _, dir := range dirs {
 		a, err := compile.Load(dir, compile.LoadOptions{})
 		if err != nil || a.Flow.Root == nil {
