@@ -108,30 +108,25 @@ func (m *Model) Init() tea.Cmd {
 }
 
 func (m *Model) waitBatch() tea.Cmd {
-	ch := m.cfg.Batches
-	if ch == nil {
-		return nil
-	}
-	return func() tea.Msg {
-		b, ok := <-ch
-		if !ok {
-			return nil
-		}
-		return batchMsg{b}
-	}
+	return waitOn(m.cfg.Batches, func(b watch.Batch) tea.Msg { return batchMsg{b} })
 }
 
 func (m *Model) waitWatchErr() tea.Cmd {
-	ch := m.cfg.WatchErrors
+	return waitOn(m.cfg.WatchErrors, func(err error) tea.Msg { return watchErrMsg{err} })
+}
+
+// waitOn is a command that waits for the next value on ch and wraps it as a
+// message; nil when there is no channel (tests) or once it is closed.
+func waitOn[T any](ch <-chan T, wrap func(T) tea.Msg) tea.Cmd {
 	if ch == nil {
 		return nil
 	}
 	return func() tea.Msg {
-		err, ok := <-ch
+		v, ok := <-ch
 		if !ok {
 			return nil
 		}
-		return watchErrMsg{err}
+		return wrap(v)
 	}
 }
 
