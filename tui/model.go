@@ -342,79 +342,74 @@ func (m *Model) filterKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
+// listPane is what the Findings, Steps and Slots tabs share: a cursor over rows.
+type listPane interface {
+	Move(d int)
+	Home()
+	End()
+}
+
 func (m *Model) sideKey(s string) {
 	page := max(1, m.sideInnerH()-2)
-	moved := true
+	var list listPane
 	switch m.tab {
 	case tabFindings:
-		switch s {
-		case "down", "j":
-			m.findings.Move(1)
-		case "up", "k":
-			m.findings.Move(-1)
-		case "pgdown", "ctrl+d":
-			m.findings.Move(page)
-		case "pgup", "ctrl+u":
-			m.findings.Move(-page)
-		case "home", "g":
-			m.findings.Home()
-		case "end", "G":
-			m.findings.End()
-		case "enter":
+		if s == "enter" {
 			m.syncSelectionFromSide()
 			m.focus = focusGraph
-		default:
-			moved = false
+			return
 		}
+		list = &m.findings
 	case tabSteps:
-		switch s {
-		case "down", "j":
-			m.steps.Move(1)
-		case "up", "k":
-			m.steps.Move(-1)
-		case "pgdown", "ctrl+d":
-			m.steps.Move(page)
-		case "pgup", "ctrl+u":
-			m.steps.Move(-page)
-		default:
-			moved = false
-		}
+		list = &m.steps
 	case tabSlots:
-		switch s {
-		case "down", "j":
-			m.slots.Move(1)
-		case "up", "k":
-			m.slots.Move(-1)
-		default:
-			moved = false
-		}
+		list = &m.slots
 	case tabNode, tabCompiled:
-		t := &m.node
-		if m.tab == tabCompiled {
-			t = &m.compiled
-		}
-		switch s {
-		case "down", "j":
-			t.Scroll(1)
-		case "up", "k":
-			t.Scroll(-1)
-		case "pgdown", "ctrl+d", "space":
-			t.Scroll(page)
-		case "pgup", "ctrl+u":
-			t.Scroll(-page)
-		case "home", "g":
-			t.Home()
-		case "end", "G":
-			t.End()
-		case "right", "l":
-			t.ScrollH(4)
-		case "left", "h":
-			t.ScrollH(-4)
-		}
-		moved = false
+		m.textKey(s, page)
+		return
 	}
-	if moved {
-		m.syncSelectionFromSide()
+	switch s {
+	case "down", "j":
+		list.Move(1)
+	case "up", "k":
+		list.Move(-1)
+	case "pgdown", "ctrl+d":
+		list.Move(page)
+	case "pgup", "ctrl+u":
+		list.Move(-page)
+	case "home", "g":
+		list.Home()
+	case "end", "G":
+		list.End()
+	default:
+		return
+	}
+	m.syncSelectionFromSide()
+}
+
+// textKey scrolls the Node or Compiled tab.
+func (m *Model) textKey(s string, page int) {
+	t := &m.node
+	if m.tab == tabCompiled {
+		t = &m.compiled
+	}
+	switch s {
+	case "down", "j":
+		t.Scroll(1)
+	case "up", "k":
+		t.Scroll(-1)
+	case "pgdown", "ctrl+d", "space":
+		t.Scroll(page)
+	case "pgup", "ctrl+u":
+		t.Scroll(-page)
+	case "home", "g":
+		t.Home()
+	case "end", "G":
+		t.End()
+	case "right", "l":
+		t.ScrollH(4)
+	case "left", "h":
+		t.ScrollH(-4)
 	}
 }
 

@@ -35,3 +35,9 @@ func (l *cursorList[T]) Selected() (T, bool) {
 	var zero T
 	return zero, false
 }
+
+// Home moves the cursor to the first row.
+func (l *cursorList[T]) Home() { l.cursor = 0 }
+
+// End moves the cursor to the last row.
+func (l *cursorList[T]) End() { l.cursor = max(0, len(l.rows)-1) }
