@@ -46,14 +46,20 @@ type RunConfig struct {
 	DisplayPath string
 	Options     Options
 	Project     string // --project: the context picker's starting project
+	// Agent is Path already loaded by the caller (it checked that Path is an
+	// agent); nil makes Run load it.
+	Agent *compile.Agent
 }
 
 // Run opens the TUI on an agent that loads (the caller checked that) and
 // returns when the user quits.
 func Run(rc RunConfig) error {
-	a, err := compile.Load(rc.Path, rc.Options.Load)
-	if err != nil {
-		return err
+	a := rc.Agent
+	if a == nil {
+		var err error
+		if a, err = compile.Load(rc.Path, rc.Options.Load); err != nil {
+			return err
+		}
 	}
 	tr, err := TracerFromEnv()
 	if err != nil {
@@ -74,10 +80,4 @@ func Run(rc RunConfig) error {
 	p := tea.NewProgram(m, tea.WithFPS(120))
 	_, err = p.Run()
 	return err
-}
-
-// IsAgent says whether path holds an agent the loader accepts.
-func IsAgent(path string) bool {
-	_, err := compile.Load(path, compile.LoadOptions{})
-	return err == nil
 }

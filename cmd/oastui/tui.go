@@ -26,7 +26,9 @@ func tuiMain(cmd *cobra.Command, args []string) error {
 	rc := tui.RunConfig{Project: project}
 	if len(args) == 1 {
 		rc.Path = args[0]
-		if _, err := compile.Load(rc.Path, compile.LoadOptions{}); err != nil {
+		a, err := compile.Load(rc.Path, compile.LoadOptions{})
+		rc.Agent = a
+		if err != nil {
 			switch {
 			case errors.Is(err, compile.ErrNotAnAgent):
 				if found := agentsUnder(rc.Path, 500); len(found) > 0 {
@@ -58,8 +60,8 @@ func tuiMain(cmd *cobra.Command, args []string) error {
 				return usageErrorf("cannot open %s: %v", rc.Path, err)
 			}
 		}
-	} else if tui.IsAgent(".") {
-		rc.Path = "."
+	} else if a, err := compile.Load(".", compile.LoadOptions{}); err == nil {
+		rc.Path, rc.Agent = ".", a
 	} else {
 		dir, cleanup, err := example.Materialize()
 		if err != nil {
