@@ -29,17 +29,23 @@ func Gate(a *compile.Agent, cfg *Config) (blockedJSON []byte, blocked bool) {
 	if len(r.Blockers) == 0 {
 		return nil, false
 	}
+	return BlockedResponse(r.Blockers), true
+}
+
+// BlockedResponse is the review_blocked response for the blockers of a
+// deterministic review (see Gate), as one line of JSON.
+func BlockedResponse(blockers []Finding) []byte {
 	res := GateResult{
-		Error:    "review_blocked: " + strconv.Itoa(len(r.Blockers)) + " deterministic blockers",
+		Error:    "review_blocked: " + strconv.Itoa(len(blockers)) + " deterministic blockers",
 		Code:     "review_blocked",
-		Blockers: r.Blockers,
+		Blockers: blockers,
 	}
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(res); err != nil {
 		// Findings are plain strings and numbers; this cannot fail.
-		return []byte(`{"error":"review_blocked","code":"review_blocked","blockers":[]}`), true
+		return []byte(`{"error":"review_blocked","code":"review_blocked","blockers":[]}`)
 	}
-	return bytes.TrimRight(buf.Bytes(), "\n"), true
+	return bytes.TrimRight(buf.Bytes(), "\n")
 }

@@ -98,7 +98,7 @@ func TestFindingSelectsNode(t *testing.T) {
 func TestStepSelectsNode(t *testing.T) {
 	p := fixture("subflow-agent")
 	m := newModel(t, p, 120, 30, analyze(t, p, 1))
-	if len(m.good.Steps) == 0 {
+	if len(views.StepRows(m.good.Compiled)) == 0 {
 		t.Fatalf("fixture has no compiled steps: %s", m.good.CompileErr)
 	}
 	press(m, "2", "down")

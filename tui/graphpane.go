@@ -6,6 +6,7 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
 	"github.com/oastui/oastui/views"
@@ -33,11 +34,11 @@ func (g *graphState) init() {
 }
 
 // cur is the flow on top of the stack.
-func (g *graphState) cur() *FlowGraph {
+func (g *graphState) cur() *analysis.Flow {
 	if g.good == nil {
 		return nil
 	}
-	if fg := g.good.ByPtr[g.stack[len(g.stack)-1]]; fg != nil {
+	if fg := g.good.FlowAt(g.stack[len(g.stack)-1]); fg != nil {
 		return fg.Drawn()
 	}
 	if len(g.good.Flows) > 0 {
@@ -52,12 +53,12 @@ func (g *graphState) setAnalysis(good, cur *Analysis) {
 	g.good = good
 	keep := g.stack[:1]
 	for _, p := range g.stack[1:] {
-		if good.ByPtr[p] == nil {
+		if good.FlowAt(p) == nil {
 			break
 		}
 		keep = append(keep, p)
 	}
-	if len(good.Flows) > 0 && good.ByPtr[keep[0]] == nil {
+	if len(good.Flows) > 0 && good.FlowAt(keep[0]) == nil {
 		keep[0] = good.Flows[0].Pointer
 	}
 	g.stack = keep
@@ -81,7 +82,7 @@ func (g *graphState) resolveSelection() {
 	g.setSel(fg, fg.Order[0])
 }
 
-func (g *graphState) setSel(fg *FlowGraph, i int) {
+func (g *graphState) setSel(fg *analysis.Flow, i int) {
 	g.selected = i
 	g.selID[fg.Pointer] = fg.Graph.Nodes[i].ID
 	g.follow = true
@@ -184,7 +185,7 @@ func (g *graphState) clampScroll(c *flowgraph.Canvas) {
 
 // scrollToSelection scrolls the least needed to show the selected box
 // (its top-left corner when it is bigger than the pane).
-func (g *graphState) scrollToSelection(fg *FlowGraph) {
+func (g *graphState) scrollToSelection(fg *analysis.Flow) {
 	if g.selected < 0 || fg.Layout == nil {
 		return
 	}
@@ -212,14 +213,14 @@ func (g *graphState) breadcrumb() string {
 	}
 	var parts []string
 	for _, p := range g.stack {
-		if fg := g.good.ByPtr[p]; fg != nil {
+		if fg := g.good.FlowAt(p); fg != nil {
 			parts = append(parts, views.Clean(fg.Name))
 		}
 	}
 	return strings.Join(parts, " › ")
 }
 
-func (g *graphState) flowOK() *FlowGraph {
+func (g *graphState) flowOK() *analysis.Flow {
 	fg := g.cur()
 	if fg == nil || fg.Graph == nil || len(fg.Graph.Nodes) == 0 {
 		return nil
@@ -306,7 +307,7 @@ func (g *graphState) open() bool {
 		return false
 	}
 	n := fg.Graph.Nodes[g.selected]
-	if n.Subflow == "" || g.good.ByPtr[n.Subflow].Drawn() == nil {
+	if n.Subflow == "" || g.good.FlowAt(n.Subflow).Drawn() == nil {
 		return false
 	}
 	g.stack = append(g.stack, n.Subflow)
@@ -329,7 +330,7 @@ func (g *graphState) back() bool {
 func (g *graphState) pathTo(ptr string) []string {
 	var chain []string
 	for p, ok := ptr, true; ok; {
-		fg := g.good.ByPtr[p]
+		fg := g.good.FlowAt(p)
 		if fg == nil {
 			break
 		}
@@ -338,7 +339,7 @@ func (g *graphState) pathTo(ptr string) []string {
 			break
 		}
 		p = fg.Parent
-		_, ok = g.good.ByPtr[p]
+		ok = g.good.FlowAt(p) != nil
 	}
 	return chain
 }
@@ -357,7 +358,7 @@ func (g *graphState) selectPointer(loc string) {
 		}
 	}
 	// The innermost flow whose subtree holds the pointer (drawn only now).
-	var best *FlowGraph
+	var best *analysis.Flow
 	for _, fg := range g.good.Flows {
 		if under(loc, fg.Pointer) && (best == nil || len(fg.Pointer) > len(best.Pointer)) {
 			best = fg
@@ -373,7 +374,7 @@ func (g *graphState) selectPointer(loc string) {
 			best = nil
 			break
 		}
-		best = g.good.ByPtr[best.Parent]
+		best = g.good.FlowAt(best.Parent)
 	}
 	if best == nil || best.Graph == nil || nodeAt(best.Graph, loc) < 0 {
 		return
@@ -428,7 +429,7 @@ func (g *graphState) selectID(id string) {
 	}
 }
 
-func (g *graphState) selectedNode() (*FlowGraph, *flowgraph.Node) {
+func (g *graphState) selectedNode() (*analysis.Flow, *flowgraph.Node) {
 	fg := g.flowOK()
 	if fg == nil || g.selected < 0 || g.selected >= len(fg.Graph.Nodes) {
 		return nil, nil

@@ -210,15 +210,19 @@ func (m *Model) apply(an *Analysis) {
 	if an.Good() {
 		m.good = an
 	}
-	m.findings.SetFindings(an.Review.Findings, an.Docs, an.FlowFile())
+	m.findings.SetFindings(an.Review.Findings, an.Docs(), an.FlowFile())
 	if g := m.good; g != nil {
-		m.steps.SetSteps(g.Steps, g.CompileErr)
-		if len(g.CompiledJSON) > 0 {
-			m.compiled.SetLines(g.CompiledJSON)
-		} else {
-			m.compiled.SetLines([]string{m.th.Blocker.Render("not compiled: " + views.Clean(g.CompileErr))})
+		m.steps.SetSteps(views.StepRows(g.Compiled), errText(g.CompileErr))
+		lines, err := []string(nil), g.CompileErr
+		if g.Compiled != nil {
+			lines, err = views.CompiledLines(g.Compiled)
 		}
-		m.slots.SetSlots(g.Slots, g.SlotNote)
+		if err == nil {
+			m.compiled.SetLines(lines)
+		} else {
+			m.compiled.SetLines([]string{m.th.Blocker.Render("not compiled: " + views.Clean(err.Error()))})
+		}
+		m.slots.SetSlots(views.SlotRows(g.Slots), views.SlotNote(g.SlotProblem))
 		m.graph.setAnalysis(g, an)
 	} else {
 		m.graph.note = "no graph yet: the agent does not load or its flow file does not parse (see Findings)"
@@ -227,6 +231,14 @@ func (m *Model) apply(an *Analysis) {
 	}
 	m.layout()
 	m.refreshNode()
+}
+
+// errText is err's message, or "" for nil.
+func errText(err error) string {
+	if err == nil {
+		return ""
+	}
+	return err.Error()
 }
 
 // Stale says the graph and steps on screen are older than the newest

@@ -301,7 +301,7 @@ func TestConfigErrorShown(t *testing.T) {
 	root := filepath.Dir(filepath.Dir(filepath.Dir(dir)))
 	os.WriteFile(filepath.Join(root, ".oastui.yaml"), []byte("nonsense_key: 1\n"), 0o644)
 	an := analyze(t, dir, 1)
-	if an.ConfigErr == "" {
+	if an.Config.Err == nil {
 		t.Fatal("bad config not reported")
 	}
 	m := newModel(t, dir, 200, 30, an)

@@ -134,8 +134,8 @@ func (m *Model) headerData() views.HeaderData {
 		d.Loading = true
 		return d
 	}
-	if m.cur.ConfigErr != "" && d.Note == "" {
-		d.Note = "config ignored: " + m.cur.ConfigErr
+	if m.cur.Config.Err != nil && d.Note == "" {
+		d.Note = "config ignored: " + m.cur.Config.Err.Error()
 	}
 	d.Agent = src.AgentName()
 	d.Package = src.PackageVersion()

@@ -7,8 +7,8 @@ import (
 	"os"
 	"path/filepath"
 
+	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/lint"
 	"github.com/spf13/cobra"
 )
 
@@ -17,26 +17,12 @@ import (
 // {"error":"review_blocked: …","code":"review_blocked","blockers":[…]}
 // document, already formatted) to stdout, writes nothing else and exits 1.
 // nil: no gate.
-var compileGate func(*compile.Agent) (blocked []byte, ok bool) = reviewGate
+var compileGate func(*analysis.Snapshot) (blocked []byte, ok bool) = reviewGate
 
-// reviewGate is the deterministic review gate (lint.Gate) with the
-// .oastui.yaml found upward from the agent. A config that does not load is
-// reported on stderr and the defaults apply (they are the strictest).
-func reviewGate(a *compile.Agent) ([]byte, bool) {
-	var cfg *lint.Config
-	start := a.Dir
-	if start == "" {
-		start = filepath.Dir(a.FlowPath)
-	}
-	if p, found := lint.FindConfig(start); found {
-		c, err := lint.LoadConfig(p)
-		if err != nil {
-			fmt.Fprintf(os.Stderr, "oastui: warning: %v; reviewing with the default config\n", err)
-		} else {
-			cfg = c
-		}
-	}
-	out, blocked := lint.Gate(a, cfg)
+// reviewGate is the deterministic review gate over the snapshot, reviewed
+// with the .oastui.yaml found upward from the agent.
+func reviewGate(s *analysis.Snapshot) ([]byte, bool) {
+	out, blocked := s.Gate()
 	if !blocked {
 		return nil, true
 	}
@@ -65,19 +51,23 @@ func newCompileCmd() *cobra.Command {
 					return usageErrorf("compile: --registry %s: not a readable file", registry)
 				}
 			}
-			a, err := compile.Load(args[0], compile.LoadOptions{RegistryPath: registry})
-			if err != nil { // compile.ErrNotAnAgent, or a path that does not exist
-				return usageErrorf("compile: %v", err)
+			s := analysis.Run(args[0], analysis.Options{Stages: analysis.StageCompile,
+				Load: compile.LoadOptions{RegistryPath: registry}})
+			if s.LoadErr != nil { // compile.ErrNotAnAgent, or a path that does not exist
+				return usageErrorf("compile: %v", s.LoadErr)
+			}
+			if s.Config.Err != nil {
+				return usageErrorf("compile: config: %v", s.Config.Err)
 			}
 			if compileGate != nil {
-				if blocked, ok := compileGate(a); !ok {
+				if blocked, ok := compileGate(s); !ok {
 					if _, err := cmd.OutOrStdout().Write(blocked); err != nil {
 						return internalErrorf("compile: %v", err)
 					}
 					return &exitError{code: exitFindings}
 				}
 			}
-			doc, ok, err := compileDocument(a)
+			doc, ok, err := compileDocument(s)
 			if err != nil {
 				return internalErrorf("compile: %v", err)
 			}
@@ -100,10 +90,10 @@ func newCompileCmd() *cobra.Command {
 	return cmd
 }
 
-// compileDocument compiles a and renders the {"ok":…} result (see
+// compileDocument renders the snapshot's compile result as {"ok":…} (see
 // compile.IndentJSON). ok reports whether the agent compiled.
-func compileDocument(a *compile.Agent) (doc []byte, ok bool, err error) {
-	res := compile.NewResult(compile.Compile(a))
+func compileDocument(s *analysis.Snapshot) (doc []byte, ok bool, err error) {
+	res := compile.NewResult(s.Compiled, s.CompileErr)
 	doc, err = compile.IndentJSON(res)
 	return doc, res.OK, err
 }

@@ -9,7 +9,7 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/internal/testshared"
 )
 
@@ -169,7 +169,7 @@ func TestCompileCommandGate(t *testing.T) {
 	saved := compileGate
 	defer func() { compileGate = saved }()
 	blocked := []byte("{\n  \"error\": \"review_blocked: 1 deterministic blockers\",\n  \"code\": \"review_blocked\",\n  \"blockers\": []\n}\n")
-	compileGate = func(a *compile.Agent) ([]byte, bool) { return blocked, false }
+	compileGate = func(s *analysis.Snapshot) ([]byte, bool) { return blocked, false }
 	dst := filepath.Join(t.TempDir(), "out.json")
 	code, out, _ := runCLI(t, "compile", "--out", dst, exampleAgent)
 	if code != 1 || out != string(blocked) {
@@ -178,7 +178,7 @@ func TestCompileCommandGate(t *testing.T) {
 	if _, err := os.Stat(dst); err == nil {
 		t.Errorf("--out written although the gate blocked")
 	}
-	compileGate = func(a *compile.Agent) ([]byte, bool) { return nil, true }
+	compileGate = func(s *analysis.Snapshot) ([]byte, bool) { return nil, true }
 	if code, _, _ := runCLI(t, "compile", exampleAgent); code != 0 {
 		t.Errorf("passing gate: exit %d", code)
 	}

@@ -6,9 +6,9 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
-	"github.com/oastui/oastui/lint"
 	"github.com/spf13/cobra"
 )
 
@@ -39,11 +39,16 @@ func newGraphCmd() *cobra.Command {
 					return usageErrorf("graph: --registry %s: not a readable file", registry)
 				}
 			}
-			a, err := compile.Load(args[0], compile.LoadOptions{RegistryPath: registry})
-			if err != nil {
-				return usageErrorf("graph: %v", err)
+			s := analysis.Run(args[0], analysis.Options{Stages: analysis.StageGraphs,
+				Load: compile.LoadOptions{RegistryPath: registry}})
+			if s.LoadErr != nil {
+				return usageErrorf("graph: %v", s.LoadErr)
 			}
-			if a.Flow == nil || a.Flow.Root == nil {
+			if s.Config.Err != nil {
+				return usageErrorf("graph: config: %v", s.Config.Err)
+			}
+			a := s.Agent
+			if !s.Good() {
 				for _, f := range a.Findings {
 					if f.Severity == compile.Blocker {
 						return usageErrorf("graph: %s:%d:%d: %s [%s]", f.File, f.Line, f.Column, f.Message, f.Code)
@@ -59,10 +64,25 @@ func newGraphCmd() *cobra.Command {
 				}
 				ptr = p
 			}
-			g, err := flowgraph.Build(a, ptr)
-			if err != nil {
-				return usageErrorf("graph: %s: %v", a.FlowPath, err)
+			// The snapshot's graph carries the review's counts per node; with
+			// --no-findings a bare graph of the same flow is drawn instead.
+			fl := s.FlowAt(ptr).Drawn()
+			if fl == nil || fl.Graph == nil {
+				why := "no such flow"
+				if fl != nil {
+					why = fl.Err
+				}
+				return usageErrorf("graph: %s: %s", a.FlowPath, why)
 			}
+			g := fl.Graph
+			if noFindings {
+				bare, err := flowgraph.Build(a, ptr)
+				if err != nil {
+					return usageErrorf("graph: %s: %v", a.FlowPath, err)
+				}
+				g = bare
+			}
+			var err error
 			out := cmd.OutOrStdout()
 			switch format {
 			case "dot":
@@ -70,9 +90,6 @@ func newGraphCmd() *cobra.Command {
 			case "mermaid":
 				_, err = fmt.Fprint(out, flowgraph.Mermaid(g))
 			default:
-				if !noFindings {
-					g.SetFindings(lint.Run(a, lint.Options{}).Findings)
-				}
 				_, err = fmt.Fprint(out, graphText(g, flowgraph.Options{ASCII: ascii, ShowData: data}))
 			}
 			if err != nil {
@@ -85,7 +102,7 @@ func newGraphCmd() *cobra.Command {
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text, dot or mermaid")
 	cmd.Flags().BoolVar(&ascii, "ascii", false, "draw with ASCII characters only (terminals without box drawing)")
 	cmd.Flags().BoolVar(&data, "data", false, "list the data-flow connections under the drawing (text)")
-	cmd.Flags().BoolVar(&noFindings, "no-findings", false, "do not run the review (no blocker/warning counts on nodes)")
+	cmd.Flags().BoolVar(&noFindings, "no-findings", false, "draw no blocker/warning counts on nodes")
 	cmd.Flags().StringVar(&registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json found upward, else the built-in one)")
 	return cmd
 }

@@ -2,7 +2,6 @@ package main
 
 import (
 	"errors"
-	"fmt"
 	"io"
 	"io/fs"
 	"os"
@@ -15,6 +14,7 @@ import (
 
 	"github.com/spf13/cobra"
 
+	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
 )
@@ -126,9 +126,9 @@ func runLint(stdout io.Writer, args []string, fl lintFlags) error {
 	if err != nil {
 		return err
 	}
-	opts := lint.Options{Mode: lint.Mode(fl.mode), Config: cfg}
-	loadOpts := compile.LoadOptions{RegistryPath: fl.registry, Profile: profile}
-	results := lintAll(targets, loadOpts, opts, fl.format == "text" || fl.format == "sarif")
+	opts := analysis.Options{Mode: lint.Mode(fl.mode), Config: cfg, Stages: analysis.ReviewOnly,
+		Load: compile.LoadOptions{RegistryPath: fl.registry, Profile: profile}}
+	results := lintAll(targets, opts, fl.format == "text" || fl.format == "sarif")
 
 	var all []lint.Finding
 	docs := lint.Docs{}
@@ -168,24 +168,22 @@ func runLint(stdout io.Writer, args []string, fl lintFlags) error {
 	return nil
 }
 
-// loadLintConfig reads --config, or else the .oastui.yaml found upward
-// from the first PATH (nil when there is none). A bad config is a usage
-// error (exit 2).
-func loadLintConfig(path string, args []string) (*lint.Config, error) {
-	if path == "" && len(args) > 0 {
-		found, ok := lint.FindConfig(args[0])
-		if !ok {
-			return nil, nil
-		}
-		path = found
-	} else if path == "" {
-		return nil, nil
+// loadLintConfig resolves the config of a lint run once for all PATHs:
+// --config, else the .oastui.yaml found upward from the first PATH (nil
+// when there is none). A bad config is a usage error (exit 2).
+func loadLintConfig(path string, args []string) (*analysis.ConfigResult, error) {
+	start := ""
+	if len(args) > 0 {
+		start = args[0]
 	}
-	c, err := lint.LoadConfig(path)
-	if err != nil {
-		return nil, usageErrorf("config: %v", err)
+	if path == "" && start == "" {
+		return &analysis.ConfigResult{}, nil
 	}
-	return c, nil
+	res := analysis.ResolveConfig(path, start)
+	if res.Err != nil {
+		return nil, usageErrorf("config: %v", res.Err)
+	}
+	return &res, nil
 }
 
 // lintTargets turns the PATH arguments into agent paths (package
@@ -216,53 +214,24 @@ func lintTargets(args []string) ([]string, error) {
 			}
 			return nil, usageErrorf("%s: not an agent: a flow file is .json, .yaml or .yml", arg)
 		}
-		if isAgentDir(arg) {
-			add(arg)
-			continue
-		}
-		n := 0
-		err = filepath.WalkDir(arg, func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if !d.IsDir() {
-				return nil
-			}
-			name := d.Name()
-			if p != arg && (name == "_shared" || name == "node_modules" || strings.HasPrefix(name, ".")) {
-				return filepath.SkipDir
-			}
-			if isAgentDir(p) {
-				add(p)
-				n++
-				return filepath.SkipDir
-			}
-			return nil
-		})
+		found, err := compile.FindAgents(arg, 0)
 		if err != nil {
 			return nil, usageErrorf("%v", err)
 		}
-		if n == 0 {
+		if len(found) == 0 {
 			return nil, usageErrorf("%s: not an agent package, and no agent package below it (looked for %s)", arg, strings.Join(compile.FlowCandidates, ", "))
+		}
+		for _, p := range found {
+			add(p)
 		}
 	}
 	sort.Strings(out)
 	return out, nil
 }
 
-// isAgentDir: dir holds a flow file at one of the package's flow paths.
-func isAgentDir(dir string) bool {
-	for _, rel := range compile.FlowCandidates {
-		if st, err := os.Stat(filepath.Join(dir, rel)); err == nil && !st.IsDir() {
-			return true
-		}
-	}
-	return false
-}
-
 // lintAll lints the targets in parallel with a bounded worker pool; the
 // results come back in target order.
-func lintAll(targets []string, loadOpts compile.LoadOptions, opts lint.Options, keepDocs bool) []lintResult {
+func lintAll(targets []string, opts analysis.Options, keepDocs bool) []lintResult {
 	results := make([]lintResult, len(targets))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -272,7 +241,7 @@ func lintAll(targets []string, loadOpts compile.LoadOptions, opts lint.Options, 
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				results[i] = lintOne(targets[i], loadOpts, opts, keepDocs)
+				results[i] = lintOne(targets[i], opts, keepDocs)
 			}
 		}()
 	}
@@ -284,27 +253,19 @@ func lintAll(targets []string, loadOpts compile.LoadOptions, opts lint.Options, 
 	return results
 }
 
-func lintOne(path string, loadOpts compile.LoadOptions, opts lint.Options, keepDocs bool) (r lintResult) {
-	defer func() {
-		if p := recover(); p != nil {
-			r = lintResult{err: fmt.Errorf("internal error: %v", p)}
+// lintOne reviews one agent through the engine's pipeline (review only).
+// lintTargets only hands over existing agents; one that vanished since is
+// an agent_read_failed finding.
+func lintOne(path string, opts analysis.Options, keepDocs bool) (r lintResult) {
+	s := analysis.Run(path, opts)
+	r.findings = s.Review.Findings
+	for _, f := range r.findings {
+		if f.Code == "internal_error" {
+			return lintResult{err: errors.New(f.Message)}
 		}
-	}()
-	a, err := compile.Load(path, loadOpts)
-	if err != nil {
-		// lintTargets only hands over existing agents; a file that vanished
-		// since is reported as unreadable.
-		return lintResult{findings: []lint.Finding{{Code: "agent_read_failed", Severity: compile.Blocker,
-			Message: err.Error(), Source: compile.SourceDeterministic, File: path, Line: 1, Column: 1}}}
 	}
-	rv := lint.Run(a, opts)
-	r.findings = rv.Findings
-	if keepDocs && len(rv.Findings) > 0 {
-		for _, d := range []*compile.Doc{a.Flow, a.Package, a.CinatraJSON, a.Registry} {
-			if d != nil {
-				r.docs = append(r.docs, d)
-			}
-		}
+	if keepDocs && len(r.findings) > 0 && s.Agent != nil {
+		r.docs = s.Agent.Docs()
 	}
 	return r
 }

@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/charmbracelet/x/term"
@@ -79,27 +78,10 @@ func tuiMain(cmd *cobra.Command, args []string) error {
 
 func isTerminal(f *os.File) bool { return term.IsTerminal(f.Fd()) }
 
-// agentsUnder lists up to max agent packages below dir (vendor/slug or
-// slug directories holding a flow file): the list the TUI offers on an
-// agents/ tree, or the message naming them when there is no terminal.
+// agentsUnder lists up to max agent packages below dir: the list the TUI
+// offers on an agents/ tree, or the message naming them when there is no
+// terminal.
 func agentsUnder(dir string, max int) []string {
-	var out []string
-	for _, pattern := range []string{"*/*", "*"} {
-		matches, _ := filepath.Glob(filepath.Join(dir, pattern))
-		for _, m := range matches {
-			if len(out) >= max {
-				return out
-			}
-			for _, c := range compile.FlowCandidates {
-				if st, err := os.Stat(filepath.Join(m, filepath.FromSlash(c))); err == nil && !st.IsDir() {
-					out = append(out, m)
-					break
-				}
-			}
-		}
-		if len(out) > 0 {
-			return out
-		}
-	}
-	return out
+	found, _ := compile.FindAgents(dir, max)
+	return found
 }

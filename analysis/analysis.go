@@ -1,0 +1,215 @@
+// Package analysis is the one pipeline every face runs: it loads an agent,
+// finds its config, reviews it, compiles it, lists its flow graphs and its
+// context slots, and hands back one immutable Snapshot of engine types.
+//
+// The TUI, every subcommand and the coming servers call Run; none of them
+// loads, lints or compiles on its own. This package is the only place that
+// knows the order of the pipeline, resolves the config and turns a load
+// failure into a finding.
+package analysis
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint"
+)
+
+// Stages says which parts of the pipeline to run beyond loading and the
+// review (which always run). A headless lint of a thousand agents needs
+// only the review; the TUI needs everything.
+type Stages uint8
+
+const (
+	StageCompile Stages = 1 << iota // the compiled CompiledAgentOas
+	StageGraphs                     // every Flow's graph (drawn lazily)
+	StageSlots                      // the context slots and their wiring status
+
+	ReviewOnly Stages = 0
+	Everything        = StageCompile | StageGraphs | StageSlots
+)
+
+// Options of one analysis.
+type Options struct {
+	Mode   lint.Mode           // default deterministic
+	Load   compile.LoadOptions // --registry, --profile
+	Stages Stages
+
+	// Config is the config already resolved (lint resolves it once for all
+	// its PATHs); its Config may be nil for the defaults. When Config is
+	// nil, ConfigPath (--config) is read, else the .oastui.yaml found upward
+	// from the agent.
+	Config     *ConfigResult
+	ConfigPath string
+}
+
+// Snapshot is the immutable result of one analysis. Faces read it and
+// nothing else; nothing mutates it after Run returns (the lazily drawn
+// graphs are computed once, as a pure function of it).
+type Snapshot struct {
+	Path string    // the path as given
+	Mode lint.Mode // the review mode used
+
+	Agent   *compile.Agent // nil when the path could not be loaded
+	LoadErr error          // why it could not be loaded (also an agent_read_failed finding)
+
+	Config ConfigResult
+	Review lint.Review
+
+	Compiled   *compile.CompiledAgentOas // nil unless StageCompile ran and the agent compiled
+	CompileErr error                     // why it did not compile (StageCompile only)
+
+	Flows []*Flow          // every Flow of the document, root first (StageGraphs)
+	byPtr map[string]*Flow // flow pointer → Flow
+
+	Slots []SlotReport // the context slots with their wiring (StageSlots)
+	// SlotProblem says why the slots could not be read ("" when they could).
+	SlotProblem string
+
+	Started time.Time     // when the analysis started
+	Took    time.Duration // how long it took
+}
+
+// Run runs the pipeline over path. It never panics: an internal failure
+// becomes an internal_error blocker in the review.
+func Run(path string, opts Options) (s *Snapshot) {
+	start := time.Now()
+	s = &Snapshot{Path: path, Mode: opts.Mode, Started: start, byPtr: map[string]*Flow{}}
+	if s.Mode == "" {
+		s.Mode = lint.ModeDeterministic
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			msg := fmt.Sprintf("internal error while analysing: %v", r)
+			if os.Getenv("OASTUI_DEBUG") != "" {
+				msg += "\n" + string(debug.Stack())
+			}
+			s.Review = onlyFinding(internalError(s.FlowFile(), msg))
+			s.LoadErr = errors.New(msg)
+		}
+		s.Took = time.Since(start)
+	}()
+
+	a, err := compile.Load(path, opts.Load)
+	if err != nil {
+		s.LoadErr = err
+		s.Review = onlyFinding(LoadFailure(path, err))
+		return s
+	}
+	s.Agent = a
+	s.Config = resolveConfig(opts, a)
+	s.Review = lint.Run(a, lint.Options{Mode: s.Mode, Config: s.Config.Config})
+	if opts.Stages&StageCompile != 0 {
+		// Even an unparseable flow is compiled: the compiler's own error
+		// ("OAS source at … is malformed JSON: …") is the reference's.
+		s.compile()
+	}
+	if !s.Good() {
+		return s
+	}
+	if opts.Stages&StageGraphs != 0 {
+		s.listFlows()
+	}
+	if opts.Stages&StageSlots != 0 {
+		s.readSlots()
+	}
+	return s
+}
+
+// LoadFailure is the finding of an agent that could not be loaded at all:
+// the one place that turns a load error into a finding.
+func LoadFailure(path string, err error) compile.Finding {
+	return compile.Finding{Code: "agent_read_failed", Severity: compile.Blocker, Message: err.Error(),
+		Source: compile.SourceDeterministic, File: path, Line: 1, Column: 1}
+}
+
+func internalError(file, msg string) compile.Finding {
+	return compile.Finding{Code: "internal_error", Severity: compile.Blocker, Message: msg,
+		Source: compile.SourceDeterministic, File: file, Line: 1, Column: 1}
+}
+
+func onlyFinding(f compile.Finding) lint.Review {
+	return lint.Review{Findings: []compile.Finding{f}, Blockers: []compile.Finding{f}}
+}
+
+// Good says the flow file parsed: the graphs, steps and compiled output of
+// this snapshot are meaningful. A snapshot that is not good still carries
+// findings (the parse error as a blocker).
+func (s *Snapshot) Good() bool {
+	return s != nil && s.LoadErr == nil && s.Agent != nil && s.Agent.Flow != nil && s.Agent.Flow.Root != nil
+}
+
+// FlowFile is the path of the flow file, or the given path.
+func (s *Snapshot) FlowFile() string {
+	if s.Agent != nil {
+		return s.Agent.FlowPath
+	}
+	return s.Path
+}
+
+// Docs maps each file the agent read to its parsed document, for source
+// excerpts (nil when nothing was loaded).
+func (s *Snapshot) Docs() map[string]*compile.Doc {
+	if s.Agent == nil {
+		return nil
+	}
+	out := map[string]*compile.Doc{}
+	for _, d := range s.Agent.Docs() {
+		out[d.Path] = d
+	}
+	return out
+}
+
+// AgentName is the root flow's name (or id), or the directory name.
+func (s *Snapshot) AgentName() string {
+	if s.Good() {
+		r := s.Agent.Flow.Root
+		if n := r.Get("name").StringOr(""); n != "" {
+			return n
+		}
+		if n := r.Get("id").StringOr(""); n != "" {
+			return n
+		}
+	}
+	return filepath.Base(strings.TrimSuffix(s.Path, string(filepath.Separator)))
+}
+
+// PackageVersion is "name@version" from package.json, or "".
+func (s *Snapshot) PackageVersion() string {
+	if s.Agent == nil || s.Agent.Package == nil || s.Agent.Package.Root == nil {
+		return ""
+	}
+	p := s.Agent.Package.Root
+	name := p.Get("name").StringOr("")
+	if v := p.Get("version").StringOr(""); v != "" {
+		return name + "@" + v
+	}
+	return name
+}
+
+// Gate is the compile/publish gate over this snapshot (SPEC §3.5): the
+// review_blocked response and true when a deterministic blocker stops
+// compilation. In advisory mode the deterministic review is run again, as
+// the gate never counts advisory findings.
+func (s *Snapshot) Gate() (blockedJSON []byte, blocked bool) {
+	if s.Agent == nil {
+		return nil, false
+	}
+	return lint.Gate(s.Agent, s.Config.Config)
+}
+
+func (s *Snapshot) compile() {
+	defer func() {
+		if r := recover(); r != nil {
+			s.Compiled = nil
+			s.CompileErr = fmt.Errorf("internal error in the compiler: %v", r)
+		}
+	}()
+	s.Compiled, s.CompileErr = compile.Compile(s.Agent)
+}

@@ -1,0 +1,53 @@
+package analysis
+
+import (
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint"
+)
+
+// ConfigResult is the .oastui.yaml an analysis used.
+type ConfigResult struct {
+	Config *lint.Config // nil: the defaults (the strictest)
+	Path   string       // the file in force ("" for defaults or a config handed in)
+	Err    error        // why Path could not be used; the defaults apply then
+}
+
+// ResolveConfig is the one config resolver of oastui: explicit (--config)
+// when given, else the .oastui.yaml found upward from start (an agent
+// directory, a flow file or any PATH). A config that does not load is
+// returned with its error and a nil Config, so every face decides the same
+// way: the CLI stops with exit 2, the TUI shows the error and reviews with
+// the defaults.
+func ResolveConfig(explicit, start string) ConfigResult {
+	path := explicit
+	if path == "" {
+		found, ok := lint.FindConfig(start)
+		if !ok {
+			return ConfigResult{}
+		}
+		path = found
+	}
+	c, err := lint.LoadConfig(path)
+	if err != nil {
+		return ConfigResult{Path: path, Err: err}
+	}
+	return ConfigResult{Config: c, Path: path}
+}
+
+// resolveConfig picks the config of one analysis: the one handed in, else
+// --config, else the one found upward from the agent (read afresh on every
+// analysis, so that editing it applies on the next save).
+func resolveConfig(opts Options, a *compile.Agent) ConfigResult {
+	if opts.Config != nil {
+		return *opts.Config
+	}
+	return ResolveConfig(opts.ConfigPath, agentStart(a))
+}
+
+// agentStart is where the config search of an agent starts.
+func agentStart(a *compile.Agent) string {
+	if a.Dir != "" {
+		return a.Dir
+	}
+	return a.FlowPath
+}

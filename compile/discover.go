@@ -1,0 +1,52 @@
+package compile
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+)
+
+// IsAgentDir says dir holds a flow file at one of a package's flow paths.
+func IsAgentDir(dir string) bool {
+	for _, rel := range FlowCandidates {
+		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); err == nil && st.Mode().IsRegular() {
+			return true
+		}
+	}
+	return false
+}
+
+// FindAgents lists the agent packages in the tree below root, sorted: every
+// directory that IsAgentDir, not looking inside an agent package, _shared,
+// node_modules or hidden directories. limit > 0 stops after that many.
+func FindAgents(root string, limit int) ([]string, error) {
+	var out []string
+	errLimit := fs.SkipAll
+	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() {
+			return nil
+		}
+		name := d.Name()
+		if p != root && (name == "_shared" || name == "node_modules" || strings.HasPrefix(name, ".")) {
+			return filepath.SkipDir
+		}
+		if IsAgentDir(p) {
+			out = append(out, p)
+			if limit > 0 && len(out) >= limit {
+				return errLimit
+			}
+			return filepath.SkipDir
+		}
+		return nil
+	})
+	if err != nil && err != errLimit {
+		return out, err
+	}
+	sort.Strings(out)
+	return out, nil
+}
