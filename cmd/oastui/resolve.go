@@ -5,9 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 
 	"github.com/spf13/cobra"
 
+	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/slots"
 )
@@ -31,11 +33,12 @@ func prepareSlot(name, path string, f slotFlags) (*compile.Agent, *slots.Prepare
 	if f.slot == "" {
 		return nil, nil, usageErrorf("%s: --slot ID is required", name)
 	}
-	a, err := compile.Load(path, compile.LoadOptions{})
-	if err != nil {
-		return nil, nil, usageErrorf("%s: %v", name, err)
+	snap := analysis.Run(path, analysis.Options{Stages: analysis.StageSlots})
+	if snap.LoadErr != nil {
+		return nil, nil, usageErrorf("%s: %v", name, snap.LoadErr)
 	}
-	if a.Flow == nil || a.Flow.Root == nil {
+	a := snap.Agent
+	if !snap.Good() {
 		msg := "the flow file does not parse"
 		if a.Flow != nil && a.Flow.Err != nil {
 			msg += ": " + a.Flow.Err.Error()
@@ -46,11 +49,29 @@ func prepareSlot(name, path string, f slotFlags) (*compile.Agent, *slots.Prepare
 	if err != nil {
 		var se *slots.SlotError
 		if errors.As(err, &se) {
+			if se.Code == "slot_missing" { // the reference's exact message, then the slots there are
+				return nil, nil, usageErrorf("%v\n%s", err, slotIDsHint(snap))
+			}
 			return nil, nil, usageErrorf("%v", err) // the reference's exact message
 		}
 		return nil, nil, usageErrorf("%s: %v", name, err)
 	}
 	return a, p, nil
+}
+
+// slotIDsHint names the agent's context slots, for an unknown --slot.
+func slotIDsHint(s *analysis.Snapshot) string {
+	if len(s.Slots) == 0 {
+		if s.SlotProblem != "" {
+			return "the agent's context slots cannot be read: " + s.SlotProblem
+		}
+		return "the agent declares no context slots (metadata.cinatra.contextSlots)"
+	}
+	ids := make([]string, len(s.Slots))
+	for i, r := range s.Slots {
+		ids[i] = r.Slot.SlotID
+	}
+	return "the agent's context slots: " + strings.Join(ids, ", ")
 }
 
 func newResolveCmd() *cobra.Command {

@@ -44,7 +44,7 @@ func TestResolveDemoCatalog(t *testing.T) {
 		{name: "project outside the actor's: empty", args: []string{"--slot", "styleContext", "--project", "p-secret"},
 			want: []string{}, errHas: "not one of the actor's projects", jsonOut: true},
 		{name: "unknown slot", args: []string{"--slot", "nope"}, code: exitUsage,
-			errHas: "oastui: [context_resolve] no contextSlot with slotId='nope' found on the parent agent OAS\n"},
+			errHas: "oastui: [context_resolve] no contextSlot with slotId='nope' found on the parent agent OAS\nthe agent's context slots: styleContext"},
 		{name: "no --slot", args: nil, code: exitUsage, errHas: "--slot ID is required"},
 	}
 	for _, tc := range tests {
