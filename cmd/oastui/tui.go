@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/charmbracelet/x/term"
@@ -16,52 +17,42 @@ import (
 
 func init() { runTUI = tuiMain }
 
-// tuiMain is the root command: `oastui [PATH]` opens the live TUI. Without
-// PATH it opens the agent in the current directory, or the bundled example
-// when the current directory holds none. A PATH that is not an agent is a
+// tuiMain is the root command: `oastui [PATH]` opens the live TUI. What
+// it opens is decided by openTarget; a PATH that is not an agent is a
 // usage error (exit 2) with the loader's reason, never a blank screen.
 func tuiMain(cmd *cobra.Command, args []string) error {
 	project, _ := cmd.Flags().GetString("project")
 	rc := tui.RunConfig{Project: project}
+	arg := ""
 	if len(args) == 1 {
-		rc.Path = args[0]
-		a, err := compile.Load(rc.Path, compile.LoadOptions{})
-		rc.Agent = a
-		if err != nil {
-			switch {
-			case errors.Is(err, compile.ErrNotAnAgent):
-				if found := agentsUnder(rc.Path, 500); len(found) > 0 {
-					if isTerminal(os.Stdin) && isTerminal(os.Stdout) {
-						// SPEC §1: on an agents/ tree the TUI opens a list.
-						picked, err := tui.ChooseAgent(rc.Path, found)
-						if err != nil {
-							return internalErrorf("%v", err)
-						}
-						if picked == "" {
-							return nil
-						}
-						rc.Path = picked
-						if err := tui.Run(rc); err != nil {
-							return internalErrorf("%v", err)
-						}
-						return nil
-					}
-					if len(found) > 8 {
-						found = found[:8]
-					}
-					return usageErrorf("%s is a tree of agents, not one agent; open one of them, e.g.\n  oastui %s\n(found %s)",
-						rc.Path, found[0], strings.Join(found, ", "))
-				}
-				return usageErrorf("%s is not an agent: %v", rc.Path, err)
-			case errors.Is(err, fs.ErrNotExist):
-				return usageErrorf("%s: no such file or directory", rc.Path)
-			default:
-				return usageErrorf("cannot open %s: %v", rc.Path, err)
+		arg = args[0]
+	}
+	target, err := openTarget(arg)
+	if err != nil {
+		return err
+	}
+	switch {
+	case target.tree != nil:
+		if !isTerminal(os.Stdin) || !isTerminal(os.Stdout) {
+			found := target.tree
+			if len(found) > 8 {
+				found = found[:8]
 			}
+			return usageErrorf("%s is a tree of agents, not one agent; open one of them, e.g.\n  oastui %s\n(found %s)",
+				target.path, found[0], strings.Join(found, ", "))
 		}
-	} else if a, err := compile.Load(".", compile.LoadOptions{}); err == nil {
-		rc.Path, rc.Agent = ".", a
-	} else {
+		// SPEC §1: on an agents/ tree the TUI opens a list.
+		picked, err := tui.ChooseAgent(target.path, target.tree)
+		if err != nil {
+			return internalErrorf("%v", err)
+		}
+		if picked == "" {
+			return nil
+		}
+		rc.Path = picked
+	case target.agent != nil:
+		rc.Path, rc.Agent = target.path, target.agent
+	default:
 		dir, cleanup, err := example.Materialize()
 		if err != nil {
 			return internalErrorf("cannot unpack the bundled example: %v", err)
@@ -74,6 +65,73 @@ func tuiMain(cmd *cobra.Command, args []string) error {
 		return internalErrorf("%v", err)
 	}
 	return nil
+}
+
+// tuiTarget is what `oastui [PATH]` opens: one agent, the list of a tree's
+// agents, or (neither set) the bundled example.
+type tuiTarget struct {
+	path  string
+	agent *compile.Agent
+	tree  []string
+}
+
+// openTarget decides what the TUI opens for PATH (SPEC §6, §1). Given a
+// PATH: an agent package or flow file opens; a package.json opens its
+// package; a tree of agents opens the list; anything else is a usage error.
+// Without one: the agent in the current directory (or the one whose
+// cinatra/ folder it is), else the agents/ tree there, else the example.
+func openTarget(arg string) (tuiTarget, error) {
+	if arg == "" {
+		return openHere(".")
+	}
+	path := arg
+	if st, err := os.Stat(path); err == nil && st.Mode().IsRegular() {
+		switch ext := strings.ToLower(filepath.Ext(path)); {
+		case filepath.Base(path) == "package.json":
+			path = filepath.Dir(path)
+		case ext != ".json" && ext != ".yaml" && ext != ".yml":
+			return tuiTarget{}, usageErrorf("%s is not an agent: a flow file is .json, .yaml or .yml (or give the package directory)", arg)
+		}
+	}
+	a, err := compile.Load(path, compile.LoadOptions{})
+	switch {
+	case err == nil:
+		return tuiTarget{path: path, agent: a}, nil
+	case errors.Is(err, compile.ErrNotAnAgent):
+		if found := agentsUnder(path, 500); len(found) > 0 {
+			return tuiTarget{path: path, tree: found}, nil
+		}
+		return tuiTarget{}, usageErrorf("%s is not an agent: %v", arg, err)
+	case errors.Is(err, fs.ErrNotExist):
+		return tuiTarget{}, usageErrorf("%s: no such file or directory", arg)
+	default:
+		return tuiTarget{}, usageErrorf("cannot open %s: %v", arg, err)
+	}
+}
+
+// openHere is openTarget without a PATH, from directory dir.
+func openHere(dir string) (tuiTarget, error) {
+	if a, err := compile.Load(dir, compile.LoadOptions{}); err == nil {
+		return tuiTarget{path: dir, agent: a}, nil
+	}
+	if abs, err := filepath.Abs(dir); err == nil && filepath.Base(abs) == "cinatra" {
+		pkg := filepath.Dir(abs)
+		if a, err := compile.Load(pkg, compile.LoadOptions{}); err == nil {
+			return tuiTarget{path: pkg, agent: a}, nil
+		}
+	}
+	// Only a directory that is, or holds, agents/ is searched: the current
+	// directory may be a home directory with nothing to do with agents.
+	for _, tree := range []string{dir, filepath.Join(dir, "agents")} {
+		abs, err := filepath.Abs(tree)
+		if err != nil || filepath.Base(abs) != "agents" {
+			continue
+		}
+		if found := agentsUnder(tree, 500); len(found) > 0 {
+			return tuiTarget{path: tree, tree: found}, nil
+		}
+	}
+	return tuiTarget{}, nil
 }
 
 func isTerminal(f *os.File) bool { return term.IsTerminal(f.Fd()) }

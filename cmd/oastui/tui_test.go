@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -27,5 +28,70 @@ func TestTUINotAnAgent(t *testing.T) {
 		if !strings.Contains(errb.String(), c.want) {
 			t.Errorf("%v: stderr %q lacks %q", c.args, errb.String(), c.want)
 		}
+	}
+}
+
+// TestOpenTarget: what `oastui [PATH]` opens (issue 13 item 3).
+func TestOpenTarget(t *testing.T) {
+	agents := filepath.Join("..", "..", "testdata", "agents")
+	leaf := filepath.Join(agents, "oastui", "leaf-agent")
+	txt := filepath.Join(t.TempDir(), "notes.txt")
+	if err := os.WriteFile(txt, []byte("hello"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, arg   string
+		agent, tree bool
+		wantPath    string
+		errHas      string
+	}{
+		{name: "package dir", arg: leaf, agent: true, wantPath: leaf},
+		{name: "flow file", arg: filepath.Join(leaf, "cinatra", "oas.json"), agent: true},
+		{name: "package.json opens its package", arg: filepath.Join(leaf, "package.json"), agent: true, wantPath: leaf},
+		{name: "a text file is not an agent", arg: txt, errHas: "is not an agent: a flow file is .json, .yaml or .yml"},
+		{name: "tree", arg: agents, tree: true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			got, err := openTarget(tc.arg)
+			if tc.errHas != "" {
+				if err == nil || !strings.Contains(err.Error(), tc.errHas) {
+					t.Fatalf("err %v, want %q", err, tc.errHas)
+				}
+				return
+			}
+			if err != nil {
+				t.Fatal(err)
+			}
+			if (got.agent != nil) != tc.agent || (len(got.tree) > 0) != tc.tree {
+				t.Fatalf("agent %v tree %v", got.agent != nil, got.tree)
+			}
+			if tc.wantPath != "" && got.path != tc.wantPath {
+				t.Errorf("path %q, want %q", got.path, tc.wantPath)
+			}
+		})
+	}
+}
+
+// TestOpenHere: without PATH, the agent of the current directory (or of
+// the cinatra/ folder we are in), else the agents/ tree there, else the
+// bundled example.
+func TestOpenHere(t *testing.T) {
+	leaf, err := filepath.Abs(filepath.Join("..", "..", "testdata", "agents", "oastui", "leaf-agent"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	agents := filepath.Dir(filepath.Dir(leaf))
+	got, err := openHere(filepath.Join(leaf, "cinatra"))
+	if err != nil || got.agent == nil || got.path != leaf {
+		t.Errorf("inside cinatra/: %+v %v", got, err)
+	}
+	if got, err = openHere(agents); err != nil || len(got.tree) == 0 {
+		t.Errorf("in agents/: %+v %v", got, err)
+	}
+	if got, err = openHere(filepath.Dir(agents)); err != nil || len(got.tree) == 0 {
+		t.Errorf("beside agents/: %+v %v", got, err)
+	}
+	if got, err = openHere(t.TempDir()); err != nil || got.agent != nil || got.tree != nil {
+		t.Errorf("empty directory should open the example: %+v %v", got, err)
 	}
 }
