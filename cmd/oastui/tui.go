@@ -2,6 +2,7 @@ package main
 
 import (
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"os/signal"
@@ -29,9 +30,16 @@ func tuiMain(cmd *cobra.Command, args []string) error {
 	if len(args) == 1 {
 		arg = args[0]
 	}
+	if hint := subcommandHint(cmd, arg); hint != "" {
+		return usageErrorf("%s", hint)
+	}
 	target, err := openTarget(arg)
 	if err != nil {
 		return err
+	}
+	if target.tree == nil && (!isTerminal(os.Stdin) || !isTerminal(os.Stdout)) {
+		return usageErrorf("oastui without a subcommand opens the terminal UI, and this is not a terminal;\n" +
+			"headless, run: oastui lint PATH (or compile, graph; see oastui --help)")
 	}
 	switch {
 	case target.tree != nil:
@@ -68,6 +76,24 @@ func tuiMain(cmd *cobra.Command, args []string) error {
 		return internalErrorf("%v", err)
 	}
 	return nil
+}
+
+// subcommandHint is the message for a PATH that does not exist and looks
+// like a mistyped subcommand ("oastui lnit"), else "".
+func subcommandHint(cmd *cobra.Command, arg string) string {
+	if arg == "" || strings.ContainsAny(arg, `/\.`) {
+		return ""
+	}
+	if _, err := os.Stat(arg); err == nil {
+		return ""
+	}
+	if cmd.SuggestionsMinimumDistance <= 0 {
+		cmd.SuggestionsMinimumDistance = 2 // cobra's default, applied only when it suggests by itself
+	}
+	if s := cmd.SuggestionsFor(arg); len(s) > 0 {
+		return fmt.Sprintf("unknown command %q: did you mean %s? (oastui --help lists the commands)", arg, strings.Join(s, " or "))
+	}
+	return ""
 }
 
 // tuiTarget is what `oastui [PATH]` opens: one agent, the list of a tree's

@@ -95,3 +95,23 @@ func TestOpenHere(t *testing.T) {
 		t.Errorf("empty directory should open the example: %+v %v", got, err)
 	}
 }
+
+// TestTUIHints: a mistyped subcommand is suggested, and the TUI without a
+// terminal (as in tests and CI) is a usage error pointing at lint, not an
+// internal error (issue 12 item 5).
+func TestTUIHints(t *testing.T) {
+	leaf := filepath.Join("..", "..", "testdata", "agents", "oastui", "leaf-agent")
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"lnt"}, `unknown command "lnt": did you mean lint?`},
+		{[]string{"compil"}, "did you mean compile?"},
+		{[]string{leaf}, "this is not a terminal;\nheadless, run: oastui lint PATH"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(tc.args, &out, &errb); code != exitUsage || !strings.Contains(errb.String(), tc.want) {
+			t.Errorf("%v: exit %d, stderr %q, want %d and %q", tc.args, code, errb.String(), exitUsage, tc.want)
+		}
+	}
+}
