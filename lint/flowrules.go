@@ -14,51 +14,50 @@ import (
 // reports on the root Flow (start_node_count, end_node_count,
 // duplicate_node) are left to it there.
 
-func init() {
-	registerRules(
-		Rule{Code: "flow_start_node_count", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F1: a Flow's nodes must contain exactly one StartNode"},
-		Rule{Code: "flow_start_node_mismatch", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F2: start_node must be the StartNode listed in the Flow's nodes"},
-		Rule{Code: "start_node_outgoing_edges", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F3: the StartNode must have exactly one outgoing control edge"},
-		Rule{Code: "start_node_incoming_edge", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F4: no control edge may lead into the StartNode"},
-		Rule{Code: "flow_no_end_node", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F5: a Flow needs at least one EndNode"},
-		Rule{Code: "end_node_no_incoming_edge", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F6: every EndNode needs an incoming control edge"},
-		Rule{Code: "end_node_outgoing_edge", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F7: no control edge may leave an EndNode"},
-		Rule{Code: "edge_unknown_node", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F8: a control or data edge names a node that is not in the Flow's nodes"},
-		Rule{Code: "flow_inputs_mismatch", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F9: a Flow's declared inputs must be its StartNode's inputs (by title)"},
-		Rule{Code: "flow_output_missing_in_end_node", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F11: a declared Flow output without a default must be an output of every EndNode"},
-		Rule{Code: "branch_unknown", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F12: a control edge's from_branch is not a branch of its from_node (null means \"next\"); WayFlow refuses the flow"},
-		Rule{Code: "branch_multiple_edges", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F13: two control edges leave the same node on the same branch; WayFlow refuses the flow"},
-		Rule{Code: "branch_unconnected", Severity: compile.Warning, Group: "flowgraph",
-			Doc: "F14: a branch of a node has no control edge; at run time the flow silently ends there"},
-		Rule{Code: "flow_unreachable_node", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F15: a node cannot be reached from the start node over control edges; WayFlow refuses the flow"},
-		Rule{Code: "flow_dead_end", Severity: compile.Warning, Group: "flowgraph",
-			Doc: "F16: a node that is not an EndNode has no outgoing control edge"},
-		Rule{Code: "flow_no_reachable_end", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F17: no EndNode can be reached from the start node; the flow can never finish"},
-		Rule{Code: "node_branches_mismatch", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F18: a node's declared branches differ from the branches its configuration gives it (BranchingNode: mapping values + default)"},
-		Rule{Code: "flow_duplicate_node_name", Severity: compile.Warning, Group: "flowgraph",
-			Doc: "F19: two nodes of one Flow share a name; WayFlow renames one of them on load"},
-		Rule{Code: "flow_node_listed_twice", Severity: compile.Warning, Group: "flowgraph",
-			Doc: "F20: the same node appears twice in a Flow's nodes"},
-		Rule{Code: "branching_node_inputs", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "I5: a BranchingNode takes exactly one input (the value looked up in its mapping) and has no outputs"},
-	)
-	registerCheck(Check{Name: "agentspec-flowgraph", Run: checkFlowGraph})
-}
+var (
+	RuleFlowStartNodeCount = &Rule{Code: "flow_start_node_count", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F1: a Flow's nodes must contain exactly one StartNode"}
+	RuleFlowStartNodeMismatch = &Rule{Code: "flow_start_node_mismatch", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F2: start_node must be the StartNode listed in the Flow's nodes"}
+	RuleStartNodeOutgoingEdges = &Rule{Code: "start_node_outgoing_edges", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F3: the StartNode must have exactly one outgoing control edge"}
+	RuleStartNodeIncomingEdge = &Rule{Code: "start_node_incoming_edge", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F4: no control edge may lead into the StartNode"}
+	RuleFlowNoEndNode = &Rule{Code: "flow_no_end_node", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F5: a Flow needs at least one EndNode"}
+	RuleEndNodeNoIncomingEdge = &Rule{Code: "end_node_no_incoming_edge", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F6: every EndNode needs an incoming control edge"}
+	RuleEndNodeOutgoingEdge = &Rule{Code: "end_node_outgoing_edge", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F7: no control edge may leave an EndNode"}
+	RuleEdgeUnknownNode = &Rule{Code: "edge_unknown_node", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F8: a control or data edge names a node that is not in the Flow's nodes"}
+	RuleFlowInputsMismatch = &Rule{Code: "flow_inputs_mismatch", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F9: a Flow's declared inputs must be its StartNode's inputs (by title)"}
+	RuleFlowOutputMissingInEndNode = &Rule{Code: "flow_output_missing_in_end_node", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F11: a declared Flow output without a default must be an output of every EndNode"}
+	RuleBranchUnknown = &Rule{Code: "branch_unknown", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F12: a control edge's from_branch is not a branch of its from_node (null means \"next\"); WayFlow refuses the flow"}
+	RuleBranchMultipleEdges = &Rule{Code: "branch_multiple_edges", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F13: two control edges leave the same node on the same branch; WayFlow refuses the flow"}
+	RuleBranchUnconnected = &Rule{Code: "branch_unconnected", Severity: compile.Warning, Group: "flowgraph",
+		Doc: "F14: a branch of a node has no control edge; at run time the flow silently ends there"}
+	RuleFlowUnreachableNode = &Rule{Code: "flow_unreachable_node", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F15: a node cannot be reached from the start node over control edges; WayFlow refuses the flow"}
+	RuleFlowDeadEnd = &Rule{Code: "flow_dead_end", Severity: compile.Warning, Group: "flowgraph",
+		Doc: "F16: a node that is not an EndNode has no outgoing control edge"}
+	RuleFlowNoReachableEnd = &Rule{Code: "flow_no_reachable_end", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F17: no EndNode can be reached from the start node; the flow can never finish"}
+	RuleNodeBranchesMismatch = &Rule{Code: "node_branches_mismatch", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F18: a node's declared branches differ from the branches its configuration gives it (BranchingNode: mapping values + default)"}
+	RuleFlowDuplicateNodeName = &Rule{Code: "flow_duplicate_node_name", Severity: compile.Warning, Group: "flowgraph",
+		Doc: "F19: two nodes of one Flow share a name; WayFlow renames one of them on load"}
+	RuleFlowNodeListedTwice = &Rule{Code: "flow_node_listed_twice", Severity: compile.Warning, Group: "flowgraph",
+		Doc: "F20: the same node appears twice in a Flow's nodes"}
+	RuleBranchingNodeInputs = &Rule{Code: "branching_node_inputs", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "I5: a BranchingNode takes exactly one input (the value looked up in its mapping) and has no outputs"}
+)
+
+var passFlowGraph = &Check{Name: "agentspec-flowgraph", Run: checkFlowGraph}
 
 // checkFlowGraph runs the graph and data-flow rules on every Flow.
 func checkFlowGraph(p *Pass) {
@@ -93,12 +92,12 @@ func flowRules(p *Pass, dm *docModel, m *flowModel, cinatra bool) {
 		if len(starts) > 1 {
 			ptr = starts[1].ptr
 		}
-		p.Report(doc, ptr, "flow_start_node_count", fmt.Sprintf("flow %q lists %d StartNodes in nodes; it needs exactly one", fl, len(starts)))
+		p.Report(doc, ptr, RuleFlowStartNodeCount, fmt.Sprintf("flow %q lists %d StartNodes in nodes; it needs exactly one", fl, len(starts)))
 	}
 	start := m.startNode()
 	if m.start.comp != nil && len(starts) == 1 && (start == nil || start != starts[0]) {
 		what := fmt.Sprintf("%q (%s)", m.start.comp.Get("name").StringOr(m.start.id), compile.ComponentType(m.start.comp))
-		p.Report(doc, m.start.ptr, "flow_start_node_mismatch", fmt.Sprintf(
+		p.Report(doc, m.start.ptr, RuleFlowStartNodeMismatch, fmt.Sprintf(
 			"flow %q: start_node is %s, not the StartNode %q listed in nodes", fl, what, starts[0].label()))
 	}
 	if start == nil && len(starts) == 1 && m.start.comp == nil && !m.start.given {
@@ -110,26 +109,26 @@ func flowRules(p *Pass, dm *docModel, m *flowModel, cinatra bool) {
 
 	// F3, F4
 	if start != nil && len(m.out[start]) != 1 {
-		p.Report(doc, start.ptr, "start_node_outgoing_edges", fmt.Sprintf(
+		p.Report(doc, start.ptr, RuleStartNodeOutgoingEdges, fmt.Sprintf(
 			"StartNode %q of flow %q has %d outgoing control edges; it needs exactly one", start.label(), fl, len(m.out[start])))
 	}
 	for _, s := range starts {
 		for _, e := range m.in[s] {
-			p.Report(doc, e.ptr, "start_node_incoming_edge", fmt.Sprintf(
+			p.Report(doc, e.ptr, RuleStartNodeIncomingEdge, fmt.Sprintf(
 				"control edge %q of flow %q leads into the StartNode %q; nothing may flow back into the start", e.name, fl, s.label()))
 		}
 	}
 
 	// F5, F6, F7
 	if !cinatra && hasNodes && len(ends) == 0 {
-		p.Report(doc, compile.Append(m.f.Pointer, "nodes"), "flow_no_end_node", fmt.Sprintf("flow %q has no EndNode in nodes", fl))
+		p.Report(doc, compile.Append(m.f.Pointer, "nodes"), RuleFlowNoEndNode, fmt.Sprintf("flow %q has no EndNode in nodes", fl))
 	}
 	for _, n := range ends {
 		if len(m.in[n]) == 0 {
-			p.Report(doc, n.ptr, "end_node_no_incoming_edge", fmt.Sprintf("EndNode %q of flow %q has no incoming control edge", n.label(), fl))
+			p.Report(doc, n.ptr, RuleEndNodeNoIncomingEdge, fmt.Sprintf("EndNode %q of flow %q has no incoming control edge", n.label(), fl))
 		}
 		for _, e := range m.out[n] {
-			p.Report(doc, e.ptr, "end_node_outgoing_edge", fmt.Sprintf("control edge %q of flow %q leaves the EndNode %q; an EndNode ends the flow", e.name, fl, n.label()))
+			p.Report(doc, e.ptr, RuleEndNodeOutgoingEdge, fmt.Sprintf("control edge %q of flow %q leaves the EndNode %q; an EndNode ends the flow", e.name, fl, n.label()))
 		}
 	}
 
@@ -137,7 +136,7 @@ func flowRules(p *Pass, dm *docModel, m *flowModel, cinatra bool) {
 	for _, e := range m.ctrl {
 		for _, ep := range []endpoint{e.fromRef, e.toRef} {
 			if ep.comp != nil && m.byID[ep.id] == nil {
-				p.Report(doc, ep.ptr, "edge_unknown_node", fmt.Sprintf("control edge %q of flow %q names node %q, which is not in the flow's nodes",
+				p.Report(doc, ep.ptr, RuleEdgeUnknownNode, fmt.Sprintf("control edge %q of flow %q names node %q, which is not in the flow's nodes",
 					e.name, fl, ep.comp.Get("name").StringOr(ep.id)))
 			}
 		}
@@ -145,7 +144,7 @@ func flowRules(p *Pass, dm *docModel, m *flowModel, cinatra bool) {
 	for _, e := range m.data {
 		for _, ep := range []endpoint{e.srcRef, e.dstRef} {
 			if ep.comp != nil && m.byID[ep.id] == nil {
-				p.Report(doc, ep.ptr, "edge_unknown_node", fmt.Sprintf("data edge %q of flow %q names node %q, which is not in the flow's nodes",
+				p.Report(doc, ep.ptr, RuleEdgeUnknownNode, fmt.Sprintf("data edge %q of flow %q names node %q, which is not in the flow's nodes",
 					e.name, fl, ep.comp.Get("name").StringOr(ep.id)))
 			}
 		}
@@ -163,7 +162,7 @@ func flowRules(p *Pass, dm *docModel, m *flowModel, cinatra bool) {
 				if len(extra) > 0 {
 					parts = append(parts, "not StartNode inputs: "+quoteList(extra))
 				}
-				p.Report(doc, compile.Append(m.f.Pointer, "inputs"), "flow_inputs_mismatch", fmt.Sprintf(
+				p.Report(doc, compile.Append(m.f.Pointer, "inputs"), RuleFlowInputsMismatch, fmt.Sprintf(
 					"inputs of flow %q must be the inputs of its StartNode %q: %s", fl, starts[0].label(), strings.Join(parts, "; ")))
 			}
 		}
@@ -182,7 +181,7 @@ func flowRules(p *Pass, dm *docModel, m *flowModel, cinatra bool) {
 					continue
 				}
 				if !titleSet(eo)[title] {
-					p.Report(doc, compile.AppendIndex(compile.Append(m.f.Pointer, "outputs"), i), "flow_output_missing_in_end_node", fmt.Sprintf(
+					p.Report(doc, compile.AppendIndex(compile.Append(m.f.Pointer, "outputs"), i), RuleFlowOutputMissingInEndNode, fmt.Sprintf(
 						"output %q of flow %q has no default and EndNode %q does not produce it", title, fl, n.label()))
 					break
 				}
@@ -205,11 +204,11 @@ func flowRules(p *Pass, dm *docModel, m *flowModel, cinatra bool) {
 					if e.explicitBr {
 						ptr = e.branchPtr
 					}
-					p.Report(doc, ptr, "branch_unknown", fmt.Sprintf("control edge %q leaves %q on branch %q, which is not one of its branches %s",
+					p.Report(doc, ptr, RuleBranchUnknown, fmt.Sprintf("control edge %q leaves %q on branch %q, which is not one of its branches %s",
 						e.name, n.label(), e.branch, quoteList(bs)))
 				}
 				if first := used[e.branch]; first != nil {
-					p.Report(doc, e.ptr, "branch_multiple_edges", fmt.Sprintf("control edges %q and %q both leave %q on branch %q; a branch has one edge",
+					p.Report(doc, e.ptr, RuleBranchMultipleEdges, fmt.Sprintf("control edges %q and %q both leave %q on branch %q; a branch has one edge",
 						first.name, e.name, n.label(), e.branch))
 				} else {
 					used[e.branch] = e
@@ -218,7 +217,7 @@ func flowRules(p *Pass, dm *docModel, m *flowModel, cinatra bool) {
 			if len(m.out[n]) > 0 {
 				for _, b := range bs {
 					if used[b] == nil {
-						p.Report(doc, n.ptr, "branch_unconnected", fmt.Sprintf("branch %q of %q in flow %q has no control edge; the flow ends there at run time", b, n.label(), fl))
+						p.Report(doc, n.ptr, RuleBranchUnconnected, fmt.Sprintf("branch %q of %q in flow %q has no control edge; the flow ends there at run time", b, n.label(), fl))
 					}
 				}
 			}
@@ -236,7 +235,7 @@ func flowRules(p *Pass, dm *docModel, m *flowModel, cinatra bool) {
 				}
 				if dup || len(setDiff(seen, set))+len(setDiff(set, seen)) > 0 {
 					sort.Strings(ds)
-					p.Report(doc, compile.Append(n.ptr, "branches"), "node_branches_mismatch", fmt.Sprintf(
+					p.Report(doc, compile.Append(n.ptr, "branches"), RuleNodeBranchesMismatch, fmt.Sprintf(
 						"%s %q declares branches %s but its configuration gives %s", n.ctype, n.label(), quoteList(ds), quoteList(bs)))
 				}
 			}
@@ -244,11 +243,11 @@ func flowRules(p *Pass, dm *docModel, m *flowModel, cinatra bool) {
 		// I5
 		if n.ctype == "BranchingNode" {
 			if in := n.comp.Get("inputs"); in.Is(compile.Array) && len(in.Items) != 1 {
-				p.Report(doc, compile.Append(n.ptr, "inputs"), "branching_node_inputs", fmt.Sprintf(
+				p.Report(doc, compile.Append(n.ptr, "inputs"), RuleBranchingNodeInputs, fmt.Sprintf(
 					"BranchingNode %q declares %d inputs; it takes exactly one", n.label(), len(in.Items)))
 			}
 			if out := n.comp.Get("outputs"); out.Is(compile.Array) && len(out.Items) != 0 {
-				p.Report(doc, compile.Append(n.ptr, "outputs"), "branching_node_inputs", fmt.Sprintf(
+				p.Report(doc, compile.Append(n.ptr, "outputs"), RuleBranchingNodeInputs, fmt.Sprintf(
 					"BranchingNode %q declares %d outputs; it has none", n.label(), len(out.Items)))
 			}
 		}
@@ -263,18 +262,18 @@ func flowRules(p *Pass, dm *docModel, m *flowModel, cinatra bool) {
 				if n.ctype == "EndNode" && len(m.in[n]) == 0 {
 					continue // an EndNode without edges in is F6's finding
 				}
-				p.Report(doc, n.ptr, "flow_unreachable_node", fmt.Sprintf("node %q of flow %q cannot be reached from the start node %q", n.label(), fl, start.label()))
+				p.Report(doc, n.ptr, RuleFlowUnreachableNode, fmt.Sprintf("node %q of flow %q cannot be reached from the start node %q", n.label(), fl, start.label()))
 			} else if n.ctype == "EndNode" {
 				endReached = true
 			}
 		}
 		if !endReached && len(ends) > 0 {
-			p.Report(doc, m.f.Pointer, "flow_no_reachable_end", fmt.Sprintf("no EndNode of flow %q can be reached from its start node %q", fl, start.label()))
+			p.Report(doc, m.f.Pointer, RuleFlowNoReachableEnd, fmt.Sprintf("no EndNode of flow %q can be reached from its start node %q", fl, start.label()))
 		}
 	}
 	for _, n := range m.nodes {
 		if n.ctype != "EndNode" && len(m.out[n]) == 0 && n != start { // the start without an edge is F3's finding
-			p.Report(doc, n.ptr, "flow_dead_end", fmt.Sprintf("node %q of flow %q has no outgoing control edge and is not an EndNode", n.label(), fl))
+			p.Report(doc, n.ptr, RuleFlowDeadEnd, fmt.Sprintf("node %q of flow %q has no outgoing control edge and is not an EndNode", n.label(), fl))
 		}
 	}
 
@@ -285,7 +284,7 @@ func flowRules(p *Pass, dm *docModel, m *flowModel, cinatra bool) {
 			continue
 		}
 		if first := names[n.name]; first != nil {
-			p.Report(doc, n.ptr, "flow_duplicate_node_name", fmt.Sprintf("flow %q has two nodes named %q (ids %q and %q)", fl, n.name, first.id, n.id))
+			p.Report(doc, n.ptr, RuleFlowDuplicateNodeName, fmt.Sprintf("flow %q has two nodes named %q (ids %q and %q)", fl, n.name, first.id, n.id))
 			continue
 		}
 		names[n.name] = n
@@ -294,7 +293,7 @@ func flowRules(p *Pass, dm *docModel, m *flowModel, cinatra bool) {
 		for _, n := range m.nodes {
 			if ps := m.listed[n.id]; len(ps) > 1 {
 				for _, ptr := range ps[1:] {
-					p.Report(doc, ptr, "flow_node_listed_twice", fmt.Sprintf("node %q is listed %d times in the nodes of flow %q", n.label(), len(ps), fl))
+					p.Report(doc, ptr, RuleFlowNodeListedTwice, fmt.Sprintf("node %q is listed %d times in the nodes of flow %q", n.label(), len(ps), fl))
 				}
 			}
 		}
