@@ -91,11 +91,9 @@ var (
 	RuleDuplicateKey = &Rule{Code: "duplicate_key", Severity: compile.Blocker, Group: groupLoading,
 		Doc: "a JSON object has the same key twice; JSON.parse keeps the last one and silently ignores the first (a warning in the agentspec profile)"}
 	RuleLegacyAgentFilename = &Rule{Code: "legacy_agent_filename", Severity: compile.Warning, Group: groupLoading,
-		Profiles: []compile.Profile{compile.ProfileCinatra},
-		Doc:      "the package's flow file is at a legacy path (cinatra/agent.json or agent.json); move it to cinatra/oas.json"}
+		Doc: "the package's flow file is at a legacy path (cinatra/agent.json or agent.json); move it to cinatra/oas.json"}
 	RulePackageJSONInvalid = &Rule{Code: "package_json_invalid", Severity: compile.Blocker, Group: groupLoading,
-		Profiles: []compile.Profile{compile.ProfileCinatra},
-		Doc:      "package.json is not an object, or its name/version/license is not a string, or its dependencies/peerDependencies/devDependencies is not an object"}
+		Doc: "package.json is not an object, or its name/version/license is not a string, or its dependencies/peerDependencies/devDependencies is not an object"}
 	RuleInternalError = &Rule{Code: "internal_error", Severity: compile.Blocker, Group: groupLoading,
 		Doc: "oastui failed while analysing the agent (a bug in oastui; please report it); the UI keeps running"}
 	RuleInternalUnregisteredRule = &Rule{Code: "internal_unregistered_rule", Severity: compile.Warning, Group: groupLoading,
