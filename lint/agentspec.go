@@ -13,37 +13,36 @@ import (
 // feature needs (reference/agentspec.md §2.3), component types, the
 // document's shape (component or library), and property schemas.
 
-func init() {
-	registerRules(
-		Rule{Code: "agentspec_version_missing", Severity: compile.Warning, Group: "agentspec",
-			Doc: "D8: the top-level component has no agentspec_version; loaders assume their own current version"},
-		Rule{Code: "agentspec_version_unknown", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "D9: agentspec_version is not a released Agent Spec version (25.4.1, 25.4.2, 26.1.0, 26.1.2, 26.3.1, nightly 26.4.0)"},
-		Rule{Code: "agentspec_version_legacy", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "D9: a pre-release version (25.3.x, air_version) below every component's minimum 25.4.1; the SDKs refuse it"},
-		Rule{Code: "agentspec_version_unreleased", Severity: compile.Warning, Group: "agentspec",
-			Doc: "D9: 26.2.0 was a development label (absent from the 26.3.1 release) and 25.4.0 a pre-release read as 25.4.1"},
-		Rule{Code: "agentspec_version_misplaced", Severity: compile.Warning, Group: "agentspec",
-			Doc: "D7: agentspec_version belongs only on the top-level component; the SDK ignores a nested one and the JSON Schema rejects it"},
-		Rule{Code: "agentspec_version_too_low", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "D10: a component or feature needs a newer agentspec_version than the document declares (reference/agentspec.md §2.3); the SDK refuses to load it"},
-		Rule{Code: "component_type_missing", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "D2: a component object has no component_type, or a component_type that is not a string"},
-		Rule{Code: "component_type_unknown", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "D3/D4: component_type is neither a concrete Agent Spec type nor a plugin component (abstract types such as Node or Tool cannot be instantiated)"},
-		Rule{Code: "component_plugin", Severity: compile.Warning, Group: "agentspec",
-			Doc: "D3: an unknown component_type carrying component_plugin_name: a plugin component (e.g. WayFlow's); only a runtime with that plugin loads it, and oastui checks it generically"},
-		Rule{Code: "agentspec_not_a_component", Severity: compile.Warning, Group: "agentspec",
-			Doc: "D1: the top level holds only $referenced_components: a component library, loadable only beside a main configuration, not on its own"},
-		Rule{Code: "agentspec_foreign_format", Severity: compile.Warning, Group: "agentspec",
-			Doc: "D1: the file is not an Agent Spec configuration (a JSON Schema, WayFlow's native serialization, or the pre-release type:/$ref: syntax); it is recognised and skipped"},
-		Rule{Code: "property_title_invalid", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "P2/P3: a property title is missing or empty, or contains . , { } a space, a newline, ' or \" (nested schemas too)"},
-		Rule{Code: "property_default_invalid", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "P5: a property's default does not match its type (any default suits a string)"},
-	)
-	registerCheck(Check{Name: "agentspec-document", Profiles: []compile.Profile{compile.ProfileAgentSpec}, Run: checkAgentSpecDocument})
-}
+var (
+	RuleAgentSpecVersionMissing = &Rule{Code: "agentspec_version_missing", Severity: compile.Warning, Group: "agentspec",
+		Doc: "D8: the top-level component has no agentspec_version; loaders assume their own current version"}
+	RuleAgentSpecVersionUnknown = &Rule{Code: "agentspec_version_unknown", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "D9: agentspec_version is not a released Agent Spec version (25.4.1, 25.4.2, 26.1.0, 26.1.2, 26.3.1, nightly 26.4.0)"}
+	RuleAgentSpecVersionLegacy = &Rule{Code: "agentspec_version_legacy", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "D9: a pre-release version (25.3.x, air_version) below every component's minimum 25.4.1; the SDKs refuse it"}
+	RuleAgentSpecVersionUnreleased = &Rule{Code: "agentspec_version_unreleased", Severity: compile.Warning, Group: "agentspec",
+		Doc: "D9: 26.2.0 was a development label (absent from the 26.3.1 release) and 25.4.0 a pre-release read as 25.4.1"}
+	RuleAgentSpecVersionMisplaced = &Rule{Code: "agentspec_version_misplaced", Severity: compile.Warning, Group: "agentspec",
+		Doc: "D7: agentspec_version belongs only on the top-level component; the SDK ignores a nested one and the JSON Schema rejects it"}
+	RuleAgentSpecVersionTooLow = &Rule{Code: "agentspec_version_too_low", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "D10: a component or feature needs a newer agentspec_version than the document declares (reference/agentspec.md §2.3); the SDK refuses to load it"}
+	RuleComponentTypeMissing = &Rule{Code: "component_type_missing", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "D2: a component object has no component_type, or a component_type that is not a string"}
+	RuleComponentTypeUnknown = &Rule{Code: "component_type_unknown", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "D3/D4: component_type is neither a concrete Agent Spec type nor a plugin component (abstract types such as Node or Tool cannot be instantiated)"}
+	RuleComponentPlugin = &Rule{Code: "component_plugin", Severity: compile.Warning, Group: "agentspec",
+		Doc: "D3: an unknown component_type carrying component_plugin_name: a plugin component (e.g. WayFlow's); only a runtime with that plugin loads it, and oastui checks it generically"}
+	RuleAgentSpecNotAComponent = &Rule{Code: "agentspec_not_a_component", Severity: compile.Warning, Group: "agentspec",
+		Doc: "D1: the top level holds only $referenced_components: a component library, loadable only beside a main configuration, not on its own"}
+	RuleAgentSpecForeignFormat = &Rule{Code: "agentspec_foreign_format", Severity: compile.Warning, Group: "agentspec",
+		Doc: "D1: the file is not an Agent Spec configuration (a JSON Schema, WayFlow's native serialization, or the pre-release type:/$ref: syntax); it is recognised and skipped"}
+	RulePropertyTitleInvalid = &Rule{Code: "property_title_invalid", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "P2/P3: a property title is missing or empty, or contains . , { } a space, a newline, ' or \" (nested schemas too)"}
+	RulePropertyDefaultInvalid = &Rule{Code: "property_default_invalid", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "P5: a property's default does not match its type (any default suits a string)"}
+)
+
+var passAgentSpecDocument = &Check{Name: "agentspec-document", Profiles: []compile.Profile{compile.ProfileAgentSpec}, Run: checkAgentSpecDocument}
 
 // version is a parsed YEAR.QUARTER.PATCH.
 type version [3]int
@@ -113,20 +112,20 @@ func checkAgentSpecDocument(p *Pass) {
 	doc := p.Agent.Flow
 	root := doc.Root
 	if !root.Is(compile.Object) {
-		p.Report(doc, "", "component_type_missing", fmt.Sprintf("the document is a JSON %s; an Agent Spec configuration is a component object", root.Kind))
+		p.Report(doc, "", RuleComponentTypeMissing, fmt.Sprintf("the document is a JSON %s; an Agent Spec configuration is a component object", root.Kind))
 		return
 	}
 	if what := foreignFormat(root); what != "" {
-		p.Report(doc, "", "agentspec_foreign_format", "this file is "+what+"; oastui checks Agent Spec configurations only")
+		p.Report(doc, "", RuleAgentSpecForeignFormat, "this file is "+what+"; oastui checks Agent Spec configurations only")
 		return
 	}
 	if ptr, ok := preReleaseSyntax(root); ok {
-		p.Report(doc, ptr, "agentspec_foreign_format", "this file uses the pre-release Agent Spec syntax (type: and $ref: instead of component_type and $component_ref); current SDKs cannot load it — rewrite it in the released syntax")
+		p.Report(doc, ptr, RuleAgentSpecForeignFormat, "this file uses the pre-release Agent Spec syntax (type: and $ref: instead of component_type and $component_ref); current SDKs cannot load it — rewrite it in the released syntax")
 		return
 	}
 	var tops []topComponent
 	if isLibrary(root) {
-		p.Report(doc, "", "agentspec_not_a_component", "the top level holds only $referenced_components: this is a component library (each entry is its own configuration), not a configuration that loads on its own; pass it as a registry when loading the main file")
+		p.Report(doc, "", RuleAgentSpecNotAComponent, "the top level holds only $referenced_components: this is a component library (each entry is its own configuration), not a configuration that loads on its own; pass it as a registry when loading the main file")
 		for _, m := range root.Get("$referenced_components").Members {
 			tops = append(tops, topComponent{node: m.Value, ptr: compile.Pointer("$referenced_components", m.Key)})
 		}
@@ -141,7 +140,7 @@ func checkAgentSpecDocument(p *Pass) {
 	// D7: a nested agentspec_version.
 	walkComponents(root, "", func(ptr string, c *compile.Node, _ string) {
 		if !topPtrs[ptr] && c.Get("agentspec_version") != nil {
-			p.Report(doc, compile.Append(ptr, "agentspec_version"), "agentspec_version_misplaced",
+			p.Report(doc, compile.Append(ptr, "agentspec_version"), RuleAgentSpecVersionMisplaced,
 				"agentspec_version belongs only on the top-level component; the SDK ignores this one and the JSON Schema rejects it")
 		}
 	})
@@ -209,25 +208,25 @@ func checkVersionOf(p *Pass, doc *compile.Doc, t topComponent) {
 	raw := n.Get("agentspec_version")
 	if raw == nil {
 		if air, ok := n.Get("air_version").Str(); ok {
-			p.Report(doc, compile.Append(t.ptr, "air_version"), "agentspec_version_legacy", fmt.Sprintf(
+			p.Report(doc, compile.Append(t.ptr, "air_version"), RuleAgentSpecVersionLegacy, fmt.Sprintf(
 				"air_version %q is the pre-release version key; Agent Spec files declare agentspec_version, at least 25.4.1", air))
 			return
 		}
 		if t.ptr == "" {
-			p.Report(doc, t.ptr, "agentspec_version_missing", "the top-level component has no agentspec_version; loaders assume their own current version — declare the version the file is written for")
+			p.Report(doc, t.ptr, RuleAgentSpecVersionMissing, "the top-level component has no agentspec_version; loaders assume their own current version — declare the version the file is written for")
 		}
 		return
 	}
 	s, ok := raw.Str()
 	switch {
 	case !ok:
-		p.Report(doc, vptr, "agentspec_version_unknown", fmt.Sprintf("agentspec_version must be a string such as \"26.1.0\", not a %s", raw.Kind))
+		p.Report(doc, vptr, RuleAgentSpecVersionUnknown, fmt.Sprintf("agentspec_version must be a string such as \"26.1.0\", not a %s", raw.Kind))
 	case legacyVersions[s]:
-		p.Report(doc, vptr, "agentspec_version_legacy", fmt.Sprintf("agentspec_version %q is a pre-release version below every component's minimum 25.4.1", s))
+		p.Report(doc, vptr, RuleAgentSpecVersionLegacy, fmt.Sprintf("agentspec_version %q is a pre-release version below every component's minimum 25.4.1", s))
 	case unreleased[s] != "":
-		p.Report(doc, vptr, "agentspec_version_unreleased", unreleased[s])
+		p.Report(doc, vptr, RuleAgentSpecVersionUnreleased, unreleased[s])
 	case !releasedVersions[s]:
-		p.Report(doc, vptr, "agentspec_version_unknown", fmt.Sprintf("agentspec_version %q is not an Agent Spec version (known: 25.4.1, 25.4.2, 26.1.0, 26.1.2, 26.3.1, 26.4.0)", s))
+		p.Report(doc, vptr, RuleAgentSpecVersionUnknown, fmt.Sprintf("agentspec_version %q is not an Agent Spec version (known: 25.4.1, 25.4.2, 26.1.0, 26.1.2, 26.3.1, 26.4.0)", s))
 	default:
 		checkMinVersions(p, doc, t)
 	}
@@ -379,7 +378,7 @@ func checkMinVersions(p *Pass, doc *compile.Doc, t topComponent) {
 	s := t.node.Get("agentspec_version").StringOr("")
 	walkComponents(t.node, t.ptr, func(ptr string, c *compile.Node, ct string) {
 		if v, why, ok := featureNeeds(ct, c); ok && declared.less(v) {
-			p.Report(doc, ptr, "agentspec_version_too_low", fmt.Sprintf(
+			p.Report(doc, ptr, RuleAgentSpecVersionTooLow, fmt.Sprintf(
 				"%s needs agentspec_version %s or later; the document declares %s", why, v, s))
 		}
 	})
@@ -439,19 +438,19 @@ func checkComponentTypes(p *Pass, doc *compile.Doc, tops []topComponent) {
 		}
 		ctn := c.Get("component_type")
 		if ctn == nil {
-			p.Report(doc, ptr, "component_type_missing", "this component has no component_type; every Agent Spec component names its type")
+			p.Report(doc, ptr, RuleComponentTypeMissing, "this component has no component_type; every Agent Spec component names its type")
 			return
 		}
 		ct, ok := ctn.Str()
 		if !ok {
-			p.Report(doc, compile.Append(ptr, "component_type"), "component_type_missing", fmt.Sprintf("component_type must be a string, not a %s", ctn.Kind))
+			p.Report(doc, compile.Append(ptr, "component_type"), RuleComponentTypeMissing, fmt.Sprintf("component_type must be a string, not a %s", ctn.Kind))
 			return
 		}
 		if known[ct] {
 			return
 		}
 		if plugin, ok := c.Get("component_plugin_name").Str(); ok && plugin != "" {
-			p.Report(doc, compile.Append(ptr, "component_type"), "component_plugin", fmt.Sprintf(
+			p.Report(doc, compile.Append(ptr, "component_type"), RuleComponentPlugin, fmt.Sprintf(
 				"%q is a plugin component (component_plugin_name %q): only a runtime with that plugin loads it, and oastui checks it generically", ct, plugin))
 			return
 		}
@@ -462,7 +461,7 @@ func checkComponentTypes(p *Pass, doc *compile.Doc, tops []topComponent) {
 		if abstractTypes[ct] {
 			msg = fmt.Sprintf("component_type %q is an abstract family; name a concrete type", ct)
 		}
-		p.Report(doc, compile.Append(ptr, "component_type"), "component_type_unknown", msg+"; a plugin component must carry component_plugin_name")
+		p.Report(doc, compile.Append(ptr, "component_type"), RuleComponentTypeUnknown, msg+"; a plugin component must carry component_plugin_name")
 	}
 	for _, t := range tops {
 		if t.node.Get("$component_ref") == nil {
@@ -559,9 +558,9 @@ func checkPropertyTitle(p *Pass, doc *compile.Doc, ptr string, s *compile.Node, 
 	title, ok := t.Str()
 	switch {
 	case top && (!ok || title == ""):
-		p.Report(doc, ptr, "property_title_invalid", "this property has no title; the title is the input or output name")
+		p.Report(doc, ptr, RulePropertyTitleInvalid, "this property has no title; the title is the input or output name")
 	case ok && strings.ContainsAny(title, badTitleChars):
-		p.Report(doc, compile.Append(ptr, "title"), "property_title_invalid", fmt.Sprintf(
+		p.Report(doc, compile.Append(ptr, "title"), RulePropertyTitleInvalid, fmt.Sprintf(
 			"property title %q contains a character Agent Spec forbids in titles (. , { } space newline ' \"); the SDK refuses it", title))
 	}
 	if it := s.Get("items"); it.Is(compile.Object) {
@@ -601,7 +600,7 @@ func checkPropertyDefault(p *Pass, doc *compile.Doc, ptr string, s *compile.Node
 			return
 		}
 	}
-	p.Report(doc, compile.Append(ptr, "default"), "property_default_invalid", fmt.Sprintf(
+	p.Report(doc, compile.Append(ptr, "default"), RulePropertyDefaultInvalid, fmt.Sprintf(
 		"the default (%s) does not fit the property's type %s", shortJSON(def), strings.Join(types, "|")))
 }
 

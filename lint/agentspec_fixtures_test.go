@@ -152,20 +152,41 @@ func TestAgentSpecProfiles(t *testing.T) {
 	}
 }
 
-// TestAgentSpecNeverPanics runs every rule on every corpus file in both
-// profiles and on truncated copies of the fixtures.
-func TestAgentSpecNeverPanics(t *testing.T) {
-	if testing.Short() {
-		t.Skip("slow: every corpus file in both profiles and ~2000 mutated fixtures")
-	}
-	var files []string
-	filepath.Walk(filepath.Join(asFixtureDir), func(p string, info os.FileInfo, err error) error {
-		if err == nil && !info.IsDir() && (strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".yaml")) {
-			files = append(files, p)
+// FuzzAgentSpec runs every rule, in both profiles, over an arbitrary
+// document (JSON, or YAML when isYAML): no rule may panic or report a code
+// missing from the rule list. The seeds are the fixtures under
+// testdata/agentspec; when fuzzing, every file of the shared Agent Spec
+// corpus too (the normal run leaves them to TestAgentSpecCorpusBaseline
+// and TestAgentSpecOfficialNegatives, which lint each of them already):
+//
+//	go test ./lint -run '^$' -fuzz FuzzAgentSpec -fuzztime 20s
+func FuzzAgentSpec(f *testing.F) {
+	for _, p := range agentSpecSeedFiles(fuzzing()) {
+		src, err := os.ReadFile(p)
+		if err != nil {
+			f.Fatal(err)
 		}
-		return nil
+		f.Add(src, strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml"))
+	}
+	f.Fuzz(func(t *testing.T, src []byte, isYAML bool) {
+		name := "agent.json"
+		if isYAML {
+			name = "agent.yaml"
+		}
+		lintNeverPanics(t, compile.ParseDocFile(name, src))
 	})
-	if dir := filepath.Join("..", "..", "shared", "corpus", "agentspec"); dirExists(dir) {
+}
+
+// fuzzing reports whether the test binary runs with -fuzz.
+func fuzzing() bool {
+	f := flag.Lookup("test.fuzz")
+	return f != nil && f.Value.String() != ""
+}
+
+// agentSpecSeedFiles: the fixtures, and with corpus the shared corpus files.
+func agentSpecSeedFiles(corpus bool) []string {
+	var files []string
+	walk := func(dir string) {
 		filepath.Walk(dir, func(p string, info os.FileInfo, err error) error {
 			if err == nil && !info.IsDir() && (strings.HasSuffix(p, ".json") || strings.HasSuffix(p, ".yaml") || strings.HasSuffix(p, ".yml")) {
 				files = append(files, p)
@@ -173,37 +194,63 @@ func TestAgentSpecNeverPanics(t *testing.T) {
 			return nil
 		})
 	}
-	for _, p := range files {
-		for _, prof := range []compile.Profile{compile.ProfileAgentSpec, compile.ProfileCinatra} {
-			lintFile(t, p, prof)
+	walk(asFixtureDir)
+	if dir := filepath.Join("..", "..", "shared", "corpus", "agentspec"); corpus && dirExists(dir) {
+		walk(dir)
+	}
+	return files
+}
+
+// lintNeverPanics reviews doc in both profiles; a panic fails the test
+// by itself, an unlisted rule is reported.
+func lintNeverPanics(t *testing.T, doc *compile.Doc) {
+	t.Helper()
+	for _, prof := range []compile.Profile{compile.ProfileAgentSpec, compile.ProfileCinatra} {
+		a := &compile.Agent{FlowPath: doc.Path, Flow: doc, Profile: prof}
+		for _, f := range Run(a, Options{}).Findings {
+			if LookupRule(f.Code) == nil || f.Code == RuleInternalUnregisteredRule.Code {
+				t.Errorf("%s profile: unlisted rule %q: %s", prof, f.Code, f.Message)
+			}
 		}
 	}
-	// Replace every value of the fixtures, one at a time, by a value of
-	// each other kind: no rule may assume a shape the schema promises.
+}
+
+// TestAgentSpecNeverPanicsSmoke is the short run of what the fuzzer
+// explores: in the ok fixtures, some values are replaced, one at a time,
+// by a value of each other kind (no rule may assume a shape the schema
+// promises), and the document reviewed in both profiles. FuzzAgentSpec's
+// seeds (every fixture as it is) run in the normal test run too.
+func TestAgentSpecNeverPanicsSmoke(t *testing.T) {
 	fixtures, _ := filepath.Glob(filepath.Join(asFixtureDir, "ok", "*.json"))
+	if len(fixtures) == 0 {
+		t.Fatal("no ok fixtures")
+	}
 	swaps := []compile.Node{{Kind: compile.Null}, {Kind: compile.String, Text: "x"}, {Kind: compile.Array},
 		{Kind: compile.Object}, {Kind: compile.Number, Text: "1"}}
+	const stride = 151 // a prime, so that the picks fall on values of every depth and kind across the fixtures
+	runs := 0
 	for _, p := range fixtures {
-		src, _ := os.ReadFile(p)
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
 		doc := compile.ParseDoc(p, src)
-		a := &compile.Agent{FlowPath: p, Flow: doc, Profile: compile.ProfileAgentSpec}
 		var nodes []*compile.Node
 		compile.Walk(doc.Root, "", func(_ string, n *compile.Node) bool { nodes = append(nodes, n); return true })
-		for i, n := range nodes {
-			if i%8 != 0 {
-				continue // an eighth of the values keeps the test quick
-			}
+		for i := 0; i < len(nodes); i += stride {
+			n := nodes[i]
 			saved := *n
 			for _, sw := range swaps {
 				*n = sw
 				n.Offset = saved.Offset
-				for _, prof := range []compile.Profile{compile.ProfileAgentSpec, compile.ProfileCinatra} {
-					a.Profile = prof
-					Run(a, Options{})
-				}
+				lintNeverPanics(t, doc)
+				runs++
 			}
 			*n = saved
 		}
+	}
+	if runs < 15 {
+		t.Errorf("only %d mutated documents", runs)
 	}
 }
 

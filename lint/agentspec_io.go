@@ -14,35 +14,34 @@ import (
 // SDK infers for a component's inputs and outputs must match what it
 // declares, and references must name a component of the kind the field takes.
 
-func init() {
-	registerRules(
-		Rule{Code: "component_ref_wrong_type", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "D15: a field holds (or references) a component of the wrong kind, e.g. a ToolBox in ToolNode.tool or an LLM config in nodes"},
-		Rule{Code: "io_placeholder_mismatch", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "I1: declared inputs must be exactly the {{placeholders}} of the template (LlmNode prompt_template, message nodes, Agent system_prompt)"},
-		Rule{Code: "io_wrapped_mismatch", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "I2: a FlowNode/AgentNode/ToolNode declares inputs or outputs that differ from its subflow's, agent's or tool's (by title, or by a type that cannot be cast)"},
-		Rule{Code: "input_message_node_output", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "I6: an InputMessageNode has exactly one output, of type string"},
-		Rule{Code: "catch_exception_node_io", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "I7: CatchExceptionNode outputs all need defaults, and its subflow may not use the caught_exception_branch branch or the caught_exception_info output"},
-		Rule{Code: "parallel_flow_node_io", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "I8: the subflows of a ParallelFlowNode give same-named inputs the same type and never the same output name"},
-		Rule{Code: "sensitive_headers_overlap", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "C3: a header is in both headers and sensitive_headers (ApiNode, RemoteTool, remote MCP transports)"},
-		Rule{Code: "map_node_io", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "I3: a MapNode's inputs are iterated_<x> for its subflow's inputs and its outputs collected_<y> for the reduced subflow outputs"},
-		Rule{Code: "start_end_io_mismatch", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "I4: a StartNode's (EndNode's) inputs and outputs, when both are given, are the same properties"},
-		Rule{Code: "end_node_output_types", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "F10: EndNodes of one Flow that expose the same output name give it the same type"},
-		Rule{Code: "agentic_pattern_invalid", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "C1/C2: a Swarm needs at least one relationship; ManagerWorkers needs at least one worker and its manager may not be a worker"},
-		Rule{Code: "property_title_duplicate", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "P4: two inputs (or two outputs) of one component share a title"},
-	)
-	registerCheck(Check{Name: "agentspec-io", Profiles: []compile.Profile{compile.ProfileAgentSpec}, Run: checkAgentSpecIO})
-}
+var (
+	RuleComponentRefWrongType = &Rule{Code: "component_ref_wrong_type", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "D15: a field holds (or references) a component of the wrong kind, e.g. a ToolBox in ToolNode.tool or an LLM config in nodes"}
+	RuleIOPlaceholderMismatch = &Rule{Code: "io_placeholder_mismatch", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "I1: declared inputs must be exactly the {{placeholders}} of the template (LlmNode prompt_template, message nodes, Agent system_prompt)"}
+	RuleIOWrappedMismatch = &Rule{Code: "io_wrapped_mismatch", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "I2: a FlowNode/AgentNode/ToolNode declares inputs or outputs that differ from its subflow's, agent's or tool's (by title, or by a type that cannot be cast)"}
+	RuleInputMessageNodeOutput = &Rule{Code: "input_message_node_output", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "I6: an InputMessageNode has exactly one output, of type string"}
+	RuleCatchExceptionNodeIO = &Rule{Code: "catch_exception_node_io", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "I7: CatchExceptionNode outputs all need defaults, and its subflow may not use the caught_exception_branch branch or the caught_exception_info output"}
+	RuleParallelFlowNodeIO = &Rule{Code: "parallel_flow_node_io", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "I8: the subflows of a ParallelFlowNode give same-named inputs the same type and never the same output name"}
+	RuleSensitiveHeadersOverlap = &Rule{Code: "sensitive_headers_overlap", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "C3: a header is in both headers and sensitive_headers (ApiNode, RemoteTool, remote MCP transports)"}
+	RuleMapNodeIO = &Rule{Code: "map_node_io", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "I3: a MapNode's inputs are iterated_<x> for its subflow's inputs and its outputs collected_<y> for the reduced subflow outputs"}
+	RuleStartEndIOMismatch = &Rule{Code: "start_end_io_mismatch", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "I4: a StartNode's (EndNode's) inputs and outputs, when both are given, are the same properties"}
+	RuleEndNodeOutputTypes = &Rule{Code: "end_node_output_types", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "F10: EndNodes of one Flow that expose the same output name give it the same type"}
+	RuleAgenticPatternInvalid = &Rule{Code: "agentic_pattern_invalid", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "C1/C2: a Swarm needs at least one relationship; ManagerWorkers needs at least one worker and its manager may not be a worker"}
+	RulePropertyTitleDuplicate = &Rule{Code: "property_title_duplicate", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "P4: two inputs (or two outputs) of one component share a title"}
+)
+
+var passAgentSpecIO = &Check{Name: "agentspec-io", Profiles: []compile.Profile{compile.ProfileAgentSpec}, Run: checkAgentSpecIO}
 
 var placeholderRE = regexp.MustCompile(`{{\s*(\w+)\s*}}`)
 
@@ -104,9 +103,9 @@ func checkAgentSpecIO(p *Pass) {
 		case "InputMessageNode":
 			if outs := c.Get("outputs"); outs.Is(compile.Array) {
 				if len(outs.Items) != 1 {
-					p.Report(doc, compile.Append(ptr, "outputs"), "input_message_node_output", fmt.Sprintf("InputMessageNode %q declares %d outputs; it has exactly one, the user's answer as a string", c.Get("name").StringOr(""), len(outs.Items)))
+					p.Report(doc, compile.Append(ptr, "outputs"), RuleInputMessageNodeOutput, fmt.Sprintf("InputMessageNode %q declares %d outputs; it has exactly one, the user's answer as a string", c.Get("name").StringOr(""), len(outs.Items)))
 				} else if t, ok := outs.Items[0].Get("type").Str(); ok && t != "string" {
-					p.Report(doc, compile.AppendIndex(compile.Append(ptr, "outputs"), 0), "input_message_node_output", fmt.Sprintf("the output of InputMessageNode %q is %s; the user's answer is a string", c.Get("name").StringOr(""), t))
+					p.Report(doc, compile.AppendIndex(compile.Append(ptr, "outputs"), 0), RuleInputMessageNodeOutput, fmt.Sprintf("the output of InputMessageNode %q is %s; the user's answer is a string", c.Get("name").StringOr(""), t))
 				}
 			}
 		case "CatchExceptionNode":
@@ -120,13 +119,13 @@ func checkAgentSpecIO(p *Pass) {
 			if in.Is(compile.Array) && out.Is(compile.Array) {
 				a, b := titleSet(in.Items), titleSet(out.Items)
 				if len(setDiff(a, b))+len(setDiff(b, a)) > 0 {
-					p.Report(doc, compile.Append(ptr, "outputs"), "start_end_io_mismatch", fmt.Sprintf("%s %q has inputs %s but outputs %s; they must be the same properties",
+					p.Report(doc, compile.Append(ptr, "outputs"), RuleStartEndIOMismatch, fmt.Sprintf("%s %q has inputs %s but outputs %s; they must be the same properties",
 						ct, c.Get("name").StringOr(""), quoteList(sortedKeys(a)), quoteList(sortedKeys(b))))
 				}
 			}
 		case "Swarm":
 			if rel := c.Get("relationships"); rel.Is(compile.Array) && len(rel.Items) == 0 {
-				p.Report(doc, compile.Append(ptr, "relationships"), "agentic_pattern_invalid", fmt.Sprintf("Swarm %q has no relationships; it needs at least one [caller, recipient] pair", c.Get("name").StringOr("")))
+				p.Report(doc, compile.Append(ptr, "relationships"), RuleAgenticPatternInvalid, fmt.Sprintf("Swarm %q has no relationships; it needs at least one [caller, recipient] pair", c.Get("name").StringOr("")))
 			}
 		case "ManagerWorkers":
 			checkManagerWorkers(p, dm, ptr, c)
@@ -161,7 +160,7 @@ func checkFieldKinds(p *Pass, dm *docModel, ptr string, c *compile.Node, ct stri
 			if !ok || kinds[got] || !knownComponentTypes()[got] {
 				return // missing or plugin types are other rules' business
 			}
-			p.Report(dm.doc, vp, "component_ref_wrong_type", fmt.Sprintf("%s.%s takes %s, but the component there is of type %s", ct, m.Key, kindText(kinds), got))
+			p.Report(dm.doc, vp, RuleComponentRefWrongType, fmt.Sprintf("%s.%s takes %s, but the component there is of type %s", ct, m.Key, kindText(kinds), got))
 		}
 		if m.Value.Is(compile.Array) {
 			for i, it := range m.Value.Items {
@@ -198,7 +197,7 @@ func checkTitlesUnique(p *Pass, doc *compile.Doc, ptr string, c *compile.Node) {
 				continue
 			}
 			if seen[t] {
-				p.Report(doc, compile.AppendIndex(compile.Append(ptr, key), i), "property_title_duplicate", fmt.Sprintf("%s of %q has two properties titled %q", key, c.Get("name").StringOr(compile.ComponentType(c)), t))
+				p.Report(doc, compile.AppendIndex(compile.Append(ptr, key), i), RulePropertyTitleDuplicate, fmt.Sprintf("%s of %q has two properties titled %q", key, c.Get("name").StringOr(compile.ComponentType(c)), t))
 			}
 			seen[t] = true
 		}
@@ -280,7 +279,7 @@ func checkPlaceholderInputs(p *Pass, doc *compile.Doc, ptr string, c *compile.No
 	if len(extra) > 0 {
 		parts = append(parts, quoteList(extra)+" are declared but the template never uses them")
 	}
-	p.Report(doc, compile.Append(ptr, "inputs"), "io_placeholder_mismatch", fmt.Sprintf("inputs of %s %q must be the {{placeholders}} of its %s: %s",
+	p.Report(doc, compile.Append(ptr, "inputs"), RuleIOPlaceholderMismatch, fmt.Sprintf("inputs of %s %q must be the {{placeholders}} of its %s: %s",
 		ct, c.Get("name").StringOr(""), strings.Join(fields, "/"), strings.Join(parts, "; ")))
 }
 
@@ -381,7 +380,7 @@ func checkWrapped(p *Pass, dm *docModel, ptr string, c *compile.Node, ct string)
 			if len(extra) > 0 {
 				parts = append(parts, "not in the "+field+": "+quoteList(extra))
 			}
-			p.Report(dm.doc, compile.Append(ptr, key), "io_wrapped_mismatch", fmt.Sprintf("%s of %s %q must be the %s of its %s: %s", key, ct, name, key, field, strings.Join(parts, "; ")))
+			p.Report(dm.doc, compile.Append(ptr, key), RuleIOWrappedMismatch, fmt.Sprintf("%s of %s %q must be the %s of its %s: %s", key, ct, name, key, field, strings.Join(parts, "; ")))
 			continue
 		}
 		for i, d := range decl.Items {
@@ -394,7 +393,7 @@ func checkWrapped(p *Pass, dm *docModel, ptr string, c *compile.Node, ct string)
 				src, dst = d, w
 			}
 			if !castable(src, dst, 0) {
-				p.Report(dm.doc, compile.AppendIndex(compile.Append(ptr, key), i), "io_wrapped_mismatch", fmt.Sprintf("%s %q of %s %q is %s, but the %s's is %s, which cannot be cast to it",
+				p.Report(dm.doc, compile.AppendIndex(compile.Append(ptr, key), i), RuleIOWrappedMismatch, fmt.Sprintf("%s %q of %s %q is %s, but the %s's is %s, which cannot be cast to it",
 					strings.TrimSuffix(key, "s"), d.Get("title").StringOr(""), ct, name, typeText(d), field, typeText(w)))
 			}
 		}
@@ -405,7 +404,7 @@ func checkCatchException(p *Pass, dm *docModel, ptr string, c *compile.Node) {
 	name := c.Get("name").StringOr("")
 	for i, o := range items(c.Get("outputs")) {
 		if o.Get("default") == nil {
-			p.Report(dm.doc, compile.AppendIndex(compile.Append(ptr, "outputs"), i), "catch_exception_node_io", fmt.Sprintf(
+			p.Report(dm.doc, compile.AppendIndex(compile.Append(ptr, "outputs"), i), RuleCatchExceptionNodeIO, fmt.Sprintf(
 				"output %q of CatchExceptionNode %q has no default; when the subflow fails it is never produced", o.Get("title").StringOr(""), name))
 		}
 	}
@@ -416,11 +415,11 @@ func checkCatchException(p *Pass, dm *docModel, ptr string, c *compile.Node) {
 	}
 	for _, n := range m.nodes {
 		if n.ctype == "EndNode" && n.comp.Get("branch_name").StringOr("") == caughtExceptionBranch {
-			p.Report(dm.doc, n.ptr, "catch_exception_node_io", fmt.Sprintf("the subflow of CatchExceptionNode %q ends on branch %q, which the node reserves for caught exceptions", name, caughtExceptionBranch))
+			p.Report(dm.doc, n.ptr, RuleCatchExceptionNodeIO, fmt.Sprintf("the subflow of CatchExceptionNode %q ends on branch %q, which the node reserves for caught exceptions", name, caughtExceptionBranch))
 		}
 	}
 	if outs, ok := dm.flowIO(sub, "outputs"); ok && propByTitle(outs, "caught_exception_info") != nil {
-		p.Report(dm.doc, compile.Append(ptr, "subflow"), "catch_exception_node_io", fmt.Sprintf("the subflow of CatchExceptionNode %q outputs caught_exception_info, which the node reserves", name))
+		p.Report(dm.doc, compile.Append(ptr, "subflow"), RuleCatchExceptionNodeIO, fmt.Sprintf("the subflow of CatchExceptionNode %q outputs caught_exception_info, which the node reserves", name))
 	}
 }
 
@@ -438,7 +437,7 @@ func checkParallelFlow(p *Pass, dm *docModel, ptr string, c *compile.Node) {
 			for _, in := range ins {
 				t := in.Get("title").StringOr("")
 				if prev := inputs[t]; prev != nil && typeText(prev) != typeText(in) {
-					p.Report(dm.doc, sp, "parallel_flow_node_io", fmt.Sprintf("subflows of ParallelFlowNode %q take input %q as %s and as %s; same-named inputs need the same type", name, t, typeText(prev), typeText(in)))
+					p.Report(dm.doc, sp, RuleParallelFlowNodeIO, fmt.Sprintf("subflows of ParallelFlowNode %q take input %q as %s and as %s; same-named inputs need the same type", name, t, typeText(prev), typeText(in)))
 				} else if prev == nil {
 					inputs[t] = in
 				}
@@ -448,7 +447,7 @@ func checkParallelFlow(p *Pass, dm *docModel, ptr string, c *compile.Node) {
 			for _, o := range outs {
 				t := o.Get("title").StringOr("")
 				if prev, dup := outputs[t]; dup && prev != i {
-					p.Report(dm.doc, sp, "parallel_flow_node_io", fmt.Sprintf("subflows %d and %d of ParallelFlowNode %q both output %q; output names must be unique", prev, i, name, t))
+					p.Report(dm.doc, sp, RuleParallelFlowNodeIO, fmt.Sprintf("subflows %d and %d of ParallelFlowNode %q both output %q; output names must be unique", prev, i, name, t))
 				}
 				outputs[t] = i
 			}
@@ -469,7 +468,7 @@ func checkSensitiveHeaders(p *Pass, doc *compile.Doc, ptr string, c *compile.Nod
 	}
 	sort.Strings(both)
 	for _, k := range both {
-		p.Report(doc, compile.Append(ptr, "sensitive_headers", k), "sensitive_headers_overlap", fmt.Sprintf("header %q is in both headers and sensitive_headers; keep it only in sensitive_headers", k))
+		p.Report(doc, compile.Append(ptr, "sensitive_headers", k), RuleSensitiveHeadersOverlap, fmt.Sprintf("header %q is in both headers and sensitive_headers; keep it only in sensitive_headers", k))
 	}
 }
 
@@ -485,7 +484,7 @@ func checkMapNode(p *Pass, dm *docModel, ptr string, c *compile.Node, ct string)
 			for t := range titleSet(sin) {
 				want["iterated_"+t] = true
 			}
-			reportSetMismatch(p, dm.doc, compile.Append(ptr, "inputs"), "map_node_io", fmt.Sprintf("inputs of %s %q", ct, name), want, titleSet(ins.Items))
+			reportSetMismatch(p, dm.doc, compile.Append(ptr, "inputs"), RuleMapNodeIO, fmt.Sprintf("inputs of %s %q", ct, name), want, titleSet(ins.Items))
 		}
 	}
 	if outs := c.Get("outputs"); outs.Is(compile.Array) {
@@ -501,11 +500,11 @@ func checkMapNode(p *Pass, dm *docModel, ptr string, c *compile.Node, ct string)
 		} else {
 			return
 		}
-		reportSetMismatch(p, dm.doc, compile.Append(ptr, "outputs"), "map_node_io", fmt.Sprintf("outputs of %s %q", ct, name), want, titleSet(outs.Items))
+		reportSetMismatch(p, dm.doc, compile.Append(ptr, "outputs"), RuleMapNodeIO, fmt.Sprintf("outputs of %s %q", ct, name), want, titleSet(outs.Items))
 	}
 }
 
-func reportSetMismatch(p *Pass, doc *compile.Doc, ptr, code, what string, want, got map[string]bool) {
+func reportSetMismatch(p *Pass, doc *compile.Doc, ptr string, rule *Rule, what string, want, got map[string]bool) {
 	missing, extra := setDiff(want, got), setDiff(got, want)
 	if len(missing)+len(extra) == 0 {
 		return
@@ -517,7 +516,7 @@ func reportSetMismatch(p *Pass, doc *compile.Doc, ptr, code, what string, want, 
 	if len(extra) > 0 {
 		parts = append(parts, "unexpected "+quoteList(extra))
 	}
-	p.Report(doc, ptr, code, what+" do not match its subflow: "+strings.Join(parts, "; "))
+	p.Report(doc, ptr, rule, what+" do not match its subflow: "+strings.Join(parts, "; "))
 }
 
 func checkManagerWorkers(p *Pass, dm *docModel, ptr string, c *compile.Node) {
@@ -527,7 +526,7 @@ func checkManagerWorkers(p *Pass, dm *docModel, ptr string, c *compile.Node) {
 		return
 	}
 	if len(ws.Items) == 0 {
-		p.Report(dm.doc, compile.Append(ptr, "workers"), "agentic_pattern_invalid", fmt.Sprintf("ManagerWorkers %q has no workers", name))
+		p.Report(dm.doc, compile.Append(ptr, "workers"), RuleAgenticPatternInvalid, fmt.Sprintf("ManagerWorkers %q has no workers", name))
 		return
 	}
 	mgr := dm.resolveAt(c.Get("group_manager"), compile.Append(ptr, "group_manager"))
@@ -537,7 +536,7 @@ func checkManagerWorkers(p *Pass, dm *docModel, ptr string, c *compile.Node) {
 	for i, w := range ws.Items {
 		wp := compile.AppendIndex(compile.Append(ptr, "workers"), i)
 		if wc := dm.resolveAt(w, wp); wc == mgr {
-			p.Report(dm.doc, wp, "agentic_pattern_invalid", fmt.Sprintf("the group manager of ManagerWorkers %q is also one of its workers", name))
+			p.Report(dm.doc, wp, RuleAgenticPatternInvalid, fmt.Sprintf("the group manager of ManagerWorkers %q is also one of its workers", name))
 		}
 	}
 }
@@ -572,7 +571,7 @@ func checkEndNodeOutputTypes(p *Pass, dm *docModel, flow *compile.Node) {
 				continue
 			}
 			if pt, ot := prev.prop.Get("type"), o.Get("type"); pt != nil && ot != nil && typeText(prev.prop) != typeText(o) {
-				p.Report(dm.doc, n.ptr, "end_node_output_types", fmt.Sprintf("EndNodes %q and %q of flow %q both output %q, as %s and as %s; the flow's output needs one type",
+				p.Report(dm.doc, n.ptr, RuleEndNodeOutputTypes, fmt.Sprintf("EndNodes %q and %q of flow %q both output %q, as %s and as %s; the flow's output needs one type",
 					prev.end.label(), n.label(), m.label(), t, typeText(prev.prop), typeText(o)))
 			}
 		}

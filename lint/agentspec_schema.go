@@ -27,14 +27,12 @@ import (
 // $component_ref branch for a reference), so the user sees that branch's
 // problem, never a dump of sixty branches.
 
-func init() {
-	registerRules(
-		Rule{Code: "agentspec_schema", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "the document breaks the official Agent Spec JSON Schema of its declared version (a missing required field, a wrong type or value)"},
-		Rule{Code: "agentspec_unknown_field", Severity: compile.Warning, Group: "agentspec",
-			Doc: "D6: a field the component's JSON Schema does not define (additionalProperties: false); the SDK silently drops it"},
-	)
-}
+var (
+	RuleAgentSpecSchema = &Rule{Code: "agentspec_schema", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "the document breaks the official Agent Spec JSON Schema of its declared version (a missing required field, a wrong type or value)"}
+	RuleAgentSpecUnknownField = &Rule{Code: "agentspec_unknown_field", Severity: compile.Warning, Group: "agentspec",
+		Doc: "D6: a field the component's JSON Schema does not define (additionalProperties: false); the SDK silently drops it"}
+)
 
 //go:embed schemas/*.json
 var schemaFS embed.FS
@@ -206,21 +204,21 @@ func checkSchema(p *Pass, doc *compile.Doc, tops []topComponent) {
 			}
 			inNewest := map[string]bool{}
 			for _, pr := range nr.found {
-				inNewest[pr.ptr+"\x00"+pr.code] = true
+				inNewest[pr.ptr+"\x00"+pr.rule.Code] = true
 			}
 			for i, pr := range r.found {
 				switch {
-				case inNewest[pr.ptr+"\x00"+pr.code]:
-				case pr.code == "agentspec_schema":
+				case inNewest[pr.ptr+"\x00"+pr.rule.Code]:
+				case pr.rule == RuleAgentSpecSchema:
 					r.found[i].sev = compile.Warning
 					r.found[i].msg += " (newer Agent Spec schemas allow it, and the SDK loads it)"
-				case pr.code == "agentspec_unknown_field":
+				case pr.rule == RuleAgentSpecUnknownField:
 					r.found[i].msg = strings.TrimSuffix(pr.msg, "; the SDK drops it silently") + " (newer versions define it: declare the version the file needs)"
 				}
 			}
 		}
 		for _, pr := range r.found {
-			f := doc.At(pr.ptr, pr.code, pr.sev, pr.msg)
+			f := doc.At(pr.ptr, pr.rule.Code, pr.sev, pr.msg)
 			p.ReportFinding(f)
 		}
 	}
@@ -228,8 +226,9 @@ func checkSchema(p *Pass, doc *compile.Doc, tops []topComponent) {
 
 // schemaProblem is one rewritten schema error, before it is reported.
 type schemaProblem struct {
-	ptr, code, msg string
-	sev            compile.Severity
+	ptr, msg string
+	rule     *Rule
+	sev      compile.Severity
 }
 
 type schemaReporter struct {
@@ -447,23 +446,19 @@ func (r *schemaReporter) insideUnknown(loc []string) bool {
 	return false
 }
 
-func (r *schemaReporter) report(loc []string, code, msg string) {
+func (r *schemaReporter) report(loc []string, rule *Rule, msg string) {
 	ptr := r.ptr(loc)
-	if _, isRef := compile.RefID(r.instance(loc)); isRef && code == "agentspec_schema" {
+	if _, isRef := compile.RefID(r.instance(loc)); isRef && rule == RuleAgentSpecSchema {
 		// A reference where the schema wants a plain value: a
 		// disaggregated sensitive field (D11 checks it resolves).
 		return
 	}
-	key := ptr + "\x00" + code + "\x00" + msg
+	key := ptr + "\x00" + rule.Code + "\x00" + msg
 	if r.seen[key] {
 		return
 	}
 	r.seen[key] = true
-	sev := compile.Blocker
-	if rl := LookupRule(code); rl != nil {
-		sev = rl.Severity
-	}
-	r.found = append(r.found, schemaProblem{ptr: ptr, code: code, msg: msg, sev: sev})
+	r.found = append(r.found, schemaProblem{ptr: ptr, rule: rule, msg: msg, sev: rule.Severity})
 }
 
 // noBranch: no branch of an anyOf fits the value at all.
@@ -475,11 +470,11 @@ func (r *schemaReporter) noBranch(e *jsonschema.ValidationError) {
 	n := r.instance(loc)
 	if n.Is(compile.Object) && n.Get("component_type") == nil && n.Get("$component_ref") == nil {
 		for _, f := range r.p.Findings() {
-			if f.Location == r.ptr(loc) && f.Code == "component_type_missing" {
+			if f.Location == r.ptr(loc) && f.Code == RuleComponentTypeMissing.Code {
 				return
 			}
 		}
-		r.report(loc, "agentspec_schema", fmt.Sprintf("%s must be a component (with a component_type) or a {\"$component_ref\": …} reference", r.what(loc)))
+		r.report(loc, RuleAgentSpecSchema, fmt.Sprintf("%s must be a component (with a component_type) or a {\"$component_ref\": …} reference", r.what(loc)))
 		return
 	}
 	// Plain alternatives such as string-or-null: list the wanted types.
@@ -505,16 +500,16 @@ func (r *schemaReporter) noBranch(e *jsonschema.ValidationError) {
 			if !r.types[ct] {
 				return // a type newer than the declared version: D10 reports it
 			}
-			r.report(loc, "agentspec_schema", fmt.Sprintf("a %s cannot stand here in Agent Spec %s", ct, r.versionText()))
+			r.report(loc, RuleAgentSpecSchema, fmt.Sprintf("a %s cannot stand here in Agent Spec %s", ct, r.versionText()))
 			return
 		}
 	}
 	if len(want) > 0 {
 		ws := sortedKeys(want)
-		r.report(loc, "agentspec_schema", fmt.Sprintf("%s must be %s, not %s", r.what(loc), strings.Join(ws, " or "), got))
+		r.report(loc, RuleAgentSpecSchema, fmt.Sprintf("%s must be %s, not %s", r.what(loc), strings.Join(ws, " or "), got))
 		return
 	}
-	r.report(loc, "agentspec_schema", fmt.Sprintf("%s does not have any of the forms Agent Spec %s allows here", r.what(loc), r.versionText()))
+	r.report(loc, RuleAgentSpecSchema, fmt.Sprintf("%s does not have any of the forms Agent Spec %s allows here", r.what(loc), r.versionText()))
 }
 
 func (r *schemaReporter) versionText() string {
@@ -538,18 +533,18 @@ func (r *schemaReporter) leaf(e *jsonschema.ValidationError) {
 				continue // the version rules report these; some old schemas forget component_type on concrete subclasses
 			}
 			fl := append(append([]string{}, loc...), prop)
-			r.report(fl, "agentspec_unknown_field", fmt.Sprintf("%s has no field %q in Agent Spec %s; the SDK drops it silently", r.what(loc), prop, r.versionText()))
+			r.report(fl, RuleAgentSpecUnknownField, fmt.Sprintf("%s has no field %q in Agent Spec %s; the SDK drops it silently", r.what(loc), prop, r.versionText()))
 		}
 	case *kind.Required:
-		r.report(loc, "agentspec_schema", fmt.Sprintf("%s is missing the required field%s %s", r.what(loc), plural(len(k.Missing)), quoteList(k.Missing)))
+		r.report(loc, RuleAgentSpecSchema, fmt.Sprintf("%s is missing the required field%s %s", r.what(loc), plural(len(k.Missing)), quoteList(k.Missing)))
 	case *kind.Type:
-		r.report(loc, "agentspec_schema", fmt.Sprintf("%s must be %s, not %s", r.what(loc), strings.Join(k.Want, " or "), k.Got))
+		r.report(loc, RuleAgentSpecSchema, fmt.Sprintf("%s must be %s, not %s", r.what(loc), strings.Join(k.Want, " or "), k.Got))
 	case *kind.Pattern:
-		r.report(loc, "agentspec_schema", fmt.Sprintf("%s does not match the pattern %s", r.what(loc), k.Want)) // never echo the value
+		r.report(loc, RuleAgentSpecSchema, fmt.Sprintf("%s does not match the pattern %s", r.what(loc), k.Want)) // never echo the value
 	case *kind.Format:
-		r.report(loc, "agentspec_schema", fmt.Sprintf("%s is not a valid %s", r.what(loc), k.Want))
+		r.report(loc, RuleAgentSpecSchema, fmt.Sprintf("%s is not a valid %s", r.what(loc), k.Want))
 	default:
-		r.report(loc, "agentspec_schema", fmt.Sprintf("%s: %s", r.what(loc), k.LocalizedString(printer)))
+		r.report(loc, RuleAgentSpecSchema, fmt.Sprintf("%s: %s", r.what(loc), k.LocalizedString(printer)))
 	}
 }
 

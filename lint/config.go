@@ -66,7 +66,7 @@ func (c *Config) apply(a *compile.Agent, fs []Finding) []Finding {
 		if ig.missing {
 			msg = fmt.Sprintf("unused ignore: %s names no existing file (rule %s, reason given: %q); remove the entry or fix its file", ig.File, ig.Rule, ig.Reason)
 		}
-		f := Finding{Code: "unused_ignore", Severity: compile.Warning, Source: compile.SourceDeterministic,
+		f := Finding{Code: RuleUnusedIgnore.Code, Severity: RuleUnusedIgnore.Severity, Source: compile.SourceDeterministic,
 			File: c.Path, Line: ig.Line, Column: ig.Column, Location: compile.AppendIndex("/ignores", i), Message: msg}
 		if f.Line < 1 {
 			f.Line, f.Column = 1, 1

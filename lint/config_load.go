@@ -15,14 +15,10 @@ import (
 // ConfigFileNames are the names FindConfig looks for, in order.
 var ConfigFileNames = []string{".oastui.yaml", ".oastui.yml"}
 
-func init() {
-	registerRules(Rule{Code: "unused_ignore", Severity: compile.Warning, Group: "review",
-		Doc: "an ignore in .oastui.yaml matched no finding of the file it names; remove it or fix its rule, file or pointer"})
-}
-
-// loadCodes are finding codes raised while loading an agent; they may be
-// configured even when no rule registers them.
-var loadCodes = map[string]bool{"invalid_json": true, "agent_read_failed": true, "legacy_agent_filename": true}
+var (
+	RuleUnusedIgnore = &Rule{Code: "unused_ignore", Severity: compile.Warning, Group: groupReview,
+		Doc: "an ignore in .oastui.yaml matched no finding of the file it names; remove it or fix its rule, file or pointer"}
+)
 
 // FindConfig looks for .oastui.yaml in startDir (or the directory of
 // startDir when it is a file) and each parent directory in turn, and
@@ -188,7 +184,7 @@ func checkRuleCode(k *yaml.Node, fail failFunc) error {
 	if k.Kind != yaml.ScalarNode || k.Value == "" {
 		return fail(k, "a rule code must be a non-empty string")
 	}
-	if LookupRule(k.Value) != nil || loadCodes[k.Value] || k.Value == "advisory_dispatch_deferred" {
+	if LookupRule(k.Value) != nil {
 		return nil
 	}
 	return fail(k, "unknown rule %q%s", k.Value, suggestRule(k.Value))

@@ -11,20 +11,18 @@ import (
 // without a default is produced on every path that reaches its node, and
 // `data_flow_connections: []` is flagged because WayFlow reads it as null.
 
-func init() {
-	registerRules(
-		Rule{Code: "dataflow_unknown_output", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "E1: a data edge's source_output is not an output of its source_node"},
-		Rule{Code: "dataflow_unknown_input", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "E2: a data edge's destination_input is not an input of its destination_node"},
-		Rule{Code: "dataflow_type_incompatible", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "E3: a data edge connects an output to an input whose type it cannot be cast to (spec §Type compatibility)"},
-		Rule{Code: "dataflow_input_unsatisfied", Severity: compile.Warning, Group: "flowgraph",
-			Doc: "E4: an input without a default has no producer on some control path that reaches its node; WayFlow refuses such a flow"},
-		Rule{Code: "dataflow_empty_list", Severity: compile.Warning, Group: "flowgraph",
-			Doc: "E5: data_flow_connections is [] (spec: no data edges at all) — WayFlow reads it as null (name-based data flow); write null or the edges"},
-	)
-}
+var (
+	RuleDataFlowUnknownOutput = &Rule{Code: "dataflow_unknown_output", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "E1: a data edge's source_output is not an output of its source_node"}
+	RuleDataFlowUnknownInput = &Rule{Code: "dataflow_unknown_input", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "E2: a data edge's destination_input is not an input of its destination_node"}
+	RuleDataFlowTypeIncompatible = &Rule{Code: "dataflow_type_incompatible", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "E3: a data edge connects an output to an input whose type it cannot be cast to (spec §Type compatibility)"}
+	RuleDataFlowInputUnsatisfied = &Rule{Code: "dataflow_input_unsatisfied", Severity: compile.Warning, Group: "flowgraph",
+		Doc: "E4: an input without a default has no producer on some control path that reaches its node; WayFlow refuses such a flow"}
+	RuleDataFlowEmptyList = &Rule{Code: "dataflow_empty_list", Severity: compile.Warning, Group: "flowgraph",
+		Doc: "E5: data_flow_connections is [] (spec: no data edges at all) — WayFlow reads it as null (name-based data flow); write null or the edges"}
+)
 
 // prop builds a synthetic property schema for an inferred input or output.
 func prop(title, typ string) *compile.Node {
@@ -87,7 +85,7 @@ func dataFlowRules(p *Pass, dm *docModel, m *flowModel) {
 	fl := m.label()
 	dfcPtr := compile.Append(m.f.Pointer, "data_flow_connections")
 	if m.dataGiven && len(m.f.Node.Get("data_flow_connections").Items) == 0 {
-		p.Report(doc, dfcPtr, "dataflow_empty_list", fmt.Sprintf(
+		p.Report(doc, dfcPtr, RuleDataFlowEmptyList, fmt.Sprintf(
 			"flow %q has data_flow_connections: [] — the spec reads it as \"no data edges\", WayFlow as null (name-based); write null, or list the edges", fl))
 	}
 	for _, e := range m.data {
@@ -95,7 +93,7 @@ func dataFlowRules(p *Pass, dm *docModel, m *flowModel) {
 		if e.src != nil {
 			if outs, ok := outputsOf(e.src); ok {
 				if sp = propByTitle(outs, e.output); sp == nil {
-					p.Report(doc, compile.Append(e.ptr, "source_output"), "dataflow_unknown_output", fmt.Sprintf(
+					p.Report(doc, compile.Append(e.ptr, "source_output"), RuleDataFlowUnknownOutput, fmt.Sprintf(
 						"data edge %q reads output %q of %q, which has outputs %s", e.name, e.output, e.src.label(), quoteList(sortedKeys(titleSet(outs)))))
 				}
 			}
@@ -103,13 +101,13 @@ func dataFlowRules(p *Pass, dm *docModel, m *flowModel) {
 		if e.dst != nil {
 			if ins, ok := inputsOf(e.dst); ok {
 				if dp = propByTitle(ins, e.input); dp == nil {
-					p.Report(doc, compile.Append(e.ptr, "destination_input"), "dataflow_unknown_input", fmt.Sprintf(
+					p.Report(doc, compile.Append(e.ptr, "destination_input"), RuleDataFlowUnknownInput, fmt.Sprintf(
 						"data edge %q writes input %q of %q, which has inputs %s", e.name, e.input, e.dst.label(), quoteList(sortedKeys(titleSet(ins)))))
 				}
 			}
 		}
 		if sp != nil && dp != nil && !castable(sp, dp, 0) {
-			p.Report(doc, e.ptr, "dataflow_type_incompatible", fmt.Sprintf(
+			p.Report(doc, e.ptr, RuleDataFlowTypeIncompatible, fmt.Sprintf(
 				"data edge %q passes output %q of %q (%s) to input %q of %q (%s), which cannot take it",
 				e.name, e.output, e.src.label(), typeText(sp), e.input, e.dst.label(), typeText(dp)))
 		}
@@ -168,7 +166,7 @@ func unsatisfiedInputs(p *Pass, dm *docModel, m *flowModel) {
 				if !explicit {
 					how = "no node on some control path before it has an output of that name"
 				}
-				p.Report(dm.doc, n.ptr, "dataflow_input_unsatisfied", fmt.Sprintf(
+				p.Report(dm.doc, n.ptr, RuleDataFlowInputUnsatisfied, fmt.Sprintf(
 					"input %q of %q in flow %q has no default and %s", title, n.label(), m.label(), how))
 			}
 		}

@@ -14,51 +14,50 @@ import (
 // reports on the root Flow (start_node_count, end_node_count,
 // duplicate_node) are left to it there.
 
-func init() {
-	registerRules(
-		Rule{Code: "flow_start_node_count", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F1: a Flow's nodes must contain exactly one StartNode"},
-		Rule{Code: "flow_start_node_mismatch", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F2: start_node must be the StartNode listed in the Flow's nodes"},
-		Rule{Code: "start_node_outgoing_edges", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F3: the StartNode must have exactly one outgoing control edge"},
-		Rule{Code: "start_node_incoming_edge", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F4: no control edge may lead into the StartNode"},
-		Rule{Code: "flow_no_end_node", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F5: a Flow needs at least one EndNode"},
-		Rule{Code: "end_node_no_incoming_edge", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F6: every EndNode needs an incoming control edge"},
-		Rule{Code: "end_node_outgoing_edge", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F7: no control edge may leave an EndNode"},
-		Rule{Code: "edge_unknown_node", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F8: a control or data edge names a node that is not in the Flow's nodes"},
-		Rule{Code: "flow_inputs_mismatch", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F9: a Flow's declared inputs must be its StartNode's inputs (by title)"},
-		Rule{Code: "flow_output_missing_in_end_node", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F11: a declared Flow output without a default must be an output of every EndNode"},
-		Rule{Code: "branch_unknown", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F12: a control edge's from_branch is not a branch of its from_node (null means \"next\"); WayFlow refuses the flow"},
-		Rule{Code: "branch_multiple_edges", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F13: two control edges leave the same node on the same branch; WayFlow refuses the flow"},
-		Rule{Code: "branch_unconnected", Severity: compile.Warning, Group: "flowgraph",
-			Doc: "F14: a branch of a node has no control edge; at run time the flow silently ends there"},
-		Rule{Code: "flow_unreachable_node", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F15: a node cannot be reached from the start node over control edges; WayFlow refuses the flow"},
-		Rule{Code: "flow_dead_end", Severity: compile.Warning, Group: "flowgraph",
-			Doc: "F16: a node that is not an EndNode has no outgoing control edge"},
-		Rule{Code: "flow_no_reachable_end", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F17: no EndNode can be reached from the start node; the flow can never finish"},
-		Rule{Code: "node_branches_mismatch", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "F18: a node's declared branches differ from the branches its configuration gives it (BranchingNode: mapping values + default)"},
-		Rule{Code: "flow_duplicate_node_name", Severity: compile.Warning, Group: "flowgraph",
-			Doc: "F19: two nodes of one Flow share a name; WayFlow renames one of them on load"},
-		Rule{Code: "flow_node_listed_twice", Severity: compile.Warning, Group: "flowgraph",
-			Doc: "F20: the same node appears twice in a Flow's nodes"},
-		Rule{Code: "branching_node_inputs", Severity: compile.Blocker, Group: "flowgraph",
-			Doc: "I5: a BranchingNode takes exactly one input (the value looked up in its mapping) and has no outputs"},
-	)
-	registerCheck(Check{Name: "agentspec-flowgraph", Run: checkFlowGraph})
-}
+var (
+	RuleFlowStartNodeCount = &Rule{Code: "flow_start_node_count", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F1: a Flow's nodes must contain exactly one StartNode"}
+	RuleFlowStartNodeMismatch = &Rule{Code: "flow_start_node_mismatch", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F2: start_node must be the StartNode listed in the Flow's nodes"}
+	RuleStartNodeOutgoingEdges = &Rule{Code: "start_node_outgoing_edges", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F3: the StartNode must have exactly one outgoing control edge"}
+	RuleStartNodeIncomingEdge = &Rule{Code: "start_node_incoming_edge", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F4: no control edge may lead into the StartNode"}
+	RuleFlowNoEndNode = &Rule{Code: "flow_no_end_node", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F5: a Flow needs at least one EndNode"}
+	RuleEndNodeNoIncomingEdge = &Rule{Code: "end_node_no_incoming_edge", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F6: every EndNode needs an incoming control edge"}
+	RuleEndNodeOutgoingEdge = &Rule{Code: "end_node_outgoing_edge", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F7: no control edge may leave an EndNode"}
+	RuleEdgeUnknownNode = &Rule{Code: "edge_unknown_node", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F8: a control or data edge names a node that is not in the Flow's nodes"}
+	RuleFlowInputsMismatch = &Rule{Code: "flow_inputs_mismatch", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F9: a Flow's declared inputs must be its StartNode's inputs (by title)"}
+	RuleFlowOutputMissingInEndNode = &Rule{Code: "flow_output_missing_in_end_node", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F11: a declared Flow output without a default must be an output of every EndNode"}
+	RuleBranchUnknown = &Rule{Code: "branch_unknown", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F12: a control edge's from_branch is not a branch of its from_node (null means \"next\"); WayFlow refuses the flow"}
+	RuleBranchMultipleEdges = &Rule{Code: "branch_multiple_edges", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F13: two control edges leave the same node on the same branch; WayFlow refuses the flow"}
+	RuleBranchUnconnected = &Rule{Code: "branch_unconnected", Severity: compile.Warning, Group: "flowgraph",
+		Doc: "F14: a branch of a node has no control edge; at run time the flow silently ends there"}
+	RuleFlowUnreachableNode = &Rule{Code: "flow_unreachable_node", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F15: a node cannot be reached from the start node over control edges; WayFlow refuses the flow"}
+	RuleFlowDeadEnd = &Rule{Code: "flow_dead_end", Severity: compile.Warning, Group: "flowgraph",
+		Doc: "F16: a node that is not an EndNode has no outgoing control edge"}
+	RuleFlowNoReachableEnd = &Rule{Code: "flow_no_reachable_end", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F17: no EndNode can be reached from the start node; the flow can never finish"}
+	RuleNodeBranchesMismatch = &Rule{Code: "node_branches_mismatch", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "F18: a node's declared branches differ from the branches its configuration gives it (BranchingNode: mapping values + default)"}
+	RuleFlowDuplicateNodeName = &Rule{Code: "flow_duplicate_node_name", Severity: compile.Warning, Group: "flowgraph",
+		Doc: "F19: two nodes of one Flow share a name; WayFlow renames one of them on load"}
+	RuleFlowNodeListedTwice = &Rule{Code: "flow_node_listed_twice", Severity: compile.Warning, Group: "flowgraph",
+		Doc: "F20: the same node appears twice in a Flow's nodes"}
+	RuleBranchingNodeInputs = &Rule{Code: "branching_node_inputs", Severity: compile.Blocker, Group: "flowgraph",
+		Doc: "I5: a BranchingNode takes exactly one input (the value looked up in its mapping) and has no outputs"}
+)
+
+var passFlowGraph = &Check{Name: "agentspec-flowgraph", Run: checkFlowGraph}
 
 // checkFlowGraph runs the graph and data-flow rules on every Flow.
 func checkFlowGraph(p *Pass) {
@@ -68,234 +67,329 @@ func checkFlowGraph(p *Pass) {
 		// The Cinatra validator counts Start/EndNodes and duplicate node
 		// references of the root Flow only (cases 39–41); nested Flows
 		// are ours in both profiles.
-		flowRules(p, dm, m, cinatra && m.f.Pointer == "")
+		fc := newFlowCheck(p, dm, m, cinatra && m.f.Pointer == "")
+		for _, rule := range flowGraphRules {
+			rule(fc)
+		}
 		dataFlowRules(p, dm, m)
 	}
 }
 
-func flowRules(p *Pass, dm *docModel, m *flowModel, cinatra bool) {
-	doc := dm.doc
-	fl := m.label()
-	var starts, ends []*fnode
+// flowGraphRules are the graph rules of one Flow, one function per rule or
+// small family (F numbers of reference/agentspec.md §5.4).
+var flowGraphRules = []func(*flowCheck){
+	checkStartNodeCount,  // F1, F2
+	checkStartNodeEdges,  // F3, F4
+	checkEndNodes,        // F5, F6, F7
+	checkEdgeEndpoints,   // F8
+	checkFlowInputs,      // F9
+	checkFlowOutputs,     // F11
+	checkBranches,        // F12, F13, F14, F18
+	checkBranchingNodeIO, // I5
+	checkReachability,    // F15, F17
+	checkDeadEnds,        // F16
+	checkNodeNames,       // F19, F20
+}
+
+// flowCheck is one Flow under the graph rules, with what several rules
+// need: its Start and EndNodes and the start node analysis begins from.
+type flowCheck struct {
+	p        *Pass
+	dm       *docModel
+	m        *flowModel
+	doc      *compile.Doc
+	fl       string // the flow's label, for messages
+	cinatra  bool   // the Cinatra validator owns F1, F5, F20 on this Flow
+	hasNodes bool   // nodes is an array
+	starts   []*fnode
+	ends     []*fnode
+	start    *fnode // the StartNode the flow starts at, or nil
+}
+
+func newFlowCheck(p *Pass, dm *docModel, m *flowModel, cinatra bool) *flowCheck {
+	fc := &flowCheck{p: p, dm: dm, m: m, doc: dm.doc, fl: m.label(), cinatra: cinatra,
+		hasNodes: m.f.Node.Get("nodes").Is(compile.Array)}
 	for _, n := range m.nodes {
 		switch n.ctype {
 		case "StartNode":
-			starts = append(starts, n)
+			fc.starts = append(fc.starts, n)
 		case "EndNode":
-			ends = append(ends, n)
+			fc.ends = append(fc.ends, n)
 		}
-	}
-	hasNodes := m.f.Node.Get("nodes").Is(compile.Array)
-
-	// F1, F2
-	if !cinatra && hasNodes && len(starts) != 1 {
-		ptr := compile.Append(m.f.Pointer, "nodes")
-		if len(starts) > 1 {
-			ptr = starts[1].ptr
-		}
-		p.Report(doc, ptr, "flow_start_node_count", fmt.Sprintf("flow %q lists %d StartNodes in nodes; it needs exactly one", fl, len(starts)))
 	}
 	start := m.startNode()
-	if m.start.comp != nil && len(starts) == 1 && (start == nil || start != starts[0]) {
-		what := fmt.Sprintf("%q (%s)", m.start.comp.Get("name").StringOr(m.start.id), compile.ComponentType(m.start.comp))
-		p.Report(doc, m.start.ptr, "flow_start_node_mismatch", fmt.Sprintf(
-			"flow %q: start_node is %s, not the StartNode %q listed in nodes", fl, what, starts[0].label()))
-	}
-	if start == nil && len(starts) == 1 && m.start.comp == nil && !m.start.given {
-		start = starts[0] // no start_node field: the schema check reports it; keep analysing from the StartNode
+	if start == nil && len(fc.starts) == 1 && m.start.comp == nil && !m.start.given {
+		start = fc.starts[0] // no start_node field: the schema check reports it; keep analysing from the StartNode
 	}
 	if start != nil && start.ctype != "StartNode" {
 		start = nil
 	}
+	fc.start = start
+	return fc
+}
 
-	// F3, F4
-	if start != nil && len(m.out[start]) != 1 {
-		p.Report(doc, start.ptr, "start_node_outgoing_edges", fmt.Sprintf(
-			"StartNode %q of flow %q has %d outgoing control edges; it needs exactly one", start.label(), fl, len(m.out[start])))
+func (fc *flowCheck) report(ptr string, rule *Rule, msg string) { fc.p.Report(fc.doc, ptr, rule, msg) }
+
+// checkStartNodeCount: F1 exactly one StartNode, F2 start_node is it.
+func checkStartNodeCount(fc *flowCheck) {
+	m, starts := fc.m, fc.starts
+	if !fc.cinatra && fc.hasNodes && len(starts) != 1 {
+		ptr := compile.Append(m.f.Pointer, "nodes")
+		if len(starts) > 1 {
+			ptr = starts[1].ptr
+		}
+		fc.report(ptr, RuleFlowStartNodeCount, fmt.Sprintf("flow %q lists %d StartNodes in nodes; it needs exactly one", fc.fl, len(starts)))
 	}
-	for _, s := range starts {
+	if start := m.startNode(); m.start.comp != nil && len(starts) == 1 && (start == nil || start != starts[0]) {
+		what := fmt.Sprintf("%q (%s)", m.start.comp.Get("name").StringOr(m.start.id), compile.ComponentType(m.start.comp))
+		fc.report(m.start.ptr, RuleFlowStartNodeMismatch, fmt.Sprintf(
+			"flow %q: start_node is %s, not the StartNode %q listed in nodes", fc.fl, what, starts[0].label()))
+	}
+}
+
+// checkStartNodeEdges: F3 one edge out of the StartNode, F4 none in.
+func checkStartNodeEdges(fc *flowCheck) {
+	m := fc.m
+	if start := fc.start; start != nil && len(m.out[start]) != 1 {
+		fc.report(start.ptr, RuleStartNodeOutgoingEdges, fmt.Sprintf(
+			"StartNode %q of flow %q has %d outgoing control edges; it needs exactly one", start.label(), fc.fl, len(m.out[start])))
+	}
+	for _, s := range fc.starts {
 		for _, e := range m.in[s] {
-			p.Report(doc, e.ptr, "start_node_incoming_edge", fmt.Sprintf(
-				"control edge %q of flow %q leads into the StartNode %q; nothing may flow back into the start", e.name, fl, s.label()))
+			fc.report(e.ptr, RuleStartNodeIncomingEdge, fmt.Sprintf(
+				"control edge %q of flow %q leads into the StartNode %q; nothing may flow back into the start", e.name, fc.fl, s.label()))
 		}
 	}
+}
 
-	// F5, F6, F7
-	if !cinatra && hasNodes && len(ends) == 0 {
-		p.Report(doc, compile.Append(m.f.Pointer, "nodes"), "flow_no_end_node", fmt.Sprintf("flow %q has no EndNode in nodes", fl))
+// checkEndNodes: F5 an EndNode exists, F6 each has an edge in, F7 none out.
+func checkEndNodes(fc *flowCheck) {
+	m := fc.m
+	if !fc.cinatra && fc.hasNodes && len(fc.ends) == 0 {
+		fc.report(compile.Append(m.f.Pointer, "nodes"), RuleFlowNoEndNode, fmt.Sprintf("flow %q has no EndNode in nodes", fc.fl))
 	}
-	for _, n := range ends {
+	for _, n := range fc.ends {
 		if len(m.in[n]) == 0 {
-			p.Report(doc, n.ptr, "end_node_no_incoming_edge", fmt.Sprintf("EndNode %q of flow %q has no incoming control edge", n.label(), fl))
+			fc.report(n.ptr, RuleEndNodeNoIncomingEdge, fmt.Sprintf("EndNode %q of flow %q has no incoming control edge", n.label(), fc.fl))
 		}
 		for _, e := range m.out[n] {
-			p.Report(doc, e.ptr, "end_node_outgoing_edge", fmt.Sprintf("control edge %q of flow %q leaves the EndNode %q; an EndNode ends the flow", e.name, fl, n.label()))
+			fc.report(e.ptr, RuleEndNodeOutgoingEdge, fmt.Sprintf("control edge %q of flow %q leaves the EndNode %q; an EndNode ends the flow", e.name, fc.fl, n.label()))
 		}
 	}
+}
 
-	// F8
+// checkEdgeEndpoints: F8 every edge names nodes of the Flow.
+func checkEdgeEndpoints(fc *flowCheck) {
+	m := fc.m
 	for _, e := range m.ctrl {
 		for _, ep := range []endpoint{e.fromRef, e.toRef} {
 			if ep.comp != nil && m.byID[ep.id] == nil {
-				p.Report(doc, ep.ptr, "edge_unknown_node", fmt.Sprintf("control edge %q of flow %q names node %q, which is not in the flow's nodes",
-					e.name, fl, ep.comp.Get("name").StringOr(ep.id)))
+				fc.report(ep.ptr, RuleEdgeUnknownNode, fmt.Sprintf("control edge %q of flow %q names node %q, which is not in the flow's nodes",
+					e.name, fc.fl, ep.comp.Get("name").StringOr(ep.id)))
 			}
 		}
 	}
 	for _, e := range m.data {
 		for _, ep := range []endpoint{e.srcRef, e.dstRef} {
 			if ep.comp != nil && m.byID[ep.id] == nil {
-				p.Report(doc, ep.ptr, "edge_unknown_node", fmt.Sprintf("data edge %q of flow %q names node %q, which is not in the flow's nodes",
-					e.name, fl, ep.comp.Get("name").StringOr(ep.id)))
+				fc.report(ep.ptr, RuleEdgeUnknownNode, fmt.Sprintf("data edge %q of flow %q names node %q, which is not in the flow's nodes",
+					e.name, fc.fl, ep.comp.Get("name").StringOr(ep.id)))
 			}
 		}
 	}
+}
 
-	// F9
-	if fin := m.f.Node.Get("inputs"); fin.Is(compile.Array) && len(starts) == 1 {
-		if sin, ok := nodeProps(starts[0], "inputs"); ok {
-			want, got := titleSet(sin), titleSet(fin.Items)
-			if missing, extra := setDiff(want, got), setDiff(got, want); len(missing)+len(extra) > 0 {
-				var parts []string
-				if len(missing) > 0 {
-					parts = append(parts, "missing "+quoteList(missing))
-				}
-				if len(extra) > 0 {
-					parts = append(parts, "not StartNode inputs: "+quoteList(extra))
-				}
-				p.Report(doc, compile.Append(m.f.Pointer, "inputs"), "flow_inputs_mismatch", fmt.Sprintf(
-					"inputs of flow %q must be the inputs of its StartNode %q: %s", fl, starts[0].label(), strings.Join(parts, "; ")))
-			}
-		}
+// checkFlowInputs: F9 the Flow's inputs are its StartNode's.
+func checkFlowInputs(fc *flowCheck) {
+	m := fc.m
+	fin := m.f.Node.Get("inputs")
+	if !fin.Is(compile.Array) || len(fc.starts) != 1 {
+		return
 	}
+	sin, ok := nodeProps(fc.starts[0], "inputs")
+	if !ok {
+		return
+	}
+	want, got := titleSet(sin), titleSet(fin.Items)
+	missing, extra := setDiff(want, got), setDiff(got, want)
+	if len(missing)+len(extra) == 0 {
+		return
+	}
+	var parts []string
+	if len(missing) > 0 {
+		parts = append(parts, "missing "+quoteList(missing))
+	}
+	if len(extra) > 0 {
+		parts = append(parts, "not StartNode inputs: "+quoteList(extra))
+	}
+	fc.report(compile.Append(m.f.Pointer, "inputs"), RuleFlowInputsMismatch, fmt.Sprintf(
+		"inputs of flow %q must be the inputs of its StartNode %q: %s", fc.fl, fc.starts[0].label(), strings.Join(parts, "; ")))
+}
 
-	// F11
-	if fout := m.f.Node.Get("outputs"); fout.Is(compile.Array) {
-		for i, o := range fout.Items {
-			title := o.Get("title").StringOr("")
-			if title == "" || o.Get("default") != nil {
+// checkFlowOutputs: F11 an output without a default comes out of every EndNode.
+func checkFlowOutputs(fc *flowCheck) {
+	m := fc.m
+	fout := m.f.Node.Get("outputs")
+	if !fout.Is(compile.Array) {
+		return
+	}
+	for i, o := range fout.Items {
+		title := o.Get("title").StringOr("")
+		if title == "" || o.Get("default") != nil {
+			continue
+		}
+		for _, n := range fc.ends {
+			eo, ok := nodeProps(n, "outputs")
+			if !ok {
 				continue
 			}
-			for _, n := range ends {
-				eo, ok := nodeProps(n, "outputs")
-				if !ok {
-					continue
-				}
-				if !titleSet(eo)[title] {
-					p.Report(doc, compile.AppendIndex(compile.Append(m.f.Pointer, "outputs"), i), "flow_output_missing_in_end_node", fmt.Sprintf(
-						"output %q of flow %q has no default and EndNode %q does not produce it", title, fl, n.label()))
-					break
-				}
+			if !titleSet(eo)[title] {
+				fc.report(compile.AppendIndex(compile.Append(m.f.Pointer, "outputs"), i), RuleFlowOutputMissingInEndNode, fmt.Sprintf(
+					"output %q of flow %q has no default and EndNode %q does not produce it", title, fc.fl, n.label()))
+				break
 			}
 		}
 	}
+}
 
-	// F12, F13, F14, F18
+// checkBranches: F12 edges leave on known branches, F13 one edge a
+// branch, F14 every branch connected, F18 declared branches are the
+// configured ones.
+func checkBranches(fc *flowCheck) {
+	m := fc.m
 	for _, n := range m.nodes {
-		bs, known := dm.branches(m, n)
-		if known {
-			set := map[string]bool{}
+		bs, known := fc.dm.branches(m, n)
+		if !known {
+			continue
+		}
+		set := map[string]bool{}
+		for _, b := range bs {
+			set[b] = true
+		}
+		used := map[string]*cedge{}
+		for _, e := range m.out[n] {
+			if !set[e.branch] && n.ctype != "EndNode" {
+				ptr := e.ptr
+				if e.explicitBr {
+					ptr = e.branchPtr
+				}
+				fc.report(ptr, RuleBranchUnknown, fmt.Sprintf("control edge %q leaves %q on branch %q, which is not one of its branches %s",
+					e.name, n.label(), e.branch, quoteList(bs)))
+			}
+			if first := used[e.branch]; first != nil {
+				fc.report(e.ptr, RuleBranchMultipleEdges, fmt.Sprintf("control edges %q and %q both leave %q on branch %q; a branch has one edge",
+					first.name, e.name, n.label(), e.branch))
+			} else {
+				used[e.branch] = e
+			}
+		}
+		if len(m.out[n]) > 0 {
 			for _, b := range bs {
-				set[b] = true
-			}
-			used := map[string]*cedge{}
-			for _, e := range m.out[n] {
-				if !set[e.branch] && n.ctype != "EndNode" {
-					ptr := e.ptr
-					if e.explicitBr {
-						ptr = e.branchPtr
-					}
-					p.Report(doc, ptr, "branch_unknown", fmt.Sprintf("control edge %q leaves %q on branch %q, which is not one of its branches %s",
-						e.name, n.label(), e.branch, quoteList(bs)))
-				}
-				if first := used[e.branch]; first != nil {
-					p.Report(doc, e.ptr, "branch_multiple_edges", fmt.Sprintf("control edges %q and %q both leave %q on branch %q; a branch has one edge",
-						first.name, e.name, n.label(), e.branch))
-				} else {
-					used[e.branch] = e
-				}
-			}
-			if len(m.out[n]) > 0 {
-				for _, b := range bs {
-					if used[b] == nil {
-						p.Report(doc, n.ptr, "branch_unconnected", fmt.Sprintf("branch %q of %q in flow %q has no control edge; the flow ends there at run time", b, n.label(), fl))
-					}
-				}
-			}
-			if decl := n.comp.Get("branches"); decl.Is(compile.Array) && n.ctype != "AgentNode" && !isPluginOrUnknown(n.ctype) {
-				var ds []string
-				dup := false
-				seen := map[string]bool{}
-				for _, b := range decl.Items {
-					s := b.StringOr("")
-					if seen[s] {
-						dup = true
-					}
-					seen[s] = true
-					ds = append(ds, s)
-				}
-				if dup || len(setDiff(seen, set))+len(setDiff(set, seen)) > 0 {
-					sort.Strings(ds)
-					p.Report(doc, compile.Append(n.ptr, "branches"), "node_branches_mismatch", fmt.Sprintf(
-						"%s %q declares branches %s but its configuration gives %s", n.ctype, n.label(), quoteList(ds), quoteList(bs)))
+				if used[b] == nil {
+					fc.report(n.ptr, RuleBranchUnconnected, fmt.Sprintf("branch %q of %q in flow %q has no control edge; the flow ends there at run time", b, n.label(), fc.fl))
 				}
 			}
 		}
-		// I5
-		if n.ctype == "BranchingNode" {
-			if in := n.comp.Get("inputs"); in.Is(compile.Array) && len(in.Items) != 1 {
-				p.Report(doc, compile.Append(n.ptr, "inputs"), "branching_node_inputs", fmt.Sprintf(
-					"BranchingNode %q declares %d inputs; it takes exactly one", n.label(), len(in.Items)))
-			}
-			if out := n.comp.Get("outputs"); out.Is(compile.Array) && len(out.Items) != 0 {
-				p.Report(doc, compile.Append(n.ptr, "outputs"), "branching_node_inputs", fmt.Sprintf(
-					"BranchingNode %q declares %d outputs; it has none", n.label(), len(out.Items)))
-			}
-		}
+		checkDeclaredBranches(fc, n, bs, set)
 	}
+}
 
-	// F15, F16, F17
-	if start != nil {
-		reach := m.reachable()
-		endReached := false
-		for _, n := range m.nodes {
-			if !reach[n] {
-				if n.ctype == "EndNode" && len(m.in[n]) == 0 {
-					continue // an EndNode without edges in is F6's finding
-				}
-				p.Report(doc, n.ptr, "flow_unreachable_node", fmt.Sprintf("node %q of flow %q cannot be reached from the start node %q", n.label(), fl, start.label()))
-			} else if n.ctype == "EndNode" {
-				endReached = true
-			}
+// checkDeclaredBranches: F18 for one node whose branches are known.
+func checkDeclaredBranches(fc *flowCheck, n *fnode, bs []string, set map[string]bool) {
+	decl := n.comp.Get("branches")
+	if !decl.Is(compile.Array) || n.ctype == "AgentNode" || isPluginOrUnknown(n.ctype) {
+		return
+	}
+	var ds []string
+	dup := false
+	seen := map[string]bool{}
+	for _, b := range decl.Items {
+		s := b.StringOr("")
+		if seen[s] {
+			dup = true
 		}
-		if !endReached && len(ends) > 0 {
-			p.Report(doc, m.f.Pointer, "flow_no_reachable_end", fmt.Sprintf("no EndNode of flow %q can be reached from its start node %q", fl, start.label()))
+		seen[s] = true
+		ds = append(ds, s)
+	}
+	if dup || len(setDiff(seen, set))+len(setDiff(set, seen)) > 0 {
+		sort.Strings(ds)
+		fc.report(compile.Append(n.ptr, "branches"), RuleNodeBranchesMismatch, fmt.Sprintf(
+			"%s %q declares branches %s but its configuration gives %s", n.ctype, n.label(), quoteList(ds), quoteList(bs)))
+	}
+}
+
+// checkBranchingNodeIO: I5 a BranchingNode has one input and no output.
+func checkBranchingNodeIO(fc *flowCheck) {
+	for _, n := range fc.m.nodes {
+		if n.ctype != "BranchingNode" {
+			continue
+		}
+		if in := n.comp.Get("inputs"); in.Is(compile.Array) && len(in.Items) != 1 {
+			fc.report(compile.Append(n.ptr, "inputs"), RuleBranchingNodeInputs, fmt.Sprintf(
+				"BranchingNode %q declares %d inputs; it takes exactly one", n.label(), len(in.Items)))
+		}
+		if out := n.comp.Get("outputs"); out.Is(compile.Array) && len(out.Items) != 0 {
+			fc.report(compile.Append(n.ptr, "outputs"), RuleBranchingNodeInputs, fmt.Sprintf(
+				"BranchingNode %q declares %d outputs; it has none", n.label(), len(out.Items)))
 		}
 	}
+}
+
+// checkReachability: F15 every node is reachable from the start, F17 an
+// EndNode is.
+func checkReachability(fc *flowCheck) {
+	m, start := fc.m, fc.start
+	if start == nil {
+		return
+	}
+	reach := m.reachable()
+	endReached := false
 	for _, n := range m.nodes {
-		if n.ctype != "EndNode" && len(m.out[n]) == 0 && n != start { // the start without an edge is F3's finding
-			p.Report(doc, n.ptr, "flow_dead_end", fmt.Sprintf("node %q of flow %q has no outgoing control edge and is not an EndNode", n.label(), fl))
+		if !reach[n] {
+			if n.ctype == "EndNode" && len(m.in[n]) == 0 {
+				continue // an EndNode without edges in is F6's finding
+			}
+			fc.report(n.ptr, RuleFlowUnreachableNode, fmt.Sprintf("node %q of flow %q cannot be reached from the start node %q", n.label(), fc.fl, start.label()))
+		} else if n.ctype == "EndNode" {
+			endReached = true
 		}
 	}
+	if !endReached && len(fc.ends) > 0 {
+		fc.report(m.f.Pointer, RuleFlowNoReachableEnd, fmt.Sprintf("no EndNode of flow %q can be reached from its start node %q", fc.fl, start.label()))
+	}
+}
 
-	// F19, F20
+// checkDeadEnds: F16 only EndNodes lack an edge out.
+func checkDeadEnds(fc *flowCheck) {
+	m := fc.m
+	for _, n := range m.nodes {
+		if n.ctype != "EndNode" && len(m.out[n]) == 0 && n != fc.start { // the start without an edge is F3's finding
+			fc.report(n.ptr, RuleFlowDeadEnd, fmt.Sprintf("node %q of flow %q has no outgoing control edge and is not an EndNode", n.label(), fc.fl))
+		}
+	}
+}
+
+// checkNodeNames: F19 node names are unique, F20 no node is listed twice.
+func checkNodeNames(fc *flowCheck) {
+	m := fc.m
 	names := map[string]*fnode{}
 	for _, n := range m.nodes {
 		if n.name == "" {
 			continue
 		}
 		if first := names[n.name]; first != nil {
-			p.Report(doc, n.ptr, "flow_duplicate_node_name", fmt.Sprintf("flow %q has two nodes named %q (ids %q and %q)", fl, n.name, first.id, n.id))
+			fc.report(n.ptr, RuleFlowDuplicateNodeName, fmt.Sprintf("flow %q has two nodes named %q (ids %q and %q)", fc.fl, n.name, first.id, n.id))
 			continue
 		}
 		names[n.name] = n
 	}
-	if !cinatra {
-		for _, n := range m.nodes {
-			if ps := m.listed[n.id]; len(ps) > 1 {
-				for _, ptr := range ps[1:] {
-					p.Report(doc, ptr, "flow_node_listed_twice", fmt.Sprintf("node %q is listed %d times in the nodes of flow %q", n.label(), len(ps), fl))
-				}
+	if fc.cinatra {
+		return
+	}
+	for _, n := range m.nodes {
+		if ps := m.listed[n.id]; len(ps) > 1 {
+			for _, ptr := range ps[1:] {
+				fc.report(ptr, RuleFlowNodeListedTwice, fmt.Sprintf("node %q is listed %d times in the nodes of flow %q", n.label(), len(ps), fc.fl))
 			}
 		}
 	}

@@ -16,19 +16,16 @@ import (
 // The deterministic review runs these too (SPEC §3.3): they are one rule
 // set, registered once, here.
 
-func init() {
-	b := compile.Blocker
-	registerRules(
-		Rule{Code: "OAS-LLM-001", Severity: b, Group: validatorGroup,
-			Doc: "metadata.cinatra.llm is malformed: unknown provider or capability, unknown field, or a value of the wrong type"},
-		Rule{Code: "OAS-LLM-002", Severity: b, Group: validatorGroup,
-			Doc: "metadata.cinatra.llm.preferredModel is not in the allowlist of its preferredProvider"},
-		Rule{Code: "OAS-LLM-003", Severity: b, Group: validatorGroup,
-			Doc: "metadata.cinatra.llm.preferredModel is set without preferredProvider"},
-		Rule{Code: "OAS-LLM-004", Severity: b, Group: validatorGroup,
-			Doc: `metadata.cinatra.llm.capabilityRequired "media_input" needs preferredProvider "gemini"`},
-	)
-}
+var (
+	RuleOASLLM001 = &Rule{Code: "OAS-LLM-001", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "metadata.cinatra.llm is malformed: unknown provider or capability, unknown field, or a value of the wrong type"}
+	RuleOASLLM002 = &Rule{Code: "OAS-LLM-002", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "metadata.cinatra.llm.preferredModel is not in the allowlist of its preferredProvider"}
+	RuleOASLLM003 = &Rule{Code: "OAS-LLM-003", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "metadata.cinatra.llm.preferredModel is set without preferredProvider"}
+	RuleOASLLM004 = &Rule{Code: "OAS-LLM-004", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: `metadata.cinatra.llm.capabilityRequired "media_input" needs preferredProvider "gemini"`}
+)
 
 var (
 	llmProviders    = []string{"openai", "anthropic", "gemini"}
@@ -57,7 +54,7 @@ func (v *valCtx) checkLLM() {
 		if field != "" {
 			ptr += "/" + compile.EscapePointerToken(field)
 		}
-		v.report(ptr, "OAS-LLM-001", msg)
+		v.report(ptr, RuleOASLLM001, msg)
 	}
 	if llm.Kind != compile.Object {
 		report001("", "metadata.cinatra.llm structural error: "+zodType("object", llm))
@@ -114,11 +111,11 @@ func (v *valCtx) checkLLM() {
 	model, _ := llm.Get("preferredModel").Str()
 	capability, _ := llm.Get("capabilityRequired").Str()
 	if model != "" && !hasProvider {
-		v.report(llmBase+"/preferredModel", "OAS-LLM-003", "metadata.cinatra.llm.preferredModel requires preferredProvider")
+		v.report(llmBase+"/preferredModel", RuleOASLLM003, "metadata.cinatra.llm.preferredModel requires preferredProvider")
 	}
 	if model != "" && hasProvider {
 		if allowed := llmAllowedModels[provider]; !slices.Contains(allowed, model) {
-			v.report(llmBase+"/preferredModel", "OAS-LLM-002",
+			v.report(llmBase+"/preferredModel", RuleOASLLM002,
 				fmt.Sprintf(`metadata.cinatra.llm.preferredModel "%s" is not in the allowlist for provider "%s". Allowed: %s`,
 					model, provider, strings.Join(allowed, ", ")))
 		}
@@ -128,7 +125,7 @@ func (v *valCtx) checkLLM() {
 		if hasProvider {
 			got = `"` + provider + `"`
 		}
-		v.report(llmBase+"/capabilityRequired", "OAS-LLM-004",
+		v.report(llmBase+"/capabilityRequired", RuleOASLLM004,
 			fmt.Sprintf(`metadata.cinatra.llm.capabilityRequired "media_input" requires preferredProvider "gemini" (got %s)`, got))
 	}
 }

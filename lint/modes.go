@@ -12,10 +12,10 @@ import (
 // order. The planner is skipped for trivial flows.
 var AdvisoryHelpers = []string{"agent-security-reviewer", "agent-code-reviewer", "agent-planner"}
 
-func init() {
-	registerRules(Rule{Code: "advisory_dispatch_deferred", Severity: compile.Suggestion, Group: "review",
-		Doc: "advisory mode: a helper reviewer would have run but synchronous helper dispatch is deferred; source is the helper's slug"})
-}
+var (
+	RuleAdvisoryDispatchDeferred = &Rule{Code: "advisory_dispatch_deferred", Severity: compile.Suggestion, Group: groupReview,
+		Doc: "advisory mode: a helper reviewer would have run but synchronous helper dispatch is deferred; source is the helper's slug"}
+)
 
 // advisoryFindings appends, when fs holds no blocker, one
 // advisory_dispatch_deferred suggestion per eligible helper. Their source is
@@ -35,7 +35,7 @@ func advisoryFindings(a *compile.Agent, cfg *Config, fs []Finding) []Finding {
 		if slug == "agent-planner" && trivial {
 			continue
 		}
-		f := Finding{Code: "advisory_dispatch_deferred", Severity: compile.Suggestion, Source: slug, File: file, Line: 1, Column: 1,
+		f := Finding{Code: RuleAdvisoryDispatchDeferred.Code, Severity: RuleAdvisoryDispatchDeferred.Severity, Source: slug, File: file, Line: 1, Column: 1,
 			Message: "Advisory helper \"" + slug + "\" was eligible for dispatch but is deferred in v1 (synchronous helper execution is not wired yet; run the helper agent directly for its findings)"}
 		if f, keep := cfg.override(f); keep {
 			fs = append(fs, f)

@@ -15,24 +15,24 @@ import (
 // be loaded first; a key defined twice anywhere is an error; a component
 // may not contain itself.
 
-func init() {
-	registerRules(
-		Rule{Code: "component_ref_unresolved", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "D11: a $component_ref names a key no $referenced_components of the document (nor the registry) defines; the SDK refuses to load it"},
-		Rule{Code: "component_ref_external", Severity: compile.Warning, Group: "agentspec",
-			Doc: "D11: a $component_ref of the form <id>.<field> (a sensitive field) is not defined in the document; it must be supplied when the file is loaded"},
-		Rule{Code: "component_ref_sibling_scope", Severity: compile.Warning, Group: "agentspec",
-			Doc: "D14: a $component_ref resolves only through a sibling subtree's $referenced_components; the SDKs resolve it only if that sibling is loaded first"},
-		Rule{Code: "component_ref_circular", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "D13: a referenced component contains itself through $component_refs; the SDKs stop with a circular-dependency error"},
-		Rule{Code: "component_ref_key_repeated", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "D16 (SPEC §3.2; D12 in reference/agentspec.md §5.1): a $referenced_components key is defined twice in the document; the SDKs keep one table and refuse the second"},
-		Rule{Code: "component_id_duplicate", Severity: compile.Blocker, Group: "agentspec",
-			Doc: "D16: two distinct component objects share an id; the spec makes the configuration invalid (reuse a component through $component_ref)"},
-	)
-	registerCheck(Check{Name: "agentspec-refscope", Profiles: []compile.Profile{compile.ProfileAgentSpec}, Run: checkRefScope})
-	registerCheck(Check{Name: "agentspec-duplicates", Run: checkDuplicateDefinitions})
-}
+var (
+	RuleComponentRefUnresolved = &Rule{Code: "component_ref_unresolved", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "D11: a $component_ref names a key no $referenced_components of the document (nor the registry) defines; the SDK refuses to load it"}
+	RuleComponentRefExternal = &Rule{Code: "component_ref_external", Severity: compile.Warning, Group: "agentspec",
+		Doc: "D11: a $component_ref of the form <id>.<field> (a sensitive field) is not defined in the document; it must be supplied when the file is loaded"}
+	RuleComponentRefSiblingScope = &Rule{Code: "component_ref_sibling_scope", Severity: compile.Warning, Group: "agentspec",
+		Doc: "D14: a $component_ref resolves only through a sibling subtree's $referenced_components; the SDKs resolve it only if that sibling is loaded first"}
+	RuleComponentRefCircular = &Rule{Code: "component_ref_circular", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "D13: a referenced component contains itself through $component_refs; the SDKs stop with a circular-dependency error"}
+	RuleComponentRefKeyRepeated = &Rule{Code: "component_ref_key_repeated", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "D16 (SPEC §3.2; D12 in reference/agentspec.md §5.1): a $referenced_components key is defined twice in the document; the SDKs keep one table and refuse the second"}
+	RuleComponentIDDuplicate = &Rule{Code: "component_id_duplicate", Severity: compile.Blocker, Group: "agentspec",
+		Doc: "D16: two distinct component objects share an id; the spec makes the configuration invalid (reuse a component through $component_ref)"}
+)
+
+var passRefScope = &Check{Name: "agentspec-refscope", Profiles: []compile.Profile{compile.ProfileAgentSpec}, Run: checkRefScope}
+
+var passDuplicateDefinitions = &Check{Name: "agentspec-duplicates", Run: checkDuplicateDefinitions}
 
 // refDef is one entry of a `$referenced_components` block.
 type refDef struct {
@@ -135,7 +135,7 @@ func checkRefScope(p *Pass) {
 			continue
 		}
 		if ds := ri.defs[u.id]; len(ds) > 0 {
-			p.Report(doc, u.ptr, "component_ref_sibling_scope", fmt.Sprintf(
+			p.Report(doc, u.ptr, RuleComponentRefSiblingScope, fmt.Sprintf(
 				"$component_ref %q is defined only at %s, outside this reference's own and enclosing scopes; the SDKs resolve it only when that part is loaded first — move the definition to a common ancestor's $referenced_components",
 				u.id, ds[0].ptr))
 			continue
@@ -144,11 +144,11 @@ func checkRefScope(p *Pass) {
 			continue
 		}
 		if strings.Contains(u.id, ".") {
-			p.Report(doc, u.ptr, "component_ref_external", fmt.Sprintf(
+			p.Report(doc, u.ptr, RuleComponentRefExternal, fmt.Sprintf(
 				"$component_ref %q is a sensitive-field reference not defined in this file; it must be supplied when the configuration is loaded", u.id))
 			continue
 		}
-		p.Report(doc, u.ptr, "component_ref_unresolved", fmt.Sprintf(
+		p.Report(doc, u.ptr, RuleComponentRefUnresolved, fmt.Sprintf(
 			"$component_ref %q is not defined in any $referenced_components of the document", u.id))
 	}
 	reportRefCycles(p, doc, ri)
@@ -184,7 +184,7 @@ func reportRefCycles(p *Pass, doc *compile.Doc, ri *refIndex) {
 				sig := canonicalCycle(cycle[:len(cycle)-1])
 				if !reported[sig] {
 					reported[sig] = true
-					p.Report(doc, u.ptr, "component_ref_circular", fmt.Sprintf(
+					p.Report(doc, u.ptr, RuleComponentRefCircular, fmt.Sprintf(
 						"component %q contains itself through $component_ref: %s", u.id, strings.Join(cycle, " → ")))
 				}
 			}
@@ -219,7 +219,7 @@ func checkDuplicateDefinitions(p *Pass) {
 		ds := ri.defs[key]
 		for _, d := range ds[1:] {
 			repeated = append(repeated, d.ptr)
-			p.Report(doc, d.ptr, "component_ref_key_repeated", fmt.Sprintf(
+			p.Report(doc, d.ptr, RuleComponentRefKeyRepeated, fmt.Sprintf(
 				"$referenced_components key %q is defined again here (first at %s); the SDKs keep one table for the whole document and refuse the second definition",
 				key, ds[0].ptr))
 		}
@@ -258,7 +258,7 @@ func checkDuplicateDefinitions(p *Pass) {
 			continue
 		}
 		for _, ptr := range ptrs[1:] {
-			p.Report(doc, ptr, "component_id_duplicate", fmt.Sprintf(
+			p.Report(doc, ptr, RuleComponentIDDuplicate, fmt.Sprintf(
 				"component id %q is also used by the component at %s; a component used twice must be defined once and referenced with $component_ref",
 				id, ptrs[0]))
 		}

@@ -5,7 +5,8 @@ package lint
 
 import (
 	"fmt"
-	"sort"
+	"slices"
+	"strings"
 
 	"github.com/oastui/oastui/compile"
 )
@@ -16,54 +17,127 @@ type Finding = compile.Finding
 // Severity re-exported for callers that only import lint.
 type Severity = compile.Severity
 
-// Rule is the metadata of one finding code. Every code a check reports must
-// be registered, with its default severity and a one-line doc.
+// Rule is one finding code: its metadata and the pass that reports it.
+// Every rule is a package-level value (RuleXxx) listed once in All
+// (rules.go); checks report through these values, so a misspelt rule does
+// not compile.
 type Rule struct {
 	Code     string
-	Severity compile.Severity
-	Doc      string   // one line: what is wrong and why; F/E/D numbers of Agent Spec rules go here
-	Group    string   // "validator", "flowgraph", "agentspec", "scan", "package", "slots", "review"
-	Tags     []string // e.g. "security" for the secret and URL scans (SARIF)
+	Severity compile.Severity // default severity; .oastui.yaml may override it
+	Doc      string           // one line: what is wrong and why; F/E/D numbers of Agent Spec rules go here
+	Group    string           // "loading", "validator", "flowgraph", "agentspec", "scan", "package", "slots", "review"
+	Tags     []string         // e.g. "security" for the secret and URL scans (SARIF)
+	Profiles []compile.Profile
+	// Profiles the rule can be reported in; empty = every profile. For a
+	// rule of a Check it is the Check's profiles (set when All is built).
+
+	// Check is the pass that reports the rule. Several rules share one
+	// Check (the validator reports thirty codes in one walk); the review
+	// runs each Check once. nil for the rules raised while loading
+	// (compile.Load) and for those Run adds itself (group "review").
+	Check *Check
+
+	listed bool // the rule is in All (set when All is built)
 }
 
-// Check is one pass over an agent that may report findings of several codes.
+// Check is one pass over an agent that may report findings of several
+// rules. A Check value is shared by the rules that name it; it has no
+// rule list of its own: All says which rules it reports.
 type Check struct {
 	Name     string
 	Profiles []compile.Profile // profiles it runs in; empty = every profile
 	Run      func(p *Pass)
 }
 
-var (
-	rules  = map[string]*Rule{}
-	checks []Check
-)
-
-// registerRules adds rule metadata; called from init functions only.
-func registerRules(rs ...Rule) {
-	for _, r := range rs {
-		if _, dup := rules[r.Code]; dup {
-			panic("lint: rule registered twice: " + r.Code)
-		}
-		r := r
-		rules[r.Code] = &r
+// ProfileNames returns the profiles a rule can be reported in, spelled
+// out ("cinatra", "agentspec") when the rule runs in every profile.
+func (r *Rule) ProfileNames() []string {
+	ps := r.Profiles
+	if len(ps) == 0 {
+		ps = []compile.Profile{compile.ProfileCinatra, compile.ProfileAgentSpec}
 	}
-}
-
-// registerCheck adds a check; called from init functions only.
-func registerCheck(c Check) { checks = append(checks, c) }
-
-// Rules lists every registered rule sorted by code.
-func Rules() []Rule {
-	out := make([]Rule, 0, len(rules))
-	for _, r := range rules {
-		out = append(out, *r)
+	out := make([]string, len(ps))
+	for i, p := range ps {
+		out[i] = string(p)
 	}
-	sort.Slice(out, func(i, j int) bool { return out[i].Code < out[j].Code })
 	return out
 }
 
-// LookupRule returns the rule for code, or nil.
-func LookupRule(code string) *Rule { return rules[code] }
+// group is the part of All one Check reports, or a set of rules that no
+// Check reports (check nil).
+type group struct {
+	check *Check
+	rules []*Rule
+}
+
+func reportedBy(c *Check, rs ...*Rule) group { return group{check: c, rules: rs} }
+func reportedElsewhere(rs ...*Rule) group    { return group{rules: rs} }
+
+// assemble concatenates the groups into the rule list, linking each rule
+// to its Check. A code listed twice, a rule without a doc or group, or a
+// Check-less group of non-loading/review rules is a programming error and
+// panics at start-up (TestRuleList pins it too).
+func assemble(groups ...group) []*Rule {
+	var all []*Rule
+	seen := map[string]bool{}
+	for _, g := range groups {
+		for _, r := range g.rules {
+			if seen[r.Code] {
+				panic("lint: rule listed twice: " + r.Code)
+			}
+			seen[r.Code] = true
+			if r.Doc == "" || r.Group == "" {
+				panic("lint: rule without doc or group: " + r.Code)
+			}
+			if g.check == nil && r.Group != groupLoading && r.Group != groupReview {
+				panic("lint: rule without a check: " + r.Code)
+			}
+			r.Check = g.check
+			if g.check != nil && len(r.Profiles) == 0 {
+				r.Profiles = g.check.Profiles
+			}
+			r.listed = true
+			all = append(all, r)
+		}
+	}
+	return all
+}
+
+// checksOf returns the Checks of the rules in list order, each once.
+func checksOf(rs []*Rule) []*Check {
+	var out []*Check
+	for _, r := range rs {
+		if r.Check != nil && !slices.Contains(out, r.Check) {
+			out = append(out, r.Check)
+		}
+	}
+	return out
+}
+
+func indexOf(rs []*Rule) map[string]*Rule {
+	m := make(map[string]*Rule, len(rs))
+	for _, r := range rs {
+		m[r.Code] = r
+	}
+	return m
+}
+
+// Rules lists the rules of the review (every rule of All except those
+// raised while loading) sorted by code: the rule set SARIF describes.
+func Rules() []Rule {
+	out := make([]Rule, 0, len(All))
+	for _, r := range All {
+		if r.Group != groupLoading {
+			out = append(out, *r)
+		}
+	}
+	slices.SortFunc(out, func(a, b Rule) int { return strings.Compare(a.Code, b.Code) })
+	return out
+}
+
+// LookupRule returns the rule for code (any rule of All, loading rules
+// included), or nil.
+func LookupRule(code string) *Rule { return byCode[code] }
 
 // Pass carries one agent through the checks and collects their findings.
 type Pass struct {
@@ -72,17 +146,16 @@ type Pass struct {
 	found  []Finding
 }
 
-// Report records a finding of a registered code at the value ptr names in
-// doc, with the rule's default severity. An unregistered code is reported
-// as the internal_unregistered_rule warning so that the bug shows.
-func (p *Pass) Report(doc *compile.Doc, ptr, code, msg string) {
-	r := rules[code]
-	if r == nil {
-		p.found = append(p.found, doc.At(ptr, "internal_unregistered_rule", compile.Warning,
-			fmt.Sprintf("internal: unregistered rule %q: %s", code, msg)))
+// Report records a finding of rule r at the value ptr names in doc, with
+// the rule's default severity. A rule missing from All is reported as the
+// internal_unregistered_rule warning so that the bug shows.
+func (p *Pass) Report(doc *compile.Doc, ptr string, r *Rule, msg string) {
+	if !r.listed {
+		p.found = append(p.found, doc.At(ptr, RuleInternalUnregisteredRule.Code, RuleInternalUnregisteredRule.Severity,
+			fmt.Sprintf("internal: unregistered rule %q: %s", r.Code, msg)))
 		return
 	}
-	p.found = append(p.found, doc.At(ptr, code, r.Severity, msg))
+	p.found = append(p.found, doc.At(ptr, r.Code, r.Severity, msg))
 }
 
 // ReportFinding records a finding built by the check itself (a position in
@@ -92,14 +165,6 @@ func (p *Pass) ReportFinding(f Finding) { p.found = append(p.found, f) }
 // Findings returns what has been reported so far.
 func (p *Pass) Findings() []Finding { return p.found }
 
-func (c Check) runsIn(profile compile.Profile) bool {
-	if len(c.Profiles) == 0 {
-		return true
-	}
-	for _, pr := range c.Profiles {
-		if pr == profile {
-			return true
-		}
-	}
-	return false
+func (c *Check) runsIn(profile compile.Profile) bool {
+	return len(c.Profiles) == 0 || slices.Contains(c.Profiles, profile)
 }

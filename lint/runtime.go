@@ -16,29 +16,26 @@ import (
 // text where it has them). Per-Flow invariants (001, 004, 005) run on
 // every Flow object of the document, nested ones included.
 
-func init() {
-	b := compile.Blocker
-	registerRules(
-		Rule{Code: "OAS-RUNTIME-001", Severity: b, Group: validatorGroup,
-			Doc: "an ApiNode with explicit inputs[] whose {{ placeholder }} set (url, http_method, api_spec_uri, data, query_params, headers) differs from its input titles"},
-		Rule{Code: "OAS-RUNTIME-002", Severity: b, Group: validatorGroup,
-			Doc: "a JS-style ternary {{ a ? b : c }} inside a Jinja placeholder"},
-		Rule{Code: "OAS-RUNTIME-003", Severity: b, Group: validatorGroup,
-			Doc: `a property with "type":"number" and an integer default (pyagentspec FloatProperty refuses it)`},
-		Rule{Code: "OAS-RUNTIME-004", Severity: b, Group: validatorGroup,
-			Doc: "an ApiNode using {{ agent_run_id }} without the input, the DataFlowEdge, or a StartNode/Flow input behind it"},
-		Rule{Code: "OAS-RUNTIME-005", Severity: b, Group: validatorGroup,
-			Doc: "an EndNode output that no DataFlowEdge feeds and no same-named Flow/StartNode input supplies"},
-		Rule{Code: "OAS-RUNTIME-006", Severity: b, Group: validatorGroup,
-			Doc: "with metadata.cinatra.llm declared, an /api/llm-bridge ApiNode without data.cinatra_llm in source"},
-		Rule{Code: "OAS-RUNTIME-007", Severity: b, Group: validatorGroup,
-			Doc: "with metadata.cinatra.toolboxes declared, an /api/llm-bridge ApiNode without data.toolbox_ids in source"},
-		Rule{Code: "OAS-RUNTIME-008", Severity: b, Group: validatorGroup,
-			Doc: "an A2AAgent whose agent_url points back into this Cinatra instance (internal composition must use FlowNode subflows)"},
-		Rule{Code: "OAS-RUNTIME-013", Severity: b, Group: validatorGroup,
-			Doc: "an InputMessageNode gate the pinned WayFlow runtime cannot mount (PluginInputMessageNode, not exactly one string output, message_template with inputs, bad or duplicate input titles)"},
-	)
-}
+var (
+	RuleOASRuntime001 = &Rule{Code: "OAS-RUNTIME-001", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "an ApiNode with explicit inputs[] whose {{ placeholder }} set (url, http_method, api_spec_uri, data, query_params, headers) differs from its input titles"}
+	RuleOASRuntime002 = &Rule{Code: "OAS-RUNTIME-002", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "a JS-style ternary {{ a ? b : c }} inside a Jinja placeholder"}
+	RuleOASRuntime003 = &Rule{Code: "OAS-RUNTIME-003", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: `a property with "type":"number" and an integer default (pyagentspec FloatProperty refuses it)`}
+	RuleOASRuntime004 = &Rule{Code: "OAS-RUNTIME-004", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "an ApiNode using {{ agent_run_id }} without the input, the DataFlowEdge, or a StartNode/Flow input behind it"}
+	RuleOASRuntime005 = &Rule{Code: "OAS-RUNTIME-005", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "an EndNode output that no DataFlowEdge feeds and no same-named Flow/StartNode input supplies"}
+	RuleOASRuntime006 = &Rule{Code: "OAS-RUNTIME-006", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "with metadata.cinatra.llm declared, an /api/llm-bridge ApiNode without data.cinatra_llm in source"}
+	RuleOASRuntime007 = &Rule{Code: "OAS-RUNTIME-007", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "with metadata.cinatra.toolboxes declared, an /api/llm-bridge ApiNode without data.toolbox_ids in source"}
+	RuleOASRuntime008 = &Rule{Code: "OAS-RUNTIME-008", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "an A2AAgent whose agent_url points back into this Cinatra instance (internal composition must use FlowNode subflows)"}
+	RuleOASRuntime013 = &Rule{Code: "OAS-RUNTIME-013", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "an InputMessageNode gate the pinned WayFlow runtime cannot mount (PluginInputMessageNode, not exactly one string output, message_template with inputs, bad or duplicate input titles)"}
+)
 
 // rtWalk collects the whole-document invariants during the validator's
 // single walk (002, 003, 008, 013).
@@ -48,7 +45,7 @@ type rtWalk struct {
 
 func newRtWalk(v *valCtx) *rtWalk { return &rtWalk{v: v} }
 
-func (r *rtWalk) report(ptr, code, msg string) { r.v.report(ptr, code, msg) }
+func (r *rtWalk) report(ptr string, rule *Rule, msg string) { r.v.report(ptr, rule, msg) }
 
 // str: OAS-RUNTIME-002.
 func (r *rtWalk) str(n *compile.Node, path valPath) {
@@ -59,7 +56,7 @@ func (r *rtWalk) str(n *compile.Node, path valPath) {
 	if m == "" {
 		return
 	}
-	r.report(path.pointer(), "OAS-RUNTIME-002",
+	r.report(path.pointer(), RuleOASRuntime002,
 		`Found JS-style ternary inside Jinja placeholder at `+path.dollar()+`: `+
 			`"`+m+`". This is broken twice — (a) Jinja conditional `+
 			`syntax uses {{ a if cond else b }}, not the JS `+"`? :`"+` form, `+
@@ -125,7 +122,7 @@ func (r *rtWalk) floatDefault(n *compile.Node, title string, path valPath) {
 		return
 	}
 	ds := valJSNumber(d)
-	r.report(path.pointer()+"/default", "OAS-RUNTIME-003",
+	r.report(path.pointer()+"/default", RuleOASRuntime003,
 		`Property "`+title+`" at `+path.dollar()+` declares "type":"number" with an `+
 			`integer literal default (`+ds+`). pyagentspec maps "type":"number" `+
 			`to FloatProperty, and constructing FloatProperty(default_value=`+ds+`) `+
@@ -179,7 +176,7 @@ func (r *rtWalk) internalA2A(n *compile.Node, path valPath) {
 	if shown == "" {
 		shown = "<empty agent_url>"
 	}
-	r.report(path.pointer()+"/agent_url", "OAS-RUNTIME-008",
+	r.report(path.pointer()+"/agent_url", RuleOASRuntime008,
 		`A2AAgent "`+rtLabel(n)+`" at `+path.dollar()+` targets an internal URL (`+
 			shown+`). A2A is the cross-instance/`+
 			`external protocol; internal sub-agent composition must use `+
@@ -242,7 +239,7 @@ func (r *rtWalk) gate(n *compile.Node, ct string, path valPath) {
 	ptr := path.pointer()
 	label := rtGateLabel(n)
 	if ct == "PluginInputMessageNode" {
-		r.report(ptr+"/component_type", "OAS-RUNTIME-013",
+		r.report(ptr+"/component_type", RuleOASRuntime013,
 			`Gate "`+label+`" is authored as "PluginInputMessageNode". `+
 				`Do not author the reconciled form directly: the host compiler `+
 				`(packages/agents/src/oas-compiler.ts) pins `+
@@ -261,7 +258,7 @@ func (r *rtWalk) gate(n *compile.Node, ct string, path valPath) {
 			for i, o := range outs.Items {
 				titles[i] = o.Get("title").StringOr("<unnamed>")
 			}
-			r.report(ptr+"/outputs", "OAS-RUNTIME-013",
+			r.report(ptr+"/outputs", RuleOASRuntime013,
 				fmt.Sprintf(`InputMessageNode gate "%s" declares %d `, label, k)+
 					`outputs [`+rtQuoteList(titles)+`]. A gate returns `+
 					`EXACTLY ONE string output — the resume payload. pyagentspec rejects a `+
@@ -271,7 +268,7 @@ func (r *rtWalk) gate(n *compile.Node, ct string, path valPath) {
 					`extra fields from the single resume payload in a post-resume node. `+
 					rtGateDoc)
 		case k == 0:
-			r.report(ptr+"/outputs", "OAS-RUNTIME-013",
+			r.report(ptr+"/outputs", RuleOASRuntime013,
 				`InputMessageNode gate "`+label+`" declares an EMPTY outputs[]. `+
 					`A gate must declare exactly one string output (the resume payload); `+
 					`pyagentspec rejects an output-less gate at mount ("expected a property `+
@@ -279,7 +276,7 @@ func (r *rtWalk) gate(n *compile.Node, ct string, path valPath) {
 					`this title: []"). `+rtGateDoc)
 		default:
 			if t, ok := outs.Items[0].Get("type").Str(); ok && outs.Items[0].Is(compile.Object) && t != "string" {
-				r.report(ptr+"/outputs/0/type", "OAS-RUNTIME-013",
+				r.report(ptr+"/outputs/0/type", RuleOASRuntime013,
 					`InputMessageNode gate "`+label+`" declares its single output `+
 						`as "type":"`+t+`". A gate output is the JSON-encoded resume `+
 						`payload and must be a string; pyagentspec rejects any other type at `+
@@ -293,7 +290,7 @@ func (r *rtWalk) gate(n *compile.Node, ct string, path valPath) {
 		return
 	}
 	if mt := n.Get("message_template"); rtPythonTruthy(mt) {
-		r.report(ptr+"/message_template", "OAS-RUNTIME-013",
+		r.report(ptr+"/message_template", RuleOASRuntime013,
 			`InputMessageNode gate "`+label+`" declares inputs[] AND an `+
 				`author-supplied "message_template". The WayFlow loader shim skips a `+
 				`gate that already carries a message_template, so the declared inputs `+
@@ -316,7 +313,7 @@ func (r *rtWalk) gate(n *compile.Node, ct string, path valPath) {
 		}
 	}
 	if len(bad) > 0 {
-		r.report(ptr+"/inputs", "OAS-RUNTIME-013",
+		r.report(ptr+"/inputs", RuleOASRuntime013,
 			`InputMessageNode gate "`+label+`" declares input title(s) `+
 				`[`+strings.Join(bad, ", ")+`] `+
 				`that are not plain Jinja identifiers (/^[A-Za-z_][A-Za-z0-9_]*$/). `+
@@ -339,7 +336,7 @@ func (r *rtWalk) gate(n *compile.Node, ct string, path valPath) {
 		seen[t] = true
 	}
 	if len(dups) > 0 {
-		r.report(ptr+"/inputs", "OAS-RUNTIME-013",
+		r.report(ptr+"/inputs", RuleOASRuntime013,
 			`InputMessageNode gate "`+label+`" declares duplicate input `+
 				`title(s) [`+rtQuoteList(dups)+`]. The `+
 				`WayFlow loader shim declines to fold duplicate titles, and pyagentspec `+
@@ -389,7 +386,7 @@ func (v *valCtx) checkBridgeSource() {
 			if n.Get("data").Get("cinatra_llm").Is(compile.Object) {
 				return
 			}
-			v.report(path.pointer(), "OAS-RUNTIME-006",
+			v.report(path.pointer(), RuleOASRuntime006,
 				`ApiNode "`+rtLabel(n)+`" at `+path.dollar()+` targets /api/llm-bridge and the agent `+
 					`declares top-level metadata.cinatra.llm, but the ApiNode does `+
 					`not carry data.cinatra_llm in source. WayFlow loads source OAS `+
@@ -413,7 +410,7 @@ func (v *valCtx) checkBridgeSource() {
 			if n.Get("data").Get("toolbox_ids").Is(compile.Array) {
 				return
 			}
-			v.report(path.pointer(), "OAS-RUNTIME-007",
+			v.report(path.pointer(), RuleOASRuntime007,
 				`ApiNode "`+rtLabel(n)+`" at `+path.dollar()+` targets /api/llm-bridge and the agent `+
 					`declares top-level metadata.cinatra.toolboxes, but the ApiNode `+
 					`does not carry data.toolbox_ids in source. WayFlow loads source `+
@@ -696,7 +693,7 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 		// 001
 		if explicit {
 			if missing := ph.minus(declared); len(missing) > 0 {
-				v.report(loc(id), "OAS-RUNTIME-001",
+				v.report(loc(id), RuleOASRuntime001,
 					`ApiNode "`+id+`" references {{ `+strings.Join(missing, " }}, {{ ")+` }} `+
 						`via url/data/query_params/headers but does not declare `+
 						`[`+rtQuoteList(missing)+`] in inputs[]. `+
@@ -714,7 +711,7 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 				for i, x := range extra {
 					slash[i] = `"` + x + `"`
 				}
-				v.report(loc(id), "OAS-RUNTIME-001",
+				v.report(loc(id), RuleOASRuntime001,
 					`ApiNode "`+id+`" declares `+
 						`[`+rtQuoteList(extra)+`] in inputs[] but `+
 						`the template body has no matching bare {{ name }} placeholder for `+
@@ -733,7 +730,7 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 			continue
 		}
 		if explicit && !declared.contains("agent_run_id") {
-			v.report(loc(id), "OAS-RUNTIME-004",
+			v.report(loc(id), RuleOASRuntime004,
 				`ApiNode "`+id+`" references {{ agent_run_id }} in its template `+
 					`body but does not declare "agent_run_id" in inputs[]. `+
 					`pyagentspec will reject this at mount with the same "expected only `+
@@ -750,7 +747,7 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 		}
 		into := dfeInto(id, "agent_run_id")
 		if len(into) == 0 {
-			v.report(loc(id), "OAS-RUNTIME-004",
+			v.report(loc(id), RuleOASRuntime004,
 				`ApiNode "`+id+`" declares "agent_run_id" in inputs[] but no `+
 					`DataFlowEdge feeds it. The Flow loader will reject this at mount `+
 					`with "the flow requires the input descriptor ... because some step `+
@@ -777,7 +774,7 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 			if startInputs != nil {
 				si = startInputs.list
 			}
-			v.report(loc(id), "OAS-RUNTIME-004",
+			v.report(loc(id), RuleOASRuntime004,
 				`ApiNode "`+id+`" agent_run_id DataFlowEdge does not resolve to a `+
 					`StartNode output backed by a matching Flow input. The DFE must source `+
 					`from the StartNode (component_ref="`+startRef+`") with `+
@@ -798,7 +795,7 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 		if fed || (flowInputs.contains(out) && startInputs.contains(out)) {
 			continue
 		}
-		v.report(loc(endRef), "OAS-RUNTIME-005",
+		v.report(loc(endRef), RuleOASRuntime005,
 			`EndNode declares output "`+out+`" but no DataFlowEdge sources it `+
 				`and no same-named Flow input is available via the StartNode. `+
 				`pyagentspec's Flow loader will reject this at mount with: `+

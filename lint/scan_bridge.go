@@ -11,11 +11,12 @@ import (
 // ApiNodes inside nested subflows are checked too (email-outreach keeps its
 // bridge calls there).
 
-func init() {
-	registerRules(Rule{Code: "llm_bridge_missing_agent_id", Severity: compile.Blocker, Group: "scan", Tags: []string{"security"},
-		Doc: "an ApiNode calling /api/llm-bridge has no non-empty agent_id in data, body or config, so the bridge cannot resolve the calling agent's compiled toolboxes"})
-	registerCheck(Check{Name: "scan_bridge", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkLLMBridgeWiring})
-}
+var (
+	RuleLLMBridgeMissingAgentID = &Rule{Code: "llm_bridge_missing_agent_id", Severity: compile.Blocker, Group: "scan", Tags: []string{"security"},
+		Doc: "an ApiNode calling /api/llm-bridge has no non-empty agent_id in data, body or config, so the bridge cannot resolve the calling agent's compiled toolboxes"}
+)
+
+var passLLMBridge = &Check{Name: "scan_bridge", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkLLMBridgeWiring}
 
 const bridgeMessage = " targets /api/llm-bridge but data/body/config lacks agent_id; the bridge cannot resolve the calling agent's compiled toolboxes"
 
@@ -29,7 +30,7 @@ func checkLLMBridgeWiring(p *Pass) {
 		if !ok || !isLLMBridgeURL(u) || bridgeHasAgentID(c.Node) {
 			continue
 		}
-		p.Report(doc, c.Ptr(), "llm_bridge_missing_agent_id", "ApiNode "+c.Label()+bridgeMessage)
+		p.Report(doc, c.Ptr(), RuleLLMBridgeMissingAgentID, "ApiNode "+c.Label()+bridgeMessage)
 	}
 }
 

@@ -9,17 +9,16 @@ import (
 // Package scans (reference §7, SPEC §3.3): the flow's metadata and the
 // package.json beside it must agree, and the package must carry a license.
 
-func init() {
-	registerRules(
-		Rule{Code: "package_version_oas_pkg_drift", Severity: compile.Blocker, Group: "package",
-			Doc: "metadata.cinatra.packageVersion differs from package.json#version, so the startup loader skips re-importing the new code"},
-		Rule{Code: "agent_package_missing_license", Severity: compile.Blocker, Group: "package",
-			Doc: "package.json has no license; an agent package needs an SPDX license to be published"},
-		Rule{Code: "package_name_mismatch", Severity: compile.Blocker, Group: "package",
-			Doc: "metadata.cinatra.packageName differs from package.json#name"},
-	)
-	registerCheck(Check{Name: "scan_package", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkPackage})
-}
+var (
+	RulePackageVersionOASPkgDrift = &Rule{Code: "package_version_oas_pkg_drift", Severity: compile.Blocker, Group: "package",
+		Doc: "metadata.cinatra.packageVersion differs from package.json#version, so the startup loader skips re-importing the new code"}
+	RuleAgentPackageMissingLicense = &Rule{Code: "agent_package_missing_license", Severity: compile.Blocker, Group: "package",
+		Doc: "package.json has no license; an agent package needs an SPDX license to be published"}
+	RulePackageNameMismatch = &Rule{Code: "package_name_mismatch", Severity: compile.Blocker, Group: "package",
+		Doc: "metadata.cinatra.packageName differs from package.json#name"}
+)
+
+var passPackage = &Check{Name: "scan_package", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkPackage}
 
 func checkPackage(p *Pass) {
 	a := p.Agent
@@ -31,7 +30,7 @@ func checkPackage(p *Pass) {
 
 	if ov, ok := meta.Get("packageVersion").Str(); ok && ov != "" {
 		if pv, ok := pkg.Get("version").Str(); ok && pv != "" && pv != ov {
-			p.Report(a.Flow, "/metadata/cinatra/packageVersion", "package_version_oas_pkg_drift",
+			p.Report(a.Flow, "/metadata/cinatra/packageVersion", RulePackageVersionOASPkgDrift,
 				"metadata.cinatra.packageVersion \""+ov+"\" must match sibling package.json#version \""+pv+"\". Mismatch causes the startup loader (ensureAgentPackageFromGitFile) to read the stale OAS value, hit the version-skip guard, and silently skip re-importing the new code.")
 		}
 	}
@@ -41,12 +40,12 @@ func checkPackage(p *Pass) {
 		if pkg.Get("license") != nil {
 			msg = "package.json \"license\" is empty or not a string; an agent package must declare an SPDX license (for example \"Apache-2.0\") before it can be published"
 		}
-		p.Report(a.Package, "/license", "agent_package_missing_license", msg)
+		p.Report(a.Package, "/license", RuleAgentPackageMissingLicense, msg)
 	}
 
 	if on, ok := meta.Get("packageName").Str(); ok && on != "" {
 		if pn, ok := pkg.Get("name").Str(); ok && pn != "" && pn != on {
-			p.Report(a.Flow, "/metadata/cinatra/packageName", "package_name_mismatch",
+			p.Report(a.Flow, "/metadata/cinatra/packageName", RulePackageNameMismatch,
 				"metadata.cinatra.packageName \""+on+"\" must match sibling package.json#name \""+pn+"\"; the platform installs the package and looks the agent up by that name")
 		}
 	}

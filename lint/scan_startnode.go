@@ -9,11 +9,12 @@ import (
 // provided programmatically) silently runs with whatever the dispatcher
 // passed. Checked for every StartNode of the document, nested ones included.
 
-func init() {
-	registerRules(Rule{Code: "start_node_inputs_without_required", Severity: compile.Warning, Group: "scan",
-		Doc: "a StartNode input is in neither metadata.cinatra.required nor metadata.cinatra.hidden, so the runtime never prompts for it"})
-	registerCheck(Check{Name: "scan_startnode", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkStartNodeInputs})
-}
+var (
+	RuleStartNodeInputsWithoutRequired = &Rule{Code: "start_node_inputs_without_required", Severity: compile.Warning, Group: "scan",
+		Doc: "a StartNode input is in neither metadata.cinatra.required nor metadata.cinatra.hidden, so the runtime never prompts for it"}
+)
+
+var passStartNodeInputs = &Check{Name: "scan_startnode", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkStartNodeInputs}
 
 const startNodeMessageTail = " that are neither in metadata.cinatra.required nor metadata.cinatra.hidden. The runtime will not prompt the user for these — the agent will silently run with whatever the dispatcher passed. Add the input names to metadata.cinatra.required for pre-run HITL field collection (default schema-field renderer handles strings, numbers, enums, URLs, emails), or to metadata.cinatra.hidden when the value is always provided programmatically."
 
@@ -41,7 +42,7 @@ func checkStartNodeInputs(p *Pass) {
 		if len(orphans) == 0 {
 			continue
 		}
-		p.Report(doc, c.Ptr(), "start_node_inputs_without_required",
+		p.Report(doc, c.Ptr(), RuleStartNodeInputsWithoutRequired,
 			"StartNode \""+c.Label()+"\" declares input(s) "+scanQuoteList(orphans)+startNodeMessageTail)
 	}
 }

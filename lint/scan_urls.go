@@ -14,11 +14,12 @@ import (
 // not only the top-level $referenced_components the reference looks at —
 // must stay on the platform or on a host the project allows.
 
-func init() {
-	registerRules(Rule{Code: "untrusted_external_url", Severity: compile.Blocker, Group: "scan", Tags: []string{"security"},
-		Doc: "an outbound URL (A2AAgent agent_url, MCPToolBox url or client_transport.url, ApiNode url, RemoteTool url, remote transport url) points outside the platform and off the allowed_hosts list"})
-	registerCheck(Check{Name: "scan_urls", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkUntrustedURLs})
-}
+var (
+	RuleUntrustedExternalURL = &Rule{Code: "untrusted_external_url", Severity: compile.Blocker, Group: "scan", Tags: []string{"security"},
+		Doc: "an outbound URL (A2AAgent agent_url, MCPToolBox url or client_transport.url, ApiNode url, RemoteTool url, remote transport url) points outside the platform and off the allowed_hosts list"}
+)
+
+var passURLs = &Check{Name: "scan_urls", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkUntrustedURLs}
 
 // urlFieldsByType lists the URL fields of each component type; a field
 // "a/b" is the pointer path below the component. Remote transports
@@ -65,7 +66,7 @@ func checkUntrustedURLs(p *Pass) {
 				continue
 			}
 			seen[ptr] = true
-			p.Report(doc, ptr, "untrusted_external_url",
+			p.Report(doc, ptr, RuleUntrustedExternalURL,
 				"untrusted "+strings.ReplaceAll(field, "/", ".")+" on "+c.Type+" "+c.Label()+": "+urlRedact(urlDisplay(s)))
 		}
 	}

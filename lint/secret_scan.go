@@ -7,22 +7,21 @@ import (
 	"github.com/oastui/oastui/compile"
 )
 
-func init() {
-	registerRules(
-		Rule{Code: "literal_credential_detected", Severity: compile.Blocker, Group: "scan", Tags: []string{"security"},
-			Doc: "a string value holds a literal credential (provider token, private key, JWT, Bearer token, URL password, high-entropy token, or a literal under a secret-named key); use a {{placeholder}} or a secret reference"},
-		Rule{Code: "credential_in_description", Severity: compile.Warning, Group: "scan", Tags: []string{"security"},
-			Doc: "a name or description field quotes a provider-prefixed token, private key or JWT; descriptions are published, so use an obviously fake example"},
-	)
-	registerCheck(Check{
-		Name:     "literal-secrets",
-		Profiles: []compile.Profile{compile.ProfileCinatra, compile.ProfileAgentSpec},
-		Run: func(p *Pass) {
-			if p.Agent.Flow != nil {
-				scanDocSecrets(p, p.Agent.Flow)
-			}
-		},
-	})
+var (
+	RuleLiteralCredentialDetected = &Rule{Code: "literal_credential_detected", Severity: compile.Blocker, Group: "scan", Tags: []string{"security"},
+		Doc: "a string value holds a literal credential (provider token, private key, JWT, Bearer token, URL password, high-entropy token, or a literal under a secret-named key); use a {{placeholder}} or a secret reference"}
+	RuleCredentialInDescription = &Rule{Code: "credential_in_description", Severity: compile.Warning, Group: "scan", Tags: []string{"security"},
+		Doc: "a name or description field quotes a provider-prefixed token, private key or JWT; descriptions are published, so use an obviously fake example"}
+)
+
+var passLiteralSecrets = &Check{
+	Name:     "literal-secrets",
+	Profiles: []compile.Profile{compile.ProfileCinatra, compile.ProfileAgentSpec},
+	Run: func(p *Pass) {
+		if p.Agent.Flow != nil {
+			scanDocSecrets(p, p.Agent.Flow)
+		}
+	},
 }
 
 // scanDocSecrets walks every string of a document (nested subflows
@@ -33,10 +32,10 @@ func scanDocSecrets(p *Pass, d *compile.Doc) {
 	}
 	w := secretWalker{report: func(ptr string, class secKeyClass, det Detection) {
 		if class == secKeyDescriptive {
-			p.Report(d, ptr, "credential_in_description", secretMessage("credential in a descriptive field", ptr, det))
+			p.Report(d, ptr, RuleCredentialInDescription, secretMessage("credential in a descriptive field", ptr, det))
 			return
 		}
-		p.Report(d, ptr, "literal_credential_detected", secretMessage("literal credential detected", ptr, det))
+		p.Report(d, ptr, RuleLiteralCredentialDetected, secretMessage("literal credential detected", ptr, det))
 	}}
 	w.walk(d.Root, "", secKeyNeutral)
 }

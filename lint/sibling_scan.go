@@ -18,26 +18,25 @@ import (
 // literal credentials; .env files are forbidden; files over 1 MiB are not
 // scanned and say so.
 
-func init() {
-	registerRules(
-		Rule{Code: "literal_credential_in_sibling_file", Severity: compile.Blocker, Group: "package", Tags: []string{"security"},
-			Doc: "a file of the agent package holds a literal credential; packages are published, so move it to the platform's secret store"},
-		Rule{Code: "package_env_file_forbidden", Severity: compile.Blocker, Group: "package", Tags: []string{"security"},
-			Doc: "an .env file is part of the agent package; only .env.example/.env.sample/.env.template may be shipped"},
-		Rule{Code: "package_file_too_large_to_scan", Severity: compile.Warning, Group: "package", Tags: []string{"security"},
-			Doc: "a package file is larger than 1 MiB (or the package has too many files) and was not scanned for credentials"},
-	)
-	registerCheck(Check{
-		Name:     "sibling-files",
-		Profiles: []compile.Profile{compile.ProfileCinatra, compile.ProfileAgentSpec},
-		Run: func(p *Pass) {
-			if p.Agent.Dir != "" {
-				for _, f := range ScanSiblingFiles(p.Agent) {
-					p.ReportFinding(f)
-				}
+var (
+	RuleLiteralCredentialInSiblingFile = &Rule{Code: "literal_credential_in_sibling_file", Severity: compile.Blocker, Group: "package", Tags: []string{"security"},
+		Doc: "a file of the agent package holds a literal credential; packages are published, so move it to the platform's secret store"}
+	RulePackageEnvFileForbidden = &Rule{Code: "package_env_file_forbidden", Severity: compile.Blocker, Group: "package", Tags: []string{"security"},
+		Doc: "an .env file is part of the agent package; only .env.example/.env.sample/.env.template may be shipped"}
+	RulePackageFileTooLargeToScan = &Rule{Code: "package_file_too_large_to_scan", Severity: compile.Warning, Group: "package", Tags: []string{"security"},
+		Doc: "a package file is larger than 1 MiB (or the package has too many files) and was not scanned for credentials"}
+)
+
+var passSiblingFiles = &Check{
+	Name:     "sibling-files",
+	Profiles: []compile.Profile{compile.ProfileCinatra, compile.ProfileAgentSpec},
+	Run: func(p *Pass) {
+		if p.Agent.Dir != "" {
+			for _, f := range ScanSiblingFiles(p.Agent) {
+				p.ReportFinding(f)
 			}
-		},
-	})
+		}
+	},
 }
 
 // Limits of the sibling scan.

@@ -21,23 +21,22 @@ const ContextSelectionAgent = "@cinatra-ai/context-selection-agent"
 
 const contextSelectorScreen = ContextSelectionAgent + ":context-selector"
 
-func init() {
-	registerRules(
-		Rule{Code: "context_slot_invalid", Severity: compile.Blocker, Group: "slots",
-			Doc: "a contextSlots entry breaks the slot schema (slotId identifier-safe, ≥1 accepted extension, selectionMode/resolutionMode enums, minItems ≥ 0, maxItems > 0, minItems ≤ maxItems, no unknown keys)"},
-		Rule{Code: "context_slot_duplicate", Severity: compile.Blocker, Group: "slots",
-			Doc: "two contextSlots entries share a slotId; the context_resolve handler rejects the agent"},
-		Rule{Code: "context_slot_dependency_missing", Severity: compile.Blocker, Group: "slots",
-			Doc: "the agent declares contextSlots but package.json lists @cinatra-ai/context-selection-agent in neither cinatra.agentDependencies nor cinatra.dependencies[]"},
-		Rule{Code: "context_slot_not_wired", Severity: compile.Blocker, Group: "slots",
-			Doc: "a slot has no context FlowNode (a FlowNode whose subflow calls /api/context-resolve), the FlowNode is not placed before its consumer, or the contextSlotBindings data edge into the consumer is missing"},
-		Rule{Code: "context_slot_stub_wiring", Severity: compile.Blocker, Group: "slots",
-			Doc: "a stub stands in for the context-selection agent: start.contextSlotBindings fed to a consumer, start.contextRefs passed to end.contextRefs, a contextSlotBindings Start input, or the context-selector screen without a context FlowNode"},
-		Rule{Code: "context_dependency_leak", Severity: compile.Warning, Group: "slots",
-			Doc: "package.json declares @cinatra-ai/context-selection-agent but the agent has no contextSlots (a transitive-declaration leak)"},
-	)
-	registerCheck(Check{Name: "slots_contract", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkContextSlots})
-}
+var (
+	RuleContextSlotInvalid = &Rule{Code: "context_slot_invalid", Severity: compile.Blocker, Group: "slots",
+		Doc: "a contextSlots entry breaks the slot schema (slotId identifier-safe, ≥1 accepted extension, selectionMode/resolutionMode enums, minItems ≥ 0, maxItems > 0, minItems ≤ maxItems, no unknown keys)"}
+	RuleContextSlotDuplicate = &Rule{Code: "context_slot_duplicate", Severity: compile.Blocker, Group: "slots",
+		Doc: "two contextSlots entries share a slotId; the context_resolve handler rejects the agent"}
+	RuleContextSlotDependencyMissing = &Rule{Code: "context_slot_dependency_missing", Severity: compile.Blocker, Group: "slots",
+		Doc: "the agent declares contextSlots but package.json lists @cinatra-ai/context-selection-agent in neither cinatra.agentDependencies nor cinatra.dependencies[]"}
+	RuleContextSlotNotWired = &Rule{Code: "context_slot_not_wired", Severity: compile.Blocker, Group: "slots",
+		Doc: "a slot has no context FlowNode (a FlowNode whose subflow calls /api/context-resolve), the FlowNode is not placed before its consumer, or the contextSlotBindings data edge into the consumer is missing"}
+	RuleContextSlotStubWiring = &Rule{Code: "context_slot_stub_wiring", Severity: compile.Blocker, Group: "slots",
+		Doc: "a stub stands in for the context-selection agent: start.contextSlotBindings fed to a consumer, start.contextRefs passed to end.contextRefs, a contextSlotBindings Start input, or the context-selector screen without a context FlowNode"}
+	RuleContextDependencyLeak = &Rule{Code: "context_dependency_leak", Severity: compile.Warning, Group: "slots",
+		Doc: "package.json declares @cinatra-ai/context-selection-agent but the agent has no contextSlots (a transitive-declaration leak)"}
+)
+
+var passContextSlots = &Check{Name: "slots_contract", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkContextSlots}
 
 var slotIDRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
@@ -67,7 +66,7 @@ func checkContextSlots(p *Pass) {
 		!(slotsNode.Kind == compile.Array && len(slotsNode.Items) == 0)
 	if !hasSlots {
 		if depDeclared {
-			p.Report(a.Package, depPtr, "context_dependency_leak",
+			p.Report(a.Package, depPtr, RuleContextDependencyLeak,
 				"package.json declares "+ContextSelectionAgent+" but the agent declares no contextSlots; a parent declares it only for its own slots, never because a child uses one — remove the dependency")
 		}
 		return
@@ -77,10 +76,10 @@ func checkContextSlots(p *Pass) {
 
 	if !depDeclared {
 		if a.Package != nil && a.Package.Root != nil {
-			p.Report(a.Package, "/cinatra/agentDependencies", "context_slot_dependency_missing",
+			p.Report(a.Package, "/cinatra/agentDependencies", RuleContextSlotDependencyMissing,
 				"the agent declares contextSlots but package.json lists "+ContextSelectionAgent+" in neither cinatra.agentDependencies nor cinatra.dependencies[]; add \""+ContextSelectionAgent+"\": \"^0.1.1\" to cinatra.agentDependencies")
 		} else {
-			p.Report(doc, slotsPtr, "context_slot_dependency_missing",
+			p.Report(doc, slotsPtr, RuleContextSlotDependencyMissing,
 				"the agent declares contextSlots but no package.json beside it declares "+ContextSelectionAgent+" (cinatra.agentDependencies or cinatra.dependencies[])")
 		}
 	}
@@ -92,7 +91,7 @@ func checkContextSlots(p *Pass) {
 	for _, s := range slots {
 		c := matchContextFlowNode(s, slots, ctx)
 		if c == nil {
-			p.Report(doc, s.Ptr, "context_slot_not_wired",
+			p.Report(doc, s.Ptr, RuleContextSlotNotWired,
 				fmt.Sprintf("slot %q has no context FlowNode: add a FlowNode context_%s whose subflow calls /api/context-resolve (the %s flow), placed before the node that consumes the slot", s.ID, s.ID, ContextSelectionAgent))
 			continue
 		}
@@ -103,7 +102,7 @@ func checkContextSlots(p *Pass) {
 // slotValidate reports context_slot_invalid and context_slot_duplicate and
 // returns the slots that have a string slotId (first occurrence of each).
 func slotValidate(p *Pass, doc *compile.Doc, slotsPtr string, slotsNode *compile.Node) []slotDecl {
-	bad := func(ptr, msg string) { p.Report(doc, ptr, "context_slot_invalid", msg) }
+	bad := func(ptr, msg string) { p.Report(doc, ptr, RuleContextSlotInvalid, msg) }
 	if slotsNode.Kind != compile.Array {
 		bad(slotsPtr, "metadata.cinatra.contextSlots must be an array of slots, got "+slotsNode.Kind.String()+"; the platform then ignores every slot")
 		return nil
@@ -156,7 +155,7 @@ func slotValidate(p *Pass, doc *compile.Doc, slotsPtr string, slotsNode *compile
 			continue
 		}
 		if first, dup := seen[id]; dup {
-			p.Report(doc, compile.Append(ptr, "slotId"), "context_slot_duplicate",
+			p.Report(doc, compile.Append(ptr, "slotId"), RuleContextSlotDuplicate,
 				fmt.Sprintf("slotId %q is declared twice (first at %s); slot ids must be unique per agent", id, first))
 			continue
 		}
@@ -430,11 +429,11 @@ func slotCheckWiring(p *Pass, doc *compile.Doc, s slotDecl, c *ctxFlowNode) {
 		hasRefs = hasRefs || t == "contextRefs"
 	}
 	if !hasBindings || hasRefs {
-		p.Report(doc, compile.Append(subPtr, "outputs"), "context_slot_not_wired",
+		p.Report(doc, compile.Append(subPtr, "outputs"), RuleContextSlotNotWired,
 			fmt.Sprintf("the subflow of context FlowNode %s must output contextSlotBindings (and not the legacy contextRefs) for slot %q", c.ID, s.ID))
 	}
 	if c.NodesIndex < 0 {
-		p.Report(doc, c.Ptr, "context_slot_not_wired",
+		p.Report(doc, c.Ptr, RuleContextSlotNotWired,
 			fmt.Sprintf("context FlowNode %s for slot %q is defined but not placed in nodes[]; it never runs", c.ID, s.ID))
 		return
 	}
@@ -446,14 +445,14 @@ func slotCheckWiring(p *Pass, doc *compile.Doc, s slotDecl, c *ctxFlowNode) {
 		}
 	})
 	if len(consumers) == 0 {
-		p.Report(doc, c.Ptr, "context_slot_not_wired",
+		p.Report(doc, c.Ptr, RuleContextSlotNotWired,
 			fmt.Sprintf("context FlowNode %s for slot %q has no data edge %s.contextSlotBindings → <consumer>.contextSlotBindings; the binding must be an explicit data edge, not a prompt-template reference", c.ID, s.ID, c.ID))
 		return
 	}
 	sort.Strings(consumers)
 	for _, cons := range consumers {
 		if i := slotNodeIndex(c.Flow, cons); i >= 0 && i < c.NodesIndex {
-			p.Report(doc, c.NodesPtr, "context_slot_not_wired",
+			p.Report(doc, c.NodesPtr, RuleContextSlotNotWired,
 				fmt.Sprintf("context FlowNode %s for slot %q is placed after its consumer %s in nodes[]; place it before the first node that consumes the slot", c.ID, s.ID, cons))
 		}
 	}
@@ -470,7 +469,7 @@ func slotStubTopLevel(p *Pass, root *compile.Flow, reg *compile.Node, ctx []*ctx
 			return
 		}
 		if compile.ComponentType(root.Resolve(e.Get("source_node"), "", reg).Node) == "StartNode" {
-			p.Report(doc, ptr, "context_slot_stub_wiring",
+			p.Report(doc, ptr, RuleContextSlotStubWiring,
 				"data edge feeds the StartNode's contextSlotBindings straight into "+slotEdgeEndID(e, "destination_node")+"; the bindings must come from the slot's context FlowNode")
 		}
 	})
@@ -479,7 +478,7 @@ func slotStubTopLevel(p *Pass, root *compile.Flow, reg *compile.Node, ctx []*ctx
 		if in := sr.Node.Get("inputs"); in != nil && in.Kind == compile.Array {
 			for i, it := range in.Items {
 				if it.Get("title").StringOr("") == "contextSlotBindings" {
-					p.Report(doc, compile.AppendIndex(compile.Append(sr.Pointer, "inputs"), i), "context_slot_stub_wiring",
+					p.Report(doc, compile.AppendIndex(compile.Append(sr.Pointer, "inputs"), i), RuleContextSlotStubWiring,
 						"the StartNode declares a contextSlotBindings input: a caller-supplied binding bypasses the context-selection agent and its audit trail")
 				}
 			}
@@ -494,7 +493,7 @@ func slotStubTopLevel(p *Pass, root *compile.Flow, reg *compile.Node, ctx []*ctx
 		if screens != nil && screens.Kind == compile.Array {
 			for i, it := range screens.Items {
 				if v := it.StringOr(""); v == contextSelectorScreen || v == "context-selector" {
-					p.Report(doc, compile.AppendIndex("/metadata/cinatra/hitlScreens", i), "context_slot_stub_wiring",
+					p.Report(doc, compile.AppendIndex("/metadata/cinatra/hitlScreens", i), RuleContextSlotStubWiring,
 						"hitlScreens lists the context-selector screen but no context FlowNode opens it; add the slot's context FlowNode")
 				}
 			}
@@ -512,7 +511,7 @@ func slotStubStartToEnd(p *Pass, flows []*compile.Flow, reg *compile.Node) {
 			}
 			if compile.ComponentType(f.Resolve(e.Get("source_node"), "", reg).Node) == "StartNode" &&
 				compile.ComponentType(f.Resolve(e.Get("destination_node"), "", reg).Node) == "EndNode" {
-				p.Report(p.Agent.Flow, ptr, "context_slot_stub_wiring",
+				p.Report(p.Agent.Flow, ptr, RuleContextSlotStubWiring,
 					"data edge passes start.contextRefs straight to end.contextRefs: a stub that fakes the context-selection agent's output")
 			}
 		})

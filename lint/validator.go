@@ -27,38 +27,36 @@ import (
 
 const validatorGroup = "validator"
 
-func init() {
-	b := compile.Blocker
-	registerRules(
-		Rule{Code: "oas_structural", Severity: b, Group: validatorGroup,
-			Doc: "the root is not a well-formed Cinatra Flow: agentspec_version 26.1.0, component_type Flow, id/name strings, metadata.cinatra.type, inputs/outputs/nodes/edges/$referenced_components of the right shape (reference §9.2)"},
-		Rule{Code: "legacy_field", Severity: b, Group: validatorGroup,
-			Doc: "a legacy field (root componentType, metadata.cinatra formatVersion/executionMode/approvalPolicy/compiledPlan/inputSchema/outputSchema/prompt/taskSpec) that the compiler derives or that moved to Agent.system_prompt"},
-		Rule{Code: "agentnode_hitl_owned_by", Severity: b, Group: validatorGroup,
-			Doc: `an AgentNode's metadata.cinatra.hitlOwnedBy is neither "childAgent" nor "self"`},
-		Rule{Code: "agentnode_surface_override", Severity: b, Group: validatorGroup,
-			Doc: `an AgentNode sets metadata.cinatra.a2uiSurfaceIdOverride without hitlOwnedBy "childAgent"`},
-		Rule{Code: "agentnode_requires_approval_type", Severity: b, Group: validatorGroup,
-			Doc: "an AgentNode's metadata.cinatra.requiresApproval is not a boolean"},
-		Rule{Code: "unresolved_component_ref", Severity: b, Group: validatorGroup,
-			Doc: "a $component_ref resolves neither in its enclosing Flow's $referenced_components, nor an outer Flow's, nor the global registry (validator case 38)"},
-		Rule{Code: "component_ref_outer_scope", Severity: compile.Warning, Group: validatorGroup,
-			Doc: "a $component_ref resolves only in an outer Flow's $referenced_components; the runtime resolves each Flow's refs in its own scope"},
-		Rule{Code: "duplicate_node", Severity: b, Group: validatorGroup,
-			Doc: "the root Flow's nodes array lists a node twice (validator case 39)"},
-		Rule{Code: "start_node_count", Severity: b, Group: validatorGroup,
-			Doc: "the root Flow's $referenced_components does not hold exactly one StartNode (validator case 40)"},
-		Rule{Code: "end_node_count", Severity: b, Group: validatorGroup,
-			Doc: "the root Flow's $referenced_components does not hold exactly one EndNode (validator case 41)"},
-		Rule{Code: "component_ref_cycle", Severity: b, Group: validatorGroup,
-			Doc: "a component contains itself through $component_ref references"},
-		Rule{Code: "object_type_namespace", Severity: b, Group: validatorGroup,
-			Doc: "a root output's cinatra.object_type is not @scope/package:local-id (outputs[].cinatra.artifact is accepted instead)"},
-		Rule{Code: "input_message_without_output", Severity: b, Group: validatorGroup,
-			Doc: "an InputMessageNode of the root Flow declares no outputs, so the compiler cannot name its field (MISSING_INPUT_MESSAGE_OUTPUT)"},
-	)
-	registerCheck(Check{Name: "validator", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: runValidator})
-}
+var (
+	RuleOASStructural = &Rule{Code: "oas_structural", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "the root is not a well-formed Cinatra Flow: agentspec_version 26.1.0, component_type Flow, id/name strings, metadata.cinatra.type, inputs/outputs/nodes/edges/$referenced_components of the right shape (reference §9.2)"}
+	RuleLegacyField = &Rule{Code: "legacy_field", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "a legacy field (root componentType, metadata.cinatra formatVersion/executionMode/approvalPolicy/compiledPlan/inputSchema/outputSchema/prompt/taskSpec) that the compiler derives or that moved to Agent.system_prompt"}
+	RuleAgentNodeHITLOwnedBy = &Rule{Code: "agentnode_hitl_owned_by", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: `an AgentNode's metadata.cinatra.hitlOwnedBy is neither "childAgent" nor "self"`}
+	RuleAgentNodeSurfaceOverride = &Rule{Code: "agentnode_surface_override", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: `an AgentNode sets metadata.cinatra.a2uiSurfaceIdOverride without hitlOwnedBy "childAgent"`}
+	RuleAgentNodeRequiresApprovalType = &Rule{Code: "agentnode_requires_approval_type", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "an AgentNode's metadata.cinatra.requiresApproval is not a boolean"}
+	RuleUnresolvedComponentRef = &Rule{Code: "unresolved_component_ref", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "a $component_ref resolves neither in its enclosing Flow's $referenced_components, nor an outer Flow's, nor the global registry (validator case 38)"}
+	RuleComponentRefOuterScope = &Rule{Code: "component_ref_outer_scope", Severity: compile.Warning, Group: validatorGroup,
+		Doc: "a $component_ref resolves only in an outer Flow's $referenced_components; the runtime resolves each Flow's refs in its own scope"}
+	RuleDuplicateNode = &Rule{Code: "duplicate_node", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "the root Flow's nodes array lists a node twice (validator case 39)"}
+	RuleStartNodeCount = &Rule{Code: "start_node_count", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "the root Flow's $referenced_components does not hold exactly one StartNode (validator case 40)"}
+	RuleEndNodeCount = &Rule{Code: "end_node_count", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "the root Flow's $referenced_components does not hold exactly one EndNode (validator case 41)"}
+	RuleComponentRefCycle = &Rule{Code: "component_ref_cycle", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "a component contains itself through $component_ref references"}
+	RuleObjectTypeNamespace = &Rule{Code: "object_type_namespace", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "a root output's cinatra.object_type is not @scope/package:local-id (outputs[].cinatra.artifact is accepted instead)"}
+	RuleInputMessageWithoutOutput = &Rule{Code: "input_message_without_output", Severity: compile.Blocker, Group: validatorGroup,
+		Doc: "an InputMessageNode of the root Flow declares no outputs, so the compiler cannot name its field (MISSING_INPUT_MESSAGE_OUTPUT)"}
+)
+
+var passValidator = &Check{Name: "validator", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: runValidator}
 
 // valCtx is one validator run over one flow document.
 type valCtx struct {
@@ -67,8 +65,8 @@ type valCtx struct {
 	root *compile.Node
 	reg  *compile.Node // the registry's components object (may be nil)
 
-	flows  []valFlow      // every Flow object of the document, in source order
-	counts map[string]int // findings per code, for valMaxPerRule
+	flows  []valFlow     // every Flow object of the document, in source order
+	counts map[*Rule]int // findings per rule, for valMaxPerRule
 }
 
 // valFlow is a Flow object found by the walk.
@@ -82,29 +80,29 @@ type valFlow struct {
 // hundred thousand broken components stays fast to lint and readable.
 const valMaxPerRule = 200
 
-func (v *valCtx) report(ptr, code, msg string) {
+func (v *valCtx) report(ptr string, rule *Rule, msg string) {
 	if v.counts == nil {
-		v.counts = map[string]int{}
+		v.counts = map[*Rule]int{}
 	}
-	v.counts[code]++
-	if v.counts[code] > valMaxPerRule {
+	v.counts[rule]++
+	if v.counts[rule] > valMaxPerRule {
 		return
 	}
-	v.p.Report(v.doc, ptr, code, msg)
+	v.p.Report(v.doc, ptr, rule, msg)
 }
 
 // reportOverflow adds, per rule over the bound, one finding at the root
 // saying how many more there are.
 func (v *valCtx) reportOverflow() {
-	codes := make([]string, 0, len(v.counts))
-	for c, n := range v.counts {
+	over := make([]*Rule, 0, len(v.counts))
+	for r, n := range v.counts {
 		if n > valMaxPerRule {
-			codes = append(codes, c)
+			over = append(over, r)
 		}
 	}
-	sort.Strings(codes)
-	for _, c := range codes {
-		v.p.Report(v.doc, "", c, fmt.Sprintf("… and %d more %s findings in this file (only the first %d are listed)", v.counts[c]-valMaxPerRule, c, valMaxPerRule))
+	sort.Slice(over, func(i, j int) bool { return over[i].Code < over[j].Code })
+	for _, r := range over {
+		v.p.Report(v.doc, "", r, fmt.Sprintf("… and %d more %s findings in this file (only the first %d are listed)", v.counts[r]-valMaxPerRule, r.Code, valMaxPerRule))
 	}
 }
 
@@ -133,7 +131,7 @@ var valLegacyCinatraFields = []string{"formatVersion", "executionMode", "approva
 
 func (v *valCtx) checkLegacy() {
 	if v.root.Get("componentType") != nil {
-		v.report("/componentType", "legacy_field", "legacy field componentType must not appear in OAS agent.json")
+		v.report("/componentType", RuleLegacyField, "legacy field componentType must not appear in OAS agent.json")
 	}
 	c := v.root.Path("metadata", "cinatra")
 	if c == nil || c.Kind != compile.Object {
@@ -141,7 +139,7 @@ func (v *valCtx) checkLegacy() {
 	}
 	for _, f := range valLegacyCinatraFields {
 		if c.Get(f) != nil {
-			v.report(compile.Pointer("metadata", "cinatra", f), "legacy_field",
+			v.report(compile.Pointer("metadata", "cinatra", f), RuleLegacyField,
 				"legacy field metadata.cinatra."+f+" must not appear in OAS agent.json (derived at compile time or moved to Agent.system_prompt)")
 		}
 	}
@@ -164,15 +162,15 @@ func (v *valCtx) checkAgentNodes() {
 			hitl := c.Get("hitlOwnedBy")
 			hs, _ := hitl.Str()
 			if hitl != nil && hs != "childAgent" && hs != "self" {
-				v.report(compile.Append(base, "hitlOwnedBy"), "agentnode_hitl_owned_by",
+				v.report(compile.Append(base, "hitlOwnedBy"), RuleAgentNodeHITLOwnedBy,
 					fmt.Sprintf(`AgentNode %s.metadata.cinatra.hitlOwnedBy must be "childAgent" or "self" (got %s)`, m.Key, valJSON(hitl)))
 			}
 			if c.Get("a2uiSurfaceIdOverride") != nil && hs != "childAgent" {
-				v.report(compile.Append(base, "a2uiSurfaceIdOverride"), "agentnode_surface_override",
+				v.report(compile.Append(base, "a2uiSurfaceIdOverride"), RuleAgentNodeSurfaceOverride,
 					fmt.Sprintf(`AgentNode %s.metadata.cinatra.a2uiSurfaceIdOverride only valid when hitlOwnedBy === "childAgent"`, m.Key))
 			}
 			if ra := c.Get("requiresApproval"); ra != nil && ra.Kind != compile.Bool {
-				v.report(compile.Append(base, "requiresApproval"), "agentnode_requires_approval_type",
+				v.report(compile.Append(base, "requiresApproval"), RuleAgentNodeRequiresApprovalType,
 					fmt.Sprintf("AgentNode %s.metadata.cinatra.requiresApproval must be a boolean", m.Key))
 			}
 		}
@@ -190,7 +188,7 @@ func (v *valCtx) checkRootCounts() {
 				continue
 			}
 			if seen[id] {
-				v.report(compile.AppendIndex("/nodes", i), "duplicate_node", "duplicate node reference in nodes array: "+id)
+				v.report(compile.AppendIndex("/nodes", i), RuleDuplicateNode, "duplicate node reference in nodes array: "+id)
 			}
 			seen[id] = true
 		}
@@ -210,10 +208,10 @@ func (v *valCtx) checkRootCounts() {
 		ptr = ""
 	}
 	if starts != 1 {
-		v.report(ptr, "start_node_count", fmt.Sprintf("flow must have exactly one StartNode in $referenced_components (got %d)", starts))
+		v.report(ptr, RuleStartNodeCount, fmt.Sprintf("flow must have exactly one StartNode in $referenced_components (got %d)", starts))
 	}
 	if ends != 1 {
-		v.report(ptr, "end_node_count", fmt.Sprintf("flow must have exactly one EndNode in $referenced_components (got %d)", ends))
+		v.report(ptr, RuleEndNodeCount, fmt.Sprintf("flow must have exactly one EndNode in $referenced_components (got %d)", ends))
 	}
 }
 
@@ -235,7 +233,7 @@ func (v *valCtx) checkObjectTypes() {
 		title := o.Get("title").StringOr("")
 		base := compile.Append(compile.AppendIndex("/outputs", i), "cinatra")
 		if art := c.Get("artifact"); art != nil && art.Kind != compile.Object {
-			v.report(compile.Append(base, "artifact"), "object_type_namespace",
+			v.report(compile.Append(base, "artifact"), RuleObjectTypeNamespace,
 				fmt.Sprintf("outputs[%s].cinatra.artifact must be an object (got %s)", title, valTypeName(art)))
 		}
 		ot := c.Get("object_type")
@@ -248,7 +246,7 @@ func (v *valCtx) checkObjectTypes() {
 			if !ok {
 				shown = valJSON(ot)
 			}
-			v.report(compile.Append(base, "object_type"), "object_type_namespace",
+			v.report(compile.Append(base, "object_type"), RuleObjectTypeNamespace,
 				fmt.Sprintf(`outputs[%s].cinatra.object_type "%s" must match @scope/package:local-id`, title, shown))
 		}
 	}
@@ -271,7 +269,7 @@ func (v *valCtx) checkInputMessageOutputs() {
 		if outs != nil {
 			ptr = compile.Append(ptr, "outputs")
 		}
-		v.report(ptr, "input_message_without_output",
+		v.report(ptr, RuleInputMessageWithoutOutput,
 			fmt.Sprintf(`InputMessageNode "%s" must declare at least one output`, id))
 	}
 }
@@ -424,7 +422,7 @@ func (w *valWalker) ref(n *compile.Node, id string) {
 	switch {
 	case target >= 0:
 		if outer {
-			w.v.report(refPtr(), "component_ref_outer_scope",
+			w.v.report(refPtr(), RuleComponentRefOuterScope,
 				fmt.Sprintf(`$component_ref "%s" at %s resolves only in an outer Flow's $referenced_components (defined at %s); the runtime resolves a Flow's refs in its own scope, so define "%s" in this Flow's $referenced_components too`,
 					id, w.dottedOrRoot(), w.defs[target].ptr(), id))
 		}
@@ -434,7 +432,7 @@ func (w *valWalker) ref(n *compile.Node, id string) {
 	case w.v.reg.Get(id) != nil:
 		// the global registry has it (documented deviation from the reference)
 	default:
-		w.v.report(refPtr(), "unresolved_component_ref",
+		w.v.report(refPtr(), RuleUnresolvedComponentRef,
 			fmt.Sprintf(`unresolved $component_ref "%s" at %s (not in local $referenced_components nor a known global id)`, id, w.dottedOrRoot()))
 	}
 }
@@ -536,7 +534,7 @@ func (w *valWalker) checkCycles() {
 		if c.refNode != nil {
 			loc = want[c.refNode] + "/$component_ref"
 		}
-		w.v.report(loc, "component_ref_cycle",
+		w.v.report(loc, RuleComponentRefCycle,
 			fmt.Sprintf(`component "%s" contains itself through $component_ref: %s`, w.defs[c.start].id, strings.Join(c.ids, " → ")))
 	}
 }

@@ -25,7 +25,7 @@ func (s *valStruct) report(msg string) {
 	if d != "" {
 		msg = d + ": " + msg
 	}
-	s.v.report(s.path.pointer(), "oas_structural", msg)
+	s.v.report(s.path.pointer(), RuleOASStructural, msg)
 }
 
 func (s *valStruct) push(k string) { s.path = s.path.key(k) }

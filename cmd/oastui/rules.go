@@ -1,0 +1,82 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"strings"
+
+	"github.com/oastui/oastui/lint"
+	"github.com/spf13/cobra"
+)
+
+func init() { subcommands = append(subcommands, newRulesCmd) }
+
+// ruleEntry is one rule as `oastui rules --format json` prints it.
+type ruleEntry struct {
+	Code     string   `json:"code"`
+	Severity string   `json:"severity"`
+	Group    string   `json:"group"`
+	Profiles []string `json:"profiles"`
+	Tags     []string `json:"tags"`
+	Doc      string   `json:"doc"`
+}
+
+func ruleEntries() []ruleEntry {
+	out := make([]ruleEntry, 0, len(lint.All))
+	for _, r := range lint.All {
+		tags := append([]string{}, r.Tags...)
+		out = append(out, ruleEntry{Code: r.Code, Severity: string(r.Severity), Group: r.Group,
+			Profiles: r.ProfileNames(), Tags: tags, Doc: r.Doc})
+	}
+	return out
+}
+
+func newRulesCmd() *cobra.Command {
+	var format string
+	cmd := &cobra.Command{
+		Use:   "rules",
+		Short: "List every rule oastui reports, with its severity, group, profiles, tags and doc",
+		Long: "rules lists every finding code oastui can report, in the order of its rule list: the codes\n" +
+			"raised while loading, then each check's rules. The severity is the default; .oastui.yaml may\n" +
+			"change it. --format json prints an array of objects (code, severity, group, profiles, tags, doc).",
+		Args: cobra.NoArgs,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			var err error
+			switch format {
+			case "text":
+				err = writeRulesText(cmd.OutOrStdout(), ruleEntries())
+			case "json":
+				enc := json.NewEncoder(cmd.OutOrStdout())
+				enc.SetEscapeHTML(false)
+				enc.SetIndent("", "  ")
+				err = enc.Encode(ruleEntries())
+			default:
+				return usageErrorf("rules: unknown --format %q (text or json)", format)
+			}
+			if err != nil {
+				return internalErrorf("rules: %v", err)
+			}
+			return nil
+		},
+	}
+	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	return cmd
+}
+
+// writeRulesText prints two lines a rule:
+//
+//	code  severity  group  profiles  [tags]
+//	    doc
+func writeRulesText(w io.Writer, rs []ruleEntry) error {
+	var b strings.Builder
+	for _, r := range rs {
+		fmt.Fprintf(&b, "%s  %s  %s  %s", r.Code, r.Severity, r.Group, strings.Join(r.Profiles, ","))
+		if len(r.Tags) > 0 {
+			fmt.Fprintf(&b, "  [%s]", strings.Join(r.Tags, ","))
+		}
+		fmt.Fprintf(&b, "\n    %s\n", r.Doc)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
