@@ -125,12 +125,12 @@ func Run(path string, opts Options) (s *Snapshot) {
 // LoadFailure is the finding of an agent that could not be loaded at all:
 // the one place that turns a load error into a finding.
 func LoadFailure(path string, err error) compile.Finding {
-	return compile.Finding{Code: "agent_read_failed", Severity: compile.Blocker, Message: err.Error(),
+	return compile.Finding{Code: lint.RuleAgentReadFailed.Code, Severity: lint.RuleAgentReadFailed.Severity, Message: err.Error(),
 		Source: compile.SourceDeterministic, File: path, Line: 1, Column: 1}
 }
 
 func internalError(file, msg string) compile.Finding {
-	return compile.Finding{Code: "internal_error", Severity: compile.Blocker, Message: msg,
+	return compile.Finding{Code: lint.RuleInternalError.Code, Severity: lint.RuleInternalError.Severity, Message: msg,
 		Source: compile.SourceDeterministic, File: file, Line: 1, Column: 1}
 }
 

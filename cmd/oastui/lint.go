@@ -260,7 +260,7 @@ func lintOne(path string, opts analysis.Options, keepDocs bool) (r lintResult) {
 	s := analysis.Run(path, opts)
 	r.findings = s.Review.Findings
 	for _, f := range r.findings {
-		if f.Code == "internal_error" {
+		if f.Code == lint.RuleInternalError.Code {
 			return lintResult{err: errors.New(f.Message)}
 		}
 	}
