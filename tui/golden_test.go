@@ -64,7 +64,7 @@ func states(t *testing.T) map[string]func() *Model {
 			an := analyze(t, p, 1)
 			pinFindings(an)
 			m := newModel(t, p, 120, 30, an)
-			m.graph.selectID("review")
+			m.graph.SelectID("review")
 			press(m, "enter")
 			return m
 		},

@@ -10,6 +10,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
+	"github.com/oastui/oastui/views"
 )
 
 // fixture returns the path of a testdata/tui agent.
@@ -113,4 +114,15 @@ func copyDir(t testing.TB, src string) string {
 		t.Fatal(err)
 	}
 	return dst
+}
+
+// tabOf is the model's side tab of type T.
+func tabOf[T views.Pane](m *Model) T {
+	for _, p := range m.tabs {
+		if t, ok := p.(T); ok {
+			return t
+		}
+	}
+	var zero T
+	return zero
 }

@@ -73,74 +73,6 @@ func cutLeft(s string, n int) string {
 	return TruncLeft(s, n)
 }
 
-// StepRow is one compiled approval step (Steps tab).
-type StepRow struct {
-	Number      int
-	Name        string
-	NodeType    string
-	Approval    bool
-	HitlOwnedBy string
-	Risk        string
-	Renderer    string
-	Child       string
-	SkipLLM     bool
-	NodeID      string // graph node of the step, for selection
-}
-
-// Steps is the steps tab: the compiled approval steps in BFS order.
-type Steps struct {
-	cursorList[StepRow]
-	errText string
-}
-
-// SetSteps replaces the rows; errText is shown instead when compiling failed
-// (the rows may still be the last good ones).
-func (s *Steps) SetSteps(rows []StepRow, errText string) {
-	s.setRows(rows)
-	s.errText = errText
-}
-
-// View renders the table.
-func (s *Steps) View(th Theme) string {
-	var out []string
-	if s.errText != "" {
-		for _, l := range strings.Split(ansiWrap(Clean(s.errText), s.w), "\n") {
-			out = append(out, th.Blocker.Render(l))
-		}
-	}
-	if len(s.rows) == 0 {
-		if s.errText == "" {
-			out = append(out, th.Dim.Render("no compiled steps"))
-		}
-		return fill(out, s.w, s.h)
-	}
-	nameW := 8
-	for _, r := range s.rows {
-		nameW = max(nameW, Width(Clean(r.Name)))
-	}
-	nameW = min(nameW, max(10, s.w/3))
-	head := fmt.Sprintf("%3s  %-*s  %-14s %-9s %-8s %-10s %s", "#", nameW, "name", "node type", "approval", "risk", "renderer", "child agent")
-	out = append(out, th.Bold.Render(Trunc(head, s.w)))
-	listH := s.h - len(out)
-	s.off = clampScroll(s.cursor, s.off, listH, len(s.rows))
-	for i := s.off; i < len(s.rows) && i < s.off+listH; i++ {
-		r := s.rows[i]
-		appr := "-"
-		if r.Approval {
-			appr = "✋ " + orDash(Clean(r.HitlOwnedBy))
-		}
-		num := fmt.Sprint(r.Number)
-		line := fmt.Sprintf("%3s  %-*s  %-14s %-9s %-8s %-10s %s", num, nameW, Trunc(Clean(r.Name), nameW),
-			Trunc(Clean(r.NodeType), 14), Trunc(appr, 9), Trunc(orDash(Clean(r.Risk)), 8),
-			Trunc(orDash(Clean(r.Renderer)), 10), orDash(Clean(r.Child)))
-		if i == s.cursor {
-			line = th.Selected.Render(Fit(th.Cursor.Render("›")+line[1:], s.w))
-		}
-		out = append(out, line)
-	}
-	return fill(out, s.w, s.h)
-}
-
 func orDash(s string) string {
 	if s == "" {
 		return "-"
@@ -159,62 +91,71 @@ func fill(lines []string, w, h int) string {
 	return strings.Join(out, "\n")
 }
 
-// SlotRow is one context slot and its wiring status (Slots tab).
-type SlotRow struct {
-	ID          string
-	Mode        string // override | accumulate
-	Cardinality string // "1..5"
-	Extensions  []string
-	Status      string // "wired", or the problem
-	OK          bool
-}
-
-// Slots is the slots tab.
-type Slots struct {
-	cursorList[SlotRow]
-	note string
-}
-
-// SetSlots replaces the rows; note is shown when there are none.
-func (s *Slots) SetSlots(rows []SlotRow, note string) {
-	s.setRows(rows)
-	s.note = note
-}
-
-// View renders the list, two lines per slot.
-func (s *Slots) View(th Theme) string {
-	if len(s.rows) == 0 {
-		note := s.note
-		if note == "" {
-			note = "this agent declares no context slots"
-		}
-		return fill([]string{th.Dim.Render(note)}, s.w, s.h)
+// Nav scrolls: a line, a page (pgup/pgdn, space), to the top or bottom,
+// or sideways.
+func (t *Text) Nav(n Nav, page int) {
+	switch n {
+	case NavUp:
+		t.Scroll(-1)
+	case NavDown:
+		t.Scroll(1)
+	case NavPageUp:
+		t.Scroll(-page)
+	case NavPageDown, NavSpace:
+		t.Scroll(page)
+	case NavTop:
+		t.Home()
+	case NavBottom:
+		t.End()
+	case NavLeft:
+		t.ScrollH(-4)
+	case NavRight:
+		t.ScrollH(4)
 	}
-	var out []string
-	per := 2
-	visible := max(1, s.h/per)
-	s.off = clampScroll(s.cursor, s.off, visible, len(s.rows))
-	for i := s.off; i < len(s.rows) && len(out)+per <= s.h; i++ {
-		r := s.rows[i]
-		mark := "  "
-		if i == s.cursor {
-			mark = th.Cursor.Render("› ")
-		}
-		st := th.StatusClean.Render("● " + Clean(r.Status))
-		if !r.OK {
-			st = th.Blocker.Render("✖ " + Clean(r.Status))
-		}
-		l1 := mark + th.Bold.Render(Clean(r.ID)) + "  " + th.Dim.Render(Clean(r.Mode)+" "+Clean(r.Cardinality)) + "  " + st
-		exts := make([]string, len(r.Extensions))
-		for j, e := range r.Extensions {
-			exts[j] = Clean(e)
-		}
-		l2 := "    " + th.Dim.Render(strings.Join(exts, ", "))
-		if i == s.cursor {
-			l1 = th.Selected.Render(Fit(l1, s.w))
-		}
-		out = append(out, l1, l2)
-	}
-	out = append(out, th.Dim.Render("p open the context picker for the selected slot"))
-	return fill(out, s.w, s.h)
 }
+
+// NodeText is the Node tab: what the graph's selected node is.
+type NodeText struct{ Text }
+
+// Name is the tab's title.
+func (t *NodeText) Name() string { return "Node" }
+
+// Show does nothing: the tab follows the graph's selection (SetNode).
+func (t *NodeText) Show(Shown) {}
+
+// SetNode lays out the selected node (nil: none) for the current width.
+func (t *NodeText) SetNode(th Theme, info *NodeInfo) { t.SetLines(NodeLines(th, info, t.w)) }
+
+// CompiledText is the Compiled tab: CompiledAgentOas as numbered JSON.
+type CompiledText struct{ Text }
+
+// NewCompiledText is an empty Compiled tab with line numbers.
+func NewCompiledText() *CompiledText {
+	c := &CompiledText{}
+	c.SetNumbered(true)
+	return c
+}
+
+// Name is the tab's title.
+func (t *CompiledText) Name() string { return "Compiled" }
+
+// Show takes the compiled output of the newest good analysis.
+func (t *CompiledText) Show(sh Shown) {
+	g, th := sh.Good, sh.Theme
+	if g == nil {
+		t.SetLines([]string{th.Dim.Render(NoGraphNote)})
+		return
+	}
+	lines, err := []string(nil), g.CompileErr
+	if g.Compiled != nil {
+		lines, err = CompiledLines(g.Compiled)
+	}
+	if err != nil {
+		lines = []string{th.Blocker.Render("not compiled: " + Clean(err.Error()))}
+	}
+	t.SetLines(lines)
+}
+
+// NoGraphNote is shown in the graph and the Compiled tab until an analysis
+// parses.
+const NoGraphNote = "no graph yet: the agent does not load or its flow file does not parse (see Findings)"
