@@ -8,7 +8,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/views"
 )
 
@@ -70,14 +69,10 @@ func TestGraphNavigation(t *testing.T) {
 }
 
 func TestFindingSelectsNode(t *testing.T) {
-	p := fixture("subflow-agent")
-	an := analyze(t, p, 1)
-	d := an.Agent.Flow
-	pinFindings(an,
-		d.At("/$referenced_components/draft/agent/system_prompt", "a_rule", compile.Blocker, "on draft"),
-		d.At("/$referenced_components/review/subflow/$referenced_components/r_check/agent", "b_rule", compile.Blocker, "inside the subflow"),
-	)
-	m := newModel(t, p, 120, 30, an)
+	// The fixture's blockers are on "draft" and on "r_check" inside the
+	// "review" subflow.
+	p := findingsFixture
+	m := newModel(t, p, 120, 30, analyze(t, p, 1))
 	press(m, "1") // findings tab, side focus
 	press(m, "down", "up")
 	if got := selectedID(m); got != "draft" {
