@@ -2,6 +2,7 @@ package tui
 
 import (
 	"reflect"
+	"slices"
 	"strings"
 	"testing"
 
@@ -9,39 +10,6 @@ import (
 	"github.com/oastui/oastui/lint"
 	"github.com/oastui/oastui/views"
 )
-
-// keySymbol is how a help label writes a key.
-var keySymbol = map[string]string{
-	"up": "↑", "down": "↓", "left": "←", "right": "→",
-	"backspace": "⌫", "shift+tab": "⇧tab", "pgdown": "pgdn",
-}
-
-// named is the set of keys a help label names: its words, each arrow of
-// "↑↓", and each digit of a range "1-5".
-func named(label string) map[string]bool {
-	out := map[string]bool{}
-	for _, w := range strings.Fields(label) {
-		out[w] = true
-		if strings.Trim(w, "↑↓←→") == "" {
-			for _, r := range w {
-				out[string(r)] = true
-			}
-		}
-		if a, b, ok := strings.Cut(w, "-"); ok && len(a) == 1 && len(b) == 1 {
-			for c := a[0]; c <= b[0]; c++ {
-				out[string(c)] = true
-			}
-		}
-	}
-	return out
-}
-
-func symbol(k string) string {
-	if s, ok := keySymbol[k]; ok {
-		return s
-	}
-	return k
-}
 
 func allBindings(km keyMap) map[string]key.Binding {
 	out := map[string]key.Binding{}
@@ -59,11 +27,8 @@ func TestHelpNamesItsKeys(t *testing.T) {
 	km := New(Config{}).keys
 	check := func(where string, b key.Binding) {
 		t.Helper()
-		n := named(b.Help().Key)
-		for _, k := range b.Keys() {
-			if !n[symbol(k)] {
-				t.Errorf("%s: help %q does not name key %q", where, b.Help().Key, k)
-			}
+		for _, k := range views.UnnamedKeys(b) {
+			t.Errorf("%s: help %q does not name key %q", where, b.Help().Key, k)
 		}
 	}
 	for name, b := range allBindings(km) {
@@ -89,9 +54,9 @@ func TestEveryKeyHasHelp(t *testing.T) {
 	listed := map[string]bool{}
 	add := func(bs []key.Binding) {
 		for _, b := range bs {
-			n := named(b.Help().Key)
+			unnamed := views.UnnamedKeys(b)
 			for _, k := range b.Keys() {
-				if n[symbol(k)] {
+				if !slices.Contains(unnamed, k) {
 					listed[k] = true
 				}
 			}

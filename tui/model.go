@@ -190,7 +190,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.requestAnalysis(time.Time{})
 	case tea.KeyPressMsg:
 		if m.pick.open {
-			if msg.String() == "ctrl+c" {
+			if key.Matches(msg, m.keys.ForceQuit) {
 				return m, tea.Quit
 			}
 			return m, m.pickerUpdate(msg)
