@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/oastui/oastui/views"
 )
@@ -18,6 +19,11 @@ type chooser struct {
 	w, h   int
 	th     views.Theme
 	picked string
+	keys   keyMap
+}
+
+func newChooser(root string, paths []string) *chooser {
+	return &chooser{root: root, paths: paths, th: views.NewTheme(true), w: 80, h: 24, keys: newKeyMap(nil)}
 }
 
 func (c *chooser) Init() tea.Cmd { return tea.RequestBackgroundColor }
@@ -29,18 +35,19 @@ func (c *chooser) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case tea.BackgroundColorMsg:
 		c.th = views.NewTheme(msg.IsDark())
 	case tea.KeyPressMsg:
-		switch msg.String() {
-		case "q", "esc", "ctrl+c":
+		k := &c.keys
+		switch {
+		case key.Matches(msg, k.ChooserQuit):
 			return c, tea.Quit
-		case "down", "j":
+		case key.Matches(msg, k.Down):
 			c.cursor = min(len(c.paths)-1, c.cursor+1)
-		case "up", "k":
+		case key.Matches(msg, k.Up):
 			c.cursor = max(0, c.cursor-1)
-		case "home", "g":
+		case key.Matches(msg, k.Top):
 			c.cursor = 0
-		case "end", "G":
+		case key.Matches(msg, k.Bottom):
 			c.cursor = len(c.paths) - 1
-		case "enter":
+		case key.Matches(msg, k.Open):
 			c.picked = c.paths[c.cursor]
 			return c, tea.Quit
 		}
@@ -77,14 +84,14 @@ func (c *chooser) render() string {
 	}
 	title := c.th.TitleFocused.Render(fmt.Sprintf("%d agents in %s", len(c.paths), views.Clean(c.root)))
 	box := views.Box(c.th, title, w, h-1, body, true)
-	help := views.HelpLine(c.th, w, []views.Binding{bind("↑↓", "move"), bind("enter", "open"), bind("q", "quit")})
+	help := views.HelpLine(c.th, w, c.keys.chooserHelp())
 	return strings.Join([]string{box, help}, "\n")
 }
 
 // ChooseAgent shows the agents of a tree and returns the one picked, or ""
 // when the user quit.
 func ChooseAgent(root string, paths []string) (string, error) {
-	c := &chooser{root: root, paths: paths, th: views.NewTheme(true), w: 80, h: 24}
+	c := newChooser(root, paths)
 	if _, err := tea.NewProgram(c).Run(); err != nil {
 		return "", err
 	}

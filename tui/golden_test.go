@@ -13,19 +13,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/charmbracelet/x/vt"
-	"github.com/oastui/oastui/compile"
 )
-
-// blockerFindings pins two blockers and a warning on the subflow fixture.
-func blockerFindings(an *Analysis) {
-	d := an.Agent.Flow
-	pinFindings(an,
-		d.At("/$referenced_components/draft/metadata/cinatra/hitlOwnedBy", "agentnode_hitl_owned_by", compile.Blocker,
-			`AgentNode draft.metadata.cinatra.hitlOwnedBy must be "childAgent" or "self"`),
-		d.At("/$referenced_components/review", "context_slot_not_wired", compile.Blocker, "slot offeringContext has no context FlowNode"),
-		d.At("/$referenced_components/start", "start_node_inputs_without_required", compile.Warning, `StartNode "start" declares inputs without required`),
-	)
-}
 
 // states builds the main screens of issue 6 item 6.
 func states(t *testing.T) map[string]func() *Model {
@@ -33,13 +21,11 @@ func states(t *testing.T) map[string]func() *Model {
 		"clean": func() *Model {
 			p := fixture("clean-agent")
 			an := analyze(t, p, 1)
-			pinFindings(an)
 			return newModel(t, p, 120, 30, an)
 		},
 		"blockers": func() *Model {
-			p := fixture("subflow-agent")
+			p := findingsFixture
 			an := analyze(t, p, 1)
-			blockerFindings(an)
 			m := newModel(t, p, 120, 30, an)
 			press(m, "tab", "down")
 			return m
@@ -47,7 +33,6 @@ func states(t *testing.T) map[string]func() *Model {
 		"stale": func() *Model {
 			dir := copyDir(t, fixture("clean-agent"))
 			an := analyze(t, dir, 1)
-			pinFindings(an)
 			m := newModel(t, dir, 120, 30, an)
 			m.cfg.DisplayPath = "agents/tmp/clean-agent"
 			flow := filepath.Join(dir, "cinatra", "oas.json")
@@ -62,30 +47,26 @@ func states(t *testing.T) map[string]func() *Model {
 		"subflow": func() *Model {
 			p := fixture("subflow-agent")
 			an := analyze(t, p, 1)
-			pinFindings(an)
 			m := newModel(t, p, 120, 30, an)
-			m.graph.selectID("review")
+			m.graph.SelectID("review")
 			press(m, "enter")
 			return m
 		},
 		"help": func() *Model {
 			p := fixture("clean-agent")
 			an := analyze(t, p, 1)
-			pinFindings(an)
 			m := newModel(t, p, 100, 30, an)
 			press(m, "?")
 			return m
 		},
 		"80x24": func() *Model {
-			p := fixture("subflow-agent")
+			p := findingsFixture
 			an := analyze(t, p, 1)
-			blockerFindings(an)
 			return newModel(t, p, 80, 24, an)
 		},
 		"200x60": func() *Model {
-			p := fixture("subflow-agent")
+			p := findingsFixture
 			an := analyze(t, p, 1)
-			blockerFindings(an)
 			return newModel(t, p, 200, 60, an)
 		},
 	}
@@ -123,9 +104,8 @@ func assertFrame(t *testing.T, out string, w, h int) {
 // the terminal and the frame has exactly its height, in every tab, with
 // help open and with the graph zoomed.
 func TestWidthSweep(t *testing.T) {
-	p := fixture("subflow-agent")
+	p := findingsFixture
 	an := analyze(t, p, 1)
-	blockerFindings(an)
 	heights := []int{10, 24, 60}
 	for w := 30; w <= 220; w += 10 {
 		for _, h := range heights {
@@ -221,13 +201,7 @@ func TestScreen(t *testing.T) {
 	if testing.Short() {
 		t.Skip("emulator test")
 	}
-	pinClean := func(an *Analysis) { an.Started, an.Took = fixedTime, 3*time.Millisecond; pinFindings(an) }
-	pinBlockers := func(an *Analysis) {
-		an.Started, an.Took = fixedTime, 3*time.Millisecond
-		if an.Good() {
-			blockerFindings(an)
-		}
-	}
+	pinTime := func(an *Analysis) { an.Started, an.Took = fixedTime, 3*time.Millisecond }
 	cases := []struct {
 		name string
 		path string
@@ -236,10 +210,10 @@ func TestScreen(t *testing.T) {
 		keys []tea.Msg
 		want string
 	}{
-		{"clean_80x24", fixture("clean-agent"), pinClean, 80, 24, nil, "clean"},
-		{"blockers_200x60", fixture("subflow-agent"), pinBlockers, 200, 60, nil, "2 blockers"},
-		{"help_80x24", fixture("subflow-agent"), pinBlockers, 80, 24, []tea.Msg{keyMsg("?")}, "press ? or esc"},
-		{"subflow_120x30", fixture("subflow-agent"), pinClean, 120, 30, []tea.Msg{keyMsg("j"), keyMsg("j"), keyMsg("enter")}, "Subflow Agent › Review subflow"},
+		{"clean_80x24", fixture("clean-agent"), pinTime, 80, 24, nil, "clean"},
+		{"blockers_200x60", findingsFixture, pinTime, 200, 60, nil, "2 blockers"},
+		{"help_80x24", findingsFixture, pinTime, 80, 24, []tea.Msg{keyMsg("?")}, "press ? or esc"},
+		{"subflow_120x30", fixture("subflow-agent"), pinTime, 120, 30, []tea.Msg{keyMsg("j"), keyMsg("j"), keyMsg("enter")}, "Subflow Agent › Review subflow"},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
@@ -252,7 +226,7 @@ func TestScreen(t *testing.T) {
 	t.Run("stale_120x30", func(t *testing.T) {
 		dir := copyDir(t, fixture("clean-agent"))
 		flow := filepath.Join(dir, "cinatra", "oas.json")
-		cfg := Config{Path: dir, DisplayPath: "agents/tmp/clean-agent", pin: pinBlockers}
+		cfg := Config{Path: dir, DisplayPath: "agents/tmp/clean-agent", pin: pinTime}
 		breakIt := func() {
 			src, _ := os.ReadFile(flow)
 			os.WriteFile(flow, bytes.Replace(src, []byte(`"nodes": [`), []byte(`"nodes": [,`), 1), 0o644)

@@ -8,12 +8,11 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 
-	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/views"
 )
 
 func selectedID(m *Model) string {
-	_, n := m.graph.selectedNode()
+	_, n := m.graph.SelectedNode()
 	if n == nil {
 		return ""
 	}
@@ -34,15 +33,15 @@ func TestGraphNavigation(t *testing.T) {
 	if got := selectedID(m); got != "review" {
 		t.Errorf("j j: %q", got)
 	}
-	info := m.graph.nodeInfo()
+	info := m.graph.NodeInfo()
 	if info == nil || !strings.Contains(strings.Join(info.Inputs, ","), "draft: string") ||
 		!strings.Contains(strings.Join(info.DataIn, ","), "draft.draft → draft") ||
 		!strings.Contains(strings.Join(info.DataOut, ","), "verdict → end.verdict") {
 		t.Errorf("node info %+v", info)
 	}
 	press(m, "enter")
-	if len(m.graph.stack) != 2 || !strings.Contains(m.graph.breadcrumb(), "›") {
-		t.Fatalf("enter did not open the subflow: %v %q", m.graph.stack, m.graph.breadcrumb())
+	if m.graph.Depth() != 2 || !strings.Contains(m.graph.Breadcrumb(), "›") {
+		t.Fatalf("enter did not open the subflow: %v %q", m.graph.Depth(), m.graph.Breadcrumb())
 	}
 	if got := selectedID(m); got != "r_start" {
 		t.Errorf("in subflow: %q", got)
@@ -51,8 +50,8 @@ func TestGraphNavigation(t *testing.T) {
 		t.Error("subflow not drawn")
 	}
 	press(m, "backspace")
-	if len(m.graph.stack) != 1 || selectedID(m) != "review" {
-		t.Errorf("backspace: stack %v selected %q", m.graph.stack, selectedID(m))
+	if m.graph.Depth() != 1 || selectedID(m) != "review" {
+		t.Errorf("backspace: stack %v selected %q", m.graph.Depth(), selectedID(m))
 	}
 	press(m, "k", "k", "k", "k")
 	if got := selectedID(m); got != "start" {
@@ -64,20 +63,16 @@ func TestGraphNavigation(t *testing.T) {
 	}
 	// Enter on a node without subflow does nothing.
 	press(m, "enter")
-	if len(m.graph.stack) != 1 {
+	if m.graph.Depth() != 1 {
 		t.Error("enter on an EndNode opened something")
 	}
 }
 
 func TestFindingSelectsNode(t *testing.T) {
-	p := fixture("subflow-agent")
-	an := analyze(t, p, 1)
-	d := an.Agent.Flow
-	pinFindings(an,
-		d.At("/$referenced_components/draft/agent/system_prompt", "a_rule", compile.Blocker, "on draft"),
-		d.At("/$referenced_components/review/subflow/$referenced_components/r_check/agent", "b_rule", compile.Blocker, "inside the subflow"),
-	)
-	m := newModel(t, p, 120, 30, an)
+	// The fixture's blockers are on "draft" and on "r_check" inside the
+	// "review" subflow.
+	p := findingsFixture
+	m := newModel(t, p, 120, 30, analyze(t, p, 1))
 	press(m, "1") // findings tab, side focus
 	press(m, "down", "up")
 	if got := selectedID(m); got != "draft" {
@@ -91,7 +86,7 @@ func TestFindingSelectsNode(t *testing.T) {
 	press(m, "tab", "enter", "tab")
 	m.syncSelectionFromSide()
 	if got := selectedID(m); got != "r_check" {
-		t.Errorf("inside the subflow: %q (stack %v)", got, m.graph.stack)
+		t.Errorf("inside the subflow: %q (stack %v)", got, m.graph.Depth())
 	}
 }
 
@@ -102,7 +97,7 @@ func TestStepSelectsNode(t *testing.T) {
 		t.Fatalf("fixture has no compiled steps: %s", m.good.CompileErr)
 	}
 	press(m, "2", "down")
-	st, _ := m.steps.Selected()
+	st, _ := tabOf[*views.Steps](m).Selected()
 	if st.NodeID == "" || selectedID(m) != st.NodeID {
 		t.Errorf("step %d node %q, graph selects %q", st.Number, st.NodeID, selectedID(m))
 	}
@@ -146,7 +141,7 @@ func TestPickerFromSlots(t *testing.T) {
 }
 
 func TestChooser(t *testing.T) {
-	c := &chooser{root: "agents", paths: []string{"agents/a/one", "agents/a/two\x1b[31m"}, th: views.NewTheme(true)}
+	c := newChooser("agents", []string{"agents/a/one", "agents/a/two\x1b[31m"})
 	c.Update(tea.WindowSizeMsg{Width: 60, Height: 10})
 	out := c.render()
 	assertFrame(t, out, 60, 10)

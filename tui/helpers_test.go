@@ -8,14 +8,19 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/lint"
+	"github.com/oastui/oastui/views"
 )
 
 // fixture returns the path of a testdata/tui agent.
 func fixture(name string) string {
 	return filepath.Join("..", "testdata", "tui", "agents", "oastui-tui", name)
 }
+
+// findingsFixture is an agent whose real review has two blockers (an
+// invalid hitlOwnedBy on "draft" and on "r_check" inside the "review"
+// subflow) and a warning (StartNode inputs without required): the goldens
+// show what the linter really says about it.
+var findingsFixture = filepath.Join("testdata", "agents", "oastui-tui", "findings-agent")
 
 // fixedTime is the analysis time shown in goldens.
 var fixedTime = time.Date(2026, 1, 2, 15, 4, 5, 0, time.UTC)
@@ -28,24 +33,6 @@ func analyze(t testing.TB, path string, seq uint64) *Analysis {
 	an.Started = fixedTime
 	an.Took = 3 * time.Millisecond
 	return an
-}
-
-// pinFindings replaces the review with a fixed set positioned on the real
-// document, so goldens do not move when rules are added to lint.
-func pinFindings(an *Analysis, fs ...compile.Finding) {
-	var r lint.Review
-	r.Findings = compile.SortFindings(fs)
-	for _, f := range r.Findings {
-		switch f.Severity {
-		case compile.Blocker:
-			r.Blockers = append(r.Blockers, f)
-		case compile.Warning:
-			r.Warnings = append(r.Warnings, f)
-		default:
-			r.Suggestions = append(r.Suggestions, f)
-		}
-	}
-	an.Review = r
 }
 
 // newModel builds a model of size w×h showing an.
@@ -83,6 +70,8 @@ func keyMsg(k string) tea.KeyPressMsg {
 		return tea.KeyPressMsg{Code: tea.KeyDown}
 	case "up":
 		return tea.KeyPressMsg{Code: tea.KeyUp}
+	case "space":
+		return tea.KeyPressMsg{Code: tea.KeySpace, Text: " "}
 	case "ctrl+c":
 		return tea.KeyPressMsg{Code: 'c', Mod: tea.ModCtrl}
 	}
@@ -113,4 +102,15 @@ func copyDir(t testing.TB, src string) string {
 		t.Fatal(err)
 	}
 	return dst
+}
+
+// tabOf is the model's side tab of type T.
+func tabOf[T views.Pane](m *Model) T {
+	for _, p := range m.tabs {
+		if t, ok := p.(T); ok {
+			return t
+		}
+	}
+	var zero T
+	return zero
 }

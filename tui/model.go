@@ -3,9 +3,11 @@ package tui
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/oastui/oastui/lint"
 	"github.com/oastui/oastui/tui/watch"
@@ -18,18 +20,6 @@ const (
 	focusGraph focus = iota
 	focusSide
 )
-
-// Tabs of the side pane, in order (keys 1–5).
-const (
-	tabFindings = iota
-	tabSteps
-	tabNode
-	tabCompiled
-	tabSlots
-	numTabs
-)
-
-var tabNames = [numTabs]string{"Findings", "Steps", "Node", "Compiled", "Slots"}
 
 // Messages.
 type (
@@ -72,19 +62,17 @@ type Model struct {
 	pending    int    // analyses in flight
 
 	focus    focus
-	tab      int
+	tab      int // index in tabs
 	zoom     bool
 	showHelp bool
+	keys     keyMap
 
 	filtering bool
 	filterBuf string
 
-	findings views.Findings
-	steps    views.Steps
-	node     views.Text
-	compiled views.Text
-	slots    views.Slots
-	graph    graphState
+	graph    *views.Graph
+	tabs     []views.Pane    // the side pane's tabs, in order (keys 1…n)
+	findings *views.Findings // the Findings tab (also in tabs): `/` filters it
 	pick     pickerState
 
 	note    string // one-line message (editor failure, watch error)
@@ -96,9 +84,21 @@ func New(cfg Config) *Model {
 	if cfg.Options.Mode == "" {
 		cfg.Options.Mode = lint.ModeDeterministic
 	}
-	m := &Model{cfg: cfg, th: views.NewTheme(true), w: 80, h: 24, project: cfg.Project}
-	m.compiled.SetNumbered(true)
-	m.graph.init()
+	m := &Model{cfg: cfg, th: views.NewTheme(true), w: 80, h: 24, project: cfg.Project, graph: views.NewGraph()}
+	m.findings = &views.Findings{}
+	// The side tabs: a new tab is a views.Pane and one line here.
+	m.tabs = []views.Pane{
+		m.findings,
+		&views.Steps{},
+		&views.NodeText{},
+		views.NewCompiledText(),
+		&views.Slots{},
+	}
+	names := make([]string, len(m.tabs))
+	for i, p := range m.tabs {
+		names[i] = p.Name()
+	}
+	m.keys = newKeyMap(names)
 	return m
 }
 
@@ -190,7 +190,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.requestAnalysis(time.Time{})
 	case tea.KeyPressMsg:
 		if m.pick.open {
-			if msg.String() == "ctrl+c" {
+			if key.Matches(msg, m.keys.ForceQuit) {
 				return m, tea.Quit
 			}
 			return m, m.pickerUpdate(msg)
@@ -210,35 +210,20 @@ func (m *Model) apply(an *Analysis) {
 	if an.Good() {
 		m.good = an
 	}
-	m.findings.SetFindings(an.Review.Findings, an.Docs(), an.FlowFile())
-	if g := m.good; g != nil {
-		m.steps.SetSteps(views.StepRows(g.Compiled), errText(g.CompileErr))
-		lines, err := []string(nil), g.CompileErr
-		if g.Compiled != nil {
-			lines, err = views.CompiledLines(g.Compiled)
-		}
-		if err == nil {
-			m.compiled.SetLines(lines)
-		} else {
-			m.compiled.SetLines([]string{m.th.Blocker.Render("not compiled: " + views.Clean(err.Error()))})
-		}
-		m.slots.SetSlots(views.SlotRows(g.Slots), views.SlotNote(g.SlotProblem))
-		m.graph.setAnalysis(g, an)
+	sh := views.Shown{Cur: an.Snapshot, Theme: m.th}
+	if m.good != nil {
+		sh.Good = m.good.Snapshot
+	}
+	for _, p := range m.tabs {
+		p.Show(sh)
+	}
+	if m.good != nil {
+		m.graph.SetSnapshot(m.good.Snapshot)
 	} else {
-		m.graph.note = "no graph yet: the agent does not load or its flow file does not parse (see Findings)"
-		m.compiled.SetLines([]string{m.th.Dim.Render(m.graph.note)})
-		m.steps.SetSteps(nil, "not compiled: the flow file does not parse")
+		m.graph.SetNote(views.NoGraphNote)
 	}
 	m.layout()
 	m.refreshNode()
-}
-
-// errText is err's message, or "" for nil.
-func errText(err error) string {
-	if err == nil {
-		return ""
-	}
-	return err.Error()
 }
 
 // Stale says the graph and steps on screen are older than the newest
@@ -249,99 +234,126 @@ func (m *Model) Stale() bool { return m.cur != nil && m.good != m.cur }
 func (m *Model) Current() *Analysis  { return m.cur }
 func (m *Model) LastGood() *Analysis { return m.good }
 
+// curTab is the side tab shown.
+func (m *Model) curTab() views.Pane { return m.tabs[m.tab] }
+
+// tabIndex is p's index in tabs (0 when it is not there).
+func (m *Model) tabIndex(p views.Pane) int {
+	for i, x := range m.tabs {
+		if x == p {
+			return i
+		}
+	}
+	return 0
+}
+
 // key handles one key press.
 func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
-	s := k.String()
+	km := &m.keys
 	m.note = "" // a message stays until the next key
 	if m.filtering {
 		return m.filterKey(k)
 	}
 	if m.showHelp {
-		switch s {
-		case "?", "esc", "q":
+		switch {
+		case key.Matches(k, km.CloseHelp):
 			m.showHelp = false
-		case "ctrl+c":
+		case key.Matches(k, km.ForceQuit):
 			return tea.Quit
 		}
 		return nil
 	}
-	switch s {
-	case "q", "ctrl+c":
+	switch {
+	case key.Matches(k, km.Quit):
 		return tea.Quit
-	case "?":
+	case key.Matches(k, km.Help):
 		m.showHelp = true
 		return nil
-	case "tab":
+	case key.Matches(k, km.Focus):
 		m.focus = 1 - m.focus
 		return nil
-	case "shift+tab":
-		m.focus = 1 - m.focus
-		return nil
-	case "1", "2", "3", "4", "5":
-		m.tab = int(s[0] - '1')
+	case key.Matches(k, km.Tab):
+		m.tab = max(0, slices.Index(km.Tab.Keys(), k.String()))
 		m.focus = focusSide
 		m.layout()
 		return nil
-	case "[":
-		m.tab = (m.tab + numTabs - 1) % numTabs
+	case key.Matches(k, km.PrevTab):
+		m.tab = (m.tab + len(m.tabs) - 1) % len(m.tabs)
 		return nil
-	case "]":
-		m.tab = (m.tab + 1) % numTabs
+	case key.Matches(k, km.NextTab):
+		m.tab = (m.tab + 1) % len(m.tabs)
 		return nil
-	case "r":
-		m.note = ""
+	case key.Matches(k, km.Reload):
 		return m.requestAnalysis(time.Time{})
-	case "m":
+	case key.Matches(k, km.Mode):
 		if m.cfg.Options.Mode == lint.ModeAdvisory {
 			m.cfg.Options.Mode = lint.ModeDeterministic
 		} else {
 			m.cfg.Options.Mode = lint.ModeAdvisory
 		}
 		return m.requestAnalysis(time.Time{})
-	case "/":
-		m.tab = tabFindings
+	case key.Matches(k, km.Filter):
+		m.tab = m.tabIndex(m.findings)
 		m.focus = focusSide
 		m.filtering = true
 		m.filterBuf = m.findings.Filter()
 		m.layout()
 		return nil
-	case "z":
+	case key.Matches(k, km.Zoom):
 		m.zoom = !m.zoom
 		m.layout()
 		return nil
-	case "e":
+	case key.Matches(k, km.Edit):
 		return m.openEditor()
-	case "p":
-		if m.tab == tabSlots {
-			return m.openPicker()
+	case key.Matches(k, km.Pick):
+		if id, ok := m.selectedSlot(); ok {
+			return m.pickerCmd(id)
 		}
-	case "P":
-		if m.tab == tabSlots {
-			return m.nextProjectCmd()
+		if _, ok := m.curTab().(views.SlotSelector); ok {
+			m.note = "no context slot to pick for"
 		}
-	}
-	if m.focus == focusGraph {
-		m.graphKey(s)
+		return nil
+	case key.Matches(k, km.Project):
+		if id, ok := m.selectedSlot(); ok {
+			return m.nextProjectCmd(id)
+		}
+		if _, ok := m.curTab().(views.SlotSelector); ok {
+			m.note = "no context slot to pick for"
+		}
 		return nil
 	}
-	m.sideKey(s)
+	if m.focus == focusGraph {
+		m.graphKey(k)
+		return nil
+	}
+	m.sideKey(k)
 	return nil
 }
 
+// selectedSlot is the context slot selected on the current tab, if it
+// lists slots.
+func (m *Model) selectedSlot() (string, bool) {
+	if s, ok := m.curTab().(views.SlotSelector); ok && m.good != nil && m.good.Agent != nil {
+		return s.SelectedSlot()
+	}
+	return "", false
+}
+
 func (m *Model) filterKey(k tea.KeyPressMsg) tea.Cmd {
-	switch k.String() {
-	case "enter":
+	km := &m.keys
+	switch {
+	case key.Matches(k, km.FilterKeep):
 		m.filtering = false
-	case "esc":
+	case key.Matches(k, km.FilterClear):
 		m.filtering = false
 		m.filterBuf = ""
 		m.findings.SetFilter("")
-	case "backspace":
+	case key.Matches(k, km.FilterDelete):
 		if r := []rune(m.filterBuf); len(r) > 0 {
 			m.filterBuf = string(r[:len(r)-1])
 			m.findings.SetFilter(m.filterBuf)
 		}
-	case "ctrl+c":
+	case key.Matches(k, km.ForceQuit):
 		return tea.Quit
 	default:
 		if k.Text != "" {
@@ -354,140 +366,118 @@ func (m *Model) filterKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// listPane is what the Findings, Steps and Slots tabs share: a cursor over rows.
-type listPane interface {
-	Move(d int)
-	Home()
-	End()
-}
-
-func (m *Model) sideKey(s string) {
-	page := max(1, m.sideInnerH()-2)
-	var list listPane
-	switch m.tab {
-	case tabFindings:
-		if s == "enter" {
-			m.syncSelectionFromSide()
-			m.focus = focusGraph
-			return
+// navOf is the movement a key asks of a side tab.
+func (m *Model) navOf(k tea.KeyPressMsg) (views.Nav, bool) {
+	km := &m.keys
+	for _, x := range []struct {
+		b key.Binding
+		n views.Nav
+	}{
+		{km.Up, views.NavUp}, {km.Down, views.NavDown}, {km.PageUp, views.NavPageUp}, {km.PageDown, views.NavPageDown},
+		{km.Top, views.NavTop}, {km.Bottom, views.NavBottom}, {km.Left, views.NavLeft}, {km.Right, views.NavRight},
+		{km.Space, views.NavSpace},
+	} {
+		if key.Matches(k, x.b) {
+			return x.n, true
 		}
-		list = &m.findings
-	case tabSteps:
-		list = &m.steps
-	case tabSlots:
-		list = &m.slots
-	case tabNode, tabCompiled:
-		m.textKey(s, page)
-		return
 	}
-	switch s {
-	case "down", "j":
-		list.Move(1)
-	case "up", "k":
-		list.Move(-1)
-	case "pgdown", "ctrl+d":
-		list.Move(page)
-	case "pgup", "ctrl+u":
-		list.Move(-page)
-	case "home", "g":
-		list.Home()
-	case "end", "G":
-		list.End()
-	default:
-		return
-	}
-	m.syncSelectionFromSide()
+	return 0, false
 }
 
-// textKey scrolls the Node or Compiled tab.
-func (m *Model) textKey(s string, page int) {
-	t := &m.node
-	if m.tab == tabCompiled {
-		t = &m.compiled
+// sideKey handles a key for the side tab: enter on a Jumper goes to its
+// node in the graph; movement keys go to the tab, and the graph follows
+// the selection of a Locator.
+func (m *Model) sideKey(k tea.KeyPressMsg) {
+	p := m.curTab()
+	if _, ok := p.(views.Jumper); ok && key.Matches(k, m.keys.Open) {
+		m.syncSelectionFromSide()
+		m.focus = focusGraph
+		return
 	}
-	switch s {
-	case "down", "j":
-		t.Scroll(1)
-	case "up", "k":
-		t.Scroll(-1)
-	case "pgdown", "ctrl+d", "space":
-		t.Scroll(page)
-	case "pgup", "ctrl+u":
-		t.Scroll(-page)
-	case "home", "g":
-		t.Home()
-	case "end", "G":
-		t.End()
-	case "right", "l":
-		t.ScrollH(4)
-	case "left", "h":
-		t.ScrollH(-4)
+	n, ok := m.navOf(k)
+	if !ok {
+		return
+	}
+	p.Nav(n, max(1, m.sideInnerH()-2))
+	if _, ok := p.(views.Locator); ok && n <= views.NavBottom {
+		m.syncSelectionFromSide()
 	}
 }
 
-// syncSelectionFromSide selects in the graph the node of the finding or
-// step under the side cursor.
+// syncSelectionFromSide selects in the graph the node of the current tab's
+// selection (a finding, a step).
 func (m *Model) syncSelectionFromSide() {
-	switch m.tab {
-	case tabFindings:
-		if f, ok := m.findings.Selected(); ok && f.Location != "" && (m.good == nil || m.good.Agent == nil || f.File == m.good.Agent.FlowPath) {
-			m.graph.selectPointer(f.Location)
-		}
-	case tabSteps:
-		if st, ok := m.steps.Selected(); ok && st.NodeID != "" {
-			m.graph.selectID(st.NodeID)
+	if l, ok := m.curTab().(views.Locator); ok {
+		if t, ok := l.Target(); ok {
+			switch {
+			case t.Pointer != "":
+				if m.good == nil || m.good.Agent == nil || t.File == m.good.Agent.FlowPath {
+					m.graph.SelectPointer(t.Pointer)
+				}
+			case t.NodeID != "":
+				m.graph.SelectID(t.NodeID)
+			}
 		}
 	}
 	m.refreshNode()
 }
 
-func (m *Model) graphKey(s string) {
-	switch s {
-	case "down", "j":
-		m.graph.move(1)
-	case "up", "k":
-		m.graph.move(-1)
-	case "left", "h":
-		m.graph.moveSide(-1)
-	case "right", "l":
-		m.graph.moveSide(1)
-	case "pgdown", "ctrl+d":
-		m.graph.scroll(0, max(1, m.graph.h-2))
-	case "pgup", "ctrl+u":
-		m.graph.scroll(0, -max(1, m.graph.h-2))
-	case ">", "L":
-		m.graph.scroll(8, 0)
-	case "<", "H":
-		m.graph.scroll(-8, 0)
-	case "home", "g":
-		m.graph.first()
-	case "end", "G":
-		m.graph.last()
-	case "enter":
-		m.graph.open()
-	case "backspace", "esc":
-		m.graph.back()
+// graphKey handles a key for the graph pane.
+func (m *Model) graphKey(k tea.KeyPressMsg) {
+	km, g := &m.keys, m.graph
+	page := max(1, g.Height()-2)
+	switch {
+	case key.Matches(k, km.Down):
+		g.Move(1)
+	case key.Matches(k, km.Up):
+		g.Move(-1)
+	case key.Matches(k, km.Left):
+		g.MoveSide(-1)
+	case key.Matches(k, km.Right):
+		g.MoveSide(1)
+	case key.Matches(k, km.PageDown):
+		g.Scroll(0, page)
+	case key.Matches(k, km.PageUp):
+		g.Scroll(0, -page)
+	case key.Matches(k, km.ScrollRight):
+		g.Scroll(8, 0)
+	case key.Matches(k, km.ScrollLeft):
+		g.Scroll(-8, 0)
+	case key.Matches(k, km.Top):
+		g.First()
+	case key.Matches(k, km.Bottom):
+		g.Last()
+	case key.Matches(k, km.Open):
+		g.Open()
+	case key.Matches(k, km.Back):
+		g.Back()
 	default:
 		return
 	}
 	m.refreshNode()
 }
 
+// refreshNode shows the graph's selected node in the tabs that follow it.
 func (m *Model) refreshNode() {
-	m.node.SetLines(views.NodeLines(m.th, m.graph.nodeInfo(), m.sideInnerW()))
+	info := m.graph.NodeInfo()
+	for _, p := range m.tabs {
+		if f, ok := p.(views.NodeFollower); ok {
+			f.SetNode(m.th, info)
+		}
+	}
 }
 
 // openEditor suspends the TUI and opens the editor at the selected finding
 // (Findings tab) or node.
 func (m *Model) openEditor() tea.Cmd {
 	file, line, col := "", 0, 0
-	if m.focus == focusSide && m.tab == tabFindings {
-		if f, ok := m.findings.Selected(); ok {
-			file, line, col = f.File, f.Line, f.Column
+	if l, ok := m.curTab().(views.Locator); ok && m.focus == focusSide {
+		if t, ok := l.Target(); ok && t.File != "" {
+			file, line, col = t.File, t.Line, t.Col
 		}
 	}
 	if file == "" {
-		file, line, col = m.graph.nodePosition()
+		file, line, col = m.graph.NodePosition()
 	}
 	if file == "" && m.cur != nil && m.cur.Agent != nil {
 		file, line, col = m.cur.Agent.FlowPath, 1, 1
@@ -502,13 +492,4 @@ func (m *Model) openEditor() tea.Cmd {
 	}
 	c := EditorCommand(getenv, file, line, col)
 	return tea.ExecProcess(c, func(err error) tea.Msg { return editorMsg{err} })
-}
-
-// openPicker opens the context picker for the selected slot (see picker.go).
-func (m *Model) openPicker() tea.Cmd {
-	if _, ok := m.slots.Selected(); !ok {
-		m.note = "no context slot to pick for"
-		return nil
-	}
-	return m.pickerCmd()
 }

@@ -1,8 +1,10 @@
 package tui
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -24,6 +26,32 @@ func TestAnalyzeFixture(t *testing.T) {
 	}
 	if len(an.Flows) < 2 {
 		t.Errorf("flows: %d, want root and subflow", len(an.Flows))
+	}
+}
+
+// TestFixtureFindings: the goldens' fixtures have exactly the findings
+// the goldens show, from the real review.
+func TestFixtureFindings(t *testing.T) {
+	for _, tc := range []struct {
+		path string
+		want []string
+	}{
+		{fixture("clean-agent"), nil},
+		{fixture("subflow-agent"), nil},
+		{findingsFixture, []string{
+			"blocker agentnode_hitl_owned_by /$referenced_components/draft/metadata/cinatra/hitlOwnedBy",
+			"blocker agentnode_hitl_owned_by /$referenced_components/review/subflow/$referenced_components/r_check/metadata/cinatra/hitlOwnedBy",
+			"warning start_node_inputs_without_required /$referenced_components/start",
+		}},
+	} {
+		var got []string
+		for _, f := range Analyze(tc.path, Options{}, 1).Review.Findings {
+			got = append(got, fmt.Sprintf("%s %s %s", f.Severity, f.Code, f.Location))
+		}
+		slices.Sort(got)
+		if !slices.Equal(got, tc.want) {
+			t.Errorf("%s: findings\n%s\nwant\n%s", tc.path, strings.Join(got, "\n"), strings.Join(tc.want, "\n"))
+		}
 	}
 }
 
@@ -138,19 +166,13 @@ func TestKeys(t *testing.T) {
 }
 
 func TestFilter(t *testing.T) {
-	p := fixture("clean-agent")
-	an := analyze(t, p, 1)
-	d := an.Agent.Flow
-	pinFindings(an,
-		d.At("/nodes", "alpha_rule", compile.Blocker, "first"),
-		d.At("/inputs", "beta_rule", compile.Warning, "second"),
-	)
-	m := newModel(t, p, 120, 30, an)
-	press(m, "/", "b", "e", "t")
+	p := findingsFixture // three findings, one of them start_node_…
+	m := newModel(t, p, 120, 30, analyze(t, p, 1))
+	press(m, "/", "s", "t", "a", "r", "t")
 	if !m.filtering || m.findings.Len() != 1 {
-		t.Fatalf("filter 'bet': filtering=%v shown=%d", m.filtering, m.findings.Len())
+		t.Fatalf("filter 'start': filtering=%v shown=%d", m.filtering, m.findings.Len())
 	}
-	if !strings.Contains(plain(m), "/bet") {
+	if !strings.Contains(plain(m), "/start") {
 		t.Error("filter prompt not shown")
 	}
 	press(m, "enter")
@@ -158,7 +180,7 @@ func TestFilter(t *testing.T) {
 		t.Error("enter did not keep the filter")
 	}
 	press(m, "/", "esc")
-	if m.findings.Len() != 2 {
+	if m.findings.Len() != 3 {
 		t.Error("esc did not clear the filter")
 	}
 }

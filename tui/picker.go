@@ -41,17 +41,11 @@ type pickerState struct {
 	prepared *slots.Prepared
 }
 
-// pickerCmd prepares the selected slot (reads the catalog) off the UI
-// goroutine.
-func (m *Model) pickerCmd() tea.Cmd {
-	row, ok := m.slots.Selected()
-	if !ok || m.good == nil || m.good.Agent == nil {
-		m.note = "no context slot to pick for"
-		return nil
-	}
+// pickerCmd prepares the slot (reads the catalog) off the UI goroutine.
+func (m *Model) pickerCmd(slot string) tea.Cmd {
 	a, project := m.good.Agent, m.project
 	return func() tea.Msg {
-		p, err := slots.Prepare(a, row.ID, project, "")
+		p, err := slots.Prepare(a, slot, project, "")
 		return pickerReadyMsg{p: p, err: err, project: project}
 	}
 }
@@ -61,21 +55,16 @@ func (m *Model) pickerCmd() tea.Cmd {
 // project only that project's artifacts are candidates, without one only
 // artifacts outside every project (SPEC §5), so this is how the Project
 // group is reached from the TUI.
-func (m *Model) nextProjectCmd() tea.Cmd {
-	row, ok := m.slots.Selected()
-	if !ok || m.good == nil || m.good.Agent == nil {
-		m.note = "no context slot to pick for"
-		return nil
-	}
+func (m *Model) nextProjectCmd(slot string) tea.Cmd {
 	a, cur := m.good.Agent, m.project
 	return func() tea.Msg {
-		p, err := slots.Prepare(a, row.ID, "", "") // reads the actor's projects
+		p, err := slots.Prepare(a, slot, "", "") // reads the actor's projects
 		if err != nil {
 			return pickerReadyMsg{err: err}
 		}
 		next := nextProject(cur, p.Catalog.Actor.ProjectIDs)
 		if next != "" {
-			p, err = slots.Prepare(a, row.ID, next, "")
+			p, err = slots.Prepare(a, slot, next, "")
 		}
 		return pickerReadyMsg{p: p, err: err, project: next, changed: true}
 	}

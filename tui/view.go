@@ -1,9 +1,9 @@
 package tui
 
 import (
-	"strconv"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/oastui/oastui/lint"
 	"github.com/oastui/oastui/views"
@@ -44,7 +44,7 @@ func (m *Model) geometry() geometry {
 }
 
 func (m *Model) filterShown() bool {
-	return m.tab == tabFindings && (m.filtering || m.findings.Filter() != "")
+	return m.curTab() == m.findings && (m.filtering || m.findings.Filter() != "")
 }
 
 func (m *Model) sideInnerW() int { return max(0, m.geometry().sideW-3) }
@@ -60,12 +60,10 @@ func (m *Model) sideInnerH() int {
 func (m *Model) layout() {
 	g := m.geometry()
 	w, h := m.sideInnerW(), m.sideInnerH()
-	m.findings.SetSize(w, h)
-	m.steps.SetSize(w, h)
-	m.node.SetSize(w, h)
-	m.compiled.SetSize(w, h)
-	m.slots.SetSize(w, h)
-	m.graph.setSize(max(0, g.graphW-3), max(0, g.graphH-2))
+	for _, p := range m.tabs {
+		p.SetSize(w, h)
+	}
+	m.graph.SetSize(max(0, g.graphW-3), max(0, g.graphH-2))
 }
 
 // View renders the frame.
@@ -98,7 +96,7 @@ func (m *Model) Render() string {
 	graph := ""
 	if g.graphW > 0 {
 		graph = views.Box(m.th, m.th.PaneTitle(m.graphTitle(g.graphW-4), m.focus == focusGraph), g.graphW, g.graphH,
-			m.graph.view(m.th), m.focus == focusGraph)
+			m.graph.Lines(m.th), m.focus == focusGraph)
 	}
 	side := ""
 	if g.sideW > 0 {
@@ -119,7 +117,7 @@ func (m *Model) Render() string {
 	if m.pick.open {
 		screen = views.Overlay(screen, m.pick.picker.View(m.th), m.w, m.h)
 	} else if m.showHelp {
-		screen = views.Overlay(screen, views.HelpOverlay(m.th, m.w-2, m.h-2, m.fullHelp()), m.w, m.h)
+		screen = views.Overlay(screen, views.HelpOverlay(m.th, m.w-2, m.h-2, m.keys.fullHelp()), m.w, m.h)
 	}
 	return screen
 }
@@ -151,7 +149,7 @@ func (m *Model) headerData() views.HeaderData {
 }
 
 func (m *Model) graphTitle(w int) string {
-	t := "graph: " + m.graph.breadcrumb()
+	t := "graph: " + m.graph.Breadcrumb()
 	if m.Stale() {
 		t += " (stale)"
 	}
@@ -159,22 +157,18 @@ func (m *Model) graphTitle(w int) string {
 }
 
 func (m *Model) tabTitle(w int) string {
-	names := tabNames[:]
-	full := strings.Join(names, " │ ")
-	short := false
-	if views.Width(full) > w {
-		short = true
+	names := make([]string, len(m.tabs))
+	for i, p := range m.tabs {
+		names[i] = p.Name()
 	}
+	short := views.Width(strings.Join(names, " │ ")) > w
 	var parts []string
-	for i, n := range names {
+	for i, p := range m.tabs {
+		n := names[i]
 		if short {
-			n = n[:4]
-		}
-		if i == tabFindings {
-			c := m.findings.Counts()
-			if total := c[0] + c[1] + c[2]; total > 0 && !short {
-				n += " " + itoa(total)
-			}
+			n = string([]rune(n)[:min(4, len([]rune(n)))])
+		} else if b, ok := p.(views.Badger); ok && b.Badge() != "" {
+			n += " " + b.Badge()
 		}
 		if i == m.tab {
 			parts = append(parts, m.th.TabActive.Render(n))
@@ -186,20 +180,7 @@ func (m *Model) tabTitle(w int) string {
 }
 
 func (m *Model) sideBody() []string {
-	var s string
-	switch m.tab {
-	case tabFindings:
-		s = m.findings.View(m.th)
-	case tabSteps:
-		s = m.steps.View(m.th)
-	case tabNode:
-		s = m.node.View(m.th)
-	case tabCompiled:
-		s = m.compiled.View(m.th)
-	case tabSlots:
-		s = m.slots.View(m.th)
-	}
-	lines := strings.Split(s, "\n")
+	lines := strings.Split(m.curTab().View(m.th), "\n")
 	if m.filterShown() {
 		f := m.th.HelpKey.Render("/") + views.Clean(m.filterBuf)
 		if !m.filtering {
@@ -212,62 +193,11 @@ func (m *Model) sideBody() []string {
 	return lines
 }
 
-func (m *Model) shortHelp() []views.Binding {
+// shortHelp is the help line for the current focus and tab.
+func (m *Model) shortHelp() []key.Binding {
 	if m.filtering {
-		return []views.Binding{bind("type", "filter findings"), bind("enter", "keep"), bind("esc", "clear")}
+		return m.keys.filterHelp()
 	}
-	b := []views.Binding{bind("tab", "focus"), bind("↑↓", "move")}
-	if m.focus == focusGraph {
-		b = append(b, bind("enter", "open subflow"), bind("⌫", "back"))
-	} else {
-		b = append(b, bind("1-5", "tabs"))
-		if m.tab == tabSlots {
-			project := "none"
-			if m.project != "" {
-				project = m.project
-			}
-			b = append(b, bind("p", "pick context"), bind("P", "project: "+project))
-		}
-	}
-	mode := "advisory"
-	if m.cfg.Options.Mode == lint.ModeAdvisory {
-		mode = "deterministic"
-	}
-	b = append(b, bind("e", "edit"), bind("/", "filter"), bind("r", "reload"),
-		bind("m", mode), bind("?", "help"), bind("q", "quit"))
-	return b
+	_, slotTab := m.curTab().(views.SlotSelector)
+	return m.keys.shortHelp(m.focus == focusGraph, slotTab, m.project, m.cfg.Options.Mode)
 }
-
-func (m *Model) fullHelp() []views.HelpGroup {
-	return []views.HelpGroup{
-		{Title: "everywhere", Bindings: []views.Binding{
-			bind("tab ⇧tab", "switch pane"),
-			bind("1-5", "Findings…Slots tab"),
-			bind("[ ]", "previous/next tab"),
-			bind("e", "$EDITOR at the line"),
-			bind("r", "re-analyse now"),
-			bind("m", "toggle review mode"),
-			bind("/", "filter findings"),
-			bind("z", "zoom the pane"),
-			bind("?", "this help"),
-			bind("q ctrl+c", "quit"),
-		}},
-		{Title: "graph", Bindings: []views.Binding{
-			bind("↑↓ j k", "previous/next node"),
-			bind("←→ h l", "node left/right"),
-			bind("enter", "open the subflow"),
-			bind("⌫ esc", "back out"),
-			bind("pgup/dn < >", "scroll"),
-		}},
-		{Title: "tabs", Bindings: []views.Binding{
-			bind("↑↓ j k", "move (graph follows)"),
-			bind("pgup/dn g G", "page, top, bottom"),
-			bind("enter", "go to the node"),
-			bind("p P", "pick ctx, project"),
-		}},
-	}
-}
-
-func itoa(n int) string { return strconv.Itoa(n) }
-
-func bind(k, d string) views.Binding { return views.Binding{Key: k, Desc: d} }

@@ -5,6 +5,7 @@ import (
 	"strings"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	"charm.land/lipgloss/v2"
 )
 
@@ -87,18 +88,15 @@ func fmtDur(d time.Duration) string {
 	return fmt.Sprintf("%.1fs", d.Seconds())
 }
 
-// Binding is one key and what it does, for the help line and overlay.
-type Binding struct {
-	Key, Desc string
-}
-
-// HelpLine renders bindings on one line. When they do not all fit, the
-// last two (help and quit, by convention) are kept and the ones before
-// them are dropped from the end.
-func HelpLine(th Theme, w int, bs []Binding) string {
-	item := func(k Binding) string { return th.HelpKey.Render(k.Key) + " " + th.HelpDesc.Render(k.Desc) }
+// HelpLine renders the help of bindings on one line. When they do not all
+// fit, the last two (help and quit, by convention) are kept and the ones
+// before them are dropped from the end.
+func HelpLine(th Theme, w int, bs []key.Binding) string {
+	item := func(k key.Binding) string {
+		return th.HelpKey.Render(k.Help().Key) + " " + th.HelpDesc.Render(k.Help().Desc)
+	}
 	sep := th.HelpSep.Render(" · ")
-	total := func(list []Binding) int {
+	total := func(list []key.Binding) int {
 		n := 1
 		for i, k := range list {
 			if i > 0 {
@@ -112,10 +110,10 @@ func HelpLine(th Theme, w int, bs []Binding) string {
 	if total(keep) > w && len(bs) > 2 {
 		tail := bs[len(bs)-2:]
 		head := bs[:len(bs)-2]
-		for len(head) > 0 && total(append(append([]Binding{}, head...), tail...)) > w {
+		for len(head) > 0 && total(append(append([]key.Binding{}, head...), tail...)) > w {
 			head = head[:len(head)-1]
 		}
-		keep = append(append([]Binding{}, head...), tail...)
+		keep = append(append([]key.Binding{}, head...), tail...)
 	}
 	parts := make([]string, len(keep))
 	for i, k := range keep {
@@ -127,7 +125,7 @@ func HelpLine(th Theme, w int, bs []Binding) string {
 // HelpGroup is one column of the help overlay.
 type HelpGroup struct {
 	Title    string
-	Bindings []Binding
+	Bindings []key.Binding
 }
 
 // HelpOverlay renders the full help as a framed box no larger than w×h.
@@ -136,7 +134,7 @@ func HelpOverlay(th Theme, w, h int, groups []HelpGroup) string {
 	keyW := 0
 	for _, g := range groups {
 		for _, b := range g.Bindings {
-			keyW = max(keyW, Width(b.Key))
+			keyW = max(keyW, Width(b.Help().Key))
 		}
 	}
 	for i, g := range groups {
@@ -145,7 +143,8 @@ func HelpOverlay(th Theme, w, h int, groups []HelpGroup) string {
 		}
 		lines = append(lines, th.Bold.Render(g.Title))
 		for _, b := range g.Bindings {
-			lines = append(lines, "  "+th.HelpKey.Render(b.Key)+strings.Repeat(" ", keyW-Width(b.Key)+2)+th.HelpDesc.Render(b.Desc))
+			h := b.Help()
+			lines = append(lines, "  "+th.HelpKey.Render(h.Key)+strings.Repeat(" ", keyW-Width(h.Key)+2)+th.HelpDesc.Render(h.Desc))
 		}
 	}
 	lines = append(lines, "", th.Dim.Render("press ? or esc to close"))

@@ -238,3 +238,35 @@ func Excerpt(th Theme, doc *compile.Doc, line, col, w int) []string {
 	}
 	return out
 }
+
+// Name is the tab's title.
+func (f *Findings) Name() string { return "Findings" }
+
+// Badge is the number of findings shown ("" for none).
+func (f *Findings) Badge() string {
+	if n := f.counts[0] + f.counts[1] + f.counts[2]; n > 0 {
+		return itoa(n)
+	}
+	return ""
+}
+
+// Show takes the findings of the newest analysis (a broken save's parse
+// error included).
+func (f *Findings) Show(sh Shown) {
+	f.SetFindings(sh.Cur.Review.Findings, sh.Cur.Docs(), sh.Cur.FlowFile())
+}
+
+// Nav moves the cursor.
+func (f *Findings) Nav(n Nav, page int) { listNav(f, n, page) }
+
+// Target is where the selected finding is.
+func (f *Findings) Target() (Target, bool) {
+	x, ok := f.Selected()
+	if !ok {
+		return Target{}, false
+	}
+	return Target{File: x.File, Pointer: x.Location, Line: x.Line, Col: x.Column}, true
+}
+
+// JumpsOnEnter: enter on a finding selects its node in the graph.
+func (f *Findings) JumpsOnEnter() {}

@@ -73,3 +73,15 @@ func itoa(n int) string {
 	}
 	return string(b[i:])
 }
+
+// NodeText is the Node tab: what the graph's selected node is.
+type NodeText struct{ Text }
+
+// Name is the tab's title.
+func (t *NodeText) Name() string { return "Node" }
+
+// Show does nothing: the tab follows the graph's selection (SetNode).
+func (t *NodeText) Show(Shown) {}
+
+// SetNode lays out the selected node (nil: none) for the current width.
+func (t *NodeText) SetNode(th Theme, info *NodeInfo) { t.SetLines(NodeLines(th, info, t.w)) }

@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"strings"
 
+	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 
 	"github.com/oastui/oastui/slots"
@@ -42,6 +43,7 @@ type Picker struct {
 	note   string // last refusal or hint
 	noteOK bool   // note is informational, not a refusal
 	help   bool
+	keys   PickerKeyMap
 	done   bool
 }
 
@@ -53,7 +55,7 @@ type pickerRow struct {
 
 // NewPicker builds a picker over cfg.
 func NewPicker(cfg PickerConfig) Picker {
-	p := Picker{cfg: cfg, sel: slots.NewSelection(cfg.Slot, cfg.Candidates), w: 80, h: 24}
+	p := Picker{cfg: cfg, sel: slots.NewSelection(cfg.Slot, cfg.Candidates), w: 80, h: 24, keys: DefaultPickerKeyMap()}
 	// Group by source scope in the renderer's order; input order inside a group.
 	for _, scope := range slots.Scopes {
 		first := true
@@ -139,36 +141,37 @@ func (p Picker) Update(msg tea.Msg) (Picker, tea.Cmd) {
 		p.w, p.h = msg.Width, msg.Height
 		p = p.scroll()
 	case tea.KeyPressMsg:
-		p, cmd := p.key(msg.String())
+		p, cmd := p.key(msg)
 		return p.scroll(), cmd
 	}
 	return p, nil
 }
 
-func (p Picker) key(k string) (Picker, tea.Cmd) {
-	switch k {
-	case "up", "k":
+func (p Picker) key(msg tea.KeyPressMsg) (Picker, tea.Cmd) {
+	k := p.keys
+	switch {
+	case key.Matches(msg, k.Up):
 		p.cursor = p.nextCandidate(p.cursor, -1)
 		p.note = ""
-	case "down", "j":
+	case key.Matches(msg, k.Down):
 		p.cursor = p.nextCandidate(p.cursor, 1)
 		p.note = ""
-	case "home", "g":
+	case key.Matches(msg, k.Top):
 		p.cursor = p.nextCandidate(-1, 1)
-	case "end", "G":
+	case key.Matches(msg, k.Bottom):
 		p.cursor = p.nextCandidate(len(p.rows), -1)
 		if p.cursor >= len(p.rows) {
 			p.cursor = -1
 		}
-	case "pgdown", "ctrl+d":
+	case key.Matches(msg, k.PageDown):
 		for i := 0; i < max(1, p.listHeight()-1); i++ {
 			p.cursor = p.nextCandidate(p.cursor, 1)
 		}
-	case "pgup", "ctrl+u":
+	case key.Matches(msg, k.PageUp):
 		for i := 0; i < max(1, p.listHeight()-1); i++ {
 			p.cursor = p.nextCandidate(p.cursor, -1)
 		}
-	case "space", "x":
+	case key.Matches(msg, k.Toggle):
 		c := p.Cursor()
 		if c < 0 {
 			p.note, p.noteOK = "no candidate to select", false
@@ -184,14 +187,14 @@ func (p Picker) key(k string) (Picker, tea.Cmd) {
 		if p.sel.AtCap() {
 			p.note, p.noteOK = fmt.Sprintf("limit %d reached — the other rows are disabled", p.cfg.Slot.MaxItems), true
 		}
-	case "c":
+	case key.Matches(msg, k.Clear):
 		if !p.sel.Override() && p.sel.Count() > 0 {
 			p.sel = p.sel.Clear()
 			p.note, p.noteOK = "selection cleared", true
 		}
-	case "?":
+	case key.Matches(msg, k.Help):
 		p.help = !p.help
-	case "enter":
+	case key.Matches(msg, k.Confirm):
 		if len(p.sel.Candidates) == 0 && p.cfg.Slot.MinItems > 0 {
 			p.note, p.noteOK = fmt.Sprintf("cannot confirm: the slot requires at least %d and there are no candidates", p.cfg.Slot.MinItems), false
 			break
@@ -203,7 +206,7 @@ func (p Picker) key(k string) (Picker, tea.Cmd) {
 		p.done = true
 		env := p.sel.Envelope()
 		return p, func() tea.Msg { return PickerDoneMsg{Envelope: env} }
-	case "esc", "q", "ctrl+c":
+	case key.Matches(msg, k.Cancel):
 		p.done = true
 		return p, func() tea.Msg { return PickerDoneMsg{Canceled: true} }
 	}
@@ -464,11 +467,7 @@ func (p Picker) footer(th pickerStyles, fw int) string {
 		state = th.warn.Render(" — maximum selected")
 	}
 	head := th.count.Render(s) + state
-	toggle := "space toggle"
-	if p.sel.Override() {
-		toggle = "space select"
-	}
-	for _, keys := range []string{toggle + " · enter confirm · esc cancel · ? help", "enter confirm · esc cancel · ? help", "? help"} {
+	for _, keys := range p.keys.footers(p.sel.Override()) {
 		if Width(head)+3+Width(keys) <= fw {
 			return head + th.hint.Render(" · "+keys)
 		}
@@ -476,12 +475,7 @@ func (p Picker) footer(th pickerStyles, fw int) string {
 	return head
 }
 
-func (p Picker) helpText() string {
-	if p.sel.Override() {
-		return "↑↓/jk move · space select this one · enter confirm · esc/q cancel · ? hide keys"
-	}
-	return "↑↓/jk move · space check/uncheck · c clear · enter confirm · esc/q cancel · ? hide keys"
-}
+func (p Picker) helpText() string { return p.keys.fullHelp(p.sel.Override()) }
 
 // pickerWrap breaks plain text into lines of at most w columns at spaces.
 func pickerWrap(s string, w int) []string {

@@ -319,3 +319,28 @@ func pickerTrimScreen(s string) string {
 // pickerScreen is the emulator's visible text. SafeEmulator.String is not
 // locked (it races with the program's writes); Render is.
 func pickerScreen(emu *vt.SafeEmulator) string { return ansi.Strip(emu.Render()) }
+
+// TestPickerHelpNamesItsKeys: the picker's bindings name every key they
+// match, and its `?` help lists every binding.
+func TestPickerHelpNamesItsKeys(t *testing.T) {
+	k := DefaultPickerKeyMap()
+	for _, b := range k.Bindings() {
+		if missing := UnnamedKeys(b); len(missing) > 0 {
+			t.Errorf("help %q does not name %v", b.Help().Key, missing)
+		}
+	}
+	for _, override := range []bool{false, true} {
+		help := k.fullHelp(override)
+		for _, b := range k.Bindings()[2:] { // [0] and [1], up and down, are one row
+			if b.Help().Key == k.Clear.Help().Key && override {
+				continue // nothing to clear in an override slot
+			}
+			if !strings.Contains(help, b.Help().Key) {
+				t.Errorf("override=%v: help does not list %q:\n%s", override, b.Help().Key, help)
+			}
+		}
+		if !strings.Contains(help, "↑↓ j k") {
+			t.Errorf("help does not list the movement keys:\n%s", help)
+		}
+	}
+}

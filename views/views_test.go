@@ -5,6 +5,7 @@ import (
 	"testing"
 	"time"
 
+	"charm.land/bubbles/v2/key"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/oastui/oastui/compile"
 )
@@ -231,7 +232,10 @@ func TestHeader(t *testing.T) {
 }
 
 func TestHelpLineKeepsHelpAndQuit(t *testing.T) {
-	bs := []Binding{{"tab", "focus"}, {"↑↓", "move"}, {"e", "edit"}, {"/", "filter"}, {"?", "help"}, {"q", "quit"}}
+	var bs []key.Binding
+	for _, kd := range [][2]string{{"tab", "focus"}, {"↑↓", "move"}, {"e", "edit"}, {"/", "filter"}, {"?", "help"}, {"q", "quit"}} {
+		bs = append(bs, key.NewBinding(key.WithKeys(kd[0]), key.WithHelp(kd[0], kd[1])))
+	}
 	for _, w := range []int{20, 30, 60, 200} {
 		l := HelpLine(th, w, bs)
 		if ansi.StringWidth(l) != w {
@@ -244,7 +248,10 @@ func TestHelpLineKeepsHelpAndQuit(t *testing.T) {
 }
 
 func TestHelpOverlayFits(t *testing.T) {
-	groups := []HelpGroup{{Title: "g", Bindings: []Binding{{"a", "b"}, {"c", "d"}}}}
+	groups := []HelpGroup{{Title: "g", Bindings: []key.Binding{
+		key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "b")),
+		key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "d")),
+	}}}
 	out := HelpOverlay(th, 30, 10, groups)
 	for _, l := range strings.Split(out, "\n") {
 		if ansi.StringWidth(l) > 30 {

@@ -90,6 +90,11 @@ check "directory back is watched again" t "Returned Agent"
 # keys
 tm send-keys -t t '?'
 check "? opens help" t "press ? or esc to close"
+# the overlay is built from the key bindings: the graph's H/L and g/G and
+# the text tabs' space are listed (they were missing from the hand-written one)
+check "help lists H/L" t "< > H L"
+check "help lists g/G" t "home g"
+check "help lists space" t "space        page down"
 tm send-keys -t t Escape
 if wait_gone t "press ? or esc to close" 5; then ok "esc closes help"; else bad "esc closes help" "$(screen t)"; fi
 tm send-keys -t t '/'

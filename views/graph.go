@@ -1,22 +1,21 @@
-package tui
+package views
 
 import (
 	"fmt"
 	"strings"
 
 	"charm.land/lipgloss/v2"
-	"github.com/charmbracelet/x/ansi"
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
-	"github.com/oastui/oastui/views"
 )
 
-// graphState is the graph pane: the flow being shown (a stack of flow
-// pointers for drill-down, root first), the selected node per flow (by
-// id, so it survives re-analysis), and the scroll position.
-type graphState struct {
-	good     *Analysis
+// Graph is the graph pane: it draws the snapshot's flows (the flow being
+// shown is a stack of flow pointers for drill-down, root first), keeps the
+// selected node per flow (by id, so it survives re-analysis) and the
+// scroll position. The root model decides its size and sends it keys.
+type Graph struct {
+	good     *analysis.Snapshot
 	stack    []string
 	selID    map[string]string // flow pointer → selected node id
 	offX     int
@@ -27,14 +26,30 @@ type graphState struct {
 	note     string // shown when there is no good snapshot at all
 }
 
-func (g *graphState) init() {
+// NewGraph is an empty graph pane ("analysing…" until SetSnapshot).
+func NewGraph() *Graph {
+	g := &Graph{}
+	g.init()
+	return g
+}
+
+// SetNote is what the pane shows while there is no good snapshot.
+func (g *Graph) SetNote(s string) { g.note = s }
+
+// Height is the inner height (a page for pgup/pgdn).
+func (g *Graph) Height() int { return g.h }
+
+// Depth is how many flows deep the drill-down is (1 = the root flow).
+func (g *Graph) Depth() int { return len(g.stack) }
+
+func (g *Graph) init() {
 	g.stack = []string{""}
 	g.selID = map[string]string{}
 	g.selected = -1
 }
 
 // cur is the flow on top of the stack.
-func (g *graphState) cur() *analysis.Flow {
+func (g *Graph) cur() *analysis.Flow {
 	if g.good == nil {
 		return nil
 	}
@@ -47,9 +62,9 @@ func (g *graphState) cur() *analysis.Flow {
 	return nil
 }
 
-// setAnalysis installs a new good snapshot, keeping the drill-down path and
+// SetSnapshot installs a new good snapshot, keeping the drill-down path and
 // the selection where they still exist.
-func (g *graphState) setAnalysis(good, cur *Analysis) {
+func (g *Graph) SetSnapshot(good *analysis.Snapshot) {
 	g.good = good
 	keep := g.stack[:1]
 	for _, p := range g.stack[1:] {
@@ -67,7 +82,7 @@ func (g *graphState) setAnalysis(good, cur *Analysis) {
 
 // resolveSelection turns the remembered id into an index, defaulting to the
 // first node in reading order.
-func (g *graphState) resolveSelection() {
+func (g *Graph) resolveSelection() {
 	g.selected = -1
 	fg := g.cur()
 	if fg == nil || fg.Graph == nil || len(fg.Graph.Nodes) == 0 {
@@ -82,22 +97,23 @@ func (g *graphState) resolveSelection() {
 	g.setSel(fg, fg.Order[0])
 }
 
-func (g *graphState) setSel(fg *analysis.Flow, i int) {
+func (g *Graph) setSel(fg *analysis.Flow, i int) {
 	g.selected = i
 	g.selID[fg.Pointer] = fg.Graph.Nodes[i].ID
 	g.follow = true
 }
 
-func (g *graphState) setSize(w, h int) {
+// SetSize sets the inner size; the selection is scrolled into view again.
+func (g *Graph) SetSize(w, h int) {
 	if w != g.w || h != g.h {
 		g.follow = true
 	}
 	g.w, g.h = w, h
 }
 
-// view renders the visible window of the canvas, the selected node's box
+// Lines renders the visible window of the canvas, the selected node's box
 // highlighted.
-func (g *graphState) view(th views.Theme) []string {
+func (g *Graph) Lines(th Theme) []string {
 	fg := g.cur()
 	if fg == nil {
 		if g.note != "" {
@@ -106,7 +122,7 @@ func (g *graphState) view(th views.Theme) []string {
 		return []string{th.Dim.Render("analysing…")}
 	}
 	if fg.Canvas == nil {
-		return []string{th.Blocker.Render(views.Clean(fg.Err))}
+		return []string{th.Blocker.Render(Clean(fg.Err))}
 	}
 	c := fg.Canvas
 	if g.follow {
@@ -151,7 +167,7 @@ func (g *graphState) view(th views.Theme) []string {
 				}
 				r = ' '
 			}
-			if r > 0x1000 && views.Width(string(r)) == 2 && x+1 >= g.offX+g.w {
+			if r > 0x1000 && Width(string(r)) == 2 && x+1 >= g.offX+g.w {
 				r = ' ' // a wide character cut by the right edge
 			}
 			id := int(cell.Class)
@@ -178,14 +194,14 @@ func (g *graphState) view(th views.Theme) []string {
 	return out
 }
 
-func (g *graphState) clampScroll(c *flowgraph.Canvas) {
+func (g *Graph) clampScroll(c *flowgraph.Canvas) {
 	g.offX = max(0, min(g.offX, c.W-g.w))
 	g.offY = max(0, min(g.offY, c.H-g.h))
 }
 
 // scrollToSelection scrolls the least needed to show the selected box
 // (its top-left corner when it is bigger than the pane).
-func (g *graphState) scrollToSelection(fg *analysis.Flow) {
+func (g *Graph) scrollToSelection(fg *analysis.Flow) {
 	if g.selected < 0 || fg.Layout == nil {
 		return
 	}
@@ -207,20 +223,21 @@ func (g *graphState) scrollToSelection(fg *analysis.Flow) {
 	}
 }
 
-func (g *graphState) breadcrumb() string {
+// Breadcrumb names the flows from the root to the one shown.
+func (g *Graph) Breadcrumb() string {
 	if g.good == nil {
 		return ""
 	}
 	var parts []string
 	for _, p := range g.stack {
 		if fg := g.good.FlowAt(p); fg != nil {
-			parts = append(parts, views.Clean(fg.Name))
+			parts = append(parts, Clean(fg.Name))
 		}
 	}
 	return strings.Join(parts, " › ")
 }
 
-func (g *graphState) flowOK() *analysis.Flow {
+func (g *Graph) flowOK() *analysis.Flow {
 	fg := g.cur()
 	if fg == nil || fg.Graph == nil || len(fg.Graph.Nodes) == 0 {
 		return nil
@@ -228,8 +245,8 @@ func (g *graphState) flowOK() *analysis.Flow {
 	return fg
 }
 
-// move selects the previous/next node in reading order.
-func (g *graphState) move(d int) {
+// Move selects the previous/next node in reading order.
+func (g *Graph) Move(d int) {
 	fg := g.flowOK()
 	if fg == nil {
 		return
@@ -244,21 +261,23 @@ func (g *graphState) move(d int) {
 	g.setSel(fg, fg.Order[pos])
 }
 
-func (g *graphState) first() {
+// First selects the first node in reading order.
+func (g *Graph) First() {
 	if fg := g.flowOK(); fg != nil {
 		g.setSel(fg, fg.Order[0])
 	}
 }
 
-func (g *graphState) last() {
+// Last selects the last node in reading order.
+func (g *Graph) Last() {
 	if fg := g.flowOK(); fg != nil {
 		g.setSel(fg, fg.Order[len(fg.Order)-1])
 	}
 }
 
-// moveSide selects the nearest node to the left (d<0) or right (d>0);
+// MoveSide selects the nearest node to the left (d<0) or right (d>0);
 // with none there it scrolls.
-func (g *graphState) moveSide(d int) {
+func (g *Graph) MoveSide(d int) {
 	fg := g.flowOK()
 	if fg == nil || g.selected < 0 {
 		return
@@ -289,10 +308,11 @@ func (g *graphState) moveSide(d int) {
 		g.setSel(fg, best)
 		return
 	}
-	g.scroll(8*d, 0)
+	g.Scroll(8*d, 0)
 }
 
-func (g *graphState) scroll(dx, dy int) {
+// Scroll moves the window over the drawing by dx columns and dy rows.
+func (g *Graph) Scroll(dx, dy int) {
 	g.offX = max(0, g.offX+dx)
 	g.offY = max(0, g.offY+dy)
 	if fg := g.cur(); fg != nil && fg.Canvas != nil {
@@ -300,8 +320,8 @@ func (g *graphState) scroll(dx, dy int) {
 	}
 }
 
-// open drills into the selected node's subflow.
-func (g *graphState) open() bool {
+// Open drills into the selected node's subflow.
+func (g *Graph) Open() bool {
 	fg := g.flowOK()
 	if fg == nil || g.selected < 0 {
 		return false
@@ -316,8 +336,8 @@ func (g *graphState) open() bool {
 	return true
 }
 
-// back returns to the enclosing flow, its FlowNode still selected.
-func (g *graphState) back() bool {
+// Back returns to the enclosing flow, its FlowNode still selected.
+func (g *Graph) Back() bool {
 	if len(g.stack) <= 1 {
 		return false
 	}
@@ -327,7 +347,7 @@ func (g *graphState) back() bool {
 }
 
 // pathTo is the chain of flow pointers from the root flow to ptr.
-func (g *graphState) pathTo(ptr string) []string {
+func (g *Graph) pathTo(ptr string) []string {
 	var chain []string
 	for p, ok := ptr, true; ok; {
 		fg := g.good.FlowAt(p)
@@ -344,10 +364,10 @@ func (g *graphState) pathTo(ptr string) []string {
 	return chain
 }
 
-// selectPointer selects the node a finding's JSON Pointer belongs to: in the
+// SelectPointer selects the node a finding's JSON Pointer belongs to: in the
 // flow shown when it has one, else in the innermost flow holding the
 // pointer (the drill-down path follows).
-func (g *graphState) selectPointer(loc string) {
+func (g *Graph) SelectPointer(loc string) {
 	if g.good == nil {
 		return
 	}
@@ -403,9 +423,9 @@ func under(ptr, parent string) bool {
 	return parent == "" || ptr == parent || strings.HasPrefix(ptr, parent+"/")
 }
 
-// selectID selects the node with id in the shown flow, else in the first
+// SelectID selects the node with id in the shown flow, else in the first
 // flow that has it.
-func (g *graphState) selectID(id string) {
+func (g *Graph) SelectID(id string) {
 	if fg := g.flowOK(); fg != nil {
 		if i := fg.Graph.NodeIndex(id); i >= 0 {
 			g.setSel(fg, i)
@@ -429,7 +449,8 @@ func (g *graphState) selectID(id string) {
 	}
 }
 
-func (g *graphState) selectedNode() (*analysis.Flow, *flowgraph.Node) {
+// SelectedNode is the selected node and its flow (nil, nil when none).
+func (g *Graph) SelectedNode() (*analysis.Flow, *flowgraph.Node) {
 	fg := g.flowOK()
 	if fg == nil || g.selected < 0 || g.selected >= len(fg.Graph.Nodes) {
 		return nil, nil
@@ -437,13 +458,13 @@ func (g *graphState) selectedNode() (*analysis.Flow, *flowgraph.Node) {
 	return fg, fg.Graph.Nodes[g.selected]
 }
 
-// nodeInfo describes the selected node for the Node tab.
-func (g *graphState) nodeInfo() *views.NodeInfo {
-	fg, n := g.selectedNode()
+// NodeInfo describes the selected node for the Node tab.
+func (g *Graph) NodeInfo() *NodeInfo {
+	fg, n := g.SelectedNode()
 	if n == nil {
 		return nil
 	}
-	info := &views.NodeInfo{Name: n.Name}
+	info := &NodeInfo{Name: n.Name}
 	add := func(k, v string) {
 		if v != "" {
 			info.Fields = append(info.Fields, [2]string{k, v})
@@ -528,19 +549,12 @@ func props(arr *compile.Node) []string {
 	return out
 }
 
-// nodePosition is where the selected node is defined, for the editor.
-func (g *graphState) nodePosition() (string, int, int) {
-	_, n := g.selectedNode()
+// NodePosition is where the selected node is defined, for the editor.
+func (g *Graph) NodePosition() (string, int, int) {
+	_, n := g.SelectedNode()
 	if n == nil || n.Pointer == "" {
 		return "", 0, 0
 	}
 	line, col := g.good.Agent.Flow.PointerPosition(n.Pointer)
 	return g.good.Agent.FlowPath, line, col
-}
-
-func ansiWrap(s string, w int) string {
-	if w <= 0 {
-		return s
-	}
-	return ansi.Wrap(s, w, " ")
 }

@@ -1,0 +1,193 @@
+package tui
+
+import (
+	"fmt"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/oastui/oastui/lint"
+	"github.com/oastui/oastui/views"
+)
+
+// keyMap is every key oastui answers to. Key handling matches on these
+// bindings (key.Matches), and the help line and the `?` overlay are built
+// from them, so what the help says and what the keys do cannot drift
+// apart. The help key of a binding names every key it matches (a test
+// checks that).
+type keyMap struct {
+	// everywhere
+	Quit      key.Binding
+	ForceQuit key.Binding // quits from the help overlay, the filter and the picker too
+	Help      key.Binding
+	CloseHelp key.Binding
+	Focus     key.Binding
+	Tab       key.Binding // the number keys of the side tabs (set from the tab slice)
+	PrevTab   key.Binding
+	NextTab   key.Binding
+	Reload    key.Binding
+	Mode      key.Binding
+	Filter    key.Binding
+	Zoom      key.Binding
+	Edit      key.Binding
+	Pick      key.Binding
+	Project   key.Binding
+
+	// movement (graph and tabs)
+	Up          key.Binding
+	Down        key.Binding
+	Left        key.Binding
+	Right       key.Binding
+	PageUp      key.Binding
+	PageDown    key.Binding
+	Space       key.Binding // page down in the text tabs
+	Top         key.Binding
+	Bottom      key.Binding
+	ScrollLeft  key.Binding
+	ScrollRight key.Binding
+	Open        key.Binding
+	Back        key.Binding
+
+	// while typing a findings filter
+	FilterKeep   key.Binding
+	FilterClear  key.Binding
+	FilterDelete key.Binding
+
+	// the agent chooser
+	ChooserQuit key.Binding
+}
+
+func bindKeys(label, desc string, keys ...string) key.Binding {
+	return key.NewBinding(key.WithKeys(keys...), key.WithHelp(label, desc))
+}
+
+// newKeyMap builds the bindings; tabs are the side tabs' names (keys 1…n).
+func newKeyMap(tabs []string) keyMap {
+	k := keyMap{
+		Quit:      bindKeys("q ctrl+c", "quit", "q", "ctrl+c"),
+		ForceQuit: bindKeys("ctrl+c", "quit", "ctrl+c"),
+		Help:      bindKeys("?", "this help", "?"),
+		CloseHelp: bindKeys("? esc q", "close the help", "?", "esc", "q"),
+		Focus:     bindKeys("tab ⇧tab", "switch pane", "tab", "shift+tab"),
+		PrevTab:   bindKeys("[", "previous tab", "["),
+		NextTab:   bindKeys("]", "next tab", "]"),
+		Reload:    bindKeys("r", "re-analyse now", "r"),
+		Mode:      bindKeys("m", "toggle review mode", "m"),
+		Filter:    bindKeys("/", "filter findings", "/"),
+		Zoom:      bindKeys("z", "zoom the pane", "z"),
+		Edit:      bindKeys("e", "$EDITOR at the line", "e"),
+		Pick:      bindKeys("p", "pick context (Slots)", "p"),
+		Project:   bindKeys("P", "next project (Slots)", "P"),
+
+		Up:          bindKeys("↑ k", "up", "up", "k"),
+		Down:        bindKeys("↓ j", "down", "down", "j"),
+		Left:        bindKeys("← h", "left", "left", "h"),
+		Right:       bindKeys("→ l", "right", "right", "l"),
+		PageUp:      bindKeys("pgup ctrl+u", "page up", "pgup", "ctrl+u"),
+		PageDown:    bindKeys("pgdn ctrl+d", "page down", "pgdown", "ctrl+d"),
+		Space:       bindKeys("space", "page down", "space"),
+		Top:         bindKeys("home g", "top", "home", "g"),
+		Bottom:      bindKeys("end G", "bottom", "end", "G"),
+		ScrollLeft:  bindKeys("< H", "scroll left", "<", "H"),
+		ScrollRight: bindKeys("> L", "scroll right", ">", "L"),
+		Open:        bindKeys("enter", "open the subflow", "enter"),
+		Back:        bindKeys("⌫ esc", "back out", "backspace", "esc"),
+
+		FilterKeep:   bindKeys("enter", "keep", "enter"),
+		FilterClear:  bindKeys("esc", "clear", "esc"),
+		FilterDelete: bindKeys("⌫", "delete", "backspace"),
+
+		ChooserQuit: bindKeys("q esc ctrl+c", "quit", "q", "esc", "ctrl+c"),
+	}
+	nums := make([]string, len(tabs))
+	for i := range tabs {
+		nums[i] = fmt.Sprint(i + 1)
+	}
+	label, desc := "", ""
+	if len(tabs) > 0 {
+		label = fmt.Sprintf("1-%d", len(tabs))
+		desc = tabs[0] + "…" + tabs[len(tabs)-1] + " tab"
+	}
+	k.Tab = bindKeys(label, desc, nums...)
+	return k
+}
+
+// as is b with another description (the same keys mean different things
+// in the graph and in the tabs).
+func as(b key.Binding, desc string) key.Binding {
+	return bindKeys(b.Help().Key, desc, b.Keys()...)
+}
+
+// pair is one help row for two opposite bindings (↑ and ↓): label names
+// the keys of both.
+func pair(label, desc string, a, b key.Binding) key.Binding {
+	return bindKeys(label, desc, append(append([]string{}, a.Keys()...), b.Keys()...)...)
+}
+
+// short is b for the one-line help: its first key and a short description.
+func short(b key.Binding, desc string) key.Binding {
+	label, _, _ := strings.Cut(b.Help().Key, " ")
+	return bindKeys(label, desc, b.Keys()...)
+}
+
+// fullHelp is the `?` overlay.
+func (k keyMap) fullHelp() []views.HelpGroup {
+	return []views.HelpGroup{
+		{Title: "everywhere", Bindings: []key.Binding{
+			k.Focus, k.Tab, pair("[ ]", "previous/next tab", k.PrevTab, k.NextTab),
+			k.Edit, k.Reload, k.Mode, k.Filter, k.Zoom, k.Help, k.Quit,
+		}},
+		{Title: "graph", Bindings: []key.Binding{
+			k.upDown("previous/next node"), k.leftRight("node left/right"),
+			as(k.Top, "first node"), as(k.Bottom, "last node"),
+			k.Open, k.Back,
+			as(k.PageUp, "scroll up"), as(k.PageDown, "scroll down"),
+			pair("< > H L", "scroll sideways", k.ScrollLeft, k.ScrollRight),
+		}},
+		{Title: "tabs", Bindings: []key.Binding{
+			k.upDown("move (graph follows)"),
+			k.PageUp, k.PageDown, k.Top, k.Bottom,
+			as(k.Open, "go to the node"), k.Pick, k.Project,
+		}},
+		{Title: "Node, Compiled", Bindings: []key.Binding{
+			k.Space, k.leftRight("scroll sideways"),
+		}},
+	}
+}
+
+// upDown and leftRight are the two-way movement rows.
+func (k keyMap) upDown(desc string) key.Binding    { return pair("↑↓ j k", desc, k.Up, k.Down) }
+func (k keyMap) leftRight(desc string) key.Binding { return pair("←→ h l", desc, k.Left, k.Right) }
+
+// shortHelp is the help line: graph says whether the graph has the focus,
+// slotTab whether the tab shown lists context slots (p and P work there).
+func (k keyMap) shortHelp(graph, slotTab bool, project string, mode lint.Mode) []key.Binding {
+	b := []key.Binding{short(k.Focus, "focus"), short(k.upDown(""), "move")}
+	if graph {
+		b = append(b, short(k.Open, "open subflow"), short(k.Back, "back"))
+	} else {
+		b = append(b, short(k.Tab, "tabs"))
+		if slotTab {
+			if project == "" {
+				project = "none"
+			}
+			b = append(b, short(k.Pick, "pick context"), short(k.Project, "project: "+project))
+		}
+	}
+	other := "advisory"
+	if mode == lint.ModeAdvisory {
+		other = "deterministic"
+	}
+	return append(b, short(k.Edit, "edit"), short(k.Filter, "filter"), short(k.Reload, "reload"),
+		short(k.Mode, other), short(k.Help, "help"), short(k.Quit, "quit"))
+}
+
+// filterHelp is the help line while typing a filter.
+func (k keyMap) filterHelp() []key.Binding {
+	typing := key.NewBinding(key.WithHelp("type", "filter findings"))
+	return []key.Binding{typing, k.FilterDelete, k.FilterKeep, k.FilterClear}
+}
+
+// chooserHelp is the agent chooser's help line.
+func (k keyMap) chooserHelp() []key.Binding {
+	return []key.Binding{short(k.upDown(""), "move"), short(k.Open, "open"), short(k.ChooserQuit, "quit")}
+}

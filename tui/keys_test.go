@@ -1,0 +1,124 @@
+package tui
+
+import (
+	"reflect"
+	"slices"
+	"strings"
+	"testing"
+
+	"charm.land/bubbles/v2/key"
+	"github.com/oastui/oastui/lint"
+	"github.com/oastui/oastui/views"
+)
+
+func allBindings(km keyMap) map[string]key.Binding {
+	out := map[string]key.Binding{}
+	v := reflect.ValueOf(km)
+	for i := 0; i < v.NumField(); i++ {
+		out[v.Type().Field(i).Name] = v.Field(i).Interface().(key.Binding)
+	}
+	return out
+}
+
+// TestHelpNamesItsKeys: every binding's help, and every row of every help
+// screen, names each key it matches, so the help cannot drift from the
+// keys.
+func TestHelpNamesItsKeys(t *testing.T) {
+	km := New(Config{}).keys
+	check := func(where string, b key.Binding) {
+		t.Helper()
+		for _, k := range views.UnnamedKeys(b) {
+			t.Errorf("%s: help %q does not name key %q", where, b.Help().Key, k)
+		}
+	}
+	for name, b := range allBindings(km) {
+		if len(b.Keys()) == 0 {
+			t.Errorf("%s has no keys", name)
+		}
+		check(name, b)
+	}
+	for _, g := range km.fullHelp() {
+		for _, b := range g.Bindings {
+			check("overlay "+g.Title, b)
+		}
+	}
+	for _, b := range km.filterHelp()[1:] { // [0] is "type", no key
+		check("filter line", b)
+	}
+}
+
+// TestEveryKeyHasHelp: each key a binding matches is named by some row of
+// the overlay, the filter line or the chooser line.
+func TestEveryKeyHasHelp(t *testing.T) {
+	km := New(Config{}).keys
+	listed := map[string]bool{}
+	add := func(bs []key.Binding) {
+		for _, b := range bs {
+			unnamed := views.UnnamedKeys(b)
+			for _, k := range b.Keys() {
+				if !slices.Contains(unnamed, k) {
+					listed[k] = true
+				}
+			}
+		}
+	}
+	for _, g := range km.fullHelp() {
+		add(g.Bindings)
+	}
+	add(km.filterHelp())
+	add(km.chooserHelp())
+	for name, b := range allBindings(km) {
+		for _, k := range b.Keys() {
+			if !listed[k] {
+				t.Errorf("%s: key %q is handled but no help lists it", name, k)
+			}
+		}
+	}
+	// The overlay lists what the issue found missing.
+	for _, k := range []string{"space", "H", "L", "g", "G"} {
+		if !listed[k] {
+			t.Errorf("help does not list %q", k)
+		}
+	}
+}
+
+// TestShortHelpKeepsItsLook: the one-line help shows the first key of each
+// binding, as the hand-written line did.
+func TestShortHelpKeepsItsLook(t *testing.T) {
+	km := New(Config{}).keys
+	line := func(bs []key.Binding) string {
+		var parts []string
+		for _, b := range bs {
+			parts = append(parts, b.Help().Key+" "+b.Help().Desc)
+		}
+		return strings.Join(parts, " · ")
+	}
+	if got, want := line(km.shortHelp(true, false, "", lint.ModeDeterministic)),
+		"tab focus · ↑↓ move · enter open subflow · ⌫ back · e edit · / filter · r reload · m advisory · ? help · q quit"; got != want {
+		t.Errorf("graph line\n got %s\nwant %s", got, want)
+	}
+	if got, want := line(km.shortHelp(false, true, "p1", lint.ModeAdvisory)),
+		"tab focus · ↑↓ move · 1-5 tabs · p pick context · P project: p1 · e edit · / filter · r reload · m deterministic · ? help · q quit"; got != want {
+		t.Errorf("slots line\n got %s\nwant %s", got, want)
+	}
+}
+
+// TestSpacePagesText: space, listed in the help now, pages the Compiled
+// tab down; g goes back to the top.
+func TestSpacePagesText(t *testing.T) {
+	p := fixture("subflow-agent")
+	m := newModel(t, p, 120, 30, analyze(t, p, 1))
+	press(m, "4")
+	c := tabOf[*views.CompiledText](m)
+	if c.Len() <= m.sideInnerH() {
+		t.Fatalf("compiled output fits one page (%d lines)", c.Len())
+	}
+	press(m, "space")
+	if c.Offset() == 0 {
+		t.Error("space did not page down")
+	}
+	press(m, "g")
+	if c.Offset() != 0 {
+		t.Error("g did not go to the top")
+	}
+}

@@ -1,0 +1,89 @@
+package views
+
+import (
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/oastui/oastui/analysis"
+)
+
+func snapshot(t *testing.T, name string) *analysis.Snapshot {
+	t.Helper()
+	s := analysis.Run(filepath.Join("..", "testdata", "tui", "agents", "oastui-tui", name), analysis.Options{Stages: analysis.Everything})
+	if !s.Good() {
+		t.Fatalf("%s does not load: %+v", name, s.Review.Findings)
+	}
+	return s
+}
+
+func selected(g *Graph) string {
+	if _, n := g.SelectedNode(); n != nil {
+		return n.ID
+	}
+	return ""
+}
+
+// TestGraphPane drives the graph component without the root model: reading
+// order, drill-down into a subflow and back, and a drawing that fits.
+func TestGraphPane(t *testing.T) {
+	g := NewGraph()
+	if got := ansi.Strip(strings.Join(g.Lines(th), "\n")); !strings.Contains(got, "analysing") {
+		t.Errorf("empty pane shows %q", got)
+	}
+	g.SetSize(50, 16)
+	g.SetSnapshot(snapshot(t, "subflow-agent"))
+	if selected(g) != "start" {
+		t.Fatalf("first selection %q", selected(g))
+	}
+	g.Move(2)
+	if selected(g) != "review" {
+		t.Fatalf("two down: %q", selected(g))
+	}
+	if !g.Open() || g.Depth() != 2 || g.Breadcrumb() != "Subflow Agent › Review subflow" {
+		t.Fatalf("open: depth %d breadcrumb %q", g.Depth(), g.Breadcrumb())
+	}
+	lines := g.Lines(th)
+	if len(lines) > 16 || !strings.Contains(ansi.Strip(strings.Join(lines, "\n")), "Check draft") {
+		t.Errorf("subflow drawing (%d lines):\n%s", len(lines), ansi.Strip(strings.Join(lines, "\n")))
+	}
+	for i, l := range lines {
+		if w := ansi.StringWidth(l); w > 50 {
+			t.Errorf("line %d is %d wide", i, w)
+		}
+	}
+	if !g.Back() || g.Depth() != 1 || selected(g) != "review" {
+		t.Errorf("back: depth %d selected %q", g.Depth(), selected(g))
+	}
+	// A pointer inside the subflow selects the FlowNode in the flow shown.
+	g.First()
+	g.SelectPointer("/$referenced_components/review/subflow/$referenced_components/r_check/agent")
+	if selected(g) != "review" {
+		t.Errorf("pointer in the subflow selects %q", selected(g))
+	}
+	if info := g.NodeInfo(); info == nil || info.Name != "Review" {
+		t.Errorf("node info %+v", info)
+	}
+}
+
+// TestPanesWithoutGoodSnapshot: before any analysis parses, the tabs that
+// need one say so.
+func TestPanesWithoutGoodSnapshot(t *testing.T) {
+	cur := analysis.Run(t.TempDir(), analysis.Options{Stages: analysis.Everything})
+	sh := Shown{Cur: cur, Theme: th}
+	steps, comp, f := &Steps{}, NewCompiledText(), &Findings{}
+	for _, p := range []Pane{steps, comp, f} {
+		p.SetSize(60, 8)
+		p.Show(sh)
+	}
+	if s := ansi.Strip(steps.View(th)); !strings.Contains(s, "not compiled") {
+		t.Errorf("steps:\n%s", s)
+	}
+	if s := ansi.Strip(comp.View(th)); !strings.Contains(s, "no graph yet") {
+		t.Errorf("compiled:\n%s", s)
+	}
+	if f.Badge() != "1" || f.Len() != 1 {
+		t.Errorf("findings badge %q len %d, want the load failure", f.Badge(), f.Len())
+	}
+}
