@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -65,6 +67,20 @@ func TestPickConfirm(t *testing.T) {
 	}
 	if b, err := os.ReadFile(envFile); err != nil || string(b) != string(env.JSON())+"\n" {
 		t.Errorf("--out file %q %v", b, err)
+	}
+	// --out over a FIFO is refused (exit 2) and the FIFO stays a FIFO
+	fifo := filepath.Join(root, "env.fifo")
+	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cmd, _, _ = slotsPickCmd()
+	err = confirmPick(cmd, p, env, db, "run-1", "@v/a", fifo)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != exitUsage || !strings.Contains(err.Error(), "pick: --out: "+fifo+": not a regular file (a FIFO)") {
+		t.Errorf("--out FIFO: %v", err)
+	}
+	if st, err := os.Lstat(fifo); err != nil || st.Mode().Type() != os.ModeNamedPipe {
+		t.Errorf("the FIFO is now %v (%v)", st.Mode(), err)
 	}
 
 	// the audit lists one row
