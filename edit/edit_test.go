@@ -6,7 +6,6 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
-	"syscall"
 	"testing"
 )
 
@@ -22,7 +21,7 @@ func TestWriteFileAtomic(t *testing.T) {
 			must(t, os.WriteFile(path, []byte("old content, longer than the new"), 0o600))
 		}, "", 0o600},
 		{"FIFO", func(t *testing.T, dir, path string) {
-			must(t, syscall.Mkfifo(path, 0o644))
+			mkfifo(t, path)
 		}, "a FIFO", fs.ModeNamedPipe},
 		{"symlink to a regular file", func(t *testing.T, dir, path string) {
 			target := filepath.Join(dir, "target")

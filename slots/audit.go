@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -110,6 +111,11 @@ type Audit struct {
 // Transactions take the write lock at BEGIN (BEGIN IMMEDIATE) and wait up
 // to 10 s for another writer, so concurrent confirmations serialise.
 func OpenAudit(path string) (*Audit, error) {
+	// A FIFO or a device in place of the database would block or be
+	// clobbered by SQLite: refuse anything but a regular file (or nothing).
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("audit %s: not a regular file", path)
+	}
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Set("_txlock", "immediate")

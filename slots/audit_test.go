@@ -396,6 +396,20 @@ func TestAuditListOrder(t *testing.T) {
 	}
 }
 
+func TestOpenAuditNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "audit.db")
+	mkfifo(t, fifo)
+	for _, p := range []string{fifo, dir} {
+		if a, err := OpenAudit(p); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			if a != nil {
+				a.Close()
+			}
+			t.Errorf("%s: got %v, want a refusal", p, err)
+		}
+	}
+}
+
 func TestOpenAuditOddPath(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a b#c?d%20e")
 	if err := os.MkdirAll(dir, 0o755); err != nil {

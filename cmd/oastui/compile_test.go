@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"reflect"
 	"strings"
-	"syscall"
 	"testing"
 
 	"github.com/oastui/oastui/compile"
@@ -218,9 +217,7 @@ func TestCompileCommandCorpus(t *testing.T) {
 func TestCompileCommandOutSpecialFile(t *testing.T) {
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "out.fifo")
-	if err := syscall.Mkfifo(fifo, 0o644); err != nil {
-		t.Fatal(err)
-	}
+	mkfifo(t, fifo)
 	target := filepath.Join(dir, "target.json")
 	if err := os.WriteFile(target, []byte("keep"), 0o644); err != nil {
 		t.Fatal(err)
