@@ -6,7 +6,7 @@
 // Measuring it (numbers in the closing note):
 //
 //	go test ./flowgraph -run 'TestQualityVsDot' -v      # crossings and widths against Graphviz dot (skips without dot)
-//	go test ./flowgraph -run 'TestGrowthReport|TestSpeedAndMemory10k' -v
+//	go test ./flowgraph -run '^$' -bench 'Layout10k|Generated'  # 10k-node time and memory; growth per node
 //	go test ./flowgraph -run XXX -bench . -benchtime 2s  # corpus and generated flows, 10 to 10,240 nodes
 //	go test ./flowgraph -update                          # rewrite the goldens (testdata/), then review the diff
 package flowgraph

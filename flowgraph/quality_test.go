@@ -192,7 +192,7 @@ func qualityOf(t testing.TB, name string, g *Graph) (qualityRow, bool) {
 		ourW: lo.Width, dotW: d.width, ourRank: lo.Layers, dotRnk: d.ranks}, true
 }
 
-func logQuality(t *testing.T, rows []qualityRow) {
+func logQuality(t testing.TB, rows []qualityRow) (ours, dot int) {
 	t.Helper()
 	var b strings.Builder
 	fmt.Fprintf(&b, "%-62s %5s %5s | %9s %9s | %8s %8s | %6s %6s\n", "graph", "nodes", "edges", "cross-us", "cross-dot", "width-us", "width-dot", "layers", "ranks")
@@ -203,6 +203,7 @@ func logQuality(t *testing.T, rows []qualityRow) {
 	}
 	fmt.Fprintf(&b, "%-62s %5s %5s | %9d %9d | %8d %8d |\n", "TOTAL", "", "", su, sd, wu, wd)
 	t.Log("\n" + b.String())
+	return su, sd
 }
 
 // TestQualityVsDotCorpus: no more crossings than dot on any corpus graph.
@@ -233,15 +234,27 @@ func TestQualityVsDotCorpus(t *testing.T) {
 	logQuality(t, rows)
 }
 
-// TestQualityVsDotSynthetic reports (does not gate) the zoo, random graphs
-// and generated flows.
-func TestQualityVsDotSynthetic(t *testing.T) {
+// BenchmarkQualityVsDotSynthetic reports (does not gate) the zoo, random
+// graphs and generated flows against dot: a measurement, so a benchmark
+// (it was a test that only logged):
+//
+//	go test ./flowgraph -run '^$' -bench QualityVsDot -benchtime 1x -v
+func BenchmarkQualityVsDotSynthetic(b *testing.B) {
 	if _, err := exec.LookPath("dot"); err != nil {
-		t.Skip("graphviz dot not installed")
+		b.Skip("graphviz dot not installed")
 	}
-	if testing.Short() {
-		t.Skip("short")
+	var rows []qualityRow
+	for b.Loop() {
+		rows = syntheticQuality(b)
 	}
+	ours, dot := logQuality(b, rows)
+	b.ReportMetric(float64(ours), "crossings")
+	b.ReportMetric(float64(dot), "dot-crossings")
+}
+
+// syntheticQuality lays out the zoo, generated flows and random graphs
+// with us and with dot.
+func syntheticQuality(t testing.TB) []qualityRow {
 	var rows []qualityRow
 	names := make([]string, 0, len(zoo))
 	for n := range zoo {
@@ -264,5 +277,5 @@ func TestQualityVsDotSynthetic(t *testing.T) {
 			rows = append(rows, r)
 		}
 	}
-	logQuality(t, rows)
+	return rows
 }

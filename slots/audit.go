@@ -8,6 +8,7 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
+	"os"
 	"sort"
 	"strconv"
 	"strings"
@@ -28,6 +29,13 @@ func AppendOnlyMessage(op string) string {
 // indexes; the BEFORE UPDATE OR DELETE trigger becomes two triggers since
 // an SQLite trigger has one event. selected_at is ISO-8601 UTC text with
 // milliseconds, so text order is time order.
+//
+// Beyond the reference, the table is hash-chained (see chain.go): every row
+// carries chain_seq (1, 2, …, unique), prev_hash (the row_hash of the row
+// before it, GenesisHash for the first) and row_hash. A BEFORE INSERT
+// trigger refuses a row whose id, chain_seq or rowid is taken, so INSERT OR
+// REPLACE, REPLACE INTO … SELECT and upserts never reach SQLite's conflict
+// resolution (which deletes the old row without firing the DELETE trigger).
 var auditSchema = []string{
 	`CREATE TABLE IF NOT EXISTS run_context_selections (
   id text PRIMARY KEY NOT NULL,
@@ -43,18 +51,53 @@ var auditSchema = []string{
   selected_by text NOT NULL,
   selection_mode text NOT NULL,
   selected_at text NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  chain_seq integer NOT NULL DEFAULT 0,
+  prev_hash text NOT NULL DEFAULT '',
+  row_hash text NOT NULL DEFAULT '',
   CONSTRAINT rcs_source_scope_check CHECK (source_scope IN ('user','team','organization','workspace','project')),
   CONSTRAINT rcs_selected_by_check CHECK (selected_by IN ('user','agent','autonomous')),
   CONSTRAINT rcs_selection_mode_check CHECK (selection_mode IN ('interactive','autonomous'))
 )`,
+}
+
+// auditSchemaAfter follows the table (and, for an old database, the
+// migration that adds the chain columns).
+var auditSchemaAfter = []string{
 	`CREATE INDEX IF NOT EXISTS rcs_run_idx ON run_context_selections (org_id, parent_run_id, selected_at)`,
 	`CREATE INDEX IF NOT EXISTS rcs_artifact_idx ON run_context_selections (org_id, artifact_id)`,
+	`CREATE UNIQUE INDEX IF NOT EXISTS rcs_chain_seq_idx ON run_context_selections (chain_seq)`,
 	`CREATE TRIGGER IF NOT EXISTS trg_run_context_selections_append_only_update
   BEFORE UPDATE ON run_context_selections FOR EACH ROW
   BEGIN SELECT RAISE(ABORT, '` + AppendOnlyMessage("UPDATE") + `'); END`,
 	`CREATE TRIGGER IF NOT EXISTS trg_run_context_selections_append_only_delete
   BEFORE DELETE ON run_context_selections FOR EACH ROW
   BEGIN SELECT RAISE(ABORT, '` + AppendOnlyMessage("DELETE") + `'); END`,
+	`CREATE TRIGGER IF NOT EXISTS trg_run_context_selections_append_only_replace
+  BEFORE INSERT ON run_context_selections FOR EACH ROW
+  WHEN EXISTS (SELECT 1 FROM run_context_selections WHERE id = NEW.id)
+    OR EXISTS (SELECT 1 FROM run_context_selections WHERE chain_seq = NEW.chain_seq)
+    OR EXISTS (SELECT 1 FROM run_context_selections WHERE rowid = NEW.rowid)
+  BEGIN SELECT RAISE(ABORT, '` + AppendOnlyMessage("REPLACE") + `'); END`,
+	// The chain head: one row (id 1), moved forward by Record in the
+	// transaction that appends the rows. It can only ever name the last row.
+	`CREATE TABLE IF NOT EXISTS run_context_selections_chain (
+  id integer PRIMARY KEY CHECK (id = 1),
+  seq integer NOT NULL,
+  head text NOT NULL
+)`,
+	`CREATE TRIGGER IF NOT EXISTS trg_run_context_selections_chain_insert
+  BEFORE INSERT ON run_context_selections_chain FOR EACH ROW
+  WHEN EXISTS (SELECT 1 FROM run_context_selections_chain)
+  BEGIN SELECT RAISE(ABORT, 'run_context_selections_chain: the chain head exists; it only moves forward'); END`,
+	`CREATE TRIGGER IF NOT EXISTS trg_run_context_selections_chain_delete
+  BEFORE DELETE ON run_context_selections_chain FOR EACH ROW
+  BEGIN SELECT RAISE(ABORT, 'run_context_selections_chain: the chain head cannot be deleted'); END`,
+	`CREATE TRIGGER IF NOT EXISTS trg_run_context_selections_chain_update
+  BEFORE UPDATE ON run_context_selections_chain FOR EACH ROW
+  WHEN NEW.id IS NOT OLD.id OR NEW.seq < OLD.seq
+    OR NEW.seq IS NOT (SELECT max(chain_seq) FROM run_context_selections)
+    OR NEW.head IS NOT (SELECT row_hash FROM run_context_selections WHERE chain_seq = NEW.seq)
+  BEGIN SELECT RAISE(ABORT, 'run_context_selections_chain: the chain head only moves forward, to the last row'); END`,
 }
 
 // Audit is the append-only store of confirmed selections.
@@ -68,6 +111,11 @@ type Audit struct {
 // Transactions take the write lock at BEGIN (BEGIN IMMEDIATE) and wait up
 // to 10 s for another writer, so concurrent confirmations serialise.
 func OpenAudit(path string) (*Audit, error) {
+	// A FIFO or a device in place of the database would block or be
+	// clobbered by SQLite: refuse anything but a regular file (or nothing).
+	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("audit %s: not a regular file", path)
+	}
 	q := url.Values{}
 	q.Add("_pragma", "busy_timeout(10000)")
 	q.Set("_txlock", "immediate")
@@ -94,6 +142,18 @@ func (a *Audit) migrate() error {
 		if _, err := tx.Exec(stmt); err != nil {
 			return err
 		}
+	}
+	legacy, err := a.addChainColumns(tx)
+	if err != nil {
+		return err
+	}
+	for _, stmt := range auditSchemaAfter {
+		if _, err := tx.Exec(stmt); err != nil {
+			return err
+		}
+	}
+	if err := startChain(tx, legacy); err != nil {
+		return err
 	}
 	return tx.Commit()
 }
@@ -265,6 +325,12 @@ func (a *Audit) Record(ctx context.Context, b Batch, c Coherence) (Recorded, err
 		return res, fmt.Errorf("audit: %w", err)
 	}
 	defer tx.Rollback()
+	// Confirming into a store whose history was rewritten, dropped or
+	// truncated is refused: the break must be looked at, not buried.
+	head, err := a.verifyTx(ctx, tx)
+	if err != nil {
+		return res, fmt.Errorf("audit: refusing to record: %w", err)
+	}
 	var one int
 	err = tx.QueryRowContext(ctx, `SELECT 1 FROM run_context_selections WHERE id >= ? AND id < ? LIMIT 1`, key+":", key+";").Scan(&one)
 	switch {
@@ -275,16 +341,24 @@ func (a *Audit) Record(ctx context.Context, b Batch, c Coherence) (Recorded, err
 	}
 	stmt, err := tx.PrepareContext(ctx, `INSERT INTO run_context_selections
   (id, org_id, parent_run_id, parent_package_name, slot_id, artifact_id, representation_revision_id,
-   semantic_assertion_id, extension, source_scope, selected_by, selection_mode, selected_at)
-  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
+   semantic_assertion_id, extension, source_scope, selected_by, selection_mode, selected_at,
+   chain_seq, prev_hash, row_hash)
+  VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`)
 	if err != nil {
 		return res, fmt.Errorf("audit: %w", err)
 	}
 	defer stmt.Close()
 	for i, r := range refs {
-		if _, err := stmt.ExecContext(ctx, key+":"+strconv.Itoa(i), b.OrgID, b.ParentRunID, b.ParentPackageName, b.SlotID,
-			r.ArtifactID, r.RepresentationRevisionID, r.SemanticAssertionID, r.Extension, r.SourceScope,
-			b.SelectedBy, b.SelectionMode, stamp); err != nil {
+		row := Row{ID: key + ":" + strconv.Itoa(i), OrgID: b.OrgID, ParentRunID: b.ParentRunID,
+			ParentPackageName: b.ParentPackageName, SlotID: b.SlotID, ArtifactID: r.ArtifactID,
+			RepresentationRevisionID: r.RepresentationRevisionID, SemanticAssertionID: r.SemanticAssertionID,
+			Extension: r.Extension, SourceScope: r.SourceScope, SelectedBy: b.SelectedBy,
+			SelectionMode: b.SelectionMode, SelectedAt: stamp}
+		seq, prev := head.Seq+1, head.Hash
+		head = ChainHead{Seq: seq, Hash: RowHash(row, seq, prev)}
+		if _, err := stmt.ExecContext(ctx, row.ID, row.OrgID, row.ParentRunID, row.ParentPackageName, row.SlotID,
+			row.ArtifactID, row.RepresentationRevisionID, row.SemanticAssertionID, row.Extension, row.SourceScope,
+			row.SelectedBy, row.SelectionMode, row.SelectedAt, seq, prev, head.Hash); err != nil {
 			return res, fmt.Errorf("audit: row %d: %w", i, err)
 		}
 		if a.afterRow != nil {
@@ -293,10 +367,16 @@ func (a *Audit) Record(ctx context.Context, b Batch, c Coherence) (Recorded, err
 			}
 		}
 	}
+	if _, err := tx.ExecContext(ctx, `UPDATE run_context_selections_chain SET seq = ?, head = ? WHERE id = 1`, head.Seq, head.Hash); err != nil {
+		return res, fmt.Errorf("audit: chain head: %w", err)
+	}
 	if err := tx.Commit(); err != nil {
 		return res, fmt.Errorf("audit: %w", err)
 	}
 	res.Wrote, res.Rows = true, len(refs)
+	if err := a.writeHeadFile(head); err != nil {
+		return res, fmt.Errorf("audit: the rows are recorded, but the chain head file: %w", err)
+	}
 	return res, nil
 }
 

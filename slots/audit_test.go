@@ -3,6 +3,7 @@ package slots
 import (
 	"context"
 	"crypto/sha256"
+	"database/sql"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -261,6 +262,9 @@ func TestAuditCrashBetweenRowsLeavesNothing(t *testing.T) {
 	if n := count(t, a); n != 0 {
 		t.Fatalf("%d rows of the crashed batch remain", n)
 	}
+	if err := a.Verify(context.Background()); err != nil {
+		t.Fatalf("chain after the crash: %v", err)
+	}
 	// the database is usable afterwards and the selection can be made again
 	if r, err := a.Record(context.Background(), batch("crash-run", cands(3)), nil); err != nil || !r.Wrote {
 		t.Fatalf("after crash: %+v %v", r, err)
@@ -289,6 +293,9 @@ func TestAuditConcurrentProcesses(t *testing.T) {
 	// each process: 10 own one-row selections; together: 10 shared three-row selections once
 	if n, want := count(t, a), procs*10+10*3; n != want {
 		t.Fatalf("rows = %d, want %d (lost or duplicated)", n, want)
+	}
+	if err := a.Verify(context.Background()); err != nil {
+		t.Fatalf("the chain is not linear after concurrent writers: %v", err)
 	}
 	var dup int
 	if err := a.DB().QueryRow(`SELECT count(*) FROM (SELECT parent_run_id, artifact_id FROM run_context_selections GROUP BY 1, 2 HAVING count(*) > 1)`).Scan(&dup); err != nil || dup != 0 {
@@ -344,6 +351,9 @@ func TestAuditConcurrentConnections(t *testing.T) {
 	if n, want := count(t, a), workers*5*2+5*4; n != want {
 		t.Fatalf("rows = %d, want %d", n, want)
 	}
+	if err := a.Verify(context.Background()); err != nil {
+		t.Fatalf("the chain is not linear after concurrent writers: %v", err)
+	}
 }
 
 func mustList(t *testing.T, a *Audit, run string) []Row {
@@ -386,6 +396,20 @@ func TestAuditListOrder(t *testing.T) {
 	}
 }
 
+func TestOpenAuditNotRegular(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "audit.db")
+	mkfifo(t, fifo)
+	for _, p := range []string{fifo, dir} {
+		if a, err := OpenAudit(p); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			if a != nil {
+				a.Close()
+			}
+			t.Errorf("%s: got %v, want a refusal", p, err)
+		}
+	}
+}
+
 func TestOpenAuditOddPath(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a b#c?d%20e")
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -399,5 +423,120 @@ func TestOpenAuditOddPath(t *testing.T) {
 	ents, _ := os.ReadDir(dir)
 	if len(ents) != 1 || ents[0].Name() != "audit.db" {
 		t.Fatalf("the database went elsewhere: %v", ents)
+	}
+}
+
+// legacySchema is the table as oastui created it before the hash chain.
+var legacySchema = []string{
+	`CREATE TABLE run_context_selections (
+  id text PRIMARY KEY NOT NULL, org_id text NOT NULL, parent_run_id text NOT NULL, parent_package_name text NOT NULL,
+  slot_id text NOT NULL, artifact_id text NOT NULL, representation_revision_id text NOT NULL,
+  semantic_assertion_id text NOT NULL, extension text NOT NULL, source_scope text NOT NULL, selected_by text NOT NULL,
+  selection_mode text NOT NULL, selected_at text NOT NULL DEFAULT (strftime('%Y-%m-%dT%H:%M:%fZ', 'now')),
+  CONSTRAINT rcs_source_scope_check CHECK (source_scope IN ('user','team','organization','workspace','project')),
+  CONSTRAINT rcs_selected_by_check CHECK (selected_by IN ('user','agent','autonomous')),
+  CONSTRAINT rcs_selection_mode_check CHECK (selection_mode IN ('interactive','autonomous')))`,
+	`CREATE INDEX rcs_run_idx ON run_context_selections (org_id, parent_run_id, selected_at)`,
+	`CREATE TRIGGER trg_run_context_selections_append_only_update BEFORE UPDATE ON run_context_selections FOR EACH ROW
+  BEGIN SELECT RAISE(ABORT, '` + AppendOnlyMessage("UPDATE") + `'); END`,
+	`CREATE TRIGGER trg_run_context_selections_append_only_delete BEFORE DELETE ON run_context_selections FOR EACH ROW
+  BEGIN SELECT RAISE(ABORT, '` + AppendOnlyMessage("DELETE") + `'); END`,
+	`INSERT INTO run_context_selections VALUES ('k2:0','o1','run0','@v/agent','ctx','b','rb','sb','@v/x','user','user','interactive','2026-01-02T00:00:00.000Z')`,
+	`INSERT INTO run_context_selections VALUES ('k1:0','o1','run0','@v/agent','ctx','a','ra','sa','@v/x','user','user','interactive','2026-01-01T00:00:00.000Z')`,
+}
+
+// TestAuditMigratesLegacyTable: a database written before the chain is
+// migrated on open: the rows are kept and chained in insertion order, the
+// append-only triggers still hold, and new rows extend the chain.
+func TestAuditMigratesLegacyTable(t *testing.T) {
+	path := filepath.Join(t.TempDir(), "audit.db")
+	raw, err := sql.Open("sqlite", "file:"+path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, stmt := range legacySchema {
+		if _, err := raw.Exec(stmt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	raw.Close()
+	a, err := OpenAudit(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer a.Close()
+	ctx := context.Background()
+	if err := a.Verify(ctx); err != nil {
+		t.Fatalf("migrated chain: %v", err)
+	}
+	var got []string
+	rows, err := a.DB().Query(`SELECT id, chain_seq FROM run_context_selections ORDER BY chain_seq`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for rows.Next() {
+		var id string
+		var seq int
+		rows.Scan(&id, &seq)
+		got = append(got, fmt.Sprintf("%s=%d", id, seq))
+	}
+	rows.Close()
+	if strings.Join(got, " ") != "k2:0=1 k1:0=2" {
+		t.Errorf("chain order %v, want insertion order", got)
+	}
+	if _, err := a.DB().Exec(`UPDATE run_context_selections SET artifact_id = 'x'`); err == nil || !strings.Contains(err.Error(), AppendOnlyMessage("UPDATE")) {
+		t.Errorf("the UPDATE trigger did not survive the migration: %v", err)
+	}
+	if _, err := a.Record(ctx, batch("run1", cands(2)), auditCatalog()); err != nil {
+		t.Fatal(err)
+	}
+	if err := a.Verify(ctx); err != nil || count(t, a) != 4 {
+		t.Fatalf("after a new record: %d rows, %v", count(t, a), err)
+	}
+	// opening again is a no-op
+	b, err := OpenAudit(path)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer b.Close()
+	if err := b.Verify(ctx); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestAuditHeadFile(t *testing.T) {
+	a, path := openTemp(t)
+	ctx := context.Background()
+	if _, err := os.Stat(HeadFile(path)); err == nil {
+		t.Fatal("head file written before any row")
+	}
+	if _, err := a.Record(ctx, batch("run1", cands(2)), nil); err != nil {
+		t.Fatal(err)
+	}
+	b, err := os.ReadFile(HeadFile(path))
+	if err != nil || !strings.HasPrefix(string(b), "oastui audit chain head v1\nseq 2\nhead ") {
+		t.Fatalf("head file %q %v", b, err)
+	}
+	// a head file that lags behind the database is fine; one that is garbled
+	// or names a different row is a break
+	if _, err := a.Record(ctx, batch("run2", cands(1)), nil); err != nil {
+		t.Fatal(err)
+	}
+	must := func(err error) {
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	must(os.WriteFile(HeadFile(path), b, 0o644))
+	if err := a.Verify(ctx); err != nil {
+		t.Fatalf("lagging head file: %v", err)
+	}
+	must(os.WriteFile(HeadFile(path), []byte(strings.Replace(string(b), "seq 2", "seq 1", 1)), 0o644))
+	if err := a.Verify(ctx); !errors.Is(err, ErrChainBroken) || !strings.Contains(err.Error(), "row 1: the row's hash differs from the one in the chain head file") {
+		t.Fatalf("head file naming another row: %v", err)
+	}
+	must(os.WriteFile(HeadFile(path), []byte("junk"), 0o644))
+	if err := a.Verify(ctx); !errors.Is(err, ErrChainBroken) || !strings.Contains(err.Error(), "is not one oastui wrote") {
+		t.Fatalf("garbled head file: %v", err)
 	}
 }

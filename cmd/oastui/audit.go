@@ -46,7 +46,10 @@ func newAuditCmd() *cobra.Command {
 		Short: "List the recorded context selections (run_context_selections)",
 		Long: "audit lists the rows of the append-only audit table, ordered by selected_at then id. The\n" +
 			"database is --audit, else .oastui/audit.db at the workspace root of PATH (default: the current\n" +
-			"directory). --run keeps one parent run.",
+			"directory). --run keeps one parent run.\n\n" +
+			"Every run verifies the trail's hash chain (each row carries the hash of the row before it; the\n" +
+			"chain head is kept in the database and in FILE.chain beside it). A rewritten, truncated or\n" +
+			"dropped history is reported on stderr, naming the first bad row, with exit status 1.",
 		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if format != "text" && format != "json" {
@@ -57,7 +60,8 @@ func newAuditCmd() *cobra.Command {
 				path = args[0]
 			}
 			db := auditPathFor(auditFlag, path)
-			if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) {
+			_, headErr := os.Lstat(slots.HeadFile(db))
+			if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) && errors.Is(headErr, fs.ErrNotExist) {
 				fmt.Fprintf(cmd.ErrOrStderr(), "oastui: audit: no audit database at %s: nothing recorded yet\n", db)
 				if format == "json" {
 					fmt.Fprintln(cmd.OutOrStdout(), "[]")
@@ -72,6 +76,10 @@ func newAuditCmd() *cobra.Command {
 			rows, err := store.List(cmd.Context(), run)
 			if err != nil {
 				return internalErrorf("audit: %v", err)
+			}
+			verr := store.Verify(cmd.Context())
+			if verr != nil && !errors.Is(verr, slots.ErrChainBroken) {
+				return internalErrorf("audit: %v", verr)
 			}
 			var b bytes.Buffer
 			if format == "json" {
@@ -93,6 +101,12 @@ func newAuditCmd() *cobra.Command {
 					what += " for run " + views.Clean(run)
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "oastui: audit: %s in %s\n", what, db)
+			}
+			if verr != nil {
+				return &exitError{code: exitFindings, msg: fmt.Sprintf("audit: HISTORY BROKEN in %s: %s\n"+
+					"  The audit trail was rewritten, truncated or dropped outside oastui; the rows listed are what is left.\n"+
+					"  Nothing more will be recorded into this database (pick refuses to confirm) until it is investigated;\n"+
+					"  to start a new trail, move %s and %s aside.", db, views.Clean(verr.Error()), db, slots.HeadFile(db))}
 			}
 			return nil
 		},

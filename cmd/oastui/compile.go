@@ -1,14 +1,11 @@
 package main
 
 import (
-	"bytes"
-	"fmt"
-	"io"
 	"os"
-	"path/filepath"
 
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
 	"github.com/spf13/cobra"
 )
 
@@ -75,7 +72,7 @@ func newCompileCmd() *cobra.Command {
 				if _, err := cmd.OutOrStdout().Write(doc); err != nil {
 					return internalErrorf("compile: %v", err)
 				}
-			} else if err := writeFileAtomic(outPath, doc); err != nil {
+			} else if err := edit.WriteFileAtomic(outPath, doc); err != nil {
 				return usageErrorf("compile: --out: %v", err)
 			}
 			if !ok {
@@ -96,37 +93,4 @@ func compileDocument(s *analysis.Snapshot) (doc []byte, ok bool, err error) {
 	res := compile.NewResult(s.Compiled, s.CompileErr)
 	doc, err = compile.IndentJSON(res)
 	return doc, res.OK, err
-}
-
-// writeFileAtomic writes data to a temporary file beside path and renames
-// it over path, so a reader never sees a half-written file.
-func writeFileAtomic(path string, data []byte) error {
-	dir := filepath.Dir(path)
-	f, err := os.CreateTemp(dir, "."+filepath.Base(path)+".*.tmp")
-	if err != nil {
-		return err
-	}
-	tmp := f.Name()
-	_, werr := io.Copy(f, bytes.NewReader(data))
-	if werr == nil {
-		werr = f.Sync()
-	}
-	if cerr := f.Close(); werr == nil {
-		werr = cerr
-	}
-	if werr == nil {
-		mode := os.FileMode(0o644)
-		if st, err := os.Stat(path); err == nil {
-			mode = st.Mode().Perm()
-		}
-		werr = os.Chmod(tmp, mode)
-	}
-	if werr == nil {
-		werr = os.Rename(tmp, path)
-	}
-	if werr != nil {
-		os.Remove(tmp)
-		return fmt.Errorf("%s: %w", path, werr)
-	}
-	return nil
 }

@@ -210,3 +210,38 @@ func TestCompileCommandCorpus(t *testing.T) {
 		}
 	}
 }
+
+// TestCompileCommandOutSpecialFile: -o over a FIFO (a device in the
+// attack: -o /dev/full as root replaced the device with a regular file) or
+// a symlink exits 2 with a clear message and leaves it as it was.
+func TestCompileCommandOutSpecialFile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "out.fifo")
+	mkfifo(t, fifo)
+	target := filepath.Join(dir, "target.json")
+	if err := os.WriteFile(target, []byte("keep"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	link := filepath.Join(dir, "link.json")
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		path, want string
+		mode       os.FileMode
+	}{{fifo, "not a regular file (a FIFO); refusing to replace it", os.ModeNamedPipe}, {link, "is a symlink; refusing to write through it", os.ModeSymlink}} {
+		code, out, errOut := runCLI(t, "compile", "-o", tc.path, exampleAgent)
+		if code != exitUsage || out != "" || !strings.Contains(errOut, "compile: --out: "+tc.path+": ") || !strings.Contains(errOut, tc.want) {
+			t.Errorf("-o %s: exit %d, stdout %q, stderr %q", tc.path, code, out, errOut)
+		}
+		if st, err := os.Lstat(tc.path); err != nil || st.Mode().Type() != tc.mode {
+			t.Errorf("%s is now %v (%v)", tc.path, st.Mode(), err)
+		}
+	}
+	if b, _ := os.ReadFile(target); string(b) != "keep" {
+		t.Errorf("the symlink's target was overwritten: %q", b)
+	}
+	if ents, _ := os.ReadDir(dir); len(ents) != 3 {
+		t.Errorf("files left behind: %v", ents)
+	}
+}

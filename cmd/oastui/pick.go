@@ -13,6 +13,7 @@ import (
 	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
+	"github.com/oastui/oastui/edit"
 	"github.com/oastui/oastui/slots"
 	"github.com/oastui/oastui/views"
 )
@@ -115,7 +116,7 @@ func confirmPick(cmd *cobra.Command, p *slots.Prepared, env slots.Envelope, dbPa
 		}
 		return nil
 	}
-	if err := writeFileAtomic(out, doc); err != nil {
+	if err := edit.WriteFileAtomic(out, doc); err != nil {
 		return usageErrorf("pick: --out: %v", err)
 	}
 	fmt.Fprintf(stderr, "oastui: pick: envelope written to %s\n", out)

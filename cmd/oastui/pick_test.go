@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -66,7 +67,6 @@ func TestPickConfirm(t *testing.T) {
 	if b, err := os.ReadFile(envFile); err != nil || string(b) != string(env.JSON())+"\n" {
 		t.Errorf("--out file %q %v", b, err)
 	}
-
 	// the audit lists one row
 	code, text, _ := runSlotsCmd(t, "audit", "--audit", db)
 	if code != 0 || strings.Count(text, "\n") != 2 || !strings.Contains(text, "@v/a") || !strings.Contains(text, "workspace") {
@@ -88,6 +88,19 @@ func TestPickConfirm(t *testing.T) {
 	_, text, _ = runSlotsCmd(t, "audit", "--audit", db, "--run", "run-2")
 	if text != "" {
 		t.Errorf("refused confirmations wrote rows:\n%s", text)
+	}
+	// --out over a FIFO is refused (exit 2) and the FIFO stays a FIFO (last:
+	// mkfifo skips the rest of the test where there are no FIFOs)
+	fifo := filepath.Join(root, "env.fifo")
+	mkfifo(t, fifo)
+	cmd, _, _ = slotsPickCmd()
+	err = confirmPick(cmd, p, env, db, "run-1", "@v/a", fifo)
+	var ee *exitError
+	if !errors.As(err, &ee) || ee.code != exitUsage || !strings.Contains(err.Error(), "pick: --out: "+fifo+": not a regular file (a FIFO)") {
+		t.Errorf("--out FIFO: %v", err)
+	}
+	if st, err := os.Lstat(fifo); err != nil || st.Mode().Type() != os.ModeNamedPipe {
+		t.Errorf("the FIFO is now %v (%v)", st.Mode(), err)
 	}
 }
 
