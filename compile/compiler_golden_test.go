@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -226,48 +227,217 @@ func mutate(root *Node, p []int, v *Node) ([]byte, string) {
 		}
 	}
 	var b bytes.Buffer
-	if err := writeNode(&b, root); err != nil {
-		panic(err)
-	}
+	writeSource(&b, root)
 	undo()
 	return b.Bytes(), "/" + strings.Join(label, "/")
 }
 
-// TestCompiledBytesMutations: the fixture agents, each with one authored
-// value replaced by a value of another type (or removed), compile to
-// exactly the bytes recorded in testdata/compiled/mutations.txt (a hash
-// per case; the cases reach the compiler's paths for unexpected types,
-// undefined members and keys set by later passes).
-func TestCompiledBytesMutations(t *testing.T) {
-	var lines []string
+// writeSource writes n as JSON source: members as they are (duplicates
+// kept), numbers as written. Quicker than writeNode, which the mutation
+// test would otherwise spend most of its time in.
+func writeSource(b *bytes.Buffer, n *Node) {
+	switch n.Kind {
+	case Null:
+		b.WriteString("null")
+	case Bool:
+		b.WriteString(strconv.FormatBool(n.Bool))
+	case Number:
+		b.WriteString(n.Text)
+	case String:
+		writeSourceString(b, n.Text)
+	case Object:
+		b.WriteByte('{')
+		for i, m := range n.Members {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeSourceString(b, m.Key)
+			b.WriteByte(':')
+			writeSource(b, m.Value)
+		}
+		b.WriteByte('}')
+	case Array:
+		b.WriteByte('[')
+		for i, it := range n.Items {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			writeSource(b, it)
+		}
+		b.WriteByte(']')
+	}
+}
+
+func writeSourceString(b *bytes.Buffer, s string) {
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
+			q, _ := marshalNoEscape(s)
+			b.Write(q)
+			return
+		}
+	}
+	b.WriteByte('"')
+	b.WriteString(s)
+	b.WriteByte('"')
+}
+
+// mutationAdds lists the objects a member is added to: every
+// metadata.cinatra object and every gate step.
+func mutationAdds(root *Node) [][]int {
+	var out [][]int
+	var walk func(n *Node, at []int, parentKey, grandKey string)
+	walk = func(n *Node, at []int, parentKey, grandKey string) {
+		if n == nil {
+			return
+		}
+		switch n.Kind {
+		case Object:
+			for i, m := range n.Members {
+				p := append(append([]int(nil), at...), i)
+				if m.Value != nil && m.Value.Kind == Object && m.Key == "cinatra" && parentKey == "metadata" {
+					out = append(out, p)
+				}
+				walk(m.Value, p, m.Key, parentKey)
+			}
+		case Array:
+			for i, it := range n.Items {
+				p := append(append([]int(nil), at...), i)
+				if parentKey == "gateSteps" && it.Kind == Object {
+					out = append(out, p)
+				}
+				walk(it, p, parentKey, grandKey)
+			}
+		}
+	}
+	walk(root, nil, "", "")
+	return out
+}
+
+// addedKeys are the members the compiler's steps read, added one at a time.
+var addedKeys = []string{"name", "description", "renderer", "requiresApproval", "riskClass", "hitlOwnedBy",
+	"gateCount", "a2uiSurfaceId", "a2uiSurfaceIdOverride", "packageName"}
+
+// addMember returns the source of root with member key: v added to the
+// object at p, and a label; root is left as it was.
+func addMember(root *Node, p []int, key string, v *Node) ([]byte, string) {
+	n := root
+	var label []string
+	for _, i := range p {
+		if n.Kind == Object {
+			label = append(label, n.Members[i].Key)
+			n = n.Members[i].Value
+		} else {
+			label = append(label, fmt.Sprint(i))
+			n = n.Items[i]
+		}
+	}
+	saved := n.Members
+	n.Members = append(saved[:len(saved):len(saved)], Member{Key: key, Value: v})
+	var b bytes.Buffer
+	writeSource(&b, root)
+	n.Members = saved
+	return b.Bytes(), "/" + strings.Join(label, "/") + "+" + key
+}
+
+// mutationBases are the agents mutated: the fixture agents and two flows
+// held in memory (an AgentNode backed by an A2AAgent, a FlowNode with
+// gate steps) that the fixtures lack.
+func mutationBases(t *testing.T) map[string]*Agent {
+	bases := map[string]*Agent{}
 	for _, dir := range fixtureAgents(t) {
 		a, err := Load(dir, LoadOptions{})
 		if err != nil {
 			t.Fatal(err)
 		}
-		src, err := os.ReadFile(a.FlowPath)
+		bases[filepath.Base(dir)] = a
+	}
+	bases["mem-a2a"] = memAgent(t, flowJSON(`{"type":"flow"}`, []string{"s", "prep", "a", "e"}, []string{"s>prep", "prep>a", "a>e"},
+		[]string{"s.q>a.question", "prep.x>a.px", "s.q>prep.q"}, map[string]string{"s": startC, "e": endC,
+			"prep": `{"component_type":"ApiNode","id":"prep","name":"Prep","url":"/api/x"}`,
+			"a": `{"component_type":"AgentNode","id":"a","name":"Ask","agent":{"$component_ref":"remote"},
+				"metadata":{"cinatra":{"riskClass":"read_only","renderer":"@p/r:own","hitlOwnedBy":"childAgent","description":"Ask the remote"}}}`,
+			"remote": `{"component_type":"A2AAgent","id":"remote","name":"R","agent_url":"/api/a2a/r","connection_config":{"$component_ref":"a2a-default-connection"},
+				"metadata":{"cinatra":{"packageName":"@p/remote","requiresApproval":true,"a2uiSurfaceId":"leaf-surface"}}}`}), "")
+	bases["mem-gates"] = memAgent(t, flowJSON(`{"type":"flow"}`, []string{"s", "f", "g", "e"}, []string{"s>f", "f>g", "g>e"},
+		[]string{"s.q>f.q", "f.o>g.i"}, map[string]string{"s": startC, "e": endC,
+			"f": `{"component_type":"FlowNode","id":"f","name":"F","subflow":{"$component_ref":"sub"},"metadata":{"cinatra":{"packageName":"@p/f",
+				"gateSteps":[{"name":"One","renderer":"@p/f:one","gateCount":1},{"riskClass":"x_publish"}]}}}`,
+			"sub": `{"component_type":"Flow","$referenced_components":{"ctx":{"component_type":"InputMessageNode","id":"ctx-1","metadata":{"cinatra":{"requiresApproval":true}}}}}`,
+			"g":   `{"component_type":"FlowNode","id":"g","name":"G","subflow":{"$component_ref":"nowhere"},"metadata":{"cinatra":{"packageName":"@p/g"}}}`}), "")
+	return bases
+}
+
+// TestCompiledBytesMutations: the mutation bases, each with one authored
+// value replaced by a value of another type (or removed), or with one
+// member added, compile to exactly the bytes recorded in
+// testdata/compiled/mutations.txt (a hash per case; the cases reach the
+// compiler's paths for unexpected types, undefined members, the members
+// each kind of step can have, and keys set by later passes).
+//
+// Under -short or the race detector one case in 16 runs, each checked
+// against its line of the golden.
+func TestCompiledBytesMutations(t *testing.T) {
+	stride := 1
+	if (testing.Short() || raceEnabled) && !*updateCompiled {
+		stride = 16
+	}
+	var lines []string
+	n := 0
+	for name, a := range mutationBases(t) {
+		var b bytes.Buffer
+		writeSource(&b, a.Flow.Root)
+		root, err := Parse(b.Bytes())
 		if err != nil {
 			t.Fatal(err)
 		}
-		root, err := Parse(src)
-		if err != nil {
-			t.Fatal(err)
+		due := func() bool { n++; return n%stride == 0 }
+		record := func(mut []byte, label string) {
+			a.Flow = ParseDoc(a.FlowPath, mut)
+			sum := sha256.Sum256(compiledBytes(t, a))
+			lines = append(lines, fmt.Sprintf("%s %s %s", name, label, hex.EncodeToString(sum[:8])))
 		}
 		for _, p := range mutationTargets(root) {
 			for vi, v := range mutationValues {
+				if !due() {
+					continue
+				}
 				mut, label := mutate(root, p, v)
-				a.Flow = ParseDoc(a.FlowPath, mut)
-				sum := sha256.Sum256(compiledBytes(t, a))
-				lines = append(lines, fmt.Sprintf("%s %s#%d %s", filepath.Base(dir), label, vi, hex.EncodeToString(sum[:8])))
+				record(mut, fmt.Sprintf("%s#%d", label, vi))
+			}
+		}
+		for _, p := range mutationAdds(root) {
+			for _, k := range addedKeys {
+				for vi, v := range mutationValues[1:] {
+					if !due() {
+						continue
+					}
+					mut, label := addMember(root, p, k, v)
+					record(mut, fmt.Sprintf("%s#%d", label, vi+1))
+				}
 			}
 		}
 	}
-	sort.Strings(lines)
-	got := []byte(strings.Join(lines, "\n") + "\n")
-	if len(lines) < 1000 {
-		t.Fatalf("only %d mutation cases", len(lines))
+	if n < 8000 {
+		t.Fatalf("only %d mutation cases", n)
 	}
-	checkGolden(t, "mutations.txt", got)
+	sort.Strings(lines)
+	if stride == 1 {
+		checkGolden(t, "mutations.txt", []byte(strings.Join(lines, "\n")+"\n"))
+		return
+	}
+	want, err := os.ReadFile(filepath.Join(compiledGoldenDir, "mutations.txt"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	have := map[string]bool{}
+	for _, l := range strings.Split(string(want), "\n") {
+		have[l] = true
+	}
+	for _, l := range lines {
+		if !have[l] {
+			t.Errorf("not in mutations.txt: %s", l)
+		}
+	}
 }
 
 // keyOrder lists, for every object in n, its path and its keys in order.

@@ -164,6 +164,14 @@ func TestCompileSteps(t *testing.T) {
 			if got := stepsJSON(t, out); !reflect.DeepEqual(got, want) {
 				t.Errorf("steps differ:\n%s", strings.Join(jsonDiff("", got, want), "\n"))
 			}
+			// The keys in the reference's order, too.
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, []byte(tc.want)); err != nil {
+				t.Fatal(err)
+			}
+			if got := mustJSON(t, out.ApprovalPolicy.Steps); got != compact.String() {
+				t.Errorf("steps bytes:\n got %s\nwant %s", got, compact.String())
+			}
 		})
 	}
 }
