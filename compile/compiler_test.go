@@ -123,6 +123,13 @@ func TestCompileSteps(t *testing.T) {
 			{"nodeType":"input_message","stepNumber":3,"requiresApproval":true,"riskClass":"read_only","hitlOwnedBy":"self","skipLlm":true,"name":"orphan","description":"orphan","xRenderer":"@cinatra-ai/agent-builder:schema-field-fallback","inputMessageField":"orphan","inputMessageSchema":{"type":"object","properties":{}}}]`,
 		},
 		{
+			name:  "InputMessageNode: artifactReviewTargetsInput last; values of unexpected types verbatim",
+			order: []string{"s", "r", "e"}, edges: []string{"s>r", "r>e"},
+			comps: map[string]string{"s": startC, "e": endC,
+				"r": `{"component_type":"InputMessageNode","id":"r","name":7,"outputs":[{"title":"a"}],"metadata":{"cinatra":{"description":null,"renderer":false,"artifactReview":{"targetsInput":"draft"}}}}`},
+			want: `[{"nodeType":"input_message","stepNumber":1,"requiresApproval":true,"riskClass":"read_only","hitlOwnedBy":"self","skipLlm":true,"name":7,"description":7,"xRenderer":false,"inputMessageField":"a","inputMessageSchema":{"type":"object"},"artifactReviewTargetsInput":"draft"}]`,
+		},
+		{
 			name:  "AgentNode: parent/leaf merge, A2AAgent child, inputMapping, connectionConfig",
 			order: []string{"s", "prep", "a", "e"}, edges: []string{"s>prep", "prep>a", "a>e"},
 			data: []string{"s.q>a.question", "prep.x>a.px", "s.q>prep.q", "ghost.y>a.gy"},
