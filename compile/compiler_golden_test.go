@@ -9,7 +9,6 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
-	"strconv"
 	"strings"
 	"testing"
 
@@ -185,100 +184,47 @@ func mutationTargets(root *Node) [][]int {
 	return out
 }
 
-// mutate returns the source of root with the member at p replaced by v
-// (removed when v is nil), and the member's path; root is left as it was.
-func mutate(root *Node, p []int, v *Node) ([]byte, string) {
+// mutate replaces the member or item at p of root by v (removes it when v
+// is nil), calls fn, and puts it back; it returns the member's path.
+func mutate(root *Node, p []int, v *Node, fn func()) string {
 	n := root
 	var label []string
-	var undo func()
 	for depth, i := range p {
 		last := depth == len(p)-1
 		switch n.Kind {
 		case Object:
 			label = append(label, n.Members[i].Key)
-			if last {
-				saved := n.Members
-				if v == nil {
-					n.Members = append(saved[:i:i], saved[i+1:]...)
-				} else {
-					n.Members = append([]Member(nil), saved...)
-					n.Members[i].Value = v
-				}
-				obj := n
-				undo = func() { obj.Members = saved }
-			} else {
+			if !last {
 				n = n.Members[i].Value
+				continue
 			}
+			saved := n.Members
+			if v == nil {
+				n.Members = append(saved[:i:i], saved[i+1:]...)
+			} else {
+				n.Members = append([]Member(nil), saved...)
+				n.Members[i].Value = v
+			}
+			fn()
+			n.Members = saved
 		case Array:
 			label = append(label, fmt.Sprint(i))
-			if last {
-				saved := n.Items
-				if v == nil {
-					n.Items = append(saved[:i:i], saved[i+1:]...)
-				} else {
-					n.Items = append([]*Node(nil), saved...)
-					n.Items[i] = v
-				}
-				arr := n
-				undo = func() { arr.Items = saved }
-			} else {
+			if !last {
 				n = n.Items[i]
+				continue
 			}
+			saved := n.Items
+			if v == nil {
+				n.Items = append(saved[:i:i], saved[i+1:]...)
+			} else {
+				n.Items = append([]*Node(nil), saved...)
+				n.Items[i] = v
+			}
+			fn()
+			n.Items = saved
 		}
 	}
-	var b bytes.Buffer
-	writeSource(&b, root)
-	undo()
-	return b.Bytes(), "/" + strings.Join(label, "/")
-}
-
-// writeSource writes n as JSON source: members as they are (duplicates
-// kept), numbers as written. Quicker than writeNode, which the mutation
-// test would otherwise spend most of its time in.
-func writeSource(b *bytes.Buffer, n *Node) {
-	switch n.Kind {
-	case Null:
-		b.WriteString("null")
-	case Bool:
-		b.WriteString(strconv.FormatBool(n.Bool))
-	case Number:
-		b.WriteString(n.Text)
-	case String:
-		writeSourceString(b, n.Text)
-	case Object:
-		b.WriteByte('{')
-		for i, m := range n.Members {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeSourceString(b, m.Key)
-			b.WriteByte(':')
-			writeSource(b, m.Value)
-		}
-		b.WriteByte('}')
-	case Array:
-		b.WriteByte('[')
-		for i, it := range n.Items {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			writeSource(b, it)
-		}
-		b.WriteByte(']')
-	}
-}
-
-func writeSourceString(b *bytes.Buffer, s string) {
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; c < 0x20 || c == '"' || c == '\\' || c >= 0x80 {
-			q, _ := marshalNoEscape(s)
-			b.Write(q)
-			return
-		}
-	}
-	b.WriteByte('"')
-	b.WriteString(s)
-	b.WriteByte('"')
+	return "/" + strings.Join(label, "/")
 }
 
 // mutationAdds lists the objects a member is added to: every
@@ -317,9 +263,9 @@ func mutationAdds(root *Node) [][]int {
 var addedKeys = []string{"name", "description", "renderer", "requiresApproval", "riskClass", "hitlOwnedBy",
 	"gateCount", "a2uiSurfaceId", "a2uiSurfaceIdOverride", "packageName"}
 
-// addMember returns the source of root with member key: v added to the
-// object at p, and a label; root is left as it was.
-func addMember(root *Node, p []int, key string, v *Node) ([]byte, string) {
+// addMember adds the member key: v to the object at p of root, calls fn,
+// and removes it again; it returns a label.
+func addMember(root *Node, p []int, key string, v *Node, fn func()) string {
 	n := root
 	var label []string
 	for _, i := range p {
@@ -333,10 +279,9 @@ func addMember(root *Node, p []int, key string, v *Node) ([]byte, string) {
 	}
 	saved := n.Members
 	n.Members = append(saved[:len(saved):len(saved)], Member{Key: key, Value: v})
-	var b bytes.Buffer
-	writeSource(&b, root)
+	fn()
 	n.Members = saved
-	return b.Bytes(), "/" + strings.Join(label, "/") + "+" + key
+	return "/" + strings.Join(label, "/") + "+" + key
 }
 
 // mutationBases are the agents mutated: the fixture agents and two flows
@@ -384,35 +329,33 @@ func TestCompiledBytesMutations(t *testing.T) {
 	var lines []string
 	n := 0
 	for name, a := range mutationBases(t) {
-		var b bytes.Buffer
-		writeSource(&b, a.Flow.Root)
-		root, err := Parse(b.Bytes())
+		src := a.Flow.Src
+		root, err := Parse(src)
 		if err != nil {
 			t.Fatal(err)
 		}
 		due := func() bool { n++; return n%stride == 0 }
-		record := func(mut []byte, label string) {
-			a.Flow = ParseDoc(a.FlowPath, mut)
-			sum := sha256.Sum256(compiledBytes(t, a))
-			lines = append(lines, fmt.Sprintf("%s %s %s", name, label, hex.EncodeToString(sum[:8])))
+		var sum [sha256.Size]byte
+		compile := func() {
+			a.Flow = NewDoc(a.FlowPath, src, root)
+			sum = sha256.Sum256(compiledBytes(t, a))
+		}
+		record := func(label string, vi int) {
+			lines = append(lines, fmt.Sprintf("%s %s#%d %s", name, label, vi, hex.EncodeToString(sum[:8])))
 		}
 		for _, p := range mutationTargets(root) {
 			for vi, v := range mutationValues {
-				if !due() {
-					continue
+				if due() {
+					record(mutate(root, p, v, compile), vi)
 				}
-				mut, label := mutate(root, p, v)
-				record(mut, fmt.Sprintf("%s#%d", label, vi))
 			}
 		}
 		for _, p := range mutationAdds(root) {
 			for _, k := range addedKeys {
 				for vi, v := range mutationValues[1:] {
-					if !due() {
-						continue
+					if due() {
+						record(addMember(root, p, k, v, compile), vi+1)
 					}
-					mut, label := addMember(root, p, k, v)
-					record(mut, fmt.Sprintf("%s#%d", label, vi+1))
 				}
 			}
 		}
