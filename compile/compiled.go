@@ -121,24 +121,38 @@ const (
 	lateMember stepMember = 0x80
 )
 
-var stepKeys = [...]string{
-	mStepNumber:                 "stepNumber",
-	mNodeType:                   "nodeType",
-	mName:                       "name",
-	mDescription:                "description",
-	mRequiresApproval:           "requiresApproval",
-	mRiskClass:                  "riskClass",
-	mHitlOwnedBy:                "hitlOwnedBy",
-	mSkipLlm:                    "skipLlm",
-	mXRenderer:                  "xRenderer",
-	mChildAgent:                 "childAgent",
-	mInputMessageField:          "inputMessageField",
-	mInputMessageSchema:         "inputMessageSchema",
-	mGateCount:                  "gateCount",
-	mFiresRendererGate:          "firesRendererGate",
-	mA2uiSurfaceID:              "a2uiSurfaceId",
-	mConnectionConfig:           "connectionConfig",
-	mArtifactReviewTargetsInput: "artifactReviewTargetsInput",
+// stepMembers gives each member its JSON key and its typed field: str for
+// the string members, flag for the boolean ones, val for the others.
+var stepMembers = [...]struct {
+	key  string
+	str  func(*Step) *string
+	flag func(*Step) *bool
+	val  func(*Step) any
+}{
+	mStepNumber:                 {key: "stepNumber", val: func(s *Step) any { return s.StepNumber }},
+	mNodeType:                   {key: "nodeType", str: func(s *Step) *string { return &s.NodeType }},
+	mName:                       {key: "name", str: func(s *Step) *string { return &s.Name }},
+	mDescription:                {key: "description", str: func(s *Step) *string { return &s.Description }},
+	mRequiresApproval:           {key: "requiresApproval", flag: func(s *Step) *bool { return &s.RequiresApproval }},
+	mRiskClass:                  {key: "riskClass", str: func(s *Step) *string { return &s.RiskClass }},
+	mHitlOwnedBy:                {key: "hitlOwnedBy", str: func(s *Step) *string { return &s.HitlOwnedBy }},
+	mSkipLlm:                    {key: "skipLlm", flag: func(s *Step) *bool { return &s.SkipLlm }},
+	mXRenderer:                  {key: "xRenderer", str: func(s *Step) *string { return &s.XRenderer }},
+	mChildAgent:                 {key: "childAgent", val: func(s *Step) any { return s.ChildAgent }},
+	mInputMessageField:          {key: "inputMessageField", str: func(s *Step) *string { return &s.InputMessageField }},
+	mInputMessageSchema:         {key: "inputMessageSchema", val: func(s *Step) any { return s.InputMessageSchema }},
+	mGateCount:                  {key: "gateCount", val: func(s *Step) any { return deref(s.GateCount) }},
+	mFiresRendererGate:          {key: "firesRendererGate", val: func(s *Step) any { return deref(s.FiresRendererGate) }},
+	mA2uiSurfaceID:              {key: "a2uiSurfaceId", str: func(s *Step) *string { return &s.A2uiSurfaceID }},
+	mConnectionConfig:           {key: "connectionConfig", val: func(s *Step) any { return s.ConnectionConfig }},
+	mArtifactReviewTargetsInput: {key: "artifactReviewTargetsInput", str: func(s *Step) *string { return &s.ArtifactReviewTargetsInput }},
+}
+
+func deref[T any](p *T) any {
+	if p == nil {
+		return nil
+	}
+	return *p
 }
 
 // memberSet is a set of stepMembers.
@@ -158,7 +172,7 @@ type stepShape uint8
 
 const (
 	stepHandBuilt    stepShape = iota // not built by Compile: the struct's order
-	stepSetup                         // step 0 (cinatra.md §11.4)
+	stepSetup                         // step 0 (cinatra.md §11.5)
 	stepInputMessage                  // an InputMessageNode
 	stepAgent                         // an AgentNode
 	stepFlowNode                      // a FlowNode without gateSteps
@@ -184,42 +198,6 @@ var stepOrders = [...][]stepMember{
 		mRiskClass, mXRenderer, mHitlOwnedBy, mGateCount, mA2uiSurfaceID, mFiresRendererGate},
 }
 
-// str is the typed field of a string member, or nil.
-func (s *Step) str(m stepMember) *string {
-	switch m {
-	case mNodeType:
-		return &s.NodeType
-	case mName:
-		return &s.Name
-	case mDescription:
-		return &s.Description
-	case mRiskClass:
-		return &s.RiskClass
-	case mHitlOwnedBy:
-		return &s.HitlOwnedBy
-	case mXRenderer:
-		return &s.XRenderer
-	case mInputMessageField:
-		return &s.InputMessageField
-	case mA2uiSurfaceID:
-		return &s.A2uiSurfaceID
-	case mArtifactReviewTargetsInput:
-		return &s.ArtifactReviewTargetsInput
-	}
-	return nil
-}
-
-// flag is the typed field of a boolean member, or nil.
-func (s *Step) flag(m stepMember) *bool {
-	switch m {
-	case mRequiresApproval:
-		return &s.RequiresApproval
-	case mSkipLlm:
-		return &s.SkipLlm
-	}
-	return nil
-}
-
 // get is the member's JSON value (nil when absent).
 func (s *Step) get(m stepMember) any {
 	if !s.has.has(m) {
@@ -230,31 +208,13 @@ func (s *Step) get(m stepMember) any {
 			return w.v
 		}
 	}
-	if p := s.str(m); p != nil {
-		return *p
+	switch t := stepMembers[m]; {
+	case t.str != nil:
+		return *t.str(s)
+	case t.flag != nil:
+		return *t.flag(s)
 	}
-	if p := s.flag(m); p != nil {
-		return *p
-	}
-	switch m {
-	case mStepNumber:
-		return s.StepNumber
-	case mChildAgent:
-		return s.ChildAgent
-	case mInputMessageSchema:
-		return s.InputMessageSchema
-	case mGateCount:
-		if s.GateCount != nil {
-			return *s.GateCount
-		}
-	case mFiresRendererGate:
-		if s.FiresRendererGate != nil {
-			return *s.FiresRendererGate
-		}
-	case mConnectionConfig:
-		return s.ConnectionConfig
-	}
-	return nil
+	return stepMembers[m].val(s)
 }
 
 // MarshalJSON writes the step's members in the reference's order
@@ -270,6 +230,7 @@ func (s Step) MarshalJSON() ([]byte, error) {
 	b.WriteByte('{')
 	for _, e := range stepOrders[s.shape] {
 		m := e &^ lateMember
+		// a member a later pass added is written at its late place only
 		if !s.has.has(m) || s.late.has(m) != (e&lateMember != 0) {
 			continue
 		}
@@ -277,7 +238,7 @@ func (s Step) MarshalJSON() ([]byte, error) {
 			b.WriteByte(',')
 		}
 		b.WriteByte('"')
-		b.WriteString(stepKeys[m])
+		b.WriteString(stepMembers[m].key)
 		b.WriteString(`":`)
 		if err := enc.Encode(s.get(m)); err != nil {
 			return nil, err

@@ -331,3 +331,12 @@ func TestIndentJSONNoHTMLEscape(t *testing.T) {
 		t.Errorf("%q", b)
 	}
 }
+
+// TestHandBuiltStepJSON: a Step not made by Compile marshals its typed
+// fields in the struct's order, empty ones left out.
+func TestHandBuiltStepJSON(t *testing.T) {
+	got := mustJSON(t, Step{StepNumber: 2, Name: "n", RiskClass: "r", NodeType: "agent", NodeID: "x"})
+	if want := `{"stepNumber":2,"name":"n","requiresApproval":false,"riskClass":"r","nodeType":"agent"}`; got != want {
+		t.Errorf("got %s\nwant %s", got, want)
+	}
+}
