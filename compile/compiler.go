@@ -103,7 +103,7 @@ func (c *compiler) run() (*CompiledAgentOas, error) {
 		c.validate,       // §11.1: validateOasFlowStructural only
 		c.prepasses,      // §11.2: llm and toolbox injection
 		c.registries,     // §11.3: local refs, global registry, data edges
-		c.topology,       // §11.4: BFS order, steppable nodes, the EndNode
+		c.topology,       // §11.4: BFS order, AgentNodes, the EndNode
 		c.approvalPolicy, // §11.5–11.8: step 0 and one step per entry
 		c.schemas,        // §11.9: inputSchema, outputSchema
 		c.agentConfig,    // §11.9: prompt, llmConfig, toolboxes
