@@ -121,38 +121,24 @@ const (
 	lateMember stepMember = 0x80
 )
 
-// stepMembers gives each member its JSON key and its typed field: str for
-// the string members, flag for the boolean ones, val for the others.
-var stepMembers = [...]struct {
-	key  string
-	str  func(*Step) *string
-	flag func(*Step) *bool
-	val  func(*Step) any
-}{
-	mStepNumber:                 {key: "stepNumber", val: func(s *Step) any { return s.StepNumber }},
-	mNodeType:                   {key: "nodeType", str: func(s *Step) *string { return &s.NodeType }},
-	mName:                       {key: "name", str: func(s *Step) *string { return &s.Name }},
-	mDescription:                {key: "description", str: func(s *Step) *string { return &s.Description }},
-	mRequiresApproval:           {key: "requiresApproval", flag: func(s *Step) *bool { return &s.RequiresApproval }},
-	mRiskClass:                  {key: "riskClass", str: func(s *Step) *string { return &s.RiskClass }},
-	mHitlOwnedBy:                {key: "hitlOwnedBy", str: func(s *Step) *string { return &s.HitlOwnedBy }},
-	mSkipLlm:                    {key: "skipLlm", flag: func(s *Step) *bool { return &s.SkipLlm }},
-	mXRenderer:                  {key: "xRenderer", str: func(s *Step) *string { return &s.XRenderer }},
-	mChildAgent:                 {key: "childAgent", val: func(s *Step) any { return s.ChildAgent }},
-	mInputMessageField:          {key: "inputMessageField", str: func(s *Step) *string { return &s.InputMessageField }},
-	mInputMessageSchema:         {key: "inputMessageSchema", val: func(s *Step) any { return s.InputMessageSchema }},
-	mGateCount:                  {key: "gateCount", val: func(s *Step) any { return deref(s.GateCount) }},
-	mFiresRendererGate:          {key: "firesRendererGate", val: func(s *Step) any { return deref(s.FiresRendererGate) }},
-	mA2uiSurfaceID:              {key: "a2uiSurfaceId", str: func(s *Step) *string { return &s.A2uiSurfaceID }},
-	mConnectionConfig:           {key: "connectionConfig", val: func(s *Step) any { return s.ConnectionConfig }},
-	mArtifactReviewTargetsInput: {key: "artifactReviewTargetsInput", str: func(s *Step) *string { return &s.ArtifactReviewTargetsInput }},
-}
-
-func deref[T any](p *T) any {
-	if p == nil {
-		return nil
-	}
-	return *p
+var stepKeys = [...]string{
+	mStepNumber:                 "stepNumber",
+	mNodeType:                   "nodeType",
+	mName:                       "name",
+	mDescription:                "description",
+	mRequiresApproval:           "requiresApproval",
+	mRiskClass:                  "riskClass",
+	mHitlOwnedBy:                "hitlOwnedBy",
+	mSkipLlm:                    "skipLlm",
+	mXRenderer:                  "xRenderer",
+	mChildAgent:                 "childAgent",
+	mInputMessageField:          "inputMessageField",
+	mInputMessageSchema:         "inputMessageSchema",
+	mGateCount:                  "gateCount",
+	mFiresRendererGate:          "firesRendererGate",
+	mA2uiSurfaceID:              "a2uiSurfaceId",
+	mConnectionConfig:           "connectionConfig",
+	mArtifactReviewTargetsInput: "artifactReviewTargetsInput",
 }
 
 // memberSet is a set of stepMembers.
@@ -198,6 +184,44 @@ var stepOrders = [...][]stepMember{
 		mRiskClass, mXRenderer, mHitlOwnedBy, mGateCount, mA2uiSurfaceID, mFiresRendererGate},
 }
 
+// str is the typed field of a string member, or nil. (str, flag and get
+// are switches, not a table of funcs: a call through a func value makes
+// every Step escape to the heap.)
+func (s *Step) str(m stepMember) *string {
+	switch m {
+	case mNodeType:
+		return &s.NodeType
+	case mName:
+		return &s.Name
+	case mDescription:
+		return &s.Description
+	case mRiskClass:
+		return &s.RiskClass
+	case mHitlOwnedBy:
+		return &s.HitlOwnedBy
+	case mXRenderer:
+		return &s.XRenderer
+	case mInputMessageField:
+		return &s.InputMessageField
+	case mA2uiSurfaceID:
+		return &s.A2uiSurfaceID
+	case mArtifactReviewTargetsInput:
+		return &s.ArtifactReviewTargetsInput
+	}
+	return nil
+}
+
+// flag is the typed field of a boolean member, or nil.
+func (s *Step) flag(m stepMember) *bool {
+	switch m {
+	case mRequiresApproval:
+		return &s.RequiresApproval
+	case mSkipLlm:
+		return &s.SkipLlm
+	}
+	return nil
+}
+
 // get is the member's JSON value (nil when absent).
 func (s *Step) get(m stepMember) any {
 	if !s.has.has(m) {
@@ -208,13 +232,31 @@ func (s *Step) get(m stepMember) any {
 			return w.v
 		}
 	}
-	switch t := stepMembers[m]; {
-	case t.str != nil:
-		return *t.str(s)
-	case t.flag != nil:
-		return *t.flag(s)
+	if p := s.str(m); p != nil {
+		return *p
 	}
-	return stepMembers[m].val(s)
+	if p := s.flag(m); p != nil {
+		return *p
+	}
+	switch m {
+	case mStepNumber:
+		return s.StepNumber
+	case mChildAgent:
+		return s.ChildAgent
+	case mInputMessageSchema:
+		return s.InputMessageSchema
+	case mGateCount:
+		if s.GateCount != nil {
+			return *s.GateCount
+		}
+	case mFiresRendererGate:
+		if s.FiresRendererGate != nil {
+			return *s.FiresRendererGate
+		}
+	case mConnectionConfig:
+		return s.ConnectionConfig
+	}
+	return nil
 }
 
 // MarshalJSON writes the step's members in the reference's order
@@ -238,7 +280,7 @@ func (s Step) MarshalJSON() ([]byte, error) {
 			b.WriteByte(',')
 		}
 		b.WriteByte('"')
-		b.WriteString(stepMembers[m].key)
+		b.WriteString(stepKeys[m])
 		b.WriteString(`":`)
 		if err := enc.Encode(s.get(m)); err != nil {
 			return nil, err

@@ -33,22 +33,19 @@ func (s *Step) dropWritten(m stepMember) {
 }
 
 // setStr and setFlag set a member to a value the compiler supplies.
-func (s *Step) setStr(m stepMember, v string) { *stepMembers[m].str(s) = v; s.present(m) }
-func (s *Step) setFlag(m stepMember, v bool)  { *stepMembers[m].flag(s) = v; s.present(m) }
+func (s *Step) setStr(m stepMember, v string) { *s.str(m) = v; s.present(m) }
+func (s *Step) setFlag(m stepMember, v bool)  { *s.flag(m) = v; s.present(m) }
 
 // setNode sets a member to a value of the document, which the reference
 // copies as written: into the typed field when it has the field's type,
 // else verbatim (the typed field stays zero). An undefined value (nil)
 // leaves the member out.
 func (s *Step) setNode(m stepMember, n *Node) {
-	var str *string
-	var flag *bool
-	if t := stepMembers[m]; t.str != nil {
-		str = t.str(s)
-		*str = ""
-	} else if t.flag != nil {
-		flag = t.flag(s)
-		*flag = false
+	if p := s.str(m); p != nil {
+		*p = ""
+	}
+	if p := s.flag(m); p != nil {
+		*p = false
 	}
 	s.has &^= 1 << m
 	s.dropWritten(m)
@@ -56,12 +53,12 @@ func (s *Step) setNode(m stepMember, n *Node) {
 		return
 	}
 	s.has |= 1 << m
-	switch {
-	case n.Kind == String && str != nil:
-		*str = n.Text
+	switch p, b := s.str(m), s.flag(m); {
+	case n.Kind == String && p != nil:
+		*p = n.Text
 		return
-	case n.Kind == Bool && flag != nil:
-		*flag = n.Bool
+	case n.Kind == Bool && b != nil:
+		*b = n.Bool
 		return
 	case m == mGateCount && n.Kind == Number:
 		if f, ok := n.Float(); ok && f == float64(int(f)) {
