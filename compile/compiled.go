@@ -52,11 +52,14 @@ type ConnectionConfig struct {
 
 // Step is one entry of approvalPolicy.steps.
 //
-// The typed fields are what the rest of oastui reads. A value the agent
-// wrote with an unexpected JSON type (a number where a string belongs) is
-// left zero in the typed field but still emitted verbatim in the JSON, as
-// the reference would emit it. JSON keys appear in the order the reference
-// emits them.
+// The typed fields are what the rest of oastui reads, and the only place a
+// compiled step's values live. Three small unexported fields complete them
+// for the JSON: which members are present (a member can be present with a
+// zero value, "" or false), the few values the agent wrote with a JSON type
+// the typed field cannot hold (a number where a string belongs: the typed
+// field stays zero, the JSON carries the value verbatim, as the reference
+// emits it), and which kind of step it is, which fixes the order of the
+// JSON keys (see stepOrders).
 type Step struct {
 	StepNumber        int         `json:"stepNumber"`
 	Name              string      `json:"name,omitempty"`
@@ -85,17 +88,207 @@ type Step struct {
 	// the step was expanded from, or -1. Not part of the JSON.
 	GateIndex int `json:"-"`
 
-	fields OrderedObject // the JSON members in the reference's order; nil for a hand-built Step
+	shape   stepShape   // which compiler pass built the step; stepHandBuilt for a Step made elsewhere
+	has     memberSet   // the members present in the JSON
+	late    memberSet   // members a later pass added after the shape's own (see stepOrders)
+	written []rawMember // members whose authored JSON type the typed field cannot hold
 }
 
-// MarshalJSON emits the step's members in the reference's order, values as
-// the reference emits them.
+// stepMember is one member of a step's JSON.
+type stepMember uint8
+
+const (
+	mStepNumber stepMember = iota
+	mNodeType
+	mName
+	mDescription
+	mRequiresApproval
+	mRiskClass
+	mHitlOwnedBy
+	mSkipLlm
+	mXRenderer
+	mChildAgent
+	mInputMessageField
+	mInputMessageSchema
+	mGateCount
+	mFiresRendererGate
+	mA2uiSurfaceID
+	mConnectionConfig
+	mArtifactReviewTargetsInput
+
+	// lateMember marks, in stepOrders, the place of a member that a later
+	// pass added to a step that did not have it.
+	lateMember stepMember = 0x80
+)
+
+var stepKeys = [...]string{
+	mStepNumber:                 "stepNumber",
+	mNodeType:                   "nodeType",
+	mName:                       "name",
+	mDescription:                "description",
+	mRequiresApproval:           "requiresApproval",
+	mRiskClass:                  "riskClass",
+	mHitlOwnedBy:                "hitlOwnedBy",
+	mSkipLlm:                    "skipLlm",
+	mXRenderer:                  "xRenderer",
+	mChildAgent:                 "childAgent",
+	mInputMessageField:          "inputMessageField",
+	mInputMessageSchema:         "inputMessageSchema",
+	mGateCount:                  "gateCount",
+	mFiresRendererGate:          "firesRendererGate",
+	mA2uiSurfaceID:              "a2uiSurfaceId",
+	mConnectionConfig:           "connectionConfig",
+	mArtifactReviewTargetsInput: "artifactReviewTargetsInput",
+}
+
+// memberSet is a set of stepMembers.
+type memberSet uint32
+
+func (s memberSet) has(m stepMember) bool { return s&(1<<m) != 0 }
+
+// rawMember is a member's value as the agent wrote it.
+type rawMember struct {
+	m stepMember
+	v any
+}
+
+// stepShape is the pass of the reference compiler that built a step; each
+// writes its step's members in its own order.
+type stepShape uint8
+
+const (
+	stepHandBuilt    stepShape = iota // not built by Compile: the struct's order
+	stepSetup                         // step 0 (cinatra.md §11.5)
+	stepInputMessage                  // an InputMessageNode
+	stepAgent                         // an AgentNode
+	stepFlowNode                      // a FlowNode without gateSteps
+	stepFlowGate                      // one gateStep of a FlowNode
+)
+
+// stepOrders is the order in which the reference's object literal and
+// assignments create each shape's members (JSON.stringify keeps creation
+// order). A member a pass sets again keeps its first place; a member set to
+// undefined is not written. The FlowNode's renderer look-up in the child
+// agent adds xRenderer and riskClass at the end when the merge left them
+// out (lateMember); when the merge set xRenderer to a falsy value, the
+// look-up replaces it in its first place.
+var stepOrders = [...][]stepMember{
+	stepSetup: {mStepNumber, mName, mDescription, mRequiresApproval, mRiskClass, mHitlOwnedBy, mSkipLlm},
+	stepInputMessage: {mNodeType, mStepNumber, mRequiresApproval, mRiskClass, mHitlOwnedBy, mSkipLlm,
+		mName, mDescription, mXRenderer, mInputMessageField, mInputMessageSchema, mArtifactReviewTargetsInput},
+	stepAgent: {mNodeType, mStepNumber, mRequiresApproval, mDescription, mName,
+		mRiskClass, mXRenderer, mA2uiSurfaceID, mHitlOwnedBy, mChildAgent, mConnectionConfig},
+	stepFlowNode: {mNodeType, mStepNumber, mRequiresApproval, mDescription, mName, mChildAgent,
+		mRiskClass, mXRenderer, mA2uiSurfaceID, mHitlOwnedBy, mXRenderer | lateMember, mRiskClass | lateMember},
+	stepFlowGate: {mNodeType, mStepNumber, mRequiresApproval, mDescription, mName, mChildAgent,
+		mRiskClass, mXRenderer, mHitlOwnedBy, mGateCount, mA2uiSurfaceID, mFiresRendererGate},
+}
+
+// str is the typed field of a string member, or nil. (str, flag and get
+// are switches, not a table of funcs: a call through a func value makes
+// every Step escape to the heap.)
+func (s *Step) str(m stepMember) *string {
+	switch m {
+	case mNodeType:
+		return &s.NodeType
+	case mName:
+		return &s.Name
+	case mDescription:
+		return &s.Description
+	case mRiskClass:
+		return &s.RiskClass
+	case mHitlOwnedBy:
+		return &s.HitlOwnedBy
+	case mXRenderer:
+		return &s.XRenderer
+	case mInputMessageField:
+		return &s.InputMessageField
+	case mA2uiSurfaceID:
+		return &s.A2uiSurfaceID
+	case mArtifactReviewTargetsInput:
+		return &s.ArtifactReviewTargetsInput
+	}
+	return nil
+}
+
+// flag is the typed field of a boolean member, or nil.
+func (s *Step) flag(m stepMember) *bool {
+	switch m {
+	case mRequiresApproval:
+		return &s.RequiresApproval
+	case mSkipLlm:
+		return &s.SkipLlm
+	}
+	return nil
+}
+
+// get is the member's JSON value (nil when absent).
+func (s *Step) get(m stepMember) any {
+	if !s.has.has(m) {
+		return nil
+	}
+	for _, w := range s.written {
+		if w.m == m {
+			return w.v
+		}
+	}
+	if p := s.str(m); p != nil {
+		return *p
+	}
+	if p := s.flag(m); p != nil {
+		return *p
+	}
+	switch m {
+	case mStepNumber:
+		return s.StepNumber
+	case mChildAgent:
+		return s.ChildAgent
+	case mInputMessageSchema:
+		return s.InputMessageSchema
+	case mGateCount:
+		if s.GateCount != nil {
+			return *s.GateCount
+		}
+	case mFiresRendererGate:
+		if s.FiresRendererGate != nil {
+			return *s.FiresRendererGate
+		}
+	case mConnectionConfig:
+		return s.ConnectionConfig
+	}
+	return nil
+}
+
+// MarshalJSON writes the step's members in the reference's order
+// (stepOrders), values as the reference emits them.
 func (s Step) MarshalJSON() ([]byte, error) {
-	if s.fields == nil {
+	if s.shape == stepHandBuilt {
 		type plain Step
 		return marshalNoEscape(plain(s))
 	}
-	return s.fields.MarshalJSON()
+	var b bytes.Buffer
+	enc := json.NewEncoder(&b)
+	enc.SetEscapeHTML(false)
+	b.WriteByte('{')
+	for _, e := range stepOrders[s.shape] {
+		m := e &^ lateMember
+		// a member a later pass added is written at its late place only
+		if !s.has.has(m) || s.late.has(m) != (e&lateMember != 0) {
+			continue
+		}
+		if b.Len() > 1 {
+			b.WriteByte(',')
+		}
+		b.WriteByte('"')
+		b.WriteString(stepKeys[m])
+		b.WriteString(`":`)
+		if err := enc.Encode(s.get(m)); err != nil {
+			return nil, err
+		}
+		b.Truncate(b.Len() - 1) // Encode's newline
+	}
+	b.WriteByte('}')
+	return b.Bytes(), nil
 }
 
 // LlmConfig is the first Agent's llm_config (model id and API type).

@@ -41,6 +41,28 @@ func BenchmarkCompileCorpus(b *testing.B) {
 	}
 }
 
+// BenchmarkCompileCorpusJSON compiles the 25 corpus agents and renders
+// each result as `oastui compile` prints it.
+func BenchmarkCompileCorpusJSON(b *testing.B) {
+	var agents []*Agent
+	for _, d := range corpusAgentDirs(b) {
+		a, err := Load(d, LoadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		agents = append(agents, a)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, a := range agents {
+			if _, err := IndentJSON(NewResult(Compile(a))); err != nil {
+				b.Fatal(err)
+			}
+		}
+	}
+}
+
 // BenchmarkParseCorpus parses the 25 corpus flow files once per iteration.
 func BenchmarkParseCorpus(b *testing.B) {
 	var srcs [][]byte

@@ -123,6 +123,13 @@ func TestCompileSteps(t *testing.T) {
 			{"nodeType":"input_message","stepNumber":3,"requiresApproval":true,"riskClass":"read_only","hitlOwnedBy":"self","skipLlm":true,"name":"orphan","description":"orphan","xRenderer":"@cinatra-ai/agent-builder:schema-field-fallback","inputMessageField":"orphan","inputMessageSchema":{"type":"object","properties":{}}}]`,
 		},
 		{
+			name:  "InputMessageNode: artifactReviewTargetsInput last; values of unexpected types verbatim",
+			order: []string{"s", "r", "e"}, edges: []string{"s>r", "r>e"},
+			comps: map[string]string{"s": startC, "e": endC,
+				"r": `{"component_type":"InputMessageNode","id":"r","name":7,"outputs":[{"title":"a"}],"metadata":{"cinatra":{"description":null,"renderer":false,"artifactReview":{"targetsInput":"draft"}}}}`},
+			want: `[{"nodeType":"input_message","stepNumber":1,"requiresApproval":true,"riskClass":"read_only","hitlOwnedBy":"self","skipLlm":true,"name":7,"description":7,"xRenderer":false,"inputMessageField":"a","inputMessageSchema":{"type":"object"},"artifactReviewTargetsInput":"draft"}]`,
+		},
+		{
 			name:  "AgentNode: parent/leaf merge, A2AAgent child, inputMapping, connectionConfig",
 			order: []string{"s", "prep", "a", "e"}, edges: []string{"s>prep", "prep>a", "a>e"},
 			data: []string{"s.q>a.question", "prep.x>a.px", "s.q>prep.q", "ghost.y>a.gy"},
@@ -163,6 +170,14 @@ func TestCompileSteps(t *testing.T) {
 			}
 			if got := stepsJSON(t, out); !reflect.DeepEqual(got, want) {
 				t.Errorf("steps differ:\n%s", strings.Join(jsonDiff("", got, want), "\n"))
+			}
+			// The keys in the reference's order, too.
+			var compact bytes.Buffer
+			if err := json.Compact(&compact, []byte(tc.want)); err != nil {
+				t.Fatal(err)
+			}
+			if got := mustJSON(t, out.ApprovalPolicy.Steps); got != compact.String() {
+				t.Errorf("steps bytes:\n got %s\nwant %s", got, compact.String())
 			}
 		})
 	}
@@ -314,5 +329,14 @@ func TestIndentJSONNoHTMLEscape(t *testing.T) {
 	b, _ = IndentJSON(NewResult(nil, &CompileError{Msg: "x <y>"}))
 	if string(b) != "{\n  \"ok\": false,\n  \"error\": \"x <y>\"\n}\n" {
 		t.Errorf("%q", b)
+	}
+}
+
+// TestHandBuiltStepJSON: a Step not made by Compile marshals its typed
+// fields in the struct's order, empty ones left out.
+func TestHandBuiltStepJSON(t *testing.T) {
+	got := mustJSON(t, Step{StepNumber: 2, Name: "n", RiskClass: "r", NodeType: "agent", NodeID: "x"})
+	if want := `{"stepNumber":2,"name":"n","requiresApproval":false,"riskClass":"r","nodeType":"agent"}`; got != want {
+		t.Errorf("got %s\nwant %s", got, want)
 	}
 }
