@@ -68,6 +68,14 @@ func clean(s string, keepTab bool) string {
 	return b.String()
 }
 
+// Unsafe reports whether Clean removes or replaces r: a C0 or C1 control
+// character, DEL, a bidirectional or zero-width formatting character, or a
+// line or paragraph separator. Faces that escape rather than remove (JSON
+// output) use it to decide what to escape.
+func Unsafe(r rune) bool {
+	return r < 0x20 || (r >= 0x7f && r <= 0x9f) || r == 0x2028 || r == 0x2029 || isInvisibleFormat(r)
+}
+
 // isClean is the fast path: printable ASCII only.
 func isClean(s string) bool {
 	for i := 0; i < len(s); i++ {
