@@ -168,7 +168,7 @@ func secStructuralMarked(class KeyClass, value string, depth int, marks uint8) (
 			return d, true
 		}
 	}
-	if marks&markURL != 0 && strings.Contains(value, "://") {
+	if marks&markURL != 0 && (strings.Contains(value, "://") || strings.Contains(value, `:\/\/`)) {
 		if d, ok := secFindURLSecrets(value, class, depth); ok {
 			return d, true
 		}
@@ -835,7 +835,7 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int) (Detection, 
 		if dots >= 2 && b-a >= 16 {
 			marks |= markDots
 		}
-		if colon && b-a > 2 && tok[0] == '/' && tok[1] == '/' {
+		if colon && b-a > 2 && (tok[0] == '/' && tok[1] == '/' || strings.HasPrefix(tok, `\/\/`)) {
 			marks |= markURL
 		}
 		if d, ok := secPrefixAt(value, a, b); ok {
@@ -1055,19 +1055,37 @@ func secFindJWT(value string) (Detection, bool) {
 // user-info part, Slack webhooks, and secret-named query parameters.
 func secFindURLSecrets(value string, class KeyClass, depth int) (Detection, bool) {
 	off := 0
+	// "://", or ":\/\/" as JSON source may spell it (minified files often
+	// escape every slash): Redact runs on source lines too. The next
+	// position of each is kept, so the search stays linear.
+	plain, esc := -2, -2
+	next := func(pos *int, sep string) {
+		if *pos == -1 || *pos >= off {
+			return
+		}
+		if k := strings.Index(value[off:], sep); k >= 0 {
+			*pos = off + k
+		} else {
+			*pos = -1
+		}
+	}
 	for {
-		k := strings.Index(value[off:], "://")
-		if k < 0 {
+		next(&plain, "://")
+		next(&esc, `:\/\/`)
+		at, sep := plain, 3
+		if esc >= 0 && (at < 0 || esc < at) {
+			at, sep = esc, 5
+		}
+		if at < 0 {
 			return Detection{}, false
 		}
-		at := off + k
 		// scheme start
 		s := at
 		for s > 0 && (secIsAlnum(value[s-1]) || value[s-1] == '+' || value[s-1] == '.' || value[s-1] == '-') {
 			s--
 		}
 		// end of the URL
-		e := at + 3
+		e := at + sep
 		for e < len(value) && !secIsSpace(value[e]) && value[e] != '"' && value[e] != '\'' && value[e] != '`' && value[e] != '>' && value[e] != ')' {
 			e++
 		}
@@ -1075,9 +1093,9 @@ func secFindURLSecrets(value string, class KeyClass, depth int) (Detection, bool
 		if s == at {
 			continue
 		}
-		authStart := at + 3
+		authStart := at + sep
 		authEnd := authStart
-		for authEnd < e && value[authEnd] != '/' && value[authEnd] != '?' && value[authEnd] != '#' {
+		for authEnd < e && value[authEnd] != '/' && value[authEnd] != '\\' && value[authEnd] != '?' && value[authEnd] != '#' {
 			authEnd++
 		}
 		authority := value[authStart:authEnd]

@@ -278,3 +278,26 @@ func BenchmarkDetectSecret(b *testing.B) {
 		}
 	}
 }
+
+// TestURLCredentialsEscapedSlashes: JSON source may spell a URL with
+// escaped slashes (https:\/\/user:pw@host, as minified files often do);
+// Redact, which runs on source excerpts, masks the password there too.
+// Before, the excerpt of such a minified file showed it raw.
+func TestURLCredentialsEscapedSlashes(t *testing.T) {
+	pw := tk("Xk9vQ2mL", "7pR4tZ8w")
+	for _, tc := range []struct{ in, want string }{
+		{`{"url":"https:\/\/admin:` + pw + `@db.example\/hook"}`, `{"url":"https:\/\/admin:Xk9v…16@db.example\/hook"}`},
+		{`{"url":"https://admin:` + pw + `@db.example/hook"}`, `{"url":"https://admin:Xk9v…16@db.example/hook"}`},
+		{`"a":"x:\/\/y","url":"postgres:\/\/u:` + pw + `@db\/x"`, `"a":"x:\/\/y","url":"postgres:\/\/u:Xk9v…16@db\/x"`},
+		{`{"url":"https:\/\/admin:password@db.example\/hook"}`, `{"url":"https:\/\/admin:password@db.example\/hook"}`}, // placeholder word
+		{`{"url":"https:\/\/db.example\/a?b=c"}`, `{"url":"https:\/\/db.example\/a?b=c"}`},
+	} {
+		if got := Redact(tc.in); got != tc.want {
+			t.Errorf("Redact(%s)\n got %s\nwant %s", tc.in, got, tc.want)
+		}
+	}
+	d, ok := Detect("url", `https:\/\/admin:`+pw+`@db.example\/hook`)
+	if !ok || d.Family != "url-credentials" {
+		t.Errorf("escaped-slash URL: %+v %v", d, ok)
+	}
+}
