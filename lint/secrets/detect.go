@@ -1194,27 +1194,42 @@ func secAllBullets(v string) bool {
 	return true
 }
 
-// Redact returns a line of source with every literal credential
-// Detect finds in it replaced by the masked form, for excerpts shown
-// under findings. `key: value` and `KEY=value` lines are judged under
-// their key.
-func Redact(line string) string {
-	key, off, val := SplitAssignment(line)
+// Redact returns s with every literal credential Detect finds in it
+// replaced by the masked form: THE masker, for every string that leaves
+// the engine for a face (finding messages, source excerpts, graph labels).
+// `key: value` and `KEY=value` lines are judged under their key when the
+// key names a secret; under any other key (name, description, an id)
+// they are judged as neutral text — a masker may show less, never more,
+// and an excerpt line often holds more than the one value its first key
+// names.
+//
+// Detect reports a structural secret (URL credentials, JWT, PEM) before a
+// token further left, so the text before each detection is redacted too,
+// not only the text after it. The number of detections is bounded
+// (redactBudget), which keeps the work linear in practice.
+func Redact(s string) string {
+	key, off, val := SplitAssignment(s)
+	class := max(ClassifyKey(key), KeyNeutral)
+	budget := min(32+len(val)/16, 256)
 	var b strings.Builder
-	b.WriteString(line[:off])
-	rest := val
-	for i := 0; i < 32 && rest != ""; i++ {
-		d, ok := Detect(key, rest)
-		if !ok {
+	b.WriteString(s[:off])
+	redactInto(&b, class, val, &budget)
+	b.WriteString(s[off+len(val):])
+	return b.String()
+}
+
+func redactInto(b *strings.Builder, class KeyClass, s string, budget *int) {
+	for s != "" && *budget > 0 {
+		d, ok := secDetect(class, s, 0)
+		if !ok || d.End <= d.Start {
 			break
 		}
-		b.WriteString(rest[:d.Start])
+		*budget--
+		redactInto(b, class, s[:d.Start], budget)
 		b.WriteString(d.Masked)
-		rest = rest[d.End:]
+		s = s[d.End:]
 	}
-	b.WriteString(rest)
-	b.WriteString(line[off+len(val):])
-	return b.String()
+	b.WriteString(s)
 }
 
 // SplitAssignment recognises `KEY=value`, `key: value`, `"key": "value"`,

@@ -301,3 +301,31 @@ func TestURLCredentialsEscapedSlashes(t *testing.T) {
 		t.Errorf("escaped-slash URL: %+v %v", d, ok)
 	}
 }
+
+// TestRedactLeftOfStructural: Detect reports a URL credential before a
+// provider token further left; Redact masks both (before, the token left
+// of the URL was kept raw).
+func TestRedactLeftOfStructural(t *testing.T) {
+	in := `"p":"use ` + fakeGH + `","u":"https://admin:` + tk("Xk9vQ2mL", "7pR4tZ8w") + `@db.example/x"`
+	got := Redact(in)
+	if strings.Contains(got, fakeGH[4:16]) || strings.Contains(got, "7pR4tZ8w") {
+		t.Errorf("Redact left a secret:\n%s", got)
+	}
+	if want := `"p":"use ghp_…41","u":"https://admin:Xk9v…16@db.example/x"`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestRedactExcerptLine: an excerpt of a minified line starts with some
+// key; a descriptive first key must not lower what the rest of the line
+// is judged by (before, `"name":"tok <token>",…` kept the token raw).
+func TestRedactExcerptLine(t *testing.T) {
+	in := `"name":"tok ` + fakeRandom + `","prompt_template":"x"}`
+	if got := Redact(in); strings.Contains(got, fakeRandom[4:16]) {
+		t.Errorf("Redact kept the token: %s", got)
+	}
+	// a key that names a secret still makes the judgement stricter
+	if got := Redact("password: hunter2hunter"); strings.Contains(got, "hunter2hunter") {
+		t.Errorf("Redact kept the password: %s", got)
+	}
+}
