@@ -18,6 +18,7 @@ import (
 	"strings"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint/secrets"
 )
 
 // NodeKind is the family of a flow node, derived from its component_type.
@@ -136,6 +137,9 @@ func (g *Graph) NodeIndex(id string) int {
 	if i, ok := g.index[id]; ok {
 		return i
 	}
+	if i, ok := g.index[label(id)]; ok { // a raw id from the document
+		return i
+	}
 	return -1
 }
 
@@ -178,8 +182,8 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 	}
 	resolve := newResolver(f, a.RegistryComponents())
 	g := &Graph{
-		FlowID:      Sanitize(f.ID()),
-		FlowName:    Sanitize(f.Node.Get("name").StringOr("")),
+		FlowID:      label(f.ID()),
+		FlowName:    label(f.Node.Get("name").StringOr("")),
 		FlowPointer: f.Pointer,
 		File:        a.Flow.Path,
 		index:       map[string]int{},
@@ -199,12 +203,12 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 			continue
 		}
 		r := resolve(item, itemPtr)
-		n := &Node{ID: Sanitize(id), Name: Sanitize(id), Kind: KindOther, related: []string{itemPtr}}
+		n := &Node{ID: label(id), Name: label(id), Kind: KindOther, related: []string{itemPtr}}
 		if r.Node != nil && r.Node.Kind == compile.Object {
 			ct := compile.ComponentType(r.Node)
-			n.ComponentType = Sanitize(ct)
+			n.ComponentType = label(ct)
 			n.Kind = KindOf(ct)
-			if name := strings.TrimSpace(Sanitize(r.Node.Get("name").StringOr(""))); name != "" {
+			if name := strings.TrimSpace(label(r.Node.Get("name").StringOr(""))); name != "" {
 				n.Name = name
 			}
 			n.Pointer = r.Pointer
@@ -229,8 +233,8 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 		if !ok1 || !ok2 {
 			continue
 		}
-		g.Edges = append(g.Edges, Edge{From: g.Nodes[fi].ID, To: Sanitize(to),
-			Branch: Sanitize(e.Node.Get("from_branch").StringOr("")), Pointer: ptr})
+		g.Edges = append(g.Edges, Edge{From: g.Nodes[fi].ID, To: label(to),
+			Branch: label(e.Node.Get("from_branch").StringOr("")), Pointer: ptr})
 		if from == to {
 			g.Nodes[fi].SelfLoop = true
 		}
@@ -249,13 +253,13 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 		if _, ok := g.index[to]; !ok {
 			continue
 		}
-		g.Data = append(g.Data, DataEdge{From: Sanitize(from), To: Sanitize(to), Pointer: ptr,
-			Output: Sanitize(e.Node.Get("source_output").StringOr("")),
-			Input:  Sanitize(e.Node.Get("destination_input").StringOr(""))})
+		g.Data = append(g.Data, DataEdge{From: label(from), To: label(to), Pointer: ptr,
+			Output: label(e.Node.Get("source_output").StringOr("")),
+			Input:  label(e.Node.Get("destination_input").StringOr(""))})
 	}
 	if id := endpointID(f.Node.Get("start_node")); id != "" {
 		if _, ok := g.index[id]; ok {
-			g.Start = Sanitize(id)
+			g.Start = label(id)
 		}
 	}
 
@@ -338,12 +342,26 @@ func flowAt(root *compile.Node, ptr string) *compile.Flow {
 // id of a node written inline.
 func endpointID(n *compile.Node) string {
 	if id, ok := compile.RefID(n); ok {
-		return id
+		return label(id)
 	}
 	if n.Is(compile.Object) {
-		return n.Get("id").StringOr("")
+		return label(n.Get("id").StringOr(""))
 	}
 	return ""
+}
+
+// label is how a string from the agent appears in a graph (node ids and
+// names, edge labels, flow id and name): sanitised (safetext, the one
+// sanitiser) and with every literal credential masked (secrets.Redact, the
+// one masker), so that every face that draws a graph — the TUI's pane,
+// `oastui graph` text, DOT and Mermaid — shows neither escape sequences nor
+// raw tokens. Node ids are keyed by their label throughout, so lookups
+// stay consistent.
+func label(s string) string {
+	if s == "" {
+		return ""
+	}
+	return secrets.Redact(Sanitize(s))
 }
 
 // addRelated records the child flows of a node and the components it
@@ -394,7 +412,7 @@ func (g *Graph) order(flow *compile.Node) {
 	pos := 0
 	placed := make([]bool, len(g.Nodes))
 	for _, id := range compile.BFSOrder(flow) {
-		if i, ok := g.index[id]; ok && !placed[i] {
+		if i, ok := g.index[label(id)]; ok && !placed[i] {
 			placed[i] = true
 			g.Nodes[i].BFS = pos
 			pos++
@@ -524,7 +542,7 @@ func approvalOf(r compile.Resolved, resolve resolver) (bool, string) {
 		if risk == "" {
 			risk = leaf.Get("riskClass").StringOr("")
 		}
-		return appr, Sanitize(risk)
+		return appr, label(risk)
 	case KindFlow:
 		appr, _ := boolField(meta, "requiresApproval")
 		for _, gs := range items(meta.Get("gateSteps")) {
@@ -535,10 +553,10 @@ func approvalOf(r compile.Resolved, resolve resolver) (bool, string) {
 				risk = gs.Get("riskClass").StringOr("")
 			}
 		}
-		return appr, Sanitize(risk)
+		return appr, label(risk)
 	}
 	appr, _ := boolField(meta, "requiresApproval")
-	return appr, Sanitize(risk)
+	return appr, label(risk)
 }
 
 // numberSteps gives the top-level flow's nodes the compiler's step numbers

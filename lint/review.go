@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint/secrets"
 )
 
 // Mode is the review mode (SPEC §3.5).
@@ -45,6 +46,9 @@ func Run(a *compile.Agent, opts Options) Review {
 	fs := opts.Config.apply(a, p.found)
 	if opts.Mode == ModeAdvisory {
 		fs = advisoryFindings(a, opts.Config, fs)
+	}
+	for i := range fs { // the one masker, once, as findings leave the engine
+		fs[i].Message = secrets.Redact(fs[i].Message)
 	}
 	return bucket(compile.SortFindings(fs))
 }

@@ -8,6 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint/secrets"
 )
 
 // untrusted_external_url (SPEC §3.3): every outbound URL of the document —
@@ -181,7 +182,7 @@ func urlRedact(s string) string {
 	var b strings.Builder
 	rest := s
 	for i := 0; i < 16 && rest != ""; i++ {
-		d, ok := DetectSecret("url", rest)
+		d, ok := secrets.Detect("url", rest)
 		if !ok || d.Start < 0 || d.End <= d.Start || d.End > len(rest) {
 			break
 		}

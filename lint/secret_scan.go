@@ -5,6 +5,7 @@ import (
 	"strconv"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint/secrets"
 )
 
 var (
@@ -30,17 +31,17 @@ func scanDocSecrets(p *Pass, d *compile.Doc) {
 	if d == nil || d.Root == nil {
 		return
 	}
-	w := secretWalker{report: func(ptr string, class secKeyClass, det Detection) {
-		if class == secKeyDescriptive {
+	w := secretWalker{report: func(ptr string, class secrets.KeyClass, det secrets.Detection) {
+		if class == secrets.KeyDescriptive {
 			p.Report(d, ptr, RuleCredentialInDescription, secretMessage("credential in a descriptive field", ptr, det))
 			return
 		}
 		p.Report(d, ptr, RuleLiteralCredentialDetected, secretMessage("literal credential detected", ptr, det))
 	}}
-	w.walk(d.Root, "", secKeyNeutral)
+	w.walk(d.Root, "", secrets.KeyNeutral)
 }
 
-func secretMessage(what, ptr string, det Detection) string {
+func secretMessage(what, ptr string, det secrets.Detection) string {
 	return fmt.Sprintf("%s at %s: pattern=%s, value %s", what, ptr, det.Family, det.Masked)
 }
 
@@ -48,12 +49,12 @@ func secretMessage(what, ptr string, det Detection) string {
 // path as a stack of tokens and builds a JSON Pointer only for a finding.
 type secretWalker struct {
 	path   []string
-	report func(ptr string, class secKeyClass, det Detection)
+	report func(ptr string, class secrets.KeyClass, det secrets.Detection)
 	// cache of key classes: keys repeat a lot in one document; a small
 	// direct-mapped table is cheaper than a map for these short keys
 	cache [256]struct {
 		key   string
-		class secKeyClass
+		class secrets.KeyClass
 		ok    bool
 	}
 	nodes int
@@ -62,7 +63,7 @@ type secretWalker struct {
 // secretMaxNodes bounds the walk (the parser already bounds depth and size).
 const secretMaxNodes = 1 << 22
 
-func (w *secretWalker) class(key string) secKeyClass {
+func (w *secretWalker) class(key string) secrets.KeyClass {
 	h := uint(len(key))
 	if len(key) > 0 {
 		h = h*31 + uint(key[0])*7 + uint(key[len(key)-1])*131 + uint(key[len(key)/2])
@@ -71,7 +72,7 @@ func (w *secretWalker) class(key string) secKeyClass {
 	if e.ok && e.key == key {
 		return e.class
 	}
-	c := secClassifyKey(key)
+	c := secrets.ClassifyKey(key)
 	e.key, e.class, e.ok = key, c, true
 	return c
 }
@@ -81,7 +82,7 @@ func (w *secretWalker) pointer() string {
 }
 
 // walk visits n whose own key has class kc (array items inherit it).
-func (w *secretWalker) walk(n *compile.Node, key string, kc secKeyClass) {
+func (w *secretWalker) walk(n *compile.Node, key string, kc secrets.KeyClass) {
 	if n == nil {
 		return
 	}
@@ -94,17 +95,17 @@ func (w *secretWalker) walk(n *compile.Node, key string, kc secKeyClass) {
 		if len(n.Text) < 6 {
 			return // nothing that short is reported under any key
 		}
-		det, ok := secDetect(kc, n.Text, 0)
+		det, ok := secrets.DetectIn(kc, n.Text)
 		if !ok {
 			return
 		}
-		if kc == secKeyDescriptive && !det.Strong {
+		if kc == secrets.KeyDescriptive && !det.Strong {
 			return
 		}
 		w.report(w.pointer(), kc, det)
 	case compile.Object:
 		// name/value pairs: {"name": "Authorization", "value": "Bearer …"}
-		pairClass := secKeyClass(255)
+		pairClass := secrets.KeyClass(255)
 		var label *compile.Node
 		hasValue := false
 		for _, m := range n.Members {
@@ -118,14 +119,14 @@ func (w *secretWalker) walk(n *compile.Node, key string, kc secKeyClass) {
 			}
 		}
 		if hasValue && label != nil && label.Text != "" && len(label.Text) < 128 {
-			if c := w.class(label.Text); c >= secKeySecret {
+			if c := w.class(label.Text); c >= secrets.KeySecret {
 				pairClass = c
 			}
 		}
 		for _, m := range n.Members {
 			// the class of a key matters only for a string under it or the
 			// strings of an array under it; objects bring their own keys
-			c := secKeyNeutral
+			c := secrets.KeyNeutral
 			switch v := m.Value; {
 			case v == nil:
 			case v.Kind == compile.String && len(v.Text) >= 6, v.Kind == compile.Array:

@@ -11,6 +11,7 @@ import (
 	"testing"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint/secrets"
 )
 
 // secScanJSON runs the flow-document secret scan over src.
@@ -271,7 +272,7 @@ func TestSiblingSplitAssignment(t *testing.T) {
 		"  - token => 'x'":             {"token", "14", "x"},
 		"just a line of prose: really": {"", "0", "just a line of prose: really"},
 	} {
-		k, off, v := siblingSplitAssignment(in)
+		k, off, v := secrets.SplitAssignment(in)
 		if k != want[0] || fmt.Sprint(off) != want[1] || v != want[2] {
 			t.Errorf("%q → %q %d %q, want %v", in, k, off, v, want)
 		}
@@ -388,16 +389,6 @@ func BenchmarkSiblingScanCorpus(b *testing.B) {
 		}
 	}
 	cpu.report(b, len(agents))
-}
-
-func BenchmarkDetectSecret(b *testing.B) {
-	vals := []string{"You are a helpful assistant that drafts outreach e-mails for the sales team. Keep it short.",
-		"{{CINATRA_BASE_URL}}/api/context-resolve", "Bearer {{token}}", fakeOpenAI, "550e8400-e29b-41d4-a716-446655440000"}
-	for b.Loop() {
-		for _, v := range vals {
-			DetectSecret("body", v)
-		}
-	}
 }
 
 func TestSiblingDescriptionToken(t *testing.T) {

@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint/secrets"
 )
 
 // The sibling-file scan (reference cinatra.md §2, last paragraph): every
@@ -57,6 +58,15 @@ var siblingBinaryExt = secSet(".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico", 
 	".exe", ".bin", ".class", ".o", ".a", ".wasm", ".pyc", ".sqlite", ".db", ".lockb", ".p12", ".pfx", ".der")
 
 var siblingLockfiles = secSet("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock")
+
+// secSet is a set of strings (the detector's own moved to lint/secrets).
+func secSet(ws ...string) map[string]bool {
+	m := make(map[string]bool, len(ws))
+	for _, w := range ws {
+		m[w] = true
+	}
+	return m
+}
 
 // siblingEnvForbidden: .env, .env.local, .env.production … but not the
 // documented templates.
@@ -208,7 +218,7 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 			d = compile.ParseDoc(path, src)
 		}
 		if d.Root != nil {
-			w := secretWalker{report: func(ptr string, class secKeyClass, det Detection) {
+			w := secretWalker{report: func(ptr string, class secrets.KeyClass, det secrets.Detection) {
 				// descriptive fields only report strong detections (the
 				// walker filters); a provider token in package.json's
 				// description is published with the package, so it is a
@@ -222,7 +232,7 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 					Message:  fmt.Sprintf("literal credential detected in %s:%d: pattern=%s, value %s", rel, line, det.Family, det.Masked),
 					Location: ptr, Source: compile.SourceDeterministic, File: path, Line: line, Column: col})
 			}}
-			w.walk(d.Root, "", secKeyNeutral)
+			w.walk(d.Root, "", secrets.KeyNeutral)
 			return out
 		}
 	}
@@ -243,12 +253,12 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 		if lockfile && (strings.Contains(s, "integrity") || strings.Contains(s, "sha512-") || strings.Contains(s, "sha1-")) {
 			continue
 		}
-		key, off, val := siblingSplitAssignment(s)
-		det, ok := DetectSecret(key, val)
+		key, off, val := secrets.SplitAssignment(s)
+		det, ok := secrets.Detect(key, val)
 		if !ok {
 			continue
 		}
-		if secClassifyKey(key) == secKeyDescriptive && !det.Strong {
+		if secrets.ClassifyKey(key) == secrets.KeyDescriptive && !det.Strong {
 			continue
 		}
 		col := utf8.RuneCountInString(s[:off+det.Start]) + 1
@@ -259,70 +269,11 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 	return out
 }
 
-// siblingSplitAssignment recognises `KEY=value`, `key: value`, `"key": "value"`,
-// `export KEY=value` and `key => value` lines so that the value is judged
-// under its key; any other line is judged as a whole under no key.
-// It returns the key, the byte offset of the value in s, and the value.
-func siblingSplitAssignment(s string) (string, int, string) {
-	i := 0
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '-') {
-		i++
-	}
-	if strings.HasPrefix(s[i:], "export ") {
-		i += 7
-	}
-	q := byte(0)
-	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
-		q = s[i]
-		i++
-	}
-	ks := i
-	for i < len(s) && (secIsAlnum(s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.') {
-		i++
-	}
-	ke := i
-	if ke == ks || ke-ks > 64 {
-		return "", 0, s
-	}
-	if q != 0 {
-		if i >= len(s) || s[i] != q {
-			return "", 0, s
-		}
-		i++
-	}
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-		i++
-	}
-	switch {
-	case strings.HasPrefix(s[i:], "=>"):
-		i += 2
-	case strings.HasPrefix(s[i:], ":="):
-		i += 2
-	case i < len(s) && (s[i] == '=' || s[i] == ':'):
-		i++
-	default:
-		return "", 0, s
-	}
-	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
-		i++
-	}
-	vs, ve := i, len(s)
-	// drop a trailing comma and one pair of quotes
-	for ve > vs && (s[ve-1] == ',' || s[ve-1] == ';' || s[ve-1] == ' ') {
-		ve--
-	}
-	if ve-vs >= 2 && (s[vs] == '"' || s[vs] == '\'' || s[vs] == '`') && s[ve-1] == s[vs] {
-		vs++
-		ve--
-	}
-	return s[ks:ke], vs, s[vs:ve]
-}
-
 // siblingSecretColumn is how many characters after the string's opening
 // quote the secret starts, when the source spells the string without
 // escapes up to it (then the decoded and the raw text agree); 0 otherwise,
 // which leaves the position at the string.
-func siblingSecretColumn(d *compile.Doc, ptr string, det Detection) int {
+func siblingSecretColumn(d *compile.Doc, ptr string, det secrets.Detection) int {
 	n := d.Lookup(ptr)
 	if n == nil || n.Kind != compile.String || det.Start < 0 || det.Start > len(n.Text) {
 		return 0

@@ -1,7 +1,6 @@
 package lint
 
 import (
-	"io"
 	"os"
 	"path/filepath"
 	"testing"
@@ -51,12 +50,6 @@ func FuzzValidate(f *testing.F) {
 			if f.Severity.Rank() == 0 || f.Line < 1 || f.Column < 1 || f.Message == "" {
 				t.Errorf("bad finding %+v", f)
 			}
-		}
-		if err := WriteText(io.Discard, fs, Docs{doc.Path: doc}, TextOptions{Color: true, Files: 1}); err != nil {
-			t.Fatal(err)
-		}
-		if err := WriteJSON(io.Discard, fs, 1); err != nil {
-			t.Fatal(err)
 		}
 	})
 }

@@ -5,16 +5,16 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/compile/safetext"
 )
 
 // Clean makes a string taken from the agent safe to draw: escape sequences
 // (CSI, OSC, DCS, …), control characters, bidirectional and zero-width
 // formatting characters are removed and line breaks become spaces, so that
 // text cannot move the cursor, change colours, set the window title or
-// reorder what is shown. It is flowgraph.Sanitize, the project's one
+// reorder what is shown. It is safetext.Clean, the project's one
 // sanitiser.
-func Clean(s string) string { return flowgraph.Sanitize(s) }
+func Clean(s string) string { return safetext.Clean(s) }
 
 // Fit truncates s (which may carry style sequences) to width w with an
 // ellipsis and pads it with spaces to exactly w columns.

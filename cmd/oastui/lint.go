@@ -17,6 +17,7 @@ import (
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
+	"github.com/oastui/oastui/lint/report"
 )
 
 func init() { subcommands = append(subcommands, newLintCmd) }
@@ -55,7 +56,7 @@ Exit codes: 0 no finding at or above --fail-on, 1 findings at or above
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&fl.format, "format", "text", "output format: text|json|sarif|github")
+	f.StringVar(&fl.format, "format", "text", "output format: "+strings.Join(report.Names(), "|"))
 	f.StringVar(&fl.registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json above each agent, else the built-in one)")
 	f.StringVar(&fl.profile, "profile", "", "rule profile: cinatra|agentspec (default: detected per file)")
 	f.StringVar(&fl.failOn, "fail-on", "blocker", "exit 1 when a finding is at or above: blocker|warning|suggestion|none")
@@ -97,11 +98,10 @@ func runLint(stdout io.Writer, args []string, fl lintFlags) error {
 	default:
 		return usageErrorf("--mode must be deterministic or advisory (got %q)", fl.mode)
 	}
-	// Output formats. Add a format here and in the switch below.
-	switch fl.format {
-	case "text", "json", "sarif", "github":
-	default:
-		return usageErrorf("--format must be text, json, sarif or github (got %q)", fl.format)
+	// Output formats: report.Formats (a new format is added there).
+	format, ok := report.Lookup(fl.format)
+	if !ok {
+		return usageErrorf("--format must be one of %s (got %q)", strings.Join(report.Names(), ", "), fl.format)
 	}
 	if fl.registry != "" {
 		if _, err := os.Stat(fl.registry); err != nil {
@@ -128,10 +128,10 @@ func runLint(stdout io.Writer, args []string, fl lintFlags) error {
 	}
 	opts := analysis.Options{Mode: lint.Mode(fl.mode), Config: cfg, Stages: analysis.ReviewOnly,
 		Load: compile.LoadOptions{RegistryPath: fl.registry, Profile: profile}}
-	results := lintAll(targets, opts, fl.format == "text" || fl.format == "sarif")
+	results := lintAll(targets, opts, report.UsesSource(format))
 
 	var all []lint.Finding
-	docs := lint.Docs{}
+	docs := report.Docs{}
 	rel := relPather()
 	for i, r := range results {
 		if r.err != nil {
@@ -147,16 +147,8 @@ func runLint(stdout io.Writer, args []string, fl lintFlags) error {
 	}
 	all = compile.SortFindings(all)
 
-	switch fl.format {
-	case "json":
-		err = lint.WriteJSON(stdout, all, len(targets))
-	case "sarif":
-		err = lint.WriteSARIF(stdout, all, lint.SARIFOptions{ToolVersion: version, Docs: docs})
-	case "github":
-		err = lint.WriteGitHub(stdout, all)
-	default:
-		err = lint.WriteText(stdout, all, docs, lint.TextOptions{Color: useColor(stdout), Files: len(targets)})
-	}
+	err = report.Write(stdout, format, report.Report{Findings: all, Files: len(targets), Docs: docs,
+		Color: useColor(stdout), ToolVersion: version})
 	if err != nil {
 		return internalErrorf("writing output: %v", err)
 	}

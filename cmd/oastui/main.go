@@ -8,8 +8,11 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/spf13/cobra"
+
+	"github.com/oastui/oastui/compile/safetext"
 )
 
 // Exit codes (SPEC §6).
@@ -80,11 +83,22 @@ func run(args []string, stdout, stderr io.Writer) int {
 	var ee *exitError
 	if errors.As(err, &ee) {
 		if ee.msg != "" {
-			fmt.Fprintln(stderr, "oastui:", ee.msg)
+			fmt.Fprintln(stderr, "oastui:", cleanMessage(ee.msg))
 		}
 		return ee.code
 	}
 	// cobra's own errors: unknown command or flag, wrong argument count.
-	fmt.Fprintln(stderr, "oastui:", err)
+	fmt.Fprintln(stderr, "oastui:", cleanMessage(err.Error()))
 	return exitUsage
+}
+
+// cleanMessage makes an error message safe for the terminal: messages echo
+// PATH arguments, file names and values from the agent, so every line goes
+// through safetext (the one sanitiser); line breaks are kept.
+func cleanMessage(s string) string {
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = safetext.Clean(l)
+	}
+	return strings.Join(lines, "\n")
 }

@@ -1,7 +1,8 @@
-package lint
+package report
 
 import (
 	"bytes"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,18 +10,19 @@ import (
 	"testing"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint"
 )
 
-const fmtGoldenDir = "../testdata/golden/lint"
+const fmtGoldenDir = "../../testdata/golden/lint"
 
 // fmtSample is a small document and findings that exercise the text
 // renderer: a string underlined in full, an object (caret only), a
 // finding in a file without a Doc, a tab-indented line, a long minified
 // line cut around the column, and agent text with a terminal escape.
-func fmtSample() ([]Finding, Docs) {
+func fmtSample() ([]lint.Finding, Docs) {
 	src := "{\n  \"componentType\": \"Flow\",\n\t\"nodes\": {\"a\": 1},\n  \"x\": \"" + strings.Repeat("ab", 150) + "\", \"y\": 12345\n}\n"
 	doc := compile.ParseDoc("agents/v/a/cinatra/oas.json", []byte(src))
-	fs := []Finding{
+	fs := []lint.Finding{
 		doc.At("/componentType", "legacy_field", compile.Blocker, "legacy field componentType must not appear in OAS agent.json"),
 		doc.At("/nodes", "oas_structural", compile.Blocker, "nodes: Invalid input: expected array, received object"),
 		doc.At("/y", "OAS-RUNTIME-003", compile.Warning, "number \x1b[31mred\x1b[0m"),
@@ -28,6 +30,11 @@ func fmtSample() ([]Finding, Docs) {
 			File: "agents/v/a/package.json", Line: 1, Column: 1},
 	}
 	return compile.SortFindings(fs), Docs{doc.Path: doc}
+}
+
+func valUpdate() bool {
+	f := flag.Lookup("update")
+	return f != nil && f.Value.String() == "true"
 }
 
 func fmtCompare(t *testing.T, name string, got []byte) {
@@ -99,7 +106,7 @@ func TestWriteTextRedacts(t *testing.T) {
 	for _, code := range []string{"literal_credential_detected", "oas_structural"} {
 		var b bytes.Buffer
 		f := doc.At("/headers/x", code, compile.Blocker, "m")
-		if err := WriteText(&b, []Finding{doc.At("/headers/Authorization", code, compile.Blocker, "m"), f}, Docs{doc.Path: doc}, TextOptions{Files: 1}); err != nil {
+		if err := WriteText(&b, []lint.Finding{doc.At("/headers/Authorization", code, compile.Blocker, "m"), f}, Docs{doc.Path: doc}, TextOptions{Files: 1}); err != nil {
 			t.Fatal(err)
 		}
 		out := b.String()
@@ -119,5 +126,7 @@ func TestWriteTextRedacts(t *testing.T) {
 		}
 	}
 }
+
+var update = flag.Bool("update", false, "rewrite golden files")
 
 func itoa(n int) string { return fmt.Sprint(n) }

@@ -1,4 +1,4 @@
-package lint
+package report
 
 import (
 	"bufio"
@@ -8,12 +8,24 @@ import (
 	"strings"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint"
 )
+
+// githubFormat: GitHub Actions workflow commands (--format github).
+type githubFormat struct{}
+
+func (githubFormat) Format(w io.Writer, r Report) error { return writeGitHub(w, r.Findings) }
 
 // WriteGitHub writes findings as GitHub Actions workflow commands, one a
 // line: ::error file=F,line=L,col=C,title=CODE::MESSAGE (warning for
-// warnings, notice for suggestions), escaped as the runner expects.
-func WriteGitHub(w io.Writer, findings []Finding) error {
+// warnings, notice for suggestions), escaped as the runner expects. The
+// log is shown in terminals and web pages: every string is sanitised
+// (safetext) before it is escaped, so no escape sequence reaches them.
+func WriteGitHub(w io.Writer, findings []lint.Finding) error {
+	return Write(w, githubFormat{}, Report{Findings: findings})
+}
+
+func writeGitHub(w io.Writer, findings []lint.Finding) error {
 	bw := bufio.NewWriter(w)
 	for _, f := range findings {
 		bw.WriteString("::")
@@ -48,12 +60,14 @@ func githubCommand(s compile.Severity) string {
 	return "notice"
 }
 
-// githubData escapes a command's message (the runner's escapeData).
+// githubData sanitises a command's message and escapes it (the runner's
+// escapeData); line breaks survive as %0A.
 func githubData(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A").Replace(cleanLines(s))
 }
 
-// githubProperty escapes a property value (the runner's escapeProperty).
+// githubProperty sanitises a property value and escapes it (the runner's
+// escapeProperty).
 func githubProperty(s string) string {
-	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(s)
+	return strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C").Replace(cleanLines(s))
 }

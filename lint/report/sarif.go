@@ -1,4 +1,4 @@
-package lint
+package report
 
 import (
 	"crypto/sha256"
@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint"
 )
 
 // SARIF 2.1.0 output (SPEC §6, reference/linters.md §6.2): own small
@@ -25,6 +26,15 @@ type SARIFOptions struct {
 	BaseDir     string           // artifact URIs are made relative to it; "" = the working directory
 	Agents      []*compile.Agent // the agents the findings come from: their parsed files give the value hashes of fingerprints without re-reading
 	Docs        Docs             // parsed files by Finding.File (as the text renderer gets them); files in neither are read from disk
+}
+
+// sarifFormat: SARIF 2.1.0 for code scanning (--format sarif).
+type sarifFormat struct{}
+
+func (sarifFormat) UsesSource() bool { return true }
+
+func (sarifFormat) Format(w io.Writer, r Report) error {
+	return writeSARIF(w, r.Findings, SARIFOptions{ToolVersion: r.ToolVersion, BaseDir: r.BaseDir, Agents: r.Agents, Docs: r.Docs})
 }
 
 type sarifLog struct {
@@ -143,7 +153,7 @@ func sarifProblemSeverity(s compile.Severity) string {
 
 // sarifTags are the rule's own tags, plus "security" for every review scan
 // (SPEC §6), plus the group.
-func sarifTags(r Rule) []string {
+func sarifTags(r lint.Rule) []string {
 	seen := map[string]bool{}
 	var out []string
 	add := func(t string) {
@@ -165,7 +175,7 @@ func sarifTags(r Rule) []string {
 // sarifSecuritySeverity rates security rules for GitHub (only honoured with
 // the security tag): credentials 9.0, other blockers 7.5, warnings 5.0,
 // suggestions 2.0.
-func sarifSecuritySeverity(r Rule, tags []string) string {
+func sarifSecuritySeverity(r lint.Rule, tags []string) string {
 	sec := false
 	for _, t := range tags {
 		sec = sec || t == "security"
@@ -197,7 +207,7 @@ func sarifRuleName(code string) string {
 	return b.String()
 }
 
-func sarifDescriptor(r Rule) sarifRule {
+func sarifDescriptor(r lint.Rule) sarifRule {
 	doc := strings.TrimSpace(r.Doc)
 	if doc == "" {
 		doc = r.Code
@@ -213,7 +223,7 @@ func sarifDescriptor(r Rule) sarifRule {
 		Help:                 sarifText{doc + " (rule " + r.Code + ", default severity " + string(sev) + ")"},
 		DefaultConfiguration: sarifRuleConfig{Level: sarifLevel(sev)},
 		Properties: sarifRuleProps{Tags: tags, Precision: "high", ProblemSeverity: sarifProblemSeverity(sev),
-			SecuritySeverity: sarifSecuritySeverity(Rule{Code: r.Code, Severity: sev}, tags), Group: r.Group, Severity: string(sev)},
+			SecuritySeverity: sarifSecuritySeverity(lint.Rule{Code: r.Code, Severity: sev}, tags), Group: r.Group, Severity: string(sev)},
 	}
 }
 
@@ -222,8 +232,13 @@ func sarifDescriptor(r Rule) sarifRule {
 // any other code that occurs; each result carries its JSON Pointer as a
 // logical location and a partial fingerprint "oastui/v1" = SHA-256 of rule,
 // file, pointer and a SHA-256 of the value there — never the value itself.
-// Messages are written as the rules made them (masked; SPEC §2).
-func WriteSARIF(w io.Writer, findings []Finding, opts SARIFOptions) error {
+// Messages are written masked (SPEC §2; Write), and every character a
+// terminal may act on is escaped (jsonEscapeInvisible).
+func WriteSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
+	return Write(w, sarifFormat{}, Report{Findings: findings, ToolVersion: opts.ToolVersion, BaseDir: opts.BaseDir, Agents: opts.Agents, Docs: opts.Docs})
+}
+
+func writeSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
 	version := opts.ToolVersion
 	if version == "" {
 		version = "dev"
@@ -234,7 +249,7 @@ func WriteSARIF(w io.Writer, findings []Finding, opts SARIFOptions) error {
 	}
 	base = absPath(base)
 
-	all := Rules()
+	all := lint.Rules()
 	index := map[string]int{}
 	var descs []sarifRule
 	for _, r := range all {
@@ -244,7 +259,7 @@ func WriteSARIF(w io.Writer, findings []Finding, opts SARIFOptions) error {
 	for _, f := range findings {
 		if _, ok := index[f.Code]; !ok {
 			index[f.Code] = len(descs)
-			descs = append(descs, sarifDescriptor(Rule{Code: f.Code, Severity: f.Severity, Group: "load"}))
+			descs = append(descs, sarifDescriptor(lint.Rule{Code: f.Code, Severity: f.Severity, Group: "load"}))
 		}
 	}
 
@@ -281,10 +296,7 @@ func WriteSARIF(w io.Writer, findings []Finding, opts SARIFOptions) error {
 		Results:    results,
 		ColumnKind: "unicodeCodePoints",
 	}}}
-	enc := json.NewEncoder(w)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	return enc.Encode(log)
+	return encodeJSON(w, log)
 }
 
 // sarifURI makes a finding's file a URI: relative to base with "/"
@@ -379,7 +391,7 @@ func (d *sarifDocs) node(file, ptr string) *compile.Node {
 // valueHash is the SHA-256 of the value the finding points at (canonical
 // JSON), or of its source line when the file is not JSON, so that a changed
 // value re-alerts while reformatting does not.
-func (d *sarifDocs) valueHash(f Finding, n *compile.Node) string {
+func (d *sarifDocs) valueHash(f lint.Finding, n *compile.Node) string {
 	var data []byte
 	switch {
 	case n != nil:

@@ -1,4 +1,4 @@
-package lint
+package report
 
 import (
 	"bytes"
@@ -13,25 +13,30 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/testshared"
+	"github.com/oastui/oastui/lint"
 )
 
 // rvFormatFixtures are reviewed in full (every rule) for the format tests.
 var rvFormatFixtures = []string{
-	"../testdata/invalid/scans/urls-everywhere",
-	"../testdata/invalid/scans/secrets-everywhere",
-	"../testdata/invalid/scans/package-drift-license-name",
-	"../testdata/invalid/slots/invalid-schema",
-	"../testdata/invalid/slots/stub-wiring",
+	"../../testdata/invalid/scans/urls-everywhere",
+	"../../testdata/invalid/scans/secrets-everywhere",
+	"../../testdata/invalid/scans/package-drift-license-name",
+	"../../testdata/invalid/slots/invalid-schema",
+	"../../testdata/invalid/slots/stub-wiring",
 }
 
-func rvReviewAll(t *testing.T, dirs ...string) ([]Finding, []*compile.Agent) {
+func rvReviewAll(t *testing.T, dirs ...string) ([]lint.Finding, []*compile.Agent) {
 	t.Helper()
-	var fs []Finding
+	var fs []lint.Finding
 	var agents []*compile.Agent
 	for _, d := range dirs {
-		a := rvLoad(t, d)
+		a, err := compile.Load(d, compile.LoadOptions{})
+		if err != nil {
+			t.Fatalf("load %s: %v", d, err)
+		}
 		agents = append(agents, a)
-		fs = append(fs, Run(a, Options{Mode: ModeAdvisory}).Findings...)
+		fs = append(fs, lint.Run(a, lint.Options{Mode: lint.ModeAdvisory}).Findings...)
 	}
 	return compile.SortFindings(fs), agents
 }
@@ -68,7 +73,7 @@ func TestSARIFValidAgainstSchema(t *testing.T) {
 	if len(fs) == 0 {
 		t.Fatal("no findings to render")
 	}
-	for name, in := range map[string][]Finding{"findings": fs, "empty": nil} {
+	for name, in := range map[string][]lint.Finding{"findings": fs, "empty": nil} {
 		var buf bytes.Buffer
 		if err := WriteSARIF(&buf, in, SARIFOptions{ToolVersion: "1.2.3", Agents: agents}); err != nil {
 			t.Fatal(err)
@@ -85,10 +90,16 @@ func TestSARIFValidAgainstSchema(t *testing.T) {
 		}
 	}
 	// The whole corpus, in advisory mode, as one log.
-	if _, err := os.Stat(filepath.Join("..", "..", "shared", "corpus", "cinatra")); err == nil {
+	if ents, err := os.ReadDir(filepath.Join(testshared.Root(), "corpus", "cinatra", "agents", "cinatra-ai")); err == nil {
+		base := filepath.Join(testshared.Root(), "corpus", "cinatra", "agents", "cinatra-ai")
 		var dirs []string
-		for _, ca := range rvCorpusAgents(t) {
-			dirs = append(dirs, ca.Dir)
+		for _, e := range ents {
+			if e.IsDir() {
+				dirs = append(dirs, filepath.Join(base, e.Name()))
+			}
+		}
+		if len(dirs) != testshared.CorpusAgentCount {
+			t.Fatalf("%d corpus agents, want %d", len(dirs), testshared.CorpusAgentCount)
 		}
 		cfs, cagents := rvReviewAll(t, dirs...)
 		var buf bytes.Buffer
@@ -190,7 +201,7 @@ func TestSARIFContent(t *testing.T) {
 	run := s.Runs[0]
 	rules := run.Tool.Driver.Rules
 	for _, r := range rules {
-		reg := LookupRule(r.ID)
+		reg := lint.LookupRule(r.ID)
 		if reg != nil && reg.Doc != "" && r.ShortDescription.Text != reg.Doc {
 			t.Errorf("rule %s: shortDescription %q, want its doc", r.ID, r.ShortDescription.Text)
 		}
@@ -239,9 +250,9 @@ func TestSARIFContent(t *testing.T) {
 		if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		f := Finding{Code: "untrusted_external_url", Severity: compile.Blocker, File: p, Location: "/u", Line: 1, Column: 1, Source: compile.SourceDeterministic}
+		f := lint.Finding{Code: "untrusted_external_url", Severity: compile.Blocker, File: p, Location: "/u", Line: 1, Column: 1, Source: compile.SourceDeterministic}
 		var buf bytes.Buffer
-		if err := WriteSARIF(&buf, []Finding{f}, SARIFOptions{BaseDir: dir}); err != nil {
+		if err := WriteSARIF(&buf, []lint.Finding{f}, SARIFOptions{BaseDir: dir}); err != nil {
 			t.Fatal(err)
 		}
 		return rvDecodeSARIF(t, buf.Bytes()).Runs[0].Results[0].PartialFingerprints["oastui/v1"]
@@ -256,7 +267,7 @@ func TestSARIFContent(t *testing.T) {
 }
 
 func TestGitHubFormat(t *testing.T) {
-	fs := []Finding{
+	fs := []lint.Finding{
 		{Code: "untrusted_external_url", Severity: compile.Blocker, Message: "untrusted url: https://x.example/a,b", File: "agents/a/cinatra/oas.json", Line: 3, Column: 7},
 		{Code: "start_node_inputs_without_required", Severity: compile.Warning, Message: "100% odd\nsecond line", File: "dir,with:colon/oas.json", Line: 1, Column: 1},
 		{Code: "advisory_dispatch_deferred", Severity: compile.Suggestion, Message: "deferred", File: "f.json"},
@@ -282,7 +293,7 @@ var (
 // fixture (read from it, so they are written down only once).
 func rvFixtureSecrets(t *testing.T) []string {
 	t.Helper()
-	src, err := os.ReadFile("../testdata/invalid/scans/secrets-everywhere/cinatra/oas.json")
+	src, err := os.ReadFile("../../testdata/invalid/scans/secrets-everywhere/cinatra/oas.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -324,12 +335,12 @@ func rvFixtureSecrets(t *testing.T) []string {
 // characters of them past the first four a mask may show.
 func TestNoRawSecretInAnyFormat(t *testing.T) {
 	secrets := rvFixtureSecrets(t)
-	dir := "../testdata/invalid/scans/secrets-everywhere"
+	dir := "../../testdata/invalid/scans/secrets-everywhere"
 	fs, agents := rvReviewAll(t, dir)
 	if len(fs) == 0 {
 		t.Fatal("no findings on the secrets fixture")
 	}
-	if LookupRule("literal_credential_detected") == nil {
+	if lint.LookupRule("literal_credential_detected") == nil {
 		t.Log("secret scan not registered: only the URL scan's masking is exercised")
 	}
 	outputs := map[string][]byte{}
@@ -361,7 +372,7 @@ func TestNoRawSecretInAnyFormat(t *testing.T) {
 	outputs["json"] = append([]byte(nil), buf.Bytes()...)
 	raw, _ := json.Marshal(fs)
 	outputs["findings"] = raw
-	if gate, blocked := Gate(agents[0], nil); blocked {
+	if gate, blocked := lint.Gate(agents[0], nil); blocked {
 		outputs["gate"] = gate
 	} else {
 		t.Error("the secrets fixture does not block compilation")

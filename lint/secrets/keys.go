@@ -1,34 +1,34 @@
-package lint
+package secrets
 
 // Key classification for the secret scan: the name of the JSON key a string
 // sits under decides how hard the value is looked at. This replaces the
 // ever-growing identifier allowlists of text-based scanners (linters.md
 // §1.7.5) with a small classifier over the key's words.
 
-// secKeyClass orders how strictly a value is scanned.
-type secKeyClass uint8
+// KeyClass orders how strictly a value is scanned.
+type KeyClass uint8
 
 const (
-	// secKeyDescriptive: `name`, `description` — prose that quotes examples;
+	// KeyDescriptive: `name`, `description` — prose that quotes examples;
 	// only strong (provider-prefixed or structural) secrets are reported,
 	// and only as the warning credential_in_description.
-	secKeyDescriptive secKeyClass = iota
-	// secKeyIdentifier: the key names something that is not a secret (an id,
+	KeyDescriptive KeyClass = iota
+	// KeyIdentifier: the key names something that is not a secret (an id,
 	// a name, a URL, a hash, a length, a public key, a CSRF token, ...):
 	// strong detections only, no entropy.
-	secKeyIdentifier
-	// secKeyNeutral: any other key: the reference's value rules (prefixes,
+	KeyIdentifier
+	// KeyNeutral: any other key: the reference's value rules (prefixes,
 	// JWT, Bearer, entropy).
-	secKeyNeutral
-	// secKeySecret: the key names a secret (api_key, token, authorization,
+	KeyNeutral
+	// KeySecret: the key names a secret (api_key, token, authorization,
 	// client_secret, ...): additionally any literal that is shaped like a
 	// credential.
-	secKeySecret
-	// secKeyPassword: the key names a password: any non-placeholder literal.
-	secKeyPassword
+	KeySecret
+	// KeyPassword: the key names a password: any non-placeholder literal.
+	KeyPassword
 )
 
-func (c secKeyClass) String() string {
+func (c KeyClass) String() string {
 	return [...]string{"descriptive", "identifier", "neutral", "secret", "password"}[c]
 }
 
@@ -168,14 +168,14 @@ func secSet(ws ...string) map[string]bool {
 	return m
 }
 
-// secClassifyKey decides how strictly a value under key is scanned.
-func secClassifyKey(key string) secKeyClass {
+// ClassifyKey decides how strictly a value under key is scanned.
+func ClassifyKey(key string) KeyClass {
 	if key == "" {
-		return secKeyNeutral
+		return KeyNeutral
 	}
 	switch key {
 	case "name", "description", "Name", "Description", "NAME", "DESCRIPTION":
-		return secKeyDescriptive
+		return KeyDescriptive
 	}
 	var k secKeySplit
 	k.split(key)
@@ -185,7 +185,7 @@ func secClassifyKey(key string) secKeyClass {
 		n--
 	}
 	if n == 0 {
-		return secKeyNeutral
+		return KeyNeutral
 	}
 	head := k.word(n - 1)
 	// strip a trailing digit run from the head word: token2 → token
@@ -201,29 +201,29 @@ func secClassifyKey(key string) secKeyClass {
 	case secPasswordHeads[string(head)]:
 		if h == "pass" && n == 1 {
 			// a bare "pass" key is too often a verb or a flag (pass/fail)
-			return secKeyNeutral
+			return KeyNeutral
 		}
-		return secKeyPassword
+		return KeyPassword
 	case h == "key":
 		if n == 1 || (n == 2 && string(mod) == "x") {
-			return secKeyNeutral // a bare "key" is mostly a map key / lookup key
+			return KeyNeutral // a bare "key" is mostly a map key / lookup key
 		}
 		if secKeyNonSecretMods[string(mod)] {
-			return secKeyIdentifier
+			return KeyIdentifier
 		}
-		return secKeySecret
+		return KeySecret
 	case h == "token":
 		if secTokenNonSecretMods[string(mod)] {
-			return secKeyIdentifier
+			return KeyIdentifier
 		}
-		return secKeySecret
+		return KeySecret
 	case secSecretHeads[string(head)]:
 		if m := string(mod); m == "public" || m == "csrf" || m == "xsrf" {
-			return secKeyIdentifier
+			return KeyIdentifier
 		}
-		return secKeySecret
+		return KeySecret
 	case secIdentifierHeads[string(head)]:
-		return secKeyIdentifier
+		return KeyIdentifier
 	}
-	return secKeyNeutral
+	return KeyNeutral
 }

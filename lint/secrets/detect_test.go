@@ -1,4 +1,4 @@
-package lint
+package secrets
 
 import (
 	"strings"
@@ -128,23 +128,23 @@ func TestDetectSecret(t *testing.T) {
 		{"api_key", "   ", "", false},
 	}
 	for _, c := range cases {
-		d, ok := DetectSecret(c.key, c.value)
+		d, ok := Detect(c.key, c.value)
 		got := ""
 		if ok {
 			got = d.Family
 		}
 		if got != c.family {
-			t.Errorf("DetectSecret(%q, %q) = %q, want %q", c.key, Mask(c.value), got, c.family)
+			t.Errorf("Detect(%q, %q) = %q, want %q", c.key, Mask(c.value), got, c.family)
 			continue
 		}
 		if !ok {
 			continue
 		}
 		if d.Strong != c.strong {
-			t.Errorf("DetectSecret(%q, %q).Strong = %v, want %v", c.key, Mask(c.value), d.Strong, c.strong)
+			t.Errorf("Detect(%q, %q).Strong = %v, want %v", c.key, Mask(c.value), d.Strong, c.strong)
 		}
 		if d.Start < 0 || d.End > len(c.value) || d.Start >= d.End {
-			t.Errorf("DetectSecret(%q, …) span %d:%d out of %d", c.key, d.Start, d.End, len(c.value))
+			t.Errorf("Detect(%q, …) span %d:%d out of %d", c.key, d.Start, d.End, len(c.value))
 			continue
 		}
 		if d.Masked != Mask(c.value[d.Start:d.End]) {
@@ -168,23 +168,23 @@ func TestMask(t *testing.T) {
 }
 
 func TestClassifyKey(t *testing.T) {
-	for key, want := range map[string]secKeyClass{
-		"name": secKeyDescriptive, "description": secKeyDescriptive,
-		"api_key": secKeySecret, "apiKey": secKeySecret, "APIKey": secKeySecret, "x-api-key": secKeySecret, "X-API-KEY": secKeySecret,
-		"OPENAI_API_KEY": secKeySecret, "token": secKeySecret, "accessToken": secKeySecret, "x-github-token": secKeySecret,
-		"Authorization": secKeySecret, "client_secret": secKeySecret, "clientSecret": secKeySecret, "secret": secKeySecret,
-		"private_key": secKeySecret, "AWS_SECRET_ACCESS_KEY": secKeySecret, "refresh_token": secKeySecret, "token2": secKeySecret,
-		"credentials": secKeySecret, "basic_auth": secKeySecret,
-		"password": secKeyPassword, "db_password": secKeyPassword, "passwd": secKeyPassword, "ClearTextPassword": secKeyPassword,
-		"id": secKeyIdentifier, "run_id": secKeyIdentifier, "AWS_ACCESS_KEY_ID": secKeyIdentifier, "token_url": secKeyIdentifier,
-		"csrf_token": secKeyIdentifier, "public_key": secKeyIdentifier, "publicToken": secKeyIdentifier, "secret_name": secKeyIdentifier,
-		"token_type": secKeyIdentifier, "max_tokens": secKeyIdentifier, "primaryKey": secKeyIdentifier, "url": secKeyIdentifier,
-		"sha256": secKeyIdentifier, "integrity": secKeyIdentifier, "key_length": secKeyIdentifier,
-		"key": secKeyNeutral, "keyword": secKeyNeutral, "note": secKeyNeutral, "body": secKeyNeutral, "system_prompt": secKeyNeutral,
-		"author": secKeyNeutral, "tokenizer": secKeyNeutral, "pass": secKeyNeutral, "": secKeyNeutral, "secrets": secKeyNeutral,
+	for key, want := range map[string]KeyClass{
+		"name": KeyDescriptive, "description": KeyDescriptive,
+		"api_key": KeySecret, "apiKey": KeySecret, "APIKey": KeySecret, "x-api-key": KeySecret, "X-API-KEY": KeySecret,
+		"OPENAI_API_KEY": KeySecret, "token": KeySecret, "accessToken": KeySecret, "x-github-token": KeySecret,
+		"Authorization": KeySecret, "client_secret": KeySecret, "clientSecret": KeySecret, "secret": KeySecret,
+		"private_key": KeySecret, "AWS_SECRET_ACCESS_KEY": KeySecret, "refresh_token": KeySecret, "token2": KeySecret,
+		"credentials": KeySecret, "basic_auth": KeySecret,
+		"password": KeyPassword, "db_password": KeyPassword, "passwd": KeyPassword, "ClearTextPassword": KeyPassword,
+		"id": KeyIdentifier, "run_id": KeyIdentifier, "AWS_ACCESS_KEY_ID": KeyIdentifier, "token_url": KeyIdentifier,
+		"csrf_token": KeyIdentifier, "public_key": KeyIdentifier, "publicToken": KeyIdentifier, "secret_name": KeyIdentifier,
+		"token_type": KeyIdentifier, "max_tokens": KeyIdentifier, "primaryKey": KeyIdentifier, "url": KeyIdentifier,
+		"sha256": KeyIdentifier, "integrity": KeyIdentifier, "key_length": KeyIdentifier,
+		"key": KeyNeutral, "keyword": KeyNeutral, "note": KeyNeutral, "body": KeyNeutral, "system_prompt": KeyNeutral,
+		"author": KeyNeutral, "tokenizer": KeyNeutral, "pass": KeyNeutral, "": KeyNeutral, "secrets": KeyNeutral,
 	} {
-		if got := secClassifyKey(key); got != want {
-			t.Errorf("secClassifyKey(%q) = %v, want %v", key, got, want)
+		if got := ClassifyKey(key); got != want {
+			t.Errorf("ClassifyKey(%q) = %v, want %v", key, got, want)
 		}
 	}
 }
@@ -198,8 +198,8 @@ func FuzzDetectSecret(f *testing.F) {
 		f.Add("note", s)
 	}
 	f.Fuzz(func(t *testing.T, key, value string) {
-		d, ok := DetectSecret(key, value)
-		d2, ok2 := DetectSecret(key, value)
+		d, ok := Detect(key, value)
+		d2, ok2 := Detect(key, value)
 		if ok != ok2 || d != d2 {
 			t.Fatalf("not deterministic: %v %v / %v %v", d, ok, d2, ok2)
 		}
@@ -227,8 +227,8 @@ func TestRedactSecrets(t *testing.T) {
 		{`"system_prompt": "plain text"`, `"system_prompt": "plain text"`},
 		{`export OPENAI_API_KEY=` + fakeOpenAI, `export OPENAI_API_KEY=sk-p…41`},
 	} {
-		if got := RedactSecrets(c.in); got != c.want {
-			t.Errorf("RedactSecrets(%q)\n = %q\nwant %q", Mask(c.in), got, c.want)
+		if got := Redact(c.in); got != c.want {
+			t.Errorf("Redact(%q)\n = %q\nwant %q", Mask(c.in), got, c.want)
 		}
 	}
 }
@@ -244,9 +244,9 @@ func TestDetectSecretHostile(t *testing.T) {
 	} {
 		v := strings.Repeat(unit, n/len(unit))
 		for _, key := range []string{"note", "api_key", "password", "description"} {
-			DetectSecret(key, v)
+			Detect(key, v)
 		}
-		RedactSecrets(v)
+		Redact(v)
 	}
 }
 
@@ -257,14 +257,75 @@ func TestProviderFillerBodies(t *testing.T) {
 		tk("GR1348941", "12312312312312312312"),
 		tk("glpat-", "XXXXXXXXXXX-XXXXXXXX"),
 	} {
-		if d, ok := DetectSecret("note", v); ok {
+		if d, ok := Detect("note", v); ok {
 			t.Errorf("filler %q reported as %s", Mask(v), d.Family)
 		}
 	}
 	// the reference's fixtures: sequential fakes after a prefix stay secrets
 	for _, v := range []string{tk("sk-", "1234567890abcdef1234567890abcdef"), tk("xoxb-", "1234-5678-abcdefghijklmnopqrstuvwxyz"), tk("xoxa-", "2-511111111")} {
-		if _, ok := DetectSecret("note", v); !ok {
+		if _, ok := Detect("note", v); !ok {
 			t.Errorf("%q not reported", Mask(v))
 		}
+	}
+}
+
+func BenchmarkDetectSecret(b *testing.B) {
+	vals := []string{"You are a helpful assistant that drafts outreach e-mails for the sales team. Keep it short.",
+		"{{CINATRA_BASE_URL}}/api/context-resolve", "Bearer {{token}}", fakeOpenAI, "550e8400-e29b-41d4-a716-446655440000"}
+	for b.Loop() {
+		for _, v := range vals {
+			Detect("body", v)
+		}
+	}
+}
+
+// TestURLCredentialsEscapedSlashes: JSON source may spell a URL with
+// escaped slashes (https:\/\/user:pw@host, as minified files often do);
+// Redact, which runs on source excerpts, masks the password there too.
+// Before, the excerpt of such a minified file showed it raw.
+func TestURLCredentialsEscapedSlashes(t *testing.T) {
+	pw := tk("Xk9vQ2mL", "7pR4tZ8w")
+	for _, tc := range []struct{ in, want string }{
+		{`{"url":"https:\/\/admin:` + pw + `@db.example\/hook"}`, `{"url":"https:\/\/admin:Xk9v…16@db.example\/hook"}`},
+		{`{"url":"https://admin:` + pw + `@db.example/hook"}`, `{"url":"https://admin:Xk9v…16@db.example/hook"}`},
+		{`"a":"x:\/\/y","url":"postgres:\/\/u:` + pw + `@db\/x"`, `"a":"x:\/\/y","url":"postgres:\/\/u:Xk9v…16@db\/x"`},
+		{`{"url":"https:\/\/admin:password@db.example\/hook"}`, `{"url":"https:\/\/admin:password@db.example\/hook"}`}, // placeholder word
+		{`{"url":"https:\/\/db.example\/a?b=c"}`, `{"url":"https:\/\/db.example\/a?b=c"}`},
+	} {
+		if got := Redact(tc.in); got != tc.want {
+			t.Errorf("Redact(%s)\n got %s\nwant %s", tc.in, got, tc.want)
+		}
+	}
+	d, ok := Detect("url", `https:\/\/admin:`+pw+`@db.example\/hook`)
+	if !ok || d.Family != "url-credentials" {
+		t.Errorf("escaped-slash URL: %+v %v", d, ok)
+	}
+}
+
+// TestRedactLeftOfStructural: Detect reports a URL credential before a
+// provider token further left; Redact masks both (before, the token left
+// of the URL was kept raw).
+func TestRedactLeftOfStructural(t *testing.T) {
+	in := `"p":"use ` + fakeGH + `","u":"https://admin:` + tk("Xk9vQ2mL", "7pR4tZ8w") + `@db.example/x"`
+	got := Redact(in)
+	if strings.Contains(got, fakeGH[4:16]) || strings.Contains(got, "7pR4tZ8w") {
+		t.Errorf("Redact left a secret:\n%s", got)
+	}
+	if want := `"p":"use ghp_…41","u":"https://admin:Xk9v…16@db.example/x"`; got != want {
+		t.Errorf("got  %s\nwant %s", got, want)
+	}
+}
+
+// TestRedactExcerptLine: an excerpt of a minified line starts with some
+// key; a descriptive first key must not lower what the rest of the line
+// is judged by (before, `"name":"tok <token>",…` kept the token raw).
+func TestRedactExcerptLine(t *testing.T) {
+	in := `"name":"tok ` + fakeRandom + `","prompt_template":"x"}`
+	if got := Redact(in); strings.Contains(got, fakeRandom[4:16]) {
+		t.Errorf("Redact kept the token: %s", got)
+	}
+	// a key that names a secret still makes the judgement stricter
+	if got := Redact("password: hunter2hunter"); strings.Contains(got, "hunter2hunter") {
+		t.Errorf("Redact kept the password: %s", got)
 	}
 }

@@ -1,15 +1,21 @@
-package lint
+// Package secrets is the literal-credential detector (stdlib only): Detect
+// judges one string under the key it sits under, Mask is how a secret is
+// shown (first characters, "…", length), and Redact is THE masker: every
+// string that leaves the engine for a face (finding messages, source
+// excerpts, graph labels) goes through it. The lint package's
+// literal-secrets checks call it; it knows nothing about findings.
+package secrets
 
 // The literal-credential detector (SPEC §3.3 literal_credential_detected;
-// reference cinatra.md §2). DetectSecret(key, value) judges one JSON
-// string by what its key says (secret_keys.go) and, in this order:
+// reference cinatra.md §2). Detect(key, value) judges one JSON
+// string by what its key says (keys.go) and, in this order:
 //
 //  1. a value that is one placeholder as a whole ({{x}}, ${X}, $X, <X>,
 //     %X%, ***, REDACTED) is not a secret — anchored, unlike the reference;
 //  2. "Bearer|Basic|Token|ApiKey <x>" judges x (placeholder, provider
 //     token, or a credential-shaped literal: bearer-token);
 //  3. one pass over the tokens (the reference's split): provider prefixes
-//     (secret_providers.go), provider tokens after "=", "name: x" and
+//     (providers.go), provider tokens after "=", "name: x" and
 //     "name=x" pairs whose name is secret-named, "Bearer x" in prose, and
 //     tokens of 24+ characters with entropy ≥ 4.5 bits (not paths, URLs,
 //     hashes or identifier words); the pass marks where a structural secret
@@ -49,14 +55,20 @@ const (
 	secretMinEntLen  = 24      // characters (reference)
 )
 
-// DetectSecret reports the first literal credential in value, judged by
-// what the key it sits under says about it (see secClassifyKey). It is pure
+// Detect reports the first literal credential in value, judged by
+// what the key it sits under says about it (see ClassifyKey). It is pure
 // and never panics.
-func DetectSecret(key, value string) (Detection, bool) {
-	return secDetect(secClassifyKey(key), value, 0)
+func Detect(key, value string) (Detection, bool) {
+	return secDetect(ClassifyKey(key), value, 0)
 }
 
-func secDetect(class secKeyClass, value string, depth int) (Detection, bool) {
+// DetectIn is Detect for a value whose key was classified already (a walker
+// caches ClassifyKey per key).
+func DetectIn(class KeyClass, value string) (Detection, bool) {
+	return secDetect(class, value, 0)
+}
+
+func secDetect(class KeyClass, value string, depth int) (Detection, bool) {
 	if len(value) > secretMaxValue {
 		value = value[:secretMaxValue]
 	}
@@ -81,10 +93,10 @@ func secDetect(class secKeyClass, value string, depth int) (Detection, bool) {
 		if d, ok := secPrefixAt(value, a, b); ok {
 			return d, true
 		}
-		if class >= secKeyNeutral && secCredentialShaped(inner, false) {
+		if class >= KeyNeutral && secCredentialShaped(inner, false) {
 			return secDet("bearer-token", value, a, b, false), true
 		}
-		if class == secKeyDescriptive || class == secKeyIdentifier {
+		if class == KeyDescriptive || class == KeyIdentifier {
 			return Detection{}, false
 		}
 	}
@@ -105,21 +117,21 @@ func secDetect(class secKeyClass, value string, depth int) (Detection, bool) {
 		return d, true
 	}
 	// 4. A literal under a key that names a secret.
-	if class >= secKeySecret {
+	if class >= KeySecret {
 		a, b := secUnquoteIdx(value, lo, hi)
 		// "label: literal" (a YAML line pasted into the field): the
 		// literal stays under the secret key unless the label says it is
 		// not a secret
 		if c := strings.IndexByte(value[a:b], ':'); c > 0 && c+1 < b-a && secIsSpace(value[a+c+1]) && secIsIdentRun(value[a:a+c], true) {
-			if lc := secClassifyKey(value[a : a+c]); lc != secKeyIdentifier && lc != secKeyDescriptive {
+			if lc := ClassifyKey(value[a : a+c]); lc != KeyIdentifier && lc != KeyDescriptive {
 				ia, ib := secTrimSpaceIdx(value, a+c+1, b)
 				ia, ib = secUnquoteIdx(value, ia, ib)
 				a, b = ia, ib
 			}
 		}
-		if a < b && !secHasSpace(value[a:b]) && secCredentialShaped(value[a:b], class == secKeyPassword) {
+		if a < b && !secHasSpace(value[a:b]) && secCredentialShaped(value[a:b], class == KeyPassword) {
 			fam := "secret-named-key"
-			if class == secKeyPassword {
+			if class == KeyPassword {
 				fam = "password-literal"
 			}
 			return secDet(fam, value, a, b, false), true
@@ -138,11 +150,11 @@ const (
 
 // secStructural: private-key blocks, JWTs, Slack webhooks and secrets in
 // URLs, anywhere in the value.
-func secStructural(class secKeyClass, value string, depth int) (Detection, bool) {
+func secStructural(class KeyClass, value string, depth int) (Detection, bool) {
 	return secStructuralMarked(class, value, depth, markAll)
 }
 
-func secStructuralMarked(class secKeyClass, value string, depth int, marks uint8) (Detection, bool) {
+func secStructuralMarked(class KeyClass, value string, depth int, marks uint8) (Detection, bool) {
 	if marks&markPEM != 0 {
 		if d, ok := secFindPEM(value); ok {
 			return d, true
@@ -156,7 +168,7 @@ func secStructuralMarked(class secKeyClass, value string, depth int, marks uint8
 			return d, true
 		}
 	}
-	if marks&markURL != 0 && strings.Contains(value, "://") {
+	if marks&markURL != 0 && (strings.Contains(value, "://") || strings.Contains(value, `:\/\/`)) {
 		if d, ok := secFindURLSecrets(value, class, depth); ok {
 			return d, true
 		}
@@ -764,7 +776,7 @@ var secCharClass = func() (t [256]uint8) {
 
 const secMaxTokensPerValue = 1 << 16
 
-func secScanTokens(class secKeyClass, value string, lo, hi, depth int) (Detection, bool, uint8) {
+func secScanTokens(class KeyClass, value string, lo, hi, depth int) (Detection, bool, uint8) {
 	prevA, prevB := -1, -1
 	count := 0
 	marks := uint8(0)
@@ -823,7 +835,7 @@ func secScanTokens(class secKeyClass, value string, lo, hi, depth int) (Detectio
 		if dots >= 2 && b-a >= 16 {
 			marks |= markDots
 		}
-		if colon && b-a > 2 && tok[0] == '/' && tok[1] == '/' {
+		if colon && b-a > 2 && (tok[0] == '/' && tok[1] == '/' || strings.HasPrefix(tok, `\/\/`)) {
 			marks |= markURL
 		}
 		if d, ok := secPrefixAt(value, a, b); ok {
@@ -840,10 +852,10 @@ func secScanTokens(class secKeyClass, value string, lo, hi, depth int) (Detectio
 			prevA, prevB = a, b
 			continue
 		}
-		if class >= secKeyNeutral {
+		if class >= KeyNeutral {
 			// "password: x" inside a value (YAML, a header line)
 			if colon && prevA >= 0 && depth < 2 && !secIsAuthScheme(tok) {
-				if c := secClassifyKey(value[prevA:prevB]); c >= secKeySecret {
+				if c := ClassifyKey(value[prevA:prevB]); c >= KeySecret {
 					if d, ok := secDetect(c, tok, depth+1); ok {
 						d.Start += a
 						d.End += a
@@ -859,7 +871,7 @@ func secScanTokens(class secKeyClass, value string, lo, hi, depth int) (Detectio
 			if depth < 2 && firstEq > 0 && firstEq < len(tok)-1 {
 				name := tok[:firstEq]
 				if secIsIdentRun(name, false) {
-					if c := secClassifyKey(name); c >= secKeySecret {
+					if c := ClassifyKey(name); c >= KeySecret {
 						if d, ok := secDetect(c, tok[firstEq+1:], depth+1); ok {
 							d.Start += a + firstEq + 1
 							d.End += a + firstEq + 1
@@ -1041,21 +1053,39 @@ func secFindJWT(value string) (Detection, bool) {
 
 // secFindURLSecrets looks at every scheme://… in the value: credentials in the
 // user-info part, Slack webhooks, and secret-named query parameters.
-func secFindURLSecrets(value string, class secKeyClass, depth int) (Detection, bool) {
+func secFindURLSecrets(value string, class KeyClass, depth int) (Detection, bool) {
 	off := 0
+	// "://", or ":\/\/" as JSON source may spell it (minified files often
+	// escape every slash): Redact runs on source lines too. The next
+	// position of each is kept, so the search stays linear.
+	plain, esc := -2, -2
+	next := func(pos *int, sep string) {
+		if *pos == -1 || *pos >= off {
+			return
+		}
+		if k := strings.Index(value[off:], sep); k >= 0 {
+			*pos = off + k
+		} else {
+			*pos = -1
+		}
+	}
 	for {
-		k := strings.Index(value[off:], "://")
-		if k < 0 {
+		next(&plain, "://")
+		next(&esc, `:\/\/`)
+		at, sep := plain, 3
+		if esc >= 0 && (at < 0 || esc < at) {
+			at, sep = esc, 5
+		}
+		if at < 0 {
 			return Detection{}, false
 		}
-		at := off + k
 		// scheme start
 		s := at
 		for s > 0 && (secIsAlnum(value[s-1]) || value[s-1] == '+' || value[s-1] == '.' || value[s-1] == '-') {
 			s--
 		}
 		// end of the URL
-		e := at + 3
+		e := at + sep
 		for e < len(value) && !secIsSpace(value[e]) && value[e] != '"' && value[e] != '\'' && value[e] != '`' && value[e] != '>' && value[e] != ')' {
 			e++
 		}
@@ -1063,9 +1093,9 @@ func secFindURLSecrets(value string, class secKeyClass, depth int) (Detection, b
 		if s == at {
 			continue
 		}
-		authStart := at + 3
+		authStart := at + sep
 		authEnd := authStart
-		for authEnd < e && value[authEnd] != '/' && value[authEnd] != '?' && value[authEnd] != '#' {
+		for authEnd < e && value[authEnd] != '/' && value[authEnd] != '\\' && value[authEnd] != '?' && value[authEnd] != '#' {
 			authEnd++
 		}
 		authority := value[authStart:authEnd]
@@ -1080,7 +1110,7 @@ func secFindURLSecrets(value string, class secKeyClass, depth int) (Detection, b
 				}
 			}
 		}
-		if class != secKeyDescriptive && depth < 2 {
+		if class != KeyDescriptive && depth < 2 {
 			if q := strings.IndexByte(value[authEnd:e], '?'); q >= 0 {
 				qs := value[authEnd+q+1 : e]
 				base := authEnd + q + 1
@@ -1091,7 +1121,7 @@ func secFindURLSecrets(value string, class secKeyClass, depth int) (Detection, b
 						part = qs[:amp]
 					}
 					if eq := strings.IndexByte(part, '='); eq > 0 {
-						if c := secClassifyKey(part[:eq]); c >= secKeySecret {
+						if c := ClassifyKey(part[:eq]); c >= KeySecret {
 							if d, ok := secDetect(c, part[eq+1:], depth+1); ok {
 								d.Start += base + eq + 1
 								d.End += base + eq + 1
@@ -1164,25 +1194,99 @@ func secAllBullets(v string) bool {
 	return true
 }
 
-// RedactSecrets returns a line of source with every literal credential
-// DetectSecret finds in it replaced by the masked form, for excerpts shown
-// under findings. `key: value` and `KEY=value` lines are judged under
-// their key.
-func RedactSecrets(line string) string {
-	key, off, val := siblingSplitAssignment(line)
+// Redact returns s with every literal credential Detect finds in it
+// replaced by the masked form: THE masker, for every string that leaves
+// the engine for a face (finding messages, source excerpts, graph labels).
+// `key: value` and `KEY=value` lines are judged under their key when the
+// key names a secret; under any other key (name, description, an id)
+// they are judged as neutral text — a masker may show less, never more,
+// and an excerpt line often holds more than the one value its first key
+// names.
+//
+// Detect reports a structural secret (URL credentials, JWT, PEM) before a
+// token further left, so the text before each detection is redacted too,
+// not only the text after it. The number of detections is bounded
+// (redactBudget), which keeps the work linear in practice.
+func Redact(s string) string {
+	key, off, val := SplitAssignment(s)
+	class := max(ClassifyKey(key), KeyNeutral)
+	budget := min(32+len(val)/16, 256)
 	var b strings.Builder
-	b.WriteString(line[:off])
-	rest := val
-	for i := 0; i < 32 && rest != ""; i++ {
-		d, ok := DetectSecret(key, rest)
-		if !ok {
+	b.WriteString(s[:off])
+	redactInto(&b, class, val, &budget)
+	b.WriteString(s[off+len(val):])
+	return b.String()
+}
+
+func redactInto(b *strings.Builder, class KeyClass, s string, budget *int) {
+	for s != "" && *budget > 0 {
+		d, ok := secDetect(class, s, 0)
+		if !ok || d.End <= d.Start {
 			break
 		}
-		b.WriteString(rest[:d.Start])
+		*budget--
+		redactInto(b, class, s[:d.Start], budget)
 		b.WriteString(d.Masked)
-		rest = rest[d.End:]
+		s = s[d.End:]
 	}
-	b.WriteString(rest)
-	b.WriteString(line[off+len(val):])
-	return b.String()
+	b.WriteString(s)
+}
+
+// SplitAssignment recognises `KEY=value`, `key: value`, `"key": "value"`,
+// `export KEY=value` and `key => value` lines so that the value is judged
+// under its key; any other line is judged as a whole under no key.
+// It returns the key, the byte offset of the value in s, and the value.
+func SplitAssignment(s string) (string, int, string) {
+	i := 0
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '-') {
+		i++
+	}
+	if strings.HasPrefix(s[i:], "export ") {
+		i += 7
+	}
+	q := byte(0)
+	if i < len(s) && (s[i] == '"' || s[i] == '\'') {
+		q = s[i]
+		i++
+	}
+	ks := i
+	for i < len(s) && (secIsAlnum(s[i]) || s[i] == '_' || s[i] == '-' || s[i] == '.') {
+		i++
+	}
+	ke := i
+	if ke == ks || ke-ks > 64 {
+		return "", 0, s
+	}
+	if q != 0 {
+		if i >= len(s) || s[i] != q {
+			return "", 0, s
+		}
+		i++
+	}
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	switch {
+	case strings.HasPrefix(s[i:], "=>"):
+		i += 2
+	case strings.HasPrefix(s[i:], ":="):
+		i += 2
+	case i < len(s) && (s[i] == '=' || s[i] == ':'):
+		i++
+	default:
+		return "", 0, s
+	}
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t') {
+		i++
+	}
+	vs, ve := i, len(s)
+	// drop a trailing comma and one pair of quotes
+	for ve > vs && (s[ve-1] == ',' || s[ve-1] == ';' || s[ve-1] == ' ') {
+		ve--
+	}
+	if ve-vs >= 2 && (s[vs] == '"' || s[vs] == '\'' || s[vs] == '`') && s[ve-1] == s[vs] {
+		vs++
+		ve--
+	}
+	return s[ks:ke], vs, s[vs:ve]
 }

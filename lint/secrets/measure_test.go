@@ -1,4 +1,4 @@
-package lint
+package secrets
 
 import (
 	"bufio"
@@ -163,8 +163,8 @@ func secMeasure(rows []secGitleaksRow) secMeasurement {
 				m.excluded++
 				continue
 			}
-			_, hitN := DetectSecret("note", r.Value)
-			_, hitS := DetectSecret("api_key", r.Value)
+			_, hitN := Detect("note", r.Value)
+			_, hitS := Detect("api_key", r.Value)
 			if fam := secSpecFamily(r.Rule); fam != "" {
 				for _, x := range []struct {
 					m   map[string]*secRatio
@@ -195,7 +195,7 @@ func secMeasure(rows []secGitleaksRow) secMeasurement {
 				}
 			}
 		case "not_secret":
-			if _, hit := DetectSecret("note", r.Value); true {
+			if _, hit := Detect("note", r.Value); true {
 				m.fpValues.n++
 				if hit {
 					m.fpValues.hit++
@@ -205,7 +205,7 @@ func secMeasure(rows []secGitleaksRow) secMeasurement {
 				continue
 			}
 			key := secContextKey(r.Context, r.Candidate)
-			d, hit := DetectSecret(key, r.Candidate)
+			d, hit := Detect(key, r.Candidate)
 			m.fpCandidates.n++
 			if !r.Synthetic {
 				m.fpCandidatesReal.n++

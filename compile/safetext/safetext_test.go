@@ -1,11 +1,11 @@
-package flowgraph
+package safetext
 
 import (
 	"testing"
 	"unicode/utf8"
 )
 
-func TestSanitize(t *testing.T) {
+func TestClean(t *testing.T) {
 	tests := []struct{ name, in, want string }{
 		{"plain", "Campaign setup", "Campaign setup"},
 		{"unicode kept", "Prüfung ✋ 审批", "Prüfung ✋ 审批"},
@@ -31,30 +31,43 @@ func TestSanitize(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			got := Sanitize(tt.in)
+			got := Clean(tt.in)
 			if got != tt.want {
-				t.Errorf("Sanitize(%q) = %q, want %q", tt.in, got, tt.want)
+				t.Errorf("Clean(%q) = %q, want %q", tt.in, got, tt.want)
 			}
-			if Sanitize(got) != got {
+			if Clean(got) != got {
 				t.Errorf("not idempotent on %q", got)
 			}
 		})
 	}
 }
 
-func FuzzSanitize(f *testing.F) {
+func FuzzClean(f *testing.F) {
 	for _, s := range []string{"\x1b[31mx", "\x1b]0;t\x07", "\u202e", "a\xffb", "\u009b1m"} {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := Sanitize(s)
+		out := Clean(s)
 		if !utf8.ValidString(out) {
 			t.Fatalf("invalid UTF-8 out of %q", s)
 		}
 		for _, r := range out {
-			if r < 0x20 || (r >= 0x7f && r <= 0x9f) || isInvisibleFormat(r) || r == 0x2028 || r == 0x2029 {
-				t.Fatalf("Sanitize(%q) kept %U", s, r)
+			if Unsafe(r) {
+				t.Fatalf("Clean(%q) kept %U", s, r)
 			}
 		}
 	})
+}
+
+func TestCleanLine(t *testing.T) {
+	for in, want := range map[string]string{
+		"\t\"a\": 1":                 "\t\"a\": 1",
+		"a\tb\nc":                    "a\tb c",
+		"x\x1b]0;t\x07\u202ey\u200b": "xy",
+		"\x1b[2J\t\u009b1m":          "\t",
+	} {
+		if got := CleanLine(in); got != want {
+			t.Errorf("CleanLine(%q) = %q, want %q", in, got, want)
+		}
+	}
 }

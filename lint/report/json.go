@@ -1,0 +1,53 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"io"
+
+	"github.com/oastui/oastui/lint"
+)
+
+// JSONSchemaVersion is the version of the `--format json` document; it
+// changes only when a field is removed or changes meaning.
+const JSONSchemaVersion = 1
+
+// JSONReport is the `--format json` document: every field of every finding
+// (SPEC §2; line and column 1-based, column in characters, location an RFC
+// 6901 JSON Pointer into file) and the counts.
+type JSONReport struct {
+	SchemaVersion int            `json:"schemaVersion"`
+	Findings      []lint.Finding `json:"findings"`
+	Summary       Summary        `json:"summary"`
+}
+
+// jsonFormat: one JSONReport object (--format json).
+type jsonFormat struct{}
+
+func (jsonFormat) Format(w io.Writer, r Report) error {
+	fs := r.Findings
+	if fs == nil {
+		fs = []lint.Finding{}
+	}
+	return encodeJSON(w, JSONReport{SchemaVersion: JSONSchemaVersion, Findings: fs, Summary: Summarize(fs, r.Files)})
+}
+
+// WriteJSON writes findings as one JSONReport object; files is the number
+// of agent files linted.
+func WriteJSON(w io.Writer, fs []lint.Finding, files int) error {
+	return Write(w, jsonFormat{}, Report{Findings: fs, Files: files})
+}
+
+// encodeJSON writes v indented, without HTML escaping, with every
+// character a terminal may act on escaped (jsonEscapeInvisible).
+func encodeJSON(w io.Writer, v any) error {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return err
+	}
+	_, err := w.Write(jsonEscapeInvisible(buf.Bytes()))
+	return err
+}

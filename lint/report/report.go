@@ -1,0 +1,160 @@
+// Package report renders lint findings for the faces outside the TUI: the
+// output formats of `oastui lint --format` (text, json, sarif, github),
+// each a Formatter, chosen by name in Formats. A new format is one file
+// with its Formatter plus one entry in Formats; the CLI lists and picks
+// formats from that map.
+//
+// Every format goes through Write, which masks each finding's message with
+// secrets.Redact (the one masker), and then makes what it writes safe for
+// the place it lands: text and github (terminals, CI logs) through
+// safetext, the project's one sanitiser; json and sarif escape every
+// control, C1, bidirectional and zero-width character as \uXXXX (valid
+// JSON, the same decoded string).
+package report
+
+import (
+	"io"
+	"path/filepath"
+	"slices"
+	"sort"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint"
+	"github.com/oastui/oastui/lint/secrets"
+)
+
+// Report is what a format renders: the findings and what some formats
+// need besides them.
+type Report struct {
+	Findings    []lint.Finding
+	Files       int              // agent files linted, for summaries
+	Docs        Docs             // parsed files by Finding.File: source excerpts (text), value hashes (sarif)
+	Agents      []*compile.Agent // sarif: the agents the findings come from (parsed files for fingerprints)
+	Color       bool             // text: ANSI colours (the CLI sets it only for a terminal without NO_COLOR)
+	ToolVersion string           // sarif: driver version; "" writes "dev"
+	BaseDir     string           // sarif: artifact URIs are relative to it; "" = the working directory
+}
+
+// Formatter writes a report in one output format. Format gets the report
+// already masked (see Write); it must make every string from the agent
+// safe for where its output lands.
+type Formatter interface {
+	Format(w io.Writer, r Report) error
+}
+
+// SourceUser is implemented by a Formatter that reads the parsed files of
+// the findings (Report.Docs / Agents); the CLI keeps them only then.
+type SourceUser interface {
+	UsesSource() bool
+}
+
+// Formats are the output formats by name. Add a format here.
+var Formats = map[string]Formatter{
+	"text":   textFormat{},
+	"json":   jsonFormat{},
+	"sarif":  sarifFormat{},
+	"github": githubFormat{},
+}
+
+// Lookup returns the format called name.
+func Lookup(name string) (Formatter, bool) {
+	f, ok := Formats[name]
+	return f, ok
+}
+
+// Names lists the format names, sorted, with "text" (the default) first.
+func Names() []string {
+	var out []string
+	for n := range Formats {
+		out = append(out, n)
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if (out[i] == "text") != (out[j] == "text") {
+			return out[i] == "text"
+		}
+		return out[i] < out[j]
+	})
+	return out
+}
+
+// UsesSource reports whether f reads the parsed files of the findings.
+func UsesSource(f Formatter) bool {
+	s, ok := f.(SourceUser)
+	return ok && s.UsesSource()
+}
+
+// Write masks the report (Mask) and renders it with f: the one way a
+// report leaves the engine.
+func Write(w io.Writer, f Formatter, r Report) error {
+	r.Findings = Mask(r.Findings)
+	return f.Format(w, r)
+}
+
+// Mask returns the findings with every literal credential in a message
+// replaced by its masked form (secrets.Redact). The rules mask what they
+// quote already; this is the net under every face. fs is not modified.
+func Mask(fs []lint.Finding) []lint.Finding {
+	var out []lint.Finding
+	for i, f := range fs {
+		m := secrets.Redact(f.Message)
+		if m == f.Message {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(fs)
+		}
+		out[i].Message = m
+	}
+	if out == nil {
+		return fs
+	}
+	return out
+}
+
+// Docs maps a finding's File to the parsed file, so that renderers can show
+// the source line of a finding.
+type Docs map[string]*compile.Doc
+
+// AddAgent adds every file of a loaded agent under its Path.
+func (d Docs) AddAgent(a *compile.Agent) {
+	for _, doc := range []*compile.Doc{a.Flow, a.Package, a.CinatraJSON, a.Registry} {
+		if doc != nil && doc.Path != "" {
+			d[doc.Path] = doc
+		}
+	}
+}
+
+// Summary counts findings by severity, and the files that were linted.
+type Summary struct {
+	Blockers    int `json:"blockers"`
+	Warnings    int `json:"warnings"`
+	Suggestions int `json:"suggestions"`
+	Files       int `json:"files"`
+}
+
+// Summarize counts fs; files is the number of agent files linted.
+func Summarize(fs []lint.Finding, files int) Summary {
+	s := Summary{Files: files}
+	for _, f := range fs {
+		switch f.Severity {
+		case compile.Blocker:
+			s.Blockers++
+		case compile.Warning:
+			s.Warnings++
+		default:
+			s.Suggestions++
+		}
+	}
+	return s
+}
+
+func absPath(p string) string {
+	if p == "" {
+		return ""
+	}
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return filepath.Clean(p)
+	}
+	return abs
+}

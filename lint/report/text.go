@@ -1,0 +1,304 @@
+package report
+
+import (
+	"bytes"
+	"fmt"
+	"io"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/compile/safetext"
+	"github.com/oastui/oastui/lint"
+	"github.com/oastui/oastui/lint/secrets"
+)
+
+// TextOptions tune WriteText.
+type TextOptions struct {
+	Color bool // ANSI colours (the CLI sets it only for a terminal without NO_COLOR)
+	Files int  // files linted, for the summary line
+}
+
+const (
+	txtReset  = "\x1b[0m"
+	txtBold   = "\x1b[1m"
+	txtDim    = "\x1b[2m"
+	txtRed    = "\x1b[31m"
+	txtYellow = "\x1b[33m"
+	txtCyan   = "\x1b[36m"
+	txtGreen  = "\x1b[32m"
+)
+
+// txtMaxSnippet is the widest source excerpt shown; longer lines (minified
+// JSON) are cut around the column.
+const txtMaxSnippet = 120
+
+// textFormat: actionlint-like lines with source excerpts (--format text).
+type textFormat struct{}
+
+func (textFormat) UsesSource() bool { return true }
+
+func (textFormat) Format(w io.Writer, r Report) error {
+	return writeText(w, r.Findings, r.Docs, TextOptions{Color: r.Color, Files: r.Files})
+}
+
+// WriteText renders findings like actionlint: one
+// `file:line:col: severity: message [code]` line, then the source line and
+// a caret under the column (when the file is in docs), then a summary line.
+// Text from the agent goes through safetext (the one sanitiser); source
+// excerpts are a window of at most txtMaxSnippet characters around the
+// column, with every credential in them masked.
+func WriteText(w io.Writer, fs []lint.Finding, docs Docs, opts TextOptions) error {
+	return Write(w, textFormat{}, Report{Findings: fs, Docs: docs, Color: opts.Color, Files: opts.Files})
+}
+
+func writeText(w io.Writer, fs []lint.Finding, docs Docs, opts TextOptions) error {
+	var b strings.Builder
+	lines := txtLineIndex{}
+	paint := func(style, s string) string {
+		if !opts.Color || style == "" {
+			return s
+		}
+		return style + s + txtReset
+	}
+	for _, f := range fs {
+		style := txtCyan
+		switch f.Severity {
+		case compile.Blocker:
+			style = txtBold + txtRed
+		case compile.Warning:
+			style = txtYellow
+		}
+		fmt.Fprintf(&b, "%s: %s: %s %s\n",
+			paint(txtBold, fmt.Sprintf("%s:%d:%d", safetext.Clean(f.File), f.Line, f.Column)),
+			paint(style, string(f.Severity)), safetext.Clean(f.Message), paint(txtDim, "["+safetext.Clean(f.Code)+"]"))
+		if doc := docs[f.File]; doc != nil && f.Line > 0 {
+			txtSnippet(&b, lines, doc, f, paint)
+		}
+	}
+	s := Summarize(fs, opts.Files)
+	files := txtPlural(s.Files, "file", "files")
+	if len(fs) == 0 {
+		b.WriteString(paint(txtGreen, "no findings in "+files) + "\n")
+	} else {
+		fmt.Fprintf(&b, "%s (%s, %s, %s) in %s\n", txtPlural(len(fs), "finding", "findings"),
+			paint(txtBold+txtRed, txtPlural(s.Blockers, "blocker", "blockers")),
+			paint(txtYellow, txtPlural(s.Warnings, "warning", "warnings")),
+			paint(txtCyan, txtPlural(s.Suggestions, "suggestion", "suggestions")), files)
+	}
+	_, err := io.WriteString(w, b.String())
+	return err
+}
+
+func txtPlural(n int, one, many string) string {
+	if n == 1 {
+		return "1 " + one
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+// txtSnippet writes the finding's source line and a caret line, with the
+// value's first token underlined. Only a window around the column is
+// looked at: a minified file's megabyte line is never copied or scanned
+// whole per finding.
+func txtSnippet(b *strings.Builder, lines txtLineIndex, doc *compile.Doc, f lint.Finding, paint func(string, string) string) {
+	src, lo, hi, ok := lines.line(doc, f.Line)
+	if !ok || (lo == hi && f.Column <= 1) {
+		return
+	}
+	// Byte offset of the column (columns count characters).
+	bcol := lines.byteCol(doc, f.Line, src, lo, hi, f.Column)
+	// A long line (minified JSON) is cut in bytes around the column first,
+	// so that a huge line is never converted or scanned whole; the margin
+	// keeps any credential that reaches into the shown part whole for
+	// txtRedact.
+	cutLeft, cutRight := false, false
+	if hi-lo > 4*txtMaxSnippet {
+		wlo, whi := max(bcol-4*txtMaxSnippet, lo), min(bcol+6*txtMaxSnippet, hi)
+		for wlo > lo && !utf8.RuneStart(src[wlo]) {
+			wlo--
+		}
+		for whi < hi && !utf8.RuneStart(src[whi]) {
+			whi++
+		}
+		cutLeft, cutRight = wlo > lo, whi < hi
+		lo, hi = wlo, whi
+	}
+	line := strings.TrimRight(string(src[lo:hi]), "\r")
+	bcol = min(bcol-lo, len(line))
+	line, bcol = txtRedact(line, bcol, f)
+	width := max(txtTokenWidth([]byte(line), bcol), 1)
+	runes := []rune(line)
+	col := utf8.RuneCountInString(line[:bcol])
+	start, end := 0, len(runes)
+	if len(runes) > txtMaxSnippet {
+		start = max(col-txtMaxSnippet/2, 0)
+		end = min(start+txtMaxSnippet, len(runes))
+	}
+	prefix, suffix := "", ""
+	if start > 0 || cutLeft {
+		prefix = "…"
+	}
+	if end < len(runes) || cutRight {
+		suffix = "…"
+	}
+	// The part before the column and the rest are sanitised apart, so that
+	// the caret stays under the column when the sanitiser drops characters.
+	before, after := safetext.CleanLine(string(runes[start:col])), safetext.CleanLine(string(runes[col:end]))
+	width = max(min(width, utf8.RuneCountInString(after)), 1)
+	num := fmt.Sprintf("%d", f.Line)
+	gutter := strings.Repeat(" ", len(num))
+	var pad strings.Builder
+	if prefix != "" {
+		pad.WriteByte(' ')
+	}
+	for _, r := range before {
+		if r == '\t' {
+			pad.WriteByte('\t')
+		} else {
+			pad.WriteByte(' ')
+		}
+	}
+	caret := "^"
+	if width > 1 {
+		caret += strings.Repeat("~", width-1)
+	}
+	fmt.Fprintf(b, "%s |\n%s | %s%s%s%s\n%s | %s%s\n",
+		paint(txtDim, gutter), paint(txtDim, num), prefix, before, after, suffix,
+		paint(txtDim, gutter), pad.String(), paint(txtGreen, caret))
+}
+
+// txtLineIndex finds lines and columns in the parsed files without copying
+// or rescanning a line per finding: per document the byte offsets of its
+// line starts, and per long line the byte offset of every
+// txtRuneStride-th character.
+type txtLineIndex map[*compile.Doc]*txtDocLines
+
+type txtDocLines struct {
+	starts []int
+	marks  map[int][]int // line → byte offsets of characters 0, stride, 2·stride, …
+}
+
+const txtRuneStride = 256
+
+// line returns the source of doc and the byte range of line n (1-based,
+// without its newline).
+func (x txtLineIndex) line(doc *compile.Doc, n int) ([]byte, int, int, bool) {
+	dl := x[doc]
+	if dl == nil {
+		dl = &txtDocLines{starts: []int{0}}
+		for i := 0; ; {
+			k := bytes.IndexByte(doc.Src[i:], '\n')
+			if k < 0 {
+				break
+			}
+			i += k + 1
+			dl.starts = append(dl.starts, i)
+		}
+		x[doc] = dl
+	}
+	if n < 1 || n > len(dl.starts) {
+		return nil, 0, 0, false
+	}
+	lo, hi := dl.starts[n-1], len(doc.Src)
+	if n < len(dl.starts) {
+		hi = dl.starts[n] - 1
+	}
+	return doc.Src, lo, hi, true
+}
+
+// byteCol is the byte offset in src of character column col (1-based) of
+// the line src[lo:hi], or hi when the line is shorter.
+func (x txtLineIndex) byteCol(doc *compile.Doc, n int, src []byte, lo, hi, col int) int {
+	i, k := lo, 0
+	if hi-lo > 4*txtRuneStride && col > txtRuneStride {
+		dl := x[doc]
+		if dl.marks == nil {
+			dl.marks = map[int][]int{}
+		}
+		m, ok := dl.marks[n]
+		if !ok {
+			for j, c := lo, 0; j < hi; c++ {
+				if c%txtRuneStride == 0 {
+					m = append(m, j)
+				}
+				_, size := utf8.DecodeRune(src[j:hi])
+				j += size
+			}
+			dl.marks[n] = m
+		}
+		if idx := min((col-1)/txtRuneStride, len(m)-1); idx > 0 {
+			i, k = m[idx], idx*txtRuneStride
+		}
+	}
+	for i < hi && k < col-1 {
+		_, size := utf8.DecodeRune(src[i:hi])
+		i += size
+		k++
+	}
+	return i
+}
+
+// txtTokenWidth is the width in characters of the JSON scalar starting at
+// byte off (a string with its quotes, a number, true/false/null), or 1.
+func txtTokenWidth(src []byte, off int) int {
+	end := txtTokenEnd(src, off)
+	if end <= off {
+		return 1
+	}
+	return utf8.RuneCount(src[off:end])
+}
+
+// txtTokenEnd is the byte offset just past the JSON scalar starting at
+// off, or off when none starts there.
+func txtTokenEnd(src []byte, off int) int {
+	if off < 0 || off >= len(src) {
+		return off
+	}
+	end := off
+	switch c := src[off]; {
+	case c == '"':
+		end = off + 1
+		for end < len(src) && src[end] != '"' && src[end] != '\n' {
+			if src[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		end++
+	case c == '-' || c >= '0' && c <= '9' || c == 't' || c == 'f' || c == 'n':
+		for end < len(src) && !strings.ContainsRune(",]} \t\r\n:", rune(src[end])) {
+			end++
+		}
+	}
+	return min(end, len(src))
+}
+
+// txtRedact keeps credentials out of a source excerpt (SPEC §2: never a
+// raw secret): the value under a credential finding is shown masked, and
+// any other credential on the line is masked by the secret scanner's
+// secrets.Redact. It returns the line to show and the byte offset of the
+// finding's column in it.
+func txtRedact(line string, bcol int, f lint.Finding) (string, int) {
+	if r := lint.LookupRule(f.Code); r != nil && slices.Contains(r.Tags, "security") && strings.Contains(f.Code, "credential") {
+		if end := txtTokenEnd([]byte(line), bcol); end-bcol >= 2 && line[bcol] == '"' && line[end-1] == '"' {
+			line = line[:bcol] + `"` + secrets.Mask(line[bcol+1:end-1]) + `"` + line[end:]
+		}
+	}
+	red := secrets.Redact(line)
+	if red == line {
+		return line, bcol
+	}
+	d := 0
+	for d < len(line) && d < len(red) && line[d] == red[d] {
+		d++
+	}
+	if d < bcol {
+		bcol = min(len(secrets.Redact(line[:bcol])), len(red))
+		for bcol > 0 && bcol < len(red) && !utf8.RuneStart(red[bcol]) {
+			bcol--
+		}
+	}
+	return red, bcol
+}
