@@ -6,15 +6,18 @@ import (
 	"github.com/charmbracelet/x/ansi"
 
 	"github.com/oastui/oastui/compile/safetext"
+	"github.com/oastui/oastui/lint/secrets"
 )
 
 // Clean makes a string taken from the agent safe to draw: escape sequences
 // (CSI, OSC, DCS, …), control characters, bidirectional and zero-width
 // formatting characters are removed and line breaks become spaces, so that
 // text cannot move the cursor, change colours, set the window title or
-// reorder what is shown. It is safetext.Clean, the project's one
-// sanitiser.
-func Clean(s string) string { return safetext.Clean(s) }
+// reorder what is shown; and every literal credential in it is masked.
+// It is secrets.Redact, the project's one masker, then safetext.Clean, its
+// one sanitiser: every string of an agent file the TUI draws goes through
+// it (prompts of the Compiled tab, the Node tab's fields, names).
+func Clean(s string) string { return safetext.Clean(secrets.Redact(s)) }
 
 // Fit truncates s (which may carry style sequences) to width w with an
 // ellipsis and pads it with spaces to exactly w columns.
