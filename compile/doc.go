@@ -4,18 +4,33 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
 // Doc is one parsed file: its bytes, its tree and a line table so that any
 // node or JSON Pointer maps to a 1-based line and column.
 type Doc struct {
-	Path  string       // path as shown to the user (relative when possible)
-	Src   []byte       // the file's bytes
-	Root  *Node        // nil when the file did not parse
-	Err   *SyntaxError // why it did not parse
-	lines []int        // byte offset of the start of each line
+	Path string       // path as shown to the user (relative when possible)
+	Src  []byte       // the file's bytes
+	Root *Node        // nil when the file did not parse
+	Err  *SyntaxError // why it did not parse
+
+	// The position index, built once on first use (positions may be asked
+	// for from several goroutines): line starts and rune checkpoints.
+	posOnce sync.Once
+	lines   []int      // byte offset of the start of each line
+	marks   []runeMark // checkpoints every runeMarkStep bytes inside long lines
 }
+
+// runeMark is a checkpoint inside a line: the byte offset off is the start
+// of a character, col the number of characters from the line start to it.
+// With one every runeMarkStep bytes, turning an offset into a column counts
+// at most runeMarkStep bytes instead of the whole line, so a finding on a
+// minified one-line file costs O(log n), not O(line length).
+type runeMark struct{ off, col int }
+
+const runeMarkStep = 512
 
 // ParseDoc parses src as JSON. A parse error is kept in Doc.Err; it is the
 // caller's job to turn it into an invalid_json finding (see Doc.Findings).
@@ -36,15 +51,47 @@ func NewDoc(path string, src []byte, root *Node) *Doc {
 }
 
 func (d *Doc) lineStarts() []int {
-	if d.lines == nil {
-		d.lines = append(make([]int, 0, 64), 0)
-		for i, b := range d.Src {
-			if b == '\n' {
-				d.lines = append(d.lines, i+1)
-			}
-		}
-	}
+	d.posOnce.Do(d.buildPosIndex)
 	return d.lines
+}
+
+// buildPosIndex records the start of every line and a checkpoint every
+// runeMarkStep bytes within a line. Characters are counted as
+// utf8.RuneCount counts them (an invalid byte is one character), walking
+// from the line start, so the columns are exactly those of a count from
+// the line start.
+func (d *Doc) buildPosIndex() {
+	src := d.Src
+	lines := append(make([]int, 0, 64), 0)
+	var marks []runeMark
+	last, col := 0, 0
+	for i := 0; i < len(src); {
+		c := src[i]
+		if c == '\n' {
+			i++
+			lines = append(lines, i)
+			last, col = i, 0
+			continue
+		}
+		if i-last >= runeMarkStep {
+			marks = append(marks, runeMark{off: i, col: col})
+			last = i
+		}
+		if c < utf8.RuneSelf {
+			i++
+		} else {
+			_, size := utf8.DecodeRune(src[i:])
+			i += size
+		}
+		col++
+	}
+	d.lines, d.marks = lines, marks
+}
+
+// lineOf returns the 0-based line holding byte offset off.
+func (d *Doc) lineOf(off int) int {
+	ls := d.lineStarts()
+	return sort.Search(len(ls), func(i int) bool { return ls[i] > off }) - 1
 }
 
 // Position turns a byte offset into a 1-based line and a 1-based column
@@ -56,9 +103,42 @@ func (d *Doc) Position(off int) (line, col int) {
 	if off > len(d.Src) {
 		off = len(d.Src)
 	}
+	i := d.lineOf(off)
+	start, base := d.lines[i], 0
+	// the last checkpoint at or before off, when it is on this line
+	if k := sort.Search(len(d.marks), func(k int) bool { return d.marks[k].off > off }) - 1; k >= 0 && d.marks[k].off >= start {
+		start, base = d.marks[k].off, d.marks[k].col
+	}
+	return i + 1, base + utf8.RuneCount(d.Src[start:off]) + 1
+}
+
+// offsetAt is the inverse of Position for a column inside a line: the byte
+// offset of the col-th character (1-based) of 1-based line n, or of the
+// line's end when the line is shorter.
+func (d *Doc) offsetAt(n, col int) int {
 	ls := d.lineStarts()
-	i := sort.Search(len(ls), func(i int) bool { return ls[i] > off }) - 1
-	return i + 1, utf8.RuneCount(d.Src[ls[i]:off]) + 1
+	if n < 1 {
+		return 0
+	}
+	if n > len(ls) {
+		return len(d.Src)
+	}
+	off, at := ls[n-1], 1
+	end := len(d.Src)
+	if n < len(ls) {
+		end = ls[n]
+	}
+	// the last checkpoint of this line at or before the column
+	lo := sort.Search(len(d.marks), func(k int) bool { return d.marks[k].off >= off })
+	hi := sort.Search(len(d.marks), func(k int) bool { return d.marks[k].off >= end })
+	if k := lo + sort.Search(hi-lo, func(k int) bool { return d.marks[lo+k].col+1 > col }) - 1; k >= lo {
+		off, at = d.marks[k].off, d.marks[k].col+1
+	}
+	for ; at < col && off < len(d.Src) && d.Src[off] != '\n'; at++ {
+		_, size := utf8.DecodeRune(d.Src[off:])
+		off += size
+	}
+	return off
 }
 
 // Line returns the text of 1-based line n without its line ending.

@@ -1,0 +1,77 @@
+package compile
+
+import (
+	"math/rand"
+	"testing"
+	"unicode/utf8"
+)
+
+// naivePosition is the definition Position must keep: count characters
+// from the line start.
+func naivePosition(src []byte, off int) (int, int) {
+	line, ls := 1, 0
+	for i := 0; i < off; i++ {
+		if src[i] == '\n' {
+			line, ls = line+1, i+1
+		}
+	}
+	return line, utf8.RuneCount(src[ls:off]) + 1
+}
+
+func naiveOffset(src []byte, line, col int) int {
+	if line < 1 {
+		return 0
+	}
+	off := 0
+	for l := 1; l < line; l++ {
+		for off < len(src) && src[off] != '\n' {
+			off++
+		}
+		if off == len(src) {
+			return len(src)
+		}
+		off++
+	}
+	for i := 1; i < col && off < len(src) && src[off] != '\n'; i++ {
+		_, size := utf8.DecodeRune(src[off:])
+		off += size
+	}
+	return off
+}
+
+// TestPositionIndexMatchesCount: the checkpointed position index gives
+// exactly the columns of a count from the line start, on long lines mixing
+// ASCII, multi-byte characters, invalid bytes and truncated sequences.
+func TestPositionIndexMatchesCount(t *testing.T) {
+	r := rand.New(rand.NewSource(1))
+	pieces := [][]byte{[]byte("a"), []byte("{\"k\":1}"), []byte("é"), []byte("日本"), []byte("🙂"), {0xff}, {0xe6, 0x97}, []byte("\n"), {0x80}}
+	for trial := 0; trial < 40; trial++ {
+		var src []byte
+		n := r.Intn(6000)
+		for len(src) < n {
+			p := pieces[r.Intn(len(pieces))]
+			if p[0] == '\n' && r.Intn(20) != 0 {
+				continue // mostly long lines
+			}
+			src = append(src, p...)
+		}
+		d := &Doc{Src: src}
+		for q := 0; q < 300; q++ {
+			off := r.Intn(len(src) + 1)
+			gl, gc := d.Position(off)
+			wl, wc := naivePosition(src, off)
+			if gl != wl || gc != wc {
+				t.Fatalf("trial %d off %d: Position = %d:%d, want %d:%d", trial, off, gl, gc, wl, wc)
+			}
+			line, col := wl, r.Intn(wc+600)+1
+			if got, want := d.offsetAt(line, col), naiveOffset(src, line, col); got != want {
+				t.Fatalf("trial %d: offsetAt(%d, %d) = %d, want %d", trial, line, col, got, want)
+			}
+		}
+		for _, lc := range [][2]int{{0, 1}, {1 << 20, 1}, {1, 0}} {
+			if got, want := d.offsetAt(lc[0], lc[1]), naiveOffset(src, lc[0], lc[1]); got != want {
+				t.Fatalf("offsetAt(%d, %d) = %d, want %d", lc[0], lc[1], got, want)
+			}
+		}
+	}
+}
