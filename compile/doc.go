@@ -15,6 +15,10 @@ type Doc struct {
 	Src  []byte       // the file's bytes
 	Root *Node        // nil when the file did not parse
 	Err  *SyntaxError // why it did not parse
+	// Duplicates are the keys given twice in one object, in source order
+	// (the parsers keep the last value, as JSON.parse does; loading turns
+	// them into duplicate_key findings).
+	Duplicates []DuplicateKey
 
 	// The position index, built once on first use (positions may be asked
 	// for from several goroutines): line starts and rune checkpoints.
@@ -36,11 +40,11 @@ const runeMarkStep = 512
 // caller's job to turn it into an invalid_json finding (see Doc.Findings).
 func ParseDoc(path string, src []byte) *Doc {
 	d := &Doc{Path: path, Src: src}
-	root, err := Parse(src)
+	root, dups, err := parse(src)
 	if err != nil {
-		d.Err = err.(*SyntaxError)
+		d.Err = err
 	} else {
-		d.Root = root
+		d.Root, d.Duplicates = root, dups
 	}
 	return d
 }
@@ -303,16 +307,21 @@ func WalkNodes(n *Node, fn func(n *Node) bool) {
 }
 
 // linkTree sets the parent links of a tree built outside the JSON parser
-// (the YAML loader) so that PointerOf works on it too.
-func linkTree(n *Node) {
+// (the YAML loader) so that PointerOf works on it too, indexes large
+// objects' keys and returns the repeated keys.
+func linkTree(n *Node, dups []DuplicateKey) []DuplicateKey {
 	for i, m := range n.Members {
 		m.Value.parent, m.Value.slot = n, i
-		linkTree(m.Value)
+		dups = linkTree(m.Value, dups)
 	}
 	for i, it := range n.Items {
 		it.parent, it.slot = n, i
-		linkTree(it)
+		dups = linkTree(it, dups)
 	}
+	if n.Kind == Object {
+		dups = indexKeys(n, dups)
+	}
+	return dups
 }
 
 // Key returns the member key under which n sits in its parent object, or ""

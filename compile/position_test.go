@@ -75,3 +75,27 @@ func TestPositionIndexMatchesCount(t *testing.T) {
 		}
 	}
 }
+
+// TestGetLargeObjectLastWins: the key index of a large object keeps the
+// JSON.parse semantics of Get (the last duplicate wins, absent keys nil) and
+// a member appended after parsing is still found.
+func TestGetLargeObjectLastWins(t *testing.T) {
+	src := []byte(`{"k0":0,"k1":1,"k2":2,"k3":3,"k4":4,"k5":5,"k6":6,"k7":7,"k8":8,"k9":9,"k10":10,"k11":11,"k12":12,"k13":13,"k14":14,"k15":15,"k3":"last"}`)
+	d := ParseDoc("big.json", src)
+	if d.Root == nil || d.Root.keys == nil {
+		t.Fatalf("no index: %v", d.Err)
+	}
+	if got := d.Root.Get("k3").Text; got != "last" {
+		t.Errorf("Get(k3) = %q, want the last one", got)
+	}
+	if d.Root.Get("k15").Text != "15" || d.Root.Get("nope") != nil {
+		t.Error("Get on the index is wrong")
+	}
+	if len(d.Duplicates) != 1 || d.Duplicates[0].Key != "k3" || d.Duplicates[0].Offset != 125 || d.Duplicates[0].First != 22 {
+		t.Errorf("Duplicates = %+v", d.Duplicates)
+	}
+	d.Root.Members = append(d.Root.Members, Member{Key: "added", Value: &Node{Kind: String, Text: "x"}})
+	if d.Root.Get("added") == nil {
+		t.Error("a member appended after parsing is not found")
+	}
+}

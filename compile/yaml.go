@@ -8,6 +8,7 @@ import (
 	"math"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
 
@@ -109,7 +110,9 @@ func (d *Doc) parseYAML() (root *Node, serr *SyntaxError) {
 	}
 	root, serr = c.convert(n, 0, false)
 	if root != nil {
-		linkTree(root)
+		dups := linkTree(root, nil)
+		sort.Slice(dups, func(i, j int) bool { return dups[i].Offset < dups[j].Offset })
+		d.Duplicates = dups
 	}
 	return root, serr
 }
