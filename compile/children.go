@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -115,7 +114,7 @@ func scanPackageNames(root string) map[string]string {
 	})
 	sort.Strings(pkgs)
 	for _, p := range pkgs {
-		src, err := os.ReadFile(p)
+		src, err := ReadFileLimited(p, MaxFileBytes)
 		if err != nil {
 			continue
 		}

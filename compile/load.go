@@ -148,13 +148,27 @@ func findAgentsRoot(dir string) string {
 	}
 }
 
-// readDoc reads and parses a file that must exist; failures become findings.
+// readDoc reads and parses a file that must exist; failures become
+// findings: agent_read_failed for a file that cannot be read or is not a
+// regular file, and the invalid_json "not read, beyond oastui's limits"
+// blocker for one over MaxFileBytes, refused without reading it.
 func readDoc(path string, findings *[]Finding) *Doc {
-	src, err := os.ReadFile(path)
+	src, err := ReadFileLimited(path, MaxFileBytes)
 	if err != nil {
+		var tl *TooLargeError
+		if errors.As(err, &tl) {
+			d := &Doc{Path: path, Err: tooLarge(int(tl.Size))}
+			*findings = append(*findings, *d.FileSyntaxFinding())
+			return d
+		}
+		msg := err.Error()
+		var pe *fs.PathError
+		if errors.Is(err, ErrNotRegular) && errors.As(err, &pe) {
+			msg = pe.Err.Error()
+		}
 		*findings = append(*findings, Finding{Code: "agent_read_failed", Severity: Blocker,
-			Message: fmt.Sprintf("cannot read %s: %v", path, err), Source: SourceDeterministic, File: path, Line: 1, Column: 1})
-		return &Doc{Path: path, Err: &SyntaxError{Msg: err.Error()}}
+			Message: fmt.Sprintf("cannot read %s: %s", path, msg), Source: SourceDeterministic, File: path, Line: 1, Column: 1})
+		return &Doc{Path: path, Err: &SyntaxError{Msg: msg}}
 	}
 	d := ParseDocFile(path, src) // YAML for .yaml/.yml (Agent Spec), JSON otherwise
 	if f := d.FileSyntaxFinding(); f != nil {

@@ -1,3 +1,5 @@
+//go:build unix
+
 package lint_test
 
 import (
@@ -7,7 +9,9 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"testing"
+	"time"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
@@ -136,4 +140,29 @@ func yamlFlowMapping(n int) []byte {
 
 func BenchmarkHostileYAMLFlowMapping20k(b *testing.B) {
 	benchLint(b, writeFlow(b, "flow.yaml", yamlFlowMapping(20000)))
+}
+
+// TestLoadConfigFIFO: a FIFO named .oastui.yaml is refused at once (issue
+// 11 item 2; it used to block lint, compile, graph and the TUI forever).
+// The 10 s timeout is a hang detector, not a speed assertion.
+func TestLoadConfigFIFO(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, ".oastui.yaml")
+	if err := syscall.Mkfifo(p, 0o644); err != nil {
+		t.Skipf("mkfifo: %v", err)
+	}
+	found, ok := lint.FindConfig(dir)
+	if !ok || found != p {
+		t.Fatalf("FindConfig = %q, %v", found, ok)
+	}
+	done := make(chan error, 1)
+	go func() { _, err := lint.LoadConfig(p); done <- err }()
+	select {
+	case err := <-done:
+		if err == nil || !strings.Contains(err.Error(), "not a regular file") {
+			t.Fatalf("LoadConfig of a FIFO: %v", err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("LoadConfig of a FIFO hangs")
+	}
 }
