@@ -169,7 +169,13 @@ type DuplicateKey struct {
 	Key    string
 	Offset int
 	First  int
+
+	obj *Node // the object holding the key
 }
+
+// Pointer is the JSON Pointer of the repeated member (which Get, and so
+// the pointer, resolves to the last occurrence).
+func (k DuplicateKey) Pointer() string { return Append(PointerOf(k.obj), k.Key) }
 
 // indexKeys builds the key index of a large object and appends each
 // repeated key to dups (every occurrence after the first).
@@ -179,7 +185,7 @@ func indexKeys(n *Node, dups []DuplicateKey) []DuplicateKey {
 		for i := 1; i < len(ms); i++ {
 			for j := 0; j < i; j++ {
 				if ms[j].Key == ms[i].Key {
-					dups = append(dups, DuplicateKey{Key: ms[i].Key, Offset: ms[i].KeyOffset, First: ms[j].KeyOffset})
+					dups = append(dups, DuplicateKey{Key: ms[i].Key, Offset: ms[i].KeyOffset, First: ms[j].KeyOffset, obj: n})
 					break
 				}
 			}
@@ -191,7 +197,7 @@ func indexKeys(n *Node, dups []DuplicateKey) []DuplicateKey {
 		if _, seen := idx.last[m.Key]; seen {
 			for j := 0; j < i; j++ { // rare: find the first occurrence
 				if ms[j].Key == m.Key {
-					dups = append(dups, DuplicateKey{Key: m.Key, Offset: m.KeyOffset, First: ms[j].KeyOffset})
+					dups = append(dups, DuplicateKey{Key: m.Key, Offset: m.KeyOffset, First: ms[j].KeyOffset, obj: n})
 					break
 				}
 			}

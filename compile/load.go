@@ -40,7 +40,7 @@ type Agent struct {
 	TreeRoot     string  // the nearest enclosing agents/ directory, or ""
 	Profile      Profile // the profile in force for Flow
 	// Findings raised while loading: agent_read_failed, invalid_json,
-	// legacy_agent_filename, registry problems.
+	// legacy_agent_filename, duplicate_key, package_json_invalid.
 	Findings []Finding
 
 	kids *agentIndex // child agents of the same tree, found by package name (children.go)
@@ -99,6 +99,10 @@ func Load(path string, opts LoadOptions) (*Agent, error) {
 	a.Profile = opts.Profile
 	if a.Profile == ProfileAuto {
 		a.Profile = DetectProfile(a)
+	}
+	a.Findings = append(a.Findings, PackageJSONFindings(a.Package)...)
+	for _, d := range []*Doc{a.Flow, a.Package, a.CinatraJSON, a.Registry} {
+		a.Findings = append(a.Findings, DuplicateKeyFindings(d, a.Profile)...)
 	}
 	return a, nil
 }
