@@ -42,7 +42,7 @@ const okFlow = `{"agentspec_version":"26.1.0","component_type":"Flow","id":"f","
 // nothing crashes.
 func TestPackageJSONInvalid(t *testing.T) {
 	for _, tc := range []struct {
-		pkg, msg string
+		pkg, msg  string
 		line, col int
 	}{
 		{`[{"name":"x"}]`, "package.json must be a JSON object with the package's name, version and license; this one is an array", 1, 1},
