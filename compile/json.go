@@ -193,14 +193,18 @@ func indexKeys(n *Node, dups []DuplicateKey) []DuplicateKey {
 		return dups
 	}
 	idx := &keyIndex{last: make(map[string]int, len(ms)), n: len(ms)}
+	var first map[string]int // built at the first duplicate only
 	for i, m := range ms {
 		if _, seen := idx.last[m.Key]; seen {
-			for j := 0; j < i; j++ { // rare: find the first occurrence
-				if ms[j].Key == m.Key {
-					dups = append(dups, DuplicateKey{Key: m.Key, Offset: m.KeyOffset, First: ms[j].KeyOffset, obj: n})
-					break
+			if first == nil {
+				first = make(map[string]int)
+				for j := i - 1; j >= 0; j-- {
+					first[ms[j].Key] = j
 				}
 			}
+			dups = append(dups, DuplicateKey{Key: m.Key, Offset: m.KeyOffset, First: ms[first[m.Key]].KeyOffset, obj: n})
+		} else if first != nil {
+			first[m.Key] = i
 		}
 		idx.last[m.Key] = i
 	}

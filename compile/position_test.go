@@ -2,6 +2,7 @@ package compile
 
 import (
 	"math/rand"
+	"strconv"
 	"testing"
 	"unicode/utf8"
 )
@@ -97,5 +98,31 @@ func TestGetLargeObjectLastWins(t *testing.T) {
 	d.Root.Members = append(d.Root.Members, Member{Key: "added", Value: &Node{Kind: String, Text: "x"}})
 	if d.Root.Get("added") == nil {
 		t.Error("a member appended after parsing is not found")
+	}
+}
+
+// TestManyDuplicateKeysLinear: an object of 200,000 members where every
+// key is repeated records each repetition against its first occurrence,
+// without a scan per duplicate (that was quadratic: minutes on this input).
+func TestManyDuplicateKeysLinear(t *testing.T) {
+	const n = 100000
+	src := []byte("{")
+	for r := 0; r < 2; r++ {
+		for i := 0; i < n; i++ {
+			if len(src) > 1 {
+				src = append(src, ',')
+			}
+			src = append(src, `"k`...)
+			src = strconv.AppendInt(src, int64(i), 10)
+			src = append(src, `":1`...)
+		}
+	}
+	src = append(src, '}')
+	d := ParseDoc("dups.json", src)
+	if d.Root == nil || len(d.Duplicates) != n {
+		t.Fatalf("%d duplicates, want %d (%v)", len(d.Duplicates), n, d.Err)
+	}
+	if k := d.Duplicates[n-1]; k.Key != "k99999" || k.First != d.Root.Members[n-1].KeyOffset || k.Offset != d.Root.Members[2*n-1].KeyOffset {
+		t.Fatalf("last duplicate %+v", k)
 	}
 }
