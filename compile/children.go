@@ -65,7 +65,7 @@ func (a *Agent) FindAgent(packageName string) (*Agent, error) {
 	}
 	var child *Agent
 	for _, d := range dirs {
-		if c, err := Load(d, LoadOptions{RegistryPath: a.RegistryPath}); err == nil {
+		if c, err := Load(d, LoadOptions{RegistryPath: a.RegistryPath, NoSiblings: true}); err == nil {
 			child = c
 			break
 		}

@@ -26,6 +26,10 @@ var FlowCandidates = []string{"cinatra/oas.json", "cinatra/agent.json", "agent.j
 type LoadOptions struct {
 	RegistryPath string  // --registry; empty: walk up to agents/_shared/cinatra/components.json, then built-in
 	Profile      Profile // --profile; empty: detect
+	// NoSiblings skips listing and reading the package's other files
+	// (Agent.Siblings stays nil): for child agents loaded only to be looked
+	// up, never reviewed.
+	NoSiblings bool
 }
 
 // Agent is everything read for one agent: the flow file and the files beside it.
@@ -39,6 +43,10 @@ type Agent struct {
 	RegistryPath string  // where Registry came from
 	TreeRoot     string  // the nearest enclosing agents/ directory, or ""
 	Profile      Profile // the profile in force for Flow
+	// Siblings are the package directory's other files, read for the
+	// review's credential scan; nil without a package directory (or with
+	// LoadOptions.NoSiblings).
+	Siblings *Siblings
 	// Findings raised while loading: agent_read_failed, invalid_json,
 	// legacy_agent_filename, duplicate_key, package_json_invalid.
 	Findings []Finding
@@ -85,6 +93,9 @@ func Load(path string, opts LoadOptions) (*Agent, error) {
 		a.Package = readOptionalDoc(filepath.Join(a.Dir, "package.json"), &a.Findings)
 		a.CinatraJSON = readOptionalDoc(filepath.Join(a.Dir, "cinatra.json"), &a.Findings)
 		a.TreeRoot = findAgentsRoot(a.Dir)
+	}
+	if a.Dir != "" && !opts.NoSiblings {
+		a.Siblings = loadSiblings(a)
 	}
 	a.RegistryPath = opts.RegistryPath
 	if a.RegistryPath == "" && a.TreeRoot != "" {
