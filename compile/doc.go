@@ -116,6 +116,30 @@ func (d *Doc) Position(off int) (line, col int) {
 	return i + 1, base + utf8.RuneCount(d.Src[start:off]) + 1
 }
 
+// Offset is the inverse of Position: the byte offset of the col-th
+// character (1-based) of 1-based line n, or of the line's end when the
+// line is shorter. Like Position it costs O(log n), so a formatter can cut
+// an excerpt around a finding's column without walking a minified line.
+func (d *Doc) Offset(line, col int) int { return d.offsetAt(line, col) }
+
+// LineSpan returns the byte range [start, end) of 1-based line n in Src,
+// without its line ending ("\n", and a "\r" before it); 0, 0 when n is out
+// of range. Unlike Line it copies nothing.
+func (d *Doc) LineSpan(n int) (start, end int) {
+	ls := d.lineStarts()
+	if n < 1 || n > len(ls) {
+		return 0, 0
+	}
+	start, end = ls[n-1], len(d.Src)
+	if n < len(ls) {
+		end = ls[n] - 1
+	}
+	for end > start && d.Src[end-1] == '\r' {
+		end--
+	}
+	return start, end
+}
+
 // offsetAt is the inverse of Position for a column inside a line: the byte
 // offset of the col-th character (1-based) of 1-based line n, or of the
 // line's end when the line is shorter.

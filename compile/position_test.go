@@ -126,3 +126,16 @@ func TestManyDuplicateKeysLinear(t *testing.T) {
 		t.Fatalf("last duplicate %+v", k)
 	}
 }
+
+func TestLineSpanMatchesLine(t *testing.T) {
+	d := &Doc{Src: []byte("a\r\nbé\n\nlast\r\r")}
+	for n := 0; n <= 6; n++ {
+		s, e := d.LineSpan(n)
+		if got := string(d.Src[s:e]); got != d.Line(n) {
+			t.Errorf("line %d: span %q, Line %q", n, got, d.Line(n))
+		}
+	}
+	if d.Offset(2, 2) != 4 || d.Offset(2, 3) != 6 || d.Offset(2, 9) != 6 {
+		t.Errorf("Offset(2,2) = %d, Offset(2,3) = %d, Offset(2,9) = %d", d.Offset(2, 2), d.Offset(2, 3), d.Offset(2, 9))
+	}
+}
