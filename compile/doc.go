@@ -309,7 +309,7 @@ func PointerOf(n *Node) string {
 		if c.parent.Kind == Object {
 			tokens[depth] = c.parent.Members[c.slot].Key
 		} else {
-			tokens[depth] = strconv.Itoa(c.slot)
+			tokens[depth] = strconv.Itoa(int(c.slot))
 		}
 	}
 	return Pointer(tokens...)
@@ -335,11 +335,11 @@ func WalkNodes(n *Node, fn func(n *Node) bool) {
 // objects' keys and returns the repeated keys.
 func linkTree(n *Node, dups []DuplicateKey) []DuplicateKey {
 	for i, m := range n.Members {
-		m.Value.parent, m.Value.slot = n, i
+		m.Value.parent, m.Value.slot = n, int32(i)
 		dups = linkTree(m.Value, dups)
 	}
 	for i, it := range n.Items {
-		it.parent, it.slot = n, i
+		it.parent, it.slot = n, int32(i)
 		dups = linkTree(it, dups)
 	}
 	if n.Kind == Object {

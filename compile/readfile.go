@@ -80,9 +80,21 @@ func ReadFileLimited(path string, limit int64) ([]byte, error) {
 	if !st.Mode().IsRegular() {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: notRegularError{fileKind(st.Mode())}}
 	}
-	data, err := io.ReadAll(io.LimitReader(f, limit+1))
-	if err != nil {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+	// One buffer of the size stat gave plus one byte, so a file that
+	// grew since is seen to have (io.ReadAll would double its way up).
+	data := make([]byte, 0, min(st.Size(), limit)+1)
+	for int64(len(data)) <= limit {
+		if len(data) == cap(data) {
+			data = append(data, 0)[:len(data)] // grew meanwhile: let append pick the next size
+		}
+		n, err := f.Read(data[len(data):min(int64(cap(data)), limit+1)])
+		data = data[:len(data)+n]
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
 	}
 	if int64(len(data)) > limit {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Size: max(st.Size(), limit+1), Limit: limit}}

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"syscall"
 	"testing"
@@ -98,17 +99,28 @@ func writeFlow(tb testing.TB, name string, src []byte) string {
 	return p
 }
 
+// benchLint loads and reviews path per op and reports, besides time and
+// allocations, the findings and the live heap (MB) holding the loaded
+// agent and its review, measured after a GC at the end.
 func benchLint(b *testing.B, path string) {
 	b.ReportAllocs()
-	var n int
+	var a *compile.Agent
+	var r lint.Review
 	for b.Loop() {
-		a, err := compile.Load(path, compile.LoadOptions{})
+		var err error
+		a, err = compile.Load(path, compile.LoadOptions{})
 		if err != nil {
 			b.Fatal(err)
 		}
-		n = len(lint.Run(a, lint.Options{}).Findings)
+		r = lint.Run(a, lint.Options{})
 	}
-	b.ReportMetric(float64(n), "findings")
+	b.StopTimer()
+	runtime.GC()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	b.ReportMetric(float64(len(r.Findings)), "findings")
+	b.ReportMetric(float64(ms.HeapAlloc)/(1<<20), "live-MB")
+	runtime.KeepAlive(a)
 }
 
 func BenchmarkHostileMinified4k(b *testing.B) {
