@@ -178,3 +178,35 @@ func TestLoadConfigFIFO(t *testing.T) {
 		t.Fatal("LoadConfig of a FIFO hangs")
 	}
 }
+
+// TestReviewKeepsLoadingFindings: the loading findings of issue 11 items
+// 7 and 8 reach the review (and block it) and a malformed package.json
+// crashes no check.
+func TestReviewKeepsLoadingFindings(t *testing.T) {
+	flow := `{"agentspec_version":"26.1.0","component_type":"Flow","id":"f","id":"g","name":"F","metadata":{"cinatra":{"type":"flow"}}}`
+	for _, pkg := range []string{`[]`, `"x"`, `null`, `{"name":12,"version":"1.0.0","license":"MIT"}`, `{"name":"@acme/x","dependencies":[1]}`} {
+		dir := filepath.Join(t.TempDir(), "agents", "acme", "x")
+		if err := os.MkdirAll(filepath.Join(dir, "cinatra"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(pkg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "cinatra", "oas.json"), []byte(flow), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		a, err := compile.Load(dir, compile.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r := lint.Run(a, lint.Options{})
+		var invalid, dup bool
+		for _, f := range r.Blockers {
+			invalid = invalid || f.Code == "package_json_invalid"
+			dup = dup || (f.Code == "duplicate_key" && f.Location == "/id")
+		}
+		if !invalid || !dup {
+			t.Errorf("package.json %s: blockers %v", pkg, r.Blockers)
+		}
+	}
+}
