@@ -118,33 +118,31 @@ func txtPlural(n int, one, many string) string {
 // txtSnippet writes the finding's source line and a caret line, with the
 // value's first token underlined.
 func txtSnippet(b *strings.Builder, doc *compile.Doc, f Finding, paint func(string, string) string) {
-	line := doc.Line(f.Line)
-	if line == "" && f.Column <= 1 {
+	ls, le := doc.LineSpan(f.Line)
+	if ls == le && f.Column <= 1 {
 		return
 	}
-	// Byte offset of the column (columns count characters).
-	bcol, col := 0, 0
-	for bcol < len(line) && col < f.Column-1 {
-		_, size := utf8.DecodeRuneInString(line[bcol:])
-		bcol += size
-		col++
-	}
+	// Byte offset of the column (columns count characters), from the
+	// doc's position index rather than a walk along the line.
+	bcol, col := min(max(doc.Offset(f.Line, f.Column)-ls, 0), le-ls), 0
 	// A long line (minified JSON) is cut in bytes around the column first,
-	// so that a huge line is never converted or scanned whole; the margin
-	// keeps any credential that reaches into the shown part whole for
-	// txtRedact.
+	// so that a huge line is never copied, converted or scanned whole; the
+	// margin keeps any credential that reaches into the shown part whole
+	// for txtRedact.
 	cutLeft, cutRight := false, false
-	if len(line) > 4*txtMaxSnippet {
-		lo, hi := max(bcol-4*txtMaxSnippet, 0), min(bcol+6*txtMaxSnippet, len(line))
-		for lo > 0 && !utf8.RuneStart(line[lo]) {
+	lo, hi := ls, le
+	if le-ls > 4*txtMaxSnippet {
+		lo, hi = max(ls+bcol-4*txtMaxSnippet, ls), min(ls+bcol+6*txtMaxSnippet, le)
+		for lo > ls && !utf8.RuneStart(doc.Src[lo]) {
 			lo--
 		}
-		for hi < len(line) && !utf8.RuneStart(line[hi]) {
+		for hi < le && !utf8.RuneStart(doc.Src[hi]) {
 			hi++
 		}
-		cutLeft, cutRight = lo > 0, hi < len(line)
-		line, bcol = line[lo:hi], bcol-lo
+		cutLeft, cutRight = lo > ls, hi < le
 	}
+	line := string(doc.Src[lo:hi])
+	bcol -= lo - ls
 	line, bcol = txtRedact(line, bcol, f)
 	width := max(txtTokenWidth([]byte(line), bcol), 1)
 	runes := []rune(line)
