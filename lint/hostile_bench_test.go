@@ -6,6 +6,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -133,6 +134,32 @@ func BenchmarkHostilePretty4k(b *testing.B) {
 
 func BenchmarkHostileValid50k(b *testing.B) {
 	benchLint(b, writeFlow(b, "flow.json", hostileFlow(50000, true)))
+}
+
+// benchText times the text format alone over the review of path (its
+// excerpts cut the source line of every finding).
+func benchText(b *testing.B, path string) {
+	a, err := compile.Load(path, compile.LoadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	r := lint.Run(a, lint.Options{})
+	docs := lint.Docs{}
+	docs.AddAgent(a)
+	b.ReportAllocs()
+	for b.Loop() {
+		if err := lint.WriteText(io.Discard, r.Findings, docs, lint.TextOptions{Files: 1}); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func BenchmarkHostileTextMinified4k(b *testing.B) {
+	benchText(b, writeFlow(b, "flow.json", hostileFlow(4000, false)))
+}
+
+func BenchmarkHostileTextPretty4k(b *testing.B) {
+	benchText(b, writeFlow(b, "flow.json", pretty(b, hostileFlow(4000, false))))
 }
 
 // yamlFlowMapping is a YAML file whose root is one flow mapping ({k: v, …})
