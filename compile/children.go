@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -66,7 +65,7 @@ func (a *Agent) FindAgent(packageName string) (*Agent, error) {
 	}
 	var child *Agent
 	for _, d := range dirs {
-		if c, err := Load(d, LoadOptions{RegistryPath: a.RegistryPath}); err == nil {
+		if c, err := Load(d, LoadOptions{RegistryPath: a.RegistryPath, NoSiblings: true}); err == nil {
 			child = c
 			break
 		}
@@ -115,7 +114,7 @@ func scanPackageNames(root string) map[string]string {
 	})
 	sort.Strings(pkgs)
 	for _, p := range pkgs {
-		src, err := os.ReadFile(p)
+		src, err := ReadFileLimited(p, MaxFileBytes)
 		if err != nil {
 			continue
 		}

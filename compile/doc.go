@@ -4,28 +4,47 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode/utf8"
 )
 
 // Doc is one parsed file: its bytes, its tree and a line table so that any
 // node or JSON Pointer maps to a 1-based line and column.
 type Doc struct {
-	Path  string       // path as shown to the user (relative when possible)
-	Src   []byte       // the file's bytes
-	Root  *Node        // nil when the file did not parse
-	Err   *SyntaxError // why it did not parse
-	lines []int        // byte offset of the start of each line
+	Path string       // path as shown to the user (relative when possible)
+	Src  []byte       // the file's bytes
+	Root *Node        // nil when the file did not parse
+	Err  *SyntaxError // why it did not parse
+	// Duplicates are the keys given twice in one object, in source order
+	// (the parsers keep the last value, as JSON.parse does; loading turns
+	// them into duplicate_key findings).
+	Duplicates []DuplicateKey
+
+	// The position index, built once on first use (positions may be asked
+	// for from several goroutines): line starts and rune checkpoints.
+	posOnce sync.Once
+	lines   []int      // byte offset of the start of each line
+	marks   []runeMark // checkpoints every runeMarkStep bytes inside long lines
 }
+
+// runeMark is a checkpoint inside a line: the byte offset off is the start
+// of a character, col the number of characters from the line start to it.
+// With one every runeMarkStep bytes, turning an offset into a column counts
+// at most runeMarkStep bytes instead of the whole line, so a finding on a
+// minified one-line file costs O(log n), not O(line length).
+type runeMark struct{ off, col int }
+
+const runeMarkStep = 512
 
 // ParseDoc parses src as JSON. A parse error is kept in Doc.Err; it is the
 // caller's job to turn it into an invalid_json finding (see Doc.Findings).
 func ParseDoc(path string, src []byte) *Doc {
 	d := &Doc{Path: path, Src: src}
-	root, err := Parse(src)
+	root, dups, err := parse(src)
 	if err != nil {
-		d.Err = err.(*SyntaxError)
+		d.Err = err
 	} else {
-		d.Root = root
+		d.Root, d.Duplicates = root, dups
 	}
 	return d
 }
@@ -36,15 +55,47 @@ func NewDoc(path string, src []byte, root *Node) *Doc {
 }
 
 func (d *Doc) lineStarts() []int {
-	if d.lines == nil {
-		d.lines = append(make([]int, 0, 64), 0)
-		for i, b := range d.Src {
-			if b == '\n' {
-				d.lines = append(d.lines, i+1)
-			}
-		}
-	}
+	d.posOnce.Do(d.buildPosIndex)
 	return d.lines
+}
+
+// buildPosIndex records the start of every line and a checkpoint every
+// runeMarkStep bytes within a line. Characters are counted as
+// utf8.RuneCount counts them (an invalid byte is one character), walking
+// from the line start, so the columns are exactly those of a count from
+// the line start.
+func (d *Doc) buildPosIndex() {
+	src := d.Src
+	lines := append(make([]int, 0, 64), 0)
+	var marks []runeMark
+	last, col := 0, 0
+	for i := 0; i < len(src); {
+		c := src[i]
+		if c == '\n' {
+			i++
+			lines = append(lines, i)
+			last, col = i, 0
+			continue
+		}
+		if i-last >= runeMarkStep {
+			marks = append(marks, runeMark{off: i, col: col})
+			last = i
+		}
+		if c < utf8.RuneSelf {
+			i++
+		} else {
+			_, size := utf8.DecodeRune(src[i:])
+			i += size
+		}
+		col++
+	}
+	d.lines, d.marks = lines, marks
+}
+
+// lineOf returns the 0-based line holding byte offset off.
+func (d *Doc) lineOf(off int) int {
+	ls := d.lineStarts()
+	return sort.Search(len(ls), func(i int) bool { return ls[i] > off }) - 1
 }
 
 // Position turns a byte offset into a 1-based line and a 1-based column
@@ -56,9 +107,66 @@ func (d *Doc) Position(off int) (line, col int) {
 	if off > len(d.Src) {
 		off = len(d.Src)
 	}
+	i := d.lineOf(off)
+	start, base := d.lines[i], 0
+	// the last checkpoint at or before off, when it is on this line
+	if k := sort.Search(len(d.marks), func(k int) bool { return d.marks[k].off > off }) - 1; k >= 0 && d.marks[k].off >= start {
+		start, base = d.marks[k].off, d.marks[k].col
+	}
+	return i + 1, base + utf8.RuneCount(d.Src[start:off]) + 1
+}
+
+// Offset is the inverse of Position: the byte offset of the col-th
+// character (1-based) of 1-based line n, or of the line's end when the
+// line is shorter. Like Position it costs O(log n), so a formatter can cut
+// an excerpt around a finding's column without walking a minified line.
+func (d *Doc) Offset(line, col int) int { return d.offsetAt(line, col) }
+
+// LineSpan returns the byte range [start, end) of 1-based line n in Src,
+// without its line ending ("\n", and a "\r" before it); 0, 0 when n is out
+// of range. Unlike Line it copies nothing.
+func (d *Doc) LineSpan(n int) (start, end int) {
 	ls := d.lineStarts()
-	i := sort.Search(len(ls), func(i int) bool { return ls[i] > off }) - 1
-	return i + 1, utf8.RuneCount(d.Src[ls[i]:off]) + 1
+	if n < 1 || n > len(ls) {
+		return 0, 0
+	}
+	start, end = ls[n-1], len(d.Src)
+	if n < len(ls) {
+		end = ls[n] - 1
+	}
+	for end > start && d.Src[end-1] == '\r' {
+		end--
+	}
+	return start, end
+}
+
+// offsetAt is the inverse of Position for a column inside a line: the byte
+// offset of the col-th character (1-based) of 1-based line n, or of the
+// line's end when the line is shorter.
+func (d *Doc) offsetAt(n, col int) int {
+	ls := d.lineStarts()
+	if n < 1 {
+		return 0
+	}
+	if n > len(ls) {
+		return len(d.Src)
+	}
+	off, at := ls[n-1], 1
+	end := len(d.Src)
+	if n < len(ls) {
+		end = ls[n]
+	}
+	// the last checkpoint of this line at or before the column
+	lo := sort.Search(len(d.marks), func(k int) bool { return d.marks[k].off >= off })
+	hi := sort.Search(len(d.marks), func(k int) bool { return d.marks[k].off >= end })
+	if k := lo + sort.Search(hi-lo, func(k int) bool { return d.marks[lo+k].col+1 > col }) - 1; k >= lo {
+		off, at = d.marks[k].off, d.marks[k].col+1
+	}
+	for ; at < col && off < len(d.Src) && d.Src[off] != '\n'; at++ {
+		_, size := utf8.DecodeRune(d.Src[off:])
+		off += size
+	}
+	return off
 }
 
 // Line returns the text of 1-based line n without its line ending.
@@ -201,7 +309,7 @@ func PointerOf(n *Node) string {
 		if c.parent.Kind == Object {
 			tokens[depth] = c.parent.Members[c.slot].Key
 		} else {
-			tokens[depth] = strconv.Itoa(c.slot)
+			tokens[depth] = strconv.Itoa(int(c.slot))
 		}
 	}
 	return Pointer(tokens...)
@@ -223,16 +331,21 @@ func WalkNodes(n *Node, fn func(n *Node) bool) {
 }
 
 // linkTree sets the parent links of a tree built outside the JSON parser
-// (the YAML loader) so that PointerOf works on it too.
-func linkTree(n *Node) {
+// (the YAML loader) so that PointerOf works on it too, indexes large
+// objects' keys and returns the repeated keys.
+func linkTree(n *Node, dups []DuplicateKey) []DuplicateKey {
 	for i, m := range n.Members {
-		m.Value.parent, m.Value.slot = n, i
-		linkTree(m.Value)
+		m.Value.parent, m.Value.slot = n, int32(i)
+		dups = linkTree(m.Value, dups)
 	}
 	for i, it := range n.Items {
-		it.parent, it.slot = n, i
-		linkTree(it)
+		it.parent, it.slot = n, int32(i)
+		dups = linkTree(it, dups)
 	}
+	if n.Kind == Object {
+		dups = indexKeys(n, dups)
+	}
+	return dups
 }
 
 // Key returns the member key under which n sits in its parent object, or ""

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"fmt"
+	"sort"
 	"strconv"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -38,19 +39,39 @@ func (k Kind) String() string {
 // Node is one JSON value with the byte offset where it starts in the source.
 // Objects keep their members in source order; duplicate keys are kept (the
 // validator reports them, D16) and Get returns the last one, as JSON.parse does.
+//
+// The fields are ordered to pack the struct (96 bytes): a flow of 50,000
+// nodes holds about a million of them.
 type Node struct {
-	Kind    Kind
 	Offset  int      // byte offset of the value's first byte
 	Text    string   // string value, or the literal text of a number
-	Bool    bool     // value of a boolean
 	Members []Member // object members in source order
 	Items   []*Node  // array elements
 
 	// parent and slot (member or item index in parent) let PointerOf name
 	// any node without walks building a pointer string for every value.
 	parent *Node
-	slot   int
+
+	// keys indexes the members of a large object, built by the parsers
+	// (indexKeys), so Get costs O(1) instead of a scan: a flow's
+	// $referenced_components may hold tens of thousands of members.
+	keys *keyIndex
+
+	slot int32
+	Kind Kind
+	Bool bool // value of a boolean
 }
+
+// keyIndex maps each key of an object to its last member (last wins, as in
+// JavaScript). n is len(Members) when it was built: members appended
+// later (a tree edited by hand) make Get fall back to the scan.
+type keyIndex struct {
+	last map[string]int
+	n    int
+}
+
+// keyIndexMin is the member count from which an object gets an index.
+const keyIndexMin = 16
 
 // Member is one key/value pair of an object.
 type Member struct {
@@ -63,6 +84,12 @@ type Member struct {
 // last one wins, as in JavaScript.
 func (n *Node) Get(key string) *Node {
 	if n == nil || n.Kind != Object {
+		return nil
+	}
+	if n.keys != nil && n.keys.n == len(n.Members) {
+		if i, ok := n.keys.last[key]; ok && i < len(n.Members) && n.Members[i].Key == key {
+			return n.Members[i].Value
+		}
 		return nil
 	}
 	for i := len(n.Members) - 1; i >= 0; i-- {
@@ -139,6 +166,56 @@ func (n *Node) Interface() any {
 	return nil
 }
 
+// DuplicateKey is a key given twice in one object of a parsed document:
+// Offset is where the later occurrence's key starts, First where the first
+// one does. Get returns the last one's value, as JSON.parse does.
+type DuplicateKey struct {
+	Key    string
+	Offset int
+	First  int
+
+	obj *Node // the object holding the key
+}
+
+// Pointer is the JSON Pointer of the repeated member (which Get, and so
+// the pointer, resolves to the last occurrence).
+func (k DuplicateKey) Pointer() string { return Append(PointerOf(k.obj), k.Key) }
+
+// indexKeys builds the key index of a large object and appends each
+// repeated key to dups (every occurrence after the first).
+func indexKeys(n *Node, dups []DuplicateKey) []DuplicateKey {
+	ms := n.Members
+	if len(ms) < keyIndexMin {
+		for i := 1; i < len(ms); i++ {
+			for j := 0; j < i; j++ {
+				if ms[j].Key == ms[i].Key {
+					dups = append(dups, DuplicateKey{Key: ms[i].Key, Offset: ms[i].KeyOffset, First: ms[j].KeyOffset, obj: n})
+					break
+				}
+			}
+		}
+		return dups
+	}
+	idx := &keyIndex{last: make(map[string]int, len(ms)), n: len(ms)}
+	var first map[string]int // built at the first duplicate only
+	for i, m := range ms {
+		if _, seen := idx.last[m.Key]; seen {
+			if first == nil {
+				first = make(map[string]int)
+				for j := i - 1; j >= 0; j-- {
+					first[ms[j].Key] = j
+				}
+			}
+			dups = append(dups, DuplicateKey{Key: m.Key, Offset: m.KeyOffset, First: ms[first[m.Key]].KeyOffset, obj: n})
+		} else if first != nil {
+			first[m.Key] = i
+		}
+		idx.last[m.Key] = i
+	}
+	n.keys = idx
+	return dups
+}
+
 // SyntaxError is a JSON document that could not be parsed, or was refused.
 type SyntaxError struct {
 	Offset  int    // byte offset of the problem
@@ -157,20 +234,30 @@ func (e *SyntaxError) Error() string { return fmt.Sprintf("offset %d: %s", e.Off
 // Parse reads one JSON document into a tree of Nodes. It never panics: bad,
 // huge or too deeply nested input comes back as a *SyntaxError.
 func Parse(src []byte) (*Node, error) {
+	root, _, err := parse(src)
+	if err != nil {
+		return nil, err // a typed nil *SyntaxError would make err != nil
+	}
+	return root, nil
+}
+
+// parse is Parse that also returns the duplicate keys found, in source order.
+func parse(src []byte) (*Node, []DuplicateKey, *SyntaxError) {
 	if len(src) > MaxFileBytes {
-		return nil, tooLarge(len(src))
+		return nil, nil, tooLarge(len(src))
 	}
 	p := parser{src: src, dec: jsontext.NewDecoder(bytes.NewReader(src), jsontext.AllowDuplicateNames(true))}
 	root, err := p.value(0)
 	if err != nil {
-		return nil, p.syntaxError(err)
+		return nil, nil, p.syntaxError(err)
 	}
 	if _, err := p.dec.ReadToken(); err == nil {
-		return nil, &SyntaxError{Offset: int(p.dec.InputOffset()), Msg: "unexpected data after the top-level value"}
+		return nil, nil, &SyntaxError{Offset: int(p.dec.InputOffset()), Msg: "unexpected data after the top-level value"}
 	} else if !errors.Is(err, errEOF) && !isEOF(err) {
-		return nil, p.syntaxError(err)
+		return nil, nil, p.syntaxError(err)
 	}
-	return root, nil
+	sort.Slice(p.dups, func(i, j int) bool { return p.dups[i].Offset < p.dups[j].Offset })
+	return root, p.dups, nil
 }
 
 var errEOF = errors.New("EOF")
@@ -184,6 +271,8 @@ type parser struct {
 
 	members []Member // open objects' members, innermost last
 	items   []*Node  // open arrays' items, innermost last
+
+	dups []DuplicateKey // repeated keys, in the order their objects close
 }
 
 func (p *parser) newNode() *Node {
@@ -252,13 +341,14 @@ func (p *parser) value(depth int) (*Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			v.parent, v.slot = n, len(p.members)-base
+			v.parent, v.slot = n, int32(len(p.members)-base)
 			p.members = append(p.members, Member{Key: key, KeyOffset: keyOff, Value: v})
 		}
 		if len(p.members) > base {
 			n.Members = append([]Member(nil), p.members[base:]...)
 			clear(p.members[base:]) // drop references the stack no longer needs
 			p.members = p.members[:base]
+			p.dups = indexKeys(n, p.dups)
 		}
 		if _, err := p.dec.ReadToken(); err != nil {
 			return nil, err
@@ -271,7 +361,7 @@ func (p *parser) value(depth int) (*Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			v.parent, v.slot = n, len(p.items)-base
+			v.parent, v.slot = n, int32(len(p.items)-base)
 			p.items = append(p.items, v)
 		}
 		if len(p.items) > base {

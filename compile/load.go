@@ -26,6 +26,10 @@ var FlowCandidates = []string{"cinatra/oas.json", "cinatra/agent.json", "agent.j
 type LoadOptions struct {
 	RegistryPath string  // --registry; empty: walk up to agents/_shared/cinatra/components.json, then built-in
 	Profile      Profile // --profile; empty: detect
+	// NoSiblings skips listing and reading the package's other files
+	// (Agent.Siblings stays nil): for child agents loaded only to be looked
+	// up, never reviewed.
+	NoSiblings bool
 }
 
 // Agent is everything read for one agent: the flow file and the files beside it.
@@ -39,8 +43,12 @@ type Agent struct {
 	RegistryPath string  // where Registry came from
 	TreeRoot     string  // the nearest enclosing agents/ directory, or ""
 	Profile      Profile // the profile in force for Flow
+	// Siblings are the package directory's other files, read for the
+	// review's credential scan; nil without a package directory (or with
+	// LoadOptions.NoSiblings).
+	Siblings *Siblings
 	// Findings raised while loading: agent_read_failed, invalid_json,
-	// legacy_agent_filename, registry problems.
+	// legacy_agent_filename, duplicate_key, package_json_invalid.
 	Findings []Finding
 
 	kids *agentIndex // child agents of the same tree, found by package name (children.go)
@@ -86,6 +94,9 @@ func Load(path string, opts LoadOptions) (*Agent, error) {
 		a.CinatraJSON = readOptionalDoc(filepath.Join(a.Dir, "cinatra.json"), &a.Findings)
 		a.TreeRoot = findAgentsRoot(a.Dir)
 	}
+	if a.Dir != "" && !opts.NoSiblings {
+		a.Siblings = loadSiblings(a)
+	}
 	a.RegistryPath = opts.RegistryPath
 	if a.RegistryPath == "" && a.TreeRoot != "" {
 		p := filepath.Join(a.TreeRoot, "_shared", "cinatra", "components.json")
@@ -99,6 +110,10 @@ func Load(path string, opts LoadOptions) (*Agent, error) {
 	a.Profile = opts.Profile
 	if a.Profile == ProfileAuto {
 		a.Profile = DetectProfile(a)
+	}
+	a.Findings = append(a.Findings, PackageJSONFindings(a.Package)...)
+	for _, d := range []*Doc{a.Flow, a.Package, a.CinatraJSON, a.Registry} {
+		a.Findings = append(a.Findings, DuplicateKeyFindings(d, a.Profile)...)
 	}
 	return a, nil
 }
@@ -148,13 +163,27 @@ func findAgentsRoot(dir string) string {
 	}
 }
 
-// readDoc reads and parses a file that must exist; failures become findings.
+// readDoc reads and parses a file that must exist; failures become
+// findings: agent_read_failed for a file that cannot be read or is not a
+// regular file, and the invalid_json "not read, beyond oastui's limits"
+// blocker for one over MaxFileBytes, refused without reading it.
 func readDoc(path string, findings *[]Finding) *Doc {
-	src, err := os.ReadFile(path)
+	src, err := ReadFileLimited(path, MaxFileBytes)
 	if err != nil {
+		var tl *TooLargeError
+		if errors.As(err, &tl) {
+			d := &Doc{Path: path, Err: tooLarge(int(tl.Size))}
+			*findings = append(*findings, *d.FileSyntaxFinding())
+			return d
+		}
+		msg := err.Error()
+		var pe *fs.PathError
+		if errors.Is(err, ErrNotRegular) && errors.As(err, &pe) {
+			msg = pe.Err.Error()
+		}
 		*findings = append(*findings, Finding{Code: "agent_read_failed", Severity: Blocker,
-			Message: fmt.Sprintf("cannot read %s: %v", path, err), Source: SourceDeterministic, File: path, Line: 1, Column: 1})
-		return &Doc{Path: path, Err: &SyntaxError{Msg: err.Error()}}
+			Message: fmt.Sprintf("cannot read %s: %s", path, msg), Source: SourceDeterministic, File: path, Line: 1, Column: 1})
+		return &Doc{Path: path, Err: &SyntaxError{Msg: msg}}
 	}
 	d := ParseDocFile(path, src) // YAML for .yaml/.yml (Agent Spec), JSON otherwise
 	if f := d.FileSyntaxFinding(); f != nil {

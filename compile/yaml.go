@@ -8,9 +8,9 @@ import (
 	"math"
 	"path/filepath"
 	"regexp"
+	"sort"
 	"strconv"
 	"strings"
-	"unicode/utf8"
 
 	yaml "go.yaml.in/yaml/v3"
 )
@@ -110,7 +110,9 @@ func (d *Doc) parseYAML() (root *Node, serr *SyntaxError) {
 	}
 	root, serr = c.convert(n, 0, false)
 	if root != nil {
-		linkTree(root)
+		dups := linkTree(root, nil)
+		sort.Slice(dups, func(i, j int) bool { return dups[i].Offset < dups[j].Offset })
+		d.Duplicates = dups
 	}
 	return root, serr
 }
@@ -141,21 +143,7 @@ func (d *Doc) yamlError(err error) *SyntaxError {
 
 // yamlOffset converts go-yaml's 1-based line and column (counted in
 // characters) into a byte offset of d.Src.
-func (d *Doc) yamlOffset(line, col int) int {
-	ls := d.lineStarts()
-	if line < 1 {
-		return 0
-	}
-	if line > len(ls) {
-		return len(d.Src)
-	}
-	off := ls[line-1]
-	for i := 1; i < col && off < len(d.Src) && d.Src[off] != '\n'; i++ {
-		_, size := utf8.DecodeRune(d.Src[off:])
-		off += size
-	}
-	return off
-}
+func (d *Doc) yamlOffset(line, col int) int { return d.offsetAt(line, col) }
 
 type yamlConverter struct {
 	d       *Doc

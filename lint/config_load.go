@@ -65,7 +65,7 @@ func (e *ConfigError) Error() string {
 // codes, bad severities, malformed hosts or pointers and ignores without a
 // reason are errors (*ConfigError), never silently dropped.
 func LoadConfig(path string) (*Config, error) {
-	src, err := os.ReadFile(path)
+	src, err := compile.ReadFileLimited(path, compile.MaxFileBytes)
 	if err != nil {
 		return nil, &ConfigError{Path: path, Msg: "cannot read config: " + errors.Unwrap(err).Error()}
 	}

@@ -156,6 +156,7 @@ func TestSecretMessagesNeverHoldTheSecret(t *testing.T) {
 		end := min(len(lines), i*10+10)
 		_ = os.WriteFile(filepath.Join(pkg, fmt.Sprintf("part%04d.txt", i)), []byte(strings.Join(lines[i*10:end], "\n")), 0o644)
 	}
+	a.Siblings = compile.LoadSiblings(a) // the files loading reads
 	sib := ScanSiblingFiles(a)
 	for _, f := range sib {
 		checked++
@@ -237,6 +238,8 @@ func TestSiblingFileScan(t *testing.T) {
 			}
 			secWriteTree(t, dir, files)
 			a := &compile.Agent{Dir: dir, FlowPath: filepath.Join(dir, "cinatra", "oas.json")}
+			a.Siblings = compile.LoadSiblings(a) // the files loading reads
+			a.Siblings = compile.LoadSiblings(a) // the files loading reads
 			var got []string
 			for _, f := range ScanSiblingFiles(a) {
 				rel, _ := filepath.Rel(dir, f.File)
@@ -257,6 +260,7 @@ func TestSiblingFileTooLarge(t *testing.T) {
 	big := strings.Repeat("lorem ipsum dolor sit amet\n", SiblingMaxFileBytes/27+10)
 	secWriteTree(t, dir, map[string]string{"cinatra/oas.json": "{}", "data/big.txt": big + fakeGH})
 	a := &compile.Agent{Dir: dir, FlowPath: filepath.Join(dir, "cinatra", "oas.json")}
+	a.Siblings = compile.LoadSiblings(a) // the files loading reads
 	fs := ScanSiblingFiles(a)
 	if len(fs) != 1 || fs[0].Code != "package_file_too_large_to_scan" || fs[0].Severity != compile.Warning {
 		t.Fatalf("got %v", fs)
@@ -397,7 +401,9 @@ func TestSiblingDescriptionToken(t *testing.T) {
 		"cinatra/oas.json": "{}",
 		"package.json":     `{"name":"x","description":"rotate ` + fakeOpenAI + ` monthly","keywords":["Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznBQ7"]}`,
 	})
-	fs := ScanSiblingFiles(&compile.Agent{Dir: dir, FlowPath: filepath.Join(dir, "cinatra", "oas.json")})
+	a := &compile.Agent{Dir: dir, FlowPath: filepath.Join(dir, "cinatra", "oas.json")}
+	a.Siblings = compile.LoadSiblings(a) // the files loading reads
+	fs := ScanSiblingFiles(a)
 	var got []string
 	for _, f := range fs {
 		got = append(got, f.Code+" "+f.Location)

@@ -3,10 +3,7 @@ package lint
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
-	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"unicode/utf8"
 
@@ -40,173 +37,56 @@ var passSiblingFiles = &Check{
 	},
 }
 
-// Limits of the sibling scan.
+// Limits of the sibling scan: the walk and the reads happen in loading
+// (compile.Agent.Siblings), with compile's limits.
 const (
-	SiblingMaxFileBytes  = 1 << 20 // reference: files over 1,048,576 bytes are not scanned
-	siblingMaxFiles      = 2000    // files looked at per package
-	siblingMaxTotalBytes = 32 << 20
-	siblingMaxDepth      = 16
-	siblingMaxPerFile    = 20 // findings reported per file
+	SiblingMaxFileBytes = compile.SiblingMaxFileBytes // reference: files over 1,048,576 bytes are not scanned
+	siblingMaxPerFile   = 20                          // findings reported per file
 )
 
-var siblingSkipDirs = secSet("node_modules", ".git", ".hg", ".svn", "dist", "build", "out", ".next", ".turbo",
-	".cache", ".pnpm", "coverage", "__pycache__", ".pytest_cache", ".mypy_cache", ".venv", "venv")
-
-var siblingBinaryExt = secSet(".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico", ".bmp", ".tif", ".tiff", ".pdf",
-	".zip", ".gz", ".tgz", ".tar", ".bz2", ".xz", ".7z", ".rar", ".jar", ".war", ".woff", ".woff2", ".ttf",
-	".otf", ".eot", ".mp3", ".mp4", ".mov", ".avi", ".wav", ".ogg", ".webm", ".flac", ".so", ".dylib", ".dll",
-	".exe", ".bin", ".class", ".o", ".a", ".wasm", ".pyc", ".sqlite", ".db", ".lockb", ".p12", ".pfx", ".der")
-
-var siblingLockfiles = secSet("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock")
-
-// secSet is a set of strings (the detector's own moved to lint/secrets).
-func secSet(ws ...string) map[string]bool {
-	m := make(map[string]bool, len(ws))
-	for _, w := range ws {
-		m[w] = true
-	}
-	return m
-}
-
-// siblingEnvForbidden: .env, .env.local, .env.production … but not the
-// documented templates.
-func siblingEnvForbidden(base string) bool {
-	if base != ".env" && !strings.HasPrefix(base, ".env.") {
-		return false
-	}
-	for _, ok := range []string{".example", ".sample", ".template"} {
-		if strings.HasSuffix(base, ok) {
-			return false
-		}
-	}
-	return true
-}
-
-// ScanSiblingFiles scans the package directory of a (the flow file itself
-// and cinatra/oas.json, cinatra/agent.json excluded) and returns its
-// findings in alphabetical file order.
+// ScanSiblingFiles scans the package files loading read (a.Siblings: the
+// flow file itself and cinatra/oas.json, cinatra/agent.json excluded) and
+// returns its findings in alphabetical file order. It touches no file.
 func ScanSiblingFiles(a *compile.Agent) []Finding {
-	if a == nil || a.Dir == "" {
+	if a == nil || a.Dir == "" || a.Siblings == nil {
 		return nil
 	}
-	flowPath := filepath.Clean(a.FlowPath)
-	var files []string
-	tooMany := false
-	var walk func(dir, rel string, depth int)
-	walk = func(dir, rel string, depth int) {
-		if depth > siblingMaxDepth || tooMany {
-			return
-		}
-		ents, err := os.ReadDir(dir)
-		if err != nil {
-			return
-		}
-		for _, e := range ents { // ReadDir sorts by name
-			name := e.Name()
-			r := name
-			if rel != "" {
-				r = rel + "/" + name
-			}
-			if e.Type()&fs.ModeSymlink != 0 {
-				continue
-			}
-			if e.IsDir() {
-				if !siblingSkipDirs[name] {
-					walk(filepath.Join(dir, name), r, depth+1)
-				}
-				continue
-			}
-			if !e.Type().IsRegular() {
-				continue
-			}
-			if r == "cinatra/oas.json" || r == "cinatra/agent.json" {
-				continue
-			}
-			if len(files) >= siblingMaxFiles {
-				tooMany = true
-				return
-			}
-			files = append(files, r)
-		}
-	}
-	walk(a.Dir, "", 0)
-	sort.Strings(files)
-
 	var out []Finding
-	total := 0
-	for _, rel := range files {
-		path := filepath.Join(a.Dir, filepath.FromSlash(rel))
-		if path == flowPath || secSameFile(path, a.FlowPath) {
+	for _, f := range a.Siblings.Files {
+		if compile.SiblingEnvForbidden(filepath.Base(f.Rel)) {
+			out = append(out, Finding{Code: RulePackageEnvFileForbidden.Code, Severity: RulePackageEnvFileForbidden.Severity,
+				Message: fmt.Sprintf("%s is an environment file; packages must not ship .env files (use .env.example with placeholders)", f.Rel),
+				Source:  compile.SourceDeterministic, File: f.Path, Line: 1, Column: 1})
+		}
+		switch f.Skipped {
+		case compile.SiblingTooLarge:
+			out = append(out, Finding{Code: RulePackageFileTooLargeToScan.Code, Severity: RulePackageFileTooLargeToScan.Severity,
+				Message: fmt.Sprintf("%s is %d bytes, over the %d-byte limit; it was not scanned for credentials", f.Rel, f.Size, SiblingMaxFileBytes),
+				Source:  compile.SourceDeterministic, File: f.Path, Line: 1, Column: 1})
+			continue
+		case "":
+		default:
 			continue
 		}
-		base := filepath.Base(rel)
-		if siblingEnvForbidden(base) {
-			out = append(out, Finding{Code: "package_env_file_forbidden", Severity: compile.Blocker,
-				Message: fmt.Sprintf("%s is an environment file; packages must not ship .env files (use .env.example with placeholders)", rel),
-				Source:  compile.SourceDeterministic, File: path, Line: 1, Column: 1})
-		}
-		if siblingBinaryExt[strings.ToLower(filepath.Ext(base))] {
-			continue
-		}
-		st, err := os.Lstat(path)
-		if err != nil || !st.Mode().IsRegular() {
-			continue
-		}
-		if st.Size() > SiblingMaxFileBytes {
-			out = append(out, Finding{Code: "package_file_too_large_to_scan", Severity: compile.Warning,
-				Message: fmt.Sprintf("%s is %d bytes, over the %d-byte limit; it was not scanned for credentials", rel, st.Size(), SiblingMaxFileBytes),
-				Source:  compile.SourceDeterministic, File: path, Line: 1, Column: 1})
-			continue
-		}
-		if total+int(st.Size()) > siblingMaxTotalBytes {
-			tooMany = true
-			break
-		}
-		src, err := siblingRead(a, rel, path)
-		if err != nil {
-			continue
-		}
-		total += len(src)
+		src := f.Data
 		if bytes.IndexByte(src[:min(len(src), 8192)], 0) >= 0 {
 			continue // binary
 		}
 		var parsed *compile.Doc
 		switch {
-		case rel == "package.json" && a.Package != nil && a.Package.Root != nil:
+		case f.Rel == "package.json" && a.Package != nil && a.Package.Root != nil:
 			parsed = a.Package
-		case rel == "cinatra.json" && a.CinatraJSON != nil && a.CinatraJSON.Root != nil:
+		case f.Rel == "cinatra.json" && a.CinatraJSON != nil && a.CinatraJSON.Root != nil:
 			parsed = a.CinatraJSON
 		}
-		out = append(out, scanSiblingContent(rel, path, src, parsed, siblingLockfiles[base])...)
+		out = append(out, scanSiblingContent(f.Rel, f.Path, src, parsed, f.Lockfile)...)
 	}
-	if tooMany {
-		out = append(out, Finding{Code: "package_file_too_large_to_scan", Severity: compile.Warning,
-			Message: fmt.Sprintf("the package has more than %d files or %d bytes; the rest were not scanned for credentials", siblingMaxFiles, siblingMaxTotalBytes),
+	if a.Siblings.Truncated {
+		out = append(out, Finding{Code: RulePackageFileTooLargeToScan.Code, Severity: RulePackageFileTooLargeToScan.Severity,
+			Message: fmt.Sprintf("the package has more than %d files or %d bytes; the rest were not scanned for credentials", compile.SiblingMaxFiles, compile.SiblingMaxTotalBytes),
 			Source:  compile.SourceDeterministic, File: a.Dir, Line: 1, Column: 1})
 	}
 	return out
-}
-
-// secSameFile: the flow file given with a different spelling of its path
-// (relative vs absolute); only stat'ed when the base names agree.
-func secSameFile(path, flow string) bool {
-	if filepath.Base(path) != filepath.Base(flow) {
-		return false
-	}
-	a, err1 := os.Stat(path)
-	b, err2 := os.Stat(flow)
-	return err1 == nil && err2 == nil && os.SameFile(a, b)
-}
-
-// siblingRead reuses the bytes the loader already read.
-func siblingRead(a *compile.Agent, rel, path string) ([]byte, error) {
-	switch {
-	case rel == "package.json" && a.Package != nil && a.Package.Src != nil:
-		return a.Package.Src, nil
-	case rel == "cinatra.json" && a.CinatraJSON != nil && a.CinatraJSON.Src != nil:
-		return a.CinatraJSON.Src, nil
-	}
-	return os.ReadFile(path)
 }
 
 // scanSiblingContent scans one file: JSON files by structure (key-aware,
@@ -228,7 +108,7 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 				}
 				line, col := d.PointerPosition(ptr)
 				col += siblingSecretColumn(d, ptr, det)
-				out = append(out, Finding{Code: "literal_credential_in_sibling_file", Severity: compile.Blocker,
+				out = append(out, Finding{Code: RuleLiteralCredentialInSiblingFile.Code, Severity: RuleLiteralCredentialInSiblingFile.Severity,
 					Message:  fmt.Sprintf("literal credential detected in %s:%d: pattern=%s, value %s", rel, line, det.Family, det.Masked),
 					Location: ptr, Source: compile.SourceDeterministic, File: path, Line: line, Column: col})
 			}}
@@ -262,7 +142,7 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 			continue
 		}
 		col := utf8.RuneCountInString(s[:off+det.Start]) + 1
-		out = append(out, Finding{Code: "literal_credential_in_sibling_file", Severity: compile.Blocker,
+		out = append(out, Finding{Code: RuleLiteralCredentialInSiblingFile.Code, Severity: RuleLiteralCredentialInSiblingFile.Severity,
 			Message: fmt.Sprintf("literal credential detected in %s:%d: pattern=%s, value %s", rel, lineNo, det.Family, det.Masked),
 			Source:  compile.SourceDeterministic, File: path, Line: lineNo, Column: col})
 	}

@@ -1,7 +1,6 @@
 package report
 
 import (
-	"bytes"
 	"fmt"
 	"io"
 	"slices"
@@ -55,7 +54,6 @@ func WriteText(w io.Writer, fs []lint.Finding, docs Docs, opts TextOptions) erro
 
 func writeText(w io.Writer, fs []lint.Finding, docs Docs, opts TextOptions) error {
 	var b strings.Builder
-	lines := txtLineIndex{}
 	paint := func(style, s string) string {
 		if !opts.Color || style == "" {
 			return s
@@ -74,7 +72,7 @@ func writeText(w io.Writer, fs []lint.Finding, docs Docs, opts TextOptions) erro
 			paint(txtBold, fmt.Sprintf("%s:%d:%d", safetext.Clean(f.File), f.Line, f.Column)),
 			paint(style, string(f.Severity)), safetext.Clean(f.Message), paint(txtDim, "["+safetext.Clean(f.Code)+"]"))
 		if doc := docs[f.File]; doc != nil && f.Line > 0 {
-			txtSnippet(&b, lines, doc, f, paint)
+			txtSnippet(&b, doc, f, paint)
 		}
 	}
 	s := Summarize(fs, opts.Files)
@@ -102,13 +100,15 @@ func txtPlural(n int, one, many string) string {
 // value's first token underlined. Only a window around the column is
 // looked at: a minified file's megabyte line is never copied or scanned
 // whole per finding.
-func txtSnippet(b *strings.Builder, lines txtLineIndex, doc *compile.Doc, f lint.Finding, paint func(string, string) string) {
-	src, lo, hi, ok := lines.line(doc, f.Line)
-	if !ok || (lo == hi && f.Column <= 1) {
+func txtSnippet(b *strings.Builder, doc *compile.Doc, f lint.Finding, paint func(string, string) string) {
+	lo, hi := doc.LineSpan(f.Line) // no copy of the line
+	if lo == hi {
 		return
 	}
-	// Byte offset of the column (columns count characters).
-	bcol := lines.byteCol(doc, f.Line, src, lo, hi, f.Column)
+	src := doc.Src
+	// Byte offset of the column (columns count characters), from the
+	// document's position index: O(log n), not a walk along the line.
+	bcol := min(max(doc.Offset(f.Line, f.Column), lo), hi)
 	// A long line (minified JSON) is cut in bytes around the column first,
 	// so that a huge line is never converted or scanned whole; the margin
 	// keeps any credential that reaches into the shown part whole for
@@ -125,7 +125,7 @@ func txtSnippet(b *strings.Builder, lines txtLineIndex, doc *compile.Doc, f lint
 		cutLeft, cutRight = wlo > lo, whi < hi
 		lo, hi = wlo, whi
 	}
-	line := strings.TrimRight(string(src[lo:hi]), "\r")
+	line := string(src[lo:hi])
 	bcol = min(bcol-lo, len(line))
 	line, bcol = txtRedact(line, bcol, f)
 	width := max(txtTokenWidth([]byte(line), bcol), 1)
@@ -167,77 +167,6 @@ func txtSnippet(b *strings.Builder, lines txtLineIndex, doc *compile.Doc, f lint
 	fmt.Fprintf(b, "%s |\n%s | %s%s%s%s\n%s | %s%s\n",
 		paint(txtDim, gutter), paint(txtDim, num), prefix, before, after, suffix,
 		paint(txtDim, gutter), pad.String(), paint(txtGreen, caret))
-}
-
-// txtLineIndex finds lines and columns in the parsed files without copying
-// or rescanning a line per finding: per document the byte offsets of its
-// line starts, and per long line the byte offset of every
-// txtRuneStride-th character.
-type txtLineIndex map[*compile.Doc]*txtDocLines
-
-type txtDocLines struct {
-	starts []int
-	marks  map[int][]int // line → byte offsets of characters 0, stride, 2·stride, …
-}
-
-const txtRuneStride = 256
-
-// line returns the source of doc and the byte range of line n (1-based,
-// without its newline).
-func (x txtLineIndex) line(doc *compile.Doc, n int) ([]byte, int, int, bool) {
-	dl := x[doc]
-	if dl == nil {
-		dl = &txtDocLines{starts: []int{0}}
-		for i := 0; ; {
-			k := bytes.IndexByte(doc.Src[i:], '\n')
-			if k < 0 {
-				break
-			}
-			i += k + 1
-			dl.starts = append(dl.starts, i)
-		}
-		x[doc] = dl
-	}
-	if n < 1 || n > len(dl.starts) {
-		return nil, 0, 0, false
-	}
-	lo, hi := dl.starts[n-1], len(doc.Src)
-	if n < len(dl.starts) {
-		hi = dl.starts[n] - 1
-	}
-	return doc.Src, lo, hi, true
-}
-
-// byteCol is the byte offset in src of character column col (1-based) of
-// the line src[lo:hi], or hi when the line is shorter.
-func (x txtLineIndex) byteCol(doc *compile.Doc, n int, src []byte, lo, hi, col int) int {
-	i, k := lo, 0
-	if hi-lo > 4*txtRuneStride && col > txtRuneStride {
-		dl := x[doc]
-		if dl.marks == nil {
-			dl.marks = map[int][]int{}
-		}
-		m, ok := dl.marks[n]
-		if !ok {
-			for j, c := lo, 0; j < hi; c++ {
-				if c%txtRuneStride == 0 {
-					m = append(m, j)
-				}
-				_, size := utf8.DecodeRune(src[j:hi])
-				j += size
-			}
-			dl.marks[n] = m
-		}
-		if idx := min((col-1)/txtRuneStride, len(m)-1); idx > 0 {
-			i, k = m[idx], idx*txtRuneStride
-		}
-	}
-	for i < hi && k < col-1 {
-		_, size := utf8.DecodeRune(src[i:hi])
-		i += size
-		k++
-	}
-	return i
 }
 
 // txtTokenWidth is the width in characters of the JSON scalar starting at
