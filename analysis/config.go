@@ -21,11 +21,10 @@ type ConfigResult struct {
 func ResolveConfig(explicit, start string) ConfigResult {
 	path := explicit
 	if path == "" {
-		found, ok := lint.FindConfig(start)
-		if !ok {
-			return ConfigResult{}
-		}
-		path = found
+		path, _ = lint.FindConfig(start)
+	}
+	if path == "" {
+		return ConfigResult{}
 	}
 	c, err := lint.LoadConfig(path)
 	if err != nil {
@@ -41,7 +40,11 @@ func resolveConfig(opts Options, a *compile.Agent) ConfigResult {
 	if opts.Config != nil {
 		return *opts.Config
 	}
-	return ResolveConfig(opts.ConfigPath, agentStart(a))
+	p := ConfigPathOf(a, opts.ConfigPath)
+	if p == "" {
+		return ConfigResult{}
+	}
+	return ResolveConfig(p, "")
 }
 
 // agentStart is where the config search of an agent starts.
@@ -50,4 +53,14 @@ func agentStart(a *compile.Agent) string {
 		return a.Dir
 	}
 	return a.FlowPath
+}
+
+// ConfigPathOf is the config file an analysis of a would use: explicit
+// (--config) when given, else the one found upward ("" for none).
+func ConfigPathOf(a *compile.Agent, explicit string) string {
+	if explicit != "" {
+		return explicit
+	}
+	p, _ := lint.FindConfig(agentStart(a))
+	return p
 }

@@ -12,6 +12,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/vt"
+	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/internal/testshared"
 	"github.com/oastui/oastui/tui/watch"
@@ -51,7 +52,7 @@ func TestLatency(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	w, err := watch.New(WatchConfig(a))
+	w, err := watch.New(WatchConfig(analysis.WatchSetOf(a, "")))
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -9,6 +9,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/lint"
 	"github.com/oastui/oastui/tui/watch"
 	"github.com/oastui/oastui/views"
@@ -40,7 +41,10 @@ type Config struct {
 	Batches     <-chan watch.Batch
 	WatchErrors <-chan error
 	Getenv      func(string) string // for the editor; nil = os.Getenv
-	Project     string              // project the context picker starts with (--project)
+	// Rewatch, when set, gets what each new analysis read, so that the
+	// watcher watches exactly those files (a running watcher's Update).
+	Rewatch func(watch.Config)
+	Project string // project the context picker starts with (--project)
 
 	// pin, when set, adjusts each finished analysis before it is sent
 	// to the model (tests pin time and findings for goldens).
@@ -56,6 +60,8 @@ type Model struct {
 
 	cur  *Analysis // the newest analysis
 	good *Analysis // the newest analysis whose flow parsed (graph, steps, compiled)
+
+	watched analysis.WatchSet // what the watcher was last told to watch
 
 	seqReq     uint64 // last analysis requested
 	seqApplied uint64 // last analysis shown
@@ -210,6 +216,7 @@ func (m *Model) apply(an *Analysis) {
 	if an.Good() {
 		m.good = an
 	}
+	m.rewatch(an)
 	sh := views.Shown{Cur: an.Snapshot, Theme: m.th}
 	if m.good != nil {
 		sh.Good = m.good.Snapshot
@@ -224,6 +231,21 @@ func (m *Model) apply(an *Analysis) {
 	}
 	m.layout()
 	m.refreshNode()
+}
+
+// rewatch hands the watcher what the analysis read, when that changed.
+// A snapshot that did not load keeps the last set: the files the agent
+// was made of are the ones whose repair brings it back.
+func (m *Model) rewatch(an *Analysis) {
+	if m.cfg.Rewatch == nil || an.Agent == nil {
+		return
+	}
+	ws := an.WatchSet()
+	if slices.Equal(ws.Files, m.watched.Files) && slices.Equal(ws.Dirs, m.watched.Dirs) && slices.Equal(ws.Trees, m.watched.Trees) {
+		return
+	}
+	m.watched = ws
+	m.cfg.Rewatch(WatchConfig(ws))
 }
 
 // Stale says the graph and steps on screen are older than the newest

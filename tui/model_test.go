@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
 )
@@ -301,13 +302,14 @@ func TestWatchConfig(t *testing.T) {
 	os.MkdirAll(filepath.Dir(reg), 0o755)
 	os.WriteFile(reg, []byte(`{"components": {}}`), 0o644)
 	os.WriteFile(filepath.Join(root, ".oastui.yaml"), []byte("rules: {}\n"), 0o644)
+	os.WriteFile(filepath.Join(dir, "README.md"), []byte("a sibling file the review scans\n"), 0o644)
 	a, err := compile.Load(dir, compile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cfg := WatchConfig(a)
+	cfg := WatchConfig(analysis.WatchSetOf(a, analysis.ConfigPathOf(a, "")))
 	files := strings.Join(cfg.Files, "\n")
-	for _, want := range []string{"cinatra/oas.json", "package.json", "components.json", ".oastui.yaml"} {
+	for _, want := range []string{"cinatra/oas.json", "package.json", "components.json", ".oastui.yaml", "README.md"} {
 		if !strings.Contains(files, want) {
 			t.Errorf("not watched: %s\n%s", want, files)
 		}
@@ -315,6 +317,9 @@ func TestWatchConfig(t *testing.T) {
 	dirs := strings.Join(cfg.Dirs, "\n")
 	if !strings.Contains(dirs, filepath.Join(dir, "cinatra")) || !strings.Contains(dirs, filepath.Dir(reg)) {
 		t.Errorf("dirs:\n%s", dirs)
+	}
+	if len(cfg.Trees) == 0 || !strings.HasSuffix(cfg.Trees[0], filepath.Base(dir)) {
+		t.Errorf("trees: %v, want the package directory", cfg.Trees)
 	}
 }
 

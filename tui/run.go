@@ -1,43 +1,17 @@
 package tui
 
 import (
-	"path/filepath"
-
 	tea "charm.land/bubbletea/v2"
+	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/lint"
 	"github.com/oastui/oastui/tui/watch"
 )
 
-// WatchConfig lists what to watch for the agent at path: its directory and
-// cinatra/ subdirectory, the registry's directory, and the files whose
-// changes re-run the analysis.
-func WatchConfig(a *compile.Agent) watch.Config {
-	var cfg watch.Config
-	if a.Dir != "" {
-		cfg.Dirs = append(cfg.Dirs, a.Dir, filepath.Join(a.Dir, "cinatra"))
-		for _, c := range compile.FlowCandidates {
-			cfg.Files = append(cfg.Files, filepath.Join(a.Dir, filepath.FromSlash(c)))
-		}
-		cfg.Files = append(cfg.Files, filepath.Join(a.Dir, "package.json"), filepath.Join(a.Dir, "cinatra.json"))
-	}
-	if a.FlowPath != "" {
-		cfg.Dirs = append(cfg.Dirs, filepath.Dir(a.FlowPath))
-		cfg.Files = append(cfg.Files, a.FlowPath)
-	}
-	if a.RegistryPath != "" {
-		cfg.Dirs = append(cfg.Dirs, filepath.Dir(a.RegistryPath))
-		cfg.Files = append(cfg.Files, a.RegistryPath)
-	}
-	start := a.Dir
-	if start == "" {
-		start = a.FlowPath
-	}
-	if p, ok := lint.FindConfig(start); ok {
-		cfg.Dirs = append(cfg.Dirs, filepath.Dir(p))
-		cfg.Files = append(cfg.Files, p)
-	}
-	return cfg
+// WatchConfig is the watcher's configuration for what an analysis read
+// (analysis.WatchSet): exactly those files, their directories, and the
+// package directories whose new files the sibling scan would read.
+func WatchConfig(ws analysis.WatchSet) watch.Config {
+	return watch.Config{Files: ws.Files, Dirs: ws.Dirs, Trees: ws.Trees}
 }
 
 // RunConfig is what `oastui [PATH]` passes to Run.
@@ -67,11 +41,12 @@ func Run(rc RunConfig) error {
 	}
 	defer tr.Close()
 	cfg := Config{Path: rc.Path, DisplayPath: rc.DisplayPath, Options: rc.Options, Tracer: tr, Project: rc.Project}
-	wcfg := WatchConfig(a)
+	// Until the first analysis says what it read, watch what loading read.
+	wcfg := WatchConfig(analysis.WatchSetOf(a, analysis.ConfigPathOf(a, rc.Options.ConfigPath)))
 	w, werr := watch.New(wcfg)
 	if werr == nil {
 		defer w.Close()
-		cfg.Batches, cfg.WatchErrors = w.Batches(), w.Errors()
+		cfg.Batches, cfg.WatchErrors, cfg.Rewatch = w.Batches(), w.Errors(), w.Update
 	}
 	m := New(cfg)
 	if werr != nil {

@@ -87,6 +87,17 @@ mv "$work/agents/e2e/.gone" "$agent"
 sed -i 's/"name": "Recreated Agent"/"name": "Returned Agent"/' "$flow"
 check "directory back is watched again" t "Returned Agent"
 
+# the watcher watches what the review read: a credential written into a
+# sibling file, and a new .env file, are found without touching the flow
+printf 'deploy with ghp_R7dK2mP9xQ4vL8nT3wZ6yB1cF5hJ0sA2eG4i\n' > "$agent/NOTES.md"
+check "a new sibling file is scanned" t "literal_credential_in_sibling_file"
+printf 'harmless notes\n' > "$agent/NOTES.md"
+if wait_gone t "literal_credential_in_sibling_file" 10; then ok "an edited sibling file is re-scanned"; else bad "an edited sibling file is re-scanned" "$(screen t)"; fi
+printf 'KEY=1\n' > "$agent/.env"
+check "a new .env file is reported" t "package_env_file_forbidden"
+rm -f "$agent/.env" "$agent/NOTES.md"
+if wait_gone t "package_env_file_forbidden" 10; then ok "removing it clears the finding"; else bad "removing it clears the finding" "$(screen t)"; fi
+
 # keys
 tm send-keys -t t '?'
 check "? opens help" t "press ? or esc to close"

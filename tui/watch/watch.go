@@ -12,6 +12,7 @@ import (
 	"os"
 	"path/filepath"
 	"sort"
+	"strings"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -34,6 +35,11 @@ type Config struct {
 	// its legacy names, package.json, cinatra.json, the registry). Events
 	// on any other name (swap files, backups, temp files) are ignored.
 	Files []string
+	// Trees are directories whose new or removed entries matter (the
+	// package directories the sibling scan reads): a file created in or
+	// removed from one triggers a batch even though it is not in Files,
+	// unless it is an editor artefact (swap, backup, temporary file).
+	Trees []string
 	// Debounce is the quiet time before a batch is flushed; 0 means
 	// DefaultDebounce.
 	Debounce time.Duration
@@ -51,6 +57,9 @@ type Watcher struct {
 	cfg    Config
 	dirs   map[string]bool
 	files  map[string]bool
+	trees  map[string]bool
+	update chan Config
+	sums   map[string]fileSum // content digests by file, reused while size and mtime hold
 	w      *fsnotify.Watcher
 	out    chan Batch
 	errs   chan error
@@ -70,18 +79,60 @@ func New(cfg Config) (*Watcher, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	wt := &Watcher{cfg: cfg, dirs: map[string]bool{}, files: map[string]bool{}, w: fw,
+	wt := &Watcher{cfg: cfg, w: fw, update: make(chan Config, 1), sums: map[string]fileSum{},
 		out: make(chan Batch, 1), errs: make(chan error, 8), cancel: cancel, done: make(chan struct{})}
+	wt.set(cfg)
+	wt.addAll()
+	wt.last = wt.hash(nil)
+	go wt.loop(ctx)
+	return wt, nil
+}
+
+// set installs what to watch (in New, and in the loop on Update).
+func (wt *Watcher) set(cfg Config) {
+	wt.dirs, wt.files, wt.trees = map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, d := range cfg.Dirs {
 		wt.dirs[clean(d)] = true
+	}
+	for _, d := range cfg.Trees {
+		wt.dirs[clean(d)] = true
+		wt.trees[clean(d)] = true
 	}
 	for _, f := range cfg.Files {
 		wt.files[clean(f)] = true
 	}
-	wt.addAll()
-	wt.last = wt.hash()
-	go wt.loop(ctx)
-	return wt, nil
+}
+
+// Update replaces what is watched (the debounce stays): the TUI calls it
+// after each analysis with the files that analysis read. The newest
+// update wins if the loop has not taken the previous one yet.
+func (wt *Watcher) Update(cfg Config) {
+	for {
+		select {
+		case wt.update <- cfg:
+			return
+		default:
+		}
+		select {
+		case <-wt.update: // drop the stale one, then try again
+		default:
+		}
+	}
+}
+
+// editorArtefact: names editors write beside the file they save (vim's
+// swap and 4913 probe, backups, emacs locks, temporary files).
+func editorArtefact(name string) bool {
+	base := filepath.Base(name)
+	switch {
+	case base == "4913", strings.HasSuffix(base, "~"), strings.HasPrefix(base, ".#"), strings.HasPrefix(base, "#"):
+		return true
+	}
+	switch filepath.Ext(base) {
+	case ".swp", ".swo", ".swx", ".tmp", ".bak", ".orig":
+		return true
+	}
+	return false
 }
 
 // Batches delivers one Batch per settled change.
@@ -142,15 +193,36 @@ func (wt *Watcher) missing() bool {
 	return false
 }
 
+// fileSum is the digest of a file's content at a size and mtime.
+type fileSum struct {
+	size  int64
+	mtime time.Time
+	sum   [sha256.Size]byte
+}
+
 // hash is a digest of the content of every watched file (a missing file
-// hashes differently from an empty one), used to drop no-op batches.
-func (wt *Watcher) hash() [sha256.Size]byte {
+// hashes differently from an empty one), used to drop no-op batches. A
+// file with no event in this batch (not in changed) whose size and mtime
+// are unchanged is not read again, so a package with many sibling files
+// costs one stat each per save; a file with an event is always read (an
+// mtime may not move within a filesystem's time resolution).
+func (wt *Watcher) hash(changed map[string]bool) [sha256.Size]byte {
 	h := sha256.New()
 	for _, f := range sortedKeys(wt.files) {
 		h.Write([]byte(f))
-		if b, err := os.ReadFile(f); err == nil {
+		if st, err := os.Stat(f); err == nil && st.Mode().IsRegular() {
+			fs, ok := wt.sums[f]
+			if !ok || changed[f] || fs.size != st.Size() || !fs.mtime.Equal(st.ModTime()) {
+				b, err := os.ReadFile(f)
+				if err != nil {
+					h.Write([]byte{0, 0xff})
+					continue
+				}
+				fs = fileSum{size: st.Size(), mtime: st.ModTime(), sum: sha256.Sum256(b)}
+				wt.sums[f] = fs
+			}
 			h.Write([]byte{1})
-			h.Write(b)
+			h.Write(fs.sum[:])
 		} else {
 			h.Write([]byte{0})
 		}
@@ -206,7 +278,17 @@ func (wt *Watcher) loop(ctx context.Context) {
 			case wt.files[name]:
 				pending[name] = true
 				arm()
+			case wt.trees[filepath.Dir(name)] && ev.Has(fsnotify.Create|fsnotify.Remove|fsnotify.Rename) && !editorArtefact(name):
+				// A file appeared in or left a scanned package directory:
+				// the sibling scan reads a different set of files now.
+				pending[name] = true
+				rescan = true
+				arm()
 			}
+		case cfg := <-wt.update:
+			wt.set(cfg)
+			wt.addAll()
+			missing = wt.missing()
 		case err, ok := <-wt.w.Errors:
 			if !ok {
 				return
@@ -230,7 +312,7 @@ func (wt *Watcher) loop(ctx context.Context) {
 				wt.addAll()
 			}
 			missing = wt.missing()
-			sum := wt.hash()
+			sum := wt.hash(pending)
 			if sum == wt.last && !rescan {
 				// Content unchanged (a save that wrote the same bytes, or an
 				// editor's rename dance that ended where it started).

@@ -176,3 +176,54 @@ func TestParentDisappearsAndComesBack(t *testing.T) {
 		t.Errorf("save after re-creation: %+v", b)
 	}
 }
+
+// TestTreeEntries: in a directory of Trees, a new or removed file is a
+// batch (the sibling scan reads a different set), editor artefacts are not;
+// a change to a sibling file listed in Files is a batch.
+func TestTreeEntries(t *testing.T) {
+	root := t.TempDir()
+	pkg := filepath.Join(root, "pkg")
+	flow := filepath.Join(pkg, "cinatra", "oas.json")
+	notes := filepath.Join(pkg, "notes.md")
+	must(t, os.MkdirAll(filepath.Dir(flow), 0o755))
+	must(t, os.WriteFile(flow, []byte(`{"v":0}`), 0o644))
+	must(t, os.WriteFile(notes, []byte("hello"), 0o644))
+	w, err := New(Config{Dirs: []string{filepath.Join(pkg, "cinatra")}, Trees: []string{pkg},
+		Files: []string{flow, notes}, Debounce: 100 * time.Millisecond})
+	must(t, err)
+	t.Cleanup(func() { w.Close() })
+
+	must(t, os.WriteFile(notes, []byte("token ghp_x"), 0o644))
+	if b := next(t, w); len(b.Paths) != 1 || b.Paths[0] != notes {
+		t.Errorf("sibling edit: %+v", b)
+	}
+	env := filepath.Join(pkg, ".env")
+	must(t, os.WriteFile(env, []byte("KEY=1"), 0o644))
+	if b := next(t, w); !b.Rescan || len(b.Paths) != 1 || b.Paths[0] != env {
+		t.Errorf("new file in the package: %+v", b)
+	}
+	for _, junk := range []string{".notes.md.swp", "notes.md~", "4913", ".#notes.md"} {
+		must(t, os.WriteFile(filepath.Join(pkg, junk), []byte("x"), 0o644))
+	}
+	none(t, w)
+	must(t, os.Remove(env))
+	if b := next(t, w); !b.Rescan {
+		t.Errorf("removed file: %+v", b)
+	}
+}
+
+// TestUpdate: after Update the watcher follows the new set of files and
+// forgets the old ones.
+func TestUpdate(t *testing.T) {
+	w, pkg, flow := setup(t)
+	other := filepath.Join(pkg, "README.md")
+	must(t, os.WriteFile(other, []byte("a"), 0o644))
+	none(t, w) // not watched yet
+	w.Update(Config{Dirs: []string{pkg}, Files: []string{other}})
+	must(t, os.WriteFile(other, []byte("b"), 0o644))
+	if b := next(t, w); len(b.Paths) != 1 || b.Paths[0] != other {
+		t.Errorf("after Update: %+v", b)
+	}
+	must(t, os.WriteFile(flow, []byte(`{"v":9}`), 0o644))
+	none(t, w) // dropped from the set
+}
