@@ -3,9 +3,6 @@
 package lint_test
 
 import (
-	"bytes"
-	"encoding/json"
-	"fmt"
 	"io"
 	"os"
 	"path/filepath"
@@ -16,6 +13,7 @@ import (
 	"time"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/hostile"
 	"github.com/oastui/oastui/lint"
 	"github.com/oastui/oastui/lint/report"
 )
@@ -26,69 +24,12 @@ import (
 //
 //	go test ./lint -run '^$' -bench Hostile -benchtime 1x -benchmem
 
-// hostileFlow generates a flow of n FlowNodes joined by 2n edges (a control
-// edge and a data edge into each node, one of each out of the last into the
-// first) where every data edge names an output and an input no node
-// declares, so the review reports findings all over the file. When valid is
-// true the edges are well formed and the flow is the n-node chain of a
-// clean agent (no data edges).
-func hostileFlow(n int, valid bool) []byte {
-	var b strings.Builder
-	b.WriteString(`{"agentspec_version":"26.1.0","component_type":"Flow","id":"f","name":"F","metadata":{"cinatra":{"type":"flow"}},"inputs":[],"outputs":[],"start_node":{"$component_ref":"n0"},"nodes":[`)
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"$component_ref":"n%d"}`, i)
-	}
-	b.WriteString(`],"control_flow_connections":[`)
-	edges := n - 1
-	if !valid {
-		edges = n
-	}
-	for i := 0; i < edges; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		fmt.Fprintf(&b, `{"component_type":"ControlFlowEdge","id":"c%d","name":"c%d","from_node":{"$component_ref":"n%d"},"to_node":{"$component_ref":"n%d"}}`, i, i, i, (i+1)%n)
-	}
-	b.WriteString(`],"data_flow_connections":[`)
-	if !valid {
-		for i := 0; i < n; i++ {
-			if i > 0 {
-				b.WriteByte(',')
-			}
-			fmt.Fprintf(&b, `{"component_type":"DataFlowEdge","id":"d%d","name":"d%d","source_node":{"$component_ref":"n%d"},"source_output":"o%d","destination_node":{"$component_ref":"n%d"},"destination_input":"i%d"}`, i, i, i, i, (i+1)%n, i)
-		}
-	}
-	b.WriteString(`],"$referenced_components":{`)
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b.WriteByte(',')
-		}
-		typ := "FlowNode"
-		switch i {
-		case 0:
-			typ = "StartNode"
-		case n - 1:
-			typ = "EndNode"
-		}
-		if typ == "FlowNode" {
-			fmt.Fprintf(&b, `"n%d":{"component_type":"%s","id":"n%d","name":"Step %d","subflow":{"$component_ref":"sub"},"inputs":[],"outputs":[]}`, i, typ, i, i)
-		} else {
-			fmt.Fprintf(&b, `"n%d":{"component_type":"%s","id":"n%d","name":"Step %d","inputs":[],"outputs":[]}`, i, typ, i, i)
-		}
-	}
-	b.WriteString(`,"sub":{"component_type":"Flow","id":"sub","name":"Sub","start_node":{"$component_ref":"s0"},"nodes":[{"$component_ref":"s0"},{"$component_ref":"s1"}],"control_flow_connections":[{"component_type":"ControlFlowEdge","id":"sc","name":"sc","from_node":{"$component_ref":"s0"},"to_node":{"$component_ref":"s1"}}],"data_flow_connections":[],"inputs":[],"outputs":[],"$referenced_components":{"s0":{"component_type":"StartNode","id":"s0","name":"S0","inputs":[],"outputs":[]},"s1":{"component_type":"EndNode","id":"s1","name":"S1","inputs":[],"outputs":[]}}}}}`)
-	return []byte(b.String())
-}
-
 func pretty(tb testing.TB, src []byte) []byte {
-	var out bytes.Buffer
-	if err := json.Indent(&out, src, "", "  "); err != nil {
+	out, err := hostile.Pretty(src)
+	if err != nil {
 		tb.Fatal(err)
 	}
-	return out.Bytes()
+	return out
 }
 
 // writeAgent writes src as the flow of a bare flow file (agentspec
@@ -126,15 +67,15 @@ func benchLint(b *testing.B, path string) {
 }
 
 func BenchmarkHostileMinified4k(b *testing.B) {
-	benchLint(b, writeFlow(b, "flow.json", hostileFlow(4000, false)))
+	benchLint(b, writeFlow(b, "flow.json", hostile.Flow(4000, false)))
 }
 
 func BenchmarkHostilePretty4k(b *testing.B) {
-	benchLint(b, writeFlow(b, "flow.json", pretty(b, hostileFlow(4000, false))))
+	benchLint(b, writeFlow(b, "flow.json", pretty(b, hostile.Flow(4000, false))))
 }
 
 func BenchmarkHostileValid50k(b *testing.B) {
-	benchLint(b, writeFlow(b, "flow.json", hostileFlow(50000, true)))
+	benchLint(b, writeFlow(b, "flow.json", hostile.Flow(50000, true)))
 }
 
 // benchText times the text format alone over the review of path (its
@@ -156,30 +97,15 @@ func benchText(b *testing.B, path string) {
 }
 
 func BenchmarkHostileTextMinified4k(b *testing.B) {
-	benchText(b, writeFlow(b, "flow.json", hostileFlow(4000, false)))
+	benchText(b, writeFlow(b, "flow.json", hostile.Flow(4000, false)))
 }
 
 func BenchmarkHostileTextPretty4k(b *testing.B) {
-	benchText(b, writeFlow(b, "flow.json", pretty(b, hostileFlow(4000, false))))
-}
-
-// yamlFlowMapping is a YAML file whose root is one flow mapping ({k: v, …})
-// of n keys on a single line.
-func yamlFlowMapping(n int) []byte {
-	var b strings.Builder
-	b.WriteString("{")
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			b.WriteString(", ")
-		}
-		fmt.Fprintf(&b, "key%d: v%d", i, i)
-	}
-	b.WriteString("}\n")
-	return []byte(b.String())
+	benchText(b, writeFlow(b, "flow.json", pretty(b, hostile.Flow(4000, false))))
 }
 
 func BenchmarkHostileYAMLFlowMapping20k(b *testing.B) {
-	benchLint(b, writeFlow(b, "flow.yaml", yamlFlowMapping(20000)))
+	benchLint(b, writeFlow(b, "flow.yaml", hostile.YAMLFlowMapping(20000)))
 }
 
 // TestLoadConfigFIFO: a FIFO named .oastui.yaml is refused at once (issue

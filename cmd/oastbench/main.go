@@ -34,7 +34,15 @@ func main() {
 	corpus := flag.String("corpus", filepath.Join("..", "shared", "corpus", "cinatra"), "the Cinatra corpus (holds agents/cinatra-ai and agents/_shared)")
 	runs := flag.Int("runs", 3, "measurements of each kind")
 	keep := flag.Bool("keep", false, "keep the temporary tree and print its path")
+	hostileMode := flag.Bool("hostile", false, "instead: time oastui lint on the hostile layouts of issue 11 (4k-node flow minified vs pretty, valid 50k-node flow, 20k-key YAML mapping)")
 	flag.Parse()
+	if *hostileMode {
+		if err := runHostile(*runs); err != nil {
+			fmt.Fprintln(os.Stderr, "oastbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	if err := run(*n, *corpus, *runs, *keep); err != nil {
 		fmt.Fprintln(os.Stderr, "oastbench:", err)
 		os.Exit(1)
