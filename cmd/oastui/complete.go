@@ -42,7 +42,7 @@ func completeFormatList(cmd *cobra.Command, args []string, toComplete string) ([
 			out = append(out, head+n)
 		}
 	}
-	return out, cobra.ShellCompDirectiveNoFileComp | cobra.ShellCompDirectiveNoSpace
+	return out, cobra.ShellCompDirectiveNoFileComp
 }
 
 func completeFlowFiles(cmd *cobra.Command, args []string, toComplete string) ([]cobra.Completion, cobra.ShellCompDirective) {
