@@ -25,6 +25,7 @@ type progress struct {
 	w     io.Writer
 	total int
 	start time.Time
+	delay time.Duration // progressDelay when made
 	done  atomic.Int64
 
 	mu    sync.Mutex
@@ -33,7 +34,7 @@ type progress struct {
 }
 
 func newProgress(w io.Writer, total int, start time.Time) *progress {
-	return &progress{w: w, total: total, start: start}
+	return &progress{w: w, total: total, start: start, delay: progressDelay}
 }
 
 // inc counts one agent linted; safe from the workers.
@@ -42,7 +43,7 @@ func (p *progress) inc() { p.done.Add(1) }
 // tick draws the line when the run has taken progressDelay or more by now
 // and the count changed since the last draw.
 func (p *progress) tick(now time.Time) {
-	if now.Sub(p.start) < progressDelay {
+	if now.Sub(p.start) < p.delay {
 		return
 	}
 	line := fmt.Sprintf("linting %d/%d agents…", p.done.Load(), p.total)
@@ -74,12 +75,13 @@ func startProgress(w io.Writer, tty bool, total int) (inc func(), stop func()) {
 		return func() {}, func() {}
 	}
 	p := newProgress(w, total, time.Now())
+	every := progressEvery
 	quit := make(chan struct{})
 	var wg sync.WaitGroup
 	wg.Add(1)
 	go func() {
 		defer wg.Done()
-		t := time.NewTicker(progressEvery)
+		t := time.NewTicker(every)
 		defer t.Stop()
 		for {
 			select {
