@@ -34,7 +34,7 @@ type lintFlags struct {
 func newLintCmd() *cobra.Command {
 	var fl lintFlags
 	cmd := &cobra.Command{
-		Use:   "lint PATH... | lint - [--stdin-filename PATH]",
+		Use:   "lint PATH... | -",
 		Short: "Review agents headless and print the findings",
 		Long: `Lint every agent named on the command line. A PATH is an agent package
 directory (agents/<vendor>/<slug>), a flow file, or a directory tree holding

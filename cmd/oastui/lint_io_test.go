@@ -42,6 +42,16 @@ func TestLintStdin(t *testing.T) {
 		t.Fatalf("the fixture lost its package finding:\n%s", disk)
 	}
 
+	// The config found around --stdin-filename applies (unused_ignore is
+	// reported from the package's .oastui.yaml).
+	cfgPkg := "../../lint/testdata/rules/err/unused_ignore"
+	cfgFlow := filepath.Join(cfgPkg, "cinatra", "oas.json")
+	_, cfgDisk, _ := runLintCmd(t, "--format", "json", cfgPkg)
+	_, cfgStdin, _ := runLintStdin(t, readFile(t, cfgFlow), "--format", "json", "-", "--stdin-filename", cfgFlow)
+	if !strings.Contains(cfgDisk, `"unused_ignore"`) || cfgStdin != cfgDisk {
+		t.Errorf("config of --stdin-filename:\n%s\nwant\n%s", cfgStdin, cfgDisk)
+	}
+
 	// An unsaved file beside it (not on disk) gets the same package.
 	_, draft, _ := runLintStdin(t, src, "--format", "json", "-", "--stdin-filename", filepath.Join(pkgJSONInvalid, "cinatra", "draft.json"))
 	if !strings.Contains(draft, `"package_json_invalid"`) {
