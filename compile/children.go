@@ -43,7 +43,7 @@ func (a *Agent) FindAgent(packageName string) (*Agent, error) {
 	if idx == nil {
 		idx = &agentIndex{}
 	}
-	idx.once.Do(func() { idx.byName = scanPackageNames(a.TreeRoot) })
+	idx.once.Do(func() { idx.byName = scanPackageNames(a.TreeRoot, a.ov) })
 
 	idx.mu.Lock()
 	if c, ok := idx.loaded[packageName]; ok {
@@ -65,7 +65,7 @@ func (a *Agent) FindAgent(packageName string) (*Agent, error) {
 	}
 	var child *Agent
 	for _, d := range dirs {
-		if c, err := Load(d, LoadOptions{RegistryPath: a.RegistryPath, NoSiblings: true}); err == nil {
+		if c, err := Load(d, LoadOptions{RegistryPath: a.RegistryPath, NoSiblings: true, Overlay: a.overlay}); err == nil {
 			child = c
 			break
 		}
@@ -85,7 +85,7 @@ func (a *Agent) FindAgent(packageName string) (*Agent, error) {
 // scanPackageNames maps the package.json name of every package directory
 // under root (at most three levels deep: agents/<vendor>/<slug>) to its
 // directory. The first directory in lexical order wins a duplicate name.
-func scanPackageNames(root string) map[string]string {
+func scanPackageNames(root string, ov overlay) map[string]string {
 	out := map[string]string{}
 	var pkgs []string
 	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
@@ -114,7 +114,7 @@ func scanPackageNames(root string) map[string]string {
 	})
 	sort.Strings(pkgs)
 	for _, p := range pkgs {
-		src, err := ReadFileLimited(p, MaxFileBytes)
+		src, err := ov.readFile(p, MaxFileBytes)
 		if err != nil {
 			continue
 		}

@@ -30,6 +30,18 @@ type LoadOptions struct {
 	// (Agent.Siblings stays nil): for child agents loaded only to be looked
 	// up, never reviewed.
 	NoSiblings bool
+	// Overlay maps file paths (relative or absolute) to contents used
+	// instead of the disk by every read of loading: the flow file,
+	// package.json, cinatra.json, the registry, sibling files and child
+	// agents. An overlaid file need not exist on disk; it counts as a
+	// regular file there, with its package context found around it as for
+	// a file on disk (an unsaved buffer, `oastui lint - --stdin-filename`).
+	// An overlaid file that is not on disk is not listed among the siblings.
+	Overlay map[string][]byte
+	// Bare loads the flow file on its own: no package directory, agents/
+	// tree or registry is looked for around its path (RegistryPath still
+	// applies). For a flow with no place, e.g. stdin without a name.
+	Bare bool
 }
 
 // Agent is everything read for one agent: the flow file and the files beside it.
@@ -52,6 +64,9 @@ type Agent struct {
 	Findings []Finding
 
 	kids *agentIndex // child agents of the same tree, found by package name (children.go)
+
+	overlay map[string][]byte // LoadOptions.Overlay, handed on to child agents
+	ov      overlay           // the same, keyed by absolute path
 }
 
 // ErrNotAnAgent is returned by Load for a path that holds no agent; the CLI
@@ -60,16 +75,20 @@ var ErrNotAnAgent = errors.New("not an agent")
 
 // Load reads the agent at path: a package directory or a flow file.
 func Load(path string, opts LoadOptions) (*Agent, error) {
-	info, err := os.Stat(path)
-	if err != nil {
-		return nil, fmt.Errorf("%s: %w", path, err)
+	a := &Agent{kids: &agentIndex{}, overlay: opts.Overlay, ov: newOverlay(opts.Overlay)}
+	isDir := false
+	if _, ok := a.ov.get(path); !ok {
+		info, err := os.Stat(path)
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", path, err)
+		}
+		isDir = info.IsDir()
 	}
-	a := &Agent{kids: &agentIndex{}}
-	if info.IsDir() {
+	if isDir {
 		a.Dir = filepath.Clean(path)
 		for i, rel := range FlowCandidates {
 			p := filepath.Join(a.Dir, rel)
-			if st, err := os.Stat(p); err == nil && !st.IsDir() {
+			if a.ov.isFile(p) {
 				a.FlowPath = p
 				if i > 0 {
 					a.Findings = append(a.Findings, Finding{Code: "legacy_agent_filename", Severity: Warning,
@@ -85,13 +104,15 @@ func Load(path string, opts LoadOptions) (*Agent, error) {
 		}
 	} else {
 		a.FlowPath = filepath.Clean(path)
-		a.Dir = packageDirOf(a.FlowPath)
+		if !opts.Bare {
+			a.Dir = packageDirOf(a.ov, a.FlowPath)
+		}
 	}
 
-	a.Flow = readDoc(a.FlowPath, &a.Findings)
+	a.Flow = readDoc(a.ov, a.FlowPath, &a.Findings)
 	if a.Dir != "" {
-		a.Package = readOptionalDoc(filepath.Join(a.Dir, "package.json"), &a.Findings)
-		a.CinatraJSON = readOptionalDoc(filepath.Join(a.Dir, "cinatra.json"), &a.Findings)
+		a.Package = readOptionalDoc(a.ov, filepath.Join(a.Dir, "package.json"), &a.Findings)
+		a.CinatraJSON = readOptionalDoc(a.ov, filepath.Join(a.Dir, "cinatra.json"), &a.Findings)
 		a.TreeRoot = findAgentsRoot(a.Dir)
 	}
 	if a.Dir != "" && !opts.NoSiblings {
@@ -100,12 +121,12 @@ func Load(path string, opts LoadOptions) (*Agent, error) {
 	a.RegistryPath = opts.RegistryPath
 	if a.RegistryPath == "" && a.TreeRoot != "" {
 		p := filepath.Join(a.TreeRoot, "_shared", "cinatra", "components.json")
-		if _, err := os.Stat(p); err == nil {
+		if a.ov.exists(p) {
 			a.RegistryPath = p
 		}
 	}
 	if a.RegistryPath != "" {
-		a.Registry = readDoc(a.RegistryPath, &a.Findings)
+		a.Registry = readDoc(a.ov, a.RegistryPath, &a.Findings)
 	}
 	a.Profile = opts.Profile
 	if a.Profile == ProfileAuto {
@@ -136,12 +157,12 @@ func DetectProfile(a *Agent) Profile {
 // packageDirOf returns the package directory of a flow file given directly
 // (…/pkg/cinatra/oas.json → …/pkg, …/pkg/agent.json → …/pkg) when a
 // package.json stands there, else "".
-func packageDirOf(flowPath string) string {
+func packageDirOf(ov overlay, flowPath string) string {
 	dir := filepath.Dir(flowPath)
 	if filepath.Base(dir) == "cinatra" {
 		dir = filepath.Dir(dir)
 	}
-	if _, err := os.Stat(filepath.Join(dir, "package.json")); err == nil {
+	if ov.exists(filepath.Join(dir, "package.json")) {
 		return dir
 	}
 	return ""
@@ -167,8 +188,8 @@ func findAgentsRoot(dir string) string {
 // findings: agent_read_failed for a file that cannot be read or is not a
 // regular file, and the invalid_json "not read, beyond oastui's limits"
 // blocker for one over MaxFileBytes, refused without reading it.
-func readDoc(path string, findings *[]Finding) *Doc {
-	src, err := ReadFileLimited(path, MaxFileBytes)
+func readDoc(ov overlay, path string, findings *[]Finding) *Doc {
+	src, err := ov.readFile(path, MaxFileBytes)
 	if err != nil {
 		var tl *TooLargeError
 		if errors.As(err, &tl) {
@@ -193,9 +214,12 @@ func readDoc(path string, findings *[]Finding) *Doc {
 }
 
 // readOptionalDoc is readDoc for a file that may be absent (nil then).
-func readOptionalDoc(path string, findings *[]Finding) *Doc {
+func readOptionalDoc(ov overlay, path string, findings *[]Finding) *Doc {
+	if _, ok := ov.get(path); ok {
+		return readDoc(ov, path, findings)
+	}
 	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
-	return readDoc(path, findings)
+	return readDoc(ov, path, findings)
 }

@@ -6,6 +6,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"syscall"
 )
 
@@ -100,4 +101,73 @@ func ReadFileLimited(path string, limit int64) ([]byte, error) {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Size: max(st.Size(), limit+1), Limit: limit}}
 	}
 	return data, nil
+}
+
+// overlay is LoadOptions.Overlay keyed by absolute, cleaned paths: the
+// files whose contents loading takes from memory instead of the disk.
+// Every read of loading goes through it (the flow file, package.json,
+// cinatra.json, the registry, the sibling files and the package.json
+// files of the tree), so that an unsaved buffer (a language server) or
+// stdin (`oastui lint -`) is reviewed exactly as that file on disk would be.
+type overlay map[string][]byte
+
+// newOverlay normalises the keys of m; nil for an empty m (no overlay, and
+// no cost: every lookup is then a nil-map miss).
+func newOverlay(m map[string][]byte) overlay {
+	if len(m) == 0 {
+		return nil
+	}
+	o := make(overlay, len(m))
+	for p, b := range m {
+		o[overlayKey(p)] = b
+	}
+	return o
+}
+
+func overlayKey(p string) string {
+	if abs, err := filepath.Abs(p); err == nil {
+		return abs
+	}
+	return filepath.Clean(p)
+}
+
+// get returns the overlaid contents of path.
+func (o overlay) get(path string) ([]byte, bool) {
+	if o == nil {
+		return nil, false
+	}
+	b, ok := o[overlayKey(path)]
+	return b, ok
+}
+
+// readFile is ReadFileLimited with the overlay in front: an overlaid file
+// is a regular file of len(contents) bytes, refused over limit as on disk.
+func (o overlay) readFile(path string, limit int64) ([]byte, error) {
+	b, ok := o.get(path)
+	if !ok {
+		return ReadFileLimited(path, limit)
+	}
+	if int64(len(b)) > limit {
+		return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Size: int64(len(b)), Limit: limit}}
+	}
+	return b, nil
+}
+
+// exists: path is overlaid, or anything stands there on disk.
+func (o overlay) exists(path string) bool {
+	if _, ok := o.get(path); ok {
+		return true
+	}
+	_, err := os.Stat(path)
+	return err == nil
+}
+
+// isFile: path is overlaid, or something other than a directory stands
+// there on disk (a special file is refused when read, with a finding).
+func (o overlay) isFile(path string) bool {
+	if _, ok := o.get(path); ok {
+		return true
+	}
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
 }

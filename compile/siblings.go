@@ -136,13 +136,15 @@ func loadSiblings(a *Agent) *Siblings {
 			s.Files = append(s.Files, f)
 			continue
 		}
-		st, err := os.Lstat(path)
-		if err != nil || !st.Mode().IsRegular() {
+		if b, ok := a.ov.get(path); ok {
+			f.Size = int64(len(b))
+		} else if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
 			f.Skipped = SiblingNotRegular
 			s.Files = append(s.Files, f)
 			continue
+		} else {
+			f.Size = st.Size()
 		}
-		f.Size = st.Size()
 		if f.Size > SiblingMaxFileBytes {
 			f.Skipped = SiblingTooLarge
 			s.Files = append(s.Files, f)
@@ -152,13 +154,14 @@ func loadSiblings(a *Agent) *Siblings {
 			tooMany = true
 			break
 		}
+		var err error
 		switch {
 		case rel == "package.json" && a.Package != nil && a.Package.Src != nil:
 			f.Data = a.Package.Src
 		case rel == "cinatra.json" && a.CinatraJSON != nil && a.CinatraJSON.Src != nil:
 			f.Data = a.CinatraJSON.Src
 		default:
-			f.Data, err = ReadFileLimited(path, SiblingMaxFileBytes)
+			f.Data, err = a.ov.readFile(path, SiblingMaxFileBytes)
 		}
 		if err != nil {
 			f.Data, f.Skipped = nil, SiblingUnreadable

@@ -114,6 +114,7 @@ func newAuditCmd() *cobra.Command {
 	cmd.Flags().StringVar(&auditFlag, "audit", "", "audit database file (default .oastui/audit.db at the workspace root)")
 	cmd.Flags().StringVar(&run, "run", "", "only the rows of this parent run id")
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	mustRegister(cmd, "format", completeValues("text", "json"))
 	return cmd
 }
 

@@ -84,6 +84,7 @@ func newCompileCmd() *cobra.Command {
 	cmd.Flags().StringVarP(&outPath, "out", "o", "", "write the result to FILE (atomically) instead of stdout; nothing is written when the agent does not compile")
 	cmd.Flags().StringVar(&format, "format", "json", "output format (json)")
 	cmd.Flags().StringVar(&registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json found upward, else the built-in one)")
+	mustRegister(cmd, "format", completeValues("json"))
 	return cmd
 }
 

@@ -105,6 +105,7 @@ func newGraphCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&data, "data", false, "list the data-flow connections under the drawing (text)")
 	cmd.Flags().BoolVar(&noFindings, "no-findings", false, "draw no blocker/warning counts on nodes")
 	cmd.Flags().StringVar(&registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json found upward, else the built-in one)")
+	mustRegister(cmd, "format", completeValues("text", "dot", "mermaid"))
 	return cmd
 }
 

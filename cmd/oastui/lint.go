@@ -23,7 +23,7 @@ import (
 func init() { subcommands = append(subcommands, newLintCmd) }
 
 type lintFlags struct {
-	format   string
+	ioFlags  // --format, --output, --stdin-filename, --color (lint_io.go)
 	registry string
 	profile  string
 	failOn   string
@@ -34,7 +34,7 @@ type lintFlags struct {
 func newLintCmd() *cobra.Command {
 	var fl lintFlags
 	cmd := &cobra.Command{
-		Use:   "lint PATH...",
+		Use:   "lint PATH... | -",
 		Short: "Review agents headless and print the findings",
 		Long: `Lint every agent named on the command line. A PATH is an agent package
 directory (agents/<vendor>/<slug>), a flow file, or a directory tree holding
@@ -47,21 +47,36 @@ The config is --config FILE, else the .oastui.yaml found upward from the
 first PATH (allowed_hosts, per-rule severity or off, ignores with a reason).
 A file that does not parse is an invalid_json finding, not an error.
 
+PATH - reads one flow from stdin. With --stdin-filename PATH it is
+reviewed as that file on disk would be (its package.json, registry and
+config found around PATH; the file need not exist); without, as a bare
+flow file named <stdin> (config found upward from the working directory).
+
+Several outputs in one run, as golangci-lint: --format FORMAT[:PATH]
+repeated or as a comma list (--format text,sarif:out.sarif; --out-format
+is the same flag), or one --output per --format in the same order
+(--format text --format sarif --output - --output out.sarif). PATH - or
+stdout is stdout, stderr is stderr; files are replaced atomically.
+--color auto colours text on a terminal unless TERM=dumb or NO_COLOR is
+set to a non-empty value. A run longer than a second shows a progress
+line on stderr when it is a terminal.
+
 Exit codes: 0 no finding at or above --fail-on, 1 findings at or above
 --fail-on, 2 usage error or a PATH that is missing or holds no agent,
 3 internal error.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runLint(cmd.OutOrStdout(), args, fl)
+			return runLint(cmdIO{cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr()}, args, fl)
 		},
 	}
 	f := cmd.Flags()
-	f.StringVar(&fl.format, "format", "text", "output format: "+strings.Join(report.Names(), "|"))
+	addIOFlags(f, &fl.ioFlags)
 	f.StringVar(&fl.registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json above each agent, else the built-in one)")
 	f.StringVar(&fl.profile, "profile", "", "rule profile: cinatra|agentspec (default: detected per file)")
 	f.StringVar(&fl.failOn, "fail-on", "blocker", "exit 1 when a finding is at or above: blocker|warning|suggestion|none")
 	f.StringVar(&fl.mode, "mode", string(lint.ModeDeterministic), "review mode: deterministic|advisory")
 	f.StringVar(&fl.config, "config", "", "config file (default: .oastui.yaml found upward from the first PATH)")
+	registerLintCompletions(cmd)
 	return cmd
 }
 
@@ -72,7 +87,13 @@ type lintResult struct {
 	err      error          // internal error (a panic in a rule)
 }
 
-func runLint(stdout io.Writer, args []string, fl lintFlags) error {
+// cmdIO are the standard streams of a command.
+type cmdIO struct {
+	stdin          io.Reader
+	stdout, stderr io.Writer
+}
+
+func runLint(std cmdIO, args []string, fl lintFlags) error {
 	failRank := 0
 	switch fl.failOn {
 	case "blocker":
@@ -99,9 +120,12 @@ func runLint(stdout io.Writer, args []string, fl lintFlags) error {
 		return usageErrorf("--mode must be deterministic or advisory (got %q)", fl.mode)
 	}
 	// Output formats: report.Formats (a new format is added there).
-	format, ok := report.Lookup(fl.format)
-	if !ok {
-		return usageErrorf("--format must be one of %s (got %q)", strings.Join(report.Names(), ", "), fl.format)
+	outs, err := lintOutputs(fl.ioFlags)
+	if err != nil {
+		return err
+	}
+	if err := checkColorFlag(fl.color); err != nil {
+		return err
 	}
 	if fl.registry != "" {
 		if _, err := os.Stat(fl.registry); err != nil {
@@ -109,8 +133,15 @@ func runLint(stdout io.Writer, args []string, fl lintFlags) error {
 		}
 	}
 
-	targets, err := lintTargets(args)
+	stdin, err := readStdinInput(args, fl.ioFlags, std.stdin)
 	if err != nil {
+		return err
+	}
+	var targets []string
+	cfgArgs := args
+	if stdin != nil {
+		targets, cfgArgs = []string{stdin.path}, []string{stdin.configStart()}
+	} else if targets, err = lintTargets(args); err != nil {
 		return err
 	}
 	// A lint run is short-lived and reads a few hundred KiB per agent: let
@@ -126,13 +157,18 @@ func runLint(stdout io.Writer, args []string, fl lintFlags) error {
 	if os.Getenv("GOMEMLIMIT") == "" {
 		debug.SetMemoryLimit(256 << 20)
 	}
-	cfg, err := loadLintConfig(fl.config, args)
+	cfg, err := loadLintConfig(fl.config, cfgArgs)
 	if err != nil {
 		return err
 	}
 	opts := analysis.Options{Mode: lint.Mode(fl.mode), Config: cfg, Stages: analysis.ReviewOnly,
 		Load: compile.LoadOptions{RegistryPath: fl.registry, Profile: profile}}
-	results := lintAll(targets, opts, report.UsesSource(format))
+	if stdin != nil {
+		stdin.apply(&opts.Load)
+	}
+	inc, stop := startProgress(std.stderr, writerIsTerminal(std.stderr), len(targets))
+	results := lintAll(targets, opts, usesSource(outs), inc)
+	stop()
 
 	var all []lint.Finding
 	docs := report.Docs{}
@@ -151,10 +187,10 @@ func runLint(stdout io.Writer, args []string, fl lintFlags) error {
 	}
 	all = compile.SortFindings(all)
 
-	err = report.Write(stdout, format, report.Report{Findings: all, Files: len(targets), Docs: docs,
-		Color: useColor(stdout), ToolVersion: version})
+	err = writeOutputs(outs, report.Report{Findings: all, Files: len(targets), Docs: docs, ToolVersion: version},
+		std.stdout, std.stderr, fl.color)
 	if err != nil {
-		return internalErrorf("writing output: %v", err)
+		return err
 	}
 	for _, f := range all {
 		if f.Severity.Rank() >= failRank {
@@ -227,7 +263,7 @@ func lintTargets(args []string) ([]string, error) {
 
 // lintAll lints the targets in parallel with a bounded worker pool; the
 // results come back in target order.
-func lintAll(targets []string, opts analysis.Options, keepDocs bool) []lintResult {
+func lintAll(targets []string, opts analysis.Options, keepDocs bool, done func()) []lintResult {
 	results := make([]lintResult, len(targets))
 	jobs := make(chan int)
 	var wg sync.WaitGroup
@@ -238,6 +274,7 @@ func lintAll(targets []string, opts analysis.Options, keepDocs bool) []lintResul
 			defer wg.Done()
 			for i := range jobs {
 				results[i] = lintOne(targets[i], opts, keepDocs)
+				done()
 			}
 		}()
 	}
@@ -283,17 +320,4 @@ func relPather() func(string) string {
 		}
 		return r
 	}
-}
-
-// useColor: ANSI colours only on a terminal and without NO_COLOR.
-func useColor(w io.Writer) bool {
-	if _, set := os.LookupEnv("NO_COLOR"); set {
-		return false
-	}
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
 }

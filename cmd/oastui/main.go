@@ -72,8 +72,16 @@ func main() {
 
 // run executes the command line and returns the exit code; tests call it.
 func run(args []string, stdout, stderr io.Writer) int {
+	return runStdin(args, nil, stdout, stderr)
+}
+
+// runStdin is run with stdin (nil: os.Stdin), for `oastui lint -`.
+func runStdin(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	root := newRootCmd()
 	root.SetArgs(args)
+	if stdin != nil {
+		root.SetIn(stdin)
+	}
 	root.SetOut(stdout)
 	root.SetErr(stderr)
 	err := root.Execute()

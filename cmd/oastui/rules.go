@@ -61,6 +61,7 @@ func newRulesCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	mustRegister(cmd, "format", completeValues("text", "json"))
 	return cmd
 }
 

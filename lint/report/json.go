@@ -2,6 +2,7 @@ package report
 
 import (
 	"bytes"
+	_ "embed"
 	"encoding/json"
 	"io"
 
@@ -11,6 +12,13 @@ import (
 // JSONSchemaVersion is the version of the `--format json` document; it
 // changes only when a field is removed or changes meaning.
 const JSONSchemaVersion = 1
+
+// JSONSchema is the JSON Schema (draft 2020-12) of the `--format json`
+// document, schema/lint-output.schema.json; the tests validate the output
+// of every fixture against it, so it cannot drift from JSONReport.
+//
+//go:embed schema/lint-output.schema.json
+var JSONSchema []byte
 
 // JSONReport is the `--format json` document: every field of every finding
 // (SPEC §2; line and column 1-based, column in characters, location an RFC
