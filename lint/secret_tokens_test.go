@@ -1,10 +1,6 @@
 package lint
 
 import (
-	"bufio"
-	"encoding/json"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -33,31 +29,6 @@ func secSharedDir(t testing.TB) string { return testshared.Dir(t) }
 
 // secGitleaksRow is one row of the labelled sample set (the detector's
 // measurement in lint/secrets reads the same file, with more fields).
-type secGitleaksRow struct {
-	Rule  string `json:"rule"`
-	Value string `json:"value"`
-	Label string `json:"label"`
-}
+type secGitleaksRow = testshared.SecretSample
 
-func secLoadGitleaks(t testing.TB) []secGitleaksRow {
-	p := filepath.Join(secSharedDir(t), "corpus", "secrets", "gitleaks-samples.jsonl")
-	f, err := os.Open(p)
-	if err != nil {
-		t.Skipf("no sample set: %v", err)
-	}
-	defer f.Close()
-	var rows []secGitleaksRow
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var r secGitleaksRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("bad row: %v", err)
-		}
-		rows = append(rows, r)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return rows
-}
+func secLoadGitleaks(t testing.TB) []secGitleaksRow { return testshared.SecretSamples(t) }

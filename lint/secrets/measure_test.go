@@ -1,11 +1,7 @@
 package secrets
 
 import (
-	"bufio"
-	"encoding/json"
 	"fmt"
-	"os"
-	"path/filepath"
 	"regexp"
 	"sort"
 	"strings"
@@ -14,42 +10,9 @@ import (
 	"github.com/oastui/oastui/internal/testshared"
 )
 
-// secSharedDir is ../../shared relative to this package, or "" when absent.
-func secSharedDir(t testing.TB) string { return testshared.Dir(t) }
+type secGitleaksRow = testshared.SecretSample
 
-type secGitleaksRow struct {
-	Rule         string `json:"rule"`
-	Value        string `json:"value"`
-	Label        string `json:"label"`
-	Context      string `json:"context"`
-	Path         string `json:"path"`
-	Synthetic    bool   `json:"synthetic"`
-	Candidate    string `json:"candidate"`
-	SuppressedBy string `json:"suppressed_by"`
-}
-
-func secLoadGitleaks(t testing.TB) []secGitleaksRow {
-	p := filepath.Join(secSharedDir(t), "corpus", "secrets", "gitleaks-samples.jsonl")
-	f, err := os.Open(p)
-	if err != nil {
-		t.Skipf("no sample set: %v", err)
-	}
-	defer f.Close()
-	var rows []secGitleaksRow
-	sc := bufio.NewScanner(f)
-	sc.Buffer(make([]byte, 1<<20), 1<<24)
-	for sc.Scan() {
-		var r secGitleaksRow
-		if err := json.Unmarshal(sc.Bytes(), &r); err != nil {
-			t.Fatalf("bad row: %v", err)
-		}
-		rows = append(rows, r)
-	}
-	if err := sc.Err(); err != nil {
-		t.Fatal(err)
-	}
-	return rows
-}
+func secLoadGitleaks(t testing.TB) []secGitleaksRow { return testshared.SecretSamples(t) }
 
 // secSpecFamily maps a gitleaks rule to the provider-prefixed family SPEC §3.3
 // lists ("" for the others).
