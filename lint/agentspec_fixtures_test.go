@@ -140,6 +140,8 @@ func TestAgentSpecProfiles(t *testing.T) {
 		{"component_ref_unresolved.json", compile.ProfileCinatra, false},
 		{"agentspec_version_unknown.json", compile.ProfileCinatra, false},
 		{"component_ref_key_repeated.json", compile.ProfileCinatra, true},
+		{"agentspec_version_misplaced.json", compile.ProfileCinatra, false}, // agentspec_version_nested's job there
+		{"agentspec_version_nested.json", compile.ProfileAgentSpec, false},  // agentspec_version_misplaced's job there
 	} {
 		code := strings.TrimSuffix(tc.file, ".json")
 		if i := strings.Index(code, "__"); i >= 0 {
@@ -148,6 +150,31 @@ func TestAgentSpecProfiles(t *testing.T) {
 		fs := ownFindings(lintFile(t, filepath.Join(asFixtureDir, "err", tc.file), tc.profile))
 		if hasCode(fs, code) != tc.want {
 			t.Errorf("%s in %s profile: %s reported %v, want %v", tc.file, tc.profile, code, hasCode(fs, code), tc.want)
+		}
+	}
+}
+
+// TestNestedVersionPerProfile (issue 12 item 6): the same nested
+// agentspec_version is a blocker in the agentspec profile (the official
+// JSON Schema rejects the file) and a warning in the cinatra profile (the
+// platform accepts it), each under its own rule.
+func TestNestedVersionPerProfile(t *testing.T) {
+	file := filepath.Join(asFixtureDir, "err", "agentspec_version_misplaced.json")
+	for _, tc := range []struct {
+		profile compile.Profile
+		want    string
+	}{
+		{compile.ProfileAgentSpec, "blocker agentspec_version_misplaced /$referenced_components/llm/agentspec_version"},
+		{compile.ProfileCinatra, "warning agentspec_version_nested /$referenced_components/llm/agentspec_version"},
+	} {
+		var got []string
+		for _, f := range lintFile(t, file, tc.profile).Findings {
+			if strings.HasPrefix(f.Code, "agentspec_version_") {
+				got = append(got, fmt.Sprintf("%s %s %s", f.Severity, f.Code, f.Location))
+			}
+		}
+		if len(got) != 1 || got[0] != tc.want {
+			t.Errorf("%s profile: got %q, want [%q]", tc.profile, got, tc.want)
 		}
 	}
 }
