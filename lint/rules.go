@@ -27,7 +27,6 @@ var All = assemble(
 		RuleAgentSpecNotAComponent, RuleAgentSpecForeignFormat,
 		RulePropertyTitleInvalid, RulePropertyDefaultInvalid,
 		RuleAgentSpecSchema, RuleAgentSpecUnknownField),
-	reportedBy(passNestedVersionCinatra, RuleAgentSpecVersionNested),
 	reportedBy(passAgentSpecIO,
 		RuleComponentRefWrongType, RuleIOPlaceholderMismatch, RuleIOWrappedMismatch,
 		RuleInputMessageNodeOutput, RuleCatchExceptionNodeIO, RuleParallelFlowNodeIO,
