@@ -140,6 +140,7 @@ func TestAgentSpecProfiles(t *testing.T) {
 		{"component_ref_unresolved.json", compile.ProfileCinatra, false},
 		{"agentspec_version_unknown.json", compile.ProfileCinatra, false},
 		{"component_ref_key_repeated.json", compile.ProfileCinatra, true},
+		{"agentspec_version_misplaced.json", compile.ProfileCinatra, false}, // the platform accepts a nested version
 	} {
 		code := strings.TrimSuffix(tc.file, ".json")
 		if i := strings.Index(code, "__"); i >= 0 {
@@ -148,6 +149,31 @@ func TestAgentSpecProfiles(t *testing.T) {
 		fs := ownFindings(lintFile(t, filepath.Join(asFixtureDir, "err", tc.file), tc.profile))
 		if hasCode(fs, code) != tc.want {
 			t.Errorf("%s in %s profile: %s reported %v, want %v", tc.file, tc.profile, code, hasCode(fs, code), tc.want)
+		}
+	}
+}
+
+// TestNestedVersionPerProfile (issue 12 item 6): a nested
+// agentspec_version is a blocker in the agentspec profile (the official
+// JSON Schema rejects the file) and nothing in the cinatra profile (the
+// platform accepts it).
+func TestNestedVersionPerProfile(t *testing.T) {
+	file := filepath.Join(asFixtureDir, "err", "agentspec_version_misplaced.json")
+	for _, tc := range []struct {
+		profile compile.Profile
+		want    []string
+	}{
+		{compile.ProfileAgentSpec, []string{"blocker agentspec_version_misplaced /$referenced_components/llm/agentspec_version"}},
+		{compile.ProfileCinatra, nil},
+	} {
+		var got []string
+		for _, f := range lintFile(t, file, tc.profile).Findings {
+			if strings.HasPrefix(f.Code, "agentspec_version_") {
+				got = append(got, fmt.Sprintf("%s %s %s", f.Severity, f.Code, f.Location))
+			}
+		}
+		if strings.Join(got, "\n") != strings.Join(tc.want, "\n") {
+			t.Errorf("%s profile: got %q, want %q", tc.profile, got, tc.want)
 		}
 	}
 }

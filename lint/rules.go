@@ -44,7 +44,7 @@ var All = assemble(
 		RuleDataFlowInputUnsatisfied, RuleDataFlowEmptyList),
 	reportedBy(passRefScope,
 		RuleComponentRefUnresolved, RuleComponentRefExternal, RuleComponentRefSiblingScope,
-		RuleComponentRefCircular),
+		RuleComponentRefLoadOrder, RuleComponentRefCircular),
 	reportedBy(passDuplicateDefinitions, RuleComponentRefKeyRepeated, RuleComponentIDDuplicate),
 
 	// Cinatra review scans.
