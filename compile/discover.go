@@ -9,9 +9,12 @@ import (
 )
 
 // IsAgentDir says dir holds a flow file at one of a package's flow paths.
+// Anything but a directory counts: a FIFO or a device there is the agent's
+// flow file, which loading then refuses with a finding ("not a regular
+// file") rather than the package being passed over.
 func IsAgentDir(dir string) bool {
 	for _, rel := range FlowCandidates {
-		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); err == nil && st.Mode().IsRegular() {
+		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); err == nil && !st.IsDir() {
 			return true
 		}
 	}
