@@ -61,7 +61,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		"unknown-rule.yaml":   `unknown-rule.yaml:2: unknown rule "untrusted_external_urls" (did you mean "untrusted_external_url"?)`,
 		"url-as-host.yaml":    `url-as-host.yaml:2: allowed_hosts entry "https://api.example.com/v1" must be a bare host`,
 		"bad-pointer.yaml":    `bad-pointer.yaml:4: ignores[0] (rule untrusted_external_url): pointer "$referenced_components.peer.agent_url" must be a JSON Pointer`,
-		"not-yaml.yaml":       `not-yaml.yaml: invalid YAML`,
+		"not-yaml.yaml":       `not-yaml.yaml:1:1: invalid YAML: did not find expected`,
 		"no-such-file.yaml":   `no-such-file.yaml: cannot read config`,
 	} {
 		t.Run(file, func(t *testing.T) {

@@ -26,7 +26,10 @@ type Rule struct {
 	Severity compile.Severity // default severity; .oastui.yaml may override it
 	Doc      string           // one line: what is wrong and why; F/E/D numbers of Agent Spec rules go here
 	Group    string           // "loading", "validator", "flowgraph", "agentspec", "scan", "package", "slots", "review"
-	Tags     []string         // e.g. "security" for the secret and URL scans (SARIF)
+	Tags     []string         // "security" for the security rules only (SARIF security-severity, the notice when turned off)
+	Secret   bool             // the finding is a literal credential: its ValueHash is the secret's, and an ignore must name it (value_hash)
+	Fix      string           // how to fix a finding, when there is a known fix (docs/rules.md, SARIF help)
+	OK, Err  string           // a minimal example without and with the finding, for docs/rules.md ("" = taken from the fixtures)
 	Profiles []compile.Profile
 	// Profiles the rule can be reported in; empty = every profile. For a
 	// rule of a Check it is the Check's profiles (set when All is built).
@@ -48,6 +51,9 @@ type Check struct {
 	Profiles []compile.Profile // profiles it runs in; empty = every profile
 	Run      func(p *Pass)
 }
+
+// Security reports whether r is a security rule (tag "security").
+func (r *Rule) Security() bool { return slices.Contains(r.Tags, "security") }
 
 // ProfileNames returns the profiles a rule can be reported in, spelled
 // out ("cinatra", "agentspec") when the rule runs in every profile.
@@ -156,6 +162,13 @@ func (p *Pass) Report(doc *compile.Doc, ptr string, r *Rule, msg string) {
 		return
 	}
 	p.found = append(p.found, doc.At(ptr, r.Code, r.Severity, msg))
+}
+
+// reportValue is Report with the finding's ValueHash taken from value (the
+// secret, the URL) instead of the scalar at ptr.
+func (p *Pass) reportValue(doc *compile.Doc, ptr string, r *Rule, msg, value string) {
+	p.Report(doc, ptr, r, msg)
+	p.found[len(p.found)-1].ValueHash = compile.HashValue(value)
 }
 
 // ReportFinding records a finding built by the check itself (a position in
