@@ -181,3 +181,45 @@ func (p *Pass) Findings() []Finding { return p.found }
 func (c *Check) runsIn(profile compile.Profile) bool {
 	return len(c.Profiles) == 0 || slices.Contains(c.Profiles, profile)
 }
+
+// RulesDocURL is the page that documents every rule (docs/rules.md,
+// generated from All); HelpURI points into it.
+const RulesDocURL = "https://github.com/oastui/oastui/blob/main/docs/rules.md"
+
+// NoFixText is what the docs say of a rule without a known fix.
+const NoFixText = "no automatic fix yet"
+
+// Anchor is the rule's heading anchor in docs/rules.md (GitHub's slug of
+// the code: lower case; letters, digits, "-" and "_" kept).
+func (r *Rule) Anchor() string {
+	var b strings.Builder
+	for _, c := range strings.ToLower(r.Code) {
+		if c == '-' || c == '_' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+// HelpURI is the link to the rule's section of docs/rules.md.
+func (r *Rule) HelpURI() string { return RulesDocURL + "#" + r.Anchor() }
+
+// FixText is the rule's fix, or NoFixText.
+func (r *Rule) FixText() string {
+	if r.Fix != "" {
+		return r.Fix
+	}
+	return NoFixText
+}
+
+// MarkdownHelp is the rule's help in Markdown (SARIF help.markdown): what
+// and why (the Doc), the fix, the default severity and the link to its
+// section of docs/rules.md.
+func (r *Rule) MarkdownHelp() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** (default severity %s, profiles %s)\n\n", r.Code, r.Severity, strings.Join(r.ProfileNames(), ", "))
+	fmt.Fprintf(&b, "%s\n\n", r.Doc)
+	fmt.Fprintf(&b, "**Fix:** %s\n\n", r.FixText())
+	fmt.Fprintf(&b, "Examples and details: [%s](%s)\n", "docs/rules.md#"+r.Anchor(), r.HelpURI())
+	return b.String()
+}

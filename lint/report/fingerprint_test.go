@@ -1,0 +1,137 @@
+package report
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint"
+)
+
+// fpToken builds a fake GitHub token at run time (no literal secret in
+// the repository for secret scanners to trip on).
+func fpToken(tail string) string { return "ghp_" + "R4nd0mT0k3nAbCdEfGhIjKlMn" + tail }
+
+// fpFlow is the flow of the fingerprint tests: an ApiNode off the
+// platform (untrusted_external_url) holding a literal token.
+func fpFlow(t *testing.T) string {
+	t.Helper()
+	src, err := os.ReadFile("../testdata/rules/ok/unused_ignore/cinatra/oas.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(src), `"http_method": "POST"`, `"http_method": "POST", "api_key": "TOKEN"`, 1)
+	if s == string(src) {
+		t.Fatal("fixture changed: no http_method to anchor the token")
+	}
+	return s
+}
+
+// fpRun lints flow src as a package in a temporary directory and returns
+// the SARIF fingerprint of each result by rule code.
+func fpRun(t *testing.T, src, token string) map[string]string {
+	t.Helper()
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "cinatra"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	pkg, _ := os.ReadFile("../testdata/rules/ok/unused_ignore/package.json")
+	if err := os.WriteFile(filepath.Join(dir, "package.json"), pkg, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cinatra", "oas.json"), []byte(strings.ReplaceAll(src, "TOKEN", token)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a, err := compile.Load(dir, compile.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fs := lint.Run(a, lint.Options{}).Findings
+	var buf bytes.Buffer
+	if err := WriteSARIF(&buf, fs, SARIFOptions{BaseDir: dir, Agents: []*compile.Agent{a}}); err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]string{}
+	for i, r := range rvDecodeSARIF(t, buf.Bytes()).Runs[0].Results {
+		if bytes.Contains(buf.Bytes(), []byte(token)) {
+			t.Fatal("the raw token is in the SARIF log")
+		}
+		fp := r.PartialFingerprints[FingerprintKey]
+		if fp != Fingerprint(fs[i], dir) {
+			t.Errorf("%s: SARIF fingerprint %s is not Fingerprint() %s", r.RuleID, fp, Fingerprint(fs[i], dir))
+		}
+		out[r.RuleID] = fp
+	}
+	for _, code := range []string{"untrusted_external_url", "literal_credential_detected"} {
+		if out[code] == "" {
+			t.Fatalf("no %s finding: %v", code, fs)
+		}
+	}
+	return out
+}
+
+// TestFingerprintStableAcrossUnrelatedEdits (issue 12 item 2): renaming a
+// StartNode, reformatting the file and moving lines keep the fingerprints
+// of the findings on the ApiNode; a different secret changes the
+// secret's fingerprint and only that one.
+func TestFingerprintStableAcrossUnrelatedEdits(t *testing.T) {
+	src := fpFlow(t)
+	tok := fpToken("OpQrStUvWx12")
+	base := fpRun(t, src, tok)
+
+	var v any
+	if err := json.Unmarshal([]byte(src), &v); err != nil {
+		t.Fatal(err)
+	}
+	reformatted, _ := json.MarshalIndent(v, "", "\t")
+	edits := map[string]string{
+		"rename StartNode": strings.Replace(src, `"name": "start",`, `"name": "begin here",`, 1),
+		"reformat":         string(reformatted),
+		"move lines":       strings.Replace(src, `"agentspec_version"`, "\n\n\n\"description\": \"moved everything down\",\n  \"agentspec_version\"", 1),
+	}
+	for name, edited := range edits {
+		if edited == src {
+			t.Fatalf("%s: the edit changed nothing", name)
+		}
+		got := fpRun(t, edited, tok)
+		for code, fp := range base {
+			if got[code] != fp {
+				t.Errorf("%s: fingerprint of %s changed (%s → %s)", name, code, fp, got[code])
+			}
+		}
+	}
+
+	other := fpRun(t, src, fpToken("OpQrStUvWx99"))
+	if other["literal_credential_detected"] == base["literal_credential_detected"] {
+		t.Error("a different secret kept the fingerprint")
+	}
+	if other["untrusted_external_url"] != base["untrusted_external_url"] {
+		t.Error("changing the secret changed the fingerprint of the URL finding")
+	}
+}
+
+// TestRelFileAndRoot: paths relative to the repository root found from a
+// subdirectory (.git upward), files outside it absolute.
+func TestRelFileAndRoot(t *testing.T) {
+	repo := t.TempDir()
+	sub := filepath.Join(repo, "agents", "acme")
+	if err := os.MkdirAll(sub, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Mkdir(filepath.Join(repo, ".git"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if got := FindRoot(sub); got != repo {
+		t.Errorf("FindRoot(%s) = %q, want %q", sub, got, repo)
+	}
+	if got := RelFile(filepath.Join(sub, "x", "oas.json"), repo); got != "agents/acme/x/oas.json" {
+		t.Errorf("RelFile = %q", got)
+	}
+	if got := RelFile("/elsewhere/oas.json", repo); got != "/elsewhere/oas.json" {
+		t.Errorf("RelFile outside = %q", got)
+	}
+}
