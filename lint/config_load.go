@@ -132,31 +132,44 @@ func ParseConfig(path string, src []byte) (*Config, error) {
 // yamlLineRe is the position yaml.v3 puts in its syntax errors.
 var yamlLineRe = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
 
+// yamlParserProblems are the problems of yaml.v3's parser (parserc.go).
+// For these it prints the 0-based line of the construct being parsed (and
+// no line at all for the first one); for its scanner's problems, the
+// 1-based line.
+var yamlParserProblems = []string{
+	"did not find expected", "found duplicate %", "found incompatible YAML document", "found undefined tag handle",
+}
+
 // yamlSyntaxError positions a YAML syntax error as path:line:col. yaml.v3
-// tells the line only; the column is that of the line's first non-blank
-// character (1 for a blank line), which is where the tools that report
-// path:line:col put the cursor.
+// gives a line only; the column is that of the line's first character
+// other than a space (1 for a blank line).
 func yamlSyntaxError(path string, src []byte, err error) *ConfigError {
-	msg := strings.TrimPrefix(err.Error(), "yaml: ")
-	e := &ConfigError{Path: path, Msg: "invalid YAML: " + msg}
-	m := yamlLineRe.FindStringSubmatch(err.Error())
-	if m == nil {
-		return e
+	text := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 0
+	if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		text = strings.TrimPrefix(err.Error(), m[0])
 	}
-	line, _ := strconv.Atoi(m[1])
-	lines := strings.Split(string(src), "\n")
-	if line < 1 || line > len(lines)+1 {
-		return e
+	if strings.Contains(text, "cannot unmarshal") {
+		return &ConfigError{Path: path, Line: line, Msg: "invalid YAML: " + text}
 	}
-	col := 1
-	if line <= len(lines) {
-		text := strings.TrimRight(lines[line-1], "\r")
-		if i := strings.IndexFunc(text, func(r rune) bool { return r != ' ' && r != '\t' }); i >= 0 {
-			col = utf8.RuneCountInString(text[:i]) + 1
+	for _, p := range yamlParserProblems {
+		if strings.HasPrefix(text, p) {
+			line++ // 0-based
+			break
 		}
 	}
-	e.Line, e.Column, e.Msg = line, col, "invalid YAML: "+strings.TrimPrefix(err.Error(), m[0])
-	return e
+	lines := strings.Split(string(src), "\n")
+	line = max(1, min(line, len(lines)))
+	for line > 1 && strings.TrimSpace(strings.Join(lines[line-1:], "")) == "" {
+		line-- // the end of the stream: the last line
+	}
+	col := 1
+	l := strings.TrimRight(lines[line-1], "\r")
+	if i := strings.IndexFunc(l, func(r rune) bool { return r != ' ' }); i >= 0 {
+		col = utf8.RuneCountInString(l[:i]) + 1 // a tab in the indentation is itself the problem
+	}
+	return &ConfigError{Path: path, Line: line, Column: col, Msg: "invalid YAML: " + text}
 }
 
 var valueHashRe = regexp.MustCompile(`^[0-9a-f]{32}$`)

@@ -225,3 +225,21 @@ func TestURLDisplay(t *testing.T) {
 		}
 	}
 }
+
+// TestConfigYAMLSyntaxPosition: YAML syntax errors are path:line:col, on
+// the line at fault for the scanner's and the parser's problems alike.
+func TestConfigYAMLSyntaxPosition(t *testing.T) {
+	for src, want := range map[string]string{
+		"rules:\n  a: [unclosed\n":  "c.yaml:2:3: invalid YAML: did not find expected ',' or ']'",
+		"a: 1\nb: 2\nc: [x\n":       "c.yaml:3:1: invalid YAML: did not find expected ',' or ']'",
+		"ignores:\n\t- rule: x\n":   "c.yaml:2:1: invalid YAML: found character that cannot start any token",
+		"a: 1\n  b: 2\n":            "c.yaml:2:3: invalid YAML: mapping values are not allowed in this context",
+		"rules: {}\n- b\n":          "c.yaml:2:1: invalid YAML: did not find expected key",
+		"rules: \"unterminated\n\n": "c.yaml:1:1: invalid YAML: found unexpected end of stream",
+	} {
+		_, err := ParseConfig("c.yaml", []byte(src))
+		if err == nil || err.Error() != want {
+			t.Errorf("%q:\n got %v\nwant %s", src, err, want)
+		}
+	}
+}

@@ -29,6 +29,10 @@ type lintFlags struct {
 	failOn   string
 	mode     string
 	config   string
+	root     string // --root: the repository root SARIF/github paths are relative to
+	baseline string // --baseline FILE: leave out the findings it holds
+
+	formatter report.Formatter // set by `oastui baseline` instead of --format
 }
 
 func newLintCmd() *cobra.Command {
@@ -52,9 +56,10 @@ Exit codes: 0 no finding at or above --fail-on, 1 findings at or above
 3 internal error.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
-			return runLint(cmd.OutOrStdout(), args, fl)
+			return runLint(cmd.OutOrStdout(), cmd.ErrOrStderr(), args, fl)
 		},
 	}
+	addCIFlags(cmd, &fl)
 	f := cmd.Flags()
 	f.StringVar(&fl.format, "format", "text", "output format: "+strings.Join(report.Names(), "|"))
 	f.StringVar(&fl.registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json above each agent, else the built-in one)")
@@ -67,12 +72,13 @@ Exit codes: 0 no finding at or above --fail-on, 1 findings at or above
 
 // lintResult is what linting one agent produced.
 type lintResult struct {
-	findings []lint.Finding
-	docs     []*compile.Doc // files of the agent, kept only when it has findings
-	err      error          // internal error (a panic in a rule)
+	findings   []lint.Finding
+	suppressed []lint.SuppressedFinding // silenced by an ignore (SARIF shows them)
+	docs       []*compile.Doc           // files of the agent, kept only when it has findings
+	err        error                    // internal error (a panic in a rule)
 }
 
-func runLint(stdout io.Writer, args []string, fl lintFlags) error {
+func runLint(stdout, stderr io.Writer, args []string, fl lintFlags) error {
 	failRank := 0
 	switch fl.failOn {
 	case "blocker":
@@ -100,8 +106,15 @@ func runLint(stdout io.Writer, args []string, fl lintFlags) error {
 	}
 	// Output formats: report.Formats (a new format is added there).
 	format, ok := report.Lookup(fl.format)
+	if fl.formatter != nil {
+		format, ok = fl.formatter, true
+	}
 	if !ok {
 		return usageErrorf("--format must be one of %s (got %q)", strings.Join(report.Names(), ", "), fl.format)
+	}
+	ci, err := prepareCI(fl, args)
+	if err != nil {
+		return err
 	}
 	if fl.registry != "" {
 		if _, err := os.Stat(fl.registry); err != nil {
@@ -126,11 +139,13 @@ func runLint(stdout io.Writer, args []string, fl lintFlags) error {
 	if err != nil {
 		return err
 	}
+	printConfigNotices(stderr, cfg)
 	opts := analysis.Options{Mode: lint.Mode(fl.mode), Config: cfg, Stages: analysis.ReviewOnly,
 		Load: compile.LoadOptions{RegistryPath: fl.registry, Profile: profile}}
 	results := lintAll(targets, opts, report.UsesSource(format))
 
 	var all []lint.Finding
+	var suppressed []lint.SuppressedFinding
 	docs := report.Docs{}
 	rel := relPather()
 	for i, r := range results {
@@ -141,14 +156,20 @@ func runLint(stdout io.Writer, args []string, fl lintFlags) error {
 			f.File = rel(f.File)
 			all = append(all, f)
 		}
+		for _, sf := range r.suppressed {
+			sf.File = rel(sf.File)
+			suppressed = append(suppressed, sf)
+		}
 		for _, d := range r.docs {
 			docs[rel(d.Path)] = d
 		}
 	}
 	all = compile.SortFindings(all)
+	all, baselined := ci.filterBaseline(all)
+	ci.noteBaselined(stderr, fl, baselined)
 
 	err = report.Write(stdout, format, report.Report{Findings: all, Files: len(targets), Docs: docs,
-		Color: useColor(stdout), ToolVersion: version})
+		Color: useColor(stdout), ToolVersion: versionString(), BaseDir: ci.root, Suppressed: suppressed, Baselined: baselined})
 	if err != nil {
 		return internalErrorf("writing output: %v", err)
 	}
@@ -251,6 +272,7 @@ func lintAll(targets []string, opts analysis.Options, keepDocs bool) []lintResul
 func lintOne(path string, opts analysis.Options, keepDocs bool) (r lintResult) {
 	s := analysis.Run(path, opts)
 	r.findings = s.Review.Findings
+	r.suppressed = s.Review.Suppressed
 	for _, f := range r.findings {
 		if f.Code == lint.RuleInternalError.Code {
 			return lintResult{err: errors.New(f.Message)}
