@@ -8,6 +8,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
 )
@@ -133,5 +135,35 @@ func TestRelFileAndRoot(t *testing.T) {
 	}
 	if got := RelFile("/elsewhere/oas.json", repo); got != "/elsewhere/oas.json" {
 		t.Errorf("RelFile outside = %q", got)
+	}
+}
+
+// TestSARIFSuppressions: ignored findings are results with a suppression
+// (external for the config, inSource for x-oastui-ignore) and the reason;
+// the log stays valid SARIF 2.1.0 and the messages are masked.
+func TestSARIFSuppressions(t *testing.T) {
+	tok := fpToken("OpQrStUvWx12")
+	f := lint.Finding{Code: "literal_credential_detected", Severity: compile.Blocker, Message: "token " + tok, File: "a/oas.json", Location: "/k", Line: 2, Column: 3, Source: compile.SourceDeterministic, ValueHash: compile.HashValue(tok)}
+	g := f
+	g.Code, g.Location, g.Message = "untrusted_external_url", "/u", "url"
+	var buf bytes.Buffer
+	err := WriteSARIF(&buf, nil, SARIFOptions{Suppressed: []lint.SuppressedFinding{{Finding: f, Reason: "revoked demo token"}, {Finding: g, Reason: "vetted", InSource: true}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(buf.String(), tok) {
+		t.Error("raw token in a suppressed result")
+	}
+	inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rvSARIFSchema(t).Validate(inst); err != nil {
+		t.Errorf("invalid SARIF: %v", err)
+	}
+	rs := rvDecodeSARIF(t, buf.Bytes()).Runs[0].Results
+	if len(rs) != 2 || len(rs[0].Suppressions) != 1 || rs[0].Suppressions[0].Kind != "external" || rs[0].Suppressions[0].Justification != "revoked demo token" ||
+		len(rs[1].Suppressions) != 1 || rs[1].Suppressions[0].Kind != "inSource" {
+		t.Errorf("results %+v", rs)
 	}
 }

@@ -273,18 +273,24 @@ func writeSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
 		index[r.Code] = len(descs)
 		descs = append(descs, sarifDescriptor(r))
 	}
-	for _, f := range findings {
-		if _, ok := index[f.Code]; !ok {
-			index[f.Code] = len(descs)
-			descs = append(descs, sarifDescriptor(lint.Rule{Code: f.Code, Severity: f.Severity, Group: "load"}))
+	// codes outside Rules(): the loading rules (with their registered
+	// description) and, defensively, any unregistered code
+	describe := func(f lint.Finding) {
+		if _, ok := index[f.Code]; ok {
+			return
 		}
+		index[f.Code] = len(descs)
+		r := lint.Rule{Code: f.Code, Severity: f.Severity, Group: "load"}
+		if reg := lint.LookupRule(f.Code); reg != nil {
+			r = *reg
+		}
+		descs = append(descs, sarifDescriptor(r))
 	}
-
+	for _, f := range findings {
+		describe(f)
+	}
 	for _, sf := range opts.Suppressed {
-		if _, ok := index[sf.Code]; !ok {
-			index[sf.Code] = len(descs)
-			descs = append(descs, sarifDescriptor(lint.Rule{Code: sf.Code, Severity: sf.Severity, Group: "load"}))
-		}
+		describe(sf.Finding)
 	}
 
 	docs := newSarifDocs(opts.Agents, opts.Docs)
