@@ -98,6 +98,20 @@ func ruleDocExamples(t *testing.T, r *Rule) (ok, bad RuleExample) {
 			return ok, bad
 		}
 	}
+	// The dedicated ok fixture is a copy of the err one without the
+	// problem: show the same file around the same line.
+	if best != nil {
+		errDir, _ := filepath.Abs(filepath.Join(rulesFixtureDir, "err", r.Code))
+		okDir := filepath.Join(rulesFixtureDir, "ok", r.Code)
+		bestAbs, _ := filepath.Abs(best.File)
+		if rel, err := filepath.Rel(errDir, bestAbs); err == nil && !strings.HasPrefix(rel, "..") {
+			if p := filepath.Join(okDir, rel); rvFileExists(p) {
+				ok = excerpt(t, p, best.Line)
+				ok.Mark = 0
+				return ok, bad
+			}
+		}
+	}
 	if len(oks) > 0 {
 		ok.Note = "the ok fixture `" + repoPath(oks[0].path) + "` gives no finding of this rule"
 	}
