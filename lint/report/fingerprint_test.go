@@ -19,7 +19,8 @@ import (
 func fpToken(tail string) string { return "ghp_" + "R4nd0mT0k3nAbCdEfGhIjKlMn" + tail }
 
 // fpFlow is the flow of the fingerprint tests: an ApiNode off the
-// platform (untrusted_external_url) holding a literal token.
+// platform (untrusted_external_url) holding a literal token, and a
+// StartNode whose input is neither required nor hidden.
 func fpFlow(t *testing.T) string {
 	t.Helper()
 	src, err := os.ReadFile("../testdata/rules/ok/unused_ignore/cinatra/oas.json")
@@ -27,10 +28,13 @@ func fpFlow(t *testing.T) string {
 		t.Fatal(err)
 	}
 	s := strings.Replace(string(src), `"http_method": "POST"`, `"http_method": "POST", "api_key": "TOKEN"`, 1)
-	if s == string(src) {
-		t.Fatal("fixture changed: no http_method to anchor the token")
+	// a finding on the StartNode object itself (the issue's case: renaming
+	// the node moved its v1 fingerprint, which hashed the whole object)
+	s2 := strings.Replace(s, `"required": ["query"]`, `"required": []`, 1)
+	if s == string(src) || s2 == s {
+		t.Fatal("fixture changed: no http_method or required list to edit")
 	}
-	return s
+	return s2
 }
 
 // fpRun lints flow src as a package in a temporary directory and returns
@@ -68,7 +72,7 @@ func fpRun(t *testing.T, src, token string) map[string]string {
 		}
 		out[r.RuleID] = fp
 	}
-	for _, code := range []string{"untrusted_external_url", "literal_credential_detected"} {
+	for _, code := range []string{"untrusted_external_url", "literal_credential_detected", "start_node_inputs_without_required"} {
 		if out[code] == "" {
 			t.Fatalf("no %s finding: %v", code, fs)
 		}
