@@ -1,7 +1,10 @@
 package compile
 
 import (
+	"crypto/sha256"
+	"encoding/hex"
 	"sort"
+	"strconv"
 )
 
 // Severity of a finding. The JSON form is the lower-case word.
@@ -41,13 +44,49 @@ type Finding struct {
 	File     string   `json:"file"`
 	Line     int      `json:"line"`
 	Column   int      `json:"column"`
+	// ValueHash identifies the value that triggered the rule without
+	// holding it: HashValue of the secret itself for the credential rules,
+	// of the URL for untrusted_external_url, of the scalar at Location for
+	// the others ("" when the pointer names an object, an array or
+	// nothing). Fingerprints (SARIF, baselines) and the value-bound ignores
+	// of secret rules are built on it, so reformatting and line moves keep
+	// them while a changed secret does not.
+	ValueHash string `json:"valueHash,omitempty"`
+}
+
+// HashValue is the ValueHash of a value: the hex of the first 16 bytes of
+// its SHA-256.
+func HashValue(s string) string {
+	sum := sha256.Sum256([]byte(s))
+	return hex.EncodeToString(sum[:16])
+}
+
+// ScalarHash is HashValue of a scalar node (a string's decoded text, a
+// number's literal, true, false, null), "" for an object, an array or nil.
+func ScalarHash(n *Node) string {
+	if n == nil {
+		return ""
+	}
+	switch n.Kind {
+	case String, Number:
+		return HashValue(n.Text)
+	case Bool:
+		return HashValue(strconv.FormatBool(n.Bool))
+	case Null:
+		return HashValue("null")
+	}
+	return ""
 }
 
 // At returns a finding positioned at the value ptr names in d.
 func (d *Doc) At(ptr string, code string, sev Severity, msg string) Finding {
 	line, col := d.PointerPosition(ptr)
-	return Finding{Code: code, Severity: sev, Message: msg, Location: ptr,
+	f := Finding{Code: code, Severity: sev, Message: msg, Location: ptr,
 		Source: SourceDeterministic, File: d.Path, Line: line, Column: col}
+	if d.Root != nil && ptr != "" {
+		f.ValueHash = ScalarHash(d.Lookup(ptr))
+	}
+	return f
 }
 
 // SyntaxFinding is the invalid_json blocker for a file that did not parse,

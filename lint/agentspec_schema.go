@@ -185,6 +185,7 @@ func checkSchema(p *Pass, doc *compile.Doc, tops []topComponent) {
 		}
 		inst, _ := t.node.Interface().(map[string]any)
 		delete(inst, "agentspec_version") // checked by the version rules; the schemas' Base* forbid it
+		stripInlineIgnores(inst)          // oastui's own member (inline_ignore.go), not the format's
 		err := sch.Validate(inst)
 		ve, ok := err.(*jsonschema.ValidationError)
 		if !ok || ve == nil {

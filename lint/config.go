@@ -5,6 +5,8 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/bmatcuk/doublestar/v4"
+
 	"github.com/oastui/oastui/compile"
 )
 
@@ -15,6 +17,7 @@ type Config struct {
 	Path         string            `yaml:"-"` // where it was read from; "" for defaults
 	AllowedHosts []string          `yaml:"allowed_hosts"`
 	Rules        map[string]string `yaml:"rules"` // code → blocker|warning|suggestion|off
+	RuleReasons  map[string]string `yaml:"-"`     // code → the reason given with its setting (required to turn a security rule off)
 	Ignores      []Ignore          `yaml:"ignores"`
 	dir          string            // absolute directory of Path; ignore files are relative to it
 }
@@ -24,32 +27,63 @@ type Ignore struct {
 	Rule    string `yaml:"rule"`
 	File    string `yaml:"file"`    // relative to the config file's directory (a glob is allowed)
 	Pointer string `yaml:"pointer"` // JSON Pointer; "" = the whole file; also silences findings below it
-	Reason  string `yaml:"reason"`  // required
-	Line    int    `yaml:"-"`       // position of the entry in the config file
-	Column  int    `yaml:"-"`
-	missing bool   // LoadConfig found no file (nor glob match) at File
+	// ValueHash binds the ignore to one value (the finding's valueHash, as
+	// `oastui lint --format json` shows it). Required for the secret rules
+	// (Rule.Secret): such an ignore silences that secret only, so a
+	// different secret at the same place is reported again.
+	ValueHash string `yaml:"value_hash"`
+	Reason    string `yaml:"reason"` // required
+	Line      int    `yaml:"-"`      // position of the entry in the config file
+	Column    int    `yaml:"-"`
+	missing   bool   // LoadConfig found no file (nor glob match) at File
 }
 
 // blockerSources may carry blocker severity (SPEC §2); any other source is
 // downgraded to warning.
 var blockerSources = map[string]bool{compile.SourceDeterministic: true, "agent-lint-policy": true}
 
+// SuppressedFinding is a finding an ignore silenced: it counts for no exit
+// code and no format shows it, except SARIF (as a result with a
+// suppression and the reason).
+type SuppressedFinding struct {
+	Finding
+	Reason   string
+	InSource bool // silenced by an x-oastui-ignore member of the file (SARIF kind inSource), not by the config (external)
+}
+
 // apply turns the raw findings of one agent into what the review shows:
-// ignores drop the findings they match, per-rule overrides change severity
-// or drop a rule, a blocker from a source that may not block becomes a
-// warning, and each ignore aimed at one of this agent's files that matched
-// nothing is reported as unused_ignore.
-func (c *Config) apply(a *compile.Agent, fs []Finding) []Finding {
+// ignores (the config's, then the inline x-oastui-ignore members of the
+// flow file) set aside the findings they match, per-rule overrides change
+// severity or drop a rule, a blocker from a source that may not block
+// becomes a warning, and each ignore aimed at one of this agent's files
+// that matched nothing is reported as unused_ignore.
+func (c *Config) apply(a *compile.Agent, fs []Finding) ([]Finding, []SuppressedFinding) {
 	if c == nil {
 		c = &Config{}
 	}
+	inline, fs := inlineIgnoresOf(a, fs)
 	used := make([]bool, len(c.Ignores))
 	out := make([]Finding, 0, len(fs))
+	var suppressed []SuppressedFinding
 	for _, f := range fs {
 		if i := c.matchIgnore(f); i >= 0 {
 			used[i] = true
+			if f, keep := c.override(f); keep {
+				suppressed = append(suppressed, SuppressedFinding{Finding: f, Reason: c.Ignores[i].Reason})
+			}
 			continue
 		}
+		if ig := inline.match(f); ig != nil {
+			if f, keep := c.override(f); keep {
+				suppressed = append(suppressed, SuppressedFinding{Finding: f, Reason: ig.reason, InSource: true})
+			}
+			continue
+		}
+		if f, keep := c.override(f); keep {
+			out = append(out, f)
+		}
+	}
+	for _, f := range inline.findings() {
 		if f, keep := c.override(f); keep {
 			out = append(out, f)
 		}
@@ -61,8 +95,8 @@ func (c *Config) apply(a *compile.Agent, fs []Finding) []Finding {
 		if used[i] || !(ig.missing || c.ignoreTargets(ig, a)) {
 			continue
 		}
-		msg := fmt.Sprintf("unused ignore: no %s finding at %s%s (reason given: %q); remove the entry or fix its file/pointer",
-			ig.Rule, ig.File, ignorePointerText(ig.Pointer), ig.Reason)
+		msg := fmt.Sprintf("unused ignore: no %s finding at %s%s%s (reason given: %q); remove the entry or fix its file/pointer",
+			ig.Rule, ig.File, ignorePointerText(ig.Pointer), ignoreValueText(ig.ValueHash), ig.Reason)
 		if ig.missing {
 			msg = fmt.Sprintf("unused ignore: %s names no existing file (rule %s, reason given: %q); remove the entry or fix its file", ig.File, ig.Rule, ig.Reason)
 		}
@@ -73,6 +107,28 @@ func (c *Config) apply(a *compile.Agent, fs []Finding) []Finding {
 		}
 		if f, keep := c.override(f); keep {
 			out = append(out, f)
+		}
+	}
+	return out, suppressed
+}
+
+func ignoreValueText(h string) string {
+	if h == "" {
+		return ""
+	}
+	return " with value_hash " + h
+}
+
+// Notices are what a run must say on every run about this config: each
+// security rule it turns off, with the reason given.
+func (c *Config) Notices() []string {
+	if c == nil {
+		return nil
+	}
+	var out []string
+	for _, r := range All {
+		if c.Rules[r.Code] == "off" && r.Security() {
+			out = append(out, fmt.Sprintf("notice: security rule %s is turned off by %s (reason: %q)", r.Code, c.Path, c.RuleReasons[r.Code]))
 		}
 	}
 	return out
@@ -112,6 +168,9 @@ func (c *Config) matchIgnore(f Finding) int {
 		if ig.Rule != f.Code || !c.fileMatches(ig.File, abs) {
 			continue
 		}
+		if ig.ValueHash != "" && ig.ValueHash != f.ValueHash {
+			continue // bound to another value: a new secret is reported
+		}
 		if ig.Pointer == "" || ig.Pointer == f.Location || strings.HasPrefix(f.Location, ig.Pointer+"/") {
 			return i
 		}
@@ -133,7 +192,8 @@ func (c *Config) fileMatches(pattern, abs string) bool {
 	if p == abs {
 		return true
 	}
-	ok, err := filepath.Match(p, abs)
+	// doublestar: "*" stays within a path segment, "**" crosses them
+	ok, err := doublestar.Match(filepath.ToSlash(p), filepath.ToSlash(abs))
 	return err == nil && ok
 }
 
@@ -162,7 +222,7 @@ func (c *Config) ignoreTargets(ig Ignore, a *compile.Agent) bool {
 			return true
 		}
 	}
-	if a.Dir == "" || strings.ContainsAny(ig.File, "*?[") {
+	if a.Dir == "" || strings.ContainsAny(ig.File, "*?[{") {
 		return false
 	}
 	p := filepath.FromSlash(ig.File)

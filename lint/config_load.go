@@ -5,8 +5,12 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
+	"strconv"
 	"strings"
+	"unicode/utf8"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"go.yaml.in/yaml/v3"
 
 	"github.com/oastui/oastui/compile"
@@ -49,12 +53,16 @@ func FindConfig(startDir string) (string, bool) {
 // ConfigError is a problem with a config file, positioned at the entry at
 // fault. The CLI treats it as a usage error (exit 2).
 type ConfigError struct {
-	Path string
-	Line int
-	Msg  string
+	Path   string
+	Line   int
+	Column int // set for YAML syntax errors: path:line:col: message
+	Msg    string
 }
 
 func (e *ConfigError) Error() string {
+	if e.Line > 0 && e.Column > 0 {
+		return fmt.Sprintf("%s:%d:%d: %s", e.Path, e.Line, e.Column, e.Msg)
+	}
 	if e.Line > 0 {
 		return fmt.Sprintf("%s:%d: %s", e.Path, e.Line, e.Msg)
 	}
@@ -84,7 +92,7 @@ func ParseConfig(path string, src []byte) (*Config, error) {
 	}
 	var doc yaml.Node
 	if err := yaml.Unmarshal(src, &doc); err != nil {
-		return nil, &ConfigError{Path: path, Msg: "invalid YAML: " + strings.TrimPrefix(err.Error(), "yaml: ")}
+		return nil, yamlSyntaxError(path, src, err)
 	}
 	if doc.Kind == 0 || len(doc.Content) == 0 {
 		return c, nil // empty file: defaults
@@ -120,6 +128,51 @@ func ParseConfig(path string, src []byte) (*Config, error) {
 	}
 	return c, nil
 }
+
+// yamlLineRe is the position yaml.v3 puts in its syntax errors.
+var yamlLineRe = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
+
+// yamlParserProblems are the problems of yaml.v3's parser (parserc.go).
+// For these it prints the 0-based line of the construct being parsed (and
+// no line at all for the first one); for its scanner's problems, the
+// 1-based line.
+var yamlParserProblems = []string{
+	"did not find expected", "found duplicate %", "found incompatible YAML document", "found undefined tag handle",
+}
+
+// yamlSyntaxError positions a YAML syntax error as path:line:col. yaml.v3
+// gives a line only; the column is that of the line's first character
+// other than a space (1 for a blank line).
+func yamlSyntaxError(path string, src []byte, err error) *ConfigError {
+	text := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := 0
+	if m := yamlLineRe.FindStringSubmatch(err.Error()); m != nil {
+		line, _ = strconv.Atoi(m[1])
+		text = strings.TrimPrefix(err.Error(), m[0])
+	}
+	if strings.Contains(text, "cannot unmarshal") {
+		return &ConfigError{Path: path, Line: line, Msg: "invalid YAML: " + text}
+	}
+	for _, p := range yamlParserProblems {
+		if strings.HasPrefix(text, p) {
+			line++ // 0-based
+			break
+		}
+	}
+	lines := strings.Split(string(src), "\n")
+	line = max(1, min(line, len(lines)))
+	for line > 1 && strings.TrimSpace(strings.Join(lines[line-1:], "")) == "" {
+		line-- // the end of the stream: the last line
+	}
+	col := 1
+	l := strings.TrimRight(lines[line-1], "\r")
+	if i := strings.IndexFunc(l, func(r rune) bool { return r != ' ' }); i >= 0 {
+		col = utf8.RuneCountInString(l[:i]) + 1 // a tab in the indentation is itself the problem
+	}
+	return &ConfigError{Path: path, Line: line, Column: col, Msg: "invalid YAML: " + text}
+}
+
+var valueHashRe = regexp.MustCompile(`^[0-9a-f]{32}$`)
 
 type failFunc func(n *yaml.Node, format string, args ...any) error
 
@@ -158,6 +211,7 @@ func (c *Config) parseRules(v *yaml.Node, fail failFunc) error {
 		return fail(v, "rules must be a mapping of rule code to blocker, warning, suggestion or off")
 	}
 	c.Rules = map[string]string{}
+	c.RuleReasons = map[string]string{}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, s := v.Content[i], v.Content[i+1]
 		if err := checkRuleCode(k, fail); err != nil {
@@ -166,16 +220,43 @@ func (c *Config) parseRules(v *yaml.Node, fail failFunc) error {
 		if _, dup := c.Rules[k.Value]; dup {
 			return fail(k, "rule %q is configured twice", k.Value)
 		}
-		val := s.Value
-		if s.Kind == yaml.ScalarNode && s.Tag == "!!bool" && (s.Value == "off" || s.Value == "false") {
+		sevNode, reason := s, ""
+		if s.Kind == yaml.MappingNode { // {severity: off, reason: "…"}
+			sevNode = nil
+			for j := 0; j+1 < len(s.Content); j += 2 {
+				mk, mv := s.Content[j], s.Content[j+1]
+				if mv.Kind != yaml.ScalarNode {
+					return fail(mv, "rule %q: %s must be a string", k.Value, mk.Value)
+				}
+				switch mk.Value {
+				case "severity":
+					sevNode = mv
+				case "reason":
+					reason = strings.TrimSpace(mv.Value)
+				default:
+					return fail(mk, "rule %q: unknown key %q (known: severity, reason)", k.Value, mk.Value)
+				}
+			}
+			if sevNode == nil {
+				return fail(s, "rule %q: \"severity\" is required (blocker, warning, suggestion or off)", k.Value)
+			}
+		}
+		val := sevNode.Value
+		if sevNode.Kind == yaml.ScalarNode && sevNode.Tag == "!!bool" && (sevNode.Value == "off" || sevNode.Value == "false") {
 			val = "off" // YAML 1.1 readers may take off for false
 		}
 		switch val {
 		case "blocker", "warning", "suggestion", "off":
 		default:
-			return fail(s, "rule %q: severity must be blocker, warning, suggestion or off, got %q", k.Value, s.Value)
+			return fail(sevNode, "rule %q: severity must be blocker, warning, suggestion or off, got %q", k.Value, sevNode.Value)
+		}
+		if r := LookupRule(k.Value); val == "off" && r.Security() && reason == "" {
+			return fail(k, "rule %q is a security rule: turning it off needs a reason, as in\n  rules:\n    %s: {severity: off, reason: \"why this is safe\"}", k.Value, k.Value)
 		}
 		c.Rules[k.Value] = val
+		if reason != "" {
+			c.RuleReasons[k.Value] = reason
+		}
 	}
 	return nil
 }
@@ -241,9 +322,9 @@ func (c *Config) parseIgnores(v *yaml.Node, fail failFunc) error {
 		for j := 0; j+1 < len(e.Content); j += 2 {
 			k, val := e.Content[j], e.Content[j+1]
 			switch k.Value {
-			case "rule", "file", "pointer", "reason":
+			case "rule", "file", "pointer", "value_hash", "reason":
 			default:
-				return fail(k, "%s: unknown key %q (known: rule, file, pointer, reason)", where, k.Value)
+				return fail(k, "%s: unknown key %q (known: rule, file, pointer, value_hash, reason)", where, k.Value)
 			}
 			if _, dup := fields[k.Value]; dup {
 				return fail(k, "%s: %q is given twice", where, k.Value)
@@ -260,6 +341,7 @@ func (c *Config) parseIgnores(v *yaml.Node, fail failFunc) error {
 			return ""
 		}
 		ig.Rule, ig.File, ig.Pointer, ig.Reason = get("rule"), get("file"), get("pointer"), strings.TrimSpace(get("reason"))
+		ig.ValueHash = strings.ToLower(strings.TrimSpace(get("value_hash")))
 		if ig.Rule == "" {
 			return fail(e, "%s: \"rule\" is required (the finding code to ignore)", where)
 		}
@@ -275,11 +357,17 @@ func (c *Config) parseIgnores(v *yaml.Node, fail failFunc) error {
 		if ig.Reason == "" {
 			return fail(e, "%s (rule %s at %s%s): \"reason\" is required: say why this finding is accepted", where, ig.Rule, ig.File, ignorePointerText(ig.Pointer))
 		}
+		if ig.ValueHash != "" && !valueHashRe.MatchString(ig.ValueHash) {
+			return fail(fields["value_hash"], "%s (rule %s): value_hash %q must be the 32 hex digits of the finding's valueHash (oastui lint --format json)", where, ig.Rule, ig.ValueHash)
+		}
+		if r := LookupRule(ig.Rule); r.Secret && ig.ValueHash == "" {
+			return fail(e, "%s (rule %s at %s%s): an ignore of a secret rule must name the secret it accepts with value_hash (the finding's \"valueHash\" in `oastui lint --format json`), so that a different secret at the same place is reported again", where, ig.Rule, ig.File, ignorePointerText(ig.Pointer))
+		}
 		p := filepath.FromSlash(ig.File)
 		if !filepath.IsAbs(p) {
 			p = filepath.Join(c.dir, p)
 		}
-		if matches, err := filepath.Glob(p); err != nil || len(matches) == 0 {
+		if matches, err := doublestar.FilepathGlob(p); err != nil || len(matches) == 0 {
 			ig.missing = true
 		}
 		c.Ignores = append(c.Ignores, ig)

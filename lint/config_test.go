@@ -61,7 +61,7 @@ func TestLoadConfigErrors(t *testing.T) {
 		"unknown-rule.yaml":   `unknown-rule.yaml:2: unknown rule "untrusted_external_urls" (did you mean "untrusted_external_url"?)`,
 		"url-as-host.yaml":    `url-as-host.yaml:2: allowed_hosts entry "https://api.example.com/v1" must be a bare host`,
 		"bad-pointer.yaml":    `bad-pointer.yaml:4: ignores[0] (rule untrusted_external_url): pointer "$referenced_components.peer.agent_url" must be a JSON Pointer`,
-		"not-yaml.yaml":       `not-yaml.yaml: invalid YAML`,
+		"not-yaml.yaml":       `not-yaml.yaml:1:1: invalid YAML: did not find expected`,
 		"no-such-file.yaml":   `no-such-file.yaml: cannot read config`,
 	} {
 		t.Run(file, func(t *testing.T) {
@@ -222,6 +222,76 @@ func TestURLDisplay(t *testing.T) {
 	} {
 		if got := urlRedact(urlDisplay(in)); got != want {
 			t.Errorf("display(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestConfigYAMLSyntaxPosition: YAML syntax errors are path:line:col, on
+// the line at fault for the scanner's and the parser's problems alike.
+func TestConfigYAMLSyntaxPosition(t *testing.T) {
+	for src, want := range map[string]string{
+		"rules:\n  a: [unclosed\n":  "c.yaml:2:3: invalid YAML: did not find expected ',' or ']'",
+		"a: 1\nb: 2\nc: [x\n":       "c.yaml:3:1: invalid YAML: did not find expected ',' or ']'",
+		"ignores:\n\t- rule: x\n":   "c.yaml:2:1: invalid YAML: found character that cannot start any token",
+		"a: 1\n  b: 2\n":            "c.yaml:2:3: invalid YAML: mapping values are not allowed in this context",
+		"rules: {}\n- b\n":          "c.yaml:2:1: invalid YAML: did not find expected key",
+		"rules: \"unterminated\n\n": "c.yaml:1:1: invalid YAML: found unexpected end of stream",
+	} {
+		_, err := ParseConfig("c.yaml", []byte(src))
+		if err == nil || err.Error() != want {
+			t.Errorf("%q:\n got %v\nwant %s", src, err, want)
+		}
+	}
+}
+
+// TestConfigIgnoreGlobsAndValues: "**" crosses directories ("*" does
+// not); an ignore with value_hash matches that value only; the long form
+// of a rule setting carries a reason, required to turn a security rule off.
+func TestConfigIgnoreGlobsAndValues(t *testing.T) {
+	dir := t.TempDir()
+	c, err := ParseConfig(filepath.Join(dir, ".oastui.yaml"), []byte(`
+rules:
+  start_node_inputs_without_required: {severity: off}
+  literal_credential_detected: warning
+  untrusted_external_url: {severity: off, reason: gateway vets hosts}
+ignores:
+  - {rule: package_name_mismatch, file: "agents/**/package.json", reason: renamed}
+  - {rule: agent_package_missing_license, file: "agents/*/package.json", reason: internal}
+  - {rule: literal_credential_detected, file: "agents/**/oas.json", value_hash: 0123456789abcdef0123456789abcdef, reason: demo}
+`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Rules["start_node_inputs_without_required"] != "off" || c.Rules["literal_credential_detected"] != "warning" || c.RuleReasons["untrusted_external_url"] != "gateway vets hosts" {
+		t.Errorf("rules %v %v", c.Rules, c.RuleReasons)
+	}
+	if n := c.Notices(); len(n) != 1 || !strings.Contains(n[0], "untrusted_external_url") {
+		t.Errorf("notices %q", n)
+	}
+	deep := filepath.Join(dir, "agents", "acme", "x", "package.json")
+	for _, tc := range []struct {
+		f    Finding
+		want int
+	}{
+		{Finding{Code: "package_name_mismatch", File: deep}, 0},
+		{Finding{Code: "agent_package_missing_license", File: deep}, -1}, // "*" stays in one directory
+		{Finding{Code: "agent_package_missing_license", File: filepath.Join(dir, "agents", "acme", "package.json")}, 1},
+		{Finding{Code: "literal_credential_detected", File: filepath.Join(dir, "agents", "a", "cinatra", "oas.json"), ValueHash: "0123456789abcdef0123456789abcdef"}, 2},
+		{Finding{Code: "literal_credential_detected", File: filepath.Join(dir, "agents", "a", "cinatra", "oas.json"), ValueHash: "ffffffffffffffffffffffffffffffff"}, -1},
+	} {
+		if got := c.matchIgnore(tc.f); got != tc.want {
+			t.Errorf("%s %s %s: ignore %d, want %d", tc.f.Code, tc.f.File, tc.f.ValueHash, got, tc.want)
+		}
+	}
+	for src, want := range map[string]string{
+		"rules:\n  literal_credential_detected: off\n":                                             "needs a reason",
+		"rules:\n  literal_credential_detected: {severity: off}\n":                                 "needs a reason",
+		"rules:\n  untrusted_external_url: {reason: x}\n":                                          `"severity" is required`,
+		"ignores:\n  - {rule: credential_in_description, file: a, reason: x}\n":                    "value_hash",
+		"ignores:\n  - {rule: literal_credential_detected, file: a, value_hash: xyz, reason: x}\n": "32 hex digits",
+	} {
+		if _, err := ParseConfig("c.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", src, err, want)
 		}
 	}
 }

@@ -23,6 +23,7 @@ type Options struct {
 // deduplicated, and split into the seed's three buckets.
 type Review struct {
 	Findings    []Finding
+	Suppressed  []SuppressedFinding // findings an ignore silenced (not in Findings nor the buckets; SARIF shows them as suppressed)
 	Blockers    []Finding
 	Warnings    []Finding
 	Suggestions []Finding
@@ -43,14 +44,19 @@ func Run(a *compile.Agent, opts Options) Review {
 			}
 		}
 	}
-	fs := opts.Config.apply(a, p.found)
+	fs, suppressed := opts.Config.apply(a, p.found)
 	if opts.Mode == ModeAdvisory {
 		fs = advisoryFindings(a, opts.Config, fs)
 	}
 	for i := range fs { // the one masker, once, as findings leave the engine
 		fs[i].Message = secrets.Redact(fs[i].Message)
 	}
-	return bucket(compile.SortFindings(fs))
+	for i := range suppressed {
+		suppressed[i].Message = secrets.Redact(suppressed[i].Message)
+	}
+	r := bucket(compile.SortFindings(fs))
+	r.Suppressed = suppressed
+	return r
 }
 
 func bucket(fs []Finding) Review {

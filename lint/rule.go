@@ -26,7 +26,10 @@ type Rule struct {
 	Severity compile.Severity // default severity; .oastui.yaml may override it
 	Doc      string           // one line: what is wrong and why; F/E/D numbers of Agent Spec rules go here
 	Group    string           // "loading", "validator", "flowgraph", "agentspec", "scan", "package", "slots", "review"
-	Tags     []string         // e.g. "security" for the secret and URL scans (SARIF)
+	Tags     []string         // "security" for the security rules only (SARIF security-severity, the notice when turned off)
+	Secret   bool             // the finding is a literal credential: its ValueHash is the secret's, and an ignore must name it (value_hash)
+	Fix      string           // how to fix a finding, when there is a known fix (docs/rules.md, SARIF help)
+	OK, Err  string           // a minimal example without and with the finding, for docs/rules.md ("" = taken from the fixtures)
 	Profiles []compile.Profile
 	// Profiles the rule can be reported in; empty = every profile. For a
 	// rule of a Check it is the Check's profiles (set when All is built).
@@ -48,6 +51,9 @@ type Check struct {
 	Profiles []compile.Profile // profiles it runs in; empty = every profile
 	Run      func(p *Pass)
 }
+
+// Security reports whether r is a security rule (tag "security").
+func (r *Rule) Security() bool { return slices.Contains(r.Tags, "security") }
 
 // ProfileNames returns the profiles a rule can be reported in, spelled
 // out ("cinatra", "agentspec") when the rule runs in every profile.
@@ -158,6 +164,13 @@ func (p *Pass) Report(doc *compile.Doc, ptr string, r *Rule, msg string) {
 	p.found = append(p.found, doc.At(ptr, r.Code, r.Severity, msg))
 }
 
+// reportValue is Report with the finding's ValueHash taken from value (the
+// secret, the URL) instead of the scalar at ptr.
+func (p *Pass) reportValue(doc *compile.Doc, ptr string, r *Rule, msg, value string) {
+	p.Report(doc, ptr, r, msg)
+	p.found[len(p.found)-1].ValueHash = compile.HashValue(value)
+}
+
 // ReportFinding records a finding built by the check itself (a position in
 // a sibling file, a non-default severity or source).
 func (p *Pass) ReportFinding(f Finding) { p.found = append(p.found, f) }
@@ -167,4 +180,46 @@ func (p *Pass) Findings() []Finding { return p.found }
 
 func (c *Check) runsIn(profile compile.Profile) bool {
 	return len(c.Profiles) == 0 || slices.Contains(c.Profiles, profile)
+}
+
+// RulesDocURL is the page that documents every rule (docs/rules.md,
+// generated from All); HelpURI points into it.
+const RulesDocURL = "https://github.com/oastui/oastui/blob/main/docs/rules.md"
+
+// NoFixText is what the docs say of a rule without a known fix.
+const NoFixText = "no automatic fix yet"
+
+// Anchor is the rule's heading anchor in docs/rules.md (GitHub's slug of
+// the code: lower case; letters, digits, "-" and "_" kept).
+func (r *Rule) Anchor() string {
+	var b strings.Builder
+	for _, c := range strings.ToLower(r.Code) {
+		if c == '-' || c == '_' || (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') {
+			b.WriteRune(c)
+		}
+	}
+	return b.String()
+}
+
+// HelpURI is the link to the rule's section of docs/rules.md.
+func (r *Rule) HelpURI() string { return RulesDocURL + "#" + r.Anchor() }
+
+// FixText is the rule's fix, or NoFixText.
+func (r *Rule) FixText() string {
+	if r.Fix != "" {
+		return r.Fix
+	}
+	return NoFixText
+}
+
+// MarkdownHelp is the rule's help in Markdown (SARIF help.markdown): what
+// and why (the Doc), the fix, the default severity and the link to its
+// section of docs/rules.md.
+func (r *Rule) MarkdownHelp() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "**%s** (default severity %s, profiles %s)\n\n", r.Code, r.Severity, strings.Join(r.ProfileNames(), ", "))
+	fmt.Fprintf(&b, "%s\n\n", r.Doc)
+	fmt.Fprintf(&b, "**Fix:** %s\n\n", r.FixText())
+	fmt.Fprintf(&b, "Examples and details: [%s](%s)\n", "docs/rules.md#"+r.Anchor(), r.HelpURI())
+	return b.String()
 }

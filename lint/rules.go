@@ -72,7 +72,7 @@ var All = assemble(
 		RuleOASRuntime001, RuleOASRuntime002, RuleOASRuntime003, RuleOASRuntime004, RuleOASRuntime005,
 		RuleOASRuntime006, RuleOASRuntime007, RuleOASRuntime008, RuleOASRuntime013),
 
-	reportedElsewhere(RuleUnusedIgnore, RuleAdvisoryDispatchDeferred),
+	reportedElsewhere(RuleUnusedIgnore, RuleInlineIgnoreInvalid, RuleAdvisoryDispatchDeferred),
 )
 
 var (

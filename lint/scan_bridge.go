@@ -12,7 +12,7 @@ import (
 // bridge calls there).
 
 var (
-	RuleLLMBridgeMissingAgentID = &Rule{Code: "llm_bridge_missing_agent_id", Severity: compile.Blocker, Group: "scan", Tags: []string{"security"},
+	RuleLLMBridgeMissingAgentID = &Rule{Code: "llm_bridge_missing_agent_id", Severity: compile.Blocker, Group: "scan",
 		Doc: "an ApiNode calling /api/llm-bridge has no non-empty agent_id in data, body or config, so the bridge cannot resolve the calling agent's compiled toolboxes"}
 )
 

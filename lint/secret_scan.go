@@ -9,9 +9,11 @@ import (
 )
 
 var (
-	RuleLiteralCredentialDetected = &Rule{Code: "literal_credential_detected", Severity: compile.Blocker, Group: "scan", Tags: []string{"security"},
+	RuleLiteralCredentialDetected = &Rule{Code: "literal_credential_detected", Severity: compile.Blocker, Group: "scan", Tags: []string{"security"}, Secret: true,
+		Fix: "replace the literal with a {{placeholder}} or a secret reference, then rotate the credential (it is in the history)",
 		Doc: "a string value holds a literal credential (provider token, private key, JWT, Bearer token, URL password, high-entropy token, or a literal under a secret-named key); use a {{placeholder}} or a secret reference"}
-	RuleCredentialInDescription = &Rule{Code: "credential_in_description", Severity: compile.Warning, Group: "scan", Tags: []string{"security"},
+	RuleCredentialInDescription = &Rule{Code: "credential_in_description", Severity: compile.Warning, Group: "scan", Tags: []string{"security"}, Secret: true,
+		Fix: "replace the token with an obviously fake example (sk-…EXAMPLE), and rotate it if it was real",
 		Doc: "a name or description field quotes a provider-prefixed token, private key or JWT; descriptions are published, so use an obviously fake example"}
 )
 
@@ -31,12 +33,12 @@ func scanDocSecrets(p *Pass, d *compile.Doc) {
 	if d == nil || d.Root == nil {
 		return
 	}
-	w := secretWalker{report: func(ptr string, class secrets.KeyClass, det secrets.Detection) {
+	w := secretWalker{report: func(ptr string, class secrets.KeyClass, det secrets.Detection, secret string) {
+		r, what := RuleLiteralCredentialDetected, "literal credential detected"
 		if class == secrets.KeyDescriptive {
-			p.Report(d, ptr, RuleCredentialInDescription, secretMessage("credential in a descriptive field", ptr, det))
-			return
+			r, what = RuleCredentialInDescription, "credential in a descriptive field"
 		}
-		p.Report(d, ptr, RuleLiteralCredentialDetected, secretMessage("literal credential detected", ptr, det))
+		p.reportValue(d, ptr, r, secretMessage(what, ptr, det), secret)
 	}}
 	w.walk(d.Root, "", secrets.KeyNeutral)
 }
@@ -48,8 +50,10 @@ func secretMessage(what, ptr string, det secrets.Detection) string {
 // secretWalker visits strings with the key they sit under. It keeps the
 // path as a stack of tokens and builds a JSON Pointer only for a finding.
 type secretWalker struct {
-	path   []string
-	report func(ptr string, class secrets.KeyClass, det secrets.Detection)
+	path []string
+	// report gets the secret itself (the detected part of the string) for
+	// the finding's ValueHash; it must not be kept or shown
+	report func(ptr string, class secrets.KeyClass, det secrets.Detection, secret string)
 	// cache of key classes: keys repeat a lot in one document; a small
 	// direct-mapped table is cheaper than a map for these short keys
 	cache [256]struct {
@@ -102,7 +106,7 @@ func (w *secretWalker) walk(n *compile.Node, key string, kc secrets.KeyClass) {
 		if kc == secrets.KeyDescriptive && !det.Strong {
 			return
 		}
-		w.report(w.pointer(), kc, det)
+		w.report(w.pointer(), kc, det, secretOf(n.Text, det))
 	case compile.Object:
 		// name/value pairs: {"name": "Authorization", "value": "Bearer …"}
 		pairClass := secrets.KeyClass(255)
@@ -148,4 +152,13 @@ func (w *secretWalker) walk(n *compile.Node, key string, kc secrets.KeyClass) {
 			w.path = w.path[:len(w.path)-1]
 		}
 	}
+}
+
+// secretOf is the detected secret inside value v (the whole value when the
+// detection's span is not usable).
+func secretOf(v string, det secrets.Detection) string {
+	if det.Start >= 0 && det.Start < det.End && det.End <= len(v) {
+		return v[det.Start:det.End]
+	}
+	return v
 }

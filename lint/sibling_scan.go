@@ -17,7 +17,8 @@ import (
 // scanned and say so.
 
 var (
-	RuleLiteralCredentialInSiblingFile = &Rule{Code: "literal_credential_in_sibling_file", Severity: compile.Blocker, Group: "package", Tags: []string{"security"},
+	RuleLiteralCredentialInSiblingFile = &Rule{Code: "literal_credential_in_sibling_file", Severity: compile.Blocker, Group: "package", Tags: []string{"security"}, Secret: true,
+		Fix: "move the credential to the platform's secret store, remove it from the file, and rotate it",
 		Doc: "a file of the agent package holds a literal credential; packages are published, so move it to the platform's secret store"}
 	RulePackageEnvFileForbidden = &Rule{Code: "package_env_file_forbidden", Severity: compile.Blocker, Group: "package", Tags: []string{"security"},
 		Doc: "an .env file is part of the agent package; only .env.example/.env.sample/.env.template may be shipped"}
@@ -98,7 +99,7 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 			d = compile.ParseDoc(path, src)
 		}
 		if d.Root != nil {
-			w := secretWalker{report: func(ptr string, class secrets.KeyClass, det secrets.Detection) {
+			w := secretWalker{report: func(ptr string, class secrets.KeyClass, det secrets.Detection, secret string) {
 				// descriptive fields only report strong detections (the
 				// walker filters); a provider token in package.json's
 				// description is published with the package, so it is a
@@ -110,7 +111,8 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 				col += siblingSecretColumn(d, ptr, det)
 				out = append(out, Finding{Code: RuleLiteralCredentialInSiblingFile.Code, Severity: RuleLiteralCredentialInSiblingFile.Severity,
 					Message:  fmt.Sprintf("literal credential detected in %s:%d: pattern=%s, value %s", rel, line, det.Family, det.Masked),
-					Location: ptr, Source: compile.SourceDeterministic, File: path, Line: line, Column: col})
+					Location: ptr, Source: compile.SourceDeterministic, File: path, Line: line, Column: col,
+					ValueHash: compile.HashValue(secret)})
 			}}
 			w.walk(d.Root, "", secrets.KeyNeutral)
 			return out
@@ -144,7 +146,8 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 		col := utf8.RuneCountInString(s[:off+det.Start]) + 1
 		out = append(out, Finding{Code: RuleLiteralCredentialInSiblingFile.Code, Severity: RuleLiteralCredentialInSiblingFile.Severity,
 			Message: fmt.Sprintf("literal credential detected in %s:%d: pattern=%s, value %s", rel, lineNo, det.Family, det.Masked),
-			Source:  compile.SourceDeterministic, File: path, Line: lineNo, Column: col})
+			Source:  compile.SourceDeterministic, File: path, Line: lineNo, Column: col,
+			ValueHash: compile.HashValue(secretOf(val, det))})
 	}
 	return out
 }

@@ -29,6 +29,10 @@ type lintFlags struct {
 	failOn   string
 	mode     string
 	config   string
+	root     string // --root: the repository root SARIF/github paths are relative to
+	baseline string // --baseline FILE: leave out the findings it holds
+
+	formatter report.Formatter // set by `oastui baseline` instead of --format
 }
 
 func newLintCmd() *cobra.Command {
@@ -69,6 +73,7 @@ Exit codes: 0 no finding at or above --fail-on, 1 findings at or above
 			return runLint(cmdIO{cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr()}, args, fl)
 		},
 	}
+	addCIFlags(cmd, &fl)
 	f := cmd.Flags()
 	addIOFlags(f, &fl.ioFlags)
 	f.StringVar(&fl.registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json above each agent, else the built-in one)")
@@ -82,9 +87,10 @@ Exit codes: 0 no finding at or above --fail-on, 1 findings at or above
 
 // lintResult is what linting one agent produced.
 type lintResult struct {
-	findings []lint.Finding
-	docs     []*compile.Doc // files of the agent, kept only when it has findings
-	err      error          // internal error (a panic in a rule)
+	findings   []lint.Finding
+	suppressed []lint.SuppressedFinding // silenced by an ignore (SARIF shows them)
+	docs       []*compile.Doc           // files of the agent, kept only when it has findings
+	err        error                    // internal error (a panic in a rule)
 }
 
 // cmdIO are the standard streams of a command.
@@ -94,6 +100,7 @@ type cmdIO struct {
 }
 
 func runLint(std cmdIO, args []string, fl lintFlags) error {
+	stdout, stderr := std.stdout, std.stderr
 	failRank := 0
 	switch fl.failOn {
 	case "blocker":
@@ -124,7 +131,14 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 	if err != nil {
 		return err
 	}
+	if fl.formatter != nil { // oastui baseline: one output, its own format
+		outs = []lintOutput{{name: "baseline", format: fl.formatter}}
+	}
 	if err := checkColorFlag(fl.color); err != nil {
+		return err
+	}
+	ci, err := prepareCI(fl, args)
+	if err != nil {
 		return err
 	}
 	if fl.registry != "" {
@@ -161,6 +175,7 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 	if err != nil {
 		return err
 	}
+	printConfigNotices(stderr, cfg)
 	opts := analysis.Options{Mode: lint.Mode(fl.mode), Config: cfg, Stages: analysis.ReviewOnly,
 		Load: compile.LoadOptions{RegistryPath: fl.registry, Profile: profile}}
 	if stdin != nil {
@@ -171,6 +186,7 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 	stop()
 
 	var all []lint.Finding
+	var suppressed []lint.SuppressedFinding
 	docs := report.Docs{}
 	rel := relPather()
 	for i, r := range results {
@@ -181,14 +197,20 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 			f.File = rel(f.File)
 			all = append(all, f)
 		}
+		for _, sf := range r.suppressed {
+			sf.File = rel(sf.File)
+			suppressed = append(suppressed, sf)
+		}
 		for _, d := range r.docs {
 			docs[rel(d.Path)] = d
 		}
 	}
 	all = compile.SortFindings(all)
+	all, baselined := ci.filterBaseline(all)
+	ci.noteBaselined(stderr, textOnStdoutOnly(outs), baselined)
 
-	err = writeOutputs(outs, report.Report{Findings: all, Files: len(targets), Docs: docs, ToolVersion: version},
-		std.stdout, std.stderr, fl.color)
+	err = writeOutputs(outs, report.Report{Findings: all, Files: len(targets), Docs: docs, ToolVersion: versionString(),
+		BaseDir: ci.root, Suppressed: suppressed, Baselined: baselined}, stdout, stderr, fl.color)
 	if err != nil {
 		return err
 	}
@@ -292,6 +314,7 @@ func lintAll(targets []string, opts analysis.Options, keepDocs bool, done func()
 func lintOne(path string, opts analysis.Options, keepDocs bool) (r lintResult) {
 	s := analysis.Run(path, opts)
 	r.findings = s.Review.Findings
+	r.suppressed = s.Review.Suppressed
 	for _, f := range r.findings {
 		if f.Code == lint.RuleInternalError.Code {
 			return lintResult{err: errors.New(f.Message)}

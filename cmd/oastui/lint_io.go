@@ -131,6 +131,12 @@ func lintOutputs(fl ioFlags) ([]lintOutput, error) {
 	return outs, nil
 }
 
+// textOnStdoutOnly: the one output is text on stdout (its summary line
+// says what a run left out, so stderr need not).
+func textOnStdoutOnly(outs []lintOutput) bool {
+	return len(outs) == 1 && outs[0].name == "text" && outs[0].path == ""
+}
+
 // usesSource: some output needs the parsed files of the findings.
 func usesSource(outs []lintOutput) bool {
 	for _, o := range outs {

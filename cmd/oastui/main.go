@@ -55,6 +55,7 @@ func newRootCmd() *cobra.Command {
 		RunE:          runTUI,
 	}
 	root.Flags().String("project", "", "project the context picker (Slots tab, p) resolves for; P cycles the catalog's projects")
+	addVersionFlag(root)
 	for _, sub := range subcommands {
 		root.AddCommand(sub())
 	}

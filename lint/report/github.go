@@ -14,7 +14,7 @@ import (
 // githubFormat: GitHub Actions workflow commands (--format github).
 type githubFormat struct{}
 
-func (githubFormat) Format(w io.Writer, r Report) error { return writeGitHub(w, r.Findings) }
+func (githubFormat) Format(w io.Writer, r Report) error { return writeGitHub(w, r.Findings, r.BaseDir) }
 
 // WriteGitHub writes findings as GitHub Actions workflow commands, one a
 // line: ::error file=F,line=L,col=C,title=CODE::MESSAGE (warning for
@@ -25,7 +25,9 @@ func WriteGitHub(w io.Writer, findings []lint.Finding) error {
 	return Write(w, githubFormat{}, Report{Findings: findings})
 }
 
-func writeGitHub(w io.Writer, findings []lint.Finding) error {
+// writeGitHub writes the annotations; with root set, file paths are made
+// relative to it (the runner resolves them against the repository root).
+func writeGitHub(w io.Writer, findings []lint.Finding, root string) error {
 	bw := bufio.NewWriter(w)
 	for _, f := range findings {
 		bw.WriteString("::")
@@ -33,7 +35,11 @@ func writeGitHub(w io.Writer, findings []lint.Finding) error {
 		bw.WriteString(" ")
 		var props []string
 		if f.File != "" {
-			props = append(props, "file="+githubProperty(filepath.ToSlash(f.File)))
+			file := filepath.ToSlash(f.File)
+			if root != "" && !strings.HasPrefix(f.File, "<") {
+				file = RelFile(f.File, root)
+			}
+			props = append(props, "file="+githubProperty(file))
 		}
 		if f.Line > 0 {
 			props = append(props, "line="+strconv.Itoa(f.Line))

@@ -27,12 +27,14 @@ import (
 // need besides them.
 type Report struct {
 	Findings    []lint.Finding
-	Files       int              // agent files linted, for summaries
-	Docs        Docs             // parsed files by Finding.File: source excerpts (text), value hashes (sarif)
-	Agents      []*compile.Agent // sarif: the agents the findings come from (parsed files for fingerprints)
-	Color       bool             // text: ANSI colours (the CLI sets it only for a terminal without NO_COLOR)
-	ToolVersion string           // sarif: driver version; "" writes "dev"
-	BaseDir     string           // sarif: artifact URIs are relative to it; "" = the working directory
+	Files       int                      // agent files linted, for summaries
+	Docs        Docs                     // parsed files by Finding.File: source excerpts (text), value hashes (sarif)
+	Agents      []*compile.Agent         // sarif: the agents the findings come from (parsed files for fingerprints)
+	Color       bool                     // text: ANSI colours (the CLI sets it only for a terminal without NO_COLOR)
+	ToolVersion string                   // sarif: driver version; "" writes "dev"
+	BaseDir     string                   // sarif, github: the repository root; file paths are made relative to it; "" = the working directory
+	Suppressed  []lint.SuppressedFinding // sarif: ignored findings, written with a suppression (other formats leave them out)
+	Baselined   int                      // findings left out because a baseline holds them (text summary)
 }
 
 // Formatter writes a report in one output format. Format gets the report

@@ -1,17 +1,13 @@
 package report
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
-	"encoding/json"
 	"io"
-	"net/url"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
+	"github.com/oastui/oastui/lint/secrets"
 )
 
 // SARIF 2.1.0 output (SPEC §6, reference/linters.md §6.2): own small
@@ -22,10 +18,11 @@ const SARIFSchemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
 
 // SARIFOptions tune WriteSARIF.
 type SARIFOptions struct {
-	ToolVersion string           // driver version; "" writes "dev"
-	BaseDir     string           // artifact URIs are made relative to it; "" = the working directory
-	Agents      []*compile.Agent // the agents the findings come from: their parsed files give the value hashes of fingerprints without re-reading
-	Docs        Docs             // parsed files by Finding.File (as the text renderer gets them); files in neither are read from disk
+	ToolVersion string                   // driver version; "" writes "dev"
+	BaseDir     string                   // artifact URIs are made relative to it; "" = the working directory
+	Agents      []*compile.Agent         // the agents the findings come from: their parsed files give the value hashes of fingerprints without re-reading
+	Docs        Docs                     // parsed files by Finding.File (as the text renderer gets them); files in neither are read from disk
+	Suppressed  []lint.SuppressedFinding // ignored findings: written as results with a suppression
 }
 
 // sarifFormat: SARIF 2.1.0 for code scanning (--format sarif).
@@ -34,7 +31,7 @@ type sarifFormat struct{}
 func (sarifFormat) UsesSource() bool { return true }
 
 func (sarifFormat) Format(w io.Writer, r Report) error {
-	return writeSARIF(w, r.Findings, SARIFOptions{ToolVersion: r.ToolVersion, BaseDir: r.BaseDir, Agents: r.Agents, Docs: r.Docs})
+	return writeSARIF(w, r.Findings, SARIFOptions{ToolVersion: r.ToolVersion, BaseDir: r.BaseDir, Agents: r.Agents, Docs: r.Docs, Suppressed: r.Suppressed})
 }
 
 type sarifLog struct {
@@ -64,12 +61,18 @@ type sarifText struct {
 	Text string `json:"text"`
 }
 
+type sarifHelp struct {
+	Text     string `json:"text"`
+	Markdown string `json:"markdown,omitempty"`
+}
+
 type sarifRule struct {
 	ID                   string          `json:"id"`
 	Name                 string          `json:"name"`
 	ShortDescription     sarifText       `json:"shortDescription"`
 	FullDescription      sarifText       `json:"fullDescription"`
-	Help                 sarifText       `json:"help"`
+	HelpURI              string          `json:"helpUri,omitempty"`
+	Help                 sarifHelp       `json:"help"`
 	DefaultConfiguration sarifRuleConfig `json:"defaultConfiguration"`
 	Properties           sarifRuleProps  `json:"properties"`
 }
@@ -94,7 +97,16 @@ type sarifResult struct {
 	Message             sarifText         `json:"message"`
 	Locations           []sarifLocation   `json:"locations"`
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
+	Suppressions        []sarifSuppress   `json:"suppressions,omitempty"`
 	Properties          sarifResultProps  `json:"properties"`
+}
+
+// sarifSuppress: an ignored finding (.oastui.yaml ignores: kind external;
+// an x-oastui-ignore member: kind inSource), with the reason given.
+type sarifSuppress struct {
+	Kind          string `json:"kind"`
+	Status        string `json:"status"`
+	Justification string `json:"justification,omitempty"`
 }
 
 type sarifResultProps struct {
@@ -151,8 +163,8 @@ func sarifProblemSeverity(s compile.Severity) string {
 	return "recommendation"
 }
 
-// sarifTags are the rule's own tags, plus "security" for every review scan
-// (SPEC §6), plus the group.
+// sarifTags are the rule's own tags ("security" only on the security
+// rules: Rule.Tags), plus the group.
 func sarifTags(r lint.Rule) []string {
 	seen := map[string]bool{}
 	var out []string
@@ -164,9 +176,6 @@ func sarifTags(r lint.Rule) []string {
 	}
 	for _, t := range r.Tags {
 		add(t)
-	}
-	if r.Group == "scan" {
-		add("security")
 	}
 	add(r.Group)
 	return out
@@ -217,10 +226,18 @@ func sarifDescriptor(r lint.Rule) sarifRule {
 	if sev == "" {
 		sev = compile.Warning
 	}
+	help := sarifHelp{Text: doc + " (rule " + r.Code + ", default severity " + string(sev) + ")"}
+	uri := ""
+	if lint.LookupRule(r.Code) != nil {
+		rr := r
+		rr.Severity = sev
+		help.Markdown, uri = rr.MarkdownHelp(), rr.HelpURI()
+	}
 	return sarifRule{
 		ID: r.Code, Name: sarifRuleName(r.Code),
 		ShortDescription: sarifText{doc}, FullDescription: sarifText{doc},
-		Help:                 sarifText{doc + " (rule " + r.Code + ", default severity " + string(sev) + ")"},
+		HelpURI:              uri,
+		Help:                 help,
 		DefaultConfiguration: sarifRuleConfig{Level: sarifLevel(sev)},
 		Properties: sarifRuleProps{Tags: tags, Precision: "high", ProblemSeverity: sarifProblemSeverity(sev),
 			SecuritySeverity: sarifSecuritySeverity(lint.Rule{Code: r.Code, Severity: sev}, tags), Group: r.Group, Severity: string(sev)},
@@ -235,7 +252,7 @@ func sarifDescriptor(r lint.Rule) sarifRule {
 // Messages are written masked (SPEC §2; Write), and every character a
 // terminal may act on is escaped (jsonEscapeInvisible).
 func WriteSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
-	return Write(w, sarifFormat{}, Report{Findings: findings, ToolVersion: opts.ToolVersion, BaseDir: opts.BaseDir, Agents: opts.Agents, Docs: opts.Docs})
+	return Write(w, sarifFormat{}, Report{Findings: findings, ToolVersion: opts.ToolVersion, BaseDir: opts.BaseDir, Agents: opts.Agents, Docs: opts.Docs, Suppressed: opts.Suppressed})
 }
 
 func writeSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
@@ -256,17 +273,30 @@ func writeSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
 		index[r.Code] = len(descs)
 		descs = append(descs, sarifDescriptor(r))
 	}
-	for _, f := range findings {
-		if _, ok := index[f.Code]; !ok {
-			index[f.Code] = len(descs)
-			descs = append(descs, sarifDescriptor(lint.Rule{Code: f.Code, Severity: f.Severity, Group: "load"}))
+	// codes outside Rules(): the loading rules (with their registered
+	// description) and, defensively, any unregistered code
+	describe := func(f lint.Finding) {
+		if _, ok := index[f.Code]; ok {
+			return
 		}
+		index[f.Code] = len(descs)
+		r := lint.Rule{Code: f.Code, Severity: f.Severity, Group: "load"}
+		if reg := lint.LookupRule(f.Code); reg != nil {
+			r = *reg
+		}
+		descs = append(descs, sarifDescriptor(r))
+	}
+	for _, f := range findings {
+		describe(f)
+	}
+	for _, sf := range opts.Suppressed {
+		describe(sf.Finding)
 	}
 
 	docs := newSarifDocs(opts.Agents, opts.Docs)
-	results := make([]sarifResult, 0, len(findings))
-	for _, f := range findings {
-		uri, baseID := sarifURI(f.File, base)
+	results := make([]sarifResult, 0, len(findings)+len(opts.Suppressed))
+	result := func(f lint.Finding) sarifResult {
+		uri, baseID := relFileURI(f.File, base)
 		line, col := f.Line, f.Column
 		if line < 1 {
 			line = 1
@@ -278,18 +308,31 @@ func writeSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
 			ArtifactLocation: sarifArtifact{URI: uri, URIBaseID: baseID},
 			Region:           sarifRegion{StartLine: line, StartColumn: col},
 		}}
-		node := docs.node(f.File, f.Location)
 		if f.Location != "" {
 			toks := compile.SplitPointer(f.Location)
-			loc.LogicalLocations = []sarifLogicalLoc{{Name: toks[len(toks)-1], FullyQualifiedName: f.Location, Kind: sarifKind(node)}}
+			loc.LogicalLocations = []sarifLogicalLoc{{Name: toks[len(toks)-1], FullyQualifiedName: f.Location, Kind: sarifKind(docs.node(f.File, f.Location))}}
 		}
-		results = append(results, sarifResult{
+		return sarifResult{
 			RuleID: f.Code, RuleIndex: index[f.Code], Level: sarifLevel(f.Severity),
 			Message:             sarifText{f.Message},
 			Locations:           []sarifLocation{loc},
-			PartialFingerprints: map[string]string{"oastui/v1": sarifFingerprint(f.Code, uri, f.Location, docs.valueHash(f, node))},
+			PartialFingerprints: map[string]string{FingerprintKey: Fingerprint(f, base)},
 			Properties:          sarifResultProps{Pointer: f.Location, Source: f.Source, Severity: string(f.Severity)},
-		})
+		}
+	}
+	for _, f := range findings {
+		results = append(results, result(f))
+	}
+	for _, sf := range opts.Suppressed {
+		f := sf.Finding
+		f.Message = secrets.Redact(f.Message)
+		r := result(f)
+		kind := "external"
+		if sf.InSource {
+			kind = "inSource"
+		}
+		r.Suppressions = []sarifSuppress{{Kind: kind, Status: "accepted", Justification: sf.Reason}}
+		results = append(results, r)
 	}
 	log := sarifLog{Schema: SARIFSchemaURI, Version: "2.1.0", Runs: []sarifRun{{
 		Tool:       sarifTool{Driver: sarifDriver{Name: "oastui", Version: version, InformationURI: "https://github.com/oastui/oastui", Rules: descs}},
@@ -297,23 +340,6 @@ func writeSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
 		ColumnKind: "unicodeCodePoints",
 	}}}
 	return encodeJSON(w, log)
-}
-
-// sarifURI makes a finding's file a URI: relative to base with "/"
-// separators and uriBaseId %SRCROOT% when it lies below base, else an
-// absolute file URI.
-func sarifURI(file, base string) (string, string) {
-	if file == "" {
-		return "unknown", "%SRCROOT%"
-	}
-	if strings.HasPrefix(file, "<") { // "<built-in registry>"
-		return (&url.URL{Path: strings.Trim(file, "<>")}).EscapedPath(), "%SRCROOT%"
-	}
-	abs := absPath(file)
-	if rel, err := filepath.Rel(base, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-		return (&url.URL{Path: filepath.ToSlash(rel)}).EscapedPath(), "%SRCROOT%"
-	}
-	return (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs)}).String(), ""
 }
 
 func sarifKind(n *compile.Node) string {
@@ -327,15 +353,6 @@ func sarifKind(n *compile.Node) string {
 		return "array"
 	}
 	return "value"
-}
-
-func sarifFingerprint(code, uri, ptr, valueHash string) string {
-	h := sha256.New()
-	for _, s := range []string{code, uri, ptr, valueHash} {
-		h.Write([]byte(s))
-		h.Write([]byte{0})
-	}
-	return hex.EncodeToString(h.Sum(nil))
 }
 
 // sarifDocs finds the parsed document of a finding's file: from the agents
@@ -386,21 +403,4 @@ func (d *sarifDocs) node(file, ptr string) *compile.Node {
 		return nil
 	}
 	return doc.Lookup(ptr)
-}
-
-// valueHash is the SHA-256 of the value the finding points at (canonical
-// JSON), or of its source line when the file is not JSON, so that a changed
-// value re-alerts while reformatting does not.
-func (d *sarifDocs) valueHash(f lint.Finding, n *compile.Node) string {
-	var data []byte
-	switch {
-	case n != nil:
-		data, _ = json.Marshal(n.Interface())
-	default:
-		if doc := d.doc(f.File); doc != nil && f.Line > 0 && f.Location == "" {
-			data = []byte(strings.TrimSpace(doc.Line(f.Line)))
-		}
-	}
-	sum := sha256.Sum256(data)
-	return hex.EncodeToString(sum[:])
 }

@@ -17,6 +17,8 @@ import (
 type TextOptions struct {
 	Color bool // ANSI colours (the CLI sets it only for a terminal without NO_COLOR)
 	Files int  // files linted, for the summary line
+	// Baselined is how many findings a baseline left out (said in the summary line).
+	Baselined int
 }
 
 const (
@@ -39,7 +41,7 @@ type textFormat struct{}
 func (textFormat) UsesSource() bool { return true }
 
 func (textFormat) Format(w io.Writer, r Report) error {
-	return writeText(w, r.Findings, r.Docs, TextOptions{Color: r.Color, Files: r.Files})
+	return writeText(w, r.Findings, r.Docs, TextOptions{Color: r.Color, Files: r.Files, Baselined: r.Baselined})
 }
 
 // WriteText renders findings like actionlint: one
@@ -84,6 +86,9 @@ func writeText(w io.Writer, fs []lint.Finding, docs Docs, opts TextOptions) erro
 			paint(txtBold+txtRed, txtPlural(s.Blockers, "blocker", "blockers")),
 			paint(txtYellow, txtPlural(s.Warnings, "warning", "warnings")),
 			paint(txtCyan, txtPlural(s.Suggestions, "suggestion", "suggestions")), files)
+	}
+	if opts.Baselined > 0 {
+		fmt.Fprintf(&b, "%s in the baseline not shown\n", txtPlural(opts.Baselined, "finding", "findings"))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
