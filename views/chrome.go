@@ -145,6 +145,24 @@ type HelpGroup struct {
 	Note     []string
 }
 
+// helpColumn is helpLines cut to h lines without leaving a group's title
+// (or the blank line before it) at the bottom.
+func helpColumn(th Theme, groups []HelpGroup, h int) []string {
+	lines := helpLines(th, groups)
+	if len(lines) <= h {
+		return lines
+	}
+	titles := map[string]bool{}
+	for _, g := range groups {
+		titles[th.Bold.Render(g.Title)] = true
+	}
+	lines = lines[:max(0, h)]
+	for len(lines) > 0 && (lines[len(lines)-1] == "" || titles[lines[len(lines)-1]]) {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
 // helpLines renders groups as lines, keys aligned within them.
 func helpLines(th Theme, groups []HelpGroup) []string {
 	keyW := 0
@@ -196,7 +214,7 @@ func HelpOverlay(th Theme, w, h int, groups []HelpGroup) string {
 			}
 		}
 		if best > 0 {
-			l, r := helpLines(th, groups[:best]), helpLines(th, groups[best:])
+			l, r := helpColumn(th, groups[:best], h-2), helpColumn(th, groups[best:], h-2)
 			lw := linesWidth(l)
 			var merged []string
 			for i := 0; i < max(len(l), len(r)); i++ {
@@ -210,6 +228,8 @@ func HelpOverlay(th Theme, w, h int, groups []HelpGroup) string {
 				merged = append(merged, Fit(a, lw)+"   "+b)
 			}
 			lines = merged
+		} else {
+			lines = helpColumn(th, groups, h-2)
 		}
 	}
 	bw := min(max(linesWidth(lines), Width(title)+4)+4, w)
