@@ -51,8 +51,8 @@ func RefusalLines(th Theme, refusal []byte) []string {
 	}
 	_ = json.Unmarshal(refusal, &res)
 	out := []string{
-		th.Blocker.Render("✖ oastui compile refuses: " + Count(len(res.Blockers), "blocker") + " (fix them to publish)"),
-		th.Dim.Render("$ oastui compile prints:"),
+		th.Blocker.Render("✖ compile refused: " + Count(len(res.Blockers), "blocker")),
+		th.Dim.Render("fix them to publish; oastui compile prints:"),
 	}
 	var b bytes.Buffer
 	if json.Indent(&b, refusal, "", "  ") != nil {

@@ -320,18 +320,34 @@ func ExcerptAround(th Theme, doc *compile.Doc, line, col, w, before, after int) 
 		return th.LineNo.Render(fmt.Sprintf("%*d │ ", num, n))
 	}
 	gw := num + 3
+	expand := func(n int) string { return strings.ReplaceAll(doc.Line(n), "\t", "    ") }
+	// Caret under the column (counted in characters on the raw line).
+	raw := []rune(expand(line))
+	tabs := strings.Count(string([]rune(doc.Line(line))[:max(0, min(col-1, len([]rune(doc.Line(line)))))]), "\t")
+	c := min(max(0, col-1+3*tabs), len(raw))
+	pad := Width(Clean(string(raw[:c])))
+	// When the caret would fall off the right edge, the indentation the
+	// lines share is dropped.
+	cut := 0
+	if pad >= w-gw {
+		cut = pad
+		last := strings.Count(string(doc.Src), "\n") + 1
+		for n := max(1, line-before); n <= min(line+after, last); n++ {
+			if l := expand(n); strings.TrimSpace(l) != "" {
+				cut = min(cut, len(l)-len(strings.TrimLeft(l, " ")))
+			}
+		}
+		pad -= cut
+	}
 	src := func(n int) string {
-		return gutter(n) + Trunc(Clean(strings.ReplaceAll(doc.Line(n), "\t", "    ")), w-gw)
+		l := expand(n)
+		l = l[min(cut, len(l)-len(strings.TrimLeft(l, " "))):]
+		return gutter(n) + Trunc(Clean(l), w-gw)
 	}
 	var out []string
 	for n := max(1, line-before); n <= line; n++ {
 		out = append(out, src(n))
 	}
-	// Caret under the column (counted in characters on the raw line).
-	raw := []rune(strings.ReplaceAll(doc.Line(line), "\t", "    "))
-	tabs := strings.Count(string([]rune(doc.Line(line))[:max(0, min(col-1, len([]rune(doc.Line(line)))))]), "\t")
-	c := min(max(0, col-1+3*tabs), len(raw))
-	pad := Width(Clean(string(raw[:c])))
 	if pad < w-gw {
 		out = append(out, gutter(0)+strings.Repeat(" ", pad)+th.Caret.Render("^"))
 	}
