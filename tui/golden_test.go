@@ -102,11 +102,26 @@ func states(t *testing.T) map[string]func() *Model {
 			return m
 		},
 		// issue 13 item 6: step name and node name, a node column.
+		// The example's step 3 "Review release notes" is the FlowNode
+		// "Draft release notes" in the graph. Narrow: two lines a step.
 		"steps_80x24": func() *Model {
-			p := fixture("subflow-agent")
+			p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
 			m := newModel(t, p, 80, 24, analyze(t, p, 1))
+			press(m, "2")
+			return m
+		},
+		// Wide enough (zoomed): a table with the node column, nothing cut.
+		"steps_table": func() *Model {
+			p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
+			m := newModel(t, p, 200, 20, analyze(t, p, 1))
 			press(m, "2", "z")
 			return m
+		},
+		// issue 13 item 6: a drawing wider than the graph pane says it
+		// scrolls sideways (◂▸ H L in the title).
+		"wide_graph_80x24": func() *Model {
+			p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
+			return newModel(t, p, 80, 24, analyze(t, p, 1))
 		},
 		"80x24": func() *Model {
 			p := findingsFixture

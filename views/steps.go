@@ -99,7 +99,8 @@ func (s *Steps) View(th Theme) string {
 		}
 		shown = append(shown, c)
 	}
-	// Too wide: the widest name column gives a column at a time, down to 8.
+	// Too wide: the widest name column gives a column at a time, down to
+	// 12; if that is not enough, each step takes two lines instead.
 	total := func() int {
 		t := 1 // the cursor column
 		for _, c := range shown {
@@ -110,12 +111,12 @@ func (s *Steps) View(th Theme) string {
 	for total() > s.w {
 		var widest *stepCol
 		for _, c := range shown {
-			if c.shrink && c.w > 8 && (widest == nil || c.w > widest.w) {
+			if c.shrink && c.w > 12 && (widest == nil || c.w > widest.w) {
 				widest = c
 			}
 		}
 		if widest == nil {
-			break
+			return s.twoLines(th, out, cols)
 		}
 		widest.w--
 	}
@@ -145,6 +146,47 @@ func (s *Steps) View(th Theme) string {
 			line = th.Selected.Render(Fit(th.Cursor.Render("›")+line[1:], s.w))
 		}
 		out = append(out, line)
+	}
+	return fill(out, s.w, s.h)
+}
+
+// twoLines lays the steps out on two lines or more each, for a pane too
+// narrow for the table: the number and the step's name, then its graph
+// node and the attributes it has (type, approval, risk, renderer, child
+// agent), wrapped, so that nothing is cut but the end of a long name.
+func (s *Steps) twoLines(th Theme, out []string, cols []*stepCol) string {
+	listH := s.h - len(out)
+	blocks := make([][]string, len(s.rows))
+	for i := range s.rows {
+		l1 := fmt.Sprintf(" %s  %s", cols[0].cells[i], cols[1].cells[i])
+		if i == s.cursor {
+			l1 = th.Selected.Render(Fit(th.Cursor.Render("›")+l1[1:], s.w))
+		}
+		attrs := []string{"node " + cols[2].cells[i]}
+		for _, c := range cols[3:] {
+			if v := c.cells[i]; v != "" {
+				attrs = append(attrs, v)
+			}
+		}
+		blocks[i] = []string{l1}
+		for _, l := range strings.Split(ansiWrap(strings.Join(attrs, " · "), max(1, s.w-4)), "\n") {
+			blocks[i] = append(blocks[i], "    "+th.Dim.Render(l))
+		}
+	}
+	// Scroll so that the cursor's block is in view.
+	s.off = max(0, min(s.off, s.cursor))
+	height := func(from, to int) int {
+		n := 0
+		for i := from; i <= to && i < len(blocks); i++ {
+			n += len(blocks[i])
+		}
+		return n
+	}
+	for s.off < s.cursor && height(s.off, s.cursor) > listH {
+		s.off++
+	}
+	for i := s.off; i < len(blocks) && len(out) < s.h; i++ {
+		out = append(out, blocks[i]...)
 	}
 	return fill(out, s.w, s.h)
 }
