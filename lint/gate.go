@@ -11,6 +11,7 @@ import (
 // GateResult is the review_blocked response of the compile/publish gate
 // (seed 003 §8): only the blockers, never warnings or suggestions.
 type GateResult struct {
+	OK       bool      `json:"ok"` // always false: the README's {"ok":false,…} shape, like compile's own failures
 	Error    string    `json:"error"`
 	Code     string    `json:"code"`
 	Blockers []Finding `json:"blockers"`
@@ -20,7 +21,7 @@ type GateResult struct {
 // reports whether any blocker stops compilation. When blocked it returns
 // the response, exactly
 //
-//	{"error":"review_blocked: N deterministic blockers","code":"review_blocked","blockers":[…]}
+//	{"ok":false,"error":"review_blocked: N deterministic blockers","code":"review_blocked","blockers":[…]}
 //
 // as one line of JSON without a trailing newline. The findings are sorted
 // and deduplicated, so the same input gives byte-identical output.
@@ -45,7 +46,7 @@ func BlockedResponse(blockers []Finding) []byte {
 	enc.SetEscapeHTML(false)
 	if err := enc.Encode(res); err != nil {
 		// Findings are plain strings and numbers; this cannot fail.
-		return []byte(`{"error":"review_blocked","code":"review_blocked","blockers":[]}`)
+		return []byte(`{"ok":false,"error":"review_blocked","code":"review_blocked","blockers":[]}`)
 	}
 	return bytes.TrimRight(buf.Bytes(), "\n")
 }

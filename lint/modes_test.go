@@ -202,6 +202,7 @@ func TestGate(t *testing.T) {
 		t.Fatal("not blocked")
 	}
 	var res struct {
+		OK       *bool           `json:"ok"`
 		Error    string          `json:"error"`
 		Code     string          `json:"code"`
 		Blockers []Finding       `json:"blockers"`
@@ -213,10 +214,13 @@ func TestGate(t *testing.T) {
 		t.Fatalf("%v\n%s", err, out)
 	}
 	n := len(Run(a, Options{}).Blockers)
+	if res.OK == nil || *res.OK {
+		t.Errorf(`gate response lacks "ok": false (the README promises it): %.80s`, out)
+	}
 	if res.Code != "review_blocked" || res.Error != "review_blocked: "+strconv.Itoa(n)+" deterministic blockers" || len(res.Blockers) != n {
 		t.Errorf("gate response %s / %s / %d blockers, want %d", res.Error, res.Code, len(res.Blockers), n)
 	}
-	if !bytes.HasPrefix(out, []byte(`{"error":"review_blocked: `+strconv.Itoa(n)+` deterministic blockers","code":"review_blocked","blockers":[{`)) {
+	if !bytes.HasPrefix(out, []byte(`{"ok":false,"error":"review_blocked: `+strconv.Itoa(n)+` deterministic blockers","code":"review_blocked","blockers":[{`)) {
 		t.Errorf("gate response does not start with the exact shape: %.120s", out)
 	}
 	for _, f := range res.Blockers {

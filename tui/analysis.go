@@ -8,6 +8,7 @@ import (
 	"time"
 
 	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/lint"
 )
 
 // Options of the TUI's analyses: the engine's own.
@@ -20,10 +21,36 @@ type Analysis struct {
 	*analysis.Snapshot
 	Seq     uint64    // order of the request
 	Trigger time.Time // first file event that caused it (zero for a manual reload)
+	// Refusal is the compile gate's review_blocked response for this
+	// snapshot (what `oastui compile` prints instead of the output), nil
+	// when the gate lets it through.
+	Refusal []byte
 }
 
 // Analyze runs the engine's whole pipeline over path.
 func Analyze(path string, opts Options, seq uint64) *Analysis {
 	opts.Stages = analysis.Everything
-	return &Analysis{Snapshot: analysis.Run(path, opts), Seq: seq}
+	an := &Analysis{Snapshot: analysis.Run(path, opts), Seq: seq}
+	an.Refusal = refusal(an.Snapshot)
+	return an
+}
+
+// refusal is the gate's response over s. A deterministic review is the
+// gate's own review (same rules, same config), so its blockers are used
+// as they are; an advisory one runs the gate again.
+func refusal(s *analysis.Snapshot) []byte {
+	if s.Agent == nil {
+		return nil
+	}
+	if s.Mode == lint.ModeDeterministic || s.Mode == "" {
+		if len(s.Review.Blockers) == 0 {
+			return nil
+		}
+		return lint.BlockedResponse(s.Review.Blockers)
+	}
+	out, blocked := s.Gate()
+	if !blocked {
+		return nil
+	}
+	return out
 }

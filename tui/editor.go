@@ -16,7 +16,7 @@ import (
 //	emacs, emacsclient:                +LINE:COL FILE
 //	code, codium, cursor, windsurf:    -g FILE:LINE:COL
 //	subl, zed, hx, helix:              FILE:LINE:COL
-//	anything else:                     FILE
+//	anything else:                     +LINE FILE (the convention most editors accept)
 //
 // Arguments already in the variable (code --wait) are kept.
 func EditorCommand(getenv func(string) string, file string, line, col int) *exec.Cmd {
@@ -56,5 +56,14 @@ func EditorArgs(getenv func(string) string, file string, line, col int) []string
 	case "subl", "sublime_text", "zed", "hx", "helix":
 		return append(argv, fmt.Sprintf("%s:%d:%d", file, line, col))
 	}
-	return append(argv, file)
+	return append(argv, fmt.Sprintf("+%d", line), file)
+}
+
+// EditorMissing is the message for an editor command that cannot be run
+// (not installed, not on PATH), or "" when it can.
+func EditorMissing(argv []string) string {
+	if _, err := exec.LookPath(argv[0]); err != nil {
+		return fmt.Sprintf("editor %q not found: set $VISUAL or $EDITOR to an installed editor (e.g. EDITOR=nano)", argv[0])
+	}
+	return ""
 }

@@ -59,6 +59,70 @@ func states(t *testing.T) map[string]func() *Model {
 			press(m, "?")
 			return m
 		},
+		// issue 13 item 1: enter on a finding reads it in full (whole
+		// message, the rule's doc, pointer, source with a caret).
+		"finding_detail_80x24": func() *Model {
+			p := findingsFixture
+			m := newModel(t, p, 80, 24, analyze(t, p, 1))
+			press(m, "1", "down", "down", "down", "enter")
+			return m
+		},
+		// the same, zoomed: every part of it on one screen.
+		"finding_detail_zoomed": func() *Model {
+			p := findingsFixture
+			m := newModel(t, p, 80, 40, analyze(t, p, 1))
+			press(m, "1", "enter", "z")
+			return m
+		},
+		// the ▸/▾ marks fold: enter on the Blockers header folds it.
+		"findings_folded": func() *Model {
+			p := findingsFixture
+			m := newModel(t, p, 100, 24, analyze(t, p, 1))
+			press(m, "1", "up", "enter")
+			return m
+		},
+		// issue 13 item 4: with a blocker the Compiled tab shows the gate's
+		// refusal first, then the output marked not publishable.
+		"compiled_refused": func() *Model {
+			p := findingsFixture
+			m := newModel(t, p, 120, 30, analyze(t, p, 1))
+			press(m, "4")
+			return m
+		},
+		// issue 13 item 5: a tab showing last-good data says it is stale.
+		"stale_steps": func() *Model {
+			dir := copyDir(t, fixture("subflow-agent"))
+			m := newModel(t, dir, 120, 20, analyze(t, dir, 1))
+			m.cfg.DisplayPath = "agents/tmp/subflow-agent"
+			flow := filepath.Join(dir, "cinatra", "oas.json")
+			src, _ := os.ReadFile(flow)
+			os.WriteFile(flow, bytes.Replace(src, []byte(`"nodes": [`), []byte(`"nodes": [,`), 1), 0o644)
+			m.Update(analysisMsg{analyze(t, dir, 2)})
+			press(m, "2")
+			return m
+		},
+		// issue 13 item 6: step name and node name, a node column.
+		// The example's step 3 "Review release notes" is the FlowNode
+		// "Draft release notes" in the graph. Narrow: two lines a step.
+		"steps_80x24": func() *Model {
+			p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
+			m := newModel(t, p, 80, 24, analyze(t, p, 1))
+			press(m, "2")
+			return m
+		},
+		// Wide enough (zoomed): a table with the node column, nothing cut.
+		"steps_table": func() *Model {
+			p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
+			m := newModel(t, p, 200, 20, analyze(t, p, 1))
+			press(m, "2", "z")
+			return m
+		},
+		// issue 13 item 6: a drawing wider than the graph pane says it
+		// scrolls sideways (◂▸ H L in the title).
+		"wide_graph_80x24": func() *Model {
+			p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
+			return newModel(t, p, 80, 24, analyze(t, p, 1))
+		},
 		"80x24": func() *Model {
 			p := findingsFixture
 			an := analyze(t, p, 1)

@@ -129,28 +129,38 @@ func short(b key.Binding, desc string) key.Binding {
 	return bindKeys(label, desc, b.Keys()...)
 }
 
-// fullHelp is the `?` overlay.
-func (k keyMap) fullHelp() []views.HelpGroup {
+// fullHelp is the `?` overlay; fromList adds the way back to the agents/
+// list.
+func (k keyMap) fullHelp(fromList ...bool) []views.HelpGroup {
+	every := []key.Binding{
+		k.Focus, k.Tab, pair("[ ]", "previous/next tab", k.PrevTab, k.NextTab),
+		k.Edit, k.Reload, k.Mode, k.Filter, k.Zoom, k.Help, k.Quit,
+	}
+	if len(fromList) > 0 && fromList[0] {
+		every = append(every, as(k.Back, "back to agents/ list"))
+	}
 	return []views.HelpGroup{
-		{Title: "everywhere", Bindings: []key.Binding{
-			k.Focus, k.Tab, pair("[ ]", "previous/next tab", k.PrevTab, k.NextTab),
-			k.Edit, k.Reload, k.Mode, k.Filter, k.Zoom, k.Help, k.Quit,
+		{Title: "everywhere", Bindings: every},
+		{Title: "moving (graph and tabs)", Bindings: []key.Binding{
+			k.upDown("move (graph follows)"), k.leftRight("node left/right"),
+			as(k.PageUp, "page up"), as(k.PageDown, "page down"),
+			as(k.Top, "top, first node"), as(k.Bottom, "bottom, last node"),
 		}},
 		{Title: "graph", Bindings: []key.Binding{
-			k.upDown("previous/next node"), k.leftRight("node left/right"),
-			as(k.Top, "first node"), as(k.Bottom, "last node"),
 			k.Open, k.Back,
-			as(k.PageUp, "scroll up"), as(k.PageDown, "scroll down"),
 			pair("< > H L", "scroll sideways", k.ScrollLeft, k.ScrollRight),
 		}},
-		{Title: "tabs", Bindings: []key.Binding{
-			k.upDown("move (graph follows)"),
-			k.PageUp, k.PageDown, k.Top, k.Bottom,
-			as(k.Open, "go to the node"), k.Pick, k.Project,
+		{Title: "Findings", Bindings: []key.Binding{
+			as(k.Open, "read it in full"),
+			pair("enter space", "fold a bucket", k.Open, k.Space),
+			as(k.Back, "back to the list"),
+		}},
+		{Title: "Steps, Slots", Bindings: []key.Binding{
+			as(k.Open, "Steps: go to node"), k.Pick, k.Project,
 		}},
 		{Title: "Node, Compiled", Bindings: []key.Binding{
 			k.Space, k.leftRight("scroll sideways"),
-		}},
+		}, Note: []string{"e: editors oastui does not", "know get +LINE FILE"}},
 	}
 }
 
@@ -160,12 +170,18 @@ func (k keyMap) leftRight(desc string) key.Binding { return pair("←→ h l", d
 
 // shortHelp is the help line: graph says whether the graph has the focus,
 // slotTab whether the tab shown lists context slots (p and P work there).
-func (k keyMap) shortHelp(graph, slotTab bool, project string, mode lint.Mode) []key.Binding {
+func (k keyMap) shortHelp(graph, slotTab bool, project string, mode lint.Mode, opener ...openerState) []key.Binding {
 	b := []key.Binding{short(k.Focus, "focus"), short(k.upDown(""), "move")}
 	if graph {
 		b = append(b, short(k.Open, "open subflow"), short(k.Back, "back"))
 	} else {
 		b = append(b, short(k.Tab, "tabs"))
+		switch append(opener, openerNone)[0] {
+		case openerList:
+			b = append(b, short(k.Open, "read/fold"))
+		case openerDetail:
+			b = append(b, short(k.Back, "back to the list"))
+		}
 		if slotTab {
 			if project == "" {
 				project = "none"
@@ -181,6 +197,15 @@ func (k keyMap) shortHelp(graph, slotTab bool, project string, mode lint.Mode) [
 		short(k.Mode, other), short(k.Help, "help"), short(k.Quit, "quit"))
 }
 
+// openerState is what enter and esc do on the tab shown (Findings).
+type openerState int
+
+const (
+	openerNone   openerState = iota
+	openerList               // enter reads the finding or folds the bucket
+	openerDetail             // a finding is open: esc goes back to the list
+)
+
 // filterHelp is the help line while typing a filter.
 func (k keyMap) filterHelp() []key.Binding {
 	typing := key.NewBinding(key.WithHelp("type", "filter findings"))
@@ -189,5 +214,13 @@ func (k keyMap) filterHelp() []key.Binding {
 
 // chooserHelp is the agent chooser's help line.
 func (k keyMap) chooserHelp() []key.Binding {
-	return []key.Binding{short(k.upDown(""), "move"), short(k.Open, "open"), short(k.ChooserQuit, "quit")}
+	return []key.Binding{short(k.upDown(""), "move"), short(k.Open, "open"), short(k.Help, "help"), short(k.ChooserQuit, "quit")}
+}
+
+// chooserFullHelp is the agent list's `?` overlay.
+func (k keyMap) chooserFullHelp() []views.HelpGroup {
+	return []views.HelpGroup{{Title: "agents/ list", Bindings: []key.Binding{
+		k.upDown("move"), as(k.Top, "first agent"), as(k.Bottom, "last agent"),
+		as(k.Open, "open the agent"), k.Help, k.ChooserQuit,
+	}, Note: []string{"in an agent, esc or ⌫ with nothing", "left to close comes back here;", "q quits"}}}
 }

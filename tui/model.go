@@ -3,6 +3,7 @@ package tui
 import (
 	"fmt"
 	"os"
+	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -45,6 +46,11 @@ type Config struct {
 	// watcher watches exactly those files (a running watcher's Update).
 	Rewatch func(watch.Config)
 	Project string // project the context picker starts with (--project)
+	Catalog string // --catalog: the context picker's artifact catalog ("" = .oastui/catalog.json at the workspace root)
+	Audit   string // --audit: the audit database confirmations go to ("" = .oastui/audit.db at the workspace root)
+	// FromList says the agent was opened from the agents/ list: esc/⌫
+	// with nothing left to close goes back to it (Model.Back).
+	FromList bool
 
 	// pin, when set, adjusts each finished analysis before it is sent
 	// to the model (tests pin time and findings for goldens).
@@ -81,8 +87,11 @@ type Model struct {
 	findings *views.Findings // the Findings tab (also in tabs): `/` filters it
 	pick     pickerState
 
-	note    string // one-line message (editor failure, watch error)
-	project string // project the context picker resolves for ("" = none); P cycles it
+	note string // one-line message (editor failure, watch error), shown on the message line
+	back bool   // the user asked to go back to the agents/ list
+
+	reloadSeq uint64 // the analysis `r` asked for: the message line says when it is done
+	project   string // project the context picker resolves for ("" = none); P cycles it
 }
 
 // New builds the model; call Init through a tea.Program.
@@ -186,7 +195,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.waitWatchErr()
 	case editorMsg:
 		if msg.err != nil {
-			m.note = "editor: " + msg.err.Error()
+			m.note = "the editor failed: " + msg.err.Error()
 		}
 		// The file was probably saved; the watcher reports that. Without
 		// a watcher, re-analyse here.
@@ -213,13 +222,17 @@ func (m *Model) apply(an *Analysis) {
 	}
 	m.seqApplied = an.Seq
 	m.cur = an
+	if an.Seq == m.reloadSeq {
+		// The header's time may not change within a second: say it.
+		m.note = "re-analysed at " + an.Started.Add(an.Took).Format("15:04:05.000") + " in " + views.Duration(an.Took)
+	}
 	if an.Good() {
 		m.good = an
 	}
 	m.rewatch(an)
 	sh := views.Shown{Cur: an.Snapshot, Theme: m.th}
 	if m.good != nil {
-		sh.Good = m.good.Snapshot
+		sh.Good, sh.Refusal = m.good.Snapshot, m.good.Refusal
 	}
 	for _, p := range m.tabs {
 		p.Show(sh)
@@ -306,7 +319,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.tab = (m.tab + 1) % len(m.tabs)
 		return nil
 	case key.Matches(k, km.Reload):
-		return m.requestAnalysis(time.Time{})
+		cmd := m.requestAnalysis(time.Time{})
+		m.reloadSeq = m.seqReq
+		return cmd
 	case key.Matches(k, km.Mode):
 		if m.cfg.Options.Mode == lint.ModeAdvisory {
 			m.cfg.Options.Mode = lint.ModeDeterministic
@@ -345,11 +360,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	if m.focus == focusGraph {
-		m.graphKey(k)
-		return nil
+		return m.graphKey(k)
 	}
-	m.sideKey(k)
-	return nil
+	return m.sideKey(k)
 }
 
 // selectedSlot is the context slot selected on the current tab, if it
@@ -409,22 +422,52 @@ func (m *Model) navOf(k tea.KeyPressMsg) (views.Nav, bool) {
 // sideKey handles a key for the side tab: enter on a Jumper goes to its
 // node in the graph; movement keys go to the tab, and the graph follows
 // the selection of a Locator.
-func (m *Model) sideKey(k tea.KeyPressMsg) {
+func (m *Model) sideKey(k tea.KeyPressMsg) tea.Cmd {
 	p := m.curTab()
+	if o, ok := p.(views.Opener); ok {
+		switch {
+		case key.Matches(k, m.keys.Open):
+			if o.Open() {
+				m.syncSelectionFromSide()
+			}
+			return nil
+		case key.Matches(k, m.keys.Back):
+			if o.Close() {
+				return nil
+			}
+		}
+	}
 	if _, ok := p.(views.Jumper); ok && key.Matches(k, m.keys.Open) {
 		m.syncSelectionFromSide()
 		m.focus = focusGraph
-		return
+		return nil
+	}
+	if key.Matches(k, m.keys.Back) {
+		return m.backToList()
 	}
 	n, ok := m.navOf(k)
 	if !ok {
-		return
+		return nil
 	}
 	p.Nav(n, max(1, m.sideInnerH()-2))
-	if _, ok := p.(views.Locator); ok && n <= views.NavBottom {
+	if _, ok := p.(views.Locator); ok && (n <= views.NavBottom || n == views.NavSpace) {
 		m.syncSelectionFromSide()
 	}
+	return nil
 }
+
+// backToList quits this agent for the agents/ list it was opened from
+// (esc/⌫ with nothing left to close); nothing when there is no list.
+func (m *Model) backToList() tea.Cmd {
+	if !m.cfg.FromList {
+		return nil
+	}
+	m.back = true
+	return tea.Quit
+}
+
+// Back says the model ended because the user went back to the agents/ list.
+func (m *Model) Back() bool { return m.back }
 
 // syncSelectionFromSide selects in the graph the node of the current tab's
 // selection (a finding, a step).
@@ -445,7 +488,7 @@ func (m *Model) syncSelectionFromSide() {
 }
 
 // graphKey handles a key for the graph pane.
-func (m *Model) graphKey(k tea.KeyPressMsg) {
+func (m *Model) graphKey(k tea.KeyPressMsg) tea.Cmd {
 	km, g := &m.keys, m.graph
 	page := max(1, g.Height()-2)
 	switch {
@@ -472,11 +515,14 @@ func (m *Model) graphKey(k tea.KeyPressMsg) {
 	case key.Matches(k, km.Open):
 		g.Open()
 	case key.Matches(k, km.Back):
-		g.Back()
+		if !g.Back() {
+			return m.backToList()
+		}
 	default:
-		return
+		return nil
 	}
 	m.refreshNode()
+	return nil
 }
 
 // refreshNode shows the graph's selected node in the tabs that follow it.
@@ -512,6 +558,11 @@ func (m *Model) openEditor() tea.Cmd {
 	if getenv == nil {
 		getenv = os.Getenv
 	}
-	c := EditorCommand(getenv, file, line, col)
+	argv := EditorArgs(getenv, file, line, col)
+	if msg := EditorMissing(argv); msg != "" {
+		m.note = msg
+		return nil
+	}
+	c := exec.Command(argv[0], argv[1:]...)
 	return tea.ExecProcess(c, func(err error) tea.Msg { return editorMsg{err} })
 }

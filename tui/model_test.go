@@ -196,7 +196,8 @@ func TestEditorArgs(t *testing.T) {
 		{"code --wait", "code --wait -g f.json:12:5"},
 		{"hx", "hx f.json:12:5"},
 		{"/usr/bin/helix", "/usr/bin/helix f.json:12:5"},
-		{"ed", "ed f.json"},
+		{"ed", "ed +12 f.json"},           // unknown editors: the +LINE FILE convention
+		{"kate -n", "kate -n +12 f.json"}, // its arguments kept
 		{"", "vi +12 f.json"},
 	}
 	for _, c := range cases {
@@ -218,6 +219,29 @@ func TestEditorKeyOpensExec(t *testing.T) {
 	m.cfg.Getenv = func(string) string { return "true" }
 	if cmd := press(m, "e"); cmd == nil {
 		t.Fatal("e returned no command")
+	}
+}
+
+// TestEditorMissing: an editor that is not installed gives a clear
+// message on the message line (not "fork/exec …") and runs nothing.
+func TestEditorMissing(t *testing.T) {
+	p := fixture("clean-agent")
+	m := newModel(t, p, 120, 30, analyze(t, p, 1))
+	m.cfg.Getenv = func(k string) string {
+		if k == "EDITOR" {
+			return "no-such-editor-oastui"
+		}
+		return ""
+	}
+	if cmd := press(m, "e"); cmd != nil {
+		t.Fatal("e ran a missing editor")
+	}
+	out := ansi.Strip(m.Render())
+	if !strings.Contains(out, `editor "no-such-editor-oastui" not found: set $VISUAL or $EDITOR`) || strings.Contains(out, "fork/exec") {
+		t.Errorf("no clear message:\n%s", out)
+	}
+	if !strings.Contains(strings.Split(out, "\n")[0], "Clean Agent") {
+		t.Errorf("the message pushed the agent name off the header:\n%s", out)
 	}
 }
 

@@ -43,9 +43,9 @@ type pickerState struct {
 
 // pickerCmd prepares the slot (reads the catalog) off the UI goroutine.
 func (m *Model) pickerCmd(slot string) tea.Cmd {
-	a, project := m.good.Agent, m.project
+	a, project, catalog := m.good.Agent, m.project, m.cfg.Catalog
 	return func() tea.Msg {
-		p, err := slots.Prepare(a, slot, project, "")
+		p, err := slots.Prepare(a, slot, project, catalog)
 		return pickerReadyMsg{p: p, err: err, project: project}
 	}
 }
@@ -56,15 +56,15 @@ func (m *Model) pickerCmd(slot string) tea.Cmd {
 // artifacts outside every project (SPEC §5), so this is how the Project
 // group is reached from the TUI.
 func (m *Model) nextProjectCmd(slot string) tea.Cmd {
-	a, cur := m.good.Agent, m.project
+	a, cur, catalog := m.good.Agent, m.project, m.cfg.Catalog
 	return func() tea.Msg {
-		p, err := slots.Prepare(a, slot, "", "") // reads the actor's projects
+		p, err := slots.Prepare(a, slot, "", catalog) // reads the actor's projects
 		if err != nil {
 			return pickerReadyMsg{err: err}
 		}
 		next := nextProject(cur, p.Catalog.Actor.ProjectIDs)
 		if next != "" {
-			p, err = slots.Prepare(a, slot, next, "")
+			p, err = slots.Prepare(a, slot, next, catalog)
 		}
 		return pickerReadyMsg{p: p, err: err, project: next, changed: true}
 	}
@@ -117,14 +117,16 @@ func (m *Model) pickerDone(msg views.PickerDoneMsg) tea.Cmd {
 		m.note = "picker cancelled"
 		return nil
 	}
-	a := m.good.Agent
+	a, db := m.good.Agent, m.cfg.Audit
 	env := msg.Envelope
 	return func() tea.Msg {
 		pkg, err := slots.PackageName(a)
 		if err != nil {
 			return pickerSavedMsg{err: err}
 		}
-		db := filepath.Join(slots.WorkspaceRoot(a), slots.AuditFile)
+		if db == "" {
+			db = filepath.Join(slots.WorkspaceRoot(a), slots.AuditFile)
+		}
 		if err := os.MkdirAll(filepath.Dir(db), 0o755); err != nil {
 			return pickerSavedMsg{err: err}
 		}

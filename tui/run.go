@@ -20,6 +20,9 @@ type RunConfig struct {
 	DisplayPath string
 	Options     Options
 	Project     string // --project: the context picker's starting project
+	Catalog     string // --catalog: the context picker's artifact catalog
+	Audit       string // --audit: the audit database the picker records to
+	FromList    bool   // opened from the agents/ list (RunTree): esc/⌫ goes back
 	// Agent is Path already loaded by the caller (it checked that Path is an
 	// agent); nil makes Run load it.
 	Agent *compile.Agent
@@ -28,19 +31,26 @@ type RunConfig struct {
 // Run opens the TUI on an agent that loads (the caller checked that) and
 // returns when the user quits.
 func Run(rc RunConfig) error {
+	_, err := run(rc)
+	return err
+}
+
+// run is Run, and says whether the user went back to the agents/ list.
+func run(rc RunConfig) (back bool, err error) {
 	a := rc.Agent
 	if a == nil {
 		var err error
 		if a, err = compile.Load(rc.Path, rc.Options.Load); err != nil {
-			return err
+			return false, err
 		}
 	}
 	tr, err := TracerFromEnv()
 	if err != nil {
-		return err
+		return false, err
 	}
 	defer tr.Close()
-	cfg := Config{Path: rc.Path, DisplayPath: rc.DisplayPath, Options: rc.Options, Tracer: tr, Project: rc.Project}
+	cfg := Config{Path: rc.Path, DisplayPath: rc.DisplayPath, Options: rc.Options, Tracer: tr, Project: rc.Project,
+		Catalog: rc.Catalog, Audit: rc.Audit, FromList: rc.FromList}
 	// Until the first analysis says what it read, watch what loading read.
 	wcfg := WatchConfig(analysis.WatchSetOf(a, analysis.ConfigPathOf(a, rc.Options.ConfigPath)))
 	w, werr := watch.New(wcfg)
@@ -54,5 +64,5 @@ func Run(rc RunConfig) error {
 	}
 	p := tea.NewProgram(m, tea.WithFPS(120))
 	_, err = p.Run()
-	return err
+	return m.Back(), err
 }

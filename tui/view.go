@@ -24,6 +24,9 @@ type geometry struct {
 
 func (m *Model) geometry() geometry {
 	bodyH := m.h - 2
+	if m.message() != "" {
+		bodyH-- // the message line
+	}
 	var g geometry
 	switch {
 	case m.zoom && m.focus == focusGraph:
@@ -31,7 +34,9 @@ func (m *Model) geometry() geometry {
 	case m.zoom:
 		g.sideW, g.sideH = m.w, bodyH
 	case m.w >= 70:
-		g.graphW = max(28, min(m.w*45/100, m.w-40))
+		// The graph gets the larger share on narrow terminals (44 of 80),
+		// 45% from 100 columns on.
+		g.graphW = max(m.w*45/100, min(44, m.w-36))
 		g.sideW = m.w - g.graphW
 		g.graphH, g.sideH = bodyH, bodyH
 	default:
@@ -53,7 +58,29 @@ func (m *Model) sideInnerH() int {
 	if m.filterShown() {
 		h--
 	}
+	if m.staleTab() {
+		h--
+	}
 	return max(0, h)
+}
+
+// staleTab says the tab shown holds the last good analysis while the
+// newest one is broken: it says so on its first line.
+func (m *Model) staleTab() bool {
+	_, lg := m.curTab().(views.LastGood)
+	return lg && m.Stale() && m.good != nil
+}
+
+// message is the message line's text: the last note (editor, watcher,
+// picker), else a config problem; "" hides the line.
+func (m *Model) message() string {
+	if m.note != "" {
+		return m.note
+	}
+	if m.cur != nil && m.cur.Config.Err != nil {
+		return "config ignored: " + m.cur.Config.Err.Error()
+	}
+	return ""
 }
 
 // layout pushes sizes into the panes.
@@ -95,8 +122,9 @@ func (m *Model) Render() string {
 	var body string
 	graph := ""
 	if g.graphW > 0 {
+		body := m.graph.Lines(m.th) // before the title: it tells whether the drawing overflows
 		graph = views.Box(m.th, m.th.PaneTitle(m.graphTitle(g.graphW-4), m.focus == focusGraph), g.graphW, g.graphH,
-			m.graph.Lines(m.th), m.focus == focusGraph)
+			body, m.focus == focusGraph)
 	}
 	side := ""
 	if g.sideW > 0 {
@@ -112,18 +140,22 @@ func (m *Model) Render() string {
 	default:
 		body = views.JoinH(graph, side)
 	}
-	lines = append(lines, body, views.HelpLine(m.th, m.w, m.shortHelp()))
+	lines = append(lines, body)
+	if msg := m.message(); msg != "" {
+		lines = append(lines, views.MessageLine(m.th, m.w, msg))
+	}
+	lines = append(lines, views.HelpLine(m.th, m.w, m.shortHelp()))
 	screen := strings.Join(lines, "\n")
 	if m.pick.open {
 		screen = views.Overlay(screen, m.pick.picker.View(m.th), m.w, m.h)
 	} else if m.showHelp {
-		screen = views.Overlay(screen, views.HelpOverlay(m.th, m.w-2, m.h-2, m.keys.fullHelp()), m.w, m.h)
+		screen = views.Overlay(screen, views.HelpOverlay(m.th, m.w-2, m.h-2, m.keys.fullHelp(m.cfg.FromList)), m.w, m.h)
 	}
 	return screen
 }
 
 func (m *Model) headerData() views.HeaderData {
-	d := views.HeaderData{Path: m.cfg.DisplayPath, Mode: string(m.cfg.Options.Mode), Note: m.note}
+	d := views.HeaderData{Path: m.cfg.DisplayPath, Mode: string(m.cfg.Options.Mode)}
 	if d.Path == "" {
 		d.Path = m.cfg.Path
 	}
@@ -131,9 +163,6 @@ func (m *Model) headerData() views.HeaderData {
 	if src == nil {
 		d.Loading = true
 		return d
-	}
-	if m.cur.Config.Err != nil && d.Note == "" {
-		d.Note = "config ignored: " + m.cur.Config.Err.Error()
 	}
 	d.Agent = src.AgentName()
 	d.Package = src.PackageVersion()
@@ -153,7 +182,20 @@ func (m *Model) graphTitle(w int) string {
 	if m.Stale() {
 		t += " (stale)"
 	}
-	return views.Trunc(t, w)
+	// A drawing wider than the pane scrolls: say so, and which way.
+	hint := ""
+	switch l, r := m.graph.Overflow(); {
+	case l && r:
+		hint = " ◂▸ H L"
+	case l:
+		hint = " ◂ H"
+	case r:
+		hint = " ▸ L"
+	}
+	if hint != "" && views.Width(t)+views.Width(hint) > w {
+		t = views.Trunc(t, max(0, w-views.Width(hint)))
+	}
+	return views.Trunc(t+hint, w)
 }
 
 func (m *Model) tabTitle(w int) string {
@@ -161,13 +203,18 @@ func (m *Model) tabTitle(w int) string {
 	for i, p := range m.tabs {
 		names[i] = p.Name()
 	}
-	short := views.Width(strings.Join(names, " │ ")) > w
+	// Names too long for the title are cut to the first 4, 3 or 2 letters.
+	cut := 0
+	for c := 4; c >= 2 && views.Width(strings.Join(names, " │ ")) > w; c-- {
+		for i, n := range names {
+			names[i] = string([]rune(m.tabs[i].Name())[:min(c, len([]rune(n)))])
+		}
+		cut = c
+	}
 	var parts []string
 	for i, p := range m.tabs {
 		n := names[i]
-		if short {
-			n = string([]rune(n)[:min(4, len([]rune(n)))])
-		} else if b, ok := p.(views.Badger); ok && b.Badge() != "" {
+		if b, ok := p.(views.Badger); ok && cut == 0 && b.Badge() != "" { // cut names carry no badge
 			n += " " + b.Badge()
 		}
 		if i == m.tab {
@@ -181,6 +228,9 @@ func (m *Model) tabTitle(w int) string {
 
 func (m *Model) sideBody() []string {
 	lines := strings.Split(m.curTab().View(m.th), "\n")
+	if m.staleTab() {
+		lines = append([]string{m.th.StatusStale.Render("◌ stale: the flow file is broken; this is the last version that parsed")}, lines...)
+	}
 	if m.filterShown() {
 		f := m.th.HelpKey.Render("/") + views.Clean(m.filterBuf)
 		if !m.filtering {
@@ -199,5 +249,12 @@ func (m *Model) shortHelp() []key.Binding {
 		return m.keys.filterHelp()
 	}
 	_, slotTab := m.curTab().(views.SlotSelector)
-	return m.keys.shortHelp(m.focus == focusGraph, slotTab, m.project, m.cfg.Options.Mode)
+	op := openerNone
+	if m.curTab() == m.findings {
+		op = openerList
+		if m.findings.DetailOpen() {
+			op = openerDetail
+		}
+	}
+	return m.keys.shortHelp(m.focus == focusGraph, slotTab, m.project, m.cfg.Options.Mode, op)
 }

@@ -46,10 +46,12 @@ func Header(th Theme, w int, d HeaderData) string {
 		status = th.StatusStale.Render(fmt.Sprintf("◌ stale · %d blocker%s", d.Blockers, plural(d.Blockers)))
 	case d.Blockers > 0:
 		status = th.StatusBlocked.Render(fmt.Sprintf("✖ %d blocker%s", d.Blockers, plural(d.Blockers)))
+	case d.Warnings > 0:
+		status = th.Warning.Render(fmt.Sprintf("⚠ %d warning%s", d.Warnings, plural(d.Warnings)))
 	default:
 		status = th.StatusClean.Render("● clean")
 	}
-	if !d.Loading && d.Warnings > 0 {
+	if !d.Loading && d.Warnings > 0 && (d.Stale || d.Blockers > 0) {
 		status += th.Warning.Render(fmt.Sprintf("  %d warning%s", d.Warnings, plural(d.Warnings)))
 	}
 	if d.Mode != "" {
@@ -71,12 +73,25 @@ func Header(th Theme, w int, d HeaderData) string {
 	return l + strings.Repeat(" ", w-sw-Width(l)) + status
 }
 
+// MessageLine renders a message (editor failure, watcher trouble, picker
+// result, config problem) on its own line under the panes, cut to width:
+// the header keeps the agent's name.
+func MessageLine(th Theme, w int, msg string) string {
+	return Fit(" "+th.Warning.Render(Clean(msg)), w)
+}
+
+// Count is "1 blocker", "2 blockers": n and the word, plural when n != 1.
+func Count(n int, word string) string { return fmt.Sprintf("%d %s%s", n, word, plural(n)) }
+
 func plural(n int) string {
 	if n == 1 {
 		return ""
 	}
 	return "s"
 }
+
+// Duration is d as the header shows it (850µs, 12ms, 1.2s).
+func Duration(d time.Duration) string { return fmtDur(d) }
 
 func fmtDur(d time.Duration) string {
 	switch {
@@ -122,21 +137,41 @@ func HelpLine(th Theme, w int, bs []key.Binding) string {
 	return Fit(" "+strings.Join(parts, sep), w)
 }
 
-// HelpGroup is one column of the help overlay.
+// HelpGroup is one group of the help overlay: a title and its bindings,
+// and an optional note (dim lines) under them.
 type HelpGroup struct {
 	Title    string
 	Bindings []key.Binding
+	Note     []string
 }
 
-// HelpOverlay renders the full help as a framed box no larger than w×h.
-func HelpOverlay(th Theme, w, h int, groups []HelpGroup) string {
-	var lines []string
+// helpColumn is helpLines cut to h lines without leaving a group's title
+// (or the blank line before it) at the bottom.
+func helpColumn(th Theme, groups []HelpGroup, h int) []string {
+	lines := helpLines(th, groups)
+	if len(lines) <= h {
+		return lines
+	}
+	titles := map[string]bool{}
+	for _, g := range groups {
+		titles[th.Bold.Render(g.Title)] = true
+	}
+	lines = lines[:max(0, h)]
+	for len(lines) > 0 && (lines[len(lines)-1] == "" || titles[lines[len(lines)-1]]) {
+		lines = lines[:len(lines)-1]
+	}
+	return lines
+}
+
+// helpLines renders groups as lines, keys aligned within them.
+func helpLines(th Theme, groups []HelpGroup) []string {
 	keyW := 0
 	for _, g := range groups {
 		for _, b := range g.Bindings {
 			keyW = max(keyW, Width(b.Help().Key))
 		}
 	}
+	var lines []string
 	for i, g := range groups {
 		if i > 0 {
 			lines = append(lines, "")
@@ -146,34 +181,64 @@ func HelpOverlay(th Theme, w, h int, groups []HelpGroup) string {
 			h := b.Help()
 			lines = append(lines, "  "+th.HelpKey.Render(h.Key)+strings.Repeat(" ", keyW-Width(h.Key)+2)+th.HelpDesc.Render(h.Desc))
 		}
-	}
-	lines = append(lines, "", th.Dim.Render("press ? or esc to close"))
-	// Two columns when it does not fit in one.
-	bw := 0
-	for _, l := range lines {
-		bw = max(bw, Width(l))
-	}
-	if len(lines)+2 > h && 2*bw+5 <= w {
-		half := (len(lines) + 1) / 2
-		left, right := lines[:half], lines[half:]
-		var merged []string
-		for i := 0; i < half; i++ {
-			r := ""
-			if i < len(right) {
-				r = right[i]
-			}
-			merged = append(merged, Fit(left[i], bw)+"   "+r)
+		for _, n := range g.Note {
+			lines = append(lines, "  "+th.Dim.Render(n))
 		}
-		lines = merged
-		bw = 2*bw + 3
 	}
-	bw = min(bw+4, w)
+	return lines
+}
+
+func linesWidth(lines []string) int {
+	w := 0
+	for _, l := range lines {
+		w = max(w, Width(l))
+	}
+	return w
+}
+
+// HelpOverlay renders the full help as a framed box no larger than w×h.
+// When one column is too tall it uses two, split between groups (a group's
+// title never ends a column) where the taller column is shortest.
+func HelpOverlay(th Theme, w, h int, groups []HelpGroup) string {
+	const title = "help · press ? or esc to close"
+	lines := helpLines(th, groups)
+	if len(lines)+2 > h {
+		best, bestH := -1, 0
+		for s := 1; s < len(groups); s++ {
+			l, r := helpLines(th, groups[:s]), helpLines(th, groups[s:])
+			if 2*1+linesWidth(l)+3+linesWidth(r)+2 > w {
+				continue
+			}
+			if hh := max(len(l), len(r)); best < 0 || hh < bestH {
+				best, bestH = s, hh
+			}
+		}
+		if best > 0 {
+			l, r := helpColumn(th, groups[:best], h-2), helpColumn(th, groups[best:], h-2)
+			lw := linesWidth(l)
+			var merged []string
+			for i := 0; i < max(len(l), len(r)); i++ {
+				a, b := "", ""
+				if i < len(l) {
+					a = l[i]
+				}
+				if i < len(r) {
+					b = r[i]
+				}
+				merged = append(merged, Fit(a, lw)+"   "+b)
+			}
+			lines = merged
+		} else {
+			lines = helpColumn(th, groups, h-2)
+		}
+	}
+	bw := min(max(linesWidth(lines), Width(title)+4)+4, w)
 	bh := min(len(lines)+2, h)
 	body := make([]string, len(lines))
 	for i, l := range lines {
 		body[i] = " " + l
 	}
-	return Box(th, th.TitleFocused.Render("help"), bw, bh, body, true)
+	return Box(th, th.TitleFocused.Render(title), bw, bh, body, true)
 }
 
 // Overlay draws box centred over screen (both w×h blocks of lines).

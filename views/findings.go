@@ -8,6 +8,7 @@ import (
 	"charm.land/lipgloss/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint"
 )
 
 // Bucket names, in display order.
@@ -33,9 +34,22 @@ type Findings struct {
 	docs     map[string]*compile.Doc
 	mainFile string
 	filter   string
-	cursor   int
+	cursor   int // index in rows
 	off      int
 	w, h     int
+	folded   [3]bool // buckets folded with enter/space on their header
+	rows     []fRow  // the visible rows: bucket headers and the findings of unfolded buckets
+	onHeader bool    // the user moved the cursor onto a bucket header (it stays there on refresh)
+
+	detailOpen bool // the selected finding is shown in full (enter; esc closes)
+	detail     Text
+}
+
+// fRow is one visible row of the list: a bucket header (item -1) or a
+// finding (item = index in shown).
+type fRow struct {
+	bucket int
+	item   int
 }
 
 // SetFindings replaces the findings. docs maps a finding's File to its
@@ -43,19 +57,48 @@ type Findings struct {
 // cursor stays on the same finding (code and location) when it still exists.
 func (f *Findings) SetFindings(fs []compile.Finding, docs map[string]*compile.Doc, mainFile string) {
 	prev, had := f.Selected()
+	header := -1 // the bucket whose header the user put the cursor on
+	if !had && f.onHeader && f.cursor < len(f.rows) {
+		header = f.rows[f.cursor].bucket
+	}
+	fresh := f.rows == nil
 	f.all = fs
 	f.docs = docs
 	f.mainFile = mainFile
 	f.apply()
-	if had {
-		for i, x := range f.shown {
-			if x.Code == prev.Code && x.Location == prev.Location && x.File == prev.File {
-				f.cursor = i
-				return
-			}
+	for i, r := range f.rows {
+		if x := f.item(r); had && x != nil && x.Code == prev.Code && x.Location == prev.Location && x.File == prev.File {
+			f.cursor = i
+			return
+		}
+		if r.item < 0 && r.bucket == header {
+			f.cursor = i
+			return
 		}
 	}
-	f.cursor = min(f.cursor, max(0, len(f.shown)-1))
+	f.detailOpen = false // the finding read in full is gone
+	if fresh || !f.onHeader && !had {
+		f.cursor = f.firstFinding()
+	}
+	f.cursor = max(0, min(f.cursor, len(f.rows)-1))
+}
+
+// item is the finding of row r, nil for a header.
+func (f *Findings) item(r fRow) *compile.Finding {
+	if r.item < 0 || r.item >= len(f.shown) {
+		return nil
+	}
+	return &f.shown[r.item]
+}
+
+// firstFinding is the row of the first finding shown (0 when none).
+func (f *Findings) firstFinding() int {
+	for i, r := range f.rows {
+		if r.item >= 0 {
+			return i
+		}
+	}
+	return 0
 }
 
 // SetFilter keeps only findings whose code, message or location contains s
@@ -63,8 +106,9 @@ func (f *Findings) SetFindings(fs []compile.Finding, docs map[string]*compile.Do
 func (f *Findings) SetFilter(s string) {
 	f.filter = s
 	f.apply()
-	f.cursor = 0
+	f.cursor = f.firstFinding()
 	f.off = 0
+	f.detailOpen = false
 }
 
 // Filter is the current filter.
@@ -81,11 +125,39 @@ func (f *Findings) apply() {
 		b[i] = append(b[i], x)
 	}
 	f.shown = f.shown[:0]
+	f.rows = f.rows[:0]
 	for i := range b {
 		f.counts[i] = len(b[i])
+		f.rows = append(f.rows, fRow{bucket: i, item: -1})
+		if !f.folded[i] {
+			for j := range b[i] {
+				f.rows = append(f.rows, fRow{bucket: i, item: len(f.shown) + j})
+			}
+		}
 		f.shown = append(f.shown, b[i]...)
 	}
 }
+
+// Toggle folds or unfolds the bucket whose header is under the cursor;
+// false when the cursor is on a finding.
+func (f *Findings) Toggle() bool {
+	if f.cursor >= len(f.rows) || f.rows[f.cursor].item >= 0 {
+		return false
+	}
+	b := f.rows[f.cursor].bucket
+	f.folded[b] = !f.folded[b]
+	f.onHeader = true
+	f.apply()
+	for i, r := range f.rows {
+		if r.item < 0 && r.bucket == b {
+			f.cursor = i
+		}
+	}
+	return true
+}
+
+// Folded says whether bucket b (0 blockers, 1 warnings, 2 suggestions) is folded.
+func (f *Findings) Folded(b int) bool { return f.folded[b] }
 
 // Counts is the number of findings shown per bucket (blockers, warnings,
 // suggestions).
@@ -94,24 +166,35 @@ func (f *Findings) Counts() [3]int { return f.counts }
 // SetSize sets the inner size of the tab.
 func (f *Findings) SetSize(w, h int) { f.w, f.h = w, h }
 
-// Move moves the cursor by d rows (clamped).
+// Move moves the cursor by d rows (clamped); bucket headers are rows too
+// (enter or space on one folds it).
 func (f *Findings) Move(d int) {
-	if len(f.shown) == 0 {
+	if len(f.rows) == 0 {
 		return
 	}
-	f.cursor = max(0, min(len(f.shown)-1, f.cursor+d))
+	f.cursor = max(0, min(len(f.rows)-1, f.cursor+d))
+	f.noteHeader()
 }
 
-// Home and End jump to the first and last finding.
-func (f *Findings) Home() { f.cursor = 0 }
-func (f *Findings) End()  { f.cursor = max(0, len(f.shown)-1) }
+// Home and End jump to the first and last row.
+func (f *Findings) Home() { f.cursor = 0; f.noteHeader() }
+func (f *Findings) End()  { f.cursor = max(0, len(f.rows)-1); f.noteHeader() }
 
-// Selected is the finding under the cursor.
+// noteHeader records whether the user left the cursor on a bucket header.
+func (f *Findings) noteHeader() {
+	_, onFinding := f.Selected()
+	f.onHeader = !onFinding && len(f.rows) > 0
+}
+
+// Selected is the finding under the cursor (false on a bucket header).
 func (f *Findings) Selected() (compile.Finding, bool) {
-	if f.cursor < 0 || f.cursor >= len(f.shown) {
+	if f.cursor < 0 || f.cursor >= len(f.rows) {
 		return compile.Finding{}, false
 	}
-	return f.shown[f.cursor], true
+	if x := f.item(f.rows[f.cursor]); x != nil {
+		return *x, true
+	}
+	return compile.Finding{}, false
 }
 
 // Len is the number of findings shown.
@@ -124,45 +207,52 @@ func (f *Findings) place(x compile.Finding) string {
 	return fmt.Sprintf("%s:%d:%d", filepath.Base(x.File), x.Line, x.Column)
 }
 
-// View renders the tab at its size.
+// View renders the tab at its size: the finding read in full when one is
+// open, else the list and the selected finding's summary under it.
 func (f *Findings) View(th Theme) string {
-	detail := f.detail(th)
+	if f.detailOpen {
+		if x, ok := f.Selected(); ok {
+			f.detail.SetSize(f.w, f.h)
+			place := f.place(x)
+			if x.File != "" {
+				place = fmt.Sprintf("%s:%d:%d", filepath.Base(x.File), x.Line, x.Column)
+			}
+			f.detail.SetLines(FindingDetail(th, x, f.docs[x.File], place, f.w))
+			return f.detail.View(th)
+		}
+		f.detailOpen = false
+	}
+	detail := f.summary(th)
 	listH := f.h - len(detail)
 	if listH < 4 { // too small for both: the list wins
 		detail = nil
 		listH = f.h
 	}
-	// Lines of the list: a header per bucket, then its rows.
-	type line struct {
-		text string
-		item int // index in shown, -1 for a header
-	}
-	var lines []line
-	cursorLine := 0
-	idx := 0
 	styles := [3]lipgloss.Style{th.Blocker, th.Warning, th.Suggestion}
-	for b := 0; b < 3; b++ {
+	lines := make([]string, len(f.rows))
+	for i, r := range f.rows {
+		sel := i == f.cursor
+		if x := f.item(r); x != nil {
+			lines[i] = f.row(th, *x, sel)
+			continue
+		}
 		mark := "▾"
-		if f.counts[b] == 0 {
+		if f.counts[r.bucket] == 0 || f.folded[r.bucket] {
 			mark = "▸"
 		}
-		lines = append(lines, line{styles[b].Render(fmt.Sprintf("%s %s (%d)", mark, bucketNames[b], f.counts[b])), -1})
-		for i := 0; i < f.counts[b]; i++ {
-			x := f.shown[idx]
-			if idx == f.cursor {
-				cursorLine = len(lines)
-			}
-			lines = append(lines, line{f.row(th, x, idx == f.cursor), idx})
-			idx++
+		text := styles[r.bucket].Render(fmt.Sprintf("%s %s (%d)", mark, bucketNames[r.bucket], f.counts[r.bucket]))
+		if sel {
+			text = th.Selected.Render(Fit(text, f.w))
 		}
+		lines[i] = text
 	}
-	f.off = clampScroll(cursorLine, f.off, listH, len(lines))
-	if cursorLine < listH && f.off <= 1 {
+	f.off = clampScroll(f.cursor, f.off, listH, len(lines))
+	if f.cursor < listH && f.off <= 1 {
 		f.off = 0 // keep the first header in view when near the top
 	}
 	out := make([]string, 0, f.h)
 	for i := f.off; i < len(lines) && len(out) < listH; i++ {
-		out = append(out, Fit(lines[i].text, f.w))
+		out = append(out, Fit(lines[i], f.w))
 	}
 	for len(out) < listH {
 		out = append(out, "")
@@ -189,7 +279,7 @@ func (f *Findings) row(th Theme, x compile.Finding, sel bool) string {
 
 // detail is the block under the list: a rule, the selected finding's full
 // message (wrapped, at most 3 lines) and a 3-line source excerpt with a caret.
-func (f *Findings) detail(th Theme) []string {
+func (f *Findings) summary(th Theme) []string {
 	x, ok := f.Selected()
 	if !ok || f.h < 12 || f.w < 20 {
 		return nil
@@ -199,7 +289,7 @@ func (f *Findings) detail(th Theme) []string {
 	ml := strings.Split(msg, "\n")
 	if len(ml) > 3 {
 		ml = ml[:3]
-		ml[2] = Trunc(ml[2]+" …", f.w)
+		ml[2] = Trunc(ml[2]+" … (enter)", f.w)
 	}
 	out = append(out, ml...)
 	if loc := Clean(x.Location); loc != "" {
@@ -212,10 +302,17 @@ func (f *Findings) detail(th Theme) []string {
 // Excerpt renders lines line-1..line of doc with numbers, then a caret under
 // column col. Nil when the document or line is unknown.
 func Excerpt(th Theme, doc *compile.Doc, line, col, w int) []string {
+	return ExcerptAround(th, doc, line, col, w, 1, 0)
+}
+
+// ExcerptAround renders `before` lines before line, the line, a caret under
+// column col, then `after` lines after it, numbered. Nil when the document
+// or line is unknown.
+func ExcerptAround(th Theme, doc *compile.Doc, line, col, w, before, after int) []string {
 	if doc == nil || line < 1 || len(doc.Src) == 0 {
 		return nil
 	}
-	num := len(fmt.Sprint(line + 1))
+	num := len(fmt.Sprint(line + after + 1))
 	gutter := func(n int) string {
 		if n == 0 {
 			return th.LineNo.Render(strings.Repeat(" ", num) + " │ ")
@@ -223,19 +320,93 @@ func Excerpt(th Theme, doc *compile.Doc, line, col, w int) []string {
 		return th.LineNo.Render(fmt.Sprintf("%*d │ ", num, n))
 	}
 	gw := num + 3
-	var out []string
-	for n := max(1, line-1); n <= line; n++ {
-		text := strings.ReplaceAll(doc.Line(n), "\t", "    ")
-		out = append(out, gutter(n)+Trunc(Clean(text), w-gw))
-	}
+	expand := func(n int) string { return strings.ReplaceAll(doc.Line(n), "\t", "    ") }
 	// Caret under the column (counted in characters on the raw line).
-	raw := []rune(strings.ReplaceAll(doc.Line(line), "\t", "    "))
+	raw := []rune(expand(line))
 	tabs := strings.Count(string([]rune(doc.Line(line))[:max(0, min(col-1, len([]rune(doc.Line(line)))))]), "\t")
 	c := min(max(0, col-1+3*tabs), len(raw))
 	pad := Width(Clean(string(raw[:c])))
+	// When the caret would fall off the right edge, the indentation the
+	// lines share is dropped.
+	cut := 0
+	if pad >= w-gw {
+		cut = pad
+		last := strings.Count(string(doc.Src), "\n") + 1
+		for n := max(1, line-before); n <= min(line+after, last); n++ {
+			if l := expand(n); strings.TrimSpace(l) != "" {
+				cut = min(cut, len(l)-len(strings.TrimLeft(l, " ")))
+			}
+		}
+		pad -= cut
+	}
+	src := func(n int) string {
+		l := expand(n)
+		l = l[min(cut, len(l)-len(strings.TrimLeft(l, " "))):]
+		return gutter(n) + Trunc(Clean(l), w-gw)
+	}
+	var out []string
+	for n := max(1, line-before); n <= line; n++ {
+		out = append(out, src(n))
+	}
 	if pad < w-gw {
 		out = append(out, gutter(0)+strings.Repeat(" ", pad)+th.Caret.Render("^"))
 	}
+	last := strings.Count(string(doc.Src), "\n") + 1
+	for n := line + 1; n <= line+after && n <= last; n++ {
+		if n == last && doc.Line(n) == "" {
+			break
+		}
+		out = append(out, src(n))
+	}
+	return out
+}
+
+// FindingDetail is a finding in full, for a pane of width w: severity and
+// code, the whole message, the rule's documentation, where it is (place
+// and JSON Pointer) and the source around it with a caret. Agent text goes
+// through Clean.
+func FindingDetail(th Theme, x compile.Finding, doc *compile.Doc, place string, w int) []string {
+	sevStyle, sev := th.Suggestion, "suggestion"
+	switch x.Severity {
+	case compile.Blocker:
+		sevStyle, sev = th.Blocker, "✖ blocker"
+	case compile.Warning:
+		sevStyle, sev = th.Warning, "⚠ warning"
+	}
+	wrap := func(s string, indent int) []string {
+		return strings.Split(ansi.Wrap(s, max(1, w-indent), " "), "\n")
+	}
+	head := th.Code.Render(Clean(x.Code))
+	if x.Source != "" && x.Source != compile.SourceDeterministic {
+		head += th.Dim.Render(" [" + Clean(x.Source) + "]")
+	}
+	out := []string{sevStyle.Render(sev) + "  " + head}
+	if Width(out[0]) > w { // the code on its own line(s)
+		out = append([]string{sevStyle.Render(sev)}, wrap(head, 0)...)
+	}
+	out = append(out, "")
+	out = append(out, wrap(Clean(x.Message), 0)...)
+	field := func(label, text string) {
+		if text == "" {
+			return
+		}
+		out = append(out, "", th.Bold.Render(label))
+		for _, l := range wrap(text, 2) {
+			out = append(out, "  "+l)
+		}
+	}
+	if r := lint.LookupRule(x.Code); r != nil && r.Doc != "" {
+		field("rule", Clean(r.Doc))
+	}
+	field("where", Clean(place))
+	field("pointer", Clean(x.Location))
+	if ex := ExcerptAround(th, doc, x.Line, x.Column, w-2, 3, 3); len(ex) > 0 {
+		out = append(out, "", th.Bold.Render("source"))
+		for _, l := range ex {
+			out = append(out, "  "+l)
+		}
+	}
+	out = append(out, "", th.Dim.Render("esc back to the list · ↑↓ scroll · e edit here"))
 	return out
 }
 
@@ -256,8 +427,46 @@ func (f *Findings) Show(sh Shown) {
 	f.SetFindings(sh.Cur.Review.Findings, sh.Cur.Docs(), sh.Cur.FlowFile())
 }
 
-// Nav moves the cursor.
-func (f *Findings) Nav(n Nav, page int) { listNav(f, n, page) }
+// Nav moves the cursor, or scrolls the finding read in full; space on a
+// bucket header folds it.
+func (f *Findings) Nav(n Nav, page int) {
+	if f.detailOpen {
+		f.detail.Nav(n, page)
+		return
+	}
+	if n == NavSpace {
+		f.Toggle()
+		return
+	}
+	listNav(f, n, page)
+}
+
+// Open (enter) folds or unfolds the bucket under the cursor, or opens the
+// selected finding in full.
+func (f *Findings) Open() bool {
+	if f.detailOpen || f.Toggle() {
+		return true
+	}
+	if _, ok := f.Selected(); ok {
+		f.detailOpen = true
+		f.detail.Home()
+		return true
+	}
+	return false
+}
+
+// Close (esc, backspace) closes the finding read in full; false when none
+// is open.
+func (f *Findings) Close() bool {
+	if !f.detailOpen {
+		return false
+	}
+	f.detailOpen = false
+	return true
+}
+
+// DetailOpen says whether a finding is shown in full.
+func (f *Findings) DetailOpen() bool { return f.detailOpen }
 
 // Target is where the selected finding is.
 func (f *Findings) Target() (Target, bool) {
@@ -267,6 +476,3 @@ func (f *Findings) Target() (Target, bool) {
 	}
 	return Target{File: x.File, Pointer: x.Location, Line: x.Line, Col: x.Column}, true
 }
-
-// JumpsOnEnter: enter on a finding selects its node in the graph.
-func (f *Findings) JumpsOnEnter() {}

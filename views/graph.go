@@ -194,6 +194,17 @@ func (g *Graph) Lines(th Theme) []string {
 	return out
 }
 
+// Overflow says whether the drawing goes on past the left and right
+// edges of the pane (after the last Lines): the pane title says the
+// drawing scrolls sideways.
+func (g *Graph) Overflow() (left, right bool) {
+	fg := g.cur()
+	if fg == nil || fg.Canvas == nil {
+		return false, false
+	}
+	return g.offX > 0, g.offX+g.w < fg.Canvas.W
+}
+
 func (g *Graph) clampScroll(c *flowgraph.Canvas) {
 	g.offX = max(0, min(g.offX, c.W-g.w))
 	g.offY = max(0, min(g.offY, c.H-g.h))
@@ -499,7 +510,7 @@ func (g *Graph) NodeInfo() *NodeInfo {
 		add("reachable", "no: not reachable from the start node")
 	}
 	if n.Blockers+n.Warnings+n.Suggestions > 0 {
-		add("findings", fmt.Sprintf("%d blockers, %d warnings, %d suggestions", n.Blockers, n.Warnings, n.Suggestions))
+		add("findings", Count(n.Blockers, "blocker")+", "+Count(n.Warnings, "warning")+", "+Count(n.Suggestions, "suggestion"))
 	}
 	comp := doc.Lookup(n.Pointer)
 	if n.Pointer == "" {

@@ -85,3 +85,6 @@ func (t *NodeText) Show(Shown) {}
 
 // SetNode lays out the selected node (nil: none) for the current width.
 func (t *NodeText) SetNode(th Theme, info *NodeInfo) { t.SetLines(NodeLines(th, info, t.w)) }
+
+// ShowsLastGood: the node is drawn from the newest good analysis.
+func (t *NodeText) ShowsLastGood() {}

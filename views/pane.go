@@ -24,6 +24,9 @@ type Shown struct {
 	Cur   *analysis.Snapshot // the newest analysis
 	Good  *analysis.Snapshot // the newest one whose flow parsed; nil when none has yet
 	Theme Theme
+	// Refusal is the compile gate's review_blocked response for Good (as
+	// `oastui compile` prints it); nil when Good may be published.
+	Refusal []byte
 }
 
 // Nav is a movement the root model matched on a key binding.
@@ -55,6 +58,16 @@ type (
 	NodeFollower interface {
 		SetNode(th Theme, info *NodeInfo)
 	}
+	// Opener handles enter and back itself (Findings: enter reads the
+	// finding in full or folds a bucket, esc/⌫ closes it). Open and Close
+	// report whether they did something.
+	Opener interface {
+		Open() bool
+		Close() bool
+	}
+	// LastGood panes show the newest good analysis, not the newest one:
+	// while the flow file is broken the root model marks them stale.
+	LastGood interface{ ShowsLastGood() }
 	// SlotSelector's selection is a context slot (the picker opens for it).
 	SlotSelector interface{ SelectedSlot() (string, bool) }
 )

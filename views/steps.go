@@ -17,6 +17,7 @@ type StepRow struct {
 	Child       string
 	SkipLLM     bool
 	NodeID      string // graph node of the step, for selection
+	NodeName    string // that node's name in the graph (a FlowNode's step is named from inside its subflow)
 }
 
 // Steps is the steps tab: the compiled approval steps in BFS order.
@@ -32,7 +33,17 @@ func (s *Steps) SetSteps(rows []StepRow, errText string) {
 	s.errText = errText
 }
 
-// View renders the table.
+// stepCol is one column of the steps table.
+type stepCol struct {
+	head   string
+	cells  []string
+	shrink bool // a name column: it gives way when the table is too wide
+	w      int
+}
+
+// View renders the table. Columns that are empty in every row are left
+// out; when the table is too wide the name columns give way, never risk
+// or renderer.
 func (s *Steps) View(th Theme) string {
 	var out []string
 	if s.errText != "" {
@@ -46,29 +57,136 @@ func (s *Steps) View(th Theme) string {
 		}
 		return fill(out, s.w, s.h)
 	}
-	nameW := 8
-	for _, r := range s.rows {
-		nameW = max(nameW, Width(Clean(r.Name)))
+	n := len(s.rows)
+	cols := []*stepCol{
+		{head: "#", cells: make([]string, n)},
+		{head: "step", cells: make([]string, n), shrink: true},
+		{head: "node", cells: make([]string, n), shrink: true},
+		{head: "type", cells: make([]string, n)},
+		{head: "approval", cells: make([]string, n)},
+		{head: "risk", cells: make([]string, n)},
+		{head: "renderer", cells: make([]string, n)},
+		{head: "child agent", cells: make([]string, n), shrink: true},
 	}
-	nameW = min(nameW, max(10, s.w/3))
-	head := fmt.Sprintf("%3s  %-*s  %-14s %-9s %-8s %-10s %s", "#", nameW, "name", "node type", "approval", "risk", "renderer", "child agent")
-	out = append(out, th.Bold.Render(Trunc(head, s.w)))
-	listH := s.h - len(out)
-	s.off = clampScroll(s.cursor, s.off, listH, len(s.rows))
-	for i := s.off; i < len(s.rows) && i < s.off+listH; i++ {
-		r := s.rows[i]
-		appr := "-"
+	for i, r := range s.rows {
+		appr := ""
 		if r.Approval {
 			appr = "✋ " + orDash(Clean(r.HitlOwnedBy))
 		}
-		num := fmt.Sprint(r.Number)
-		line := fmt.Sprintf("%3s  %-*s  %-14s %-9s %-8s %-10s %s", num, nameW, Trunc(Clean(r.Name), nameW),
-			Trunc(Clean(r.NodeType), 14), Trunc(appr, 9), Trunc(orDash(Clean(r.Risk)), 8),
-			Trunc(orDash(Clean(r.Renderer)), 10), orDash(Clean(r.Child)))
+		node := Clean(r.NodeName)
+		if node == "" {
+			node = Clean(r.NodeID)
+		}
+		for j, v := range []string{fmt.Sprint(r.Number), Clean(r.Name), node, Clean(r.NodeType), appr,
+			Clean(r.Risk), Clean(r.Renderer), Clean(r.Child)} {
+			cols[j].cells[i] = v
+		}
+	}
+	var shown []*stepCol
+	for j, c := range cols {
+		empty := j > 2 // #, step and node always show
+		for _, v := range c.cells {
+			if v != "" {
+				empty = false
+			}
+		}
+		if empty {
+			continue
+		}
+		c.w = Width(c.head)
+		for _, v := range c.cells {
+			c.w = max(c.w, Width(v))
+		}
+		shown = append(shown, c)
+	}
+	// Too wide: the widest name column gives a column at a time, down to
+	// 12; if that is not enough, each step takes two lines instead.
+	total := func() int {
+		t := 1 // the cursor column
+		for _, c := range shown {
+			t += c.w + 2
+		}
+		return t
+	}
+	for total() > s.w {
+		var widest *stepCol
+		for _, c := range shown {
+			if c.shrink && c.w > 12 && (widest == nil || c.w > widest.w) {
+				widest = c
+			}
+		}
+		if widest == nil {
+			return s.twoLines(th, out, cols)
+		}
+		widest.w--
+	}
+	row := func(cell func(c *stepCol) string) string {
+		parts := make([]string, len(shown))
+		for j, c := range shown {
+			v := cell(c)
+			if j == len(shown)-1 {
+				parts[j] = Trunc(v, c.w)
+			} else {
+				parts[j] = Fit(v, c.w)
+			}
+		}
+		return " " + strings.Join(parts, "  ")
+	}
+	out = append(out, th.Bold.Render(Trunc(row(func(c *stepCol) string { return c.head }), s.w)))
+	listH := s.h - len(out)
+	s.off = clampScroll(s.cursor, s.off, listH, len(s.rows))
+	for i := s.off; i < len(s.rows) && i < s.off+listH; i++ {
+		line := row(func(c *stepCol) string {
+			if c.cells[i] == "" && c.head != "step" && c.head != "node" {
+				return "-"
+			}
+			return c.cells[i]
+		})
 		if i == s.cursor {
 			line = th.Selected.Render(Fit(th.Cursor.Render("›")+line[1:], s.w))
 		}
 		out = append(out, line)
+	}
+	return fill(out, s.w, s.h)
+}
+
+// twoLines lays the steps out on two lines or more each, for a pane too
+// narrow for the table: the number and the step's name, then its graph
+// node and the attributes it has (type, approval, risk, renderer, child
+// agent), wrapped, so that nothing is cut but the end of a long name.
+func (s *Steps) twoLines(th Theme, out []string, cols []*stepCol) string {
+	listH := s.h - len(out)
+	blocks := make([][]string, len(s.rows))
+	for i := range s.rows {
+		l1 := fmt.Sprintf(" %s  %s", cols[0].cells[i], cols[1].cells[i])
+		if i == s.cursor {
+			l1 = th.Selected.Render(Fit(th.Cursor.Render("›")+l1[1:], s.w))
+		}
+		attrs := []string{"node " + cols[2].cells[i]}
+		for _, c := range cols[3:] {
+			if v := c.cells[i]; v != "" {
+				attrs = append(attrs, v)
+			}
+		}
+		blocks[i] = []string{l1}
+		for _, l := range strings.Split(ansiWrap(strings.Join(attrs, " · "), max(1, s.w-4)), "\n") {
+			blocks[i] = append(blocks[i], "    "+th.Dim.Render(l))
+		}
+	}
+	// Scroll so that the cursor's block is in view.
+	s.off = max(0, min(s.off, s.cursor))
+	height := func(from, to int) int {
+		n := 0
+		for i := from; i <= to && i < len(blocks); i++ {
+			n += len(blocks[i])
+		}
+		return n
+	}
+	for s.off < s.cursor && height(s.off, s.cursor) > listH {
+		s.off++
+	}
+	for i := s.off; i < len(blocks) && len(out) < s.h; i++ {
+		out = append(out, blocks[i]...)
 	}
 	return fill(out, s.w, s.h)
 }
@@ -82,7 +200,17 @@ func (s *Steps) Show(sh Shown) {
 		s.SetSteps(nil, "not compiled: the flow file does not parse")
 		return
 	}
-	s.SetSteps(StepRows(sh.Good.Compiled), errText(sh.Good.CompileErr))
+	rows := StepRows(sh.Good.Compiled)
+	if len(sh.Good.Flows) > 0 && sh.Good.Flows[0].Graph != nil {
+		names := map[string]string{}
+		for _, n := range sh.Good.Flows[0].Graph.Nodes {
+			names[n.ID] = n.Name
+		}
+		for i := range rows {
+			rows[i].NodeName = names[rows[i].NodeID]
+		}
+	}
+	s.SetSteps(rows, errText(sh.Good.CompileErr))
 }
 
 // Nav moves the cursor.
@@ -104,3 +232,6 @@ func errText(err error) string {
 	}
 	return err.Error()
 }
+
+// ShowsLastGood: the steps are those of the newest good analysis.
+func (s *Steps) ShowsLastGood() {}

@@ -103,8 +103,12 @@ func TestFindings(t *testing.T) {
 	}
 	f.Move(1)
 	f.Move(1)
+	if _, ok := f.Selected(); ok || !strings.Contains(ansi.Strip(f.View(th)), "▾ Warnings (1)") {
+		t.Errorf("after two moves the cursor is not on the Warnings header")
+	}
+	f.Move(1)
 	if s, _ := f.Selected(); s.Code != "rule_two" {
-		t.Errorf("after two moves: %s", s.Code)
+		t.Errorf("after three moves: %s", s.Code)
 	}
 	// Refresh keeps the cursor on the same finding.
 	f.SetFindings(compile.SortFindings(append([]compile.Finding{}, fs...)), map[string]*compile.Doc{"f.json": d}, "f.json")
@@ -133,7 +137,7 @@ func TestFindingsSmall(t *testing.T) {
 	f.SetFindings(fs, nil, "f.json")
 	for i := 0; i < 12; i++ {
 		checkBox(t, f.View(th), 20, 3)
-		if !strings.Contains(f.View(th), "›") {
+		if _, onFinding := f.Selected(); onFinding && !strings.Contains(f.View(th), "›") {
 			t.Fatalf("cursor scrolled out of view at %d:\n%s", i, ansi.Strip(f.View(th)))
 		}
 		f.Move(1)
@@ -213,6 +217,7 @@ func TestHeader(t *testing.T) {
 		{HeaderData{Agent: "A", Package: "@x/a@1.0.0", Path: "agents/x/a", At: at, Took: 4 * time.Millisecond}, "● clean"},
 		{HeaderData{Agent: "A", Blockers: 2, Warnings: 1}, "✖ 2 blockers  1 warning"},
 		{HeaderData{Agent: "A", Blockers: 1, Stale: true}, "◌ stale · 1 blocker"},
+		{HeaderData{Agent: "A", Warnings: 1}, "⚠ 1 warning"}, // not "● clean  1 warning" (issue 13 item 8)
 		{HeaderData{Loading: true}, "analysing…"},
 	}
 	for _, c := range cases {
@@ -223,6 +228,9 @@ func TestHeader(t *testing.T) {
 			}
 			if w >= 80 && !strings.Contains(ansi.Strip(h), c.want) {
 				t.Errorf("header %q lacks %q", ansi.Strip(h), c.want)
+			}
+			if c.d.Warnings > 0 && strings.Contains(h, "clean") {
+				t.Errorf("header says clean with warnings: %q", ansi.Strip(h))
 			}
 		}
 	}
@@ -275,4 +283,109 @@ func TestNodeLines(t *testing.T) {
 	if got := NodeLines(th, nil, 40); len(got) != 1 {
 		t.Errorf("nil node: %v", got)
 	}
+}
+
+// TestHelpOverlayNoOrphanHeading: split in two columns, no column ends
+// with a group title (issue 13 item 6: at 80×24 a heading was left at the
+// bottom of the left column, its keys at the top of the right one).
+func TestHelpOverlayNoOrphanHeading(t *testing.T) {
+	var groups []HelpGroup
+	for g := 0; g < 5; g++ {
+		var bs []key.Binding
+		for i := 0; i < 2+g*2; i++ {
+			k := string(rune('a' + i))
+			bs = append(bs, key.NewBinding(key.WithKeys(k), key.WithHelp(k, "does something")))
+		}
+		groups = append(groups, HelpGroup{Title: "group" + itoa(g), Bindings: bs})
+	}
+	for h := 12; h <= 30; h++ {
+		out := ansi.Strip(HelpOverlay(th, 78, h, groups))
+		ls := strings.Split(out, "\n")
+		if len(ls) > h {
+			t.Fatalf("h=%d: %d lines", h, len(ls))
+		}
+		body := ls[1 : len(ls)-1]
+		last := [2]string{}
+		for _, l := range body {
+			r := []rune(strings.Trim(l, "│"))
+			left := strings.TrimSpace(string(r[:min(len(r), 30)]))
+			right := strings.TrimSpace(string(r[min(len(r), 30):]))
+			if left != "" {
+				last[0] = left
+			}
+			if right != "" {
+				last[1] = right
+			}
+		}
+		for _, l := range last {
+			if strings.HasPrefix(l, "group") {
+				t.Errorf("h=%d: column ends with heading %q:\n%s", h, l, out)
+			}
+		}
+	}
+}
+
+// TestFindingsFoldAndDetail: enter/space on a bucket header folds it (▸)
+// and unfolds it (▾); enter on a finding shows it in full, its whole
+// message and the rule's doc; esc (Close) goes back to the list.
+func TestFindingsFoldAndDetail(t *testing.T) {
+	d := doc()
+	long := strings.Repeat("a long message that goes on ", 12) + "THE END."
+	fs := []compile.Finding{
+		d.At("/a", "agentnode_hitl_owned_by", compile.Blocker, long),
+		d.At("/b/c", "rule_two", compile.Warning, "a warning"),
+	}
+	var f Findings
+	f.SetSize(40, 40)
+	f.SetFindings(compile.SortFindings(fs), map[string]*compile.Doc{"f.json": d}, "f.json")
+	f.Move(-1) // onto the Blockers header
+	if !f.Open() || !f.Folded(0) || !strings.Contains(ansi.Strip(f.View(th)), "▸ Blockers (1)") {
+		t.Fatalf("enter on the header did not fold:\n%s", ansi.Strip(f.View(th)))
+	}
+	if strings.Contains(ansi.Strip(f.View(th)), "a long message") {
+		t.Errorf("folded bucket still lists its finding")
+	}
+	f.Nav(NavSpace, 5)
+	if f.Folded(0) || !strings.Contains(ansi.Strip(f.View(th)), "▾ Blockers (1)") {
+		t.Fatalf("space did not unfold")
+	}
+	// A refresh keeps the cursor on the header the user chose.
+	f.SetFindings(compile.SortFindings(append([]compile.Finding{}, fs...)), map[string]*compile.Doc{"f.json": d}, "f.json")
+	if _, ok := f.Selected(); ok {
+		t.Errorf("refresh moved the cursor off the header")
+	}
+	f.Move(1)
+	if !f.Open() || !f.DetailOpen() {
+		t.Fatal("enter on a finding did not open it")
+	}
+	out := ansi.Strip(f.View(th))
+	flat := strings.Join(strings.Fields(out), " ")
+	for _, want := range []string{"THE END.", "hitlOwnedBy is neither", "/a", "f.json:2:8", "^"} {
+		if !strings.Contains(flat, want) {
+			t.Errorf("detail lacks %q:\n%s", want, out)
+		}
+	}
+	if !f.Close() || f.DetailOpen() || f.Close() {
+		t.Error("close")
+	}
+}
+
+// TestStepsColumns: the node column is shown beside the step name, empty
+// columns are left out, and risk and renderer are not cut when the name
+// columns can give way.
+func TestStepsColumns(t *testing.T) {
+	var s Steps
+	s.SetSize(70, 6)
+	s.SetSteps([]StepRow{
+		{Number: 1, Name: "Check the draft inside the subflow", NodeName: "Review", NodeType: "agent", Risk: "external_write", Renderer: "approval-card"},
+		{Number: 2, Name: "Send", NodeName: "Send", NodeType: "tool"},
+	}, "")
+	out := ansi.Strip(s.View(th))
+	if !strings.Contains(out, "node") || !strings.Contains(out, "Review") || !strings.Contains(out, "external_write") || !strings.Contains(out, "approval-card") {
+		t.Errorf("steps:\n%s", out)
+	}
+	if strings.Contains(out, "child agent") || strings.Contains(out, "approval ") {
+		t.Errorf("empty columns shown:\n%s", out)
+	}
+	checkBox(t, s.View(th), 70, 6)
 }

@@ -179,9 +179,74 @@ tm send-keys -t e q
 # --- an agents/ tree: a list to open one from ---------------------------------
 tm new-session -d -s l -x 100 -y 24 "$bin testdata/agents"
 check "agents/ tree opens a list" l "agents in testdata/agents"
+check "the list shows each agent's status" l "● clean"
+tm send-keys -t l '?'
+check "? opens help in the list" l "esc or ⌫ with nothing"
+tm send-keys -t l Escape
+if wait_gone l "esc or ⌫ with nothing" 5; then ok "esc closes the list's help"; else bad "esc closes the list's help" "$(screen l)"; fi
 tm send-keys -t l Enter
 check "enter opens the chosen agent" l "graph:"
+tm send-keys -t l Escape
+check "esc goes back to the list" l "agents in testdata/agents"
+tm send-keys -t l Enter
+check "the agent opens again" l "graph:"
+tm send-keys -t l BSpace
+check "backspace goes back to the list" l "agents in testdata/agents"
+tm send-keys -t l Enter
+check "and again" l "graph:"
 tm send-keys -t l q
+end=$((SECONDS + 5)); gone=0
+while [ $SECONDS -le $end ]; do
+  if ! tm has-session -t l 2>/dev/null; then gone=1; break; fi
+  sleep 0.05
+done
+if [ $gone = 1 ]; then ok "q in an agent from the list quits"; else bad "q in an agent from the list quits" "$(screen l)"; fi
+
+# --- a finding read in full, the gate refusal, at 80x24 (issue 13) ----------
+fa=tui/testdata/agents/oastui-tui/findings-agent
+tm new-session -d -s f -x 80 -y 24 "env VISUAL= EDITOR=/nonexistent/oastui-editor $bin --catalog testdata/.oastui/catalog.json $fa"
+check "findings fixture opens with --catalog" f "Findings Agent"
+check "the header counts blockers in words" f "✖ 2 blockers  1 warning"
+tm send-keys -t f 1
+tm send-keys -t f Enter
+check "enter reads the finding in full" f '(got "reviewer")'
+check "the detail has the rule's doc" f "neither \"childAgent\" nor"
+check "the detail has the pointer" f "pointer"
+check "the help line says how back" f "⌫ back to the list"
+tm send-keys -t f Space
+check "space scrolls the detail to its caret" f "^"
+tm send-keys -t f Escape
+if wait_gone f "pointer" 5; then ok "esc closes the finding"; else bad "esc closes the finding" "$(screen f)"; fi
+tm send-keys -t f k
+tm send-keys -t f Enter
+check "enter on a bucket header folds it" f "▸ Blockers (2)"
+tm send-keys -t f Space
+check "space unfolds it" f "▾ Blockers (2)"
+tm send-keys -t f 4
+check "Compiled shows the gate's refusal" f "compile refused: 2 blockers"
+check "the refusal is the CLI's JSON" f '"ok": false,'
+tm send-keys -t f e
+check "a missing editor gives a clear message" f "not found: set \$VISUAL or \$EDITOR"
+check "the message keeps the agent name in the header" f "oastui · Findings Agent"
+tm send-keys -t f r
+check "r says it re-analysed" f "re-analysed at"
+tm send-keys -t f q
+
+# --- an editor oastui does not know gets +LINE FILE --------------------------
+cat > "$work/bin/myeditor" <<EOS
+#!/bin/sh
+echo "\$@" > "$work/editor-args2"
+EOS
+chmod +x "$work/bin/myeditor"
+tm new-session -d -s u -x 120 -y 32 "env VISUAL= EDITOR=$work/bin/myeditor $bin testdata/tui/agents/oastui-tui/subflow-agent"
+check "subflow fixture opens (unknown editor)" u "Subflow Agent"
+tm send-keys -t u e
+end=$((SECONDS + 10))
+while [ $SECONDS -le $end ] && [ ! -s "$work/editor-args2" ]; do sleep 0.05; done
+args=$(cat "$work/editor-args2" 2>/dev/null)
+case "$args" in "+"[0-9]*" "*oas.json) ok "unknown editor gets +LINE FILE ($args)";; *) bad "unknown editor gets +LINE FILE (got: $args)";; esac
+check "TUI restored after the unknown editor" u "Subflow Agent"
+tm send-keys -t u q
 
 # --- a PATH that is not an agent: message and exit 2 --------------------------
 out=$("$bin" "$empty" 2>&1); rc=$?

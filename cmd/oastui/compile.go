@@ -11,7 +11,7 @@ import (
 
 // compileGate runs before the compiler (the review gate of SPEC §3.5). When
 // it returns ok=false, `oastui compile` prints blocked (the
-// {"error":"review_blocked: …","code":"review_blocked","blockers":[…]}
+// {"ok":false,"error":"review_blocked: …","code":"review_blocked","blockers":[…]}
 // document, already formatted) to stdout, writes nothing else and exits 1.
 // nil: no gate.
 var compileGate func(*analysis.Snapshot) (blocked []byte, ok bool) = reviewGate

@@ -55,6 +55,8 @@ func newRootCmd() *cobra.Command {
 		RunE:          runTUI,
 	}
 	root.Flags().String("project", "", "project the context picker (Slots tab, p) resolves for; P cycles the catalog's projects")
+	root.Flags().String("catalog", "", "artifact catalog of the context picker (default .oastui/catalog.json at the workspace root)")
+	root.Flags().String("audit", "", "audit database the context picker records to (default .oastui/audit.db at the workspace root)")
 	addVersionFlag(root)
 	for _, sub := range subcommands {
 		root.AddCommand(sub())

@@ -76,7 +76,7 @@ func TestReviewCLIAdvisory(t *testing.T) {
 func TestReviewCLICompileGate(t *testing.T) {
 	agent := filepath.Join(rvScans, "urls-everywhere")
 	code, out, _ := rvCLI("compile", agent)
-	if code != 1 || !strings.HasPrefix(out, `{"error":"review_blocked: `) || !strings.Contains(out, ` deterministic blockers","code":"review_blocked","blockers":[{`) {
+	if code != 1 || !strings.HasPrefix(out, `{"ok":false,"error":"review_blocked: `) || !strings.Contains(out, ` deterministic blockers","code":"review_blocked","blockers":[{`) {
 		t.Fatalf("exit %d: %.300s", code, out)
 	}
 	_, again, _ := rvCLI("compile", agent)

@@ -25,7 +25,14 @@ func init() { runTUI = tuiMain }
 // usage error (exit 2) with the loader's reason, never a blank screen.
 func tuiMain(cmd *cobra.Command, args []string) error {
 	project, _ := cmd.Flags().GetString("project")
-	rc := tui.RunConfig{Project: project}
+	catalog, _ := cmd.Flags().GetString("catalog")
+	audit, _ := cmd.Flags().GetString("audit")
+	if catalog != "" {
+		if st, err := os.Stat(catalog); err != nil || !st.Mode().IsRegular() {
+			return usageErrorf("--catalog %s: not a readable file", catalog)
+		}
+	}
+	rc := tui.RunConfig{Project: project, Catalog: catalog, Audit: audit}
 	arg := ""
 	if len(args) == 1 {
 		arg = args[0]
@@ -51,15 +58,12 @@ func tuiMain(cmd *cobra.Command, args []string) error {
 			return usageErrorf("%s is a tree of agents, not one agent; open one of them, e.g.\n  oastui %s\n(found %s)",
 				target.path, found[0], strings.Join(found, ", "))
 		}
-		// SPEC §1: on an agents/ tree the TUI opens a list.
-		picked, err := tui.ChooseAgent(target.path, target.tree)
-		if err != nil {
+		// SPEC §1: on an agents/ tree the TUI opens a list; esc/⌫ in an
+		// agent comes back to it.
+		if err := tui.RunTree(target.path, target.tree, rc); err != nil {
 			return internalErrorf("%v", err)
 		}
-		if picked == "" {
-			return nil
-		}
-		rc.Path = picked
+		return nil
 	case target.agent != nil:
 		rc.Path, rc.Agent = target.path, target.agent
 	default:

@@ -115,3 +115,25 @@ func TestTUIHints(t *testing.T) {
 		}
 	}
 }
+
+// TestTUICatalogAuditFlags: the root command accepts --catalog and --audit
+// (the picker's "no catalog" message names --catalog FILE); a catalog
+// that is not a file is a usage error naming it (issue 13 item 2).
+func TestTUICatalogAuditFlags(t *testing.T) {
+	agent := filepath.Join("..", "..", "testdata", "tui", "agents", "oastui-tui", "clean-agent")
+	cat := filepath.Join(t.TempDir(), "catalog.json")
+	if err := os.WriteFile(cat, []byte(`{}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var out, errb bytes.Buffer
+	// Not a terminal: the flags parse, and the message is the usual one.
+	code := run([]string{"--catalog", cat, "--audit", filepath.Join(t.TempDir(), "a.db"), agent}, &out, &errb)
+	if code != exitUsage || strings.Contains(errb.String(), "unknown flag") || !strings.Contains(errb.String(), "not a terminal") {
+		t.Errorf("exit %d: %s", code, errb.String())
+	}
+	errb.Reset()
+	code = run([]string{"--catalog", filepath.Join(t.TempDir(), "nope.json"), agent}, &out, &errb)
+	if code != exitUsage || !strings.Contains(errb.String(), "--catalog") || !strings.Contains(errb.String(), "nope.json") {
+		t.Errorf("missing catalog: exit %d: %s", code, errb.String())
+	}
+}
