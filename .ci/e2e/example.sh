@@ -34,7 +34,8 @@ until_ok() {
   return 1
 }
 shows() { tm capture-pane -p -t "$1" 2>/dev/null | grep -qF -- "$2"; }
-gone() { ! kill -0 "$1" 2>/dev/null; }
+# gone PID: the process has exited (a zombie tmux has not reaped yet counts)
+gone() { ! kill -0 "$1" 2>/dev/null || [ "$(ps -o stat= -p "$1" 2>/dev/null | cut -c1)" = Z ]; }
 empty() { [ -z "$(ls -A "$1")" ]; }
 
 tm new-session -d -s keep -x 40 -y 5 "sleep 600"
