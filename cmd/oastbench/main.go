@@ -88,6 +88,45 @@ func run(n int, corpus string, runs int, keep bool) error {
 		return err
 	}
 
+	// Build the binary.
+	bin := filepath.Join(tmp, "oastui")
+	build := exec.Command("go", "build", "-o", bin, "./cmd/oastui")
+	build.Stdout, build.Stderr = os.Stderr, os.Stderr
+	if err := build.Run(); err != nil {
+		return fmt.Errorf("go build ./cmd/oastui (run from the repository root): %w", err)
+	}
+
+
+	var walls []time.Duration
+	var rss []int64
+	var outBytes int
+	for range runs {
+		cmd := exec.Command(bin, "lint", tree, "--format", "json")
+		var out bytes.Buffer
+		cmd.Stdout = &out
+		cmd.Stderr = os.Stderr
+		start := time.Now()
+		err := cmd.Run()
+		wall := time.Since(start)
+		var ee *exec.ExitError
+		if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
+			return fmt.Errorf("oastui lint: %w", err)
+		}
+		ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+		if !ok {
+			return errors.New("no rusage on this platform")
+		}
+		walls = append(walls, wall)
+		rss = append(rss, ru.Maxrss) // KiB on Linux
+		outBytes = out.Len()
+	}
+	fmt.Printf("oastui lint --format json: wall %s; peak RSS %s (output %d bytes)\n",
+		durs(walls), kibs(rss), outBytes)
+
+	// Only now read the bytes for the baseline: the parent's resident
+	// memory counts in a child's max RSS (the child shares the parent's
+	// pages between fork and exec), so the tree must not be in memory
+	// while the linter runs.
 	// The bytes the linter reads: every file of every package, and the
 	// registry once per agent (each agent's load reads it).
 	var files [][]byte
@@ -125,42 +164,8 @@ func run(n int, corpus string, runs int, keep bool) error {
 		total += len(b)
 	}
 
-	// Build the binary.
-	bin := filepath.Join(tmp, "oastui")
-	build := exec.Command("go", "build", "-o", bin, "./cmd/oastui")
-	build.Stdout, build.Stderr = os.Stderr, os.Stderr
-	if err := build.Run(); err != nil {
-		return fmt.Errorf("go build ./cmd/oastui (run from the repository root): %w", err)
-	}
-
 	fmt.Printf("tree: %d agents (%d corpus agents × %d) + registry; %d JSON documents read, %.1f MB; GOMAXPROCS %d\n",
 		agents, len(slugs), n, len(files), float64(total)/1e6, runtime.GOMAXPROCS(0))
-
-	var walls []time.Duration
-	var rss []int64
-	var outBytes int
-	for range runs {
-		cmd := exec.Command(bin, "lint", tree, "--format", "json")
-		var out bytes.Buffer
-		cmd.Stdout = &out
-		cmd.Stderr = os.Stderr
-		start := time.Now()
-		err := cmd.Run()
-		wall := time.Since(start)
-		var ee *exec.ExitError
-		if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
-			return fmt.Errorf("oastui lint: %w", err)
-		}
-		ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-		if !ok {
-			return errors.New("no rusage on this platform")
-		}
-		walls = append(walls, wall)
-		rss = append(rss, ru.Maxrss) // KiB on Linux
-		outBytes = out.Len()
-	}
-	fmt.Printf("oastui lint --format json: wall %s; peak RSS %s (output %d bytes)\n",
-		durs(walls), kibs(rss), outBytes)
 
 	var tok1, tokP []time.Duration
 	for range runs {
