@@ -96,7 +96,6 @@ func run(n int, corpus string, runs int, keep bool) error {
 		return fmt.Errorf("go build ./cmd/oastui (run from the repository root): %w", err)
 	}
 
-
 	var walls []time.Duration
 	var rss []int64
 	var outBytes int
