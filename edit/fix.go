@@ -294,3 +294,74 @@ func WriteFix(path string, read []byte, edits []Edit) ([]byte, error) {
 	}
 	return out, nil
 }
+
+// Result applies the batch to sources (each file's bytes as the analysis
+// read them, by Edit.Path) in memory: the new bytes of every file it edits.
+func (b *Batch) Result(sources map[string][]byte) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	edits := b.Edits()
+	for _, p := range b.Files() {
+		src, ok := sources[p]
+		if !ok {
+			return nil, fmt.Errorf("%s: not among the files the analysis read", p)
+		}
+		n, err := Apply(src, EditsOf(edits, p))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		out[p] = n
+	}
+	return out, nil
+}
+
+// Diff is the unified diff of the whole batch, file by file (sorted).
+func (b *Batch) Diff(sources map[string][]byte) (string, error) {
+	res, err := b.Result(sources)
+	if err != nil {
+		return "", err
+	}
+	var s strings.Builder
+	for _, p := range b.Files() {
+		s.WriteString(UnifiedDiff(p, sources[p], res[p]))
+	}
+	return s.String(), nil
+}
+
+// Write applies the batch to the files on disk. Every file is checked
+// before any is written: when one of them changed since the analysis read
+// it (or is not a regular file), nothing is written and the error names
+// it. It returns the files written.
+func (b *Batch) Write(sources map[string][]byte) ([]string, error) {
+	if _, err := b.Result(sources); err != nil {
+		return nil, err
+	}
+	var changed []string
+	for _, p := range b.Files() {
+		st, err := os.Lstat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s: %w (%s); refusing to fix it", p, ErrNotRegular, kind(st.Mode()))
+		}
+		disk, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		if Hash(disk) != Hash(sources[p]) {
+			changed = append(changed, p)
+		}
+	}
+	if len(changed) > 0 {
+		return nil, fmt.Errorf("%s: %w; nothing fixed (run the analysis again)", strings.Join(changed, ", "), ErrChanged)
+	}
+	edits := b.Edits()
+	var written []string
+	for _, p := range b.Files() {
+		if _, err := WriteFix(p, sources[p], EditsOf(edits, p)); err != nil {
+			return written, err
+		}
+		written = append(written, p)
+	}
+	return written, nil
+}

@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/lint/fix"
 )
 
 // The Agent Spec flow-graph rules (SPEC §3.2; reference/agentspec.md §5.4),
@@ -50,7 +52,8 @@ var (
 	RuleNodeBranchesMismatch = &Rule{Code: "node_branches_mismatch", Severity: compile.Blocker, Group: "flowgraph",
 		Doc: "F18: a node's declared branches differ from the branches its configuration gives it (BranchingNode: mapping values + default)"}
 	RuleFlowDuplicateNodeName = &Rule{Code: "flow_duplicate_node_name", Severity: compile.Warning, Group: "flowgraph",
-		Doc: "F19: two nodes of one Flow share a name; WayFlow renames one of them on load"}
+		Doc:       "F19: two nodes of one Flow share a name; WayFlow renames one of them on load",
+		AutoFixes: []string{"rename the later node to a name no node of the flow has"}}
 	RuleFlowNodeListedTwice = &Rule{Code: "flow_node_listed_twice", Severity: compile.Warning, Group: "flowgraph",
 		Doc: "F20: the same node appears twice in a Flow's nodes"}
 	RuleBranchingNodeInputs = &Rule{Code: "branching_node_inputs", Severity: compile.Blocker, Group: "flowgraph",
@@ -103,7 +106,8 @@ type flowCheck struct {
 	hasNodes bool   // nodes is an array
 	starts   []*fnode
 	ends     []*fnode
-	start    *fnode // the StartNode the flow starts at, or nil
+	start    *fnode   // the StartNode the flow starts at, or nil
+	renamed  []string // names the flow_duplicate_node_name fixes give
 }
 
 func newFlowCheck(p *Pass, dm *docModel, m *flowModel, cinatra bool) *flowCheck {
@@ -378,7 +382,8 @@ func checkNodeNames(fc *flowCheck) {
 			continue
 		}
 		if first := names[n.name]; first != nil {
-			fc.report(n.ptr, RuleFlowDuplicateNodeName, fmt.Sprintf("flow %q has two nodes named %q (ids %q and %q)", fc.fl, n.name, first.id, n.id))
+			fc.p.ReportFix(fc.doc, n.ptr, RuleFlowDuplicateNodeName, fmt.Sprintf("flow %q has two nodes named %q (ids %q and %q)", fc.fl, n.name, first.id, n.id),
+				renameNodeFix(fc, n))
 			continue
 		}
 		names[n.name] = n
@@ -445,4 +450,26 @@ func setDiff(a, b map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// renameNodeFix renames n to "<name> 2" (3, 4, … until no node of the flow
+// has the name, nor a rename of this run: each duplicate gets its own).
+func renameNodeFix(fc *flowCheck, n *fnode) edit.Fix {
+	v := n.comp.Get("name")
+	if _, ok := v.Str(); !ok {
+		return edit.Fix{}
+	}
+	taken := map[string]bool{}
+	for _, o := range fc.m.nodes {
+		taken[o.name] = true
+	}
+	for _, r := range fc.renamed {
+		taken[r] = true
+	}
+	name := n.name
+	for i := 2; taken[name]; i++ {
+		name = fmt.Sprintf("%s %d", n.name, i)
+	}
+	fc.renamed = append(fc.renamed, name)
+	return newFix(fmt.Sprintf("rename node %q to %q", n.name, name)).add(fix.Replace(fc.doc, ptrOf(v), name)).fix()
 }
