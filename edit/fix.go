@@ -249,7 +249,11 @@ func UnifiedDiff(path string, old, new []byte) string {
 		return ""
 	}
 	p := strings.TrimPrefix(path, "/")
-	return udiff.Unified("a/"+p, "b/"+p, string(old), string(new))
+	d := udiff.Unified("a/"+p, "b/"+p, string(old), string(new))
+	if d != "" && !strings.HasSuffix(d, "\n") { // a file without a final newline
+		d += "\n\\ No newline at end of file\n"
+	}
+	return d
 }
 
 // ErrChanged is returned (wrapped) by WriteFix when the file on disk is
