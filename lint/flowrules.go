@@ -55,7 +55,8 @@ var (
 		Doc:       "F19: two nodes of one Flow share a name; WayFlow renames one of them on load",
 		AutoFixes: []string{"rename the later node to a name no node of the flow has"}}
 	RuleFlowNodeListedTwice = &Rule{Code: "flow_node_listed_twice", Severity: compile.Warning, Group: "flowgraph",
-		Doc: "F20: the same node appears twice in a Flow's nodes"}
+		Doc:       "F20: the same node appears twice in a Flow's nodes",
+		AutoFixes: []string{"remove the repeated entry of nodes"}}
 	RuleBranchingNodeInputs = &Rule{Code: "branching_node_inputs", Severity: compile.Blocker, Group: "flowgraph",
 		Doc: "I5: a BranchingNode takes exactly one input (the value looked up in its mapping) and has no outputs"}
 )
@@ -394,7 +395,8 @@ func checkNodeNames(fc *flowCheck) {
 	for _, n := range m.nodes {
 		if ps := m.listed[n.id]; len(ps) > 1 {
 			for _, ptr := range ps[1:] {
-				fc.report(ptr, RuleFlowNodeListedTwice, fmt.Sprintf("node %q is listed %d times in the nodes of flow %q", n.label(), len(ps), fc.fl))
+				fc.p.ReportFix(fc.doc, ptr, RuleFlowNodeListedTwice, fmt.Sprintf("node %q is listed %d times in the nodes of flow %q", n.label(), len(ps), fc.fl),
+					newFix("remove this repeated entry of nodes").add(fix.Remove(fc.doc, ptr)).fix())
 			}
 		}
 	}
