@@ -158,3 +158,18 @@ func TestLintFixFlags(t *testing.T) {
 		t.Errorf("--fix on stdin: exit %d %q", code, errs)
 	}
 }
+
+// TestLintFixesInOutputs: the JSON and SARIF outputs carry the fixes
+// (SARIF §3.55: byte-region replacements).
+func TestLintFixesInOutputs(t *testing.T) {
+	_, out, _ := runLintCmd(t, "--format", "json", driftFixture)
+	if !strings.Contains(out, `"fixes": [`) || !strings.Contains(out, `"title": "set metadata.cinatra.packageName to \"@acme/package-agent\" (package.json's name)"`) {
+		t.Errorf("json output without fixes:\n%s", out)
+	}
+	_, out, _ = runLintCmd(t, "--format", "sarif", driftFixture)
+	for _, want := range []string{`"fixes": [`, `"artifactChanges": [`, `"byteOffset": `, `"insertedContent": {`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("sarif output lacks %s", want)
+		}
+	}
+}
