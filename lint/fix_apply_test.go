@@ -197,3 +197,26 @@ func TestFixableRulesSaySo(t *testing.T) {
 		}
 	}
 }
+
+// TestGateResponseHasNoFixes: the review_blocked response keeps the
+// platform's shape: fixes are oastui's, not part of it.
+func TestGateResponseHasNoFixes(t *testing.T) {
+	a, err := compile.Load(filepath.Join("..", "testdata", "invalid", "scans", "package-drift-license-name"), compile.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Run(a, Options{Config: &Config{}})
+	withFix := 0
+	for _, f := range r.Blockers {
+		if len(f.Fixes) > 0 {
+			withFix++
+		}
+	}
+	out, blocked := Gate(a, &Config{})
+	if !blocked || withFix == 0 {
+		t.Fatalf("fixture: blocked %v, %d blockers with fixes", blocked, withFix)
+	}
+	if strings.Contains(string(out), `"fixes"`) {
+		t.Errorf("review_blocked carries fixes: %s", out)
+	}
+}

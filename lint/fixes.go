@@ -46,7 +46,7 @@ func setPath(d *compile.Doc, obj *compile.Node, keys []string, vals []string) (e
 	for i, k := range keys {
 		next := n.Get(k)
 		if next == nil {
-			var v any = vals
+			var v any = uniq(vals)
 			for j := len(keys) - 1; j > i; j-- {
 				v = map[string]any{keys[j]: v}
 			}
@@ -61,9 +61,9 @@ func setPath(d *compile.Doc, obj *compile.Node, keys []string, vals []string) (e
 		}
 		n = next
 	}
-	items := make([]any, len(vals))
-	for i, v := range vals {
-		items[i] = v
+	var items []any
+	for _, v := range uniq(vals) {
+		items = append(items, v)
 	}
 	return fix.Append(d, ptrOf(n), items...)
 }
@@ -83,4 +83,17 @@ func packageSlug(name string) string {
 		name = name[i+1:]
 	}
 	return name
+}
+
+// uniq keeps the first occurrence of each string.
+func uniq(ss []string) []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, s := range ss {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
 }
