@@ -27,9 +27,39 @@ var (
 	rePackageName = regexp.MustCompile(`("packageName": ")[^"]*(")`)
 	reLicenseLine = regexp.MustCompile(`\n *"license": "[^"]*",`)
 	reBridgeAgent = regexp.MustCompile(`("agent_id": ")[^"{]+(")`)
+	reAgentDeps   = regexp.MustCompile(`("agentDependencies": \{)\s*"@cinatra-ai/context-selection-agent": "[^"]*"\s*(\})`)
+	reDepsLast    = regexp.MustCompile(`,\s*\{\s*"packageName": "@cinatra-ai/context-selection-agent",[^}]*\{[^}]*\}[^}]*\}`)
+	reDepsEntry   = regexp.MustCompile(`\{\s*"packageName": "@cinatra-ai/context-selection-agent",[^}]*\{[^}]*\}[^}]*\},\s*`)
 )
 
 var corpusBreaks = []corpusBreak{
+	{name: "context-selection agentDependencies emptied", file: "package.json", code: "context_slot_dependency_missing",
+		brk: func(src []byte) ([]byte, bool) {
+			loc := reAgentDeps.FindSubmatchIndex(src)
+			if loc == nil {
+				return nil, false
+			}
+			out := append(append([]byte{}, src[:loc[3]]...), src[loc[4]:]...)
+			if bytes.Count(out, []byte("@cinatra-ai/context-selection-agent")) > 0 { // also in dependencies[]
+				e := reDepsEntry.FindIndex(out)
+				if e == nil {
+					e = reDepsLast.FindIndex(out)
+				}
+				if e == nil {
+					return nil, false
+				}
+				out = append(append([]byte{}, out[:e[0]]...), out[e[1]:]...)
+			}
+			return out, true
+		}},
+	{name: "context-selection dependencies entry removed", file: "package.json", code: "context_slot_dependency_missing",
+		brk: func(src []byte) ([]byte, bool) {
+			loc := reDepsEntry.FindIndex(src)
+			if loc == nil {
+				return nil, false
+			}
+			return append(append([]byte{}, src[:loc[0]]...), src[loc[1]:]...), true
+		}},
 	{name: "legacy field added", file: "cinatra/oas.json", code: "legacy_field", restores: true,
 		brk: func(src []byte) ([]byte, bool) {
 			loc := reCinatraOpen.FindSubmatchIndex(src)
