@@ -256,6 +256,35 @@ func UnifiedDiff(path string, old, new []byte) string {
 	return d
 }
 
+// DiffEdits is UnifiedDiff(path, src, Apply(src, edits)) computed from
+// the edits themselves (no diff search: linear in the file, where a Myers
+// diff of a file with thousands of scattered changes takes minutes).
+func DiffEdits(path string, src []byte, edits []Edit) (string, error) {
+	if _, err := Apply(src, edits); err != nil {
+		return "", err
+	}
+	s := sorted(edits)
+	ue := make([]udiff.Edit, 0, len(s))
+	for _, e := range s {
+		if e.Start == e.End && e.New == "" || string(src[e.Start:e.End]) == e.New {
+			continue
+		}
+		ue = append(ue, udiff.Edit{Start: e.Start, End: e.End, New: e.New})
+	}
+	if len(ue) == 0 {
+		return "", nil
+	}
+	p := strings.TrimPrefix(path, "/")
+	d, err := udiff.ToUnified("a/"+p, "b/"+p, string(src), ue, udiff.DefaultContextLines)
+	if err != nil {
+		return "", err
+	}
+	if d != "" && !strings.HasSuffix(d, "\n") {
+		d += "\n\\ No newline at end of file\n"
+	}
+	return d, nil
+}
+
 // ErrChanged is returned (wrapped) by WriteFix when the file on disk is
 // no longer the one the fix was computed from.
 var ErrChanged = errors.New("the file changed on disk since it was analysed")
@@ -320,13 +349,18 @@ func (b *Batch) Result(sources map[string][]byte) (map[string][]byte, error) {
 
 // Diff is the unified diff of the whole batch, file by file (sorted).
 func (b *Batch) Diff(sources map[string][]byte) (string, error) {
-	res, err := b.Result(sources)
-	if err != nil {
-		return "", err
-	}
+	edits := b.Edits()
 	var s strings.Builder
 	for _, p := range b.Files() {
-		s.WriteString(UnifiedDiff(p, sources[p], res[p]))
+		src, ok := sources[p]
+		if !ok {
+			return "", fmt.Errorf("%s: not among the files the analysis read", p)
+		}
+		d, err := DiffEdits(p, src, EditsOf(edits, p))
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", p, err)
+		}
+		s.WriteString(d)
 	}
 	return s.String(), nil
 }

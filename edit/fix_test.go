@@ -122,3 +122,46 @@ func TestWriteFix(t *testing.T) {
 		t.Error("an edit of another file was accepted")
 	}
 }
+
+// TestDiffEdits: the diff built from the edits is the Myers diff of the
+// two versions, for scattered, adjacent, CRLF and final-line edits.
+func TestDiffEdits(t *testing.T) {
+	var lines []string
+	for i := range 40 {
+		lines = append(lines, strings.Repeat("x", i%7)+"line")
+	}
+	src := strings.Join(lines, "\n") + "\n"
+	crlf := strings.ReplaceAll(src, "\n", "\r\n")
+	off := func(s string, line int) int { // offset of the start of a line
+		n := 0
+		for range line {
+			n += strings.IndexByte(s[n:], '\n') + 1
+		}
+		return n
+	}
+	cases := []struct {
+		name, src string
+		edits     []Edit
+	}{
+		{"one", src, []Edit{{Start: off(src, 3), End: off(src, 3) + 3, New: "changed"}}},
+		{"scattered", src, []Edit{{Start: off(src, 1), End: off(src, 1), New: "new line\n"}, {Start: off(src, 20), End: off(src, 22)}, {Start: off(src, 39), End: len(src) - 1, New: "last"}}},
+		{"near", src, []Edit{{Start: off(src, 5), End: off(src, 5) + 1, New: "a"}, {Start: off(src, 8), End: off(src, 8) + 1, New: "b"}}},
+		{"crlf", crlf, []Edit{{Start: off(crlf, 2), End: off(crlf, 2), New: "ins\r\n"}}},
+		{"no final newline", strings.TrimSuffix(src, "\n"), []Edit{{Start: len(src) - 5, End: len(src) - 1, New: "LINE"}}},
+	}
+	for _, c := range cases {
+		t.Run(c.name, func(t *testing.T) {
+			got, err := DiffEdits("f", []byte(c.src), c.edits)
+			if err != nil {
+				t.Fatal(err)
+			}
+			out, _ := Apply([]byte(c.src), c.edits)
+			if want := UnifiedDiff("f", []byte(c.src), out); got != want {
+				t.Errorf("got\n%s\nwant\n%s", got, want)
+			}
+		})
+	}
+	if d, err := DiffEdits("f", []byte("abc"), []Edit{{Start: 1, End: 2, New: "b"}}); err != nil || d != "" {
+		t.Errorf("a no-op edit: %q %v", d, err)
+	}
+}

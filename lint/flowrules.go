@@ -107,8 +107,9 @@ type flowCheck struct {
 	hasNodes bool   // nodes is an array
 	starts   []*fnode
 	ends     []*fnode
-	start    *fnode   // the StartNode the flow starts at, or nil
-	renamed  []string // names the flow_duplicate_node_name fixes give
+	start    *fnode          // the StartNode the flow starts at, or nil
+	taken    map[string]bool // node names, and those the flow_duplicate_node_name fixes give
+	suffix   map[string]int  // next number to try per repeated name
 }
 
 func newFlowCheck(p *Pass, dm *docModel, m *flowModel, cinatra bool) *flowCheck {
@@ -455,23 +456,24 @@ func setDiff(a, b map[string]bool) []string {
 }
 
 // renameNodeFix renames n to "<name> 2" (3, 4, … until no node of the flow
-// has the name, nor a rename of this run: each duplicate gets its own).
+// has the name, nor an earlier rename: each duplicate gets its own).
 func renameNodeFix(fc *flowCheck, n *fnode) edit.Fix {
 	v := n.comp.Get("name")
 	if _, ok := v.Str(); !ok {
 		return edit.Fix{}
 	}
-	taken := map[string]bool{}
-	for _, o := range fc.m.nodes {
-		taken[o.name] = true
+	if fc.taken == nil { // built once per flow: a flow may repeat a name thousands of times
+		fc.taken, fc.suffix = map[string]bool{}, map[string]int{}
+		for _, o := range fc.m.nodes {
+			fc.taken[o.name] = true
+		}
 	}
-	for _, r := range fc.renamed {
-		taken[r] = true
-	}
-	name := n.name
-	for i := 2; taken[name]; i++ {
+	i := max(fc.suffix[n.name], 2)
+	name := fmt.Sprintf("%s %d", n.name, i)
+	for fc.taken[name] {
+		i++
 		name = fmt.Sprintf("%s %d", n.name, i)
 	}
-	fc.renamed = append(fc.renamed, name)
+	fc.taken[name], fc.suffix[n.name] = true, i+1
 	return newFix(fmt.Sprintf("rename node %q to %q", n.name, name)).add(fix.Replace(fc.doc, ptrOf(v), name)).fix()
 }

@@ -200,19 +200,28 @@ type style struct {
 func styleOf(d *compile.Doc) style {
 	st := style{nl: "\n", unit: "  "}
 	src := d.Src
-	end := valueEnd(src, d.Root.Offset)
-	if i := bytes.IndexByte(src, '\n'); i < 0 || i >= end {
+	i := bytes.IndexByte(src, '\n')
+	// One line: no newline, or only whitespace after the first one (a
+	// minified file with a final newline). Both tests stop early.
+	if i < 0 || len(bytes.TrimLeft(src[i:], " \t\r\n")) == 0 {
 		st.oneLine = true
 	} else if i > 0 && src[i-1] == '\r' {
 		st.nl = "\r\n"
 	}
-	// The unit: the indentation of the first indented line.
-	for _, line := range bytes.Split(src, []byte("\n")) {
+	// The unit: the indentation of the first indented line (line 2 in
+	// practice: the scan stops there).
+	for off := 0; off < len(src); {
+		end := bytes.IndexByte(src[off:], '\n')
+		if end < 0 {
+			end = len(src) - off
+		}
+		line := src[off : off+end]
 		ws := line[:len(line)-len(bytes.TrimLeft(line, " \t"))]
 		if len(ws) > 0 && len(ws) < len(bytes.TrimRight(line, "\r")) {
 			st.unit = string(ws)
 			break
 		}
+		off += end + 1
 	}
 	return st
 }
