@@ -220,3 +220,25 @@ func TestGateResponseHasNoFixes(t *testing.T) {
 		t.Errorf("review_blocked carries fixes: %s", out)
 	}
 }
+
+// TestFixGivesOKFixture: where the ok fixture of a rule is its err fixture
+// repaired (branch_unconnected), --fix's first fixes give it byte for byte.
+func TestFixGivesOKFixture(t *testing.T) {
+	for _, code := range []string{"branch_unconnected"} {
+		errDir := filepath.Join(rulesFixtureDir, "err", code)
+		cp := copyFixture(t, errDir)
+		a, found := reviewDir(t, cp)
+		var cands []edit.Candidate
+		for _, f := range found {
+			cands = append(cands, edit.Candidate{ID: f.Code, Fixes: f.Fixes})
+		}
+		if _, err := edit.Plan(cands).Write(loadedSources(a)); err != nil {
+			t.Fatal(err)
+		}
+		got, _ := os.ReadFile(filepath.Join(cp, "cinatra", "oas.json"))
+		want, _ := os.ReadFile(filepath.Join(rulesFixtureDir, "ok", code, "cinatra", "oas.json"))
+		if string(got) != string(want) {
+			t.Errorf("%s: the fixed err fixture differs from the ok fixture:\n%s", code, edit.UnifiedDiff("oas.json", want, got))
+		}
+	}
+}

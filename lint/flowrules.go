@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
@@ -42,7 +43,8 @@ var (
 	RuleBranchMultipleEdges = &Rule{Code: "branch_multiple_edges", Severity: compile.Blocker, Group: "flowgraph",
 		Doc: "F13: two control edges leave the same node on the same branch; WayFlow refuses the flow"}
 	RuleBranchUnconnected = &Rule{Code: "branch_unconnected", Severity: compile.Warning, Group: "flowgraph",
-		Doc: "F14: a branch of a node has no control edge; at run time the flow silently ends there"}
+		Doc:       "F14: a branch of a node has no control edge; at run time the flow silently ends there",
+		AutoFixes: []string{"add a control edge from the branch to the flow's only EndNode"}}
 	RuleFlowUnreachableNode = &Rule{Code: "flow_unreachable_node", Severity: compile.Blocker, Group: "flowgraph",
 		Doc: "F15: a node cannot be reached from the start node over control edges; WayFlow refuses the flow"}
 	RuleFlowDeadEnd = &Rule{Code: "flow_dead_end", Severity: compile.Warning, Group: "flowgraph",
@@ -292,7 +294,8 @@ func checkBranches(fc *flowCheck) {
 		if len(m.out[n]) > 0 {
 			for _, b := range bs {
 				if used[b] == nil {
-					fc.report(n.ptr, RuleBranchUnconnected, fmt.Sprintf("branch %q of %q in flow %q has no control edge; the flow ends there at run time", b, n.label(), fc.fl))
+					fc.p.ReportFix(fc.doc, n.ptr, RuleBranchUnconnected, fmt.Sprintf("branch %q of %q in flow %q has no control edge; the flow ends there at run time", b, n.label(), fc.fl),
+						branchEdgeFix(fc, n, b))
 				}
 			}
 		}
@@ -476,4 +479,50 @@ func renameNodeFix(fc *flowCheck, n *fnode) edit.Fix {
 	}
 	fc.taken[name], fc.suffix[n.name] = true, i+1
 	return newFix(fmt.Sprintf("rename node %q to %q", n.name, name)).add(fix.Replace(fc.doc, ptrOf(v), name)).fix()
+}
+
+// branchEdgeFix adds a ControlFlowEdge from branch b of n to the flow's
+// EndNode when the flow has exactly one (the one obvious target), written
+// like the flow's other edges: $component_ref endpoints, and description
+// and metadata when they carry them. No fix when the nodes have no id, the
+// edges do not use references, or control_flow_connections is not an
+// array.
+func branchEdgeFix(fc *flowCheck, n *fnode, b string) edit.Fix {
+	if len(fc.ends) != 1 {
+		return edit.Fix{}
+	}
+	end := fc.ends[0]
+	fromID, ok1 := n.comp.Get("id").Str()
+	toID, ok2 := end.comp.Get("id").Str()
+	edges := fc.m.f.Node.Get("control_flow_connections")
+	if !ok1 || !ok2 || !edges.Is(compile.Array) || len(edges.Items) == 0 {
+		return edit.Fix{}
+	}
+	model := edges.Items[0]
+	if model.Get("from_node").Get("$component_ref") == nil {
+		return edit.Fix{}
+	}
+	// A fresh id: the document's ids are unique (component_id_duplicate).
+	ids := map[string]bool{}
+	compile.WalkNodes(fc.doc.Root, func(x *compile.Node) bool {
+		if s, ok := x.Get("id").Str(); ok {
+			ids[s] = true
+		}
+		return true
+	})
+	id := fromID + "_" + b + "_to_" + toID
+	for i := 2; ids[id]; i++ {
+		id = fmt.Sprintf("%s_%s_to_%s_%d", fromID, b, toID, i)
+	}
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	raw := `{"component_type": "ControlFlowEdge", "id": ` + q(id) + `, "name": ` + q(id)
+	if model.Get("description") != nil {
+		raw += `, "description": null`
+	}
+	if model.Get("metadata") != nil {
+		raw += `, "metadata": {}`
+	}
+	raw += `, "from_node": {"$component_ref": ` + q(fromID) + `}, "from_branch": ` + q(b) + `, "to_node": {"$component_ref": ` + q(toID) + `}}`
+	return newFix(fmt.Sprintf("add a control edge from branch %q of %q to EndNode %q", b, n.label(), end.label())).
+		add(fix.Append(fc.doc, ptrOf(edges), fix.Raw(raw))).fix()
 }
