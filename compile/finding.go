@@ -3,8 +3,11 @@ package compile
 import (
 	"crypto/sha256"
 	"encoding/hex"
+	"slices"
 	"sort"
 	"strconv"
+
+	"github.com/oastui/oastui/edit"
 )
 
 // Severity of a finding. The JSON form is the lower-case word.
@@ -52,6 +55,24 @@ type Finding struct {
 	// of secret rules are built on it, so reformatting and line moves keep
 	// them while a changed secret does not.
 	ValueHash string `json:"valueHash,omitempty"`
+	// Fixes are the named repairs of the finding, best first (`oastui lint
+	// --fix` applies the first): byte-span edits computed from the parsed
+	// files (package edit). Empty when the rule has no safe fix.
+	Fixes []edit.Fix `json:"fixes,omitempty"`
+}
+
+// sameFinding compares two findings field by field, the fixes included.
+func sameFinding(a, b Finding) bool {
+	if len(a.Fixes) != len(b.Fixes) {
+		return false
+	}
+	for i := range a.Fixes {
+		if a.Fixes[i].Title != b.Fixes[i].Title || !slices.Equal(a.Fixes[i].Edits, b.Fixes[i].Edits) {
+			return false
+		}
+	}
+	return a.Code == b.Code && a.Severity == b.Severity && a.Message == b.Message && a.Location == b.Location &&
+		a.Source == b.Source && a.File == b.File && a.Line == b.Line && a.Column == b.Column && a.ValueHash == b.ValueHash
 }
 
 // HashValue is the ValueHash of a value: the hex of the first 16 bytes of
@@ -127,7 +148,7 @@ func SortFindings(fs []Finding) []Finding {
 	})
 	out := fs[:0]
 	for i, f := range fs {
-		if i > 0 && f == fs[i-1] {
+		if i > 0 && sameFinding(f, fs[i-1]) {
 			continue
 		}
 		out = append(out, f)

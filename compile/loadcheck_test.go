@@ -108,7 +108,7 @@ func TestDuplicateKeyFindings(t *testing.T) {
 		t.Fatalf("duplicate_key findings = %+v", got)
 	}
 	for i := range want {
-		if got[i] != want[i] {
+		if !sameFinding(got[i], want[i]) {
 			t.Errorf("finding %d = %+v\nwant %+v", i, got[i], want[i])
 		}
 	}

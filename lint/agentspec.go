@@ -2,10 +2,13 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/lint/fix"
 )
 
 // Rules of the agentspec profile (SPEC §1) beyond the flow graph: the
@@ -15,7 +18,8 @@ import (
 
 var (
 	RuleAgentSpecVersionMissing = &Rule{Code: "agentspec_version_missing", Severity: compile.Warning, Group: "agentspec",
-		Doc: "D8: the top-level component has no agentspec_version; loaders assume their own current version"}
+		Doc:       "D8: the top-level component has no agentspec_version; loaders assume their own current version",
+		AutoFixes: []string{"declare the lowest released agentspec_version the document's components need (JSON files; none for YAML)"}}
 	RuleAgentSpecVersionUnknown = &Rule{Code: "agentspec_version_unknown", Severity: compile.Blocker, Group: "agentspec",
 		Doc: "D9: agentspec_version is not a released Agent Spec version (25.4.1, 25.4.2, 26.1.0, 26.1.2, 26.3.1, nightly 26.4.0)"}
 	RuleAgentSpecVersionLegacy = &Rule{Code: "agentspec_version_legacy", Severity: compile.Blocker, Group: "agentspec",
@@ -224,7 +228,8 @@ func checkVersionOf(p *Pass, doc *compile.Doc, t topComponent) {
 			return
 		}
 		if t.ptr == "" {
-			p.Report(doc, t.ptr, RuleAgentSpecVersionMissing, "the top-level component has no agentspec_version; loaders assume their own current version — declare the version the file is written for")
+			p.ReportFix(doc, t.ptr, RuleAgentSpecVersionMissing, "the top-level component has no agentspec_version; loaders assume their own current version — declare the version the file is written for",
+				versionFix(doc, t))
 		}
 		return
 	}
@@ -644,4 +649,41 @@ func shortJSON(n *compile.Node) string {
 		return "null"
 	}
 	return "a JSON " + n.Kind.String()
+}
+
+// versionFix declares agentspec_version on a top-level component: the
+// lowest released version at or above what its components need (D10) and
+// 25.4.1 (every component's minimum). A nightly is chosen only when
+// nothing released is enough.
+func versionFix(doc *compile.Doc, t topComponent) edit.Fix {
+	need := version{25, 4, 1}
+	walkComponents(t.node, t.ptr, func(_ string, c *compile.Node, ct string) {
+		if v, _, ok := featureNeeds(ct, c); ok && need.less(v) {
+			need = v
+		}
+	})
+	var ok []version
+	for s := range releasedVersions {
+		if v, good := parseVersion(s); good && !v.less(need) {
+			ok = append(ok, v)
+		}
+	}
+	if len(ok) == 0 {
+		return edit.Fix{}
+	}
+	slices.SortFunc(ok, func(a, b version) int {
+		switch {
+		case a == latestVersion: // the nightly last
+			return 1
+		case b == latestVersion:
+			return -1
+		case a.less(b):
+			return -1
+		case b.less(a):
+			return 1
+		}
+		return 0
+	})
+	best := ok[0]
+	return newFix("declare \"agentspec_version\": \"" + best.String() + "\"").add(fix.Insert(doc, t.ptr, "agentspec_version", best.String())).fix()
 }

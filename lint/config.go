@@ -19,7 +19,10 @@ type Config struct {
 	Rules        map[string]string `yaml:"rules"` // code → blocker|warning|suggestion|off
 	RuleReasons  map[string]string `yaml:"-"`     // code → the reason given with its setting (required to turn a security rule off)
 	Ignores      []Ignore          `yaml:"ignores"`
-	dir          string            // absolute directory of Path; ignore files are relative to it
+	// DefaultLicense is the license the agent_package_missing_license fix
+	// writes ("" = UNLICENSED).
+	DefaultLicense string `yaml:"default_license"`
+	dir            string // absolute directory of Path; ignore files are relative to it
 }
 
 // Ignore silences one rule at one place, with a reason.

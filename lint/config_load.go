@@ -119,8 +119,13 @@ func ParseConfig(path string, src []byte) (*Config, error) {
 			err = c.parseRules(v, fail)
 		case "ignores":
 			err = c.parseIgnores(v, fail)
+		case "default_license":
+			if v.Kind != yaml.ScalarNode || v.Tag != "!!str" || strings.TrimSpace(v.Value) == "" {
+				err = fail(v, "default_license must be a non-empty string (an SPDX expression, for example Apache-2.0)")
+			}
+			c.DefaultLicense = strings.TrimSpace(v.Value)
 		default:
-			err = fail(k, "unknown key %q (known: allowed_hosts, rules, ignores)", k.Value)
+			err = fail(k, "unknown key %q (known: allowed_hosts, rules, ignores, default_license)", k.Value)
 		}
 		if err != nil {
 			return nil, err

@@ -1,11 +1,14 @@
 package lint
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/lint/fix"
 )
 
 // The Agent Spec flow-graph rules (SPEC §3.2; reference/agentspec.md §5.4),
@@ -40,7 +43,8 @@ var (
 	RuleBranchMultipleEdges = &Rule{Code: "branch_multiple_edges", Severity: compile.Blocker, Group: "flowgraph",
 		Doc: "F13: two control edges leave the same node on the same branch; WayFlow refuses the flow"}
 	RuleBranchUnconnected = &Rule{Code: "branch_unconnected", Severity: compile.Warning, Group: "flowgraph",
-		Doc: "F14: a branch of a node has no control edge; at run time the flow silently ends there"}
+		Doc:       "F14: a branch of a node has no control edge; at run time the flow silently ends there",
+		AutoFixes: []string{"add a control edge from the branch to the flow's only EndNode"}}
 	RuleFlowUnreachableNode = &Rule{Code: "flow_unreachable_node", Severity: compile.Blocker, Group: "flowgraph",
 		Doc: "F15: a node cannot be reached from the start node over control edges; WayFlow refuses the flow"}
 	RuleFlowDeadEnd = &Rule{Code: "flow_dead_end", Severity: compile.Warning, Group: "flowgraph",
@@ -50,9 +54,11 @@ var (
 	RuleNodeBranchesMismatch = &Rule{Code: "node_branches_mismatch", Severity: compile.Blocker, Group: "flowgraph",
 		Doc: "F18: a node's declared branches differ from the branches its configuration gives it (BranchingNode: mapping values + default)"}
 	RuleFlowDuplicateNodeName = &Rule{Code: "flow_duplicate_node_name", Severity: compile.Warning, Group: "flowgraph",
-		Doc: "F19: two nodes of one Flow share a name; WayFlow renames one of them on load"}
+		Doc:       "F19: two nodes of one Flow share a name; WayFlow renames one of them on load",
+		AutoFixes: []string{"rename the later node to a name no node of the flow has"}}
 	RuleFlowNodeListedTwice = &Rule{Code: "flow_node_listed_twice", Severity: compile.Warning, Group: "flowgraph",
-		Doc: "F20: the same node appears twice in a Flow's nodes"}
+		Doc:       "F20: the same node appears twice in a Flow's nodes",
+		AutoFixes: []string{"remove the repeated entry of nodes"}}
 	RuleBranchingNodeInputs = &Rule{Code: "branching_node_inputs", Severity: compile.Blocker, Group: "flowgraph",
 		Doc: "I5: a BranchingNode takes exactly one input (the value looked up in its mapping) and has no outputs"}
 )
@@ -103,7 +109,9 @@ type flowCheck struct {
 	hasNodes bool   // nodes is an array
 	starts   []*fnode
 	ends     []*fnode
-	start    *fnode // the StartNode the flow starts at, or nil
+	start    *fnode          // the StartNode the flow starts at, or nil
+	taken    map[string]bool // node names, and those the flow_duplicate_node_name fixes give
+	suffix   map[string]int  // next number to try per repeated name
 }
 
 func newFlowCheck(p *Pass, dm *docModel, m *flowModel, cinatra bool) *flowCheck {
@@ -286,7 +294,8 @@ func checkBranches(fc *flowCheck) {
 		if len(m.out[n]) > 0 {
 			for _, b := range bs {
 				if used[b] == nil {
-					fc.report(n.ptr, RuleBranchUnconnected, fmt.Sprintf("branch %q of %q in flow %q has no control edge; the flow ends there at run time", b, n.label(), fc.fl))
+					fc.p.ReportFix(fc.doc, n.ptr, RuleBranchUnconnected, fmt.Sprintf("branch %q of %q in flow %q has no control edge; the flow ends there at run time", b, n.label(), fc.fl),
+						branchEdgeFix(fc, n, b))
 				}
 			}
 		}
@@ -378,7 +387,8 @@ func checkNodeNames(fc *flowCheck) {
 			continue
 		}
 		if first := names[n.name]; first != nil {
-			fc.report(n.ptr, RuleFlowDuplicateNodeName, fmt.Sprintf("flow %q has two nodes named %q (ids %q and %q)", fc.fl, n.name, first.id, n.id))
+			fc.p.ReportFix(fc.doc, n.ptr, RuleFlowDuplicateNodeName, fmt.Sprintf("flow %q has two nodes named %q (ids %q and %q)", fc.fl, n.name, first.id, n.id),
+				renameNodeFix(fc, n))
 			continue
 		}
 		names[n.name] = n
@@ -389,7 +399,8 @@ func checkNodeNames(fc *flowCheck) {
 	for _, n := range m.nodes {
 		if ps := m.listed[n.id]; len(ps) > 1 {
 			for _, ptr := range ps[1:] {
-				fc.report(ptr, RuleFlowNodeListedTwice, fmt.Sprintf("node %q is listed %d times in the nodes of flow %q", n.label(), len(ps), fc.fl))
+				fc.p.ReportFix(fc.doc, ptr, RuleFlowNodeListedTwice, fmt.Sprintf("node %q is listed %d times in the nodes of flow %q", n.label(), len(ps), fc.fl),
+					newFix("remove this repeated entry of nodes").add(fix.Remove(fc.doc, ptr)).fix())
 			}
 		}
 	}
@@ -445,4 +456,73 @@ func setDiff(a, b map[string]bool) []string {
 	}
 	sort.Strings(out)
 	return out
+}
+
+// renameNodeFix renames n to "<name> 2" (3, 4, … until no node of the flow
+// has the name, nor an earlier rename: each duplicate gets its own).
+func renameNodeFix(fc *flowCheck, n *fnode) edit.Fix {
+	v := n.comp.Get("name")
+	if _, ok := v.Str(); !ok {
+		return edit.Fix{}
+	}
+	if fc.taken == nil { // built once per flow: a flow may repeat a name thousands of times
+		fc.taken, fc.suffix = map[string]bool{}, map[string]int{}
+		for _, o := range fc.m.nodes {
+			fc.taken[o.name] = true
+		}
+	}
+	i := max(fc.suffix[n.name], 2)
+	name := fmt.Sprintf("%s %d", n.name, i)
+	for fc.taken[name] {
+		i++
+		name = fmt.Sprintf("%s %d", n.name, i)
+	}
+	fc.taken[name], fc.suffix[n.name] = true, i+1
+	return newFix(fmt.Sprintf("rename node %q to %q", n.name, name)).add(fix.Replace(fc.doc, ptrOf(v), name)).fix()
+}
+
+// branchEdgeFix adds a ControlFlowEdge from branch b of n to the flow's
+// EndNode when the flow has exactly one (the one obvious target), written
+// like the flow's other edges: $component_ref endpoints, and description
+// and metadata when they carry them. No fix when the nodes have no id, the
+// edges do not use references, or control_flow_connections is not an
+// array.
+func branchEdgeFix(fc *flowCheck, n *fnode, b string) edit.Fix {
+	if len(fc.ends) != 1 {
+		return edit.Fix{}
+	}
+	end := fc.ends[0]
+	fromID, ok1 := n.comp.Get("id").Str()
+	toID, ok2 := end.comp.Get("id").Str()
+	edges := fc.m.f.Node.Get("control_flow_connections")
+	if !ok1 || !ok2 || !edges.Is(compile.Array) || len(edges.Items) == 0 {
+		return edit.Fix{}
+	}
+	model := edges.Items[0]
+	if model.Get("from_node").Get("$component_ref") == nil {
+		return edit.Fix{}
+	}
+	// A fresh id: the document's ids are unique (component_id_duplicate).
+	ids := map[string]bool{}
+	compile.WalkNodes(fc.doc.Root, func(x *compile.Node) bool {
+		if s, ok := x.Get("id").Str(); ok {
+			ids[s] = true
+		}
+		return true
+	})
+	id := fromID + "_" + b + "_to_" + toID
+	for i := 2; ids[id]; i++ {
+		id = fmt.Sprintf("%s_%s_to_%s_%d", fromID, b, toID, i)
+	}
+	q := func(s string) string { b, _ := json.Marshal(s); return string(b) }
+	raw := `{"component_type": "ControlFlowEdge", "id": ` + q(id) + `, "name": ` + q(id)
+	if model.Get("description") != nil {
+		raw += `, "description": null`
+	}
+	if model.Get("metadata") != nil {
+		raw += `, "metadata": {}`
+	}
+	raw += `, "from_node": {"$component_ref": ` + q(fromID) + `}, "from_branch": ` + q(b) + `, "to_node": {"$component_ref": ` + q(toID) + `}}`
+	return newFix(fmt.Sprintf("add a control edge from branch %q of %q to EndNode %q", b, n.label(), end.label())).
+		add(fix.Append(fc.doc, ptrOf(edges), fix.Raw(raw))).fix()
 }

@@ -36,6 +36,14 @@ func Gate(a *compile.Agent, cfg *Config) (blockedJSON []byte, blocked bool) {
 // BlockedResponse is the review_blocked response for the blockers of a
 // deterministic review (see Gate), as one line of JSON.
 func BlockedResponse(blockers []Finding) []byte {
+	// The response is the platform's contract (SPEC §3.5): the findings
+	// without oastui's fixes (byte offsets into local files).
+	plain := make([]Finding, len(blockers))
+	for i, f := range blockers {
+		f.Fixes = nil
+		plain[i] = f
+	}
+	blockers = plain
 	res := GateResult{
 		Error:    "review_blocked: " + strconv.Itoa(len(blockers)) + " deterministic blockers",
 		Code:     "review_blocked",

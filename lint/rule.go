@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
 )
 
 // Finding is the one finding type of the project (SPEC §2).
@@ -29,8 +30,12 @@ type Rule struct {
 	Tags     []string         // "security" for the security rules only (SARIF security-severity, the notice when turned off)
 	Secret   bool             // the finding is a literal credential: its ValueHash is the secret's, and an ignore must name it (value_hash)
 	Fix      string           // how to fix a finding, when there is a known fix (docs/rules.md, SARIF help)
-	OK, Err  string           // a minimal example without and with the finding, for docs/rules.md ("" = taken from the fixtures)
-	Profiles []compile.Profile
+	// AutoFixes are the titles of the automatic fixes the rule's findings
+	// may carry (Finding.Fixes; `oastui lint --fix` applies the first), in
+	// order; empty for a rule without a safe mechanical fix.
+	AutoFixes []string
+	OK, Err   string // a minimal example without and with the finding, for docs/rules.md ("" = taken from the fixtures)
+	Profiles  []compile.Profile
 	// Profiles the rule can be reported in; empty = every profile. For a
 	// rule of a Check it is the Check's profiles (set when All is built).
 
@@ -51,6 +56,9 @@ type Check struct {
 	Profiles []compile.Profile // profiles it runs in; empty = every profile
 	Run      func(p *Pass)
 }
+
+// Fixable reports whether the rule's findings may carry automatic fixes.
+func (r *Rule) Fixable() bool { return len(r.AutoFixes) > 0 }
 
 // Security reports whether r is a security rule (tag "security").
 func (r *Rule) Security() bool { return slices.Contains(r.Tags, "security") }
@@ -164,6 +172,18 @@ func (p *Pass) Report(doc *compile.Doc, ptr string, r *Rule, msg string) {
 	p.found = append(p.found, doc.At(ptr, r.Code, r.Severity, msg))
 }
 
+// ReportFix is Report with the finding's fixes (best first). Fixes that
+// could not be built (nil edits) are dropped.
+func (p *Pass) ReportFix(doc *compile.Doc, ptr string, r *Rule, msg string, fixes ...edit.Fix) {
+	p.Report(doc, ptr, r, msg)
+	f := &p.found[len(p.found)-1]
+	for _, x := range fixes {
+		if len(x.Edits) > 0 {
+			f.Fixes = append(f.Fixes, x)
+		}
+	}
+}
+
 // reportValue is Report with the finding's ValueHash taken from value (the
 // secret, the URL) instead of the scalar at ptr.
 func (p *Pass) reportValue(doc *compile.Doc, ptr string, r *Rule, msg, value string) {
@@ -204,8 +224,16 @@ func (r *Rule) Anchor() string {
 // HelpURI is the link to the rule's section of docs/rules.md.
 func (r *Rule) HelpURI() string { return RulesDocURL + "#" + r.Anchor() }
 
-// FixText is the rule's fix, or NoFixText.
+// FixText is the rule's fix, or NoFixText; then, for a fixable rule, its
+// automatic fixes.
 func (r *Rule) FixText() string {
+	if r.Fixable() {
+		auto := "automatic with `oastui lint --fix` (the first applies): " + strings.Join(r.AutoFixes, "; or ")
+		if r.Fix != "" {
+			return r.Fix + ". " + auto
+		}
+		return auto
+	}
 	if r.Fix != "" {
 		return r.Fix
 	}

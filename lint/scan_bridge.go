@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/lint/fix"
 )
 
 // llm_bridge_missing_agent_id (SPEC §3.3): an ApiNode that calls the LLM
@@ -13,7 +15,8 @@ import (
 
 var (
 	RuleLLMBridgeMissingAgentID = &Rule{Code: "llm_bridge_missing_agent_id", Severity: compile.Blocker, Group: "scan",
-		Doc: "an ApiNode calling /api/llm-bridge has no non-empty agent_id in data, body or config, so the bridge cannot resolve the calling agent's compiled toolboxes"}
+		Doc:       "an ApiNode calling /api/llm-bridge has no non-empty agent_id in data, body or config, so the bridge cannot resolve the calling agent's compiled toolboxes",
+		AutoFixes: []string{"add agent_id (package.json's name without its scope) to the ApiNode's data"}}
 )
 
 var passLLMBridge = &Check{Name: "scan_bridge", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkLLMBridgeWiring}
@@ -30,7 +33,7 @@ func checkLLMBridgeWiring(p *Pass) {
 		if !ok || !isLLMBridgeURL(u) || bridgeHasAgentID(c.Node) {
 			continue
 		}
-		p.Report(doc, c.Ptr(), RuleLLMBridgeMissingAgentID, "ApiNode "+c.Label()+bridgeMessage)
+		p.ReportFix(doc, c.Ptr(), RuleLLMBridgeMissingAgentID, "ApiNode "+c.Label()+bridgeMessage, bridgeFix(p.Agent, c.Node))
 	}
 }
 
@@ -55,4 +58,41 @@ func bridgeHasAgentID(n *compile.Node) bool {
 		}
 	}
 	return false
+}
+
+// bridgeFix adds agent_id to a bridge ApiNode: the package's slug (the
+// name without its scope, as the corpus writes it: the bridge finds the
+// agent's SKILL.md at <installDir>/cinatra-ai/<agent_id>/). An empty
+// agent_id in data, body or config is replaced; else it is added to the
+// first of data, body, config that is an object; else a data object is
+// added. No fix without a package name, or when data is not an object.
+func bridgeFix(a *compile.Agent, n *compile.Node) edit.Fix {
+	name := ""
+	if a.Package != nil && a.Package.Root != nil {
+		name, _ = a.Package.Root.Get("name").Str()
+	}
+	if name == "" {
+		name, _ = a.Flow.Root.Path("metadata", "cinatra", "packageName").Str()
+	}
+	id := packageSlug(name)
+	if id == "" {
+		return edit.Fix{}
+	}
+	d := a.Flow
+	f := newFix("add \"agent_id\": \"" + id + "\" to the ApiNode's data")
+	for _, k := range []string{"data", "body", "config"} {
+		if v := n.Get(k).Get("agent_id"); v != nil {
+			return f.add(fix.Replace(d, ptrOf(v), id)).fix()
+		}
+	}
+	for _, k := range []string{"data", "body", "config"} {
+		if o := n.Get(k); o.Is(compile.Object) {
+			f.title = "add \"agent_id\": \"" + id + "\" to the ApiNode's " + k
+			return f.add(fix.Insert(d, ptrOf(o), "agent_id", id)).fix()
+		}
+	}
+	if n.Get("data") != nil {
+		return edit.Fix{}
+	}
+	return f.add(fix.Insert(d, ptrOf(n), "data", map[string]string{"agent_id": id})).fix()
 }

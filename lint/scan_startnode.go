@@ -11,7 +11,8 @@ import (
 
 var (
 	RuleStartNodeInputsWithoutRequired = &Rule{Code: "start_node_inputs_without_required", Severity: compile.Warning, Group: "scan",
-		Doc: "a StartNode input is in neither metadata.cinatra.required nor metadata.cinatra.hidden, so the runtime never prompts for it"}
+		Doc:       "a StartNode input is in neither metadata.cinatra.required nor metadata.cinatra.hidden, so the runtime never prompts for it",
+		AutoFixes: []string{"add the inputs to metadata.cinatra.required", "add the inputs to metadata.cinatra.hidden"}}
 )
 
 var passStartNodeInputs = &Check{Name: "scan_startnode", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkStartNodeInputs}
@@ -42,7 +43,9 @@ func checkStartNodeInputs(p *Pass) {
 		if len(orphans) == 0 {
 			continue
 		}
-		p.Report(doc, c.Ptr(), RuleStartNodeInputsWithoutRequired,
-			"StartNode \""+c.Label()+"\" declares input(s) "+scanQuoteList(orphans)+startNodeMessageTail)
+		p.ReportFix(doc, c.Ptr(), RuleStartNodeInputsWithoutRequired,
+			"StartNode \""+c.Label()+"\" declares input(s) "+scanQuoteList(orphans)+startNodeMessageTail,
+			newFix("add "+scanQuoteList(orphans)+" to metadata.cinatra.required").add(setPath(doc, c.Node, []string{"metadata", "cinatra", "required"}, orphans)).fix(),
+			newFix("add "+scanQuoteList(orphans)+" to metadata.cinatra.hidden").add(setPath(doc, c.Node, []string{"metadata", "cinatra", "hidden"}, orphans)).fix())
 	}
 }

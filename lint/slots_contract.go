@@ -5,9 +5,12 @@ import (
 	"fmt"
 	"regexp"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/lint/fix"
 )
 
 // The context-slot contract (SPEC §3.4; seed 000; reference §13.1–13.2):
@@ -27,7 +30,8 @@ var (
 	RuleContextSlotDuplicate = &Rule{Code: "context_slot_duplicate", Severity: compile.Blocker, Group: "slots",
 		Doc: "two contextSlots entries share a slotId; the context_resolve handler rejects the agent"}
 	RuleContextSlotDependencyMissing = &Rule{Code: "context_slot_dependency_missing", Severity: compile.Blocker, Group: "slots",
-		Doc: "the agent declares contextSlots but package.json lists @cinatra-ai/context-selection-agent in neither cinatra.agentDependencies nor cinatra.dependencies[]"}
+		Doc:       "the agent declares contextSlots but package.json lists @cinatra-ai/context-selection-agent in neither cinatra.agentDependencies nor cinatra.dependencies[]",
+		AutoFixes: []string{"add " + ContextSelectionAgent + " to package.json in the form it already uses (cinatra.agentDependencies, else cinatra.dependencies[] entries)"}}
 	RuleContextSlotNotWired = &Rule{Code: "context_slot_not_wired", Severity: compile.Blocker, Group: "slots",
 		Doc: "a slot has no context FlowNode (a FlowNode whose subflow calls /api/context-resolve), the FlowNode is not placed before its consumer, or the contextSlotBindings data edge into the consumer is missing"}
 	RuleContextSlotStubWiring = &Rule{Code: "context_slot_stub_wiring", Severity: compile.Blocker, Group: "slots",
@@ -76,8 +80,9 @@ func checkContextSlots(p *Pass) {
 
 	if !depDeclared {
 		if a.Package != nil && a.Package.Root != nil {
-			p.Report(a.Package, "/cinatra/agentDependencies", RuleContextSlotDependencyMissing,
-				"the agent declares contextSlots but package.json lists "+ContextSelectionAgent+" in neither cinatra.agentDependencies nor cinatra.dependencies[]; add \""+ContextSelectionAgent+"\": \"^0.1.1\" to cinatra.agentDependencies")
+			p.ReportFix(a.Package, "/cinatra/agentDependencies", RuleContextSlotDependencyMissing,
+				"the agent declares contextSlots but package.json lists "+ContextSelectionAgent+" in neither cinatra.agentDependencies nor cinatra.dependencies[]; add \""+ContextSelectionAgent+"\": \"^0.1.1\" to cinatra.agentDependencies",
+				slotDependencyFix(a.Package))
 		} else {
 			p.Report(doc, slotsPtr, RuleContextSlotDependencyMissing,
 				"the agent declares contextSlots but no package.json beside it declares "+ContextSelectionAgent+" (cinatra.agentDependencies or cinatra.dependencies[])")
@@ -516,4 +521,40 @@ func slotStubStartToEnd(p *Pass, flows []*compile.Flow, reg *compile.Node) {
 			}
 		})
 	}
+}
+
+// slotDependencyRange is the version range the dependency fix writes (the
+// context-selection agent's current minor, as the corpus declares it).
+const slotDependencyRange = "^0.1.1"
+
+// slotDependencyFix declares the context-selection agent in package.json
+// in the form the file already uses: a member of cinatra.agentDependencies
+// when that object exists; else an entry of cinatra.dependencies[] shaped
+// like the entries there (packageName, edgeType, versionConstraint,
+// requirement, kind: email-outreach's form) when it holds such entries;
+// else a new cinatra.agentDependencies object.
+func slotDependencyFix(pkg *compile.Doc) edit.Fix {
+	f := newFix("add " + ContextSelectionAgent + " " + slotDependencyRange + " to package.json")
+	c := pkg.Root.Get("cinatra")
+	if c == nil {
+		return f.add(fix.Insert(pkg, "", "cinatra", map[string]any{"agentDependencies": map[string]string{ContextSelectionAgent: slotDependencyRange}})).fix()
+	}
+	if !c.Is(compile.Object) {
+		return edit.Fix{}
+	}
+	if ad := c.Get("agentDependencies"); ad != nil {
+		if !ad.Is(compile.Object) {
+			return edit.Fix{}
+		}
+		if ad.Get(ContextSelectionAgent) != nil { // present but false, null or empty
+			return f.add(fix.Replace(pkg, ptrOf(ad.Get(ContextSelectionAgent)), slotDependencyRange)).fix()
+		}
+		return f.add(fix.Insert(pkg, ptrOf(ad), ContextSelectionAgent, slotDependencyRange)).fix()
+	}
+	if deps := c.Get("dependencies"); deps.Is(compile.Array) && len(deps.Items) > 0 && deps.Items[0].Get("packageName") != nil {
+		entry := fix.Raw(`{"packageName": ` + strconv.Quote(ContextSelectionAgent) + `, "edgeType": "runtime", ` +
+			`"versionConstraint": {"kind": "semver-range", "range": "` + slotDependencyRange + `"}, "requirement": "required", "kind": "agent"}`)
+		return f.add(fix.Append(pkg, ptrOf(deps), entry)).fix()
+	}
+	return f.add(fix.Insert(pkg, ptrOf(c), "agentDependencies", map[string]string{ContextSelectionAgent: slotDependencyRange})).fix()
 }

@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/lint/fix"
 )
 
 // The validator: the reference's validateOasAgentJson (SPEC §3.1,
@@ -31,7 +33,9 @@ var (
 	RuleOASStructural = &Rule{Code: "oas_structural", Severity: compile.Blocker, Group: validatorGroup,
 		Doc: "the root is not a well-formed Cinatra Flow: agentspec_version 26.1.0, component_type Flow, id/name strings, metadata.cinatra.type, inputs/outputs/nodes/edges/$referenced_components of the right shape (reference §9.2)"}
 	RuleLegacyField = &Rule{Code: "legacy_field", Severity: compile.Blocker, Group: validatorGroup,
-		Doc: "a legacy field (root componentType, metadata.cinatra formatVersion/executionMode/approvalPolicy/compiledPlan/inputSchema/outputSchema/prompt/taskSpec) that the compiler derives or that moved to Agent.system_prompt"}
+		Doc:       "a legacy field (root componentType, metadata.cinatra formatVersion/executionMode/approvalPolicy/compiledPlan/inputSchema/outputSchema/prompt/taskSpec) that the compiler derives or that moved to Agent.system_prompt",
+		Fix:       "remove the field: the compiler derives it (prompt and taskSpec hold text to move into Agent.system_prompt by hand: no automatic fix for them)",
+		AutoFixes: []string{"remove the legacy field (not prompt/taskSpec)"}}
 	RuleAgentNodeHITLOwnedBy = &Rule{Code: "agentnode_hitl_owned_by", Severity: compile.Blocker, Group: validatorGroup,
 		Doc: `an AgentNode's metadata.cinatra.hitlOwnedBy is neither "childAgent" nor "self"`}
 	RuleAgentNodeSurfaceOverride = &Rule{Code: "agentnode_surface_override", Severity: compile.Blocker, Group: validatorGroup,
@@ -80,7 +84,10 @@ type valFlow struct {
 // hundred thousand broken components stays fast to lint and readable.
 const valMaxPerRule = 200
 
-func (v *valCtx) report(ptr string, rule *Rule, msg string) {
+func (v *valCtx) report(ptr string, rule *Rule, msg string) { v.reportFix(ptr, rule, msg) }
+
+// reportFix is report with the finding's fixes.
+func (v *valCtx) reportFix(ptr string, rule *Rule, msg string, fixes ...edit.Fix) {
 	if v.counts == nil {
 		v.counts = map[*Rule]int{}
 	}
@@ -88,7 +95,7 @@ func (v *valCtx) report(ptr string, rule *Rule, msg string) {
 	if v.counts[rule] > valMaxPerRule {
 		return
 	}
-	v.p.Report(v.doc, ptr, rule, msg)
+	v.p.ReportFix(v.doc, ptr, rule, msg, fixes...)
 }
 
 // reportOverflow adds, per rule over the bound, one finding at the root
@@ -131,7 +138,8 @@ var valLegacyCinatraFields = []string{"formatVersion", "executionMode", "approva
 
 func (v *valCtx) checkLegacy() {
 	if v.root.Get("componentType") != nil {
-		v.report("/componentType", RuleLegacyField, "legacy field componentType must not appear in OAS agent.json")
+		v.reportFix("/componentType", RuleLegacyField, "legacy field componentType must not appear in OAS agent.json",
+			newFix("remove the legacy field componentType").add(fix.Remove(v.doc, "/componentType")).fix())
 	}
 	c := v.root.Path("metadata", "cinatra")
 	if c == nil || c.Kind != compile.Object {
@@ -139,8 +147,13 @@ func (v *valCtx) checkLegacy() {
 	}
 	for _, f := range valLegacyCinatraFields {
 		if c.Get(f) != nil {
-			v.report(compile.Pointer("metadata", "cinatra", f), RuleLegacyField,
-				"legacy field metadata.cinatra."+f+" must not appear in OAS agent.json (derived at compile time or moved to Agent.system_prompt)")
+			ptr := compile.Pointer("metadata", "cinatra", f)
+			var fx edit.Fix
+			if f != "prompt" && f != "taskSpec" { // their text belongs in Agent.system_prompt: not deleted
+				fx = newFix("remove the legacy field metadata.cinatra." + f).add(fix.Remove(v.doc, ptr)).fix()
+			}
+			v.reportFix(ptr, RuleLegacyField,
+				"legacy field metadata.cinatra."+f+" must not appear in OAS agent.json (derived at compile time or moved to Agent.system_prompt)", fx)
 		}
 	}
 }

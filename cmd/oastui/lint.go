@@ -33,6 +33,7 @@ type lintFlags struct {
 	baseline string // --baseline FILE: leave out the findings it holds
 
 	formatter report.Formatter // set by `oastui baseline` instead of --format
+	fixes     fixFlags         // --fix, --dry-run, --diff (lint_fix.go)
 }
 
 func newLintCmd() *cobra.Command {
@@ -67,7 +68,15 @@ line on stderr when it is a terminal.
 
 Exit codes: 0 no finding at or above --fail-on, 1 findings at or above
 --fail-on, 2 usage error or a PATH that is missing or holds no agent,
-3 internal error.`,
+3 internal error.
+
+--fix applies the first automatic fix of each finding (oastui rules marks
+the fixable rules), writes the files atomically, lints again and reports
+what remains (exit code from it); stderr says "fixed N findings in M
+files; K skipped: reasons" (a fix touching bytes another fix touches is
+skipped, never merged; a file changed on disk since it was read is not
+written: exit 2). --fix --dry-run, or --diff, prints the unified diff and
+writes nothing.`,
 		Args: cobra.MinimumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			return runLint(cmdIO{cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr()}, args, fl)
@@ -76,6 +85,7 @@ Exit codes: 0 no finding at or above --fail-on, 1 findings at or above
 	addCIFlags(cmd, &fl)
 	f := cmd.Flags()
 	addIOFlags(f, &fl.ioFlags)
+	addFixFlags(cmd, &fl.fixes)
 	f.StringVar(&fl.registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json above each agent, else the built-in one)")
 	f.StringVar(&fl.profile, "profile", "", "rule profile: cinatra|agentspec (default: detected per file)")
 	f.StringVar(&fl.failOn, "fail-on", "blocker", "exit 1 when a finding is at or above: blocker|warning|suggestion|none")
@@ -151,6 +161,9 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 	if err != nil {
 		return err
 	}
+	if err := checkFixFlags(fl.fixes, stdin != nil); err != nil {
+		return err
+	}
 	var targets []string
 	cfgArgs := args
 	if stdin != nil {
@@ -180,6 +193,18 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 		Load: compile.LoadOptions{RegistryPath: fl.registry, Profile: profile}}
 	if stdin != nil {
 		stdin.apply(&opts.Load)
+	}
+	if fl.fixes.on() { // lint_fix.go: fix (or print the diff), then report what remains
+		worst, err := runLintFixes(std, targets, opts, ci, fl.fixes.dry())
+		if err != nil {
+			return err
+		}
+		if fl.fixes.dry() {
+			if worst >= failRank {
+				return &exitError{code: exitFindings}
+			}
+			return nil
+		}
 	}
 	inc, stop := startProgress(std.stderr, writerIsTerminal(std.stderr), len(targets))
 	results := lintAll(targets, opts, usesSource(outs), inc)

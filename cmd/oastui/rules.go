@@ -20,6 +20,8 @@ type ruleEntry struct {
 	Profiles []string `json:"profiles"`
 	Tags     []string `json:"tags"`
 	Doc      string   `json:"doc"`
+	Fixable  bool     `json:"fixable"`
+	Fixes    []string `json:"fixes"` // titles of the automatic fixes, [] when none
 }
 
 func ruleEntries() []ruleEntry {
@@ -27,7 +29,7 @@ func ruleEntries() []ruleEntry {
 	for _, r := range lint.All {
 		tags := append([]string{}, r.Tags...)
 		out = append(out, ruleEntry{Code: r.Code, Severity: string(r.Severity), Group: r.Group,
-			Profiles: r.ProfileNames(), Tags: tags, Doc: r.Doc})
+			Profiles: r.ProfileNames(), Tags: tags, Doc: r.Doc, Fixable: r.Fixable(), Fixes: append([]string{}, r.AutoFixes...)})
 	}
 	return out
 }
@@ -39,7 +41,9 @@ func newRulesCmd() *cobra.Command {
 		Short: "List every rule oastui reports, with its severity, group, profiles, tags and doc",
 		Long: "rules lists every finding code oastui can report, in the order of its rule list: the codes\n" +
 			"raised while loading, then each check's rules. The severity is the default; .oastui.yaml may\n" +
-			"change it. --format json prints an array of objects (code, severity, group, profiles, tags, doc).",
+			"change it. --format json prints an array of objects (code, severity, group, profiles, tags, doc,\n" +
+			"fixable, fixes). A fixable rule's findings carry automatic fixes (`oastui lint --fix`);\n" +
+			"the others have no safe mechanical fix.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			var err error
@@ -67,7 +71,7 @@ func newRulesCmd() *cobra.Command {
 
 // writeRulesText prints two lines a rule:
 //
-//	code  severity  group  profiles  [tags]
+//	code  severity  group  profiles  [tags]  fixable
 //	    doc
 func writeRulesText(w io.Writer, rs []ruleEntry) error {
 	var b strings.Builder
@@ -75,6 +79,9 @@ func writeRulesText(w io.Writer, rs []ruleEntry) error {
 		fmt.Fprintf(&b, "%s  %s  %s  %s", r.Code, r.Severity, r.Group, strings.Join(r.Profiles, ","))
 		if len(r.Tags) > 0 {
 			fmt.Fprintf(&b, "  [%s]", strings.Join(r.Tags, ","))
+		}
+		if r.Fixable {
+			b.WriteString("  fixable")
 		}
 		fmt.Fprintf(&b, "\n    %s\n", r.Doc)
 	}

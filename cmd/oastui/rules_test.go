@@ -32,7 +32,8 @@ func TestRulesJSON(t *testing.T) {
 		t.Fatalf("%d rules listed, lint.All has %d", len(got), len(lint.All))
 	}
 	for i, r := range lint.All {
-		want := ruleEntry{Code: r.Code, Severity: string(r.Severity), Group: r.Group, Profiles: r.ProfileNames(), Tags: r.Tags, Doc: r.Doc}
+		want := ruleEntry{Code: r.Code, Severity: string(r.Severity), Group: r.Group, Profiles: r.ProfileNames(), Tags: r.Tags, Doc: r.Doc,
+			Fixable: r.Fixable(), Fixes: append([]string{}, r.AutoFixes...)}
 		if want.Tags == nil {
 			want.Tags = []string{}
 		}
@@ -52,6 +53,9 @@ func TestRulesJSON(t *testing.T) {
 	}
 	if e := byCode["untrusted_external_url"]; !reflect.DeepEqual(e.Tags, []string{"security"}) || !reflect.DeepEqual(e.Profiles, []string{"cinatra"}) {
 		t.Errorf("untrusted_external_url: %+v", e)
+	}
+	if e := byCode["package_name_mismatch"]; !e.Fixable || len(e.Fixes) != 1 || byCode["invalid_json"].Fixable || byCode["invalid_json"].Fixes == nil {
+		t.Errorf("fixable: %+v / %+v", e, byCode["invalid_json"])
 	}
 	if !strings.Contains(out, `"tags": []`) {
 		t.Error("a rule without tags must print tags: [] (stable shape), not null")
@@ -78,6 +82,9 @@ func TestRulesText(t *testing.T) {
 		want := r.Code + "  " + string(r.Severity) + "  " + r.Group + "  " + strings.Join(r.ProfileNames(), ",")
 		if len(r.Tags) > 0 {
 			want += "  [" + strings.Join(r.Tags, ",") + "]"
+		}
+		if r.Fixable() {
+			want += "  fixable"
 		}
 		if head != want {
 			t.Errorf("line %d: %q, want %q", 2*i+1, head, want)

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
 	"github.com/oastui/oastui/lint"
 	"github.com/oastui/oastui/lint/secrets"
 )
@@ -98,7 +99,52 @@ type sarifResult struct {
 	Locations           []sarifLocation   `json:"locations"`
 	PartialFingerprints map[string]string `json:"partialFingerprints"`
 	Suppressions        []sarifSuppress   `json:"suppressions,omitempty"`
+	Fixes               []sarifFix        `json:"fixes,omitempty"`
 	Properties          sarifResultProps  `json:"properties"`
+}
+
+// sarifFix is a finding's automatic fix (SARIF 2.1.0 §3.55): byte-span
+// replacements (§3.57, regions by byteOffset/byteLength, §3.30.11).
+type sarifFix struct {
+	Description     sarifText             `json:"description"`
+	ArtifactChanges []sarifArtifactChange `json:"artifactChanges"`
+}
+
+type sarifArtifactChange struct {
+	ArtifactLocation sarifArtifact      `json:"artifactLocation"`
+	Replacements     []sarifReplacement `json:"replacements"`
+}
+
+type sarifReplacement struct {
+	DeletedRegion   sarifByteRegion `json:"deletedRegion"`
+	InsertedContent *sarifText      `json:"insertedContent,omitempty"`
+}
+
+type sarifByteRegion struct {
+	ByteOffset int `json:"byteOffset"`
+	ByteLength int `json:"byteLength"`
+}
+
+// sarifFixes converts a finding's fixes, one artifactChange per file.
+func sarifFixes(f lint.Finding, base string) []sarifFix {
+	var out []sarifFix
+	for _, x := range f.Fixes {
+		sf := sarifFix{Description: sarifText{x.Title}}
+		for _, p := range x.Files() {
+			uri, baseID := relFileURI(p, base)
+			ch := sarifArtifactChange{ArtifactLocation: sarifArtifact{URI: uri, URIBaseID: baseID}}
+			for _, e := range edit.EditsOf(x.Edits, p) {
+				r := sarifReplacement{DeletedRegion: sarifByteRegion{ByteOffset: e.Start, ByteLength: e.End - e.Start}}
+				if e.New != "" {
+					r.InsertedContent = &sarifText{e.New}
+				}
+				ch.Replacements = append(ch.Replacements, r)
+			}
+			sf.ArtifactChanges = append(sf.ArtifactChanges, ch)
+		}
+		out = append(out, sf)
+	}
+	return out
 }
 
 // sarifSuppress: an ignored finding (.oastui.yaml ignores: kind external;
@@ -317,6 +363,7 @@ func writeSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
 			Message:             sarifText{f.Message},
 			Locations:           []sarifLocation{loc},
 			PartialFingerprints: map[string]string{FingerprintKey: Fingerprint(f, base)},
+			Fixes:               sarifFixes(f, base),
 			Properties:          sarifResultProps{Pointer: f.Location, Source: f.Source, Severity: string(f.Severity)},
 		}
 	}
@@ -332,6 +379,7 @@ func writeSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
 			kind = "inSource"
 		}
 		r.Suppressions = []sarifSuppress{{Kind: kind, Status: "accepted", Justification: sf.Reason}}
+		r.Fixes = nil // an accepted finding is not to be fixed
 		results = append(results, r)
 	}
 	log := sarifLog{Schema: SARIFSchemaURI, Version: "2.1.0", Runs: []sarifRun{{

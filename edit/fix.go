@@ -1,0 +1,405 @@
+package edit
+
+import (
+	"bytes"
+	"crypto/sha256"
+	"errors"
+	"fmt"
+	"os"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/aymanbagabas/go-udiff"
+)
+
+// Edit replaces the bytes [Start, End) of the file at Path with New. An
+// insertion has Start == End. Offsets are into the bytes the analysis read
+// (compile.Doc.Src), never into a re-serialised document: every byte
+// outside [Start, End) stays as it was.
+type Edit struct {
+	Path  string `json:"path"`
+	Start int    `json:"start"`
+	End   int    `json:"end"`
+	New   string `json:"new"`
+}
+
+// Fix is one named repair of a finding: a list of edits, possibly to
+// several files (package.json and the flow file). The edits of one file
+// must not overlap.
+type Fix struct {
+	Title string `json:"title"`
+	Edits []Edit `json:"edits"`
+}
+
+// Files lists the files a fix edits, sorted, each once.
+func (f Fix) Files() []string {
+	var out []string
+	for _, e := range f.Edits {
+		if !slices.Contains(out, e.Path) {
+			out = append(out, e.Path)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// EditsOf returns the edits of a fix (or any list) to one file.
+func EditsOf(edits []Edit, path string) []Edit {
+	var out []Edit
+	for _, e := range edits {
+		if e.Path == path {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// ErrOverlap is returned (wrapped) by Apply for edits that touch the same
+// bytes, and by Plan's reasons.
+var ErrOverlap = errors.New("edits overlap")
+
+// sorted returns a copy of edits sorted by Start, then End.
+func sorted(edits []Edit) []Edit {
+	s := slices.Clone(edits)
+	sort.SliceStable(s, func(i, j int) bool {
+		if s[i].Start != s[j].Start {
+			return s[i].Start < s[j].Start
+		}
+		return s[i].End < s[j].End
+	})
+	return s
+}
+
+// conflict reports whether two edits of one file touch the same bytes: their
+// spans intersect, an insertion falls strictly inside the other's span, or
+// both insert at the same offset (their order would be a guess). Edits that
+// merely meet (one ends where the other starts) do not conflict.
+func conflict(a, b Edit) bool {
+	if a.Path != b.Path {
+		return false
+	}
+	if a.Start == a.End && b.Start == b.End {
+		return a.Start == b.Start
+	}
+	if a.Start == a.End {
+		return a.Start > b.Start && a.Start < b.End
+	}
+	if b.Start == b.End {
+		return b.Start > a.Start && b.Start < a.End
+	}
+	return a.Start < b.End && b.Start < a.End
+}
+
+// Apply applies the edits of one file to src and returns the new bytes
+// (src is not modified). The edits are applied in offset order; edits out
+// of range or touching the same bytes (see Plan) are refused with an
+// error, never merged.
+func Apply(src []byte, edits []Edit) ([]byte, error) {
+	s := sorted(edits)
+	for i, e := range s {
+		if e.Start < 0 || e.End < e.Start || e.End > len(src) {
+			return nil, fmt.Errorf("edit [%d,%d) is out of range (the file has %d bytes)", e.Start, e.End, len(src))
+		}
+		if i > 0 && conflict(s[i-1], e) {
+			return nil, fmt.Errorf("%w: [%d,%d) and [%d,%d)", ErrOverlap, s[i-1].Start, s[i-1].End, e.Start, e.End)
+		}
+		if i > 0 && s[i-1].Path != e.Path {
+			return nil, fmt.Errorf("edits of two files (%s, %s) applied to one source", s[i-1].Path, e.Path)
+		}
+	}
+	var b bytes.Buffer
+	b.Grow(len(src))
+	last := 0
+	for _, e := range s {
+		b.Write(src[last:e.Start])
+		b.WriteString(e.New)
+		last = e.End
+	}
+	b.Write(src[last:])
+	return b.Bytes(), nil
+}
+
+// Invert returns the edits that undo edits once they have been applied to
+// src: spans of the new bytes and the text they replaced. Applying them to
+// Apply(src, edits) gives src back (the TUI's undo).
+func Invert(src []byte, edits []Edit) []Edit {
+	s := sorted(edits)
+	out := make([]Edit, 0, len(s))
+	shift := 0
+	for _, e := range s {
+		start := e.Start + shift
+		out = append(out, Edit{Path: e.Path, Start: start, End: start + len(e.New), New: string(src[e.Start:e.End])})
+		shift += len(e.New) - (e.End - e.Start)
+	}
+	return out
+}
+
+// Candidate is one finding's fixes, offered to Plan. ID names the finding
+// in reasons ("agent.json:3:5 package_name_mismatch").
+type Candidate struct {
+	ID    string
+	Fixes []Fix
+}
+
+// Chosen is a fix Plan picked. SameAs is the ID of an earlier chosen fix
+// with exactly the same edits (two findings repaired by one change): its
+// edits are applied once.
+type Chosen struct {
+	ID     string
+	Fix    Fix
+	SameAs string
+}
+
+// Skipped is a finding whose fix Plan did not pick, and why.
+type Skipped struct {
+	ID     string
+	Fix    Fix
+	Reason string
+}
+
+// Batch is the set of fixes of a run (`oastui lint --fix`): the first fix
+// of each finding that does not touch bytes another chosen fix touches.
+type Batch struct {
+	Chosen  []Chosen
+	Skipped []Skipped
+}
+
+// Plan chooses the first fix of each candidate, in order. A fix whose
+// edits touch a span an already chosen edit touches is skipped with a
+// reason naming the other finding: two edits of one region are never
+// merged. A fix identical to a chosen one counts as chosen (SameAs).
+// Candidates without fixes are ignored.
+func Plan(cands []Candidate) *Batch {
+	b := &Batch{}
+	for _, c := range cands {
+		if len(c.Fixes) == 0 {
+			continue
+		}
+		f := c.Fixes[0]
+		if reason := b.clash(f); reason != "" {
+			if same := b.same(f); same != "" {
+				b.Chosen = append(b.Chosen, Chosen{ID: c.ID, Fix: f, SameAs: same})
+				continue
+			}
+			b.Skipped = append(b.Skipped, Skipped{ID: c.ID, Fix: f, Reason: reason})
+			continue
+		}
+		b.Chosen = append(b.Chosen, Chosen{ID: c.ID, Fix: f})
+	}
+	return b
+}
+
+func (b *Batch) same(f Fix) string {
+	for _, c := range b.Chosen {
+		if c.SameAs == "" && slices.Equal(sorted(c.Fix.Edits), sorted(f.Edits)) {
+			return c.ID
+		}
+	}
+	return ""
+}
+
+// clash says why f cannot join the batch, or "".
+func (b *Batch) clash(f Fix) string {
+	if len(f.Edits) == 0 {
+		return "the fix has no edits"
+	}
+	for i, e := range f.Edits {
+		for _, o := range f.Edits[:i] {
+			if conflict(e, o) {
+				return "its own edits overlap"
+			}
+		}
+	}
+	for _, c := range b.Chosen {
+		if c.SameAs != "" {
+			continue
+		}
+		for _, o := range c.Fix.Edits {
+			for _, e := range f.Edits {
+				if conflict(e, o) {
+					return fmt.Sprintf("it edits %s bytes %d-%d, which the fix of %s (%q) also edits", e.Path, e.Start, e.End, c.ID, c.Fix.Title)
+				}
+			}
+		}
+	}
+	return ""
+}
+
+// Edits lists the edits of the chosen fixes (each distinct fix once).
+func (b *Batch) Edits() []Edit {
+	var out []Edit
+	for _, c := range b.Chosen {
+		if c.SameAs == "" {
+			out = append(out, c.Fix.Edits...)
+		}
+	}
+	return out
+}
+
+// Files lists the files the batch edits, sorted.
+func (b *Batch) Files() []string { return Fix{Edits: b.Edits()}.Files() }
+
+// UnifiedDiff is the unified diff (3 lines of context, "--- a/path",
+// "+++ b/path") from old to new, "" when they are equal. Line endings are
+// kept as they are in the bytes (a CRLF file shows "\r\n" lines); the
+// terminal faces sanitise it before display.
+func UnifiedDiff(path string, old, new []byte) string {
+	if bytes.Equal(old, new) {
+		return ""
+	}
+	p := strings.TrimPrefix(path, "/")
+	d := udiff.Unified("a/"+p, "b/"+p, string(old), string(new))
+	if d != "" && !strings.HasSuffix(d, "\n") { // a file without a final newline
+		d += "\n\\ No newline at end of file\n"
+	}
+	return d
+}
+
+// DiffEdits is UnifiedDiff(path, src, Apply(src, edits)) computed from
+// the edits themselves (no diff search: linear in the file, where a Myers
+// diff of a file with thousands of scattered changes takes minutes).
+func DiffEdits(path string, src []byte, edits []Edit) (string, error) {
+	if _, err := Apply(src, edits); err != nil {
+		return "", err
+	}
+	s := sorted(edits)
+	ue := make([]udiff.Edit, 0, len(s))
+	for _, e := range s {
+		if e.Start == e.End && e.New == "" || string(src[e.Start:e.End]) == e.New {
+			continue
+		}
+		ue = append(ue, udiff.Edit{Start: e.Start, End: e.End, New: e.New})
+	}
+	if len(ue) == 0 {
+		return "", nil
+	}
+	p := strings.TrimPrefix(path, "/")
+	d, err := udiff.ToUnified("a/"+p, "b/"+p, string(src), ue, udiff.DefaultContextLines)
+	if err != nil {
+		return "", err
+	}
+	if d != "" && !strings.HasSuffix(d, "\n") {
+		d += "\n\\ No newline at end of file\n"
+	}
+	return d, nil
+}
+
+// ErrChanged is returned (wrapped) by WriteFix when the file on disk is
+// no longer the one the fix was computed from.
+var ErrChanged = errors.New("the file changed on disk since it was analysed")
+
+// Hash is the SHA-256 of b, the identity WriteFix compares.
+func Hash(b []byte) [32]byte { return sha256.Sum256(b) }
+
+// WriteFix applies edits (all to path) to read, the bytes the analysis
+// read, and writes the result atomically (WriteFileAtomic: temp file,
+// fsync, rename; never through a symlink or over a special file). It
+// refuses, writing nothing, when the bytes now on disk differ from read
+// (their hashes differ): the user's later work is never overwritten. It
+// returns the bytes written.
+func WriteFix(path string, read []byte, edits []Edit) ([]byte, error) {
+	for _, e := range edits {
+		if e.Path != path {
+			return nil, fmt.Errorf("%s: an edit of %s given to WriteFix", path, e.Path)
+		}
+	}
+	out, err := Apply(read, edits)
+	if err != nil {
+		return nil, fmt.Errorf("%s: %w", path, err)
+	}
+	st, err := os.Lstat(path)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w (%s); refusing to fix it", path, ErrNotRegular, kind(st.Mode()))
+	}
+	disk, err := os.ReadFile(path)
+	if err != nil {
+		return nil, err
+	}
+	if Hash(disk) != Hash(read) {
+		return nil, fmt.Errorf("%s: %w; not fixed (run the analysis again)", path, ErrChanged)
+	}
+	if err := WriteFileAtomic(path, out); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// Result applies the batch to sources (each file's bytes as the analysis
+// read them, by Edit.Path) in memory: the new bytes of every file it edits.
+func (b *Batch) Result(sources map[string][]byte) (map[string][]byte, error) {
+	out := map[string][]byte{}
+	edits := b.Edits()
+	for _, p := range b.Files() {
+		src, ok := sources[p]
+		if !ok {
+			return nil, fmt.Errorf("%s: not among the files the analysis read", p)
+		}
+		n, err := Apply(src, EditsOf(edits, p))
+		if err != nil {
+			return nil, fmt.Errorf("%s: %w", p, err)
+		}
+		out[p] = n
+	}
+	return out, nil
+}
+
+// Diff is the unified diff of the whole batch, file by file (sorted).
+func (b *Batch) Diff(sources map[string][]byte) (string, error) {
+	edits := b.Edits()
+	var s strings.Builder
+	for _, p := range b.Files() {
+		src, ok := sources[p]
+		if !ok {
+			return "", fmt.Errorf("%s: not among the files the analysis read", p)
+		}
+		d, err := DiffEdits(p, src, EditsOf(edits, p))
+		if err != nil {
+			return "", fmt.Errorf("%s: %w", p, err)
+		}
+		s.WriteString(d)
+	}
+	return s.String(), nil
+}
+
+// Write applies the batch to the files on disk. Every file is checked
+// before any is written: when one of them changed since the analysis read
+// it (or is not a regular file), nothing is written and the error names
+// it. It returns the files written.
+func (b *Batch) Write(sources map[string][]byte) ([]string, error) {
+	if _, err := b.Result(sources); err != nil {
+		return nil, err
+	}
+	var changed []string
+	for _, p := range b.Files() {
+		st, err := os.Lstat(p)
+		if err != nil {
+			return nil, err
+		}
+		if !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s: %w (%s); refusing to fix it", p, ErrNotRegular, kind(st.Mode()))
+		}
+		disk, err := os.ReadFile(p)
+		if err != nil {
+			return nil, err
+		}
+		if Hash(disk) != Hash(sources[p]) {
+			changed = append(changed, p)
+		}
+	}
+	if len(changed) > 0 {
+		return nil, fmt.Errorf("%s: %w; nothing fixed (run the analysis again)", strings.Join(changed, ", "), ErrChanged)
+	}
+	edits := b.Edits()
+	var written []string
+	for _, p := range b.Files() {
+		if _, err := WriteFix(p, sources[p], EditsOf(edits, p)); err != nil {
+			return written, err
+		}
+		written = append(written, p)
+	}
+	return written, nil
+}
