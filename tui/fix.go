@@ -154,7 +154,7 @@ func (m *Model) fixDone(msg fixDoneMsg) tea.Cmd {
 		m.fix.last = nil
 		m.note = fmt.Sprintf("undone: %q (restored %s)", msg.title, wrote)
 	case msg.undo:
-		m.note = fmt.Sprintf("cannot undo %q: %s", msg.title, reason(msg.err))
+		m.note = fmt.Sprintf("cannot undo: %s (fix %q)", reason(msg.err), msg.title)
 	case msg.err == nil:
 		m.fix.last = msg.rec
 		m.note = fmt.Sprintf("fixed: %q (wrote %s) · u undoes it", msg.title, wrote)
@@ -162,9 +162,12 @@ func (m *Model) fixDone(msg fixDoneMsg) tea.Cmd {
 		m.note = fmt.Sprintf("fix not applied: %s", reason(msg.err))
 		if len(msg.wrote) > 0 {
 			m.fix.last = msg.rec
-			m.note += fmt.Sprintf(" (%s was written before; u undoes it)", wrote)
+			m.note += fmt.Sprintf("; %s was written before it, u undoes that", wrote)
 		} else {
 			m.note += "; nothing was written"
+		}
+		if errors.Is(msg.err, edit.ErrChanged) {
+			m.note += " · r re-analyses"
 		}
 	}
 	m.note = views.Clean(m.note)
@@ -178,7 +181,7 @@ func (m *Model) fixDone(msg fixDoneMsg) tea.Cmd {
 func reason(err error) string {
 	var ce changedErr
 	if errors.As(err, &ce) {
-		return ce.shown + " changed on disk since " + ce.since + " (r re-analyses; f shows the fix again)"
+		return ce.shown + " changed on disk since " + ce.since
 	}
 	return err.Error()
 }

@@ -147,8 +147,7 @@ func (m *Model) Render() string {
 	lines = append(lines, views.HelpLine(m.th, m.w, m.shortHelp()))
 	screen := strings.Join(lines, "\n")
 	if m.fixOpen() {
-		help := m.keys.fixHelp(m.fix.preview.Len() > 1)
-		screen = views.Overlay(screen, m.fix.preview.View(m.th, m.w-2, m.h-2, help), m.w, m.h)
+		screen = views.Overlay(screen, m.fix.preview.View(m.th, m.w-2, m.h-2), m.w, m.h)
 	} else if m.pick.open {
 		screen = views.Overlay(screen, m.pick.picker.View(m.th), m.w, m.h)
 	} else if m.showHelp {

@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"strings"
 
-	"charm.land/bubbles/v2/key"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/edit"
 )
@@ -121,9 +120,9 @@ func DiffLine(th Theme, l string) string {
 	return th.Text.Render(c)
 }
 
-// View renders the preview as a framed box no larger than w×h; help is
-// the key line at its foot (built from the model's key bindings).
-func (p *FixPreview) View(th Theme, w, h int, help []key.Binding) string {
+// View renders the preview as a framed box no larger than w×h (its keys
+// are on the model's help line, built from its key bindings).
+func (p *FixPreview) View(th Theme, w, h int) string {
 	bw := min(w, 110)
 	inner := max(1, bw-3)
 	var head []string
@@ -144,8 +143,7 @@ func (p *FixPreview) View(th Theme, w, h int, help []key.Binding) string {
 		head = append(head, Trunc(th.Bold.Render(fmt.Sprintf("%d fixes: ", len(p.fixes)))+strings.Join(parts, th.Dim.Render(" │ ")), inner))
 	}
 	head = append(head, th.Border.Render(strings.Repeat("─", inner)))
-	foot := []string{th.Border.Render(strings.Repeat("─", inner)), HelpLine(th, inner, help)}
-	diffH := max(1, min(len(p.diffs[p.chosen]), h-2-len(head)-len(foot)))
+	diffH := max(1, min(len(p.diffs[p.chosen]), h-2-len(head)))
 	p.text.SetSize(inner, diffH)
 	raw := p.diffs[p.chosen]
 	off := p.text.Offset()
@@ -157,7 +155,7 @@ func (p *FixPreview) View(th Theme, w, h int, help []key.Binding) string {
 	if n := len(raw); n > diffH {
 		more = fmt.Sprintf(" · lines %d-%d of %d", off+1, min(n, off+diffH), n)
 	}
-	all := append(append(head, body...), foot...)
+	all := append(head, body...)
 	title := th.TitleFocused.Render("fix preview" + more)
 	return Box(th, title, bw, min(h, len(all)+2), all, true)
 }
