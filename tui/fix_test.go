@@ -55,7 +55,8 @@ func valueEdit(t *testing.T, doc *compile.Doc, key, repl string) edit.Edit {
 // attachDriftFixes attaches TEST-MADE fixes to the drift finding of an
 // (this branch's engine attaches none yet; see TestFixRealEngine for the
 // engine's own): n=1 sets the flow's packageVersion to package.json's
-// version, n=2 adds the reverse (package.json's version to the flow's).
+// version, n=2 adds the reverse (package.json's version to the flow's);
+// n=0 removes any fix.
 // The edits are real byte spans of the bytes the analysis read.
 func attachDriftFixes(t *testing.T, an *Analysis, n int) {
 	t.Helper()
@@ -66,6 +67,9 @@ func attachDriftFixes(t *testing.T, an *Analysis, n int) {
 		{Title: `Set package.json's version to "0.0.9" (the flow's packageVersion)`,
 			Edits: []edit.Edit{valueEdit(t, a.Package, "version", "0.0.9")}},
 	}[:n]
+	if n == 0 {
+		fixes = nil
+	}
 	found := false
 	for i := range an.Review.Findings {
 		if an.Review.Findings[i].Code == driftCode {
@@ -84,9 +88,7 @@ func driftModel(t *testing.T, n, w, h int) (m *Model, flow, pkg string) {
 	t.Helper()
 	dir, flow, pkg := driftAgent(t)
 	an := analyze(t, dir, 1)
-	if n > 0 {
-		attachDriftFixes(t, an, n)
-	}
+	attachDriftFixes(t, an, n) // n=0: none, whatever the engine attached
 	m = newModel(t, dir, w, h, an)
 	m.seqReq = an.Seq // as if the model had asked for it: its re-analyses come after
 	m.cfg.DisplayPath = "agents/tmp/clean-agent"
@@ -340,6 +342,7 @@ func TestFixRealEngine(t *testing.T) {
 	others := len(an.Review.Findings) - 1
 	before := read(t, flow)
 	m := newModel(t, dir, 120, 30, an)
+	m.seqReq = an.Seq
 	press(m, "1")
 	if s, _ := m.findings.Selected(); s.Code != driftCode {
 		t.Fatalf("selected %s", s.Code)
