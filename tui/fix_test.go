@@ -356,3 +356,30 @@ func TestFixRealEngine(t *testing.T) {
 		t.Error("undo did not restore the flow's bytes")
 	}
 }
+
+// TestFixPreviewWidthSweep: the preview fits every terminal size, with
+// one fix and with two.
+func TestFixPreviewWidthSweep(t *testing.T) {
+	for _, n := range []int{1, 2} {
+		m, _, _ := driftModel(t, n, 120, 30)
+		press(m, "f")
+		for w := 30; w <= 220; w += 10 {
+			for _, h := range []int{10, 24, 60} {
+				m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+				out := m.Render()
+				if w >= minW && h >= minH && !strings.Contains(ansi.Strip(out), "fix preview") {
+					t.Fatalf("%dx%d: no preview:\n%s", w, h, ansi.Strip(out))
+				}
+				lines := strings.Split(out, "\n")
+				if len(lines) != h {
+					t.Fatalf("%dx%d (%d fixes): %d lines", w, h, n, len(lines))
+				}
+				for i, l := range lines {
+					if lw := ansi.StringWidth(l); lw > w {
+						t.Fatalf("%dx%d (%d fixes): line %d is %d wide: %q", w, h, n, i, lw, ansi.Strip(l))
+					}
+				}
+			}
+		}
+	}
+}
