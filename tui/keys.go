@@ -31,6 +31,8 @@ type keyMap struct {
 	Edit      key.Binding
 	Pick      key.Binding
 	Project   key.Binding
+	Fix       key.Binding // preview the selected finding's fix (Findings)
+	Undo      key.Binding // undo the last fix applied
 
 	// movement (graph and tabs)
 	Up          key.Binding
@@ -51,6 +53,13 @@ type keyMap struct {
 	FilterKeep   key.Binding
 	FilterClear  key.Binding
 	FilterDelete key.Binding
+
+	// the fix preview
+	FixApply  key.Binding
+	FixCancel key.Binding
+	FixNext   key.Binding
+	FixPrev   key.Binding
+	FixChoose key.Binding // 1-9: the fix of that number
 
 	// the agent chooser
 	ChooserQuit key.Binding
@@ -77,6 +86,8 @@ func newKeyMap(tabs []string) keyMap {
 		Edit:      bindKeys("e", "$EDITOR at the line", "e"),
 		Pick:      bindKeys("p", "pick context (Slots)", "p"),
 		Project:   bindKeys("P", "next project (Slots)", "P"),
+		Fix:       bindKeys("f", "preview the finding's fix", "f"),
+		Undo:      bindKeys("u", "undo the last fix", "u"),
 
 		Up:          bindKeys("↑ k", "up", "up", "k"),
 		Down:        bindKeys("↓ j", "down", "down", "j"),
@@ -95,6 +106,12 @@ func newKeyMap(tabs []string) keyMap {
 		FilterKeep:   bindKeys("enter", "keep", "enter"),
 		FilterClear:  bindKeys("esc", "clear", "esc"),
 		FilterDelete: bindKeys("⌫", "delete", "backspace"),
+
+		FixApply:  bindKeys("enter", "apply the fix", "enter"),
+		FixCancel: bindKeys("esc", "cancel", "esc"),
+		FixNext:   bindKeys("tab →", "next fix", "tab", "right"),
+		FixPrev:   bindKeys("⇧tab ←", "previous fix", "shift+tab", "left"),
+		FixChoose: bindKeys("1-9", "fix of that number", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
 
 		ChooserQuit: bindKeys("q esc ctrl+c", "quit", "q", "esc", "ctrl+c"),
 	}
@@ -134,7 +151,8 @@ func short(b key.Binding, desc string) key.Binding {
 func (k keyMap) fullHelp(fromList ...bool) []views.HelpGroup {
 	every := []key.Binding{
 		k.Focus, k.Tab, pair("[ ]", "previous/next tab", k.PrevTab, k.NextTab),
-		k.Edit, k.Reload, k.Mode, k.Filter, k.Zoom, k.Help, k.Quit,
+		k.Edit, pair("f u", "fix finding, undo fix", k.Fix, k.Undo),
+		k.Reload, k.Mode, k.Filter, k.Zoom, k.Help, k.Quit,
 	}
 	if len(fromList) > 0 && fromList[0] {
 		every = append(every, as(k.Back, "back to agents/ list"))
@@ -195,6 +213,17 @@ func (k keyMap) shortHelp(graph, slotTab bool, project string, mode lint.Mode, o
 	}
 	return append(b, short(k.Edit, "edit"), short(k.Filter, "filter"), short(k.Reload, "reload"),
 		short(k.Mode, other), short(k.Help, "help"), short(k.Quit, "quit"))
+}
+
+// fixHelp is the help line of the fix preview (the `?` overlay does not
+// list its keys: the preview shows them); several says there is a choice
+// of fixes.
+func (k keyMap) fixHelp(several bool) []key.Binding {
+	b := []key.Binding{as(k.FixApply, "apply"), as(k.FixCancel, "cancel"), k.upDown("scroll")}
+	if several {
+		b = append(b, pair("tab ⇧tab ←→", "choose", k.FixNext, k.FixPrev), as(k.FixChoose, "fix N"))
+	}
+	return b
 }
 
 // openerState is what enter and esc do on the tab shown (Findings).

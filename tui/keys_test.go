@@ -45,6 +45,9 @@ func TestHelpNamesItsKeys(t *testing.T) {
 	for _, b := range km.filterHelp()[1:] { // [0] is "type", no key
 		check("filter line", b)
 	}
+	for _, b := range km.fixHelp(true) {
+		check("fix preview line", b)
+	}
 }
 
 // TestEveryKeyHasHelp: each key a binding matches is named by some row of
@@ -67,6 +70,7 @@ func TestEveryKeyHasHelp(t *testing.T) {
 	}
 	add(km.filterHelp())
 	add(km.chooserHelp())
+	add(km.fixHelp(true)) // the fix preview's own help line
 	for name, b := range allBindings(km) {
 		for _, k := range b.Keys() {
 			if !listed[k] {

@@ -86,6 +86,7 @@ type Model struct {
 	tabs     []views.Pane    // the side pane's tabs, in order (keys 1…n)
 	findings *views.Findings // the Findings tab (also in tabs): `/` filters it
 	pick     pickerState
+	fix      fixState
 
 	note string // one-line message (editor failure, watch error), shown on the message line
 	back bool   // the user asked to go back to the agents/ list
@@ -203,7 +204,12 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			return m, nil
 		}
 		return m, m.requestAnalysis(time.Time{})
+	case fixDoneMsg:
+		return m, m.fixDone(msg)
 	case tea.KeyPressMsg:
+		if m.fixOpen() {
+			return m, m.fixKey(msg)
+		}
 		if m.pick.open {
 			if key.Matches(msg, m.keys.ForceQuit) {
 				return m, tea.Quit
@@ -342,6 +348,11 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	case key.Matches(k, km.Edit):
 		return m.openEditor()
+	case key.Matches(k, km.Fix):
+		m.openFix()
+		return nil
+	case key.Matches(k, km.Undo):
+		return m.undo()
 	case key.Matches(k, km.Pick):
 		if id, ok := m.selectedSlot(); ok {
 			return m.pickerCmd(id)

@@ -146,7 +146,9 @@ func (m *Model) Render() string {
 	}
 	lines = append(lines, views.HelpLine(m.th, m.w, m.shortHelp()))
 	screen := strings.Join(lines, "\n")
-	if m.pick.open {
+	if m.fixOpen() {
+		screen = views.Overlay(screen, m.fix.preview.View(m.th, m.w-2, m.h-2), m.w, m.h)
+	} else if m.pick.open {
 		screen = views.Overlay(screen, m.pick.picker.View(m.th), m.w, m.h)
 	} else if m.showHelp {
 		screen = views.Overlay(screen, views.HelpOverlay(m.th, m.w-2, m.h-2, m.keys.fullHelp(m.cfg.FromList)), m.w, m.h)
@@ -248,6 +250,9 @@ func (m *Model) shortHelp() []key.Binding {
 	if m.filtering {
 		return m.keys.filterHelp()
 	}
+	if m.fixOpen() {
+		return m.keys.fixHelp(m.fix.preview.Len() > 1)
+	}
 	_, slotTab := m.curTab().(views.SlotSelector)
 	op := openerNone
 	if m.curTab() == m.findings {
@@ -256,5 +261,15 @@ func (m *Model) shortHelp() []key.Binding {
 			op = openerDetail
 		}
 	}
-	return m.keys.shortHelp(m.focus == focusGraph, slotTab, m.project, m.cfg.Options.Mode, op)
+	b := m.keys.shortHelp(m.focus == focusGraph, slotTab, m.project, m.cfg.Options.Mode, op)
+	// f and u, when they have something to do, before e edit.
+	var extra []key.Binding
+	if x, ok := m.findings.Selected(); ok && m.curTab() == m.findings && len(x.Fixes) > 0 {
+		extra = append(extra, short(m.keys.Fix, "fix"))
+	}
+	if m.fix.last != nil {
+		extra = append(extra, short(m.keys.Undo, "undo fix"))
+	}
+	i := len(b) - 6 // e edit · / filter · r reload · m mode · ? help · q quit
+	return append(b[:i:i], append(extra, b[i:]...)...)
 }

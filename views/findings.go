@@ -266,7 +266,11 @@ func (f *Findings) row(th Theme, x compile.Finding, sel bool) string {
 	if sel {
 		mark = th.Cursor.Render("› ")
 	}
-	text := fmt.Sprintf("%-7s %s %s", f.place(x), th.Code.Render(Clean(x.Code)), Clean(x.Message))
+	fix := ""
+	if len(x.Fixes) > 0 {
+		fix = th.DiffAdd.Render(FixMark) + " "
+	}
+	text := fmt.Sprintf("%-7s %s%s %s", f.place(x), fix, th.Code.Render(Clean(x.Code)), Clean(x.Message))
 	if x.Source != "" && x.Source != compile.SourceDeterministic {
 		text += th.Dim.Render(" [" + Clean(x.Source) + "]")
 	}
@@ -400,13 +404,28 @@ func FindingDetail(th Theme, x compile.Finding, doc *compile.Doc, place string, 
 	}
 	field("where", Clean(place))
 	field("pointer", Clean(x.Location))
+	if len(x.Fixes) > 0 {
+		out = append(out, "", th.Bold.Render(FixMark+" fixes")+th.Dim.Render(" (f previews)"))
+		for i, fx := range x.Fixes {
+			for j, l := range wrap(fmt.Sprintf("%d. %s", i+1, Clean(fx.Title)), 5) {
+				if j > 0 {
+					l = "   " + l
+				}
+				out = append(out, "  "+l)
+			}
+		}
+	}
 	if ex := ExcerptAround(th, doc, x.Line, x.Column, w-2, 3, 3); len(ex) > 0 {
 		out = append(out, "", th.Bold.Render("source"))
 		for _, l := range ex {
 			out = append(out, "  "+l)
 		}
 	}
-	out = append(out, "", th.Dim.Render("esc back to the list · ↑↓ scroll · e edit here"))
+	foot := "esc back to the list · ↑↓ scroll · e edit here"
+	if len(x.Fixes) > 0 {
+		foot += " · f fix"
+	}
+	out = append(out, "", th.Dim.Render(foot))
 	return out
 }
 

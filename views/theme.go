@@ -29,6 +29,9 @@ type Theme struct {
 	Cursor, Selected             lipgloss.Style
 	LineNo, Caret, Code          lipgloss.Style
 
+	// fix preview: a unified diff's added, removed and hunk lines
+	DiffAdd, DiffDel, DiffHunk lipgloss.Style
+
 	// help
 	HelpKey, HelpDesc, HelpSep lipgloss.Style
 	Overlay                    lipgloss.Style
@@ -84,6 +87,10 @@ func NewTheme(isDark bool) Theme {
 		LineNo:     s().Foreground(dim),
 		Caret:      s().Foreground(red).Bold(true),
 		Code:       s().Foreground(purple),
+
+		DiffAdd:  s().Foreground(green),
+		DiffDel:  s().Foreground(red),
+		DiffHunk: s().Foreground(blue),
 
 		HelpKey:  s().Foreground(accent),
 		HelpDesc: s().Foreground(dim),

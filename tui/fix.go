@@ -1,0 +1,269 @@
+package tui
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/views"
+)
+
+// fixState is the fix preview overlay (`f` on a finding with fixes) and
+// the last fix applied (`u` undoes it).
+type fixState struct {
+	preview *views.FixPreview // nil when closed
+	// srcs are the bytes the analysis the preview was opened on read,
+	// by path: the fix's edits are offsets into them, and the write is
+	// refused when the disk no longer holds them.
+	srcs    map[string][]byte
+	display func(string) string
+	busy    bool     // a write is in flight
+	last    *undoRec // the last fix applied, nil when none (or undone)
+}
+
+// undoRec is what undoing an applied fix takes: per file, the bytes the
+// fix wrote and the edits that turn them back into the bytes it read.
+type undoRec struct {
+	title string
+	files []undoFile
+}
+
+type undoFile struct {
+	path    string
+	shown   string // the path as the messages name it
+	written []byte
+	inverse []edit.Edit
+}
+
+// fixDoneMsg reports a fix's write (or an undo's).
+type fixDoneMsg struct {
+	undo  bool
+	title string
+	rec   *undoRec // the files written (a partial write too): what u undoes
+	wrote []string // the files written, as shown
+	err   error
+}
+
+// fixOpen says the fix preview is open.
+func (m *Model) fixOpen() bool { return m.fix.preview != nil }
+
+// selectedFixable is the finding selected on the Findings tab when it is
+// the tab shown.
+func (m *Model) selectedFinding() (ok bool) {
+	if m.curTab() != m.findings {
+		return false
+	}
+	_, ok = m.findings.Selected()
+	return ok
+}
+
+// openFix opens the preview of the selected finding's fixes.
+func (m *Model) openFix() {
+	if !m.selectedFinding() {
+		m.note = "select a finding on the Findings tab (1) to fix it"
+		return
+	}
+	x, _ := m.findings.Selected()
+	if len(x.Fixes) == 0 {
+		m.note = "no fix for " + x.Code + ": its repair is not mechanical (e edits the file)"
+		return
+	}
+	if m.fix.busy {
+		m.note = "a fix is being written; wait for it"
+		return
+	}
+	srcs := map[string][]byte{}
+	for p, d := range m.cur.Docs() {
+		srcs[p] = d.Src
+	}
+	m.fix.srcs = srcs
+	m.fix.display = m.displayPath
+	m.fix.preview = views.NewFixPreview(x, srcs, m.displayPath)
+}
+
+// displayPath names a file relative to the agent's package directory
+// (its base name when it is elsewhere), cleaned for the terminal.
+func (m *Model) displayPath(p string) string {
+	if m.cur != nil && m.cur.Agent != nil && m.cur.Agent.Dir != "" {
+		dir, err1 := filepath.Abs(m.cur.Agent.Dir)
+		abs, err2 := filepath.Abs(p)
+		if err1 == nil && err2 == nil {
+			if rel, err := filepath.Rel(dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
+				return views.Clean(filepath.ToSlash(rel))
+			}
+		}
+	}
+	return views.Clean(filepath.Base(p))
+}
+
+// fixKey handles a key while the preview is open.
+func (m *Model) fixKey(k tea.KeyPressMsg) tea.Cmd {
+	km, p := &m.keys, m.fix.preview
+	m.note = ""
+	switch {
+	case key.Matches(k, km.ForceQuit):
+		return tea.Quit
+	case key.Matches(k, km.FixCancel):
+		m.fix.preview = nil
+	case key.Matches(k, km.FixApply):
+		m.fix.preview = nil
+		m.fix.busy = true
+		return applyFixCmd(p.Chosen(), m.fix.srcs, m.fix.display)
+	case key.Matches(k, km.FixNext):
+		p.Cycle(1)
+	case key.Matches(k, km.FixPrev):
+		p.Cycle(-1)
+	case key.Matches(k, km.FixChoose):
+		p.Choose(int(k.String()[0] - '1'))
+	default:
+		if n, ok := m.navOf(k); ok {
+			p.Nav(n, max(1, m.h/2))
+		}
+	}
+	return nil
+}
+
+// undo undoes the last fix applied, when there is one.
+func (m *Model) undo() tea.Cmd {
+	if m.fix.last == nil {
+		m.note = "nothing to undo: no fix was applied in this session (or it was undone)"
+		return nil
+	}
+	if m.fix.busy {
+		m.note = "a fix is being written; wait for it"
+		return nil
+	}
+	m.fix.busy = true
+	return undoFixCmd(m.fix.last)
+}
+
+// fixDone takes a write's result: the message line says what happened;
+// without a watcher the model re-analyses itself (the watcher reports the
+// write otherwise, as after any save).
+func (m *Model) fixDone(msg fixDoneMsg) tea.Cmd {
+	m.fix.busy = false
+	wrote := strings.Join(msg.wrote, ", ")
+	switch {
+	case msg.undo && msg.err == nil:
+		m.fix.last = nil
+		m.note = fmt.Sprintf("undone: %q (restored %s)", msg.title, wrote)
+	case msg.undo:
+		m.note = fmt.Sprintf("cannot undo: %s (fix %q)", reason(msg.err), msg.title)
+	case msg.err == nil:
+		m.fix.last = msg.rec
+		m.note = fmt.Sprintf("fixed: %q (wrote %s) · u undoes it", msg.title, wrote)
+	default:
+		m.note = fmt.Sprintf("fix not applied: %s", reason(msg.err))
+		if len(msg.wrote) > 0 {
+			m.fix.last = msg.rec
+			m.note += fmt.Sprintf("; %s was written before it, u undoes that", wrote)
+		} else {
+			m.note += "; nothing was written"
+		}
+		if errors.Is(msg.err, edit.ErrChanged) {
+			m.note += " · r re-analyses"
+		}
+	}
+	m.note = views.Clean(m.note)
+	if len(msg.wrote) == 0 || m.cfg.Batches != nil {
+		return nil
+	}
+	return m.requestAnalysis(time.Time{})
+}
+
+// reason is a write error for the message line.
+func reason(err error) string {
+	var ce changedErr
+	if errors.As(err, &ce) {
+		return ce.shown + " changed on disk since " + ce.since
+	}
+	return err.Error()
+}
+
+// changedErr is a refusal because the file on disk is not the one the
+// fix was computed from (or, for an undo, the one the fix wrote).
+type changedErr struct {
+	shown, since string
+}
+
+func (e changedErr) Error() string { return e.shown + ": " + edit.ErrChanged.Error() }
+func (e changedErr) Unwrap() error { return edit.ErrChanged }
+
+// applyFixCmd writes fix to disk, file by file, with edit.WriteFix against
+// the bytes the analysis read. Every file is checked before the first is
+// written, so a file changed on disk refuses the whole fix; WriteFix
+// checks again at its write.
+func applyFixCmd(fix edit.Fix, srcs map[string][]byte, display func(string) string) tea.Cmd {
+	return func() tea.Msg {
+		msg := fixDoneMsg{title: fix.Title, rec: &undoRec{title: fix.Title}}
+		files := fix.Files()
+		for _, p := range files {
+			src, ok := srcs[p]
+			if !ok {
+				msg.err = fmt.Errorf("%s was not read by the analysis", display(p))
+				return msg
+			}
+			if err := unchanged(p, src, display(p), "it was analysed"); err != nil {
+				msg.err = err
+				return msg
+			}
+		}
+		for _, p := range files {
+			edits := edit.EditsOf(fix.Edits, p)
+			out, err := edit.WriteFix(p, srcs[p], edits)
+			if err != nil {
+				if errors.Is(err, edit.ErrChanged) {
+					err = changedErr{display(p), "it was analysed"}
+				}
+				msg.err = err
+				return msg
+			}
+			msg.rec.files = append(msg.rec.files, undoFile{path: p, shown: display(p), written: out, inverse: edit.Invert(srcs[p], edits)})
+			msg.wrote = append(msg.wrote, display(p))
+		}
+		return msg
+	}
+}
+
+// undoFixCmd writes back the bytes a fix replaced, while every file still
+// holds what the fix wrote.
+func undoFixCmd(rec *undoRec) tea.Cmd {
+	return func() tea.Msg {
+		msg := fixDoneMsg{undo: true, title: rec.title}
+		for _, f := range rec.files {
+			if err := unchanged(f.path, f.written, f.shown, "the fix was applied"); err != nil {
+				msg.err = err
+				return msg
+			}
+		}
+		for _, f := range rec.files {
+			if _, err := edit.WriteFix(f.path, f.written, f.inverse); err != nil {
+				if errors.Is(err, edit.ErrChanged) {
+					err = changedErr{f.shown, "the fix was applied"}
+				}
+				msg.err = err
+				return msg
+			}
+			msg.wrote = append(msg.wrote, f.shown)
+		}
+		return msg
+	}
+}
+
+// unchanged checks that path holds want.
+func unchanged(path string, want []byte, shown, since string) error {
+	disk, err := os.ReadFile(path)
+	if err != nil {
+		return err
+	}
+	if edit.Hash(disk) != edit.Hash(want) {
+		return changedErr{shown, since}
+	}
+	return nil
+}

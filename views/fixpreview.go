@@ -1,0 +1,161 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
+)
+
+// FixMark is what a findings row whose finding carries a fix shows
+// before the code.
+const FixMark = "⚒"
+
+// FixPreview is the overlay `f` opens on a finding with fixes: the title of
+// the fix chosen, the choice when there are several, and the unified diff
+// of every file it edits (coloured, scrollable, agent text cleaned). It
+// renders only what it is given: the diffs are computed from the bytes
+// the analysis read, never from the disk.
+type FixPreview struct {
+	finding compile.Finding
+	fixes   []edit.Fix
+	diffs   [][]string // per fix: the diff lines (raw, cleaned at render)
+	chosen  int
+	text    Text
+}
+
+// NewFixPreview builds the preview of x's fixes. srcs maps a path to the
+// bytes the analysis read; display names a path in the diff headers
+// (relative to the agent, so the same on every machine).
+func NewFixPreview(x compile.Finding, srcs map[string][]byte, display func(string) string) *FixPreview {
+	p := &FixPreview{finding: x, fixes: x.Fixes}
+	for _, f := range x.Fixes {
+		p.diffs = append(p.diffs, fixDiff(f, srcs, display))
+	}
+	p.show()
+	return p
+}
+
+// fixDiff is the diff of one fix, file by file, or the reason it has none.
+func fixDiff(f edit.Fix, srcs map[string][]byte, display func(string) string) []string {
+	var out []string
+	for _, path := range f.Files() {
+		src, ok := srcs[path]
+		if !ok {
+			out = append(out, "! "+display(path)+": the analysis did not read this file; the fix cannot be applied")
+			continue
+		}
+		next, err := edit.Apply(src, edit.EditsOf(f.Edits, path))
+		if err != nil {
+			out = append(out, "! "+display(path)+": "+err.Error())
+			continue
+		}
+		d := edit.UnifiedDiff(display(path), src, next)
+		if d == "" {
+			out = append(out, "  "+display(path)+": no change")
+			continue
+		}
+		out = append(out, strings.Split(strings.TrimSuffix(d, "\n"), "\n")...)
+	}
+	if len(f.Edits) == 0 {
+		out = append(out, "! the fix has no edits")
+	}
+	return out
+}
+
+func (p *FixPreview) show() {
+	p.text.SetLines(p.diffs[p.chosen])
+	p.text.Home()
+}
+
+// Finding is the finding the preview is for.
+func (p *FixPreview) Finding() compile.Finding { return p.finding }
+
+// Chosen is the fix chosen (the one Enter applies).
+func (p *FixPreview) Chosen() edit.Fix { return p.fixes[p.chosen] }
+
+// ChosenIndex is the index of the fix chosen.
+func (p *FixPreview) ChosenIndex() int { return p.chosen }
+
+// Len is the number of fixes offered.
+func (p *FixPreview) Len() int { return len(p.fixes) }
+
+// Choose chooses fix i (ignored out of range).
+func (p *FixPreview) Choose(i int) {
+	if i >= 0 && i < len(p.fixes) && i != p.chosen {
+		p.chosen = i
+		p.show()
+	}
+}
+
+// Cycle chooses the next (d=1) or previous (d=-1) fix, wrapping.
+func (p *FixPreview) Cycle(d int) {
+	n := len(p.fixes)
+	p.Choose(((p.chosen+d)%n + n) % n)
+}
+
+// Nav scrolls the diff.
+func (p *FixPreview) Nav(n Nav, page int) { p.text.Nav(n, page) }
+
+// Offset is the first diff line shown (tests).
+func (p *FixPreview) Offset() int { return p.text.Offset() }
+
+// DiffLine colours one line of a unified diff (cleaned first: the diff
+// holds the agent's text).
+func DiffLine(th Theme, l string) string {
+	c := Clean(strings.ReplaceAll(l, "\t", "    "))
+	switch {
+	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
+		return th.Bold.Render(c)
+	case strings.HasPrefix(l, "@@"):
+		return th.DiffHunk.Render(c)
+	case strings.HasPrefix(l, "+"):
+		return th.DiffAdd.Render(c)
+	case strings.HasPrefix(l, "-"):
+		return th.DiffDel.Render(c)
+	case strings.HasPrefix(l, "!"):
+		return th.Blocker.Render(c)
+	}
+	return th.Text.Render(c)
+}
+
+// View renders the preview as a framed box no larger than w×h (its keys
+// are on the model's help line, built from its key bindings).
+func (p *FixPreview) View(th Theme, w, h int) string {
+	bw := min(w, 110)
+	inner := max(1, bw-3)
+	var head []string
+	x := p.finding
+	head = append(head, Trunc(th.Code.Render(Clean(x.Code))+" "+th.Dim.Render(Clean(x.Message)), inner))
+	if len(p.fixes) == 1 {
+		head = append(head, Trunc(th.Bold.Render("fix: ")+th.Text.Render(Clean(p.fixes[0].Title)), inner))
+	} else {
+		var parts []string
+		for i, f := range p.fixes {
+			label := fmt.Sprintf("%d %s", i+1, Clean(f.Title))
+			if i == p.chosen {
+				parts = append(parts, th.TabActive.Render("▸ "+label))
+			} else {
+				parts = append(parts, th.TabInactive.Render(label))
+			}
+		}
+		head = append(head, Trunc(th.Bold.Render(fmt.Sprintf("%d fixes: ", len(p.fixes)))+strings.Join(parts, th.Dim.Render(" │ ")), inner))
+	}
+	head = append(head, th.Border.Render(strings.Repeat("─", inner)))
+	diffH := max(1, min(len(p.diffs[p.chosen]), h-2-len(head)))
+	p.text.SetSize(inner, diffH)
+	raw := p.diffs[p.chosen]
+	off := p.text.Offset()
+	body := make([]string, 0, diffH)
+	for i := off; i < len(raw) && len(body) < diffH; i++ {
+		body = append(body, Fit(DiffLine(th, raw[i]), inner))
+	}
+	more := ""
+	if n := len(raw); n > diffH {
+		more = fmt.Sprintf(" · lines %d-%d of %d", off+1, min(n, off+diffH), n)
+	}
+	all := append(head, body...)
+	title := th.TitleFocused.Render("fix preview" + more)
+	return Box(th, title, bw, min(h, len(all)+2), all, true)
+}
