@@ -336,8 +336,7 @@ func TestFixRealEngine(t *testing.T) {
 		t.Fatalf("no %s finding", driftCode)
 	}
 	if len(x.Fixes) == 0 {
-		// MERGE: remove this skip when branch h-fix (the engine's fixes) is merged.
-		t.Skip("skip: no fix attached: the engine's package_version_oas_pkg_drift fix is on branch h-fix (issue 14); remove this skip at merge")
+		t.Fatalf("the engine attaches no fix to %s", driftCode)
 	}
 	others := len(an.Review.Findings) - 1
 	before := read(t, flow)

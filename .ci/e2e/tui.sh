@@ -251,9 +251,7 @@ tm send-keys -t u q
 # --- a fix from the TUI (issue 14): package_version_oas_pkg_drift ------------
 # The flow's packageVersion differs from package.json's version; f previews
 # the engine's fix, enter writes it, the watcher re-analyses, the blocker
-# goes; u undoes it. MERGE: the guard below (a finding without a fix reports
-# "skip: no fix attached") exists until branch h-fix is merged; remove it
-# then, so that a missing fix fails.
+# goes; u undoes it; a file changed on disk since the analysis is refused.
 fx="$work/agents/e2e/fix-agent"
 cp -r testdata/tui/agents/oastui-tui/clean-agent "$fx"
 sed -i 's/"type": "leaf",/"type": "leaf",\n      "packageVersion": "0.0.9",/' "$fx/cinatra/oas.json"
@@ -268,9 +266,7 @@ while [ $SECONDS -le $end ] && [ -z "$seen" ]; do
   case "$s" in *"fix preview"*) seen=preview;; *"no fix for package_version_oas_pkg_drift"*) seen=nofix;; esac
   [ -z "$seen" ] && sleep 0.05
 done
-if [ "$seen" = nofix ]; then
-  echo "skip: no fix attached (this binary's package_version_oas_pkg_drift finding carries no fix)"
-elif [ "$seen" != preview ]; then
+if [ "$seen" != preview ]; then
   bad "f opens the fix preview" "$(screen x)"
 else
   ok "f opens the fix preview"
