@@ -33,7 +33,8 @@ var (
 		Doc:       "the agent declares contextSlots but package.json lists @cinatra-ai/context-selection-agent in neither cinatra.agentDependencies nor cinatra.dependencies[]",
 		AutoFixes: []string{"add " + ContextSelectionAgent + " to package.json in the form it already uses (cinatra.agentDependencies, else cinatra.dependencies[] entries)"}}
 	RuleContextSlotNotWired = &Rule{Code: "context_slot_not_wired", Severity: compile.Blocker, Group: "slots",
-		Doc: "a slot has no context FlowNode (a FlowNode whose subflow calls /api/context-resolve), the FlowNode is not placed before its consumer, or the contextSlotBindings data edge into the consumer is missing"}
+		Doc:       "a slot has no context FlowNode (a FlowNode whose subflow calls /api/context-resolve), the FlowNode is not placed before its consumer, or the contextSlotBindings data edge into the consumer is missing",
+		AutoFixes: []string{"wire context slot <id>: add the context FlowNode context_<id> and its subflow (as the corpus's slotted agents), placed before the slot's consumer, with the control and data edges in and out (a slot with no context FlowNode at all)"}}
 	RuleContextSlotStubWiring = &Rule{Code: "context_slot_stub_wiring", Severity: compile.Blocker, Group: "slots",
 		Doc: "a stub stands in for the context-selection agent: start.contextSlotBindings fed to a consumer, start.contextRefs passed to end.contextRefs, a contextSlotBindings Start input, or the context-selector screen without a context FlowNode"}
 	RuleContextDependencyLeak = &Rule{Code: "context_dependency_leak", Severity: compile.Warning, Group: "slots",
@@ -96,8 +97,10 @@ func checkContextSlots(p *Pass) {
 	for _, s := range slots {
 		c := matchContextFlowNode(s, slots, ctx)
 		if c == nil {
-			p.Report(doc, s.Ptr, RuleContextSlotNotWired,
-				fmt.Sprintf("slot %q has no context FlowNode: add a FlowNode context_%s whose subflow calls /api/context-resolve (the %s flow), placed before the node that consumes the slot", s.ID, s.ID, ContextSelectionAgent))
+			x, _ := WireContextSlot(doc, slotPackageName(a), s.ID)
+			p.ReportFix(doc, s.Ptr, RuleContextSlotNotWired,
+				fmt.Sprintf("slot %q has no context FlowNode: add a FlowNode context_%s whose subflow calls /api/context-resolve (the %s flow), placed before the node that consumes the slot", s.ID, s.ID, ContextSelectionAgent),
+				x)
 			continue
 		}
 		slotCheckWiring(p, doc, s, c)
@@ -557,4 +560,16 @@ func slotDependencyFix(pkg *compile.Doc) edit.Fix {
 		return f.add(fix.Append(pkg, ptrOf(deps), entry)).fix()
 	}
 	return f.add(fix.Insert(pkg, ptrOf(c), "agentDependencies", map[string]string{ContextSelectionAgent: slotDependencyRange})).fix()
+}
+
+// slotPackageName is the agent's package name: metadata.cinatra.packageName,
+// else package.json's name.
+func slotPackageName(a *compile.Agent) string {
+	if n := a.Flow.Root.Path("metadata", "cinatra", "packageName").StringOr(""); n != "" {
+		return n
+	}
+	if a.Package != nil && a.Package.Root != nil {
+		return a.Package.Root.Get("name").StringOr("")
+	}
+	return ""
 }

@@ -404,3 +404,59 @@ func stringEnd(src []byte, off int) int {
 	}
 	return len(src)
 }
+
+// InsertMembers adds the members keys[i]: vs[i], in order, at the end of
+// the object at objPtr (one edit, so several new members never clash).
+func InsertMembers(d *compile.Doc, objPtr string, keys []string, vs []any) (edit.Edit, error) {
+	n, err := lookup(d, objPtr)
+	if err != nil {
+		return edit.Edit{}, err
+	}
+	if n.Kind != compile.Object {
+		return edit.Edit{}, fmt.Errorf("%s: %q is not an object", d.Path, objPtr)
+	}
+	if len(keys) != len(vs) {
+		return edit.Edit{}, errors.New("keys and values differ in number")
+	}
+	return insert(d, n, keys, vs)
+}
+
+// InsertBefore inserts v into an array just before the item at itemPtr,
+// indented like that item (a minified array stays on one line).
+func InsertBefore(d *compile.Doc, itemPtr string, v any) (edit.Edit, error) {
+	n, err := lookup(d, itemPtr)
+	if err != nil {
+		return edit.Edit{}, err
+	}
+	p := n.Parent()
+	if p == nil || p.Kind != compile.Array {
+		return edit.Edit{}, fmt.Errorf("%s: %q is not an array item", d.Path, itemPtr)
+	}
+	st := styleOf(d)
+	c := children(d.Src, p)
+	i := -1
+	for j, ch := range c.kids {
+		if ch.value == n {
+			i = j
+		}
+	}
+	if i < 0 {
+		return edit.Edit{}, fmt.Errorf("%s: %q not found in its parent", d.Path, itemPtr)
+	}
+	multi := !st.oneLine && c.multiline(d.Src)
+	indent := ""
+	if multi {
+		indent = lineIndent(d.Src, c.kids[i].start)
+	}
+	text, err := st.render(v, indent, multi)
+	if err != nil {
+		return edit.Edit{}, err
+	}
+	start := c.kids[i].start
+	if multi {
+		text += "," + st.nl + indent
+	} else {
+		text += c.comma(d.Src, st)
+	}
+	return edit.Edit{Path: d.Path, Start: start, End: start, New: text}, nil
+}
