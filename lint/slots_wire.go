@@ -162,6 +162,14 @@ func (w *slotWiring) findConsumer(nodes *compile.Node) error {
 			break
 		}
 	}
+	if w.consumer == nil { // one already bound by another slot: the bindings accumulate
+		for _, c := range all {
+			if w.takesBindings(c.n) {
+				pick(c)
+				break
+			}
+		}
+	}
 	if w.consumer == nil { // the node the StartNode leads to
 		for _, e := range w.controlEdgesNode.Items {
 			if slotEdgeEndID(e, "from_node") != w.startID {
@@ -169,7 +177,7 @@ func (w *slotWiring) findConsumer(nodes *compile.Node) error {
 			}
 			to := slotEdgeEndID(e, "to_node")
 			for _, c := range all {
-				if c.id == to {
+				if c.id == to && !strings.HasPrefix(to, "context_") {
 					pick(c)
 				}
 			}
