@@ -72,6 +72,22 @@ func TestEdits(t *testing.T) {
 			"{\"b\":2}\n"},
 		{"empty root pretty", "{\n}\n", func(d *compile.Doc) (edit.Edit, error) { return Insert(d, "", "b", 2) },
 			"{\n  \"b\": 2\n}\n"},
+		{"insert before first", pretty, func(d *compile.Doc) (edit.Edit, error) { return InsertBefore(d, "/arr/0", map[string]int{"k": 1}) },
+			"{\n  \"a\": 1,\n  \"o\": {\n    \"x\": \"y\"\n  },\n  \"e\": {},\n  \"arr\": [\n    {\n      \"k\": 1\n    },\n    \"p\"\n  ],\n  \"z\": true\n}\n"},
+		{"crlf tabs insert before", crlfTabs, func(d *compile.Doc) (edit.Edit, error) { return InsertBefore(d, "/arr/0", "q") },
+			"{\r\n\t\"a\": 1,\r\n\t\"o\": {\r\n\t\t\"x\": \"y\"\r\n\t},\r\n\t\"e\": {},\r\n\t\"arr\": [\r\n\t\t\"q\",\r\n\t\t\"p\"\r\n\t],\r\n\t\"z\": true\r\n}\r\n"},
+		{"spaced insert before", spaced, func(d *compile.Doc) (edit.Edit, error) { return InsertBefore(d, "/arr/1", "r") },
+			`{"a": 1, "arr": ["p", "r", "q"]}`},
+		{"mini insert before", mini, func(d *compile.Doc) (edit.Edit, error) { return InsertBefore(d, "/arr/0", Raw(`{"k": [1]}`)) },
+			`{"a":1,"o":{"x":"y"},"e":{},"arr":[{"k":[1]},"p"],"z":true}`},
+		{"insert members", pretty, func(d *compile.Doc) (edit.Edit, error) {
+			return InsertMembers(d, "/o", []string{"m", "n"}, []any{1, Raw(`[2]`)})
+		},
+			"{\n  \"a\": 1,\n  \"o\": {\n    \"x\": \"y\",\n    \"m\": 1,\n    \"n\": [\n      2\n    ]\n  },\n  \"e\": {},\n  \"arr\": [\n    \"p\"\n  ],\n  \"z\": true\n}\n"},
+		{"mini insert members into empty", mini, func(d *compile.Doc) (edit.Edit, error) {
+			return InsertMembers(d, "/e", []string{"m", "n"}, []any{1, 2})
+		},
+			`{"a":1,"o":{"x":"y"},"e":{"m":1,"n":2},"arr":["p"],"z":true}`},
 		{"no trailing newline", "{\n    \"a\": 1\n}", func(d *compile.Doc) (edit.Edit, error) { return Insert(d, "", "b", 2) },
 			"{\n    \"a\": 1,\n    \"b\": 2\n}"},
 	}
@@ -122,6 +138,15 @@ func TestRefusals(t *testing.T) {
 	}
 	if _, err := Insert(d, "/o", "k", Raw("{bad")); err == nil {
 		t.Error("invalid raw JSON")
+	}
+	if _, err := InsertBefore(d, "/o", 1); err == nil {
+		t.Error("insert before an object member")
+	}
+	if _, err := InsertMembers(d, "/a", []string{"k"}, []any{1}); err == nil {
+		t.Error("insert members into an array")
+	}
+	if _, err := InsertMembers(d, "/o", []string{"k", "l"}, []any{1}); err == nil {
+		t.Error("keys and values of different lengths")
 	}
 	y := compile.ParseDocFile("f.yaml", []byte("a: 1\n"))
 	if _, err := Replace(y, "/a", 2); err == nil {
