@@ -216,6 +216,22 @@ func (w *slotWiring) takesBindings(n *compile.Node) bool {
 	return false
 }
 
+// localSubflow is the subflow of FlowNode n when it is a Flow with an
+// inputs array defined in this flow's $referenced_components, else nil.
+func (w *slotWiring) localSubflow(n *compile.Node) *compile.Node {
+	if compile.ComponentType(n) != "FlowNode" {
+		return nil
+	}
+	id, ok := compile.RefID(n.Get("subflow"))
+	if !ok {
+		return nil
+	}
+	if sub := w.refs.Get(id); compile.ComponentType(sub) == "Flow" && sub.Get("inputs").Is(compile.Array) {
+		return sub
+	}
+	return nil
+}
+
 func hasInput(n *compile.Node, title string) bool { return hasPort(n, "inputs", title) }
 
 func hasOutput(n *compile.Node, title string) bool { return hasPort(n, "outputs", title) }
@@ -346,7 +362,19 @@ func (w *slotWiring) build() (edit.Fix, error) {
 
 	// The consumer's contextSlotBindings input.
 	if !w.takesBindings(w.consumer) {
-		if in := w.consumer.Get("inputs"); in != nil {
+		if sub := w.localSubflow(w.consumer); sub != nil && w.consumer.Get("inputs") == nil {
+			// A FlowNode without inputs of its own takes its subflow's: the
+			// subflow and its StartNode gain the input (hidden, defaulting
+			// to [], as email-outreach's drafting subflow declares it).
+			in := fix.Raw(strings.TrimSuffix(slotBindingsInput, "}") + `,"default":[]}`)
+			f.add(fix.Append(d, ptrOf(sub.Get("inputs")), in))
+			if id, ok := compile.RefID(sub.Get("start_node")); ok {
+				if st := sub.Path("$referenced_components", id); compile.ComponentType(st) == "StartNode" && st.Get("inputs").Is(compile.Array) {
+					f.add(fix.Append(d, ptrOf(st.Get("inputs")), in))
+					f.add(setPath(d, st, []string{"metadata", "cinatra", "hidden"}, []string{"contextSlotBindings"}))
+				}
+			}
+		} else if in := w.consumer.Get("inputs"); in != nil {
 			f.add(fix.Append(d, ptrOf(in), fix.Raw(slotBindingsInput)))
 		} else {
 			f.add(fix.Insert(d, ptrOf(w.consumer), "inputs", fix.Raw("["+slotBindingsInput+"]")))

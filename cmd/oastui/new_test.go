@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -74,5 +75,132 @@ func TestNewRefusesToOverwriteAndBadNames(t *testing.T) {
 	}
 	if code, _, _ := runCmd("new"); code != exitUsage {
 		t.Errorf("missing DIR: exit %d", code)
+	}
+}
+
+// Every kind, with and without slots, and the orchestrator with and
+// without a child, lints with no finding at all and compiles; the slots'
+// context FlowNodes are compiled steps, the child is the FlowNode step's
+// childAgent and a package.json dependency.
+func TestNewKindMatrix(t *testing.T) {
+	slots := []string{"--slot", "draftContext:@cinatra-ai/brand-voice-artifact,@cinatra-ai/blog-post-artifact", "--slot", "voice:@acme/voice-artifact"}
+	for _, kind := range []string{"leaf", "gate", "orchestrator"} {
+		for _, slot := range []bool{false, true} {
+			for _, child := range []bool{false, true} {
+				if child && kind != "orchestrator" {
+					continue
+				}
+				name := kind
+				args := []string{"--kind", kind}
+				if slot {
+					name += "+slots"
+					args = append(args, slots...)
+				}
+				if child {
+					name += "+child"
+					args = append(args, "--child", "@acme/summary-agent")
+				}
+				t.Run(name, func(t *testing.T) {
+					dir := filepath.Join(t.TempDir(), "agents", "acme", "new-agent")
+					if code, _, errs := runCmd(append([]string{"new", dir}, args...)...); code != 0 {
+						t.Fatalf("new: exit %d: %s", code, errs)
+					}
+					if code, out, errs := runCmd("lint", dir, "--fail-on", "suggestion"); code != 0 {
+						t.Fatalf("lint: exit %d\n%s%s", code, out, errs)
+					}
+					code, out, errs := runCmd("compile", dir)
+					if code != 0 {
+						t.Fatalf("compile: exit %d\n%s%s", code, out, errs)
+					}
+					var res struct {
+						OK    bool `json:"ok"`
+						Value struct {
+							ApprovalPolicy struct {
+								Steps []struct {
+									Name       string `json:"name"`
+									NodeType   string `json:"nodeType"`
+									ChildAgent *struct {
+										PackageName string `json:"packageName"`
+									} `json:"childAgent"`
+								} `json:"steps"`
+							} `json:"approvalPolicy"`
+						} `json:"value"`
+					}
+					if err := json.Unmarshal([]byte(out), &res); err != nil || !res.OK {
+						t.Fatalf("compile result %v: %s", err, out)
+					}
+					var names, children []string
+					for _, s := range res.Value.ApprovalPolicy.Steps {
+						names = append(names, s.Name)
+						if s.ChildAgent != nil {
+							children = append(children, s.ChildAgent.PackageName)
+						}
+					}
+					joined := strings.Join(names, "|")
+					if got := strings.Contains(joined, "Resolve draftContext|Resolve voice"); got != slot {
+						t.Errorf("steps %q: context steps present %v, want %v", joined, got, slot)
+					}
+					if kind == "gate" && !strings.Contains(joined, "Approve summary") {
+						t.Errorf("gate: steps %q lack the approval gate", joined)
+					}
+					pkg, _ := os.ReadFile(filepath.Join(dir, "package.json"))
+					if child != slices.Contains(children, "@acme/summary-agent") || child != strings.Contains(string(pkg), `"@acme/summary-agent"`) {
+						t.Errorf("child %v: childAgents %q, package.json:\n%s", child, children, pkg)
+					}
+					if slot != strings.Contains(string(pkg), "@cinatra-ai/context-selection-agent") {
+						t.Errorf("slots %v: package.json:\n%s", slot, pkg)
+					}
+				})
+			}
+		}
+	}
+}
+
+// The slot wiring of `new` is the fix's generator (lint.WireContextSlot):
+// the corpus's names and template appear in the scaffold.
+func TestNewSlotUsesTheFixGenerator(t *testing.T) {
+	dir := filepath.Join(t.TempDir(), "a")
+	if code, _, errs := runCmd("new", dir, "--slot", "notes:@acme/notes-artifact"); code != 0 {
+		t.Fatal(errs)
+	}
+	src, _ := os.ReadFile(filepath.Join(dir, "cinatra", "oas.json"))
+	for _, want := range []string{`"context_notes"`, `"context-notes-subflow"`, `"ctx-notes-resolve_context"`, `/api/context-resolve`,
+		`"context_notes_contextSlotBindings_to_summarize"`, `"notesSlotId"`, `"@cinatra-ai/context-selection-agent:context-selector"`} {
+		if !strings.Contains(string(src), want) {
+			t.Errorf("oas.json lacks %s", want)
+		}
+	}
+}
+
+func TestNewFlagErrors(t *testing.T) {
+	base := t.TempDir()
+	file := filepath.Join(base, "file")
+	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"new", filepath.Join(base, "k"), "--kind", "robot"}, "unknown --kind"},
+		{[]string{"new", filepath.Join(base, "c"), "--child", "@acme/x"}, "--child is for --kind orchestrator"},
+		{[]string{"new", filepath.Join(base, "c2"), "--kind", "orchestrator", "--child", "acme"}, "@vendor/slug"},
+		{[]string{"new", filepath.Join(base, "s"), "--slot", "1bad:@x/y"}, "identifier-safe"},
+		{[]string{"new", filepath.Join(base, "s2"), "--slot", "a"}, "ID:EXTENSION"},
+		{[]string{"new", filepath.Join(base, "s3"), "--slot", "a:"}, "extension"},
+		{[]string{"new", filepath.Join(base, "s4"), "--slot", "a:@x/y", "--slot", "a:@x/z"}, "twice"},
+		{[]string{"new", file}, "not a directory"},
+	} {
+		code, _, errs := runCmd(tc.args...)
+		if code != exitUsage || !strings.Contains(errs, tc.want) {
+			t.Errorf("%v: exit %d, %q (want %q)", tc.args, code, errs, tc.want)
+		}
+	}
+	if b, _ := os.ReadFile(file); string(b) != "x" {
+		t.Error("the file was overwritten")
+	}
+	// writeNew never replaces a file (O_EXCL), even one created after the checks.
+	if err := writeNew(file, []byte("y")); err == nil || !strings.Contains(err.Error(), "never overwrites") {
+		t.Errorf("writeNew over a file: %v", err)
 	}
 }
