@@ -290,6 +290,30 @@ else
 fi
 tm send-keys -t x q
 
+# --- a fix that wires a context slot (issue 14): context_slot_not_wired -------
+# A scaffolded leaf declares a slot (and its dependency) but has no context
+# FlowNode: f on the selected blocker previews the wiring, enter writes it,
+# the blocker goes and the graph shows the new step "Resolve notes" before
+# the consumer.
+sl="$work/agents/e2e/slot-agent"
+"$bin" new "$sl" >/dev/null
+sed -i 's|"type": "leaf",|"type": "leaf",\n      "contextSlots": [{"slotId": "notes", "acceptedArtifactExtensions": ["@acme/notes-artifact"], "selectionMode": "interactive", "resolutionMode": "accumulate", "minItems": 0, "maxItems": 5}],|' "$sl/cinatra/oas.json"
+sed -i 's|"kind": "agent",|"kind": "agent",\n    "agentDependencies": {"@cinatra-ai/context-selection-agent": "^0.1.1"},|' "$sl/package.json"
+tm new-session -d -s w -x 120 -y 32 "$bin $sl"
+check "unwired slot agent opens with the blocker" w "⚒ context_slot_not_wired"
+if screen w | grep -qF "Resolve notes"; then bad "no context step before the fix" "$(screen w)"; else ok "no context step before the fix"; fi
+tm send-keys -t w 1
+tm send-keys -t w f
+check "f previews the slot wiring" w "fix: wire context slot notes"
+check "the preview adds the slot's Start input" w '+      "title": "notesSlotId",'
+tm send-keys -t w Enter
+check "enter applies the wiring" w 'fixed: "wire context slot notes"'
+if wait_gone w "context_slot_not_wired" 10; then ok "the slot blocker disappears"; else bad "the slot blocker disappears" "$(screen w)"; fi
+check "the graph shows the new context step" w "Resolve notes"
+check "the agent is clean after the wiring" w "● clean"
+if "$bin" lint "$sl" --fail-on suggestion >/dev/null 2>&1; then ok "the wired agent lints clean"; else bad "the wired agent lints clean" "$("$bin" lint "$sl" 2>&1)"; fi
+tm send-keys -t w q
+
 # --- a PATH that is not an agent: message and exit 2 --------------------------
 out=$("$bin" "$empty" 2>&1); rc=$?
 if [ $rc = 2 ] && printf '%s' "$out" | grep -q "not an agent"; then ok "not an agent: exit 2 with a message"; else bad "not an agent: exit 2 with a message (rc=$rc: $out)"; fi
