@@ -23,6 +23,13 @@ func FuzzFixesKeepJSON(f *testing.F) {
 		}
 		f.Add(flow, pkg)
 	}
+	slot := filepath.Join("..", "testdata", "invalid", "slots", "second-slot-without-flownode") // the slot wiring fix
+	slotFlow, err1 := os.ReadFile(filepath.Join(slot, "cinatra", "oas.json"))
+	slotPkg, err2 := os.ReadFile(filepath.Join(slot, "package.json"))
+	if err1 != nil || err2 != nil {
+		f.Fatalf("seed %s: %v %v", slot, err1, err2)
+	}
+	f.Add(slotFlow, slotPkg)
 	legacy, err := os.ReadFile(filepath.Join(valFixtureDir, "legacy_field", "oas.json"))
 	if err != nil {
 		f.Fatal(err)
