@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"encoding/json"
 	"fmt"
 	"os"
@@ -331,5 +332,70 @@ func TestWireContextSlotOnBrokenCorpus(t *testing.T) {
 	}
 	if tried < 3 {
 		t.Errorf("the breakage applied to %d corpus agents, want the 3 slotted ones", tried)
+	}
+}
+
+// The wiring follows the file's own style: a minified file stays on one
+// line, a CRLF file gets no bare LF, a tab-indented file no space indent.
+func TestWireContextSlotKeepsStyle(t *testing.T) {
+	fixture := filepath.Join("..", "testdata", "invalid", "slots", "second-slot-without-flownode")
+	for _, style := range []string{"minified", "crlf", "tabs"} {
+		t.Run(style, func(t *testing.T) {
+			dir := copyFixture(t, fixture)
+			path := filepath.Join(dir, "cinatra", "oas.json")
+			b, err := os.ReadFile(path)
+			if err != nil {
+				t.Fatal(err)
+			}
+			var v any
+			if err := json.Unmarshal(b, &v); err != nil {
+				t.Fatal(err)
+			}
+			var out []byte
+			switch style {
+			case "minified":
+				out, _ = json.Marshal(v)
+			case "crlf":
+				out, _ = json.MarshalIndent(v, "", "  ")
+				out = []byte(strings.ReplaceAll(string(out), "\n", "\r\n") + "\r\n")
+			case "tabs":
+				out, _ = json.MarshalIndent(v, "", "\t")
+				out = append(out, '\n')
+			}
+			if err := os.WriteFile(path, out, 0o644); err != nil {
+				t.Fatal(err)
+			}
+			before := applyFirstFix(t, dir, "context_slot_not_wired")
+			got, _ := os.ReadFile(path)
+			if len(got) <= len(out) {
+				t.Fatal("nothing written")
+			}
+			s := string(got)
+			switch style {
+			case "minified":
+				var c bytes.Buffer
+				if err := json.Compact(&c, got); err != nil || c.String() != s {
+					t.Errorf("the minified file is no longer minified:\n%.400s", s)
+				}
+			case "crlf":
+				if strings.Count(s, "\n") != strings.Count(s, "\r\n") {
+					t.Error("a bare LF in a CRLF file")
+				}
+			case "tabs":
+				if strings.Contains(s, "\n  ") {
+					t.Error("space indentation in a tab-indented file")
+				}
+			}
+			_, after := reviewDir(t, dir)
+			cb, ca := codeCounts(before), codeCounts(after)
+			if ca["context_slot_not_wired"] != 0 {
+				t.Errorf("still not wired:\n%s", renderRuleFindings(after, "context_slot_not_wired"))
+			}
+			for code, n := range ca {
+				if n > cb[code] {
+					t.Errorf("new %s:\n%s", code, renderRuleFindings(after, code))
+				}
+			}
+		})
 	}
 }
