@@ -75,6 +75,7 @@ func init() {
 		cmd.Flags().StringVar(&o.kind, "kind", "leaf", "what to scaffold: leaf, orchestrator or gate")
 		cmd.Flags().StringArrayVar(&o.slots, "slot", nil, "a context slot ID:EXTENSION[,EXTENSION...], wired before the agent's step (repeatable)")
 		cmd.Flags().StringVar(&o.child, "child", "", "orchestrator only: the child agent's package (@vendor/slug) its FlowNode runs")
+		mustRegister(cmd, "kind", completeValues(scaffoldKinds...))
 		return cmd
 	})
 }

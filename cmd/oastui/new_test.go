@@ -204,3 +204,10 @@ func TestNewFlagErrors(t *testing.T) {
 		t.Errorf("writeNew over a file: %v", err)
 	}
 }
+
+func TestNewKindCompletion(t *testing.T) {
+	got, dir := complete(t, "new", "x", "--kind", "")
+	if strings.Join(got, ",") != "leaf,orchestrator,gate" || dir != ":4" {
+		t.Errorf("--kind completes %q (%s)", got, dir)
+	}
+}
