@@ -178,7 +178,7 @@ func (p *Pass) ReportFix(doc *compile.Doc, ptr string, r *Rule, msg string, fixe
 	p.Report(doc, ptr, r, msg)
 	f := &p.found[len(p.found)-1]
 	for _, x := range fixes {
-		if len(x.Edits) > 0 {
+		if !x.Empty() {
 			f.Fixes = append(f.Fixes, x)
 		}
 	}
