@@ -41,7 +41,7 @@ var All = assemble(
 		RuleFlowNoReachableEnd, RuleNodeBranchesMismatch, RuleFlowDuplicateNodeName,
 		RuleFlowNodeListedTwice, RuleBranchingNodeInputs,
 		RuleDataFlowUnknownOutput, RuleDataFlowUnknownInput, RuleDataFlowTypeIncompatible,
-		RuleDataFlowInputUnsatisfied, RuleDataFlowEmptyList),
+		RuleDataFlowInputUnsatisfied, RuleDataFlowEmptyList, RuleDataEdgeDuplicate),
 	reportedBy(passRefScope,
 		RuleComponentRefUnresolved, RuleComponentRefExternal, RuleComponentRefSiblingScope,
 		RuleComponentRefLoadOrder, RuleComponentRefCircular),
