@@ -31,7 +31,7 @@ type Edit struct {
 // fix or batch.
 type Fix struct {
 	Title string `json:"title"`
-	Edits []Edit `json:"edits"`
+	Edits []Edit `json:"edits,omitempty"`
 	Moves []Move `json:"moves,omitempty"`
 }
 
