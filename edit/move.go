@@ -137,6 +137,15 @@ func realDirs(top, dir string, missing *[]string) error {
 // read-only directory does not).
 var removeFile = os.Remove
 
+// CheckMove checks, writing nothing, what MoveFile(from, to, read) checks
+// first: from is a regular file holding read, to does not exist, no
+// symlink on the way. A caller applying several changes checks them all
+// before the first write.
+func CheckMove(from, to string, read []byte) error {
+	_, err := checkMove(from, to, read)
+	return err
+}
+
 // MoveFile moves the file from to to, keeping its bytes and mode: read is
 // what the analysis read from from. It refuses, moving nothing, when to
 // exists (ErrExists), when from no longer holds read (ErrChanged), when
