@@ -215,6 +215,10 @@ func (e changedErr) Unwrap() error { return edit.ErrChanged }
 func applyFixCmd(fix edit.Fix, srcs map[string][]byte, display func(string) string) tea.Cmd {
 	return func() tea.Msg {
 		msg := fixDoneMsg{title: fix.Title, rec: &undoRec{title: fix.Title}}
+		if b := edit.Plan([]edit.Candidate{{ID: "this fix", Fixes: []edit.Fix{fix}}}); len(b.Skipped) > 0 {
+			msg.err = fmt.Errorf("the fix cannot be applied: %s", b.Skipped[0].Reason) // e.g. it edits a file it moves
+			return msg
+		}
 		files := fix.Files()
 		for _, p := range append(slices.Clone(files), movedFrom(fix.Moves)...) {
 			src, ok := srcs[p]

@@ -8,6 +8,7 @@ import (
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/oastui/oastui/edit"
 )
 
 const legacyCode = "legacy_agent_filename"
@@ -107,5 +108,26 @@ func TestFixMoveRefusedWhenTargetAppears(t *testing.T) {
 	}
 	if !bytes.Equal(read(t, from), before) || string(read(t, to)) != "mine" {
 		t.Error("files were written")
+	}
+}
+
+// TestFixMoveAndEditOfOneFileRefused: a fix that both edits and moves one
+// file is refused before anything is written (the engine makes none; the
+// TUI applies fixes without edit.Plan's batch check otherwise).
+func TestFixMoveAndEditOfOneFileRefused(t *testing.T) {
+	m, from, to := legacyModel(t)
+	before := read(t, from)
+	x, _ := m.findings.Selected()
+	fx := x.Fixes[0]
+	fx.Edits = []edit.Edit{{Path: from, Start: 0, End: 1, New: "["}}
+	runCmd(t, m, applyFixCmd(fx, map[string][]byte{from: before}, m.displayPath))
+	if !strings.Contains(m.note, "fix not applied") || !strings.Contains(m.note, "moves") {
+		t.Errorf("note = %q", m.note)
+	}
+	if !bytes.Equal(read(t, from), before) {
+		t.Error("the file was written")
+	}
+	if _, err := os.Lstat(to); !os.IsNotExist(err) {
+		t.Error("the file was moved")
 	}
 }
