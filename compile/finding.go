@@ -67,7 +67,7 @@ func sameFinding(a, b Finding) bool {
 		return false
 	}
 	for i := range a.Fixes {
-		if a.Fixes[i].Title != b.Fixes[i].Title || !slices.Equal(a.Fixes[i].Edits, b.Fixes[i].Edits) {
+		if a.Fixes[i].Title != b.Fixes[i].Title || !slices.Equal(a.Fixes[i].Edits, b.Fixes[i].Edits) || !slices.Equal(a.Fixes[i].Moves, b.Fixes[i].Moves) {
 			return false
 		}
 	}

@@ -7,6 +7,8 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+
+	"github.com/oastui/oastui/edit"
 )
 
 // Profile selects which rules apply to a file (SPEC §1).
@@ -110,6 +112,7 @@ func Load(path string, opts LoadOptions) (*Agent, error) {
 	}
 
 	a.Flow = readDoc(a.ov, a.FlowPath, &a.Findings)
+	addLegacyMoveFix(a)
 	if a.Dir != "" {
 		a.Package = readOptionalDoc(a.ov, filepath.Join(a.Dir, "package.json"), &a.Findings)
 		a.CinatraJSON = readOptionalDoc(a.ov, filepath.Join(a.Dir, "cinatra.json"), &a.Findings)
@@ -222,4 +225,25 @@ func readOptionalDoc(ov overlay, path string, findings *[]Finding) *Doc {
 		return nil
 	}
 	return readDoc(ov, path, findings)
+}
+
+// addLegacyMoveFix gives the legacy_agent_filename finding its fix: move
+// the flow file, bytes unchanged, to cinatra/oas.json (edit.MoveFile
+// creates cinatra/ when needed). None when the flow file was not read or
+// something already holds the target's place.
+func addLegacyMoveFix(a *Agent) {
+	if a.Dir == "" || a.Flow == nil || a.Flow.Src == nil {
+		return
+	}
+	to := filepath.Join(a.Dir, FlowCandidates[0])
+	if _, err := os.Lstat(to); err == nil || a.ov.exists(to) {
+		return
+	}
+	for i := range a.Findings {
+		f := &a.Findings[i]
+		if f.Code == "legacy_agent_filename" && f.File == a.FlowPath {
+			f.Fixes = append(f.Fixes, edit.Fix{Title: "move the flow file to " + FlowCandidates[0],
+				Moves: []edit.Move{{From: a.FlowPath, To: to}}})
+		}
+	}
 }

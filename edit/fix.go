@@ -25,14 +25,20 @@ type Edit struct {
 }
 
 // Fix is one named repair of a finding: a list of edits, possibly to
-// several files (package.json and the flow file). The edits of one file
-// must not overlap.
+// several files (package.json and the flow file), and of file moves
+// (Moves, applied after the edits). The edits of one file must not
+// overlap; a move's source and target are edited by no edit of the same
+// fix or batch.
 type Fix struct {
 	Title string `json:"title"`
-	Edits []Edit `json:"edits"`
+	Edits []Edit `json:"edits,omitempty"`
+	Moves []Move `json:"moves,omitempty"`
 }
 
-// Files lists the files a fix edits, sorted, each once.
+// Empty reports whether the fix changes nothing (no edit, no move).
+func (f Fix) Empty() bool { return len(f.Edits) == 0 && len(f.Moves) == 0 }
+
+// Files lists the files a fix edits (not the files it moves: Moves), sorted, each once.
 func (f Fix) Files() []string {
 	var out []string
 	for _, e := range f.Edits {
@@ -192,7 +198,7 @@ func Plan(cands []Candidate) *Batch {
 
 func (b *Batch) same(f Fix) string {
 	for _, c := range b.Chosen {
-		if c.SameAs == "" && slices.Equal(sorted(c.Fix.Edits), sorted(f.Edits)) {
+		if c.SameAs == "" && slices.Equal(sorted(c.Fix.Edits), sorted(f.Edits)) && slices.Equal(c.Fix.Moves, f.Moves) {
 			return c.ID
 		}
 	}
@@ -201,13 +207,25 @@ func (b *Batch) same(f Fix) string {
 
 // clash says why f cannot join the batch, or "".
 func (b *Batch) clash(f Fix) string {
-	if len(f.Edits) == 0 {
+	if f.Empty() {
 		return "the fix has no edits"
 	}
 	for i, e := range f.Edits {
 		for _, o := range f.Edits[:i] {
 			if conflict(e, o) {
 				return "its own edits overlap"
+			}
+		}
+	}
+	for i, m := range f.Moves {
+		for _, e := range f.Edits {
+			if m.touches(e) {
+				return fmt.Sprintf("it both moves %s and edits %s", m.From, e.Path)
+			}
+		}
+		for _, o := range f.Moves[:i] {
+			if m.clashes(o) {
+				return "its own moves name the same file"
 			}
 		}
 	}
@@ -221,6 +239,23 @@ func (b *Batch) clash(f Fix) string {
 					return fmt.Sprintf("it edits %s bytes %d-%d, which the fix of %s (%q) also edits", e.Path, e.Start, e.End, c.ID, c.Fix.Title)
 				}
 			}
+			for _, m := range f.Moves {
+				if m.touches(o) {
+					return fmt.Sprintf("it moves %s to %s, which the fix of %s (%q) edits", m.From, m.To, c.ID, c.Fix.Title)
+				}
+			}
+		}
+		for _, m := range c.Fix.Moves {
+			for _, e := range f.Edits {
+				if m.touches(e) {
+					return fmt.Sprintf("it edits %s, which the fix of %s (%q) moves", e.Path, c.ID, c.Fix.Title)
+				}
+			}
+			for _, o := range f.Moves {
+				if m.clashes(o) {
+					return fmt.Sprintf("it moves %s to %s, and the fix of %s (%q) moves the same file", o.From, o.To, c.ID, c.Fix.Title)
+				}
+			}
 		}
 	}
 	return ""
@@ -232,6 +267,17 @@ func (b *Batch) Edits() []Edit {
 	for _, c := range b.Chosen {
 		if c.SameAs == "" {
 			out = append(out, c.Fix.Edits...)
+		}
+	}
+	return out
+}
+
+// Moves lists the moves of the chosen fixes (each distinct fix once).
+func (b *Batch) Moves() []Move {
+	var out []Move
+	for _, c := range b.Chosen {
+		if c.SameAs == "" {
+			out = append(out, c.Fix.Moves...)
 		}
 	}
 	return out
@@ -362,6 +408,12 @@ func (b *Batch) Diff(sources map[string][]byte) (string, error) {
 		}
 		s.WriteString(d)
 	}
+	for _, m := range b.Moves() {
+		if _, ok := sources[m.From]; !ok {
+			return "", fmt.Errorf("%s: not among the files the analysis read", m.From)
+		}
+		s.WriteString(RenameDiff(m.From, m.To))
+	}
 	return s.String(), nil
 }
 
@@ -393,6 +445,16 @@ func (b *Batch) Write(sources map[string][]byte) ([]string, error) {
 	if len(changed) > 0 {
 		return nil, fmt.Errorf("%s: %w; nothing fixed (run the analysis again)", strings.Join(changed, ", "), ErrChanged)
 	}
+	moves := b.Moves()
+	for _, m := range moves {
+		src, ok := sources[m.From]
+		if !ok {
+			return nil, fmt.Errorf("%s: not among the files the analysis read", m.From)
+		}
+		if _, err := checkMove(m.From, m.To, src); err != nil {
+			return nil, fmt.Errorf("%w; nothing fixed", err)
+		}
+	}
 	edits := b.Edits()
 	var written []string
 	for _, p := range b.Files() {
@@ -400,6 +462,12 @@ func (b *Batch) Write(sources map[string][]byte) ([]string, error) {
 			return written, err
 		}
 		written = append(written, p)
+	}
+	for _, m := range moves {
+		if _, err := MoveFile(m.From, m.To, sources[m.From]); err != nil {
+			return written, err
+		}
+		written = append(written, m.To)
 	}
 	return written, nil
 }

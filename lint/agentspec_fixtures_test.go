@@ -134,6 +134,7 @@ func TestAgentSpecProfiles(t *testing.T) {
 		want    bool
 	}{
 		{"branch_unknown.json", compile.ProfileCinatra, true},
+		{"data_edge_duplicate.json", compile.ProfileCinatra, true},
 		{"flow_node_listed_twice.json", compile.ProfileCinatra, false},       // duplicate_node's job
 		{"flow_start_node_count.json", compile.ProfileCinatra, false},        // start_node_count's job (root Flow)
 		{"flow_start_node_count__nested.json", compile.ProfileCinatra, true}, // nested Flows are ours

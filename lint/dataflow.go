@@ -4,6 +4,8 @@ import (
 	"fmt"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/lint/fix"
 )
 
 // The Agent Spec data-flow rules (SPEC §3.2; reference/agentspec.md §5.5):
@@ -22,6 +24,9 @@ var (
 		Doc: "E4: an input without a default has no producer on some control path that reaches its node; WayFlow refuses such a flow"}
 	RuleDataFlowEmptyList = &Rule{Code: "dataflow_empty_list", Severity: compile.Warning, Group: "flowgraph",
 		Doc: "E5: data_flow_connections is [] (spec: no data edges at all) — WayFlow reads it as null (name-based data flow); write null or the edges"}
+	RuleDataEdgeDuplicate = &Rule{Code: "data_edge_duplicate", Severity: compile.Warning, Group: "flowgraph",
+		Doc:       "E6: a Flow lists the same data edge twice (same source node and output, same destination node and input); the repeat does nothing but hide edits to one copy",
+		AutoFixes: []string{"remove the later entry of data_flow_connections (when it is inline or a second reference to the same edge; an entry naming another edge component is left to the author)"}}
 )
 
 // prop builds a synthetic property schema for an inferred input or output.
@@ -112,7 +117,49 @@ func dataFlowRules(p *Pass, dm *docModel, m *flowModel) {
 				e.name, e.output, e.src.label(), typeText(sp), e.input, e.dst.label(), typeText(dp)))
 		}
 	}
+	duplicateDataEdges(p, dm, m)
 	unsatisfiedInputs(p, dm, m)
+}
+
+// duplicateDataEdges is E6's special case: a data edge that repeats an
+// earlier one of the flow (same resolved source node and output, same
+// destination node and input). Reported at the later entry; its fix
+// removes that entry when nothing else is lost with it: it is inline, or
+// it references the same component as the first.
+func duplicateDataEdges(p *Pass, dm *docModel, m *flowModel) {
+	type key struct{ src, out, dst, in string }
+	first := map[key]*dedge{}
+	refs := map[key]map[string]bool{} // the $component_refs of the entries seen, per edge
+	for _, e := range m.data {
+		if e.srcRef.id == "" || e.dstRef.id == "" {
+			continue // unresolved endpoints are edge_unknown_node's
+		}
+		k := key{e.srcRef.id, e.output, e.dstRef.id, e.input}
+		f := first[k]
+		seen := refs[k][e.ref]
+		if refs[k] == nil {
+			refs[k] = map[string]bool{}
+		}
+		refs[k][e.ref] = true
+		if f == nil {
+			first[k] = e
+			continue
+		}
+		var fx edit.Fix
+		if e.ref == "" || seen {
+			fx = newFix("remove this repeated entry of data_flow_connections").add(fix.Remove(dm.doc, e.entry)).fix()
+		}
+		src, dst := e.srcRef.id, e.dstRef.id
+		if e.src != nil {
+			src = e.src.label()
+		}
+		if e.dst != nil {
+			dst = e.dst.label()
+		}
+		p.ReportFix(dm.doc, e.entry, RuleDataEdgeDuplicate, fmt.Sprintf(
+			"data edge %q of flow %q repeats data edge %q: output %q of %q to input %q of %q",
+			e.name, m.label(), f.name, e.output, src, e.input, dst), fx)
+	}
 }
 
 // unsatisfiedInputs is E4: for each input without a default, is there a

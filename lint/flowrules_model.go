@@ -43,7 +43,9 @@ type cedge struct {
 
 // dedge is one DataFlowEdge.
 type dedge struct {
-	ptr      string
+	ptr      string // the edge component (in $referenced_components when referenced)
+	entry    string // its entry in data_flow_connections (= ptr when inline)
+	ref      string // the entry's $component_ref, "" when inline
 	name     string
 	src, dst *fnode
 	srcRef   endpoint
@@ -200,7 +202,7 @@ func (dm *docModel) buildFlow(f *compile.Flow) *flowModel {
 		if e == nil || e.Kind != compile.Object {
 			continue
 		}
-		de := &dedge{ptr: ePtr, name: e.Get("name").StringOr(""),
+		de := &dedge{ptr: ePtr, entry: ptr, ref: it.Get("$component_ref").StringOr(""), name: e.Get("name").StringOr(""),
 			output: e.Get("source_output").StringOr(""), input: e.Get("destination_input").StringOr("")}
 		de.srcRef = dm.endpoint(f, e, ePtr, "source_node")
 		de.dstRef = dm.endpoint(f, e, ePtr, "destination_node")

@@ -178,7 +178,7 @@ func (p *Pass) ReportFix(doc *compile.Doc, ptr string, r *Rule, msg string, fixe
 	p.Report(doc, ptr, r, msg)
 	f := &p.found[len(p.found)-1]
 	for _, x := range fixes {
-		if len(x.Edits) > 0 {
+		if !x.Empty() {
 			f.Fixes = append(f.Fixes, x)
 		}
 	}
@@ -225,7 +225,8 @@ func (r *Rule) Anchor() string {
 func (r *Rule) HelpURI() string { return RulesDocURL + "#" + r.Anchor() }
 
 // FixText is the rule's fix, or NoFixText; then, for a fixable rule, its
-// automatic fixes.
+// automatic fixes. A rule without one says so, with or without a fix by
+// hand.
 func (r *Rule) FixText() string {
 	if r.Fixable() {
 		auto := "automatic with `oastui lint --fix` (the first applies): " + strings.Join(r.AutoFixes, "; or ")
@@ -235,7 +236,7 @@ func (r *Rule) FixText() string {
 		return auto
 	}
 	if r.Fix != "" {
-		return r.Fix
+		return r.Fix + " (by hand: " + NoFixText + ")"
 	}
 	return NoFixText
 }

@@ -41,7 +41,7 @@ var All = assemble(
 		RuleFlowNoReachableEnd, RuleNodeBranchesMismatch, RuleFlowDuplicateNodeName,
 		RuleFlowNodeListedTwice, RuleBranchingNodeInputs,
 		RuleDataFlowUnknownOutput, RuleDataFlowUnknownInput, RuleDataFlowTypeIncompatible,
-		RuleDataFlowInputUnsatisfied, RuleDataFlowEmptyList),
+		RuleDataFlowInputUnsatisfied, RuleDataFlowEmptyList, RuleDataEdgeDuplicate),
 	reportedBy(passRefScope,
 		RuleComponentRefUnresolved, RuleComponentRefExternal, RuleComponentRefSiblingScope,
 		RuleComponentRefLoadOrder, RuleComponentRefCircular),
@@ -91,7 +91,8 @@ var (
 	RuleDuplicateKey = &Rule{Code: "duplicate_key", Severity: compile.Blocker, Group: groupLoading,
 		Doc: "a JSON object has the same key twice; JSON.parse keeps the last one and silently ignores the first (a warning in the agentspec profile)"}
 	RuleLegacyAgentFilename = &Rule{Code: "legacy_agent_filename", Severity: compile.Warning, Group: groupLoading,
-		Doc: "the package's flow file is at a legacy path (cinatra/agent.json or agent.json); move it to cinatra/oas.json"}
+		Doc:       "the package's flow file is at a legacy path (cinatra/agent.json or agent.json); move it to cinatra/oas.json",
+		AutoFixes: []string{"move the flow file, bytes unchanged, to cinatra/oas.json (not offered when something is already there)"}}
 	RulePackageJSONInvalid = &Rule{Code: "package_json_invalid", Severity: compile.Blocker, Group: groupLoading,
 		Doc: "package.json is not an object, or its name/version/license is not a string, or its dependencies/peerDependencies/devDependencies is not an object"}
 	RuleInternalError = &Rule{Code: "internal_error", Severity: compile.Blocker, Group: groupLoading,

@@ -34,8 +34,8 @@ var (
 		Doc: "the root is not a well-formed Cinatra Flow: agentspec_version 26.1.0, component_type Flow, id/name strings, metadata.cinatra.type, inputs/outputs/nodes/edges/$referenced_components of the right shape (reference §9.2)"}
 	RuleLegacyField = &Rule{Code: "legacy_field", Severity: compile.Blocker, Group: validatorGroup,
 		Doc:       "a legacy field (root componentType, metadata.cinatra formatVersion/executionMode/approvalPolicy/compiledPlan/inputSchema/outputSchema/prompt/taskSpec) that the compiler derives or that moved to Agent.system_prompt",
-		Fix:       "remove the field: the compiler derives it (prompt and taskSpec hold text to move into Agent.system_prompt by hand: no automatic fix for them)",
-		AutoFixes: []string{"remove the legacy field (not prompt/taskSpec)"}}
+		Fix:       "remove the field: the compiler derives it (prompt and taskSpec hold text that belongs in Agent.system_prompt)",
+		AutoFixes: []string{"remove the legacy field (not prompt/taskSpec)", "for prompt/taskSpec: move the text into the system_prompt of the flow's only local Agent, when that is absent or empty (no fix when there are several Agents or it already has a prompt: merging texts is the author's)"}}
 	RuleAgentNodeHITLOwnedBy = &Rule{Code: "agentnode_hitl_owned_by", Severity: compile.Blocker, Group: validatorGroup,
 		Doc: `an AgentNode's metadata.cinatra.hitlOwnedBy is neither "childAgent" nor "self"`}
 	RuleAgentNodeSurfaceOverride = &Rule{Code: "agentnode_surface_override", Severity: compile.Blocker, Group: validatorGroup,
@@ -151,11 +151,64 @@ func (v *valCtx) checkLegacy() {
 			var fx edit.Fix
 			if f != "prompt" && f != "taskSpec" { // their text belongs in Agent.system_prompt: not deleted
 				fx = newFix("remove the legacy field metadata.cinatra." + f).add(fix.Remove(v.doc, ptr)).fix()
+			} else {
+				fx = v.promptMoveFix(f, ptr, c.Get(f))
 			}
 			v.reportFix(ptr, RuleLegacyField,
 				"legacy field metadata.cinatra."+f+" must not appear in OAS agent.json (derived at compile time or moved to Agent.system_prompt)", fx)
 		}
 	}
+}
+
+// promptMoveFix moves the text of metadata.cinatra.prompt or taskSpec
+// into Agent.system_prompt, where the reference says it moved (§9.1: the
+// compiled prompt is the system_prompt of the first AgentNode's local
+// Agent, §11.9). Offered only when that target is certain and holds
+// nothing: the legacy value is a non-empty string, the root Flow's
+// $referenced_components hold exactly one Agent, an AgentNode there
+// refers to it, and its system_prompt is absent or "". Otherwise no fix:
+// merging two texts, or choosing among several Agents, is the author's.
+func (v *valCtx) promptMoveFix(field, ptr string, val *compile.Node) edit.Fix {
+	text, ok := val.Str()
+	if !ok || text == "" {
+		return edit.Fix{}
+	}
+	refs := v.root.Get("$referenced_components")
+	if refs == nil || refs.Kind != compile.Object {
+		return edit.Fix{}
+	}
+	agentID, agents := "", 0
+	for _, m := range refs.Members {
+		if compile.ComponentType(m.Value) == "Agent" {
+			agentID, agents = m.Key, agents+1
+		}
+	}
+	if agents != 1 || refs.Get(agentID) == nil || compile.ComponentType(refs.Get(agentID)) != "Agent" {
+		return edit.Fix{} // none, several, or a duplicate key hiding one
+	}
+	used := false
+	for _, m := range refs.Members {
+		if compile.ComponentType(m.Value) == "AgentNode" {
+			if r, ok := m.Value.Path("agent", "$component_ref").Str(); ok && r == agentID {
+				used = true
+			}
+		}
+	}
+	if !used {
+		return edit.Fix{}
+	}
+	aptr := compile.Pointer("$referenced_components", agentID)
+	b := newFix("move metadata.cinatra." + field + " into the Agent's system_prompt").add(fix.Remove(v.doc, ptr))
+	switch sp := refs.Get(agentID).Get("system_prompt"); {
+	case sp == nil:
+		b.add(fix.Insert(v.doc, aptr, "system_prompt", text))
+	default:
+		if s, ok := sp.Str(); !ok || s != "" {
+			return edit.Fix{} // the Agent has its own prompt (or a non-string)
+		}
+		b.add(fix.Replace(v.doc, aptr+"/system_prompt", text))
+	}
+	return b.fix()
 }
 
 // checkAgentNodes applies the reference's AgentNode metadata.cinatra rules

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
 
@@ -28,10 +29,22 @@ type fixState struct {
 }
 
 // undoRec is what undoing an applied fix takes: per file, the bytes the
-// fix wrote and the edits that turn them back into the bytes it read.
+// fix wrote and the edits that turn them back into the bytes it read;
+// per file moved, the way back.
 type undoRec struct {
 	title string
 	files []undoFile
+	moves []undoMove
+}
+
+// undoMove is a file move a fix made: undone by moving the file back
+// while it still holds data, then removing the directories it created
+// (when empty).
+type undoMove struct {
+	from, to           string
+	shownFrom, shownTo string
+	data               []byte
+	dirs               []string
 }
 
 type undoFile struct {
@@ -202,14 +215,24 @@ func (e changedErr) Unwrap() error { return edit.ErrChanged }
 func applyFixCmd(fix edit.Fix, srcs map[string][]byte, display func(string) string) tea.Cmd {
 	return func() tea.Msg {
 		msg := fixDoneMsg{title: fix.Title, rec: &undoRec{title: fix.Title}}
+		if b := edit.Plan([]edit.Candidate{{ID: "this fix", Fixes: []edit.Fix{fix}}}); len(b.Skipped) > 0 {
+			msg.err = fmt.Errorf("the fix cannot be applied: %s", b.Skipped[0].Reason) // e.g. it edits a file it moves
+			return msg
+		}
 		files := fix.Files()
-		for _, p := range files {
+		for _, p := range append(slices.Clone(files), movedFrom(fix.Moves)...) {
 			src, ok := srcs[p]
 			if !ok {
 				msg.err = fmt.Errorf("%s was not read by the analysis", display(p))
 				return msg
 			}
 			if err := unchanged(p, src, display(p), "it was analysed"); err != nil {
+				msg.err = err
+				return msg
+			}
+		}
+		for _, mv := range fix.Moves {
+			if err := edit.CheckMove(mv.From, mv.To, srcs[mv.From]); err != nil {
 				msg.err = err
 				return msg
 			}
@@ -227,8 +250,29 @@ func applyFixCmd(fix edit.Fix, srcs map[string][]byte, display func(string) stri
 			msg.rec.files = append(msg.rec.files, undoFile{path: p, shown: display(p), written: out, inverse: edit.Invert(srcs[p], edits)})
 			msg.wrote = append(msg.wrote, display(p))
 		}
+		for _, mv := range fix.Moves {
+			dirs, err := edit.MoveFile(mv.From, mv.To, srcs[mv.From])
+			if err != nil {
+				if errors.Is(err, edit.ErrChanged) {
+					err = changedErr{display(mv.From), "it was analysed"}
+				}
+				msg.err = err
+				return msg
+			}
+			msg.rec.moves = append(msg.rec.moves, undoMove{from: mv.From, to: mv.To, shownFrom: display(mv.From), shownTo: display(mv.To), data: srcs[mv.From], dirs: dirs})
+			msg.wrote = append(msg.wrote, display(mv.From)+" → "+display(mv.To))
+		}
 		return msg
 	}
+}
+
+// movedFrom lists the sources of moves.
+func movedFrom(ms []edit.Move) []string {
+	var out []string
+	for _, m := range ms {
+		out = append(out, m.From)
+	}
+	return out
 }
 
 // undoFixCmd writes back the bytes a fix replaced, while every file still
@@ -242,6 +286,16 @@ func undoFixCmd(rec *undoRec) tea.Cmd {
 				return msg
 			}
 		}
+		for _, mv := range rec.moves {
+			if err := unchanged(mv.to, mv.data, mv.shownTo, "the fix was applied"); err != nil {
+				msg.err = err
+				return msg
+			}
+			if err := edit.CheckMove(mv.to, mv.from, mv.data); err != nil {
+				msg.err = err
+				return msg
+			}
+		}
 		for _, f := range rec.files {
 			if _, err := edit.WriteFix(f.path, f.written, f.inverse); err != nil {
 				if errors.Is(err, edit.ErrChanged) {
@@ -251,6 +305,19 @@ func undoFixCmd(rec *undoRec) tea.Cmd {
 				return msg
 			}
 			msg.wrote = append(msg.wrote, f.shown)
+		}
+		for _, mv := range rec.moves {
+			if _, err := edit.MoveFile(mv.to, mv.from, mv.data); err != nil {
+				if errors.Is(err, edit.ErrChanged) {
+					err = changedErr{mv.shownTo, "the fix was applied"}
+				}
+				msg.err = err
+				return msg
+			}
+			for i := len(mv.dirs) - 1; i >= 0; i-- {
+				os.Remove(mv.dirs[i]) // only when empty: the user's files stay
+			}
+			msg.wrote = append(msg.wrote, mv.shownTo+" → "+mv.shownFrom)
 		}
 		return msg
 	}

@@ -58,7 +58,14 @@ func fixDiff(f edit.Fix, srcs map[string][]byte, display func(string) string) []
 		}
 		out = append(out, strings.Split(strings.TrimSuffix(d, "\n"), "\n")...)
 	}
-	if len(f.Edits) == 0 {
+	for _, m := range f.Moves {
+		if _, ok := srcs[m.From]; !ok {
+			out = append(out, "! "+display(m.From)+": the analysis did not read this file; the fix cannot be applied")
+			continue
+		}
+		out = append(out, strings.Split(strings.TrimSuffix(edit.RenameDiff(display(m.From), display(m.To)), "\n"), "\n")...)
+	}
+	if f.Empty() {
 		out = append(out, "! the fix has no edits")
 	}
 	return out

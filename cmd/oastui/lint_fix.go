@@ -80,7 +80,7 @@ func runLintFixes(std cmdIO, targets []string, opts analysis.Options, ci *ciStat
 		}
 		written, err := b.Write(sources)
 		if err != nil {
-			if errors.Is(err, edit.ErrChanged) || errors.Is(err, edit.ErrNotRegular) {
+			if errors.Is(err, edit.ErrChanged) || errors.Is(err, edit.ErrNotRegular) || errors.Is(err, edit.ErrExists) {
 				return 0, usageErrorf("--fix: %v", err)
 			}
 			return 0, internalErrorf("--fix: %v (files written before the failure: %s)", err, strings.Join(written, ", "))

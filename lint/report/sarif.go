@@ -129,6 +129,9 @@ type sarifByteRegion struct {
 func sarifFixes(f lint.Finding, base string) []sarifFix {
 	var out []sarifFix
 	for _, x := range f.Fixes {
+		if len(x.Edits) == 0 {
+			continue // a file move (edit.Move) has no SARIF form: artifactChanges are replacements only
+		}
 		sf := sarifFix{Description: sarifText{x.Title}}
 		for _, p := range x.Files() {
 			uri, baseID := relFileURI(p, base)
