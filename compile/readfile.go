@@ -8,10 +8,12 @@ import (
 	"os"
 	"path/filepath"
 	"syscall"
+
+	"github.com/oastui/oastui/edit"
 )
 
 // ErrNotRegular is the error (under an *fs.PathError) of ReadFileLimited
-// for a path that is not a regular file: a named pipe, a device, a socket
+// for a path that is not a regular file: a FIFO, a device, a socket
 // or a directory (after following symlinks, so a link to /dev/zero is one).
 var ErrNotRegular = errors.New("not a regular file")
 
@@ -33,20 +35,6 @@ func (e *TooLargeError) Error() string {
 }
 func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
 
-func fileKind(m fs.FileMode) string {
-	switch {
-	case m.IsDir():
-		return "a directory"
-	case m&fs.ModeNamedPipe != 0:
-		return "a named pipe"
-	case m&fs.ModeSocket != 0:
-		return "a socket"
-	case m&fs.ModeDevice != 0:
-		return "a device"
-	}
-	return "a special file"
-}
-
 // ReadFileLimited reads a regular file of at most limit bytes. It is the
 // one way loading (and the config reader) reads a file, so that a hostile
 // path costs neither time nor memory:
@@ -65,7 +53,7 @@ func ReadFileLimited(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: notRegularError{fileKind(st.Mode())}}
+		return nil, &fs.PathError{Op: "read", Path: path, Err: notRegularError{edit.FileKind(st.Mode())}}
 	}
 	if st.Size() > limit {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Size: st.Size(), Limit: limit}}
@@ -79,7 +67,7 @@ func ReadFileLimited(path string, limit int64) ([]byte, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: notRegularError{fileKind(st.Mode())}}
+		return nil, &fs.PathError{Op: "read", Path: path, Err: notRegularError{edit.FileKind(st.Mode())}}
 	}
 	// One buffer of the size stat gave plus one byte, so a file that
 	// grew since is seen to have (io.ReadAll would double its way up).

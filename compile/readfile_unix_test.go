@@ -96,7 +96,7 @@ func TestLoadRefusesFIFO(t *testing.T) {
 				t.Fatal(err)
 			}
 			f := findingFor(a, target, "agent_read_failed")
-			if f == nil || f.Severity != Blocker || !strings.Contains(f.Message, "not a regular file (a named pipe)") {
+			if f == nil || f.Severity != Blocker || !strings.Contains(f.Message, "not a regular file (a FIFO)") {
 				t.Fatalf("want agent_read_failed \"not a regular file\" on %s, got %+v", target, a.Findings)
 			}
 		})
@@ -133,7 +133,7 @@ func TestReadFileLimitedRefusesSpecialFiles(t *testing.T) {
 	if err := os.Symlink("/dev/zero", zero); err != nil {
 		t.Fatal(err)
 	}
-	for path, kind := range map[string]string{fifo: "a named pipe", dir: "a directory", zero: "a device"} {
+	for path, kind := range map[string]string{fifo: "a FIFO", dir: "a directory", zero: "a character device"} {
 		var err error
 		withTimeout(t, "ReadFileLimited("+path+")", func() { _, err = ReadFileLimited(path, MaxFileBytes) })
 		if !errors.Is(err, ErrNotRegular) || !strings.Contains(err.Error(), kind) {
@@ -172,7 +172,7 @@ func TestLoadSymlinkToDevZero(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if f := findingFor(a, flow, "agent_read_failed"); f == nil || !strings.Contains(f.Message, "not a regular file (a device)") {
+	if f := findingFor(a, flow, "agent_read_failed"); f == nil || !strings.Contains(f.Message, "not a regular file (a character device)") {
 		t.Fatalf("symlink to /dev/zero not refused: %+v", a.Findings)
 	}
 }

@@ -31,7 +31,7 @@ func WriteFileAtomic(path string, data []byte) error {
 			return fmt.Errorf("%s: is a symlink; refusing to write through it: %w", path, ErrNotRegular)
 		}
 		if !st.Mode().IsRegular() {
-			return fmt.Errorf("%s: %w (%s); refusing to replace it", path, ErrNotRegular, kind(st.Mode()))
+			return fmt.Errorf("%s: %w (%s); refusing to replace it", path, ErrNotRegular, FileKind(st.Mode()))
 		}
 		mode = st.Mode().Perm()
 	case !errors.Is(err, fs.ErrNotExist):
@@ -57,7 +57,7 @@ func WriteFileAtomic(path string, data []byte) error {
 		// The target may have changed since the Lstat: check again just
 		// before the rename (the window left is the rename itself).
 		if st, err := os.Lstat(path); err == nil && !st.Mode().IsRegular() {
-			werr = fmt.Errorf("%w (%s, appeared while writing); refusing to replace it", ErrNotRegular, kind(st.Mode()))
+			werr = fmt.Errorf("%w (%s, appeared while writing); refusing to replace it", ErrNotRegular, FileKind(st.Mode()))
 		}
 	}
 	if werr == nil {
@@ -74,8 +74,10 @@ func WriteFileAtomic(path string, data []byte) error {
 	return nil
 }
 
-// kind names a non-regular file mode for an error message.
-func kind(m fs.FileMode) string {
+// FileKind names a non-regular file mode for an error message ("a FIFO",
+// "a character device", …): the one wording of every refusal of a special
+// file, in loading and in writing.
+func FileKind(m fs.FileMode) string {
 	switch {
 	case m&fs.ModeSymlink != 0:
 		return "a symlink"

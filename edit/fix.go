@@ -359,7 +359,7 @@ func WriteFix(path string, read []byte, edits []Edit) ([]byte, error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w (%s); refusing to fix it", path, ErrNotRegular, kind(st.Mode()))
+		return nil, fmt.Errorf("%s: %w (%s); refusing to fix it", path, ErrNotRegular, FileKind(st.Mode()))
 	}
 	disk, err := os.ReadFile(path)
 	if err != nil {
@@ -432,7 +432,7 @@ func (b *Batch) Write(sources map[string][]byte) ([]string, error) {
 			return nil, err
 		}
 		if !st.Mode().IsRegular() {
-			return nil, fmt.Errorf("%s: %w (%s); refusing to fix it", p, ErrNotRegular, kind(st.Mode()))
+			return nil, fmt.Errorf("%s: %w (%s); refusing to fix it", p, ErrNotRegular, FileKind(st.Mode()))
 		}
 		disk, err := os.ReadFile(p)
 		if err != nil {

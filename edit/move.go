@@ -55,7 +55,7 @@ func checkMove(from, to string, read []byte) (missing []string, err error) {
 		return nil, err
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w (%s); refusing to move it", from, ErrNotRegular, kind(st.Mode()))
+		return nil, fmt.Errorf("%s: %w (%s); refusing to move it", from, ErrNotRegular, FileKind(st.Mode()))
 	}
 	disk, err := os.ReadFile(from)
 	if err != nil {
@@ -118,7 +118,7 @@ func realDirs(top, dir string, missing *[]string) error {
 		case err == nil && st.Mode()&fs.ModeSymlink != 0:
 			return fmt.Errorf("%s: is a symlink; refusing to move a file across it: %w", d, ErrNotRegular)
 		case err == nil && !st.IsDir():
-			return fmt.Errorf("%s: is %s, not a directory; refusing to move a file there", d, kind(st.Mode()))
+			return fmt.Errorf("%s: is %s, not a directory; refusing to move a file there", d, FileKind(st.Mode()))
 		case err == nil:
 			continue
 		case errors.Is(err, fs.ErrNotExist) && missing != nil:

@@ -54,7 +54,7 @@ func TestFIFOInPlaceOfAgentFiles(t *testing.T) {
 					}
 					continue
 				}
-				if r.code == 0 || !strings.Contains(r.out+r.err, "not a regular file (a named pipe)") {
+				if r.code == 0 || !strings.Contains(r.out+r.err, "not a regular file (a FIFO)") {
 					t.Errorf("%s with a FIFO %s: exit %d\n%s%s", args[0], fifo, r.code, r.out, r.err)
 				}
 			case <-time.After(10 * time.Second):
