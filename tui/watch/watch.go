@@ -58,7 +58,7 @@ type Watcher struct {
 	dirs   map[string]bool
 	files  map[string]bool
 	trees  map[string]bool
-	update chan Config
+	update chan updateReq
 	sums   map[string]fileSum // content digests by file, reused while size and mtime hold
 	w      *fsnotify.Watcher
 	out    chan Batch
@@ -79,7 +79,7 @@ func New(cfg Config) (*Watcher, error) {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
-	wt := &Watcher{cfg: cfg, w: fw, update: make(chan Config, 1), sums: map[string]fileSum{},
+	wt := &Watcher{cfg: cfg, w: fw, update: make(chan updateReq), sums: map[string]fileSum{},
 		out: make(chan Batch, 1), errs: make(chan error, 8), cancel: cancel, done: make(chan struct{})}
 	wt.set(cfg)
 	wt.addAll()
@@ -103,20 +103,24 @@ func (wt *Watcher) set(cfg Config) {
 	}
 }
 
+// updateReq is one Update handed to the loop; done is closed once it
+// applies.
+type updateReq struct {
+	cfg  Config
+	done chan struct{}
+}
+
 // Update replaces what is watched (the debounce stays): the TUI calls it
-// after each analysis with the files that analysis read. The newest
-// update wins if the loop has not taken the previous one yet.
+// after each analysis with the files that analysis read. It returns once
+// the loop watches the new set, so a change made after Update returns is
+// seen (the loop never blocks for long: it hands batches over without
+// waiting for the reader). After Close it does nothing.
 func (wt *Watcher) Update(cfg Config) {
-	for {
-		select {
-		case wt.update <- cfg:
-			return
-		default:
-		}
-		select {
-		case <-wt.update: // drop the stale one, then try again
-		default:
-		}
+	req := updateReq{cfg: cfg, done: make(chan struct{})}
+	select {
+	case wt.update <- req:
+		<-req.done
+	case <-wt.done:
 	}
 }
 
@@ -285,10 +289,11 @@ func (wt *Watcher) loop(ctx context.Context) {
 				rescan = true
 				arm()
 			}
-		case cfg := <-wt.update:
-			wt.set(cfg)
+		case req := <-wt.update:
+			wt.set(req.cfg)
 			wt.addAll()
 			missing = wt.missing()
+			close(req.done)
 		case err, ok := <-wt.w.Errors:
 			if !ok {
 				return

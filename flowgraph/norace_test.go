@@ -1,0 +1,5 @@
+//go:build !race
+
+package flowgraph
+
+const raceEnabled = false
