@@ -417,16 +417,67 @@ func (b *Batch) Diff(sources map[string][]byte) (string, error) {
 	return s.String(), nil
 }
 
+// Applied is what Batch.Write did, enough to undo it: each file with the
+// bytes written and the edits that restore the bytes read, and each move
+// with the bytes moved and the folders it created.
+type Applied struct {
+	Files []AppliedFile
+	Moves []AppliedMove
+}
+
+// AppliedFile is one file Batch.Write wrote.
+type AppliedFile struct {
+	Path    string
+	Written []byte // the file's bytes after the fix
+	Inverse []Edit // the edits that turn Written back into the bytes read
+}
+
+// AppliedMove is one file Batch.Write moved.
+type AppliedMove struct {
+	Move
+	Data    []byte   // the bytes moved
+	Created []string // folders created for the target, outermost first
+}
+
+// Paths lists what was written: the files edited, then the move targets.
+func (a *Applied) Paths() []string {
+	if a == nil {
+		return nil
+	}
+	var out []string
+	for _, f := range a.Files {
+		out = append(out, f.Path)
+	}
+	for _, m := range a.Moves {
+		out = append(out, m.To)
+	}
+	return out
+}
+
+// ChangedError is Batch.Write's refusal when files changed on disk since
+// the analysis read them; errors.Is(err, ErrChanged) holds.
+type ChangedError struct{ Paths []string }
+
+func (e *ChangedError) Error() string {
+	return strings.Join(e.Paths, ", ") + ": " + ErrChanged.Error() + "; nothing fixed (run the analysis again)"
+}
+func (e *ChangedError) Unwrap() error { return ErrChanged }
+
 // Write applies the batch to the files on disk. Every file is checked
 // before any is written: when one of them changed since the analysis read
-// it (or is not a regular file), nothing is written and the error names
-// it. It returns the files written.
-func (b *Batch) Write(sources map[string][]byte) ([]string, error) {
+// it (a *ChangedError), is not a regular file, or was not read at all,
+// nothing is written. It returns what it wrote, also when a later write
+// fails, so that the caller can report or undo it.
+func (b *Batch) Write(sources map[string][]byte) (*Applied, error) {
 	if _, err := b.Result(sources); err != nil {
 		return nil, err
 	}
 	var changed []string
 	for _, p := range b.Files() {
+		src, ok := sources[p]
+		if !ok {
+			return nil, fmt.Errorf("%s: not among the files the analysis read", p)
+		}
 		st, err := os.Lstat(p)
 		if err != nil {
 			return nil, err
@@ -438,12 +489,9 @@ func (b *Batch) Write(sources map[string][]byte) ([]string, error) {
 		if err != nil {
 			return nil, err
 		}
-		if Hash(disk) != Hash(sources[p]) {
+		if Hash(disk) != Hash(src) {
 			changed = append(changed, p)
 		}
-	}
-	if len(changed) > 0 {
-		return nil, fmt.Errorf("%s: %w; nothing fixed (run the analysis again)", strings.Join(changed, ", "), ErrChanged)
 	}
 	moves := b.Moves()
 	for _, m := range moves {
@@ -452,22 +500,32 @@ func (b *Batch) Write(sources map[string][]byte) ([]string, error) {
 			return nil, fmt.Errorf("%s: not among the files the analysis read", m.From)
 		}
 		if _, err := checkMove(m.From, m.To, src); err != nil {
+			if errors.Is(err, ErrChanged) {
+				changed = append(changed, m.From)
+				continue
+			}
 			return nil, fmt.Errorf("%w; nothing fixed", err)
 		}
 	}
+	if len(changed) > 0 {
+		return nil, &ChangedError{Paths: changed}
+	}
 	edits := b.Edits()
-	var written []string
+	applied := &Applied{}
 	for _, p := range b.Files() {
-		if _, err := WriteFix(p, sources[p], EditsOf(edits, p)); err != nil {
-			return written, err
+		fe := EditsOf(edits, p)
+		out, err := WriteFix(p, sources[p], fe)
+		if err != nil {
+			return applied, err
 		}
-		written = append(written, p)
+		applied.Files = append(applied.Files, AppliedFile{Path: p, Written: out, Inverse: Invert(sources[p], fe)})
 	}
 	for _, m := range moves {
-		if _, err := MoveFile(m.From, m.To, sources[m.From]); err != nil {
-			return written, err
+		created, err := MoveFile(m.From, m.To, sources[m.From])
+		if err != nil {
+			return applied, err
 		}
-		written = append(written, m.To)
+		applied.Moves = append(applied.Moves, AppliedMove{Move: m, Data: sources[m.From], Created: created})
 	}
-	return written, nil
+	return applied, nil
 }

@@ -204,12 +204,12 @@ func TestBatchMove(t *testing.T) {
 	}
 	os.Remove(to)
 
-	written, err := b.Write(srcs)
+	applied, err := b.Write(srcs)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if !slices.Equal(written, []string{pkg, to}) {
-		t.Errorf("written %q", written)
+	if written := applied.Paths(); !slices.Equal(written, []string{pkg, to}) {
+		t.Errorf("written %q", applied.Paths())
 	}
 	if got, _ := os.ReadFile(to); string(got) != body {
 		t.Errorf("moved bytes %q", got)

@@ -8,7 +8,6 @@ import (
 	"time"
 
 	"github.com/oastui/oastui/analysis"
-	"github.com/oastui/oastui/lint"
 )
 
 // Options of the TUI's analyses: the engine's own.
@@ -35,19 +34,9 @@ func Analyze(path string, opts Options, seq uint64) *Analysis {
 	return an
 }
 
-// refusal is the gate's response over s. A deterministic review is the
-// gate's own review (same rules, same config), so its blockers are used
-// as they are; an advisory one runs the gate again.
+// refusal is the gate's review_blocked response over s, nil when the gate
+// lets it through (Snapshot.Gate: the deterministic review's blockers).
 func refusal(s *analysis.Snapshot) []byte {
-	if s.Agent == nil {
-		return nil
-	}
-	if s.Mode == lint.ModeDeterministic || s.Mode == "" {
-		if len(s.Review.Blockers) == 0 {
-			return nil
-		}
-		return lint.BlockedResponse(s.Review.Blockers)
-	}
 	out, blocked := s.Gate()
 	if !blocked {
 		return nil

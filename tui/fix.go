@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"slices"
 	"strings"
 	"time"
 
@@ -32,26 +31,9 @@ type fixState struct {
 // fix wrote and the edits that turn them back into the bytes it read;
 // per file moved, the way back.
 type undoRec struct {
-	title string
-	files []undoFile
-	moves []undoMove
-}
-
-// undoMove is a file move a fix made: undone by moving the file back
-// while it still holds data, then removing the directories it created
-// (when empty).
-type undoMove struct {
-	from, to           string
-	shownFrom, shownTo string
-	data               []byte
-	dirs               []string
-}
-
-type undoFile struct {
-	path    string
-	shown   string // the path as the messages name it
-	written []byte
-	inverse []edit.Edit
+	title   string
+	applied *edit.Applied       // what the fix wrote (edit.Batch.Write)
+	display func(string) string // a path as the messages name it
 }
 
 // fixDoneMsg reports a fix's write (or an undo's).
@@ -208,69 +190,43 @@ type changedErr struct {
 func (e changedErr) Error() string { return e.shown + ": " + edit.ErrChanged.Error() }
 func (e changedErr) Unwrap() error { return edit.ErrChanged }
 
-// applyFixCmd writes fix to disk, file by file, with edit.WriteFix against
-// the bytes the analysis read. Every file is checked before the first is
-// written, so a file changed on disk refuses the whole fix; WriteFix
-// checks again at its write.
+// applyFixCmd writes fix to disk through edit's batch writer, against the
+// bytes the analysis read: every file is checked before the first is
+// written, so a file changed on disk refuses the whole fix.
 func applyFixCmd(fix edit.Fix, srcs map[string][]byte, display func(string) string) tea.Cmd {
 	return func() tea.Msg {
-		msg := fixDoneMsg{title: fix.Title, rec: &undoRec{title: fix.Title}}
-		if b := edit.Plan([]edit.Candidate{{ID: "this fix", Fixes: []edit.Fix{fix}}}); len(b.Skipped) > 0 {
+		msg := fixDoneMsg{title: fix.Title}
+		b := edit.Plan([]edit.Candidate{{ID: "this fix", Fixes: []edit.Fix{fix}}})
+		if len(b.Skipped) > 0 {
 			msg.err = fmt.Errorf("the fix cannot be applied: %s", b.Skipped[0].Reason) // e.g. it edits a file it moves
 			return msg
 		}
-		files := fix.Files()
-		for _, p := range append(slices.Clone(files), movedFrom(fix.Moves)...) {
-			src, ok := srcs[p]
-			if !ok {
-				msg.err = fmt.Errorf("%s was not read by the analysis", display(p))
-				return msg
-			}
-			if err := unchanged(p, src, display(p), "it was analysed"); err != nil {
-				msg.err = err
-				return msg
-			}
+		applied, err := b.Write(srcs)
+		var ce *edit.ChangedError
+		if errors.As(err, &ce) {
+			err = changedErr{display(ce.Paths[0]), "it was analysed"}
 		}
-		for _, mv := range fix.Moves {
-			if err := edit.CheckMove(mv.From, mv.To, srcs[mv.From]); err != nil {
-				msg.err = err
-				return msg
-			}
-		}
-		for _, p := range files {
-			edits := edit.EditsOf(fix.Edits, p)
-			out, err := edit.WriteFix(p, srcs[p], edits)
-			if err != nil {
-				if errors.Is(err, edit.ErrChanged) {
-					err = changedErr{display(p), "it was analysed"}
-				}
-				msg.err = err
-				return msg
-			}
-			msg.rec.files = append(msg.rec.files, undoFile{path: p, shown: display(p), written: out, inverse: edit.Invert(srcs[p], edits)})
-			msg.wrote = append(msg.wrote, display(p))
-		}
-		for _, mv := range fix.Moves {
-			dirs, err := edit.MoveFile(mv.From, mv.To, srcs[mv.From])
-			if err != nil {
-				if errors.Is(err, edit.ErrChanged) {
-					err = changedErr{display(mv.From), "it was analysed"}
-				}
-				msg.err = err
-				return msg
-			}
-			msg.rec.moves = append(msg.rec.moves, undoMove{from: mv.From, to: mv.To, shownFrom: display(mv.From), shownTo: display(mv.To), data: srcs[mv.From], dirs: dirs})
-			msg.wrote = append(msg.wrote, display(mv.From)+" → "+display(mv.To))
+		msg.err = err
+		if applied != nil && len(applied.Paths()) > 0 {
+			msg.rec = &undoRec{title: fix.Title, applied: applied, display: display}
+			msg.wrote = wroteList(applied, display, false)
 		}
 		return msg
 	}
 }
 
-// movedFrom lists the sources of moves.
-func movedFrom(ms []edit.Move) []string {
+// wroteList names what a fix wrote (or, back, what its undo restored).
+func wroteList(a *edit.Applied, display func(string) string, back bool) []string {
 	var out []string
-	for _, m := range ms {
-		out = append(out, m.From)
+	for _, f := range a.Files {
+		out = append(out, display(f.Path))
+	}
+	for _, m := range a.Moves {
+		from, to := display(m.From), display(m.To)
+		if back {
+			from, to = to, from
+		}
+		out = append(out, from+" → "+to)
 	}
 	return out
 }
@@ -280,45 +236,45 @@ func movedFrom(ms []edit.Move) []string {
 func undoFixCmd(rec *undoRec) tea.Cmd {
 	return func() tea.Msg {
 		msg := fixDoneMsg{undo: true, title: rec.title}
-		for _, f := range rec.files {
-			if err := unchanged(f.path, f.written, f.shown, "the fix was applied"); err != nil {
+		a, show := rec.applied, rec.display
+		for _, f := range a.Files {
+			if err := unchanged(f.Path, f.Written, show(f.Path), "the fix was applied"); err != nil {
 				msg.err = err
 				return msg
 			}
 		}
-		for _, mv := range rec.moves {
-			if err := unchanged(mv.to, mv.data, mv.shownTo, "the fix was applied"); err != nil {
+		for _, mv := range a.Moves {
+			if err := unchanged(mv.To, mv.Data, show(mv.To), "the fix was applied"); err != nil {
 				msg.err = err
 				return msg
 			}
-			if err := edit.CheckMove(mv.to, mv.from, mv.data); err != nil {
+			if err := edit.CheckMove(mv.To, mv.From, mv.Data); err != nil {
 				msg.err = err
 				return msg
 			}
 		}
-		for _, f := range rec.files {
-			if _, err := edit.WriteFix(f.path, f.written, f.inverse); err != nil {
+		for _, f := range a.Files {
+			if _, err := edit.WriteFix(f.Path, f.Written, f.Inverse); err != nil {
 				if errors.Is(err, edit.ErrChanged) {
-					err = changedErr{f.shown, "the fix was applied"}
+					err = changedErr{show(f.Path), "the fix was applied"}
 				}
 				msg.err = err
 				return msg
 			}
-			msg.wrote = append(msg.wrote, f.shown)
 		}
-		for _, mv := range rec.moves {
-			if _, err := edit.MoveFile(mv.to, mv.from, mv.data); err != nil {
+		for _, mv := range a.Moves {
+			if _, err := edit.MoveFile(mv.To, mv.From, mv.Data); err != nil {
 				if errors.Is(err, edit.ErrChanged) {
-					err = changedErr{mv.shownTo, "the fix was applied"}
+					err = changedErr{show(mv.To), "the fix was applied"}
 				}
 				msg.err = err
 				return msg
 			}
-			for i := len(mv.dirs) - 1; i >= 0; i-- {
-				os.Remove(mv.dirs[i]) // only when empty: the user's files stay
+			for i := len(mv.Created) - 1; i >= 0; i-- {
+				os.Remove(mv.Created[i]) // only when empty: the user's files stay
 			}
-			msg.wrote = append(msg.wrote, mv.shownTo+" → "+mv.shownFrom)
 		}
+		msg.wrote = wroteList(a, show, true)
 		return msg
 	}
 }

@@ -78,7 +78,8 @@ func runLintFixes(std cmdIO, targets []string, opts analysis.Options, ci *ciStat
 		if len(b.Chosen) == 0 {
 			break
 		}
-		written, err := b.Write(sources)
+		applied, err := b.Write(sources)
+		written := applied.Paths()
 		if err != nil {
 			if errors.Is(err, edit.ErrChanged) || errors.Is(err, edit.ErrNotRegular) || errors.Is(err, edit.ErrExists) {
 				return 0, usageErrorf("--fix: %v", err)
