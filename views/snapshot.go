@@ -1,8 +1,6 @@
 package views
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -35,15 +33,12 @@ func StepRows(c *compile.CompiledAgentOas) []StepRow {
 
 // CompiledLines is c as indented JSON, one sanitised line per entry.
 func CompiledLines(c *compile.CompiledAgentOas) ([]string, error) {
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	enc.SetIndent("", "  ")
-	if err := enc.Encode(c); err != nil {
+	b, err := compile.IndentJSON(c) // as `oastui compile` prints it
+	if err != nil {
 		return nil, err
 	}
 	var lines []string
-	for _, l := range strings.Split(strings.TrimRight(b.String(), "\n"), "\n") {
+	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
 		lines = append(lines, Clean(l))
 	}
 	return lines, nil
