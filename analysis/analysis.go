@@ -213,3 +213,13 @@ func (s *Snapshot) compile() {
 	}()
 	s.Compiled, s.CompileErr = compile.Compile(s.Agent)
 }
+
+// CompileDocument renders the snapshot's compile result (StageCompile) as
+// `oastui compile` prints it: {"ok":true,"value":CompiledAgentOas} or
+// {"ok":false,"error":"…"} (compile.IndentJSON). ok reports whether the
+// agent compiled. The review gate (Gate) is the caller's to check first.
+func (s *Snapshot) CompileDocument() (doc []byte, ok bool, err error) {
+	res := compile.NewResult(s.Compiled, s.CompileErr)
+	doc, err = compile.IndentJSON(res)
+	return doc, res.OK, err
+}

@@ -1,6 +1,9 @@
 package analysis
 
 import (
+	"errors"
+	"fmt"
+	"path/filepath"
 	"strings"
 
 	"github.com/oastui/oastui/slots"
@@ -60,4 +63,90 @@ func dedup(ss []string) []string {
 		}
 	}
 	return out
+}
+
+// SlotQuery is one resolution of a context slot against the dev catalog
+// (`oastui resolve`, `oastui pick`, the MCP context_resolve tool).
+type SlotQuery struct {
+	Slot    string // slotId (required)
+	Project string // resolve inside this project ("" for none)
+	Catalog string // catalog file ("" for .oastui/catalog.json at the workspace root)
+	// CheckCatalog, when set, is asked about the catalog file before it is
+	// read (a face confining reads to some directories refuses there).
+	CheckCatalog func(path string) error
+}
+
+// ErrFlowUnparsed is returned (wrapped) by PrepareSlot for a flow file that
+// does not parse.
+var ErrFlowUnparsed = errors.New("the flow file does not parse")
+
+// PrepareSlot analyses the agent at path (StageSlots is added to
+// opts.Stages) and resolves the slot's candidates (slots.Prepare). The
+// error is the load error, ErrFlowUnparsed (wrapped, with the parse
+// error), a *slots.SlotError with the reference's exact message
+// (slot_missing, slot_ambiguous: SlotIDsHint names the slots there are),
+// or the catalog's. The snapshot is returned whenever the analysis ran.
+func PrepareSlot(path string, opts Options, q SlotQuery) (*Snapshot, *slots.Prepared, error) {
+	opts.Stages |= StageSlots
+	snap := Run(path, opts)
+	if snap.LoadErr != nil {
+		return snap, nil, snap.LoadErr
+	}
+	a := snap.Agent
+	if !snap.Good() {
+		msg := ErrFlowUnparsed.Error()
+		if a.Flow != nil && a.Flow.Err != nil {
+			msg += ": " + a.Flow.Err.Error()
+		}
+		return snap, nil, fmt.Errorf("%s: %w", a.FlowPath, unparsedError{msg})
+	}
+	if q.CheckCatalog != nil {
+		cat := q.Catalog
+		if cat == "" {
+			cat = filepath.Join(slots.WorkspaceRoot(a), slots.CatalogFile)
+		}
+		if err := q.CheckCatalog(cat); err != nil {
+			return snap, nil, err
+		}
+	}
+	p, err := slots.Prepare(a, q.Slot, q.Project, q.Catalog)
+	if err != nil {
+		return snap, nil, err
+	}
+	return snap, p, nil
+}
+
+// unparsedError is ErrFlowUnparsed with the parse error in its message.
+type unparsedError struct{ msg string }
+
+func (e unparsedError) Error() string { return e.msg }
+func (e unparsedError) Unwrap() error { return ErrFlowUnparsed }
+
+// SlotIDsHint names the agent's context slots, for an unknown slotId.
+func (s *Snapshot) SlotIDsHint() string {
+	if len(s.Slots) == 0 {
+		if s.SlotProblem != "" {
+			return "the agent's context slots cannot be read: " + s.SlotProblem
+		}
+		return "the agent declares no context slots (metadata.cinatra.contextSlots)"
+	}
+	ids := make([]string, len(s.Slots))
+	for i, r := range s.Slots {
+		ids[i] = r.Slot.SlotID
+	}
+	return "the agent's context slots: " + strings.Join(ids, ", ")
+}
+
+// Resolution is what context_resolve returns for a slot: `oastui resolve`
+// prints it, the MCP tool returns it.
+type Resolution struct {
+	SlotID         string      `json:"slotId"`
+	ResolutionMode string      `json:"resolutionMode"`
+	Refs           []slots.Ref `json:"refs"`
+}
+
+// ResolutionOf is the context_resolve result of a prepared slot: the
+// candidates cut to maxItems.
+func ResolutionOf(p *slots.Prepared) Resolution {
+	return Resolution{SlotID: p.Slot.SlotID, ResolutionMode: p.Slot.ResolutionMode, Refs: p.Candidates}
 }

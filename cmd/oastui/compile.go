@@ -91,7 +91,5 @@ func newCompileCmd() *cobra.Command {
 // compileDocument renders the snapshot's compile result as {"ok":…} (see
 // compile.IndentJSON). ok reports whether the agent compiled.
 func compileDocument(s *analysis.Snapshot) (doc []byte, ok bool, err error) {
-	res := compile.NewResult(s.Compiled, s.CompileErr)
-	doc, err = compile.IndentJSON(res)
-	return doc, res.OK, err
+	return s.CompileDocument()
 }

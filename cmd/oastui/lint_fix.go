@@ -123,14 +123,10 @@ func planLintFixes(targets []string, opts analysis.Options, ci *ciState) (*edit.
 	all = compile.SortFindings(all)
 	all, _ = ci.filterBaseline(all) // a baselined finding is not reported: not fixed either
 	worst := 0
-	var cands []edit.Candidate
 	for _, f := range all {
 		worst = max(worst, f.Severity.Rank())
-		if len(f.Fixes) > 0 {
-			cands = append(cands, edit.Candidate{ID: fmt.Sprintf("%s:%d:%d %s", f.File, f.Line, f.Column, f.Code), Fixes: f.Fixes})
-		}
 	}
-	return edit.Plan(cands), sources, worst, nil
+	return analysis.PlanFixes(all), sources, worst, nil
 }
 
 // writeFixSummary prints "fixed N findings in M files; K skipped: reasons"

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/spf13/cobra"
 
@@ -27,51 +26,25 @@ func (f *slotFlags) register(cmd *cobra.Command) {
 	cmd.Flags().StringVar(&f.catalog, "catalog", "", "artifact catalog file (default .oastui/catalog.json at the workspace root, the directory holding agents/)")
 }
 
-// prepareSlot loads the agent at path and resolves the slot's candidates.
-// Every failure is a usage/input error (exit 2).
+// prepareSlot loads the agent at path and resolves the slot's candidates
+// (analysis.PrepareSlot). Every failure is a usage/input error (exit 2).
 func prepareSlot(name, path string, f slotFlags) (*compile.Agent, *slots.Prepared, error) {
 	if f.slot == "" {
 		return nil, nil, usageErrorf("%s: --slot ID is required", name)
 	}
-	snap := analysis.Run(path, analysis.Options{Stages: analysis.StageSlots})
-	if snap.LoadErr != nil {
-		return nil, nil, usageErrorf("%s: %v", name, snap.LoadErr)
-	}
-	a := snap.Agent
-	if !snap.Good() {
-		msg := "the flow file does not parse"
-		if a.Flow != nil && a.Flow.Err != nil {
-			msg += ": " + a.Flow.Err.Error()
-		}
-		return nil, nil, usageErrorf("%s: %s: %s", name, a.FlowPath, msg)
-	}
-	p, err := slots.Prepare(a, f.slot, f.project, f.catalog)
+	snap, p, err := analysis.PrepareSlot(path, analysis.Options{},
+		analysis.SlotQuery{Slot: f.slot, Project: f.project, Catalog: f.catalog})
 	if err != nil {
 		var se *slots.SlotError
 		if errors.As(err, &se) {
 			if se.Code == "slot_missing" { // the reference's exact message, then the slots there are
-				return nil, nil, usageErrorf("%v\n%s", err, slotIDsHint(snap))
+				return nil, nil, usageErrorf("%v\n%s", err, snap.SlotIDsHint())
 			}
 			return nil, nil, usageErrorf("%v", err) // the reference's exact message
 		}
 		return nil, nil, usageErrorf("%s: %v", name, err)
 	}
-	return a, p, nil
-}
-
-// slotIDsHint names the agent's context slots, for an unknown --slot.
-func slotIDsHint(s *analysis.Snapshot) string {
-	if len(s.Slots) == 0 {
-		if s.SlotProblem != "" {
-			return "the agent's context slots cannot be read: " + s.SlotProblem
-		}
-		return "the agent declares no context slots (metadata.cinatra.contextSlots)"
-	}
-	ids := make([]string, len(s.Slots))
-	for i, r := range s.Slots {
-		ids[i] = r.Slot.SlotID
-	}
-	return "the agent's context slots: " + strings.Join(ids, ", ")
+	return snap.Agent, p, nil
 }
 
 func newResolveCmd() *cobra.Command {
@@ -90,11 +63,7 @@ func newResolveCmd() *cobra.Command {
 			if err != nil {
 				return err
 			}
-			out := struct {
-				SlotID         string      `json:"slotId"`
-				ResolutionMode string      `json:"resolutionMode"`
-				Refs           []slots.Ref `json:"refs"`
-			}{p.Slot.SlotID, p.Slot.ResolutionMode, p.Candidates}
+			out := analysis.ResolutionOf(p)
 			var b bytes.Buffer
 			enc := json.NewEncoder(&b)
 			enc.SetEscapeHTML(false)

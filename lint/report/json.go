@@ -33,11 +33,17 @@ type JSONReport struct {
 type jsonFormat struct{}
 
 func (jsonFormat) Format(w io.Writer, r Report) error {
-	fs := r.Findings
+	return encodeJSON(w, NewJSONReport(r.Findings, r.Files))
+}
+
+// NewJSONReport is the `--format json` document of findings (as given:
+// Write masks them first; another face calls Mask itself); files is the
+// number of agent files linted.
+func NewJSONReport(fs []lint.Finding, files int) JSONReport {
 	if fs == nil {
 		fs = []lint.Finding{}
 	}
-	return encodeJSON(w, JSONReport{SchemaVersion: JSONSchemaVersion, Findings: fs, Summary: Summarize(fs, r.Files)})
+	return JSONReport{SchemaVersion: JSONSchemaVersion, Findings: fs, Summary: Summarize(fs, files)}
 }
 
 // WriteJSON writes findings as one JSONReport object; files is the number
