@@ -1,0 +1,176 @@
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+// ErrOutsideRoots is the refusal of a path that resolves (symlinks
+// followed) outside every workspace root.
+var ErrOutsideRoots = errors.New("outside the workspace roots")
+
+// Roots are the directories a client may name files in: absolute, with
+// symlinks resolved, so that a path is inside when its own resolved form
+// lies below one of them.
+type Roots struct {
+	Dirs []string
+}
+
+// NewRoots resolves dirs (relative ones against the working directory);
+// a directory that does not exist is an error.
+func NewRoots(dirs []string) (Roots, error) {
+	var r Roots
+	for _, d := range dirs {
+		abs, err := filepath.Abs(d)
+		if err != nil {
+			return Roots{}, err
+		}
+		real, err := filepath.EvalSymlinks(abs)
+		if err != nil {
+			return Roots{}, fmt.Errorf("root %s: %w", d, err)
+		}
+		st, err := os.Stat(real)
+		if err != nil {
+			return Roots{}, fmt.Errorf("root %s: %w", d, err)
+		}
+		if !st.IsDir() {
+			return Roots{}, fmt.Errorf("root %s: not a directory", d)
+		}
+		r.Dirs = append(r.Dirs, real)
+	}
+	return r, nil
+}
+
+// Resolve turns a path the client gave into the real path to read: a
+// relative path is taken against the first root; symlinks are resolved
+// (the part of the path that does not exist yet, e.g. an unsaved buffer,
+// is kept as written: it cannot be a symlink). A path whose real form is
+// not inside a root is refused with ErrOutsideRoots.
+func (r Roots) Resolve(p string) (string, error) {
+	if len(r.Dirs) == 0 {
+		return "", fmt.Errorf("%s: %w (there are none)", p, ErrOutsideRoots)
+	}
+	if p == "" {
+		return "", errors.New("path is empty")
+	}
+	if strings.ContainsRune(p, 0) {
+		return "", errors.New("path holds a NUL byte")
+	}
+	if !filepath.IsAbs(p) {
+		p = filepath.Join(r.Dirs[0], p)
+	}
+	real, err := evalExisting(filepath.Clean(p))
+	if err != nil {
+		return "", err
+	}
+	if !r.Contains(real) {
+		return "", fmt.Errorf("%s: %w (%s)", p, ErrOutsideRoots, strings.Join(r.Dirs, ", "))
+	}
+	return real, nil
+}
+
+// Contains reports whether the real path p lies in (or is) one of the roots.
+func (r Roots) Contains(p string) bool {
+	for _, d := range r.Dirs {
+		if within(p, d) {
+			return true
+		}
+	}
+	return false
+}
+
+// ContainsFile is Contains for a path that may not be resolved yet (a
+// file a fix edits, a catalog the engine is about to read).
+func (r Roots) ContainsFile(p string) bool {
+	abs, err := filepath.Abs(p)
+	if err != nil {
+		return false
+	}
+	real, err := evalExisting(abs)
+	return err == nil && r.Contains(real)
+}
+
+func within(p, dir string) bool {
+	rel, err := filepath.Rel(dir, p)
+	return err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel)
+}
+
+// evalExisting resolves the symlinks of the longest existing prefix of the
+// absolute, clean path p and appends the rest unchanged.
+func evalExisting(p string) (string, error) {
+	rest := ""
+	cur := p
+	for {
+		real, err := filepath.EvalSymlinks(cur)
+		if err == nil {
+			if rest == "" {
+				return real, nil
+			}
+			return filepath.Join(real, rest), nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return "", err
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p, nil
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+// rootsTimeout bounds the roots/list request a tool call makes.
+const rootsTimeout = 5 * time.Second
+
+// clientRoots asks the client for its roots (roots/list) when it declared
+// the roots capability on a protocol that lets a server ask (before
+// 2026-07-28, where roots were deprecated). ok is false when it cannot or
+// did not answer with a usable list: the server's own roots apply then.
+func clientRoots(ctx context.Context, ss *mcp.ServerSession) (Roots, bool) {
+	if ss == nil {
+		return Roots{}, false
+	}
+	ip := ss.InitializeParams()
+	if ip == nil || ip.Capabilities == nil || ip.Capabilities.RootsV2 == nil || ip.ProtocolVersion >= "2026-07-28" {
+		return Roots{}, false
+	}
+	ctx, cancel := context.WithTimeout(ctx, rootsTimeout)
+	defer cancel()
+	res, err := ss.ListRoots(ctx, nil)
+	if err != nil || res == nil {
+		return Roots{}, false
+	}
+	var dirs []string
+	for _, root := range res.Roots {
+		if root == nil {
+			continue
+		}
+		u, err := url.Parse(root.URI)
+		if err != nil || u.Scheme != "file" || u.Path == "" {
+			continue
+		}
+		p := filepath.Clean(filepath.FromSlash(u.Path))
+		if !filepath.IsAbs(p) {
+			continue
+		}
+		if real, err := filepath.EvalSymlinks(p); err == nil {
+			if st, err := os.Stat(real); err == nil && st.IsDir() {
+				dirs = append(dirs, real)
+			}
+		}
+	}
+	// A client that lists roots confines to them, even when none of them
+	// is a usable directory (then every path is refused); an empty list
+	// leaves the server's roots in force.
+	return Roots{Dirs: dirs}, len(res.Roots) > 0
+}

@@ -1,0 +1,254 @@
+// Package mcpserver is oastui's MCP face: a Model Context Protocol server
+// (the official Go SDK, github.com/modelcontextprotocol/go-sdk) that gives
+// AI coding agents the engine the CLI and the TUI run, as typed tools with
+// JSON Schemas for their inputs and structured outputs:
+//
+//   - agent_source_review: the review (analysis.Run) as the lint JSON
+//     formatter's document, with the severity buckets, the fixes on offer
+//     and the compile gate;
+//   - agent_compile: the {"ok":…} document `oastui compile` prints;
+//   - agent_graph: a flow's nodes, edges, BFS step order and the drawing
+//     `oastui graph` prints;
+//   - agent_fix: the unified diff of a named fix (analysis.PlanFixes, as
+//     `oastui lint --diff`), written through edit.Batch only when asked;
+//   - context_resolve: a context slot's refs, as `oastui resolve`.
+//
+// It is a protocol adapter only: nothing here loads, lints, compiles or
+// draws on its own. Every path a client names must resolve (symlinks
+// followed) inside the workspace roots (the client's roots/list, else the
+// server's own); every string of every result passes the one masker
+// (secrets.Redact); a panic in a tool becomes that call's error result.
+package mcpserver
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"reflect"
+	"runtime/debug"
+	"strings"
+	"sync"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/oastui/oastui/lint/secrets"
+)
+
+// Options configure a server.
+type Options struct {
+	// Roots are the directories paths are confined to when the client
+	// gives no roots of its own (default: the working directory).
+	Roots []string
+	// Version is reported as the server's version.
+	Version string
+	// Registry is the global component registry file (lint --registry);
+	// "" finds it around each agent as the CLI does.
+	Registry string
+	// Logger receives the SDK's log (nil: none).
+	Logger *slog.Logger
+}
+
+// Server is the oastui MCP server.
+type Server struct {
+	*mcp.Server
+	roots    Roots // the server's own roots
+	registry string
+
+	mu     sync.Mutex
+	client map[*mcp.ServerSession]Roots // roots the client listed, until it says they changed
+}
+
+// testHook, when set (tests only), runs at the start of every tool call
+// with the tool's name and its raw arguments.
+var testHook func(tool string, args []byte)
+
+// New builds the server with its tools.
+func New(opts Options) (*Server, error) {
+	dirs := opts.Roots
+	if len(dirs) == 0 {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		dirs = []string{wd}
+	}
+	roots, err := NewRoots(dirs)
+	if err != nil {
+		return nil, err
+	}
+	version := opts.Version
+	if version == "" {
+		version = "dev"
+	}
+	s := &Server{roots: roots, registry: opts.Registry, client: map[*mcp.ServerSession]Roots{}}
+	s.Server = mcp.NewServer(&mcp.Implementation{Name: "oastui", Title: "oastui: OAS Flow agent review", Version: version},
+		&mcp.ServerOptions{
+			Instructions: instructions,
+			Logger:       opts.Logger,
+			Capabilities: &mcp.ServerCapabilities{}, // no logging capability: tools only
+			RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) {
+				s.mu.Lock()
+				delete(s.client, req.Session)
+				s.mu.Unlock()
+			},
+		})
+	s.addTools()
+	return s, nil
+}
+
+const instructions = `oastui reviews, compiles and draws agents written as OAS Flow files (agents/<vendor>/<slug>/cinatra/oas.json).
+Paths are relative to the first workspace root, or absolute inside a root.
+agent_source_review reviews a path (or inline JSON) and lists findings with positions and fixes; agent_fix previews a fix as a diff and applies it only with apply=true; agent_compile, agent_graph and context_resolve show the compiled output, the flow graph and a context slot's candidates.`
+
+// Run serves the client on stdin/stdout until it disconnects.
+func (s *Server) Run(ctx context.Context) error {
+	return s.Server.Run(ctx, &mcp.StdioTransport{})
+}
+
+// rootsFor are the roots of a call: the client's (roots/list, cached per
+// session until roots/list_changed), else the server's own.
+func (s *Server) rootsFor(ctx context.Context, ss *mcp.ServerSession) Roots {
+	if ss == nil {
+		return s.roots
+	}
+	s.mu.Lock()
+	r, ok := s.client[ss]
+	s.mu.Unlock()
+	if ok {
+		return r
+	}
+	r, ok = clientRoots(ctx, ss)
+	if !ok {
+		return s.roots
+	}
+	s.mu.Lock()
+	s.client[ss] = r
+	s.mu.Unlock()
+	return r
+}
+
+// call is what a tool handler gets besides its input.
+type call struct {
+	roots Roots
+}
+
+// handler is a tool's body: its output, optionally the text content to
+// return instead of the JSON of the output ("" for the JSON), or an error
+// (a tool error result, IsError).
+type handler[In, Out any] func(ctx context.Context, c *call, in In) (out Out, text string, err error)
+
+// addTool registers h under name with the input and output schemas the SDK
+// infers from In and Out. The wrapper is the same for every tool: it
+// recovers a panic into an error result (the server stays up), resolves
+// the roots, and masks every string of the result and of the error.
+func addTool[In, Out any](s *Server, name, title, desc string, readOnly bool, h handler[In, Out]) {
+	t := &mcp.Tool{Name: name, Title: title, Description: desc,
+		Annotations: &mcp.ToolAnnotations{Title: title, ReadOnlyHint: readOnly, OpenWorldHint: ptr(false),
+			IdempotentHint: readOnly, DestructiveHint: ptr(false)}}
+	mcp.AddTool(s.Server, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+		defer func() {
+			if r := recover(); r != nil {
+				var zero Out
+				res, out = nil, zero
+				msg := fmt.Sprintf("internal error in %s: %v", name, r)
+				if os.Getenv("OASTUI_DEBUG") != "" {
+					msg += "\n" + string(debug.Stack())
+				}
+				err = errors.New(maskText(msg))
+			}
+		}()
+		if testHook != nil {
+			var args []byte
+			if req != nil && req.Params != nil {
+				args = req.Params.Arguments
+			}
+			testHook(name, args)
+		}
+		var ss *mcp.ServerSession
+		if req != nil {
+			ss = req.Session
+		}
+		c := &call{roots: s.rootsFor(ctx, ss)}
+		out, text, err := h(ctx, c, in)
+		if err != nil {
+			var zero Out
+			return nil, zero, errors.New(maskText(err.Error()))
+		}
+		maskValue(reflect.ValueOf(&out))
+		if text != "" {
+			res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: maskText(text)}}}
+		}
+		return res, out, nil
+	})
+}
+
+func ptr[T any](v T) *T { return &v }
+
+// maskText is secrets.Redact line by line (a "key: value" line is judged
+// under its key, so a multi-line text is masked one line at a time).
+func maskText(s string) string {
+	if !strings.Contains(s, "\n") {
+		return secrets.Redact(s)
+	}
+	lines := strings.Split(s, "\n")
+	for i, l := range lines {
+		lines[i] = secrets.Redact(l)
+	}
+	return strings.Join(lines, "\n")
+}
+
+// maskValue masks every string reachable from v (a pointer to the output)
+// in place. Outputs are built fresh for each call, so nothing the engine
+// holds is modified... except slices shared with a snapshot, which is
+// discarded after the call.
+func maskValue(v reflect.Value) {
+	switch v.Kind() {
+	case reflect.Pointer, reflect.Interface:
+		if !v.IsNil() {
+			e := v.Elem()
+			if v.Kind() == reflect.Interface {
+				if e.Kind() == reflect.String {
+					v.Set(reflect.ValueOf(maskText(e.String())).Convert(e.Type()))
+					return
+				}
+				if e.Kind() == reflect.Map {
+					maskValue(e)
+					return
+				}
+				if e.Kind() == reflect.Slice {
+					maskValue(e)
+					return
+				}
+				return
+			}
+			maskValue(e)
+		}
+	case reflect.Struct:
+		for i := 0; i < v.NumField(); i++ {
+			if f := v.Field(i); f.CanSet() {
+				maskValue(f)
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		if v.Kind() == reflect.Slice && v.Type().Elem().Kind() == reflect.Uint8 {
+			return
+		}
+		for i := 0; i < v.Len(); i++ {
+			maskValue(v.Index(i))
+		}
+	case reflect.Map:
+		for _, k := range v.MapKeys() {
+			e := v.MapIndex(k)
+			c := reflect.New(e.Type()).Elem()
+			c.Set(e)
+			maskValue(c)
+			v.SetMapIndex(k, c)
+		}
+	case reflect.String:
+		if v.CanSet() {
+			v.SetString(maskText(v.String()))
+		}
+	}
+}
