@@ -187,16 +187,26 @@ func addTool[In, Out any](s *Server, name, title, desc string, readOnly bool, h 
 func ptr[T any](v T) *T { return &v }
 
 // maskText is secrets.Redact line by line (a "key: value" line is judged
-// under its key, so a multi-line text is masked one line at a time).
+// under its key, so a multi-line text is masked one line at a time). The
+// "--- a" and "+++ b" of a unified diff's file header are kept out of the
+// masker's sight: they are not the file's text, and the masker reads
+// "a/tmp/Test123…" as a token where it passes "/tmp/Test123…".
 func maskText(s string) string {
 	if !strings.Contains(s, "\n") {
-		return secrets.Redact(s)
+		return maskLine(s)
 	}
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		lines[i] = secrets.Redact(l)
+		lines[i] = maskLine(l)
 	}
 	return strings.Join(lines, "\n")
+}
+
+func maskLine(l string) string {
+	if strings.HasPrefix(l, "--- a") || strings.HasPrefix(l, "+++ b") {
+		return l[:5] + secrets.Redact(l[5:])
+	}
+	return secrets.Redact(l)
 }
 
 // maskValue masks every string reachable from v (a pointer to the output)
