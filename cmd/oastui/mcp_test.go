@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/oastui/oastui/internal/testshared"
+)
+
+// TestMCPHelperProcess is the oastui binary in TestMCPEndToEnd: this test
+// binary re-executed with OASTUI_MCP_HELPER set runs `oastui mcp` (main's
+// run) on its own stdin and stdout and exits.
+func TestMCPHelperProcess(t *testing.T) {
+	if os.Getenv("OASTUI_MCP_HELPER") != "1" {
+		return
+	}
+	os.Exit(run(strings.Fields(os.Getenv("OASTUI_MCP_ARGS")), os.Stdout, os.Stderr))
+}
+
+// TestMCPEndToEnd drives `oastui mcp` as a client does: the SDK's own
+// client over the command transport lists the tools and calls each one on
+// a corpus agent copied to a temporary root (with a fake token planted in
+// it), checks that escapes are refused, that the token is masked, and that
+// a fix is written only when asked.
+func TestMCPEndToEnd(t *testing.T) {
+	corpus := testshared.Corpus(t)
+	root := t.TempDir()
+	agent := filepath.Join(root, "agents", "cinatra-ai", "email-outreach-agent")
+	copyTree(t, filepath.Join(corpus, "agents", "cinatra-ai", "email-outreach-agent"), agent)
+	token := testshared.FakeGitHub
+	flow := filepath.Join(agent, "cinatra", "oas.json")
+	src, err := os.ReadFile(flow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const name = `"name": "Campaign setup"`
+	if !bytes.Contains(src, []byte(name)) {
+		t.Fatalf("%s: no %s", flow, name)
+	}
+	src = bytes.Replace(src, []byte(name), []byte(`"name": "Campaign setup `+token+`"`), 1)
+	if err := os.WriteFile(flow, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMCPHelperProcess$")
+	cmd.Env = append(os.Environ(), "OASTUI_MCP_HELPER=1", "OASTUI_MCP_ARGS=mcp --root "+root)
+	cmd.Stderr = os.Stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "oastui-e2e", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cs.Close()
+
+	tools, err := cs.ListTools(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tools.Tools) != 5 {
+		t.Errorf("%d tools", len(tools.Tools))
+	}
+	for _, tool := range tools.Tools {
+		if tool.InputSchema == nil || tool.OutputSchema == nil {
+			t.Errorf("%s has no input or output schema", tool.Name)
+		}
+	}
+
+	call := func(name string, args map[string]any) (*mcp.CallToolResult, map[string]any) {
+		t.Helper()
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: name, Arguments: args})
+		if err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		b, _ := json.Marshal(res)
+		if strings.Contains(string(b), token) {
+			t.Errorf("%s: the fake token is in the result unmasked", name)
+		}
+		var out map[string]any
+		if !res.IsError {
+			sb, _ := json.Marshal(res.StructuredContent)
+			if err := json.Unmarshal(sb, &out); err != nil {
+				t.Fatalf("%s: %v", name, err)
+			}
+		}
+		return res, out
+	}
+	errText := func(res *mcp.CallToolResult) string {
+		if !res.IsError || len(res.Content) == 0 {
+			return ""
+		}
+		tc, _ := res.Content[0].(*mcp.TextContent)
+		if tc == nil {
+			return ""
+		}
+		return tc.Text
+	}
+
+	rel := "agents/cinatra-ai/email-outreach-agent"
+	res, rev := call("agent_source_review", map[string]any{"path": rel})
+	if res.IsError || len(rev["findings"].([]any)) == 0 || rev["gate"] == nil {
+		t.Fatalf("review: %v", rev)
+	}
+	var fixID string
+	for _, f := range rev["fixes"].([]any) {
+		fo := f.(map[string]any)
+		if fo["code"] == "flow_duplicate_node_name" && fixID == "" {
+			fixID = fo["id"].(string)
+		}
+	}
+	if fixID == "" {
+		t.Fatalf("no flow_duplicate_node_name fix on offer: %v", rev["fixes"])
+	}
+	if res, out := call("agent_compile", map[string]any{"path": rel}); res.IsError || out["ok"] == nil {
+		t.Errorf("compile: %v %s", out, errText(res))
+	}
+	res, g := call("agent_graph", map[string]any{"path": rel})
+	if res.IsError || len(g["nodes"].([]any)) == 0 || len(g["order"].([]any)) != len(g["nodes"].([]any)) || !strings.Contains(g["drawing"].(string), "ghp_…") {
+		t.Errorf("graph: %v %s", g["order"], errText(res))
+	}
+	res, _ = call("context_resolve", map[string]any{"path": rel, "slot": "nope"})
+	if !strings.Contains(errText(res), "slot") {
+		t.Errorf("resolve of an unknown slot: %q", errText(res))
+	}
+	for _, p := range []string{"../", "/etc", filepath.Join(root, "..")} {
+		res, _ := call("agent_source_review", map[string]any{"path": p})
+		if !strings.Contains(errText(res), "outside the workspace roots") {
+			t.Errorf("%s: %q", p, errText(res))
+		}
+	}
+
+	before, _ := os.ReadFile(flow)
+	res, fx := call("agent_fix", map[string]any{"path": rel, "fix": fixID})
+	if res.IsError || !strings.Contains(fx["diff"].(string), "+      \"name\": ") {
+		t.Fatalf("fix preview: %v %s", fx, errText(res))
+	}
+	if after, _ := os.ReadFile(flow); !bytes.Equal(before, after) {
+		t.Fatal("the preview wrote the flow file")
+	}
+	res, fx = call("agent_fix", map[string]any{"path": rel, "fix": fixID, "apply": true})
+	if res.IsError || fx["applied"] != true {
+		t.Fatalf("fix apply: %v %s", fx, errText(res))
+	}
+	if after, _ := os.ReadFile(flow); bytes.Equal(before, after) {
+		t.Fatal("apply wrote nothing")
+	}
+}
