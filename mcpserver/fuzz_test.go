@@ -22,7 +22,7 @@ func FuzzToolCall(f *testing.F) {
 		args string
 	}{
 		{0, `{"path":"agents/oastui/a"}`},
-		{0, `{"source":"{\"component_type\":\"Flow\",\"nodes\":[{}]}","mode":"advisory"}`},
+		{0, `{"source":"{\"metadata\":{\"cinatra\":{}},\"nodes\":[{}]}","mode":"advisory"}`},
 		{1, `{"path":"agents/oastui/a","source":"[[[[[[[[[["}`},
 		{2, `{"path":"agents/oastui/a","flow":"/nodes/0","ascii":true}`},
 		{3, `{"path":"agents/oastui/a","fix":"all"}`},
