@@ -34,7 +34,7 @@ func FuzzToolCall(f *testing.F) {
 	} {
 		f.Add(s.tool, s.args)
 	}
-	dir := f.TempDir()
+	dir := tempDir(f)
 	workspace(f, dir, "a", true)
 	cs := connect(f, []string{dir}, nil, "")
 	f.Fuzz(func(t *testing.T, tool byte, args string) {

@@ -398,6 +398,9 @@ type FixOutput struct {
 	Skipped []SkippedFix `json:"skipped" jsonschema:"fixes left out because they touch bytes another chosen fix touches (apply, then ask again)"`
 	Applied bool         `json:"applied" jsonschema:"the files were written"`
 	Written []string     `json:"written" jsonschema:"the files written (and move targets)"`
+	// Remaining counts the findings of the agent analysed again after the
+	// write (applied only).
+	Remaining *report.Summary `json:"remaining,omitempty" jsonschema:"after apply: the findings left when the agent is reviewed again"`
 }
 
 // SkippedFix is a fix the batch left out, and why.
@@ -468,6 +471,10 @@ func (s *Server) fix(_ context.Context, c *call, in FixInput) (FixOutput, string
 		}
 		out.Applied = true
 		out.Written = append(out.Written, applied.Paths()...)
+		if again, err := s.analyse(c, Input{Path: in.Path}, lint.ModeDeterministic, analysis.ReviewOnly); err == nil {
+			sum := report.Summarize(again.Review.Findings, 1)
+			out.Remaining = &sum
+		}
 	}
 	return out, "", nil
 }
