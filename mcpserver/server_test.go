@@ -516,3 +516,24 @@ func TestResolveInsideRoots(t *testing.T) {
 		t.Error("a missing root was accepted")
 	}
 }
+
+func TestReviewConfig(t *testing.T) {
+	dir := tempDir(t)
+	workspace(t, dir, "a", false)
+	cs := connect(t, []string{dir}, nil, "")
+	cfg := filepath.Join(dir, ".oastui.yaml")
+	if err := os.WriteFile(cfg, []byte("rules:\n  untrusted_external_url:\n    severity: off\n    reason: vetted by the gateway\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, _ := callTool(t, cs, "agent_source_review", map[string]any{"path": "agents/oastui/a"})
+	var rev ReviewOutput
+	structured(t, res, &rev)
+	if rev.Config != cfg || len(rev.Notices) != 1 || !strings.Contains(rev.Notices[0], "untrusted_external_url") {
+		t.Errorf("config %q, notices %q", rev.Config, rev.Notices)
+	}
+	if err := os.WriteFile(cfg, []byte("rules: [\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	res, _ = callTool(t, cs, "agent_source_review", map[string]any{"path": "agents/oastui/a"})
+	wantError(t, res, "config:")
+}

@@ -148,6 +148,8 @@ type ReviewOutput struct {
 	Buckets Buckets    `json:"buckets" jsonschema:"the findings by severity, as indexes into findings"`
 	Fixes   []FixOffer `json:"fixes" jsonschema:"the automatic fixes on offer, one per finding that has one (agent_fix takes the id or the fingerprint)"`
 	Gate    Gate       `json:"gate" jsonschema:"the compile/publish gate: the deterministic review's blockers stop agent_compile"`
+	Config  string     `json:"config,omitempty" jsonschema:"the .oastui.yaml in force (\"\" for the defaults)"`
+	Notices []string   `json:"notices,omitempty" jsonschema:"what the config turns off (security rules off with their reasons), as oastui lint prints on stderr"`
 }
 
 // Buckets are the review's severity buckets as indexes into the findings.
@@ -194,6 +196,10 @@ func (s *Server) review(_ context.Context, c *call, in ReviewInput) (ReviewOutpu
 	fs := report.Mask(snap.Review.Findings)
 	out := ReviewOutput{JSONReport: report.NewJSONReport(fs, 1), File: snap.FlowFile(), Mode: string(snap.Mode),
 		Buckets: Buckets{Blockers: []int{}, Warnings: []int{}, Suggestions: []int{}}, Fixes: []FixOffer{}}
+	out.Config = snap.Config.Path
+	if snap.Config.Config != nil {
+		out.Notices = snap.Config.Config.Notices()
+	}
 	root := c.rootOf(snap.FlowFile())
 	for i, f := range out.Findings {
 		switch f.Severity {
