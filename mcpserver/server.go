@@ -58,6 +58,7 @@ type Server struct {
 
 	mu     sync.Mutex
 	client map[*mcp.ServerSession]Roots // roots the client listed, until it says they changed
+	gen    map[*mcp.ServerSession]int   // roots/list_changed notifications seen per session
 }
 
 // testHook, when set (tests only), runs at the start of every tool call
@@ -82,7 +83,7 @@ func New(opts Options) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{roots: roots, registry: opts.Registry, client: map[*mcp.ServerSession]Roots{}}
+	s := &Server{roots: roots, registry: opts.Registry, client: map[*mcp.ServerSession]Roots{}, gen: map[*mcp.ServerSession]int{}}
 	s.Server = mcp.NewServer(&mcp.Implementation{Name: "oastui", Title: "oastui: OAS Flow agent review", Version: version},
 		&mcp.ServerOptions{
 			Instructions: instructions,
@@ -91,6 +92,9 @@ func New(opts Options) (*Server, error) {
 			RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) {
 				s.mu.Lock()
 				delete(s.client, req.Session)
+				if _, ok := s.gen[req.Session]; ok { // a roots/list in flight is now stale
+					s.gen[req.Session]++
+				}
 				s.mu.Unlock()
 			},
 		})
@@ -115,6 +119,11 @@ func (s *Server) rootsFor(ctx context.Context, ss *mcp.ServerSession) Roots {
 	}
 	s.mu.Lock()
 	r, ok := s.client[ss]
+	gen, seen := s.gen[ss]
+	if !seen {
+		s.gen[ss] = 0
+		go s.forget(ss)
+	}
 	s.mu.Unlock()
 	if ok {
 		return r
@@ -124,9 +133,20 @@ func (s *Server) rootsFor(ctx context.Context, ss *mcp.ServerSession) Roots {
 		return s.roots
 	}
 	s.mu.Lock()
-	s.client[ss] = r
+	if s.gen[ss] == gen { // no roots/list_changed since the request: keep the answer
+		s.client[ss] = r
+	}
 	s.mu.Unlock()
 	return r
+}
+
+// forget drops a session's cached roots when it ends.
+func (s *Server) forget(ss *mcp.ServerSession) {
+	_ = ss.Wait()
+	s.mu.Lock()
+	delete(s.client, ss)
+	delete(s.gen, ss)
+	s.mu.Unlock()
 }
 
 // call is what a tool handler gets besides its input.
