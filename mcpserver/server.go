@@ -17,7 +17,7 @@
 // draws on its own. Every path a client names must resolve (symlinks
 // followed) inside the workspace roots (the client's roots/list, else the
 // server's own); every string of every result passes the one masker
-// (secrets.Redact); a panic in a tool becomes that call's error result.
+// (secrets.Redact) and the one sanitiser (safetext); a panic in a tool becomes that call's error result.
 package mcpserver
 
 import (
@@ -33,6 +33,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/oastui/oastui/compile/safetext"
+	"github.com/oastui/oastui/lint/report"
 	"github.com/oastui/oastui/lint/secrets"
 )
 
@@ -155,8 +157,8 @@ type call struct {
 }
 
 // handler is a tool's body: its output, optionally the text content to
-// return instead of the JSON of the output ("" for the JSON), or an error
-// (a tool error result, IsError).
+// return instead of the SDK's JSON of the output (a JSON document; "" for
+// the SDK's), or an error (a tool error result, IsError).
 type handler[In, Out any] func(ctx context.Context, c *call, in In) (out Out, text string, err error)
 
 // addTool registers h under name with the input and output schemas the SDK
@@ -198,7 +200,7 @@ func addTool[In, Out any](s *Server, name, title, desc string, readOnly bool, h 
 		}
 		maskValue(reflect.ValueOf(&out))
 		if text != "" {
-			res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: maskText(text)}}}
+			res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: maskJSON(text)}}}
 		}
 		return res, out, nil
 	})
@@ -206,8 +208,11 @@ func addTool[In, Out any](s *Server, name, title, desc string, readOnly bool, h 
 
 func ptr[T any](v T) *T { return &v }
 
-// maskText is secrets.Redact line by line (a "key: value" line is judged
-// under its key, so a multi-line text is masked one line at a time). The
+// maskText is the one masker and the one sanitiser, line by line:
+// safetext.CleanLine ∘ secrets.Redact (a "key: value" line is judged under
+// its key, so a multi-line text is masked one line at a time; a client may
+// show a result in a terminal, so escape sequences, controls, bidi and
+// zero-width characters go, tabs and newlines stay). The
 // "--- a" and "+++ b" of a unified diff's file header are kept out of the
 // masker's sight: they are not the file's text, and the masker reads
 // "a/tmp/Test123…" as a token where it passes "/tmp/Test123…".
@@ -222,11 +227,23 @@ func maskText(s string) string {
 	return strings.Join(lines, "\n")
 }
 
+// maskJSON is the masker over an encoded JSON document, line by line,
+// with every character a terminal may act on escaped as \uXXXX
+// (report.EscapeInvisible, as `oastui lint --format json` writes): valid
+// JSON that decodes to the same, masked, values.
+func maskJSON(doc string) string {
+	lines := strings.Split(doc, "\n")
+	for i, l := range lines {
+		lines[i] = secrets.Redact(l)
+	}
+	return string(report.EscapeInvisible([]byte(strings.Join(lines, "\n"))))
+}
+
 func maskLine(l string) string {
 	if strings.HasPrefix(l, "--- a") || strings.HasPrefix(l, "+++ b") {
-		return l[:5] + secrets.Redact(l[5:])
+		return l[:5] + safetext.CleanLine(secrets.Redact(l[5:]))
 	}
-	return secrets.Redact(l)
+	return safetext.CleanLine(secrets.Redact(l))
 }
 
 // maskValue masks every string reachable from v (a pointer to the output)

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -21,6 +22,10 @@ import (
 // token is a fake credential planted in the test agent: no result may
 // carry it.
 var token = testshared.FakeGitHub
+
+// rawControl finds a C0 control, C1 control or bidi override that the
+// result's JSON encoding escaped: one that a client would decode.
+var rawControl = regexp.MustCompile(`(^|[^\\])\\u(00[01][0-9a-fA-F]|009[bB]|202[eE])`)
 
 // exampleAgent is the bundled example agent, relative to this package.
 var exampleAgent = filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
@@ -40,7 +45,7 @@ func workspace(t testing.TB, dir, slug string, dirty bool) string {
 		rewrite(t, pkg, "    ]\n  }\n}", "    ],\n    \"note\": \"token "+token+"\"\n  }\n}")
 		flow := filepath.Join(agent, "cinatra", "oas.json")
 		rewrite(t, flow, `"description": "Drafts release notes for a repository:`, `"description": "Drafts release notes (token `+token+`) for a repository:`)
-		rewrite(t, flow, `"name": "Choose release scope"`, `"name": "Choose `+token+`"`)
+		rewrite(t, flow, `"name": "Choose release scope"`, `"name": "Choose \u001b]0;pwned\u0007\u009b2J\u202e `+token+`"`)
 	}
 	return agent
 }
@@ -140,6 +145,11 @@ func callTool(t testing.TB, cs *mcp.ClientSession, name string, args map[string]
 	}
 	if strings.Contains(string(b), token) {
 		t.Errorf("%s: the result holds the fake token unmasked:\n%s", name, b)
+	}
+	// A control decoded from the agent shows as \u001b in the result's JSON;
+	// one kept escaped in a JSON text content shows as \\u001b (harmless).
+	if m := rawControl.FindString(string(b)); m != "" || strings.ContainsAny(string(b), "\u009b\u202e") {
+		t.Errorf("%s: the result holds a control character %q (not sanitised):\n%.2000s", name, m, b)
 	}
 	return res, string(b)
 }
@@ -274,6 +284,15 @@ func TestReviewCompileGraphResolve(t *testing.T) {
 	}
 	if text(res) != string(doc) {
 		t.Errorf("compile text differs from the CLI's document")
+	}
+	// A name with escape sequences and bidi controls compiles; they are
+	// gone from both the structured value and the text.
+	esc := workspace(t, dir, "esc-agent", false)
+	rewrite(t, filepath.Join(esc, "cinatra", "oas.json"), `"name": "Choose release scope"`, `"name": "Choose \u001b]0;pwned\u0007\u009b2J\u202e scope"`)
+	res, _ = callTool(t, cs, "agent_compile", map[string]any{"path": esc})
+	structured(t, res, &co)
+	if !co.OK || !strings.Contains(text(res), `"name": "Choose \u001b]0;pwned\u0007\u009b2J\u202e scope"`) {
+		t.Errorf("compile of a name with escapes: ok %v\n%.600s", co.OK, text(res))
 	}
 
 	// Graph: the snapshot's graph, in BFS order, drawn as oastui graph draws it.

@@ -16,7 +16,11 @@ import (
 // legal raw in JSON but not safe to print. Such characters occur only
 // inside strings, so the result is valid JSON that decodes to the same
 // values.
-func jsonEscapeInvisible(b []byte) []byte {
+func jsonEscapeInvisible(b []byte) []byte { return EscapeInvisible(b) }
+
+// EscapeInvisible is jsonEscapeInvisible for the other faces that hand out
+// encoded JSON (the MCP server's text content).
+func EscapeInvisible(b []byte) []byte {
 	if !strings.ContainsFunc(string(b), jsonMustEscape) {
 		return b
 	}
