@@ -8,6 +8,7 @@ import (
 	"net/url"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"time"
 
@@ -159,7 +160,11 @@ func clientRoots(ctx context.Context, ss *mcp.ServerSession) (Roots, bool) {
 		if err != nil || u.Scheme != "file" || u.Path == "" {
 			continue
 		}
-		p := filepath.Clean(filepath.FromSlash(u.Path))
+		up := u.Path
+		if runtime.GOOS == "windows" && len(up) >= 3 && up[0] == '/' && up[2] == ':' {
+			up = up[1:] // file:///C:/dir
+		}
+		p := filepath.Clean(filepath.FromSlash(up))
 		if !filepath.IsAbs(p) {
 			continue
 		}

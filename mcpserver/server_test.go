@@ -354,6 +354,11 @@ func TestFix(t *testing.T) {
 		t.Fatal("a preview wrote the file")
 	}
 
+	res, _ = callTool(t, cs, "agent_fix", map[string]any{"path": agent, "fix": fo.Fixed[0], "choice": 5})
+	wantError(t, res, "alternative fixes")
+	res, _ = callTool(t, cs, "agent_fix", map[string]any{"path": agent, "fix": "all", "choice": 1})
+	wantError(t, res, "choice needs a fix that names one finding")
+
 	// By fingerprint, applied.
 	res, _ = callTool(t, cs, "agent_source_review", map[string]any{"path": agent})
 	var rev ReviewOutput

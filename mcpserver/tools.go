@@ -166,6 +166,9 @@ type FixOffer struct {
 	Fingerprint string `json:"fingerprint" jsonschema:"the finding's stable fingerprint (SARIF oastui/v2, baselines)"`
 	Code        string `json:"code"`
 	Title       string `json:"title" jsonschema:"what the fix does"`
+	// Alternatives are the titles of the finding's other fixes (agent_fix
+	// picks one with choice: 1 is the first of them).
+	Alternatives []string `json:"alternatives,omitempty" jsonschema:"the titles of the finding's other fixes, choice 1, 2, … of agent_fix"`
 }
 
 // Gate is the compile gate over the agent.
@@ -211,8 +214,12 @@ func (s *Server) review(_ context.Context, c *call, in ReviewInput) (ReviewOutpu
 			out.Buckets.Suggestions = append(out.Buckets.Suggestions, i)
 		}
 		if len(f.Fixes) > 0 {
-			out.Fixes = append(out.Fixes, FixOffer{Finding: i, ID: analysis.FixID(f), Fingerprint: report.Fingerprint(f, root),
-				Code: f.Code, Title: f.Fixes[0].Title})
+			offer := FixOffer{Finding: i, ID: analysis.FixID(f), Fingerprint: report.Fingerprint(f, root),
+				Code: f.Code, Title: f.Fixes[0].Title}
+			for _, alt := range f.Fixes[1:] {
+				offer.Alternatives = append(offer.Alternatives, alt.Title)
+			}
+			out.Fixes = append(out.Fixes, offer)
 		}
 	}
 	if blocked, ok := snap.Gate(); ok {
@@ -395,6 +402,9 @@ type FixInput struct {
 	Path  string `json:"path" jsonschema:"the agent: a package directory or a flow file, inside a workspace root"`
 	Fix   string `json:"fix" jsonschema:"which fix: a finding's fingerprint or fix id (agent_source_review's fixes), a rule code (every finding of that code), or all"`
 	Apply bool   `json:"apply,omitempty" jsonschema:"write the fix (default false: only the diff is returned)"`
+	// Choice picks another of one finding's fixes: 0 is the first (what
+	// oastui lint --fix applies), n the n-th of the review's alternatives.
+	Choice int `json:"choice,omitempty" jsonschema:"which of the finding's fixes: 0 (default) the first, n the n-th alternative listed by agent_source_review; only when fix names one finding"`
 }
 
 // FixOutput is the fix's diff and what was done.
@@ -443,6 +453,17 @@ func (s *Server) fix(_ context.Context, c *call, in FixInput) (FixOutput, string
 			ids = append(ids, analysis.FixID(f))
 		}
 		return FixOutput{}, "", fmt.Errorf("no fix matches %q; the fixes on offer: %s", in.Fix, strings.Join(ids, "; "))
+	}
+	if in.Choice != 0 {
+		if len(chosen) != 1 || in.Fix == "all" || in.Fix == chosen[0].Code {
+			return FixOutput{}, "", fmt.Errorf("choice needs a fix that names one finding (a fingerprint or fix id); %q names %d", in.Fix, len(chosen))
+		}
+		f := chosen[0]
+		if in.Choice < 0 || in.Choice >= len(f.Fixes) {
+			return FixOutput{}, "", fmt.Errorf("choice %d: %s has %d alternative fixes", in.Choice, analysis.FixID(f), len(f.Fixes)-1)
+		}
+		f.Fixes = f.Fixes[in.Choice : in.Choice+1]
+		chosen[0] = f
 	}
 	b := analysis.PlanFixes(chosen)
 	for _, p := range b.Files() {

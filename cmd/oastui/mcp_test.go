@@ -111,11 +111,23 @@ func TestMCPEndToEnd(t *testing.T) {
 	if res.IsError || len(rev["findings"].([]any)) == 0 || rev["gate"] == nil {
 		t.Fatalf("review: %v", rev)
 	}
-	var fixID string
+	var fixID, altFP string
 	for _, f := range rev["fixes"].([]any) {
 		fo := f.(map[string]any)
 		if fo["code"] == "flow_duplicate_node_name" && fixID == "" {
 			fixID = fo["id"].(string)
+		}
+		if fo["alternatives"] != nil && altFP == "" {
+			altFP = fo["fingerprint"].(string)
+		}
+	}
+	if altFP == "" {
+		t.Errorf("no finding with alternative fixes: %v", rev["fixes"])
+	} else {
+		_, first := call("agent_fix", map[string]any{"path": rel, "fix": altFP})
+		_, second := call("agent_fix", map[string]any{"path": rel, "fix": altFP, "choice": 1})
+		if first["diff"] == "" || first["diff"] == second["diff"] {
+			t.Errorf("choice 1 gives the same diff as the first fix:\n%v", second["diff"])
 		}
 	}
 	if fixID == "" {
