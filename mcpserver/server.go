@@ -63,6 +63,11 @@ type Server struct {
 	gen    map[*mcp.ServerSession]int   // roots/list_changed notifications seen per session
 }
 
+// schemas caches the tools' inferred JSON Schemas: a process that builds
+// several servers (the tests; a host serving many clients) reflects over
+// the types once. It holds only schemas of this package's fixed types.
+var schemas = mcp.NewSchemaCache()
+
 // testHook, when set (tests only), runs at the start of every tool call
 // with the tool's name and its raw arguments.
 var testHook func(tool string, args []byte)
@@ -89,6 +94,7 @@ func New(opts Options) (*Server, error) {
 	s.Server = mcp.NewServer(&mcp.Implementation{Name: "oastui", Title: "oastui: OAS Flow agent review", Version: version},
 		&mcp.ServerOptions{
 			Instructions: instructions,
+			SchemaCache:  schemas,
 			Logger:       opts.Logger,
 			Capabilities: &mcp.ServerCapabilities{}, // no logging capability: tools only
 			RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) {
