@@ -167,3 +167,16 @@ func TestMCPEndToEnd(t *testing.T) {
 		t.Fatal("apply wrote nothing")
 	}
 }
+
+func TestMCPUsageErrors(t *testing.T) {
+	for _, args := range [][]string{
+		{"mcp", "--root", filepath.Join(t.TempDir(), "missing")},
+		{"mcp", "--registry", t.TempDir()},
+		{"mcp", "extra"},
+	} {
+		var out, errb bytes.Buffer
+		if code := run(args, &out, &errb); code != exitUsage || out.Len() != 0 {
+			t.Errorf("%v: exit %d, stdout %q, stderr %q", args, code, out.String(), errb.String())
+		}
+	}
+}
