@@ -138,7 +138,11 @@ func (s *Server) rootsFor(ctx context.Context, ss *mcp.ServerSession) Roots {
 	}
 	r, ok = clientRoots(ctx, ss)
 	if !ok {
-		return s.roots
+		// No roots from the client (none declared, none listed, or no
+		// answer within rootsTimeout): the server's own, remembered too, so
+		// that a client that never answers costs one timeout, not one per
+		// call; roots/list_changed asks again.
+		r = s.roots
 	}
 	s.mu.Lock()
 	if s.gen[ss] == gen { // no roots/list_changed since the request: keep the answer
