@@ -145,7 +145,7 @@ func (s *Server) rootsFor(ctx context.Context, ss *mcp.ServerSession) Roots {
 		r = s.roots
 	}
 	s.mu.Lock()
-	if s.gen[ss] == gen { // no roots/list_changed since the request: keep the answer
+	if g, alive := s.gen[ss]; alive && g == gen { // no roots/list_changed since the request, nor the end of the session: keep the answer
 		s.client[ss] = r
 	}
 	s.mu.Unlock()
