@@ -117,8 +117,13 @@ func (s *Server) analyse(c *call, src Input, mode lint.Mode, stages analysis.Sta
 	return snap, nil
 }
 
-// rootOf is the root holding p (fingerprints are relative to it).
+// rootOf is the root fingerprints of p are relative to, as in `oastui
+// lint`'s SARIF and baselines: the repository root (report.FindRoot, the
+// nearest directory holding .git), else the workspace root holding p.
 func (c *call) rootOf(p string) string {
+	if r := report.FindRoot(p); r != "" {
+		return r
+	}
 	abs, _ := filepath.Abs(p)
 	for _, d := range c.roots.Dirs {
 		if within(abs, d) {
@@ -163,7 +168,7 @@ type Buckets struct {
 type FixOffer struct {
 	Finding     int    `json:"finding" jsonschema:"index of the finding in findings"`
 	ID          string `json:"id" jsonschema:"file:line:col code, as oastui lint --fix names it"`
-	Fingerprint string `json:"fingerprint" jsonschema:"the finding's stable fingerprint (SARIF oastui/v2, baselines)"`
+	Fingerprint string `json:"fingerprint" jsonschema:"the finding's stable fingerprint (SARIF oastui/v2, baselines; relative to the repository root)"`
 	Code        string `json:"code"`
 	Title       string `json:"title" jsonschema:"what the fix does"`
 	// Alternatives are the titles of the finding's other fixes (agent_fix

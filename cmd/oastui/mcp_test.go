@@ -51,6 +51,10 @@ func TestMCPEndToEnd(t *testing.T) {
 		t.Fatal(err)
 	}
 
+	if err := os.Mkdir(filepath.Join(root, ".git"), 0o755); err != nil { // the repository root fingerprints are relative to
+		t.Fatal(err)
+	}
+
 	cmd := exec.Command(os.Args[0], "-test.run=^TestMCPHelperProcess$")
 	cmd.Env = append(os.Environ(), "OASTUI_MCP_HELPER=1", "OASTUI_MCP_ARGS=mcp --root "+root)
 	cmd.Stderr = os.Stderr
@@ -119,6 +123,24 @@ func TestMCPEndToEnd(t *testing.T) {
 		}
 		if fo["alternatives"] != nil && altFP == "" {
 			altFP = fo["fingerprint"].(string)
+		}
+	}
+	// The fingerprints are the CLI's: oastui baseline holds each of them.
+	var out, errb bytes.Buffer
+	if code := run([]string{"baseline", agent}, &out, &errb); code != exitClean && code != exitFindings {
+		t.Fatalf("baseline: exit %d: %s", code, errb.String())
+	}
+	var bl Baseline
+	if err := json.Unmarshal(out.Bytes(), &bl); err != nil {
+		t.Fatal(err)
+	}
+	inBaseline := map[string]bool{}
+	for _, e := range bl.Findings {
+		inBaseline[e.Fingerprint] = true
+	}
+	for _, f := range rev["fixes"].([]any) {
+		if fp := f.(map[string]any)["fingerprint"].(string); !inBaseline[fp] {
+			t.Errorf("fingerprint %s of %v is not in oastui baseline's %d", fp, f.(map[string]any)["id"], len(bl.Findings))
 		}
 	}
 	if altFP == "" {
