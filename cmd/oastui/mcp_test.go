@@ -4,9 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 	"time"
@@ -163,8 +165,23 @@ func TestMCPEndToEnd(t *testing.T) {
 		t.Errorf("graph: %v %s", g["order"], errText(res))
 	}
 	res, _ = call("context_resolve", map[string]any{"path": rel, "slot": "nope"})
-	if !strings.Contains(errText(res), "slot") {
+	if !strings.Contains(errText(res), "the agent's context slots: offeringContext") {
 		t.Errorf("resolve of an unknown slot: %q", errText(res))
+	}
+	// The slot against the demo catalog, as oastui resolve prints it.
+	catalog := filepath.Join(root, ".oastui", "catalog.json")
+	copyTree(t, filepath.Join("..", "..", "testdata", ".oastui"), filepath.Dir(catalog))
+	var want bytes.Buffer
+	if code := run([]string{"resolve", agent, "--slot", "offeringContext", "--catalog", catalog}, &want, io.Discard); code != exitClean {
+		t.Fatalf("oastui resolve: exit %d", code)
+	}
+	res, rs := call("context_resolve", map[string]any{"path": rel, "slot": "offeringContext", "catalog": ".oastui/catalog.json"})
+	var wantRS map[string]any
+	if err := json.Unmarshal(want.Bytes(), &wantRS); err != nil {
+		t.Fatal(err)
+	}
+	if res.IsError || len(rs["refs"].([]any)) == 0 || !reflect.DeepEqual(rs["refs"], wantRS["refs"]) || rs["slotId"] != wantRS["slotId"] {
+		t.Errorf("context_resolve: %v %s\nwant %v", rs, errText(res), wantRS)
 	}
 	for _, p := range []string{"../", "/etc", filepath.Join(root, "..")} {
 		res, _ := call("agent_source_review", map[string]any{"path": p})
