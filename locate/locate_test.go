@@ -215,6 +215,7 @@ func TestCorpusAgents(t *testing.T) {
 		x := New(a)
 		d := a.Flow
 		refs, steps := 0, 0
+		refsOf := map[int]map[int]bool{} // definition start → its references' starts
 		compile.WalkNodes(d.Root, func(n *compile.Node) bool {
 			id, ok := compile.RefID(n)
 			if !ok {
@@ -236,12 +237,14 @@ func TestCorpusAgents(t *testing.T) {
 				t.Errorf("%s: definition of %s is %q", p, id, got)
 			}
 			if s.Target.Scope != compile.RefRegistry {
-				key, ok := x.At(d.Path, def.Start+1)
-				found := false
-				for _, r := range x.References(key, false) {
-					found = found || r.Start == str.Offset
+				if refsOf[def.Start] == nil {
+					key, _ := x.At(d.Path, def.Start+1)
+					refsOf[def.Start] = map[int]bool{}
+					for _, r := range x.References(key, false) {
+						refsOf[def.Start][r.Start] = true
+					}
 				}
-				if !ok || !found {
+				if !refsOf[def.Start][str.Offset] {
 					t.Errorf("%s: %s not among its definition's references", p, compile.PointerOf(n))
 				}
 			}
