@@ -322,4 +322,3 @@ func (s *Server) documentSymbols(p *protocol.DocumentSymbolParams) (any, *rpcErr
 	}
 	return out, nil
 }
-

@@ -21,11 +21,11 @@ import (
 
 // result is the review of one agent at the buffer versions it saw.
 type result struct {
-	flow     string              // the flow file reviewed
-	snap     *analysis.Snapshot  //
-	versions map[string]int32    // path → version of every open buffer overlaid
-	srcs     map[string][]byte   // path → the text reviewed, for every file the agent read
-	texts    map[string]*text    // built on demand from srcs
+	flow     string             // the flow file reviewed
+	snap     *analysis.Snapshot //
+	versions map[string]int32   // path → version of every open buffer overlaid
+	srcs     map[string][]byte  // path → the text reviewed, for every file the agent read
+	texts    map[string]*text   // built on demand from srcs
 	diags    map[string][]protoDiag
 	index    *locate.Index // built on demand
 	once     sync.Once
