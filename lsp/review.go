@@ -241,13 +241,16 @@ func (s *Server) review(flow string) *result {
 	s.published[flow] = now
 	s.mu.Unlock()
 
-	// publish every file with findings, and clear the ones that had some
+	// publish every open buffer the review read (its diagnostics at the
+	// version reviewed, even when there are none), every file with
+	// findings, and clear the ones that had some
 	files := slices.Clone(now)
-	for _, p := range prev {
-		if !slices.Contains(now, p) {
-			files = append(files, p)
-		}
+	for p := range r.versions {
+		files = append(files, p)
 	}
+	files = append(files, prev...)
+	sort.Strings(files)
+	files = slices.Compact(files)
 	for _, p := range files {
 		params := protocol.PublishDiagnosticsParams{URI: uriOf(p), Diagnostics: []protocol.Diagnostic{}}
 		if v, ok := r.versions[p]; ok && v >= 0 {

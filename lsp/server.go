@@ -144,6 +144,8 @@ func (s *Server) Handle(body []byte) (exit bool, err error) {
 			return true, ErrExitWithoutShutdown
 		}
 		return true, nil
+	case m.isRequest() && !validID(m.ID):
+		s.send(responseErr{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &rpcError{Code: codeInvalidRequest, Message: "invalid request id: " + string(m.ID)}})
 	case m.isRequest():
 		result, rerr := s.request(&m)
 		if rerr != nil {
