@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"slices"
@@ -86,11 +87,35 @@ func (s *Server) flowsOf(path string) []string {
 		sort.Strings(out)
 		return out
 	}
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".json", ".yaml", ".yml":
+	if _, reviewed := s.results[path]; reviewed || s.isFlowFile(path) {
 		return []string{path}
 	}
 	return nil
+}
+
+// isFlowFile: a package's flow file (cinatra/oas.json, or a legacy
+// place), or a .json/.yaml/.yml file that reads as an Agent Spec document
+// (it mentions agentspec_version or component_type). Editors hand the
+// server every JSON file; a tsconfig.json gets no diagnostics.
+func (s *Server) isFlowFile(path string) bool {
+	switch strings.ToLower(filepath.Ext(path)) {
+	case ".json", ".yaml", ".yml":
+	default:
+		return false
+	}
+	slash := filepath.ToSlash(path)
+	for _, rel := range compile.FlowCandidates {
+		if strings.HasSuffix(slash, "/"+rel) && rel != "agent.json" {
+			return true
+		}
+	}
+	src := []byte(nil)
+	if d := s.docs[path]; d != nil {
+		src = d.src
+	} else if b, err := os.ReadFile(path); err == nil && len(b) <= compile.MaxFileBytes {
+		src = b
+	}
+	return bytes.Contains(src, []byte("agentspec_version")) || bytes.Contains(src, []byte("component_type"))
 }
 
 func isRegistry(path string) bool {

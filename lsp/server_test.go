@@ -217,3 +217,29 @@ func corpusFlow(t testing.TB) (path string, src []byte) {
 	src, _ = os.ReadFile(path)
 	return path, src
 }
+
+// A JSON file that is no agent file gets no review; a flow buffer that
+// stops looking like one is still reviewed (its diagnostics stay current).
+func TestOnlyAgentFiles(t *testing.T) {
+	s, out, _ := newTestServer(t, -1)
+	dir := t.TempDir()
+	ts := filepath.Join(dir, "tsconfig.json")
+	s.Handle(note("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": string(uriOf(ts)), "version": 1, "text": `{"compilerOptions": {}}`}}))
+	flow := filepath.Join(dir, "flow.json")
+	s.Handle(note("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": string(uriOf(flow)), "version": 1, "text": `{"component_type": "Flow"`}}))
+	s.Handle(note("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": string(uriOf(flow)), "version": 2}, "contentChanges": []any{map[string]any{"text": "{"}}}))
+	var uris []string
+	for _, m := range out.all() {
+		if string(m["method"]) == `"textDocument/publishDiagnostics"` {
+			var p struct {
+				URI     string `json:"uri"`
+				Version int    `json:"version"`
+			}
+			_ = json.Unmarshal(m["params"], &p)
+			uris = append(uris, filepath.Base(p.URI)+"@"+itoa(p.Version))
+		}
+	}
+	if got := strings.Join(uris, " "); got != "flow.json@1 flow.json@2" {
+		t.Errorf("published for %s, want flow.json@1 flow.json@2", got)
+	}
+}
