@@ -360,7 +360,7 @@ func (x *Index) Outline() []Item {
 	items := make([]*Item, len(x.flows))
 	byPtr := map[string]int{}
 	for i, f := range x.flows {
-		it := &Item{Kind: OutlineFlow, Name: flowgraph.Sanitize(f.ID()), Detail: "Flow",
+		it := &Item{Kind: OutlineFlow, Name: clean(f.ID()), Detail: "Flow",
 			Span: Span{File: d.Path, Start: f.Node.Offset, End: d.ValueEnd(f.Node)}}
 		it.Select = selectSpan(d, f.Node)
 		if g := x.graphs[i]; g != nil {

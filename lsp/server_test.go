@@ -11,6 +11,8 @@ import (
 	"testing"
 	"time"
 
+	"go.lsp.dev/protocol"
+
 	"github.com/oastui/oastui/internal/testshared"
 )
 
@@ -241,5 +243,61 @@ func TestOnlyAgentFiles(t *testing.T) {
 	}
 	if got := strings.Join(uris, " "); got != "flow.json@1 flow.json@2" {
 		t.Errorf("published for %s, want flow.json@1 flow.json@2", got)
+	}
+}
+
+// diagsOf is the last diagnostics published for path, with the text each
+// range covers in src.
+func diagsOf(t *testing.T, out *sink, path string, src string) map[string][]string {
+	t.Helper()
+	var last []protocolDiag
+	for _, m := range out.all() {
+		if string(m["method"]) != `"textDocument/publishDiagnostics"` {
+			continue
+		}
+		var p struct {
+			URI         string         `json:"uri"`
+			Diagnostics []protocolDiag `json:"diagnostics"`
+		}
+		_ = json.Unmarshal(m["params"], &p)
+		if p.URI == string(uriOf(path)) {
+			last = p.Diagnostics
+		}
+	}
+	tx := newText([]byte(src))
+	got := map[string][]string{}
+	for _, d := range last {
+		a, b := tx.offset(d.Range.Start), tx.offset(d.Range.End)
+		got[d.Code] = append(got[d.Code], src[a:b])
+	}
+	return got
+}
+
+type protocolDiag struct {
+	Range struct {
+		Start protocol.Position `json:"start"`
+		End   protocol.Position `json:"end"`
+	} `json:"range"`
+	Code string `json:"code"`
+}
+
+// Each diagnostic's range covers the offending value: a string with its
+// quotes, a repeated key, the token where JSON stops parsing.
+func TestDiagnosticRanges(t *testing.T) {
+	path, src := exampleAgent(t)
+	s, out, _ := newTestServer(t, -1)
+	broken := strings.Replace(string(src), `"packageVersion": "0.1.0"`, `"packageVersion": "7.0.0", "packageVersion": "7.0.0"`, 1)
+	s.Handle(note("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": string(uriOf(path)), "version": 1, "text": broken}}))
+	got := diagsOf(t, out, path, broken)
+	if d := got["package_version_oas_pkg_drift"]; len(d) != 1 || d[0] != `"7.0.0"` {
+		t.Errorf("drift covers %q, want the value", d)
+	}
+	if d := got["duplicate_key"]; len(d) != 1 || d[0] != `"packageVersion"` {
+		t.Errorf("duplicate_key covers %q, want the repeated key", d)
+	}
+	bad := `{"component_type": "Flow", "id": tru }`
+	s.Handle(note("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": string(uriOf(path)), "version": 2}, "contentChanges": []any{map[string]any{"text": bad}}}))
+	if d := diagsOf(t, out, path, bad)["invalid_json"]; len(d) != 1 || d[0] == "" {
+		t.Errorf("invalid_json covers %q, want a token", d)
 	}
 }
