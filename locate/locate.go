@@ -229,7 +229,11 @@ func (x *Index) nodeOf(d *compile.Doc, n *compile.Node) (Symbol, bool) {
 		}
 		ptr := compile.PointerOf(c)
 		if nodes := x.nodeAt[ptr]; len(nodes) > 0 {
-			s := Symbol{Kind: KindNode, ID: nodes[0].n.ID, Pointer: ptr, Span: Span{File: d.Path, Start: c.Offset, End: d.ValueEnd(c)},
+			id := nodes[0].n.ID
+			if p := c.Parent(); p != nil && p.Key() == "$referenced_components" {
+				id = c.Key() // the raw id refs name (a node's ID is its sanitised label)
+			}
+			s := Symbol{Kind: KindNode, ID: id, Pointer: ptr, Span: Span{File: d.Path, Start: c.Offset, End: d.ValueEnd(c)},
 				Target: compile.Resolved{Node: c, Pointer: ptr, Scope: compile.RefInline}}
 			x.attachNode(&s)
 			return s, true

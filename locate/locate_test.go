@@ -167,6 +167,9 @@ func TestReferencesAndHover(t *testing.T) {
 	if !ok || in.Kind != KindNode || in.Node == nil || in.Node.ID != "sub_node" {
 		t.Errorf("inside the node: %+v %v", in, ok)
 	}
+	if got := x.References(in, false); len(got) != 4 {
+		t.Errorf("references from inside the node: %+v", got)
+	}
 	r, _ := x.At(a.Flow.Path, offsetOf(t, src, `"$component_ref": "s"`, 3, 20))
 	if f, ok := x.Hover(r); !ok || f.ID != "s" || len(f.DataOut) != 1 || f.DataOut[0] != "q → sub_node.q" {
 		t.Errorf("hover on a ref to s: %+v %v", f, ok)

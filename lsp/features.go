@@ -178,12 +178,12 @@ func (s *Server) definition(p *protocol.DefinitionParams) (any, *rpcError) {
 	return []protocol.Location{loc}, nil
 }
 
-// references: the $component_refs naming a component (from its key or
-// from any ref to it).
+// references: the $component_refs naming a component (from its key, from
+// any ref to it, or from inside a node's component).
 func (s *Server) references(p *protocol.ReferenceParams) (any, *rpcError) {
 	r, sym, ok := s.symbolAt(p.TextDocumentPositionParams)
 	out := []protocol.Location{}
-	if !ok || sym.Kind == locate.KindNode {
+	if !ok {
 		return out, nil
 	}
 	for _, sp := range r.locate().References(sym, p.Context.IncludeDeclaration) {
