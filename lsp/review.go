@@ -138,6 +138,13 @@ func (s *Server) schedule(path string) {
 	for _, f := range s.flowsOf(path) {
 		s.pending[f] = true
 	}
+	s.mu.Unlock()
+	s.kick()
+}
+
+// kick starts (or restarts) the debounce timer when reviews are pending.
+func (s *Server) kick() {
+	s.mu.Lock()
 	if len(s.pending) == 0 || s.shutdown {
 		s.mu.Unlock()
 		return

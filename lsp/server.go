@@ -65,6 +65,7 @@ type Server struct {
 	pending     map[string]bool      // flow paths waiting for the debounce
 	timer       *time.Timer
 	docChanges  bool // the client applies documentChanges in a WorkspaceEdit
+	watchFiles  bool // the client registers file watchers on request
 	hoverMD     bool // the client renders markdown in hovers
 
 	runMu sync.Mutex // one review at a time
@@ -292,9 +293,16 @@ func (s *Server) notification(m *message) {
 		if decode(m.Params, &p) == nil {
 			s.didClose(&p)
 		}
+	case "initialized":
+		s.registerWatchers()
+	case "workspace/didChangeWatchedFiles":
+		var p protocol.DidChangeWatchedFilesParams
+		if decode(m.Params, &p) == nil {
+			s.watchedFilesChanged(&p)
+		}
 	}
-	// initialized, $/cancelRequest (requests are answered in order, at
-	// once), workspace/didChangeConfiguration, $/setTrace, …: nothing to do
+	// $/cancelRequest (requests are answered in order, at once),
+	// workspace/didChangeConfiguration, $/setTrace, …: nothing to do
 }
 
 func (s *Server) initialize(params json.RawMessage) (any, *rpcError) {
@@ -308,6 +316,9 @@ func (s *Server) initialize(params json.RawMessage) (any, *rpcError) {
 	s.initialized = true
 	if w := p.Capabilities.Workspace; w != nil && w.WorkspaceEdit != nil {
 		s.docChanges = w.WorkspaceEdit.DocumentChanges
+	}
+	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil {
+		s.watchFiles = w.DidChangeWatchedFiles.DynamicRegistration
 	}
 	if td := p.Capabilities.TextDocument; td != nil && td.Hover != nil {
 		for _, k := range td.Hover.ContentFormat {
@@ -452,4 +463,53 @@ func (s *Server) logf(format string, args ...any) {
 	s.outMu.Lock() // the log writer may be shared; keep lines whole
 	defer s.outMu.Unlock()
 	_, _ = io.WriteString(s.opts.Log, "oastui lsp: "+msg)
+}
+
+// watchedGlobs are the files whose changes on disk (outside the editor)
+// change a review: the package files, the registry and the config.
+var watchedGlobs = []string{"**/package.json", "**/cinatra.json", "**/_shared/cinatra/components.json", "**/.oastui.yaml", "**/cinatra/oas.json"}
+
+// registerWatchers asks a client that can to watch the files beside an
+// agent (gopls and ruff do the same), so a package.json changed on disk
+// (a git checkout) is reviewed again.
+func (s *Server) registerWatchers() {
+	s.mu.Lock()
+	watch := s.watchFiles
+	s.mu.Unlock()
+	if !watch {
+		return
+	}
+	var ws []protocol.FileSystemWatcher
+	for _, g := range watchedGlobs {
+		ws = append(ws, protocol.FileSystemWatcher{GlobPattern: g})
+	}
+	s.send(map[string]any{"jsonrpc": "2.0", "id": "oastui-watch", "method": "client/registerCapability",
+		"params": protocol.RegistrationParams{Registrations: []protocol.Registration{{ID: "oastui-watch", Method: "workspace/didChangeWatchedFiles",
+			RegisterOptions: protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: ws}}}}})
+}
+
+// watchedFilesChanged reviews again the agents that read a file changed
+// on disk (every agent for a .oastui.yaml); an open buffer keeps the
+// upper hand over its file.
+func (s *Server) watchedFilesChanged(p *protocol.DidChangeWatchedFilesParams) {
+	s.mu.Lock()
+	for _, ev := range p.Changes {
+		if ev == nil {
+			continue
+		}
+		path, ok := pathOf(ev.URI)
+		if !ok {
+			continue
+		}
+		if _, open := s.docs[path]; open {
+			continue
+		}
+		for flow, r := range s.results {
+			if _, read := r.srcs[path]; read || filepath.Base(path) == ".oastui.yaml" || filepath.Dir(filepath.Dir(flow)) == filepath.Dir(path) {
+				s.pending[flow] = true
+			}
+		}
+	}
+	s.mu.Unlock()
+	s.kick()
 }

@@ -301,3 +301,34 @@ func TestDiagnosticRanges(t *testing.T) {
 		t.Errorf("invalid_json covers %q, want a token", d)
 	}
 }
+
+// A client that can watch files is asked to; a package.json changed on
+// disk (not open in the editor) reviews its agent again.
+func TestWatchedFiles(t *testing.T) {
+	path, src := exampleAgent(t)
+	out := &sink{}
+	s := New(out, Options{Debounce: -1})
+	s.Handle(req(0, "initialize", map[string]any{"capabilities": map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}}))
+	s.Handle(note("initialized", map[string]any{}))
+	var reg bool
+	for _, m := range out.all() {
+		reg = reg || string(m["method"]) == `"client/registerCapability"` && strings.Contains(string(m["params"]), "**/package.json")
+	}
+	if !reg {
+		t.Fatalf("no client/registerCapability: %v", out.all())
+	}
+	s.Handle([]byte(`{"jsonrpc":"2.0","id":"oastui-watch","result":null}`)) // the client's answer
+	s.Handle(note("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": string(uriOf(path)), "version": 1, "text": string(src)}}))
+	if d := diagsOf(t, out, path, string(src)); len(d["package_version_oas_pkg_drift"]) != 0 {
+		t.Fatalf("drift before the change: %v", d)
+	}
+	pkg := filepath.Join(filepath.Dir(filepath.Dir(path)), "package.json")
+	b, _ := os.ReadFile(pkg)
+	if err := os.WriteFile(pkg, []byte(strings.Replace(string(b), `"version": "0.1.0"`, `"version": "0.3.0"`, 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s.Handle(note("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": string(uriOf(pkg)), "type": 2}}}))
+	if d := diagsOf(t, out, path, string(src)); len(d["package_version_oas_pkg_drift"]) != 1 {
+		t.Errorf("no drift after package.json changed on disk: %v", d)
+	}
+}
