@@ -231,6 +231,7 @@ func (s *Server) review(flow string) *result {
 		overlay[p] = d.src
 		versions[p] = d.version
 	}
+	delete(s.pending, flow) // this review covers a change queued so far
 	s.mu.Unlock()
 
 	opts := analysis.Options{Mode: s.opts.Mode, Load: s.opts.Load, ConfigPath: s.opts.ConfigPath, Stages: analysis.ReviewOnly}
