@@ -15,6 +15,8 @@ import (
 	"time"
 	"unicode/utf16"
 	"unicode/utf8"
+
+	"github.com/oastui/oastui/internal/testshared"
 )
 
 // TestLSPHelperProcess is `oastui lsp` itself when the LSP test starts the
@@ -426,6 +428,37 @@ func TestLSPStdio(t *testing.T) {
 	res, _ = c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": flowURI}})
 	if !strings.Contains(string(res), `"name":"scope_gate"`) || !strings.Contains(string(res), `"children"`) {
 		t.Errorf("documentSymbol: %.300s", res)
+	}
+
+	// Definition and hover on the largest corpus agent (when ../shared is there).
+	if root := testshared.Root(); root != "" {
+		cdir := filepath.Join(t.TempDir(), "agents", "cinatra-ai", "blog-pipeline-agent")
+		copyTree(t, filepath.Join(root, "corpus", "cinatra", "agents", "cinatra-ai", "blog-pipeline-agent"), cdir)
+		cflow := filepath.Join(cdir, "cinatra", "oas.json")
+		csrc, err := os.ReadFile(cflow)
+		if err != nil {
+			t.Fatal(err)
+		}
+		cs := string(csrc)
+		c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": fileURI(cflow), "languageId": "json", "version": 1, "text": cs}})
+		edges := strings.Index(cs, `"data_flow_connections"`)
+		src := edges + strings.Index(cs[edges:], `"source_node"`)
+		ref := src + strings.Index(cs[src:], `"$component_ref": "`) + len(`"$component_ref": "`) + 1
+		id := cs[ref-1 : ref-1+strings.IndexByte(cs[ref-1:], '"')]
+		res, _ := c.call("textDocument/definition", map[string]any{"textDocument": map[string]any{"uri": fileURI(cflow)}, "position": posOf(cs, ref)})
+		var locs []struct {
+			Range lspRange `json:"range"`
+		}
+		refs := strings.Index(cs, `"$referenced_components"`)
+		key := refs + strings.Index(cs[refs:], `"`+id+`": {`)
+		if err := json.Unmarshal(res, &locs); err != nil || len(locs) != 1 || locs[0].Range.Start != posOf(cs, key) {
+			t.Errorf("corpus definition of %s: %s, want %+v", id, res, posOf(cs, key))
+		}
+		res, _ = c.call("textDocument/hover", map[string]any{"textDocument": map[string]any{"uri": fileURI(cflow)}, "position": posOf(cs, ref)})
+		if !strings.Contains(string(res), "node `"+id+"`") || !strings.Contains(string(res), "data out") {
+			t.Errorf("corpus hover of %s: %s", id, res)
+		}
+		c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": fileURI(cflow)}})
 	}
 
 	// Closing clears the diagnostics; shutdown and exit end the process cleanly.
