@@ -110,11 +110,11 @@ func (s *Server) Serve(ctx context.Context, in io.Reader) error {
 		}
 		body, err := readMessage(r)
 		if err != nil {
-			if errors.Is(err, io.EOF) && !errors.Is(err, errFraming) {
+			switch {
+			case errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF):
 				return io.EOF
-			}
-			if errors.Is(err, io.EOF) || errors.Is(err, io.ErrUnexpectedEOF) {
-				return io.EOF
+			case !errors.Is(err, errFraming):
+				return err // the input cannot be read any more
 			}
 			s.logf("%v", err)
 			s.send(responseErr{JSONRPC: "2.0", ID: json.RawMessage("null"), Error: &rpcError{Code: codeParseError, Message: err.Error()}})

@@ -4,6 +4,8 @@ import (
 	"bufio"
 	"bytes"
 	"encoding/json"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -330,5 +332,21 @@ func TestWatchedFiles(t *testing.T) {
 	s.Handle(note("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": string(uriOf(pkg)), "type": 2}}}))
 	if d := diagsOf(t, out, path, string(src)); len(d["package_version_oas_pkg_drift"]) != 1 {
 		t.Errorf("no drift after package.json changed on disk: %v", d)
+	}
+}
+
+type failingReader struct{}
+
+func (failingReader) Read([]byte) (int, error) { return 0, os.ErrClosed }
+
+// A reader that fails ends Serve with its error (no loop of parse errors);
+// a stream cut inside a message ends it as EOF.
+func TestServeReadErrors(t *testing.T) {
+	s := New(&sink{}, Options{})
+	if err := s.Serve(t.Context(), failingReader{}); !errors.Is(err, os.ErrClosed) {
+		t.Errorf("Serve on a failing reader: %v", err)
+	}
+	if err := s.Serve(t.Context(), strings.NewReader("Content-Length: 10\r\n\r\n{")); !errors.Is(err, io.EOF) {
+		t.Errorf("Serve on a cut message: %v", err)
 	}
 }

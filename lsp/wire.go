@@ -78,17 +78,19 @@ type notification struct {
 var errFraming = errors.New("lsp: bad message framing")
 
 // readMessage reads one framed message body. A malformed header is
-// errFraming (wrapped); io.EOF at a message boundary ends the stream.
+// errFraming (wrapped: the next message may still be read); io.EOF at a
+// message boundary ends the stream, io.ErrUnexpectedEOF inside a message;
+// any other error is the reader's.
 func readMessage(r *bufio.Reader) ([]byte, error) {
 	length := -1
 	sawHeader := false
 	for {
 		line, err := r.ReadString('\n')
 		if err != nil {
-			if !sawHeader && line == "" && errors.Is(err, io.EOF) {
-				return nil, io.EOF
+			if errors.Is(err, io.EOF) && (sawHeader || line != "") {
+				return nil, io.ErrUnexpectedEOF
 			}
-			return nil, fmt.Errorf("%w: %v", errFraming, err)
+			return nil, err // io.EOF at a message boundary, or the reader's error
 		}
 		line = strings.TrimRight(line, "\r\n")
 		if line == "" {
@@ -115,7 +117,10 @@ func readMessage(r *bufio.Reader) ([]byte, error) {
 	}
 	body := make([]byte, length)
 	if _, err := io.ReadFull(r, body); err != nil {
-		return nil, fmt.Errorf("%w: %v", errFraming, err)
+		if errors.Is(err, io.EOF) {
+			err = io.ErrUnexpectedEOF
+		}
+		return nil, err
 	}
 	return body, nil
 }
