@@ -110,7 +110,7 @@ func (s *Server) workspaceEdit(r *result, fx edit.Fix) (*protocol.WorkspaceEdit,
 			}
 			edits = append(edits, protocol.TextEdit{Range: t.rangeOf(e.Start, e.End), NewText: e.New})
 		}
-		u := uriOf(path)
+		u := s.uriFor(path)
 		if docChanges {
 			tde := protocol.TextDocumentEdit{TextDocument: protocol.OptionalVersionedTextDocumentIdentifier{TextDocumentIdentifier: protocol.TextDocumentIdentifier{URI: u}}, Edits: edits}
 			if v, open := r.versions[path]; open {
@@ -157,7 +157,7 @@ func (s *Server) location(r *result, sp locate.Span) (protocol.Location, bool) {
 	if t == nil {
 		return protocol.Location{}, false
 	}
-	return protocol.Location{URI: uriOf(path), Range: t.rangeOf(sp.Start, sp.End)}, true
+	return protocol.Location{URI: s.uriFor(path), Range: t.rangeOf(sp.Start, sp.End)}, true
 }
 
 // definition: a $component_ref value (an edge's node id included) → the

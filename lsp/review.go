@@ -285,7 +285,7 @@ func (s *Server) review(flow string) *result {
 	sort.Strings(files)
 	files = slices.Compact(files)
 	for _, p := range files {
-		params := protocol.PublishDiagnosticsParams{URI: uriOf(p), Diagnostics: []protocol.Diagnostic{}}
+		params := protocol.PublishDiagnosticsParams{URI: s.uriFor(p), Diagnostics: []protocol.Diagnostic{}}
 		if v, ok := r.versions[p]; ok && v >= 0 {
 			params.Version = uint32(v)
 		}
@@ -300,7 +300,7 @@ func (s *Server) review(flow string) *result {
 // closed forgets the review of a closed flow when none of its files is
 // open any more, clearing its diagnostics, and reviews the agents whose
 // package.json or registry buffer closed (the disk file applies again).
-func (s *Server) closed(path string) {
+func (s *Server) closed(path string, u protocol.DocumentURI) {
 	s.mu.Lock()
 	var clearFiles []string
 	for flow, r := range s.results {
@@ -325,7 +325,11 @@ func (s *Server) closed(path string) {
 	s.mu.Unlock()
 	sort.Strings(clearFiles)
 	for _, p := range slices.Compact(clearFiles) {
-		s.notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: uriOf(p), Diagnostics: []protocol.Diagnostic{}})
+		pu := s.uriFor(p)
+		if p == path {
+			pu = u // as the client named it
+		}
+		s.notify("textDocument/publishDiagnostics", protocol.PublishDiagnosticsParams{URI: pu, Diagnostics: []protocol.Diagnostic{}})
 	}
 	s.schedule(path)
 }

@@ -419,7 +419,7 @@ func (s *Server) didClose(p *protocol.DidCloseTextDocumentParams) {
 	s.mu.Lock()
 	delete(s.docs, path)
 	s.mu.Unlock()
-	s.closed(path)
+	s.closed(path, p.TextDocument.URI)
 }
 
 // pathOf is the absolute, clean file path of a file: URI.
@@ -433,6 +433,18 @@ func pathOf(u protocol.DocumentURI) (string, bool) {
 		p = p[1:]
 	}
 	return filepath.Clean(filepath.FromSlash(p)), true
+}
+
+// uriFor is the URI of a file as the client named it when it is open
+// (clients compare URIs as strings; their percent-encoding may differ
+// from ours), else uriOf's.
+func (s *Server) uriFor(path string) protocol.DocumentURI {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if d := s.docs[path]; d != nil {
+		return d.uri
+	}
+	return uriOf(path)
 }
 
 // uriOf is the file: URI of a path (absolute when it can be made so).

@@ -350,3 +350,23 @@ func TestServeReadErrors(t *testing.T) {
 		t.Errorf("Serve on a cut message: %v", err)
 	}
 }
+
+// Diagnostics name an open file by the URI the client gave, whatever its
+// percent-encoding.
+func TestClientURIKept(t *testing.T) {
+	s, out, _ := newTestServer(t, -1)
+	dir := t.TempDir()
+	u := "file://" + filepath.ToSlash(dir) + "/my%2Dflow.json" // my-flow.json, encoded
+	s.Handle(note("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "version": 1, "text": `{"component_type": "Flow"`}}))
+	var got []string
+	for _, m := range out.all() {
+		if string(m["method"]) == `"textDocument/publishDiagnostics"` {
+			var p struct{ URI string }
+			_ = json.Unmarshal(m["params"], &p)
+			got = append(got, p.URI)
+		}
+	}
+	if len(got) != 1 || got[0] != u {
+		t.Errorf("published for %q, want %q", got, u)
+	}
+}
