@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"os"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sort"
 	"strings"
@@ -182,8 +183,19 @@ func (s *Server) Flush() {
 	s.mu.Unlock()
 	sort.Strings(flows)
 	for _, f := range flows {
-		s.review(f)
+		s.safeReview(f)
 	}
+}
+
+// safeReview is review for the timer's goroutine: a panic is logged (a
+// request's review is guarded by the request's recover).
+func (s *Server) safeReview(flow string) {
+	defer func() {
+		if r := recover(); r != nil {
+			s.logf("panic reviewing %s: %v\n%s", flow, r, debug.Stack())
+		}
+	}()
+	s.review(flow)
 }
 
 // current returns the review of flow at the open buffers' present
