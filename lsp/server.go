@@ -372,12 +372,22 @@ func (s *Server) didChange(p *didChangeParams) {
 	if !ok {
 		return
 	}
-	s.mu.Lock()
-	d := s.docs[path]
-	if d == nil {
-		s.mu.Unlock()
+	if !s.applyChanges(path, p) {
 		s.logf("didChange of %s, which is not open", p.TextDocument.URI)
 		return
+	}
+	s.schedule(path)
+}
+
+// applyChanges applies a didChange to the open buffer of path (false when
+// it is not open). The lock is released by defer: a panic here must not
+// leave the server locked.
+func (s *Server) applyChanges(path string, p *didChangeParams) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	d := s.docs[path]
+	if d == nil {
+		return false
 	}
 	for _, c := range p.ContentChanges {
 		if c.Range == nil {
@@ -391,11 +401,10 @@ func (s *Server) didChange(p *didChangeParams) {
 		}
 		next := make([]byte, 0, len(d.src)-(end-start)+len(c.Text))
 		next = append(append(append(next, d.src[:start]...), c.Text...), d.src[end:]...)
-		d.src = next
+		d.src = next // a new slice: reviews in flight keep the text they read
 	}
 	d.version = p.TextDocument.Version
-	s.mu.Unlock()
-	s.schedule(path)
+	return true
 }
 
 func (s *Server) didSave(p *protocol.DidSaveTextDocumentParams) {
