@@ -1,6 +1,9 @@
 package compile
 
-import "sort"
+import (
+	"bytes"
+	"sort"
+)
 
 // Offset → value helpers: the extent of a value or a key in the source and
 // the innermost value at a byte offset. The language server turns a cursor
@@ -9,7 +12,8 @@ import "sort"
 //
 // The extents are exact for JSON documents, whose values are contiguous
 // tokens with only whitespace between them. A YAML document's values have
-// no closing token; there a value ends at the end of its first line.
+// no closing token: there a container ends where its last child ends and a
+// scalar at the end of its line.
 
 // ValueEnd returns the byte offset just past the value n of d: after a
 // string's closing quote, a number's or literal's last character, an
@@ -23,7 +27,28 @@ func (d *Doc) ValueEnd(n *Node) int {
 	if end, ok := d.jsonEnd(n, 0); ok {
 		return end
 	}
-	return d.lineEndAt(n.Offset)
+	return d.yamlEnd(n, 0)
+}
+
+// yamlEnd approximates a value without a closing token (YAML): a
+// container ends where its last child ends, a scalar at the end of its
+// line (a block scalar's first line only).
+func (d *Doc) yamlEnd(n *Node, depth int) int {
+	end := d.lineEndAt(n.Offset)
+	if depth > MaxDepth+1 {
+		return end
+	}
+	var last *Node
+	switch {
+	case n.Kind == Object && len(n.Members) > 0:
+		last = n.Members[len(n.Members)-1].Value
+	case n.Kind == Array && len(n.Items) > 0:
+		last = n.Items[len(n.Items)-1]
+	}
+	if last != nil && last.Offset >= n.Offset && last.Offset < len(d.Src) {
+		end = max(end, d.yamlEnd(last, depth+1))
+	}
+	return end
 }
 
 func nodeOffset(n *Node) int {
@@ -43,6 +68,9 @@ func (d *Doc) KeyEnd(m Member) int {
 	}
 	if m.KeyOffset < 0 || m.KeyOffset > len(d.Src) {
 		return min(max(m.KeyOffset, 0), len(d.Src))
+	}
+	if m.Key != "" && bytes.HasPrefix(d.Src[m.KeyOffset:], []byte(m.Key)) { // a plain YAML key
+		return m.KeyOffset + len(m.Key)
 	}
 	return d.lineEndAt(m.KeyOffset)
 }

@@ -3,6 +3,7 @@ package compile
 import (
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
 )
 
@@ -84,6 +85,20 @@ func TestValueEndFallbacks(t *testing.T) {
 	y := NewDoc("x.yaml", []byte("a: 1\nb: [x]\n"), &Node{Kind: Object, Offset: 0, Members: []Member{{Key: "a", KeyOffset: 0, Value: &Node{Kind: Number, Text: "1", Offset: 3}}}})
 	if e := y.ValueEnd(y.Root); e != 4 {
 		t.Errorf("yaml root end = %d, want the line end 4", e)
+	}
+	// a parsed YAML document: containers end with their last child, plain keys are their text
+	yd := ParseYAMLDoc("f.yaml", []byte("flow:\n  id: main\n  nodes:\n    - a\n    - b\nname: x\n"))
+	if yd.Root == nil {
+		t.Fatal(yd.Err)
+	}
+	if s, e, _ := yd.ValueSpan("/flow"); string(yd.Src[s:e]) != "id: main\n  nodes:\n    - a\n    - b" {
+		t.Errorf("yaml /flow = %q", yd.Src[s:e])
+	}
+	if n, onKey := yd.NodeAt(strings.Index(string(yd.Src), "- b") + 2); n == nil || n.Text != "b" || onKey {
+		t.Errorf("yaml NodeAt(b) = %+v %v", n, onKey)
+	}
+	if n, onKey := yd.NodeAt(strings.Index(string(yd.Src), "id:") + 1); n == nil || n.Text != "main" || !onKey {
+		t.Errorf("yaml NodeAt(id key) = %+v %v", n, onKey)
 	}
 	if e := y.ValueEnd(&Node{Offset: 999}); e != len(y.Src) {
 		t.Errorf("out of range end = %d", e)
