@@ -37,44 +37,84 @@ func (s *Server) resultFor(u protocol.DocumentURI) (string, *result) {
 }
 
 // codeActions: the fixes of the findings of this document whose ranges
-// meet the requested range, as quick fixes. Each fix is one
-// WorkspaceEdit over the texts the review read (edits to package.json
-// included); with documentChanges an open buffer's edit names the version
-// the review saw, so a client refuses it once the buffer has moved on.
+// meet the requested range, as quick fixes, then one "fix all" source
+// action. Each fix is one WorkspaceEdit over the texts the review read
+// (edits to package.json included); with documentChanges an open buffer's
+// edit names the version the review saw, so a client refuses it once the
+// buffer has moved on.
 func (s *Server) codeActions(p *protocol.CodeActionParams) (any, *rpcError) {
 	path, r := s.resultFor(p.TextDocument.URI)
 	actions := []protocol.CodeAction{}
 	if r == nil {
 		return actions, nil
 	}
-	if only := p.Context.Only; len(only) > 0 {
-		ok := false
-		for _, k := range only {
-			ok = ok || k == protocol.QuickFix || strings.HasPrefix(string(protocol.QuickFix), string(k)+".")
+	wants := func(kind protocol.CodeActionKind) bool {
+		if len(p.Context.Only) == 0 {
+			return true
 		}
-		if !ok {
-			return actions, nil
+		for _, k := range p.Context.Only {
+			if k == kind || strings.HasPrefix(string(kind), string(k)+".") {
+				return true
+			}
 		}
+		return false
 	}
-	for _, pd := range r.diags[path] {
-		if len(pd.f.Fixes) == 0 || !overlaps(pd.d.Range, p.Range) {
-			continue
-		}
-		for i, fx := range pd.f.Fixes {
-			we, ok := s.workspaceEdit(r, fx)
-			if !ok {
+	if wants(protocol.QuickFix) {
+		for _, pd := range r.diags[path] {
+			if len(pd.f.Fixes) == 0 || !overlaps(pd.d.Range, p.Range) {
 				continue
 			}
-			actions = append(actions, protocol.CodeAction{
-				Title:       clean(fx.Title),
-				Kind:        protocol.QuickFix,
-				Diagnostics: []protocol.Diagnostic{pd.d},
-				IsPreferred: i == 0,
-				Edit:        we,
-			})
+			for i, fx := range pd.f.Fixes {
+				we, ok := s.workspaceEdit(r, fx)
+				if !ok {
+					continue
+				}
+				actions = append(actions, protocol.CodeAction{
+					Title:       clean(fx.Title),
+					Kind:        protocol.QuickFix,
+					Diagnostics: []protocol.Diagnostic{pd.d},
+					IsPreferred: i == 0,
+					Edit:        we,
+				})
+			}
+		}
+	}
+	if wants(FixAll) {
+		if a, ok := s.fixAll(r, path); ok {
+			actions = append(actions, a)
 		}
 	}
 	return actions, nil
+}
+
+// FixAll is the code action kind of "apply every automatic fix of this
+// file" (ruff's source.fixAll.ruff; editors run it on save with
+// "editor.codeActionsOnSave": {"source.fixAll.oastui": "explicit"}).
+const FixAll protocol.CodeActionKind = "source.fixAll.oastui"
+
+// fixAll is one action applying the first fix of every finding of the
+// document, as `oastui lint --fix` chooses them (edit.Plan: a fix touching
+// bytes an earlier chosen fix touches waits for the next run). Fixes that
+// move files are left out.
+func (s *Server) fixAll(r *result, path string) (protocol.CodeAction, bool) {
+	var cands []edit.Candidate
+	n := 0
+	for _, pd := range r.diags[path] {
+		if len(pd.f.Fixes) == 0 || len(pd.f.Fixes[0].Moves) > 0 {
+			continue
+		}
+		cands = append(cands, edit.Candidate{ID: fmt.Sprintf("%d:%d %s", pd.f.Line, pd.f.Column, pd.f.Code), Fixes: pd.f.Fixes[:1]})
+		n++
+	}
+	if n == 0 {
+		return protocol.CodeAction{}, false
+	}
+	b := edit.Plan(cands)
+	we, ok := s.workspaceEdit(r, edit.Fix{Edits: b.Edits()})
+	if !ok {
+		return protocol.CodeAction{}, false
+	}
+	return protocol.CodeAction{Title: fmt.Sprintf("oastui: apply %d automatic fix(es)", len(b.Chosen)), Kind: FixAll, Edit: we}, true
 }
 
 // overlaps: two ranges share a position (an empty range at the cursor

@@ -335,7 +335,7 @@ func (s *Server) initialize(params json.RawMessage) (any, *rpcError) {
 				Change:    protocol.TextDocumentSyncKindIncremental,
 				Save:      &protocol.SaveOptions{IncludeText: false},
 			},
-			CodeActionProvider:     protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix}},
+			CodeActionProvider:     protocol.CodeActionOptions{CodeActionKinds: []protocol.CodeActionKind{protocol.QuickFix, FixAll}},
 			DefinitionProvider:     true,
 			ReferencesProvider:     true,
 			HoverProvider:          true,

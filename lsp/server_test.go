@@ -370,3 +370,39 @@ func TestClientURIKept(t *testing.T) {
 		t.Errorf("published for %q, want %q", got, u)
 	}
 }
+
+// source.fixAll.oastui applies the first fix of every finding of the
+// document at once; the buffer it makes has none of them left.
+func TestFixAll(t *testing.T) {
+	path, src := exampleAgent(t)
+	s, out, _ := newTestServer(t, -1)
+	broken := strings.Replace(string(src), `"packageVersion": "0.1.0"`, `"packageVersion": "9.9.9"`, 1)
+	broken = strings.Replace(broken, `"packageName": "@oastui/example-agent"`, `"packageName": "@oastui/other"`, 1)
+	u := string(uriOf(path))
+	s.Handle(note("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "version": 1, "text": broken}}))
+	before := diagsOf(t, out, path, broken)
+	if len(before["package_version_oas_pkg_drift"]) != 1 || len(before["package_name_mismatch"]) != 1 {
+		t.Fatalf("findings before: %v", before)
+	}
+	s.Handle(req(5, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": u},
+		"range": map[string]any{"start": pos(0, 0), "end": pos(0, 0)}, "context": map[string]any{"diagnostics": []any{}, "only": []string{"source.fixAll"}}}))
+	var actions []protocol.CodeAction
+	if err := json.Unmarshal(out.response("5")["result"], &actions); err != nil || len(actions) != 1 || actions[0].Kind != FixAll {
+		t.Fatalf("fix all: %s", out.response("5")["result"])
+	}
+	edits := actions[0].Edit.Changes[protocol.DocumentURI(u)]
+	if len(edits) != 2 {
+		t.Fatalf("edits: %+v", actions[0].Edit)
+	}
+	tx := newText([]byte(broken))
+	fixed := broken
+	for i := len(edits) - 1; i >= 0; i-- { // the edits come in file order
+		a, b := tx.offset(edits[i].Range.Start), tx.offset(edits[i].Range.End)
+		fixed = fixed[:a] + edits[i].NewText + fixed[b:]
+	}
+	s.Handle(note("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": u, "version": 2}, "contentChanges": []any{map[string]any{"text": fixed}}}))
+	after := diagsOf(t, out, path, fixed)
+	if len(after["package_version_oas_pkg_drift"])+len(after["package_name_mismatch"]) != 0 {
+		t.Errorf("findings after fix all: %v", after)
+	}
+}
