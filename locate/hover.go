@@ -81,3 +81,41 @@ func props(arr *compile.Node) []string {
 	}
 	return out
 }
+
+// Component is what an editor shows on hover over a reference to (or the
+// key of) a component that is not a flow node: a tool, an LLM config, a
+// subflow, an agent.
+type Component struct {
+	ID            string
+	Name          string
+	ComponentType string
+	Scope         string // "own scope", "outer scope (flow X)", "registry", "inline"
+	Refs          int    // $component_refs of the flow file naming it
+}
+
+// ComponentFacts describes the symbol's target component; false for an
+// unresolved reference or a symbol without a component.
+func (x *Index) ComponentFacts(s Symbol) (Component, bool) {
+	n := s.Target.Node
+	if n == nil || n.Kind != compile.Object {
+		return Component{}, false
+	}
+	c := Component{ID: clean(s.ID), Name: clean(n.Get("name").StringOr("")), ComponentType: clean(compile.ComponentType(n))}
+	switch s.Target.Scope {
+	case compile.RefLocal:
+		c.Scope = "own scope"
+	case compile.RefOuter:
+		c.Scope = "outer scope"
+		if s.Target.Owner != nil {
+			c.Scope += " (flow " + clean(s.Target.Owner.ID()) + ")"
+		}
+	case compile.RefRegistry:
+		c.Scope = "registry"
+	default:
+		c.Scope = "inline"
+	}
+	if s.Kind != KindNode {
+		c.Refs = len(x.References(s, false))
+	}
+	return c, true
+}

@@ -153,6 +153,13 @@ func TestReferencesAndHover(t *testing.T) {
 	if got := x.References(tool, false); len(got) != 1 {
 		t.Errorf("shared_tool refs = %+v", got)
 	}
+	ref, _ := x.At(a.Flow.Path, offsetOf(t, src, `"$component_ref": "shared_tool"`, 0, 20))
+	if c, ok := x.ComponentFacts(ref); !ok || c.ComponentType != "ServerTool" || c.Scope != "outer scope (flow outer)" || c.Refs != 1 || c.Name != "tool" {
+		t.Errorf("component facts = %+v %v", c, ok)
+	}
+	if _, ok := x.Hover(ref); ok {
+		t.Error("a tool hovers as a node")
+	}
 
 	f, ok := x.Hover(s)
 	if !ok {

@@ -241,16 +241,20 @@ func (s *Server) hover(p *protocol.HoverParams) (any, *rpcError) {
 	if !ok {
 		return nil, nil
 	}
-	f, ok := r.locate().Hover(sym)
-	if !ok {
-		return nil, nil
-	}
 	s.mu.Lock()
 	md := s.hoverMD
 	s.mu.Unlock()
-	h := protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.PlainText, Value: hoverText(f, false)}}
+	var text func(md bool) string
+	if f, ok := r.locate().Hover(sym); ok {
+		text = func(md bool) string { return hoverText(f, md) }
+	} else if c, ok := r.locate().ComponentFacts(sym); ok {
+		text = func(md bool) string { return componentText(c, md) }
+	} else {
+		return nil, nil
+	}
+	h := protocol.Hover{Contents: protocol.MarkupContent{Kind: protocol.PlainText, Value: text(false)}}
 	if md {
-		h.Contents = protocol.MarkupContent{Kind: protocol.Markdown, Value: hoverText(f, true)}
+		h.Contents = protocol.MarkupContent{Kind: protocol.Markdown, Value: text(true)}
 	}
 	if loc, ok := s.location(r, sym.Span); ok {
 		h.Range = &loc.Range
@@ -315,6 +319,21 @@ func hoverText(f locate.Facts, md bool) string {
 	list("data in", f.DataIn)
 	list("data out", f.DataOut)
 	return strings.TrimRight(b.String(), "\n")
+}
+
+// componentText lays out a component that is not a node.
+func componentText(c locate.Component, md bool) string {
+	code, esc := func(s string) string { return s }, func(s string) string { return s }
+	title := "component " + c.ID
+	if md {
+		code = func(s string) string { return "`" + strings.ReplaceAll(s, "`", "'") + "`" }
+		esc = mdEscape
+		title = "**component " + code(c.ID) + "**"
+	}
+	if c.Name != "" {
+		title += " — " + esc(c.Name)
+	}
+	return fmt.Sprintf("%s\n\n- type: %s\n- defined in: %s\n- references: %d", title, code(c.ComponentType), esc(c.Scope), c.Refs)
 }
 
 func mdEscape(s string) string {
