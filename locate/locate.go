@@ -34,6 +34,7 @@ const (
 	KindRef  Kind = "ref"  // the value of a "$component_ref" (an edge's endpoint, a nodes entry, start_node, …)
 	KindKey  Kind = "key"  // a key of a $referenced_components object: a component's declaration
 	KindNode Kind = "node" // somewhere inside a flow node's component
+	KindPort Kind = "port" // a data edge's source_output or destination_input value
 )
 
 // Symbol is what sits at an offset.
@@ -46,6 +47,10 @@ type Symbol struct {
 	// Target is what the symbol names, resolved in the scope of the Flow
 	// holding it (compile.Flow.Resolve).
 	Target compile.Resolved
+
+	// Port is "outputs" or "inputs" for KindPort: the list of the target
+	// node's properties the port value names.
+	Port string
 
 	// Node and Graph are set when the target is a node of a flow.
 	Node  *flowgraph.Node
@@ -164,6 +169,9 @@ func (x *Index) At(file string, off int) (Symbol, bool) {
 		if s, ok := x.refAt(d, n); ok {
 			return s, true
 		}
+		if s, ok := x.portAt(d, n); ok && !onKey {
+			return s, true
+		}
 		if onKey {
 			if s, ok := x.keyAt(d, n); ok {
 				return s, true
@@ -194,6 +202,37 @@ func (x *Index) refAt(d *compile.Doc, n *compile.Node) (Symbol, bool) {
 		s.Target = f.Resolve(obj, ptr, x.a.RegistryComponents())
 	} else if c := x.a.RegistryComponents().Get(id); c != nil {
 		s.Target = compile.Resolved{Node: c, Scope: compile.RefRegistry}
+	}
+	x.attachNode(&s)
+	return s, true
+}
+
+// portAt: n is the source_output or destination_input string of a data
+// edge; its target is the node at the other end of that side of the edge.
+func (x *Index) portAt(d *compile.Doc, n *compile.Node) (Symbol, bool) {
+	side, port := "", ""
+	switch n.Key() {
+	case "source_output":
+		side, port = "source_node", "outputs"
+	case "destination_input":
+		side, port = "destination_node", "inputs"
+	default:
+		return Symbol{}, false
+	}
+	edge := n.Parent()
+	if n.Kind != compile.String || compile.ComponentType(edge) != "DataFlowEdge" {
+		return Symbol{}, false
+	}
+	end := edge.Get(side)
+	_, isRef := compile.RefID(end)
+	if !isRef {
+		return Symbol{}, false
+	}
+	ptr := compile.PointerOf(end)
+	s := Symbol{Kind: KindPort, ID: n.Text, Port: port, Pointer: compile.PointerOf(n),
+		Span: Span{File: d.Path, Start: n.Offset, End: d.ValueEnd(n)}}
+	if f := x.flowOf(ptr); f != nil {
+		s.Target = f.Resolve(end, ptr, x.a.RegistryComponents())
 	}
 	x.attachNode(&s)
 	return s, true
@@ -269,6 +308,9 @@ func (x *Index) attachNode(s *Symbol) {
 // registry file's components. False for an unresolved reference and for a
 // component of the built-in registry (no file).
 func (x *Index) Definition(s Symbol) (Span, bool) {
+	if s.Kind == KindPort {
+		return x.portDefinition(s)
+	}
 	switch s.Target.Scope {
 	case compile.RefLocal, compile.RefOuter, compile.RefInline:
 		d := x.a.Flow
@@ -298,12 +340,48 @@ func (x *Index) Definition(s Symbol) (Span, bool) {
 	return Span{}, false
 }
 
+// portDefinition is the title of the property a data edge's port names
+// in its node's outputs (source_output) or inputs (destination_input).
+func (x *Index) portDefinition(s Symbol) (Span, bool) {
+	var d *compile.Doc
+	switch s.Target.Scope {
+	case compile.RefLocal, compile.RefOuter, compile.RefInline:
+		d = x.a.Flow
+	case compile.RefRegistry:
+		d = x.a.Registry
+	}
+	if d == nil || s.Target.Node == nil {
+		return Span{}, false
+	}
+	// a StartNode's outputs are its inputs, an EndNode's inputs its
+	// outputs (Agent Spec): the other list is looked at second
+	other := map[string]string{"outputs": "inputs", "inputs": "outputs"}[s.Port]
+	for _, key := range []string{s.Port, other} {
+		for _, it := range itemsOf(s.Target.Node.Get(key)) {
+			if t := it.Get("title"); t.StringOr("") == s.ID && t.Offset < len(d.Src) {
+				return Span{File: d.Path, Start: t.Offset, End: d.ValueEnd(t)}, true
+			}
+		}
+	}
+	// a FlowNode (MapNode) without its own list: its subflow's
+	if sub := s.Target.Node.Get("subflow"); sub != nil && d == x.a.Flow && s.Target.Pointer != "" {
+		ptr := compile.PointerOf(sub)
+		if f := x.flowOf(ptr); f != nil {
+			r := f.Resolve(sub, ptr, x.a.RegistryComponents())
+			if r.Node != nil && r.Pointer != "" && r.Node != s.Target.Node {
+				return x.portDefinition(Symbol{Kind: KindPort, ID: s.ID, Port: s.Port, Target: compile.Resolved{Node: r.Node, Pointer: r.Pointer, Scope: r.Scope}})
+			}
+		}
+	}
+	return Span{}, false
+}
+
 // References lists every $component_ref of the flow file that resolves to
 // the symbol's target, in source order (the ref strings), with the
 // declaration first when includeDecl is set.
 func (x *Index) References(s Symbol, includeDecl bool) []Span {
 	var out []Span
-	if s.Target.Node == nil || x.a == nil || x.a.Flow == nil || x.a.Flow.Root == nil {
+	if s.Kind == KindPort || s.Target.Node == nil || x.a == nil || x.a.Flow == nil || x.a.Flow.Root == nil {
 		return nil
 	}
 	if includeDecl {
@@ -421,4 +499,11 @@ func selectSpan(d *compile.Doc, c *compile.Node) Span {
 		return Span{File: d.Path, Start: id.Offset, End: d.ValueEnd(id)}
 	}
 	return Span{File: d.Path, Start: c.Offset, End: min(c.Offset+1, len(d.Src))}
+}
+
+func itemsOf(n *compile.Node) []*compile.Node {
+	if n == nil || n.Kind != compile.Array {
+		return nil
+	}
+	return n.Items
 }

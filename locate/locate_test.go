@@ -270,5 +270,53 @@ func TestCorpusAgents(t *testing.T) {
 		if len(x.Outline()) == 0 {
 			t.Errorf("%s: empty outline", p)
 		}
+		// every data edge's ports lead to a declared property (these two
+		// agents declare them all: on the node, a start node's inputs, a
+		// FlowNode's subflow)
+		compile.WalkNodes(d.Root, func(n *compile.Node) bool {
+			if k := n.Key(); (k == "source_output" || k == "destination_input") && n.Kind == compile.String {
+				s, _ := x.At(d.Path, n.Offset+1)
+				if def, ok := x.Definition(s); !ok || text(a, def) != `"`+n.Text+`"` {
+					t.Errorf("%s: port %s has no definition", p, compile.PointerOf(n))
+				}
+			}
+			return true
+		})
+	}
+}
+
+// A data edge's source_output and destination_input lead to the property
+// of the node at that end; hovering them shows that node.
+func TestPorts(t *testing.T) {
+	a := loadScoped(t)
+	x := New(a)
+	src := a.Flow.Src
+	for _, c := range []struct {
+		needle, node string
+		inputs       bool
+	}{
+		{`"source_output": "q"`, "s", false},
+		{`"destination_input": "q"`, "sub_node", true},
+	} {
+		off := offsetOf(t, src, c.needle, 0, len(c.needle)-2)
+		s, ok := x.At(a.Flow.Path, off)
+		if !ok || s.Kind != KindPort || s.ID != "q" {
+			t.Fatalf("%s: %+v %v", c.needle, s, ok)
+		}
+		def, ok := x.Definition(s)
+		comp := a.Flow.Lookup(s.Target.Pointer)
+		list := comp.Get("outputs")
+		if c.inputs {
+			list = comp.Get("inputs")
+		}
+		if !ok || def.Start != list.Items[0].Get("title").Offset || text(a, def) != `"q"` {
+			t.Errorf("%s: definition %+v (%q)", c.needle, def, text(a, def))
+		}
+		if f, ok := x.Hover(s); !ok || f.ID != c.node {
+			t.Errorf("%s: hover %+v", c.needle, f)
+		}
+		if refs := x.References(s, true); refs != nil {
+			t.Errorf("%s: references %+v", c.needle, refs)
+		}
 	}
 }
