@@ -105,7 +105,7 @@ func TestTUIHints(t *testing.T) {
 		args []string
 		want string
 	}{
-		{[]string{"lnt"}, `unknown command "lnt": did you mean lint?`},
+		{[]string{"lnt"}, `unknown command "lnt": did you mean lint`}, // "or lsp?" since oastui lsp
 		{[]string{"compil"}, "did you mean compile?"},
 		{[]string{leaf}, "this is not a terminal;\nheadless, run: oastui lint PATH"},
 	} {
