@@ -86,6 +86,9 @@ const rulesFixtureDir = "testdata/rules"
 var noFixture = map[string]string{
 	"internal_error":             "raised only when the analysis panics (tui/analysis.go recovers and reports it)",
 	"internal_unregistered_rule": "raised only for a rule missing from All (TestReportUnlistedRule)",
+	"workspace_child_missing":          "raised across a tree by package workspace, not by one agent's review (workspace/testdata)",
+	"workspace_child_version_mismatch": "raised across a tree by package workspace, not by one agent's review (workspace/testdata)",
+	"workspace_dependency_cycle":       "raised across a tree by package workspace, not by one agent's review (workspace/testdata)",
 }
 
 // pendingLoading: loading rules the compile package does not raise yet;
