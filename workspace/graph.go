@@ -13,7 +13,7 @@ import (
 // RootID is the id of the call graph's synthetic first node (the tree
 // itself), from which the layout starts: it points at every agent that no
 // other agent calls.
-const RootID = "\x00workspace"
+const RootID = "workspace:root"
 
 // CallGraph is the workspace's call graph as a flowgraph graph, so that the
 // flow graph's layered layout, drawing, DOT and Mermaid export apply: one
