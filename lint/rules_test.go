@@ -84,8 +84,8 @@ const rulesFixtureDir = "testdata/rules"
 
 // noFixture: rules that no input can raise; their own tests cover them.
 var noFixture = map[string]string{
-	"internal_error":             "raised only when the analysis panics (tui/analysis.go recovers and reports it)",
-	"internal_unregistered_rule": "raised only for a rule missing from All (TestReportUnlistedRule)",
+	"internal_error":                   "raised only when the analysis panics (tui/analysis.go recovers and reports it)",
+	"internal_unregistered_rule":       "raised only for a rule missing from All (TestReportUnlistedRule)",
 	"workspace_child_missing":          "raised across a tree by package workspace, not by one agent's review (workspace/testdata)",
 	"workspace_child_version_mismatch": "raised across a tree by package workspace, not by one agent's review (workspace/testdata)",
 	"workspace_dependency_cycle":       "raised across a tree by package workspace, not by one agent's review (workspace/testdata)",

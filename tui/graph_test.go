@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
 
 	"github.com/oastui/oastui/views"
 )
@@ -140,18 +139,6 @@ func TestPickerFromSlots(t *testing.T) {
 	}
 }
 
-func TestChooser(t *testing.T) {
-	c := newChooser("agents", []string{"agents/a/one", "agents/a/two\x1b[31m"})
-	c.Update(tea.WindowSizeMsg{Width: 60, Height: 10})
-	out := c.render()
-	assertFrame(t, out, 60, 10)
-	assertOnlySGR(t, out)
-	c.Update(keyMsg("down"))
-	_, cmd := c.Update(keyMsg("enter"))
-	if c.picked != "agents/a/two\x1b[31m" || cmd == nil {
-		t.Errorf("picked %q", c.picked)
-	}
-}
 
 // TestPickerProjectCycle: P on the Slots tab moves the picker to the
 // catalog's project (only that project's artifacts, grouped Project), then

@@ -42,6 +42,23 @@ type Agent struct {
 	Config   string    // absolute path of the .oastui.yaml in force ("")
 	MTime    time.Time // the newest modification time among its package files (set by the face that stats them)
 	Took     time.Duration
+
+	// Stale: the flow does not parse now, and Title, Type, Steps, Slots
+	// and Children are those of the last analysis where it did (Carry).
+	Stale bool
+}
+
+// Carry keeps, for an agent whose flow no longer parses, the columns of
+// its last good summary (marked Stale), as the agent view keeps the last
+// good graph on screen.
+func Carry(now, last Agent) Agent {
+	if now.Parsed || !last.Parsed || now.Problem == "does not load" {
+		return now
+	}
+	now.Title, now.Type, now.Steps, now.Slots = last.Title, last.Type, last.Steps, last.Slots
+	now.Children = append(last.Children[:0:0], last.Children...)
+	now.Stale = true
+	return now
 }
 
 // Child is one reference from an agent to a child agent: a FlowNode or
