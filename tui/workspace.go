@@ -25,8 +25,9 @@ import (
 // save affects (workspace.Index.Affected). Enter opens an agent in the
 // agent view; esc/⌫ there comes back with the selection kept.
 type wsModel struct {
-	root string
-	opts Options
+	root    string
+	display string // the root as the header and graph name it ("" = root)
+	opts    Options
 
 	agents map[string]workspace.Agent // by package directory
 	dirs   []string                   // the packages found, sorted
@@ -47,6 +48,8 @@ type wsModel struct {
 	cursor    int
 	off       int
 	selDir    string // the selected agent, kept across re-sorts, filters and the agent view
+	moved     bool   // the user moved the selection: until then it stays on the first (worst) row
+	gplaced   bool   // the graph was scrolled to its root once
 	tab       int    // 0 Agents, 1 Graph
 
 	total, done int             // the first full review's progress
@@ -290,9 +293,9 @@ func (m *wsModel) rebuild() {
 		cfg = m.opts.Config
 	}
 	if cfg != nil {
-		m.ix = workspace.Build(m.root, list, cfg.Config)
+		m.ix = workspace.Build(m.shown(), list, cfg.Config)
 	} else {
-		m.ix = workspace.Build(m.root, list, nil)
+		m.ix = workspace.Build(m.shown(), list, nil)
 	}
 	m.refilter()
 	m.cg = m.ix.CallGraph()
@@ -306,7 +309,7 @@ func (m *wsModel) refilter() {
 	m.rows = workspace.Filter(rows, m.filter)
 	m.cursor = 0
 	for i, r := range m.rows {
-		if r.Dir == m.selDir {
+		if r.Dir == m.selDir && m.moved {
 			m.cursor = i
 		}
 	}
@@ -461,6 +464,7 @@ func (m *wsModel) move(k tea.KeyPressMsg) {
 	if len(m.rows) > 0 {
 		m.selDir = m.rows[m.cursor].Dir
 	}
+	m.moved = true
 }
 
 func (m *wsModel) View() tea.View {
@@ -485,7 +489,7 @@ func (m *wsModel) header(w int) string {
 			warned++
 		}
 	}
-	parts := []string{m.th.AppName.Render("oastui"), m.th.AgentName.Render("workspace " + views.Clean(displayDir(m.root))), views.Count(len(rows), "agent")}
+	parts := []string{m.th.AppName.Render("oastui"), m.th.AgentName.Render("workspace " + views.Clean(displayDir(m.shown()))), views.Count(len(rows), "agent")}
 	st := ""
 	if broken > 0 {
 		st += m.th.Blocker.Render(fmt.Sprintf("✖ %d broken ", broken))
@@ -506,6 +510,14 @@ func (m *wsModel) header(w int) string {
 		line += m.th.Dim.Render(fmt.Sprintf(" re-reviewing %d…", n))
 	}
 	return views.Fit(line, w)
+}
+
+// shown is the root as the screen names it.
+func (m *wsModel) shown() string {
+	if m.display != "" {
+		return m.display
+	}
+	return m.root
 }
 
 func displayDir(d string) string {
@@ -577,7 +589,7 @@ const (
 )
 
 func (m *wsModel) tableLines(w int) []string {
-	fixed := 2 + wsStatusW + wsKindW + wsVersionW + 2*wsNumW + wsKidsW + wsChangedW + 8
+	fixed := 2 + (wsStatusW + 1) + (wsKindW + 1) + (wsVersionW + 1) + 2*(wsNumW+1) + (wsKidsW + 1) + (wsChangedW + 1) + 2
 	flex := max(10, w-fixed)
 	agentW := max(8, flex*55/100)
 	titleW := max(2, flex-agentW)

@@ -44,6 +44,11 @@ func (m *wsModel) drawGraph() {
 			m.gsel = k
 		}
 	}
+	if !m.gplaced { // first drawing: the tree's root node in the middle
+		m.gplaced = true
+		b := m.layout.Box(0)
+		m.goffX = max(0, b.X+b.W/2-max(1, m.w-3)/2)
+	}
 }
 
 // graphSelect makes the graph's selected node the selected agent.
@@ -67,6 +72,7 @@ func (m *wsModel) graphKey(k tea.KeyPressMsg) {
 			m.gsel = max(0, min(len(m.gorder)-1, m.gsel+d))
 		}
 		m.selDir = m.ix.Agents[m.cg.Agent[m.gorder[m.gsel]]].Dir
+		m.moved = true
 		m.canvas = nil // redraw with the new selection
 		m.drawGraph()
 		m.scrollToSel()
