@@ -19,14 +19,24 @@ import (
 )
 
 // corpusTree copies the corpus's agents/ tree (with _shared) into a temp
-// directory.
-func corpusTree(t *testing.T) string {
+// directory: every agent, or only the slugs given.
+func corpusTree(t *testing.T, slugs ...string) string {
 	t.Helper()
 	src := filepath.Join(testshared.Corpus(t), "agents")
-	tmp := t.TempDir()
-	dst := filepath.Join(tmp, "agents")
-	if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
-		t.Fatal(err)
+	dst := filepath.Join(t.TempDir(), "agents")
+	if len(slugs) == 0 {
+		if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+			t.Fatal(err)
+		}
+		return dst
+	}
+	for _, rel := range append([]string{"_shared"}, slugs...) {
+		if rel != "_shared" {
+			rel = filepath.Join("cinatra-ai", rel)
+		}
+		if err := os.CopyFS(filepath.Join(dst, rel), os.DirFS(filepath.Join(src, rel))); err != nil {
+			t.Fatal(err)
+		}
 	}
 	return dst
 }
@@ -125,7 +135,8 @@ func settle(t *testing.T, m *wsModel) {
 // with "does not parse" (its last good columns kept, stale), fixing it
 // brings it back; a child's save re-reviews the orchestrators above it.
 func TestWorkspaceLive(t *testing.T) {
-	root := corpusTree(t)
+	root := corpusTree(t, "context-selection-agent", "blog-draft-writer-agent", "blog-image-prompt-agent",
+		"blog-pipeline-agent", "email-outreach-agent", "reviewer-agent")
 	m := newWS(t, root, 150, 30)
 	m.start()
 	child := filepath.Join(root, "cinatra-ai", "context-selection-agent")
