@@ -6,6 +6,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"charm.land/bubbles/v2/key"
@@ -115,7 +116,12 @@ func (b *inbox) wait() tea.Cmd {
 type reviewPool struct {
 	root string
 	opts analysis.Options
-	mu   sync.Mutex
+	// pkgs is the tree's package index shared by every review's child
+	// look-ups (one scan instead of one per orchestrator): scanned by the
+	// first review, then taken from the workspace index after each rebuild.
+	pkgs     atomic.Pointer[compile.PackageIndex]
+	scanOnce sync.Once
+	mu       sync.Mutex
 	cond *sync.Cond
 	jobs []string
 	in   *inbox
@@ -149,14 +155,26 @@ func (p *reviewPool) work() {
 		dir := p.jobs[0]
 		p.jobs = p.jobs[1:]
 		p.mu.Unlock()
-		a := workspace.Review(p.root, dir, p.opts)
+		p.scanOnce.Do(func() {
+			if p.pkgs.Load() == nil {
+				if pk := workspace.ScanPackages(p.root); pk != nil {
+					p.pkgs.CompareAndSwap(nil, pk)
+				}
+			}
+		})
+		opts := p.opts
+		opts.Load.Packages = p.pkgs.Load()
+		a := workspace.Review(p.root, dir, opts)
 		a.Dir = dir // the row's key: the path as listed
 		p.in.put(func() { p.in.reviews = append(p.in.reviews, a) })
 	}
 }
 
 type wsPokeMsg struct{}
-type wsFoundMsg struct{ dirs []string }
+type wsFoundMsg struct {
+	dirs []string
+	pkgs *compile.PackageIndex
+}
 
 func newWorkspace(root string, dirs []string, opts Options) *wsModel {
 	m := &wsModel{root: root, opts: opts, agents: map[string]workspace.Agent{}, queued: map[string]bool{}, in: newInbox(),
@@ -297,6 +315,11 @@ func (m *wsModel) rebuild() {
 	} else {
 		m.ix = workspace.Build(m.shown(), list, nil)
 	}
+	if m.pool != nil && len(m.queued) == 0 {
+		if pk := m.ix.Packages(m.root); pk != nil {
+			m.pool.pkgs.Store(pk) // what the reviews read, without walking the tree again
+		}
+	}
 	m.refilter()
 	m.cg = m.ix.CallGraph()
 	m.canvas, m.layout = nil, nil
@@ -328,6 +351,9 @@ func (m *wsModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case wsPokeMsg:
 		return m, m.poke()
 	case wsFoundMsg:
+		if m.pool != nil && msg.pkgs != nil {
+			m.pool.pkgs.Store(msg.pkgs)
+		}
 		fresh := m.setDirs(msg.dirs)
 		if m.pool != nil {
 			m.pool.add(fresh...)
@@ -348,7 +374,7 @@ func (m *wsModel) changed(b watch.Batch) tea.Cmd {
 		root := m.root
 		return func() tea.Msg {
 			dirs, _ := compile.FindAgents(root, 0)
-			return wsFoundMsg{dirs}
+			return wsFoundMsg{dirs, workspace.ScanPackages(root)}
 		}
 	}
 	return nil
