@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-
 	"github.com/oastui/oastui/views"
 )
 
@@ -138,7 +137,6 @@ func TestPickerFromSlots(t *testing.T) {
 		t.Errorf("after esc: open=%v note=%q", m.pick.open, m.note)
 	}
 }
-
 
 // TestPickerProjectCycle: P on the Slots tab moves the picker to the
 // catalog's project (only that project's artifacts, grouped Project), then

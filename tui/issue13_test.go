@@ -58,7 +58,6 @@ func TestBackToList(t *testing.T) {
 	}
 }
 
-
 // TestStaleEveryTab: while the flow file is broken, every tab that shows
 // the last good analysis says so (Findings shows the newest: not stale).
 func TestStaleEveryTab(t *testing.T) {

@@ -122,9 +122,9 @@ type reviewPool struct {
 	pkgs     atomic.Pointer[compile.PackageIndex]
 	scanOnce sync.Once
 	mu       sync.Mutex
-	cond *sync.Cond
-	jobs []string
-	in   *inbox
+	cond     *sync.Cond
+	jobs     []string
+	in       *inbox
 }
 
 func newReviewPool(root string, opts analysis.Options, workers int, in *inbox) *reviewPool {
