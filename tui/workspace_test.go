@@ -77,6 +77,35 @@ func TestWorkspaceGolden(t *testing.T) {
 		m.Update(keyMsg("1"))
 	})
 	t.Run("keys", func(t *testing.T) { workspaceKeys(t, m) }) // the same tree: one review
+	t.Run("sizes", func(t *testing.T) {
+		for _, sz := range [][2]int{{40, 8}, {60, 12}, {80, 24}, {120, 30}, {220, 60}} {
+			for _, tab := range []string{"1", "2"} {
+				m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+				m.Update(keyMsg(tab))
+				assertFrame(t, m.render(), sz[0], sz[1])
+			}
+		}
+	})
+}
+
+// TestWorkspaceProgress: before the first reviews come back the table is
+// there, every row "reviewing", the header a progress bar.
+func TestWorkspaceProgress(t *testing.T) {
+	dirs := []string{"agents/v/a", "agents/v/b", "agents/v/c"}
+	m := newWorkspace("agents", dirs, Options{})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 12})
+	s := wsScreen(m)
+	if !strings.Contains(s, "reviewing 0/3 ░░░") || strings.Count(s, "… reviewing") != 3 {
+		t.Errorf("before any review:\n%s", s)
+	}
+	m.apply([]workspace.Agent{{Dir: "agents/v/b", Package: "@v/b", Version: "1.0.0", Parsed: true, Title: "B", Steps: 2}})
+	s = wsScreen(m)
+	if !strings.Contains(s, "reviewing 1/3 ██████") || strings.Count(s, "… reviewing") != 2 || !strings.Contains(s, "● clean") {
+		t.Errorf("after one review:\n%s", s)
+	}
+	if m.Update(keyMsg("down")); m.rows[m.cursor].Dir == "" {
+		t.Error("the table does not move while it fills")
+	}
 }
 
 // TestWorkspaceKeys: sort cycles and reverses, / filters, enter picks the

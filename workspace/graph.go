@@ -184,7 +184,11 @@ func (ix *Index) Text(opts flowgraph.Options) string {
 	c, _ := flowgraph.Render(cg.Graph, opts)
 	b.WriteString(c.String())
 	if cg.Alone > 0 {
-		fmt.Fprintf(&b, "\n%d agents call no other agent and no agent calls them (not drawn)\n", cg.Alone)
+		if cg.Alone == 1 {
+			b.WriteString("\n1 agent calls no other agent and no agent calls it (not drawn)\n")
+		} else {
+			fmt.Fprintf(&b, "\n%d agents call no other agent and no agent calls them (not drawn)\n", cg.Alone)
+		}
 	}
 	if len(ix.Findings) > 0 {
 		b.WriteString("\n")
