@@ -623,7 +623,13 @@ func (m *wsModel) tableLines(w int) []string {
 	head := "  " + cell("status", wsStatusW) + cell("agent", agentW) + cell("title", titleW) + cell("kind", wsKindW) +
 		cell("version", wsVersionW) + cell("steps", wsNumW) + cell("slots", wsNumW) + cell("children", wsKidsW) + cell("changed", wsChangedW)
 	lines := []string{m.th.Bold.Render(views.Fit(head, w))}
-	listH := m.listH() - 1
+	listH := m.listH() // rows under the column heads
+	detail := m.detailLines(w)
+	if m.h >= 16 {
+		listH -= len(detail) // the selected agent's worst findings under the table
+	} else {
+		detail = nil
+	}
 	if m.cursor < m.off {
 		m.off = m.cursor
 	}
@@ -673,7 +679,50 @@ func (m *wsModel) tableLines(w int) []string {
 		}
 		lines = append(lines, line)
 	}
-	return lines
+	for len(lines) < listH+1 && detail != nil {
+		lines = append(lines, "")
+	}
+	return append(lines, detail...)
+}
+
+// detailLines are a rule and the selected agent's worst findings (the
+// workspace's first), so that the table says where the problems are
+// without opening the agent.
+func (m *wsModel) detailLines(w int) []string {
+	const n = 3
+	out := []string{m.th.Border.Render(strings.Repeat("─", max(0, w)))}
+	if len(m.rows) == 0 {
+		return append(out, "", "", "")
+	}
+	r := m.rows[m.cursor]
+	fs := m.ix.Worst(r.Index, n)
+	if len(fs) == 0 {
+		msg := views.Clean(r.ID()) + ": no findings"
+		if m.queued[r.Dir] {
+			msg = views.Clean(r.ID()) + ": reviewing…"
+		}
+		out = append(out, m.th.Dim.Render(views.Fit(msg, w)))
+	}
+	for _, f := range fs {
+		mark, st := "· ", m.th.Suggestion
+		switch f.Severity {
+		case compile.Blocker:
+			mark, st = "✖ ", m.th.Blocker
+		case compile.Warning:
+			mark, st = "⚠ ", m.th.Warning
+		}
+		where := relOf(m.root, f.File)
+		if strings.HasPrefix(where, "..") {
+			where = f.File
+		}
+		text := st.Render(mark) + m.th.Dim.Render(fmt.Sprintf("%s:%d:%d ", views.Clean(where), f.Line, f.Column)) +
+			views.Clean(f.Message) + m.th.Dim.Render(" ["+f.Code+"]")
+		out = append(out, views.Fit(text, w))
+	}
+	for len(out) < n+1 {
+		out = append(out, "")
+	}
+	return out
 }
 
 // statusCell: the status with its mark and colour; "stale" while a

@@ -11,6 +11,7 @@ package workspace
 
 import (
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -32,6 +33,10 @@ type Agent struct {
 	Problem string // why the agent could not be read ("does not parse", a load error), "" when it was
 
 	Blockers, Warnings, Suggestions int // the review's findings (the workspace's are added by the Index)
+	// Top are the review's worst findings (at most TopFindings: blockers,
+	// then warnings, then suggestions, each in file order), for the
+	// table's detail line.
+	Top []compile.Finding
 
 	Steps int // compiled approval steps; -1 when it did not compile
 	Slots int // context slots
@@ -60,6 +65,9 @@ func Carry(now, last Agent) Agent {
 	now.Stale = true
 	return now
 }
+
+// TopFindings is how many of its worst findings a summary keeps.
+const TopFindings = 3
 
 // Child is one reference from an agent to a child agent: a FlowNode or
 // AgentNode of the flow naming a package, or a package.json dependency of
@@ -112,6 +120,14 @@ func Summarize(root string, s *analysis.Snapshot) Agent {
 	}
 	a.Rel = relTo(root, a.Dir)
 	a.Blockers, a.Warnings, a.Suggestions = len(s.Review.Blockers), len(s.Review.Warnings), len(s.Review.Suggestions)
+	for _, fs := range [][]compile.Finding{s.Review.Blockers, s.Review.Warnings, s.Review.Suggestions} {
+		for _, f := range compile.SortFindings(slices.Clone(fs)) { // the snapshot is not ours to reorder
+			if len(a.Top) < TopFindings {
+				f.Fixes = nil
+				a.Top = append(a.Top, f)
+			}
+		}
+	}
 	if s.Config.Path != "" {
 		a.Config = absPath(s.Config.Path)
 	}

@@ -51,6 +51,25 @@ func (ix *Index) Rows() []Row {
 	return out
 }
 
+// Worst are the row's worst findings, the workspace's first (they are
+// what only this view shows), then the review's: at most n.
+func (ix *Index) Worst(i, n int) []compile.Finding {
+	var out []compile.Finding
+	for _, sev := range []compile.Severity{compile.Blocker, compile.Warning, compile.Suggestion} {
+		for _, f := range ix.perAgent[i] {
+			if f.Severity == sev && len(out) < n {
+				out = append(out, f)
+			}
+		}
+		for _, f := range ix.Agents[i].Top {
+			if f.Severity == sev && len(out) < n {
+				out = append(out, f)
+			}
+		}
+	}
+	return out
+}
+
 // Status is the row's status text: "does not parse" (or the load
 // problem), else its counts ("2 blockers, 1 warning"), else "clean".
 func (r *Row) Status() string {
