@@ -14,6 +14,7 @@ import (
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/lint"
 	"github.com/oastui/oastui/tui/watch"
 	"github.com/oastui/oastui/views"
 	"github.com/oastui/oastui/workspace"
@@ -59,6 +60,10 @@ type wsModel struct {
 
 	in   *inbox
 	note string
+	// wcfg is the .oastui.yaml of the tree (found upward from the root,
+	// or --config), whose rules: apply to the workspace findings; read
+	// again when a config changes.
+	wcfg *lint.Config
 
 	w, h     int
 	th       views.Theme
@@ -166,11 +171,25 @@ func (p *reviewPool) work() {
 		opts.Load.Packages = p.pkgs.Load()
 		a := workspace.Review(p.root, dir, opts)
 		a.Dir = dir // the row's key: the path as listed
+		if a.Problem == "does not load" && !compile.IsAgentDir(dir) {
+			a.Problem = gone // the package was deleted (or moved): the row goes
+		}
 		p.in.put(func() { p.in.reviews = append(p.in.reviews, a) })
 	}
 }
 
+// gone marks a review of a package that no longer exists.
+const gone = "\x00gone"
+
 type wsPokeMsg struct{}
+type wsConfigMsg struct{ cfg *lint.Config }
+
+// readConfig reads the tree's config off the UI goroutine.
+func (m *wsModel) readConfig() tea.Cmd {
+	root, explicit := m.root, m.opts.ConfigPath
+	return func() tea.Msg { return wsConfigMsg{analysis.ResolveConfig(explicit, root).Config} }
+}
+
 type wsFoundMsg struct {
 	dirs []string
 	pkgs *compile.PackageIndex
@@ -234,7 +253,7 @@ func (m *wsModel) start() {
 func (m *wsModel) Init() tea.Cmd {
 	m.picked = ""
 	m.start()
-	return tea.Batch(tea.RequestBackgroundColor, m.poke())
+	return tea.Batch(tea.RequestBackgroundColor, m.poke(), m.readConfig())
 }
 
 // poke takes everything waiting in the inbox and waits for more.
@@ -284,6 +303,13 @@ func (m *wsModel) apply(got []workspace.Agent) {
 			// what FindAgents returned (the same path).
 			continue
 		}
+		if a.Problem == gone {
+			delete(m.agents, d)
+			delete(m.queued, d)
+			m.dirs = slices.DeleteFunc(m.dirs, func(x string) bool { return x == d })
+			m.done = min(m.done+1, m.total)
+			continue
+		}
 		if m.pin != nil {
 			m.pin(&a)
 		}
@@ -306,15 +332,7 @@ func (m *wsModel) rebuild() {
 			list = append(list, a)
 		}
 	}
-	var cfg *analysis.ConfigResult
-	if m.opts.Config != nil {
-		cfg = m.opts.Config
-	}
-	if cfg != nil {
-		m.ix = workspace.Build(m.shown(), list, cfg.Config)
-	} else {
-		m.ix = workspace.Build(m.shown(), list, nil)
-	}
+	m.ix = workspace.Build(m.shown(), list, m.wcfg)
 	if m.pool != nil && len(m.queued) == 0 {
 		if pk := m.ix.Packages(m.root); pk != nil {
 			m.pool.pkgs.Store(pk) // what the reviews read, without walking the tree again
@@ -350,6 +368,9 @@ func (m *wsModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.th = views.NewTheme(msg.IsDark())
 	case wsPokeMsg:
 		return m, m.poke()
+	case wsConfigMsg:
+		m.wcfg = msg.cfg
+		m.rebuild()
 	case wsFoundMsg:
 		if m.pool != nil && msg.pkgs != nil {
 			m.pool.pkgs.Store(msg.pkgs)
@@ -370,14 +391,18 @@ func (m *wsModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 func (m *wsModel) changed(b watch.Batch) tea.Cmd {
 	ch := m.ix.Affected(b.Paths)
 	m.queue(ch.Agents...)
+	var cfg tea.Cmd
+	if ch.All {
+		cfg = m.readConfig()
+	}
 	if ch.Rescan || b.Rescan {
 		root := m.root
-		return func() tea.Msg {
+		return tea.Batch(cfg, func() tea.Msg {
 			dirs, _ := compile.FindAgents(root, 0)
 			return wsFoundMsg{dirs, workspace.ScanPackages(root)}
-		}
+		})
 	}
-	return nil
+	return cfg
 }
 
 func (m *wsModel) queue(dirs ...string) {

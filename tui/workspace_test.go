@@ -203,4 +203,39 @@ func TestWorkspaceLive(t *testing.T) {
 	if r := m.rows[i]; r.Problem != "" || r.Stale || r.Status() != "clean" || i == 0 {
 		t.Errorf("fixed agent: row %d %q stale=%v", i, r.Status(), r.Stale)
 	}
+
+	// A new package: the rescan finds it and it is reviewed; deleting it
+	// removes its row.
+	newDir := filepath.Join(root, "cinatra-ai", "copy-agent")
+	if err := os.CopyFS(newDir, os.DirFS(filepath.Join(root, "cinatra-ai", "reviewer-agent"))); err != nil {
+		t.Fatal(err)
+	}
+	runWSCmd(m, m.changed(watch.Batch{Paths: []string{filepath.Join(newDir, "package.json")}, Rescan: true}))
+	settle(t, m)
+	has := func() bool { return slices.ContainsFunc(m.rows, func(r workspace.Row) bool { return r.Dir == newDir }) }
+	if !has() || len(m.rows) != 7 {
+		t.Errorf("new package: %d rows, has it %v", len(m.rows), has())
+	}
+	os.RemoveAll(newDir)
+	runWSCmd(m, m.changed(watch.Batch{Paths: []string{filepath.Join(newDir, "cinatra", "oas.json")}}))
+	settle(t, m)
+	if has() || len(m.rows) != 6 {
+		t.Errorf("deleted package: %d rows, has it %v", len(m.rows), has())
+	}
+}
+
+// runWSCmd runs a command and hands its messages (a batch's too) to m.
+func runWSCmd(m *wsModel, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			runWSCmd(m, c)
+		}
+	case nil:
+	default:
+		m.Update(msg)
+	}
 }

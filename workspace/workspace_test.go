@@ -12,6 +12,7 @@ import (
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
 	"github.com/oastui/oastui/internal/testshared"
+	"github.com/oastui/oastui/lint"
 )
 
 func TestRanges(t *testing.T) {
@@ -132,6 +133,17 @@ func TestTreeFindings(t *testing.T) {
 	}
 	if f := Filter(rows, "is:orchestrator boss"); len(f) != 1 || f[0].Kind() != "orchestrator" {
 		t.Errorf("filter: %v", f)
+	}
+	// .oastui.yaml rules: apply (off, another severity).
+	cfg := &lint.Config{Rules: map[string]string{"workspace_child_missing": "off", "workspace_dependency_cycle": "suggestion"}}
+	adj := codes(Build(root, ix.Agents, cfg).Findings)
+	if adj["workspace_child_missing"] != 0 || adj["workspace_dependency_cycle"] != 2 {
+		t.Errorf("config: %v", adj)
+	}
+	for _, f := range Build(root, ix.Agents, cfg).Findings {
+		if f.Code == "workspace_dependency_cycle" && f.Severity != compile.Suggestion {
+			t.Errorf("cycle severity %s", f.Severity)
+		}
 	}
 	text := ix.Text(flowgraph.Options{ASCII: true})
 	for _, w := range []string{"boss", "worker", "ghost", "missing", "needs ^2.0.0"} {
