@@ -76,7 +76,7 @@ func run(rc RunConfig) (back bool, err error) {
 func RunTree(root string, paths []string, rc RunConfig) error {
 	m := newWorkspace(root, paths, rc.Options)
 	var files []string
-	if p, _ := lintFindConfig(root, rc.Options.ConfigPath); p != "" {
+	if p := treeConfigPath(root, rc.Options.ConfigPath); p != "" {
 		files = append(files, p)
 	}
 	if tw, err := watch.NewTree(watch.TreeConfig{Root: root, Files: files}); err == nil {
@@ -104,12 +104,12 @@ func RunTree(root string, paths []string, rc RunConfig) error {
 	}
 }
 
-// lintFindConfig is the .oastui.yaml in force for the tree (--config, else
-// found upward from root), "" for none.
-func lintFindConfig(root, explicit string) (string, error) {
+// treeConfigPath is the .oastui.yaml in force for the tree (--config, else
+// found upward from root), "" for none: the watcher watches it even when it
+// lies above the tree.
+func treeConfigPath(root, explicit string) string {
 	if explicit != "" {
-		return explicit, nil
+		return explicit
 	}
-	res := analysis.ResolveConfig("", root)
-	return res.Path, res.Err
+	return analysis.ResolveConfig("", root).Path
 }

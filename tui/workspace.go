@@ -466,6 +466,9 @@ func (m *wsModel) key(k tea.KeyPressMsg) tea.Cmd {
 		}
 	case key.Matches(k, km.Filter):
 		m.filtering = true
+	case key.Matches(k, km.FilterClear) && m.filter != "":
+		m.filter = "" // esc in the table drops a kept filter
+		m.refilter()
 	case key.Matches(k, km.Sort):
 		m.sortCol = (m.sortCol + 1) % workspace.NumColumns
 		m.refilter()

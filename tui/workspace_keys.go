@@ -64,7 +64,7 @@ func (k wsKeyMap) fullHelp() []views.HelpGroup {
 			k.Open, k.Tab, k.Sort, k.Reverse, k.Filter, k.Reload, k.Help, k.Quit,
 		}, Note: []string{"in an agent, esc or ⌫ with nothing", "left to close comes back here", "with the same agent selected"}},
 		{Title: "Graph tab", Bindings: []key.Binding{pair("←→ h l", "scroll sideways", k.Left, k.Right), as(k.Open, "open the selected agent")}},
-		{Title: "filter", Bindings: []key.Binding{k.FilterKeep, k.FilterClear, k.FilterDelete},
+		{Title: "filter", Bindings: []key.Binding{k.FilterKeep, as(k.FilterClear, "clear (also in the table)"), k.FilterDelete},
 			Note: []string{"words match id, title, kind,", "version, status; is:broken", "is:blocker is:warning is:clean", "is:orchestrator"}},
 	}
 }

@@ -96,7 +96,6 @@ func (ix *Index) add(cfg *lint.Config, i int, r *lint.Rule, c Child, msg string)
 // of the tree, and each declared range the child's version does not satisfy.
 func (ix *Index) findChildProblems(cfg *lint.Config) {
 	for i, es := range ix.edges {
-		a := &ix.Agents[i]
 		for _, e := range es {
 			c := e.child
 			if e.to < 0 {
@@ -130,7 +129,6 @@ func (ix *Index) findChildProblems(cfg *lint.Config) {
 				ix.add(cfg, i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s accepts %s %s, but the tree has %s@%s (%s)",
 					c.Via, c.Package, c.Range, c.Package, child.Version, child.Rel))
 			}
-			_ = a
 		}
 	}
 }
