@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -50,6 +51,9 @@ func newGraphCmd() *cobra.Command {
 			s := analysis.Run(args[0], analysis.Options{Stages: analysis.StageGraphs,
 				Load: compile.LoadOptions{RegistryPath: registry}})
 			if s.LoadErr != nil {
+				if errors.Is(s.LoadErr, compile.ErrNotAnAgent) && len(agentsUnder(args[0], 1)) > 0 {
+					return usageErrorf("graph: %v\n%s holds agent packages: oastui graph %s --workspace draws how they call each other", s.LoadErr, args[0], args[0])
+				}
 				return usageErrorf("graph: %v", s.LoadErr)
 			}
 			if s.Config.Err != nil {
