@@ -20,6 +20,7 @@ var ErrAgentNotFound = errors.New("agent not found")
 type agentIndex struct {
 	once   sync.Once
 	byName map[string]string // package.json name → package directory
+	shared *PackageIndex     // LoadOptions.Packages
 
 	mu     sync.Mutex
 	loaded map[string]*Agent // package name → loaded agent
@@ -43,7 +44,13 @@ func (a *Agent) FindAgent(packageName string) (*Agent, error) {
 	if idx == nil {
 		idx = &agentIndex{}
 	}
-	idx.once.Do(func() { idx.byName = scanPackageNames(a.TreeRoot, a.ov) })
+	idx.once.Do(func() {
+		if s := idx.shared; s != nil && s.Root == a.TreeRoot && len(a.overlay) == 0 {
+			idx.byName = s.ByName
+			return
+		}
+		idx.byName = scanPackageNames(a.TreeRoot, a.ov)
+	})
 
 	idx.mu.Lock()
 	if c, ok := idx.loaded[packageName]; ok {
@@ -80,6 +87,24 @@ func (a *Agent) FindAgent(packageName string) (*Agent, error) {
 		return nil, fmt.Errorf("%s: %w in %s", packageName, ErrAgentNotFound, a.TreeRoot)
 	}
 	return child, nil
+}
+
+// PackageIndex maps the package.json name of every package of an agents/
+// tree to its directory, as child-agent look-ups find them (see
+// LoadOptions.Packages). It is read-only once built.
+type PackageIndex struct {
+	Root   string            // the agents/ directory (absolute), as Agent.TreeRoot
+	ByName map[string]string // package name → package directory
+}
+
+// TreeRoot is the agents/ tree an agent at path belongs to: the nearest
+// enclosing directory named agents (absolute), or "".
+func TreeRoot(path string) string { return findAgentsRoot(path) }
+
+// ScanPackages indexes the packages of the agents/ tree at root (root as
+// TreeRoot returns it): one walk, every package.json read once.
+func ScanPackages(root string) *PackageIndex {
+	return &PackageIndex{Root: root, ByName: scanPackageNames(root, overlay{})}
 }
 
 // scanPackageNames maps the package.json name of every package directory

@@ -44,6 +44,13 @@ type LoadOptions struct {
 	// tree or registry is looked for around its path (RegistryPath still
 	// applies). For a flow with no place, e.g. stdin without a name.
 	Bare bool
+	// Packages, when it indexes the agent's tree (Packages.Root equals the
+	// agent's TreeRoot), replaces the scan of the tree that child-agent
+	// look-ups make once per loaded agent (FindAgent): a face reviewing
+	// every agent of a tree scans it once and shares the index
+	// (ScanPackages), instead of reading every package.json of the tree
+	// once per orchestrator.
+	Packages *PackageIndex
 }
 
 // Agent is everything read for one agent: the flow file and the files beside it.
@@ -77,7 +84,7 @@ var ErrNotAnAgent = errors.New("not an agent")
 
 // Load reads the agent at path: a package directory or a flow file.
 func Load(path string, opts LoadOptions) (*Agent, error) {
-	a := &Agent{kids: &agentIndex{}, overlay: opts.Overlay, ov: newOverlay(opts.Overlay)}
+	a := &Agent{kids: &agentIndex{shared: opts.Packages}, overlay: opts.Overlay, ov: newOverlay(opts.Overlay)}
 	isDir := false
 	if _, ok := a.ov.get(path); !ok {
 		info, err := os.Stat(path)

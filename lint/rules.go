@@ -73,6 +73,9 @@ var All = assemble(
 		RuleOASRuntime006, RuleOASRuntime007, RuleOASRuntime008, RuleOASRuntime013),
 
 	reportedElsewhere(RuleUnusedIgnore, RuleInlineIgnoreInvalid, RuleAdvisoryDispatchDeferred),
+
+	// Across the agents of a tree (package workspace).
+	reportedElsewhere(RuleWorkspaceChildMissing, RuleWorkspaceChildVersionMismatch, RuleWorkspaceDependencyCycle),
 )
 
 var (

@@ -25,7 +25,7 @@ func TestRuleList(t *testing.T) {
 		if r.Doc == "" || r.Group == "" || r.Severity == "" {
 			t.Errorf("%s: doc, group or severity missing", r.Code)
 		}
-		if (r.Check == nil) != (r.Group == groupLoading || r.Group == groupReview) {
+		if (r.Check == nil) != (r.Group == groupLoading || r.Group == groupReview || r.Group == groupWorkspace) {
 			t.Errorf("%s (group %s): check %v", r.Code, r.Group, r.Check)
 		}
 		if LookupRule(r.Code) != r {
@@ -84,8 +84,11 @@ const rulesFixtureDir = "testdata/rules"
 
 // noFixture: rules that no input can raise; their own tests cover them.
 var noFixture = map[string]string{
-	"internal_error":             "raised only when the analysis panics (tui/analysis.go recovers and reports it)",
-	"internal_unregistered_rule": "raised only for a rule missing from All (TestReportUnlistedRule)",
+	"internal_error":                   "raised only when the analysis panics (tui/analysis.go recovers and reports it)",
+	"internal_unregistered_rule":       "raised only for a rule missing from All (TestReportUnlistedRule)",
+	"workspace_child_missing":          "raised across a tree by package workspace, not by one agent's review (workspace/testdata)",
+	"workspace_child_version_mismatch": "raised across a tree by package workspace, not by one agent's review (workspace/testdata)",
+	"workspace_dependency_cycle":       "raised across a tree by package workspace, not by one agent's review (workspace/testdata)",
 }
 
 // pendingLoading: loading rules the compile package does not raise yet;

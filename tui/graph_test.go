@@ -6,8 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	tea "charm.land/bubbletea/v2"
-
 	"github.com/oastui/oastui/views"
 )
 
@@ -137,19 +135,6 @@ func TestPickerFromSlots(t *testing.T) {
 	}
 	if m.pick.open || m.note != "picker cancelled" {
 		t.Errorf("after esc: open=%v note=%q", m.pick.open, m.note)
-	}
-}
-
-func TestChooser(t *testing.T) {
-	c := newChooser("agents", []string{"agents/a/one", "agents/a/two\x1b[31m"})
-	c.Update(tea.WindowSizeMsg{Width: 60, Height: 10})
-	out := c.render()
-	assertFrame(t, out, 60, 10)
-	assertOnlySGR(t, out)
-	c.Update(keyMsg("down"))
-	_, cmd := c.Update(keyMsg("enter"))
-	if c.picked != "agents/a/two\x1b[31m" || cmd == nil {
-		t.Errorf("picked %q", c.picked)
 	}
 }
 

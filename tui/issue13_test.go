@@ -10,7 +10,6 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
-	"github.com/charmbracelet/x/exp/golden"
 	"github.com/oastui/oastui/views"
 )
 
@@ -56,39 +55,6 @@ func TestBackToList(t *testing.T) {
 	}
 	if cmd := press(m, "q"); cmd == nil {
 		t.Error("q does not quit")
-	}
-}
-
-// TestChooserHelpAndStatus: `?` opens help in the agents/ list and each
-// agent gets its status once reviewed in the background.
-func TestChooserHelpAndStatus(t *testing.T) {
-	// Relative paths: the title shows the root as given, so the golden
-	// does not depend on where the checkout is.
-	paths := []string{fixture("clean-agent"), findingsFixture, fixture("subflow-agent")}
-	c := newChooser("..", paths)
-	c.Update(tea.WindowSizeMsg{Width: 90, Height: 12})
-	cmd := c.readNext()
-	for cmd != nil { // run the background reads one after the other
-		_, cmd = c.Update(cmd())
-	}
-	out := c.render()
-	assertFrame(t, out, 90, 12)
-	plain := ansi.Strip(out)
-	for _, want := range []string{"● clean", "✖ 2 blockers 1 warning", "? help"} {
-		if !strings.Contains(plain, want) {
-			t.Errorf("list lacks %q:\n%s", want, plain)
-		}
-	}
-	golden.RequireEqual(t, trimRight(plain))
-	c.Update(keyMsg("?"))
-	if !strings.Contains(ansi.Strip(c.render()), "esc or ⌫ with nothing") {
-		t.Errorf("? does not open help in the list:\n%s", ansi.Strip(c.render()))
-	}
-	if _, cmd := c.Update(keyMsg("esc")); cmd != nil || c.showHelp {
-		t.Error("esc does not close the list's help")
-	}
-	if _, cmd := c.Update(keyMsg("q")); cmd == nil {
-		t.Error("q does not quit the list")
 	}
 }
 

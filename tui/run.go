@@ -66,3 +66,50 @@ func run(rc RunConfig) (back bool, err error) {
 	_, err = p.Run()
 	return m.Back(), err
 }
+
+// RunTree opens the workspace screen on the agents/ tree at root (paths
+// are its packages): the live table and call graph of every agent. Enter
+// opens an agent in the agent view (rc without Path); esc/⌫ there comes
+// back to the table with the same agent selected. One recursive watcher
+// over the tree runs the whole time, so saves made in the agent view are
+// re-reviewed in the table too. It returns when the user quits.
+func RunTree(root string, paths []string, rc RunConfig) error {
+	m := newWorkspace(root, paths, rc.Options)
+	var files []string
+	if p := treeConfigPath(root, rc.Options.ConfigPath); p != "" {
+		files = append(files, p)
+	}
+	if tw, err := watch.NewTree(watch.TreeConfig{Root: root, Files: files}); err == nil {
+		defer tw.Close()
+		m.watchTree(tw.Batches(), tw.Errors())
+	} else {
+		m.note = "not watching: " + err.Error()
+	}
+	for {
+		if _, err := tea.NewProgram(m).Run(); err != nil {
+			return err
+		}
+		if m.picked == "" {
+			return nil
+		}
+		rc.Path, rc.Agent, rc.FromList = m.picked, nil, true
+		back, err := run(rc)
+		if err != nil {
+			m.note = "cannot open " + m.picked + ": " + err.Error()
+			continue
+		}
+		if !back {
+			return nil
+		}
+	}
+}
+
+// treeConfigPath is the .oastui.yaml in force for the tree (--config, else
+// found upward from root), "" for none: the watcher watches it even when it
+// lies above the tree.
+func treeConfigPath(root, explicit string) string {
+	if explicit != "" {
+		return explicit
+	}
+	return analysis.ResolveConfig("", root).Path
+}

@@ -178,7 +178,7 @@ tm send-keys -t e q
 
 # --- an agents/ tree: a list to open one from ---------------------------------
 tm new-session -d -s l -x 100 -y 24 "$bin testdata/agents"
-check "agents/ tree opens a list" l "agents in testdata/agents"
+check "agents/ tree opens the workspace" l "workspace testdata/agents/"
 check "the list shows each agent's status" l "● clean"
 tm send-keys -t l '?'
 check "? opens help in the list" l "esc or ⌫ with nothing"
@@ -187,11 +187,11 @@ if wait_gone l "esc or ⌫ with nothing" 5; then ok "esc closes the list's help"
 tm send-keys -t l Enter
 check "enter opens the chosen agent" l "graph:"
 tm send-keys -t l Escape
-check "esc goes back to the list" l "agents in testdata/agents"
+check "esc goes back to the list" l "workspace testdata/agents/"
 tm send-keys -t l Enter
 check "the agent opens again" l "graph:"
 tm send-keys -t l BSpace
-check "backspace goes back to the list" l "agents in testdata/agents"
+check "backspace goes back to the list" l "workspace testdata/agents/"
 tm send-keys -t l Enter
 check "and again" l "graph:"
 tm send-keys -t l q

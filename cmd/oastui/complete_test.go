@@ -28,7 +28,7 @@ func TestFlagCompletion(t *testing.T) {
 		dir  string
 	}{
 		{[]string{"lint", "--format", ""}, report.Names(), noFiles},
-		{[]string{"lint", "--format", "s"}, []string{"sarif"}, noFiles},
+		{[]string{"lint", "--format", "s"}, []string{"sarif", "summary"}, noFiles},
 		{[]string{"lint", "--format", "text,j"}, []string{"text,json"}, noFiles},
 		{[]string{"lint", "--out-format", "g"}, []string{"github"}, noFiles},
 		{[]string{"lint", "--fail-on", ""}, []string{"blocker", "warning", "suggestion", "none"}, noFiles},

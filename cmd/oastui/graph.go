@@ -1,6 +1,7 @@
 package main
 
 import (
+	"errors"
 	"fmt"
 	"os"
 	"sort"
@@ -10,6 +11,7 @@ import (
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
 	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/workspace"
 	"github.com/spf13/cobra"
 )
 
@@ -19,7 +21,7 @@ func init() {
 
 func newGraphCmd() *cobra.Command {
 	var flowID, format, registry string
-	var ascii, data, noFindings bool
+	var ascii, data, noFindings, ws bool
 	cmd := &cobra.Command{
 		Use:   "graph PATH",
 		Short: "Print the control-flow graph of an agent (text, DOT or Mermaid)",
@@ -27,7 +29,10 @@ func newGraphCmd() *cobra.Command {
 			"nested Flow whose id --flow names. text draws it with box-drawing characters (--ascii for plain\n" +
 			"ASCII) with the compiler's step numbers, approval gates (✋), subflows (⊞) and the review's\n" +
 			"blocker/warning counts per node; dot and mermaid print one node per flow node and one edge\n" +
-			"per control edge, for Graphviz and Mermaid.",
+			"per control edge, for Graphviz and Mermaid.\n\n" +
+			"With --workspace, PATH is a directory of agent packages (agents/): graph reviews every agent and\n" +
+			"draws the call graph of the tree instead: orchestrator → child agent, missing children and\n" +
+			"versions the dependent does not accept marked, followed by the workspace findings.",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
 			switch format {
@@ -40,9 +45,15 @@ func newGraphCmd() *cobra.Command {
 					return usageErrorf("graph: --registry %s: not a readable file", registry)
 				}
 			}
+			if ws {
+				return workspaceGraph(cmd, args[0], format, registry, flowgraph.Options{ASCII: ascii})
+			}
 			s := analysis.Run(args[0], analysis.Options{Stages: analysis.StageGraphs,
 				Load: compile.LoadOptions{RegistryPath: registry}})
 			if s.LoadErr != nil {
+				if errors.Is(s.LoadErr, compile.ErrNotAnAgent) && len(agentsUnder(args[0], 1)) > 0 {
+					return usageErrorf("graph: %v\n%s holds agent packages: oastui graph %s --workspace draws how they call each other", s.LoadErr, args[0], args[0])
+				}
 				return usageErrorf("graph: %v", s.LoadErr)
 			}
 			if s.Config.Err != nil {
@@ -104,6 +115,7 @@ func newGraphCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&ascii, "ascii", false, "draw with ASCII characters only (terminals without box drawing)")
 	cmd.Flags().BoolVar(&data, "data", false, "list the data-flow connections under the drawing (text)")
 	cmd.Flags().BoolVar(&noFindings, "no-findings", false, "draw no blocker/warning counts on nodes")
+	cmd.Flags().BoolVar(&ws, "workspace", false, "PATH is a tree of agents: draw how they call each other (child agents through FlowNodes/AgentNodes and package.json dependencies), with the workspace findings")
 	cmd.Flags().StringVar(&registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json found upward, else the built-in one)")
 	mustRegister(cmd, "format", completeValues("text", "dot", "mermaid"))
 	return cmd
@@ -121,3 +133,37 @@ func flowIDs(a *compile.Agent) []string {
 
 // graphText is the drawing `oastui graph` prints (flowgraph.Text).
 func graphText(g *flowgraph.Graph, opts flowgraph.Options) string { return flowgraph.Text(g, opts) }
+
+// workspaceGraph is `oastui graph DIR --workspace`: every agent of the
+// tree reviewed (the workspace's rows) and its call graph printed.
+func workspaceGraph(cmd *cobra.Command, dir, format, registry string, opts flowgraph.Options) error {
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		return usageErrorf("graph: --workspace: %s is not a directory", dir)
+	}
+	dirs, err := compile.FindAgents(dir, 0)
+	if err != nil {
+		return usageErrorf("graph: %v", err)
+	}
+	if len(dirs) == 0 {
+		return usageErrorf("graph: --workspace: no agent package below %s", dir)
+	}
+	cfg := analysis.ResolveConfig("", dir)
+	if cfg.Err != nil {
+		return usageErrorf("graph: config: %v", cfg.Err)
+	}
+	agents := workspace.ReviewAll(dir, dirs, analysis.Options{Config: &cfg, Load: compile.LoadOptions{RegistryPath: registry}}, 0, nil)
+	ix := workspace.Build(dir, agents, cfg.Config)
+	out := cmd.OutOrStdout()
+	switch format {
+	case "dot":
+		_, err = fmt.Fprint(out, flowgraph.DOT(ix.CallGraph().Graph))
+	case "mermaid":
+		_, err = fmt.Fprint(out, flowgraph.Mermaid(ix.CallGraph().Graph))
+	default:
+		_, err = fmt.Fprint(out, ix.Text(opts))
+	}
+	if err != nil {
+		return internalErrorf("graph: %v", err)
+	}
+	return nil
+}

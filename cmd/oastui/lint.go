@@ -18,6 +18,7 @@ import (
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
 	"github.com/oastui/oastui/lint/report"
+	"github.com/oastui/oastui/workspace"
 )
 
 func init() { subcommands = append(subcommands, newLintCmd) }
@@ -100,6 +101,7 @@ type lintResult struct {
 	findings   []lint.Finding
 	suppressed []lint.SuppressedFinding // silenced by an ignore (SARIF shows them)
 	docs       []*compile.Doc           // files of the agent, kept only when it has findings
+	agent      workspace.Agent          // the agent's summary, for the workspace findings of a tree
 	err        error                    // internal error (a panic in a rule)
 }
 
@@ -230,12 +232,30 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 			docs[rel(d.Path)] = d
 		}
 	}
+	// Linting a tree: the findings only the whole tree shows (a missing
+	// child, a version the dependent does not accept, a cycle) join in.
+	if stdin == nil {
+		if tree := treeArg(args); tree != "" {
+			agents := make([]workspace.Agent, len(results))
+			for i := range results {
+				agents[i] = results[i].agent
+			}
+			var c *lint.Config
+			if cfg != nil {
+				c = cfg.Config
+			}
+			for _, f := range workspace.Build(tree, agents, c).Findings {
+				f.File = rel(f.File)
+				all = append(all, f)
+			}
+		}
+	}
 	all = compile.SortFindings(all)
 	all, baselined := ci.filterBaseline(all)
 	ci.noteBaselined(stderr, textOnStdoutOnly(outs), baselined)
 
 	err = writeOutputs(outs, report.Report{Findings: all, Files: len(targets), Docs: docs, ToolVersion: versionString(),
-		BaseDir: ci.root, Suppressed: suppressed, Baselined: baselined}, stdout, stderr, fl.color)
+		BaseDir: ci.root, Suppressed: suppressed, Baselined: baselined, Targets: lintTargetsSummary(targets, results, all, rel)}, stdout, stderr, fl.color)
 	if err != nil {
 		return err
 	}
@@ -338,6 +358,7 @@ func lintAll(targets []string, opts analysis.Options, keepDocs bool, done func()
 // an agent_read_failed finding.
 func lintOne(path string, opts analysis.Options, keepDocs bool) (r lintResult) {
 	s := analysis.Run(path, opts)
+	r.agent = workspace.Summarize("", s)
 	r.findings = s.Review.Findings
 	r.suppressed = s.Review.Suppressed
 	for _, f := range r.findings {
@@ -368,4 +389,73 @@ func relPather() func(string) string {
 		}
 		return r
 	}
+}
+
+// treeArg is the first PATH that is a directory holding agent packages
+// rather than an agent package itself, "" when there is none.
+func treeArg(args []string) string {
+	for _, a := range args {
+		if st, err := os.Stat(a); err == nil && st.IsDir() && !compile.IsAgentDir(a) {
+			return a
+		}
+	}
+	return ""
+}
+
+// lintTargetsSummary counts the findings of each target (a finding belongs
+// to the target whose package holds its file), worst first: the agents of
+// --format summary.
+func lintTargetsSummary(targets []string, results []lintResult, all []lint.Finding, rel func(string) string) []report.Target {
+	out := make([]report.Target, len(targets))
+	byPath := map[string]int{}
+	for i, t := range targets {
+		out[i] = report.Target{Path: rel(t), Problem: results[i].agent.Problem}
+		abs, _ := filepath.Abs(t)
+		byPath[abs] = i
+		if d := results[i].agent.Dir; d != "" {
+			if ad, err := filepath.Abs(d); err == nil {
+				if _, ok := byPath[ad]; !ok {
+					byPath[ad] = i
+				}
+			}
+		}
+	}
+	for _, f := range all {
+		p, _ := filepath.Abs(f.File)
+		for {
+			if i, ok := byPath[p]; ok {
+				switch f.Severity {
+				case compile.Blocker:
+					out[i].Blockers++
+				case compile.Warning:
+					out[i].Warnings++
+				default:
+					out[i].Suggestions++
+				}
+				break
+			}
+			up := filepath.Dir(p)
+			if up == p {
+				break
+			}
+			p = up
+		}
+	}
+	sort.SliceStable(out, func(i, j int) bool {
+		a, b := out[i], out[j]
+		if (a.Problem != "") != (b.Problem != "") {
+			return a.Problem != ""
+		}
+		if a.Blockers != b.Blockers {
+			return a.Blockers > b.Blockers
+		}
+		if a.Warnings != b.Warnings {
+			return a.Warnings > b.Warnings
+		}
+		if a.Suggestions != b.Suggestions {
+			return a.Suggestions > b.Suggestions
+		}
+		return a.Path < b.Path
+	})
+	return out
 }

@@ -56,8 +56,9 @@ func tuiMain(cmd *cobra.Command, args []string) error {
 			return usageErrorf("%s is a tree of agents, not one agent; open one of them, e.g.\n  oastui %s\n(found %s)",
 				target.path, found[0], strings.Join(found, ", "))
 		}
-		// SPEC §1: on an agents/ tree the TUI opens a list; esc/⌫ in an
-		// agent comes back to it.
+		// SPEC §1, issue 18: on an agents/ tree the TUI opens the
+		// workspace (the live table and call graph of every agent); esc/⌫
+		// in an agent comes back to it.
 		if err := tui.RunTree(target.path, target.tree, rc); err != nil {
 			return internalErrorf("%v", err)
 		}
@@ -129,7 +130,7 @@ func openTarget(arg string) (tuiTarget, error) {
 	case err == nil:
 		return tuiTarget{path: path, agent: a}, nil
 	case errors.Is(err, compile.ErrNotAnAgent):
-		if found := agentsUnder(path, 500); len(found) > 0 {
+		if found := agentsUnder(path, 0); len(found) > 0 {
 			return tuiTarget{path: path, tree: found}, nil
 		}
 		return tuiTarget{}, usageErrorf("%s is not an agent: %v", arg, err)
@@ -158,7 +159,7 @@ func openHere(dir string) (tuiTarget, error) {
 		if err != nil || filepath.Base(abs) != "agents" {
 			continue
 		}
-		if found := agentsUnder(tree, 500); len(found) > 0 {
+		if found := agentsUnder(tree, 0); len(found) > 0 {
 			return tuiTarget{path: tree, tree: found}, nil
 		}
 	}
@@ -167,9 +168,9 @@ func openHere(dir string) (tuiTarget, error) {
 
 func isTerminal(f *os.File) bool { return term.IsTerminal(f.Fd()) }
 
-// agentsUnder lists up to max agent packages below dir: the list the TUI
-// offers on an agents/ tree, or the message naming them when there is no
-// terminal.
+// agentsUnder lists up to max agent packages below dir (0: all): the
+// workspace the TUI opens on an agents/ tree, or the message naming them
+// when there is no terminal.
 func agentsUnder(dir string, max int) []string {
 	found, _ := compile.FindAgents(dir, max)
 	return found

@@ -35,6 +35,17 @@ type Report struct {
 	BaseDir     string                   // sarif, github: the repository root; file paths are made relative to it; "" = the working directory
 	Suppressed  []lint.SuppressedFinding // sarif: ignored findings, written with a suppression (other formats leave them out)
 	Baselined   int                      // findings left out because a baseline holds them (text summary)
+	// Targets are the agents linted, in order, each with its findings
+	// counted (summary: one line per agent); the CLI fills it.
+	Targets []Target
+}
+
+// Target is one agent of a lint run and its findings (after ignores,
+// overrides and the baseline; the workspace's findings included).
+type Target struct {
+	Path                            string // as shown (relative to the working directory when below it)
+	Problem                         string // "does not parse", "does not load"; "" when it was read
+	Blockers, Warnings, Suggestions int
 }
 
 // Formatter writes a report in one output format. Format gets the report
@@ -52,10 +63,11 @@ type SourceUser interface {
 
 // Formats are the output formats by name. Add a format here.
 var Formats = map[string]Formatter{
-	"text":   textFormat{},
-	"json":   jsonFormat{},
-	"sarif":  sarifFormat{},
-	"github": githubFormat{},
+	"text":    textFormat{},
+	"json":    jsonFormat{},
+	"sarif":   sarifFormat{},
+	"github":  githubFormat{},
+	"summary": summaryFormat{},
 }
 
 // Lookup returns the format called name.

@@ -65,7 +65,7 @@ func TestFormatsWriteNoControl(t *testing.T) {
 
 // TestFormatsByName: the CLI's formats come from one map.
 func TestFormatsByName(t *testing.T) {
-	if got := strings.Join(Names(), ","); got != "text,github,json,sarif" {
+	if got := strings.Join(Names(), ","); got != "text,github,json,sarif,summary" {
 		t.Errorf("Names() = %s", got)
 	}
 	if _, ok := Lookup("yaml"); ok {

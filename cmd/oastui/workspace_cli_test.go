@@ -1,0 +1,81 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+// workspaceTree scaffolds agents/acme/{boss,worker,lone} with `oastui new`
+// (boss calls worker and accepts ^0.1.0 of it), with worker at version.
+func workspaceTree(t *testing.T, workerVersion string) string {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), "agents")
+	for _, args := range [][]string{
+		{"new", filepath.Join(root, "acme", "boss"), "--package", "@acme/boss", "--kind", "orchestrator", "--child", "@acme/worker"},
+		{"new", filepath.Join(root, "acme", "worker"), "--package", "@acme/worker"},
+		{"new", filepath.Join(root, "acme", "lone"), "--package", "@acme/lone"},
+	} {
+		if code, _, errs := runCmd(args...); code != exitClean {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+	}
+	boss := filepath.Join(root, "acme", "boss", "package.json")
+	src, _ := os.ReadFile(boss)
+	os.WriteFile(boss, []byte(strings.Replace(string(src), `"cinatra": {`, `"cinatra": {"agentDependencies": {"@acme/ghost": "^1.0.0"},`, 1)), 0o644)
+	pkg := filepath.Join(root, "acme", "worker", "package.json")
+	src, _ = os.ReadFile(pkg)
+	os.WriteFile(pkg, []byte(strings.Replace(string(src), `"version": "0.1.0"`, `"version": "`+workerVersion+`"`, 1)), 0o644)
+	return root
+}
+
+func TestGraphWorkspace(t *testing.T) {
+	root := workspaceTree(t, "2.0.0")
+	code, out, errs := runGraphCmd(t, root, "--workspace", "--ascii")
+	if code != exitClean {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	for _, want := range []string{"(3 agents, 2 drawn, 2 calls)", "boss  orchestrator", "worker  leaf", "ghost  missing", "needs ^0.1.0",
+		"1 agent calls no other agent", "[workspace_child_version_mismatch]", "[workspace_child_missing]"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q in\n%s", want, out)
+		}
+	}
+	for _, f := range []string{"dot", "mermaid"} {
+		code, out, _ := runGraphCmd(t, root, "--workspace", "--format", f)
+		if code != exitClean || !strings.Contains(out, "worker") || !strings.Contains(out, "needs ^0.1.0") {
+			t.Errorf("--format %s: exit %d\n%s", f, code, out)
+		}
+	}
+	if code, _, errs := runGraphCmd(t, filepath.Join(root, "nope"), "--workspace"); code != exitUsage {
+		t.Errorf("a missing tree: exit %d (%s)", code, errs)
+	}
+}
+
+// TestLintTreeWorkspace: linting a tree adds the workspace findings (in
+// every format), and --format summary prints one line per agent.
+func TestLintTreeWorkspace(t *testing.T) {
+	root := workspaceTree(t, "2.0.0")
+	_, out, _ := runLintCmd(t, root, "--format", "json")
+	for _, want := range []string{`"workspace_child_version_mismatch"`, `"workspace_child_missing"`} {
+		if !strings.Contains(out, want) {
+			t.Errorf("json lacks %s", want)
+		}
+	}
+	code, out, errs := runLintCmd(t, root, "--format", "summary")
+	if code != exitFindings { // worker's version no longer matches its flow's packageVersion: a blocker
+		t.Fatalf("exit %d: %s\n%s", code, errs, out)
+	}
+	lines := strings.Split(strings.TrimSpace(out), "\n") // worst first
+	if len(lines) != 4 || !strings.Contains(lines[0], "worker") || !strings.Contains(lines[0], "blocked") ||
+		!strings.Contains(lines[1], "boss") || !strings.Contains(lines[1], "0 blockers, 2 warnings") ||
+		!strings.Contains(lines[3], "3 agents: 0 do not parse or load") {
+		t.Errorf("summary:\n%s", out)
+	}
+	// One agent alone: no workspace findings (its children are not looked for).
+	_, out, _ = runLintCmd(t, filepath.Join(root, "acme", "boss"), "--format", "json")
+	if strings.Contains(out, "workspace_") {
+		t.Errorf("a single agent got workspace findings:\n%s", out)
+	}
+}

@@ -1,0 +1,183 @@
+package tui
+
+import (
+	"runtime"
+	"sort"
+	"strings"
+
+	"charm.land/bubbles/v2/key"
+	tea "charm.land/bubbletea/v2"
+	"github.com/oastui/oastui/flowgraph"
+)
+
+func numCPU() int { return runtime.GOMAXPROCS(0) }
+
+// drawGraph lays out the call graph (once per index) and the reading
+// order of its agent nodes (top to bottom, left to right).
+func (m *wsModel) drawGraph() {
+	if m.canvas != nil || m.cg == nil {
+		return
+	}
+	sel := 0
+	for i, a := range m.cg.Agent {
+		if a >= 0 && m.ix.Agents[a].Dir == m.selDir {
+			sel = i + 1
+		}
+	}
+	m.canvas, m.layout = flowgraph.Render(m.cg.Graph, flowgraph.Options{Selected: sel})
+	m.gorder = m.gorder[:0]
+	for i, a := range m.cg.Agent {
+		if a >= 0 {
+			m.gorder = append(m.gorder, i)
+		}
+	}
+	sort.SliceStable(m.gorder, func(i, j int) bool {
+		a, b := m.layout.Box(m.gorder[i]), m.layout.Box(m.gorder[j])
+		if a.Y != b.Y {
+			return a.Y < b.Y
+		}
+		return a.X < b.X
+	})
+	m.gsel = -1
+	for k, i := range m.gorder {
+		if sel == i+1 {
+			m.gsel = k
+		}
+	}
+	if !m.gplaced { // first drawing: the tree's root node in the middle
+		m.gplaced = true
+		b := m.layout.Box(0)
+		m.goffX = max(0, b.X+b.W/2-max(1, m.w-3)/2)
+	}
+}
+
+// graphSelect makes the graph's selected node the selected agent.
+func (m *wsModel) graphSelect() {
+	m.drawGraph()
+	if m.gsel >= 0 && m.gsel < len(m.gorder) {
+		m.selDir = m.ix.Agents[m.cg.Agent[m.gorder[m.gsel]]].Dir
+	}
+}
+
+func (m *wsModel) graphKey(k tea.KeyPressMsg) {
+	km := &m.keys
+	m.drawGraph()
+	moveSel := func(d int) {
+		if len(m.gorder) == 0 {
+			return
+		}
+		if m.gsel < 0 {
+			m.gsel = 0
+		} else {
+			m.gsel = max(0, min(len(m.gorder)-1, m.gsel+d))
+		}
+		m.selDir = m.ix.Agents[m.cg.Agent[m.gorder[m.gsel]]].Dir
+		m.moved = true
+		m.canvas = nil // redraw with the new selection
+		m.drawGraph()
+		m.scrollToSel()
+	}
+	switch {
+	case key.Matches(k, km.Down):
+		moveSel(1)
+	case key.Matches(k, km.Up):
+		moveSel(-1)
+	case key.Matches(k, km.Top):
+		moveSel(-len(m.gorder))
+	case key.Matches(k, km.Bottom):
+		moveSel(len(m.gorder))
+	case key.Matches(k, km.Left):
+		m.goffX -= 8
+	case key.Matches(k, km.Right):
+		m.goffX += 8
+	case key.Matches(k, km.PageDown):
+		m.goffY += max(1, m.h-6)
+	case key.Matches(k, km.PageUp):
+		m.goffY -= max(1, m.h-6)
+	}
+}
+
+func (m *wsModel) scrollToSel() {
+	if m.gsel < 0 || m.layout == nil {
+		return
+	}
+	b := m.layout.Box(m.gorder[m.gsel])
+	w, h := max(1, m.w-3), max(1, m.h-6)
+	if b.X+b.W > m.goffX+w {
+		m.goffX = b.X + b.W - w
+	}
+	if b.X < m.goffX {
+		m.goffX = b.X
+	}
+	if b.Y+b.H > m.goffY+h {
+		m.goffY = b.Y + b.H - h
+	}
+	if b.Y < m.goffY {
+		m.goffY = b.Y
+	}
+}
+
+// graphLines draws the visible window of the call graph, then the
+// agents standing alone and the workspace findings below it.
+func (m *wsModel) graphLines(w, h int) []string {
+	m.drawGraph()
+	c := m.canvas
+	var out []string
+	m.goffX = max(0, min(m.goffX, c.W-w))
+	m.goffY = max(0, min(m.goffY, c.H-1))
+	pad := ""
+	if c.W < w {
+		pad = strings.Repeat(" ", (w-c.W)/2)
+	}
+	for y := m.goffY; y < c.H && len(out) < h; y++ {
+		var b, run strings.Builder
+		b.WriteString(pad)
+		cur := flowgraph.Class(255)
+		flush := func() {
+			if run.Len() > 0 {
+				b.WriteString(m.th.ClassStyle(cur).Render(run.String()))
+				run.Reset()
+			}
+		}
+		for x := m.goffX; x < c.W && x < m.goffX+w; x++ {
+			cell := c.At(x, y)
+			if cell.R == 0 {
+				continue
+			}
+			cl := cell.Class
+			if cell.R == ' ' {
+				cl = flowgraph.ClassNone
+			}
+			if cl != cur {
+				flush()
+				cur = cl
+			}
+			run.WriteRune(cell.R)
+		}
+		flush()
+		out = append(out, b.String())
+	}
+	if m.cg.Alone > 0 && len(out) < h {
+		out = append(out, "", m.th.Dim.Render(plural(m.cg.Alone, "agent")+" call no other agent and no agent calls them (not drawn; see the Agents tab)"))
+	}
+	return out
+}
+
+func plural(n int, w string) string {
+	if n == 1 {
+		return "1 " + w
+	}
+	return itoa(n) + " " + w + "s"
+}
+
+func itoa(n int) string {
+	if n == 0 {
+		return "0"
+	}
+	var b []byte
+	for n > 0 {
+		b = append([]byte{byte('0' + n%10)}, b...)
+		n /= 10
+	}
+	return string(b)
+}

@@ -1,0 +1,241 @@
+package tui
+
+import (
+	"bytes"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/testshared"
+	"github.com/oastui/oastui/tui/watch"
+	"github.com/oastui/oastui/workspace"
+)
+
+// corpusTree copies the corpus's agents/ tree (with _shared) into a temp
+// directory: every agent, or only the slugs given.
+func corpusTree(t *testing.T, slugs ...string) string {
+	t.Helper()
+	src := filepath.Join(testshared.Corpus(t), "agents")
+	dst := filepath.Join(t.TempDir(), "agents")
+	if len(slugs) == 0 {
+		if err := os.CopyFS(dst, os.DirFS(src)); err != nil {
+			t.Fatal(err)
+		}
+		return dst
+	}
+	for _, rel := range append([]string{"_shared"}, slugs...) {
+		if rel != "_shared" {
+			rel = filepath.Join("cinatra-ai", rel)
+		}
+		if err := os.CopyFS(filepath.Join(dst, rel), os.DirFS(filepath.Join(src, rel))); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dst
+}
+
+// newWS builds the workspace screen of the tree at root with every agent
+// reviewed (synchronously: no pool), mtimes and the clock pinned.
+func newWS(t *testing.T, root string, w, h int) *wsModel {
+	t.Helper()
+	dirs, err := compile.FindAgents(root, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := newWorkspace(root, dirs, Options{})
+	m.display = "agents" // the screen does not name the temp directory
+	m.now = func() time.Time { return fixedTime }
+	m.pin = func(a *workspace.Agent) { a.MTime = fixedTime.Add(-90 * time.Minute) }
+	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
+	reviewed := workspace.ReviewAll(root, dirs, Options{}, 2, nil)
+	for i := range reviewed {
+		reviewed[i].Dir = dirs[i]
+	}
+	m.apply(reviewed)
+	return m
+}
+
+func wsScreen(m *wsModel) string { return trimRight(ansi.Strip(m.render())) }
+
+func TestWorkspaceGolden(t *testing.T) {
+	m := newWS(t, corpusTree(t), 170, 34)
+	out := m.render()
+	assertFrame(t, out, 170, 34)
+	golden.RequireEqual(t, wsScreen(m))
+	t.Run("graph", func(t *testing.T) {
+		m.Update(keyMsg("2"))
+		out := m.render()
+		assertFrame(t, out, 170, 34)
+		golden.RequireEqual(t, wsScreen(m))
+		m.Update(keyMsg("1"))
+	})
+	t.Run("keys", func(t *testing.T) { workspaceKeys(t, m) }) // the same tree: one review
+	t.Run("sizes", func(t *testing.T) {
+		for _, sz := range [][2]int{{40, 8}, {60, 12}, {80, 24}, {120, 30}, {220, 60}} {
+			for _, tab := range []string{"1", "2"} {
+				m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+				m.Update(keyMsg(tab))
+				assertFrame(t, m.render(), sz[0], sz[1])
+			}
+		}
+	})
+}
+
+// TestWorkspaceProgress: before the first reviews come back the table is
+// there, every row "reviewing", the header a progress bar.
+func TestWorkspaceProgress(t *testing.T) {
+	dirs := []string{"agents/v/a", "agents/v/b", "agents/v/c"}
+	m := newWorkspace("agents", dirs, Options{})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 12})
+	s := wsScreen(m)
+	if !strings.Contains(s, "reviewing 0/3 ░░░") || strings.Count(s, "… reviewing") != 3 {
+		t.Errorf("before any review:\n%s", s)
+	}
+	m.apply([]workspace.Agent{{Dir: "agents/v/b", Package: "@v/b", Version: "1.0.0", Parsed: true, Title: "B", Steps: 2}})
+	s = wsScreen(m)
+	if !strings.Contains(s, "reviewing 1/3 ██████") || strings.Count(s, "… reviewing") != 2 || !strings.Contains(s, "● clean") {
+		t.Errorf("after one review:\n%s", s)
+	}
+	if m.Update(keyMsg("down")); m.rows[m.cursor].Dir == "" {
+		t.Error("the table does not move while it fills")
+	}
+}
+
+// TestWorkspaceKeys: sort cycles and reverses, / filters, enter picks the
+// selected agent, and coming back (Init of the next program) keeps it.
+func workspaceKeys(t *testing.T, m *wsModel) {
+	m.Update(tea.WindowSizeMsg{Width: 150, Height: 30})
+	if !strings.Contains(wsScreen(m), "sorted by status") {
+		t.Fatalf("default sort:\n%s", wsScreen(m))
+	}
+	m.Update(keyMsg("s"))
+	if m.sortCol != workspace.ColAgent || m.rows[0].ID() != "cinatra-ai/apollo-prospecting-agent" {
+		t.Errorf("s: sorted by %s, first %s", m.sortCol, m.rows[0].ID())
+	}
+	m.Update(keyMsg("S"))
+	if m.rows[0].ID() != "cinatra-ai/trigger-agent" {
+		t.Errorf("S: first %s", m.rows[0].ID())
+	}
+	for _, k := range []string{"/", "e", "m", "a", "i", "l", "enter"} {
+		m.Update(keyMsg(k))
+	}
+	if len(m.rows) != 5 || !strings.Contains(wsScreen(m), `filter "email": 5 of 25`) {
+		t.Errorf("filter email: %d rows\n%s", len(m.rows), wsScreen(m))
+	}
+	m.Update(keyMsg("down"))
+	want := m.rows[1].Dir
+	if _, cmd := m.Update(keyMsg("enter")); cmd == nil || m.picked != want {
+		t.Fatalf("enter picked %q, want %q", m.picked, want)
+	}
+	m.Init() // back from the agent view: the same program model again
+	if m.picked != "" || m.rows[m.cursor].Dir != want {
+		t.Errorf("back: cursor on %s, want %s", m.rows[m.cursor].Dir, want)
+	}
+	m.Update(keyMsg("?"))
+	if !strings.Contains(wsScreen(m), "esc or ⌫ with nothing") {
+		t.Errorf("? help:\n%s", wsScreen(m))
+	}
+	m.Update(keyMsg("esc"))
+	if _, cmd := m.Update(keyMsg("q")); cmd == nil {
+		t.Error("q does not quit")
+	}
+}
+
+// settle pokes the model until no review is queued (the real pool).
+func settle(t *testing.T, m *wsModel) {
+	t.Helper()
+	deadline := time.Now().Add(20 * time.Second)
+	for len(m.queued) > 0 {
+		if time.Now().After(deadline) {
+			t.Fatalf("still queued: %v", m.queued)
+		}
+		m.Update(m.in.wait()()) // wait for a result, then take everything
+	}
+}
+
+// TestWorkspaceLive: breaking one agent's flow sends its row to the top
+// with "does not parse" (its last good columns kept, stale), fixing it
+// brings it back; a child's save re-reviews the orchestrators above it.
+func TestWorkspaceLive(t *testing.T) {
+	root := corpusTree(t, "context-selection-agent", "blog-draft-writer-agent", "blog-image-prompt-agent",
+		"blog-pipeline-agent", "email-outreach-agent", "reviewer-agent")
+	m := newWS(t, root, 150, 30)
+	m.start()
+	child := filepath.Join(root, "cinatra-ai", "context-selection-agent")
+	flow := filepath.Join(child, "cinatra", "oas.json")
+	src, err := os.ReadFile(flow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(flow, bytes.Replace(src, []byte(`"nodes": [`), []byte(`"nodes": [,`), 1), 0o644)
+	m.Update(wsPokeMsg{}) // nothing in the inbox yet
+	m.changed(watch.Batch{Paths: []string{flow}})
+	var queued []string
+	for d := range m.queued {
+		queued = append(queued, filepath.Base(d))
+	}
+	slices.Sort(queued)
+	if want := []string{"blog-draft-writer-agent", "blog-image-prompt-agent", "blog-pipeline-agent", "context-selection-agent", "email-outreach-agent"}; !slices.Equal(queued, want) {
+		t.Errorf("a child's save queues %v, want %v (the child and its orchestrators)", queued, want)
+	}
+	if !strings.Contains(wsScreen(m), "stale") {
+		t.Errorf("queued rows are not marked stale:\n%s", wsScreen(m))
+	}
+	settle(t, m)
+	top := m.rows[0]
+	if top.Dir != child || top.Problem != "does not parse" || !top.Stale || top.Title != "Context Agent" {
+		t.Errorf("broken agent: first row %s %q stale=%v title=%q", top.ID(), top.Problem, top.Stale, top.Title)
+	}
+	if line := strings.Split(wsScreen(m), "\n")[3]; !strings.Contains(line, "does not parse") || !strings.Contains(line, "context-selection-agent") {
+		t.Errorf("first row:\n%s", line)
+	}
+	os.WriteFile(flow, src, 0o644)
+	m.changed(watch.Batch{Paths: []string{flow}})
+	settle(t, m)
+	i := slices.IndexFunc(m.rows, func(r workspace.Row) bool { return r.Dir == child })
+	if r := m.rows[i]; r.Problem != "" || r.Stale || r.Status() != "clean" || i == 0 {
+		t.Errorf("fixed agent: row %d %q stale=%v", i, r.Status(), r.Stale)
+	}
+
+	// A new package: the rescan finds it and it is reviewed; deleting it
+	// removes its row.
+	newDir := filepath.Join(root, "cinatra-ai", "copy-agent")
+	if err := os.CopyFS(newDir, os.DirFS(filepath.Join(root, "cinatra-ai", "reviewer-agent"))); err != nil {
+		t.Fatal(err)
+	}
+	runWSCmd(m, m.changed(watch.Batch{Paths: []string{filepath.Join(newDir, "package.json")}, Rescan: true}))
+	settle(t, m)
+	has := func() bool { return slices.ContainsFunc(m.rows, func(r workspace.Row) bool { return r.Dir == newDir }) }
+	if !has() || len(m.rows) != 7 {
+		t.Errorf("new package: %d rows, has it %v", len(m.rows), has())
+	}
+	os.RemoveAll(newDir)
+	runWSCmd(m, m.changed(watch.Batch{Paths: []string{filepath.Join(newDir, "cinatra", "oas.json")}}))
+	settle(t, m)
+	if has() || len(m.rows) != 6 {
+		t.Errorf("deleted package: %d rows, has it %v", len(m.rows), has())
+	}
+}
+
+// runWSCmd runs a command and hands its messages (a batch's too) to m.
+func runWSCmd(m *wsModel, cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			runWSCmd(m, c)
+		}
+	case nil:
+	default:
+		m.Update(msg)
+	}
+}

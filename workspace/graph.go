@@ -1,0 +1,245 @@
+package workspace
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/lint/secrets"
+)
+
+// RootID is the id of the call graph's synthetic first node (the tree
+// itself), from which the layout starts: it points at every agent that no
+// other agent calls.
+const RootID = "workspace:root"
+
+// CallGraph is the workspace's call graph as a flowgraph graph, so that the
+// flow graph's layered layout, drawing, DOT and Mermaid export apply: one
+// node per agent that calls or is called by another (agents standing alone
+// are counted in Alone), one node per child package the tree does not have
+// (kind "missing"), an edge per dependent → child (several references to
+// one child are one edge), a root node pointing at the agents nobody calls.
+// Node counts are the rows' (review + workspace findings); an edge of a
+// version the dependent does not accept is labelled with the range.
+type CallGraph struct {
+	Graph *flowgraph.Graph
+	Agent []int // per graph node: the agent index, -1 for the root and missing packages
+	Alone int   // agents with no child and no dependent, not drawn
+}
+
+// CallGraph builds the call graph of the index.
+func (ix *Index) CallGraph() *CallGraph {
+	rows := ix.Rows()
+	cg := &CallGraph{}
+	var nodes []*flowgraph.Node
+	var edges []flowgraph.Edge
+	root := &flowgraph.Node{ID: RootID, Name: clean(rootName(ix.Root)), Kind: flowgraph.KindStart}
+	nodes = append(nodes, root)
+	cg.Agent = append(cg.Agent, -1)
+
+	linked := make([]bool, len(ix.Agents))
+	for i := range ix.Agents {
+		if len(ix.edges[i]) > 0 || len(ix.Dependents(i)) > 0 {
+			linked[i] = true
+		}
+	}
+	short := ix.shortNames()
+	nodeOf := map[int]string{}
+	for i := range ix.Agents {
+		if !linked[i] {
+			cg.Alone++
+			continue
+		}
+		a := &ix.Agents[i]
+		r := &rows[i]
+		n := &flowgraph.Node{ID: a.ID(), Name: clean(short(a.ID())), Kind: flowgraph.KindOther, ComponentType: a.Kind(),
+			Blockers: r.Blockers, Warnings: r.Warnings, Suggestions: r.Suggestions, Reachable: true}
+		if a.Problem != "" {
+			n.ComponentType = a.Problem
+			n.Blockers = max(n.Blockers, 1)
+		}
+		nodes = append(nodes, n)
+		cg.Agent = append(cg.Agent, i)
+		nodeOf[i] = n.ID
+	}
+	// Missing packages, in name order.
+	missing := map[string]*flowgraph.Node{}
+	var missingNames []string
+	mismatch := map[[2]int]string{}
+	for i, es := range ix.edges {
+		for _, e := range es {
+			if e.to < 0 {
+				if _, ok := missing[e.child.Package]; !ok {
+					missing[e.child.Package] = nil
+					missingNames = append(missingNames, e.child.Package)
+				}
+				continue
+			}
+			if e.child.Range != "" {
+				if r, ok := ParseRange(e.child.Range); ok {
+					if v, ok := ParseVersion(ix.Agents[e.to].Version); ok && !r.Allows(v) {
+						mismatch[[2]int{i, e.to}] = e.child.Range
+					}
+				}
+			}
+		}
+	}
+	sort.Strings(missingNames)
+	for _, name := range missingNames {
+		n := &flowgraph.Node{ID: "missing:" + name, Name: clean(short(strings.TrimPrefix(name, "@"))), Kind: flowgraph.KindOther,
+			ComponentType: "missing", Warnings: 1}
+		missing[name] = n
+		nodes = append(nodes, n)
+		cg.Agent = append(cg.Agent, -1)
+	}
+	called := map[string]bool{}
+	for i := range ix.Agents {
+		if !linked[i] {
+			continue
+		}
+		seen := map[string]bool{}
+		for _, e := range ix.edges[i] {
+			to := ""
+			if e.to >= 0 {
+				to = nodeOf[e.to]
+			} else {
+				to = missing[e.child.Package].ID
+			}
+			if seen[to] {
+				continue
+			}
+			seen[to] = true
+			called[to] = true
+			ed := flowgraph.Edge{From: nodeOf[i], To: to}
+			if e.to >= 0 {
+				if rg, ok := mismatch[[2]int{i, e.to}]; ok {
+					ed.Branch = clean("needs " + rg)
+				}
+			}
+			edges = append(edges, ed)
+		}
+	}
+	// The root points at every drawn agent nobody calls; an agent on a
+	// cycle nobody outside calls is reached through the first of its cycle.
+	var rootEdges []flowgraph.Edge
+	for _, n := range nodes[1:] {
+		if !called[n.ID] && !strings.HasPrefix(n.ID, "missing:") {
+			rootEdges = append(rootEdges, flowgraph.Edge{From: RootID, To: n.ID})
+		}
+	}
+	reach := reachFrom(nodes, append(rootEdges, edges...))
+	for _, n := range nodes[1:] {
+		if !reach[n.ID] {
+			rootEdges = append(rootEdges, flowgraph.Edge{From: RootID, To: n.ID})
+			reach = reachFrom(nodes, append(rootEdges, edges...))
+		}
+	}
+	cg.Graph = flowgraph.New(RootID, root.Name, RootID, nodes, append(rootEdges, edges...))
+	return cg
+}
+
+func reachFrom(nodes []*flowgraph.Node, edges []flowgraph.Edge) map[string]bool {
+	out := map[string][]string{}
+	for _, e := range edges {
+		out[e.From] = append(out[e.From], e.To)
+	}
+	seen := map[string]bool{RootID: true}
+	queue := []string{RootID}
+	for h := 0; h < len(queue); h++ {
+		for _, t := range out[queue[h]] {
+			if !seen[t] {
+				seen[t] = true
+				queue = append(queue, t)
+			}
+		}
+	}
+	return seen
+}
+
+func rootName(root string) string {
+	if root == "" {
+		return "workspace"
+	}
+	return displayRoot(root)
+}
+
+// clean is the one sanitiser and masker for text from agent files.
+func clean(s string) string { return secrets.Redact(flowgraph.Sanitize(s)) }
+
+// Text is the call graph drawn for a terminal (`oastui graph DIR
+// --workspace`): a title line, the drawing, the agents standing alone and
+// the workspace findings.
+func (ix *Index) Text(opts flowgraph.Options) string {
+	cg := ix.CallGraph()
+	var b strings.Builder
+	calls := 0
+	for _, e := range cg.Graph.Edges {
+		if e.From != RootID {
+			calls++
+		}
+	}
+	fmt.Fprintf(&b, "workspace %s  (%d agents, %d drawn, %d calls)\n\n", clean(rootName(ix.Root)), len(ix.Agents), len(cg.Graph.Nodes)-1-countMissing(cg), calls)
+	c, _ := flowgraph.Render(cg.Graph, opts)
+	b.WriteString(c.String())
+	if cg.Alone > 0 {
+		if cg.Alone == 1 {
+			b.WriteString("\n1 agent calls no other agent and no agent calls it (not drawn)\n")
+		} else {
+			fmt.Fprintf(&b, "\n%d agents call no other agent and no agent calls them (not drawn)\n", cg.Alone)
+		}
+	}
+	if len(ix.Findings) > 0 {
+		b.WriteString("\n")
+		for _, f := range ix.Findings {
+			fmt.Fprintf(&b, "%s:%d:%d: %s: %s [%s]\n", clean(f.File), f.Line, f.Column, f.Severity, clean(f.Message), f.Code)
+		}
+	}
+	return b.String()
+}
+
+func countMissing(cg *CallGraph) int {
+	n := 0
+	for _, x := range cg.Graph.Nodes {
+		if strings.HasPrefix(x.ID, "missing:") {
+			n++
+		}
+	}
+	return n
+}
+
+// Findings of every agent of the index and the workspace's, for callers
+// that merge them (lint): kept here so the order is one.
+func Merge(review []compile.Finding, ix *Index) []compile.Finding {
+	return compile.SortFindings(append(append([]compile.Finding(nil), review...), ix.Findings...))
+}
+
+// shortNames drops the vendor from node names when every agent of the
+// tree and every missing child share one vendor (the title line names it).
+func (ix *Index) shortNames() func(string) string {
+	vendor := ""
+	same := true
+	check := func(id string) {
+		v, _, ok := strings.Cut(id, "/")
+		if !ok {
+			same = false
+			return
+		}
+		if vendor == "" {
+			vendor = v
+		} else if v != vendor {
+			same = false
+		}
+	}
+	for i := range ix.Agents {
+		check(ix.Agents[i].ID())
+		for _, c := range ix.Agents[i].Children {
+			check(strings.TrimPrefix(c.Package, "@"))
+		}
+	}
+	if !same || vendor == "" {
+		return func(s string) string { return s }
+	}
+	return func(s string) string { _, slug, _ := strings.Cut(s, "/"); return slug }
+}

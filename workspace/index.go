@@ -1,0 +1,290 @@
+package workspace
+
+import (
+	"fmt"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint"
+)
+
+// Index is the workspace built from one summary per agent. It is
+// immutable once built; a live face builds a new one after re-reviewing
+// the agents a change affects.
+type Index struct {
+	Root   string
+	Agents []Agent // sorted by ID, then Dir
+
+	// Findings are the workspace findings of the whole tree, sorted
+	// (compile.SortFindings), after the config's per-rule overrides.
+	Findings []compile.Finding
+
+	byDir      map[string]int   // absolute Dir → index
+	byName     map[string]int   // package name → index (first in order wins a duplicate)
+	dependents map[string][]int // package name → agents naming it as a child
+	perAgent   [][]compile.Finding
+	edges      [][]edge // per agent: its resolved children
+}
+
+type edge struct {
+	to    int // agent index, -1 when missing
+	child Child
+}
+
+// Build indexes the agents of the tree at root. cfg is the config whose
+// per-rule overrides apply to the workspace findings (nil: defaults).
+func Build(root string, agents []Agent, cfg *lint.Config) *Index {
+	ix := &Index{Root: root, Agents: append([]Agent(nil), agents...), byDir: map[string]int{}, byName: map[string]int{}, dependents: map[string][]int{}}
+	sort.SliceStable(ix.Agents, func(i, j int) bool {
+		a, b := &ix.Agents[i], &ix.Agents[j]
+		if a.ID() != b.ID() {
+			return a.ID() < b.ID()
+		}
+		return a.Dir < b.Dir
+	})
+	for i := range ix.Agents {
+		a := &ix.Agents[i]
+		ix.byDir[absPath(a.Dir)] = i
+		if a.Package != "" {
+			if _, dup := ix.byName[a.Package]; !dup {
+				ix.byName[a.Package] = i
+			}
+		}
+	}
+	ix.edges = make([][]edge, len(ix.Agents))
+	ix.perAgent = make([][]compile.Finding, len(ix.Agents))
+	for i := range ix.Agents {
+		a := &ix.Agents[i]
+		seen := map[string]bool{}
+		for _, c := range a.Children {
+			to, ok := ix.byName[c.Package]
+			if !ok {
+				to = -1
+			}
+			ix.edges[i] = append(ix.edges[i], edge{to: to, child: c})
+			if !seen[c.Package] {
+				seen[c.Package] = true
+				ix.dependents[c.Package] = append(ix.dependents[c.Package], i)
+			}
+		}
+	}
+	ix.findChildProblems(cfg)
+	ix.findCycles(cfg)
+	for i := range ix.perAgent {
+		ix.perAgent[i] = compile.SortFindings(ix.perAgent[i])
+		ix.Findings = append(ix.Findings, ix.perAgent[i]...)
+	}
+	ix.Findings = compile.SortFindings(ix.Findings)
+	return ix
+}
+
+func (ix *Index) add(cfg *lint.Config, i int, r *lint.Rule, c Child, msg string) {
+	f := compile.Finding{Code: r.Code, Severity: r.Severity, Message: msg, Source: compile.SourceDeterministic,
+		File: c.File, Line: c.Line, Column: c.Column, Location: c.Pointer, ValueHash: compile.HashValue(c.Package)}
+	if f.Line < 1 {
+		f.Line, f.Column = 1, 1
+	}
+	f, keep := cfg.Adjust(f)
+	if keep {
+		ix.perAgent[i] = append(ix.perAgent[i], f)
+	}
+}
+
+// findChildProblems reports each child reference that names no package
+// of the tree, and each declared range the child's version does not satisfy.
+func (ix *Index) findChildProblems(cfg *lint.Config) {
+	for i, es := range ix.edges {
+		for _, e := range es {
+			c := e.child
+			if e.to < 0 {
+				opt := ""
+				if c.Optional {
+					opt = " (an optional dependency)"
+				}
+				ix.add(cfg, i, lint.RuleWorkspaceChildMissing, c, fmt.Sprintf("%s names the child agent %s%s, but no package of the tree %s is named so",
+					c.Via, c.Package, opt, displayRoot(ix.Root)))
+				continue
+			}
+			if c.Range == "" {
+				continue
+			}
+			child := &ix.Agents[e.to]
+			r, ok := ParseRange(c.Range)
+			if !ok {
+				ix.add(cfg, i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s: the version range %q of %s is not one oastui can read (npm ranges: ^ ~ x * comparators, hyphen ranges, ||, exact versions)",
+					c.Via, c.Range, c.Package))
+				continue
+			}
+			v, ok := ParseVersion(child.Version)
+			switch {
+			case child.Version == "":
+				ix.add(cfg, i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s accepts %s %s, but its package.json (%s) has no version",
+					c.Via, c.Package, c.Range, child.Rel))
+			case !ok:
+				ix.add(cfg, i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s accepts %s %s, but its version %q is not a semantic version",
+					c.Via, c.Package, c.Range, child.Version))
+			case !r.Allows(v):
+				ix.add(cfg, i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s accepts %s %s, but the tree has %s@%s (%s)",
+					c.Via, c.Package, c.Range, c.Package, child.Version, child.Rel))
+			}
+		}
+	}
+}
+
+// findCycles reports every edge that lies on a dependency cycle (Tarjan's
+// strongly connected components over the resolved child edges), with the
+// cycle it closes.
+func (ix *Index) findCycles(cfg *lint.Config) {
+	n := len(ix.Agents)
+	index, low := make([]int, n), make([]int, n)
+	on := make([]bool, n)
+	comp := make([]int, n)
+	for i := range index {
+		index[i], comp[i] = -1, -1
+	}
+	var stack []int
+	next, ncomp := 0, 0
+	var sizes []int
+	var strong func(v int)
+	strong = func(v int) {
+		index[v], low[v] = next, next
+		next++
+		stack = append(stack, v)
+		on[v] = true
+		for _, e := range ix.edges[v] {
+			w := e.to
+			if w < 0 {
+				continue
+			}
+			if index[w] < 0 {
+				strong(w)
+				low[v] = min(low[v], low[w])
+			} else if on[w] {
+				low[v] = min(low[v], index[w])
+			}
+		}
+		if low[v] == index[v] {
+			size := 0
+			for {
+				w := stack[len(stack)-1]
+				stack = stack[:len(stack)-1]
+				on[w] = false
+				comp[w] = ncomp
+				size++
+				if w == v {
+					break
+				}
+			}
+			sizes = append(sizes, size)
+			ncomp++
+		}
+	}
+	for v := range n {
+		if index[v] < 0 {
+			strong(v)
+		}
+	}
+	for v := range n {
+		reported := map[int]bool{}
+		for _, e := range ix.edges[v] {
+			w := e.to
+			if w < 0 || comp[w] != comp[v] || reported[w] {
+				continue
+			}
+			if w == v && sizes[comp[v]] == 1 {
+				continue // an agent naming itself is its own subflow (flowCalls skips those)
+			}
+			reported[w] = true
+			path := ix.cyclePath(w, v, comp)
+			names := make([]string, 0, len(path)+1)
+			names = append(names, ix.Agents[v].ID())
+			for _, p := range path {
+				names = append(names, ix.Agents[p].ID())
+			}
+			ix.add(cfg, v, lint.RuleWorkspaceDependencyCycle, e.child, fmt.Sprintf("%s names %s, which leads back: dependency cycle %s",
+				e.child.Via, e.child.Package, strings.Join(names, " → ")))
+		}
+	}
+}
+
+// cyclePath is the shortest path from → … → to within one component
+// (breadth-first, children in source order), from included.
+func (ix *Index) cyclePath(from, to int, comp []int) []int {
+	prev := map[int]int{from: -1}
+	queue := []int{from}
+	for h := 0; h < len(queue); h++ {
+		v := queue[h]
+		if v == to {
+			break
+		}
+		for _, e := range ix.edges[v] {
+			w := e.to
+			if w < 0 || comp[w] != comp[from] {
+				continue
+			}
+			if _, seen := prev[w]; !seen {
+				prev[w] = v
+				queue = append(queue, w)
+			}
+		}
+	}
+	var path []int
+	for v := to; v >= 0; v = prev[v] {
+		path = append(path, v)
+		if v == from {
+			break
+		}
+	}
+	for i, j := 0, len(path)-1; i < j; i, j = i+1, j-1 {
+		path[i], path[j] = path[j], path[i]
+	}
+	return path
+}
+
+func displayRoot(root string) string {
+	if root == "" {
+		return ""
+	}
+	return filepath.ToSlash(filepath.Clean(root)) + "/"
+}
+
+// AgentFindings are the workspace findings of agent i.
+func (ix *Index) AgentFindings(i int) []compile.Finding { return ix.perAgent[i] }
+
+// Lookup returns the index of the agent at dir (any spelling of its path).
+func (ix *Index) Lookup(dir string) (int, bool) {
+	i, ok := ix.byDir[absPath(dir)]
+	return i, ok
+}
+
+// ByName returns the index of the agent whose package.json name is name.
+func (ix *Index) ByName(name string) (int, bool) {
+	i, ok := ix.byName[name]
+	return i, ok
+}
+
+// Dependents are the agents that name agent i's package as a child
+// (directly), sorted by index.
+func (ix *Index) Dependents(i int) []int {
+	a := &ix.Agents[i]
+	if a.Package == "" {
+		return nil
+	}
+	return ix.dependents[a.Package]
+}
+
+// Children are the resolved children of agent i (indices), in order,
+// without repeats; missing ones are left out.
+func (ix *Index) Children(i int) []int {
+	var out []int
+	seen := map[int]bool{}
+	for _, e := range ix.edges[i] {
+		if e.to >= 0 && !seen[e.to] {
+			seen[e.to] = true
+			out = append(out, e.to)
+		}
+	}
+	return out
+}

@@ -1,0 +1,231 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/exp/golden"
+	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/internal/testshared"
+	"github.com/oastui/oastui/lint"
+)
+
+func TestRanges(t *testing.T) {
+	for _, tc := range []struct {
+		rng, v string
+		ok     bool
+	}{
+		{"^0.1.0", "0.1.2", true}, {"^0.1.0", "0.2.0", false}, {"^0.1.1", "0.1.0", false},
+		{"^1.2.3", "1.9.0", true}, {"^1.2.3", "2.0.0", false}, {"^0.0.3", "0.0.4", false},
+		{"~1.2.3", "1.2.9", true}, {"~1.2.3", "1.3.0", false},
+		{"*", "3.4.5", true}, {"", "0.0.1", true}, {"1.x", "1.7.0", true}, {"1.2.*", "1.3.0", false},
+		{"0.1.2", "0.1.2", true}, {"=0.1.2", "0.1.3", false}, {"v0.1.2", "0.1.2", true},
+		{">=1.0.0 <2.0.0", "1.5.0", true}, {">=1.0.0 <2.0.0", "2.0.0", false},
+		{"1.0.0 - 1.2", "1.2.9", true}, {"1.0.0 - 1.2", "1.3.0", false},
+		{"^0.1.0 || ^1.0.0", "1.4.0", true}, {"^0.1.0 || ^1.0.0", "0.5.0", false},
+		{"^1.0.0", "1.1.0-beta.1", false}, {"^1.1.0-beta.0", "1.1.0-beta.1", true},
+		{">1.2", "1.2.9", false}, {">1.2", "1.3.0", true}, {"<=1.2", "1.2.9", true},
+	} {
+		r, ok := ParseRange(tc.rng)
+		v, vok := ParseVersion(tc.v)
+		if !ok || !vok {
+			t.Errorf("%q / %q: does not parse", tc.rng, tc.v)
+			continue
+		}
+		if got := r.Allows(v); got != tc.ok {
+			t.Errorf("%q allows %s = %v, want %v", tc.rng, tc.v, got, tc.ok)
+		}
+	}
+	for _, bad := range []string{"latest", "file:../x", "^x.1", "1.x.3", ">>1"} {
+		if _, ok := ParseRange(bad); ok {
+			t.Errorf("%q parsed", bad)
+		}
+	}
+}
+
+// writeAgent writes a minimal agent package: a flow with one FlowNode per
+// child in calls, and package.json declaring deps (name → range).
+func writeAgent(t *testing.T, root, slug, version string, calls []string, deps map[string]string) string {
+	t.Helper()
+	dir := filepath.Join(root, "acme", slug)
+	os.MkdirAll(filepath.Join(dir, "cinatra"), 0o755)
+	refs := `"start": {"component_type": "StartNode", "id": "start", "name": "start"}, "end": {"component_type": "EndNode", "id": "end", "name": "end"}`
+	nodes := `{"$component_ref": "start"}`
+	for i, c := range calls {
+		id := "call" + string(rune('a'+i))
+		refs += `, "` + id + `": {"component_type": "FlowNode", "id": "` + id + `", "name": "` + id + `", "metadata": {"cinatra": {"packageName": "` + c + `"}}, "subflow": {"$component_ref": "sub"}}`
+		nodes += `, {"$component_ref": "` + id + `"}`
+	}
+	flow := `{"agentspec_version": "26.1.0", "component_type": "Flow", "id": "` + slug + `", "name": "` + slug + ` title",
+  "metadata": {"cinatra": {"type": "flow"}},
+  "start_node": {"$component_ref": "start"}, "nodes": [` + nodes + `, {"$component_ref": "end"}],
+  "control_flow_connections": [], "$referenced_components": {` + refs + `}}`
+	os.WriteFile(filepath.Join(dir, "cinatra", "oas.json"), []byte(flow), 0o644)
+	d := ""
+	keys := make([]string, 0, len(deps))
+	for k := range deps {
+		keys = append(keys, k)
+	}
+	slices.Sort(keys)
+	for i, k := range keys {
+		if i > 0 {
+			d += ", "
+		}
+		d += `"` + k + `": "` + deps[k] + `"`
+	}
+	pkg := `{"name": "@acme/` + slug + `", "version": "` + version + `", "license": "MIT", "cinatra": {"agentDependencies": {` + d + `}}}`
+	os.WriteFile(filepath.Join(dir, "package.json"), []byte(pkg), 0o644)
+	return dir
+}
+
+func review(t *testing.T, root string) *Index {
+	t.Helper()
+	dirs, err := compile.FindAgents(root, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return Build(root, ReviewAll(root, dirs, analysis.Options{}, 2, nil), nil)
+}
+
+func codes(fs []compile.Finding) map[string]int {
+	out := map[string]int{}
+	for _, f := range fs {
+		out[f.Code]++
+	}
+	return out
+}
+
+// TestTreeFindings: a missing child, a version the dependent does not
+// accept and a cycle, each at the place that names the child.
+func TestTreeFindings(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "agents")
+	writeAgent(t, root, "boss", "1.0.0", []string{"@acme/worker", "@acme/ghost"}, map[string]string{"@acme/worker": "^2.0.0"})
+	writeAgent(t, root, "worker", "1.4.0", nil, nil)
+	writeAgent(t, root, "ping", "0.1.0", []string{"@acme/pong"}, nil)
+	writeAgent(t, root, "pong", "0.1.0", []string{"@acme/ping"}, nil)
+	ix := review(t, root)
+	got := codes(ix.Findings)
+	want := map[string]int{"workspace_child_missing": 1, "workspace_child_version_mismatch": 1, "workspace_dependency_cycle": 2}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%s: %d findings, want %d (all: %v)", k, got[k], v, ix.Findings)
+		}
+	}
+	for _, f := range ix.Findings {
+		if f.Line < 1 || f.Location == "" || !strings.HasPrefix(f.File, root) {
+			t.Errorf("finding without a place: %+v", f)
+		}
+		if f.Code == "workspace_dependency_cycle" && !strings.Contains(f.Message, "acme/ping → acme/pong → acme/ping") && !strings.Contains(f.Message, "acme/pong → acme/ping → acme/pong") {
+			t.Errorf("cycle message: %s", f.Message)
+		}
+	}
+	rows := ix.Rows()
+	Sort(rows, ColStatus, false)
+	for i := 1; i < len(rows); i++ {
+		if rows[i].Worse(&rows[i-1]) {
+			t.Errorf("not worst first: %s before %s", rows[i-1].ID(), rows[i].ID())
+		}
+	}
+	if f := Filter(rows, "is:orchestrator boss"); len(f) != 1 || f[0].Kind() != "orchestrator" {
+		t.Errorf("filter: %v", f)
+	}
+	// .oastui.yaml rules: apply (off, another severity).
+	cfg := &lint.Config{Rules: map[string]string{"workspace_child_missing": "off", "workspace_dependency_cycle": "suggestion"}}
+	adj := codes(Build(root, ix.Agents, cfg).Findings)
+	if adj["workspace_child_missing"] != 0 || adj["workspace_dependency_cycle"] != 2 {
+		t.Errorf("config: %v", adj)
+	}
+	for _, f := range Build(root, ix.Agents, cfg).Findings {
+		if f.Code == "workspace_dependency_cycle" && f.Severity != compile.Suggestion {
+			t.Errorf("cycle severity %s", f.Severity)
+		}
+	}
+	text := ix.Text(flowgraph.Options{ASCII: true})
+	for _, w := range []string{"boss", "worker", "ghost", "missing", "needs ^2.0.0"} {
+		if !strings.Contains(text, w) {
+			t.Errorf("graph lacks %q:\n%s", w, text)
+		}
+	}
+}
+
+// TestChildChangeReviewsOrchestrator: a save in a child agent re-reviews
+// the child and every orchestrator above it, not the others; the registry
+// and a config re-review everything; a new directory asks for a rescan.
+func TestChildChangeReviewsOrchestrator(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "agents")
+	top := writeAgent(t, root, "top", "1.0.0", []string{"@acme/mid"}, nil)
+	mid := writeAgent(t, root, "mid", "1.0.0", []string{"@acme/leaf"}, nil)
+	leaf := writeAgent(t, root, "leaf", "1.0.0", nil, nil)
+	other := writeAgent(t, root, "other", "1.0.0", nil, nil)
+	ix := review(t, root)
+	ch := ix.Affected([]string{filepath.Join(leaf, "cinatra", "oas.json")})
+	if want := []string{leaf, mid, top}; !slices.Equal(ch.Agents, sorted(want)) || ch.All || ch.Rescan {
+		t.Errorf("leaf save: %+v, want %v", ch, sorted(want))
+	}
+	if ch := ix.Affected([]string{filepath.Join(other, "package.json")}); !slices.Equal(ch.Agents, []string{other}) {
+		t.Errorf("other: %+v", ch)
+	}
+	if ch := ix.Affected([]string{filepath.Join(root, "_shared", "cinatra", "components.json")}); !ch.All || len(ch.Agents) != 4 {
+		t.Errorf("registry: %+v", ch)
+	}
+	if ch := ix.Affected([]string{filepath.Join(filepath.Dir(root), ".oastui.yaml")}); !ch.All {
+		t.Errorf("config: %+v", ch)
+	}
+	if ch := ix.Affected([]string{filepath.Join(root, "acme", "new", "package.json")}); !ch.Rescan {
+		t.Errorf("new package: %+v", ch)
+	}
+	// Breaking the leaf's flow keeps its last good columns (Carry) and
+	// re-reviewing the orchestrators that Affected names works.
+	os.WriteFile(filepath.Join(leaf, "cinatra", "oas.json"), []byte(`{"nodes": [,`), 0o644)
+	before := ix.Agents
+	var next []Agent
+	for _, a := range before {
+		if slices.Contains(ch.Agents, a.Dir) {
+			a = Carry(Review(root, a.Dir, analysis.Options{}), a)
+		}
+		next = append(next, a)
+	}
+	ix2 := Build(root, next, nil)
+	i, _ := ix2.Lookup(leaf)
+	if a := ix2.Agents[i]; a.Problem != "does not parse" || !a.Stale || a.Title != "leaf title" {
+		t.Errorf("broken leaf: %+v", a)
+	}
+}
+
+func sorted(s []string) []string { s = slices.Clone(s); slices.Sort(s); return s }
+
+// TestCorpusGolden: the rows and the call graph of the corpus tree.
+func TestCorpusGolden(t *testing.T) {
+	dir := testshared.Corpus(t)
+	root := filepath.Join(dir, "agents")
+	ix := review(t, root)
+	rows := ix.Rows()
+	Sort(rows, ColStatus, false)
+	var b strings.Builder
+	for _, r := range rows {
+		b.WriteString(strings.Join([]string{r.ID(), r.Kind(), r.Version, r.Status(), itoa(r.Steps), itoa(r.Slots), itoa(r.Children)}, " | ") + "\n")
+	}
+	b.WriteString("\n")
+	ix.Root = "agents" // the golden does not name the checkout
+	out := ix.Text(flowgraph.Options{})
+	out = strings.ReplaceAll(out, filepath.ToSlash(root)+"/", "agents/")
+	b.WriteString(out)
+	golden.RequireEqual(t, b.String())
+}
+
+func itoa(n int) string { return fmtInt(n) }
+
+func fmtInt(n int) string {
+	if n < 0 {
+		return "-" + fmtInt(-n)
+	}
+	if n < 10 {
+		return string(rune('0' + n))
+	}
+	return fmtInt(n/10) + string(rune('0'+n%10))
+}
