@@ -73,6 +73,8 @@ var All = assemble(
 		RuleOASRuntime006, RuleOASRuntime007, RuleOASRuntime008, RuleOASRuntime013),
 
 	reportedElsewhere(RuleUnusedIgnore, RuleInlineIgnoreInvalid, RuleAdvisoryDispatchDeferred),
+	reportedElsewhere(RuleDryRunInputUnavailable, RuleDryRunTypeMismatch, RuleDryRunBranchUnreached, // review mode full (lint/dryrun.go)
+		RuleDryRunSubflowOutputMissing, RuleDryRunGateWithoutData, RuleDryRunNontermination),
 )
 
 var (
