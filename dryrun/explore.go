@@ -284,7 +284,6 @@ func (e *explorer) walk(m *flowModel, cur *node, fr *frame, steps []Step, depth 
 		var branches []string
 		switch cur.ctype {
 		case "StartNode":
-			st.Outputs = st.Inputs
 			e.produce(m, cur, fr, in)
 		case "EndNode":
 			outs := map[string]val{}
@@ -577,6 +576,10 @@ func (e *explorer) produce(m *flowModel, n *node, fr *frame, outs map[string]val
 	cp := make(map[string]val, len(outs))
 	for k, v := range outs {
 		v.seq = fr.seq
+		v.from = n.id + "." + k // a consumer sees the producer
+		if v.concrete {
+			v.from += " (stubs)"
+		}
 		cp[k] = v
 		fr.names[k] = v
 	}
@@ -600,13 +603,6 @@ func (e *explorer) stubOutputs(m *flowModel, n *node, fr *frame) []IO {
 		io := e.io(p, v, true)
 		io.From = v.from
 		ios = append(ios, io)
-	}
-	for k, v := range outs { // the value a consumer sees names its producer
-		v.from = n.id + "." + k
-		if v.concrete {
-			v.from += " (stubs)"
-		}
-		outs[k] = v
 	}
 	e.produce(m, n, fr, outs)
 	return ios
@@ -643,7 +639,6 @@ func (e *explorer) subOutputs(m *flowModel, n *node, fr *frame, so outcome) []IO
 		io := e.io(p, v, ok)
 		io.Required = n.reads[p.title] || len(n.outputs) > 0 && !p.hasDefault
 		if ok {
-			v.from = n.id + "." + p.title
 			outs[p.title] = v
 			io.From = "subflow"
 			if so.end != nil {
