@@ -123,6 +123,20 @@ func states(t *testing.T) map[string]func() *Model {
 			p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
 			return newModel(t, p, 80, 24, analyze(t, p, 1))
 		},
+		// issue 17: the Run tab, two steps into the first dry-run path of
+		// the example agent; the graph selects the step's node.
+		"run_tab": func() *Model {
+			p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
+			m := newModel(t, p, 120, 30, analyze(t, p, 1))
+			for i, tab := range m.tabs {
+				if tab.Name() == "Run" {
+					m.tab = i
+				}
+			}
+			m.focus = focusSide
+			press(m, "right", "right")
+			return m
+		},
 		"80x24": func() *Model {
 			p := findingsFixture
 			an := analyze(t, p, 1)
