@@ -47,9 +47,9 @@ type Options struct {
 // IO is one input or output of a step.
 type IO struct {
 	Name     string `json:"name"`
-	Type     string `json:"type"`            // the declared type ("any" when none)
-	Value    any    `json:"value,omitempty"` // the (stub) value
-	From     string `json:"from,omitempty"`  // the producer: "node.output", "default", "stubs", "schema", "parent"
+	Type     string `json:"type"`           // the declared type ("any" when none)
+	Value    any    `json:"value"`          // the (stub) value; null when missing
+	From     string `json:"from,omitempty"` // the producer: "node.output", "default", "stubs", "schema", "parent"
 	Missing  bool   `json:"missing,omitempty"`
 	Required bool   `json:"required,omitempty"` // no default: it must be produced
 	Mismatch string `json:"mismatch,omitempty"` // the value's type when it does not fit Type

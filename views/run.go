@@ -10,8 +10,9 @@ import (
 // Run is the Run tab: the dry run of the newest good analysis (the same
 // dryrun.Result the review's dryrun_* findings come from). ↑↓ pick a path
 // from the list, ←→ step through it; the graph selects the current step's
-// node (a nested step opens its subflow); the step's inputs (with their
-// producers) and outputs are shown below.
+// node (for a nested step, the FlowNode running it, unless its subflow is
+// open); the step's inputs (with their producers) and outputs are shown
+// below.
 type Run struct {
 	cursorList[dryrun.Path]
 	res  *dryrun.Result
