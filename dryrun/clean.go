@@ -1,5 +1,7 @@
 package dryrun
 
+import _ "embed"
+
 // Cleaned returns a deep copy of r with every string that comes from the
 // agent (ids, names, notes, messages, values, map keys) passed through
 // clean, for faces that print the result (views.Clean: the one sanitiser
@@ -66,3 +68,9 @@ func cleanValue(v any, clean func(string) string, depth int) any {
 	}
 	return v
 }
+
+// JSONSchema is the JSON Schema (draft 2020-12) of `oastui run --dry
+// --format json` (schemaVersion 1).
+//
+//go:embed schema/run-output.schema.json
+var JSONSchema []byte

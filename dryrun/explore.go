@@ -380,6 +380,12 @@ func (e *explorer) follow(m *flowModel, cur *node, fr *frame, steps []Step, at, 
 	for i, c := range cs {
 		if e.states >= e.opts.MaxStates {
 			e.abandoned += len(cs) - i
+			if len(out) == 0 { // keep the path walked so far, marked cut
+				s := copySteps(steps, 0)
+				s[at].Branch = c.branch
+				out = append(out, outcome{steps: s, status: StatusCut, note: "the state cap stopped this path"})
+				e.abandoned--
+			}
 			break
 		}
 		f2 := fr

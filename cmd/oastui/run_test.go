@@ -1,11 +1,15 @@
 package main
 
 import (
+	"bytes"
 	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/dryrun"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 const runFixtures = "../../lint/testdata/rules"
@@ -84,5 +88,38 @@ func TestRunWithoutDry(t *testing.T) {
 	code, out, _ := runCLI(t, "lint", "--mode", "full", "--format", "text", filepath.Join(runFixtures, "err", "dryrun_subflow_output_missing"))
 	if code != 1 || !strings.Contains(out, "dryrun_subflow_output_missing") {
 		t.Errorf("lint --mode full: exit %d\n%s", code, out)
+	}
+}
+
+// TestRunJSONSchema: the JSON of every dryrun fixture and the example
+// agent validates against dryrun.JSONSchema.
+func TestRunJSONSchema(t *testing.T) {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(dryrun.JSONSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource("run.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	schema, err := c.Compile("run.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	paths, _ := filepath.Glob(filepath.Join(runFixtures, "*", "dryrun_*"))
+	paths = append(paths, filepath.Join("..", "..", "testdata", "agents", "oastui", "example-agent"))
+	for _, p := range paths {
+		if filepath.Ext(p) == ".golden" {
+			continue
+		}
+		_, out, errOut := runCLI(t, "run", p, "--dry", "--format", "json")
+		v, err := jsonschema.UnmarshalJSON(strings.NewReader(out))
+		if err != nil {
+			t.Fatalf("%s: %v %s", p, err, errOut)
+		}
+		if err := schema.Validate(v); err != nil {
+			t.Errorf("%s: %v", p, err)
+		}
 	}
 }
