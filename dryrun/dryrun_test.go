@@ -336,3 +336,63 @@ func TestDegenerate(t *testing.T) {
 		}
 	}
 }
+
+// withSub puts sub (a flow document) into doc's $referenced_components.
+func withSub(doc map[string]any, id string, sub map[string]any) map[string]any {
+	sub["id"] = id
+	doc["$referenced_components"].(map[string]any)[id] = sub
+	return doc
+}
+
+// A MapNode walks its subflow once, on the first item, and gives
+// collected_<y> lists; a CatchExceptionNode also takes its
+// caught_exception_branch, where outputs without default are missing.
+func TestMapAndCatch(t *testing.T) {
+	sub := linear()
+	mapFlow := withSub(flowSpec{
+		order: []string{"start", "each", "use", "end"},
+		nodes: map[string]map[string]any{
+			"start": comp("StartNode", "inputs", props("qs:array"), "outputs", props("qs:array")),
+			"each":  comp("MapNode", "subflow", map[string]any{"$component_ref": "sub"}),
+			"use":   comp("ApiNode", "inputs", props("collected_answer:array")),
+			"end":   comp("EndNode"),
+		},
+		edges: []string{"start>each", "each>use", "use>end"},
+		data:  []string{"start.qs>each.iterated_q", "each.collected_answer>use.collected_answer"},
+	}.doc(), "sub", sub)
+	r := Explore(agentOf(t, mapFlow), Options{Stubs: Stubs{"start": {"qs": []any{"first", "second"}}}})
+	if len(r.Findings) != 0 || len(r.Paths) != 1 {
+		t.Fatalf("findings:\n%s", codes(r))
+	}
+	var inner, use Step
+	for _, st := range r.Paths[0].Steps {
+		if st.Node == "call" {
+			inner = st
+		}
+		if st.Node == "use" {
+			use = st
+		}
+	}
+	if inner.Inputs[0].Value != "first" || !reflect.DeepEqual(use.Inputs[0].Value, []any{"<answer>"}) {
+		t.Errorf("inner %+v\nuse %+v", inner.Inputs, use.Inputs)
+	}
+
+	catchFlow := withSub(flowSpec{
+		order: []string{"start", "try", "use", "end"},
+		nodes: map[string]map[string]any{
+			"start": comp("StartNode", "inputs", props("q"), "outputs", props("q")),
+			"try":   comp("CatchExceptionNode", "subflow", map[string]any{"$component_ref": "sub"}),
+			"use":   comp("ApiNode", "inputs", props("answer")),
+			"end":   comp("EndNode"),
+		},
+		edges: []string{"start>try", "try>use", "try>end:caught_exception_branch", "use>end"},
+		data:  []string{"start.q>try.q", "try.answer>use.answer"},
+	}.doc(), "sub", linear())
+	r = Explore(agentOf(t, catchFlow), Options{})
+	if len(r.Paths) != 2 || r.Paths[1].Steps[1].Branch != "caught_exception_branch" {
+		t.Fatalf("paths %+v", r.Paths)
+	}
+	if got := codes(r); got != "warning dryrun_subflow_output_missing /$referenced_components/try" {
+		t.Errorf("findings:\n%s", got)
+	}
+}

@@ -273,9 +273,12 @@ func (e *explorer) walk(m *flowModel, cur *node, fr *frame, steps []Step, depth 
 		if cur.ctype == "StartNode" && cur == m.start {
 			st.Inputs, in = e.startValues(m, cur, startIn)
 		} else {
-			if (cur.ctype == "FlowNode" || cur.ctype == "AgentNode") && cur.inputs == nil {
+			if nests(cur.ctype) && cur.inputs == nil {
 				if sub := e.subflow(m, cur, depth); sub != nil {
 					cur.inputs = sub.startInputs()
+					if maps(cur.ctype) {
+						cur.inputs = mapInputs(sub)
+					}
 				}
 			}
 			st.Inputs, in = e.gather(m, cur, fr)
@@ -293,13 +296,27 @@ func (e *explorer) walk(m *flowModel, cur *node, fr *frame, steps []Step, depth 
 			st.Outputs = nil
 			br := cur.comp.Get("branch_name").StringOr("next")
 			return []outcome{{steps: append(steps, st), status: StatusEnd, end: cur, branch: br, outputs: outs}}
-		case "FlowNode", "AgentNode":
+		case "FlowNode", "AgentNode", "MapNode", "ParallelMapNode", "CatchExceptionNode":
 			if sub := e.subflow(m, cur, depth); sub != nil {
 				childAnchor := anchor
 				if childAnchor == "" {
 					childAnchor = cur.ptr
 				}
-				subOuts := dedupe(e.run(sub, in, depth+1, childAnchor))
+				subIn := in
+				if maps(cur.ctype) {
+					subIn = firstItems(sub, in)
+					st.Note = "one iteration walked, on the first item"
+				}
+				subOuts := dedupe(e.run(sub, subIn, depth+1, childAnchor))
+				if maps(cur.ctype) {
+					for i := range subOuts {
+						subOuts[i].outputs = collected(cur, subOuts[i].outputs)
+					}
+				}
+				if cur.ctype == "CatchExceptionNode" && len(edgesFor(cur, "caught_exception_branch")) > 0 {
+					subOuts = append(subOuts, outcome{status: StatusEnd, branch: "caught_exception_branch",
+						outputs: map[string]val{"caught_exception_info": {v: "<exception>", from: "a caught exception"}}})
+				}
 				var all []outcome
 				for _, so := range subOuts {
 					f2 := fr
@@ -622,6 +639,13 @@ func (e *explorer) subOutputs(m *flowModel, n *node, fr *frame, so outcome) []IO
 	props := n.outputs
 	if props == nil && n.sub != nil {
 		props = n.sub.flowOutputs()
+		if maps(n.ctype) {
+			var renamed []prop
+			for _, p := range props {
+				renamed = append(renamed, synth("collected_"+p.title, "array"))
+			}
+			props = renamed
+		}
 	}
 	titles := map[string]bool{}
 	for _, p := range props {
@@ -714,4 +738,47 @@ func ordinal(n int) string {
 		return "3rd"
 	}
 	return fmt.Sprintf("%dth", n)
+}
+
+// firstItems: the subflow's inputs for one iteration of a MapNode: the
+// first item of each iterated_<x> list (a value that is no list is the
+// item itself; an empty list gives the item stubbed from the subflow's
+// schema); an input without iterated_ prefix passes as it is.
+func firstItems(sub *flowModel, in map[string]val) map[string]val {
+	out := map[string]val{}
+	for _, p := range sub.startInputs() {
+		v, ok := in["iterated_"+p.title]
+		if !ok {
+			if v, ok = in[p.title]; ok {
+				out[p.title] = v
+			}
+			continue
+		}
+		if l, isList := v.v.([]any); isList {
+			if len(l) > 0 {
+				v.v = l[0]
+			} else {
+				v.v, _ = Stub(p.schema)
+			}
+			v.from += "[0]"
+			v.enum = nil
+		}
+		out[p.title] = v
+	}
+	return out
+}
+
+// collected: a MapNode's outputs from one iteration's: collected_<y>,
+// reduced as its reducers say (append, the default, makes a list).
+func collected(n *node, outs map[string]val) map[string]val {
+	red := n.comp.Get("reducers")
+	res := map[string]val{}
+	for k, v := range outs {
+		switch red.Get(k).StringOr("append") {
+		case "append":
+			v.v = []any{v.v}
+		}
+		res["collected_"+k] = v
+	}
+	return res
 }

@@ -95,7 +95,7 @@ func (e *explorer) findings(res *Result) []Finding {
 					mark(t, p)
 				}
 			}
-			if st.Type == "FlowNode" || st.Type == "AgentNode" {
+			if nests(st.Type) {
 				for _, io := range st.Outputs {
 					if io.Missing && io.Required {
 						t := get(CodeSubflowOutputMissing, nodeKey+">"+io.Name, e.place(st, ""), st)
@@ -266,7 +266,7 @@ func pathText(steps []Step) string {
 			id += " [" + st.Branch + "]"
 		}
 		parts = append(parts, id)
-		if st.Type == "FlowNode" || st.Type == "AgentNode" {
+		if nests(st.Type) {
 			for len(stack) < st.Depth {
 				stack = append(stack, "?")
 			}

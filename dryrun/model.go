@@ -226,7 +226,7 @@ func (e *explorer) subflow(m *flowModel, n *node, depth int) *flowModel {
 	}
 	pkg := n.comp.Path("metadata", "cinatra", "packageName").StringOr("")
 	switch n.ctype {
-	case "FlowNode":
+	case "FlowNode", "MapNode", "ParallelMapNode", "CatchExceptionNode":
 		sf := n.comp.Get("subflow")
 		r := m.flow.Resolve(sf, compile.Append(n.ptr, "subflow"), registry)
 		if r.Node.Is(compile.Object) && compile.ComponentType(r.Node) == "Flow" {
@@ -403,4 +403,27 @@ func endpoint(n *compile.Node) string {
 		return n.Get("id").StringOr("")
 	}
 	return ""
+}
+
+// nests: node types whose run walks a nested flow.
+func nests(ctype string) bool {
+	switch ctype {
+	case "FlowNode", "AgentNode", "MapNode", "ParallelMapNode", "CatchExceptionNode":
+		return true
+	}
+	return false
+}
+
+// maps: a MapNode runs its subflow once per item; the walk runs it once,
+// on the first item, as a representative iteration.
+func maps(ctype string) bool { return ctype == "MapNode" || ctype == "ParallelMapNode" }
+
+// mapInputs are a MapNode's inferred inputs: iterated_<x> for each input
+// of its subflow (an item or a list of items: untyped here).
+func mapInputs(sub *flowModel) []prop {
+	var out []prop
+	for _, p := range sub.startInputs() {
+		out = append(out, synth("iterated_"+p.title, ""))
+	}
+	return out
 }

@@ -113,7 +113,7 @@ func (s Stubs) Check(a *compile.Agent) error {
 			var titles []string
 			for _, h := range hs {
 				outs := h.n.outputs
-				if h.n.ctype == "FlowNode" || h.n.ctype == "AgentNode" {
+				if nests(h.n.ctype) {
 					known = true // outputs come from the subflow; checked when walked
 				}
 				for _, p := range outs {
