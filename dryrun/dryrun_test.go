@@ -396,3 +396,44 @@ func TestMapAndCatch(t *testing.T) {
 		t.Errorf("findings:\n%s", got)
 	}
 }
+
+// A ParallelFlowNode walks its subflows one after the other and gives the
+// union of their outputs.
+func TestParallelFlow(t *testing.T) {
+	second := flowSpec{
+		order: []string{"s2", "other", "e2"},
+		nodes: map[string]map[string]any{
+			"s2":    comp("StartNode", "inputs", props("q"), "outputs", props("q")),
+			"other": comp("ApiNode", "inputs", props("q"), "outputs", props("extra")),
+			"e2":    comp("EndNode", "outputs", props("extra")),
+		},
+		edges: []string{"s2>other", "other>e2"},
+		data:  []string{"s2.q>other.q", "other.extra>e2.extra"},
+	}.doc()
+	doc := flowSpec{
+		order: []string{"start", "both", "use", "end"},
+		nodes: map[string]map[string]any{
+			"start": comp("StartNode", "inputs", props("q"), "outputs", props("q")),
+			"both":  comp("ParallelFlowNode", "subflows", []any{map[string]any{"$component_ref": "one"}, map[string]any{"$component_ref": "two"}}),
+			"use":   comp("ApiNode", "inputs", props("answer", "extra")),
+			"end":   comp("EndNode"),
+		},
+		edges: []string{"start>both", "both>use", "use>end"},
+		data:  []string{"start.q>both.q", "both.answer>use.answer", "both.extra>use.extra"},
+	}.doc()
+	withSub(doc, "one", linear())
+	withSub(doc, "two", second)
+	r := Explore(agentOf(t, doc), Options{})
+	if len(r.Paths) != 1 || len(r.Findings) != 0 {
+		t.Fatalf("paths %d findings:\n%s", len(r.Paths), codes(r))
+	}
+	var use Step
+	for _, st := range r.Paths[0].Steps {
+		if st.Node == "use" {
+			use = st
+		}
+	}
+	if len(use.Inputs) != 2 || use.Inputs[0].From != "both.answer" || use.Inputs[1].From != "both.extra" {
+		t.Errorf("use inputs %+v", use.Inputs)
+	}
+}

@@ -273,6 +273,17 @@ func (e *explorer) walk(m *flowModel, cur *node, fr *frame, steps []Step, depth 
 		if cur.ctype == "StartNode" && cur == m.start {
 			st.Inputs, in = e.startValues(m, cur, startIn)
 		} else {
+			if cur.ctype == "ParallelFlowNode" && cur.inputs == nil {
+				seen := map[string]bool{}
+				for _, sub := range e.parallel(m, cur, depth) {
+					for _, p := range sub.startInputs() {
+						if !seen[p.title] {
+							seen[p.title] = true
+							cur.inputs = append(cur.inputs, p)
+						}
+					}
+				}
+			}
 			if nests(cur.ctype) && cur.inputs == nil {
 				if sub := e.subflow(m, cur, depth); sub != nil {
 					cur.inputs = sub.startInputs()
@@ -296,27 +307,8 @@ func (e *explorer) walk(m *flowModel, cur *node, fr *frame, steps []Step, depth 
 			st.Outputs = nil
 			br := cur.comp.Get("branch_name").StringOr("next")
 			return []outcome{{steps: append(steps, st), status: StatusEnd, end: cur, branch: br, outputs: outs}}
-		case "FlowNode", "AgentNode", "MapNode", "ParallelMapNode", "CatchExceptionNode":
-			if sub := e.subflow(m, cur, depth); sub != nil {
-				childAnchor := anchor
-				if childAnchor == "" {
-					childAnchor = cur.ptr
-				}
-				subIn := in
-				if maps(cur.ctype) {
-					subIn = firstItems(sub, in)
-					st.Note = "one iteration walked, on the first item"
-				}
-				subOuts := dedupe(e.run(sub, subIn, depth+1, childAnchor))
-				if maps(cur.ctype) {
-					for i := range subOuts {
-						subOuts[i].outputs = collected(cur, subOuts[i].outputs)
-					}
-				}
-				if cur.ctype == "CatchExceptionNode" && len(edgesFor(cur, "caught_exception_branch")) > 0 {
-					subOuts = append(subOuts, outcome{status: StatusEnd, branch: "caught_exception_branch",
-						outputs: map[string]val{"caught_exception_info": {v: "<exception>", from: "a caught exception"}}})
-				}
+		case "FlowNode", "AgentNode", "MapNode", "ParallelMapNode", "CatchExceptionNode", "ParallelFlowNode":
+			if subOuts, ok := e.nested(m, cur, &st, in, depth, anchor); ok {
 				var all []outcome
 				for _, so := range subOuts {
 					f2 := fr
@@ -324,9 +316,6 @@ func (e *explorer) walk(m *flowModel, cur *node, fr *frame, steps []Step, depth 
 						f2 = fr.clone()
 					}
 					st2 := st
-					if cur.subChild != "" {
-						st2.Note = "child agent " + cur.subChild
-					}
 					st2.Outputs = e.subOutputs(m, cur, f2, so)
 					prefix := append(copySteps(steps, len(so.steps)+1), st2)
 					prefix = append(prefix, so.steps...)
@@ -637,6 +626,17 @@ func (e *explorer) stubOutputs(m *flowModel, n *node, fr *frame) []IO {
 // that path is missing (canned values still win).
 func (e *explorer) subOutputs(m *flowModel, n *node, fr *frame, so outcome) []IO {
 	props := n.outputs
+	if props == nil && len(n.subs) > 0 {
+		seen := map[string]bool{}
+		for _, sub := range n.subs {
+			for _, p := range sub.flowOutputs() {
+				if !seen[p.title] {
+					seen[p.title] = true
+					props = append(props, p)
+				}
+			}
+		}
+	}
 	if props == nil && n.sub != nil {
 		props = n.sub.flowOutputs()
 		if maps(n.ctype) {
@@ -671,8 +671,8 @@ func (e *explorer) subOutputs(m *flowModel, n *node, fr *frame, so outcome) []IO
 		if ok {
 			outs[p.title] = v
 			io.From = "subflow"
-			if so.end != nil {
-				io.From = so.end.id + " of " + strings.TrimSpace(n.sub.id)
+			if fm := e.nodeFlow[so.end]; so.end != nil && fm != nil {
+				io.From = so.end.id + " of " + fm.id
 			}
 		}
 		ios = append(ios, io)
@@ -781,4 +781,71 @@ func collected(n *node, outs map[string]val) map[string]val {
 		res["collected_"+k] = v
 	}
 	return res
+}
+
+// nested walks what a nesting node runs and returns the distinct
+// outcomes its parent continues from; false when there is nothing to walk
+// (the node is then a stub).
+func (e *explorer) nested(m *flowModel, cur *node, st *Step, in map[string]val, depth int, anchor string) ([]outcome, bool) {
+	childAnchor := anchor
+	if childAnchor == "" {
+		childAnchor = cur.ptr
+	}
+	if cur.ctype == "ParallelFlowNode" {
+		subs := e.parallel(m, cur, depth)
+		if len(subs) == 0 {
+			return nil, false
+		}
+		st.Note = fmt.Sprintf("%d subflows, walked one after the other", len(subs))
+		combos := []outcome{{status: StatusEnd, branch: "next", outputs: map[string]val{}}}
+		for _, sub := range subs {
+			outs := dedupe(e.run(sub, in, depth+1, childAnchor))
+			var next []outcome
+			for _, c := range combos {
+				if c.status != StatusEnd {
+					next = append(next, c)
+					continue
+				}
+				for _, o := range outs {
+					if len(next) >= 16 {
+						break // bounds the product of the branches' paths
+					}
+					merged := map[string]val{}
+					for k, v := range c.outputs {
+						merged[k] = v
+					}
+					for k, v := range o.outputs {
+						merged[k] = v
+					}
+					steps := append(copySteps(c.steps, len(o.steps)), o.steps...)
+					next = append(next, outcome{steps: steps, status: o.status, note: o.note, branch: "next", outputs: merged})
+				}
+			}
+			combos = next
+		}
+		return combos, true
+	}
+	sub := e.subflow(m, cur, depth)
+	if sub == nil {
+		return nil, false
+	}
+	if cur.subChild != "" {
+		st.Note = "child agent " + cur.subChild
+	}
+	subIn := in
+	if maps(cur.ctype) {
+		subIn = firstItems(sub, in)
+		st.Note = "one iteration walked, on the first item"
+	}
+	subOuts := dedupe(e.run(sub, subIn, depth+1, childAnchor))
+	if maps(cur.ctype) {
+		for i := range subOuts {
+			subOuts[i].outputs = collected(cur, subOuts[i].outputs)
+		}
+	}
+	if cur.ctype == "CatchExceptionNode" && len(edgesFor(cur, "caught_exception_branch")) > 0 {
+		subOuts = append(subOuts, outcome{status: StatusEnd, branch: "caught_exception_branch",
+			outputs: map[string]val{"caught_exception_info": {v: "<exception>", from: "a caught exception"}}})
+	}
+	return subOuts, true
 }

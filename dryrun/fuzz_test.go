@@ -36,7 +36,20 @@ func fuzzBases() []map[string]any {
 		data:  []string{"start.q>child.q", "child.answer>use.answer"},
 	}.doc()
 	parent["$referenced_components"].(map[string]any)["sub"] = sub
-	return []map[string]any{linear(), loop, parent}
+	par := flowSpec{
+		order: []string{"start", "both", "end"},
+		nodes: map[string]map[string]any{
+			"start": comp("StartNode", "inputs", props("q"), "outputs", props("q")),
+			"both":  comp("ParallelFlowNode", "subflows", []any{map[string]any{"$component_ref": "sub"}, map[string]any{"$component_ref": "f"}}),
+			"end":   comp("EndNode"),
+		},
+		edges: []string{"start>both", "both>end"},
+		data:  []string{"start.q>both.q"},
+	}.doc()
+	sub2 := linear()
+	sub2["id"] = "sub"
+	par["$referenced_components"].(map[string]any)["sub"] = sub2
+	return []map[string]any{linear(), loop, parent, par}
 }
 
 // mutate applies one structural edit per op byte: retarget, drop or add a

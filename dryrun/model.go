@@ -52,6 +52,9 @@ type node struct {
 	sub      *flowModel // FlowNode subflow / child agent's root flow
 	subNote  string     // why there is no subflow to walk ("" when there is)
 	subChild string     // package name when sub is a child agent's flow
+
+	subsDone bool
+	subs     []*flowModel // a ParallelFlowNode's subflows
 }
 
 type flowModel struct {
@@ -405,10 +408,37 @@ func endpoint(n *compile.Node) string {
 	return ""
 }
 
+// parallel resolves a ParallelFlowNode's subflows (those that resolve to
+// a Flow of the document).
+func (e *explorer) parallel(m *flowModel, n *node, depth int) []*flowModel {
+	if n.subsDone {
+		return n.subs
+	}
+	n.subsDone = true
+	if depth >= maxDepth {
+		n.subNote = "nesting deeper than " + itoa(maxDepth) + " flows: not walked"
+		return nil
+	}
+	var registry *compile.Node
+	if m.agent != nil {
+		registry = m.agent.RegistryComponents()
+	}
+	for i, it := range items(n.comp.Get("subflows")) {
+		r := m.flow.Resolve(it, compile.AppendIndex(compile.Append(n.ptr, "subflows"), i), registry)
+		if r.Node.Is(compile.Object) && compile.ComponentType(r.Node) == "Flow" {
+			n.subs = append(n.subs, e.modelOf(m.agent, e.flowAt(m.agent, r), false))
+		}
+	}
+	if len(n.subs) == 0 {
+		n.subNote = "no subflow resolves: stubbed from its outputs"
+	}
+	return n.subs
+}
+
 // nests: node types whose run walks a nested flow.
 func nests(ctype string) bool {
 	switch ctype {
-	case "FlowNode", "AgentNode", "MapNode", "ParallelMapNode", "CatchExceptionNode":
+	case "FlowNode", "AgentNode", "MapNode", "ParallelMapNode", "CatchExceptionNode", "ParallelFlowNode":
 		return true
 	}
 	return false
