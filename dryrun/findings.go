@@ -187,8 +187,8 @@ func (e *explorer) unreached(res *Result) []Finding {
 		return nodes[i].id < nodes[j].id
 	})
 	for _, n := range nodes {
-		if e.stubbed[n] {
-			continue
+		if e.stubbed[n] || len(e.taken[n]) == 0 {
+			continue // decided by a canned value, or no path ever left it (a stuck path is nontermination's)
 		}
 		m := e.nodeFlow[n]
 		if m == nil || m.agent != e.root {
