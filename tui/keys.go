@@ -179,6 +179,9 @@ func (k keyMap) fullHelp(fromList ...bool) []views.HelpGroup {
 		{Title: "Node, Compiled", Bindings: []key.Binding{
 			k.Space, k.leftRight("scroll sideways"),
 		}, Note: []string{"e: editors oastui does not", "know get +LINE FILE"}},
+		{Title: "Run (dry run)", Bindings: []key.Binding{
+			k.upDown("pick a path"), k.leftRight("step back/forward"),
+		}},
 	}
 }
 
