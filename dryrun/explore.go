@@ -523,6 +523,7 @@ func (e *explorer) startValues(m *flowModel, n *node, given map[string]val) ([]I
 			v = val{v: c, from: "stubs", concrete: true}
 		} else if g, ok := given[p.title]; ok {
 			v = g
+			v.from = "parent: " + g.from
 		} else {
 			x, en := Stub(p.schema)
 			from := "schema"

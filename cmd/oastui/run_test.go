@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/oastui/oastui/dryrun"
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
@@ -122,4 +123,11 @@ func TestRunJSONSchema(t *testing.T) {
 			t.Errorf("%s: %v", p, err)
 		}
 	}
+}
+
+// TestRunDryGolden pins the text trace of one fixture (go test
+// ./cmd/oastui -run TestRunDryGolden -update rewrites it).
+func TestRunDryGolden(t *testing.T) {
+	_, out, _ := runCLI(t, "run", filepath.Join(runFixtures, "err", "dryrun_subflow_output_missing"), "--dry")
+	golden.RequireEqual(t, out)
 }
