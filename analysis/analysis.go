@@ -18,6 +18,7 @@ import (
 	"time"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/dryrun"
 	"github.com/oastui/oastui/lint"
 )
 
@@ -30,9 +31,10 @@ const (
 	StageCompile Stages = 1 << iota // the compiled CompiledAgentOas
 	StageGraphs                     // every Flow's graph (drawn lazily)
 	StageSlots                      // the context slots and their wiring status
+	StageDryRun                     // the dry run (always made in review mode full)
 
 	ReviewOnly Stages = 0
-	Everything        = StageCompile | StageGraphs | StageSlots
+	Everything        = StageCompile | StageGraphs | StageSlots | StageDryRun
 )
 
 // Options of one analysis.
@@ -47,6 +49,10 @@ type Options struct {
 	// from the agent.
 	Config     *ConfigResult
 	ConfigPath string
+
+	// DryRun are the dry run's bounds and canned outputs (Children is
+	// filled in with the agent's child look-up when nil).
+	DryRun dryrun.Options
 }
 
 // Snapshot is the immutable result of one analysis. Faces read it and
@@ -67,6 +73,11 @@ type Snapshot struct {
 
 	Flows []*Flow          // every Flow of the document, root first (StageGraphs)
 	byPtr map[string]*Flow // flow pointer → Flow
+
+	// DryRun is the agent walked on stub data (StageDryRun, or review mode
+	// full): one exploration per snapshot, which the review's dryrun_*
+	// findings and the Run tab share. nil when it was not made.
+	DryRun *dryrun.Result
 
 	Slots []SlotReport // the context slots with their wiring (StageSlots)
 	// SlotProblem says why the slots could not be read ("" when they could).
@@ -104,7 +115,14 @@ func Run(path string, opts Options) (s *Snapshot) {
 	}
 	s.Agent = a
 	s.Config = resolveConfig(opts, a)
-	s.Review = lint.Run(a, lint.Options{Mode: s.Mode, Config: s.Config.Config})
+	if (opts.Stages&StageDryRun != 0 || s.Mode == lint.ModeFull) && a.Flow != nil && a.Flow.Root != nil {
+		do := opts.DryRun
+		if do.Children == nil {
+			do.Children = a.FindAgent
+		}
+		s.DryRun = dryrun.Explore(a, do)
+	}
+	s.Review = lint.Run(a, lint.Options{Mode: s.Mode, Config: s.Config.Config, DryRun: s.DryRun})
 	if opts.Stages&StageCompile != 0 {
 		// Even an unparseable flow is compiled: the compiler's own error
 		// ("OAS source at … is malformed JSON: …") is the reference's.

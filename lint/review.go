@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/dryrun"
 	"github.com/oastui/oastui/lint/secrets"
 )
 
@@ -11,12 +12,32 @@ type Mode string
 const (
 	ModeDeterministic Mode = "deterministic"
 	ModeAdvisory      Mode = "advisory"
+	// ModeFull is advisory plus the dry run: the flow walked on stub data
+	// (package dryrun), its dryrun_* findings joining the review.
+	ModeFull Mode = "full"
 )
+
+// Modes lists the review modes in the order the TUI's m cycles them.
+var Modes = []Mode{ModeDeterministic, ModeAdvisory, ModeFull}
+
+// ParseMode returns the Mode named s, and whether there is one.
+func ParseMode(s string) (Mode, bool) {
+	for _, m := range Modes {
+		if string(m) == s {
+			return m, true
+		}
+	}
+	return "", false
+}
 
 // Options of a review.
 type Options struct {
 	Mode   Mode    // default deterministic
 	Config *Config // nil: defaults
+	// DryRun is the dry run already made of this agent (analysis makes it
+	// once per snapshot for the Run tab and the review alike). In full
+	// mode without it, Run explores with DryRunOptions.
+	DryRun *dryrun.Result
 }
 
 // Review is the result of reviewing one agent: findings sorted and
@@ -27,6 +48,9 @@ type Review struct {
 	Blockers    []Finding
 	Warnings    []Finding
 	Suggestions []Finding
+	// DryRun is the dry run the review used (full mode) or was given; nil
+	// otherwise.
+	DryRun *dryrun.Result
 }
 
 // Run reviews a loaded agent: load findings, then every check that runs in
@@ -44,8 +68,15 @@ func Run(a *compile.Agent, opts Options) Review {
 			}
 		}
 	}
+	dry := opts.DryRun
+	if opts.Mode == ModeFull && dry == nil && a.Flow != nil && a.Flow.Root != nil {
+		dry = dryrun.Explore(a, DryRunOptions(a))
+	}
+	if opts.Mode == ModeFull {
+		p.found = append(p.found, dryRunFindings(a, dry)...)
+	}
 	fs, suppressed := opts.Config.apply(a, p.found)
-	if opts.Mode == ModeAdvisory {
+	if opts.Mode == ModeAdvisory || opts.Mode == ModeFull {
 		fs = advisoryFindings(a, opts.Config, fs)
 	}
 	for i := range fs { // the one masker, once, as findings leave the engine
@@ -56,6 +87,7 @@ func Run(a *compile.Agent, opts Options) Review {
 	}
 	r := bucket(compile.SortFindings(fs))
 	r.Suppressed = suppressed
+	r.DryRun = dry
 	return r
 }
 

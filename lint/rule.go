@@ -103,7 +103,7 @@ func assemble(groups ...group) []*Rule {
 			if r.Doc == "" || r.Group == "" {
 				panic("lint: rule without doc or group: " + r.Code)
 			}
-			if g.check == nil && r.Group != groupLoading && r.Group != groupReview && r.Group != groupWorkspace {
+			if g.check == nil && r.Group != groupLoading && r.Group != groupReview && r.Group != groupWorkspace && r.Group != groupDryRun {
 				panic("lint: rule without a check: " + r.Code)
 			}
 			r.Check = g.check

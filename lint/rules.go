@@ -76,6 +76,10 @@ var All = assemble(
 
 	// Across the agents of a tree (package workspace).
 	reportedElsewhere(RuleWorkspaceChildMissing, RuleWorkspaceChildVersionMismatch, RuleWorkspaceDependencyCycle),
+
+	// Review mode full: the dry run (package dryrun, lint/dryrun.go).
+	reportedElsewhere(RuleDryRunInputUnavailable, RuleDryRunTypeMismatch, RuleDryRunBranchUnreached,
+		RuleDryRunSubflowOutputMissing, RuleDryRunGateWithoutData, RuleDryRunNontermination),
 )
 
 var (

@@ -25,7 +25,7 @@ func TestRuleList(t *testing.T) {
 		if r.Doc == "" || r.Group == "" || r.Severity == "" {
 			t.Errorf("%s: doc, group or severity missing", r.Code)
 		}
-		if (r.Check == nil) != (r.Group == groupLoading || r.Group == groupReview || r.Group == groupWorkspace) {
+		if (r.Check == nil) != (r.Group == groupLoading || r.Group == groupReview || r.Group == groupWorkspace || r.Group == groupDryRun) {
 			t.Errorf("%s (group %s): check %v", r.Code, r.Group, r.Check)
 		}
 		if LookupRule(r.Code) != r {
@@ -172,7 +172,11 @@ func reviewFixture(t *testing.T, fx ruleFixture) []Finding {
 			t.Fatal(err)
 		}
 	}
-	return Run(a, Options{Mode: ModeAdvisory, Config: cfg}).Findings
+	mode := ModeAdvisory
+	if strings.HasPrefix(filepath.Base(fx.path), "dryrun_") {
+		mode = ModeFull // the dry run's rules are the full review's
+	}
+	return Run(a, Options{Mode: mode, Config: cfg}).Findings
 }
 
 func rvIsDir(p string) bool {

@@ -123,6 +123,20 @@ func states(t *testing.T) map[string]func() *Model {
 			p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
 			return newModel(t, p, 80, 24, analyze(t, p, 1))
 		},
+		// issue 17: the Run tab, two steps into the first dry-run path of
+		// the example agent; the graph selects the step's node.
+		"run_tab": func() *Model {
+			p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
+			m := newModel(t, p, 120, 30, analyze(t, p, 1))
+			for i, tab := range m.tabs {
+				if tab.Name() == "Run" {
+					m.tab = i
+				}
+			}
+			m.focus = focusSide
+			press(m, "right", "right")
+			return m
+		},
 		"80x24": func() *Model {
 			p := findingsFixture
 			an := analyze(t, p, 1)
@@ -297,4 +311,32 @@ func TestScreen(t *testing.T) {
 		}
 		golden.RequireEqual(t, screen(t, cfg, 120, 30, []tea.Msg{keyMsg("r")}, "stale", breakIt))
 	})
+}
+
+// TestRunTabFollowsGraph: stepping through a dry-run path in the Run tab
+// selects each step's node in the graph; a step inside a subflow selects
+// the FlowNode that runs it (the subflow's own node once it is open).
+func TestRunTabFollowsGraph(t *testing.T) {
+	p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
+	m := newModel(t, p, 120, 30, analyze(t, p, 1))
+	for i, tab := range m.tabs {
+		if tab.Name() == "Run" {
+			m.tab = i
+		}
+	}
+	m.focus = focusSide
+	press(m, "right", "right")
+	if _, n := m.graph.SelectedNode(); n == nil || n.ID != "collect_changes" {
+		t.Fatalf("step 3: graph selects %+v", n)
+	}
+	press(m, "right", "right")
+	if _, n := m.graph.SelectedNode(); n == nil || n.ID != "context_styleContext" {
+		t.Errorf("step 5 (inside the styleContext subflow): graph selects %+v, want its FlowNode", n)
+	}
+	m.graph.Open()
+	m.focus = focusSide
+	press(m, "right")
+	if fl, n := m.graph.SelectedNode(); n == nil || fl.Pointer == "" || n.Kind == "flow" {
+		t.Errorf("step 6 with the subflow open: graph at %q selects %+v", fl.Pointer, n)
+	}
 }

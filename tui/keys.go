@@ -80,7 +80,7 @@ func newKeyMap(tabs []string) keyMap {
 		PrevTab:   bindKeys("[", "previous tab", "["),
 		NextTab:   bindKeys("]", "next tab", "]"),
 		Reload:    bindKeys("r", "re-analyse now", "r"),
-		Mode:      bindKeys("m", "toggle review mode", "m"),
+		Mode:      bindKeys("m", "cycle review mode: deterministic, advisory, full", "m"),
 		Filter:    bindKeys("/", "filter findings", "/"),
 		Zoom:      bindKeys("z", "zoom the pane", "z"),
 		Edit:      bindKeys("e", "$EDITOR at the line", "e"),
@@ -179,6 +179,9 @@ func (k keyMap) fullHelp(fromList ...bool) []views.HelpGroup {
 		{Title: "Node, Compiled", Bindings: []key.Binding{
 			k.Space, k.leftRight("scroll sideways"),
 		}, Note: []string{"e: editors oastui does not", "know get +LINE FILE"}},
+		{Title: "Run (dry run)", Bindings: []key.Binding{
+			k.upDown("pick a path"), k.leftRight("step back/forward"),
+		}},
 	}
 }
 
@@ -207,10 +210,7 @@ func (k keyMap) shortHelp(graph, slotTab bool, project string, mode lint.Mode, o
 			b = append(b, short(k.Pick, "pick context"), short(k.Project, "project: "+project))
 		}
 	}
-	other := "advisory"
-	if mode == lint.ModeAdvisory {
-		other = "deterministic"
-	}
+	other := string(nextMode(mode))
 	return append(b, short(k.Edit, "edit"), short(k.Filter, "filter"), short(k.Reload, "reload"),
 		short(k.Mode, other), short(k.Help, "help"), short(k.Quit, "quit"))
 }
@@ -252,4 +252,15 @@ func (k keyMap) chooserFullHelp() []views.HelpGroup {
 		k.upDown("move"), as(k.Top, "first agent"), as(k.Bottom, "last agent"),
 		as(k.Open, "open the agent"), k.Help, k.ChooserQuit,
 	}, Note: []string{"in an agent, esc or ⌫ with nothing", "left to close comes back here;", "q quits"}}}
+}
+
+// nextMode is the review mode `m` switches to: deterministic → advisory →
+// full (advisory plus the dry run) → deterministic.
+func nextMode(m lint.Mode) lint.Mode {
+	for i, x := range lint.Modes {
+		if x == m {
+			return lint.Modes[(i+1)%len(lint.Modes)]
+		}
+	}
+	return lint.ModeDeterministic
 }

@@ -109,6 +109,7 @@ func New(cfg Config) *Model {
 		&views.NodeText{},
 		views.NewCompiledText(),
 		&views.Slots{},
+		&views.Run{},
 	}
 	names := make([]string, len(m.tabs))
 	for i, p := range m.tabs {
@@ -329,11 +330,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 		m.reloadSeq = m.seqReq
 		return cmd
 	case key.Matches(k, km.Mode):
-		if m.cfg.Options.Mode == lint.ModeAdvisory {
-			m.cfg.Options.Mode = lint.ModeDeterministic
-		} else {
-			m.cfg.Options.Mode = lint.ModeAdvisory
-		}
+		m.cfg.Options.Mode = nextMode(m.cfg.Options.Mode)
 		return m.requestAnalysis(time.Time{})
 	case key.Matches(k, km.Filter):
 		m.tab = m.tabIndex(m.findings)
@@ -461,7 +458,7 @@ func (m *Model) sideKey(k tea.KeyPressMsg) tea.Cmd {
 		return nil
 	}
 	p.Nav(n, max(1, m.sideInnerH()-2))
-	if _, ok := p.(views.Locator); ok && (n <= views.NavBottom || n == views.NavSpace) {
+	if _, ok := p.(views.Locator); ok && (n <= views.NavBottom || n == views.NavSpace || n == views.NavLeft || n == views.NavRight) {
 		m.syncSelectionFromSide()
 	}
 	return nil

@@ -154,6 +154,10 @@ func TestKeys(t *testing.T) {
 		t.Error("m did not switch to advisory")
 	}
 	press(m, "m")
+	if m.cfg.Options.Mode != lint.ModeFull {
+		t.Error("m did not switch to full")
+	}
+	press(m, "m")
 	if m.cfg.Options.Mode != lint.ModeDeterministic {
 		t.Error("m did not switch back")
 	}

@@ -119,6 +119,8 @@ check "2 opens Steps" t "Steps"
 tm send-keys -t t m
 check "m switches to advisory" t "advisory"
 tm send-keys -t t m
+check "m then switches to full (the dry run)" t "full"
+tm send-keys -t t m
 
 # resize
 tm resize-window -t t -x 80 -y 24

@@ -44,7 +44,7 @@ Exit codes: 0 baseline written (whatever it holds), 2 usage error, 3 internal er
 	f := cmd.Flags()
 	f.StringVar(&fl.registry, "registry", "", "global component registry file (as for lint)")
 	f.StringVar(&fl.profile, "profile", "", "rule profile: cinatra|agentspec (default: detected per file)")
-	f.StringVar(&fl.mode, "mode", string(lint.ModeDeterministic), "review mode: deterministic|advisory")
+	f.StringVar(&fl.mode, "mode", string(lint.ModeDeterministic), "review mode: deterministic|advisory|full (full adds the dry run)")
 	f.StringVar(&fl.config, "config", "", "config file (default: .oastui.yaml found upward from the first PATH)")
 	f.StringVar(&fl.root, "root", "", "repository root the files are relative to (default: the nearest directory above the first PATH holding .git)")
 	return cmd

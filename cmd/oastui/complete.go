@@ -61,7 +61,7 @@ func registerLintCompletions(cmd *cobra.Command) {
 	mustRegister(cmd, "format", completeFormatList)
 	mustRegister(cmd, "out-format", completeFormatList)
 	mustRegister(cmd, "fail-on", completeValues("blocker", "warning", "suggestion", "none"))
-	mustRegister(cmd, "mode", completeValues(string(lint.ModeDeterministic), string(lint.ModeAdvisory)))
+	mustRegister(cmd, "mode", completeValues(string(lint.ModeDeterministic), string(lint.ModeAdvisory), string(lint.ModeFull)))
 	mustRegister(cmd, "profile", completeValues("cinatra", "agentspec"))
 	mustRegister(cmd, "color", completeValues("auto", "always", "never"))
 	mustRegister(cmd, "stdin-filename", completeFlowFiles)

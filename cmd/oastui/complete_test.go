@@ -33,7 +33,7 @@ func TestFlagCompletion(t *testing.T) {
 		{[]string{"lint", "--out-format", "g"}, []string{"github"}, noFiles},
 		{[]string{"lint", "--fail-on", ""}, []string{"blocker", "warning", "suggestion", "none"}, noFiles},
 		{[]string{"lint", "--fail-on", "w"}, []string{"warning"}, noFiles},
-		{[]string{"lint", "--mode", ""}, []string{"deterministic", "advisory"}, noFiles},
+		{[]string{"lint", "--mode", ""}, []string{"deterministic", "advisory", "full"}, noFiles},
 		{[]string{"lint", "--profile", ""}, []string{"cinatra", "agentspec"}, noFiles},
 		{[]string{"lint", "--color", ""}, []string{"auto", "always", "never"}, noFiles},
 		{[]string{"lint", "--stdin-filename", ""}, []string{"json", "yaml", "yml"}, ":8"}, // FilterFileExt

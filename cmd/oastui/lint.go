@@ -90,7 +90,7 @@ writes nothing.`,
 	f.StringVar(&fl.registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json above each agent, else the built-in one)")
 	f.StringVar(&fl.profile, "profile", "", "rule profile: cinatra|agentspec (default: detected per file)")
 	f.StringVar(&fl.failOn, "fail-on", "blocker", "exit 1 when a finding is at or above: blocker|warning|suggestion|none")
-	f.StringVar(&fl.mode, "mode", string(lint.ModeDeterministic), "review mode: deterministic|advisory")
+	f.StringVar(&fl.mode, "mode", string(lint.ModeDeterministic), "review mode: deterministic|advisory|full (full adds the dry run)")
 	f.StringVar(&fl.config, "config", "", "config file (default: .oastui.yaml found upward from the first PATH)")
 	registerLintCompletions(cmd)
 	return cmd
@@ -133,10 +133,8 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 	default:
 		return usageErrorf("--profile must be cinatra or agentspec (got %q)", fl.profile)
 	}
-	switch lint.Mode(fl.mode) {
-	case lint.ModeDeterministic, lint.ModeAdvisory:
-	default:
-		return usageErrorf("--mode must be deterministic or advisory (got %q)", fl.mode)
+	if _, ok := lint.ParseMode(fl.mode); !ok {
+		return usageErrorf("--mode must be deterministic, advisory or full (got %q)", fl.mode)
 	}
 	// Output formats: report.Formats (a new format is added there).
 	outs, err := lintOutputs(fl.ioFlags)

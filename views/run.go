@@ -1,0 +1,180 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/oastui/oastui/dryrun"
+)
+
+// Run is the Run tab: the dry run of the newest good analysis (the same
+// dryrun.Result the review's dryrun_* findings come from). ↑↓ pick a path
+// from the list, ←→ step through it; the graph selects the current step's
+// node (for a nested step, the FlowNode running it, unless its subflow is
+// open); the step's inputs (with their producers) and outputs are shown
+// below.
+type Run struct {
+	cursorList[dryrun.Path]
+	res  *dryrun.Result
+	file string // the reviewed flow file (steps of other files point at their anchor)
+	step int    // index in the selected path's steps
+}
+
+// Name is the tab's title.
+func (r *Run) Name() string { return "Run" }
+
+// Show takes the dry run of the newest good analysis.
+func (r *Run) Show(sh Shown) {
+	if sh.Good == nil || sh.Good.DryRun == nil {
+		r.res, r.file = nil, ""
+		r.setRows(nil)
+		r.step = 0
+		return
+	}
+	r.res = sh.Good.DryRun.Cleaned(Clean)
+	r.file = sh.Good.FlowFile()
+	prev := r.cursor
+	r.setRows(r.res.Paths)
+	if r.cursor != prev {
+		r.step = 0
+	}
+	r.clampStep()
+}
+
+// ShowsLastGood: the dry run is that of the newest good analysis.
+func (r *Run) ShowsLastGood() {}
+
+func (r *Run) path() (dryrun.Path, bool) { return r.Selected() }
+
+func (r *Run) clampStep() {
+	p, ok := r.path()
+	if !ok {
+		r.step = 0
+		return
+	}
+	r.step = max(0, min(r.step, len(p.Steps)-1))
+}
+
+// Nav: ↑↓ (page, home, end) choose the path; ←→ step through it.
+func (r *Run) Nav(n Nav, page int) {
+	switch n {
+	case NavLeft:
+		r.step--
+	case NavRight, NavSpace:
+		r.step++
+	default:
+		before := r.cursor
+		listNav(r, n, page)
+		if r.cursor != before {
+			r.step = 0
+		}
+	}
+	r.clampStep()
+}
+
+// Target is the current step's node: its pointer in the flow file (a step
+// of a child agent's flow points at the node that leads into it).
+func (r *Run) Target() (Target, bool) {
+	p, ok := r.path()
+	if !ok || len(p.Steps) == 0 {
+		return Target{}, false
+	}
+	st := p.Steps[r.step]
+	ptr := st.Pointer
+	if st.File != Clean(r.file) {
+		ptr = st.Anchor
+	}
+	return Target{File: r.file, Pointer: ptr}, true
+}
+
+// View: the exploration's note, the path list, then the current step.
+func (r *Run) View(th Theme) string {
+	var out []string
+	if r.res == nil {
+		out = append(out, th.Dim.Render(Trunc("no dry run: the flow file does not parse", r.w)))
+		return fill(out, r.w, r.h)
+	}
+	out = append(out, th.Dim.Render(Trunc(r.res.Note, r.w)))
+	if len(r.rows) == 0 {
+		return fill(out, r.w, r.h)
+	}
+	listH := min(len(r.rows), max(1, r.h/4))
+	r.off = clampScroll(r.cursor, r.off, listH, len(r.rows))
+	for i := r.off; i < len(r.rows) && i < r.off+listH; i++ {
+		p := r.rows[i]
+		line := " " + pathRow(p)
+		style := th.Dim
+		switch p.Status {
+		case dryrun.StatusEnd:
+			style = th.Bold
+		case dryrun.StatusStuck:
+			style = th.Blocker
+		}
+		if i == r.cursor {
+			out = append(out, th.Selected.Render(Fit(th.Cursor.Render("›")+line[1:], r.w)))
+			continue
+		}
+		out = append(out, style.Render(Trunc(line, r.w)))
+	}
+	p, _ := r.path()
+	out = append(out, th.Dim.Render(strings.Repeat("─", max(0, r.w))))
+	if len(p.Steps) == 0 {
+		return fill(out, r.w, r.h)
+	}
+	st := p.Steps[r.step]
+	nav := fmt.Sprintf("step %d/%d", r.step+1, len(p.Steps))
+	if r.step > 0 {
+		nav = "← " + p.Steps[r.step-1].Node + " · " + nav
+	}
+	if r.step+1 < len(p.Steps) {
+		nav += " · " + p.Steps[r.step+1].Node + " →"
+	}
+	out = append(out, th.Bold.Render(Trunc(nav, r.w)))
+	for i, l := range dryrun.StepLines(st) {
+		l = strings.TrimLeft(l, " ")
+		if i > 0 {
+			l = "  " + l
+		}
+		style := th.Dim
+		switch {
+		case i == 0:
+			style = th.Bold
+		case strings.Contains(l, "✗"):
+			style = th.Blocker
+		case strings.HasPrefix(l, "  in ") || strings.HasPrefix(l, "  out "):
+			style = th.Text
+		}
+		for j, w := range strings.Split(ansiWrap(l, max(1, r.w-6)), "\n") {
+			if j > 0 {
+				w = "      " + w // a wrapped line stays under its value
+			}
+			out = append(out, style.Render(Trunc(w, r.w)))
+		}
+	}
+	return fill(out, r.w, r.h)
+}
+
+// pathRow is one line of the path list: id, status, length and the
+// branches taken.
+func pathRow(p dryrun.Path) string {
+	s := fmt.Sprintf("%d  %s", p.ID, p.Status)
+	if p.End != "" {
+		s += " at " + p.End
+	}
+	s += fmt.Sprintf(" · %d steps", len(p.Steps))
+	var brs, nested []string // the top-level flow's branches first
+	for _, st := range p.Steps {
+		if st.Branch != "" && st.Branch != "next" {
+			if st.Depth == 0 {
+				brs = append(brs, st.Node+"→"+st.Branch)
+			} else {
+				nested = append(nested, st.Node+"→"+st.Branch)
+			}
+		}
+	}
+	brs = append(brs, nested...)
+	if len(brs) > 0 {
+		s += " · " + strings.Join(brs, ", ")
+	}
+	return s
+}
