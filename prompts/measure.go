@@ -34,7 +34,9 @@ func (b *builder) measure(n *NodePrompt) {
 	for i := range n.Placeholders {
 		p := &n.Placeholders[i]
 		values[p.Name] = p.Sample
-		p.Tokens = b.count(enc, p.Sample)
+		if !b.in.BudgetOnly {
+			p.Tokens = b.count(enc, p.Sample)
+		}
 	}
 	var sysStatic, sysPreview, userStatic, userPreview string
 	for _, t := range n.Templates {
@@ -46,17 +48,21 @@ func (b *builder) measure(n *NodePrompt) {
 		}
 	}
 	skill := b.skillText(n.Skill)
-	if n.Skill != nil && n.Skill.Status == "found" {
+	if n.Skill != nil && n.Skill.Status == "found" && !b.in.BudgetOnly {
 		n.Skill.Tokens = b.count(enc, skill)
 		if n.Skill.Placement == "system" {
 			sysStatic, sysPreview = joinSystem(skill, sysStatic), joinSystem(skill, sysPreview)
 		}
 	}
 	n.Preview = Preview{System: sysPreview, User: userPreview}
-	n.Tokens.Static = b.countAll(sysStatic)
-	n.Tokens.Static.add(b.countAll(userStatic))
-	n.Tokens.Preview = b.countAll(sysPreview)
-	n.Tokens.Preview.add(b.countAll(userPreview))
+	if b.in.BudgetOnly {
+		b.measureBudgetOnly(n, sysStatic, userStatic, skill)
+		return
+	}
+	n.Tokens.Static = b.countAll(enc, sysStatic)
+	n.Tokens.Static.add(b.countAll(enc, userStatic))
+	n.Tokens.Preview = b.countAll(enc, sysPreview)
+	n.Tokens.Preview.add(b.countAll(enc, userPreview))
 	if n.Model.Window > 0 {
 		n.Tokens.WindowShare = float64(n.Tokens.Static[enc]) / float64(n.Model.Window)
 	}
@@ -97,6 +103,52 @@ func (b *builder) measure(n *NodePrompt) {
 		}
 	}
 	n.Buckets = StepBuckets{Static: st, Estimate: es}
+}
+
+// measureBudgetOnly is measure for the budget check: only the static
+// buckets, and a text is tokenized only when its bytes exceed the budget
+// it is checked against (tokens <= bytes).
+func (b *builder) measureBudgetOnly(n *NodePrompt, sysStatic, userStatic, skill string) {
+	enc := n.Model.Encoding
+	lim := b.r.Budget.Buckets
+	st := BucketTokens{}
+	if len(sysStatic)+len(userStatic) > lim[Policy] {
+		st[Policy] = b.count(enc, sysStatic) + b.count(enc, userStatic)
+	}
+	toolText := ""
+	if n.Skill != nil && n.Skill.Placement == "tool" {
+		toolText = skill
+	}
+	if n.Tools != nil {
+		toolText += b.toolJSON[n.Tools]
+	}
+	if len(toolText) > lim[Tool] {
+		st[Tool] = b.count(enc, toolText)
+	}
+	slotsSeen := map[string]bool{}
+	for _, p := range n.Placeholders {
+		if p.Provenance.Kind == FromSlot {
+			if !slotsSeen[p.Provenance.Slot] {
+				slotsSeen[p.Provenance.Slot] = true
+				st[Business] += b.slotOf(p.Provenance.From).min * b.r.Budget.ArtifactTokens
+			}
+		} else if p.SampleFrom == "default" && len(p.Sample) > 0 {
+			st[p.Bucket] += len(p.Sample) // an upper bound, refined below when it matters
+		}
+	}
+	for _, k := range []Bucket{Session, Evidence} {
+		if st[k] > lim[k] {
+			st[k] = 0
+			for _, p := range n.Placeholders {
+				if p.Bucket == k && p.SampleFrom == "default" {
+					st[k] += b.count(enc, p.Sample)
+				}
+			}
+		}
+	}
+	n.Tokens.Static = Counts{enc: st[Policy]}
+	n.Tokens.Preview = Counts{}
+	n.Buckets = StepBuckets{Static: st, Estimate: BucketTokens{}}
 }
 
 // budget fills the memory bucket (Agent Spec steps share the conversation

@@ -52,6 +52,12 @@ type Input struct {
 	// (one step of the Agent system-prompt chain); nil otherwise.
 	CompiledPrompt *string
 	Budget         Budget // zero: DefaultBudget
+	// BudgetOnly computes only what the prompt_budget_exceeded check needs:
+	// counts in each node's own encoding, and none for a text whose bytes
+	// are within its bucket's budget (a BPE token is at least one byte, so
+	// such a text cannot exceed it; its count is left at 0). Faces never
+	// set it.
+	BudgetOnly bool
 }
 
 // Report is the whole prompt and budget report of one agent.
@@ -283,8 +289,12 @@ func (b *builder) count(enc, text string) int {
 	return n
 }
 
-func (b *builder) countAll(text string) Counts {
+func (b *builder) countAll(enc0, text string) Counts {
 	out := Counts{}
+	if b.in.BudgetOnly {
+		out[enc0] = b.count(enc0, text)
+		return out
+	}
 	for _, enc := range Encodings {
 		out[enc] = b.count(enc, text)
 	}
