@@ -26,7 +26,7 @@ type Config struct {
 	// Budget is the per-bucket token budget of one LLM call (budget: keys;
 	// unset keys take the ContextOS example run budget, prompts.DefaultBudget).
 	Budget prompts.Budget `yaml:"-"`
-	dir            string // absolute directory of Path; ignore files are relative to it
+	dir    string         // absolute directory of Path; ignore files are relative to it
 }
 
 // Ignore silences one rule at one place, with a reason.

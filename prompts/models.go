@@ -22,13 +22,13 @@ type ModelInfo struct {
 // cl100k_base). Anthropic and Google do not ship theirs as BPE tables, so
 // for their models o200k_base is an estimate, and says so.
 var models = map[string]ModelInfo{
-	"gpt-5":        {400000, O200K, true, "platform.openai.com/docs/models/gpt-5"},
-	"gpt-5-mini":   {400000, O200K, true, "platform.openai.com/docs/models/gpt-5-mini"},
-	"gpt-4.1":      {1047576, O200K, true, "platform.openai.com/docs/models/gpt-4.1"},
-	"gpt-4.1-mini": {1047576, O200K, true, "platform.openai.com/docs/models/gpt-4.1-mini"},
-	"gpt-4o":       {128000, O200K, true, "platform.openai.com/docs/models/gpt-4o"},
-	"gpt-4o-mini":  {128000, O200K, true, "platform.openai.com/docs/models/gpt-4o-mini"},
-	"gpt-4":        {8192, CL100K, true, "platform.openai.com/docs/models/gpt-4"},
+	"gpt-5":         {400000, O200K, true, "platform.openai.com/docs/models/gpt-5"},
+	"gpt-5-mini":    {400000, O200K, true, "platform.openai.com/docs/models/gpt-5-mini"},
+	"gpt-4.1":       {1047576, O200K, true, "platform.openai.com/docs/models/gpt-4.1"},
+	"gpt-4.1-mini":  {1047576, O200K, true, "platform.openai.com/docs/models/gpt-4.1-mini"},
+	"gpt-4o":        {128000, O200K, true, "platform.openai.com/docs/models/gpt-4o"},
+	"gpt-4o-mini":   {128000, O200K, true, "platform.openai.com/docs/models/gpt-4o-mini"},
+	"gpt-4":         {8192, CL100K, true, "platform.openai.com/docs/models/gpt-4"},
 	"gpt-3.5-turbo": {16385, CL100K, true, "platform.openai.com/docs/models/gpt-3.5-turbo"},
 
 	"claude-sonnet-4-6":        {200000, O200K, false, "docs.anthropic.com/en/docs/about-claude/models"},
