@@ -1,5 +1,7 @@
 package prompts
 
+import "strings"
+
 // Clean returns a copy of r with every string that comes from the agent
 // passed through clean (the faces pass the one sanitiser composed with the
 // one masker: safetext.Clean ∘ secrets.Redact). Counts are those of the
@@ -8,11 +10,12 @@ func (r *Report) Clean(clean func(string) string) *Report {
 	if r == nil {
 		return nil
 	}
+	multi := func(s string) string { return perLine(s, clean) }
 	out := *r
 	out.File = clean(r.File)
 	out.Nodes = make([]*NodePrompt, len(r.Nodes))
 	for i, n := range r.Nodes {
-		out.Nodes[i] = n.clean(clean)
+		out.Nodes[i] = n.clean(clean, multi)
 	}
 	out.Steps = make([]StepBudget, len(r.Steps))
 	for i, s := range r.Steps {
@@ -27,7 +30,7 @@ func (r *Report) Clean(clean func(string) string) *Report {
 	return &out
 }
 
-func (n *NodePrompt) clean(clean func(string) string) *NodePrompt {
+func (n *NodePrompt) clean(clean, multi func(string) string) *NodePrompt {
 	c := *n
 	c.Flow, c.FlowPointer, c.ID, c.Name = clean(n.Flow), clean(n.FlowPointer), clean(n.ID), clean(n.Name)
 	c.ComponentType, c.Pointer = clean(n.ComponentType), clean(n.Pointer)
@@ -43,7 +46,7 @@ func (n *NodePrompt) clean(clean func(string) string) *NodePrompt {
 		t.Pointer = clean(t.Pointer)
 		segs := make([]Segment, len(t.Segments))
 		for j, s := range t.Segments {
-			s.Text, s.Name = clean(s.Text), clean(s.Name)
+			s.Text, s.Name = multi(s.Text), clean(s.Name)
 			segs[j] = s
 		}
 		t.Segments = segs
@@ -51,7 +54,7 @@ func (n *NodePrompt) clean(clean func(string) string) *NodePrompt {
 	}
 	c.Placeholders = make([]Placeholder, len(n.Placeholders))
 	for i, p := range n.Placeholders {
-		p.Name, p.Sample = clean(p.Name), clean(p.Sample)
+		p.Name, p.Sample = clean(p.Name), multi(p.Sample)
 		pv := &p.Provenance
 		pv.From, pv.FromPointer, pv.Output, pv.EdgePointer = clean(pv.From), clean(pv.FromPointer), clean(pv.Output), clean(pv.EdgePointer)
 		pv.Default, pv.Slot, pv.Detail = clean(pv.Default), clean(pv.Slot), clean(pv.Detail)
@@ -68,7 +71,7 @@ func (n *NodePrompt) clean(clean func(string) string) *NodePrompt {
 		t.Toolboxes = cleanAll(t.Toolboxes, clean)
 		c.Tools = &t
 	}
-	c.Preview = Preview{System: clean(n.Preview.System), User: clean(n.Preview.User)}
+	c.Preview = Preview{System: multi(n.Preview.System), User: multi(n.Preview.User)}
 	return &c
 }
 
@@ -81,4 +84,17 @@ func cleanAll(ss []string, clean func(string) string) []string {
 		out[i] = clean(s)
 	}
 	return out
+}
+
+// perLine applies clean to each line of s: multi-line text (templates,
+// previews) keeps its line breaks, and each line is sanitised.
+func perLine(s string, clean func(string) string) string {
+	if !strings.Contains(s, "\n") {
+		return clean(s)
+	}
+	parts := strings.Split(s, "\n")
+	for i, p := range parts {
+		parts[i] = clean(strings.TrimSuffix(p, "\r"))
+	}
+	return strings.Join(parts, "\n")
 }

@@ -109,6 +109,7 @@ func New(cfg Config) *Model {
 		&views.NodeText{},
 		views.NewCompiledText(),
 		&views.Slots{},
+		&views.Prompt{},
 	}
 	names := make([]string, len(m.tabs))
 	for i, p := range m.tabs {
