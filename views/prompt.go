@@ -262,7 +262,7 @@ func tokenBar(th Theme, n *prompts.NodePrompt, w int) string {
 	}
 	label := fmt.Sprintf(" %d static · %d preview", static, preview)
 	if limit > 0 {
-		label += fmt.Sprintf(" / %d %s (%.1f%%)", limit, what, 100*float64(static)/float64(limit))
+		label += fmt.Sprintf(" / %d %s (%.2f%%)", limit, what, 100*float64(static)/float64(limit))
 	} else {
 		label += " · " + what
 	}
