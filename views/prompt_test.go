@@ -13,6 +13,9 @@ import (
 // real engine: the layout (golden), the cursor over placeholders, enter
 // naming the feeding node once, a node that sends no prompt.
 func TestPromptTab(t *testing.T) {
+	if promptTestsUnderRace {
+		t.Skip("counts tokens: run without -race")
+	}
 	s := analysis.Run("../prompts/testdata/agents/acme/prompt-agent", analysis.Options{Stages: analysis.Everything})
 	if s.Prompts == nil || len(s.Prompts.Nodes) != 1 {
 		t.Fatalf("no prompt report: %+v", s.Prompts)
