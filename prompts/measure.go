@@ -107,14 +107,11 @@ func (b *builder) measure(n *NodePrompt) {
 
 // measureBudgetOnly is measure for the budget check: only the static
 // buckets, and a text is tokenized only when its bytes exceed the budget
-// it is checked against (tokens <= bytes).
+// it is checked against (a BPE token is at least one byte, so a text of
+// at most B bytes cannot exceed B tokens).
 func (b *builder) measureBudgetOnly(n *NodePrompt, sysStatic, userStatic, skill string) {
 	enc := n.Model.Encoding
 	lim := b.r.Budget.Buckets
-	st := BucketTokens{}
-	if len(sysStatic)+len(userStatic) > lim[Policy] {
-		st[Policy] = b.count(enc, sysStatic) + b.count(enc, userStatic)
-	}
 	toolText := ""
 	if n.Skill != nil && n.Skill.Placement == "tool" {
 		toolText = skill
@@ -122,27 +119,39 @@ func (b *builder) measureBudgetOnly(n *NodePrompt, sysStatic, userStatic, skill 
 	if n.Tools != nil {
 		toolText += b.toolJSON[n.Tools]
 	}
-	if len(toolText) > lim[Tool] {
-		st[Tool] = b.count(enc, toolText)
-	}
+	st := BucketTokens{}
 	slotsSeen := map[string]bool{}
+	defaults := map[Bucket][]string{}
+	defaultBytes := 0
 	for _, p := range n.Placeholders {
 		if p.Provenance.Kind == FromSlot {
 			if !slotsSeen[p.Provenance.Slot] {
 				slotsSeen[p.Provenance.Slot] = true
 				st[Business] += b.slotOf(p.Provenance.From).min * b.r.Budget.ArtifactTokens
 			}
-		} else if p.SampleFrom == "default" && len(p.Sample) > 0 {
-			st[p.Bucket] += len(p.Sample) // an upper bound, refined below when it matters
+		} else if p.SampleFrom == "default" {
+			defaults[p.Bucket] = append(defaults[p.Bucket], p.Sample)
+			defaultBytes += len(p.Sample)
 		}
 	}
-	for _, k := range []Bucket{Session, Evidence} {
-		if st[k] > lim[k] {
-			st[k] = 0
-			for _, p := range n.Placeholders {
-				if p.Bucket == k && p.SampleFrom == "default" {
-					st[k] += b.count(enc, p.Sample)
-				}
+	policyBytes := len(sysStatic) + len(userStatic)
+	// Exact counts where a bound cannot decide: the bucket's own budget, the
+	// total, and (Agent Spec steps) the memory of the steps after this one.
+	all := n.Kind != KindBridge || policyBytes+len(toolText)+defaultBytes+st[Business] > b.r.Budget.Total
+	if all || policyBytes > lim[Policy] {
+		st[Policy] = b.count(enc, sysStatic) + b.count(enc, userStatic)
+	}
+	if all || len(toolText) > lim[Tool] {
+		st[Tool] = b.count(enc, toolText)
+	}
+	for k, vals := range defaults {
+		size := 0
+		for _, v := range vals {
+			size += len(v)
+		}
+		if all || size > lim[k] {
+			for _, v := range vals {
+				st[k] += b.count(enc, v)
 			}
 		}
 	}

@@ -6,6 +6,7 @@ import (
 	"flag"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strings"
 	"testing"
 
@@ -147,28 +148,7 @@ func TestBridgeSystemChain(t *testing.T) {
 // TestAgentSpec: an LlmNode's prompt_template and an Agent's system prompt
 // (the CrewX chain).
 func TestAgentSpec(t *testing.T) {
-	dir := t.TempDir()
-	p := filepath.Join(dir, "flow.json")
-	src := `{"agentspec_version":"26.1.0","component_type":"Flow","id":"f","name":"f",
- "start_node":{"$component_ref":"s"},
- "nodes":[{"$component_ref":"s"},{"$component_ref":"llm"},{"$component_ref":"an"},{"$component_ref":"e"}],
- "control_flow_connections":[
-  {"component_type":"ControlFlowEdge","name":"1","from_node":{"$component_ref":"s"},"to_node":{"$component_ref":"llm"}},
-  {"component_type":"ControlFlowEdge","name":"2","from_node":{"$component_ref":"llm"},"to_node":{"$component_ref":"an"}},
-  {"component_type":"ControlFlowEdge","name":"3","from_node":{"$component_ref":"an"},"to_node":{"$component_ref":"e"}}],
- "data_flow_connections":null,
- "$referenced_components":{
-  "s":{"component_type":"StartNode","id":"s","name":"s","inputs":[{"title":"city","type":"string","default":"Zurich"}],"outputs":[{"title":"city","type":"string","default":"Zurich"}]},
-  "llm":{"component_type":"LlmNode","id":"llm","name":"llm","prompt_template":"Weather in {{ city }}?","llm_config":{"$component_ref":"cfg"},
-    "inputs":[{"title":"city","type":"string"}],"outputs":[{"title":"generated_text","type":"string"}]},
-  "an":{"component_type":"AgentNode","id":"an","name":"an","agent":{"$component_ref":"ag"}},
-  "ag":{"component_type":"Agent","id":"ag","name":"helper","description":"Helps.","llm_config":{"$component_ref":"cfg"},
-    "tools":[{"component_type":"ClientTool","id":"t","name":"get_weather","description":"Gets the weather","inputs":[{"title":"city","type":"string"}]}]},
-  "cfg":{"component_type":"OpenAiConfig","id":"cfg","name":"cfg","model_id":"gpt-4.1"},
-  "e":{"component_type":"EndNode","id":"e","name":"e"}}}`
-	if err := os.WriteFile(p, []byte(src), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	p := agentSpecFlow(t)
 	r := Build(Input{Agent: load(t, p, compile.LoadOptions{})})
 	if len(r.Nodes) != 2 {
 		t.Fatalf("nodes: %d", len(r.Nodes))
@@ -249,4 +229,61 @@ func TestCorpusGoldens(t *testing.T) {
 			}
 		})
 	}
+}
+
+// TestBudgetOnlyAgrees: the lint check's budget-only build finds exactly
+// the exceeded buckets of the full report, with the same counts, under
+// budgets tight enough to trip every kind of bucket.
+func TestBudgetOnlyAgrees(t *testing.T) {
+	var agents []*compile.Agent
+	agents = append(agents, load(t, fixture, compile.LoadOptions{}), load(t, agentSpecFlow(t), compile.LoadOptions{}))
+	if !raceEnabled {
+		if dir := testshared.Root(); dir != "" {
+			for _, slug := range []string{"blog-draft-writer-agent", "email-outreach-agent", "security-reviewer-agent"} {
+				p := filepath.Join(dir, "corpus", "cinatra", "agents", "cinatra-ai", slug)
+				if _, err := os.Stat(p); err == nil {
+					agents = append(agents, load(t, p, compile.LoadOptions{}))
+				}
+			}
+		}
+	}
+	budgets := []Budget{{}, {Buckets: map[Bucket]int{Policy: 100, Tool: 5, Session: 1, Business: 100, Memory: 2}, Total: 150}}
+	for _, a := range agents {
+		for _, bud := range budgets {
+			full := Build(Input{Agent: a, Budget: bud}).Exceeded
+			only := Build(Input{Agent: a, Budget: bud, BudgetOnly: true}).Exceeded
+			if !reflect.DeepEqual(full, only) {
+				t.Errorf("%s, budget %+v:\nfull %+v\nonly %+v", a.FlowPath, bud, full, only)
+			}
+		}
+	}
+}
+
+const agentSpecSrc = `{"agentspec_version":"26.1.0","component_type":"Flow","id":"f","name":"f",
+ "start_node":{"$component_ref":"s"},
+ "nodes":[{"$component_ref":"s"},{"$component_ref":"llm"},{"$component_ref":"an"},{"$component_ref":"e"}],
+ "control_flow_connections":[
+  {"component_type":"ControlFlowEdge","name":"1","from_node":{"$component_ref":"s"},"to_node":{"$component_ref":"llm"}},
+  {"component_type":"ControlFlowEdge","name":"2","from_node":{"$component_ref":"llm"},"to_node":{"$component_ref":"an"}},
+  {"component_type":"ControlFlowEdge","name":"3","from_node":{"$component_ref":"an"},"to_node":{"$component_ref":"e"}}],
+ "data_flow_connections":null,
+ "$referenced_components":{
+  "s":{"component_type":"StartNode","id":"s","name":"s","inputs":[{"title":"city","type":"string","default":"Zurich"}],"outputs":[{"title":"city","type":"string","default":"Zurich"}]},
+  "llm":{"component_type":"LlmNode","id":"llm","name":"llm","prompt_template":"Weather in {{ city }}?","llm_config":{"$component_ref":"cfg"},
+    "inputs":[{"title":"city","type":"string"}],"outputs":[{"title":"generated_text","type":"string"}]},
+  "an":{"component_type":"AgentNode","id":"an","name":"an","agent":{"$component_ref":"ag"}},
+  "ag":{"component_type":"Agent","id":"ag","name":"helper","description":"Helps.","llm_config":{"$component_ref":"cfg"},
+    "tools":[{"component_type":"ClientTool","id":"t","name":"get_weather","description":"Gets the weather","inputs":[{"title":"city","type":"string"}]}]},
+  "cfg":{"component_type":"OpenAiConfig","id":"cfg","name":"cfg","model_id":"gpt-4.1"},
+  "e":{"component_type":"EndNode","id":"e","name":"e"}}}`
+
+// agentSpecFlow writes an Agent Spec flow with an LlmNode and an AgentNode
+// (an Agent without system_prompt, with a tool) and returns its path.
+func agentSpecFlow(t *testing.T) string {
+	t.Helper()
+	p := filepath.Join(t.TempDir(), "flow.json")
+	if err := os.WriteFile(p, []byte(agentSpecSrc), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
