@@ -19,11 +19,11 @@ func TestConfigBudget(t *testing.T) {
 		t.Error("keys left out keep the default (unset)")
 	}
 	for src, want := range map[string]string{
-		"budget: 5\n":                          ".oastui.yaml:1: budget must be a mapping",
-		"budget:\n  polcy: 5\n":                `.oastui.yaml:2: unknown budget key "polcy"`,
-		"budget:\n  policy: -1\n":              ".oastui.yaml:2: budget.policy must be a whole number of tokens, 0 or more",
-		"budget:\n  policy: lots\n":            `budget.policy must be a whole number of tokens, 0 or more (got "lots")`,
-		"budget:\n  policy: 1.5\n":             "budget.policy must be a whole number",
+		"budget: 5\n":                         ".oastui.yaml:1: budget must be a mapping",
+		"budget:\n  polcy: 5\n":               `.oastui.yaml:2: unknown budget key "polcy"`,
+		"budget:\n  policy: -1\n":             ".oastui.yaml:2: budget.policy must be a whole number of tokens, 0 or more",
+		"budget:\n  policy: lots\n":           `budget.policy must be a whole number of tokens, 0 or more (got "lots")`,
+		"budget:\n  policy: 1.5\n":            "budget.policy must be a whole number",
 		"budget:\n  policy: 1\n  policy: 2\n": ".oastui.yaml:3: budget.policy is given twice",
 	} {
 		_, err := ParseConfig(".oastui.yaml", []byte(src))
