@@ -20,6 +20,7 @@ import (
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/dryrun"
 	"github.com/oastui/oastui/lint"
+	"github.com/oastui/oastui/prompts"
 )
 
 // Stages says which parts of the pipeline to run beyond loading and the
@@ -32,9 +33,10 @@ const (
 	StageGraphs                     // every Flow's graph (drawn lazily)
 	StageSlots                      // the context slots and their wiring status
 	StageDryRun                     // the dry run (always made in review mode full)
+	StagePrompts                    // the prompt previews and the token budget (prompts.Report)
 
 	ReviewOnly Stages = 0
-	Everything        = StageCompile | StageGraphs | StageSlots | StageDryRun
+	Everything        = StageCompile | StageGraphs | StageSlots | StageDryRun | StagePrompts
 )
 
 // Options of one analysis.
@@ -79,6 +81,10 @@ type Snapshot struct {
 	// findings and the Run tab share. nil when it was not made.
 	DryRun *dryrun.Result
 
+	// Prompts is the prompt and budget report (StagePrompts): computed once,
+	// before the review, whose prompt_budget_exceeded check reads it.
+	Prompts *prompts.Report
+
 	Slots []SlotReport // the context slots with their wiring (StageSlots)
 	// SlotProblem says why the slots could not be read ("" when they could).
 	SlotProblem string
@@ -122,12 +128,15 @@ func Run(path string, opts Options) (s *Snapshot) {
 		}
 		s.DryRun = dryrun.Explore(a, do)
 	}
-	s.Review = lint.Run(a, lint.Options{Mode: s.Mode, Config: s.Config.Config, DryRun: s.DryRun})
 	if opts.Stages&StageCompile != 0 {
 		// Even an unparseable flow is compiled: the compiler's own error
 		// ("OAS source at … is malformed JSON: …") is the reference's.
 		s.compile()
 	}
+	if opts.Stages&StagePrompts != 0 {
+		s.buildPrompts()
+	}
+	s.Review = lint.Run(a, lint.Options{Mode: s.Mode, Config: s.Config.Config, DryRun: s.DryRun, Prompts: s.Prompts})
 	if !s.Good() {
 		return s
 	}
@@ -220,6 +229,20 @@ func (s *Snapshot) Gate() (blockedJSON []byte, blocked bool) {
 		return nil, false
 	}
 	return lint.Gate(s.Agent, s.Config.Config)
+}
+
+// buildPrompts builds the prompt report with the config's budget (the
+// compiled prompt, when the agent compiled, is one step of the Agent
+// system-prompt chain).
+func (s *Snapshot) buildPrompts() {
+	in := prompts.Input{Agent: s.Agent}
+	if s.Config.Config != nil {
+		in.Budget = s.Config.Config.Budget
+	}
+	if s.Compiled != nil {
+		in.CompiledPrompt = s.Compiled.Prompt
+	}
+	s.Prompts = prompts.Build(in)
 }
 
 func (s *Snapshot) compile() {

@@ -8,6 +8,7 @@ import (
 	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/prompts"
 )
 
 // Config is the content of .oastui.yaml (SPEC §6); LoadConfig reads it. The
@@ -22,7 +23,10 @@ type Config struct {
 	// DefaultLicense is the license the agent_package_missing_license fix
 	// writes ("" = UNLICENSED).
 	DefaultLicense string `yaml:"default_license"`
-	dir            string // absolute directory of Path; ignore files are relative to it
+	// Budget is the per-bucket token budget of one LLM call (budget: keys;
+	// unset keys take the ContextOS example run budget, prompts.DefaultBudget).
+	Budget prompts.Budget `yaml:"-"`
+	dir    string         // absolute directory of Path; ignore files are relative to it
 }
 
 // Ignore silences one rule at one place, with a reason.

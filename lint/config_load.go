@@ -124,8 +124,10 @@ func ParseConfig(path string, src []byte) (*Config, error) {
 				err = fail(v, "default_license must be a non-empty string (an SPDX expression, for example Apache-2.0)")
 			}
 			c.DefaultLicense = strings.TrimSpace(v.Value)
+		case "budget":
+			err = c.parseBudget(v, fail)
 		default:
-			err = fail(k, "unknown key %q (known: allowed_hosts, rules, ignores, default_license)", k.Value)
+			err = fail(k, "unknown key %q (known: allowed_hosts, rules, ignores, default_license, budget)", k.Value)
 		}
 		if err != nil {
 			return nil, err

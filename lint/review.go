@@ -4,6 +4,7 @@ import (
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/dryrun"
 	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/prompts"
 )
 
 // Mode is the review mode (SPEC §3.5).
@@ -38,6 +39,11 @@ type Options struct {
 	// once per snapshot for the Run tab and the review alike). In full
 	// mode without it, Run explores with DryRunOptions.
 	DryRun *dryrun.Result
+	// Prompts is the agent's prompt report when the caller has computed it
+	// already (analysis.StagePrompts): prompt_budget_exceeded reads it
+	// instead of counting the tokens a second time. It must have been built
+	// with Config's budget.
+	Prompts *prompts.Report
 }
 
 // Review is the result of reviewing one agent: findings sorted and
@@ -59,7 +65,7 @@ func Run(a *compile.Agent, opts Options) Review {
 	if opts.Config == nil {
 		opts.Config = &Config{}
 	}
-	p := &Pass{Agent: a, Config: opts.Config}
+	p := &Pass{Agent: a, Config: opts.Config, prompts: opts.Prompts}
 	p.found = append(p.found, a.Findings...)
 	if a.Flow != nil && a.Flow.Root != nil {
 		for _, c := range checks {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/prompts"
 )
 
 // Finding is the one finding type of the project (SPEC §2).
@@ -155,9 +156,10 @@ func LookupRule(code string) *Rule { return byCode[code] }
 
 // Pass carries one agent through the checks and collects their findings.
 type Pass struct {
-	Agent  *compile.Agent
-	Config *Config
-	found  []Finding
+	Agent   *compile.Agent
+	Config  *Config
+	found   []Finding
+	prompts *prompts.Report // the analysis's prompt report, when it computed one (Options.Prompts)
 }
 
 // Report records a finding of rule r at the value ptr names in doc, with

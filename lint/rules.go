@@ -72,6 +72,9 @@ var All = assemble(
 		RuleOASRuntime001, RuleOASRuntime002, RuleOASRuntime003, RuleOASRuntime004, RuleOASRuntime005,
 		RuleOASRuntime006, RuleOASRuntime007, RuleOASRuntime008, RuleOASRuntime013),
 
+	// Prompts and the ContextOS budget (issue 16).
+	reportedBy(passPromptBudget, RulePromptBudgetExceeded),
+
 	reportedElsewhere(RuleUnusedIgnore, RuleInlineIgnoreInvalid, RuleAdvisoryDispatchDeferred),
 
 	// Across the agents of a tree (package workspace).

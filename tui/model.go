@@ -109,6 +109,7 @@ func New(cfg Config) *Model {
 		&views.NodeText{},
 		views.NewCompiledText(),
 		&views.Slots{},
+		&views.Prompt{},
 		&views.Run{},
 	}
 	names := make([]string, len(m.tabs))

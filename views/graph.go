@@ -475,7 +475,7 @@ func (g *Graph) NodeInfo() *NodeInfo {
 	if n == nil {
 		return nil
 	}
-	info := &NodeInfo{Name: n.Name}
+	info := &NodeInfo{Name: n.Name, Pointer: n.Pointer}
 	add := func(k, v string) {
 		if v != "" {
 			info.Fields = append(info.Fields, [2]string{k, v})

@@ -9,6 +9,7 @@ import (
 // here when drawn).
 type NodeInfo struct {
 	Name     string
+	Pointer  string      // the node's component in the flow file ("" for the registry)
 	Fields   [][2]string // label, value (id, type, pointer, line, step, approval, subflow, findings, …)
 	Inputs   []string    // "name: type"
 	Outputs  []string

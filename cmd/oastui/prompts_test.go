@@ -1,0 +1,98 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+const promptsFixture = "../../prompts/testdata/agents/acme/prompt-agent"
+
+func TestPromptsText(t *testing.T) {
+	if promptTestsUnderRace {
+		t.Skip("counts tokens: run without -race")
+	}
+	code, out, errb := runCmd("prompts", promptsFixture)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	for _, want := range []string{
+		"1 LLM-bearing node(s); tokens as o200k_base / cl100k_base",
+		"model:   openai gpt-4o (data.cinatra_llm), o200k_base",
+		"{{ facts }} in user ← edge from fetch.facts",
+		"{{ extra }} in user ← UNRESOLVED (dataflow_input_unsatisfied)",
+		"{{ contextSlotBindings }} in user ← context slot style via context_style",
+		"skill:   skills/prompt-agent/SKILL.md found, tool",
+		"--- user ---\nTopic: solar panels\nFacts: The sun is a star.\n",
+		"== budget by ContextOS bucket",
+		"note: Token counts are tiktoken BPE counts",
+	} {
+		if !strings.Contains(out, want) {
+			t.Errorf("output lacks %q:\n%s", want, out)
+		}
+	}
+}
+
+func TestPromptsJSONAndNode(t *testing.T) {
+	if promptTestsUnderRace {
+		t.Skip("counts tokens: run without -race")
+	}
+	code, out, errb := runCmd("prompts", promptsFixture, "--format", "json", "--node", "write")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	var r struct {
+		SchemaVersion int `json:"schema_version"`
+		Nodes         []struct {
+			ID string `json:"id"`
+		} `json:"nodes"`
+	}
+	if err := json.Unmarshal([]byte(out), &r); err != nil {
+		t.Fatal(err)
+	}
+	if r.SchemaVersion != 1 || len(r.Nodes) != 1 || r.Nodes[0].ID != "write" {
+		t.Errorf("json: %+v", r)
+	}
+	if code, _, errb := runCmd("prompts", promptsFixture, "--node", "nope"); code != 2 || !strings.Contains(errb, "the agent's: write") {
+		t.Errorf("unknown node: exit %d %s", code, errb)
+	}
+	if code, _, _ := runCmd("prompts", promptsFixture, "--format", "yaml"); code != 2 {
+		t.Errorf("bad format: exit %d", code)
+	}
+	if code, _, _ := runCmd("prompts", filepath.Join(t.TempDir(), "missing")); code != 2 {
+		t.Errorf("missing path: exit %d", code)
+	}
+}
+
+// TestPromptsSanitised: escape sequences and secrets of the agent never
+// reach the output, in either format; line breaks of the prompt stay.
+func TestPromptsSanitised(t *testing.T) {
+	if promptTestsUnderRace {
+		t.Skip("counts tokens: run without -race")
+	}
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(promptsFixture, "cinatra", "oas.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	hostile := strings.Replace(string(src), `"Topic: {{ topic }}`, `"\u001b]0;pwned\u0007Topic \u001b[31m{{ topic }} key sk-proj-AbCdEfGhIjKlMnOpQrStUvWxYz0123456789abcd`, 1)
+	if err := os.MkdirAll(filepath.Join(dir, "cinatra"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"cinatra/oas.json": []byte(hostile), "package.json": []byte(`{"name":"@acme/prompt-agent","version":"0.1.0","license":"MIT"}`)} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, format := range []string{"text", "json"} {
+		code, out, errb := runCmd("prompts", dir, "--format", format)
+		if code != 0 {
+			t.Fatalf("%s: exit %d: %s", format, code, errb)
+		}
+		if strings.ContainsAny(out, "\x1b\x07") || strings.Contains(out, `\u001b`) || strings.Contains(out, "AbCdEfGhIjKlMnOp") {
+			t.Errorf("%s: unsanitised output:\n%s", format, out)
+		}
+	}
+}

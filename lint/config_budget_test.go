@@ -1,0 +1,34 @@
+package lint
+
+import (
+	"strings"
+	"testing"
+
+	"github.com/oastui/oastui/prompts"
+)
+
+func TestConfigBudget(t *testing.T) {
+	c, err := ParseConfig(".oastui.yaml", []byte("budget:\n  policy: 900\n  business: 0\n  artifact_tokens: 250\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Budget.Buckets[prompts.Policy] != 900 || c.Budget.Buckets[prompts.Business] != 0 || c.Budget.ArtifactTokens != 250 {
+		t.Errorf("budget %+v", c.Budget)
+	}
+	if _, ok := c.Budget.Buckets[prompts.Tool]; ok {
+		t.Error("keys left out keep the default (unset)")
+	}
+	for src, want := range map[string]string{
+		"budget: 5\n":                         ".oastui.yaml:1: budget must be a mapping",
+		"budget:\n  polcy: 5\n":               `.oastui.yaml:2: unknown budget key "polcy"`,
+		"budget:\n  policy: -1\n":             ".oastui.yaml:2: budget.policy must be a whole number of tokens, 0 or more",
+		"budget:\n  policy: lots\n":           `budget.policy must be a whole number of tokens, 0 or more (got "lots")`,
+		"budget:\n  policy: 1.5\n":            "budget.policy must be a whole number",
+		"budget:\n  policy: 1\n  policy: 2\n": ".oastui.yaml:3: budget.policy is given twice",
+	} {
+		_, err := ParseConfig(".oastui.yaml", []byte(src))
+		if err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: error %v, want %q", src, err, want)
+		}
+	}
+}

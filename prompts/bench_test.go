@@ -1,0 +1,63 @@
+package prompts
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/testshared"
+)
+
+func resetMemo() {
+	counts.mu.Lock()
+	clear(counts.m)
+	counts.mu.Unlock()
+}
+
+// benchAgents: the largest corpus agent by file (blog-pipeline-agent, 176
+// kB, four bridge nodes) and the one with the most prompt text
+// (blog-draft-writer-agent, an 11 kB system prompt).
+func benchAgents(b *testing.B) map[string]*compile.Agent {
+	dir := testshared.Corpus(b)
+	out := map[string]*compile.Agent{}
+	for _, slug := range []string{"blog-pipeline-agent", "blog-draft-writer-agent"} {
+		out[slug] = load(b, filepath.Join(dir, "agents", "cinatra-ai", slug), compile.LoadOptions{})
+	}
+	return out
+}
+
+// BenchmarkReport is the whole report of one agent. warm: a re-analysis
+// (the encoders built, the text's chunks counted before); fresh: the
+// encoders built but every chunk counted anew (the first report of a
+// prompt in a process).
+func BenchmarkReport(b *testing.B) {
+	for slug, a := range benchAgents(b) {
+		Build(Input{Agent: a}) // build the encoders outside the timing
+		b.Run(slug+"/warm", func(b *testing.B) {
+			for b.Loop() {
+				Build(Input{Agent: a})
+			}
+		})
+		b.Run(slug+"/fresh", func(b *testing.B) {
+			for b.Loop() {
+				resetMemo()
+				Build(Input{Agent: a})
+			}
+		})
+	}
+}
+
+// BenchmarkColdStart is the first report in a process, building both
+// encoders: run it alone, once (go test ./prompts -run '^$' -bench
+// ColdStart -benchtime 1x); it skips when the encoders are already built.
+func BenchmarkColdStart(b *testing.B) {
+	agents := benchAgents(b)
+	for _, e := range encoders {
+		if e.tk != nil {
+			b.Skip("encoders already built in this process: run the benchmark alone")
+		}
+	}
+	for b.Loop() {
+		Build(Input{Agent: agents["blog-pipeline-agent"]})
+	}
+}

@@ -1,0 +1,197 @@
+package prompts
+
+import "strings"
+
+// render is a template with every placeholder replaced by its sample.
+func render(segs []Segment, values map[string]string) string {
+	var b strings.Builder
+	for _, s := range segs {
+		if s.Kind == SegPlaceholder {
+			b.WriteString(values[s.Name])
+			continue
+		}
+		b.WriteString(s.Text)
+	}
+	return b.String()
+}
+
+// joinSystem joins the parts of a system text by a blank line, dropping
+// empty ones (the bridge's media-input assembly).
+func joinSystem(parts ...string) string {
+	var keep []string
+	for _, p := range parts {
+		if p != "" {
+			keep = append(keep, p)
+		}
+	}
+	return strings.Join(keep, "\n\n")
+}
+
+// measure renders the preview of n and counts its tokens and buckets.
+func (b *builder) measure(n *NodePrompt) {
+	enc := n.Model.Encoding
+	values := map[string]string{}
+	for i := range n.Placeholders {
+		p := &n.Placeholders[i]
+		values[p.Name] = p.Sample
+		if !b.in.BudgetOnly {
+			p.Tokens = b.count(enc, p.Sample)
+		}
+	}
+	var sysStatic, sysPreview, userStatic, userPreview string
+	for _, t := range n.Templates {
+		st, pv := Static(t.Segments), render(t.Segments, values)
+		if t.Role == "system" {
+			sysStatic, sysPreview = st, pv
+		} else {
+			userStatic, userPreview = st, pv
+		}
+	}
+	skill := b.skillText(n.Skill)
+	if n.Skill != nil && n.Skill.Status == "found" && !b.in.BudgetOnly {
+		n.Skill.Tokens = b.count(enc, skill)
+		if n.Skill.Placement == "system" {
+			sysStatic, sysPreview = joinSystem(skill, sysStatic), joinSystem(skill, sysPreview)
+		}
+	}
+	n.Preview = Preview{System: sysPreview, User: userPreview}
+	if b.in.BudgetOnly {
+		b.measureBudgetOnly(n, sysStatic, userStatic, skill)
+		return
+	}
+	n.Tokens.Static = b.countAll(enc, sysStatic)
+	n.Tokens.Static.add(b.countAll(enc, userStatic))
+	n.Tokens.Preview = b.countAll(enc, sysPreview)
+	n.Tokens.Preview.add(b.countAll(enc, userPreview))
+	if n.Model.Window > 0 {
+		n.Tokens.WindowShare = float64(n.Tokens.Static[enc]) / float64(n.Model.Window)
+	}
+
+	st, es := BucketTokens{}, BucketTokens{}
+	for _, k := range Buckets {
+		st[k], es[k] = 0, 0
+	}
+	policy := b.count(enc, sysStatic) + b.count(enc, userStatic)
+	st[Policy], es[Policy] = policy, policy
+	tool := 0
+	if n.Skill != nil && n.Skill.Placement == "tool" {
+		tool += n.Skill.Tokens
+	}
+	if n.Tools != nil {
+		if js, ok := b.toolJSON[n.Tools]; ok {
+			n.Tools.Tokens = b.count(enc, js)
+		}
+		tool += n.Tools.Tokens
+	}
+	st[Tool], es[Tool] = tool, tool
+	slotsSeen := map[string]bool{}
+	for _, p := range n.Placeholders {
+		switch {
+		case p.Provenance.Kind == FromSlot:
+			if slotsSeen[p.Provenance.Slot] {
+				continue
+			}
+			slotsSeen[p.Provenance.Slot] = true
+			s := b.slotOf(p.Provenance.From)
+			st[Business] += s.min * b.r.Budget.ArtifactTokens
+			es[Business] += s.max * b.r.Budget.ArtifactTokens
+		default:
+			es[p.Bucket] += p.Tokens
+			if p.SampleFrom == "default" {
+				st[p.Bucket] += p.Tokens
+			}
+		}
+	}
+	n.Buckets = StepBuckets{Static: st, Estimate: es}
+}
+
+// measureBudgetOnly is measure for the budget check: only the static
+// buckets, and a text is tokenized only when its bytes exceed the budget
+// it is checked against (a BPE token is at least one byte, so a text of
+// at most B bytes cannot exceed B tokens).
+func (b *builder) measureBudgetOnly(n *NodePrompt, sysStatic, userStatic, skill string) {
+	enc := n.Model.Encoding
+	lim := b.r.Budget.Buckets
+	toolText := ""
+	if n.Skill != nil && n.Skill.Placement == "tool" {
+		toolText = skill
+	}
+	if n.Tools != nil {
+		toolText += b.toolJSON[n.Tools]
+	}
+	st := BucketTokens{}
+	slotsSeen := map[string]bool{}
+	defaults := map[Bucket][]string{}
+	defaultBytes := 0
+	for _, p := range n.Placeholders {
+		if p.Provenance.Kind == FromSlot {
+			if !slotsSeen[p.Provenance.Slot] {
+				slotsSeen[p.Provenance.Slot] = true
+				st[Business] += b.slotOf(p.Provenance.From).min * b.r.Budget.ArtifactTokens
+			}
+		} else if p.SampleFrom == "default" {
+			defaults[p.Bucket] = append(defaults[p.Bucket], p.Sample)
+			defaultBytes += len(p.Sample)
+		}
+	}
+	policyBytes := len(sysStatic) + len(userStatic)
+	// Exact counts where a bound cannot decide: the bucket's own budget, the
+	// total, and (Agent Spec steps) the memory of the steps after this one.
+	all := n.Kind != KindBridge || policyBytes+len(toolText)+defaultBytes+st[Business] > b.r.Budget.Total
+	if all || policyBytes > lim[Policy] {
+		st[Policy] = b.count(enc, sysStatic) + b.count(enc, userStatic)
+	}
+	if all || len(toolText) > lim[Tool] {
+		st[Tool] = b.count(enc, toolText)
+	}
+	for k, vals := range defaults {
+		size := 0
+		for _, v := range vals {
+			size += len(v)
+		}
+		if all || size > lim[k] {
+			for _, v := range vals {
+				st[k] += b.count(enc, v)
+			}
+		}
+	}
+	n.Tokens.Static = Counts{enc: st[Policy]}
+	n.Tokens.Preview = Counts{}
+	n.Buckets = StepBuckets{Static: st, Estimate: BucketTokens{}}
+}
+
+// budget fills the memory bucket (Agent Spec steps share the conversation
+// of the run: each carries the prompts of the steps before it; bridge calls
+// carry none), the per-step table, the totals and the exceeded buckets.
+func (b *builder) budget() {
+	memStatic, memEst := 0, 0
+	for _, k := range Buckets {
+		b.r.Totals[k] = 0
+	}
+	for _, n := range b.r.Nodes {
+		enc := n.Model.Encoding
+		if n.Kind != KindBridge {
+			n.Buckets.Static[Memory] = memStatic
+			n.Buckets.Estimate[Memory] = memEst
+			memStatic += n.Tokens.Static[enc]
+			memEst += n.Tokens.Preview[enc]
+		}
+		row := StepBudget{Order: n.Order, Step: n.Step, Node: n.ID, Flow: n.Flow, Pointer: n.Pointer, Encoding: enc,
+			Static: n.Buckets.Static, Estimate: n.Buckets.Estimate}
+		staticTotal := 0
+		for _, k := range Buckets {
+			row.Total += n.Buckets.Estimate[k]
+			staticTotal += n.Buckets.Static[k]
+			b.r.Totals[k] += n.Buckets.Estimate[k]
+			if lim := b.r.Budget.Buckets[k]; n.Buckets.Static[k] > lim {
+				b.r.Exceeded = append(b.r.Exceeded, Exceeded{Bucket: k, Order: n.Order, Step: n.Step, Node: n.ID,
+					Pointer: n.Pointer, Tokens: n.Buckets.Static[k], Budget: lim})
+			}
+		}
+		if staticTotal > b.r.Budget.Total {
+			b.r.Exceeded = append(b.r.Exceeded, Exceeded{Bucket: "total", Order: n.Order, Step: n.Step, Node: n.ID,
+				Pointer: n.Pointer, Tokens: staticTotal, Budget: b.r.Budget.Total})
+		}
+		b.r.Steps = append(b.r.Steps, row)
+	}
+}

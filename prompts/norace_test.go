@@ -1,0 +1,5 @@
+//go:build !race
+
+package prompts
+
+const raceEnabled = false

@@ -1,0 +1,255 @@
+package prompts
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/flowgraph"
+)
+
+// placeholderRoles lists the placeholders of n's templates, in order of
+// first use, with the templates using each.
+func placeholderRoles(n *NodePrompt) ([]string, map[string][]string) {
+	var names []string
+	roles := map[string][]string{}
+	for _, t := range n.Templates {
+		for _, name := range Names(t.Segments) {
+			if _, ok := roles[name]; !ok {
+				names = append(names, name)
+			}
+			roles[name] = append(roles[name], t.Role)
+		}
+	}
+	return names, roles
+}
+
+// provenance finds where each placeholder of a node of Flow f gets its
+// value: a data edge into the node's input of that name (from the
+// StartNode: a run input; from a context-slot FlowNode: the slot's
+// selection), else the input's own default, else — when the Flow gives no
+// data_flow_connections (name-based data flow) — a StartNode input or a
+// node output of that name, else nothing (unresolved).
+func (b *builder) provenance(n *NodePrompt, f *compile.Flow, g *flowgraph.Graph, gn *flowgraph.Node, comp *compile.Node) {
+	names, roles := placeholderRoles(n)
+	inputs := comp.Get("inputs")
+	dfc := f.Node.Get("data_flow_connections")
+	explicit := dfc.Is(compile.Array)
+	var start *compile.Node
+	if i := g.NodeIndex(g.Start); i >= 0 && g.Nodes[i].Pointer != "" {
+		start = b.a.Flow.Lookup(g.Nodes[i].Pointer)
+	}
+	for _, name := range names {
+		p := Placeholder{Name: name, Roles: roles[name]}
+		own := propByTitle(inputs, name)
+		var edges []flowgraph.DataEdge
+		for _, e := range g.Data {
+			if e.To == gn.ID && e.Input == name {
+				edges = append(edges, e)
+			}
+		}
+		switch {
+		case len(edges) > 0:
+			b.fromEdge(&p, g, edges, own, start)
+		case own != nil && own.Get("default") != nil:
+			p.Provenance = Provenance{Kind: FromDefault, HasDefault: true, Default: jsonText(own.Get("default")),
+				Detail: "the input's own default (nothing feeds it)"}
+			p.Bucket = Session
+			p.Sample, p.SampleFrom = sample(own, name)
+		case !explicit && start != nil && propByTitle(start.Get("inputs"), name) != nil:
+			p.Provenance = b.startProv(start, g.Start, name)
+			p.Provenance.Implicit = true
+			p.Provenance.Detail = "run input " + name + " by name (data_flow_connections is not given: name-based data flow)"
+			p.Bucket = Session
+			p.Sample, p.SampleFrom = sample(propByTitle(start.Get("inputs"), name), name)
+		default:
+			if src, out := b.implicitProducer(g, gn, name); !explicit && src != nil {
+				p.Provenance = Provenance{Kind: FromEdge, From: src.ID, FromPointer: src.Pointer, Output: name, Implicit: true,
+					Detail: "output " + name + " of " + src.ID + " by name (data_flow_connections is not given)"}
+				p.Bucket = Evidence
+				p.Sample, p.SampleFrom = sample(out, name)
+				break
+			}
+			p.Provenance = Provenance{Kind: FromUnresolved, Rule: unresolvedRule(b.a, comp, own)}
+			p.Provenance.Detail = "nothing feeds it: no data edge, no default"
+			if p.Provenance.Rule != "" {
+				p.Provenance.Detail += " (" + p.Provenance.Rule + ")"
+			}
+			p.Bucket = Evidence
+			schema := own
+			if schema == nil {
+				schema = &compile.Node{Kind: compile.Object}
+			}
+			p.Sample, p.SampleFrom = sample(schema, name)
+		}
+		n.Placeholders = append(n.Placeholders, p)
+	}
+	if n.Placeholders == nil {
+		n.Placeholders = []Placeholder{}
+	}
+}
+
+// fromEdge: the placeholder is fed by data edges (the last edge to run
+// wins; the first listed is shown, the others counted).
+func (b *builder) fromEdge(p *Placeholder, g *flowgraph.Graph, edges []flowgraph.DataEdge, own, start *compile.Node) {
+	e := edges[0]
+	src := g.Nodes[g.NodeIndex(e.From)]
+	var srcComp *compile.Node
+	if src.Pointer != "" {
+		srcComp = b.a.Flow.Lookup(src.Pointer)
+	}
+	more := ""
+	if len(edges) > 1 {
+		more = fmt.Sprintf(" (%d data edges feed it; the last to run wins)", len(edges))
+	}
+	switch {
+	case e.From == g.Start && start != nil:
+		p.Provenance = b.startProv(start, src.ID, e.Output)
+		p.Provenance.EdgePointer = e.Pointer
+		p.Provenance.FromPointer = src.Pointer
+		p.Provenance.Detail = "run input " + e.Output + more
+		p.Bucket = Session
+		schema := propByTitle(start.Get("inputs"), e.Output)
+		if schema == nil {
+			schema = own
+		}
+		p.Sample, p.SampleFrom = sampleOr(schema, own, p.Name)
+	case src.ComponentType == "FlowNode" && (e.Input == "contextSlotBindings" || strings.HasPrefix(src.ID, "context")):
+		slot := b.slotOf(src.ID)
+		p.Provenance = Provenance{Kind: FromSlot, From: src.ID, FromPointer: src.Pointer, Output: e.Output, EdgePointer: e.Pointer, Slot: slot.id,
+			Detail: "the selection of context slot " + slot.id + more}
+		p.Bucket = Business
+		p.Sample, p.SampleFrom = fmt.Sprintf("<array:%s, up to %d artifact refs>", p.Name, slot.max), "stub"
+	default:
+		p.Provenance = Provenance{Kind: FromEdge, From: src.ID, FromPointer: src.Pointer, Output: e.Output, EdgePointer: e.Pointer,
+			Detail: "output " + e.Output + " of " + src.ID + more}
+		p.Bucket = Evidence
+		out := propByTitle(srcComp.Get("outputs"), e.Output)
+		if out == nil {
+			out = own
+		}
+		p.Sample, p.SampleFrom = sampleOr(out, nil, p.Name)
+		if p.SampleFrom == "default" { // an output's default is not what the edge carries at run time
+			p.SampleFrom = "default (of the output)"
+		}
+	}
+}
+
+func sampleOr(schema, alt *compile.Node, name string) (string, string) {
+	if schema == nil {
+		schema = alt
+	}
+	if schema == nil {
+		schema = &compile.Node{Kind: compile.Object}
+	}
+	return sample(schema, name)
+}
+
+// startProv describes StartNode input title: required, hidden, default
+// (metadata.cinatra.required / hidden, the input's default).
+func (b *builder) startProv(start *compile.Node, startID, title string) Provenance {
+	p := Provenance{Kind: FromStart, From: startID, Output: title}
+	meta := start.Path("metadata", "cinatra")
+	p.Required = inList(meta.Get("required"), title)
+	p.Hidden = inList(meta.Get("hidden"), title)
+	if in := propByTitle(start.Get("inputs"), title); in != nil && in.Get("default") != nil {
+		p.HasDefault, p.Default = true, jsonText(in.Get("default"))
+	}
+	return p
+}
+
+// implicitProducer: with name-based data flow, another node of the Flow
+// whose output is named like the placeholder.
+func (b *builder) implicitProducer(g *flowgraph.Graph, gn *flowgraph.Node, name string) (*flowgraph.Node, *compile.Node) {
+	for _, o := range g.Nodes {
+		if o == gn || o.Pointer == "" {
+			continue
+		}
+		if out := propByTitle(b.a.Flow.Lookup(o.Pointer).Get("outputs"), name); out != nil {
+			return o, out
+		}
+	}
+	return nil, nil
+}
+
+// unresolvedRule names the existing rule that reports an unfed
+// placeholder: E4 (dataflow_input_unsatisfied) for a declared input, the
+// runtime invariant OAS-RUNTIME-001 for a Cinatra ApiNode whose inputs do
+// not list it, I1 (io_placeholder_mismatch) for an Agent Spec component.
+func unresolvedRule(a *compile.Agent, comp, own *compile.Node) string {
+	switch {
+	case own != nil:
+		return "dataflow_input_unsatisfied"
+	case compile.ComponentType(comp) == "ApiNode" && comp.Get("inputs").Is(compile.Array):
+		return "OAS-RUNTIME-001"
+	case a.Profile == compile.ProfileAgentSpec && comp.Get("inputs").Is(compile.Array):
+		return "io_placeholder_mismatch"
+	}
+	return ""
+}
+
+// agentProvenance: the placeholders of a root Agent's system prompt are
+// its inputs, supplied by the caller (with their defaults).
+func (b *builder) agentProvenance(n *NodePrompt, agent *compile.Node) {
+	names, roles := placeholderRoles(n)
+	for _, name := range names {
+		p := Placeholder{Name: name, Roles: roles[name], Bucket: Session}
+		if in := propByTitle(agent.Get("inputs"), name); in != nil {
+			p.Provenance = Provenance{Kind: FromAgentInput, Output: name, Detail: "input " + name + " of the Agent, given by its caller"}
+			if d := in.Get("default"); d != nil {
+				p.Provenance.HasDefault, p.Provenance.Default = true, jsonText(d)
+			}
+			p.Sample, p.SampleFrom = sample(in, name)
+		} else {
+			p.Provenance = Provenance{Kind: FromUnresolved, Rule: unresolvedRule(b.a, agent, nil),
+				Detail: "not an input of the Agent"}
+			p.Bucket = Evidence
+			p.Sample, p.SampleFrom = sample(&compile.Node{Kind: compile.Object}, name)
+		}
+		n.Placeholders = append(n.Placeholders, p)
+	}
+	if n.Placeholders == nil {
+		n.Placeholders = []Placeholder{}
+	}
+}
+
+type slotInfo struct {
+	id       string
+	min, max int
+}
+
+// slotOf is the context slot a context FlowNode resolves: the declared
+// slot whose id the node's id names (context_<slotId>), else the only one.
+func (b *builder) slotOf(nodeID string) slotInfo {
+	slots := b.a.Flow.Root.Path("metadata", "cinatra", "contextSlots")
+	var all []slotInfo
+	if slots.Is(compile.Array) {
+		for _, s := range slots.Items {
+			si := slotInfo{id: s.Get("slotId").StringOr("")}
+			if v, ok := s.Get("minItems").Float(); ok {
+				si.min = int(v)
+			}
+			si.max = 1
+			if v, ok := s.Get("maxItems").Float(); ok {
+				si.max = int(v)
+			}
+			all = append(all, si)
+		}
+	}
+	for _, s := range all {
+		if s.id != "" && strings.Contains(nodeID, s.id) {
+			return s
+		}
+	}
+	if len(all) == 1 {
+		return all[0]
+	}
+	return slotInfo{id: "?", max: 1}
+}
+
+func jsonText(v *compile.Node) string {
+	if s, ok := v.Str(); ok {
+		return fmt.Sprintf("%q", s)
+	}
+	return valueText(v)
+}

@@ -1,0 +1,363 @@
+package views
+
+import (
+	"fmt"
+	"strings"
+
+	"github.com/oastui/oastui/prompts"
+)
+
+// Prompt is the Prompt tab: what the graph's selected LLM node will be
+// sent (the engine's prompts.Report): its placeholders with their
+// provenance (enter on one selects the node that feeds it), the token bar
+// against the model's window, the rendered preview with the sample values
+// highlighted, and the agent's budget table by ContextOS bucket.
+type Prompt struct {
+	cursorList[prompts.Placeholder]
+	report   *prompts.Report
+	file     string
+	pointer  string // the selected graph node
+	node     *prompts.NodePrompt
+	scroll   int  // first line shown
+	armed    bool // enter was pressed on a placeholder: Target names its feeding node once
+	cursorAt int  // line of the cursor in the last layout
+	follow   bool // the cursor moved: scroll it into view at the next View
+}
+
+// Name is the tab's title.
+func (p *Prompt) Name() string { return "Prompt" }
+
+// Show takes the prompt report of the newest good analysis.
+func (p *Prompt) Show(sh Shown) {
+	if sh.Good == nil {
+		return
+	}
+	p.report, p.file = sh.Good.Prompts, ""
+	if sh.Good.Agent != nil {
+		p.file = sh.Good.Agent.FlowPath
+	}
+	p.pick()
+}
+
+// ShowsLastGood: the report is that of the newest good analysis.
+func (p *Prompt) ShowsLastGood() {}
+
+// SetNode follows the graph's selected node.
+func (p *Prompt) SetNode(_ Theme, info *NodeInfo) {
+	ptr := ""
+	if info != nil {
+		ptr = info.Pointer
+	}
+	if ptr != p.pointer {
+		p.scroll, p.cursor = 0, 0
+	}
+	p.pointer = ptr
+	p.pick()
+}
+
+func (p *Prompt) pick() {
+	p.node = p.report.Node(p.pointer)
+	if p.node == nil && p.pointer == "" && p.report != nil && len(p.report.Nodes) > 0 {
+		p.node = p.report.Nodes[0] // nothing selected yet: the first LLM step
+	}
+	if p.node != nil {
+		p.setRows(p.node.Placeholders)
+	} else {
+		p.setRows(nil)
+	}
+}
+
+// Nav moves the placeholder cursor (up/down) or scrolls (pages, top, bottom).
+func (p *Prompt) Nav(n Nav, page int) {
+	p.armed = false
+	switch n {
+	case NavUp, NavDown:
+		if len(p.rows) == 0 {
+			d := 1
+			if n == NavUp {
+				d = -1
+			}
+			p.scroll = max(0, p.scroll+d)
+			return
+		}
+		listNav(p, n, page)
+		p.follow = true
+	case NavPageUp:
+		p.scroll = max(0, p.scroll-page)
+	case NavPageDown, NavSpace:
+		p.scroll += page
+	case NavTop:
+		p.scroll = 0
+		p.Home()
+	case NavBottom:
+		p.scroll = 1 << 30
+	}
+}
+
+// Open (enter) selects, in the graph, the node that feeds the placeholder
+// under the cursor.
+func (p *Prompt) Open() bool {
+	r, ok := p.Selected()
+	if !ok || r.Provenance.FromPointer == "" {
+		return false
+	}
+	p.armed = true
+	return true
+}
+
+// Close does nothing: the tab has nothing to close.
+func (p *Prompt) Close() bool { return false }
+
+// Target is the feeding node of the placeholder enter was pressed on,
+// once; otherwise none (moving the cursor leaves the graph alone, as the
+// tab shows the graph's node).
+func (p *Prompt) Target() (Target, bool) {
+	if !p.armed {
+		return Target{}, false
+	}
+	p.armed = false
+	r, ok := p.Selected()
+	if !ok || r.Provenance.FromPointer == "" {
+		return Target{}, false
+	}
+	return Target{File: p.file, Pointer: r.Provenance.FromPointer}, true
+}
+
+// View renders the tab.
+func (p *Prompt) View(th Theme) string {
+	lines := p.lines(th)
+	if p.follow {
+		p.follow = false
+		if p.cursorAt < p.scroll {
+			p.scroll = p.cursorAt
+		} else if p.cursorAt >= p.scroll+p.h {
+			p.scroll = p.cursorAt - p.h + 1
+		}
+	}
+	p.scroll = max(0, min(p.scroll, len(lines)-p.h))
+	return fill(lines[p.scroll:], p.w, p.h)
+}
+
+// lines lays out the whole tab.
+func (p *Prompt) lines(th Theme) []string {
+	w := max(10, p.w)
+	if p.report == nil {
+		return []string{th.Dim.Render("no analysis yet")}
+	}
+	var out []string
+	if p.report.Err != "" {
+		out = append(out, th.Warning.Render("tokenizer unavailable: "+Clean(p.report.Err)))
+	}
+	n := p.node
+	if n == nil {
+		msg := "the selected node sends no prompt to a model"
+		if len(p.report.Nodes) == 0 {
+			msg = "this agent has no LLM-bearing node (llm-bridge ApiNode, LlmNode, AgentNode, Agent)"
+		}
+		out = append(out, th.Dim.Render(msg))
+		if len(p.report.Nodes) > 0 {
+			ids := make([]string, len(p.report.Nodes))
+			for i, x := range p.report.Nodes {
+				ids[i] = Clean(x.ID)
+			}
+			out = append(out, th.Dim.Render(Trunc("LLM steps: "+strings.Join(ids, ", "), w)))
+		}
+		out = append(out, "")
+		return append(out, p.budgetLines(th, w)...)
+	}
+	enc := n.Model.Encoding
+	out = append(out, th.Bold.Render(Trunc(fmt.Sprintf("%d. %s", n.Order, Clean(n.Name)), w)))
+	model := strings.TrimSpace(Clean(n.Model.Provider + " " + n.Model.ID))
+	if model == "" {
+		model = "no model named"
+	}
+	est := ""
+	if !n.Model.Exact {
+		est = " (estimate)"
+	}
+	out = append(out, th.Dim.Render(Trunc(model+" · "+enc+est+" · system: "+Clean(n.System.Source), w)))
+	out = append(out, tokenBar(th, n, w))
+	if n.Skill != nil {
+		out = append(out, th.Dim.Render(Trunc("SKILL.md "+Clean(n.Skill.Path)+": "+n.Skill.Status+" ("+n.Skill.Placement+")", w)))
+	}
+	if n.Tools != nil {
+		out = append(out, th.Dim.Render(Trunc(fmt.Sprintf("tools: %s (%d tokens)", Clean(strings.Join(n.Tools.Names, ", ")), n.Tools.Tokens), w)))
+	}
+	out = append(out, "", th.Bold.Render("placeholders")+th.Dim.Render(fmt.Sprintf(" (%d) · enter selects the feeding node", len(n.Placeholders))))
+	for i, ph := range n.Placeholders {
+		mark := "  "
+		if i == p.cursor {
+			mark = th.Cursor.Render("› ")
+			p.cursorAt = len(out)
+		}
+		prov := provLabel(ph.Provenance)
+		st := th.Text
+		if ph.Provenance.Kind == prompts.FromUnresolved {
+			st = th.Warning
+		}
+		l := mark + th.Code.Render("{{ "+Clean(ph.Name)+" }}") + " ← " + st.Render(Clean(prov)) +
+			th.Dim.Render(fmt.Sprintf("  %s · %d tok", ph.Bucket, ph.Tokens))
+		if i == p.cursor {
+			l = th.Selected.Render(Fit(l, w))
+		}
+		out = append(out, Trunc(l, w))
+	}
+	values := map[string]string{}
+	for _, ph := range n.Placeholders {
+		values[ph.Name] = ph.Sample
+	}
+	for _, t := range n.Templates {
+		out = append(out, "", th.Bold.Render("── "+t.Role+" ("+Clean(t.Field)+") ──"))
+		if t.Role == "system" && n.Skill != nil && n.Skill.Placement == "system" && n.Skill.Status == "found" {
+			out = append(out, th.Dim.Render("[SKILL.md first, then a blank line]"))
+		}
+		out = append(out, renderSegments(th, t.Segments, values, w)...)
+	}
+	out = append(out, "")
+	return append(out, p.budgetLines(th, w)...)
+}
+
+// provLabel is a placeholder's provenance in a few words.
+func provLabel(p prompts.Provenance) string {
+	var s string
+	switch p.Kind {
+	case prompts.FromStart:
+		s = "run input " + p.Output
+		if p.Required {
+			s += " (required)"
+		} else if p.HasDefault {
+			s += " = " + p.Default
+		}
+		if p.Hidden {
+			s += " hidden"
+		}
+	case prompts.FromEdge:
+		s = p.From + "." + p.Output
+	case prompts.FromSlot:
+		s = "slot " + p.Slot
+	case prompts.FromDefault:
+		s = "default " + p.Default
+	case prompts.FromAgentInput:
+		s = "agent input " + p.Output
+	default:
+		s = "unresolved"
+		if p.Rule != "" {
+			s += " (" + p.Rule + ")"
+		}
+	}
+	if p.Implicit {
+		s += " by name"
+	}
+	return s
+}
+
+// tokenBar is the static prompt against the model's window (or, when the
+// window is unknown, against the run budget's total).
+func tokenBar(th Theme, n *prompts.NodePrompt, w int) string {
+	enc := n.Model.Encoding
+	static, preview := n.Tokens.Static[enc], n.Tokens.Preview[enc]
+	limit, what := n.Model.Window, "window"
+	if limit == 0 {
+		limit, what = 0, "window unknown"
+	}
+	label := fmt.Sprintf(" %d static · %d preview", static, preview)
+	if limit > 0 {
+		label += fmt.Sprintf(" / %d %s (%.2f%%)", limit, what, 100*float64(static)/float64(limit))
+	} else {
+		label += " · " + what
+	}
+	bw := max(4, min(20, w-Width(label)-2))
+	fillN := 0
+	if limit > 0 {
+		fillN = min(bw, (static*bw+limit-1)/limit)
+	}
+	bar := "▕" + th.Warning.Render(strings.Repeat("█", fillN)) + th.Dim.Render(strings.Repeat("░", bw-fillN)) + "▏"
+	return Trunc(bar+label, w)
+}
+
+// renderSegments draws a template with its sample values highlighted,
+// wrapped to w.
+func renderSegments(th Theme, segs []prompts.Segment, values map[string]string, w int) []string {
+	var b strings.Builder
+	for _, s := range segs {
+		switch s.Kind {
+		case prompts.SegPlaceholder:
+			v := values[s.Name]
+			if v == "" {
+				v = "∅"
+			}
+			b.WriteString(styleLines(th.Code, cleanLines(v)))
+		case prompts.SegText:
+			b.WriteString(cleanLines(s.Text))
+		default:
+			b.WriteString(styleLines(th.Dim, cleanLines(s.Text)))
+		}
+	}
+	var out []string
+	for _, l := range strings.Split(b.String(), "\n") {
+		out = append(out, strings.Split(ansiWrap(l, w), "\n")...)
+	}
+	return out
+}
+
+// styleLines styles each line of s (a style must not span a line break).
+func styleLines(st interface{ Render(...string) string }, s string) string {
+	parts := strings.Split(s, "\n")
+	for i, p := range parts {
+		if p != "" {
+			parts[i] = st.Render(p)
+		}
+	}
+	return strings.Join(parts, "\n")
+}
+
+// budgetLines is the agent's budget table: per step the estimate of each
+// bucket, ! where the static part already exceeds the bucket's budget.
+func (p *Prompt) budgetLines(th Theme, w int) []string {
+	r := p.report
+	out := []string{th.Bold.Render("budget") + th.Dim.Render(" per LLM call, tokens (estimate; ! static over budget)")}
+	abbr := map[prompts.Bucket]string{prompts.Policy: "policy", prompts.Tool: "tool", prompts.Evidence: "evid",
+		prompts.Memory: "mem", prompts.Business: "biz", prompts.Session: "sess"}
+	head := fmt.Sprintf("%-3s %-12s", "#", "node")
+	for _, b := range prompts.Buckets {
+		head += fmt.Sprintf(" %7s", abbr[b])
+	}
+	out = append(out, th.Dim.Render(Trunc(head, w)))
+	over := map[[2]any]bool{}
+	for _, e := range r.Exceeded {
+		over[[2]any{e.Order, e.Bucket}] = true
+	}
+	for _, s := range r.Steps {
+		l := fmt.Sprintf("%-3d %-12s", s.Order, Trunc(Clean(s.Node), 12))
+		for _, b := range prompts.Buckets {
+			cell := fmt.Sprintf(" %7d", s.Estimate[b])
+			if over[[2]any{s.Order, b}] {
+				cell = th.Warning.Render(fmt.Sprintf(" %6d!", s.Estimate[b]))
+			}
+			l += cell
+		}
+		if p.node != nil && s.Pointer == p.node.Pointer {
+			l = th.Bold.Render(l)
+		}
+		out = append(out, Trunc(l, w))
+	}
+	l := fmt.Sprintf("%-3s %-12s", "", "budget")
+	for _, b := range prompts.Buckets {
+		l += fmt.Sprintf(" %7d", r.Budget.Buckets[b])
+	}
+	out = append(out, th.Dim.Render(Trunc(l, w)))
+	for _, e := range r.Exceeded {
+		out = append(out, th.Warning.Render(Trunc(fmt.Sprintf("⚠ step %d %s: %s %d > %d", e.Order, Clean(e.Node), e.Bucket, e.Tokens, e.Budget), w)))
+	}
+	out = append(out, th.Dim.Render(Trunc(fmt.Sprintf("business assumes %d tokens per artifact; samples are stubs", r.Budget.ArtifactTokens), w)))
+	return out
+}
+
+// cleanLines is Clean for each line of a multi-line text.
+func cleanLines(s string) string {
+	parts := strings.Split(s, "\n")
+	for i, p := range parts {
+		parts[i] = Clean(strings.TrimSuffix(p, "\r"))
+	}
+	return strings.Join(parts, "\n")
+}
