@@ -6,6 +6,7 @@ import (
 	"encoding/hex"
 	"flag"
 	"fmt"
+	"github.com/oastui/oastui/internal/race"
 	"os"
 	"path/filepath"
 	"sort"
@@ -323,7 +324,7 @@ func mutationBases(t *testing.T) map[string]*Agent {
 // against its line of the golden.
 func TestCompiledBytesMutations(t *testing.T) {
 	stride := 1
-	if (testing.Short() || raceEnabled) && !*updateCompiled {
+	if (testing.Short() || race.Enabled) && !*updateCompiled {
 		stride = 16
 	}
 	var lines []string

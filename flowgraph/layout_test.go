@@ -2,6 +2,7 @@ package flowgraph
 
 import (
 	"fmt"
+	"github.com/oastui/oastui/internal/race"
 	"math"
 	"math/rand"
 	"strings"
@@ -204,7 +205,7 @@ func randomGraph(r *rand.Rand, n int) *Graph {
 func TestRandomGraphsInvariants(t *testing.T) {
 	r := rand.New(rand.NewSource(1))
 	count := 200
-	if testing.Short() || raceEnabled {
+	if testing.Short() || race.Enabled {
 		// under -race rendering is several times slower (200 graphs took
 		// 13 s); the drawing code starts no goroutines, so the race
 		// detector adds nothing here: the first 50 graphs of the same

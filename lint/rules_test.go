@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/oastui/oastui/compile"
@@ -157,6 +158,21 @@ func fixturesOf(t *testing.T, r *Rule) (oks, errs []ruleFixture) {
 
 // reviewFixture reviews one fixture as `oastui lint --mode advisory` does.
 func reviewFixture(t *testing.T, fx ruleFixture) []Finding {
+	t.Helper()
+	// TestEveryRuleHasFixtures and TestRulesDoc review the same fixtures:
+	// each is reviewed once per test binary (the findings are only read).
+	key := fx.path + "\x00" + string(fx.profile)
+	if fs, ok := fixtureReviews.Load(key); ok {
+		return fs.([]Finding)
+	}
+	fs := reviewFixtureOnce(t, fx)
+	fixtureReviews.Store(key, fs)
+	return fs
+}
+
+var fixtureReviews sync.Map // fixture path + profile → its findings
+
+func reviewFixtureOnce(t *testing.T, fx ruleFixture) []Finding {
 	t.Helper()
 	a, err := compile.Load(fx.path, compile.LoadOptions{Profile: fx.profile})
 	if err != nil {

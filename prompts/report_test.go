@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"flag"
+	"github.com/oastui/oastui/internal/race"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -198,7 +199,7 @@ func TestReportJSONStable(t *testing.T) {
 // relative to the corpus). Under -race a sample of two.
 func TestCorpusGoldens(t *testing.T) {
 	dir, slugs := testshared.CorpusAgents(t)
-	if raceEnabled {
+	if race.Enabled {
 		slugs = []string{"email-outreach-agent", "trigger-agent"}
 	}
 	for _, slug := range slugs {
@@ -237,7 +238,7 @@ func TestCorpusGoldens(t *testing.T) {
 func TestBudgetOnlyAgrees(t *testing.T) {
 	var agents []*compile.Agent
 	agents = append(agents, load(t, fixture, compile.LoadOptions{}), load(t, agentSpecFlow(t), compile.LoadOptions{}))
-	if !raceEnabled {
+	if !race.Enabled {
 		if dir := testshared.Root(); dir != "" {
 			for _, slug := range []string{"blog-draft-writer-agent", "email-outreach-agent", "security-reviewer-agent"} {
 				p := filepath.Join(dir, "corpus", "cinatra", "agents", "cinatra-ai", slug)

@@ -1,6 +1,7 @@
 package prompts
 
 import (
+	"github.com/oastui/oastui/internal/race"
 	"strings"
 	"testing"
 )
@@ -43,7 +44,7 @@ func TestKnownCounts(t *testing.T) {
 // TestChunkedCountsEqualWhole: cutting the text where the pre-tokenizer
 // always cuts changes no count (the memo counts chunks).
 func TestChunkedCountsEqualWhole(t *testing.T) {
-	if raceEnabled {
+	if race.Enabled {
 		t.Skip("tokenizes 20 kB twice per encoding: run without -race")
 	}
 	texts := []string{

@@ -362,7 +362,7 @@ func TestFixPreviewWidthSweep(t *testing.T) {
 	for _, n := range []int{1, 2} {
 		m, _, _ := driftModel(t, n, 120, 30)
 		press(m, "f")
-		for w := 30; w <= 220; w += 10 {
+		for w := 30; w <= 220; w += sweepStep() {
 			for _, h := range []int{10, 24, 60} {
 				m.Update(tea.WindowSizeMsg{Width: w, Height: h})
 				out := m.Render()

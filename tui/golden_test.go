@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"github.com/oastui/oastui/internal/race"
 	"io"
 	"os"
 	"path/filepath"
@@ -185,10 +186,10 @@ func TestWidthSweep(t *testing.T) {
 	p := findingsFixture
 	an := analyze(t, p, 1)
 	heights := []int{10, 24, 60}
-	for w := 30; w <= 220; w += 10 {
+	for w := 30; w <= 220; w += sweepStep() {
 		for _, h := range heights {
 			m := newModel(t, p, w, h, an)
-			for _, keys := range [][]string{nil, {"2"}, {"3"}, {"4"}, {"5"}, {"?"}, {"esc", "tab", "z"}, {"z", "/", "x"}} {
+			for _, keys := range [][]string{nil, {"2"}, {"3"}, {"4"}, {"5"}, {"6"}, {"7"}, {"?"}, {"esc", "tab", "z"}, {"z", "/", "x"}} {
 				press(m, keys...)
 				out := m.Render()
 				lines := strings.Split(out, "\n")
@@ -203,6 +204,16 @@ func TestWidthSweep(t *testing.T) {
 			}
 		}
 	}
+}
+
+// sweepStep is the width step of the width sweeps: every 10 columns, every
+// 30 under the race detector (several times slower; the layout code starts
+// no goroutines, so the sample loses no race coverage).
+func sweepStep() int {
+	if race.Enabled {
+		return 30
+	}
+	return 10
 }
 
 // onlcr maps \n to \r\n: a headless emulator has no tty line discipline.

@@ -205,13 +205,21 @@ func (m *Model) tabTitle(w int) string {
 	for i, p := range m.tabs {
 		names[i] = p.Name()
 	}
-	// Names too long for the title are cut to the first 4, 3 or 2 letters.
-	cut := 0
-	for c := 4; c >= 2 && views.Width(strings.Join(names, " │ ")) > w; c-- {
-		for i, n := range names {
-			names[i] = string([]rune(m.tabs[i].Name())[:min(c, len([]rune(n)))])
+	// Names too long for the title are cut to their first 4 or 3 letters,
+	// then the separators lose their spaces and the names keep 4, 3, 2 or
+	// 1 letters, so that every tab stays visible down to narrow panes.
+	cut, sep := 0, " │ "
+	for _, f := range []struct {
+		letters int
+		sep     string
+	}{{4, " │ "}, {3, " │ "}, {4, "│"}, {3, "│"}, {2, "│"}, {1, "│"}} {
+		if views.Width(strings.Join(names, sep)) <= w {
+			break
 		}
-		cut = c
+		for i, n := range names {
+			names[i] = string([]rune(m.tabs[i].Name())[:min(f.letters, len([]rune(n)))])
+		}
+		cut, sep = f.letters, f.sep
 	}
 	var parts []string
 	for i, p := range m.tabs {
@@ -225,7 +233,7 @@ func (m *Model) tabTitle(w int) string {
 			parts = append(parts, m.th.TabInactive.Render(n))
 		}
 	}
-	return views.Trunc(strings.Join(parts, m.th.Dim.Render(" │ ")), w)
+	return views.Trunc(strings.Join(parts, m.th.Dim.Render(sep)), w)
 }
 
 func (m *Model) sideBody() []string {

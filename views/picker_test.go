@@ -3,6 +3,7 @@ package views
 import (
 	"bytes"
 	"fmt"
+	"github.com/oastui/oastui/internal/race"
 	"io"
 	"strings"
 	"testing"
@@ -210,7 +211,11 @@ func TestPickerScrolls(t *testing.T) {
 func TestPickerWidthSweep(t *testing.T) {
 	th := NewTheme(true)
 	for _, mode := range []string{slots.Accumulate, slots.Override} {
-		for w := 40; w <= 200; w++ {
+		step := 1
+		if race.Enabled {
+			step = 7 // a sample under the race detector (the picker starts no goroutines)
+		}
+		for w := 40; w <= 200; w += step {
 			for _, h := range []int{10, 24} {
 				p := press(NewPicker(pickerFixture(mode, 1, 2)).SetSize(w, h), "space", "?", "j", "j", "space", "j", "space")
 				v := p.View(th)

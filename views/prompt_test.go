@@ -1,6 +1,7 @@
 package views
 
 import (
+	"github.com/oastui/oastui/internal/race"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
@@ -13,7 +14,7 @@ import (
 // real engine: the layout (golden), the cursor over placeholders, enter
 // naming the feeding node once, a node that sends no prompt.
 func TestPromptTab(t *testing.T) {
-	if promptTestsUnderRace {
+	if race.Enabled {
 		t.Skip("counts tokens: run without -race")
 	}
 	s := analysis.Run("../prompts/testdata/agents/acme/prompt-agent", analysis.Options{Stages: analysis.Everything})

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"github.com/oastui/oastui/internal/race"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,7 +12,7 @@ import (
 const promptsFixture = "../../prompts/testdata/agents/acme/prompt-agent"
 
 func TestPromptsText(t *testing.T) {
-	if promptTestsUnderRace {
+	if race.Enabled {
 		t.Skip("counts tokens: run without -race")
 	}
 	code, out, errb := runCmd("prompts", promptsFixture)
@@ -36,7 +37,7 @@ func TestPromptsText(t *testing.T) {
 }
 
 func TestPromptsJSONAndNode(t *testing.T) {
-	if promptTestsUnderRace {
+	if race.Enabled {
 		t.Skip("counts tokens: run without -race")
 	}
 	code, out, errb := runCmd("prompts", promptsFixture, "--format", "json", "--node", "write")
@@ -69,7 +70,7 @@ func TestPromptsJSONAndNode(t *testing.T) {
 // TestPromptsSanitised: escape sequences and secrets of the agent never
 // reach the output, in either format; line breaks of the prompt stay.
 func TestPromptsSanitised(t *testing.T) {
-	if promptTestsUnderRace {
+	if race.Enabled {
 		t.Skip("counts tokens: run without -race")
 	}
 	dir := t.TempDir()

@@ -1,5 +1,0 @@
-//go:build !race
-
-package compile
-
-const raceEnabled = false

@@ -1,5 +1,0 @@
-//go:build !race
-
-package flowgraph
-
-const raceEnabled = false

@@ -1,5 +1,0 @@
-//go:build race
-
-package prompts
-
-const raceEnabled = true
