@@ -62,7 +62,7 @@ func ruleDocExamples(t *testing.T, r *Rule) (ok, bad RuleExample) {
 	var best *Finding
 	bestSize := int64(-1)
 	for _, fx := range errs {
-		for _, f := range reviewFixture(t, fx) {
+		for _, f := range reviewFixtureCached(t, fx) {
 			if f.Code != r.Code {
 				continue
 			}

@@ -156,23 +156,26 @@ func fixturesOf(t *testing.T, r *Rule) (oks, errs []ruleFixture) {
 	return oks, errs
 }
 
-// reviewFixture reviews one fixture as `oastui lint --mode advisory` does.
-func reviewFixture(t *testing.T, fx ruleFixture) []Finding {
+// reviewFixtureCached is reviewFixture for the fixtures in the repository,
+// which never change during a run: TestEveryRuleHasFixtures and
+// TestRulesDoc review the same ones, so each is reviewed once per test
+// binary (the findings are only read).
+func reviewFixtureCached(t *testing.T, fx ruleFixture) []Finding {
 	t.Helper()
-	// TestEveryRuleHasFixtures and TestRulesDoc review the same fixtures:
-	// each is reviewed once per test binary (the findings are only read).
 	key := fx.path + "\x00" + string(fx.profile)
 	if fs, ok := fixtureReviews.Load(key); ok {
 		return fs.([]Finding)
 	}
-	fs := reviewFixtureOnce(t, fx)
+	fs := reviewFixture(t, fx)
 	fixtureReviews.Store(key, fs)
 	return fs
 }
 
 var fixtureReviews sync.Map // fixture path + profile → its findings
 
-func reviewFixtureOnce(t *testing.T, fx ruleFixture) []Finding {
+// reviewFixture reviews one fixture as `oastui lint --mode advisory` does
+// (--mode full for the dry run's fixtures).
+func reviewFixture(t *testing.T, fx ruleFixture) []Finding {
 	t.Helper()
 	a, err := compile.Load(fx.path, compile.LoadOptions{Profile: fx.profile})
 	if err != nil {
@@ -238,12 +241,12 @@ func checkRuleFixtures(t *testing.T, r *Rule) {
 		t.Errorf("%s: no err fixture (add %s/err/%s and its .golden)", r.Code, rulesFixtureDir, r.Code)
 	}
 	for _, fx := range oks {
-		if got := renderRuleFindings(reviewFixture(t, fx), r.Code); got != "" {
+		if got := renderRuleFindings(reviewFixtureCached(t, fx), r.Code); got != "" {
 			t.Errorf("%s: ok fixture %s reports it:\n%s", r.Code, fx.path, got)
 		}
 	}
 	for _, fx := range errs {
-		got := renderRuleFindings(reviewFixture(t, fx), r.Code)
+		got := renderRuleFindings(reviewFixtureCached(t, fx), r.Code)
 		if got == "" {
 			t.Errorf("%s: err fixture %s does not report it", r.Code, fx.path)
 			continue
