@@ -24,6 +24,7 @@ func nextBatch(t *testing.T, tw *TreeWatcher) Batch {
 // directory is watched at once (a file written in it right after is seen)
 // and asks for a rescan.
 func TestTreeWatcher(t *testing.T) {
+	t.Parallel() // each test watches its own temporary tree; most of their time is waiting out debounce windows
 	root := filepath.Join(t.TempDir(), "agents")
 	flow := filepath.Join(root, "v", "a", "cinatra", "oas.json")
 	os.MkdirAll(filepath.Dir(flow), 0o755)

@@ -56,6 +56,7 @@ func none(t *testing.T, w *Watcher) {
 }
 
 func TestSavePatternsGiveOneBatch(t *testing.T) {
+	t.Parallel() // each test watches its own temporary tree; most of their time is waiting out debounce windows
 	cases := []struct {
 		name string
 		save func(t *testing.T, pkg, flow string)
@@ -89,6 +90,7 @@ func TestSavePatternsGiveOneBatch(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			w, pkg, flow := setup(t)
 			c.save(t, pkg, flow)
 			b := next(t, w)
@@ -101,6 +103,7 @@ func TestSavePatternsGiveOneBatch(t *testing.T) {
 }
 
 func TestNoiseGivesNoBatch(t *testing.T) {
+	t.Parallel() // each test watches its own temporary tree; most of their time is waiting out debounce windows
 	cases := []struct {
 		name string
 		do   func(t *testing.T, pkg, flow string)
@@ -118,6 +121,7 @@ func TestNoiseGivesNoBatch(t *testing.T) {
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
+			t.Parallel()
 			w, pkg, flow := setup(t)
 			c.do(t, pkg, flow)
 			none(t, w)
@@ -126,6 +130,7 @@ func TestNoiseGivesNoBatch(t *testing.T) {
 }
 
 func TestDirectoryDisappearsAndComesBack(t *testing.T) {
+	t.Parallel() // each test watches its own temporary tree; most of their time is waiting out debounce windows
 	w, pkg, flow := setup(t)
 	must(t, os.RemoveAll(pkg))
 	next(t, w) // the agent is gone
@@ -155,6 +160,7 @@ func TestDirectoryDisappearsAndComesBack(t *testing.T) {
 }
 
 func TestParentDisappearsAndComesBack(t *testing.T) {
+	t.Parallel() // each test watches its own temporary tree; most of their time is waiting out debounce windows
 	w, pkg, flow := setup(t)
 	parent := filepath.Dir(pkg)
 	must(t, os.RemoveAll(parent))
@@ -181,6 +187,7 @@ func TestParentDisappearsAndComesBack(t *testing.T) {
 // batch (the sibling scan reads a different set), editor artefacts are not;
 // a change to a sibling file listed in Files is a batch.
 func TestTreeEntries(t *testing.T) {
+	t.Parallel() // each test watches its own temporary tree; most of their time is waiting out debounce windows
 	root := t.TempDir()
 	pkg := filepath.Join(root, "pkg")
 	flow := filepath.Join(pkg, "cinatra", "oas.json")
@@ -215,6 +222,7 @@ func TestTreeEntries(t *testing.T) {
 // TestUpdate: after Update the watcher follows the new set of files and
 // forgets the old ones.
 func TestUpdate(t *testing.T) {
+	t.Parallel() // each test watches its own temporary tree; most of their time is waiting out debounce windows
 	w, pkg, flow := setup(t)
 	other := filepath.Join(pkg, "README.md")
 	must(t, os.WriteFile(other, []byte("a"), 0o644))
