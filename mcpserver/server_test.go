@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"github.com/oastui/oastui/lint"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -266,6 +267,14 @@ func TestReviewCompileGraphResolve(t *testing.T) {
 	}
 	res, _ = callTool(t, cs, "agent_source_review", map[string]any{"path": clean, "mode": "loud"})
 	wantError(t, res, "mode must be")
+	// Mode full: the review the CLI's --mode full gives (the dry run joins).
+	res, _ = callTool(t, cs, "agent_source_review", map[string]any{"path": clean, "mode": "full"})
+	var full ReviewOutput
+	structured(t, res, &full)
+	want := analysis.Run(clean, analysis.Options{Mode: lint.ModeFull})
+	if full.Mode != "full" || len(full.Findings) != len(want.Review.Findings) {
+		t.Errorf("mode full: mode %s, %d findings, want %d", full.Mode, len(full.Findings), len(want.Review.Findings))
+	}
 
 	// Compile: blocked by the gate (the response of oastui compile), then a
 	// clean agent compiles; the text content is the CLI's document.

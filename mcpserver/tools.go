@@ -141,7 +141,7 @@ func (c *call) rootOf(p string) string {
 // ReviewInput is agent_source_review's input.
 type ReviewInput struct {
 	Input
-	Mode string `json:"mode,omitempty" jsonschema:"review mode: deterministic (the default; what the compile gate counts) or advisory"`
+	Mode string `json:"mode,omitempty" jsonschema:"review mode: deterministic (the default; what the compile gate counts), advisory, or full (advisory plus the dry run's dryrun_* findings)"`
 }
 
 // ReviewOutput is the review: the `oastui lint --format json` document of
@@ -183,13 +183,13 @@ type Gate struct {
 }
 
 func parseMode(m string) (lint.Mode, error) {
-	switch lint.Mode(m) {
-	case "":
+	if m == "" {
 		return lint.ModeDeterministic, nil
-	case lint.ModeDeterministic, lint.ModeAdvisory:
-		return lint.Mode(m), nil
 	}
-	return "", fmt.Errorf("mode must be deterministic or advisory (got %q)", m)
+	if mode, ok := lint.ParseMode(m); ok {
+		return mode, nil
+	}
+	return "", fmt.Errorf("mode must be deterministic, advisory or full (got %q)", m)
 }
 
 func (s *Server) review(_ context.Context, c *call, in ReviewInput) (ReviewOutput, string, error) {
