@@ -104,7 +104,9 @@ sed 's/"version": "0.1.1"/"version": "0.9.0"/' "$child" > "$work/pkg.json" && ca
 tm send-keys -t w '/'
 tm send-keys -t w 'blog-draft'
 tm send-keys -t w Enter
-check_row "the orchestrator now sees the child's version it does not accept" w 1 "blog-draft-writer-agent" "⚠ 2 warnings"
+# (the version mismatch is its third warning; prompt_budget_exceeded on its
+# long system prompt is one of the other two)
+check_row "the orchestrator now sees the child's version it does not accept" w 1 "blog-draft-writer-agent" "⚠ 3 warnings"
 
 # --- filter, graph, open and come back -----------------------------------------
 tm send-keys -t w '/'
