@@ -61,8 +61,6 @@ type keyMap struct {
 	FixPrev   key.Binding
 	FixChoose key.Binding // 1-9: the fix of that number
 
-	// the agent chooser
-	ChooserQuit key.Binding
 }
 
 func bindKeys(label, desc string, keys ...string) key.Binding {
@@ -112,8 +110,6 @@ func newKeyMap(tabs []string) keyMap {
 		FixNext:   bindKeys("tab →", "next fix", "tab", "right"),
 		FixPrev:   bindKeys("⇧tab ←", "previous fix", "shift+tab", "left"),
 		FixChoose: bindKeys("1-9", "fix of that number", "1", "2", "3", "4", "5", "6", "7", "8", "9"),
-
-		ChooserQuit: bindKeys("q esc ctrl+c", "quit", "q", "esc", "ctrl+c"),
 	}
 	nums := make([]string, len(tabs))
 	for i := range tabs {
@@ -239,19 +235,6 @@ const (
 func (k keyMap) filterHelp() []key.Binding {
 	typing := key.NewBinding(key.WithHelp("type", "filter findings"))
 	return []key.Binding{typing, k.FilterDelete, k.FilterKeep, k.FilterClear}
-}
-
-// chooserHelp is the agent chooser's help line.
-func (k keyMap) chooserHelp() []key.Binding {
-	return []key.Binding{short(k.upDown(""), "move"), short(k.Open, "open"), short(k.Help, "help"), short(k.ChooserQuit, "quit")}
-}
-
-// chooserFullHelp is the agent list's `?` overlay.
-func (k keyMap) chooserFullHelp() []views.HelpGroup {
-	return []views.HelpGroup{{Title: "agents/ list", Bindings: []key.Binding{
-		k.upDown("move"), as(k.Top, "first agent"), as(k.Bottom, "last agent"),
-		as(k.Open, "open the agent"), k.Help, k.ChooserQuit,
-	}, Note: []string{"in an agent, esc or ⌫ with nothing", "left to close comes back here;", "q quits"}}}
 }
 
 // nextMode is the review mode `m` switches to: deterministic → advisory →

@@ -51,7 +51,8 @@ func TestHelpNamesItsKeys(t *testing.T) {
 }
 
 // TestEveryKeyHasHelp: each key a binding matches is named by some row of
-// the overlay, the filter line or the chooser line.
+// the overlay, the filter line or the fix preview's line (the workspace
+// screen's keys are checked by its own test).
 func TestEveryKeyHasHelp(t *testing.T) {
 	km := New(Config{}).keys
 	listed := map[string]bool{}
@@ -69,7 +70,6 @@ func TestEveryKeyHasHelp(t *testing.T) {
 		add(g.Bindings)
 	}
 	add(km.filterHelp())
-	add(km.chooserHelp())
 	add(km.fixHelp(true)) // the fix preview's own help line
 	for name, b := range allBindings(km) {
 		for _, k := range b.Keys() {
