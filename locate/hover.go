@@ -1,8 +1,6 @@
 package locate
 
 import (
-	"fmt"
-
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/compile/safetext"
 	"github.com/oastui/oastui/flowgraph"
@@ -40,46 +38,21 @@ func (x *Index) Hover(s Symbol) (Facts, bool) {
 		Steps: append([]int(nil), n.Steps...), BFS: n.BFS, Approval: n.Approval, Risk: n.Risk, Subflow: n.Subflow,
 		Registry: n.Pointer == ""}
 	comp := s.Target.Node
-	f.Inputs = props(comp.Get("inputs"))
-	f.Outputs = props(comp.Get("outputs"))
-	for _, e := range g.Data {
-		if e.To == n.ID {
-			f.DataIn = append(f.DataIn, fmt.Sprintf("%s.%s → %s", e.From, e.Output, e.Input))
-		}
-		if e.From == n.ID {
-			f.DataOut = append(f.DataOut, fmt.Sprintf("%s → %s.%s", e.Output, e.To, e.Input))
-		}
-	}
+	f.Inputs = cleanAll(flowgraph.Ports(comp.Get("inputs")))
+	f.Outputs = cleanAll(flowgraph.Ports(comp.Get("outputs")))
+	in, out := g.DataEdgesOf(n.ID)
+	f.DataIn, f.DataOut = cleanAll(in), cleanAll(out)
 	return f, true
 }
 
 func clean(s string) string { return safetext.Clean(secrets.Redact(s)) }
 
-// props lists an inputs/outputs array as "title: type" (as the TUI's Node
-// tab does).
-func props(arr *compile.Node) []string {
-	if arr == nil || arr.Kind != compile.Array {
-		return nil
+// cleanAll sanitises and masks each string.
+func cleanAll(ss []string) []string {
+	for i, x := range ss {
+		ss[i] = clean(x)
 	}
-	var out []string
-	for _, it := range arr.Items {
-		title := it.Get("title").StringOr("?")
-		typ := it.Get("type").StringOr("")
-		if typ == "" {
-			if r, ok := compile.RefID(it); ok {
-				typ = "$ref " + r
-			}
-		}
-		s := title
-		if typ != "" {
-			s += ": " + typ
-		}
-		if it.Get("default") != nil {
-			s += " (default)"
-		}
-		out = append(out, clean(s))
-	}
-	return out
+	return ss
 }
 
 // Component is what an editor shows on hover over a reference to (or the

@@ -6,7 +6,6 @@ import (
 
 	"charm.land/lipgloss/v2"
 	"github.com/oastui/oastui/analysis"
-	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
 )
 
@@ -516,48 +515,15 @@ func (g *Graph) NodeInfo() *NodeInfo {
 	if n.Pointer == "" {
 		comp = nil
 	}
-	info.Inputs = props(comp.Get("inputs"))
-	info.Outputs = props(comp.Get("outputs"))
-	for _, e := range fg.Graph.Data {
-		if e.To == n.ID {
-			info.DataIn = append(info.DataIn, fmt.Sprintf("%s.%s → %s", e.From, e.Output, e.Input))
-		}
-		if e.From == n.ID {
-			info.DataOut = append(info.DataOut, fmt.Sprintf("%s → %s.%s", e.Output, e.To, e.Input))
-		}
-	}
+	info.Inputs = flowgraph.Ports(comp.Get("inputs"))
+	info.Outputs = flowgraph.Ports(comp.Get("outputs"))
+	info.DataIn, info.DataOut = fg.Graph.DataEdgesOf(n.ID)
 	for _, f := range g.good.Review.Findings {
 		if n.Pointer != "" && f.File == g.good.Agent.FlowPath && under(f.Location, n.Pointer) {
 			info.Findings = append(info.Findings, fmt.Sprintf("%d:%d %s %s", f.Line, f.Column, f.Code, f.Message))
 		}
 	}
 	return info
-}
-
-// props lists an inputs/outputs array as "title: type".
-func props(arr *compile.Node) []string {
-	if arr == nil || arr.Kind != compile.Array {
-		return nil
-	}
-	var out []string
-	for _, it := range arr.Items {
-		title := it.Get("title").StringOr("?")
-		typ := it.Get("type").StringOr("")
-		if typ == "" {
-			if r, ok := compile.RefID(it); ok {
-				typ = "$ref " + r
-			}
-		}
-		s := title
-		if typ != "" {
-			s += ": " + typ
-		}
-		if d := it.Get("default"); d != nil {
-			s += " (default)"
-		}
-		out = append(out, s)
-	}
-	return out
 }
 
 // NodePosition is where the selected node is defined, for the editor.
