@@ -1,9 +1,7 @@
 package slots
 
 import (
-	"context"
 	"fmt"
-	"path/filepath"
 	"testing"
 )
 
@@ -34,20 +32,5 @@ func BenchmarkResolve(b *testing.B) {
 				}
 			}
 		})
-	}
-}
-
-func BenchmarkAuditRecord(b *testing.B) {
-	a, err := OpenAudit(filepath.Join(b.TempDir(), "audit.db"))
-	if err != nil {
-		b.Fatal(err)
-	}
-	defer a.Close()
-	refs := cands(5)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		if _, err := a.Record(context.Background(), batch(fmt.Sprint("run-", i), refs), nil); err != nil {
-			b.Fatal(err)
-		}
 	}
 }

@@ -3,8 +3,11 @@
 // contextSlots, the artifact catalog, the resolver (single-hop satisfies
 // expansion, eligible assertions, latest revision pinned, project
 // fail-closed, scope order, override/accumulate, maxItems), the selection
-// rules a picker enforces (min/max, one for override), the userResponse
-// envelope, and the append-only audit store.
+// rules a picker enforces (min/max, one for override) and the userResponse
+// envelope. The append-only audit store of confirmed selections is its own
+// package, slots/audit, so that only the faces that record a confirmation
+// (the picker, `oastui pick`, `oastui audit`) link SQLite.
 //
-// The package is pure: no terminal, no globals, deterministic output.
+// The package has no terminal and no globals and its output is
+// deterministic; reading the catalog file is its only I/O.
 package slots

@@ -1,7 +1,6 @@
 package slots
 
 import (
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -123,18 +122,4 @@ func Prepare(a *compile.Agent, slotID, projectID, catalogPath string) (*Prepared
 		p.Empty = Explain(p.Request, cat)
 	}
 	return p, nil
-}
-
-// Confirm revalidates an envelope against the offered candidates (as the
-// platform's finalize step does, including minItems, maxItems and one for
-// override) and appends its audit rows.
-func (p *Prepared) Confirm(ctx context.Context, audit *Audit, env Envelope, runID, packageName string) ([]Ref, Recorded, error) {
-	refs, err := Finalize(env.JSON(), p.Slot, p.Offered)
-	if err != nil {
-		return nil, Recorded{}, err
-	}
-	b := Batch{OrgID: p.Catalog.Actor.OrganizationID, ParentRunID: runID, ParentPackageName: packageName,
-		SlotID: p.Slot.SlotID, SelectionMode: p.Slot.SelectionMode, SelectedBy: "user", Refs: refs}
-	rec, err := audit.Record(ctx, b, p.Catalog)
-	return refs, rec, err
 }

@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/oastui/oastui/slots"
+	"github.com/oastui/oastui/slots/audit"
 	"github.com/oastui/oastui/views"
 )
 
@@ -130,14 +131,14 @@ func (m *Model) pickerDone(msg views.PickerDoneMsg) tea.Cmd {
 		if err := os.MkdirAll(filepath.Dir(db), 0o755); err != nil {
 			return pickerSavedMsg{err: err}
 		}
-		store, err := slots.OpenAudit(db)
+		store, err := audit.Open(db)
 		if err != nil {
 			return pickerSavedMsg{err: err}
 		}
 		defer store.Close()
 		var b [8]byte
 		_, _ = rand.Read(b[:])
-		refs, rec, err := p.Confirm(context.Background(), store, env, "dev-"+hex.EncodeToString(b[:]), pkg)
+		refs, rec, err := audit.Confirm(context.Background(), store, p, env, "dev-"+hex.EncodeToString(b[:]), pkg)
 		return pickerSavedMsg{rows: len(refs), wrote: rec.Wrote, path: db, err: err}
 	}
 }

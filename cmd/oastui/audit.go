@@ -14,6 +14,7 @@ import (
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/slots"
+	"github.com/oastui/oastui/slots/audit"
 	"github.com/oastui/oastui/views"
 )
 
@@ -60,7 +61,7 @@ func newAuditCmd() *cobra.Command {
 				path = args[0]
 			}
 			db := auditPathFor(auditFlag, path)
-			_, headErr := os.Lstat(slots.HeadFile(db))
+			_, headErr := os.Lstat(audit.HeadFile(db))
 			if _, err := os.Stat(db); errors.Is(err, fs.ErrNotExist) && errors.Is(headErr, fs.ErrNotExist) {
 				fmt.Fprintf(cmd.ErrOrStderr(), "oastui: audit: no audit database at %s: nothing recorded yet\n", db)
 				if format == "json" {
@@ -68,7 +69,7 @@ func newAuditCmd() *cobra.Command {
 				}
 				return nil
 			}
-			store, err := slots.OpenAudit(db)
+			store, err := audit.Open(db)
 			if err != nil {
 				return usageErrorf("audit: %v", err)
 			}
@@ -78,7 +79,7 @@ func newAuditCmd() *cobra.Command {
 				return internalErrorf("audit: %v", err)
 			}
 			verr := store.Verify(cmd.Context())
-			if verr != nil && !errors.Is(verr, slots.ErrChainBroken) {
+			if verr != nil && !errors.Is(verr, audit.ErrChainBroken) {
 				return internalErrorf("audit: %v", verr)
 			}
 			var b bytes.Buffer
@@ -106,7 +107,7 @@ func newAuditCmd() *cobra.Command {
 				return &exitError{code: exitFindings, msg: fmt.Sprintf("audit: HISTORY BROKEN in %s: %s\n"+
 					"  The audit trail was rewritten, truncated or dropped outside oastui; the rows listed are what is left.\n"+
 					"  Nothing more will be recorded into this database (pick refuses to confirm) until it is investigated;\n"+
-					"  to start a new trail, move %s and %s aside.", db, views.Clean(verr.Error()), db, slots.HeadFile(db))}
+					"  to start a new trail, move %s and %s aside.", db, views.Clean(verr.Error()), db, audit.HeadFile(db))}
 			}
 			return nil
 		},
@@ -120,7 +121,7 @@ func newAuditCmd() *cobra.Command {
 
 // writeAuditText prints one row per line in aligned columns; the id is
 // shortened to the first 12 hex digits of its selectionKey and the index.
-func writeAuditText(b *bytes.Buffer, rows []slots.Row) {
+func writeAuditText(b *bytes.Buffer, rows []audit.Row) {
 	if len(rows) == 0 {
 		return
 	}

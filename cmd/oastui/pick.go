@@ -15,6 +15,7 @@ import (
 
 	"github.com/oastui/oastui/edit"
 	"github.com/oastui/oastui/slots"
+	"github.com/oastui/oastui/slots/audit"
 	"github.com/oastui/oastui/views"
 )
 
@@ -88,12 +89,12 @@ func confirmPick(cmd *cobra.Command, p *slots.Prepared, env slots.Envelope, dbPa
 	if err := os.MkdirAll(filepath.Dir(dbPath), 0o755); err != nil {
 		return usageErrorf("pick: --audit: %v", err)
 	}
-	store, err := slots.OpenAudit(dbPath)
+	store, err := audit.Open(dbPath)
 	if err != nil {
 		return usageErrorf("pick: %v", err)
 	}
 	defer store.Close()
-	refs, rec, err := p.Confirm(cmd.Context(), store, env, run, pkg)
+	refs, rec, err := audit.Confirm(cmd.Context(), store, p, env, run, pkg)
 	if err != nil {
 		return internalErrorf("pick: %v", err)
 	}

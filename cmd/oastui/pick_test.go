@@ -15,6 +15,7 @@ import (
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/slots"
+	"github.com/oastui/oastui/slots/audit"
 )
 
 // slotsPickCmd is a command with buffers, for calling confirmPick directly
@@ -130,14 +131,14 @@ func TestAuditCmd(t *testing.T) {
 	if _, err := os.Stat(db); err == nil {
 		t.Fatal("audit created the database")
 	}
-	store, err := slots.OpenAudit(db)
+	store, err := audit.Open(db)
 	if err != nil {
 		t.Fatal(err)
 	}
 	ref := func(id string) slots.Ref {
 		return slots.Ref{ArtifactID: id, RepresentationRevisionID: "r" + id, SemanticAssertionID: "s" + id, Extension: "@v/x", SourceScope: "team"}
 	}
-	for _, b := range []slots.Batch{
+	for _, b := range []audit.Batch{
 		{OrgID: "o1", ParentRunID: "run-b", ParentPackageName: "@v/a", SlotID: "ctx", SelectionMode: "interactive", SelectedBy: "user", Refs: []slots.Ref{ref("x"), ref("y")}, At: time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)},
 		{OrgID: "o1", ParentRunID: "run-a", ParentPackageName: "@v/a", SlotID: "ctx", SelectionMode: "interactive", SelectedBy: "user", Refs: []slots.Ref{ref("z\x1b[31m")}, At: time.Date(2026, 1, 2, 0, 0, 0, 0, time.UTC)},
 	} {
@@ -155,7 +156,7 @@ func TestAuditCmd(t *testing.T) {
 		t.Error("escape sequence from the database printed")
 	}
 	code, out, _ = runSlotsCmd(t, "audit", "--audit", db, "--run", "run-a", "--format", "json")
-	var rows []slots.Row
+	var rows []audit.Row
 	if err := json.Unmarshal([]byte(out), &rows); code != 0 || err != nil || len(rows) != 1 || rows[0].ParentRunID != "run-a" {
 		t.Fatalf("json: exit %d %v\n%s", code, err, out)
 	}

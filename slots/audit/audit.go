@@ -1,4 +1,9 @@
-package slots
+// Package audit is the hash-chained, append-only store of confirmed context
+// selections (reference cinatra.md §13.9, run_context_selections), in a
+// pure-Go SQLite database: rows are only ever inserted, each carries the
+// hash of the one before it, and a head file beside the database detects
+// a truncated or rewritten trail.
+package audit
 
 import (
 	"context"
@@ -7,6 +12,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/oastui/oastui/slots"
 	"net/url"
 	"os"
 	"sort"
@@ -100,17 +106,17 @@ var auditSchemaAfter = []string{
   BEGIN SELECT RAISE(ABORT, 'run_context_selections_chain: the chain head only moves forward, to the last row'); END`,
 }
 
-// Audit is the append-only store of confirmed selections.
-type Audit struct {
+// Log is the append-only store of confirmed selections.
+type Log struct {
 	db       *sql.DB
 	Path     string
 	afterRow func(i int) error // tests: fail or crash between two rows
 }
 
-// OpenAudit opens (creating if needed) the audit database at path.
+// Open opens (creating if needed) the audit database at path.
 // Transactions take the write lock at BEGIN (BEGIN IMMEDIATE) and wait up
 // to 10 s for another writer, so concurrent confirmations serialise.
-func OpenAudit(path string) (*Audit, error) {
+func Open(path string) (*Log, error) {
 	// A FIFO or a device in place of the database would block or be
 	// clobbered by SQLite: refuse anything but a regular file (or nothing).
 	if st, err := os.Stat(path); err == nil && !st.Mode().IsRegular() {
@@ -124,7 +130,7 @@ func OpenAudit(path string) (*Audit, error) {
 	if err != nil {
 		return nil, fmt.Errorf("audit %s: %w", path, err)
 	}
-	a := &Audit{db: db, Path: path}
+	a := &Log{db: db, Path: path}
 	if err := a.migrate(); err != nil {
 		db.Close()
 		return nil, fmt.Errorf("audit %s: %w", path, err)
@@ -132,7 +138,7 @@ func OpenAudit(path string) (*Audit, error) {
 	return a, nil
 }
 
-func (a *Audit) migrate() error {
+func (a *Log) migrate() error {
 	tx, err := a.db.Begin()
 	if err != nil {
 		return err
@@ -159,10 +165,10 @@ func (a *Audit) migrate() error {
 }
 
 // Close closes the database.
-func (a *Audit) Close() error { return a.db.Close() }
+func (a *Log) Close() error { return a.db.Close() }
 
 // DB exposes the handle (tests use it to try forbidden statements).
-func (a *Audit) DB() *sql.DB { return a.db }
+func (a *Log) DB() *sql.DB { return a.db }
 
 // Batch is one confirmed selection to record.
 type Batch struct {
@@ -172,13 +178,13 @@ type Batch struct {
 	SlotID            string
 	SelectionMode     string // interactive | autonomous
 	SelectedBy        string // user | agent | autonomous
-	Refs              []Ref
+	Refs              []slots.Ref
 	At                time.Time // zero: now
 }
 
-// Coherence checks a ref's triple before it is written (*Catalog.CheckTriple).
+// Coherence checks a ref's triple before it is written (*slots.Catalog.CheckTriple).
 type Coherence interface {
-	CheckTriple(orgID string, r Ref) error
+	CheckTriple(orgID string, r slots.Ref) error
 }
 
 // Recorded is the outcome of Record.
@@ -189,9 +195,9 @@ type Recorded struct {
 }
 
 // dedupe keeps the first ref of each triple, in order.
-func dedupe(refs []Ref) []Ref {
+func dedupe(refs []slots.Ref) []slots.Ref {
 	seen := map[string]bool{}
-	out := make([]Ref, 0, len(refs))
+	out := make([]slots.Ref, 0, len(refs))
 	for _, r := range refs {
 		if k := r.TripleKey(); !seen[k] {
 			seen[k] = true
@@ -292,7 +298,7 @@ var ErrCoherence = errors.New("triple coherence")
 // ids "<selectionKey>:<i>". Every triple is checked with c first (when c is
 // not nil). If any row of that selectionKey exists nothing is written and
 // Wrote is false. Any failure rolls the whole batch back.
-func (a *Audit) Record(ctx context.Context, b Batch, c Coherence) (Recorded, error) {
+func (a *Log) Record(ctx context.Context, b Batch, c Coherence) (Recorded, error) {
 	refs := dedupe(b.Refs)
 	key := SelectionKey(b)
 	res := Recorded{Key: key}
@@ -399,7 +405,7 @@ type Row struct {
 
 // List returns the rows of one parent run (all rows when runID is ""),
 // ordered by selected_at, then id.
-func (a *Audit) List(ctx context.Context, runID string) ([]Row, error) {
+func (a *Log) List(ctx context.Context, runID string) ([]Row, error) {
 	q := `SELECT id, org_id, parent_run_id, parent_package_name, slot_id, artifact_id, representation_revision_id,
   semantic_assertion_id, extension, source_scope, selected_by, selection_mode, selected_at
   FROM run_context_selections`
@@ -425,4 +431,18 @@ func (a *Audit) List(ctx context.Context, runID string) ([]Row, error) {
 		out = append(out, r)
 	}
 	return out, rows.Err()
+}
+
+// Confirm revalidates an envelope against the candidates the picker offered
+// (as the platform's finalize step does, including minItems, maxItems and
+// one for override) and appends its audit rows.
+func Confirm(ctx context.Context, l *Log, p *slots.Prepared, env slots.Envelope, runID, packageName string) ([]slots.Ref, Recorded, error) {
+	refs, err := slots.Finalize(env.JSON(), p.Slot, p.Offered)
+	if err != nil {
+		return nil, Recorded{}, err
+	}
+	b := Batch{OrgID: p.Catalog.Actor.OrganizationID, ParentRunID: runID, ParentPackageName: packageName,
+		SlotID: p.Slot.SlotID, SelectionMode: p.Slot.SelectionMode, SelectedBy: "user", Refs: refs}
+	rec, err := l.Record(ctx, b, p.Catalog)
+	return refs, rec, err
 }

@@ -1,4 +1,4 @@
-package slots
+package audit
 
 import (
 	"context"
@@ -107,7 +107,7 @@ func scanRow(sc interface{ Scan(...any) error }, r *Row, extra ...any) error {
 // order, in the migration's transaction. The chain vouches for those rows
 // as they were found at the migration; it cannot say what happened to them
 // before. It returns the head when it migrated, nil when nothing was to do.
-func (a *Audit) addChainColumns(tx *sql.Tx) (*ChainHead, error) {
+func (a *Log) addChainColumns(tx *sql.Tx) (*ChainHead, error) {
 	var n int
 	if err := tx.QueryRow(`SELECT count(*) FROM pragma_table_info('run_context_selections') WHERE name = 'chain_seq'`).Scan(&n); err != nil {
 		return nil, err
@@ -185,7 +185,7 @@ func startChain(tx *sql.Tx, migrated *ChainHead) error {
 // Verify checks the whole chain: every row's sequence number, link and
 // hash, the head table, and the head file beside the database. A break is
 // a *ChainError (errors.Is ErrChainBroken) naming the first bad row.
-func (a *Audit) Verify(ctx context.Context) error {
+func (a *Log) Verify(ctx context.Context) error {
 	tx, err := a.db.BeginTx(ctx, nil)
 	if err != nil {
 		return fmt.Errorf("audit: %w", err)
@@ -195,7 +195,7 @@ func (a *Audit) Verify(ctx context.Context) error {
 	return err
 }
 
-func (a *Audit) verifyTx(ctx context.Context, tx *sql.Tx) (ChainHead, error) {
+func (a *Log) verifyTx(ctx context.Context, tx *sql.Tx) (ChainHead, error) {
 	rows, err := tx.QueryContext(ctx, `SELECT `+rowColumns+`, chain_seq, prev_hash, row_hash
   FROM run_context_selections ORDER BY chain_seq, rowid`)
 	if err != nil {
@@ -296,7 +296,7 @@ func readHeadFile(path string) (h ChainHead, ok bool, err error) {
 
 // writeHeadFile records head in the head file unless it already records
 // a later one (another writer finished after us).
-func (a *Audit) writeHeadFile(head ChainHead) error {
+func (a *Log) writeHeadFile(head ChainHead) error {
 	path := HeadFile(a.Path)
 	if old, ok, err := readHeadFile(path); err == nil && ok && old.Seq >= head.Seq {
 		return nil

@@ -1,4 +1,4 @@
-package slots
+package audit
 
 import (
 	"context"
@@ -7,6 +7,7 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"github.com/oastui/oastui/slots"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -17,28 +18,41 @@ import (
 	"time"
 )
 
+// testActor is the actor of the audit tests' catalog.
+var testActor = slots.Actor{UserID: "u1", OrganizationID: "o1", WorkspaceID: "w1"}
+
+// cands are n refs a, b, … of auditCatalog's artifacts.
+func cands(n int) []slots.Ref {
+	out := make([]slots.Ref, n)
+	for i := range out {
+		id := string(rune('a' + i))
+		out[i] = slots.Ref{ArtifactID: id, RepresentationRevisionID: "r" + id, SemanticAssertionID: "s" + id, Extension: "@v/x", SourceScope: slots.ScopeUser, OwnerID: "u1"}
+	}
+	return out
+}
+
 // auditCatalog is a catalog whose artifacts a..f each have revision r<id>
 // and assertion s<id> of @v/x (what cands() produces).
-func auditCatalog() *Catalog {
-	c := &Catalog{Actor: testActor}
+func auditCatalog() *slots.Catalog {
+	c := &slots.Catalog{Actor: testActor}
 	for i := 0; i < 6; i++ {
 		id := string(rune('a' + i))
-		c.Artifacts = append(c.Artifacts, Artifact{ArtifactID: id, OwnerLevel: ScopeUser, OwnerID: "u1",
-			Assertions: []Assertion{{SemanticAssertionID: "s" + id, Extension: "@v/x", Eligibility: Eligible}},
-			Revisions:  []Revision{{RepresentationRevisionID: "r" + id, CreatedAt: "2026-01-01T00:00:00Z"}}})
+		c.Artifacts = append(c.Artifacts, slots.Artifact{ArtifactID: id, OwnerLevel: slots.ScopeUser, OwnerID: "u1",
+			Assertions: []slots.Assertion{{SemanticAssertionID: "s" + id, Extension: "@v/x", Eligibility: slots.Eligible}},
+			Revisions:  []slots.Revision{{RepresentationRevisionID: "r" + id, CreatedAt: "2026-01-01T00:00:00Z"}}})
 	}
 	return c
 }
 
-func batch(run string, refs []Ref) Batch {
+func batch(run string, refs []slots.Ref) Batch {
 	return Batch{OrgID: "o1", ParentRunID: run, ParentPackageName: "@v/agent", SlotID: "ctx",
-		SelectionMode: Interactive, SelectedBy: "user", Refs: refs}
+		SelectionMode: slots.Interactive, SelectedBy: "user", Refs: refs}
 }
 
-func openTemp(t *testing.T) (*Audit, string) {
+func openTemp(t *testing.T) (*Log, string) {
 	t.Helper()
 	path := filepath.Join(t.TempDir(), "audit.db")
-	a, err := OpenAudit(path)
+	a, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -46,7 +60,7 @@ func openTemp(t *testing.T) (*Audit, string) {
 	return a, path
 }
 
-func count(t *testing.T, a *Audit) int {
+func count(t *testing.T, a *Log) int {
 	t.Helper()
 	var n int
 	if err := a.DB().QueryRow(`SELECT count(*) FROM run_context_selections`).Scan(&n); err != nil {
@@ -90,7 +104,7 @@ func TestAuditAppendOnly(t *testing.T) {
 }
 
 func TestSelectionKey(t *testing.T) {
-	b := batch("run1", []Ref{cands(2)[1], cands(2)[0], cands(2)[1]})
+	b := batch("run1", []slots.Ref{cands(2)[1], cands(2)[0], cands(2)[1]})
 	js := `{"parentRunId":"run1","parentPackageName":"@v/agent","slotId":"ctx","selectionMode":"interactive","triples":[["a","ra","sa"],["b","rb","sb"]]}`
 	sum := sha256.Sum256([]byte(js))
 	if got, want := SelectionKey(b), hex.EncodeToString(sum[:]); got != want {
@@ -118,7 +132,7 @@ func TestAuditIdempotent(t *testing.T) {
 		}
 	}
 	// Same selection again, refs in another order and one duplicated: nothing written.
-	r2, err := a.Record(ctx, batch("run1", []Ref{cs[2], cs[0], cs[1], cs[0]}), auditCatalog())
+	r2, err := a.Record(ctx, batch("run1", []slots.Ref{cs[2], cs[0], cs[1], cs[0]}), auditCatalog())
 	if err != nil || r2.Wrote || r2.Key != r1.Key || r2.Rows != 0 {
 		t.Fatalf("repeat: %+v %v", r2, err)
 	}
@@ -143,20 +157,20 @@ func TestAuditCoherence(t *testing.T) {
 	good := cands(4)[3]
 	tests := []struct {
 		name string
-		ref  Ref
+		ref  slots.Ref
 		org  string
 		want string
 	}{
-		{"unknown artifact", Ref{ArtifactID: "zz", RepresentationRevisionID: "ra", SemanticAssertionID: "sa", Extension: "@v/x", SourceScope: ScopeUser}, "o1", "does not exist"},
+		{"unknown artifact", slots.Ref{ArtifactID: "zz", RepresentationRevisionID: "ra", SemanticAssertionID: "sa", Extension: "@v/x", SourceScope: slots.ScopeUser}, "o1", "does not exist"},
 		{"deleted artifact", cands(2)[1], "o1", "is deleted"},
-		{"revision of another artifact", Ref{ArtifactID: "a", RepresentationRevisionID: "rc", SemanticAssertionID: "sa", Extension: "@v/x", SourceScope: ScopeUser}, "o1", "representation revision"},
-		{"assertion of another artifact", Ref{ArtifactID: "a", RepresentationRevisionID: "ra", SemanticAssertionID: "sc", Extension: "@v/x", SourceScope: ScopeUser}, "o1", "semantic assertion"},
-		{"extension mismatch", Ref{ArtifactID: "a", RepresentationRevisionID: "ra", SemanticAssertionID: "sa", Extension: "@v/y", SourceScope: ScopeUser}, "o1", "not \"@v/y\""},
+		{"revision of another artifact", slots.Ref{ArtifactID: "a", RepresentationRevisionID: "rc", SemanticAssertionID: "sa", Extension: "@v/x", SourceScope: slots.ScopeUser}, "o1", "representation revision"},
+		{"assertion of another artifact", slots.Ref{ArtifactID: "a", RepresentationRevisionID: "ra", SemanticAssertionID: "sc", Extension: "@v/x", SourceScope: slots.ScopeUser}, "o1", "semantic assertion"},
+		{"extension mismatch", slots.Ref{ArtifactID: "a", RepresentationRevisionID: "ra", SemanticAssertionID: "sa", Extension: "@v/y", SourceScope: slots.ScopeUser}, "o1", "not \"@v/y\""},
 		{"other organization", good, "o2", "organization"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			b := batch("run1", []Ref{good, tc.ref})
+			b := batch("run1", []slots.Ref{good, tc.ref})
 			b.OrgID = tc.org
 			_, err := a.Record(context.Background(), b, cat)
 			if !errors.Is(err, ErrCoherence) || !strings.Contains(err.Error(), tc.want) {
@@ -182,7 +196,7 @@ func TestAuditFailureMidBatchLeavesNothing(t *testing.T) {
 			t.Fatalf("%d rows of a failed batch remain", n)
 		}
 		// the same selection, fixed, is then written in full
-		refs[2].SourceScope = ScopeUser
+		refs[2].SourceScope = slots.ScopeUser
 		if r, err := a.Record(context.Background(), batch("run1", refs), nil); err != nil || !r.Wrote || count(t, a) != 3 {
 			t.Fatalf("retry: %+v %v", r, err)
 		}
@@ -211,7 +225,7 @@ func TestAuditHelperProcess(t *testing.T) {
 	if mode == "" {
 		t.Skip("helper process only")
 	}
-	a, err := OpenAudit(os.Getenv("AUDIT_DB"))
+	a, err := Open(os.Getenv("AUDIT_DB"))
 	if err != nil {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(2)
@@ -313,7 +327,7 @@ func TestAuditConcurrentConnections(t *testing.T) {
 		wg.Add(1)
 		go func(w int) {
 			defer wg.Done()
-			a, err := OpenAudit(path) // a separate connection pool per worker
+			a, err := Open(path) // a separate connection pool per worker
 			if err != nil {
 				errs[w] = err
 				return
@@ -346,7 +360,7 @@ func TestAuditConcurrentConnections(t *testing.T) {
 	if total != 5 {
 		t.Errorf("shared selections written %d times, want exactly 5", total)
 	}
-	a, _ := OpenAudit(path)
+	a, _ := Open(path)
 	defer a.Close()
 	if n, want := count(t, a), workers*5*2+5*4; n != want {
 		t.Fatalf("rows = %d, want %d", n, want)
@@ -356,7 +370,7 @@ func TestAuditConcurrentConnections(t *testing.T) {
 	}
 }
 
-func mustList(t *testing.T, a *Audit, run string) []Row {
+func mustList(t *testing.T, a *Log, run string) []Row {
 	t.Helper()
 	rows, err := a.List(context.Background(), run)
 	if err != nil {
@@ -401,7 +415,7 @@ func TestOpenAuditNotRegular(t *testing.T) {
 	fifo := filepath.Join(dir, "audit.db")
 	mkfifo(t, fifo)
 	for _, p := range []string{fifo, dir} {
-		if a, err := OpenAudit(p); err == nil || !strings.Contains(err.Error(), "not a regular file") {
+		if a, err := Open(p); err == nil || !strings.Contains(err.Error(), "not a regular file") {
 			if a != nil {
 				a.Close()
 			}
@@ -415,7 +429,7 @@ func TestOpenAuditOddPath(t *testing.T) {
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	a, err := OpenAudit(filepath.Join(dir, "audit.db"))
+	a, err := Open(filepath.Join(dir, "audit.db"))
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -460,7 +474,7 @@ func TestAuditMigratesLegacyTable(t *testing.T) {
 		}
 	}
 	raw.Close()
-	a, err := OpenAudit(path)
+	a, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -494,7 +508,7 @@ func TestAuditMigratesLegacyTable(t *testing.T) {
 		t.Fatalf("after a new record: %d rows, %v", count(t, a), err)
 	}
 	// opening again is a no-op
-	b, err := OpenAudit(path)
+	b, err := Open(path)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -538,5 +552,20 @@ func TestAuditHeadFile(t *testing.T) {
 	must(os.WriteFile(HeadFile(path), []byte("junk"), 0o644))
 	if err := a.Verify(ctx); !errors.Is(err, ErrChainBroken) || !strings.Contains(err.Error(), "is not one oastui wrote") {
 		t.Fatalf("garbled head file: %v", err)
+	}
+}
+
+func BenchmarkAuditRecord(b *testing.B) {
+	a, err := Open(filepath.Join(b.TempDir(), "audit.db"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer a.Close()
+	refs := cands(5)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := a.Record(context.Background(), batch(fmt.Sprint("run-", i), refs), nil); err != nil {
+			b.Fatal(err)
+		}
 	}
 }

@@ -1,4 +1,4 @@
-package slots
+package audit
 
 import (
 	"context"
@@ -179,7 +179,7 @@ func TestAuditAttacks(t *testing.T) {
 		for _, at := range auditAttacks {
 			t.Run(r.name+"/"+at.name, func(t *testing.T) {
 				path := seedAudit(t)
-				a, err := OpenAudit(path)
+				a, err := Open(path)
 				if err != nil {
 					t.Fatal(err)
 				}
@@ -189,7 +189,7 @@ func TestAuditAttacks(t *testing.T) {
 
 				execErr := r.exec(t, path, stmt)
 
-				a, err = OpenAudit(path)
+				a, err = Open(path)
 				if err != nil {
 					t.Fatalf("reopen after the attack: %v", err)
 				}

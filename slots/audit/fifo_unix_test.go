@@ -1,6 +1,6 @@
 //go:build unix
 
-package slots
+package audit
 
 import (
 	"syscall"
