@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/race"
 	"github.com/oastui/oastui/internal/testshared"
 )
 
@@ -126,7 +127,10 @@ func TestAgentSpecDerivedCases(t *testing.T) {
 	dir := filepath.Join(agentspecCorpus(t), "invalid", "derived")
 	rows := readTSV(t, filepath.Join(dir, "EXPECTED.tsv"))
 	passed := 0
-	for _, row := range rows {
+	for i, row := range rows {
+		if i%race.Stride(3) != 0 {
+			continue
+		}
 		file := row["file"]
 		code := derivedExpected[file[:3]]
 		t.Run(file[:3], func(t *testing.T) {
@@ -196,9 +200,13 @@ func TestAgentSpecCorpusBaseline(t *testing.T) {
 			allowed[p][c]++
 		}
 	}
-	checked := 0
+	checked, loadable := 0, 0
 	for _, row := range readTSV(t, filepath.Join(dir, "MANIFEST.tsv")) {
 		if row["pyagentspec_snapshot_load"] != "OK" {
+			continue
+		}
+		loadable++
+		if loadable%race.Stride(4) != 0 {
 			continue
 		}
 		p := row["corpus_path"]
@@ -226,8 +234,8 @@ func TestAgentSpecCorpusBaseline(t *testing.T) {
 			}
 		}
 	}
-	if checked < 100 {
-		t.Errorf("only %d OK files checked", checked)
+	if loadable < 100 || checked < loadable/race.Stride(4) {
+		t.Errorf("only %d of %d OK files checked", checked, loadable)
 	}
 	t.Logf("%d SDK-loadable corpus files checked", checked)
 }

@@ -9,6 +9,7 @@ import (
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/internal/race"
 	"github.com/oastui/oastui/internal/testshared"
 )
 
@@ -137,8 +138,11 @@ func reviewDir(t *testing.T, dir string) (*compile.Agent, []Finding) {
 func TestFixesOnBrokenCorpus(t *testing.T) {
 	corpus, slugs := testshared.CorpusAgents(t)
 	applied := map[string]int{}
-	for _, slug := range slugs {
-		for _, cb := range corpusBreaks {
+	for si, slug := range slugs {
+		for bi, cb := range corpusBreaks {
+			if (si+bi)%race.Stride(3) != 0 {
+				continue
+			}
 			t.Run(slug+"/"+cb.name, func(t *testing.T) {
 				dir := copyCorpusAgent(t, corpus, slug)
 				_, base := reviewDir(t, dir)
@@ -190,7 +194,7 @@ func TestFixesOnBrokenCorpus(t *testing.T) {
 		}
 	}
 	for _, cb := range corpusBreaks {
-		if applied[cb.name] == 0 {
+		if applied[cb.name] == 0 && race.Stride(3) == 1 { // under -race only a sample of the pairs runs
 			t.Errorf("breakage %q applied to no corpus agent", cb.name)
 		}
 	}
