@@ -49,6 +49,7 @@ var All = assemble(
 
 	// Cinatra review scans.
 	reportedBy(passLLMBridge, RuleLLMBridgeMissingAgentID),
+	reportedBy(passLLMBridgeUser, RuleLLMBridgeUserMissing),
 	reportedBy(passPackage, RulePackageVersionOASPkgDrift, RuleAgentPackageMissingLicense, RulePackageNameMismatch),
 	reportedBy(passStartNodeInputs, RuleStartNodeInputsWithoutRequired),
 	reportedBy(passURLs, RuleUntrustedExternalURL),

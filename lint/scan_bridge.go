@@ -17,9 +17,16 @@ var (
 	RuleLLMBridgeMissingAgentID = &Rule{Code: "llm_bridge_missing_agent_id", Severity: compile.Blocker, Group: "scan",
 		Doc:       "an ApiNode calling /api/llm-bridge has no non-empty agent_id in data, body or config, so the bridge cannot resolve the calling agent's compiled toolboxes",
 		AutoFixes: []string{"add agent_id (package.json's name without its scope) to the ApiNode's data"}}
+	RuleLLMBridgeUserMissing = &Rule{Code: "llm_bridge_user_missing", Severity: compile.Warning, Group: "scan",
+		Doc: "an ApiNode calling /api/llm-bridge sends no `user` string in its data: the bridge's request schema requires `user` (the user message; " +
+			"src/app/api/llm-bridge/route.ts), so the call is rejected before any model runs; a `prompt` or `message` member is not read by the bridge",
+		AutoFixes: []string{"rename the data's `prompt` (or `message`) member to `user`, when it is a string and there is no `user`"}}
 )
 
-var passLLMBridge = &Check{Name: "scan_bridge", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkLLMBridgeWiring}
+var (
+	passLLMBridge     = &Check{Name: "scan_bridge", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkLLMBridgeWiring}
+	passLLMBridgeUser = &Check{Name: "scan_bridge_user", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkLLMBridgeUser}
+)
 
 const bridgeMessage = " targets /api/llm-bridge but data/body/config lacks agent_id; the bridge cannot resolve the calling agent's compiled toolboxes"
 
@@ -35,6 +42,56 @@ func checkLLMBridgeWiring(p *Pass) {
 		}
 		p.ReportFix(doc, c.Ptr(), RuleLLMBridgeMissingAgentID, "ApiNode "+c.Label()+bridgeMessage, bridgeFix(p.Agent, c.Node))
 	}
+}
+
+// checkLLMBridgeUser: every bridge ApiNode (nested subflows too) sends a
+// `user` string. Not one of the reference's scans: its own check, so the
+// reference's scan fixtures compare the agent_id scan alone.
+func checkLLMBridgeUser(p *Pass) {
+	for _, c := range scanComponents(p.Agent.Flow.Root) {
+		if c.Type != "ApiNode" {
+			continue
+		}
+		if u, ok := c.Node.Get("url").Str(); ok && isLLMBridgeURL(u) {
+			checkBridgeUser(p, c)
+		}
+	}
+}
+
+// checkBridgeUser: the bridge's request body must carry `user` as a string
+// (route.ts validates the body with zod; `user` is its one required field).
+// The body is the node's data (body or config in older files, as the
+// agent_id scan accepts). A body that is not an object at all is the
+// agent_id rule's business.
+func checkBridgeUser(p *Pass, c scanComponent) {
+	var body *compile.Node
+	for _, k := range []string{"data", "body", "config"} {
+		if o := c.Node.Get(k); o.Is(compile.Object) {
+			if _, ok := o.Get("user").Str(); ok {
+				return
+			}
+			if body == nil {
+				body = o
+			}
+		}
+	}
+	if body == nil {
+		return
+	}
+	doc := p.Agent.Flow
+	msg := "ApiNode " + c.Label() + " posts to /api/llm-bridge without a `user` string: the bridge requires `user` (the user message) and rejects the call"
+	if u := body.Get("user"); u != nil {
+		p.Report(doc, ptrOf(u), RuleLLMBridgeUserMissing, msg+" (`user` is "+u.Kind.String()+", not a string)")
+		return
+	}
+	for _, k := range []string{"prompt", "message"} {
+		if v := body.Get(k); v.Is(compile.String) {
+			f := newFix("rename `" + k + "` to `user` in the ApiNode's data")
+			p.ReportFix(doc, ptrOf(v), RuleLLMBridgeUserMissing, msg+"; its `"+k+"` member is not read by the bridge", f.add(fix.RenameKey(doc, ptrOf(v), "user")).fix())
+			return
+		}
+	}
+	p.Report(doc, ptrOf(body), RuleLLMBridgeUserMissing, msg)
 }
 
 // isLLMBridgeURL: the path ends with /api/llm-bridge ({{CINATRA_BASE_URL}}/api/llm-bridge,

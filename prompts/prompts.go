@@ -520,12 +520,12 @@ func (b *builder) skill(data *compile.Node) *Skill {
 		rel = "skills/" + id + "/SKILL.md"
 	}
 	s.Path = rel
-	if b.a.Dir == "" || (id != "" && filepath.Base(b.a.Dir) != id && !strings.HasPrefix(rel, "skills/")) {
+	if b.a.Dir == "" || (id != "" && !b.ownAgentID(id) && !strings.HasPrefix(rel, "skills/")) {
 		s.Status = "other_package"
 		s.Note = "the bridge looks for it in the package of agent " + id + ", which is not this one"
 		return s
 	}
-	if id != "" && filepath.Base(b.a.Dir) != id && data.Get("skill_source_path") == nil {
+	if id != "" && !b.ownAgentID(id) && data.Get("skill_source_path") == nil {
 		s.Status = "other_package"
 		s.Note = "agent_id " + id + " names another package (the bridge looks under <installDir>/cinatra-ai/" + id + "/); not read"
 		return s
@@ -543,6 +543,15 @@ func (b *builder) skill(data *compile.Node) *Skill {
 	s.Status = "missing"
 	s.Note = "no " + rel + " in the package: the bridge mounts no skill (the agent's assigned skills may still be added at run time)"
 	return s
+}
+
+// ownAgentID: agent_id names the package being reviewed: its directory
+// (agents/<vendor>/<slug>, as the corpus writes agent_id), its package.json
+// name, or that name without its scope (what the agent_id fix writes).
+func (b *builder) ownAgentID(id string) bool {
+	name := b.a.PackageName()
+	slug := name[strings.LastIndexByte(name, '/')+1:]
+	return id == filepath.Base(b.a.Dir) || (name != "" && (id == name || id == slug))
 }
 
 func (b *builder) skillText(s *Skill) string {

@@ -136,6 +136,12 @@ func TestBridgeSystemChain(t *testing.T) {
 	if s := Build(Input{Agent: load(t, fixture, other)}).Nodes[0].Skill; s.Status != "other_package" {
 		t.Errorf("other package: %+v", s)
 	}
+	// agent_id spelled as package.json's name is this package too: the
+	// bridge's skills/<agent_id>/SKILL.md is looked up here (and absent).
+	scoped := overlay(t, `"agent_id": "prompt-agent"`, `"agent_id": "@acme/prompt-agent"`)
+	if s := Build(Input{Agent: load(t, fixture, scoped)}).Nodes[0].Skill; s.Status != "missing" || s.Path != "skills/@acme/prompt-agent/SKILL.md" {
+		t.Errorf("agent_id = package name: %+v", s)
+	}
 	tmpl := overlay(t, `"agent_id": "prompt-agent"`, `"agent_id": "{{ agent_id }}"`)
 	if s := Build(Input{Agent: load(t, fixture, tmpl)}).Nodes[0].Skill; s.Status != "unresolved" {
 		t.Errorf("template agent_id: %+v", s)
