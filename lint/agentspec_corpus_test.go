@@ -124,6 +124,7 @@ func hasCode(fs []Finding, code string) bool {
 }
 
 func TestAgentSpecDerivedCases(t *testing.T) {
+	t.Parallel() // a long table of independent reviews: the package's tail, where one core would idle
 	dir := filepath.Join(agentspecCorpus(t), "invalid", "derived")
 	rows := readTSV(t, filepath.Join(dir, "EXPECTED.tsv"))
 	passed := 0
@@ -149,6 +150,7 @@ func TestAgentSpecDerivedCases(t *testing.T) {
 }
 
 func TestAgentSpecOfficialNegatives(t *testing.T) {
+	t.Parallel() // a long table of independent reviews: the package's tail, where one core would idle
 	dir := filepath.Join(agentspecCorpus(t), "invalid", "official", "pyagentspec", "tests", "agentspec_configs", "invalid")
 	ents, err := os.ReadDir(dir)
 	if err != nil {
@@ -189,6 +191,7 @@ var baselineCodes = map[string][]string{
 // TestAgentSpecCorpusBaseline: every corpus file the SDK loads (MANIFEST
 // `OK`) gets no blocker beyond what LINT-BASELINE.tsv lists for it.
 func TestAgentSpecCorpusBaseline(t *testing.T) {
+	t.Parallel() // a long table of independent reviews: the package's tail, where one core would idle
 	dir := agentspecCorpus(t)
 	allowed := map[string]map[string]int{}
 	for _, row := range readTSV(t, filepath.Join(dir, "LINT-BASELINE.tsv")) {

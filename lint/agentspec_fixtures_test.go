@@ -32,6 +32,7 @@ func asUpdate() bool {
 const asFixtureDir = "../testdata/agentspec"
 
 func TestAgentSpecFixtures(t *testing.T) {
+	t.Parallel() // a long table of independent reviews: the package's tail, where one core would idle
 	oks, _ := filepath.Glob(filepath.Join(asFixtureDir, "ok", "*"))
 	if len(oks) == 0 {
 		t.Fatal("no ok fixtures")

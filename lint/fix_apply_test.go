@@ -135,6 +135,7 @@ func sortedEdits(es []edit.Edit) []edit.Edit {
 // away without any new finding (no code is reported more often than
 // before), and leaves every byte outside the edited spans as it was.
 func TestFixesOnErrFixtures(t *testing.T) {
+	t.Parallel() // a long table of independent reviews: the package's tail, where one core would idle
 	for _, r := range All {
 		if !r.Fixable() {
 			continue

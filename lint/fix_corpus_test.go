@@ -136,6 +136,7 @@ func reviewDir(t *testing.T, dir string) (*compile.Agent, []Finding) {
 // spans are those of the broken copy, and where the fix is the exact
 // inverse of the breakage the file is the original again.
 func TestFixesOnBrokenCorpus(t *testing.T) {
+	t.Parallel() // a long table of independent reviews: the package's tail, where one core would idle
 	corpus, slugs := testshared.CorpusAgents(t)
 	applied := map[string]int{}
 	for si, slug := range slugs {

@@ -18,6 +18,7 @@ const rulesDocPath = "../docs/rules.md"
 // ./lint` rewrites it). Every rule has its section, so every SARIF helpUri
 // resolves.
 func TestRulesDoc(t *testing.T) {
+	t.Parallel() // a long table of independent reviews: the package's tail, where one core would idle
 	var buf bytes.Buffer
 	if err := WriteRulesMarkdown(&buf, func(r *Rule) (RuleExample, RuleExample) { return ruleDocExamples(t, r) }); err != nil {
 		t.Fatal(err)

@@ -274,6 +274,7 @@ func checkRuleFixtures(t *testing.T, r *Rule) {
 // TestEveryRuleHasFixtures walks the rule list: every rule has an ok and
 // an err fixture, and they behave.
 func TestEveryRuleHasFixtures(t *testing.T) {
+	t.Parallel() // a long table of independent reviews: the package's tail, where one core would idle
 	for _, r := range All {
 		if why, ok := noFixture[r.Code]; ok {
 			if why == "" {

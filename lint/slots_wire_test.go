@@ -276,6 +276,7 @@ func anyList(v any) []any { l, _ := v.([]any); return l }
 // re-lints with no context-slot finding and nothing the original lacks,
 // and compiles with the context step.
 func TestWireContextSlotOnBrokenCorpus(t *testing.T) {
+	t.Parallel() // a long table of independent reviews: the package's tail, where one core would idle
 	corpus, slugs := testshared.CorpusAgents(t)
 	tried := 0
 	for _, slug := range slugs {
