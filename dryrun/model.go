@@ -1,7 +1,6 @@
 package dryrun
 
 import (
-	"regexp"
 	"sort"
 	"strings"
 
@@ -70,7 +69,6 @@ type flowModel struct {
 	outputs  []prop
 }
 
-var placeholderRE = regexp.MustCompile(`{{\s*(\w+)\s*}}`)
 
 func (e *explorer) modelOf(a *compile.Agent, f *compile.Flow, top bool) *flowModel {
 	if m, ok := e.models[f.Node]; ok {
@@ -362,12 +360,12 @@ func placeholders(comp *compile.Node) []prop {
 		}
 		switch n.Kind {
 		case compile.String:
-			for _, m := range placeholderRE.FindAllStringSubmatch(n.Text, -1) {
-				if !seen[m[1]] {
-					seen[m[1]] = true
-					names = append(names, m[1])
+			compile.EachPlaceholder(n.Text, compile.TemplateSpace, func(name string, _, _ int) {
+				if !seen[name] {
+					seen[name] = true
+					names = append(names, name)
 				}
-			}
+			})
 		case compile.Object:
 			for _, mem := range n.Members {
 				walk(mem.Value, depth+1)

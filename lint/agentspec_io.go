@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -43,13 +42,9 @@ var (
 
 var passAgentSpecIO = &Check{Name: "agentspec-io", Profiles: []compile.Profile{compile.ProfileAgentSpec}, Run: checkAgentSpecIO}
 
-var placeholderRE = regexp.MustCompile(`{{\s*(\w+)\s*}}`)
-
 // placeholders returns the {{names}} in s, as pyagentspec's templating finds them.
 func placeholders(s string, into map[string]bool) {
-	for _, m := range placeholderRE.FindAllStringSubmatch(s, -1) {
-		into[m[1]] = true
-	}
+	compile.EachPlaceholder(s, compile.TemplateSpace, func(name string, _, _ int) { into[name] = true })
 }
 
 // Kinds of component a field takes.

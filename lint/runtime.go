@@ -530,52 +530,11 @@ func rtScanPlaceholders(n *compile.Node, set *rtOrderedSet, depth int) {
 }
 
 func rtScanText(text string, set *rtOrderedSet) {
-	for i := 0; i+1 < len(text); {
-		k := strings.Index(text[i:], "{{")
-		if k < 0 {
-			break
+	compile.EachPlaceholder(text, compile.StringifiedSpace, func(name string, _, _ int) {
+		if !rtIsEnvName(name) {
+			set.add(name)
 		}
-		start := i + k
-		if name, end, ok := rtMatchPlaceholder(text, start); ok {
-			if !rtIsEnvName(name) {
-				set.add(name)
-			}
-			i = end
-		} else {
-			i = start + 1
-		}
-	}
-}
-
-// rtMatchPlaceholder matches \{\{\s*(\w+)\s*\}\} at text[start:].
-func rtMatchPlaceholder(text string, start int) (string, int, bool) {
-	j := start + 2
-	for j < len(text) && rtSpace(text[j]) {
-		j++
-	}
-	ns := j
-	for j < len(text) && rtWord(text[j]) {
-		j++
-	}
-	if j == ns {
-		return "", 0, false
-	}
-	name := text[ns:j]
-	for j < len(text) && rtSpace(text[j]) {
-		j++
-	}
-	if j+1 < len(text) && text[j] == '}' && text[j+1] == '}' {
-		return name, j + 2, true
-	}
-	return "", 0, false
-}
-
-// rtSpace is \s as it can match in JSON text: JSON.stringify escapes tab,
-// newline and the other control characters, so only the space is left.
-func rtSpace(c byte) bool { return c == ' ' }
-
-func rtWord(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+	})
 }
 
 func rtIsEnvName(s string) bool {

@@ -1,6 +1,10 @@
 package prompts
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+)
 
 // SegmentKind says what a piece of a template is.
 type SegmentKind string
@@ -37,7 +41,7 @@ func Split(s string) []Segment {
 	}
 	for i := 0; i < len(s); {
 		if i+1 < len(s) && s[i] == '{' && (s[i+1] == '{' || s[i+1] == '%') {
-			if name, end, ok := matchPlaceholder(s, i); ok {
+			if name, end, ok := compile.MatchPlaceholder(s, i, compile.TemplateSpace); ok {
 				flush()
 				kind := SegPlaceholder
 				if isEnvName(name) {
@@ -64,44 +68,6 @@ func Split(s string) []Segment {
 	}
 	flush()
 	return out
-}
-
-// matchPlaceholder matches {{\s*(\w+)\s*}} at s[start:] (\s: space, tab,
-// newline, carriage return, form feed, vertical tab; \w: ASCII word
-// characters, as in Python's re without re.UNICODE on str… pyagentspec's
-// pattern is compiled on str, where \w is Unicode: names in the corpus
-// are ASCII, and a non-ASCII name is left as an expression here).
-func matchPlaceholder(s string, start int) (string, int, bool) {
-	if start+1 >= len(s) || s[start] != '{' || s[start+1] != '{' {
-		return "", 0, false
-	}
-	j := start + 2
-	for j < len(s) && isSpace(s[j]) {
-		j++
-	}
-	ns := j
-	for j < len(s) && isWord(s[j]) {
-		j++
-	}
-	if j == ns {
-		return "", 0, false
-	}
-	name := s[ns:j]
-	for j < len(s) && isSpace(s[j]) {
-		j++
-	}
-	if j+1 < len(s) && s[j] == '}' && s[j+1] == '}' {
-		return name, j + 2, true
-	}
-	return "", 0, false
-}
-
-func isSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'
-}
-
-func isWord(c byte) bool {
-	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
 // isEnvName: ALL-CAPS names are the platform's environment variables
