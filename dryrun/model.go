@@ -69,7 +69,6 @@ type flowModel struct {
 	outputs  []prop
 }
 
-
 func (e *explorer) modelOf(a *compile.Agent, f *compile.Flow, top bool) *flowModel {
 	if m, ok := e.models[f.Node]; ok {
 		return m
