@@ -119,6 +119,39 @@ func (s *Server) isFlowFile(path string) bool {
 	return bytes.Contains(src, []byte("agentspec_version")) || bytes.Contains(src, []byte("component_type"))
 }
 
+// legacyPackage is the package directory whose flow file flow is, when
+// flow sits at a legacy place (compile.FlowCandidates after the first)
+// with none of the places before it taken (on disk or in a buffer), beside
+// a package.json; else "".
+func legacyPackage(flow string, overlay map[string][]byte) string {
+	exists := func(p string) bool {
+		if _, open := overlay[p]; open {
+			return true
+		}
+		_, err := os.Lstat(p)
+		return err == nil
+	}
+	dir := filepath.Dir(flow)
+	if filepath.Base(dir) == "cinatra" {
+		dir = filepath.Dir(dir)
+	}
+	if !exists(filepath.Join(dir, "package.json")) {
+		return ""
+	}
+	for i, rel := range compile.FlowCandidates {
+		if filepath.Join(dir, filepath.FromSlash(rel)) == flow {
+			if i == 0 {
+				return ""
+			}
+			return dir
+		}
+		if exists(filepath.Join(dir, filepath.FromSlash(rel))) {
+			return ""
+		}
+	}
+	return ""
+}
+
 func isRegistry(path string) bool {
 	return strings.HasSuffix(filepath.ToSlash(path), "/_shared/cinatra/components.json")
 }
@@ -248,7 +281,18 @@ func (s *Server) review(flow string) *result {
 
 	opts := analysis.Options{Mode: s.opts.Mode, Load: s.opts.Load, ConfigPath: s.opts.ConfigPath, Stages: analysis.ReviewOnly}
 	opts.Load.Overlay = overlay
-	snap := analysis.Run(flow, opts)
+	var snap *analysis.Snapshot
+	if dir := legacyPackage(flow, overlay); dir != "" {
+		// the package's flow file at a legacy place: the package is
+		// reviewed, as `oastui lint DIR` reviews it (with the
+		// legacy_agent_filename warning and its move fix)
+		if snap = analysis.Run(dir, opts); snap.Agent == nil || absPath(snap.Agent.FlowPath) != flow {
+			snap = nil
+		}
+	}
+	if snap == nil {
+		snap = analysis.Run(flow, opts)
+	}
 	if snap.Config.Err != nil {
 		s.logf("config %s: %v (the defaults apply)", snap.Config.Path, snap.Config.Err)
 	}
