@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 
@@ -91,7 +92,16 @@ func (s *Server) flowsOf(path string) []string {
 	if _, reviewed := s.results[path]; reviewed || s.isFlowFile(path) {
 		return []string{path}
 	}
-	return nil
+	// another file a review read (a README the credential scan reads):
+	// the agents that read it
+	var out []string
+	for flow, r := range s.results {
+		if _, read := r.srcs[path]; read {
+			out = append(out, flow)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // isFlowFile: a package's flow file (cinatra/oas.json, or a legacy
@@ -307,6 +317,20 @@ func (s *Server) review(flow string) *result {
 				}
 			}
 		}
+		if sib := snap.Agent.Siblings; sib != nil {
+			// the package's other files, as the credential scan read them
+			// (an open buffer's text included): the ranges of their findings
+			for _, f := range sib.Files {
+				p := absPath(f.Path)
+				if _, seen := r.srcs[p]; seen || f.Data == nil {
+					continue
+				}
+				r.srcs[p] = f.Data
+				if v, open := versions[p]; open {
+					r.versions[p] = v
+				}
+			}
+		}
 	} else if src, open := overlay[flow]; open {
 		r.srcs[flow] = src
 		r.versions[flow] = versions[flow]
@@ -463,13 +487,29 @@ func clean(s string) string { return safetext.Clean(secrets.Redact(s)) }
 // root covers the first line only, not the whole object.
 func (s *Server) rangeOf(r *result, doc *compile.Doc, path string, f compile.Finding) protocol.Range {
 	t := r.text(path)
-	if doc == nil || t == nil {
+	if t == nil {
+		// a file the review holds no text of (one too large to scan)
 		line, col := uint32(max(f.Line-1, 0)), uint32(max(f.Column-1, 0))
 		return protocol.Range{Start: protocol.Position{Line: line, Character: col}, End: protocol.Position{Line: line, Character: col}}
 	}
+	if doc == nil {
+		// a sibling file the credential scan read (README, .env): the span
+		// the finding names, else the rest of its line
+		start := runeOffset(t.src, f.Line, f.Column)
+		end := lineEnd(t.src, start)
+		if f.EndLine > 0 {
+			end = runeOffset(t.src, f.EndLine, f.EndColumn)
+		}
+		if end < start {
+			end = start
+		}
+		return t.rangeOf(start, end)
+	}
 	start := doc.Offset(max(f.Line, 1), max(f.Column, 1))
 	end := -1
-	if doc.Root != nil {
+	if f.EndLine > 0 {
+		end = max(doc.Offset(f.EndLine, max(f.EndColumn, 1)), start)
+	} else if doc.Root != nil {
 		exact := f.Location != "" && doc.Lookup(f.Location) != nil
 		n, onKey := doc.NodeAt(start)
 		switch {
@@ -485,6 +525,38 @@ func (s *Server) rangeOf(r *result, doc *compile.Doc, path string, f compile.Fin
 		end = tokenEnd(doc.Src, start)
 	}
 	return t.rangeOf(start, end)
+}
+
+// runeOffset is the byte offset of the col-th character (1-based, in
+// runes, as findings count) of 1-based line n of src ("\n" ends a line),
+// or of the line's end (before a "\r\n") when the line is shorter.
+func runeOffset(src []byte, n, col int) int {
+	off := 0
+	for l := 1; l < n; l++ {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return len(src)
+		}
+		off += i + 1
+	}
+	end := lineEnd(src, off)
+	for c := 1; c < col && off < end; c++ {
+		_, size := utf8.DecodeRune(src[off:end])
+		off += size
+	}
+	return off
+}
+
+// lineEnd is the end of the line holding off, before its "\n" or "\r\n".
+func lineEnd(src []byte, off int) int {
+	i := off
+	for i < len(src) && src[i] != '\n' {
+		i++
+	}
+	if i > off && src[i-1] == '\r' {
+		i--
+	}
+	return i
 }
 
 // tokenEnd is the end of the JSON token at start: a string, a literal,
