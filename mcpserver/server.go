@@ -50,13 +50,19 @@ type Options struct {
 	Registry string
 	// Logger receives the SDK's log (nil: none).
 	Logger *slog.Logger
+	// BeforeCall, when set, runs at the start of every tool call (inside
+	// the call's panic recovery) with the tool's name and its raw
+	// arguments. Tests inject faults with it; `oastui mcp` sets it from no
+	// flag and no environment variable.
+	BeforeCall func(tool string, args []byte)
 }
 
 // Server is the oastui MCP server.
 type Server struct {
 	*mcp.Server
-	roots    Roots // the server's own roots
-	registry string
+	roots      Roots // the server's own roots
+	registry   string
+	beforeCall func(tool string, args []byte) // Options.BeforeCall
 
 	mu     sync.Mutex
 	client map[*mcp.ServerSession]Roots // roots the client listed, until it says they changed
@@ -67,10 +73,6 @@ type Server struct {
 // several servers (the tests; a host serving many clients) reflects over
 // the types once. It holds only schemas of this package's fixed types.
 var schemas = mcp.NewSchemaCache()
-
-// testHook, when set (tests only), runs at the start of every tool call
-// with the tool's name and its raw arguments.
-var testHook func(tool string, args []byte)
 
 // New builds the server with its tools.
 func New(opts Options) (*Server, error) {
@@ -90,7 +92,7 @@ func New(opts Options) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{roots: roots, registry: opts.Registry, client: map[*mcp.ServerSession]Roots{}, gen: map[*mcp.ServerSession]int{}}
+	s := &Server{roots: roots, registry: opts.Registry, beforeCall: opts.BeforeCall, client: map[*mcp.ServerSession]Roots{}, gen: map[*mcp.ServerSession]int{}}
 	s.Server = mcp.NewServer(&mcp.Implementation{Name: "oastui", Title: "oastui: OAS Flow agent review", Version: version},
 		&mcp.ServerOptions{
 			Instructions: instructions,
@@ -191,12 +193,12 @@ func addTool[In, Out any](s *Server, name, title, desc string, readOnly bool, h 
 				err = errors.New(maskText(msg))
 			}
 		}()
-		if testHook != nil {
+		if s.beforeCall != nil {
 			var args []byte
 			if req != nil && req.Params != nil {
 				args = req.Params.Arguments
 			}
-			testHook(name, args)
+			s.beforeCall(name, args)
 		}
 		var ss *mcp.ServerSession
 		if req != nil {

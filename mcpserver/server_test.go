@@ -107,9 +107,12 @@ func rewrite(t testing.TB, path, old, new string) {
 
 // connect serves a new server with roots over an in-memory transport and
 // returns the client session (protocol "" is the SDK's latest).
+// testHook is the BeforeCall of the servers connect builds (nil: none).
+var testHook func(tool string, args []byte)
+
 func connect(t testing.TB, roots []string, client *mcp.Client, protocol string) *mcp.ClientSession {
 	t.Helper()
-	s, err := New(Options{Roots: roots, Version: "test"})
+	s, err := New(Options{Roots: roots, Version: "test", BeforeCall: testHook})
 	if err != nil {
 		t.Fatal(err)
 	}

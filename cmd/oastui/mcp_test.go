@@ -25,7 +25,69 @@ func TestMCPHelperProcess(t *testing.T) {
 	if os.Getenv("OASTUI_MCP_HELPER") != "1" {
 		return
 	}
+	if word := os.Getenv("OASTUI_MCP_PANIC_ON"); word != "" {
+		// a fault only this test binary can inject: a tool call whose
+		// arguments hold word panics inside the server
+		mcpBeforeCall = func(tool string, args []byte) {
+			if bytes.Contains(args, []byte(word)) {
+				panic("injected panic in " + tool)
+			}
+		}
+	}
 	os.Exit(run(strings.Fields(os.Getenv("OASTUI_MCP_ARGS")), os.Stdout, os.Stderr))
+}
+
+// TestMCPPanicEndToEnd: through the real command over the SDK's command
+// transport, a tool call that panics inside the server answers with that
+// call's error result, and the same process answers the next calls.
+func TestMCPPanicEndToEnd(t *testing.T) {
+	root := t.TempDir()
+	copyTree(t, filepath.Join("..", "..", "testdata", "agents", "oastui", "example-agent"), filepath.Join(root, "agents", "oastui", "example-agent"))
+	cmd := exec.Command(os.Args[0], "-test.run=^TestMCPHelperProcess$")
+	cmd.Env = append(os.Environ(), "OASTUI_MCP_HELPER=1", "OASTUI_MCP_PANIC_ON=boom", "OASTUI_MCP_ARGS=mcp --root "+root)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	client := mcp.NewClient(&mcp.Implementation{Name: "oastui-e2e", Version: "1"}, nil)
+	cs, err := client.Connect(ctx, &mcp.CommandTransport{Command: cmd}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	rel := "agents/oastui/example-agent"
+	for i, c := range []struct {
+		tool    string
+		args    map[string]any
+		wantErr string
+	}{
+		{"agent_source_review", map[string]any{"path": "boom"}, "internal error in agent_source_review: injected panic"},
+		{"agent_source_review", map[string]any{"path": rel}, ""},
+		{"agent_graph", map[string]any{"path": rel, "flow": "boom"}, "internal error in agent_graph: injected panic"},
+		{"agent_graph", map[string]any{"path": rel}, ""},
+	} {
+		res, err := cs.CallTool(ctx, &mcp.CallToolParams{Name: c.tool, Arguments: c.args})
+		if err != nil {
+			t.Fatalf("call %d %s: %v (the server died? stderr %q)", i, c.tool, err, stderr.String())
+		}
+		text := ""
+		if len(res.Content) > 0 {
+			if tc, ok := res.Content[0].(*mcp.TextContent); ok {
+				text = tc.Text
+			}
+		}
+		switch {
+		case c.wantErr != "" && (!res.IsError || !strings.Contains(text, c.wantErr)):
+			t.Errorf("call %d %s: %v %q, want the error %q", i, c.tool, res.IsError, text, c.wantErr)
+		case c.wantErr == "" && (res.IsError || res.StructuredContent == nil):
+			t.Errorf("call %d %s after the panic: %q", i, c.tool, text)
+		}
+	}
+	if err := cs.Close(); err != nil {
+		t.Errorf("close: %v", err)
+	}
+	if st := cmd.ProcessState; st == nil || !st.Success() { // Close waited for it
+		t.Errorf("the server exited with %v (stderr %q)", st, stderr.String())
+	}
 }
 
 // TestMCPEndToEnd drives `oastui mcp` as a client does: the SDK's own
