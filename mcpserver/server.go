@@ -113,7 +113,7 @@ func New(opts Options) (*Server, error) {
 }
 
 const instructions = `oastui reviews, compiles and draws agents written as OAS Flow files (agents/<vendor>/<slug>/cinatra/oas.json).
-Paths are relative to the first workspace root, or absolute inside a root.
+Paths are relative to the first workspace root, or absolute inside a root; results name the files of the first root relative to it.
 agent_source_review reviews a path (or inline JSON) and lists findings with positions and fixes; agent_fix previews a fix as a diff and applies it only with apply=true; agent_compile, agent_graph and context_resolve show the compiled output, the flow graph and a context slot's candidates.`
 
 // Run serves the client on stdin/stdout until it disconnects.
@@ -208,11 +208,12 @@ func addTool[In, Out any](s *Server, name, title, desc string, readOnly bool, h 
 		out, text, err := h(ctx, c, in)
 		if err != nil {
 			var zero Out
-			return nil, zero, errors.New(maskText(err.Error()))
+			return nil, zero, errors.New(maskText(c.roots.Relative(err.Error())))
 		}
-		maskValue(reflect.ValueOf(&out))
+		// paths relative to the first root, before the masker sees them
+		mapStrings(reflect.ValueOf(&out), func(s string) string { return maskText(c.roots.Relative(s)) })
 		if text != "" {
-			res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: maskJSON(text)}}}
+			res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: maskJSON(c.roots.Relative(text))}}}
 		}
 		return res, out, nil
 	})
@@ -262,7 +263,12 @@ func maskLine(l string) string {
 // in place. Outputs are built fresh for each call, so nothing the engine
 // holds is modified... except slices shared with a snapshot, which is
 // discarded after the call.
-func maskValue(v reflect.Value) {
+func maskValue(v reflect.Value) { mapStrings(v, maskText) }
+
+// mapStrings replaces every string s reachable from v by f(s), in place.
+func mapStrings(v reflect.Value, f func(string) string) {
+	maskValue := func(v reflect.Value) { mapStrings(v, f) }
+	maskText := f
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
