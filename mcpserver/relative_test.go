@@ -13,12 +13,12 @@ func TestRelative(t *testing.T) {
 		"/work/repo/agents/a/cinatra/oas.json":                     "agents/a/cinatra/oas.json",
 		"/work/repo/agents/a/cinatra/oas.json:12:3 duplicate_key":  "agents/a/cinatra/oas.json:12:3 duplicate_key",
 		"it edits /work/repo/a.json bytes 1-2, which (/work/repo)": "it edits a.json bytes 1-2, which (.)",
-		"/work/repo":                           ".",
-		"/work/repository/x":                   "/work/repository/x", // another directory
-		"/home/work/repo/x":                    "/home/work/repo/x",  // contains the root's spelling
-		"/other/agents/b":                      "/other/agents/b",    // the second root: absolute
-		`{"file":"/work/repo/x.json","n":1}`:   `{"file":"x.json","n":1}`,
-		"--- a/work/repo/p.json\n+++ b/work/repo/p.json\n@@ -1 +1 @@\n": "--- a/p.json\n+++ b/p.json\n@@ -1 +1 @@\n",
+		"/work/repo":                         ".",
+		"/work/repository/x":                 "/work/repository/x", // another directory
+		"/home/work/repo/x":                  "/home/work/repo/x",  // contains the root's spelling
+		"/other/agents/b":                    "/other/agents/b",    // the second root: absolute
+		`{"file":"/work/repo/x.json","n":1}`: `{"file":"x.json","n":1}`,
+		"--- a/work/repo/p.json\n+++ b/work/repo/p.json\n@@ -1 +1 @@\n":                                                                                            "--- a/p.json\n+++ b/p.json\n@@ -1 +1 @@\n",
 		"diff --git a/work/repo/cinatra/agent.json b/work/repo/cinatra/oas.json\nrename from work/repo/cinatra/agent.json\nrename to work/repo/cinatra/oas.json\n": "diff --git a/cinatra/agent.json b/cinatra/oas.json\nrename from cinatra/agent.json\nrename to cinatra/oas.json\n",
 		"no path": "no path",
 	} {
