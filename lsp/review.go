@@ -481,7 +481,9 @@ func clean(s string) string { return safetext.Clean(secrets.Redact(s)) }
 // rangeOf is the range a finding covers: from its position (the same line
 // and column as `oastui lint` prints) over the offending value: the whole
 // value its pointer names when it starts there (a string with its quotes,
-// a number, an object), a key when the finding is on one (duplicate_key),
+// a number, a one-line object; a multi-line object or array is narrowed to
+// its "name" or "id" value, else its first line), the span the finding
+// names (EndLine/EndColumn), a key when the finding is on one (duplicate_key),
 // else the token or the rest of the line. A pointer that names a missing
 // member (the finding then sits on the nearest ancestor) or the document
 // root covers the first line only, not the whole object.
@@ -519,12 +521,50 @@ func (s *Server) rangeOf(r *result, doc *compile.Doc, path string, f compile.Fin
 			}
 		case n != nil && n.Offset == start && (exact || (n.Kind != compile.Object && n.Kind != compile.Array)) && n != doc.Root:
 			end = doc.ValueEnd(n)
+			if (n.Kind == compile.Object || n.Kind == compile.Array) && bytes.IndexByte(doc.Src[start:end], '\n') >= 0 {
+				start, end = narrow(doc, n, f)
+			}
 		}
 	}
 	if end < 0 {
 		end = tokenEnd(doc.Src, start)
 	}
 	return t.rangeOf(start, end)
+}
+
+// narrow is the range of a finding on a multi-line object or array (a
+// whole component: flow_duplicate_node_name), as gopls and eslint narrow
+// such ranges to the identifying token: the object's "name" or "id" value,
+// the one the message quotes (the key the rule code names when both are
+// quoted, or neither; else "name"), and the container's first line when it
+// has neither.
+func narrow(doc *compile.Doc, n *compile.Node, f compile.Finding) (start, end int) {
+	var best *compile.Node
+	score := 0
+	for _, key := range []string{"name", "id"} {
+		v := n.Get(key)
+		if v == nil || v.Kind != compile.String || v.Text == "" || v.Offset < 0 {
+			continue
+		}
+		sc := 0
+		if strings.Contains(f.Message, v.Text) {
+			sc += 2
+		}
+		if slices.Contains(strings.Split(f.Code, "_"), key) {
+			sc++
+		}
+		if best == nil || sc > score {
+			best, score = v, sc
+		}
+	}
+	if best != nil {
+		return best.Offset, doc.ValueEnd(best)
+	}
+	end = lineEnd(doc.Src, n.Offset)
+	for end > n.Offset+1 && (doc.Src[end-1] == ' ' || doc.Src[end-1] == '\t') {
+		end--
+	}
+	return n.Offset, end
 }
 
 // runeOffset is the byte offset of the col-th character (1-based, in
