@@ -3,6 +3,7 @@ package lsp
 import (
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/oastui/oastui/internal/testshared"
@@ -25,6 +26,15 @@ func TestSiblingRanges(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+	pkgJSON := filepath.Join(pkg, "package.json")
+	pkgSrc, err := os.ReadFile(pkgJSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pkgText := strings.Replace(string(pkgSrc), "{", "{\n  \"config\": {\"note\": \"é key "+gh+" here\"},", 1)
+	if err := os.WriteFile(pkgJSON, []byte(pkgText), 0o644); err != nil {
+		t.Fatal(err)
+	}
 	s, out, _ := newTestServer(t, -1)
 	s.Handle(note("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": string(uriOf(path)), "version": 1, "text": string(src)}}))
 	for _, c := range []struct {
@@ -33,6 +43,7 @@ func TestSiblingRanges(t *testing.T) {
 		{readme, readmeText, "literal_credential_in_sibling_file", gh},
 		{env, envText, "literal_credential_in_sibling_file", oa},
 		{env, envText, "package_env_file_forbidden", "DEBUG=1"},
+		{pkgJSON, pkgText, "literal_credential_in_sibling_file", gh}, // a parsed document: the secret, not the whole string
 	} {
 		if got := diagsOf(t, out, c.file, c.text)[c.code]; len(got) != 1 || got[0] != c.want {
 			t.Errorf("%s %s covers %q, want %q", filepath.Base(c.file), c.code, got, c.want)
