@@ -12,8 +12,8 @@ func TestRelative(t *testing.T) {
 	for in, want := range map[string]string{
 		"/work/repo/agents/a/cinatra/oas.json":                     "agents/a/cinatra/oas.json",
 		"/work/repo/agents/a/cinatra/oas.json:12:3 duplicate_key":  "agents/a/cinatra/oas.json:12:3 duplicate_key",
-		"it edits /work/repo/a.json bytes 1-2, which (/work/repo)": "it edits a.json bytes 1-2, which (.)",
-		"/work/repo":                         ".",
+		"it edits /work/repo/a.json bytes 1-2, roots (/work/repo)": "it edits a.json bytes 1-2, roots (/work/repo)",
+		"/work/repo":                         "/work/repo",
 		"/work/repository/x":                 "/work/repository/x", // another directory
 		"/home/work/repo/x":                  "/home/work/repo/x",  // contains the root's spelling
 		"/other/agents/b":                    "/other/agents/b",    // the second root: absolute

@@ -182,8 +182,9 @@ func clientRoots(ctx context.Context, ss *mcp.ServerSession) (Roots, bool) {
 
 // Relative rewrites, in a text of a result, every path inside the first
 // root (the root relative input paths are taken against) relative to it:
-// "/work/repo/agents/a/cinatra/oas.json" becomes "agents/a/cinatra/oas.json",
-// the root itself ".", and a unified diff's headers ("--- a/work/repo/x",
+// "/work/repo/agents/a/cinatra/oas.json" becomes "agents/a/cinatra/oas.json"
+// (the root itself, as an error message lists the roots, stays as it is),
+// and a unified diff's headers ("--- a/work/repo/x",
 // "rename from work/repo/x") name "a/x" and "x", as `oastui lint --diff`
 // run in the root names them. A path is rewritten only where it starts
 // (at the start of the text or after a space, quote, bracket, colon,
@@ -215,10 +216,10 @@ func (r Roots) Relative(s string) string {
 			b.WriteString(root)
 		case strings.HasPrefix(s[end:], sep):
 			end += len(sep)
-		case end == len(s) || pathEnd(s[end]):
-			b.WriteString(".")
 		default:
-			b.WriteString(root) // /work/repository is not in /work/repo
+			// the root itself (as the refusals list it) stays as it is;
+			// /work/repository is not in /work/repo
+			b.WriteString(root)
 		}
 		i = end
 	}
