@@ -267,33 +267,25 @@ func maskValue(v reflect.Value) { mapStrings(v, maskText) }
 
 // mapStrings replaces every string s reachable from v by f(s), in place.
 func mapStrings(v reflect.Value, f func(string) string) {
-	maskValue := func(v reflect.Value) { mapStrings(v, f) }
-	maskText := f
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
 			e := v.Elem()
 			if v.Kind() == reflect.Interface {
-				if e.Kind() == reflect.String {
-					v.Set(reflect.ValueOf(maskText(e.String())).Convert(e.Type()))
-					return
-				}
-				if e.Kind() == reflect.Map {
-					maskValue(e)
-					return
-				}
-				if e.Kind() == reflect.Slice {
-					maskValue(e)
-					return
+				switch e.Kind() {
+				case reflect.String:
+					v.Set(reflect.ValueOf(f(e.String())).Convert(e.Type()))
+				case reflect.Map, reflect.Slice:
+					mapStrings(e, f)
 				}
 				return
 			}
-			maskValue(e)
+			mapStrings(e, f)
 		}
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
-			if f := v.Field(i); f.CanSet() {
-				maskValue(f)
+			if field := v.Field(i); field.CanSet() {
+				mapStrings(field, f)
 			}
 		}
 	case reflect.Slice, reflect.Array:
@@ -301,19 +293,19 @@ func mapStrings(v reflect.Value, f func(string) string) {
 			return
 		}
 		for i := 0; i < v.Len(); i++ {
-			maskValue(v.Index(i))
+			mapStrings(v.Index(i), f)
 		}
 	case reflect.Map:
 		for _, k := range v.MapKeys() {
 			e := v.MapIndex(k)
 			c := reflect.New(e.Type()).Elem()
 			c.Set(e)
-			maskValue(c)
+			mapStrings(c, f)
 			v.SetMapIndex(k, c)
 		}
 	case reflect.String:
 		if v.CanSet() {
-			v.SetString(maskText(v.String()))
+			v.SetString(f(v.String()))
 		}
 	}
 }
