@@ -148,8 +148,8 @@ type codeAction struct {
 // workspaceEdit converts a fix: its text edits, then its file moves as
 // RenameFile operations (edit.Fix applies moves after edits). False for a
 // fix the client cannot apply (moves, unless it advertised the "rename"
-// resource operation with documentChanges, as gopls requires) or whose
-// files the review did not read.
+// resource operation, as gopls requires) or whose files the review did
+// not read.
 func (s *Server) workspaceEdit(r *result, fx edit.Fix) (*workspaceEdit, bool) {
 	if fx.Empty() {
 		return nil, false
@@ -157,8 +157,11 @@ func (s *Server) workspaceEdit(r *result, fx edit.Fix) (*workspaceEdit, bool) {
 	s.mu.Lock()
 	docChanges, renames := s.docChanges, s.renames
 	s.mu.Unlock()
-	if len(fx.Moves) > 0 && !renames {
-		return nil, false
+	if len(fx.Moves) > 0 {
+		if !renames {
+			return nil, false
+		}
+		docChanges = true // a move is a resource operation: documentChanges only
 	}
 	we := &workspaceEdit{}
 	for _, file := range fx.Files() {

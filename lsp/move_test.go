@@ -50,7 +50,8 @@ type wireAction struct {
 
 // The move of a legacy flow file is a quick fix with a RenameFile
 // operation, offered only to a client that advertises the "rename"
-// resource operation with documentChanges (as gopls requires); applying
+// resource operation (as gopls requires; Neovim lists it without
+// documentChanges, which carry it); applying
 // it (the client renames the file, closes the old buffer and opens the
 // new one) leaves no legacy_agent_filename finding.
 func TestMoveFixes(t *testing.T) {
@@ -62,7 +63,7 @@ func TestMoveFixes(t *testing.T) {
 		{"no workspaceEdit capability", map[string]any{}, false},
 		{"documentChanges only", map[string]any{"documentChanges": true}, false},
 		{"create and delete, no rename", map[string]any{"documentChanges": true, "resourceOperations": []string{"create", "delete"}}, false},
-		{"rename without documentChanges", map[string]any{"resourceOperations": []string{"rename"}}, false},
+		{"rename without documentChanges (Neovim)", map[string]any{"resourceOperations": []string{"rename", "create", "delete"}}, true},
 		{"rename with documentChanges", map[string]any{"documentChanges": true, "resourceOperations": []string{"create", "rename", "delete"}}, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
