@@ -59,6 +59,14 @@ type Finding struct {
 	// --fix` applies the first): byte-span edits computed from the parsed
 	// files (package edit). Empty when the rule has no safe fix.
 	Fixes []edit.Fix `json:"fixes,omitempty"`
+	// EndLine and EndColumn are where the offending text ends (exclusive,
+	// in Line's and Column's units) when the rule knows it and no parsed
+	// document of File does: the secret of a credential found in a
+	// package's README, .env or other sibling file. 0 when not known (a
+	// face then covers the value Location names, or the token at Line and
+	// Column). Not part of the JSON output.
+	EndLine   int `json:"-"`
+	EndColumn int `json:"-"`
 }
 
 // sameFinding compares two findings field by field, the fixes included.
@@ -72,7 +80,8 @@ func sameFinding(a, b Finding) bool {
 		}
 	}
 	return a.Code == b.Code && a.Severity == b.Severity && a.Message == b.Message && a.Location == b.Location &&
-		a.Source == b.Source && a.File == b.File && a.Line == b.Line && a.Column == b.Column && a.ValueHash == b.ValueHash
+		a.Source == b.Source && a.File == b.File && a.Line == b.Line && a.Column == b.Column && a.ValueHash == b.ValueHash &&
+		a.EndLine == b.EndLine && a.EndColumn == b.EndColumn
 }
 
 // HashValue is the ValueHash of a value: the hex of the first 16 bytes of

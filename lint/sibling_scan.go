@@ -109,10 +109,11 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 				}
 				line, col := d.PointerPosition(ptr)
 				col += siblingSecretColumn(d, ptr, det)
+				endLine, endCol := siblingSecretEnd(d, ptr, det)
 				out = append(out, Finding{Code: RuleLiteralCredentialInSiblingFile.Code, Severity: RuleLiteralCredentialInSiblingFile.Severity,
 					Message:  fmt.Sprintf("literal credential detected in %s:%d: pattern=%s, value %s", rel, line, det.Family, det.Masked),
 					Location: ptr, Source: compile.SourceDeterministic, File: path, Line: line, Column: col,
-					ValueHash: compile.HashValue(secret)})
+					EndLine: endLine, EndColumn: endCol, ValueHash: compile.HashValue(secret)})
 			}}
 			w.walk(d.Root, "", secrets.KeyNeutral)
 			return out
@@ -144,12 +145,34 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 			continue
 		}
 		col := utf8.RuneCountInString(s[:off+det.Start]) + 1
+		end := off + len(val) // the value, when the detection names no span of it (secretOf)
+		if det.Start >= 0 && det.Start < det.End && det.End <= len(val) {
+			end = off + det.End
+		}
 		out = append(out, Finding{Code: RuleLiteralCredentialInSiblingFile.Code, Severity: RuleLiteralCredentialInSiblingFile.Severity,
 			Message: fmt.Sprintf("literal credential detected in %s:%d: pattern=%s, value %s", rel, lineNo, det.Family, det.Masked),
 			Source:  compile.SourceDeterministic, File: path, Line: lineNo, Column: col,
+			EndLine: lineNo, EndColumn: utf8.RuneCountInString(s[:min(end, len(s))]) + 1,
 			ValueHash: compile.HashValue(secretOf(val, det))})
 	}
 	return out
+}
+
+// siblingSecretEnd is where the secret of a JSON sibling file ends: just
+// after it when the source spells the string without escapes up to its
+// end (then the decoded and the raw text agree), else the end of the
+// string value; 0, 0 when the pointer names no string.
+func siblingSecretEnd(d *compile.Doc, ptr string, det secrets.Detection) (line, col int) {
+	n := d.Lookup(ptr)
+	if n == nil || n.Kind != compile.String || n.Offset < 0 {
+		return 0, 0
+	}
+	end := d.ValueEnd(n)
+	if off := n.Offset + 1; det.Start >= 0 && det.Start < det.End && det.End <= len(n.Text) && off+det.End <= len(d.Src) &&
+		string(d.Src[off:off+det.End]) == n.Text[:det.End] && !strings.Contains(n.Text[:det.End], "\n") {
+		end = off + det.End
+	}
+	return d.Position(end)
 }
 
 // siblingSecretColumn is how many characters after the string's opening

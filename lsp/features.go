@@ -39,12 +39,13 @@ func (s *Server) resultFor(u protocol.DocumentURI) (string, *result) {
 // codeActions: the fixes of the findings of this document whose ranges
 // meet the requested range, as quick fixes, then one "fix all" source
 // action. Each fix is one WorkspaceEdit over the texts the review read
-// (edits to package.json included); with documentChanges an open buffer's
+// (edits to package.json included; a file move as a RenameFile operation
+// for clients that apply them); with documentChanges an open buffer's
 // edit names the version the review saw, so a client refuses it once the
 // buffer has moved on.
 func (s *Server) codeActions(p *protocol.CodeActionParams) (any, *rpcError) {
 	path, r := s.resultFor(p.TextDocument.URI)
-	actions := []protocol.CodeAction{}
+	actions := []codeAction{}
 	if r == nil {
 		return actions, nil
 	}
@@ -69,7 +70,7 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) (any, *rpcError) {
 				if !ok {
 					continue
 				}
-				actions = append(actions, protocol.CodeAction{
+				actions = append(actions, codeAction{
 					Title:       clean(fx.Title),
 					Kind:        protocol.QuickFix,
 					Diagnostics: []protocol.Diagnostic{pd.d},
@@ -95,8 +96,8 @@ const FixAll protocol.CodeActionKind = "source.fixAll.oastui"
 // fixAll is one action applying the first fix of every finding of the
 // document, as `oastui lint --fix` chooses them (edit.Plan: a fix touching
 // bytes an earlier chosen fix touches waits for the next run). Fixes that
-// move files are left out.
-func (s *Server) fixAll(r *result, path string) (protocol.CodeAction, bool) {
+// move files are left out (a quick fix each, never applied on save).
+func (s *Server) fixAll(r *result, path string) (codeAction, bool) {
 	var cands []edit.Candidate
 	n := 0
 	for _, pd := range r.diags[path] {
@@ -107,14 +108,14 @@ func (s *Server) fixAll(r *result, path string) (protocol.CodeAction, bool) {
 		n++
 	}
 	if n == 0 {
-		return protocol.CodeAction{}, false
+		return codeAction{}, false
 	}
 	b := edit.Plan(cands)
 	we, ok := s.workspaceEdit(r, edit.Fix{Edits: b.Edits()})
 	if !ok {
-		return protocol.CodeAction{}, false
+		return codeAction{}, false
 	}
-	return protocol.CodeAction{Title: fmt.Sprintf("oastui: apply %d automatic fix(es)", len(b.Chosen)), Kind: FixAll, Edit: we}, true
+	return codeAction{Title: fmt.Sprintf("oastui: apply %d automatic fix(es)", len(b.Chosen)), Kind: FixAll, Edit: we}, true
 }
 
 // overlaps: two ranges share a position (an empty range at the cursor
@@ -127,16 +128,42 @@ func before(x, y protocol.Position) bool {
 	return x.Line < y.Line || x.Line == y.Line && x.Character < y.Character
 }
 
-// workspaceEdit converts a fix; false for a fix the protocol edit cannot
-// carry here (file moves) or whose file the review did not read.
-func (s *Server) workspaceEdit(r *result, fx edit.Fix) (*protocol.WorkspaceEdit, bool) {
-	if len(fx.Moves) > 0 || len(fx.Edits) == 0 {
+// workspaceEdit is protocol.WorkspaceEdit whose documentChanges may hold
+// resource operations besides text document edits, as the protocol has it
+// (go.lsp.dev/protocol v0.12.0 types them as []TextDocumentEdit only).
+type workspaceEdit struct {
+	Changes         map[protocol.DocumentURI][]protocol.TextEdit `json:"changes,omitempty"`
+	DocumentChanges []any                                        `json:"documentChanges,omitempty"` // protocol.TextDocumentEdit, protocol.RenameFile
+}
+
+// codeAction is protocol.CodeAction with a workspaceEdit.
+type codeAction struct {
+	Title       string                  `json:"title"`
+	Kind        protocol.CodeActionKind `json:"kind,omitempty"`
+	Diagnostics []protocol.Diagnostic   `json:"diagnostics,omitempty"`
+	IsPreferred bool                    `json:"isPreferred,omitempty"`
+	Edit        *workspaceEdit          `json:"edit,omitempty"`
+}
+
+// workspaceEdit converts a fix: its text edits, then its file moves as
+// RenameFile operations (edit.Fix applies moves after edits). False for a
+// fix the client cannot apply (moves, unless it advertised the "rename"
+// resource operation, as gopls requires) or whose files the review did
+// not read.
+func (s *Server) workspaceEdit(r *result, fx edit.Fix) (*workspaceEdit, bool) {
+	if fx.Empty() {
 		return nil, false
 	}
 	s.mu.Lock()
-	docChanges := s.docChanges
+	docChanges, renames := s.docChanges, s.renames
 	s.mu.Unlock()
-	we := &protocol.WorkspaceEdit{}
+	if len(fx.Moves) > 0 {
+		if !renames {
+			return nil, false
+		}
+		docChanges = true // a move is a resource operation: documentChanges only
+	}
+	we := &workspaceEdit{}
 	for _, file := range fx.Files() {
 		path := absPath(file)
 		t := r.text(path)
@@ -163,6 +190,12 @@ func (s *Server) workspaceEdit(r *result, fx edit.Fix) (*protocol.WorkspaceEdit,
 			}
 			we.Changes[u] = edits
 		}
+	}
+	for _, m := range fx.Moves {
+		// no overwrite, no ignoreIfExists: the client refuses the move when
+		// the target exists, as edit.MoveFile does
+		we.DocumentChanges = append(we.DocumentChanges, protocol.RenameFile{Kind: protocol.RenameResourceOperation,
+			OldURI: s.uriFor(absPath(m.From)), NewURI: uriOf(m.To)})
 	}
 	return we, true
 }

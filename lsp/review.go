@@ -10,6 +10,7 @@ import (
 	"strings"
 	"sync"
 	"time"
+	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 
@@ -91,7 +92,16 @@ func (s *Server) flowsOf(path string) []string {
 	if _, reviewed := s.results[path]; reviewed || s.isFlowFile(path) {
 		return []string{path}
 	}
-	return nil
+	// another file a review read (a README the credential scan reads):
+	// the agents that read it
+	var out []string
+	for flow, r := range s.results {
+		if _, read := r.srcs[path]; read {
+			out = append(out, flow)
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // isFlowFile: a package's flow file (cinatra/oas.json, or a legacy
@@ -117,6 +127,39 @@ func (s *Server) isFlowFile(path string) bool {
 		src = b
 	}
 	return bytes.Contains(src, []byte("agentspec_version")) || bytes.Contains(src, []byte("component_type"))
+}
+
+// legacyPackage is the package directory whose flow file flow is, when
+// flow sits at a legacy place (compile.FlowCandidates after the first)
+// with none of the places before it taken (on disk or in a buffer), beside
+// a package.json; else "".
+func legacyPackage(flow string, overlay map[string][]byte) string {
+	exists := func(p string) bool {
+		if _, open := overlay[p]; open {
+			return true
+		}
+		_, err := os.Lstat(p)
+		return err == nil
+	}
+	dir := filepath.Dir(flow)
+	if filepath.Base(dir) == "cinatra" {
+		dir = filepath.Dir(dir)
+	}
+	if !exists(filepath.Join(dir, "package.json")) {
+		return ""
+	}
+	for i, rel := range compile.FlowCandidates {
+		if filepath.Join(dir, filepath.FromSlash(rel)) == flow {
+			if i == 0 {
+				return ""
+			}
+			return dir
+		}
+		if exists(filepath.Join(dir, filepath.FromSlash(rel))) {
+			return ""
+		}
+	}
+	return ""
 }
 
 func isRegistry(path string) bool {
@@ -248,7 +291,18 @@ func (s *Server) review(flow string) *result {
 
 	opts := analysis.Options{Mode: s.opts.Mode, Load: s.opts.Load, ConfigPath: s.opts.ConfigPath, Stages: analysis.ReviewOnly}
 	opts.Load.Overlay = overlay
-	snap := analysis.Run(flow, opts)
+	var snap *analysis.Snapshot
+	if dir := legacyPackage(flow, overlay); dir != "" {
+		// the package's flow file at a legacy place: the package is
+		// reviewed, as `oastui lint DIR` reviews it (with the
+		// legacy_agent_filename warning and its move fix)
+		if snap = analysis.Run(dir, opts); snap.Agent == nil || absPath(snap.Agent.FlowPath) != flow {
+			snap = nil
+		}
+	}
+	if snap == nil {
+		snap = analysis.Run(flow, opts)
+	}
 	if snap.Config.Err != nil {
 		s.logf("config %s: %v (the defaults apply)", snap.Config.Path, snap.Config.Err)
 	}
@@ -258,6 +312,20 @@ func (s *Server) review(flow string) *result {
 			if d != nil {
 				p := absPath(d.Path)
 				r.srcs[p] = d.Src
+				if v, open := versions[p]; open {
+					r.versions[p] = v
+				}
+			}
+		}
+		if sib := snap.Agent.Siblings; sib != nil {
+			// the package's other files, as the credential scan read them
+			// (an open buffer's text included): the ranges of their findings
+			for _, f := range sib.Files {
+				p := absPath(f.Path)
+				if _, seen := r.srcs[p]; seen || f.Data == nil {
+					continue
+				}
+				r.srcs[p] = f.Data
 				if v, open := versions[p]; open {
 					r.versions[p] = v
 				}
@@ -413,19 +481,37 @@ func clean(s string) string { return safetext.Clean(secrets.Redact(s)) }
 // rangeOf is the range a finding covers: from its position (the same line
 // and column as `oastui lint` prints) over the offending value: the whole
 // value its pointer names when it starts there (a string with its quotes,
-// a number, an object), a key when the finding is on one (duplicate_key),
+// a number, a one-line object; a multi-line object or array is narrowed to
+// its "name" or "id" value, else its first line), the span the finding
+// names (EndLine/EndColumn), a key when the finding is on one (duplicate_key),
 // else the token or the rest of the line. A pointer that names a missing
 // member (the finding then sits on the nearest ancestor) or the document
 // root covers the first line only, not the whole object.
 func (s *Server) rangeOf(r *result, doc *compile.Doc, path string, f compile.Finding) protocol.Range {
 	t := r.text(path)
-	if doc == nil || t == nil {
+	if t == nil {
+		// a file the review holds no text of (one too large to scan)
 		line, col := uint32(max(f.Line-1, 0)), uint32(max(f.Column-1, 0))
 		return protocol.Range{Start: protocol.Position{Line: line, Character: col}, End: protocol.Position{Line: line, Character: col}}
 	}
+	if doc == nil {
+		// a sibling file the credential scan read (README, .env): the span
+		// the finding names, else the rest of its line
+		start := runeOffset(t.src, f.Line, f.Column)
+		end := lineEnd(t.src, start)
+		if f.EndLine > 0 {
+			end = runeOffset(t.src, f.EndLine, f.EndColumn)
+		}
+		if end < start {
+			end = start
+		}
+		return t.rangeOf(start, end)
+	}
 	start := doc.Offset(max(f.Line, 1), max(f.Column, 1))
 	end := -1
-	if doc.Root != nil {
+	if f.EndLine > 0 {
+		end = max(doc.Offset(f.EndLine, max(f.EndColumn, 1)), start)
+	} else if doc.Root != nil {
 		exact := f.Location != "" && doc.Lookup(f.Location) != nil
 		n, onKey := doc.NodeAt(start)
 		switch {
@@ -435,12 +521,82 @@ func (s *Server) rangeOf(r *result, doc *compile.Doc, path string, f compile.Fin
 			}
 		case n != nil && n.Offset == start && (exact || (n.Kind != compile.Object && n.Kind != compile.Array)) && n != doc.Root:
 			end = doc.ValueEnd(n)
+			if (n.Kind == compile.Object || n.Kind == compile.Array) && bytes.IndexByte(doc.Src[start:end], '\n') >= 0 {
+				start, end = narrow(doc, n, f)
+			}
 		}
 	}
 	if end < 0 {
 		end = tokenEnd(doc.Src, start)
 	}
 	return t.rangeOf(start, end)
+}
+
+// narrow is the range of a finding on a multi-line object or array (a
+// whole component: flow_duplicate_node_name), as gopls and eslint narrow
+// such ranges to the identifying token: the object's "name" or "id" value,
+// the one the message quotes (the key the rule code names when both are
+// quoted, or neither; else "name"), and the container's first line when it
+// has neither.
+func narrow(doc *compile.Doc, n *compile.Node, f compile.Finding) (start, end int) {
+	var best *compile.Node
+	score := 0
+	for _, key := range []string{"name", "id"} {
+		v := n.Get(key)
+		if v == nil || v.Kind != compile.String || v.Text == "" || v.Offset < 0 {
+			continue
+		}
+		sc := 0
+		if strings.Contains(f.Message, v.Text) {
+			sc += 2
+		}
+		if slices.Contains(strings.Split(f.Code, "_"), key) {
+			sc++
+		}
+		if best == nil || sc > score {
+			best, score = v, sc
+		}
+	}
+	if best != nil {
+		return best.Offset, doc.ValueEnd(best)
+	}
+	end = lineEnd(doc.Src, n.Offset)
+	for end > n.Offset+1 && (doc.Src[end-1] == ' ' || doc.Src[end-1] == '\t') {
+		end--
+	}
+	return n.Offset, end
+}
+
+// runeOffset is the byte offset of the col-th character (1-based, in
+// runes, as findings count) of 1-based line n of src ("\n" ends a line),
+// or of the line's end (before a "\r\n") when the line is shorter.
+func runeOffset(src []byte, n, col int) int {
+	off := 0
+	for l := 1; l < n; l++ {
+		i := bytes.IndexByte(src[off:], '\n')
+		if i < 0 {
+			return len(src)
+		}
+		off += i + 1
+	}
+	end := lineEnd(src, off)
+	for c := 1; c < col && off < end; c++ {
+		_, size := utf8.DecodeRune(src[off:end])
+		off += size
+	}
+	return off
+}
+
+// lineEnd is the end of the line holding off, before its "\n" or "\r\n".
+func lineEnd(src []byte, off int) int {
+	i := off
+	for i < len(src) && src[i] != '\n' {
+		i++
+	}
+	if i > off && src[i-1] == '\r' {
+		i--
+	}
+	return i
 }
 
 // tokenEnd is the end of the JSON token at start: a string, a literal,

@@ -22,6 +22,7 @@ import (
 	"net/url"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -65,6 +66,7 @@ type Server struct {
 	pending     map[string]bool      // flow paths waiting for the debounce
 	timer       *time.Timer
 	docChanges  bool // the client applies documentChanges in a WorkspaceEdit
+	renames     bool // the client applies RenameFile operations (in documentChanges)
 	watchFiles  bool // the client registers file watchers on request
 	hoverMD     bool // the client renders markdown in hovers
 
@@ -316,6 +318,9 @@ func (s *Server) initialize(params json.RawMessage) (any, *rpcError) {
 	s.initialized = true
 	if w := p.Capabilities.Workspace; w != nil && w.WorkspaceEdit != nil {
 		s.docChanges = w.WorkspaceEdit.DocumentChanges
+		// as gopls: "rename" among the resource operations, which only
+		// documentChanges carry (Neovim lists them without documentChanges)
+		s.renames = slices.Contains(w.WorkspaceEdit.ResourceOperations, string(protocol.RenameResourceOperation))
 	}
 	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil {
 		s.watchFiles = w.DidChangeWatchedFiles.DynamicRegistration

@@ -179,3 +179,68 @@ func clientRoots(ctx context.Context, ss *mcp.ServerSession) (Roots, bool) {
 	// leaves the server's roots in force.
 	return Roots{Dirs: dirs}, len(res.Roots) > 0
 }
+
+// Relative rewrites, in a text of a result, every path inside the first
+// root (the root relative input paths are taken against) relative to it:
+// "/work/repo/agents/a/cinatra/oas.json" becomes "agents/a/cinatra/oas.json"
+// (the root itself, as an error message lists the roots, stays as it is),
+// and a unified diff's headers ("--- a/work/repo/x",
+// "rename from work/repo/x") name "a/x" and "x", as `oastui lint --diff`
+// run in the root names them. A path is rewritten only where it starts
+// (at the start of the text or after a space, quote, bracket, colon,
+// comma or equals sign), so a longer path that merely contains the root's
+// spelling keeps it. Paths in other roots stay absolute: as input, a
+// relative path would name a file of the first root.
+func (r Roots) Relative(s string) string {
+	if len(r.Dirs) == 0 || s == "" {
+		return s
+	}
+	root := r.Dirs[0]
+	if root == string(filepath.Separator) || !strings.Contains(s, root) {
+		return s
+	}
+	sep := string(filepath.Separator)
+	bare := strings.TrimPrefix(filepath.ToSlash(root), "/") + "/" // as a diff header spells it, after a/ or b/
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		j := strings.Index(s[i:], root)
+		if j < 0 {
+			b.WriteString(s[i:])
+			break
+		}
+		j += i
+		end := j + len(root)
+		b.WriteString(s[i:j])
+		switch {
+		case !pathStart(s, j):
+			b.WriteString(root)
+		case strings.HasPrefix(s[end:], sep):
+			end += len(sep)
+		default:
+			// the root itself (as the refusals list it) stays as it is;
+			// /work/repository is not in /work/repo
+			b.WriteString(root)
+		}
+		i = end
+	}
+	out := b.String()
+	if strings.Contains(out, bare) {
+		out = diffHeaders(bare).Replace(out)
+	}
+	return out
+}
+
+func diffHeaders(bare string) *strings.Replacer {
+	return strings.NewReplacer("--- a/"+bare, "--- a/", "+++ b/"+bare, "+++ b/", "diff --git a/"+bare, "diff --git a/",
+		" b/"+bare, " b/", "rename from "+bare, "rename from ", "rename to "+bare, "rename to ")
+}
+
+// pathStart: an absolute path may start at s[j].
+func pathStart(s string, j int) bool {
+	return j == 0 || pathEnd(s[j-1])
+}
+
+// pathEnd: c ends (or precedes) a path in a message, an id or JSON.
+func pathEnd(c byte) bool {
+	return strings.IndexByte(" \t\n\r\"'`([{<:,;=)]}>", c) >= 0
+}

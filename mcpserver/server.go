@@ -50,13 +50,19 @@ type Options struct {
 	Registry string
 	// Logger receives the SDK's log (nil: none).
 	Logger *slog.Logger
+	// BeforeCall, when set, runs at the start of every tool call (inside
+	// the call's panic recovery) with the tool's name and its raw
+	// arguments. Tests inject faults with it; `oastui mcp` sets it from no
+	// flag and no environment variable.
+	BeforeCall func(tool string, args []byte)
 }
 
 // Server is the oastui MCP server.
 type Server struct {
 	*mcp.Server
-	roots    Roots // the server's own roots
-	registry string
+	roots      Roots // the server's own roots
+	registry   string
+	beforeCall func(tool string, args []byte) // Options.BeforeCall
 
 	mu     sync.Mutex
 	client map[*mcp.ServerSession]Roots // roots the client listed, until it says they changed
@@ -67,10 +73,6 @@ type Server struct {
 // several servers (the tests; a host serving many clients) reflects over
 // the types once. It holds only schemas of this package's fixed types.
 var schemas = mcp.NewSchemaCache()
-
-// testHook, when set (tests only), runs at the start of every tool call
-// with the tool's name and its raw arguments.
-var testHook func(tool string, args []byte)
 
 // New builds the server with its tools.
 func New(opts Options) (*Server, error) {
@@ -90,7 +92,7 @@ func New(opts Options) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{roots: roots, registry: opts.Registry, client: map[*mcp.ServerSession]Roots{}, gen: map[*mcp.ServerSession]int{}}
+	s := &Server{roots: roots, registry: opts.Registry, beforeCall: opts.BeforeCall, client: map[*mcp.ServerSession]Roots{}, gen: map[*mcp.ServerSession]int{}}
 	s.Server = mcp.NewServer(&mcp.Implementation{Name: "oastui", Title: "oastui: OAS Flow agent review", Version: version},
 		&mcp.ServerOptions{
 			Instructions: instructions,
@@ -111,7 +113,7 @@ func New(opts Options) (*Server, error) {
 }
 
 const instructions = `oastui reviews, compiles and draws agents written as OAS Flow files (agents/<vendor>/<slug>/cinatra/oas.json).
-Paths are relative to the first workspace root, or absolute inside a root.
+Paths are relative to the first workspace root, or absolute inside a root; results name the files of the first root relative to it.
 agent_source_review reviews a path (or inline JSON) and lists findings with positions and fixes; agent_fix previews a fix as a diff and applies it only with apply=true; agent_compile, agent_graph and context_resolve show the compiled output, the flow graph and a context slot's candidates.`
 
 // Run serves the client on stdin/stdout until it disconnects.
@@ -191,12 +193,12 @@ func addTool[In, Out any](s *Server, name, title, desc string, readOnly bool, h 
 				err = errors.New(maskText(msg))
 			}
 		}()
-		if testHook != nil {
+		if s.beforeCall != nil {
 			var args []byte
 			if req != nil && req.Params != nil {
 				args = req.Params.Arguments
 			}
-			testHook(name, args)
+			s.beforeCall(name, args)
 		}
 		var ss *mcp.ServerSession
 		if req != nil {
@@ -206,11 +208,12 @@ func addTool[In, Out any](s *Server, name, title, desc string, readOnly bool, h 
 		out, text, err := h(ctx, c, in)
 		if err != nil {
 			var zero Out
-			return nil, zero, errors.New(maskText(err.Error()))
+			return nil, zero, errors.New(maskText(c.roots.Relative(err.Error())))
 		}
-		maskValue(reflect.ValueOf(&out))
+		// paths relative to the first root, before the masker sees them
+		mapStrings(reflect.ValueOf(&out), func(s string) string { return maskText(c.roots.Relative(s)) })
 		if text != "" {
-			res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: maskJSON(text)}}}
+			res = &mcp.CallToolResult{Content: []mcp.Content{&mcp.TextContent{Text: maskJSON(c.roots.Relative(text))}}}
 		}
 		return res, out, nil
 	})
@@ -260,32 +263,29 @@ func maskLine(l string) string {
 // in place. Outputs are built fresh for each call, so nothing the engine
 // holds is modified... except slices shared with a snapshot, which is
 // discarded after the call.
-func maskValue(v reflect.Value) {
+func maskValue(v reflect.Value) { mapStrings(v, maskText) }
+
+// mapStrings replaces every string s reachable from v by f(s), in place.
+func mapStrings(v reflect.Value, f func(string) string) {
 	switch v.Kind() {
 	case reflect.Pointer, reflect.Interface:
 		if !v.IsNil() {
 			e := v.Elem()
 			if v.Kind() == reflect.Interface {
-				if e.Kind() == reflect.String {
-					v.Set(reflect.ValueOf(maskText(e.String())).Convert(e.Type()))
-					return
-				}
-				if e.Kind() == reflect.Map {
-					maskValue(e)
-					return
-				}
-				if e.Kind() == reflect.Slice {
-					maskValue(e)
-					return
+				switch e.Kind() {
+				case reflect.String:
+					v.Set(reflect.ValueOf(f(e.String())).Convert(e.Type()))
+				case reflect.Map, reflect.Slice:
+					mapStrings(e, f)
 				}
 				return
 			}
-			maskValue(e)
+			mapStrings(e, f)
 		}
 	case reflect.Struct:
 		for i := 0; i < v.NumField(); i++ {
-			if f := v.Field(i); f.CanSet() {
-				maskValue(f)
+			if field := v.Field(i); field.CanSet() {
+				mapStrings(field, f)
 			}
 		}
 	case reflect.Slice, reflect.Array:
@@ -293,19 +293,19 @@ func maskValue(v reflect.Value) {
 			return
 		}
 		for i := 0; i < v.Len(); i++ {
-			maskValue(v.Index(i))
+			mapStrings(v.Index(i), f)
 		}
 	case reflect.Map:
 		for _, k := range v.MapKeys() {
 			e := v.MapIndex(k)
 			c := reflect.New(e.Type()).Elem()
 			c.Set(e)
-			maskValue(c)
+			mapStrings(c, f)
 			v.SetMapIndex(k, c)
 		}
 	case reflect.String:
 		if v.CanSet() {
-			v.SetString(maskText(v.String()))
+			v.SetString(f(v.String()))
 		}
 	}
 }

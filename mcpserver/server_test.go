@@ -107,9 +107,12 @@ func rewrite(t testing.TB, path, old, new string) {
 
 // connect serves a new server with roots over an in-memory transport and
 // returns the client session (protocol "" is the SDK's latest).
+// testHook is the BeforeCall of the servers connect builds (nil: none).
+var testHook func(tool string, args []byte)
+
 func connect(t testing.TB, roots []string, client *mcp.Client, protocol string) *mcp.ClientSession {
 	t.Helper()
-	s, err := New(Options{Roots: roots, Version: "test"})
+	s, err := New(Options{Roots: roots, Version: "test", BeforeCall: testHook})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -380,7 +383,7 @@ func TestFix(t *testing.T) {
 	}
 	res, _ = callTool(t, cs, "agent_fix", map[string]any{"path": agent, "fix": fp, "apply": true})
 	structured(t, res, &fo)
-	if !fo.Applied || len(fo.Written) != 1 || fo.Written[0] != pkg || fo.Remaining == nil || fo.Remaining.Blockers >= rev.Summary.Blockers {
+	if rel, _ := filepath.Rel(dir, pkg); !fo.Applied || len(fo.Written) != 1 || fo.Written[0] != filepath.ToSlash(rel) || fo.Remaining == nil || fo.Remaining.Blockers >= rev.Summary.Blockers {
 		t.Fatalf("apply: %+v", fo)
 	}
 	for _, f := range analysis.Run(agent, analysis.Options{}).Review.Findings {
@@ -561,7 +564,7 @@ func TestReviewConfig(t *testing.T) {
 	res, _ := callTool(t, cs, "agent_source_review", map[string]any{"path": "agents/oastui/a"})
 	var rev ReviewOutput
 	structured(t, res, &rev)
-	if rev.Config != cfg || len(rev.Notices) != 1 || !strings.Contains(rev.Notices[0], "untrusted_external_url") {
+	if rev.Config != ".oastui.yaml" || len(rev.Notices) != 1 || !strings.Contains(rev.Notices[0], "untrusted_external_url") {
 		t.Errorf("config %q, notices %q", rev.Config, rev.Notices)
 	}
 	if err := os.WriteFile(cfg, []byte("rules: [\n"), 0o644); err != nil {

@@ -445,7 +445,7 @@ func (s *Server) fix(_ context.Context, c *call, in FixInput) (FixOutput, string
 			continue
 		}
 		offered = append(offered, f)
-		if in.Fix == "all" || in.Fix == f.Code || in.Fix == analysis.FixID(f) || in.Fix == report.Fingerprint(f, root) {
+		if id := analysis.FixID(f); in.Fix == "all" || in.Fix == f.Code || in.Fix == id || in.Fix == c.roots.Relative(id) || in.Fix == report.Fingerprint(f, root) {
 			chosen = append(chosen, f)
 		}
 	}

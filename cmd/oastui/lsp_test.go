@@ -299,7 +299,7 @@ func TestLSPStdio(t *testing.T) {
 	c := startLSP(t)
 	res, rerr := c.call("initialize", map[string]any{"processId": nil, "rootUri": fileURI(filepath.Dir(dir)),
 		"capabilities": map[string]any{
-			"workspace":    map[string]any{"workspaceEdit": map[string]any{"documentChanges": true}},
+			"workspace":    map[string]any{"workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create", "rename", "delete"}}},
 			"textDocument": map[string]any{"hover": map[string]any{"contentFormat": []string{"markdown", "plaintext"}}},
 		}})
 	if rerr != nil || !strings.Contains(string(res), `"codeActionProvider"`) || !strings.Contains(string(res), `"name":"oastui"`) {
@@ -380,6 +380,35 @@ func TestLSPStdio(t *testing.T) {
 	c.diagnostics(flowURI, func(ds []lspDiag) bool { return hasCode(ds, "package_version_oas_pkg_drift") })
 	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": pkgURI}})
 	c.diagnostics(flowURI, func(ds []lspDiag) bool { return !hasCode(ds, "package_version_oas_pkg_drift") })
+
+	// A flow file at a legacy place: its move is a quick fix renaming the file.
+	legacy := filepath.Join(filepath.Dir(filepath.Dir(dir)), "oastui-test", "rule-fixture")
+	copyTree(t, filepath.Join("..", "..", "lint", "testdata", "rules", "err", "legacy_agent_filename"), legacy)
+	legacyFlow := filepath.Join(legacy, "cinatra", "agent.json")
+	legacySrc, _ := os.ReadFile(legacyFlow)
+	legacyURI := fileURI(legacyFlow)
+	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": legacyURI, "languageId": "json", "version": 1, "text": string(legacySrc)}})
+	c.diagnostics(legacyURI, func(ds []lspDiag) bool { return hasCode(ds, "legacy_agent_filename") })
+	res, rerr = c.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": legacyURI},
+		"range": map[string]any{"start": map[string]int{"line": 0, "character": 0}, "end": map[string]int{"line": 0, "character": 1}}, "context": map[string]any{"diagnostics": []any{}}})
+	var moves []struct {
+		Edit struct {
+			DocumentChanges []map[string]any `json:"documentChanges"`
+		} `json:"edit"`
+	}
+	if err := json.Unmarshal(res, &moves); err != nil || rerr != nil {
+		t.Fatalf("codeAction on the legacy flow: %s %s %v", res, rerr, err)
+	}
+	var renamed bool
+	for _, a := range moves {
+		for _, dc := range a.Edit.DocumentChanges {
+			renamed = renamed || dc["kind"] == "rename" && dc["oldUri"] == legacyURI && dc["newUri"] == fileURI(filepath.Join(legacy, "cinatra", "oas.json"))
+		}
+	}
+	if !renamed {
+		t.Errorf("no RenameFile quick fix for the legacy flow file: %s", res)
+	}
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": legacyURI}})
 
 	// Bad input: a body that is not JSON, a message that is no request.
 	c.writeRaw([]byte(`{"jsonrpc": "2.0", "id": 1, "method": `))

@@ -15,6 +15,12 @@ import (
 
 func init() { subcommands = append(subcommands, newMcpCmd) }
 
+// mcpBeforeCall is mcpserver.Options.BeforeCall of `oastui mcp`: nil in
+// the shipped binary (no flag, no environment variable sets it); this
+// package's tests set it in the server process they start, to inject a
+// panic into a tool call.
+var mcpBeforeCall func(tool string, args []byte)
+
 func newMcpCmd() *cobra.Command {
 	var roots []string
 	var registry string
@@ -42,7 +48,7 @@ masked in every result. Nothing is printed on stdout but the protocol.`,
 					return usageErrorf("mcp: --registry %s: not a readable file", registry)
 				}
 			}
-			s, err := mcpserver.New(mcpserver.Options{Roots: roots, Version: versionString(), Registry: registry})
+			s, err := mcpserver.New(mcpserver.Options{Roots: roots, Version: versionString(), Registry: registry, BeforeCall: mcpBeforeCall})
 			if err != nil {
 				return usageErrorf("mcp: %v", err)
 			}

@@ -25,6 +25,15 @@ func TestMCPHelperProcess(t *testing.T) {
 	if os.Getenv("OASTUI_MCP_HELPER") != "1" {
 		return
 	}
+	if word := os.Getenv("OASTUI_MCP_PANIC_ON"); word != "" {
+		// a fault only this test binary can inject: a tool call whose
+		// arguments hold word panics inside the server
+		mcpBeforeCall = func(tool string, args []byte) {
+			if bytes.Contains(args, []byte(word)) {
+				panic("injected panic in " + tool)
+			}
+		}
+	}
 	os.Exit(run(strings.Fields(os.Getenv("OASTUI_MCP_ARGS")), os.Stdout, os.Stderr))
 }
 
@@ -58,7 +67,7 @@ func TestMCPEndToEnd(t *testing.T) {
 	}
 
 	cmd := exec.Command(os.Args[0], "-test.run=^TestMCPHelperProcess$")
-	cmd.Env = append(os.Environ(), "OASTUI_MCP_HELPER=1", "OASTUI_MCP_ARGS=mcp --root "+root)
+	cmd.Env = append(os.Environ(), "OASTUI_MCP_HELPER=1", "OASTUI_MCP_PANIC_ON=boom-injected", "OASTUI_MCP_ARGS=mcp --root "+root)
 	cmd.Stderr = os.Stderr
 	ctx, cancel := context.WithTimeout(context.Background(), 60*time.Second)
 	defer cancel()
@@ -113,6 +122,17 @@ func TestMCPEndToEnd(t *testing.T) {
 	}
 
 	rel := "agents/cinatra-ai/email-outreach-agent"
+	// A tool call that panics inside the server process (a fault the
+	// test binary injects: mcpBeforeCall) is that call's error result;
+	// the same process answers every call after it.
+	for tool, args := range map[string]map[string]any{
+		"agent_source_review": {"path": "boom-injected"},
+		"agent_graph":         {"path": rel, "flow": "boom-injected"},
+	} {
+		if res, _ := call(tool, args); !strings.Contains(errText(res), "internal error in "+tool+": injected panic") {
+			t.Errorf("%s with a panic: %v %q", tool, res.IsError, errText(res))
+		}
+	}
 	res, rev := call("agent_source_review", map[string]any{"path": rel})
 	if res.IsError || len(rev["findings"].([]any)) == 0 || rev["gate"] == nil {
 		t.Fatalf("review: %v", rev)
