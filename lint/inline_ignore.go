@@ -147,7 +147,7 @@ func (ii *inlineIgnores) parse(scope string, v *compile.Node) {
 
 // match returns the inline ignore that silences f, or nil.
 func (ii *inlineIgnores) match(f Finding) *inlineIgnore {
-	if ii.doc == nil || f.File != ii.doc.Path {
+	if ii == nil || ii.doc == nil || f.File != ii.doc.Path {
 		return nil
 	}
 	for _, ig := range ii.entries {

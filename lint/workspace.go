@@ -21,12 +21,51 @@ var (
 		Fix: "break the cycle: move the shared part into a child that neither calls"}
 )
 
-// Adjust applies the config's per-rule severity (or off) to a finding
-// raised outside the review of one agent (the workspace rules): the same
-// override the review applies. false means the rule is off.
-func (c *Config) Adjust(f Finding) (Finding, bool) {
+// outsideRule says findings of the rule code are raised across a tree
+// (the workspace rules), never by the review of one agent: that review
+// cannot tell whether an ignore of one is used.
+func outsideRule(code string) bool {
+	r := LookupRule(code)
+	return r != nil && r.Group == groupWorkspace
+}
+
+// Outside applies a config to the findings raised outside the review of
+// one agent (the workspace rules, over a whole tree), exactly as a review
+// applies it to its own: an ignore that matches a finding sets it aside as
+// suppressed (the same matcher), per-rule settings change its severity or
+// drop it. Apply takes each agent's findings, then Unused reports the
+// ignores of workspace rules that matched none of them, which the agents'
+// own reviews leave to this.
+type Outside struct {
+	c    *Config
+	used []bool // per ignore of c: it matched (or was reported unused)
+}
+
+// Outside starts applying c (nil: defaults) to a tree's findings.
+func (c *Config) Outside() *Outside {
 	if c == nil {
 		c = &Config{}
 	}
-	return c.override(f)
+	return &Outside{c: c, used: make([]bool, len(c.Ignores))}
+}
+
+// Apply applies the config to fs: what is left, and what an ignore
+// silenced.
+func (o *Outside) Apply(fs []Finding) ([]Finding, []SuppressedFinding) {
+	out := make([]Finding, 0, len(fs))
+	var suppressed []SuppressedFinding
+	for _, f := range fs {
+		o.c.settle(f, nil, o.used, &out, &suppressed)
+	}
+	return out, suppressed
+}
+
+// Unused, after every Apply, reports as unused_ignore each ignore of a
+// workspace rule that matched nothing and names one of an agent's files
+// (absolute), or without a glob a file below its package directory dir;
+// each ignore once, with the first agent it names.
+func (o *Outside) Unused(dir string, files []string) []Finding {
+	return o.c.unused(o.used, func(ig Ignore) bool {
+		return !ig.missing && outsideRule(ig.Rule) && o.c.targets(ig, files, dir)
+	})
 }

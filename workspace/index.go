@@ -18,8 +18,13 @@ type Index struct {
 	Agents []Agent // sorted by ID, then Dir
 
 	// Findings are the workspace findings of the whole tree, sorted
-	// (compile.SortFindings), after the config's per-rule overrides.
+	// (compile.SortFindings), after the config (lint.Config.ApplyOutside:
+	// its ignores and per-rule settings, as every review applies them), with
+	// the unused_ignore findings of ignores aimed at workspace rules.
 	Findings []compile.Finding
+	// Suppressed are the workspace findings an ignore of the config set
+	// aside (SARIF shows them as suppressed).
+	Suppressed []lint.SuppressedFinding
 
 	byDir      map[string]int   // absolute Dir → index
 	byName     map[string]int   // package name → index (first in order wins a duplicate)
@@ -31,10 +36,15 @@ type Index struct {
 type edge struct {
 	to    int // agent index, -1 when missing
 	child Child
+	// What the config left of the findings about this reference (ignored
+	// or turned off: none): the call graph draws them.
+	missing  *compile.Finding
+	mismatch *compile.Finding
 }
 
-// Build indexes the agents of the tree at root. cfg is the config whose
-// per-rule overrides apply to the workspace findings (nil: defaults).
+// Build indexes the agents of the tree at root. cfg is the config applied
+// to the workspace findings (nil: defaults): its ignores and per-rule
+// settings, as each review applies them (lint.Config.Outside).
 func Build(root string, agents []Agent, cfg *lint.Config) *Index {
 	ix := &Index{Root: root, Agents: append([]Agent(nil), agents...), byDir: map[string]int{}, byName: map[string]int{}, dependents: map[string][]int{}}
 	sort.SliceStable(ix.Agents, func(i, j int) bool {
@@ -70,31 +80,63 @@ func Build(root string, agents []Agent, cfg *lint.Config) *Index {
 			}
 		}
 	}
-	ix.findChildProblems(cfg)
-	ix.findCycles(cfg)
+	ix.findChildProblems()
+	ix.findCycles()
+	out := cfg.Outside()
 	for i := range ix.perAgent {
-		ix.perAgent[i] = compile.SortFindings(ix.perAgent[i])
+		kept, supp := out.Apply(ix.perAgent[i])
+		ix.perAgent[i] = kept
+		ix.Suppressed = append(ix.Suppressed, supp...)
+		ix.noteLeft(i)
+	}
+	for i := range ix.perAgent {
+		ix.perAgent[i] = compile.SortFindings(append(ix.perAgent[i], out.Unused(ix.Agents[i].Dir, ix.Agents[i].ownFiles())...))
 		ix.Findings = append(ix.Findings, ix.perAgent[i]...)
 	}
 	ix.Findings = compile.SortFindings(ix.Findings)
 	return ix
 }
 
-func (ix *Index) add(cfg *lint.Config, i int, r *lint.Rule, c Child, msg string) {
+func (ix *Index) add(i int, r *lint.Rule, c Child, msg string) {
 	f := compile.Finding{Code: r.Code, Severity: r.Severity, Message: msg, Source: compile.SourceDeterministic,
 		File: c.File, Line: c.Line, Column: c.Column, Location: c.Pointer, ValueHash: compile.HashValue(c.Package)}
 	if f.Line < 1 {
 		f.Line, f.Column = 1, 1
 	}
-	f, keep := cfg.Adjust(f)
-	if keep {
-		ix.perAgent[i] = append(ix.perAgent[i], f)
+	ix.perAgent[i] = append(ix.perAgent[i], f)
+}
+
+// noteLeft notes on each reference of agent i what the config left of
+// its findings (the call graph draws those).
+func (ix *Index) noteLeft(i int) {
+	type key struct{ code, file, ptr string }
+	left := map[key]*compile.Finding{}
+	for _, f := range ix.perAgent[i] {
+		left[key{f.Code, f.File, f.Location}] = &f // a copy: perAgent is sorted again
 	}
+	for j := range ix.edges[i] {
+		e := &ix.edges[i][j]
+		e.missing = left[key{lint.RuleWorkspaceChildMissing.Code, e.child.File, e.child.Pointer}]
+		e.mismatch = left[key{lint.RuleWorkspaceChildVersionMismatch.Code, e.child.File, e.child.Pointer}]
+	}
+}
+
+// ownFiles are the files the agent's analysis read inside its package
+// directory (absolute).
+func (a *Agent) ownFiles() []string {
+	var own []string
+	dir := absPath(a.Dir)
+	for _, f := range a.Files {
+		if strings.HasPrefix(f, dir+string(filepath.Separator)) {
+			own = append(own, f)
+		}
+	}
+	return own
 }
 
 // findChildProblems reports each child reference that names no package
 // of the tree, and each declared range the child's version does not satisfy.
-func (ix *Index) findChildProblems(cfg *lint.Config) {
+func (ix *Index) findChildProblems() {
 	for i, es := range ix.edges {
 		for _, e := range es {
 			c := e.child
@@ -103,7 +145,7 @@ func (ix *Index) findChildProblems(cfg *lint.Config) {
 				if c.Optional {
 					opt = " (an optional dependency)"
 				}
-				ix.add(cfg, i, lint.RuleWorkspaceChildMissing, c, fmt.Sprintf("%s names the child agent %s%s, but no package of the tree %s is named so",
+				ix.add(i, lint.RuleWorkspaceChildMissing, c, fmt.Sprintf("%s names the child agent %s%s, but no package of the tree %s is named so",
 					c.Via, c.Package, opt, displayRoot(ix.Root)))
 				continue
 			}
@@ -113,20 +155,20 @@ func (ix *Index) findChildProblems(cfg *lint.Config) {
 			child := &ix.Agents[e.to]
 			r, ok := ParseRange(c.Range)
 			if !ok {
-				ix.add(cfg, i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s: the version range %q of %s is not one oastui can read (npm ranges: ^ ~ x * comparators, hyphen ranges, ||, exact versions)",
+				ix.add(i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s: the version range %q of %s is not one oastui can read (npm ranges: ^ ~ x * comparators, hyphen ranges, ||, exact versions)",
 					c.Via, c.Range, c.Package))
 				continue
 			}
 			v, ok := ParseVersion(child.Version)
 			switch {
 			case child.Version == "":
-				ix.add(cfg, i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s accepts %s %s, but its package.json (%s) has no version",
+				ix.add(i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s accepts %s %s, but its package.json (%s) has no version",
 					c.Via, c.Package, c.Range, child.Rel))
 			case !ok:
-				ix.add(cfg, i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s accepts %s %s, but its version %q is not a semantic version",
+				ix.add(i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s accepts %s %s, but its version %q is not a semantic version",
 					c.Via, c.Package, c.Range, child.Version))
 			case !r.Allows(v):
-				ix.add(cfg, i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s accepts %s %s, but the tree has %s@%s (%s)",
+				ix.add(i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s accepts %s %s, but the tree has %s@%s (%s)",
 					c.Via, c.Package, c.Range, c.Package, child.Version, child.Rel))
 			}
 		}
@@ -136,7 +178,7 @@ func (ix *Index) findChildProblems(cfg *lint.Config) {
 // findCycles reports every edge that lies on a dependency cycle (Tarjan's
 // strongly connected components over the resolved child edges), with the
 // cycle it closes.
-func (ix *Index) findCycles(cfg *lint.Config) {
+func (ix *Index) findCycles() {
 	n := len(ix.Agents)
 	index, low := make([]int, n), make([]int, n)
 	on := make([]bool, n)
@@ -203,7 +245,7 @@ func (ix *Index) findCycles(cfg *lint.Config) {
 			for _, p := range path {
 				names = append(names, ix.Agents[p].ID())
 			}
-			ix.add(cfg, v, lint.RuleWorkspaceDependencyCycle, e.child, fmt.Sprintf("%s names %s, which leads back: dependency cycle %s",
+			ix.add(v, lint.RuleWorkspaceDependencyCycle, e.child, fmt.Sprintf("%s names %s, which leads back: dependency cycle %s",
 				e.child.Via, e.child.Package, strings.Join(names, " → ")))
 		}
 	}

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -228,4 +229,121 @@ func fmtInt(n int) string {
 		return string(rune('0' + n))
 	}
 	return fmtInt(n/10) + string(rune('0'+n%10))
+}
+
+// TestTreeIgnores: the .oastui.yaml ignores apply to the workspace
+// findings as to every other finding (one matcher: lint.Config's), in the
+// findings, the rows and the call graph; an ignore of a workspace rule
+// that matches nothing is an unused_ignore of the workspace (of the agent
+// whose file it names), never of that agent's own review.
+func TestTreeIgnores(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "agents")
+	writeAgent(t, root, "boss", "1.0.0", []string{"@acme/worker", "@acme/ghost"}, map[string]string{"@acme/worker": "^2.0.0"})
+	writeAgent(t, root, "worker", "1.4.0", nil, nil)
+	writeAgent(t, root, "ping", "0.1.0", []string{"@acme/pong"}, nil)
+	writeAgent(t, root, "pong", "0.1.0", []string{"@acme/ping"}, nil)
+	dirs, err := compile.FindAgents(root, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agents := ReviewAll(root, dirs, analysis.Options{}, 2, nil)
+	const (
+		missing  = "workspace_child_missing"
+		mismatch = "workspace_child_version_mismatch"
+		cycle    = "workspace_dependency_cycle"
+		unused   = "unused_ignore"
+	)
+	ghost := "/$referenced_components/callb/metadata/cinatra/packageName"
+	for _, tc := range []struct {
+		name, ignores, rules string
+		want                 map[string]int // codes of ix.Findings
+		suppressed           int
+		unusedAt             string // the agent whose findings hold the unused_ignore
+		graphLacks           []string
+	}{
+		{name: "none", want: map[string]int{missing: 1, mismatch: 1, cycle: 2}},
+		{name: "pointer",
+			ignores: `{rule: ` + missing + `, file: agents/acme/boss/cinatra/oas.json, pointer: "` + ghost + `", reason: installed from the registry}`,
+			want:    map[string]int{mismatch: 1, cycle: 2}, suppressed: 1, graphLacks: []string{"missing ⚠"}},
+		{name: "below a pointer",
+			ignores: `{rule: ` + missing + `, file: agents/acme/boss/cinatra/oas.json, pointer: "/$referenced_components/callb", reason: r}`,
+			want:    map[string]int{mismatch: 1, cycle: 2}, suppressed: 1},
+		{name: "whole file",
+			ignores: `{rule: ` + mismatch + `, file: agents/acme/boss/package.json, reason: pinned on purpose}`,
+			want:    map[string]int{missing: 1, cycle: 2}, suppressed: 1, graphLacks: []string{"needs ^2.0.0"}},
+		{name: "glob",
+			ignores: `{rule: ` + cycle + `, file: "agents/**/oas.json", reason: they stop each other}`,
+			want:    map[string]int{missing: 1, mismatch: 1}, suppressed: 2},
+		{name: "glob used nowhere: reported once",
+			ignores: `{rule: ` + cycle + `, file: "agents/**/package.json", reason: r}`,
+			want:    map[string]int{missing: 1, mismatch: 1, cycle: 2, unused: 1}, unusedAt: "acme/boss"},
+		{name: "value hash of another value",
+			ignores: `{rule: ` + missing + `, file: agents/acme/boss/cinatra/oas.json, value_hash: 0123456789abcdef0123456789abcdef, reason: r}`,
+			want:    map[string]int{missing: 1, mismatch: 1, cycle: 2, unused: 1}, unusedAt: "acme/boss"},
+		{name: "value hash",
+			ignores: `{rule: ` + missing + `, file: agents/acme/boss/cinatra/oas.json, value_hash: ` + compile.HashValue("@acme/ghost") + `, reason: r}`,
+			want:    map[string]int{mismatch: 1, cycle: 2}, suppressed: 1},
+		{name: "unused",
+			ignores: `{rule: ` + missing + `, file: agents/acme/worker/cinatra/oas.json, reason: r}`,
+			want:    map[string]int{missing: 1, mismatch: 1, cycle: 2, unused: 1}, unusedAt: "acme/worker"},
+		{name: "another rule's ignore is the review's",
+			ignores: `{rule: agent_package_missing_license, file: agents/acme/boss/cinatra/oas.json, reason: r}`,
+			want:    map[string]int{missing: 1, mismatch: 1, cycle: 2}},
+		{name: "ignored and off",
+			ignores: `{rule: ` + cycle + `, file: agents/acme/ping/cinatra/oas.json, reason: r}`, rules: missing + `: "off"`,
+			want: map[string]int{mismatch: 1, cycle: 1}, suppressed: 1, graphLacks: []string{"missing ⚠"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var cfg *lint.Config
+			if tc.ignores != "" {
+				var err error
+				cfg, err = lint.ParseConfig(filepath.Join(base, ".oastui.yaml"), []byte("ignores: ["+tc.ignores+"]\nrules: {"+tc.rules+"}\n"))
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			ix := Build(root, agents, cfg)
+			got := codes(ix.Findings)
+			if !maps.Equal(got, tc.want) {
+				t.Errorf("findings %v, want %v", got, tc.want)
+			}
+			if len(ix.Suppressed) != tc.suppressed {
+				t.Errorf("%d suppressed, want %d: %v", len(ix.Suppressed), tc.suppressed, ix.Suppressed)
+			}
+			rows, total := ix.Rows(), 0
+			for i, r := range rows {
+				total += r.Warnings + r.Blockers + r.Suggestions - (r.Agent.Warnings + r.Agent.Blockers + r.Agent.Suggestions)
+				for _, f := range ix.AgentFindings(i) {
+					if f.Code == unused && ix.Agents[i].ID() != tc.unusedAt {
+						t.Errorf("unused_ignore in %s's findings, want %s's", ix.Agents[i].ID(), tc.unusedAt)
+					}
+				}
+			}
+			if total != len(ix.Findings) {
+				t.Errorf("rows count %d workspace findings, the index has %d", total, len(ix.Findings))
+			}
+			text := ix.Text(flowgraph.Options{})
+			for _, s := range tc.graphLacks {
+				if strings.Contains(text, s) {
+					t.Errorf("graph still shows %q:\n%s", s, text)
+				}
+			}
+			if tc.name == "none" && !strings.Contains(text, "missing ⚠1") {
+				t.Errorf("graph without the missing child's mark:\n%s", text)
+			}
+		})
+	}
+	// An agent's own review does not judge an ignore of a workspace rule
+	// (it cannot raise one): no unused_ignore there.
+	cfg, err := lint.ParseConfig(filepath.Join(base, ".oastui.yaml"), []byte("ignores: [{rule: "+missing+", file: agents/acme/worker/cinatra/oas.json, reason: r}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := analysis.Run(filepath.Join(root, "acme", "worker"), analysis.Options{Stages: analysis.ReviewOnly, Config: &analysis.ConfigResult{Path: cfg.Path, Config: cfg}})
+	for _, f := range s.Review.Findings {
+		if f.Code == unused {
+			t.Errorf("the agent's review judged a workspace ignore: %v", f)
+		}
+	}
 }
