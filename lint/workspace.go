@@ -19,6 +19,9 @@ var (
 	RuleWorkspaceDependencyCycle = &Rule{Code: "workspace_dependency_cycle", Severity: compile.Blocker, Group: groupWorkspace,
 		Doc: "agents of the tree call or depend on each other in a cycle (a → b → a): a run would never end and the platform cannot install them in order; reported at each edge of the cycle",
 		Fix: "break the cycle: move the shared part into a child that neither calls"}
+	RuleWorkspaceDuplicatePackage = &Rule{Code: "workspace_duplicate_package", Severity: compile.Warning, Group: groupWorkspace,
+		Doc: "two or more package directories of the tree have the same package.json name: a child look-up by that name resolves to one of them only (the first package.json in lexical path order), so the others are never called and installing the tree is ambiguous; reported at each duplicate's name, naming the other directories and the one look-ups resolve to",
+		Fix: "give each package its own name (the vendor/slug of its directory), or delete the stale copy"}
 )
 
 // outsideRule says findings of the rule code are raised across a tree

@@ -25,9 +25,13 @@ type Agent struct {
 	Dir     string // the package directory (or flow file) as found; the agent's key
 	Rel     string // Dir relative to the tree's root, with "/" ("" when outside it)
 	Package string // package.json name ("" without one)
-	Version string // package.json version
-	Title   string // the root flow's name, else package.json cinatra.displayName, else the slug
-	Type    string // metadata.cinatra.type of the root flow ("" when absent)
+	// PackageFile is the package.json naming it, NameLine and NameColumn
+	// where its name is (for workspace_duplicate_package).
+	PackageFile          string
+	NameLine, NameColumn int
+	Version              string // package.json version
+	Title                string // the root flow's name, else package.json cinatra.displayName, else the slug
+	Type                 string // metadata.cinatra.type of the root flow ("" when absent)
 
 	Parsed  bool   // the flow file parsed (Steps, Slots and the flow's child calls are meaningful)
 	Problem string // why the agent could not be read ("does not parse", a load error), "" when it was
@@ -146,6 +150,10 @@ func Summarize(root string, s *analysis.Snapshot) Agent {
 		a.Registry = absPath(ag.RegistryPath)
 	}
 	a.Package = ag.PackageName()
+	if a.Package != "" && ag.Package != nil {
+		a.PackageFile = ag.Package.Path
+		a.NameLine, a.NameColumn = ag.Package.PointerPosition("/name")
+	}
 	if ag.Package != nil && ag.Package.Root != nil {
 		a.Version = ag.Package.Root.Get("version").StringOr("")
 	}

@@ -41,7 +41,7 @@ func (ix *Index) CallGraph() *CallGraph {
 
 	linked := make([]bool, len(ix.Agents))
 	for i := range ix.Agents {
-		if len(ix.edges[i]) > 0 || len(ix.Dependents(i)) > 0 {
+		if len(ix.edges[i]) > 0 || len(ix.Dependents(i)) > 0 && ix.resolved(i) {
 			linked[i] = true
 		}
 	}
@@ -54,7 +54,11 @@ func (ix *Index) CallGraph() *CallGraph {
 		}
 		a := &ix.Agents[i]
 		r := &rows[i]
-		n := &flowgraph.Node{ID: a.ID(), Name: clean(short(a.ID())), Kind: flowgraph.KindOther, ComponentType: a.Kind(),
+		id, name := a.ID(), short(a.ID())
+		if !ix.resolved(i) { // a duplicate name no look-up resolves to: its own node
+			id, name = id+" ("+a.Rel+")", name+" ("+a.Rel+")"
+		}
+		n := &flowgraph.Node{ID: id, Name: clean(name), Kind: flowgraph.KindOther, ComponentType: a.Kind(),
 			Blockers: r.Blockers, Warnings: r.Warnings, Suggestions: r.Suggestions, Reachable: true}
 		if a.Problem != "" {
 			n.ComponentType = a.Problem
@@ -147,6 +151,13 @@ func (ix *Index) CallGraph() *CallGraph {
 	}
 	cg.Graph = flowgraph.New(RootID, root.Name, RootID, nodes, append(rootEdges, edges...))
 	return cg
+}
+
+// resolved says a look-up of agent i's package name resolves to it (false
+// for the other packages of a duplicate name).
+func (ix *Index) resolved(i int) bool {
+	j, ok := ix.byName[ix.Agents[i].Package]
+	return !ok || j == i
 }
 
 func reachFrom(nodes []*flowgraph.Node, edges []flowgraph.Edge) map[string]bool {

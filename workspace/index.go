@@ -27,7 +27,7 @@ type Index struct {
 	Suppressed []lint.SuppressedFinding
 
 	byDir      map[string]int   // absolute Dir → index
-	byName     map[string]int   // package name → index (first in order wins a duplicate)
+	byName     map[string]int   // package name → index (a duplicate: the first package.json in path order, as compile's look-up)
 	dependents map[string][]int // package name → agents naming it as a child
 	perAgent   [][]compile.Finding
 	edges      [][]edge // per agent: its resolved children
@@ -54,13 +54,19 @@ func Build(root string, agents []Agent, cfg *lint.Config) *Index {
 		}
 		return a.Dir < b.Dir
 	})
+	dups := map[string][]int{} // package name → every agent so named, in path order
 	for i := range ix.Agents {
 		a := &ix.Agents[i]
 		ix.byDir[absPath(a.Dir)] = i
 		if a.Package != "" {
-			if _, dup := ix.byName[a.Package]; !dup {
-				ix.byName[a.Package] = i
-			}
+			dups[a.Package] = append(dups[a.Package], i)
+		}
+	}
+	for name, is := range dups {
+		sort.SliceStable(is, func(x, y int) bool { return pkgPath(&ix.Agents[is[x]]) < pkgPath(&ix.Agents[is[y]]) })
+		ix.byName[name] = is[0]
+		if len(is) == 1 {
+			delete(dups, name)
 		}
 	}
 	ix.edges = make([][]edge, len(ix.Agents))
@@ -82,6 +88,7 @@ func Build(root string, agents []Agent, cfg *lint.Config) *Index {
 	}
 	ix.findChildProblems()
 	ix.findCycles()
+	ix.findDuplicates(dups)
 	out := cfg.Outside()
 	for i := range ix.perAgent {
 		kept, supp := out.Apply(ix.perAgent[i])
@@ -132,6 +139,44 @@ func (a *Agent) ownFiles() []string {
 		}
 	}
 	return own
+}
+
+// pkgPath is the path compile's package look-up orders a tree's
+// packages by (the first of a duplicate name wins).
+func pkgPath(a *Agent) string { return filepath.Join(absPath(a.Dir), "package.json") }
+
+// findDuplicates reports, at the name of each package.json whose name
+// another package of the tree has too, the others and which one a child
+// look-up resolves to.
+func (ix *Index) findDuplicates(dups map[string][]int) {
+	where := func(i int) string {
+		if r := ix.Agents[i].Rel; r != "" {
+			return r
+		}
+		return ix.Agents[i].Dir
+	}
+	for name, is := range dups {
+		for _, i := range is {
+			a := &ix.Agents[i]
+			var others []string
+			for _, j := range is {
+				if j != i {
+					others = append(others, where(j))
+				}
+			}
+			also := "the package in " + others[0] + " is"
+			if len(others) > 1 {
+				also = "the packages in " + strings.Join(others, ", ") + " are"
+			}
+			res := "child look-ups resolve to this one"
+			if is[0] != i {
+				res = "child look-ups resolve to " + where(is[0]) + ", never to this one"
+			}
+			c := Child{Package: name, File: a.PackageFile, Pointer: "/name", Line: a.NameLine, Column: a.NameColumn}
+			ix.add(i, lint.RuleWorkspaceDuplicatePackage, c, fmt.Sprintf("%s is named %s, and %s named so too: %s",
+				where(i), name, also, res))
+		}
+	}
 }
 
 // findChildProblems reports each child reference that names no package

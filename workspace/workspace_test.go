@@ -347,3 +347,79 @@ func TestTreeIgnores(t *testing.T) {
 		}
 	}
 }
+
+// TestDuplicatePackages: packages of the tree sharing a package.json name
+// are each a workspace_duplicate_package at their name, naming the others
+// and the one a child look-up resolves to: the first package.json in path
+// order, as compile's own look-up (acme/worker-old/package.json sorts
+// before acme/worker/package.json).
+func TestDuplicatePackages(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "agents")
+	writeAgent(t, root, "boss", "1.0.0", []string{"@acme/worker"}, map[string]string{"@acme/worker": "^1.4.0"})
+	worker := writeAgent(t, root, "worker", "1.4.0", nil, nil)
+	old := writeAgent(t, root, "worker-old", "1.0.0", nil, nil)
+	third := writeAgent(t, root, "zz-worker", "1.0.0", []string{"@acme/boss"}, nil)
+	rename := func(dir, name string) {
+		p := filepath.Join(dir, "package.json")
+		src, _ := os.ReadFile(p)
+		os.WriteFile(p, []byte(strings.Replace(string(src), `"name": "@acme/`+filepath.Base(dir)+`"`, `"name": "`+name+`"`, 1)), 0o644)
+	}
+	rename(old, "@acme/worker")
+	ix := review(t, root)
+	if got := codes(ix.Findings); got["workspace_duplicate_package"] != 2 || got["workspace_child_version_mismatch"] != 1 {
+		t.Errorf("two packages named @acme/worker: %v", got)
+	}
+	want := compile.ScanPackages(root).ByName["@acme/worker"]
+	if i, _ := ix.ByName("@acme/worker"); absPath(ix.Agents[i].Dir) != want || want != absPath(old) {
+		t.Errorf("@acme/worker resolves to %s, compile's look-up to %s (want %s)", ix.Agents[i].Dir, want, old)
+	}
+	for _, f := range ix.Findings {
+		if f.Code != "workspace_duplicate_package" {
+			continue
+		}
+		if f.Location != "/name" || f.Line != 1 || f.Column != 10 || f.Severity != compile.Warning {
+			t.Errorf("not at the name value: %+v", f)
+		}
+		switch filepath.Dir(f.File) {
+		case worker:
+			if !strings.Contains(f.Message, "acme/worker-old is named so too") || !strings.Contains(f.Message, "resolve to acme/worker-old, never to this one") {
+				t.Errorf("worker: %s", f.Message)
+			}
+		case old:
+			if !strings.Contains(f.Message, "the package in acme/worker is") || !strings.Contains(f.Message, "resolve to this one") {
+				t.Errorf("worker-old: %s", f.Message)
+			}
+		default:
+			t.Errorf("at %s", f.File)
+		}
+	}
+	// One node for the name: the copy no look-up resolves to, which calls
+	// nothing, is not drawn as a second "worker" node.
+	if text := ix.Text(flowgraph.Options{ASCII: true}); strings.Count(text, "| worker  ") != 1 {
+		t.Errorf("graph:\n%s", text)
+	}
+	// Three of a name: each names the two others.
+	rename(third, "@acme/worker")
+	ix = review(t, root)
+	n := 0
+	for _, f := range ix.Findings {
+		if f.Code == "workspace_duplicate_package" {
+			n++
+			if !strings.Contains(f.Message, "the packages in ") {
+				t.Errorf("three: %s", f.Message)
+			}
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d duplicate findings for three packages", n)
+	}
+	// A copy no look-up resolves to that calls an agent is drawn as its own node.
+	if text := ix.Text(flowgraph.Options{ASCII: true}); !strings.Contains(text, "| worker (acme/zz-worker)  orchestrator") || strings.Count(text, "| worker  ") != 1 {
+		t.Errorf("graph with three:\n%s", text)
+	}
+	// The config applies as to the other workspace rules.
+	cfg := &lint.Config{Rules: map[string]string{"workspace_duplicate_package": "off"}}
+	if got := codes(Build(root, ix.Agents, cfg).Findings); got["workspace_duplicate_package"] != 0 {
+		t.Errorf("off: %v", got)
+	}
+}
