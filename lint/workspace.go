@@ -40,8 +40,29 @@ func outsideRule(code string) bool {
 // ignores of workspace rules that matched none of them, which the agents'
 // own reviews leave to this.
 type Outside struct {
-	c    *Config
-	used []bool // per ignore of c: it matched (or was reported unused)
+	c      *Config
+	used   []bool                    // per ignore of c: it matched (or was reported unused)
+	inline map[string]*inlineIgnores // per flow file: its inline ignores of workspace rules, as Apply used them
+}
+
+// InlineIgnores are the x-oastui-ignore entries of an agent's flow file
+// that name a workspace rule: the agent's review cannot use them, so they
+// travel with the agent's summary to Outside.Apply. Immutable.
+type InlineIgnores struct {
+	path    string
+	entries []inlineIgnore
+}
+
+// OutsideInlineIgnores are a's inline ignores of workspace rules.
+func OutsideInlineIgnores(a *compile.Agent) InlineIgnores {
+	ii, _ := inlineIgnoresOf(a, nil)
+	out := InlineIgnores{path: ii.path}
+	for _, ig := range ii.entries {
+		if outsideRule(ig.rule) {
+			out.entries = append(out.entries, *ig)
+		}
+	}
+	return out
 }
 
 // Outside starts applying c (nil: defaults) to a tree's findings.
@@ -49,16 +70,29 @@ func (c *Config) Outside() *Outside {
 	if c == nil {
 		c = &Config{}
 	}
-	return &Outside{c: c, used: make([]bool, len(c.Ignores))}
+	return &Outside{c: c, used: make([]bool, len(c.Ignores)), inline: map[string]*inlineIgnores{}}
 }
 
-// Apply applies the config to fs: what is left, and what an ignore
-// silenced.
-func (o *Outside) Apply(fs []Finding) ([]Finding, []SuppressedFinding) {
+// Apply applies the config and the agent's inline ignores of workspace
+// rules to fs, the findings about one agent: what is left, and what an
+// ignore silenced.
+func (o *Outside) Apply(fs []Finding, inline InlineIgnores) ([]Finding, []SuppressedFinding) {
+	var ii *inlineIgnores
+	if len(inline.entries) > 0 {
+		ii = o.inline[inline.path]
+		if ii == nil {
+			ii = &inlineIgnores{path: inline.path}
+			for _, ig := range inline.entries {
+				ig.used = false
+				ii.entries = append(ii.entries, &ig)
+			}
+			o.inline[inline.path] = ii
+		}
+	}
 	out := make([]Finding, 0, len(fs))
 	var suppressed []SuppressedFinding
 	for _, f := range fs {
-		o.c.settle(f, nil, o.used, &out, &suppressed)
+		o.c.settle(f, ii, o.used, &out, &suppressed)
 	}
 	return out, suppressed
 }
@@ -66,9 +100,26 @@ func (o *Outside) Apply(fs []Finding) ([]Finding, []SuppressedFinding) {
 // Unused, after every Apply, reports as unused_ignore each ignore of a
 // workspace rule that matched nothing and names one of an agent's files
 // (absolute), or without a glob a file below its package directory dir;
-// each ignore once, with the first agent it names.
-func (o *Outside) Unused(dir string, files []string) []Finding {
-	return o.c.unused(o.used, func(ig Ignore) bool {
+// each ignore once, with the first agent it names; and each of the
+// agent's inline ignores of a workspace rule that silenced nothing.
+func (o *Outside) Unused(dir string, files []string, inline InlineIgnores) []Finding {
+	out := o.c.unused(o.used, func(ig Ignore) bool {
 		return !ig.missing && outsideRule(ig.Rule) && o.c.targets(ig, files, dir)
 	})
+	if len(inline.entries) == 0 {
+		return out
+	}
+	ii := o.inline[inline.path]
+	for i := range inline.entries {
+		if ii != nil && ii.entries[i].used {
+			continue
+		}
+		if ii != nil {
+			ii.entries[i].used = true // reported once
+		}
+		if f, keep := o.c.override(inline.entries[i].unused); keep {
+			out = append(out, f)
+		}
+	}
+	return out
 }

@@ -18,6 +18,7 @@ import (
 
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint"
 )
 
 // Agent is what the workspace keeps of one agent's analysis.
@@ -45,7 +46,10 @@ type Agent struct {
 	Steps int // compiled approval steps; -1 when it did not compile
 	Slots int // context slots
 
-	Children []Child   // child agents it calls or declares, in source order
+	Children []Child // child agents it calls or declares, in source order
+	// Inline are the flow file's x-oastui-ignore entries of workspace
+	// rules (the review leaves them to the workspace).
+	Inline   lint.InlineIgnores
 	Files    []string  // absolute paths of every file the analysis read (Affected)
 	Registry string    // absolute path of the registry it used ("" for the built-in one)
 	Config   string    // absolute path of the .oastui.yaml in force ("")
@@ -66,6 +70,7 @@ func Carry(now, last Agent) Agent {
 	}
 	now.Title, now.Type, now.Steps, now.Slots = last.Title, last.Type, last.Steps, last.Slots
 	now.Children = append(last.Children[:0:0], last.Children...)
+	now.Inline = last.Inline
 	now.Stale = true
 	return now
 }
@@ -170,6 +175,7 @@ func Summarize(root string, s *analysis.Snapshot) Agent {
 		a.Title = root.Get("name").StringOr("")
 		a.Type = root.Path("metadata", "cinatra").Get("type").StringOr("")
 		a.Children = flowCalls(ag, a.Package)
+		a.Inline = lint.OutsideInlineIgnores(ag)
 	}
 	if a.Title == "" && ag.Package != nil && ag.Package.Root != nil {
 		a.Title = ag.Package.Root.Path("cinatra", "displayName").StringOr("")

@@ -91,13 +91,13 @@ func Build(root string, agents []Agent, cfg *lint.Config) *Index {
 	ix.findDuplicates(dups)
 	out := cfg.Outside()
 	for i := range ix.perAgent {
-		kept, supp := out.Apply(ix.perAgent[i])
+		kept, supp := out.Apply(ix.perAgent[i], ix.Agents[i].Inline)
 		ix.perAgent[i] = kept
 		ix.Suppressed = append(ix.Suppressed, supp...)
 		ix.noteLeft(i)
 	}
 	for i := range ix.perAgent {
-		ix.perAgent[i] = compile.SortFindings(append(ix.perAgent[i], out.Unused(ix.Agents[i].Dir, ix.Agents[i].ownFiles())...))
+		ix.perAgent[i] = compile.SortFindings(append(ix.perAgent[i], out.Unused(ix.Agents[i].Dir, ix.Agents[i].ownFiles(), ix.Agents[i].Inline)...))
 		ix.Findings = append(ix.Findings, ix.perAgent[i]...)
 	}
 	ix.Findings = compile.SortFindings(ix.Findings)

@@ -423,3 +423,45 @@ func TestDuplicatePackages(t *testing.T) {
 		t.Errorf("off: %v", got)
 	}
 }
+
+// TestTreeInlineIgnores: an x-oastui-ignore member of the flow silences a
+// workspace finding in its object (suppressed, in source), as it does the
+// review's; one that silences nothing is an unused_ignore of the
+// workspace, not of the agent's review; building again gives the same.
+func TestTreeInlineIgnores(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "agents")
+	boss := writeAgent(t, root, "boss", "1.0.0", []string{"@acme/ghost"}, nil)
+	writeAgent(t, root, "ping", "0.1.0", []string{"@acme/pong"}, nil)
+	pong := writeAgent(t, root, "pong", "0.1.0", []string{"@acme/ping"}, nil)
+	inline := func(dir, rule string) {
+		p := filepath.Join(dir, "cinatra", "oas.json")
+		src, _ := os.ReadFile(p)
+		os.WriteFile(p, []byte(strings.Replace(string(src), `"id": "calla", `, `"id": "calla", "x-oastui-ignore": [{"rule": "`+rule+`", "reason": "r"}], `, 1)), 0o644)
+	}
+	inline(boss, "workspace_child_missing")
+	inline(pong, "workspace_child_missing") // pong's child is there: silences nothing
+	ix := review(t, root)
+	for range 2 {
+		if got := codes(ix.Findings); !maps.Equal(got, map[string]int{"workspace_dependency_cycle": 2, "unused_ignore": 1}) {
+			t.Errorf("findings %v", got)
+		}
+		if len(ix.Suppressed) != 1 || !ix.Suppressed[0].InSource || ix.Suppressed[0].Code != "workspace_child_missing" {
+			t.Errorf("suppressed: %+v", ix.Suppressed)
+		}
+		i, _ := ix.Lookup(pong)
+		if fs := ix.AgentFindings(i); !slices.ContainsFunc(fs, func(f compile.Finding) bool {
+			return f.Code == "unused_ignore" && strings.HasSuffix(f.File, "oas.json") && strings.HasSuffix(f.Location, "/x-oastui-ignore/0")
+		}) {
+			t.Errorf("pong's unused inline ignore: %v", fs)
+		}
+		ix = Build(root, ix.Agents, nil) // the summaries are not changed by a build
+	}
+	for _, dir := range []string{boss, pong} {
+		s := analysis.Run(dir, analysis.Options{Stages: analysis.ReviewOnly})
+		for _, f := range s.Review.Findings {
+			if f.Code == "unused_ignore" || f.Code == "inline_ignore_invalid" {
+				t.Errorf("%s's review: %v", filepath.Base(dir), f)
+			}
+		}
+	}
+}
