@@ -97,7 +97,11 @@ func Build(root string, agents []Agent, cfg *lint.Config) *Index {
 		ix.noteLeft(i)
 	}
 	for i := range ix.perAgent {
-		ix.perAgent[i] = compile.SortFindings(append(ix.perAgent[i], out.Unused(ix.Agents[i].Dir, ix.Agents[i].ownFiles(), ix.Agents[i].Inline)...))
+		var own []string
+		if cfg != nil && len(cfg.Ignores) > 0 { // what an unused ignore of the config may name
+			own = ix.Agents[i].ownFiles()
+		}
+		ix.perAgent[i] = compile.SortFindings(append(ix.perAgent[i], out.Unused(ix.Agents[i].Dir, own, ix.Agents[i].Inline)...))
 		ix.Findings = append(ix.Findings, ix.perAgent[i]...)
 	}
 	ix.Findings = compile.SortFindings(ix.Findings)
@@ -116,6 +120,9 @@ func (ix *Index) add(i int, r *lint.Rule, c Child, msg string) {
 // noteLeft notes on each reference of agent i what the config left of
 // its findings (the call graph draws those).
 func (ix *Index) noteLeft(i int) {
+	if len(ix.perAgent[i]) == 0 {
+		return
+	}
 	type key struct{ code, file, ptr string }
 	left := map[key]*compile.Finding{}
 	for _, f := range ix.perAgent[i] {
