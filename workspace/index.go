@@ -18,7 +18,7 @@ type Index struct {
 	Agents []Agent // sorted by ID, then Dir
 
 	// Findings are the workspace findings of the whole tree, sorted
-	// (compile.SortFindings), after the config (lint.Config.ApplyOutside:
+	// (compile.SortFindings), after the config (lint.Config.Outside:
 	// its ignores and per-rule settings, as every review applies them), with
 	// the unused_ignore findings of ignores aimed at workspace rules.
 	Findings []compile.Finding
