@@ -73,35 +73,57 @@ func (c *Config) apply(a *compile.Agent, fs []Finding) ([]Finding, []SuppressedF
 	out := make([]Finding, 0, len(fs))
 	var suppressed []SuppressedFinding
 	for _, f := range fs {
-		if i := c.matchIgnore(f); i >= 0 {
-			used[i] = true
-			if f, keep := c.override(f); keep {
-				suppressed = append(suppressed, SuppressedFinding{Finding: f, Reason: c.Ignores[i].Reason})
-			}
-			continue
-		}
-		if ig := inline.match(f); ig != nil {
-			if f, keep := c.override(f); keep {
-				suppressed = append(suppressed, SuppressedFinding{Finding: f, Reason: ig.reason, InSource: true})
-			}
-			continue
-		}
-		if f, keep := c.override(f); keep {
-			out = append(out, f)
-		}
+		c.settle(f, inline, used, &out, &suppressed)
 	}
 	for _, f := range inline.findings() {
 		if f, keep := c.override(f); keep {
 			out = append(out, f)
 		}
 	}
+	// An ignore is judged in the review of the agent whose file it names;
+	// one naming a file that does not exist is reported in every review
+	// (the CLI's merge of all findings keeps one copy). An ignore of a rule
+	// raised across a tree (the workspace rules) is judged where those
+	// findings are raised (ApplyOutside), not here.
+	out = append(out, c.unused(used, func(ig Ignore) bool {
+		return ig.missing || (!outsideRule(ig.Rule) && c.ignoreTargets(ig, a))
+	})...)
+	return out, suppressed
+}
+
+// settle is what the config does to one finding: the first ignore that
+// matches it (the config's, then an inline x-oastui-ignore member) sets it
+// aside as suppressed, else the per-rule override changes its severity or
+// drops it. used marks the config's ignores that matched.
+func (c *Config) settle(f Finding, inline *inlineIgnores, used []bool, out *[]Finding, suppressed *[]SuppressedFinding) {
+	if i := c.matchIgnore(f); i >= 0 {
+		used[i] = true
+		if f, keep := c.override(f); keep {
+			*suppressed = append(*suppressed, SuppressedFinding{Finding: f, Reason: c.Ignores[i].Reason})
+		}
+		return
+	}
+	if ig := inline.match(f); ig != nil {
+		if f, keep := c.override(f); keep {
+			*suppressed = append(*suppressed, SuppressedFinding{Finding: f, Reason: ig.reason, InSource: true})
+		}
+		return
+	}
+	if f, keep := c.override(f); keep {
+		*out = append(*out, f)
+	}
+}
+
+// unused reports, as unused_ignore, each of the config's ignores that
+// matched nothing (used) and that judge says this run can judge, and
+// marks it used (reported once).
+func (c *Config) unused(used []bool, judge func(Ignore) bool) []Finding {
+	var out []Finding
 	for i, ig := range c.Ignores {
-		// An ignore is judged in the review of the agent whose file it
-		// names; one naming a file that does not exist is reported in every
-		// review (the CLI's merge of all findings keeps one copy).
-		if used[i] || !(ig.missing || c.ignoreTargets(ig, a)) {
+		if used[i] || !judge(ig) {
 			continue
 		}
+		used[i] = true
 		msg := fmt.Sprintf("unused ignore: no %s finding at %s%s%s (reason given: %q); remove the entry or fix its file/pointer",
 			ig.Rule, ig.File, ignorePointerText(ig.Pointer), ignoreValueText(ig.ValueHash), ig.Reason)
 		if ig.missing {
@@ -116,7 +138,7 @@ func (c *Config) apply(a *compile.Agent, fs []Finding) ([]Finding, []SuppressedF
 			out = append(out, f)
 		}
 	}
-	return out, suppressed
+	return out
 }
 
 func ignoreValueText(h string) string {
@@ -224,20 +246,25 @@ func (c *Config) ignoreTargets(ig Ignore, a *compile.Agent) bool {
 			files = append(files, absPath(d.Path))
 		}
 	}
+	return c.targets(ig, files, a.Dir)
+}
+
+// targets reports whether ig names one of files (absolute) or, without a
+// glob, any file below the directory dir.
+func (c *Config) targets(ig Ignore, files []string, dir string) bool {
 	for _, f := range files {
 		if c.fileMatches(ig.File, f) {
 			return true
 		}
 	}
-	if a.Dir == "" || strings.ContainsAny(ig.File, "*?[{") {
+	if dir == "" || strings.ContainsAny(ig.File, "*?[{") {
 		return false
 	}
 	p := filepath.FromSlash(ig.File)
 	if !filepath.IsAbs(p) {
 		p = filepath.Join(c.dirOrCwd(), p)
 	}
-	dir := absPath(a.Dir)
-	return strings.HasPrefix(filepath.Clean(p), dir+string(filepath.Separator))
+	return strings.HasPrefix(filepath.Clean(p), absPath(dir)+string(filepath.Separator))
 }
 
 func absPath(p string) string {

@@ -34,10 +34,12 @@ type inlineIgnore struct {
 	reason    string
 	valueHash string
 	used      bool
+	unused    Finding // what is reported when it silenced nothing
 }
 
 type inlineIgnores struct {
 	doc     *compile.Doc
+	path    string // doc.Path: the file whose findings the entries may silence
 	entries []*inlineIgnore
 	invalid []Finding
 }
@@ -50,7 +52,7 @@ func inlineIgnoresOf(a *compile.Agent, fs []Finding) (*inlineIgnores, []Finding)
 	if a == nil || a.Flow == nil || a.Flow.Root == nil {
 		return ii, fs
 	}
-	ii.doc = a.Flow
+	ii.doc, ii.path = a.Flow, a.Flow.Path
 	found := false
 	compile.WalkNodes(a.Flow.Root, func(n *compile.Node) bool {
 		if n.Kind != compile.Object {
@@ -140,6 +142,8 @@ func (ii *inlineIgnores) parse(scope string, v *compile.Node) {
 		case r.Secret && !valueHashRe.MatchString(ig.valueHash):
 			ii.bad(ptr, fmt.Sprintf(`inline ignore of the secret rule %s needs "value_hash" (the finding's valueHash in oastui lint --format json), so that a different secret is reported again`, ig.rule))
 		default:
+			ig.unused = ii.doc.At(ig.ptr, RuleUnusedIgnore.Code, RuleUnusedIgnore.Severity,
+				fmt.Sprintf("unused inline ignore: no %s finding in this object (reason given: %q); remove the entry", ig.rule, ig.reason))
 			ii.entries = append(ii.entries, ig)
 		}
 	}
@@ -147,7 +151,7 @@ func (ii *inlineIgnores) parse(scope string, v *compile.Node) {
 
 // match returns the inline ignore that silences f, or nil.
 func (ii *inlineIgnores) match(f Finding) *inlineIgnore {
-	if ii.doc == nil || f.File != ii.doc.Path {
+	if ii == nil || ii.path == "" || f.File != ii.path {
 		return nil
 	}
 	for _, ig := range ii.entries {
@@ -162,15 +166,16 @@ func (ii *inlineIgnores) match(f Finding) *inlineIgnore {
 	return nil
 }
 
-// findings are the invalid entries and the unused ones.
+// findings are the invalid entries and the unused ones; an entry of a
+// workspace rule is judged where those findings are raised (Outside), not
+// by the review.
 func (ii *inlineIgnores) findings() []Finding {
 	out := ii.invalid
 	for _, ig := range ii.entries {
-		if ig.used {
+		if ig.used || outsideRule(ig.rule) {
 			continue
 		}
-		out = append(out, ii.doc.At(ig.ptr, RuleUnusedIgnore.Code, RuleUnusedIgnore.Severity,
-			fmt.Sprintf("unused inline ignore: no %s finding in this object (reason given: %q); remove the entry", ig.rule, ig.reason)))
+		out = append(out, ig.unused)
 	}
 	return out
 }

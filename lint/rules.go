@@ -79,7 +79,8 @@ var All = assemble(
 	reportedElsewhere(RuleUnusedIgnore, RuleInlineIgnoreInvalid, RuleAdvisoryDispatchDeferred),
 
 	// Across the agents of a tree (package workspace).
-	reportedElsewhere(RuleWorkspaceChildMissing, RuleWorkspaceChildVersionMismatch, RuleWorkspaceDependencyCycle),
+	reportedElsewhere(RuleWorkspaceChildMissing, RuleWorkspaceChildVersionMismatch, RuleWorkspaceDependencyCycle,
+		RuleWorkspaceDuplicatePackage),
 
 	// Review mode full: the dry run (package dryrun, lint/dryrun.go).
 	reportedElsewhere(RuleDryRunInputUnavailable, RuleDryRunTypeMismatch, RuleDryRunBranchUnreached,

@@ -90,6 +90,7 @@ var noFixture = map[string]string{
 	"workspace_child_missing":          "raised across a tree by package workspace, not by one agent's review (workspace/testdata)",
 	"workspace_child_version_mismatch": "raised across a tree by package workspace, not by one agent's review (workspace/testdata)",
 	"workspace_dependency_cycle":       "raised across a tree by package workspace, not by one agent's review (workspace/testdata)",
+	"workspace_duplicate_package":      "raised across a tree by package workspace, not by one agent's review (workspace/testdata)",
 }
 
 // pendingLoading: loading rules the compile package does not raise yet;

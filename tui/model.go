@@ -11,6 +11,7 @@ import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
 	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
 	"github.com/oastui/oastui/tui/watch"
 	"github.com/oastui/oastui/views"
@@ -28,6 +29,7 @@ type (
 	analysisMsg struct{ an *Analysis }
 	batchMsg    struct{ b watch.Batch }
 	watchErrMsg struct{ err error }
+	outsideMsg  struct{ fs []compile.Finding }
 	editorMsg   struct{ err error }
 )
 
@@ -51,6 +53,14 @@ type Config struct {
 	// FromList says the agent was opened from the agents/ list: esc/⌫
 	// with nothing left to close goes back to it (Model.Back).
 	FromList bool
+
+	// Outside are findings about this agent that its analysis does not
+	// raise: the workspace's (workspace_*, over the whole tree) when it was
+	// opened from the workspace. They show with the review's (the Findings
+	// tab, the header's counts); OutsideUpdates brings their new value each
+	// time the workspace's index changes (a child's save).
+	Outside        []compile.Finding
+	OutsideUpdates <-chan []compile.Finding
 
 	// pin, when set, adjusts each finished analysis before it is sent
 	// to the model (tests pin time and findings for goldens).
@@ -91,6 +101,8 @@ type Model struct {
 	note string // one-line message (editor failure, watch error), shown on the message line
 	back bool   // the user asked to go back to the agents/ list
 
+	outside []compile.Finding // Config.Outside, then each OutsideUpdates value
+
 	reloadSeq uint64 // the analysis `r` asked for: the message line says when it is done
 	project   string // project the context picker resolves for ("" = none); P cycles it
 }
@@ -100,7 +112,7 @@ func New(cfg Config) *Model {
 	if cfg.Options.Mode == "" {
 		cfg.Options.Mode = lint.ModeDeterministic
 	}
-	m := &Model{cfg: cfg, th: views.NewTheme(true), w: 80, h: 24, project: cfg.Project, graph: views.NewGraph()}
+	m := &Model{cfg: cfg, th: views.NewTheme(true), w: 80, h: 24, project: cfg.Project, graph: views.NewGraph(), outside: cfg.Outside}
 	m.findings = &views.Findings{}
 	// The side tabs: a new tab is a views.Pane and one line here.
 	m.tabs = []views.Pane{
@@ -122,7 +134,11 @@ func New(cfg Config) *Model {
 
 // Init starts the first analysis and listens to the watcher.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.requestAnalysis(time.Time{}), m.waitBatch(), m.waitWatchErr(), tea.RequestBackgroundColor)
+	return tea.Batch(m.requestAnalysis(time.Time{}), m.waitBatch(), m.waitWatchErr(), m.waitOutside(), tea.RequestBackgroundColor)
+}
+
+func (m *Model) waitOutside() tea.Cmd {
+	return waitOn(m.cfg.OutsideUpdates, func(fs []compile.Finding) tea.Msg { return outsideMsg{fs} })
 }
 
 func (m *Model) waitBatch() tea.Cmd {
@@ -196,6 +212,13 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	case watchErrMsg:
 		m.note = "watch: " + msg.err.Error()
 		return m, m.waitWatchErr()
+	case outsideMsg:
+		m.outside = msg.fs
+		if m.cur != nil {
+			m.findings.Show(m.shown())
+			m.layout()
+		}
+		return m, m.waitOutside()
 	case editorMsg:
 		if msg.err != nil {
 			m.note = "the editor failed: " + msg.err.Error()
@@ -238,10 +261,7 @@ func (m *Model) apply(an *Analysis) {
 		m.good = an
 	}
 	m.rewatch(an)
-	sh := views.Shown{Cur: an.Snapshot, Theme: m.th}
-	if m.good != nil {
-		sh.Good, sh.Refusal = m.good.Snapshot, m.good.Refusal
-	}
+	sh := m.shown()
 	for _, p := range m.tabs {
 		p.Show(sh)
 	}
@@ -252,6 +272,16 @@ func (m *Model) apply(an *Analysis) {
 	}
 	m.layout()
 	m.refreshNode()
+}
+
+// shown is what the panes are given: the newest analysis, the last good
+// one, and the findings raised outside them.
+func (m *Model) shown() views.Shown {
+	sh := views.Shown{Cur: m.cur.Snapshot, Theme: m.th, Outside: m.outside}
+	if m.good != nil {
+		sh.Good, sh.Refusal = m.good.Snapshot, m.good.Refusal
+	}
+	return sh
 }
 
 // rewatch hands the watcher what the analysis read, when that changed.

@@ -26,6 +26,11 @@ type RunConfig struct {
 	// Agent is Path already loaded by the caller (it checked that Path is an
 	// agent); nil makes Run load it.
 	Agent *compile.Agent
+
+	// The workspace's findings of the agent, and their updates (Config.Outside,
+	// Config.OutsideUpdates): set by RunTree.
+	outside        []compile.Finding
+	outsideUpdates <-chan []compile.Finding
 }
 
 // Run opens the TUI on an agent that loads (the caller checked that) and
@@ -50,7 +55,7 @@ func run(rc RunConfig) (back bool, err error) {
 	}
 	defer tr.Close()
 	cfg := Config{Path: rc.Path, DisplayPath: rc.DisplayPath, Options: rc.Options, Tracer: tr, Project: rc.Project,
-		Catalog: rc.Catalog, Audit: rc.Audit, FromList: rc.FromList}
+		Catalog: rc.Catalog, Audit: rc.Audit, FromList: rc.FromList, Outside: rc.outside, OutsideUpdates: rc.outsideUpdates}
 	// Until the first analysis says what it read, watch what loading read.
 	wcfg := WatchConfig(analysis.WatchSetOf(a, analysis.ConfigPathOf(a, rc.Options.ConfigPath)))
 	w, werr := watch.New(wcfg)
@@ -69,7 +74,8 @@ func run(rc RunConfig) (back bool, err error) {
 
 // RunTree opens the workspace screen on the agents/ tree at root (paths
 // are its packages): the live table and call graph of every agent. Enter
-// opens an agent in the agent view (rc without Path); esc/⌫ there comes
+// opens an agent in the agent view (rc without Path), whose findings
+// include the agent's workspace findings, kept current; esc/⌫ there comes
 // back to the table with the same agent selected. One recursive watcher
 // over the tree runs the whole time, so saves made in the agent view are
 // re-reviewed in the table too. It returns when the user quits.
@@ -93,7 +99,14 @@ func RunTree(root string, paths []string, rc RunConfig) error {
 			return nil
 		}
 		rc.Path, rc.Agent, rc.FromList = m.picked, nil, true
+		// While the agent view runs, the workspace stays live (follow) and
+		// hands the view the agent's workspace findings as they change.
+		updates, stop, done := make(chan []compile.Finding), make(chan struct{}), make(chan struct{})
+		rc.outside, rc.outsideUpdates = m.findingsOf(m.picked), updates
+		go func(dir string, last []compile.Finding) { defer close(done); m.follow(dir, last, updates, stop) }(m.picked, rc.outside)
 		back, err := run(rc)
+		close(stop)
+		<-done
 		if err != nil {
 			m.note = "cannot open " + m.picked + ": " + err.Error()
 			continue

@@ -5,6 +5,7 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
 	"github.com/oastui/oastui/views"
 )
@@ -170,6 +171,14 @@ func (m *Model) headerData() views.HeaderData {
 	d.Package = src.PackageVersion()
 	d.Blockers = len(m.cur.Review.Blockers)
 	d.Warnings = len(m.cur.Review.Warnings)
+	for _, f := range m.outside { // the workspace's findings count as the review's
+		switch f.Severity {
+		case compile.Blocker:
+			d.Blockers++
+		case compile.Warning:
+			d.Warnings++
+		}
+	}
 	d.Stale = m.Stale()
 	d.At = m.cur.Started.Add(m.cur.Took)
 	d.Took = m.cur.Took

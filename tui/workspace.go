@@ -105,11 +105,16 @@ func (b *inbox) drain() (rs []workspace.Agent, bs []watch.Batch, es []error) {
 	return
 }
 
+// signal is closed once something is put.
+func (b *inbox) signal() <-chan struct{} {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.sig
+}
+
 // wait is a command that returns once something is put.
 func (b *inbox) wait() tea.Cmd {
-	b.mu.Lock()
-	sig := b.sig
-	b.mu.Unlock()
+	sig := b.signal()
 	return func() tea.Msg {
 		<-sig
 		return wsPokeMsg{}
@@ -259,6 +264,13 @@ func (m *wsModel) Init() tea.Cmd {
 // poke takes everything waiting in the inbox and waits for more.
 func (m *wsModel) poke() tea.Cmd {
 	wait := m.in.wait() // before draining: nothing put in between is missed
+	return tea.Batch(m.take(), wait)
+}
+
+// take installs everything waiting in the inbox: finished reviews, watch
+// errors, and watcher batches (queued for review); it returns what the
+// batches ask for besides (the config read again, the tree listed again).
+func (m *wsModel) take() tea.Cmd {
 	rs, bs, es := m.in.drain()
 	var cmds []tea.Cmd
 	if len(rs) > 0 {
@@ -275,7 +287,65 @@ func (m *wsModel) poke() tea.Cmd {
 		}
 		cmds = append(cmds, m.changed(b))
 	}
-	return tea.Batch(append(cmds, wait)...)
+	return tea.Batch(cmds...)
+}
+
+// follow keeps the workspace live while the agent view of dir runs (no
+// program drives m then): it takes what comes to the inbox as the table
+// does (reviews, watcher batches, the commands they ask for, run here),
+// and sends dir's workspace findings on out each time the index changes
+// them, starting from last (what the agent view was opened with), until
+// stop is closed. It closes out when it returns.
+func (m *wsModel) follow(dir string, last []compile.Finding, out chan<- []compile.Finding, stop <-chan struct{}) {
+	defer close(out)
+	for {
+		sig := m.in.signal() // before taking: nothing put in between is missed
+		m.runNow(m.take())
+		if fs := m.findingsOf(dir); !slices.EqualFunc(fs, last, sameFinding) {
+			select {
+			case out <- fs:
+				last = fs
+			case <-stop:
+				return
+			}
+		}
+		select {
+		case <-sig:
+		case <-stop:
+			return
+		}
+	}
+}
+
+// runNow runs cmd and hands its messages (a batch's too) to m, on the
+// calling goroutine: follow's stand-in for a program.
+func (m *wsModel) runNow(cmd tea.Cmd) {
+	if cmd == nil {
+		return
+	}
+	switch msg := cmd().(type) {
+	case tea.BatchMsg:
+		for _, c := range msg {
+			m.runNow(c)
+		}
+	case nil:
+	default:
+		_, next := m.Update(msg)
+		m.runNow(next)
+	}
+}
+
+// findingsOf are the workspace findings of the agent at dir (the index's).
+func (m *wsModel) findingsOf(dir string) []compile.Finding {
+	if i, ok := m.ix.Lookup(dir); ok {
+		return m.ix.AgentFindings(i)
+	}
+	return nil
+}
+
+func sameFinding(a, b compile.Finding) bool {
+	return a.Code == b.Code && a.Severity == b.Severity && a.File == b.File && a.Line == b.Line && a.Column == b.Column &&
+		a.Location == b.Location && a.Message == b.Message
 }
 
 // watchTree forwards a tree watcher's batches and errors to the inbox

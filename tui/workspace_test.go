@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -237,5 +238,87 @@ func runWSCmd(m *wsModel, cmd tea.Cmd) {
 	case nil:
 	default:
 		m.Update(msg)
+	}
+}
+
+// writeWSAgent writes a minimal agent package agents/acme/<slug>: a flow
+// with a FlowNode per child in calls, package.json declaring deps.
+func writeWSAgent(t *testing.T, root, slug, version string, calls []string, deps string) string {
+	t.Helper()
+	dir := filepath.Join(root, "acme", slug)
+	if err := os.MkdirAll(filepath.Join(dir, "cinatra"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	refs := `"start": {"component_type": "StartNode", "id": "start", "name": "start"}, "end": {"component_type": "EndNode", "id": "end", "name": "end"}`
+	nodes := `{"$component_ref": "start"}`
+	for i, c := range calls {
+		id := "call" + string(rune('a'+i))
+		refs += `, "` + id + `": {"component_type": "FlowNode", "id": "` + id + `", "name": "` + id + `", "metadata": {"cinatra": {"packageName": "` + c + `"}}, "subflow": {"$component_ref": "sub"}}`
+		nodes += `, {"$component_ref": "` + id + `"}`
+	}
+	flow := `{"agentspec_version": "26.1.0", "component_type": "Flow", "id": "` + slug + `", "name": "` + slug + `",
+  "start_node": {"$component_ref": "start"}, "nodes": [` + nodes + `, {"$component_ref": "end"}],
+  "control_flow_connections": [], "$referenced_components": {` + refs + `}}`
+	os.WriteFile(filepath.Join(dir, "cinatra", "oas.json"), []byte(flow), 0o644)
+	pkg := `{"name": "@acme/` + slug + `", "version": "` + version + `", "license": "MIT", "cinatra": {"agentDependencies": {` + deps + `}}}`
+	os.WriteFile(filepath.Join(dir, "package.json"), []byte(pkg), 0o644)
+	return dir
+}
+
+// TestAgentViewWorkspaceFindings: the agent view opened from the workspace
+// shows the agent's workspace findings in its Findings tab, at their
+// place, counted in its header; when a child's save changes the index
+// (the workspace follows the tree while the agent view runs), the view
+// gets the new list.
+func TestAgentViewWorkspaceFindings(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "agents")
+	boss := writeWSAgent(t, root, "boss", "1.0.0", []string{"@acme/worker"}, `"@acme/worker": "^2.0.0"`)
+	worker := writeWSAgent(t, root, "worker", "1.4.0", nil, "")
+	m := newWS(t, root, 120, 30)
+	m.start()
+	fs := m.findingsOf(boss)
+	if len(fs) != 1 || fs[0].Code != "workspace_child_version_mismatch" {
+		t.Fatalf("boss's workspace findings: %v", fs)
+	}
+
+	updates, stop, done := make(chan []compile.Finding), make(chan struct{}), make(chan struct{})
+	av := New(Config{Path: boss, Outside: fs, OutsideUpdates: updates})
+	av.Update(tea.WindowSizeMsg{Width: 140, Height: 30})
+	an := analyze(t, boss, 1)
+	av.Update(analysisMsg{an})
+	s := plain(av)
+	place := fmt.Sprintf("%d:%d", fs[0].Line, fs[0].Column)
+	if !strings.Contains(s, "workspace_child_version_mismatch") || !strings.Contains(s, "package.json:"+place) {
+		t.Errorf("the Findings tab lacks the workspace finding at package.json:%s:\n%s", place, s)
+	}
+	hd := av.headerData()
+	if hd.Warnings != len(an.Review.Warnings)+1 || hd.Blockers != len(an.Review.Blockers) {
+		t.Errorf("header counts %d blockers, %d warnings; the review has %d, %d and the workspace 1 warning",
+			hd.Blockers, hd.Warnings, len(an.Review.Blockers), len(an.Review.Warnings))
+	}
+
+	go func() { defer close(done); m.follow(boss, fs, updates, stop) }()
+	pkg := filepath.Join(worker, "package.json")
+	src, _ := os.ReadFile(pkg)
+	os.WriteFile(pkg, bytes.Replace(src, []byte(`"1.4.0"`), []byte(`"2.1.0"`), 1), 0o644)
+	m.in.put(func() { m.in.batches = append(m.in.batches, watch.Batch{Paths: []string{pkg}}) }) // as the tree watcher does
+	got := make(chan tea.Msg)
+	go func() { got <- av.waitOutside()() }()
+	select {
+	case msg := <-got:
+		av.Update(msg)
+	case <-time.After(20 * time.Second):
+		t.Fatal("no update after the child's save")
+	}
+	if s := plain(av); strings.Contains(s, "workspace_child_version_mismatch") {
+		t.Errorf("the finding stays after the child's fix:\n%s", s)
+	}
+	if hd := av.headerData(); hd.Warnings != len(an.Review.Warnings) {
+		t.Errorf("header: %d warnings, want the review's %d", hd.Warnings, len(an.Review.Warnings))
+	}
+	close(stop)
+	<-done
+	if _, open := <-updates; open {
+		t.Error("follow did not close its channel")
 	}
 }

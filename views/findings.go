@@ -3,6 +3,7 @@ package views
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -441,9 +442,13 @@ func (f *Findings) Badge() string {
 }
 
 // Show takes the findings of the newest analysis (a broken save's parse
-// error included).
+// error included) and those raised outside it (the workspace's).
 func (f *Findings) Show(sh Shown) {
-	f.SetFindings(sh.Cur.Review.Findings, sh.Cur.Docs(), sh.Cur.FlowFile())
+	fs := sh.Cur.Review.Findings
+	if len(sh.Outside) > 0 {
+		fs = compile.SortFindings(append(slices.Clone(fs), sh.Outside...))
+	}
+	f.SetFindings(fs, sh.Cur.Docs(), sh.Cur.FlowFile())
 }
 
 // Nav moves the cursor, or scrolls the finding read in full; space on a

@@ -1,6 +1,9 @@
 package views
 
-import "github.com/oastui/oastui/analysis"
+import (
+	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/compile"
+)
 
 // Pane is one tab of the side pane. The root model keeps its tabs in a
 // slice, so a new tab is one type implementing Pane (its own file) and one
@@ -27,6 +30,10 @@ type Shown struct {
 	// Refusal is the compile gate's review_blocked response for Good (as
 	// `oastui compile` prints it); nil when Good may be published.
 	Refusal []byte
+	// Outside are findings about this agent that its own analysis does not
+	// raise: the workspace's (workspace.Index.AgentFindings) when the agent
+	// was opened from the workspace. The Findings tab shows them with Cur's.
+	Outside []compile.Finding
 }
 
 // Nav is a movement the root model matched on a key binding.

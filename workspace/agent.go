@@ -18,6 +18,7 @@ import (
 
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint"
 )
 
 // Agent is what the workspace keeps of one agent's analysis.
@@ -25,9 +26,13 @@ type Agent struct {
 	Dir     string // the package directory (or flow file) as found; the agent's key
 	Rel     string // Dir relative to the tree's root, with "/" ("" when outside it)
 	Package string // package.json name ("" without one)
-	Version string // package.json version
-	Title   string // the root flow's name, else package.json cinatra.displayName, else the slug
-	Type    string // metadata.cinatra.type of the root flow ("" when absent)
+	// PackageFile is the package.json naming it, NameLine and NameColumn
+	// where its name is (for workspace_duplicate_package).
+	PackageFile          string
+	NameLine, NameColumn int
+	Version              string // package.json version
+	Title                string // the root flow's name, else package.json cinatra.displayName, else the slug
+	Type                 string // metadata.cinatra.type of the root flow ("" when absent)
 
 	Parsed  bool   // the flow file parsed (Steps, Slots and the flow's child calls are meaningful)
 	Problem string // why the agent could not be read ("does not parse", a load error), "" when it was
@@ -41,7 +46,10 @@ type Agent struct {
 	Steps int // compiled approval steps; -1 when it did not compile
 	Slots int // context slots
 
-	Children []Child   // child agents it calls or declares, in source order
+	Children []Child // child agents it calls or declares, in source order
+	// Inline are the flow file's x-oastui-ignore entries of workspace
+	// rules (the review leaves them to the workspace).
+	Inline   lint.InlineIgnores
 	Files    []string  // absolute paths of every file the analysis read (Affected)
 	Registry string    // absolute path of the registry it used ("" for the built-in one)
 	Config   string    // absolute path of the .oastui.yaml in force ("")
@@ -62,6 +70,7 @@ func Carry(now, last Agent) Agent {
 	}
 	now.Title, now.Type, now.Steps, now.Slots = last.Title, last.Type, last.Steps, last.Slots
 	now.Children = append(last.Children[:0:0], last.Children...)
+	now.Inline = last.Inline
 	now.Stale = true
 	return now
 }
@@ -146,6 +155,10 @@ func Summarize(root string, s *analysis.Snapshot) Agent {
 		a.Registry = absPath(ag.RegistryPath)
 	}
 	a.Package = ag.PackageName()
+	if a.Package != "" && ag.Package != nil {
+		a.PackageFile = ag.Package.Path
+		a.NameLine, a.NameColumn = ag.Package.PointerPosition("/name")
+	}
 	if ag.Package != nil && ag.Package.Root != nil {
 		a.Version = ag.Package.Root.Get("version").StringOr("")
 	}
@@ -162,6 +175,7 @@ func Summarize(root string, s *analysis.Snapshot) Agent {
 		a.Title = root.Get("name").StringOr("")
 		a.Type = root.Path("metadata", "cinatra").Get("type").StringOr("")
 		a.Children = flowCalls(ag, a.Package)
+		a.Inline = lint.OutsideInlineIgnores(ag)
 	}
 	if a.Title == "" && ag.Package != nil && ag.Package.Root != nil {
 		a.Title = ag.Package.Root.Path("cinatra", "displayName").StringOr("")

@@ -41,7 +41,7 @@ func (ix *Index) CallGraph() *CallGraph {
 
 	linked := make([]bool, len(ix.Agents))
 	for i := range ix.Agents {
-		if len(ix.edges[i]) > 0 || len(ix.Dependents(i)) > 0 {
+		if len(ix.edges[i]) > 0 || len(ix.Dependents(i)) > 0 && ix.resolved(i) {
 			linked[i] = true
 		}
 	}
@@ -54,7 +54,11 @@ func (ix *Index) CallGraph() *CallGraph {
 		}
 		a := &ix.Agents[i]
 		r := &rows[i]
-		n := &flowgraph.Node{ID: a.ID(), Name: clean(short(a.ID())), Kind: flowgraph.KindOther, ComponentType: a.Kind(),
+		id, name := a.ID(), short(a.ID())
+		if !ix.resolved(i) { // a duplicate name no look-up resolves to: its own node
+			id, name = id+" ("+a.Rel+")", name+" ("+a.Rel+")"
+		}
+		n := &flowgraph.Node{ID: id, Name: clean(name), Kind: flowgraph.KindOther, ComponentType: a.Kind(),
 			Blockers: r.Blockers, Warnings: r.Warnings, Suggestions: r.Suggestions, Reachable: true}
 		if a.Problem != "" {
 			n.ComponentType = a.Problem
@@ -64,7 +68,10 @@ func (ix *Index) CallGraph() *CallGraph {
 		cg.Agent = append(cg.Agent, i)
 		nodeOf[i] = n.ID
 	}
-	// Missing packages, in name order.
+	// Missing packages, in name order; a missing node is marked with the
+	// worst of the findings the config left about the references to it
+	// (none when every one is ignored or off), an edge is labelled with
+	// the range its reference needs when a version mismatch is left.
 	missing := map[string]*flowgraph.Node{}
 	var missingNames []string
 	mismatch := map[[2]int]string{}
@@ -72,26 +79,32 @@ func (ix *Index) CallGraph() *CallGraph {
 		for _, e := range es {
 			if e.to < 0 {
 				if _, ok := missing[e.child.Package]; !ok {
-					missing[e.child.Package] = nil
+					missing[e.child.Package] = &flowgraph.Node{ID: "missing:" + e.child.Package,
+						Name: clean(short(strings.TrimPrefix(e.child.Package, "@"))), Kind: flowgraph.KindOther, ComponentType: "missing"}
 					missingNames = append(missingNames, e.child.Package)
+				}
+				if f := e.missing; f != nil {
+					// one mark of the worst severity left: the node is one missing package
+					n := missing[e.child.Package]
+					switch {
+					case f.Severity == compile.Blocker || n.Blockers > 0:
+						n.Blockers, n.Warnings, n.Suggestions = 1, 0, 0
+					case f.Severity == compile.Warning || n.Warnings > 0:
+						n.Warnings, n.Suggestions = 1, 0
+					default:
+						n.Suggestions = 1
+					}
 				}
 				continue
 			}
-			if e.child.Range != "" {
-				if r, ok := ParseRange(e.child.Range); ok {
-					if v, ok := ParseVersion(ix.Agents[e.to].Version); ok && !r.Allows(v) {
-						mismatch[[2]int{i, e.to}] = e.child.Range
-					}
-				}
+			if e.mismatch != nil && e.child.Range != "" {
+				mismatch[[2]int{i, e.to}] = e.child.Range
 			}
 		}
 	}
 	sort.Strings(missingNames)
 	for _, name := range missingNames {
-		n := &flowgraph.Node{ID: "missing:" + name, Name: clean(short(strings.TrimPrefix(name, "@"))), Kind: flowgraph.KindOther,
-			ComponentType: "missing", Warnings: 1}
-		missing[name] = n
-		nodes = append(nodes, n)
+		nodes = append(nodes, missing[name])
 		cg.Agent = append(cg.Agent, -1)
 	}
 	called := map[string]bool{}
@@ -138,6 +151,13 @@ func (ix *Index) CallGraph() *CallGraph {
 	}
 	cg.Graph = flowgraph.New(RootID, root.Name, RootID, nodes, append(rootEdges, edges...))
 	return cg
+}
+
+// resolved says a look-up of agent i's package name resolves to it (false
+// for the other packages of a duplicate name).
+func (ix *Index) resolved(i int) bool {
+	j, ok := ix.byName[ix.Agents[i].Package]
+	return !ok || j == i
 }
 
 func reachFrom(nodes []*flowgraph.Node, edges []flowgraph.Edge) map[string]bool {

@@ -18,11 +18,16 @@ type Index struct {
 	Agents []Agent // sorted by ID, then Dir
 
 	// Findings are the workspace findings of the whole tree, sorted
-	// (compile.SortFindings), after the config's per-rule overrides.
+	// (compile.SortFindings), after the config (lint.Config.Outside:
+	// its ignores and per-rule settings, as every review applies them), with
+	// the unused_ignore findings of ignores aimed at workspace rules.
 	Findings []compile.Finding
+	// Suppressed are the workspace findings an ignore of the config set
+	// aside (SARIF shows them as suppressed).
+	Suppressed []lint.SuppressedFinding
 
 	byDir      map[string]int   // absolute Dir → index
-	byName     map[string]int   // package name → index (first in order wins a duplicate)
+	byName     map[string]int   // package name → index (a duplicate: the first package.json in path order, as compile's look-up)
 	dependents map[string][]int // package name → agents naming it as a child
 	perAgent   [][]compile.Finding
 	edges      [][]edge // per agent: its resolved children
@@ -31,10 +36,15 @@ type Index struct {
 type edge struct {
 	to    int // agent index, -1 when missing
 	child Child
+	// What the config left of the findings about this reference (ignored
+	// or turned off: none): the call graph draws them.
+	missing  *compile.Finding
+	mismatch *compile.Finding
 }
 
-// Build indexes the agents of the tree at root. cfg is the config whose
-// per-rule overrides apply to the workspace findings (nil: defaults).
+// Build indexes the agents of the tree at root. cfg is the config applied
+// to the workspace findings (nil: defaults): its ignores and per-rule
+// settings, as each review applies them (lint.Config.Outside).
 func Build(root string, agents []Agent, cfg *lint.Config) *Index {
 	ix := &Index{Root: root, Agents: append([]Agent(nil), agents...), byDir: map[string]int{}, byName: map[string]int{}, dependents: map[string][]int{}}
 	sort.SliceStable(ix.Agents, func(i, j int) bool {
@@ -44,13 +54,19 @@ func Build(root string, agents []Agent, cfg *lint.Config) *Index {
 		}
 		return a.Dir < b.Dir
 	})
+	dups := map[string][]int{} // package name → every agent so named, in path order
 	for i := range ix.Agents {
 		a := &ix.Agents[i]
 		ix.byDir[absPath(a.Dir)] = i
 		if a.Package != "" {
-			if _, dup := ix.byName[a.Package]; !dup {
-				ix.byName[a.Package] = i
-			}
+			dups[a.Package] = append(dups[a.Package], i)
+		}
+	}
+	for name, is := range dups {
+		sort.SliceStable(is, func(x, y int) bool { return pkgPath(&ix.Agents[is[x]]) < pkgPath(&ix.Agents[is[y]]) })
+		ix.byName[name] = is[0]
+		if len(is) == 1 {
+			delete(dups, name)
 		}
 	}
 	ix.edges = make([][]edge, len(ix.Agents))
@@ -70,31 +86,109 @@ func Build(root string, agents []Agent, cfg *lint.Config) *Index {
 			}
 		}
 	}
-	ix.findChildProblems(cfg)
-	ix.findCycles(cfg)
+	ix.findChildProblems()
+	ix.findCycles()
+	ix.findDuplicates(dups)
+	out := cfg.Outside()
 	for i := range ix.perAgent {
-		ix.perAgent[i] = compile.SortFindings(ix.perAgent[i])
+		kept, supp := out.Apply(ix.perAgent[i], ix.Agents[i].Inline)
+		ix.perAgent[i] = kept
+		ix.Suppressed = append(ix.Suppressed, supp...)
+		ix.noteLeft(i)
+	}
+	for i := range ix.perAgent {
+		var own []string
+		if cfg != nil && len(cfg.Ignores) > 0 { // what an unused ignore of the config may name
+			own = ix.Agents[i].ownFiles()
+		}
+		ix.perAgent[i] = compile.SortFindings(append(ix.perAgent[i], out.Unused(ix.Agents[i].Dir, own, ix.Agents[i].Inline)...))
 		ix.Findings = append(ix.Findings, ix.perAgent[i]...)
 	}
 	ix.Findings = compile.SortFindings(ix.Findings)
 	return ix
 }
 
-func (ix *Index) add(cfg *lint.Config, i int, r *lint.Rule, c Child, msg string) {
+func (ix *Index) add(i int, r *lint.Rule, c Child, msg string) {
 	f := compile.Finding{Code: r.Code, Severity: r.Severity, Message: msg, Source: compile.SourceDeterministic,
 		File: c.File, Line: c.Line, Column: c.Column, Location: c.Pointer, ValueHash: compile.HashValue(c.Package)}
 	if f.Line < 1 {
 		f.Line, f.Column = 1, 1
 	}
-	f, keep := cfg.Adjust(f)
-	if keep {
-		ix.perAgent[i] = append(ix.perAgent[i], f)
+	ix.perAgent[i] = append(ix.perAgent[i], f)
+}
+
+// noteLeft notes on each reference of agent i what the config left of
+// its findings (the call graph draws those).
+func (ix *Index) noteLeft(i int) {
+	if len(ix.perAgent[i]) == 0 {
+		return
+	}
+	type key struct{ code, file, ptr string }
+	left := map[key]*compile.Finding{}
+	for _, f := range ix.perAgent[i] {
+		left[key{f.Code, f.File, f.Location}] = &f // a copy: perAgent is sorted again
+	}
+	for j := range ix.edges[i] {
+		e := &ix.edges[i][j]
+		e.missing = left[key{lint.RuleWorkspaceChildMissing.Code, e.child.File, e.child.Pointer}]
+		e.mismatch = left[key{lint.RuleWorkspaceChildVersionMismatch.Code, e.child.File, e.child.Pointer}]
+	}
+}
+
+// ownFiles are the files the agent's analysis read inside its package
+// directory (absolute).
+func (a *Agent) ownFiles() []string {
+	var own []string
+	dir := absPath(a.Dir)
+	for _, f := range a.Files {
+		if strings.HasPrefix(f, dir+string(filepath.Separator)) {
+			own = append(own, f)
+		}
+	}
+	return own
+}
+
+// pkgPath is the path compile's package look-up orders a tree's
+// packages by (the first of a duplicate name wins).
+func pkgPath(a *Agent) string { return filepath.Join(absPath(a.Dir), "package.json") }
+
+// findDuplicates reports, at the name of each package.json whose name
+// another package of the tree has too, the others and which one a child
+// look-up resolves to.
+func (ix *Index) findDuplicates(dups map[string][]int) {
+	where := func(i int) string {
+		if r := ix.Agents[i].Rel; r != "" {
+			return r
+		}
+		return ix.Agents[i].Dir
+	}
+	for name, is := range dups {
+		for _, i := range is {
+			a := &ix.Agents[i]
+			var others []string
+			for _, j := range is {
+				if j != i {
+					others = append(others, where(j))
+				}
+			}
+			also := "the package in " + others[0] + " is"
+			if len(others) > 1 {
+				also = "the packages in " + strings.Join(others, ", ") + " are"
+			}
+			res := "child look-ups resolve to this one"
+			if is[0] != i {
+				res = "child look-ups resolve to " + where(is[0]) + ", never to this one"
+			}
+			c := Child{Package: name, File: a.PackageFile, Pointer: "/name", Line: a.NameLine, Column: a.NameColumn}
+			ix.add(i, lint.RuleWorkspaceDuplicatePackage, c, fmt.Sprintf("%s is named %s, and %s named so too: %s",
+				where(i), name, also, res))
+		}
 	}
 }
 
 // findChildProblems reports each child reference that names no package
 // of the tree, and each declared range the child's version does not satisfy.
-func (ix *Index) findChildProblems(cfg *lint.Config) {
+func (ix *Index) findChildProblems() {
 	for i, es := range ix.edges {
 		for _, e := range es {
 			c := e.child
@@ -103,7 +197,7 @@ func (ix *Index) findChildProblems(cfg *lint.Config) {
 				if c.Optional {
 					opt = " (an optional dependency)"
 				}
-				ix.add(cfg, i, lint.RuleWorkspaceChildMissing, c, fmt.Sprintf("%s names the child agent %s%s, but no package of the tree %s is named so",
+				ix.add(i, lint.RuleWorkspaceChildMissing, c, fmt.Sprintf("%s names the child agent %s%s, but no package of the tree %s is named so",
 					c.Via, c.Package, opt, displayRoot(ix.Root)))
 				continue
 			}
@@ -113,20 +207,20 @@ func (ix *Index) findChildProblems(cfg *lint.Config) {
 			child := &ix.Agents[e.to]
 			r, ok := ParseRange(c.Range)
 			if !ok {
-				ix.add(cfg, i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s: the version range %q of %s is not one oastui can read (npm ranges: ^ ~ x * comparators, hyphen ranges, ||, exact versions)",
+				ix.add(i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s: the version range %q of %s is not one oastui can read (npm ranges: ^ ~ x * comparators, hyphen ranges, ||, exact versions)",
 					c.Via, c.Range, c.Package))
 				continue
 			}
 			v, ok := ParseVersion(child.Version)
 			switch {
 			case child.Version == "":
-				ix.add(cfg, i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s accepts %s %s, but its package.json (%s) has no version",
+				ix.add(i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s accepts %s %s, but its package.json (%s) has no version",
 					c.Via, c.Package, c.Range, child.Rel))
 			case !ok:
-				ix.add(cfg, i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s accepts %s %s, but its version %q is not a semantic version",
+				ix.add(i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s accepts %s %s, but its version %q is not a semantic version",
 					c.Via, c.Package, c.Range, child.Version))
 			case !r.Allows(v):
-				ix.add(cfg, i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s accepts %s %s, but the tree has %s@%s (%s)",
+				ix.add(i, lint.RuleWorkspaceChildVersionMismatch, c, fmt.Sprintf("%s accepts %s %s, but the tree has %s@%s (%s)",
 					c.Via, c.Package, c.Range, c.Package, child.Version, child.Rel))
 			}
 		}
@@ -136,7 +230,7 @@ func (ix *Index) findChildProblems(cfg *lint.Config) {
 // findCycles reports every edge that lies on a dependency cycle (Tarjan's
 // strongly connected components over the resolved child edges), with the
 // cycle it closes.
-func (ix *Index) findCycles(cfg *lint.Config) {
+func (ix *Index) findCycles() {
 	n := len(ix.Agents)
 	index, low := make([]int, n), make([]int, n)
 	on := make([]bool, n)
@@ -203,7 +297,7 @@ func (ix *Index) findCycles(cfg *lint.Config) {
 			for _, p := range path {
 				names = append(names, ix.Agents[p].ID())
 			}
-			ix.add(cfg, v, lint.RuleWorkspaceDependencyCycle, e.child, fmt.Sprintf("%s names %s, which leads back: dependency cycle %s",
+			ix.add(v, lint.RuleWorkspaceDependencyCycle, e.child, fmt.Sprintf("%s names %s, which leads back: dependency cycle %s",
 				e.child.Via, e.child.Package, strings.Join(names, " → ")))
 		}
 	}

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -228,4 +229,239 @@ func fmtInt(n int) string {
 		return string(rune('0' + n))
 	}
 	return fmtInt(n/10) + string(rune('0'+n%10))
+}
+
+// TestTreeIgnores: the .oastui.yaml ignores apply to the workspace
+// findings as to every other finding (one matcher: lint.Config's), in the
+// findings, the rows and the call graph; an ignore of a workspace rule
+// that matches nothing is an unused_ignore of the workspace (of the agent
+// whose file it names), never of that agent's own review.
+func TestTreeIgnores(t *testing.T) {
+	base := t.TempDir()
+	root := filepath.Join(base, "agents")
+	writeAgent(t, root, "boss", "1.0.0", []string{"@acme/worker", "@acme/ghost"}, map[string]string{"@acme/worker": "^2.0.0"})
+	writeAgent(t, root, "worker", "1.4.0", nil, nil)
+	writeAgent(t, root, "ping", "0.1.0", []string{"@acme/pong"}, nil)
+	writeAgent(t, root, "pong", "0.1.0", []string{"@acme/ping"}, nil)
+	dirs, err := compile.FindAgents(root, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	agents := ReviewAll(root, dirs, analysis.Options{}, 2, nil)
+	const (
+		missing  = "workspace_child_missing"
+		mismatch = "workspace_child_version_mismatch"
+		cycle    = "workspace_dependency_cycle"
+		unused   = "unused_ignore"
+	)
+	ghost := "/$referenced_components/callb/metadata/cinatra/packageName"
+	for _, tc := range []struct {
+		name, ignores, rules string
+		want                 map[string]int // codes of ix.Findings
+		suppressed           int
+		unusedAt             string // the agent whose findings hold the unused_ignore
+		graphLacks           []string
+	}{
+		{name: "none", want: map[string]int{missing: 1, mismatch: 1, cycle: 2}},
+		{name: "pointer",
+			ignores: `{rule: ` + missing + `, file: agents/acme/boss/cinatra/oas.json, pointer: "` + ghost + `", reason: installed from the registry}`,
+			want:    map[string]int{mismatch: 1, cycle: 2}, suppressed: 1, graphLacks: []string{"missing ⚠"}},
+		{name: "below a pointer",
+			ignores: `{rule: ` + missing + `, file: agents/acme/boss/cinatra/oas.json, pointer: "/$referenced_components/callb", reason: r}`,
+			want:    map[string]int{mismatch: 1, cycle: 2}, suppressed: 1},
+		{name: "whole file",
+			ignores: `{rule: ` + mismatch + `, file: agents/acme/boss/package.json, reason: pinned on purpose}`,
+			want:    map[string]int{missing: 1, cycle: 2}, suppressed: 1, graphLacks: []string{"needs ^2.0.0"}},
+		{name: "glob",
+			ignores: `{rule: ` + cycle + `, file: "agents/**/oas.json", reason: they stop each other}`,
+			want:    map[string]int{missing: 1, mismatch: 1}, suppressed: 2},
+		{name: "glob used nowhere: reported once",
+			ignores: `{rule: ` + cycle + `, file: "agents/**/package.json", reason: r}`,
+			want:    map[string]int{missing: 1, mismatch: 1, cycle: 2, unused: 1}, unusedAt: "acme/boss"},
+		{name: "value hash of another value",
+			ignores: `{rule: ` + missing + `, file: agents/acme/boss/cinatra/oas.json, value_hash: 0123456789abcdef0123456789abcdef, reason: r}`,
+			want:    map[string]int{missing: 1, mismatch: 1, cycle: 2, unused: 1}, unusedAt: "acme/boss"},
+		{name: "value hash",
+			ignores: `{rule: ` + missing + `, file: agents/acme/boss/cinatra/oas.json, value_hash: ` + compile.HashValue("@acme/ghost") + `, reason: r}`,
+			want:    map[string]int{mismatch: 1, cycle: 2}, suppressed: 1},
+		{name: "unused",
+			ignores: `{rule: ` + missing + `, file: agents/acme/worker/cinatra/oas.json, reason: r}`,
+			want:    map[string]int{missing: 1, mismatch: 1, cycle: 2, unused: 1}, unusedAt: "acme/worker"},
+		{name: "another rule's ignore is the review's",
+			ignores: `{rule: agent_package_missing_license, file: agents/acme/boss/cinatra/oas.json, reason: r}`,
+			want:    map[string]int{missing: 1, mismatch: 1, cycle: 2}},
+		{name: "ignored and off",
+			ignores: `{rule: ` + cycle + `, file: agents/acme/ping/cinatra/oas.json, reason: r}`, rules: missing + `: "off"`,
+			want: map[string]int{mismatch: 1, cycle: 1}, suppressed: 1, graphLacks: []string{"missing ⚠"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var cfg *lint.Config
+			if tc.ignores != "" {
+				var err error
+				cfg, err = lint.ParseConfig(filepath.Join(base, ".oastui.yaml"), []byte("ignores: ["+tc.ignores+"]\nrules: {"+tc.rules+"}\n"))
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			ix := Build(root, agents, cfg)
+			got := codes(ix.Findings)
+			if !maps.Equal(got, tc.want) {
+				t.Errorf("findings %v, want %v", got, tc.want)
+			}
+			if len(ix.Suppressed) != tc.suppressed {
+				t.Errorf("%d suppressed, want %d: %v", len(ix.Suppressed), tc.suppressed, ix.Suppressed)
+			}
+			rows, total := ix.Rows(), 0
+			for i, r := range rows {
+				total += r.Warnings + r.Blockers + r.Suggestions - (r.Agent.Warnings + r.Agent.Blockers + r.Agent.Suggestions)
+				for _, f := range ix.AgentFindings(i) {
+					if f.Code == unused && ix.Agents[i].ID() != tc.unusedAt {
+						t.Errorf("unused_ignore in %s's findings, want %s's", ix.Agents[i].ID(), tc.unusedAt)
+					}
+				}
+			}
+			if total != len(ix.Findings) {
+				t.Errorf("rows count %d workspace findings, the index has %d", total, len(ix.Findings))
+			}
+			text := ix.Text(flowgraph.Options{})
+			for _, s := range tc.graphLacks {
+				if strings.Contains(text, s) {
+					t.Errorf("graph still shows %q:\n%s", s, text)
+				}
+			}
+			if tc.name == "none" && !strings.Contains(text, "missing ⚠1") {
+				t.Errorf("graph without the missing child's mark:\n%s", text)
+			}
+		})
+	}
+	// An agent's own review does not judge an ignore of a workspace rule
+	// (it cannot raise one): no unused_ignore there.
+	cfg, err := lint.ParseConfig(filepath.Join(base, ".oastui.yaml"), []byte("ignores: [{rule: "+missing+", file: agents/acme/worker/cinatra/oas.json, reason: r}]\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := analysis.Run(filepath.Join(root, "acme", "worker"), analysis.Options{Stages: analysis.ReviewOnly, Config: &analysis.ConfigResult{Path: cfg.Path, Config: cfg}})
+	for _, f := range s.Review.Findings {
+		if f.Code == unused {
+			t.Errorf("the agent's review judged a workspace ignore: %v", f)
+		}
+	}
+}
+
+// TestDuplicatePackages: packages of the tree sharing a package.json name
+// are each a workspace_duplicate_package at their name, naming the others
+// and the one a child look-up resolves to: the first package.json in path
+// order, as compile's own look-up (acme/worker-old/package.json sorts
+// before acme/worker/package.json).
+func TestDuplicatePackages(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "agents")
+	writeAgent(t, root, "boss", "1.0.0", []string{"@acme/worker"}, map[string]string{"@acme/worker": "^1.4.0"})
+	worker := writeAgent(t, root, "worker", "1.4.0", nil, nil)
+	old := writeAgent(t, root, "worker-old", "1.0.0", nil, nil)
+	third := writeAgent(t, root, "zz-worker", "1.0.0", []string{"@acme/boss"}, nil)
+	rename := func(dir, name string) {
+		p := filepath.Join(dir, "package.json")
+		src, _ := os.ReadFile(p)
+		os.WriteFile(p, []byte(strings.Replace(string(src), `"name": "@acme/`+filepath.Base(dir)+`"`, `"name": "`+name+`"`, 1)), 0o644)
+	}
+	rename(old, "@acme/worker")
+	ix := review(t, root)
+	if got := codes(ix.Findings); got["workspace_duplicate_package"] != 2 || got["workspace_child_version_mismatch"] != 1 {
+		t.Errorf("two packages named @acme/worker: %v", got)
+	}
+	want := compile.ScanPackages(root).ByName["@acme/worker"]
+	if i, _ := ix.ByName("@acme/worker"); absPath(ix.Agents[i].Dir) != want || want != absPath(old) {
+		t.Errorf("@acme/worker resolves to %s, compile's look-up to %s (want %s)", ix.Agents[i].Dir, want, old)
+	}
+	for _, f := range ix.Findings {
+		if f.Code != "workspace_duplicate_package" {
+			continue
+		}
+		if f.Location != "/name" || f.Line != 1 || f.Column != 10 || f.Severity != compile.Warning {
+			t.Errorf("not at the name value: %+v", f)
+		}
+		switch filepath.Dir(f.File) {
+		case worker:
+			if !strings.Contains(f.Message, "acme/worker-old is named so too") || !strings.Contains(f.Message, "resolve to acme/worker-old, never to this one") {
+				t.Errorf("worker: %s", f.Message)
+			}
+		case old:
+			if !strings.Contains(f.Message, "the package in acme/worker is") || !strings.Contains(f.Message, "resolve to this one") {
+				t.Errorf("worker-old: %s", f.Message)
+			}
+		default:
+			t.Errorf("at %s", f.File)
+		}
+	}
+	// One node for the name: the copy no look-up resolves to, which calls
+	// nothing, is not drawn as a second "worker" node.
+	if text := ix.Text(flowgraph.Options{ASCII: true}); strings.Count(text, "| worker  ") != 1 {
+		t.Errorf("graph:\n%s", text)
+	}
+	// Three of a name: each names the two others.
+	rename(third, "@acme/worker")
+	ix = review(t, root)
+	n := 0
+	for _, f := range ix.Findings {
+		if f.Code == "workspace_duplicate_package" {
+			n++
+			if !strings.Contains(f.Message, "the packages in ") {
+				t.Errorf("three: %s", f.Message)
+			}
+		}
+	}
+	if n != 3 {
+		t.Errorf("%d duplicate findings for three packages", n)
+	}
+	// A copy no look-up resolves to that calls an agent is drawn as its own node.
+	if text := ix.Text(flowgraph.Options{ASCII: true}); !strings.Contains(text, "| worker (acme/zz-worker)  orchestrator") || strings.Count(text, "| worker  ") != 1 {
+		t.Errorf("graph with three:\n%s", text)
+	}
+	// The config applies as to the other workspace rules.
+	cfg := &lint.Config{Rules: map[string]string{"workspace_duplicate_package": "off"}}
+	if got := codes(Build(root, ix.Agents, cfg).Findings); got["workspace_duplicate_package"] != 0 {
+		t.Errorf("off: %v", got)
+	}
+}
+
+// TestTreeInlineIgnores: an x-oastui-ignore member of the flow silences a
+// workspace finding in its object (suppressed, in source), as it does the
+// review's; one that silences nothing is an unused_ignore of the
+// workspace, not of the agent's review; building again gives the same.
+func TestTreeInlineIgnores(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "agents")
+	boss := writeAgent(t, root, "boss", "1.0.0", []string{"@acme/ghost"}, nil)
+	writeAgent(t, root, "ping", "0.1.0", []string{"@acme/pong"}, nil)
+	pong := writeAgent(t, root, "pong", "0.1.0", []string{"@acme/ping"}, nil)
+	inline := func(dir, rule string) {
+		p := filepath.Join(dir, "cinatra", "oas.json")
+		src, _ := os.ReadFile(p)
+		os.WriteFile(p, []byte(strings.Replace(string(src), `"id": "calla", `, `"id": "calla", "x-oastui-ignore": [{"rule": "`+rule+`", "reason": "r"}], `, 1)), 0o644)
+	}
+	inline(boss, "workspace_child_missing")
+	inline(pong, "workspace_child_missing") // pong's child is there: silences nothing
+	ix := review(t, root)
+	for range 2 {
+		if got := codes(ix.Findings); !maps.Equal(got, map[string]int{"workspace_dependency_cycle": 2, "unused_ignore": 1}) {
+			t.Errorf("findings %v", got)
+		}
+		if len(ix.Suppressed) != 1 || !ix.Suppressed[0].InSource || ix.Suppressed[0].Code != "workspace_child_missing" {
+			t.Errorf("suppressed: %+v", ix.Suppressed)
+		}
+		i, _ := ix.Lookup(pong)
+		if fs := ix.AgentFindings(i); !slices.ContainsFunc(fs, func(f compile.Finding) bool {
+			return f.Code == "unused_ignore" && strings.HasSuffix(f.File, "oas.json") && strings.HasSuffix(f.Location, "/x-oastui-ignore/0")
+		}) {
+			t.Errorf("pong's unused inline ignore: %v", fs)
+		}
+		ix = Build(root, ix.Agents, nil) // the summaries are not changed by a build
+	}
+	for _, dir := range []string{boss, pong} {
+		s := analysis.Run(dir, analysis.Options{Stages: analysis.ReviewOnly})
+		for _, f := range s.Review.Findings {
+			if f.Code == "unused_ignore" || f.Code == "inline_ignore_invalid" {
+				t.Errorf("%s's review: %v", filepath.Base(dir), f)
+			}
+		}
+	}
 }

@@ -100,6 +100,7 @@ check_row "and is clean again, last" w 25 "● clean" "cinatra-ai/trigger-agent"
 
 # --- a child's save re-reviews its orchestrators ------------------------------
 child="$tree/cinatra-ai/context-selection-agent/package.json"
+cp "$child" "$work/pkg.orig"
 sed 's/"version": "0.1.1"/"version": "0.9.0"/' "$child" > "$work/pkg.json" && cat "$work/pkg.json" > "$child"
 tm send-keys -t w '/'
 tm send-keys -t w 'blog-draft'
@@ -107,6 +108,13 @@ tm send-keys -t w Enter
 # (the version mismatch is its third warning; prompt_budget_exceeded on its
 # long system prompt is one of the other two)
 check_row "the orchestrator now sees the child's version it does not accept" w 1 "blog-draft-writer-agent" "⚠ 3 warnings"
+# --- the agent view shows its workspace findings, kept current ----------------
+tm send-keys -t w Enter
+check "the agent view lists the orchestrator's workspace finding" w "workspace_child_version_mismatch"
+cp "$work/pkg.orig" "$child" 2>/dev/null
+if wait_gone w "workspace_child_version_mismatch" 10; then ok "the child's fix removes it from the open agent view"; else bad "the child's fix removes it from the open agent view" "$(screen w)"; fi
+tm send-keys -t w Escape
+check_row "back in the table, the orchestrator is as before the child's change" w 1 "blog-draft-writer-agent" "⚠ 1 warning "
 
 # --- filter, graph, open and come back -----------------------------------------
 tm send-keys -t w '/'

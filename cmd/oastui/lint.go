@@ -242,9 +242,14 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 			if cfg != nil {
 				c = cfg.Config
 			}
-			for _, f := range workspace.Build(tree, agents, c).Findings {
+			ix := workspace.Build(tree, agents, c)
+			for _, f := range ix.Findings {
 				f.File = rel(f.File)
 				all = append(all, f)
+			}
+			for _, sf := range ix.Suppressed {
+				sf.File = rel(sf.File)
+				suppressed = append(suppressed, sf)
 			}
 		}
 	}

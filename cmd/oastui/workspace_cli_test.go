@@ -3,6 +3,7 @@ package main
 import (
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -77,5 +78,43 @@ func TestLintTreeWorkspace(t *testing.T) {
 	_, out, _ = runLintCmd(t, filepath.Join(root, "acme", "boss"), "--format", "json")
 	if strings.Contains(out, "workspace_") {
 		t.Errorf("a single agent got workspace findings:\n%s", out)
+	}
+}
+
+// TestWorkspaceIgnores: the .oastui.yaml ignores silence workspace findings
+// in every face of the CLI: lint (each format; SARIF lists them as
+// suppressed), the summary's counts and exit code, graph --workspace.
+func TestWorkspaceIgnores(t *testing.T) {
+	root := workspaceTree(t, "0.1.0")
+	cfg := `ignores:
+  - {rule: workspace_child_missing, file: agents/acme/boss/package.json, pointer: /cinatra/agentDependencies, reason: installed from the registry}
+  - {rule: workspace_dependency_cycle, file: agents/acme/lone/package.json, reason: nothing to silence}
+`
+	os.WriteFile(filepath.Join(filepath.Dir(root), ".oastui.yaml"), []byte(cfg), 0o644)
+	// Every format from one run (the CLI's FORMAT:PATH outputs).
+	dir := t.TempDir()
+	file := func(f string) string { return filepath.Join(dir, f) }
+	code, out, errs := runLintCmd(t, root, "--format", "text,json:"+file("json")+",github:"+file("github")+",summary:"+file("summary")+",sarif:"+file("sarif"))
+	if strings.Contains(out, "[workspace_child_missing]") || !strings.Contains(out, "unused ignore: no workspace_dependency_cycle finding") {
+		t.Errorf("text: exit %d\n%s%s", code, out, errs)
+	}
+	if n := strings.Count(out, "unused_ignore"); n != 1 {
+		t.Errorf("%d unused_ignore (want 1: the workspace's, not the reviews'):\n%s", n, out)
+	}
+	read := func(f string) string { b, _ := os.ReadFile(file(f)); return string(b) }
+	for _, f := range []string{"json", "github", "summary"} {
+		if out := read(f); out == "" || strings.Contains(out, "workspace_child_missing") {
+			t.Errorf("--format %s shows the ignored finding:\n%s", f, out)
+		}
+	}
+	if out := read("summary"); !regexp.MustCompile(`acme/boss +ok +0 blockers, 0 warnings`).MatchString(out) {
+		t.Errorf("summary: the ignored finding still counts for boss:\n%s", out)
+	}
+	if out := read("sarif"); !strings.Contains(out, `"ruleId": "workspace_child_missing"`) || !strings.Contains(out, "installed from the registry") {
+		t.Errorf("sarif lacks the suppressed finding:\n%s", out)
+	}
+	code, out, errs = runGraphCmd(t, root, "--workspace", "--ascii")
+	if code != exitClean || strings.Contains(out, "workspace_child_missing") || strings.Contains(out, "ghost  missing !") || !strings.Contains(out, "ghost  missing") {
+		t.Errorf("graph --workspace: exit %d\n%s%s", code, out, errs)
 	}
 }
