@@ -407,7 +407,8 @@ func treeArg(args []string) string {
 
 // lintTargetsSummary counts the findings of each target (a finding belongs
 // to the target whose package holds its file), worst first: the agents of
-// --format summary.
+// --format summary; then a line for each file of no target (a
+// .oastui.yaml's unused ignore), so that every finding is counted.
 func lintTargetsSummary(targets []string, results []lintResult, all []lint.Finding, rel func(string) string) []report.Target {
 	out := make([]report.Target, len(targets))
 	byPath := map[string]int{}
@@ -423,18 +424,22 @@ func lintTargetsSummary(targets []string, results []lintResult, all []lint.Findi
 			}
 		}
 	}
+	count := func(t *report.Target, sev compile.Severity) {
+		switch sev {
+		case compile.Blocker:
+			t.Blockers++
+		case compile.Warning:
+			t.Warnings++
+		default:
+			t.Suggestions++
+		}
+	}
+	others := map[string]int{} // a file of no target → its line in out
 	for _, f := range all {
-		p, _ := filepath.Abs(f.File)
-		for {
-			if i, ok := byPath[p]; ok {
-				switch f.Severity {
-				case compile.Blocker:
-					out[i].Blockers++
-				case compile.Warning:
-					out[i].Warnings++
-				default:
-					out[i].Suggestions++
-				}
+		abs, _ := filepath.Abs(f.File)
+		i, found := -1, false
+		for p := abs; ; {
+			if i, found = byPath[p]; found {
 				break
 			}
 			up := filepath.Dir(p)
@@ -443,9 +448,22 @@ func lintTargetsSummary(targets []string, results []lintResult, all []lint.Findi
 			}
 			p = up
 		}
+		if !found {
+			j, ok := others[abs]
+			if !ok {
+				j = len(out)
+				others[abs] = j
+				out = append(out, report.Target{Path: rel(f.File), NotAgent: true})
+			}
+			i = j
+		}
+		count(&out[i], f.Severity)
 	}
 	sort.SliceStable(out, func(i, j int) bool {
 		a, b := out[i], out[j]
+		if a.NotAgent != b.NotAgent {
+			return b.NotAgent
+		}
 		if (a.Problem != "") != (b.Problem != "") {
 			return a.Problem != ""
 		}

@@ -118,3 +118,18 @@ func TestWorkspaceIgnores(t *testing.T) {
 		t.Errorf("graph --workspace: exit %d\n%s%s", code, out, errs)
 	}
 }
+
+// TestSummaryCountsEveryFinding: a finding in a file of no agent (an
+// unused ignore in .oastui.yaml naming a file that does not exist) gets a
+// line of its own in --format summary, and the total counts it.
+func TestSummaryCountsEveryFinding(t *testing.T) {
+	root := workspaceTree(t, "0.1.0")
+	cfg := "ignores:\n  - {rule: workspace_child_missing, file: agents/acme/gone/package.json, reason: stale entry}\n"
+	os.WriteFile(filepath.Join(filepath.Dir(root), ".oastui.yaml"), []byte(cfg), 0o644)
+	_, out, errs := runLintCmd(t, root, "--format", "summary")
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	if len(lines) != 5 || !regexp.MustCompile(`^\S*\.oastui\.yaml +warnings +0 blockers, 1 warning, 0 suggestions$`).MatchString(lines[3]) ||
+		!strings.Contains(lines[4], "3 agents: 0 do not parse or load") || !strings.Contains(lines[4], "(1 in 1 file of no agent)") {
+		t.Errorf("summary:\n%s%s", out, errs)
+	}
+}

@@ -46,6 +46,10 @@ type Target struct {
 	Path                            string // as shown (relative to the working directory when below it)
 	Problem                         string // "does not parse", "does not load"; "" when it was read
 	Blockers, Warnings, Suggestions int
+	// NotAgent: a file of the run that belongs to no agent linted (the
+	// .oastui.yaml, for an unused ignore): its findings get a line of
+	// their own after the agents', so that the summary loses none.
+	NotAgent bool
 }
 
 // Formatter writes a report in one output format. Format gets the report

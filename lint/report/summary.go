@@ -20,9 +20,14 @@ func (summaryFormat) Format(w io.Writer, r Report) error {
 		width = max(width, len(safetext.Clean(t.Path)))
 	}
 	var b strings.Builder
-	tot := Summary{Files: len(r.Targets)}
-	broken := 0
+	tot := Summary{}
+	broken, agents, others := 0, 0, 0
 	for _, t := range r.Targets {
+		if t.NotAgent {
+			others++
+		} else {
+			agents++
+		}
 		status := "ok"
 		switch {
 		case t.Problem != "":
@@ -40,9 +45,24 @@ func (summaryFormat) Format(w io.Writer, r Report) error {
 		tot.Suggestions += t.Suggestions
 		fmt.Fprintf(&b, "%-*s  %-15s  %s\n", width, safetext.Clean(t.Path), status, counts(t.Blockers, t.Warnings, t.Suggestions))
 	}
-	fmt.Fprintf(&b, "%d agents: %d do not parse or load, %s\n", len(r.Targets), broken, counts(tot.Blockers, tot.Warnings, tot.Suggestions))
+	other := ""
+	if others > 0 {
+		other = fmt.Sprintf(" (%d in %d %s of no agent)", tot.Blockers+tot.Warnings+tot.Suggestions-inAgents(r.Targets), others, word(others, "file"))
+	}
+	fmt.Fprintf(&b, "%d agents: %d do not parse or load, %s%s\n", agents, broken, counts(tot.Blockers, tot.Warnings, tot.Suggestions), other)
 	_, err := io.WriteString(w, b.String())
 	return err
+}
+
+// inAgents counts the findings of the agents' lines.
+func inAgents(ts []Target) int {
+	n := 0
+	for _, t := range ts {
+		if !t.NotAgent {
+			n += t.Blockers + t.Warnings + t.Suggestions
+		}
+	}
+	return n
 }
 
 func counts(bl, wa, su int) string {
