@@ -316,6 +316,57 @@ check "the agent is clean after the wiring" w "● clean"
 if "$bin" lint "$sl" --fail-on suggestion >/dev/null 2>&1; then ok "the wired agent lints clean"; else bad "the wired agent lints clean" "$("$bin" lint "$sl" 2>&1)"; fi
 tm send-keys -t w q
 
+# --- the Prompt and Run tabs on the bundled example (issues 16, 17) --------
+# The graph's selection is read from the Node tab (3), which names the
+# selected node's id; the side tabs keep their state while another is shown.
+selected() { # selected NAME SESSION ID: the Node tab shows node ID
+  local end=$((SECONDS + 10))
+  while [ $SECONDS -le $end ]; do
+    if screen "$2" | grep -qE "│ id +$3 "; then ok "$1"; return; fi
+    sleep 0.05
+  done
+  bad "$1" "$(screen "$2")"
+}
+tm new-session -d -s pr -x 120 -y 32 "$bin tui/example/agent"
+check "example opens with its graph" pr "Collect merged changes  api"
+tm send-keys -t pr G k 6   # the graph has the focus: last node (Done), up to notify, Prompt tab
+check "Prompt shows notify's step and name" pr "2. Announce the release"
+check "Prompt shows the model and the token bar" pr "/ 128000 window"
+check "Prompt shows the placeholder's provenance" pr "{{ releaseUrl }} ← publish.releaseUrl"
+check "Prompt shows the rendered prompt with the sample" pr "sentences about the release at <string:releaseUrl> and link to"
+check "Prompt shows the budget table" pr "2   notify"
+tm send-keys -t pr Enter
+check "enter leaves the LLM node for its feeder" pr "Publish release notes sends no prompt to a model"
+check "the tab names the way back" pr "⌫ back to Announce the release (notify)"
+tm send-keys -t pr 3
+selected "the graph selects the feeding node (publish)" pr publish
+tm send-keys -t pr 6 BSpace
+check "⌫ goes back to the LLM node" pr "{{ releaseUrl }} ← publish.releaseUrl"
+if wait_gone pr "⌫ back to" 5; then ok "nothing more to go back to"; else bad "nothing more to go back to" "$(screen pr)"; fi
+tm send-keys -t pr 3
+selected "the graph selects notify again" pr notify
+
+tm send-keys -t pr 7
+check "Run lists the explored paths" pr "explored 4 of 4 paths"
+check "Run starts at the first step" pr "step 1/21 · scope_gate →"
+tm send-keys -t pr Right Right
+check "→ steps forward (step and node)" pr "← scope_gate · step 3/21 · context_styleContext →"
+check "the step's values are shown" pr "3. collect_changes (ApiNode)"
+tm send-keys -t pr 3
+selected "the graph follows the step" pr collect_changes
+tm send-keys -t pr 7 Left
+check "← steps back" pr "← start · step 2/21 · collect_changes →"
+tm send-keys -t pr 3
+selected "the graph follows back" pr scope_gate
+tm send-keys -t pr 7 Down
+check "↓ picks path 2" pr "›2  end at end · 20 steps"
+check "path 2 starts at its first step" pr "step 1/20 · scope_gate →"
+tm send-keys -t pr m m
+check "m twice: the header shows mode full" pr "● clean · full ·"
+check "the help line offers the next mode" pr "m deterministic"
+check "the Run tab keeps path 2" pr "›2  end at end · 20 steps"
+tm send-keys -t pr q
+
 # --- a PATH that is not an agent: message and exit 2 --------------------------
 out=$("$bin" "$empty" 2>&1); rc=$?
 if [ $rc = 2 ] && printf '%s' "$out" | grep -q "not an agent"; then ok "not an agent: exit 2 with a message"; else bad "not an agent: exit 2 with a message (rc=$rc: $out)"; fi
