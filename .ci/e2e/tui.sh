@@ -367,6 +367,26 @@ check "the help line offers the next mode" pr "m deterministic"
 check "the Run tab keeps path 2" pr "›2  end at end · 20 steps"
 tm send-keys -t pr q
 
+# --- the dry run's child agents are watched (issue 17) -----------------------
+# orchestrator-agent's brief_flow runs the child agent @oastui/gate-agent.
+# Missing at first (a stub); it appears where the look-up looked, then is
+# edited: each time the parent's dry run (Run tab) runs again.
+orch="$work/agents/e2e/orchestrator-agent"
+cp -r testdata/agents/oastui/orchestrator-agent "$orch"
+cp -r testdata/agents/oastui/gate-agent "$work/gate-agent"
+sed -i 's/"$component_ref": "brief-subflow"/"$component_ref": "gone"/' "$orch/cinatra/oas.json"
+tm new-session -d -s ch -x 120 -y 32 "$bin $orch"
+check "orchestrator opens" ch "Research Orchestrator"
+tm send-keys -t ch 7
+check "without the child its FlowNode is a stub" ch "1  end at end · 11 steps"
+mv "$work/gate-agent" "$work/agents/gate-agent"
+check "the child appearing re-runs the dry run" ch "1  end at end · 16 steps"
+tm send-keys -t ch Right Right Right Right
+check "the Run tab steps into the child" ch "5. save_brief (ApiNode) in gate-agent-flow"
+sed -i 's/save_brief/store_brief/g' "$work/agents/gate-agent/cinatra/oas.json"
+check "editing the child re-runs the dry run" ch "5. store_brief (ApiNode) in gate-agent-flow"
+tm send-keys -t ch q
+
 # --- a PATH that is not an agent: message and exit 2 --------------------------
 out=$("$bin" "$empty" 2>&1); rc=$?
 if [ $rc = 2 ] && printf '%s' "$out" | grep -q "not an agent"; then ok "not an agent: exit 2 with a message"; else bad "not an agent: exit 2 with a message (rc=$rc: $out)"; fi
