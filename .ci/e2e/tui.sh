@@ -345,6 +345,16 @@ check "⌫ goes back to the LLM node" pr "{{ releaseUrl }} ← publish.releaseUr
 if wait_gone pr "⌫ back to" 5; then ok "nothing more to go back to"; else bad "nothing more to go back to" "$(screen pr)"; fi
 tm send-keys -t pr 3
 selected "the graph selects notify again" pr notify
+# write_notes, the bridge node inside the Draft release notes subflow
+tm send-keys -t pr Tab g j j j j Enter j 6
+check "Prompt shows write_notes inside the subflow" pr "1. Write release notes"
+check "its placeholder comes from the subflow's run input" pr "{{ changes }} ← run input changes (required) hidden"
+tm send-keys -t pr Enter
+check "enter selects the subflow's StartNode" pr "Inputs sends no prompt to a model"
+check "the way back names write_notes" pr "⌫ back to Write release notes (write_notes)"
+tm send-keys -t pr BSpace
+check "⌫ goes back to write_notes" pr "1. Write release notes"
+tm send-keys -t pr Tab BSpace 6  # the graph back to the top-level flow
 
 tm send-keys -t pr 7
 check "Run lists the explored paths" pr "explored 4 of 4 paths"
