@@ -23,7 +23,8 @@ type agentIndex struct {
 	shared *PackageIndex     // LoadOptions.Packages
 
 	mu     sync.Mutex
-	loaded map[string]*Agent // package name → loaded agent
+	loaded map[string]*Agent   // package name → loaded agent (nil: none loads)
+	tried  map[string][]string // package name → the package directories tried when none loads
 }
 
 // FindAgent returns the agent of the same agents/ tree whose package.json
@@ -82,6 +83,12 @@ func (a *Agent) FindAgent(packageName string) (*Agent, error) {
 		idx.loaded = map[string]*Agent{}
 	}
 	idx.loaded[packageName] = child
+	if child == nil {
+		if idx.tried == nil {
+			idx.tried = map[string][]string{}
+		}
+		idx.tried[packageName] = dirs
+	}
 	idx.mu.Unlock()
 	if child == nil {
 		return nil, fmt.Errorf("%s: %w in %s", packageName, ErrAgentNotFound, a.TreeRoot)

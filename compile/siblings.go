@@ -205,8 +205,12 @@ func SiblingEnvForbidden(base string) bool {
 // flow file, package.json and cinatra.json (also when absent, as their
 // appearance changes the analysis), the registry file, the sibling files
 // and the directories listed, and the files of the child agents loaded so
-// far through FindAgent. Sorted, without duplicates. The one-off scan of
-// the agents/ tree for package names is not included.
+// far through FindAgent (the compiler's and the dry run's look-ups). For a
+// look-up that found no loadable package, the files whose appearance or
+// repair would change that in the directories it tried (package.json,
+// cinatra.json, the flow candidates). Sorted, without duplicates. The
+// one-off scan of the agents/ tree for package names is not included (a
+// package elsewhere renamed to the child's name is not seen).
 func (a *Agent) Files() []string {
 	seen := map[*Agent]bool{}
 	set := map[string]bool{}
@@ -248,6 +252,15 @@ func (a *Agent) addFiles(set map[string]bool, seen map[*Agent]bool) {
 		kids := make([]*Agent, 0, len(a.kids.loaded))
 		for _, c := range a.kids.loaded {
 			kids = append(kids, c)
+		}
+		for _, dirs := range a.kids.tried {
+			for _, d := range dirs {
+				add(filepath.Join(d, "package.json"))
+				add(filepath.Join(d, "cinatra.json"))
+				for _, f := range FlowCandidates {
+					add(filepath.Join(d, filepath.FromSlash(f)))
+				}
+			}
 		}
 		a.kids.mu.Unlock()
 		for _, c := range kids {

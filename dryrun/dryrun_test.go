@@ -183,10 +183,10 @@ func TestParseStubs(t *testing.T) {
 
 func TestStubsCheck(t *testing.T) {
 	a := agentOf(t, linear())
-	if err := (Stubs{"call": {"answer": "x"}, "f/start": {"q": "y"}}).Check(a); err != nil {
+	if err := (Stubs{"call": {"answer": "x"}, "f/start": {"q": "y"}}).Check(a, nil); err != nil {
 		t.Errorf("valid stubs: %v", err)
 	}
-	err := (Stubs{"nosuch": {"a": 1}, "call": {"nope": 1}}).Check(a)
+	err := (Stubs{"nosuch": {"a": 1}, "call": {"nope": 1}}).Check(a, nil)
 	if err == nil || !strings.Contains(err.Error(), `node "nosuch" is not a node`) || !strings.Contains(err.Error(), `node "call" has no output "nope" (outputs: answer)`) {
 		t.Errorf("got %v", err)
 	}

@@ -173,6 +173,7 @@ type explorer struct {
 	why       map[*node]string // why a branching node's choice was narrowed (schema enum)
 	stubbed   map[*node]bool   // a branching node's choice was decided by a canned value
 	nodeFlow  map[*node]*flowModel
+	pkgs      map[*compile.Agent]string // child agents by the package name they were looked up as
 }
 
 func newExplorer(a *compile.Agent, opts Options) *explorer {
@@ -183,7 +184,8 @@ func newExplorer(a *compile.Agent, opts Options) *explorer {
 		opts.MaxStates = DefaultMaxStates
 	}
 	e := &explorer{root: a, opts: opts, models: map[*compile.Node]*flowModel{}, flows: map[*compile.Agent]map[string]*compile.Flow{},
-		visited: map[*node]bool{}, taken: map[*node]map[string]bool{}, why: map[*node]string{}, stubbed: map[*node]bool{}, nodeFlow: map[*node]*flowModel{}}
+		visited: map[*node]bool{}, taken: map[*node]map[string]bool{}, why: map[*node]string{}, stubbed: map[*node]bool{}, nodeFlow: map[*node]*flowModel{},
+		pkgs: map[*compile.Agent]string{}}
 	if a != nil && a.Flow != nil {
 		e.file = a.Flow.Path
 	}
@@ -519,7 +521,7 @@ func (e *explorer) startValues(m *flowModel, n *node, given map[string]val) ([]I
 	vals := map[string]val{}
 	for _, p := range n.inputs {
 		var v val
-		if c, ok := e.opts.Stubs.lookup(m.id, n.id, p.title); ok {
+		if c, ok := e.stub(m, n.id, p.title); ok {
 			v = val{v: c, from: "stubs", concrete: true}
 		} else if g, ok := given[p.title]; ok {
 			v = g
@@ -606,7 +608,7 @@ func (e *explorer) stubOutputs(m *flowModel, n *node, fr *frame) []IO {
 	outs := map[string]val{}
 	for _, p := range n.outputs {
 		var v val
-		if c, ok := e.opts.Stubs.lookup(m.id, n.id, p.title); ok {
+		if c, ok := e.stub(m, n.id, p.title); ok {
 			v = val{v: c, from: "stubs", concrete: true}
 		} else {
 			x, en := Stub(p.schema)
@@ -661,7 +663,7 @@ func (e *explorer) subOutputs(m *flowModel, n *node, fr *frame, so outcome) []IO
 	outs := map[string]val{}
 	for _, p := range props {
 		v, ok := so.outputs[p.title]
-		if c, canned := e.opts.Stubs.lookup(m.id, n.id, p.title); canned {
+		if c, canned := e.stub(m, n.id, p.title); canned {
 			v, ok = val{v: c, from: "stubs", concrete: true}, true
 		}
 		if !ok && p.hasDefault {

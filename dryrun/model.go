@@ -268,6 +268,7 @@ func (e *explorer) subflow(m *flowModel, n *node, depth int) *flowModel {
 		return nil
 	}
 	flows := compile.Flows(child.Flow.Root)
+	e.pkgs[child] = pkg
 	n.sub = e.modelOf(child, flows[0], false)
 	n.subChild = pkg
 	return n.sub

@@ -17,9 +17,12 @@ import (
 // Stubs are canned outputs per node: node id → output title → value
 // (JSON-shaped: string, float64, bool, nil, []any, map[string]any). A node
 // id may be written "flow-id/node-id" to pin one flow of the document;
-// a bare id applies in every flow. A StartNode's entry sets the flow's
-// inputs. A canned value is concrete: a BranchingNode fed by it takes only
-// the branch its value maps to.
+// a bare id applies in every flow of the document. A node of a child agent
+// (another package the walk descends into) is written
+// "<packageName>#<node-id>" or "<packageName>#<flow-id>/<node-id>", e.g.
+// "@acme/gate-agent#save_brief": bare ids never reach into child agents.
+// A StartNode's entry sets the flow's inputs. A canned value is concrete: a
+// BranchingNode fed by it takes only the branch its value maps to.
 type Stubs map[string]map[string]any
 
 // ParseStubs reads a stubs file (YAML or JSON):
@@ -28,6 +31,8 @@ type Stubs map[string]map[string]any
 //	nodes:
 //	  classify:           # node id, or flow-id/node-id
 //	    label: urgent     # output title: value
+//	  "@acme/gate-agent#save_brief":   # a child agent's node
+//	    briefId: b-1
 //
 // Unknown top-level keys, a node that is not a mapping and more than one
 // document are refused with the reason.
@@ -81,42 +86,70 @@ func ParseStubs(src []byte) (Stubs, error) {
 	return out, nil
 }
 
+// childHint ends the error for a node id the document does not have.
+const childHint = ` (a child agent's node is written "<packageName>#<node-id>")`
+
 // Check validates stubs against an agent: every node id names a node of
-// some Flow of the document (or of the flow given as flow-id/), and every
-// output title is an output the node declares or infers.
-func (s Stubs) Check(a *compile.Agent) error {
+// some Flow of the document (or of the flow given as flow-id/), a
+// "<packageName>#…" id a node of that child agent's flows, found with
+// children (the loader's look-up, (*compile.Agent).FindAgent, as
+// Options.Children), and every output title is an output the node
+// declares or infers. Without children, child-agent ids are refused.
+func (s Stubs) Check(a *compile.Agent, children func(packageName string) (*compile.Agent, error)) error {
 	if len(s) == 0 {
 		return nil
 	}
 	if a == nil || a.Flow == nil || a.Flow.Root == nil {
 		return errors.New("stubs: the agent did not load")
 	}
-	e := newExplorer(a, Options{})
-	type hit struct{ n *node }
-	found := map[string][]hit{}
-	for _, f := range compile.Flows(a.Flow.Root) {
-		m := e.modelOf(a, f, f.Parent == nil)
-		for _, n := range m.nodes {
-			found[n.id] = append(found[n.id], hit{n})
-			found[m.id+"/"+n.id] = append(found[m.id+"/"+n.id], hit{n})
-		}
-	}
+	own := a.PackageName()
+	docNodes := nodeIndex(a)
+	kids := map[string]map[string][]*node{}
 	var problems []string
-	for _, id := range sortedKeys(s) {
-		hs := found[id]
+	for _, key := range sortedKeys(s) {
+		id, where, hs := key, a.FlowPath, docNodes[key]
+		if pkg, rest, ok := strings.Cut(key, "#"); ok {
+			id = rest
+			switch {
+			case pkg == "" || rest == "":
+				problems = append(problems, fmt.Sprintf("node %q: write a child agent's node as \"<packageName>#<node-id>\"", key))
+				continue
+			case pkg == own:
+				hs = docNodes[rest]
+			case children == nil:
+				problems = append(problems, fmt.Sprintf("node %q: child agent %s cannot be looked up here", key, pkg))
+				continue
+			default:
+				if _, seen := kids[pkg]; !seen {
+					kids[pkg] = nil
+					if c, err := children(pkg); err == nil && c != nil && c.Flow != nil && c.Flow.Root != nil {
+						kids[pkg] = nodeIndex(c)
+					}
+				}
+				if kids[pkg] == nil {
+					problems = append(problems, fmt.Sprintf("node %q: child agent %s is not found in the agents/ tree", key, pkg))
+					continue
+				}
+				hs = kids[pkg][rest]
+				where = "child agent " + pkg
+			}
+		}
 		if len(hs) == 0 {
-			problems = append(problems, fmt.Sprintf("node %q is not a node of any flow of %s", id, a.FlowPath))
+			msg := fmt.Sprintf("node %q is not a node of any flow of %s", id, where)
+			if !strings.Contains(key, "#") {
+				msg += childHint
+			}
+			problems = append(problems, msg)
 			continue
 		}
-		for _, t := range sortedKeys(s[id]) {
+		for _, t := range sortedKeys(s[key]) {
 			known := false
 			var titles []string
-			for _, h := range hs {
-				outs := h.n.outputs
-				if nests(h.n.ctype) {
+			for _, n := range hs {
+				if nests(n.ctype) {
 					known = true // outputs come from the subflow; checked when walked
 				}
-				for _, p := range outs {
+				for _, p := range n.outputs {
 					titles = append(titles, p.title)
 					if p.title == t {
 						known = true
@@ -124,7 +157,7 @@ func (s Stubs) Check(a *compile.Agent) error {
 				}
 			}
 			if !known {
-				problems = append(problems, fmt.Sprintf("node %q has no output %q (outputs: %s)", id, t, strings.Join(uniq(titles), ", ")))
+				problems = append(problems, fmt.Sprintf("node %q has no output %q (outputs: %s)", key, t, strings.Join(uniq(titles), ", ")))
 			}
 		}
 	}
@@ -134,14 +167,38 @@ func (s Stubs) Check(a *compile.Agent) error {
 	return nil
 }
 
-func (s Stubs) lookup(flowID, nodeID, output string) (any, bool) {
-	if m, ok := s[flowID+"/"+nodeID]; ok {
-		if v, ok := m[output]; ok {
-			return v, true
+// nodeIndex lists the nodes of every Flow of an agent's document by id and
+// by flow-id/node-id.
+func nodeIndex(a *compile.Agent) map[string][]*node {
+	e := newExplorer(a, Options{})
+	found := map[string][]*node{}
+	for _, f := range compile.Flows(a.Flow.Root) {
+		m := e.modelOf(a, f, f.Parent == nil)
+		for _, n := range m.nodes {
+			found[n.id] = append(found[n.id], n)
+			found[m.id+"/"+n.id] = append(found[m.id+"/"+n.id], n)
 		}
 	}
-	if m, ok := s[nodeID]; ok {
-		if v, ok := m[output]; ok {
+	return found
+}
+
+// stub is the canned value of a node's output, if any: a node of the
+// reviewed document by flow-id/node-id or node id, a node of a child
+// agent by "<packageName>#" and the same.
+func (e *explorer) stub(m *flowModel, nodeID, output string) (any, bool) {
+	if len(e.opts.Stubs) == 0 {
+		return nil, false
+	}
+	prefix := ""
+	if m.agent != nil && m.agent != e.root {
+		prefix = e.pkgs[m.agent]
+		if prefix == "" {
+			return nil, false // a child agent without a package name: nothing can name it
+		}
+		prefix += "#"
+	}
+	for _, k := range []string{prefix + m.id + "/" + nodeID, prefix + nodeID} {
+		if v, ok := e.opts.Stubs[k][output]; ok {
 			return v, true
 		}
 	}

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"bytes"
+	"fmt"
 	"github.com/oastui/oastui/internal/race"
 	"io"
 	"os"
@@ -138,6 +139,9 @@ func states(t *testing.T) map[string]func() *Model {
 			press(m, "right", "right")
 			return m
 		},
+		// issue 16: enter on notify's {{ releaseUrl }} in the Prompt tab
+		// selected publish, which feeds it; the tab says how to go back.
+		"prompt_jump": func() *Model { return promptJump(t) },
 		"80x24": func() *Model {
 			p := findingsFixture
 			an := analyze(t, p, 1)
@@ -349,5 +353,46 @@ func TestRunTabFollowsGraph(t *testing.T) {
 	press(m, "right")
 	if fl, n := m.graph.SelectedNode(); n == nil || fl.Pointer == "" || n.Kind == "flow" {
 		t.Errorf("step 6 with the subflow open: graph at %q selects %+v", fl.Pointer, n)
+	}
+}
+
+// promptJump is the example agent with notify selected, the Prompt tab
+// shown and enter pressed on its one placeholder, {{ releaseUrl }}.
+func promptJump(t *testing.T) *Model {
+	t.Helper()
+	p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
+	m := newModel(t, p, 120, 30, analyze(t, p, 1))
+	m.graph.SelectID("notify")
+	m.refreshNode()
+	for i, tab := range m.tabs {
+		if tab.Name() == "Prompt" {
+			press(m, fmt.Sprint(i+1))
+		}
+	}
+	press(m, "enter")
+	return m
+}
+
+// TestPromptTabBack: enter on a placeholder selects the node feeding it
+// in the graph; ⌫ (or esc) goes back to the LLM node; with nothing to go
+// back to, ⌫ does nothing more.
+func TestPromptTabBack(t *testing.T) {
+	m := promptJump(t)
+	if _, n := m.graph.SelectedNode(); n == nil || n.ID != "publish" {
+		t.Fatalf("enter on {{ releaseUrl }}: graph selects %+v, want publish", n)
+	}
+	if !strings.Contains(ansi.Strip(m.Render()), "⌫ back to LLM node") {
+		t.Error("the help line offers the way back")
+	}
+	press(m, "backspace")
+	if _, n := m.graph.SelectedNode(); n == nil || n.ID != "notify" {
+		t.Fatalf("⌫: graph selects %+v, want notify", n)
+	}
+	if s := ansi.Strip(m.Render()); !strings.Contains(s, "{{ releaseUrl }} ← publish.releaseUrl") || strings.Contains(s, "back to LLM node") {
+		t.Errorf("back on notify, nothing more to go back to:\n%s", s)
+	}
+	press(m, "enter", "esc")
+	if _, n := m.graph.SelectedNode(); n == nil || n.ID != "notify" {
+		t.Errorf("esc goes back too: graph selects %+v", n)
 	}
 }

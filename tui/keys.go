@@ -175,6 +175,9 @@ func (k keyMap) fullHelp(fromList ...bool) []views.HelpGroup {
 		{Title: "Node, Compiled", Bindings: []key.Binding{
 			k.Space, k.leftRight("scroll sideways"),
 		}, Note: []string{"e: editors oastui does not", "know get +LINE FILE"}},
+		{Title: "Prompt", Bindings: []key.Binding{
+			as(k.Open, "go to feeding node"), as(k.Back, "back to LLM node"),
+		}},
 		{Title: "Run (dry run)", Bindings: []key.Binding{
 			k.upDown("pick a path"), k.leftRight("step back/forward"),
 		}},
@@ -198,6 +201,10 @@ func (k keyMap) shortHelp(graph, slotTab bool, project string, mode lint.Mode, o
 			b = append(b, short(k.Open, "read/fold"))
 		case openerDetail:
 			b = append(b, short(k.Back, "back to the list"))
+		case openerPrompt:
+			b = append(b, short(k.Open, "feeding node"))
+		case openerPromptBack:
+			b = append(b, short(k.Back, "back to LLM node")) // (the LLM node's own view names enter)
 		}
 		if slotTab {
 			if project == "" {
@@ -222,13 +229,15 @@ func (k keyMap) fixHelp(several bool) []key.Binding {
 	return b
 }
 
-// openerState is what enter and esc do on the tab shown (Findings).
+// openerState is what enter and esc do on the tab shown (Findings, Prompt).
 type openerState int
 
 const (
-	openerNone   openerState = iota
-	openerList               // enter reads the finding or folds the bucket
-	openerDetail             // a finding is open: esc goes back to the list
+	openerNone       openerState = iota
+	openerList                   // enter reads the finding or folds the bucket
+	openerDetail                 // a finding is open: esc goes back to the list
+	openerPrompt                 // enter selects the node feeding the placeholder
+	openerPromptBack             // and esc/⌫ goes back to the LLM node it jumped from
 )
 
 // filterHelp is the help line while typing a filter.

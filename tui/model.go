@@ -472,6 +472,7 @@ func (m *Model) sideKey(k tea.KeyPressMsg) tea.Cmd {
 			return nil
 		case key.Matches(k, m.keys.Back):
 			if o.Close() {
+				m.syncSelectionFromSide() // Prompt: back to the LLM node
 				return nil
 			}
 		}

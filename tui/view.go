@@ -278,6 +278,12 @@ func (m *Model) shortHelp() []key.Binding {
 			op = openerDetail
 		}
 	}
+	if p, ok := m.curTab().(*views.Prompt); ok {
+		op = openerPrompt
+		if _, back := p.BackTo(); back {
+			op = openerPromptBack
+		}
+	}
 	b := m.keys.shortHelp(m.focus == focusGraph, slotTab, m.project, m.cfg.Options.Mode, op)
 	// f and u, when they have something to do, before e edit.
 	var extra []key.Binding

@@ -12,16 +12,32 @@ import (
 // provenance (enter on one selects the node that feeds it), the token bar
 // against the model's window, the rendered preview with the sample values
 // highlighted, and the agent's budget table by ContextOS bucket.
+// After enter, esc/⌫ (Close) goes back to the LLM node the jump started
+// from, its placeholder cursor where it was; jumps stack, and moving the
+// graph anywhere else forgets them.
 type Prompt struct {
 	cursorList[prompts.Placeholder]
 	report   *prompts.Report
 	file     string
 	pointer  string // the selected graph node
+	name     string // its name (NodeInfo.Name)
 	node     *prompts.NodePrompt
 	scroll   int  // first line shown
 	armed    bool // enter was pressed on a placeholder: Target names its feeding node once
 	cursorAt int  // line of the cursor in the last layout
 	follow   bool // the cursor moved: scroll it into view at the next View
+
+	hops    []promptHop // the jumps made with enter, newest last
+	landing bool        // Target named a feeding node: the next SetNode is where the jump landed
+	back    *promptHop  // esc/⌫ was pressed: Target names hop.from once, SetNode restores the cursor
+}
+
+// promptHop is one jump from an LLM node to the node feeding one of its
+// placeholders.
+type promptHop struct {
+	from, fromName string // the LLM node's pointer and name
+	to             string // the node the graph selected ("" until it answers)
+	cursor, scroll int    // where the tab was on the LLM node
 }
 
 // Name is the tab's title.
@@ -44,14 +60,33 @@ func (p *Prompt) ShowsLastGood() {}
 
 // SetNode follows the graph's selected node.
 func (p *Prompt) SetNode(_ Theme, info *NodeInfo) {
-	ptr := ""
+	ptr, name := "", ""
 	if info != nil {
-		ptr = info.Pointer
+		ptr, name = info.Pointer, info.Name
 	}
-	if ptr != p.pointer {
+	moved := ptr != p.pointer
+	if moved {
 		p.scroll, p.cursor = 0, 0
 	}
-	p.pointer = ptr
+	p.pointer, p.name = ptr, name
+	switch {
+	case p.back != nil:
+		if b := p.back; ptr == b.from {
+			p.cursor, p.scroll = b.cursor, b.scroll
+		} else if moved {
+			p.hops = nil // the graph could not go back there
+		}
+		p.back = nil
+	case p.landing && len(p.hops) > 0:
+		p.landing = false
+		if top := &p.hops[len(p.hops)-1]; moved {
+			top.to = ptr
+		} else {
+			p.hops = p.hops[:len(p.hops)-1] // the graph did not move: nothing to go back from
+		}
+	case moved && len(p.hops) > 0 && ptr != p.hops[len(p.hops)-1].to:
+		p.hops = nil // the user moved the graph elsewhere
+	}
 	p.pick()
 }
 
@@ -98,28 +133,55 @@ func (p *Prompt) Nav(n Nav, page int) {
 // under the cursor.
 func (p *Prompt) Open() bool {
 	r, ok := p.Selected()
-	if !ok || r.Provenance.FromPointer == "" {
+	if !ok || r.Provenance.FromPointer == "" || p.node == nil {
 		return false
 	}
-	p.armed = true
+	p.armed, p.back = true, nil
 	return true
 }
 
-// Close does nothing: the tab has nothing to close.
-func (p *Prompt) Close() bool { return false }
+// Close (esc, ⌫) goes back to the LLM node the last enter jumped from:
+// Target names it once. False when no jump is to be undone.
+func (p *Prompt) Close() bool {
+	if len(p.hops) == 0 {
+		return false
+	}
+	h := p.hops[len(p.hops)-1]
+	p.hops = p.hops[:len(p.hops)-1]
+	p.back, p.armed, p.landing = &h, false, false
+	return true
+}
 
-// Target is the feeding node of the placeholder enter was pressed on,
-// once; otherwise none (moving the cursor leaves the graph alone, as the
-// tab shows the graph's node).
+// BackTo is the LLM node esc/⌫ goes back to (its name and id), if any.
+func (p *Prompt) BackTo() (string, bool) {
+	if len(p.hops) == 0 {
+		return "", false
+	}
+	h := p.hops[len(p.hops)-1]
+	return h.fromName, true
+}
+
+// Target is, once, the feeding node of the placeholder enter was pressed
+// on, or the LLM node esc/⌫ goes back to; otherwise none (moving the
+// cursor leaves the graph alone, as the tab shows the graph's node).
 func (p *Prompt) Target() (Target, bool) {
+	if p.back != nil {
+		return Target{File: p.file, Pointer: p.back.from}, true
+	}
 	if !p.armed {
 		return Target{}, false
 	}
 	p.armed = false
 	r, ok := p.Selected()
-	if !ok || r.Provenance.FromPointer == "" {
+	if !ok || r.Provenance.FromPointer == "" || p.node == nil {
 		return Target{}, false
 	}
+	name := Clean(p.node.Name)
+	if id := Clean(p.node.ID); id != "" && id != name {
+		name += " (" + id + ")"
+	}
+	p.hops = append(p.hops, promptHop{from: p.node.Pointer, fromName: name, cursor: p.cursor, scroll: p.scroll})
+	p.landing = true
 	return Target{File: p.file, Pointer: r.Provenance.FromPointer}, true
 }
 
@@ -149,12 +211,22 @@ func (p *Prompt) lines(th Theme) []string {
 		out = append(out, th.Warning.Render("tokenizer unavailable: "+Clean(p.report.Err)))
 	}
 	n := p.node
+	back := ""
+	if to, ok := p.BackTo(); ok {
+		back = Trunc("⌫ back to "+to, w)
+	}
 	if n == nil {
 		msg := "the selected node sends no prompt to a model"
+		if p.name != "" {
+			msg = Clean(p.name) + " sends no prompt to a model"
+		}
 		if len(p.report.Nodes) == 0 {
 			msg = "this agent has no LLM-bearing node (llm-bridge ApiNode, LlmNode, AgentNode, Agent)"
 		}
-		out = append(out, th.Dim.Render(msg))
+		out = append(out, th.Dim.Render(Trunc(msg, w)))
+		if back != "" {
+			out = append(out, th.Text.Render(back))
+		}
 		if len(p.report.Nodes) > 0 {
 			ids := make([]string, len(p.report.Nodes))
 			for i, x := range p.report.Nodes {
@@ -167,6 +239,9 @@ func (p *Prompt) lines(th Theme) []string {
 	}
 	enc := n.Model.Encoding
 	out = append(out, th.Bold.Render(Trunc(fmt.Sprintf("%d. %s", n.Order, Clean(n.Name)), w)))
+	if back != "" {
+		out = append(out, th.Text.Render(back))
+	}
 	model := strings.TrimSpace(Clean(n.Model.Provider + " " + n.Model.ID))
 	if model == "" {
 		model = "no model named"

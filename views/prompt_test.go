@@ -55,3 +55,82 @@ func TestPromptTab(t *testing.T) {
 	checkBox(t, out, 72, 46)
 	t.Run("not-llm", func(t *testing.T) { golden.RequireEqual(t, ansi.Strip(out)) })
 }
+
+// TestPromptBack: after enter jumps to the node feeding a placeholder,
+// esc/⌫ (Close) goes back to the LLM node, the placeholder cursor where
+// it was; the tab names the node it goes back to; moving the graph
+// elsewhere forgets the jump; a jump the graph could not make is not
+// kept.
+func TestPromptBack(t *testing.T) {
+	if race.Enabled {
+		t.Skip("counts tokens: run without -race")
+	}
+	s := analysis.Run("../prompts/testdata/agents/acme/prompt-agent", analysis.Options{Stages: analysis.Everything})
+	const write, fetch = "/$referenced_components/write", "/$referenced_components/fetch"
+	writeInfo := &NodeInfo{Name: "Write via /api/llm-bridge", Pointer: write}
+	fetchInfo := &NodeInfo{Name: "Fetch facts", Pointer: fetch}
+	p := &Prompt{}
+	p.SetSize(72, 46)
+	p.Show(Shown{Cur: s, Good: s, Theme: th})
+	p.SetNode(th, writeInfo)
+	if p.Close() {
+		t.Fatal("nothing to go back from yet")
+	}
+	for range 3 { // facts ← fetch.facts
+		p.Nav(NavDown, 10)
+	}
+	jump := func() {
+		t.Helper()
+		if !p.Open() {
+			t.Fatal("enter on an edge-fed placeholder")
+		}
+		if tg, ok := p.Target(); !ok || tg.Pointer != fetch {
+			t.Fatalf("jump target %+v %v", tg, ok)
+		}
+		p.SetNode(th, fetchInfo) // the graph selected the feeder
+	}
+	jump()
+	if to, ok := p.BackTo(); !ok || to != "Write via /api/llm-bridge (write)" {
+		t.Errorf("BackTo = %q %v", to, ok)
+	}
+	out := p.View(th)
+	checkBox(t, out, 72, 46)
+	t.Run("after-jump", func(t *testing.T) { golden.RequireEqual(t, ansi.Strip(out)) })
+
+	if !p.Close() {
+		t.Fatal("esc/⌫ after a jump goes back")
+	}
+	tg, ok := p.Target()
+	if !ok || tg.Pointer != write || tg.File != s.Agent.FlowPath {
+		t.Fatalf("back target %+v %v", tg, ok)
+	}
+	p.SetNode(th, writeInfo)
+	if r, _ := p.Selected(); r.Name != "facts" || p.cursor != 3 {
+		t.Errorf("back on %q (cursor %d), want facts (3)", r.Name, p.cursor)
+	}
+	if _, ok := p.Target(); ok {
+		t.Error("the way back is given once")
+	}
+	if p.Close() {
+		t.Error("one jump, one way back")
+	}
+
+	// moving the graph elsewhere forgets the jump
+	jump()
+	p.SetNode(th, &NodeInfo{Name: "End", Pointer: "/$referenced_components/end"})
+	if _, ok := p.BackTo(); ok || p.Close() {
+		t.Error("a graph move forgets the jump")
+	}
+
+	// the graph could not select the feeder: nothing to go back from
+	p.SetNode(th, writeInfo)
+	for range 3 {
+		p.Nav(NavDown, 10)
+	}
+	p.Open()
+	p.Target()
+	p.SetNode(th, writeInfo)
+	if p.Close() {
+		t.Error("a jump that did not move is not kept")
+	}
+}

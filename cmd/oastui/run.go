@@ -79,7 +79,7 @@ func newRunCmd() *cobra.Command {
 			if !s.Good() || s.DryRun == nil {
 				return usageErrorf("run: %s does not parse", s.FlowFile())
 			}
-			if err := stubs.Check(s.Agent); err != nil {
+			if err := stubs.Check(s.Agent, s.Agent.FindAgent); err != nil {
 				return usageErrorf("run: --stubs %s: %s", stubsPath, views.Clean(err.Error()))
 			}
 			var fs []compile.Finding
