@@ -105,12 +105,20 @@ func (b *inbox) drain() (rs []workspace.Agent, bs []watch.Batch, es []error) {
 	return
 }
 
-// signal is closed once something is put.
+// signal is closed once something is put. When something is already
+// waiting (put after the last drain, before this call), it is a closed
+// channel: the wake-up of that put went to a signal nobody holds, and
+// waiting for the next put could wait forever.
 func (b *inbox) signal() <-chan struct{} {
 	b.mu.Lock()
 	defer b.mu.Unlock()
+	if len(b.reviews)+len(b.batches)+len(b.errs) > 0 {
+		return closedSignal
+	}
 	return b.sig
 }
+
+var closedSignal = func() chan struct{} { c := make(chan struct{}); close(c); return c }()
 
 // wait is a command that returns once something is put.
 func (b *inbox) wait() tea.Cmd {
