@@ -26,6 +26,7 @@ const scoped = `{
     "s": {"component_type": "StartNode", "id": "s", "name": "Start", "inputs": [{"title": "q", "type": "string"}], "outputs": [{"title": "q", "type": "string"}]},
     "e": {"component_type": "EndNode", "id": "e", "name": "End"},
     "shared_tool": {"component_type": "ServerTool", "id": "shared_tool", "name": "tool"},
+    "llm": {"component_type": "VllmConfig", "id": "llm-config-1", "name": "LLM"},
     "sub_node": {"component_type": "FlowNode", "id": "sub_node", "name": "Sub", "inputs": [{"title": "q", "type": "string"}],
       "subflow": {"component_type": "Flow", "id": "inner", "name": "Inner",
         "start_node": {"$component_ref": "is"},
