@@ -259,7 +259,7 @@ func TestRenameReviewsSame(t *testing.T) {
 			cfc := regexp.MustCompile(`"control_flow_connections":\s*\[`).FindIndex(src)
 			src = []byte(string(src[:cfc[1]]) + `{"component_type": "ControlFlowEdge", "name": "dangling", "from_node": {"$component_ref": "` + old +
 				`"}, "to_node": {"$component_ref": "nowhere_x"}}, ` + string(src[cfc[1]:]))
-			m = regexp.MustCompile(`"to_node":\s*\{\s*"\$component_ref":\s*"(`+regexp.QuoteMeta(old)+`)"`).FindSubmatchIndex(src)
+			m = regexp.MustCompile(`"to_node":\s*\{\s*"\$component_ref":\s*"(` + regexp.QuoteMeta(old) + `)"`).FindSubmatchIndex(src)
 			s.Handle(note("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "version": 1, "text": string(src)}}))
 			before := findingsOf(out, path)
 			if len(before) == 0 {
