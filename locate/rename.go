@@ -91,7 +91,14 @@ func (x *Index) PrepareRename(file string, off int) (Renamable, error) {
 		case compile.RefRegistry:
 			return Renamable{}, refuse("%q is a component of the registry, not of this document: rename it in the registry (other agents may refer to it)", clean(s.ID))
 		default:
-			return Renamable{}, refuse("no component %q is in scope here: there is nothing to rename", clean(s.ID))
+			// no enclosing Flow defines it (a sibling subtree's block, or
+			// a root that is no Flow, such as a plugin's ExtendedFlow): the
+			// SDKs' one table of keys has it when one block defines it
+			comp, ptr, ok := x.definedOnce(s.ID)
+			if !ok {
+				return Renamable{}, refuse("no component %q is defined in this document: there is nothing to rename", clean(s.ID))
+			}
+			r = Renamable{ID: s.ID, comp: comp, ptr: ptr}
 		}
 	default:
 		return Renamable{}, ErrNothingToRename
@@ -185,8 +192,26 @@ func (x *Index) collides(d *compile.Doc, r Renamable, name string) error {
 	return nil
 }
 
+// definedOnce is the component of the one $referenced_components of the
+// flow file that defines key id (false when none or several do).
+func (x *Index) definedOnce(id string) (*compile.Node, string, bool) {
+	var found []*compile.Node
+	compile.WalkNodes(x.a.Flow.Root, func(n *compile.Node) bool {
+		if n.Kind == compile.Object && n.Key() == "$referenced_components" {
+			if c := n.Get(id); c != nil {
+				found = append(found, c)
+			}
+		}
+		return len(found) < 2
+	})
+	if len(found) != 1 {
+		return nil, "", false
+	}
+	return found[0], compile.PointerOf(found[0]), true
+}
+
 // unresolvedRefs are the refs naming id that resolve through no
-// enclosing scope (nor the registry).
+// enclosing Flow's scope (nor the registry).
 func (x *Index) unresolvedRefs(id string) []Span {
 	var out []Span
 	d := x.a.Flow
@@ -197,7 +222,8 @@ func (x *Index) unresolvedRefs(id string) []Span {
 			return true
 		}
 		ptr := compile.PointerOf(n)
-		if f := x.flowOf(ptr); f != nil && f.Resolve(n, ptr, reg).Scope == compile.RefUnresolved {
+		f := x.flowOf(ptr)
+		if f == nil && reg.Get(id) == nil || f != nil && f.Resolve(n, ptr, reg).Scope == compile.RefUnresolved {
 			str := n.Get("$component_ref")
 			out = append(out, Span{File: d.Path, Start: str.Offset, End: d.ValueEnd(str)})
 		}

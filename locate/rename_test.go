@@ -129,8 +129,8 @@ func reload(t *testing.T, a *compile.Agent, src []byte) *compile.Agent {
 }
 
 // A ref that reaches its component only through a sibling subtree's
-// block (the SDKs' one table of keys) is renamed with it; a YAML plain
-// scalar keeps reading as a string.
+// block, or in a root that is no Flow (the SDKs' one table of keys), is
+// renamed with it; a YAML plain scalar keeps reading as a string.
 func TestRenameSiblingAndYAML(t *testing.T) {
 	dir := t.TempDir()
 	flow := filepath.Join(dir, "flow.json")
@@ -148,6 +148,17 @@ func TestRenameSiblingAndYAML(t *testing.T) {
 	}
 	if got := string(apply([]byte(sib), fx)); strings.Count(got, `"tt"`) != 3 {
 		t.Errorf("sibling rename: %s", got)
+	}
+
+	// a root that is no Flow (a plugin's ExtendedFlow): its one block
+	ext := strings.Replace(sib, `"component_type": "Flow"`, `"component_type": "ExtendedFlow"`, 1)
+	a, err = compile.Load(flow, compile.LoadOptions{Overlay: map[string][]byte{flow: []byte(ext)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	fx, err = New(a).Rename(flow, strings.Index(ext, `"$component_ref": "t"`)+19, "tt")
+	if err != nil || len(fx.Edits) != 3 {
+		t.Fatalf("ExtendedFlow: %+v %v", fx, err)
 	}
 
 	yflow := filepath.Join(dir, "flow.yaml")
