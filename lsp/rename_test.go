@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strings"
 	"testing"
+	"unicode/utf16"
 
 	"go.lsp.dev/protocol"
 )
@@ -111,6 +112,12 @@ func TestRenameCompletion(t *testing.T) {
 
 	// prepareRename on the to_node ref "e" (after an astral char on its line)
 	toE := at(t, small, `"to_node": {"$component_ref": "e"}`, 0, 31)
+	// counted independently: UTF-16 units of the line before the "e"
+	line := strings.Split(small, "\n")[2]
+	if want := len(utf16.Encode([]rune(line[:strings.Index(line, `"to_node"`)+31]))); toE.Line != 2 || int(toE.Character) != want ||
+		want == strings.Index(line, `"to_node"`)+31 {
+		t.Fatalf("position of the to_node ref: %+v, want 2:%d (and fewer units than bytes)", toE, want)
+	}
 	var prep prepareRenameResult
 	a := ask("textDocument/prepareRename", toE, nil)
 	if a.Error != nil || json.Unmarshal(a.Result, &prep) != nil || prep.Placeholder != "e" || prep.Range.Start != toE ||
