@@ -1,6 +1,7 @@
 package locate
 
 import (
+	"bytes"
 	"strings"
 
 	"github.com/oastui/oastui/compile"
@@ -38,10 +39,17 @@ type Completion struct {
 // destination_input; the known component types for component_type. False
 // anywhere else. Proposals whose text would not survive sanitising
 // (control characters, a credential) are left out.
+//
+// A flow file that does not parse because the string at off is not closed
+// yet (an editor that does not close quotes as they are typed: Neovim's
+// default) is completed as if a quote closed it at off.
 func (x *Index) Complete(file string, off int) (Completion, bool) {
 	d := x.doc(file)
-	if d == nil || d.Root == nil || x.a == nil || d != x.a.Flow {
+	if d == nil || x.a == nil || d != x.a.Flow {
 		return Completion{}, false
+	}
+	if d.Root == nil {
+		return x.completeUnclosed(d, off)
 	}
 	n, onKey := d.NodeAt(off)
 	if n == nil || onKey || n.Kind != compile.String || n.Offset < 0 || n.Offset >= len(d.Src) || d.Src[n.Offset] != '"' {
@@ -201,4 +209,40 @@ func propType(p *compile.Node) string {
 		}
 	}
 	return strings.Join(parts, "|")
+}
+
+// completeUnclosed completes in d (which did not parse) with a quote
+// inserted at off, when off follows an odd number of unescaped quotes on
+// its line: the string there is open. The proposals replace the string's
+// content from its opening quote to off.
+func (x *Index) completeUnclosed(d *compile.Doc, off int) (Completion, bool) {
+	if off <= 0 || off > len(d.Src) {
+		return Completion{}, false
+	}
+	start := bytes.LastIndexByte(d.Src[:off], '\n') + 1
+	quotes := 0
+	for i := start; i < off; i++ {
+		switch d.Src[i] {
+		case '\\':
+			i++
+		case '"':
+			quotes++
+		}
+	}
+	if quotes%2 == 0 {
+		return Completion{}, false
+	}
+	patched := make([]byte, 0, len(d.Src)+1)
+	patched = append(append(append(patched, d.Src[:off]...), '"'), d.Src[off:]...)
+	nd := compile.ParseDocFile(d.Path, patched)
+	if nd.Root == nil {
+		return Completion{}, false
+	}
+	a := *x.a // the same agent, with the patched flow file
+	a.Flow = nd
+	c, ok := New(&a).Complete(d.Path, off)
+	if !ok || c.Span.End != off {
+		return Completion{}, false
+	}
+	return c, true
 }

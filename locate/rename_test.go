@@ -100,6 +100,9 @@ func TestRename(t *testing.T) {
 			// has as many references as the old one had
 			out := apply(src, fx)
 			b := reload(t, a, out)
+			if b.Flow.Root == nil {
+				t.Fatal(b.Flow.Err)
+			}
 			y := New(b)
 			compile.WalkNodes(b.Flow.Root, func(n *compile.Node) bool {
 				if id, ok := compile.RefID(n); ok && id != "nowhere" {
@@ -122,8 +125,8 @@ func reload(t *testing.T, a *compile.Agent, src []byte) *compile.Agent {
 	t.Helper()
 	b, err := compile.Load(a.Flow.Path, compile.LoadOptions{RegistryPath: a.Registry.Path,
 		Overlay: map[string][]byte{a.Flow.Path: src, a.Registry.Path: a.Registry.Src}})
-	if err != nil || b.Flow.Root == nil {
-		t.Fatal(err, b.Flow.Err)
+	if err != nil {
+		t.Fatal(err)
 	}
 	return b
 }
@@ -258,6 +261,21 @@ func TestComplete(t *testing.T) {
 	} {
 		if got, ok := x.Complete(a.Flow.Path, offsetOf(t, src, c.needle, 0, c.delta)); ok {
 			t.Errorf("%s+%d: %+v", c.needle, c.delta, got)
+		}
+	}
+	// a string not closed yet (the document does not parse): as if closed at the cursor
+	open := strings.Replace(scoped, `"to_node": {"$component_ref": "sub_node"}}`, `"to_node": {"$component_ref": "su}}`, 1)
+	b := reload(t, a, []byte(open))
+	if b.Flow.Root != nil {
+		t.Fatal("the open string parses")
+	}
+	at := strings.Index(open, `"su}}`) + 3
+	if c, ok := New(b).Complete(b.Flow.Path, at); !ok || len(c.Items) != 3 || c.Span.End != at || open[c.Span.Start:c.Span.End] != "su" {
+		t.Errorf("open string: %+v %v", c, ok)
+	}
+	for _, bad := range []int{at - 3, at + 1, 0, len(open)} { // before the string, past the brace, the ends
+		if c, ok := New(b).Complete(b.Flow.Path, bad); ok {
+			t.Errorf("open string, at %d: %+v", bad, c)
 		}
 	}
 	if _, ok := x.Complete(a.Registry.Path, 20); ok {

@@ -206,6 +206,13 @@ func TestRenameCompletion(t *testing.T) {
 			t.Errorf("completion at %+v: %+v", p, l.Items)
 		}
 	}
+	// typed without an auto-closed quote: the buffer does not parse
+	open := strings.Replace(small, `"to_node": {"$component_ref": "e"}`, `"to_node": {"$component_ref": "}`, 1)
+	s.Handle(note("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": u, "version": 8}, "contentChanges": []any{map[string]any{"text": open}}}))
+	cur := at(t, open, `"to_node": {"$component_ref": "}`, 0, 31)
+	if l := complete(cur); len(l.Items) != 2 || l.Items[1].Label != "e" || l.Items[1].TextEdit.Range.Start != cur || l.Items[1].TextEdit.Range.End != cur {
+		t.Errorf("completion in an open string: %+v", l.Items)
+	}
 	doc = map[string]any{"uri": "file:///nowhere/flow.json"}
 	if l := complete(protocol.Position{}); len(l.Items) != 0 {
 		t.Errorf("completion in an unknown file: %+v", l.Items)
