@@ -10,6 +10,7 @@ import (
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/internal/testshared"
 )
 
 // apply applies a fix's edits to src (edits of one file, in any order).
@@ -284,4 +285,52 @@ func TestComplete(t *testing.T) {
 	if _, ok := New(nil).Complete("x", 0); ok {
 		t.Error("completion without an agent")
 	}
+}
+
+// BenchmarkComplete: completion at an edge endpoint of the largest corpus
+// agent, in the parsed file and in the same file with that string still
+// open (parsed again with a quote at the cursor); rename of that node.
+//
+//	go test ./locate -run '^$' -bench 'Complete|Rename' -benchmem
+func BenchmarkComplete(b *testing.B) {
+	root := testshared.Root()
+	if root == "" {
+		b.Skip("../shared is absent")
+	}
+	dir := filepath.Join(root, "corpus", "cinatra", "agents", "cinatra-ai", "blog-pipeline-agent")
+	a, err := compile.Load(dir, compile.LoadOptions{})
+	if err != nil {
+		b.Fatal(err)
+	}
+	src := string(a.Flow.Src)
+	ref := `"$component_ref": "emit_ideas_payload"`
+	at := strings.Index(src, ref) + len(ref) - 1
+	x := New(a)
+	b.Run("parsed", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, ok := x.Complete(a.Flow.Path, at); !ok {
+				b.Fatal("no completion")
+			}
+		}
+	})
+	open := src[:at-len("emit_ideas_payload")] + src[at+1:] // the value and its closing quote removed
+	o, err := compile.Load(a.Flow.Path, compile.LoadOptions{Overlay: map[string][]byte{a.Flow.Path: []byte(open)}})
+	if err != nil || o.Flow.Root != nil {
+		b.Fatal("the open string parses", err)
+	}
+	y := New(o)
+	b.Run("open string", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, ok := y.Complete(o.Flow.Path, at-len("emit_ideas_payload")); !ok {
+				b.Fatal("no completion")
+			}
+		}
+	})
+	b.Run("rename", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			if _, err := x.Rename(a.Flow.Path, at-1, "emit_payload"); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
 }
