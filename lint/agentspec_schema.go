@@ -150,6 +150,21 @@ var knownComponentTypes = sync.OnceValue(func() map[string]bool {
 	return known
 })
 
+// ComponentTypes lists, sorted, the concrete component types a
+// component_type may name without component_plugin_name (the table
+// component_type_unknown checks). A cinatra flow is an Agent Spec
+// document: both profiles know the same types. Editors complete
+// component_type values from it.
+func ComponentTypes() []string {
+	known := knownComponentTypes()
+	out := make([]string, 0, len(known))
+	for t := range known {
+		out = append(out, t)
+	}
+	sort.Strings(out)
+	return out
+}
+
 var printer = message.NewPrinter(language.English)
 
 // checkSchema validates each top-level configuration.

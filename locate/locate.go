@@ -2,8 +2,9 @@
 // loaded agent: what is at a byte offset of one of its files (a
 // $component_ref value, a component key, a flow node), where that is
 // defined, who refers to it, the facts to show on hover (kind, compiled
-// step, approval gate, inputs and outputs, data edges in and out) and the
-// document's outline of flows and nodes.
+// step, approval gate, inputs and outputs, data edges in and out), the
+// document's outline of flows and nodes, what a rename there changes
+// (Rename) and what may be written in the string there (Complete).
 //
 // It is pure: no I/O, no globals. It works in byte offsets of the files the
 // analysis read (compile.Doc.Src); a face converts them to its own

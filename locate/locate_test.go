@@ -2,6 +2,7 @@ package locate
 
 import (
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,6 +27,7 @@ const scoped = `{
     "s": {"component_type": "StartNode", "id": "s", "name": "Start", "inputs": [{"title": "q", "type": "string"}], "outputs": [{"title": "q", "type": "string"}]},
     "e": {"component_type": "EndNode", "id": "e", "name": "End"},
     "shared_tool": {"component_type": "ServerTool", "id": "shared_tool", "name": "tool"},
+    "llm": {"component_type": "VllmConfig", "id": "llm-config-1", "name": "LLM"},
     "sub_node": {"component_type": "FlowNode", "id": "sub_node", "name": "Sub", "inputs": [{"title": "q", "type": "string"}],
       "subflow": {"component_type": "Flow", "id": "inner", "name": "Inner",
         "start_node": {"$component_ref": "is"},
@@ -261,6 +263,10 @@ func TestCorpusAgents(t *testing.T) {
 			if f, ok := x.Hover(s); ok && len(f.Steps) > 0 {
 				steps++
 			}
+			// completion there proposes the id it holds
+			if c, ok := x.Complete(d.Path, str.Offset+1); !ok || !slices.ContainsFunc(c.Items, func(c Candidate) bool { return c.Text == id }) {
+				t.Errorf("%s: completion at %s does not propose %s (%d items)", p, compile.PointerOf(n), id, len(c.Items))
+			}
 			refs++
 			return true
 		})
@@ -278,6 +284,9 @@ func TestCorpusAgents(t *testing.T) {
 				s, _ := x.At(d.Path, n.Offset+1)
 				if def, ok := x.Definition(s); !ok || text(a, def) != `"`+n.Text+`"` {
 					t.Errorf("%s: port %s has no definition", p, compile.PointerOf(n))
+				}
+				if c, ok := x.Complete(d.Path, n.Offset+1); !ok || !slices.ContainsFunc(c.Items, func(c Candidate) bool { return c.Text == n.Text }) {
+					t.Errorf("%s: completion of port %s does not propose %q", p, compile.PointerOf(n), n.Text)
 				}
 			}
 			return true

@@ -43,6 +43,7 @@ func FuzzHandle(f *testing.F) {
 	f.Add([]byte{1, 5, '{', '"', 'a', '"', ':', 2, 3, 0, 1, 4})
 	f.Add([]byte{3, 7, '{', '"', 'i', 'd', '"', ':', '1', 2, 1, 40, 20, 2, 4, 200, 9})
 	f.Add([]byte("\x00\x28\x05\x28\x09\x04\xf0\x9f\x98\x80\x02\x02\x28\x07\x04"))
+	f.Add([]byte{2, 5, 19, 26, 0, 2, 6, 19, 26, 0, 2, 7, 19, 26}) // prepareRename, rename, completion inside the "start" of nodes[0]
 	path, src := exampleAgent(f)
 	u := string(uriOf(path))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -91,13 +92,17 @@ func FuzzHandle(f *testing.F) {
 					"contentChanges": []any{map[string]any{"text": text}}}))
 				model = []byte(text)
 			case 2: // a request at a position
-				methods := []string{"textDocument/hover", "textDocument/definition", "textDocument/references", "textDocument/codeAction", "textDocument/documentSymbol"}
+				methods := []string{"textDocument/hover", "textDocument/definition", "textDocument/references", "textDocument/codeAction", "textDocument/documentSymbol",
+					"textDocument/prepareRename", "textDocument/rename", "textDocument/completion"}
 				m := methods[next()%len(methods)]
 				p := pos(next()*4, next())
+				names := []string{"renamed", "", "a b", "start", "x-1"}
 				id++
-				s.Handle(req(id, m, map[string]any{"textDocument": map[string]any{"uri": u}, "position": p,
+				s.Handle(req(id, m, map[string]any{"textDocument": map[string]any{"uri": u}, "position": p, "newName": names[next()%len(names)],
 					"range": map[string]any{"start": p, "end": p}, "context": map[string]any{"diagnostics": []any{}, "includeDeclaration": true}}))
-				if r := out.response(itoa(id)); r == nil || r["error"] != nil {
+				r := out.response(itoa(id))
+				refused := r != nil && r["error"] != nil && m == "textDocument/rename" && strings.Contains(string(r["error"]), itoa(codeRequestFailed))
+				if r == nil || r["error"] != nil && !refused {
 					t.Fatalf("%s: %v", m, r)
 				}
 			case 3: // random bytes as a message

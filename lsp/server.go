@@ -4,8 +4,9 @@
 // disk (compile.LoadOptions.Overlay: the flow file, package.json,
 // cinatra.json, the registry), exactly as `oastui lint` would review those
 // files saved, and publishes the findings as diagnostics; it answers code
-// actions (the findings' fixes), definition, references, hover and the
-// document outline from the same snapshot (package locate).
+// actions (the findings' fixes), definition, references, hover, the
+// document outline, rename and completion from the same snapshot (package
+// locate).
 //
 // It is a face: it converts positions (byte offsets ↔ UTF-16 line and
 // character), findings ↔ diagnostics and fixes ↔ workspace edits, and
@@ -69,6 +70,7 @@ type Server struct {
 	renames     bool // the client applies RenameFile operations (in documentChanges)
 	watchFiles  bool // the client registers file watchers on request
 	hoverMD     bool // the client renders markdown in hovers
+	prepRename  bool // the client sends textDocument/prepareRename
 
 	runMu sync.Mutex // one review at a time
 
@@ -238,6 +240,24 @@ func (s *Server) request(m *message) (result any, rerr *rpcError) {
 			return nil, err
 		}
 		return s.hover(&p)
+	case "textDocument/prepareRename":
+		var p protocol.PrepareRenameParams
+		if err := decode(m.Params, &p); err != nil {
+			return nil, err
+		}
+		return s.prepareRename(&p)
+	case "textDocument/rename":
+		var p protocol.RenameParams
+		if err := decode(m.Params, &p); err != nil {
+			return nil, err
+		}
+		return s.rename(&p)
+	case "textDocument/completion":
+		var p protocol.CompletionParams
+		if err := decode(m.Params, &p); err != nil {
+			return nil, err
+		}
+		return s.completion(&p)
 	case "textDocument/documentSymbol":
 		var p protocol.DocumentSymbolParams
 		if err := decode(m.Params, &p); err != nil {
@@ -325,12 +345,21 @@ func (s *Server) initialize(params json.RawMessage) (any, *rpcError) {
 	if w := p.Capabilities.Workspace; w != nil && w.DidChangeWatchedFiles != nil {
 		s.watchFiles = w.DidChangeWatchedFiles.DynamicRegistration
 	}
+	if td := p.Capabilities.TextDocument; td != nil && td.Rename != nil {
+		s.prepRename = td.Rename.PrepareSupport
+	}
 	if td := p.Capabilities.TextDocument; td != nil && td.Hover != nil {
 		for _, k := range td.Hover.ContentFormat {
 			if k == protocol.Markdown {
 				s.hoverMD = true
 			}
 		}
+	}
+	// renameProvider's options only for a client that said it sends
+	// prepareRename (the protocol's rule; gopls does the same)
+	var renameProvider any = true
+	if s.prepRename {
+		renameProvider = protocol.RenameOptions{PrepareProvider: true}
 	}
 	s.mu.Unlock()
 	return protocol.InitializeResult{
@@ -345,6 +374,9 @@ func (s *Server) initialize(params json.RawMessage) (any, *rpcError) {
 			ReferencesProvider:     true,
 			HoverProvider:          true,
 			DocumentSymbolProvider: true,
+			RenameProvider:         renameProvider,
+			// '"' opens a string value: the ids, ports or types it may hold
+			CompletionProvider: &protocol.CompletionOptions{TriggerCharacters: []string{`"`}},
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "oastui", Version: s.opts.Version},
 	}, nil

@@ -280,8 +280,8 @@ func fileURI(p string) string { return "file://" + filepath.ToSlash(p) }
 // unsaved broken buffer gets its diagnostic with the value's range, the
 // quick fix repairs the buffer, the next diagnostics are clean of it; an
 // unsaved package.json buffer is reviewed instead of the disk file;
-// definition and hover on the agent; bad input gets protocol errors and
-// the server keeps serving.
+// definition, hover, rename and completion on the agent; bad input gets
+// protocol errors and the server keeps serving.
 func TestLSPStdio(t *testing.T) {
 	if testing.Short() {
 		t.Skip("starts a process")
@@ -457,6 +457,15 @@ func TestLSPStdio(t *testing.T) {
 	res, _ = c.call("textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": flowURI}})
 	if !strings.Contains(string(res), `"name":"scope_gate"`) || !strings.Contains(string(res), `"children"`) {
 		t.Errorf("documentSymbol: %.300s", res)
+	}
+	// Rename the node from a ref (the key, its id, every ref); complete the ref.
+	res, rerr = c.call("textDocument/rename", map[string]any{"textDocument": map[string]any{"uri": flowURI}, "position": posOf(fixed, ref), "newName": "scope_check"})
+	if n := strings.Count(string(res), `"newText":"scope_check"`); n != strings.Count(fixed, `"$component_ref": "scope_gate"`)+2 {
+		t.Errorf("rename: %d edits: %.300s %s", n, res, rerr)
+	}
+	res, _ = c.call("textDocument/completion", map[string]any{"textDocument": map[string]any{"uri": flowURI}, "position": posOf(fixed, ref)})
+	if !strings.Contains(string(res), `"label":"scope_gate"`) || !strings.Contains(string(res), `"label":"collect_changes"`) {
+		t.Errorf("completion: %.300s", res)
 	}
 
 	// Definition and hover on the largest corpus agent (when ../shared is there).
