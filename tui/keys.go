@@ -78,7 +78,7 @@ func newKeyMap(tabs []string) keyMap {
 		PrevTab:   bindKeys("[", "previous tab", "["),
 		NextTab:   bindKeys("]", "next tab", "]"),
 		Reload:    bindKeys("r", "re-analyse now", "r"),
-		Mode:      bindKeys("m", "cycle review mode: deterministic, advisory, full", "m"),
+		Mode:      bindKeys("m", "next review mode", "m"),
 		Filter:    bindKeys("/", "filter findings", "/"),
 		Zoom:      bindKeys("z", "zoom the pane", "z"),
 		Edit:      bindKeys("e", "$EDITOR at the line", "e"),

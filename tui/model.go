@@ -87,6 +87,7 @@ type Model struct {
 	tab      int // index in tabs
 	zoom     bool
 	showHelp bool
+	helpTop  int // the help overlay's first line shown (it scrolls when taller than the screen)
 	keys     keyMap
 
 	filtering bool
@@ -333,6 +334,9 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 			m.showHelp = false
 		case key.Matches(k, km.ForceQuit):
 			return tea.Quit
+		default:
+			mv := helpMoves{km.Up, km.Down, km.PageUp, km.PageDown, km.Top, km.Bottom}
+			m.helpTop = mv.scroll(m.helpTop, views.HelpScrollMax(m.th, m.w-2, m.h-2, m.keys.fullHelp(m.cfg.FromList)), m.h-4, k)
 		}
 		return nil
 	}
@@ -340,7 +344,7 @@ func (m *Model) key(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.Quit):
 		return tea.Quit
 	case key.Matches(k, km.Help):
-		m.showHelp = true
+		m.showHelp, m.helpTop = true, 0
 		return nil
 	case key.Matches(k, km.Focus):
 		m.focus = 1 - m.focus

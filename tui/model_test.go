@@ -364,3 +364,44 @@ func TestConfigErrorShown(t *testing.T) {
 		t.Errorf("header does not say the config is ignored:\n%s", plain(m))
 	}
 }
+
+// TestHelpScrolls: at 80×24 the help is taller than the screen; ↓/G
+// scroll it so that the last group (Run) shows, ↑/g come back, and every
+// group of fullHelp is seen on the way (none is cut).
+func TestHelpScrolls(t *testing.T) {
+	p := fixture("subflow-agent")
+	m := newModel(t, p, 80, 24, analyze(t, p, 1))
+	press(m, "?")
+	top := plain(m)
+	if !strings.Contains(top, "↑↓ lines") || strings.Contains(top, "Run (dry run)") {
+		t.Fatalf("80×24 help: expected a scrolling overlay without the last group yet:\n%s", top)
+	}
+	seen := top
+	for range 40 {
+		press(m, "j")
+		seen += plain(m)
+	}
+	if !strings.Contains(plain(m), "Run (dry run)") || !strings.Contains(plain(m), "step back/forward") {
+		t.Errorf("scrolled to the end, the Run group does not show:\n%s", plain(m))
+	}
+	for _, g := range m.keys.fullHelp() {
+		if !strings.Contains(seen, g.Title) {
+			t.Errorf("group %q never showed", g.Title)
+		}
+	}
+	press(m, "g")
+	if plain(m) != top {
+		t.Error("g did not scroll back to the top")
+	}
+	press(m, "G")
+	end := plain(m)
+	press(m, "j")
+	if plain(m) != end {
+		t.Error("j past the end moved the overlay")
+	}
+	press(m, "esc")
+	press(m, "?")
+	if plain(m) != top {
+		t.Error("the help does not open at its top again")
+	}
+}

@@ -152,7 +152,7 @@ func (m *Model) Render() string {
 	} else if m.pick.open {
 		screen = views.Overlay(screen, m.pick.picker.View(m.th), m.w, m.h)
 	} else if m.showHelp {
-		screen = views.Overlay(screen, views.HelpOverlay(m.th, m.w-2, m.h-2, m.keys.fullHelp(m.cfg.FromList)), m.w, m.h)
+		screen = views.Overlay(screen, views.HelpOverlay(m.th, m.w-2, m.h-2, m.keys.fullHelp(m.cfg.FromList), m.helpTop), m.w, m.h)
 	}
 	return screen
 }

@@ -69,6 +69,7 @@ type wsModel struct {
 	th       views.Theme
 	keys     wsKeyMap
 	showHelp bool
+	helpTop  int // the help overlay's first line shown
 	picked   string
 	now      func() time.Time
 	pin      func(*workspace.Agent) // tests: pin mtimes
@@ -525,6 +526,10 @@ func (m *wsModel) key(k tea.KeyPressMsg) tea.Cmd {
 			return tea.Quit
 		case key.Matches(k, km.CloseHelp):
 			m.showHelp = false
+		default:
+			w, h := max(m.w, 40), max(m.h, 8) // as View lays it out
+			mv := helpMoves{km.Up, km.Down, km.PageUp, km.PageDown, km.Top, km.Bottom}
+			m.helpTop = mv.scroll(m.helpTop, views.HelpScrollMax(m.th, w-2, h-2, m.keys.fullHelp()), h-4, k)
 		}
 		return nil
 	}
@@ -532,7 +537,7 @@ func (m *wsModel) key(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.Quit):
 		return tea.Quit
 	case key.Matches(k, km.Help):
-		m.showHelp = true
+		m.showHelp, m.helpTop = true, 0
 	case key.Matches(k, km.Tab):
 		switch k.String() {
 		case "1":
@@ -705,7 +710,7 @@ func (m *wsModel) render() string {
 	}
 	screen := strings.Join([]string{m.header(w), box, foot}, "\n")
 	if m.showHelp {
-		screen = views.Overlay(screen, views.HelpOverlay(m.th, w-2, h-2, m.keys.fullHelp()), w, h)
+		screen = views.Overlay(screen, views.HelpOverlay(m.th, w-2, h-2, m.keys.fullHelp(), m.helpTop), w, h)
 	}
 	return screen
 }

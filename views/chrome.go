@@ -145,24 +145,6 @@ type HelpGroup struct {
 	Note     []string
 }
 
-// helpColumn is helpLines cut to h lines without leaving a group's title
-// (or the blank line before it) at the bottom.
-func helpColumn(th Theme, groups []HelpGroup, h int) []string {
-	lines := helpLines(th, groups)
-	if len(lines) <= h {
-		return lines
-	}
-	titles := map[string]bool{}
-	for _, g := range groups {
-		titles[th.Bold.Render(g.Title)] = true
-	}
-	lines = lines[:max(0, h)]
-	for len(lines) > 0 && (lines[len(lines)-1] == "" || titles[lines[len(lines)-1]]) {
-		lines = lines[:len(lines)-1]
-	}
-	return lines
-}
-
 // helpLines renders groups as lines, keys aligned within them.
 func helpLines(th Theme, groups []HelpGroup) []string {
 	keyW := 0
@@ -196,41 +178,60 @@ func linesWidth(lines []string) int {
 	return w
 }
 
-// HelpOverlay renders the full help as a framed box no larger than w×h.
-// When one column is too tall it uses two, split between groups (a group's
-// title never ends a column) where the taller column is shortest.
-func HelpOverlay(th Theme, w, h int, groups []HelpGroup) string {
-	const title = "help · press ? or esc to close"
+// helpLayout lays the help out for a w×h box: one column, or, when one
+// is taller than the box and two fit its width, two columns split between
+// groups where the taller column is shortest. Nothing is cut: lines past
+// the box's height are reached by scrolling (HelpOverlay's top).
+func helpLayout(th Theme, w, h int, groups []HelpGroup) []string {
 	lines := helpLines(th, groups)
-	if len(lines)+2 > h {
-		best, bestH := -1, 0
-		for s := 1; s < len(groups); s++ {
-			l, r := helpLines(th, groups[:s]), helpLines(th, groups[s:])
-			if 2*1+linesWidth(l)+3+linesWidth(r)+2 > w {
-				continue
-			}
-			if hh := max(len(l), len(r)); best < 0 || hh < bestH {
-				best, bestH = s, hh
-			}
+	if len(lines)+2 <= h {
+		return lines
+	}
+	best, bestH := -1, 0
+	for s := 1; s < len(groups); s++ {
+		l, r := helpLines(th, groups[:s]), helpLines(th, groups[s:])
+		if 2*1+linesWidth(l)+3+linesWidth(r)+2 > w {
+			continue
 		}
-		if best > 0 {
-			l, r := helpColumn(th, groups[:best], h-2), helpColumn(th, groups[best:], h-2)
-			lw := linesWidth(l)
-			var merged []string
-			for i := 0; i < max(len(l), len(r)); i++ {
-				a, b := "", ""
-				if i < len(l) {
-					a = l[i]
-				}
-				if i < len(r) {
-					b = r[i]
-				}
-				merged = append(merged, Fit(a, lw)+"   "+b)
-			}
-			lines = merged
-		} else {
-			lines = helpColumn(th, groups, h-2)
+		if hh := max(len(l), len(r)); best < 0 || hh < bestH {
+			best, bestH = s, hh
 		}
+	}
+	if best < 0 {
+		return lines
+	}
+	l, r := helpLines(th, groups[:best]), helpLines(th, groups[best:])
+	lw := linesWidth(l)
+	merged := make([]string, 0, max(len(l), len(r)))
+	for i := 0; i < max(len(l), len(r)); i++ {
+		a, b := "", ""
+		if i < len(l) {
+			a = l[i]
+		}
+		if i < len(r) {
+			b = r[i]
+		}
+		merged = append(merged, Fit(a, lw)+"   "+b)
+	}
+	return merged
+}
+
+// HelpScrollMax is the largest top HelpOverlay shows for this size: 0 when
+// the whole help fits.
+func HelpScrollMax(th Theme, w, h int, groups []HelpGroup) int {
+	return max(0, len(helpLayout(th, w, h, groups))-max(1, h-2))
+}
+
+// HelpOverlay renders the full help as a framed box no larger than w×h,
+// from line top of its layout (clamped). When it does not fit, the title
+// says which lines show and that ↑↓ scroll: no key is ever left out.
+func HelpOverlay(th Theme, w, h int, groups []HelpGroup, top int) string {
+	title := "help · press ? or esc to close"
+	lines := helpLayout(th, w, h, groups)
+	if rows := max(1, h-2); len(lines) > rows {
+		top = min(max(0, top), len(lines)-rows)
+		title = fmt.Sprintf("help · ↑↓ lines %d–%d of %d · press ? or esc to close", top+1, top+rows, len(lines))
+		lines = lines[top : top+rows]
 	}
 	bw := min(max(linesWidth(lines), Width(title)+4)+4, w)
 	bh := min(len(lines)+2, h)

@@ -260,7 +260,7 @@ func TestHelpOverlayFits(t *testing.T) {
 		key.NewBinding(key.WithKeys("a"), key.WithHelp("a", "b")),
 		key.NewBinding(key.WithKeys("c"), key.WithHelp("c", "d")),
 	}}}
-	out := HelpOverlay(th, 30, 10, groups)
+	out := HelpOverlay(th, 30, 10, groups, 0)
 	for _, l := range strings.Split(out, "\n") {
 		if ansi.StringWidth(l) > 30 {
 			t.Errorf("too wide: %q", ansi.Strip(l))
@@ -287,40 +287,82 @@ func TestNodeLines(t *testing.T) {
 
 // TestHelpOverlayNoOrphanHeading: split in two columns, no column ends
 // with a group title (issue 13 item 6: at 80×24 a heading was left at the
-// bottom of the left column, its keys at the top of the right one).
+// bottom of the left column, its keys at the top of the right one); when
+// the help is taller than the box, nothing is cut: scrolling from the top
+// to HelpScrollMax shows every title and every key, and the title says so.
 func TestHelpOverlayNoOrphanHeading(t *testing.T) {
 	var groups []HelpGroup
+	var want []string
 	for g := 0; g < 5; g++ {
 		var bs []key.Binding
 		for i := 0; i < 2+g*2; i++ {
 			k := string(rune('a' + i))
-			bs = append(bs, key.NewBinding(key.WithKeys(k), key.WithHelp(k, "does something")))
+			bs = append(bs, key.NewBinding(key.WithKeys(k), key.WithHelp(k, "does thing "+itoa(g)+k)))
+			want = append(want, "does thing "+itoa(g)+k)
 		}
 		groups = append(groups, HelpGroup{Title: "group" + itoa(g), Bindings: bs})
+		want = append(want, "group"+itoa(g))
 	}
-	for h := 12; h <= 30; h++ {
-		out := ansi.Strip(HelpOverlay(th, 78, h, groups))
-		ls := strings.Split(out, "\n")
-		if len(ls) > h {
-			t.Fatalf("h=%d: %d lines", h, len(ls))
+	scrolled := 0
+	for _, w := range []int{78, 40} {
+		for h := 8; h <= 40; h += 3 {
+			most := HelpScrollMax(th, w, h, groups)
+			seen := ""
+			for top := 0; ; top = min(top+h-2, most) { // page by page: every line shows once at least
+
+				out := ansi.Strip(HelpOverlay(th, w, h, groups, top))
+				ls := strings.Split(out, "\n")
+				if len(ls) > h {
+					t.Fatalf("%dx%d top %d: %d lines", w, h, top, len(ls))
+				}
+				if most > 0 && !strings.Contains(ls[0], "↑↓ lines") {
+					t.Errorf("%dx%d: the help does not fit and its title does not say it scrolls: %q", w, h, ls[0])
+				}
+				seen += out
+				if most == 0 {
+					checkNoOrphan(t, w, h, ls, out)
+				}
+				if top == most {
+					break
+				}
+			}
+			if most > 0 {
+				scrolled++
+			}
+			for _, s := range want {
+				if !strings.Contains(seen, s) {
+					t.Errorf("%dx%d: %q never shows, scrolling from 0 to %d", w, h, s, most)
+				}
+			}
+			if got := ansi.Strip(HelpOverlay(th, w, h, groups, most+5)); got != ansi.Strip(HelpOverlay(th, w, h, groups, most)) {
+				t.Errorf("%dx%d: a top past the end is not clamped", w, h)
+			}
 		}
-		body := ls[1 : len(ls)-1]
-		last := [2]string{}
-		for _, l := range body {
-			r := []rune(strings.Trim(l, "│"))
-			left := strings.TrimSpace(string(r[:min(len(r), 30)]))
-			right := strings.TrimSpace(string(r[min(len(r), 30):]))
-			if left != "" {
-				last[0] = left
-			}
-			if right != "" {
-				last[1] = right
-			}
+	}
+	if scrolled == 0 {
+		t.Error("no size needed scrolling: the test checks nothing of it")
+	}
+}
+
+// checkNoOrphan: neither column of a help box ends with a group title.
+func checkNoOrphan(t *testing.T, w, h int, ls []string, out string) {
+	t.Helper()
+	body := ls[1 : len(ls)-1]
+	last := [2]string{}
+	for _, l := range body {
+		r := []rune(strings.Trim(l, "│"))
+		left := strings.TrimSpace(string(r[:min(len(r), 30)]))
+		right := strings.TrimSpace(string(r[min(len(r), 30):]))
+		if left != "" {
+			last[0] = left
 		}
-		for _, l := range last {
-			if strings.HasPrefix(l, "group") {
-				t.Errorf("h=%d: column ends with heading %q:\n%s", h, l, out)
-			}
+		if right != "" {
+			last[1] = right
+		}
+	}
+	for _, l := range last {
+		if strings.HasPrefix(l, "group") {
+			t.Errorf("%dx%d: column ends with heading %q:\n%s", w, h, l, out)
 		}
 	}
 }
