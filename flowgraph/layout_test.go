@@ -208,9 +208,9 @@ func TestRandomGraphsInvariants(t *testing.T) {
 	if testing.Short() || race.Enabled {
 		// under -race rendering is several times slower (200 graphs took
 		// 13 s); the drawing code starts no goroutines, so the race
-		// detector adds nothing here: the first 50 graphs of the same
+		// detector adds nothing here: the first 30 graphs of the same
 		// seeded table run, the full 200 with plain `go test ./flowgraph`
-		count = 50
+		count = 30
 	}
 	// Every graph gets every check of the drawing; the checks that cost one
 	// more rendering each (determinism, the sparse canvas, the ASCII glyphs,
