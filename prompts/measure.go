@@ -136,10 +136,26 @@ func (b *builder) measureBudgetOnly(n *NodePrompt, sysStatic, userStatic, skill 
 	}
 	policyBytes := len(sysStatic) + len(userStatic)
 	// Exact counts where a bound cannot decide: the bucket's own budget, the
-	// total, and (Agent Spec steps) the memory of the steps after this one.
-	all := n.Kind != KindBridge || policyBytes+len(toolText)+defaultBytes+st[Business] > b.r.Budget.Total
+	// total, and (Agent Spec steps) the memory they carry, which is at most
+	// the bytes of every such step's prompts (b.memBytes).
+	mem := 0
+	if n.Kind != KindBridge {
+		mem = b.memBytes
+	}
+	all := mem > lim[Memory] || policyBytes+len(toolText)+defaultBytes+st[Business]+mem > b.r.Budget.Total
+	if all && n.Kind != KindBridge {
+		// This step's memory is the earlier steps' prompts: count those
+		// that a bound had let go uncounted.
+		for _, p := range b.uncounted {
+			p.node.Tokens.Static = Counts{enc: b.count(enc, p.sys) + b.count(enc, p.user)}
+			p.node.Buckets.Static[Policy] = p.node.Tokens.Static[enc]
+		}
+		b.uncounted = nil
+	}
 	if all || policyBytes > lim[Policy] {
 		st[Policy] = b.count(enc, sysStatic) + b.count(enc, userStatic)
+	} else if n.Kind != KindBridge {
+		b.uncounted = append(b.uncounted, uncountedPolicy{n, sysStatic, userStatic})
 	}
 	if all || len(toolText) > lim[Tool] {
 		st[Tool] = b.count(enc, toolText)
@@ -158,6 +174,30 @@ func (b *builder) measureBudgetOnly(n *NodePrompt, sysStatic, userStatic, skill 
 	n.Tokens.Static = Counts{enc: st[Policy]}
 	n.Tokens.Preview = Counts{}
 	n.Buckets = StepBuckets{Static: st, Estimate: BucketTokens{}}
+}
+
+// uncountedPolicy is an Agent Spec step whose prompts a byte bound let
+// go uncounted (budget-only builds): counted after all if a later step's
+// memory needs them.
+type uncountedPolicy struct {
+	node      *NodePrompt
+	sys, user string
+}
+
+// memoryBytes bounds the memory any Agent Spec step carries (budget-only
+// builds): the bytes of the static prompts of every such step (a token is
+// at least one byte).
+func memoryBytes(nodes []*NodePrompt) int {
+	total := 0
+	for _, n := range nodes {
+		if n.Kind == KindBridge {
+			continue
+		}
+		for _, t := range n.Templates {
+			total += len(Static(t.Segments))
+		}
+	}
+	return total
 }
 
 // budget fills the memory bucket (Agent Spec steps share the conversation

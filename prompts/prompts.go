@@ -262,6 +262,9 @@ func Build(in Input) *Report {
 	r.File = a.FlowPath
 	b := &builder{a: a, in: in, r: r, graphs: map[string]*flowgraph.Graph{}, toolJSON: map[*Tools]string{}}
 	b.collect()
+	if in.BudgetOnly {
+		b.memBytes = memoryBytes(r.Nodes)
+	}
 	for _, n := range r.Nodes {
 		b.measure(n)
 	}
@@ -278,6 +281,10 @@ type builder struct {
 	err    error
 	// toolJSON holds the tool schemas of a node's Tools, counted in measure.
 	toolJSON map[*Tools]string
+	// Budget-only builds: the bound of any step's memory, and the steps
+	// whose prompts it let go uncounted so far.
+	memBytes  int
+	uncounted []uncountedPolicy
 }
 
 func (b *builder) count(enc, text string) int {
