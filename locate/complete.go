@@ -152,13 +152,12 @@ func (x *Index) refCandidates(ref *compile.Node) []Candidate {
 }
 
 // portCandidates are the property titles the node at a data edge's end
-// declares on that side: its outputs (source_output) or inputs
-// (destination_input); a StartNode's or EndNode's other list when it has
-// no such list (their inputs equal their outputs); a FlowNode's subflow's.
+// declares on that side (portList).
 func (x *Index) portCandidates(s Symbol) []Candidate {
 	var out []Candidate
 	seen := map[string]bool{}
-	for _, p := range x.portProps(s.Target, s.Port, 0) {
+	props, _ := x.portList(s.Target, s.Port, 0)
+	for _, p := range props {
 		t, ok := p.Get("title").Str()
 		if !ok || t == "" || seen[t] || clean(t) != t {
 			continue
@@ -167,32 +166,6 @@ func (x *Index) portCandidates(s Symbol) []Candidate {
 		out = append(out, Candidate{Text: t, ComponentType: clean(propType(p))})
 	}
 	return out
-}
-
-func (x *Index) portProps(r compile.Resolved, port string, depth int) []*compile.Node {
-	comp := r.Node
-	if comp == nil || depth > 8 {
-		return nil
-	}
-	if l := comp.Get(port); l.Is(compile.Array) && len(l.Items) > 0 {
-		return l.Items
-	}
-	ct := compile.ComponentType(comp)
-	if ct == "StartNode" || ct == "EndNode" {
-		other := map[string]string{"outputs": "inputs", "inputs": "outputs"}[port]
-		if l := comp.Get(other); l.Is(compile.Array) {
-			return l.Items
-		}
-	}
-	if sub := comp.Get("subflow"); sub != nil && r.Pointer != "" {
-		ptr := compile.PointerOf(sub)
-		if f := x.flowOf(ptr); f != nil {
-			if rr := f.Resolve(sub, ptr, x.a.RegistryComponents()); rr.Node != comp {
-				return x.portProps(rr, port, depth+1)
-			}
-		}
-	}
-	return nil
 }
 
 // propType is a property's JSON Schema type as written ("string",

@@ -14,6 +14,7 @@ package locate
 
 import (
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -344,37 +345,50 @@ func (x *Index) Definition(s Symbol) (Span, bool) {
 // portDefinition is the title of the property a data edge's port names
 // in its node's outputs (source_output) or inputs (destination_input).
 func (x *Index) portDefinition(s Symbol) (Span, bool) {
+	props, d := x.portList(s.Target, s.Port, 0)
+	for _, p := range props {
+		if t := p.Get("title"); t.StringOr("") == s.ID && t.Offset < len(d.Src) {
+			return Span{File: d.Path, Start: t.Offset, End: d.ValueEnd(t)}, true
+		}
+	}
+	return Span{}, false
+}
+
+// portList is what a data edge's port may name on the node r, and the
+// document holding it: the node's outputs (port "outputs", for
+// source_output) or inputs ("inputs", for destination_input); a
+// StartNode's or EndNode's other list after them (Agent Spec: their
+// inputs are their outputs); for a node without such a list (a FlowNode, a
+// MapNode), its subflow's.
+func (x *Index) portList(r compile.Resolved, port string, depth int) ([]*compile.Node, *compile.Doc) {
 	var d *compile.Doc
-	switch s.Target.Scope {
+	switch r.Scope {
 	case compile.RefLocal, compile.RefOuter, compile.RefInline:
 		d = x.a.Flow
 	case compile.RefRegistry:
 		d = x.a.Registry
 	}
-	if d == nil || s.Target.Node == nil {
-		return Span{}, false
+	comp := r.Node
+	if d == nil || comp == nil || depth > 8 {
+		return nil, nil
 	}
-	// a StartNode's outputs are its inputs, an EndNode's inputs its
-	// outputs (Agent Spec): the other list is looked at second
-	other := map[string]string{"outputs": "inputs", "inputs": "outputs"}[s.Port]
-	for _, key := range []string{s.Port, other} {
-		for _, it := range itemsOf(s.Target.Node.Get(key)) {
-			if t := it.Get("title"); t.StringOr("") == s.ID && t.Offset < len(d.Src) {
-				return Span{File: d.Path, Start: t.Offset, End: d.ValueEnd(t)}, true
-			}
-		}
+	props := itemsOf(comp.Get(port))
+	if ct := compile.ComponentType(comp); ct == "StartNode" || ct == "EndNode" {
+		// Clip: never append into the document's own array
+		props = append(slices.Clip(props), itemsOf(comp.Get(map[string]string{"outputs": "inputs", "inputs": "outputs"}[port]))...)
 	}
-	// a FlowNode (MapNode) without its own list: its subflow's
-	if sub := s.Target.Node.Get("subflow"); sub != nil && d == x.a.Flow && s.Target.Pointer != "" {
+	if len(props) > 0 {
+		return props, d
+	}
+	if sub := comp.Get("subflow"); sub != nil && d == x.a.Flow && r.Pointer != "" {
 		ptr := compile.PointerOf(sub)
 		if f := x.flowOf(ptr); f != nil {
-			r := f.Resolve(sub, ptr, x.a.RegistryComponents())
-			if r.Node != nil && r.Pointer != "" && r.Node != s.Target.Node {
-				return x.portDefinition(Symbol{Kind: KindPort, ID: s.ID, Port: s.Port, Target: compile.Resolved{Node: r.Node, Pointer: r.Pointer, Scope: r.Scope}})
+			if rr := f.Resolve(sub, ptr, x.a.RegistryComponents()); rr.Node != nil && rr.Pointer != "" && rr.Node != comp {
+				return x.portList(rr, port, depth+1)
 			}
 		}
 	}
-	return Span{}, false
+	return nil, nil
 }
 
 // References lists every $component_ref of the flow file that resolves to
