@@ -527,7 +527,7 @@ func (m *wsModel) key(k tea.KeyPressMsg) tea.Cmd {
 		case key.Matches(k, km.CloseHelp):
 			m.showHelp = false
 		default:
-			w, h := max(m.w, 40), max(m.h, 8) // as View lays it out
+			w, h := m.screenSize()
 			mv := helpMoves{km.Up, km.Down, km.PageUp, km.PageDown, km.Top, km.Bottom}
 			m.helpTop = mv.scroll(m.helpTop, views.HelpScrollMax(m.th, w-2, h-2, m.keys.fullHelp()), h-4, k)
 		}
@@ -604,6 +604,10 @@ func (m *wsModel) move(k tea.KeyPressMsg) {
 	m.moved = true
 }
 
+// screenSize is the size the screen is laid out at: the terminal's, but no
+// smaller than 40×8.
+func (m *wsModel) screenSize() (w, h int) { return max(m.w, 40), max(m.h, 8) }
+
 func (m *wsModel) View() tea.View {
 	v := tea.NewView(m.render())
 	v.AltScreen = true
@@ -675,7 +679,7 @@ func progressBar(th views.Theme, done, total, width int) string {
 }
 
 func (m *wsModel) render() string {
-	w, h := max(m.w, 40), max(m.h, 8)
+	w, h := m.screenSize()
 	var body []string
 	title := ""
 	tabs := []string{"Agents", "Graph"}
