@@ -215,11 +215,16 @@ func TestOutline(t *testing.T) {
 // agent resolves to a definition whose key is the ref's id, and is among
 // that definition's references; every node hovers with its step.
 func TestCorpusAgents(t *testing.T) {
-	paths := []string{filepath.Join("..", "testdata", "agents", "oastui", "example-agent")}
-	if c := testshared.Root(); c != "" {
-		paths = append(paths, filepath.Join(c, "corpus", "cinatra", "agents", "cinatra-ai", "blog-pipeline-agent"))
-	}
-	for _, p := range paths {
+	t.Run("example-agent", func(t *testing.T) {
+		checkAgentPositions(t, filepath.Join("..", "testdata", "agents", "oastui", "example-agent"))
+	})
+	t.Run("blog-pipeline-agent", func(t *testing.T) {
+		checkAgentPositions(t, testshared.Dir(t, "corpus", "cinatra", "agents", "cinatra-ai", "blog-pipeline-agent"))
+	})
+}
+
+func checkAgentPositions(t *testing.T, p string) {
+	{
 		a, err := compile.Load(p, compile.LoadOptions{})
 		if err != nil {
 			t.Fatal(err)

@@ -293,11 +293,7 @@ func TestComplete(t *testing.T) {
 //
 //	go test ./locate -run '^$' -bench 'Complete|Rename' -benchmem
 func BenchmarkComplete(b *testing.B) {
-	root := testshared.Root()
-	if root == "" {
-		b.Skip("../shared is absent")
-	}
-	dir := filepath.Join(root, "corpus", "cinatra", "agents", "cinatra-ai", "blog-pipeline-agent")
+	dir := testshared.Dir(b, "corpus", "cinatra", "agents", "cinatra-ai", "blog-pipeline-agent")
 	a, err := compile.Load(dir, compile.LoadOptions{})
 	if err != nil {
 		b.Fatal(err)

@@ -199,11 +199,7 @@ func TestIncrementalSync(t *testing.T) {
 // corpusFlow is the largest corpus agent's flow file copied into a temp
 // agents/ tree (skips without ../shared).
 func corpusFlow(t testing.TB) (path string, src []byte) {
-	root := testshared.Root()
-	if root == "" {
-		t.Skip("../shared is absent")
-	}
-	from := filepath.Join(root, "corpus", "cinatra", "agents", "cinatra-ai", "blog-pipeline-agent")
+	from := testshared.Dir(t, "corpus", "cinatra", "agents", "cinatra-ai", "blog-pipeline-agent")
 	dir := filepath.Join(t.TempDir(), "agents", "cinatra-ai", "blog-pipeline-agent")
 	for _, rel := range []string{"package.json", filepath.Join("cinatra", "oas.json")} {
 		b, err := os.ReadFile(filepath.Join(from, rel))

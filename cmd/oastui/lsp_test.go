@@ -469,9 +469,10 @@ func TestLSPStdio(t *testing.T) {
 	}
 
 	// Definition and hover on the largest corpus agent (when ../shared is there).
-	if root := testshared.Root(); root != "" {
+	t.Run("corpus", func(t *testing.T) {
+		from := testshared.Dir(t, "corpus", "cinatra", "agents", "cinatra-ai", "blog-pipeline-agent")
 		cdir := filepath.Join(t.TempDir(), "agents", "cinatra-ai", "blog-pipeline-agent")
-		copyTree(t, filepath.Join(root, "corpus", "cinatra", "agents", "cinatra-ai", "blog-pipeline-agent"), cdir)
+		copyTree(t, from, cdir)
 		cflow := filepath.Join(cdir, "cinatra", "oas.json")
 		csrc, err := os.ReadFile(cflow)
 		if err != nil {
@@ -497,7 +498,7 @@ func TestLSPStdio(t *testing.T) {
 			t.Errorf("corpus hover of %s: %s", id, res)
 		}
 		c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": fileURI(cflow)}})
-	}
+	})
 
 	// Closing clears the diagnostics; shutdown and exit end the process cleanly.
 	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": flowURI}})

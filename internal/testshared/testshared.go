@@ -11,9 +11,11 @@ import (
 	"testing"
 )
 
-// Root is ../shared beside the module root, found from this file's own
-// location so that it is right for a test in any package directory.
-func Root() string {
+// root is ../shared beside the module root, found from this file's own
+// location so that it is right for a test in any package directory. It is
+// unexported on purpose: a path is always returned, present or not, so a
+// test asks Dir, which skips when the data is absent.
+func root() string {
 	_, file, _, ok := runtime.Caller(0)
 	if !ok {
 		return filepath.Join("..", "shared")
@@ -22,10 +24,13 @@ func Root() string {
 	return filepath.Join(filepath.Dir(file), "..", "..", "..", "shared")
 }
 
-// Dir returns Root()/rel..., or skips t when it does not exist.
+// Dir returns ../shared/rel..., or skips t (t.Skip, naming the missing
+// path) when it does not exist: the one way a test asks for shared data.
+// A test that only adds shared cases to bundled ones runs them as a
+// subtest that calls Dir, so the bundled cases still run without it.
 func Dir(t testing.TB, rel ...string) string {
 	t.Helper()
-	dir := filepath.Join(append([]string{Root()}, rel...)...)
+	dir := filepath.Join(append([]string{root()}, rel...)...)
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("shared test data not found at %s: skipping (it sits beside the repository in development and CI)", dir)
 	}
