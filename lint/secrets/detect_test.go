@@ -1,6 +1,7 @@
 package secrets
 
 import (
+	"runtime"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -237,18 +238,52 @@ func TestRedactSecrets(t *testing.T) {
 // TestDetectSecretHostile: inputs built to make a careless scanner
 // quadratic (many markers, each starting a long search) finish; a
 // quadratic path would take minutes on these 256 KiB values.
+// TestDetectSecretHostile: 256 KiB values built to make a detector
+// backtrack, rescan or copy (repeated prefixes, openers, separators) cost
+// a bounded amount of work. The bound checked is the memory allocated per
+// input byte (a deterministic count, unlike time: a rescan per position
+// or a copy per match would allocate on the order of n² bytes), and the
+// masked result must be no longer than the input plus its masks and stable
+// when masked again.
 func TestDetectSecretHostile(t *testing.T) {
 	const n = 256 << 10
+	// allocBound is bytes allocated per input byte for four detections and
+	// one redaction; today's cost is well under it (see the log with -v).
+	const allocBound = 16
 	for _, unit := range []string{
 		"-----BEGIN PRIVATE KEY-----\n", "eyJ", "eyJa.", "a:", "://", "x@y://", "Bearer ", "x=", "{{", "${", "password: ",
 		"hooks.slack.com/services/", "?token=", "sk-", "-", "=", "a", "é",
 	} {
 		v := strings.Repeat(unit, n/len(unit))
-		for _, key := range []string{"note", "api_key", "password", "description"} {
-			Detect(key, v)
+		var red string
+		alloc := allocated(func() {
+			for _, key := range []string{"note", "api_key", "password", "description"} {
+				Detect(key, v)
+			}
+			red = Redact(v)
+		})
+		perByte := float64(alloc) / float64(len(v))
+		t.Logf("%q: %.2f bytes allocated per input byte", unit, perByte)
+		if perByte > allocBound {
+			t.Errorf("%q×%d: %d bytes allocated (%.1f per input byte, bound %d): work grows faster than the input", unit, n/len(unit), alloc, perByte, allocBound)
 		}
-		Redact(v)
+		if len(red) > len(v)+64 {
+			t.Errorf("%q: redacted value grew from %d to %d bytes", unit, len(v), len(red))
+		}
+		if again := Redact(red); again != red {
+			t.Errorf("%q: Redact is not stable on its own output (%d → %d bytes)", unit, len(red), len(again))
+		}
 	}
+}
+
+// allocated reports the bytes f allocates (runtime.MemStats.TotalAlloc,
+// which counts every allocation whatever the collector does).
+func allocated(f func()) uint64 {
+	var before, after runtime.MemStats
+	runtime.ReadMemStats(&before)
+	f()
+	runtime.ReadMemStats(&after)
+	return after.TotalAlloc - before.TotalAlloc
 }
 
 func TestProviderFillerBodies(t *testing.T) {
