@@ -81,11 +81,15 @@ func TestCompiledBytesFixtures(t *testing.T) {
 	var dirs []string
 	for _, g := range []string{
 		filepath.Join(fixtureRoot, "oastui", "*"),
-		filepath.Join("..", "testdata", "invalid", "*", "*"),
+		// the lint rules' fixture agents (lint/testdata/rules): the err
+		// cases that are packages in a rule's folder, and the valid
+		// packages the ok folders hold copies of
+		filepath.Join("..", "lint", "testdata", "rules", "err", "*", "*"),
+		filepath.Join("..", "lint", "testdata", "rules", "ok", "untrusted_external_url", "*"),
 	} {
 		m, _ := filepath.Glob(g)
 		for _, d := range m {
-			if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			if fi, err := os.Stat(filepath.Join(d, "package.json")); err == nil && !fi.IsDir() {
 				dirs = append(dirs, d)
 			}
 		}
