@@ -91,6 +91,10 @@ func TestReportUnlistedRule(t *testing.T) {
 // .oastui.yaml of its folder when it has one. A new rule is its
 // check, one line in rules.go and these two folders; TestRuleFixtures
 // fails for a rule that lacks either.
+//
+// The workspace_* rules are raised across the agents of a tree, by
+// package workspace: their fixture folder holds an agents/ tree, reviewed
+// as the TUI's home screen and `oastui lint DIR` do (reviewTree).
 const rulesFixtureDir = "testdata/rules"
 
 // noFixture: the rules that no reviewed input can raise, and why; each
@@ -98,20 +102,19 @@ const rulesFixtureDir = "testdata/rules"
 var noFixture = map[string]string{
 	"internal_error":             "raised only when the analysis panics (analysis recovers and reports it; analysis's tests)",
 	"internal_unregistered_rule": "raised only for a rule missing from All, which no input can cause (TestReportUnlistedRule)",
-	// Raised across the agents of a tree by package workspace (which
-	// imports lint), never by one agent's review: workspace's own tests
-	// build the trees (TestTreeFindings, TestDuplicatePackages).
-	"workspace_child_missing":          "raised across a tree by package workspace, not by one agent's review",
-	"workspace_child_version_mismatch": "raised across a tree by package workspace, not by one agent's review",
-	"workspace_dependency_cycle":       "raised across a tree by package workspace, not by one agent's review",
-	"workspace_duplicate_package":      "raised across a tree by package workspace, not by one agent's review",
 }
 
 type ruleFixture struct {
 	path    string
 	profile compile.Profile // always auto for the fixtures; the fix tests' copies keep it
 	mode    Mode
+	tree    bool // path is a folder holding an agents/ tree (the workspace_* rules)
 }
+
+// reviewTree returns the workspace findings of the agents/ tree under
+// dir. Package workspace imports lint, so an external test file sets it
+// (workspace_fixtures_test.go).
+var reviewTree func(t *testing.T, dir string) []Finding
 
 // fixtureCases lists the cases of the fixture folder dir (see
 // rulesFixtureDir), sorted; none when dir is missing.
@@ -154,11 +157,21 @@ func fixturesOf(t *testing.T, r *Rule) (oks, errs []ruleFixture) {
 	case groupDryRun:
 		mode = ModeFull // the dry run's rules are the full review's
 	}
-	for _, p := range fixtureCases(filepath.Join(rulesFixtureDir, "ok", r.Code)) {
-		oks = append(oks, ruleFixture{path: p, mode: mode})
+	cases := fixtureCases
+	if r.Group == groupWorkspace {
+		cases = func(dir string) []string {
+			if rvIsDir(filepath.Join(dir, "agents")) {
+				return []string{dir}
+			}
+			return nil
+		}
 	}
-	for _, p := range fixtureCases(filepath.Join(rulesFixtureDir, "err", r.Code)) {
-		errs = append(errs, ruleFixture{path: p, mode: mode})
+	tree := r.Group == groupWorkspace
+	for _, p := range cases(filepath.Join(rulesFixtureDir, "ok", r.Code)) {
+		oks = append(oks, ruleFixture{path: p, mode: mode, tree: tree})
+	}
+	for _, p := range cases(filepath.Join(rulesFixtureDir, "err", r.Code)) {
+		errs = append(errs, ruleFixture{path: p, mode: mode, tree: tree})
 	}
 	return oks, errs
 }
@@ -187,7 +200,7 @@ var fixtureReviews sync.Map // fixture path + profile + mode → its findings
 func fixtureCodes(t *testing.T, fx ruleFixture) map[string]bool {
 	t.Helper()
 	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00%s\x00%s\x00", filepath.Base(fx.path), fx.profile, fx.mode)
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%v\x00", filepath.Base(fx.path), fx.profile, fx.mode, fx.tree)
 	err := filepath.WalkDir(fx.path, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
@@ -223,6 +236,9 @@ var fixtureCodeSets sync.Map // hash of a case's bytes → the codes it gives
 // fx.mode` does, with the .oastui.yaml of its folder when there is one.
 func reviewFixture(t *testing.T, fx ruleFixture) []Finding {
 	t.Helper()
+	if fx.tree {
+		return reviewTree(t, fx.path)
+	}
 	a, err := compile.Load(fx.path, compile.LoadOptions{Profile: fx.profile})
 	if err != nil {
 		t.Fatalf("%s: %v", fx.path, err)
