@@ -19,8 +19,8 @@ func fuzzSeeds(f *testing.F) [][]byte {
 	var globs = []string{
 		filepath.Join(fixtureRoot, "oastui", "*", "cinatra", "oas.json"),
 		filepath.Join(fixtureRoot, "_shared", "cinatra", "components.json"),
-		filepath.Join("..", "testdata", "invalid", "*", "cinatra", "oas.json"),
-		filepath.Join("..", "testdata", "invalid", "*", "*.json"),
+		filepath.Join("..", "lint", "testdata", "rules", "err", "*", "*", "cinatra", "oas.json"),
+		filepath.Join("..", "lint", "testdata", "rules", "err", "*", "*.json"),
 		filepath.Join("..", "..", "shared", "corpus", "cinatra", "agents", "cinatra-ai", "*", "cinatra", "oas.json"),
 		filepath.Join("..", "..", "shared", "corpus", "cinatra", "docs", "*", "cinatra", "oas.json"),
 		filepath.Join("..", "..", "shared", "corpus", "cinatra", "fixtures", "files", "*.json"),

@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
-	"flag"
 	"fmt"
 	"github.com/oastui/oastui/internal/race"
 	"os"
@@ -20,8 +19,7 @@ import (
 // text, escaping), which TestCompileConformance, comparing decoded JSON,
 // does not see. They were generated from the compiler as it was before the
 // Step refactor (issue 10 item 6) and must not change without a reason.
-// Regenerate with: go test ./compile -run TestCompiledBytes -update-compiled
-var updateCompiled = flag.Bool("update-compiled", false, "rewrite compile/testdata/compiled")
+// Regenerate with: go test ./compile -run TestCompiledBytes -update
 
 const compiledGoldenDir = "testdata/compiled"
 
@@ -39,7 +37,7 @@ func compiledBytes(t testing.TB, a *Agent) []byte {
 func checkGolden(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join(compiledGoldenDir, name)
-	if *updateCompiled {
+	if *update {
 		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -50,7 +48,7 @@ func checkGolden(t *testing.T, name string, got []byte) {
 	}
 	want, err := os.ReadFile(path)
 	if err != nil {
-		t.Fatalf("%v (regenerate with -update-compiled)", err)
+		t.Fatalf("%v (regenerate with -update)", err)
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s: compiled bytes differ from the golden:\n%s", name, firstDiff(got, want))
@@ -81,11 +79,15 @@ func TestCompiledBytesFixtures(t *testing.T) {
 	var dirs []string
 	for _, g := range []string{
 		filepath.Join(fixtureRoot, "oastui", "*"),
-		filepath.Join("..", "testdata", "invalid", "*", "*"),
+		// the lint rules' fixture agents (lint/testdata/rules): the err
+		// cases that are packages in a rule's folder, and the valid
+		// packages the ok folders hold copies of
+		filepath.Join("..", "lint", "testdata", "rules", "err", "*", "*"),
+		filepath.Join("..", "lint", "testdata", "rules", "ok", "untrusted_external_url", "*"),
 	} {
 		m, _ := filepath.Glob(g)
 		for _, d := range m {
-			if fi, err := os.Stat(d); err == nil && fi.IsDir() {
+			if fi, err := os.Stat(filepath.Join(d, "package.json")); err == nil && !fi.IsDir() {
 				dirs = append(dirs, d)
 			}
 		}
@@ -324,7 +326,7 @@ func mutationBases(t *testing.T) map[string]*Agent {
 // against its line of the golden.
 func TestCompiledBytesMutations(t *testing.T) {
 	stride := 1
-	if (testing.Short() || race.Enabled) && !*updateCompiled {
+	if (testing.Short() || race.Enabled) && !*update {
 		stride = 16
 	}
 	var lines []string

@@ -1,7 +1,6 @@
 package flowgraph
 
 import (
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,8 +9,6 @@ import (
 
 	"github.com/oastui/oastui/compile"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 // corpusAgentsDir returns ../../shared/corpus/cinatra/agents/cinatra-ai, or
 // skips the test when the shared corpus is not beside the checkout.

@@ -1,113 +1,17 @@
 package lint
 
 import (
+	"crypto/sha256"
 	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
-	"sort"
 	"strings"
 	"testing"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/internal/race"
 )
-
-// Fixtures of the Agent Spec rules: testdata/agentspec/ok/* get no finding
-// of these rules; testdata/agentspec/err/<code>[__variant].{json,yaml}
-// gets a finding of <code>. Every finding of every err fixture is pinned in
-// testdata/agentspec/golden/findings.txt; rewrite it with
-// `go test ./lint -run TestAgentSpecFixtures -update`.
-
-func init() {
-	if flag.Lookup("update") == nil {
-		flag.Bool("update", false, "rewrite golden files")
-	}
-}
-
-func asUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
-const asFixtureDir = "../testdata/agentspec"
-
-func TestAgentSpecFixtures(t *testing.T) {
-	t.Parallel() // a long table of independent reviews: the package's tail, where one core would idle
-	oks, _ := filepath.Glob(filepath.Join(asFixtureDir, "ok", "*"))
-	if len(oks) == 0 {
-		t.Fatal("no ok fixtures")
-	}
-	for _, p := range oks {
-		for _, f := range ownFindings(lintFile(t, p, "")) {
-			t.Errorf("%s: unexpected %s %s at %s (%d:%d): %s", filepath.Base(p), f.Severity, f.Code, f.Location, f.Line, f.Column, f.Message)
-		}
-	}
-	errs, _ := filepath.Glob(filepath.Join(asFixtureDir, "err", "*"))
-	sort.Strings(errs)
-	covered := map[string]bool{}
-	var golden strings.Builder
-	for _, p := range errs {
-		name := filepath.Base(p)
-		code := strings.TrimSuffix(name, filepath.Ext(name))
-		if i := strings.Index(code, "__"); i >= 0 {
-			code = code[:i]
-		}
-		covered[code] = true
-		if LookupRule(code) == nil {
-			t.Errorf("%s: no rule %q", name, code)
-			continue
-		}
-		fs := ownFindings(lintFile(t, p, ""))
-		if !hasCode(fs, code) {
-			t.Errorf("%s: want a %s finding, got %v", name, code, codesOf(fs))
-		}
-		fmt.Fprintf(&golden, "== %s\n", name)
-		for _, f := range fs {
-			if f.Line < 1 || f.Column < 1 {
-				t.Errorf("%s: %s without a position", name, f.Code)
-			}
-			fmt.Fprintf(&golden, "%d:%d %s %s %s: %s\n", f.Line, f.Column, f.Severity, f.Code, f.Location, f.Message)
-		}
-	}
-	for _, r := range Rules() {
-		if (r.Group == "flowgraph" || r.Group == "agentspec") && !covered[r.Code] {
-			t.Errorf("rule %s has no err fixture under %s/err", r.Code, asFixtureDir)
-		}
-	}
-	gp := filepath.Join(asFixtureDir, "golden", "findings.txt")
-	if asUpdate() {
-		os.MkdirAll(filepath.Dir(gp), 0o755)
-		if err := os.WriteFile(gp, []byte(golden.String()), 0o644); err != nil {
-			t.Fatal(err)
-		}
-		return
-	}
-	want, err := os.ReadFile(gp)
-	if err != nil {
-		t.Fatalf("%v (run with -update)", err)
-	}
-	if string(want) != golden.String() {
-		t.Errorf("findings differ from %s (run with -update and review the diff):\n%s", gp, firstDiff(string(want), golden.String()))
-	}
-}
-
-func firstDiff(a, b string) string {
-	al, bl := strings.Split(a, "\n"), strings.Split(b, "\n")
-	for i := 0; i < len(al) || i < len(bl); i++ {
-		var x, y string
-		if i < len(al) {
-			x = al[i]
-		}
-		if i < len(bl) {
-			y = bl[i]
-		}
-		if x != y {
-			return fmt.Sprintf("line %d:\n- %s\n+ %s", i+1, x, y)
-		}
-	}
-	return ""
-}
 
 // TestAgentSpecRulesDocumented: every rule of these groups names its
 // F/E/D/I/P/C number in its doc line (SPEC §3.2), except the schema rule,
@@ -149,7 +53,7 @@ func TestAgentSpecProfiles(t *testing.T) {
 		if i := strings.Index(code, "__"); i >= 0 {
 			code = code[:i]
 		}
-		fs := ownFindings(lintFile(t, filepath.Join(asFixtureDir, "err", tc.file), tc.profile))
+		fs := ownFindings(lintFile(t, ruleCase("err", code, tc.file), tc.profile))
 		if hasCode(fs, code) != tc.want {
 			t.Errorf("%s in %s profile: %s reported %v, want %v", tc.file, tc.profile, code, hasCode(fs, code), tc.want)
 		}
@@ -161,7 +65,7 @@ func TestAgentSpecProfiles(t *testing.T) {
 // JSON Schema rejects the file) and nothing in the cinatra profile (the
 // platform accepts it).
 func TestNestedVersionPerProfile(t *testing.T) {
-	file := filepath.Join(asFixtureDir, "err", "agentspec_version_misplaced.json")
+	file := ruleCase("err", "agentspec_version_misplaced", "agentspec_version_misplaced.json")
 	for _, tc := range []struct {
 		profile compile.Profile
 		want    []string
@@ -183,15 +87,15 @@ func TestNestedVersionPerProfile(t *testing.T) {
 
 // FuzzAgentSpec runs every rule, in both profiles, over an arbitrary
 // document (JSON, or YAML when isYAML): no rule may panic or report a code
-// missing from the rule list. The seeds are the fixtures under
-// testdata/agentspec; when fuzzing, every file of the shared Agent Spec
+// missing from the rule list. The seeds are the flow files of the rule
+// fixtures (testdata/rules, each distinct file once); when fuzzing, every file of the shared Agent Spec
 // corpus too (the normal run leaves them to TestAgentSpecCorpusBaseline
 // and TestAgentSpecOfficialNegatives, which lint each of them already):
 //
 //	go test ./lint -run '^$' -fuzz FuzzAgentSpec -fuzztime 20s
 func FuzzAgentSpec(f *testing.F) {
 	for i, p := range agentSpecSeedFiles(fuzzing()) {
-		// The seeds are TestAgentSpecFixtures' files, which it reviews
+		// The seeds are TestRuleFixtures' files, which it reviews
 		// already: under -race (no fuzzing) every third one.
 		if !fuzzing() && i%race.Stride(3) != 0 {
 			continue
@@ -228,7 +132,18 @@ func agentSpecSeedFiles(corpus bool) []string {
 			return nil
 		})
 	}
-	walk(asFixtureDir)
+	// The rule fixtures that are flow files reviewed alone, each distinct
+	// file once (the ok folders hold copies of the same agents).
+	seen := map[[sha256.Size]byte]bool{}
+	folders, _ := filepath.Glob(filepath.Join(rulesFixtureDir, "*", "*"))
+	for _, folder := range folders {
+		for _, p := range fixtureCases(folder) {
+			if b, err := os.ReadFile(p); err == nil && !seen[sha256.Sum256(b)] {
+				seen[sha256.Sum256(b)] = true
+				files = append(files, p)
+			}
+		}
+	}
 	if dir := filepath.Join("..", "..", "shared", "corpus", "agentspec"); corpus && dirExists(dir) {
 		walk(dir)
 	}
@@ -255,7 +170,7 @@ func lintNeverPanics(t *testing.T, doc *compile.Doc) {
 // promises), and the document reviewed in both profiles. FuzzAgentSpec's
 // seeds (every fixture as it is) run in the normal test run too.
 func TestAgentSpecNeverPanicsSmoke(t *testing.T) {
-	fixtures, _ := filepath.Glob(filepath.Join(asFixtureDir, "ok", "*.json"))
+	fixtures, _ := filepath.Glob(ruleCase("ok", "agentspec_schema", "*.json"))
 	if len(fixtures) == 0 {
 		t.Fatal("no ok fixtures")
 	}
@@ -298,7 +213,7 @@ func dirExists(p string) bool {
 func BenchmarkAgentSpecLint(b *testing.B) {
 	p := filepath.Join("..", "..", "shared", "corpus", "agentspec", "docs", "pyagentspec", "source", "agentspec_config_examples", "howto_parallelflownode.json")
 	if _, err := os.Stat(p); err != nil {
-		p = filepath.Join(asFixtureDir, "ok", "nested_subflow.json")
+		p = ruleCase("ok", "agentspec_schema", "nested_subflow.json")
 	}
 	a, err := compile.Load(p, compile.LoadOptions{Profile: compile.ProfileAgentSpec})
 	if err != nil {

@@ -96,9 +96,8 @@ func TestConfigApply(t *testing.T) {
 		}
 		return out
 	}
-	scans := filepath.Join("..", "testdata", "invalid", "scans")
 
-	urls := rvLoad(t, filepath.Join(scans, "urls-everywhere"))
+	urls := rvLoad(t, ruleCase("err", "untrusted_external_url", "urls-everywhere"))
 	plain := only(Run(urls, Options{}).Findings)
 	got := only(Run(urls, Options{Config: cfg}).Findings)
 	if len(got) != len(plain)+1 { // one silenced, two unused_ignore added
@@ -119,7 +118,7 @@ func TestConfigApply(t *testing.T) {
 		t.Errorf("unused ignores %+v", unused)
 	}
 
-	bridge := rvLoad(t, filepath.Join(scans, "bridge-nested"))
+	bridge := rvLoad(t, ruleCase("err", "llm_bridge_missing_agent_id", "bridge-nested"))
 	got = only(Run(bridge, Options{Config: cfg}).Findings)
 	for _, g := range got {
 		if strings.Contains(g, "/bridge-subflow/") || (strings.HasPrefix(g, "unused_ignore") && g != "unused_ignore warning /ignores/3") {
@@ -127,20 +126,20 @@ func TestConfigApply(t *testing.T) {
 		}
 	}
 
-	start := rvLoad(t, filepath.Join(scans, "startnode-nested-inline"))
+	start := rvLoad(t, ruleCase("err", "start_node_inputs_without_required", "startnode-nested-inline"))
 	for _, g := range only(Run(start, Options{Config: cfg}).Findings) {
 		if !strings.HasPrefix(g, "start_node_inputs_without_required suggestion") && !strings.HasPrefix(g, "unused_ignore") {
 			t.Errorf("startnode: %s, want the warning lowered to a suggestion", g)
 		}
 	}
-	pkg := rvLoad(t, filepath.Join(scans, "package-drift-license-name"))
+	pkg := rvLoad(t, ruleCase("err", "package_version_oas_pkg_drift", "package-drift-license-name"))
 	for _, g := range only(Run(pkg, Options{Config: cfg}).Findings) {
 		if strings.HasPrefix(g, "package_name_mismatch") {
 			t.Errorf("rule off but reported: %s", g)
 		}
 	}
 
-	allow := rvLoad(t, filepath.Join(scans, "urls-allowlist"))
+	allow := rvLoad(t, ruleCase("err", "untrusted_external_url", "urls-allowlist"))
 	n := len(only(Run(allow, Options{}).Findings))
 	m := len(only(Run(allow, Options{Config: cfg}).Findings))
 	if m >= n {

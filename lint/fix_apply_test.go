@@ -202,7 +202,7 @@ func TestFixableRulesSaySo(t *testing.T) {
 // TestGateResponseHasNoFixes: the review_blocked response keeps the
 // platform's shape: fixes are oastui's, not part of it.
 func TestGateResponseHasNoFixes(t *testing.T) {
-	a, err := compile.Load(filepath.Join("..", "testdata", "invalid", "scans", "package-drift-license-name"), compile.LoadOptions{})
+	a, err := compile.Load(ruleCase("err", "package_version_oas_pkg_drift", "package-drift-license-name"), compile.LoadOptions{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -226,8 +226,7 @@ func TestGateResponseHasNoFixes(t *testing.T) {
 // repaired (branch_unconnected), --fix's first fixes give it byte for byte.
 func TestFixGivesOKFixture(t *testing.T) {
 	for _, code := range []string{"branch_unconnected"} {
-		errDir := filepath.Join(rulesFixtureDir, "err", code)
-		cp := copyFixture(t, errDir)
+		cp := copyFixture(t, ruleCase("err", code, "agent"))
 		a, found := reviewDir(t, cp)
 		var cands []edit.Candidate
 		for _, f := range found {
@@ -237,7 +236,7 @@ func TestFixGivesOKFixture(t *testing.T) {
 			t.Fatal(err)
 		}
 		got, _ := os.ReadFile(filepath.Join(cp, "cinatra", "oas.json"))
-		want, _ := os.ReadFile(filepath.Join(rulesFixtureDir, "ok", code, "cinatra", "oas.json"))
+		want, _ := os.ReadFile(filepath.Join(ruleCase("ok", code, "agent"), "cinatra", "oas.json"))
 		if string(got) != string(want) {
 			t.Errorf("%s: the fixed err fixture differs from the ok fixture:\n%s", code, edit.UnifiedDiff("oas.json", want, got))
 		}

@@ -14,8 +14,9 @@ import (
 // every file that parsed still parses. The seeds are the err fixtures of
 // the fixable rules; they run in the normal test run.
 func FuzzFixesKeepJSON(f *testing.F) {
-	for _, dir := range []string{"package-drift-license-name", "package-license-empty", "bridge-nested", "startnode-nested-inline"} {
-		base := filepath.Join("..", "testdata", "invalid", "scans", dir)
+	for _, c := range [][2]string{{"package_version_oas_pkg_drift", "package-drift-license-name"}, {"agent_package_missing_license", "package-license-empty"},
+		{"llm_bridge_missing_agent_id", "bridge-nested"}, {"start_node_inputs_without_required", "startnode-nested-inline"}} {
+		dir, base := c[1], ruleCase("err", c[0], c[1])
 		flow, err1 := os.ReadFile(filepath.Join(base, "cinatra", "oas.json"))
 		pkg, err2 := os.ReadFile(filepath.Join(base, "package.json"))
 		if err1 != nil || err2 != nil {
@@ -23,14 +24,14 @@ func FuzzFixesKeepJSON(f *testing.F) {
 		}
 		f.Add(flow, pkg)
 	}
-	slot := filepath.Join("..", "testdata", "invalid", "slots", "second-slot-without-flownode") // the slot wiring fix
+	slot := ruleCase("err", "context_slot_not_wired", "second-slot-without-flownode") // the slot wiring fix
 	slotFlow, err1 := os.ReadFile(filepath.Join(slot, "cinatra", "oas.json"))
 	slotPkg, err2 := os.ReadFile(filepath.Join(slot, "package.json"))
 	if err1 != nil || err2 != nil {
 		f.Fatalf("seed %s: %v %v", slot, err1, err2)
 	}
 	f.Add(slotFlow, slotPkg)
-	legacy, err := os.ReadFile(filepath.Join(valFixtureDir, "legacy_field", "oas.json"))
+	legacy, err := os.ReadFile(ruleCase("err", "legacy_field", "oas.json"))
 	if err != nil {
 		f.Fatal(err)
 	}

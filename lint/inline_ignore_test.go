@@ -39,8 +39,8 @@ func TestInlineIgnoreMemberIsInvisible(t *testing.T) {
 		src     string
 		profile compile.Profile
 	}{
-		{filepath.Join(asFixtureDir, "ok", "triage_flow.json"), compile.ProfileAgentSpec},
-		{filepath.Join(asFixtureDir, "ok", "nested_subflow.json"), compile.ProfileAgentSpec},
+		{ruleCase("ok", "agentspec_schema", "triage_flow.json"), compile.ProfileAgentSpec},
+		{ruleCase("ok", "agentspec_schema", "nested_subflow.json"), compile.ProfileAgentSpec},
 		{filepath.Join(rulesFixtureDir, "ok", "unused_ignore", "cinatra", "oas.json"), compile.ProfileCinatra},
 		{filepath.Join(rulesFixtureDir, "ok", "unused_ignore", "cinatra", "oas.json"), compile.ProfileAgentSpec},
 	} {

@@ -182,8 +182,8 @@ func TestAdvisoryMode(t *testing.T) {
 	}
 	// Through Run: deterministic mode never adds markers; advisory mode adds
 	// them only when the whole review has no blocker.
-	for _, dir := range []string{"urls-everywhere", "ok-clean"} {
-		a := rvLoad(t, filepath.Join("..", "testdata", "invalid", "scans", dir))
+	for _, dir := range []string{ruleCase("err", "untrusted_external_url", "urls-everywhere"), ruleCase("ok", "untrusted_external_url", "ok-clean")} {
+		a := rvLoad(t, dir)
 		if m := rvMarkers(Run(a, Options{Mode: ModeDeterministic}).Findings); len(m) != 0 {
 			t.Errorf("%s: markers in deterministic mode: %v", dir, m)
 		}
@@ -195,7 +195,7 @@ func TestAdvisoryMode(t *testing.T) {
 }
 
 func TestGate(t *testing.T) {
-	dir := filepath.Join("..", "testdata", "invalid", "scans", "urls-everywhere")
+	dir := ruleCase("err", "untrusted_external_url", "urls-everywhere")
 	a := rvLoad(t, dir)
 	out, blocked := Gate(a, nil)
 	if !blocked {
@@ -238,7 +238,7 @@ func TestGate(t *testing.T) {
 		t.Error("gate output must be one line of unescaped JSON without a trailing newline")
 	}
 	// A clean agent passes; a config can silence a blocker rule.
-	if out, blocked := Gate(rvLoad(t, filepath.Join("..", "testdata", "invalid", "scans", "ok-clean")), &Config{AllowedHosts: []string{"api.partner.example"}}); blocked {
+	if out, blocked := Gate(rvLoad(t, ruleCase("ok", "untrusted_external_url", "ok-clean")), &Config{AllowedHosts: []string{"api.partner.example"}}); blocked {
 		// Other rules (validator, flow graph) may block the synthetic fixture;
 		// only the review scans must not.
 		var r GateResult

@@ -14,7 +14,7 @@ import (
 //
 //	go test ./lint -run '^$' -fuzz FuzzReviewChecks -fuzztime 30s -parallel 1
 func FuzzReviewChecks(f *testing.F) {
-	for _, glob := range []string{"../testdata/invalid/scans/*/cinatra/oas.json", "../testdata/invalid/slots/*/cinatra/oas.json"} {
+	for _, glob := range []string{filepath.Join(rulesFixtureDir, "*", "*", "*", "cinatra", "oas.json")} {
 		paths, _ := filepath.Glob(glob)
 		for _, p := range paths {
 			if src, err := os.ReadFile(p); err == nil {

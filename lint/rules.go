@@ -3,8 +3,8 @@ package lint
 import "github.com/oastui/oastui/compile"
 
 // The rule list. A new rule is a RuleXxx value beside the check that
-// reports it, one line here, and an ok and an err fixture
-// (TestEveryRuleHasFixtures). No init functions: the order below is the
+// reports it, one line here, and two fixture folders,
+// testdata/rules/{ok,err}/<code> (TestRuleFixtures). No init functions: the order below is the
 // order `oastui rules` prints and the order the Checks run in.
 
 // Groups of rules.

@@ -23,7 +23,7 @@ func TestRulesDoc(t *testing.T) {
 	if err := WriteRulesMarkdown(&buf, func(r *Rule) (RuleExample, RuleExample) { return ruleDocExamples(t, r) }); err != nil {
 		t.Fatal(err)
 	}
-	if rvUpdate() {
+	if updateGoldens() {
 		if err := os.WriteFile(rulesDocPath, buf.Bytes(), 0o644); err != nil {
 			t.Fatal(err)
 		}

@@ -1,7 +1,9 @@
 package lint
 
 import (
+	"crypto/sha256"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -73,97 +75,114 @@ func TestReportUnlistedRule(t *testing.T) {
 	}
 }
 
-// Every rule has an ok and an err fixture. New rules put them here, as in
-// actionlint: testdata/rules/err/<code> (an agent package or a flow file)
-// with the expected findings of <code> in testdata/rules/err/<code>.golden,
-// and testdata/rules/ok/<code>, which gives no finding of <code>. Rules
-// older than this layout keep their fixtures where their suites pin them
-// in full (fixturesOf). Each fixture is reviewed as the CLI does in
-// advisory mode (so advisory markers show), with the .oastui.yaml of its
-// directory when it has one.
+// Every rule has an ok and an err fixture, in one layout (as in
+// actionlint):
+//
+//	testdata/rules/err/<code>/        input that gives a finding of <code>
+//	testdata/rules/err/<code>.golden  every finding of it (-update rewrites)
+//	testdata/rules/ok/<code>/         input that gives no finding of <code>
+//
+// A fixture folder is an agent package (it holds cinatra/oas.json, or a
+// legacy flow file), or else a folder of cases: each flow file
+// (*.json, *.yaml, *.yml) in it is reviewed alone, each agent package in
+// it as a package. A case is reviewed as `oastui lint` does, in the
+// deterministic mode (--mode advisory for the review's own rules, so the
+// advisory markers show; --mode full for the dry run's), with the
+// .oastui.yaml of its folder when it has one. A new rule is its
+// check, one line in rules.go and these two folders; TestRuleFixtures
+// fails for a rule that lacks either.
+//
+// The workspace_* rules are raised across the agents of a tree, by
+// package workspace: their fixture folder holds an agents/ tree, reviewed
+// as the TUI's home screen and `oastui lint DIR` do (reviewTree).
 const rulesFixtureDir = "testdata/rules"
 
-// noFixture: rules that no input can raise; their own tests cover them.
+// noFixture: the rules that no reviewed input can raise, and why; each
+// has its own test. Nothing else may be listed.
 var noFixture = map[string]string{
-	"internal_error":                   "raised only when the analysis panics (tui/analysis.go recovers and reports it)",
-	"internal_unregistered_rule":       "raised only for a rule missing from All (TestReportUnlistedRule)",
-	"workspace_child_missing":          "raised across a tree by package workspace, not by one agent's review (workspace/testdata)",
-	"workspace_child_version_mismatch": "raised across a tree by package workspace, not by one agent's review (workspace/testdata)",
-	"workspace_dependency_cycle":       "raised across a tree by package workspace, not by one agent's review (workspace/testdata)",
-	"workspace_duplicate_package":      "raised across a tree by package workspace, not by one agent's review (workspace/testdata)",
+	"internal_error":             "raised only when the analysis panics (analysis recovers and reports it; analysis's tests)",
+	"internal_unregistered_rule": "raised only for a rule missing from All, which no input can cause (TestReportUnlistedRule)",
 }
-
-// pendingLoading: loading rules the compile package does not raise yet;
-// TestLoadingRuleFixtures checks their fixtures.
-var pendingLoading = map[string]bool{"duplicate_key": true, "package_json_invalid": true}
 
 type ruleFixture struct {
 	path    string
-	profile compile.Profile
+	profile compile.Profile // always auto for the fixtures; the fix tests' copies keep it
+	mode    Mode
+	tree    bool // path is a folder holding an agents/ tree (the workspace_* rules)
 }
 
-// fixturesOf finds the ok and err fixtures of rule r.
+// reviewTree returns the workspace findings of the agents/ tree under
+// dir. Package workspace imports lint, so an external test file sets it
+// (workspace_fixtures_test.go).
+var reviewTree func(t *testing.T, dir string) []Finding
+
+// fixtureCases lists the cases of the fixture folder dir (see
+// rulesFixtureDir), sorted; none when dir is missing.
+func fixtureCases(dir string) []string {
+	if isAgentPackage(dir) {
+		return []string{dir}
+	}
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	var out []string
+	for _, e := range ents {
+		p := filepath.Join(dir, e.Name())
+		switch ext := filepath.Ext(e.Name()); {
+		case e.IsDir() && isAgentPackage(p):
+			out = append(out, p)
+		case !e.IsDir() && (ext == ".json" || ext == ".yaml" || ext == ".yml"):
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+func isAgentPackage(dir string) bool {
+	for _, rel := range compile.FlowCandidates {
+		if rvFileExists(filepath.Join(dir, rel)) {
+			return true
+		}
+	}
+	return false
+}
+
+// fixturesOf finds the ok and err cases of rule r.
 func fixturesOf(t *testing.T, r *Rule) (oks, errs []ruleFixture) {
-	add := func(list *[]ruleFixture, profile compile.Profile, paths ...string) {
-		for _, p := range paths {
-			*list = append(*list, ruleFixture{p, profile})
-		}
-	}
-	glob := func(pattern string) []string {
-		m, _ := filepath.Glob(pattern)
-		slices.Sort(m)
-		return m
-	}
-	// goldenCases: the case directories of base whose golden names code.
-	goldenCases := func(base, code string) []string {
-		var out []string
-		for _, g := range glob(filepath.Join(base, "*.golden")) {
-			dir := strings.TrimSuffix(g, ".golden")
-			if strings.HasPrefix(filepath.Base(dir), "ok-") {
-				continue
-			}
-			if b, err := os.ReadFile(g); err == nil && strings.Contains(string(b), "["+code+"]") {
-				out = append(out, dir)
-			}
-		}
-		return out
-	}
-	if _, err := os.Stat(filepath.Join(rulesFixtureDir, "err", r.Code)); err == nil {
-		add(&errs, "", filepath.Join(rulesFixtureDir, "err", r.Code))
-	}
-	if _, err := os.Stat(filepath.Join(rulesFixtureDir, "ok", r.Code)); err == nil {
-		add(&oks, "", filepath.Join(rulesFixtureDir, "ok", r.Code))
-	}
+	mode := ModeDeterministic
 	switch r.Group {
-	case "agentspec", "flowgraph":
-		add(&errs, "", glob(filepath.Join(asFixtureDir, "err", r.Code+".*"))...)
-		add(&errs, "", glob(filepath.Join(asFixtureDir, "err", r.Code+"__*"))...)
-		add(&oks, "", glob(filepath.Join(asFixtureDir, "ok", "*"))...)
-	case validatorGroup:
-		if p := filepath.Join(valFixtureDir, r.Code, "oas.json"); rvFileExists(p) {
-			add(&errs, compile.ProfileCinatra, p)
-		}
-		add(&oks, "", glob(filepath.Join("..", "testdata", "invalid", "scans", "ok-*"))...)
-	case "scan", "package", "slots":
-		for _, base := range []string{filepath.Join("..", "testdata", "invalid", "scans"), filepath.Join("..", "testdata", "invalid", "slots"), filepath.Join("testdata", "secrets")} {
-			add(&errs, "", goldenCases(base, r.Code)...)
-			for _, d := range glob(filepath.Join(base, "ok-*")) {
-				if st, err := os.Stat(d); err == nil && st.IsDir() {
-					add(&oks, "", d)
-				}
+	case groupReview:
+		mode = ModeAdvisory // the advisory markers are the advisory review's
+	case groupDryRun:
+		mode = ModeFull // the dry run's rules are the full review's
+	}
+	cases := fixtureCases
+	if r.Group == groupWorkspace {
+		cases = func(dir string) []string {
+			if rvIsDir(filepath.Join(dir, "agents")) {
+				return []string{dir}
 			}
+			return nil
 		}
+	}
+	tree := r.Group == groupWorkspace
+	for _, p := range cases(filepath.Join(rulesFixtureDir, "ok", r.Code)) {
+		oks = append(oks, ruleFixture{path: p, mode: mode, tree: tree})
+	}
+	for _, p := range cases(filepath.Join(rulesFixtureDir, "err", r.Code)) {
+		errs = append(errs, ruleFixture{path: p, mode: mode, tree: tree})
 	}
 	return oks, errs
 }
 
 // reviewFixtureCached is reviewFixture for the fixtures in the repository,
-// which never change during a run: TestEveryRuleHasFixtures and
-// TestRulesDoc review the same ones, so each is reviewed once per test
+// which never change during a run: TestRuleFixtures, TestRulesDoc and the
+// fix tests review the same ones, so each is reviewed once per test
 // binary (the findings are only read).
 func reviewFixtureCached(t *testing.T, fx ruleFixture) []Finding {
 	t.Helper()
-	key := fx.path + "\x00" + string(fx.profile)
+	key := fx.path + "\x00" + string(fx.profile) + "\x00" + string(fx.mode)
 	if fs, ok := fixtureReviews.Load(key); ok {
 		return fs.([]Finding)
 	}
@@ -172,12 +191,54 @@ func reviewFixtureCached(t *testing.T, fx ruleFixture) []Finding {
 	return fs
 }
 
-var fixtureReviews sync.Map // fixture path + profile → its findings
+var fixtureReviews sync.Map // fixture path + profile + mode → its findings
 
-// reviewFixture reviews one fixture as `oastui lint --mode advisory` does
-// (--mode full for the dry run's fixtures).
+// fixtureCodes is the set of codes a fixture case gives. Many ok folders
+// hold copies of the same valid agents, so the review is keyed by the
+// case's bytes (its files' names and contents) and the mode: a copy is
+// reviewed once.
+func fixtureCodes(t *testing.T, fx ruleFixture) map[string]bool {
+	t.Helper()
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%v\x00", filepath.Base(fx.path), fx.profile, fx.mode, fx.tree)
+	err := filepath.WalkDir(fx.path, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return err
+		}
+		b, err := os.ReadFile(p)
+		rel, _ := filepath.Rel(fx.path, p)
+		fmt.Fprintf(h, "%s\x00%d\x00%s", rel, len(b), b)
+		return err
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if dir := filepath.Dir(fx.path); !rvIsDir(fx.path) {
+		if b, err := os.ReadFile(filepath.Join(dir, ".oastui.yaml")); err == nil {
+			fmt.Fprintf(h, "config\x00%s", b)
+		}
+	}
+	key := string(h.Sum(nil))
+	if m, ok := fixtureCodeSets.Load(key); ok {
+		return m.(map[string]bool)
+	}
+	m := map[string]bool{}
+	for _, f := range reviewFixture(t, fx) {
+		m[f.Code] = true
+	}
+	fixtureCodeSets.Store(key, m)
+	return m
+}
+
+var fixtureCodeSets sync.Map // hash of a case's bytes → the codes it gives
+
+// reviewFixture reviews one fixture case as `oastui lint --mode
+// fx.mode` does, with the .oastui.yaml of its folder when there is one.
 func reviewFixture(t *testing.T, fx ruleFixture) []Finding {
 	t.Helper()
+	if fx.tree {
+		return reviewTree(t, fx.path)
+	}
 	a, err := compile.Load(fx.path, compile.LoadOptions{Profile: fx.profile})
 	if err != nil {
 		t.Fatalf("%s: %v", fx.path, err)
@@ -192,11 +253,7 @@ func reviewFixture(t *testing.T, fx ruleFixture) []Finding {
 			t.Fatal(err)
 		}
 	}
-	mode := ModeAdvisory
-	if strings.HasPrefix(filepath.Base(fx.path), "dryrun_") {
-		mode = ModeFull // the dry run's rules are the full review's
-	}
-	return Run(a, Options{Mode: mode, Config: cfg}).Findings
+	return Run(a, Options{Mode: fx.mode, Config: cfg}).Findings
 }
 
 func rvIsDir(p string) bool {
@@ -204,15 +261,19 @@ func rvIsDir(p string) bool {
 	return err == nil && st.IsDir()
 }
 
-// renderRuleFindings prints the findings of one rule, one a line:
-// file:line:col: severity [code] pointer (source …), file relative to
-// testdata/rules; the pointer when there is one, the source when it is
-// not the deterministic review.
-// Messages are pinned by the suites of each group, not here.
+func rvFileExists(p string) bool {
+	st, err := os.Stat(p)
+	return err == nil && !st.IsDir()
+}
+
+// renderRuleFindings prints the findings of code (every finding when code
+// is ""), one a line: file:line:col: severity [code] pointer (source …):
+// message, file relative to testdata/rules; the pointer when there is
+// one, the source when it is not the deterministic review.
 func renderRuleFindings(fs []Finding, code string) string {
 	var b strings.Builder
 	for _, f := range fs {
-		if f.Code != code {
+		if code != "" && f.Code != code {
 			continue
 		}
 		file := filepath.ToSlash(f.File)
@@ -226,13 +287,15 @@ func renderRuleFindings(fs []Finding, code string) string {
 		if f.Source != compile.SourceDeterministic {
 			b.WriteString(" (source " + f.Source + ")")
 		}
-		b.WriteString("\n")
+		b.WriteString(": " + f.Message + "\n")
 	}
 	return b.String()
 }
 
-// checkRuleFixtures asserts the ok and err fixtures of r and, for the
-// fixtures under testdata/rules, the expected output beside them.
+// checkRuleFixtures asserts the ok and err fixtures of r: no ok case
+// gives a finding of r, every err case gives one (with a position), and
+// the err cases' findings, all of them, are the expected output beside
+// them.
 func checkRuleFixtures(t *testing.T, r *Rule) {
 	oks, errs := fixturesOf(t, r)
 	if len(oks) == 0 {
@@ -240,50 +303,52 @@ func checkRuleFixtures(t *testing.T, r *Rule) {
 	}
 	if len(errs) == 0 {
 		t.Errorf("%s: no err fixture (add %s/err/%s and its .golden)", r.Code, rulesFixtureDir, r.Code)
+		return
 	}
 	for _, fx := range oks {
-		if got := renderRuleFindings(reviewFixtureCached(t, fx), r.Code); got != "" {
-			t.Errorf("%s: ok fixture %s reports it:\n%s", r.Code, fx.path, got)
+		if fixtureCodes(t, fx)[r.Code] {
+			t.Errorf("%s: ok fixture %s reports it:\n%s", r.Code, fx.path, renderRuleFindings(reviewFixture(t, fx), r.Code))
 		}
 	}
+	var all strings.Builder
 	for _, fx := range errs {
-		got := renderRuleFindings(reviewFixtureCached(t, fx), r.Code)
+		fs := reviewFixtureCached(t, fx)
+		got := renderRuleFindings(fs, r.Code)
 		if got == "" {
 			t.Errorf("%s: err fixture %s does not report it", r.Code, fx.path)
-			continue
 		}
-		if filepath.Dir(filepath.Dir(fx.path)) != rulesFixtureDir {
-			continue
-		}
-		golden := fx.path + ".golden"
-		if rvUpdate() {
-			if err := os.WriteFile(golden, []byte(got), 0o644); err != nil {
-				t.Fatal(err)
+		for _, f := range fs {
+			if f.Code == r.Code && (f.Line < 1 || f.Column < 1) {
+				t.Errorf("%s: %s: a finding without a position: %+v", r.Code, fx.path, f)
 			}
 		}
-		want, err := os.ReadFile(golden)
-		if err != nil {
-			t.Errorf("%s: %v (go test ./lint -run TestEveryRuleHasFixtures -update writes it)", r.Code, err)
-			continue
+		all.WriteString(renderRuleFindings(fs, ""))
+	}
+	golden := filepath.Join(rulesFixtureDir, "err", r.Code+".golden")
+	if updateGoldens() {
+		if err := os.WriteFile(golden, []byte(all.String()), 0o644); err != nil {
+			t.Fatal(err)
 		}
-		if got != string(want) {
-			t.Errorf("%s: findings differ from %s:\ngot\n%s\nwant\n%s", r.Code, golden, got, want)
-		}
+	}
+	want, err := os.ReadFile(golden)
+	if err != nil {
+		t.Errorf("%s: %v (go test ./lint -run TestRuleFixtures -update writes it)", r.Code, err)
+		return
+	}
+	if got := all.String(); got != string(want) {
+		t.Errorf("%s: findings differ from %s (go test ./lint -run TestRuleFixtures -update rewrites it; review the diff):\n%s", r.Code, golden, firstDiff(string(want), got))
 	}
 }
 
-// TestEveryRuleHasFixtures walks the rule list: every rule has an ok and
-// an err fixture, and they behave.
-func TestEveryRuleHasFixtures(t *testing.T) {
+// TestRuleFixtures walks the rule list: every rule has an ok and an err
+// fixture, and they behave.
+func TestRuleFixtures(t *testing.T) {
 	t.Parallel() // a long table of independent reviews: the package's tail, where one core would idle
 	for _, r := range All {
 		if why, ok := noFixture[r.Code]; ok {
 			if why == "" {
 				t.Errorf("%s: no reason for having no fixture", r.Code)
 			}
-			continue
-		}
-		if pendingLoading[r.Code] {
 			continue
 		}
 		t.Run(r.Code, func(t *testing.T) { checkRuleFixtures(t, r) })
@@ -293,16 +358,17 @@ func TestEveryRuleHasFixtures(t *testing.T) {
 			t.Errorf("noFixture names %s, which is not a rule", code)
 		}
 	}
-}
-
-// TestLoadingRuleFixtures: the fixtures of the loading rules that
-// compile.Load raises from this round on (duplicate_key,
-// package_json_invalid; /work/PLAN.md). They fail until the compile
-// package emits them.
-func TestLoadingRuleFixtures(t *testing.T) {
-	for _, r := range All {
-		if pendingLoading[r.Code] {
-			t.Run(r.Code, func(t *testing.T) { checkRuleFixtures(t, r) })
+	// Every fixture folder belongs to a rule.
+	for _, kind := range []string{"ok", "err"} {
+		ents, err := os.ReadDir(filepath.Join(rulesFixtureDir, kind))
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, e := range ents {
+			code := strings.TrimSuffix(e.Name(), ".golden")
+			if LookupRule(code) == nil || (e.IsDir() != (code == e.Name())) {
+				t.Errorf("%s/%s/%s: not a rule's fixture", rulesFixtureDir, kind, e.Name())
+			}
 		}
 	}
 }

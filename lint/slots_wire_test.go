@@ -70,7 +70,7 @@ func compiledStepNodes(t *testing.T, dir string) []string {
 // no context-slot finding, nothing new, and the compiled steps hold the
 // new FlowNode (placed before the consumer, after the first slot's).
 func TestWireContextSlotFixCompiles(t *testing.T) {
-	dir := copyFixture(t, filepath.Join("..", "testdata", "invalid", "slots", "second-slot-without-flownode"))
+	dir := copyFixture(t, ruleCase("err", "context_slot_not_wired", "second-slot-without-flownode"))
 	stepsBefore := compiledStepNodes(t, dir)
 	if slices.Contains(stepsBefore, "context_voiceContext") {
 		t.Fatalf("the fixture already has the step: %v", stepsBefore)
@@ -339,7 +339,7 @@ func TestWireContextSlotOnBrokenCorpus(t *testing.T) {
 // The wiring follows the file's own style: a minified file stays on one
 // line, a CRLF file gets no bare LF, a tab-indented file no space indent.
 func TestWireContextSlotKeepsStyle(t *testing.T) {
-	fixture := filepath.Join("..", "testdata", "invalid", "slots", "second-slot-without-flownode")
+	fixture := ruleCase("err", "context_slot_not_wired", "second-slot-without-flownode")
 	for _, style := range []string{"minified", "crlf", "tabs"} {
 		t.Run(style, func(t *testing.T) {
 			dir := copyFixture(t, fixture)

@@ -24,7 +24,7 @@ func FuzzValidate(f *testing.F) {
 		f.Add([]byte(s))
 	}
 	var paths []string
-	if m, err := filepath.Glob(filepath.Join(valFixtureDir, "*", "oas.json")); err == nil {
+	if m, err := filepath.Glob(filepath.Join(rulesFixtureDir, "err", "*", "oas.json")); err == nil {
 		paths = append(paths, m...)
 	}
 	corpus := filepath.Join("..", "..", "shared", "corpus", "cinatra")

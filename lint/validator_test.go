@@ -205,3 +205,28 @@ func TestValidatorCap(t *testing.T) {
 		t.Errorf("%d findings, overflow %q", n, overflow)
 	}
 }
+
+// TestValidatorOKAgents: the valid agents bundled in testdata/agents/oastui
+// give no validator finding at all.
+func TestValidatorOKAgents(t *testing.T) {
+	root := filepath.Join("..", "testdata", "agents", "oastui")
+	ents, err := os.ReadDir(root)
+	if err != nil {
+		t.Fatalf("the bundled agents are missing: %v", err)
+	}
+	for _, e := range ents {
+		dir := filepath.Join(root, e.Name())
+		if !e.IsDir() {
+			continue
+		}
+		if _, err := os.Stat(filepath.Join(dir, "cinatra", "oas.json")); err != nil {
+			t.Logf("%s: no cinatra/oas.json yet, skipped", e.Name())
+			continue
+		}
+		t.Run(e.Name(), func(t *testing.T) {
+			for _, f := range validatorFindings(t, dir, compile.LoadOptions{}) {
+				t.Errorf("%s:%d:%d: %s: %s [%s]", f.File, f.Line, f.Column, f.Severity, f.Message, f.Code)
+			}
+		})
+	}
+}

@@ -3,7 +3,6 @@ package prompts
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"github.com/oastui/oastui/internal/race"
 	"os"
 	"path/filepath"
@@ -14,8 +13,6 @@ import (
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/internal/testshared"
 )
-
-var update = flag.Bool("update", false, "rewrite the golden files")
 
 const fixture = "testdata/agents/acme/prompt-agent"
 

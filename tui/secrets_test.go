@@ -60,7 +60,7 @@ func secretLeaf(t *testing.T) (dir string, secrets []string) {
 // everywhereSecrets are the secrets of the secrets-everywhere fixture: two
 // Anthropic keys, GitHub tokens and URL passwords, in headers and URLs.
 func everywhereSecrets(t *testing.T) (dir string, secrets []string) {
-	dir = filepath.Join("..", "testdata", "invalid", "scans", "secrets-everywhere")
+	dir = filepath.Join("..", "lint", "testdata", "rules", "err", "literal_credential_detected", "secrets-everywhere")
 	src, err := os.ReadFile(filepath.Join(dir, "cinatra", "oas.json"))
 	if err != nil {
 		t.Fatal(err)

@@ -46,7 +46,7 @@ func copyTree(t *testing.T, src, dst string) {
 func writeInjectionAgent(t *testing.T) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "agent"+facesPayload)
-	copyTree(t, "../../testdata/invalid/scans/urls-everywhere", dir)
+	copyTree(t, "../../lint/testdata/rules/err/untrusted_external_url/urls-everywhere", dir)
 	p := filepath.Join(dir, "cinatra", "oas.json")
 	src, err := os.ReadFile(p)
 	if err != nil {
@@ -191,7 +191,7 @@ func writeSecretFlow(t *testing.T, secs []string) string {
 // of a minified file. Any 12 characters of a secret past the first four
 // (what a mask may show) count as a leak.
 func TestNoRawSecretInAnyFace(t *testing.T) {
-	everywhere := "../../testdata/invalid/scans/secrets-everywhere"
+	everywhere := "../../lint/testdata/rules/err/literal_credential_detected/secrets-everywhere"
 	src, err := os.ReadFile(filepath.Join(everywhere, "cinatra", "oas.json"))
 	if err != nil {
 		t.Fatal(err)

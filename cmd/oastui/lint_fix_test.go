@@ -59,7 +59,7 @@ func codesOf(t *testing.T, out string) map[string]int {
 	return m
 }
 
-const driftFixture = "../../testdata/invalid/scans/package-drift-license-name"
+const driftFixture = "../../lint/testdata/rules/err/package_version_oas_pkg_drift/package-drift-license-name"
 
 // TestLintDiffWritesNothing: --diff and --fix --dry-run print the unified
 // diff of the fixes on stdout, the summary on stderr, change no file, and

@@ -35,7 +35,7 @@ type lintJSON struct {
 	} `json:"summary"`
 }
 
-const legacyFixture = "../../testdata/invalid/validator/legacy_field/oas.json"
+const legacyFixture = "../../lint/testdata/rules/err/legacy_field/oas.json"
 
 func TestLintText(t *testing.T) {
 	code, out, _ := runLintCmd(t, legacyFixture)

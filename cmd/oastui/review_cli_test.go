@@ -19,10 +19,10 @@ func rvCLI(args ...string) (int, string, string) {
 	return code, out.String(), errOut.String()
 }
 
-var rvScans = filepath.Join("..", "..", "testdata", "invalid", "scans")
+var rvRules = filepath.Join("..", "..", "lint", "testdata", "rules")
 
 func TestReviewCLIFormats(t *testing.T) {
-	agent := filepath.Join(rvScans, "urls-allowlist")
+	agent := filepath.Join(rvRules, "err", "untrusted_external_url", "urls-allowlist")
 	code, out, errOut := rvCLI("lint", "--format", "sarif", agent)
 	if code != 1 {
 		t.Fatalf("sarif: exit %d (%s)", code, errOut)
@@ -53,7 +53,7 @@ func TestReviewCLIFormats(t *testing.T) {
 }
 
 func TestReviewCLIConfig(t *testing.T) {
-	agent := filepath.Join(rvScans, "ok-clean")
+	agent := filepath.Join(rvRules, "ok", "untrusted_external_url", "ok-clean")
 	bad := filepath.Join("..", "..", "testdata", "config", "bad", "missing-reason.yaml")
 	code, out, errOut := rvCLI("lint", "--config", bad, agent)
 	if code != 2 || out != "" || !strings.Contains(errOut, `"reason" is required`) || !strings.Contains(errOut, "missing-reason.yaml:2:") {
@@ -74,7 +74,7 @@ func TestReviewCLIAdvisory(t *testing.T) {
 }
 
 func TestReviewCLICompileGate(t *testing.T) {
-	agent := filepath.Join(rvScans, "urls-everywhere")
+	agent := filepath.Join(rvRules, "err", "untrusted_external_url", "urls-everywhere")
 	code, out, _ := rvCLI("compile", agent)
 	if code != 1 || !strings.HasPrefix(out, `{"ok":false,"error":"review_blocked: `) || !strings.Contains(out, ` deterministic blockers","code":"review_blocked","blockers":[{`) {
 		t.Fatalf("exit %d: %.300s", code, out)

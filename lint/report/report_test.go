@@ -19,11 +19,11 @@ import (
 
 // rvFormatFixtures are reviewed in full (every rule) for the format tests.
 var rvFormatFixtures = []string{
-	"../../testdata/invalid/scans/urls-everywhere",
-	"../../testdata/invalid/scans/secrets-everywhere",
-	"../../testdata/invalid/scans/package-drift-license-name",
-	"../../testdata/invalid/slots/invalid-schema",
-	"../../testdata/invalid/slots/stub-wiring",
+	"../testdata/rules/err/untrusted_external_url/urls-everywhere",
+	"../testdata/rules/err/literal_credential_detected/secrets-everywhere",
+	"../testdata/rules/err/package_version_oas_pkg_drift/package-drift-license-name",
+	"../testdata/rules/err/context_slot_invalid/invalid-schema",
+	"../testdata/rules/err/context_slot_stub_wiring/stub-wiring",
 }
 
 func rvReviewAll(t *testing.T, dirs ...string) ([]lint.Finding, []*compile.Agent) {
@@ -293,7 +293,7 @@ var (
 // fixture (read from it, so they are written down only once).
 func rvFixtureSecrets(t *testing.T) []string {
 	t.Helper()
-	src, err := os.ReadFile("../../testdata/invalid/scans/secrets-everywhere/cinatra/oas.json")
+	src, err := os.ReadFile("../testdata/rules/err/literal_credential_detected/secrets-everywhere/cinatra/oas.json")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -335,7 +335,7 @@ func rvFixtureSecrets(t *testing.T) []string {
 // characters of them past the first four a mask may show.
 func TestNoRawSecretInAnyFormat(t *testing.T) {
 	secrets := rvFixtureSecrets(t)
-	dir := "../../testdata/invalid/scans/secrets-everywhere"
+	dir := "../testdata/rules/err/literal_credential_detected/secrets-everywhere"
 	fs, agents := rvReviewAll(t, dir)
 	if len(fs) == 0 {
 		t.Fatal("no findings on the secrets fixture")

@@ -2,7 +2,6 @@ package report
 
 import (
 	"bytes"
-	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -32,15 +31,10 @@ func fmtSample() ([]lint.Finding, Docs) {
 	return compile.SortFindings(fs), Docs{doc.Path: doc}
 }
 
-func valUpdate() bool {
-	f := flag.Lookup("update")
-	return f != nil && f.Value.String() == "true"
-}
-
 func fmtCompare(t *testing.T, name string, got []byte) {
 	t.Helper()
 	path := filepath.Join(fmtGoldenDir, name)
-	if valUpdate() {
+	if *update {
 		if err := os.MkdirAll(fmtGoldenDir, 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -126,7 +120,5 @@ func TestWriteTextRedacts(t *testing.T) {
 		}
 	}
 }
-
-var update = flag.Bool("update", false, "rewrite golden files")
 
 func itoa(n int) string { return fmt.Sprint(n) }

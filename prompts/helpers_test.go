@@ -1,0 +1,7 @@
+package prompts
+
+import "flag"
+
+// The package's one -update flag: `go test ./prompts -update` rewrites the
+// golden files instead of comparing with them.
+var update = flag.Bool("update", false, "rewrite the golden files instead of comparing with them")
