@@ -10,8 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oastui/oastui/analysis"
-	"github.com/oastui/oastui/compile/safetext"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 	"github.com/oastui/oastui/prompts"
 )
 
@@ -19,7 +18,7 @@ func init() { subcommands = append(subcommands, newPromptsCmd) }
 
 // cleanText is the one sanitiser over the one masker, for every string of
 // the agent this command prints.
-func cleanText(s string) string { return safetext.Clean(secrets.Redact(s)) }
+func cleanText(s string) string { return present.Text(s) }
 
 func newPromptsCmd() *cobra.Command {
 	var node, format, config string
