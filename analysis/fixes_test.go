@@ -37,7 +37,7 @@ func TestPlanFixesAndSources(t *testing.T) {
 	if !found {
 		t.Errorf("no file:line:col code id for the license fix: %+v", batch.Chosen)
 	}
-	d, err := batch.Diff(src)
+	d, err := batch.Preview(src, func(p string) string { return p })
 	if err != nil || !strings.Contains(d, `"license"`) {
 		t.Errorf("diff %q, %v", d, err)
 	}

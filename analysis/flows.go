@@ -6,6 +6,7 @@ import (
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/present"
 )
 
 // Flow is one Flow of the document with its graph, drawing and where each
@@ -42,7 +43,7 @@ func (s *Snapshot) FlowAt(ptr string) *Flow { return s.byPtr[ptr] }
 // listFlows lists every Flow of the document and draws the top one.
 func (s *Snapshot) listFlows() {
 	for _, f := range compile.Flows(s.Agent.Flow.Root) {
-		fl := &Flow{Pointer: f.Pointer, Name: flowgraph.Sanitize(f.ID()), s: s}
+		fl := &Flow{Pointer: f.Pointer, Name: present.Text(f.ID()), s: s}
 		if f.Parent != nil {
 			fl.Parent = f.Parent.Pointer
 		}

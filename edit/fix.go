@@ -393,30 +393,6 @@ func (b *Batch) Result(sources map[string][]byte) (map[string][]byte, error) {
 	return out, nil
 }
 
-// Diff is the unified diff of the whole batch, file by file (sorted).
-func (b *Batch) Diff(sources map[string][]byte) (string, error) {
-	edits := b.Edits()
-	var s strings.Builder
-	for _, p := range b.Files() {
-		src, ok := sources[p]
-		if !ok {
-			return "", fmt.Errorf("%s: not among the files the analysis read", p)
-		}
-		d, err := DiffEdits(p, src, EditsOf(edits, p))
-		if err != nil {
-			return "", fmt.Errorf("%s: %w", p, err)
-		}
-		s.WriteString(d)
-	}
-	for _, m := range b.Moves() {
-		if _, ok := sources[m.From]; !ok {
-			return "", fmt.Errorf("%s: not among the files the analysis read", m.From)
-		}
-		s.WriteString(RenameDiff(m.From, m.To))
-	}
-	return s.String(), nil
-}
-
 // Applied is what Batch.Write did, enough to undo it: each file with the
 // bytes written and the edits that restore the bytes read, and each move
 // with the bytes moved and the folders it created.

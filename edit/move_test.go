@@ -183,7 +183,7 @@ func TestBatchMove(t *testing.T) {
 		{ID: "m", Fixes: []Fix{{Title: "move", Moves: []Move{{From: from, To: to}}}}},
 		{ID: "p", Fixes: []Fix{{Title: "name", Edits: []Edit{{Path: pkg, Start: 9, End: 10, New: "b"}}}}},
 	})
-	d, err := b.Diff(srcs)
+	d, err := b.Preview(srcs, func(p string) string { return p })
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -18,7 +18,7 @@ import (
 	"strings"
 
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 )
 
 // NodeKind is the family of a flow node, derived from its component_type.
@@ -351,9 +351,8 @@ func endpointID(n *compile.Node) string {
 }
 
 // label is how a string from the agent appears in a graph (node ids and
-// names, edge labels, flow id and name): sanitised (safetext, the one
-// sanitiser) and with every literal credential masked (secrets.Redact, the
-// one masker), so that every face that draws a graph — the TUI's pane,
+// names, edge labels, flow id and name): through present.Text, the one
+// presentation function (sanitised, then masked), so that every face that draws a graph — the TUI's pane,
 // `oastui graph` text, DOT and Mermaid — shows neither escape sequences nor
 // raw tokens. Node ids are keyed by their label throughout, so lookups
 // stay consistent.
@@ -361,7 +360,7 @@ func label(s string) string {
 	if s == "" {
 		return ""
 	}
-	return secrets.Redact(Sanitize(s))
+	return present.Text(s)
 }
 
 // addRelated records the child flows of a node and the components it

@@ -3,7 +3,7 @@ package lint
 import (
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/dryrun"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 	"github.com/oastui/oastui/prompts"
 )
 
@@ -85,11 +85,11 @@ func Run(a *compile.Agent, opts Options) Review {
 	if opts.Mode == ModeAdvisory || opts.Mode == ModeFull {
 		fs = advisoryFindings(a, opts.Config, fs)
 	}
-	for i := range fs { // the one masker, once, as findings leave the engine
-		fs[i].Message = secrets.Redact(fs[i].Message)
+	for i := range fs { // the one presentation function (sanitise, then mask), once, as findings leave the engine
+		fs[i].Message = present.Lines(fs[i].Message)
 	}
 	for i := range suppressed {
-		suppressed[i].Message = secrets.Redact(suppressed[i].Message)
+		suppressed[i].Message = present.Lines(suppressed[i].Message)
 	}
 	r := bucket(compile.SortFindings(fs))
 	r.Suppressed = suppressed

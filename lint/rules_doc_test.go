@@ -8,7 +8,7 @@ import (
 	"testing"
 
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 )
 
 const rulesDocPath = "../docs/rules.md"
@@ -43,7 +43,7 @@ func TestRulesDoc(t *testing.T) {
 	}
 	for _, s := range []string{"sk-ant-api03-", "ghp_", "-----BEGIN"} {
 		for _, l := range strings.Split(doc, "\n") {
-			if strings.Contains(l, s) && secrets.Redact(l) != l {
+			if strings.Contains(l, s) && present.Redact(l) != l {
 				t.Errorf("an unmasked credential in docs/rules.md: %.60s…", l)
 			}
 		}
@@ -134,7 +134,7 @@ func excerpt(t *testing.T, file string, line int) RuleExample {
 	from, to := max(1, line-3), min(len(lines), line+3)
 	ex := RuleExample{File: repoPath(file), Start: from, Mark: line}
 	for i := from; i <= to; i++ {
-		l := secrets.Redact(strings.TrimRight(lines[i-1], "\r"))
+		l := present.Redact(strings.TrimRight(lines[i-1], "\r"))
 		if r := []rune(l); len(r) > 140 {
 			l = string(r[:140]) + "…"
 		}
@@ -148,20 +148,20 @@ func excerpt(t *testing.T, file string, line int) RuleExample {
 // form, so that the examples never print one.
 func docSecrets(file string, src []byte) [][2]string {
 	var out [][2]string
-	add := func(v string, det secrets.Detection) {
+	add := func(v string, det present.Detection) {
 		if s := secretOf(v, det); len(s) >= 6 {
 			out = append(out, [2]string{s, det.Masked})
 		}
 	}
 	if d := compile.ParseDoc(file, src); d.Root != nil {
-		w := secretWalker{report: func(ptr string, _ secrets.KeyClass, det secrets.Detection, secret string) {
+		w := secretWalker{report: func(ptr string, _ present.KeyClass, det present.Detection, secret string) {
 			out = append(out, [2]string{secret, det.Masked})
 		}}
-		w.walk(d.Root, "", secrets.KeyNeutral)
+		w.walk(d.Root, "", present.KeyNeutral)
 	}
 	for _, l := range strings.Split(string(src), "\n") {
-		key, _, val := secrets.SplitAssignment(strings.TrimRight(l, "\r"))
-		if det, ok := secrets.Detect(key, val); ok {
+		key, _, val := present.SplitAssignment(strings.TrimRight(l, "\r"))
+		if det, ok := present.Detect(key, val); ok {
 			add(val, det)
 		}
 	}

@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 )
 
 // untrusted_external_url (SPEC §3.3): every outbound URL of the document —
@@ -182,7 +182,7 @@ func urlRedact(s string) string {
 	var b strings.Builder
 	rest := s
 	for i := 0; i < 16 && rest != ""; i++ {
-		d, ok := secrets.Detect("url", rest)
+		d, ok := present.Detect("url", rest)
 		if !ok || d.Start < 0 || d.End <= d.Start || d.End > len(rest) {
 			break
 		}

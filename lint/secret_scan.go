@@ -5,7 +5,7 @@ import (
 	"strconv"
 
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 )
 
 var (
@@ -33,17 +33,17 @@ func scanDocSecrets(p *Pass, d *compile.Doc) {
 	if d == nil || d.Root == nil {
 		return
 	}
-	w := secretWalker{report: func(ptr string, class secrets.KeyClass, det secrets.Detection, secret string) {
+	w := secretWalker{report: func(ptr string, class present.KeyClass, det present.Detection, secret string) {
 		r, what := RuleLiteralCredentialDetected, "literal credential detected"
-		if class == secrets.KeyDescriptive {
+		if class == present.KeyDescriptive {
 			r, what = RuleCredentialInDescription, "credential in a descriptive field"
 		}
 		p.reportValue(d, ptr, r, secretMessage(what, ptr, det), secret)
 	}}
-	w.walk(d.Root, "", secrets.KeyNeutral)
+	w.walk(d.Root, "", present.KeyNeutral)
 }
 
-func secretMessage(what, ptr string, det secrets.Detection) string {
+func secretMessage(what, ptr string, det present.Detection) string {
 	return fmt.Sprintf("%s at %s: pattern=%s, value %s", what, ptr, det.Family, det.Masked)
 }
 
@@ -53,12 +53,12 @@ type secretWalker struct {
 	path []string
 	// report gets the secret itself (the detected part of the string) for
 	// the finding's ValueHash; it must not be kept or shown
-	report func(ptr string, class secrets.KeyClass, det secrets.Detection, secret string)
+	report func(ptr string, class present.KeyClass, det present.Detection, secret string)
 	// cache of key classes: keys repeat a lot in one document; a small
 	// direct-mapped table is cheaper than a map for these short keys
 	cache [256]struct {
 		key   string
-		class secrets.KeyClass
+		class present.KeyClass
 		ok    bool
 	}
 	nodes int
@@ -67,7 +67,7 @@ type secretWalker struct {
 // secretMaxNodes bounds the walk (the parser already bounds depth and size).
 const secretMaxNodes = 1 << 22
 
-func (w *secretWalker) class(key string) secrets.KeyClass {
+func (w *secretWalker) class(key string) present.KeyClass {
 	h := uint(len(key))
 	if len(key) > 0 {
 		h = h*31 + uint(key[0])*7 + uint(key[len(key)-1])*131 + uint(key[len(key)/2])
@@ -76,7 +76,7 @@ func (w *secretWalker) class(key string) secrets.KeyClass {
 	if e.ok && e.key == key {
 		return e.class
 	}
-	c := secrets.ClassifyKey(key)
+	c := present.ClassifyKey(key)
 	e.key, e.class, e.ok = key, c, true
 	return c
 }
@@ -86,7 +86,7 @@ func (w *secretWalker) pointer() string {
 }
 
 // walk visits n whose own key has class kc (array items inherit it).
-func (w *secretWalker) walk(n *compile.Node, key string, kc secrets.KeyClass) {
+func (w *secretWalker) walk(n *compile.Node, key string, kc present.KeyClass) {
 	if n == nil {
 		return
 	}
@@ -99,17 +99,17 @@ func (w *secretWalker) walk(n *compile.Node, key string, kc secrets.KeyClass) {
 		if len(n.Text) < 6 {
 			return // nothing that short is reported under any key
 		}
-		det, ok := secrets.DetectIn(kc, n.Text)
+		det, ok := present.DetectIn(kc, n.Text)
 		if !ok {
 			return
 		}
-		if kc == secrets.KeyDescriptive && !det.Strong {
+		if kc == present.KeyDescriptive && !det.Strong {
 			return
 		}
 		w.report(w.pointer(), kc, det, secretOf(n.Text, det))
 	case compile.Object:
 		// name/value pairs: {"name": "Authorization", "value": "Bearer …"}
-		pairClass := secrets.KeyClass(255)
+		pairClass := present.KeyClass(255)
 		var label *compile.Node
 		hasValue := false
 		for _, m := range n.Members {
@@ -123,14 +123,14 @@ func (w *secretWalker) walk(n *compile.Node, key string, kc secrets.KeyClass) {
 			}
 		}
 		if hasValue && label != nil && label.Text != "" && len(label.Text) < 128 {
-			if c := w.class(label.Text); c >= secrets.KeySecret {
+			if c := w.class(label.Text); c >= present.KeySecret {
 				pairClass = c
 			}
 		}
 		for _, m := range n.Members {
 			// the class of a key matters only for a string under it or the
 			// strings of an array under it; objects bring their own keys
-			c := secrets.KeyNeutral
+			c := present.KeyNeutral
 			switch v := m.Value; {
 			case v == nil:
 			case v.Kind == compile.String && len(v.Text) >= 6, v.Kind == compile.Array:
@@ -156,7 +156,7 @@ func (w *secretWalker) walk(n *compile.Node, key string, kc secrets.KeyClass) {
 
 // secretOf is the detected secret inside value v (the whole value when the
 // detection's span is not usable).
-func secretOf(v string, det secrets.Detection) string {
+func secretOf(v string, det present.Detection) string {
 	if det.Start >= 0 && det.Start < det.End && det.End <= len(v) {
 		return v[det.Start:det.End]
 	}

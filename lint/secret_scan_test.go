@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 )
 
 // secScanJSON runs the flow-document secret scan over src.
@@ -276,7 +276,7 @@ func TestSiblingSplitAssignment(t *testing.T) {
 		"  - token => 'x'":             {"token", "14", "x"},
 		"just a line of prose: really": {"", "0", "just a line of prose: really"},
 	} {
-		k, off, v := secrets.SplitAssignment(in)
+		k, off, v := present.SplitAssignment(in)
 		if k != want[0] || fmt.Sprint(off) != want[1] || v != want[2] {
 			t.Errorf("%q → %q %d %q, want %v", in, k, off, v, want)
 		}

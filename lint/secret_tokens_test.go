@@ -6,7 +6,7 @@ import (
 	"github.com/oastui/oastui/internal/testshared"
 )
 
-// The detector and its tests live in lint/secrets; the check tests here
+// The detector and its tests live in present; the check tests here
 // use the same fake tokens.
 
 // The fake credentials of internal/testshared (one per provider family).
@@ -26,7 +26,7 @@ var (
 func secSharedDir(t testing.TB) string { return testshared.Dir(t) }
 
 // secGitleaksRow is one row of the labelled sample set (the detector's
-// measurement in lint/secrets reads the same file, with more fields).
+// measurement in present reads the same file, with more fields).
 type secGitleaksRow = testshared.SecretSample
 
 func secLoadGitleaks(t testing.TB) []secGitleaksRow { return testshared.SecretSamples(t) }

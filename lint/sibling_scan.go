@@ -8,7 +8,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 )
 
 // The sibling-file scan (reference cinatra.md §2, last paragraph): every
@@ -99,7 +99,7 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 			d = compile.ParseDoc(path, src)
 		}
 		if d.Root != nil {
-			w := secretWalker{report: func(ptr string, class secrets.KeyClass, det secrets.Detection, secret string) {
+			w := secretWalker{report: func(ptr string, class present.KeyClass, det present.Detection, secret string) {
 				// descriptive fields only report strong detections (the
 				// walker filters); a provider token in package.json's
 				// description is published with the package, so it is a
@@ -115,7 +115,7 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 					Location: ptr, Source: compile.SourceDeterministic, File: path, Line: line, Column: col,
 					EndLine: endLine, EndColumn: endCol, ValueHash: compile.HashValue(secret)})
 			}}
-			w.walk(d.Root, "", secrets.KeyNeutral)
+			w.walk(d.Root, "", present.KeyNeutral)
 			return out
 		}
 	}
@@ -136,12 +136,12 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 		if lockfile && (strings.Contains(s, "integrity") || strings.Contains(s, "sha512-") || strings.Contains(s, "sha1-")) {
 			continue
 		}
-		key, off, val := secrets.SplitAssignment(s)
-		det, ok := secrets.Detect(key, val)
+		key, off, val := present.SplitAssignment(s)
+		det, ok := present.Detect(key, val)
 		if !ok {
 			continue
 		}
-		if secrets.ClassifyKey(key) == secrets.KeyDescriptive && !det.Strong {
+		if present.ClassifyKey(key) == present.KeyDescriptive && !det.Strong {
 			continue
 		}
 		col := utf8.RuneCountInString(s[:off+det.Start]) + 1
@@ -162,7 +162,7 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 // after it when the source spells the string without escapes up to its
 // end (then the decoded and the raw text agree), else the end of the
 // string value; 0, 0 when the pointer names no string.
-func siblingSecretEnd(d *compile.Doc, ptr string, det secrets.Detection) (line, col int) {
+func siblingSecretEnd(d *compile.Doc, ptr string, det present.Detection) (line, col int) {
 	n := d.Lookup(ptr)
 	if n == nil || n.Kind != compile.String || n.Offset < 0 {
 		return 0, 0
@@ -179,7 +179,7 @@ func siblingSecretEnd(d *compile.Doc, ptr string, det secrets.Detection) (line, 
 // quote the secret starts, when the source spells the string without
 // escapes up to it (then the decoded and the raw text agree); 0 otherwise,
 // which leaves the position at the string.
-func siblingSecretColumn(d *compile.Doc, ptr string, det secrets.Detection) int {
+func siblingSecretColumn(d *compile.Doc, ptr string, det present.Detection) int {
 	n := d.Lookup(ptr)
 	if n == nil || n.Kind != compile.String || det.Start < 0 || det.Start > len(n.Text) {
 		return 0

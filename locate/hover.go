@@ -2,9 +2,8 @@ package locate
 
 import (
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/compile/safetext"
 	"github.com/oastui/oastui/flowgraph"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 )
 
 // Facts are what an editor shows on hover over a node. Every string is
@@ -45,7 +44,7 @@ func (x *Index) Hover(s Symbol) (Facts, bool) {
 	return f, true
 }
 
-func clean(s string) string { return safetext.Clean(secrets.Redact(s)) }
+func clean(s string) string { return present.Text(s) }
 
 // cleanAll sanitises and masks each string.
 func cleanAll(ss []string) []string {

@@ -16,10 +16,9 @@ import (
 
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/compile/safetext"
 	"github.com/oastui/oastui/lint"
-	"github.com/oastui/oastui/lint/secrets"
 	"github.com/oastui/oastui/locate"
+	"github.com/oastui/oastui/present"
 )
 
 // result is the review of one agent at the buffer versions it saw.
@@ -476,7 +475,7 @@ func (s *Server) diagnostics(r *result) map[string][]protoDiag {
 	return out
 }
 
-func clean(s string) string { return safetext.Clean(secrets.Redact(s)) }
+func clean(s string) string { return present.Text(s) }
 
 // rangeOf is the range a finding covers: from its position (the same line
 // and column as `oastui lint` prints) over the offending value: the whole

@@ -16,8 +16,8 @@
 // It is a protocol adapter only: nothing here loads, lints, compiles or
 // draws on its own. Every path a client names must resolve (symlinks
 // followed) inside the workspace roots (the client's roots/list, else the
-// server's own); every string of every result passes the one masker
-// (secrets.Redact) and the one sanitiser (safetext); a panic in a tool becomes that call's error result.
+// server's own); every string of every result passes the one presentation
+// function (present.Line: sanitise, then mask); a panic in a tool becomes that call's error result.
 package mcpserver
 
 import (
@@ -33,9 +33,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
-	"github.com/oastui/oastui/compile/safetext"
 	"github.com/oastui/oastui/lint/report"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 )
 
 // Options configure a server.
@@ -221,8 +220,8 @@ func addTool[In, Out any](s *Server, name, title, desc string, readOnly bool, h 
 
 func ptr[T any](v T) *T { return &v }
 
-// maskText is the one masker and the one sanitiser, line by line:
-// safetext.CleanLine ∘ secrets.Redact (a "key: value" line is judged under
+// maskText is the one presentation function, line by line: present.Line,
+// sanitise then mask (a "key: value" line is judged under
 // its key, so a multi-line text is masked one line at a time; a client may
 // show a result in a terminal, so escape sequences, controls, bidi and
 // zero-width characters go, tabs and newlines stay). The
@@ -247,16 +246,16 @@ func maskText(s string) string {
 func maskJSON(doc string) string {
 	lines := strings.Split(doc, "\n")
 	for i, l := range lines {
-		lines[i] = secrets.Redact(l)
+		lines[i] = present.Redact(l)
 	}
 	return string(report.EscapeInvisible([]byte(strings.Join(lines, "\n"))))
 }
 
 func maskLine(l string) string {
 	if strings.HasPrefix(l, "--- a") || strings.HasPrefix(l, "+++ b") {
-		return l[:5] + safetext.CleanLine(secrets.Redact(l[5:]))
+		return l[:5] + present.Line(l[5:])
 	}
-	return safetext.CleanLine(secrets.Redact(l))
+	return present.Line(l)
 }
 
 // maskValue masks every string reachable from v (a pointer to the output)

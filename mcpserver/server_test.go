@@ -17,7 +17,7 @@ import (
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/flowgraph"
 	"github.com/oastui/oastui/internal/testshared"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 )
 
 // token is a fake credential planted in the test agent: no result may
@@ -230,7 +230,7 @@ func TestReviewCompileGraphResolve(t *testing.T) {
 	}
 	for i, f := range rev.Findings {
 		e := snap.Review.Findings[i]
-		if f.Code != e.Code || f.Line != e.Line || f.Column != e.Column || f.Location != e.Location || f.Message != secrets.Redact(e.Message) {
+		if f.Code != e.Code || f.Line != e.Line || f.Column != e.Column || f.Location != e.Location || f.Message != present.Redact(e.Message) {
 			t.Errorf("finding %d: %+v, the engine: %+v", i, f, e)
 		}
 	}

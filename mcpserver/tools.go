@@ -482,7 +482,7 @@ func (s *Server) fix(_ context.Context, c *call, in FixInput) (FixOutput, string
 		}
 	}
 	sources := snap.Sources()
-	d, err := b.Diff(sources)
+	d, err := b.Preview(sources, c.roots.Relative)
 	if err != nil {
 		return FixOutput{}, "", err
 	}

@@ -3,8 +3,8 @@ package prompts
 import "strings"
 
 // Clean returns a copy of r with every string that comes from the agent
-// passed through clean (the faces pass the one sanitiser composed with the
-// one masker: safetext.Clean ∘ secrets.Redact). Counts are those of the
+// passed through clean (the faces pass present.Text, the one presentation
+// function: sanitise, then mask). Counts are those of the
 // raw text, which is what the model reads.
 func (r *Report) Clean(clean func(string) string) *Report {
 	if r == nil {

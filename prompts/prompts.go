@@ -162,6 +162,50 @@ type Provenance struct {
 	Detail      string `json:"detail"`
 }
 
+// Text is the provenance in a few words, the one wording every face shows
+// (`oastui prompts`, the TUI's prompt tab): "run input topic (required)",
+// "edge from fetch.facts", "context slot style via context_style",
+// "default \"en\"", "agent input x", "UNRESOLVED (rule)"; " by name" when
+// the data flow is implicit. It holds the agent's text as it is: a face
+// passes it through the one presentation function.
+func (p Provenance) Text() string {
+	var s string
+	switch p.Kind {
+	case FromStart:
+		var attrs []string
+		if p.Required {
+			attrs = append(attrs, "required")
+		}
+		if p.Hidden {
+			attrs = append(attrs, "hidden")
+		}
+		if p.HasDefault {
+			attrs = append(attrs, "default "+p.Default)
+		}
+		s = "run input " + p.Output
+		if len(attrs) > 0 {
+			s += " (" + strings.Join(attrs, ", ") + ")"
+		}
+	case FromEdge:
+		s = "edge from " + p.From + "." + p.Output
+	case FromSlot:
+		s = "context slot " + p.Slot + " via " + p.From
+	case FromDefault:
+		s = "default " + p.Default
+	case FromAgentInput:
+		s = "agent input " + p.Output
+	default:
+		s = "UNRESOLVED"
+		if p.Rule != "" {
+			s += " (" + p.Rule + ")"
+		}
+	}
+	if p.Implicit {
+		s += " by name"
+	}
+	return s
+}
+
 // Skill is the SKILL.md the llm-bridge discovers for the node's agent_id.
 type Skill struct {
 	Path      string `json:"path"`      // relative to the package

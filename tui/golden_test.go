@@ -388,7 +388,7 @@ func TestPromptTabBack(t *testing.T) {
 	if _, n := m.graph.SelectedNode(); n == nil || n.ID != "notify" {
 		t.Fatalf("⌫: graph selects %+v, want notify", n)
 	}
-	if s := ansi.Strip(m.Render()); !strings.Contains(s, "{{ releaseUrl }} ← publish.releaseUrl") || strings.Contains(s, "back to LLM node") {
+	if s := ansi.Strip(m.Render()); !strings.Contains(s, "{{ releaseUrl }} ← edge from publish.releaseUrl") || strings.Contains(s, "back to LLM node") {
 		t.Errorf("back on notify, nothing more to go back to:\n%s", s)
 	}
 	press(m, "enter", "esc")

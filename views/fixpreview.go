@@ -20,7 +20,7 @@ const FixMark = "⚒"
 type FixPreview struct {
 	finding compile.Finding
 	fixes   []edit.Fix
-	diffs   [][]string // per fix: the diff lines (raw, cleaned at render)
+	diffs   [][]string // per fix: the diff lines (presented by edit.PreviewFix)
 	chosen  int
 	text    Text
 }
@@ -37,38 +37,20 @@ func NewFixPreview(x compile.Finding, srcs map[string][]byte, display func(strin
 	return p
 }
 
-// fixDiff is the diff of one fix, file by file, or the reason it has none.
+// fixDiff is the diff of one fix (edit.PreviewFix: the one fix preview of
+// every face, its text presented already), or the reason it has none.
 func fixDiff(f edit.Fix, srcs map[string][]byte, display func(string) string) []string {
-	var out []string
-	for _, path := range f.Files() {
-		src, ok := srcs[path]
-		if !ok {
-			out = append(out, "! "+display(path)+": the analysis did not read this file; the fix cannot be applied")
-			continue
-		}
-		next, err := edit.Apply(src, edit.EditsOf(f.Edits, path))
-		if err != nil {
-			out = append(out, "! "+display(path)+": "+err.Error())
-			continue
-		}
-		d := edit.UnifiedDiff(display(path), src, next)
-		if d == "" {
-			out = append(out, "  "+display(path)+": no change")
-			continue
-		}
-		out = append(out, strings.Split(strings.TrimSuffix(d, "\n"), "\n")...)
-	}
-	for _, m := range f.Moves {
-		if _, ok := srcs[m.From]; !ok {
-			out = append(out, "! "+display(m.From)+": the analysis did not read this file; the fix cannot be applied")
-			continue
-		}
-		out = append(out, strings.Split(strings.TrimSuffix(edit.RenameDiff(display(m.From), display(m.To)), "\n"), "\n")...)
-	}
 	if f.Empty() {
-		out = append(out, "! the fix has no edits")
+		return []string{"! the fix has no edits"}
 	}
-	return out
+	d, err := edit.PreviewFix(f, srcs, display)
+	if err != nil {
+		return []string{"! " + err.Error() + "; the fix cannot be applied"}
+	}
+	if d == "" {
+		return []string{"  no change"}
+	}
+	return strings.Split(strings.TrimSuffix(d, "\n"), "\n")
 }
 
 func (p *FixPreview) show() {

@@ -89,3 +89,32 @@ func TestFixPreviewScrollsAndChooses(t *testing.T) {
 		t.Errorf("the choice is not shown:\n%s", out)
 	}
 }
+
+// TestFixPreviewIsEditsPreview: the TUI shows edit's one fix preview (the
+// text `lint --diff` and agent_fix show), line for line, for each
+// alternative fix; it built its own (a Myers diff of the whole file,
+// cleaned but not masked per line) before.
+func TestFixPreviewIsEditsPreview(t *testing.T) {
+	src := []byte("{\n  \"note\": \"ghp_R8x2Kq7LmZ4vN1pW9sT3yB6cD0fG5hJ8kLmN \u009b2J\",\n  \"password\": \"Zq8vLw3mRt\",\n  \"v\": \"1\"\n}\n")
+	i := strings.Index(string(src), `"1"`) + 1
+	j := strings.Index(string(src), "Zq8")
+	fixes := []edit.Fix{
+		{Title: "one", Edits: []edit.Edit{{Path: "a.json", Start: i, End: i + 1, New: "2"}}},
+		{Title: "two", Edits: []edit.Edit{{Path: "a.json", Start: j, End: j + 1, New: "Y"}}},
+	}
+	srcs := map[string][]byte{"a.json": src}
+	ident := func(s string) string { return s }
+	p := NewFixPreview(compile.Finding{Code: "c", Fixes: fixes}, srcs, ident)
+	for k, f := range fixes {
+		want, err := edit.PreviewFix(f, srcs, ident)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if got := strings.Join(p.diffs[k], "\n") + "\n"; got != want {
+			t.Errorf("fix %d: the TUI shows\n%s\n--- edit's preview is\n%s", k, got, want)
+		}
+		if strings.Contains(want, "q8vLw3mRt") || strings.Contains(want, "\u009b") || strings.Contains(want, "R8x2Kq7LmZ4v") {
+			t.Errorf("fix %d: the preview shows a secret or C1:\n%s", k, want)
+		}
+	}
+}

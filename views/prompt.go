@@ -265,7 +265,7 @@ func (p *Prompt) lines(th Theme) []string {
 			mark = th.Cursor.Render("› ")
 			p.cursorAt = len(out)
 		}
-		prov := provLabel(ph.Provenance)
+		prov := ph.Provenance.Text()
 		st := th.Text
 		if ph.Provenance.Kind == prompts.FromUnresolved {
 			st = th.Warning
@@ -290,40 +290,6 @@ func (p *Prompt) lines(th Theme) []string {
 	}
 	out = append(out, "")
 	return append(out, p.budgetLines(th, w)...)
-}
-
-// provLabel is a placeholder's provenance in a few words.
-func provLabel(p prompts.Provenance) string {
-	var s string
-	switch p.Kind {
-	case prompts.FromStart:
-		s = "run input " + p.Output
-		if p.Required {
-			s += " (required)"
-		} else if p.HasDefault {
-			s += " = " + p.Default
-		}
-		if p.Hidden {
-			s += " hidden"
-		}
-	case prompts.FromEdge:
-		s = p.From + "." + p.Output
-	case prompts.FromSlot:
-		s = "slot " + p.Slot
-	case prompts.FromDefault:
-		s = "default " + p.Default
-	case prompts.FromAgentInput:
-		s = "agent input " + p.Output
-	default:
-		s = "unresolved"
-		if p.Rule != "" {
-			s += " (" + p.Rule + ")"
-		}
-	}
-	if p.Implicit {
-		s += " by name"
-	}
-	return s
 }
 
 // tokenBar is the static prompt against the model's window (or, when the

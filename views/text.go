@@ -5,8 +5,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 
-	"github.com/oastui/oastui/compile/safetext"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 )
 
 // Clean makes a string taken from the agent safe to draw: escape sequences
@@ -14,10 +13,10 @@ import (
 // formatting characters are removed and line breaks become spaces, so that
 // text cannot move the cursor, change colours, set the window title or
 // reorder what is shown; and every literal credential in it is masked.
-// It is secrets.Redact, the project's one masker, then safetext.Clean, its
-// one sanitiser: every string of an agent file the TUI draws goes through
-// it (prompts of the Compiled tab, the Node tab's fields, names).
-func Clean(s string) string { return safetext.Clean(secrets.Redact(s)) }
+// It is present.Text, the one presentation function (sanitise, then mask):
+// every string of an agent file the TUI draws goes through it (prompts of
+// the Compiled tab, the Node tab's fields, names).
+func Clean(s string) string { return present.Text(s) }
 
 // Fit truncates s (which may carry style sequences) to width w with an
 // ellipsis and pads it with spaces to exactly w columns.

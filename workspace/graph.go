@@ -7,7 +7,7 @@ import (
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 )
 
 // RootID is the id of the call graph's synthetic first node (the tree
@@ -185,8 +185,8 @@ func rootName(root string) string {
 	return displayRoot(root)
 }
 
-// clean is the one sanitiser and masker for text from agent files.
-func clean(s string) string { return secrets.Redact(flowgraph.Sanitize(s)) }
+// clean is the one presentation function for text from agent files.
+func clean(s string) string { return present.Text(s) }
 
 // Text is the call graph drawn for a terminal (`oastui graph DIR
 // --workspace`): a title line, the drawing, the agents standing alone and

@@ -11,7 +11,7 @@ import (
 	"testing"
 
 	"github.com/oastui/oastui/internal/testshared"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 )
 
 // The attack of issue 11 item 5: OSC 0 (window title), OSC 52 (clipboard)
@@ -139,7 +139,7 @@ func facesSecrets(t *testing.T, n int) []string {
 			strings.ContainsAny(r.Value, "\n\r\"\\ ") || seen[r.Value[:8]] {
 			continue
 		}
-		if red := secrets.Redact("tok " + r.Value); red == "tok "+r.Value || strings.Contains(red, r.Value[4:16]) {
+		if red := present.Redact("tok " + r.Value); red == "tok "+r.Value || strings.Contains(red, r.Value[4:16]) {
 			continue // not something the detector knows
 		}
 		seen[r.Value[:8]] = true
@@ -152,7 +152,7 @@ func facesSecrets(t *testing.T, n int) []string {
 }
 
 // writeSecretFlow writes an agent whose node names, one node id, a URL in
-// a minified line (slashes escaped) and a prompt hold the secrets.
+// a minified line (slashes escaped) and a prompt hold the present.
 func writeSecretFlow(t *testing.T, secs []string) string {
 	t.Helper()
 	dir := filepath.Join(t.TempDir(), "sec-agent")

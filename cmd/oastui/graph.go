@@ -10,7 +10,7 @@ import (
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 	"github.com/oastui/oastui/workspace"
 	"github.com/spf13/cobra"
 )
@@ -125,7 +125,7 @@ func newGraphCmd() *cobra.Command {
 func flowIDs(a *compile.Agent) []string {
 	var ids []string
 	for _, f := range compile.Flows(a.Flow.Root) {
-		ids = append(ids, secrets.Redact(flowgraph.Sanitize(f.ID())))
+		ids = append(ids, present.Text(f.ID()))
 	}
 	sort.Strings(ids)
 	return ids

@@ -65,7 +65,7 @@ func runLintFixes(std cmdIO, targets []string, opts analysis.Options, ci *ciStat
 		}
 		worst, last = w, b
 		if dry {
-			d, err := b.Diff(sources)
+			d, err := b.Preview(sources, func(p string) string { return p })
 			if err != nil {
 				return 0, internalErrorf("--diff: %v", err)
 			}

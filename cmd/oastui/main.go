@@ -12,7 +12,7 @@ import (
 
 	"github.com/spf13/cobra"
 
-	"github.com/oastui/oastui/compile/safetext"
+	"github.com/oastui/oastui/present"
 )
 
 // Exit codes (SPEC §6).
@@ -105,11 +105,11 @@ func runStdin(args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 
 // cleanMessage makes an error message safe for the terminal: messages echo
 // PATH arguments, file names and values from the agent, so every line goes
-// through safetext (the one sanitiser); line breaks are kept.
+// through present.Clean (the one sanitiser); line breaks are kept.
 func cleanMessage(s string) string {
 	lines := strings.Split(s, "\n")
 	for i, l := range lines {
-		lines[i] = safetext.Clean(l)
+		lines[i] = present.Clean(l)
 	}
 	return strings.Join(lines, "\n")
 }

@@ -10,8 +10,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oastui/oastui/analysis"
-	"github.com/oastui/oastui/compile/safetext"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 	"github.com/oastui/oastui/prompts"
 )
 
@@ -19,7 +18,7 @@ func init() { subcommands = append(subcommands, newPromptsCmd) }
 
 // cleanText is the one sanitiser over the one masker, for every string of
 // the agent this command prints.
-func cleanText(s string) string { return safetext.Clean(secrets.Redact(s)) }
+func cleanText(s string) string { return present.Text(s) }
 
 func newPromptsCmd() *cobra.Command {
 	var node, format, config string
@@ -152,7 +151,7 @@ func writeNodeText(w io.Writer, n *prompts.NodePrompt, encs []string) {
 	fmt.Fprintf(w, "placeholders (%d):\n", len(n.Placeholders))
 	for _, p := range n.Placeholders {
 		fmt.Fprintf(w, "  {{ %s }} in %s ← %s; sample %q (%s, %d tokens) [%s]\n", p.Name, strings.Join(p.Roles, "+"),
-			provText(p.Provenance), trimSample(p.Sample), p.SampleFrom, p.Tokens, p.Bucket)
+			p.Provenance.Text(), trimSample(p.Sample), p.SampleFrom, p.Tokens, p.Bucket)
 	}
 	fmt.Fprintf(w, "--- system (%s) ---\n%s\n", n.System.Source, n.Preview.System)
 	fmt.Fprintf(w, "--- user ---\n%s\n", n.Preview.User)
@@ -169,44 +168,6 @@ func modelText(m prompts.Model) string {
 	}
 	if m.Capability != "" {
 		s += ", capability " + m.Capability
-	}
-	return s
-}
-
-func provText(p prompts.Provenance) string {
-	var s string
-	switch p.Kind {
-	case prompts.FromStart:
-		var attrs []string
-		if p.Required {
-			attrs = append(attrs, "required")
-		}
-		if p.Hidden {
-			attrs = append(attrs, "hidden")
-		}
-		if p.HasDefault {
-			attrs = append(attrs, "default "+p.Default)
-		}
-		s = "start input " + p.From + "." + p.Output
-		if len(attrs) > 0 {
-			s += " (" + strings.Join(attrs, ", ") + ")"
-		}
-	case prompts.FromEdge:
-		s = "edge from " + p.From + "." + p.Output
-	case prompts.FromSlot:
-		s = "context slot " + p.Slot + " via " + p.From
-	case prompts.FromDefault:
-		s = "default " + p.Default
-	case prompts.FromAgentInput:
-		s = "agent input " + p.Output
-	default:
-		s = "UNRESOLVED"
-		if p.Rule != "" {
-			s += " (" + p.Rule + ")"
-		}
-	}
-	if p.Implicit {
-		s += " by name"
 	}
 	return s
 }

@@ -91,3 +91,28 @@ func YAMLFlowMapping(n int) []byte {
 	b.WriteString("}\n")
 	return []byte(b.String())
 }
+
+// Secrets is agent text that must never reach any output as it is: a
+// GitHub token, a URL password, an 8-bit CSI (U+009B), a right-to-left
+// override (U+202E) and a left-to-right isolate (U+2066). Tests put it in a
+// file (as one JSON string's content) and look for Raw in what a face
+// shows.
+const Secrets = "see https://bob:hunter2pass@example.com/x " + Token + " \u009b2J \u202eevil\u2066x"
+
+// Token is the GitHub token of Secrets.
+const Token = "ghp_R8x2Kq7LmZ4vN1pW9sT3yB6cD0fG5hJ8kLmN"
+
+// Raw lists the parts of Secrets no face may show: the token, the
+// password and the three characters.
+var Raw = []string{Token, "hunter2pass", "\u009b", "\u202e", "\u2066"}
+
+// Shown returns the parts of Raw that s shows.
+func Shown(s string) []string {
+	var out []string
+	for _, r := range Raw {
+		if strings.Contains(s, r) {
+			out = append(out, fmt.Sprintf("%q", r))
+		}
+	}
+	return out
+}

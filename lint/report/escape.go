@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/oastui/oastui/compile/safetext"
+	"github.com/oastui/oastui/present"
 )
 
 // jsonEscapeInvisible rewrites, in encoded JSON, every character that a
@@ -38,19 +38,19 @@ func EscapeInvisible(b []byte) []byte {
 }
 
 func jsonMustEscape(r rune) bool {
-	return r >= 0x7f && safetext.Unsafe(r)
+	return r >= 0x7f && present.Unsafe(r)
 }
 
-// cleanLines is safetext.Clean line by line: newlines are kept (a format
+// cleanLines is present.Clean line by line: newlines are kept (a format
 // may escape them, as github does) and everything else the sanitiser
 // removes is removed.
 func cleanLines(s string) string {
 	if !strings.Contains(s, "\n") {
-		return safetext.Clean(s)
+		return present.Clean(s)
 	}
 	parts := strings.Split(s, "\n")
 	for i, p := range parts {
-		parts[i] = safetext.Clean(p)
+		parts[i] = present.Clean(p)
 	}
 	return strings.Join(parts, "\n")
 }

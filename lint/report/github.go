@@ -20,7 +20,7 @@ func (githubFormat) Format(w io.Writer, r Report) error { return writeGitHub(w, 
 // line: ::error file=F,line=L,col=C,title=CODE::MESSAGE (warning for
 // warnings, notice for suggestions), escaped as the runner expects. The
 // log is shown in terminals and web pages: every string is sanitised
-// (safetext) before it is escaped, so no escape sequence reaches them.
+// (present.Clean) before it is escaped, so no escape sequence reaches them.
 func WriteGitHub(w io.Writer, findings []lint.Finding) error {
 	return Write(w, githubFormat{}, Report{Findings: findings})
 }

@@ -4,10 +4,11 @@
 // with its Formatter plus one entry in Formats; the CLI lists and picks
 // formats from that map.
 //
-// Every format goes through Write, which masks each finding's message with
-// secrets.Redact (the one masker), and then makes what it writes safe for
-// the place it lands: text and github (terminals, CI logs) through
-// safetext, the project's one sanitiser; json and sarif escape every
+// Every format goes through Write, which passes each finding's message
+// through present.Lines (the one presentation function: sanitise, then
+// mask), and then makes what it writes safe for the place it lands: text
+// and github (terminals, CI logs) through present.Clean; json and sarif
+// escape every
 // control, C1, bidirectional and zero-width character as \uXXXX (valid
 // JSON, the same decoded string).
 package report
@@ -20,7 +21,7 @@ import (
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 )
 
 // Report is what a format renders: the findings and what some formats
@@ -109,12 +110,12 @@ func Write(w io.Writer, f Formatter, r Report) error {
 }
 
 // Mask returns the findings with every literal credential in a message
-// replaced by its masked form (secrets.Redact). The rules mask what they
+// sanitised and masked line by line (present.Lines). The rules mask what they
 // quote already; this is the net under every face. fs is not modified.
 func Mask(fs []lint.Finding) []lint.Finding {
 	var out []lint.Finding
 	for i, f := range fs {
-		m := secrets.Redact(f.Message)
+		m := present.Lines(f.Message)
 		if m == f.Message {
 			continue
 		}

@@ -8,7 +8,7 @@ import (
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/edit"
 	"github.com/oastui/oastui/lint"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 )
 
 // SARIF 2.1.0 output (SPEC §6, reference/linters.md §6.2): own small
@@ -375,7 +375,7 @@ func writeSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
 	}
 	for _, sf := range opts.Suppressed {
 		f := sf.Finding
-		f.Message = secrets.Redact(f.Message)
+		f.Message = present.Lines(f.Message)
 		r := result(f)
 		kind := "external"
 		if sf.InSource {

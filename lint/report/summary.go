@@ -5,7 +5,7 @@ import (
 	"io"
 	"strings"
 
-	"github.com/oastui/oastui/compile/safetext"
+	"github.com/oastui/oastui/present"
 )
 
 // summaryFormat: one line per agent linted (--format summary), worst
@@ -17,7 +17,7 @@ type summaryFormat struct{}
 func (summaryFormat) Format(w io.Writer, r Report) error {
 	width := 0
 	for _, t := range r.Targets {
-		width = max(width, len(safetext.Clean(t.Path)))
+		width = max(width, len(present.Clean(t.Path)))
 	}
 	var b strings.Builder
 	tot := Summary{}
@@ -43,7 +43,7 @@ func (summaryFormat) Format(w io.Writer, r Report) error {
 		tot.Blockers += t.Blockers
 		tot.Warnings += t.Warnings
 		tot.Suggestions += t.Suggestions
-		fmt.Fprintf(&b, "%-*s  %-15s  %s\n", width, safetext.Clean(t.Path), status, counts(t.Blockers, t.Warnings, t.Suggestions))
+		fmt.Fprintf(&b, "%-*s  %-15s  %s\n", width, present.Clean(t.Path), status, counts(t.Blockers, t.Warnings, t.Suggestions))
 	}
 	other := ""
 	if others > 0 {

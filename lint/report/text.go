@@ -8,9 +8,8 @@ import (
 	"unicode/utf8"
 
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/compile/safetext"
 	"github.com/oastui/oastui/lint"
-	"github.com/oastui/oastui/lint/secrets"
+	"github.com/oastui/oastui/present"
 )
 
 // TextOptions tune WriteText.
@@ -47,7 +46,7 @@ func (textFormat) Format(w io.Writer, r Report) error {
 // WriteText renders findings like actionlint: one
 // `file:line:col: severity: message [code]` line, then the source line and
 // a caret under the column (when the file is in docs), then a summary line.
-// Text from the agent goes through safetext (the one sanitiser); source
+// Text from the agent goes through present (sanitised, then masked); source
 // excerpts are a window of at most txtMaxSnippet characters around the
 // column, with every credential in them masked.
 func WriteText(w io.Writer, fs []lint.Finding, docs Docs, opts TextOptions) error {
@@ -71,8 +70,8 @@ func writeText(w io.Writer, fs []lint.Finding, docs Docs, opts TextOptions) erro
 			style = txtYellow
 		}
 		fmt.Fprintf(&b, "%s: %s: %s %s\n",
-			paint(txtBold, fmt.Sprintf("%s:%d:%d", safetext.Clean(f.File), f.Line, f.Column)),
-			paint(style, string(f.Severity)), safetext.Clean(f.Message), paint(txtDim, "["+safetext.Clean(f.Code)+"]"))
+			paint(txtBold, fmt.Sprintf("%s:%d:%d", present.Clean(f.File), f.Line, f.Column)),
+			paint(style, string(f.Severity)), present.Clean(f.Message), paint(txtDim, "["+present.Clean(f.Code)+"]"))
 		if doc := docs[f.File]; doc != nil && f.Line > 0 {
 			txtSnippet(&b, doc, f, paint)
 		}
@@ -132,6 +131,11 @@ func txtSnippet(b *strings.Builder, doc *compile.Doc, f lint.Finding, paint func
 	}
 	line := string(src[lo:hi])
 	bcol = min(bcol-lo, len(line))
+	// The one presentation order (present.Line): sanitised, then masked.
+	// The parts before the column and from it are sanitised apart, so that
+	// the caret stays under the column when the sanitiser drops characters.
+	pre := present.CleanLine(line[:bcol])
+	line, bcol = pre+present.CleanLine(line[bcol:]), len(pre)
 	line, bcol = txtRedact(line, bcol, f)
 	width := max(txtTokenWidth([]byte(line), bcol), 1)
 	runes := []rune(line)
@@ -148,9 +152,7 @@ func txtSnippet(b *strings.Builder, doc *compile.Doc, f lint.Finding, paint func
 	if end < len(runes) || cutRight {
 		suffix = "…"
 	}
-	// The part before the column and the rest are sanitised apart, so that
-	// the caret stays under the column when the sanitiser drops characters.
-	before, after := safetext.CleanLine(string(runes[start:col])), safetext.CleanLine(string(runes[col:end]))
+	before, after := string(runes[start:col]), string(runes[col:end])
 	width = max(min(width, utf8.RuneCountInString(after)), 1)
 	num := fmt.Sprintf("%d", f.Line)
 	gutter := strings.Repeat(" ", len(num))
@@ -211,16 +213,16 @@ func txtTokenEnd(src []byte, off int) int {
 
 // txtRedact keeps credentials out of a source excerpt (SPEC §2: never a
 // raw secret): the value under a credential finding is shown masked, and
-// any other credential on the line is masked by the secret scanner's
-// secrets.Redact. It returns the line to show and the byte offset of the
-// finding's column in it.
+// any other credential on the line is masked by present.Redact. line is
+// sanitised already (present.Line's order). It returns the line to show
+// and the byte offset of the finding's column in it.
 func txtRedact(line string, bcol int, f lint.Finding) (string, int) {
 	if r := lint.LookupRule(f.Code); r != nil && slices.Contains(r.Tags, "security") && strings.Contains(f.Code, "credential") {
 		if end := txtTokenEnd([]byte(line), bcol); end-bcol >= 2 && line[bcol] == '"' && line[end-1] == '"' {
-			line = line[:bcol] + `"` + secrets.Mask(line[bcol+1:end-1]) + `"` + line[end:]
+			line = line[:bcol] + `"` + present.Mask(line[bcol+1:end-1]) + `"` + line[end:]
 		}
 	}
-	red := secrets.Redact(line)
+	red := present.Redact(line)
 	if red == line {
 		return line, bcol
 	}
@@ -229,7 +231,7 @@ func txtRedact(line string, bcol int, f lint.Finding) (string, int) {
 		d++
 	}
 	if d < bcol {
-		bcol = min(len(secrets.Redact(line[:bcol])), len(red))
+		bcol = min(len(present.Redact(line[:bcol])), len(red))
 		for bcol > 0 && bcol < len(red) && !utf8.RuneStart(red[bcol]) {
 			bcol--
 		}

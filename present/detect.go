@@ -1,10 +1,4 @@
-// Package secrets is the literal-credential detector (stdlib only): Detect
-// judges one string under the key it sits under, Mask is how a secret is
-// shown (first characters, "…", length), and Redact is THE masker: every
-// string that leaves the engine for a face (finding messages, source
-// excerpts, graph labels) goes through it. The lint package's
-// literal-secrets checks call it; it knows nothing about findings.
-package secrets
+package present
 
 // The literal-credential detector (SPEC §3.3 literal_credential_detected;
 // reference cinatra.md §2). Detect(key, value) judges one JSON

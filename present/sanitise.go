@@ -1,9 +1,7 @@
-// Package safetext is the project's one terminal sanitiser: every string
-// taken from an agent file (ids, names, URLs, messages, paths) passes
-// through Clean or CleanLine before it reaches a terminal, a CI log or any
-// other face that a terminal may render. It depends on the standard
-// library only.
-package safetext
+package present
+
+// The sanitiser: Clean and CleanLine remove what a terminal acts on. Faces
+// call Text/Line/Lines (present.go), which apply it before the masker.
 
 import (
 	"strings"

@@ -1,4 +1,4 @@
-package safetext
+package present
 
 import (
 	"testing"

@@ -1,4 +1,4 @@
-package secrets
+package present
 
 // Key classification for the secret scan: the name of the JSON key a string
 // sits under decides how hard the value is looked at. This replaces the

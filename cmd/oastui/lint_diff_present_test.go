@@ -1,0 +1,47 @@
+package main
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/internal/hostile"
+)
+
+// hostileDiffFixture is the drift fixture with hostile.Secrets in a string
+// beside the lines its fixes change (issue 26 item 11).
+func hostileDiffFixture(t *testing.T) string {
+	dir := copyFixtureTree(t, driftFixture)
+	p := filepath.Join(dir, "cinatra", "oas.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(b), `"type": "leaf",`, `"type": "leaf",`+"\n      \"note\": \""+hostile.Secrets+"\",", 1)
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
+// TestLintDiffPresented: `lint --diff` shows no raw secret, C1 or bidi
+// character (it printed the token, the URL password, U+009B, U+202E and
+// U+2066), and prints exactly edit's one fix preview — the text the TUI
+// and agent_fix show for the same fixes.
+func TestLintDiffPresented(t *testing.T) {
+	dir := hostileDiffFixture(t)
+	_, out, errs := runLintCmd(t, "--diff", dir)
+	if !strings.Contains(out, "+++ b/") || !strings.Contains(out, `"note": "see https://bob:`) {
+		t.Fatalf("no diff with the note's context line:\n%s\n%s", out, errs)
+	}
+	if shown := hostile.Shown(out); len(shown) > 0 {
+		t.Errorf("lint --diff shows %v:\n%s", shown, out)
+	}
+	snap := analysis.Run(dir, analysis.Options{})
+	want, err := analysis.PlanFixes(snap.Review.Findings).Preview(snap.Sources(), func(p string) string { return p })
+	if err != nil || out != want {
+		t.Errorf("lint --diff is not edit's preview (%v):\n%s\n--- want\n%s", err, out, want)
+	}
+}

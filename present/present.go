@@ -1,0 +1,45 @@
+// Package present is the presentation leaf (stdlib only; every room may
+// import it): the one terminal sanitiser (Clean, CleanLine), the one
+// literal-credential detector and masker (Detect, Mask, Redact) and the one
+// function that applies both, Text (with Line for a source line that keeps
+// its tabs and Lines for multi-line text). Every string taken from an agent
+// file that leaves the engine for a face — finding messages, JSON
+// Pointers, source excerpts, graph labels, prompt text, fix diffs — goes
+// through Text, Line or Lines.
+//
+// The order is fixed: sanitise, then mask. The masker must judge the text
+// the reader will see. Masking first would let a control character, a
+// zero-width or bidi character or an escape sequence split a token so the
+// masker does not recognise it ("ghp_\u200b…", "ghp_ESC[0m…"), and the
+// sanitiser would then remove the splitter and print the whole raw token.
+// Sanitising first joins the token before the masker looks; the masker
+// only replaces text by its masked form (the token's first characters,
+// "…" and a length, all printable), so it cannot bring back what the
+// sanitiser removed.
+package present
+
+import "strings"
+
+// Text is the one presentation function: s sanitised (Clean) and then
+// every literal credential in it masked (Redact). Line breaks become
+// spaces; use Lines for text whose lines matter.
+func Text(s string) string { return Redact(Clean(s)) }
+
+// Line is Text for a source line shown as an excerpt or a diff line: tabs
+// are kept (a caret line can be aligned under them).
+func Line(s string) string { return Redact(CleanLine(s)) }
+
+// Lines is Line applied to each line of s: multi-line text (templates,
+// previews, diffs) keeps its line breaks ("\r\n" becomes "\n"), and each
+// line is sanitised and then masked on its own, so that a "key: value"
+// line is judged under its key.
+func Lines(s string) string {
+	if !strings.ContainsAny(s, "\n") {
+		return Line(s)
+	}
+	parts := strings.Split(s, "\n")
+	for i, p := range parts {
+		parts[i] = Line(strings.TrimSuffix(p, "\r"))
+	}
+	return strings.Join(parts, "\n")
+}
