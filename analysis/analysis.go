@@ -2,7 +2,7 @@
 // finds its config, reviews it, compiles it, lists its flow graphs and its
 // context slots, and hands back one immutable Snapshot of engine types.
 //
-// The TUI, every subcommand and the coming servers call Run; none of them
+// The TUI, every subcommand, the language server and the MCP server call Run; none of them
 // loads, lints or compiles on its own. This package is the only place that
 // knows the order of the pipeline, resolves the config and turns a load
 // failure into a finding.
@@ -222,7 +222,7 @@ func (s *Snapshot) PackageVersion() string {
 
 // Gate is the compile/publish gate over this snapshot (SPEC §3.5): the
 // review_blocked response and true when a deterministic blocker stops
-// compilation. In advisory mode the deterministic review is run again, as
+// compilation. In every mode the deterministic review is run again, as
 // the gate never counts advisory findings.
 func (s *Snapshot) Gate() (blockedJSON []byte, blocked bool) {
 	if s.Agent == nil {

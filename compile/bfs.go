@@ -81,21 +81,13 @@ type StepNode struct {
 	Steps []int
 }
 
-// StepOrder lists the top-level Flow's nodes in BFS order with the step
-// numbers the compiler gives them, so a graph can put step badges on nodes.
-// It works on any parsed flow (also one the compiler rejects); for a flow
-// that compiles, the numbers are exactly those of Compile's
-// ApprovalPolicy.Steps (whose Step.NodeID names the same node). Returns nil
-// when the flow did not parse.
-func StepOrder(a *Agent) []StepNode {
-	if a == nil || a.Flow == nil || a.Flow.Root == nil {
-		return nil
-	}
-	return FlowStepOrder(a.Flow.Root)
-}
-
-// FlowStepOrder is StepOrder for one Flow object. For a nested subflow the
-// numbers are those the subflow would get compiled as an agent of its own.
+// FlowStepOrder lists a Flow's nodes in BFS order with the step numbers
+// the compiler gives them, so a graph can put step badges on nodes. It
+// works on any parsed flow (also one the compiler rejects); for a flow that
+// compiles, the numbers are exactly those of Compile's
+// ApprovalPolicy.Steps (whose Step.NodeID names the same node). For a
+// nested subflow the numbers are those the subflow would get compiled as an
+// agent of its own.
 func FlowStepOrder(flow *Node) []StepNode {
 	refs := flow.Get("$referenced_components")
 	byID := map[string]*Node{}

@@ -126,7 +126,7 @@ func FuzzParse(f *testing.F) {
 		if len(src) > 64<<10 {
 			return // the pointer round trip below is quadratic-ish; keep executions fast
 		}
-		d := NewDoc("x.json", src, root)
+		d := &Doc{Path: "x.json", Src: src, Root: root}
 		Walk(root, "", func(ptr string, n *Node) bool {
 			if d.Lookup(ptr) == nil {
 				t.Fatalf("Lookup(%q) = nil", ptr)
@@ -207,7 +207,7 @@ func FuzzCompileMutations(f *testing.F) {
 			}
 			*target = *repl
 		}
-		a := &Agent{FlowPath: "fuzz/cinatra/oas.json", Flow: NewDoc("fuzz/cinatra/oas.json", src, root),
+		a := &Agent{FlowPath: "fuzz/cinatra/oas.json", Flow: &Doc{Path: "fuzz/cinatra/oas.json", Src: src, Root: root},
 			Package: ParseDoc("fuzz/package.json", []byte(fuzzPackage))}
 		before := root.Interface()
 		out, err := Compile(a)

@@ -340,7 +340,7 @@ func TestCompiledBytesMutations(t *testing.T) {
 		due := func() bool { n++; return n%stride == 0 }
 		var sum [sha256.Size]byte
 		compile := func() {
-			a.Flow = NewDoc(a.FlowPath, src, root)
+			a.Flow = &Doc{Path: a.FlowPath, Src: src, Root: root}
 			sum = sha256.Sum256(compiledBytes(t, a))
 		}
 		record := func(label string, vi int) {

@@ -48,9 +48,6 @@ func truthy(n *Node) bool {
 // isObj is `v && typeof v === "object"` (arrays included).
 func isObj(n *Node) bool { return n != nil && (n.Kind == Object || n.Kind == Array) }
 
-// isPlainObj excludes arrays.
-func isPlainObj(n *Node) bool { return n != nil && n.Kind == Object }
-
 // get is property access v?.key on a JSON value: object members, array
 // indexes; nothing on primitives (their prototype properties are not data).
 func get(n *Node, key string) *Node {

@@ -49,11 +49,6 @@ func ParseDoc(path string, src []byte) *Doc {
 	return d
 }
 
-// NewDoc wraps an already parsed tree (YAML, or a tree built in a test).
-func NewDoc(path string, src []byte, root *Node) *Doc {
-	return &Doc{Path: path, Src: src, Root: root}
-}
-
 func (d *Doc) lineStarts() []int {
 	d.posOnce.Do(d.buildPosIndex)
 	return d.lines

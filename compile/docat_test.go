@@ -82,7 +82,7 @@ func TestValueEndFallbacks(t *testing.T) {
 	if n, _ := d.NodeAt(3); n != nil {
 		t.Errorf("unparsed doc has a node at 3")
 	}
-	y := NewDoc("x.yaml", []byte("a: 1\nb: [x]\n"), &Node{Kind: Object, Offset: 0, Members: []Member{{Key: "a", KeyOffset: 0, Value: &Node{Kind: Number, Text: "1", Offset: 3}}}})
+	y := &Doc{Path: "x.yaml", Src: []byte("a: 1\nb: [x]\n"), Root: &Node{Kind: Object, Offset: 0, Members: []Member{{Key: "a", KeyOffset: 0, Value: &Node{Kind: Number, Text: "1", Offset: 3}}}}}
 	if e := y.ValueEnd(y.Root); e != 4 {
 		t.Errorf("yaml root end = %d, want the line end 4", e)
 	}

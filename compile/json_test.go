@@ -88,7 +88,7 @@ func TestPointerOfAndWalkNodes(t *testing.T) {
 		src   string
 	}{
 		{"json", Parse, `{"a":[1,{"b/c~":"x"}],"d":{"e":null}}`},
-		{"yaml", ParseYAML, "a:\n  - 1\n  - b/c~: x\nd:\n  e: null\n"},
+		{"yaml", parseYAML, "a:\n  - 1\n  - b/c~: x\nd:\n  e: null\n"},
 	} {
 		root, err := tc.parse([]byte(tc.src))
 		if err != nil {
@@ -102,4 +102,13 @@ func TestPointerOfAndWalkNodes(t *testing.T) {
 			t.Errorf("%s: PointerOf %q, Walk %q", tc.name, got, want)
 		}
 	}
+}
+
+// parseYAML is ParseYAMLDoc's tree, or its error.
+func parseYAML(src []byte) (*Node, error) {
+	d := ParseYAMLDoc("x.yaml", src)
+	if d.Err != nil {
+		return nil, d.Err
+	}
+	return d.Root, nil
 }

@@ -64,15 +64,6 @@ type Siblings struct {
 	Dirs      []string // the directories listed (the package directory first)
 }
 
-// LoadSiblings lists and reads the sibling files of an agent built by hand
-// (Load fills Agent.Siblings itself); nil when a.Dir is "".
-func LoadSiblings(a *Agent) *Siblings {
-	if a == nil || a.Dir == "" {
-		return nil
-	}
-	return loadSiblings(a)
-}
-
 // loadSiblings walks the package directory (symlinks and the skipped
 // directories are not followed; the flow file, cinatra/oas.json and
 // cinatra/agent.json are left out) and reads each text file, reusing the

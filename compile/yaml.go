@@ -66,16 +66,6 @@ func (d *Doc) FileSyntaxFinding() *Finding {
 	return f
 }
 
-// ParseYAML parses one YAML document into a tree of Nodes. It never panics.
-func ParseYAML(src []byte) (*Node, error) {
-	d := &Doc{Src: src}
-	root, err := d.parseYAML()
-	if err != nil {
-		return nil, err
-	}
-	return root, nil
-}
-
 func (d *Doc) parseYAML() (root *Node, serr *SyntaxError) {
 	src := d.Src
 	if len(src) > MaxFileBytes {

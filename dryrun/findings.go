@@ -246,11 +246,9 @@ func subEnd(steps []Step, i int) int {
 	return end
 }
 
-// PathText writes a path for a message: node ids joined by →, the branch
+// pathText writes a path for a message: node ids joined by →, the branch
 // taken in brackets, a nested flow's steps as parent/child; long paths
 // keep their last 12 steps.
-func PathText(steps []Step) string { return pathText(steps) }
-
 func pathText(steps []Step) string {
 	var parts []string
 	var stack []string

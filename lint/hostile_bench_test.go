@@ -90,7 +90,7 @@ func benchText(b *testing.B, path string) {
 	docs.AddAgent(a)
 	b.ReportAllocs()
 	for b.Loop() {
-		if err := report.WriteText(io.Discard, r.Findings, docs, report.TextOptions{Files: 1}); err != nil {
+		if err := report.Write(io.Discard, report.Formats["text"], report.Report{Findings: r.Findings, Docs: docs, Files: 1}); err != nil {
 			b.Fatal(err)
 		}
 	}

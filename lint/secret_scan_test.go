@@ -149,14 +149,16 @@ func TestSecretMessagesNeverHoldTheSecret(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(pkg, "package.json"), []byte(`{"name":"x","version":"1.0.0"}`), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	a := &compile.Agent{Dir: pkg, FlowPath: filepath.Join(pkg, "cinatra", "oas.json")}
 	// the sibling scan caps findings per file; spread the lines over files
 	// of 10 lines each so that every secret is reported
 	for i := 0; i*10 < len(lines); i++ {
 		end := min(len(lines), i*10+10)
 		_ = os.WriteFile(filepath.Join(pkg, fmt.Sprintf("part%04d.txt", i)), []byte(strings.Join(lines[i*10:end], "\n")), 0o644)
 	}
-	a.Siblings = compile.LoadSiblings(a) // the files loading reads
+	if err := os.WriteFile(filepath.Join(pkg, "cinatra", "oas.json"), []byte("{}"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	a := rvLoad(t, pkg) // Load reads the sibling files
 	sib := ScanSiblingFiles(a)
 	for _, f := range sib {
 		checked++
@@ -237,9 +239,7 @@ func TestSiblingFileScan(t *testing.T) {
 				files[k] = v
 			}
 			secWriteTree(t, dir, files)
-			a := &compile.Agent{Dir: dir, FlowPath: filepath.Join(dir, "cinatra", "oas.json")}
-			a.Siblings = compile.LoadSiblings(a) // the files loading reads
-			a.Siblings = compile.LoadSiblings(a) // the files loading reads
+			a := rvLoad(t, dir) // Load reads the sibling files
 			var got []string
 			for _, f := range ScanSiblingFiles(a) {
 				rel, _ := filepath.Rel(dir, f.File)
@@ -259,8 +259,7 @@ func TestSiblingFileTooLarge(t *testing.T) {
 	dir := t.TempDir()
 	big := strings.Repeat("lorem ipsum dolor sit amet\n", SiblingMaxFileBytes/27+10)
 	secWriteTree(t, dir, map[string]string{"cinatra/oas.json": "{}", "data/big.txt": big + fakeGH})
-	a := &compile.Agent{Dir: dir, FlowPath: filepath.Join(dir, "cinatra", "oas.json")}
-	a.Siblings = compile.LoadSiblings(a) // the files loading reads
+	a := rvLoad(t, dir) // Load reads the sibling files
 	fs := ScanSiblingFiles(a)
 	if len(fs) != 1 || fs[0].Code != "package_file_too_large_to_scan" || fs[0].Severity != compile.Warning {
 		t.Fatalf("got %v", fs)
@@ -401,8 +400,7 @@ func TestSiblingDescriptionToken(t *testing.T) {
 		"cinatra/oas.json": "{}",
 		"package.json":     `{"name":"x","description":"rotate ` + fakeOpenAI + ` monthly","keywords":["Zf3D0LXCM3EIMbgJpUNnkRtOfOueHznBQ7"]}`,
 	})
-	a := &compile.Agent{Dir: dir, FlowPath: filepath.Join(dir, "cinatra", "oas.json")}
-	a.Siblings = compile.LoadSiblings(a) // the files loading reads
+	a := rvLoad(t, dir) // Load reads the sibling files
 	fs := ScanSiblingFiles(a)
 	var got []string
 	for _, f := range fs {

@@ -1,11 +1,9 @@
 package lint
 
 import (
-	"path/filepath"
 	"strings"
 	"testing"
 
-	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/internal/testshared"
 )
 
@@ -27,8 +25,7 @@ func TestSiblingSecretSpan(t *testing.T) {
 		t.Run(c.file, func(t *testing.T) {
 			dir := t.TempDir()
 			secWriteTree(t, dir, map[string]string{"cinatra/oas.json": "{}", c.file: c.text})
-			a := &compile.Agent{Dir: dir, FlowPath: filepath.Join(dir, "cinatra", "oas.json")}
-			a.Siblings = compile.LoadSiblings(a)
+			a := rvLoad(t, dir) // Load reads the sibling files
 			fs := ScanSiblingFiles(a)
 			if len(fs) != 1 || fs[0].Code != RuleLiteralCredentialInSiblingFile.Code {
 				t.Fatalf("findings %+v", fs)

@@ -258,12 +258,6 @@ func maskLine(l string) string {
 	return present.Line(l)
 }
 
-// maskValue masks every string reachable from v (a pointer to the output)
-// in place. Outputs are built fresh for each call, so nothing the engine
-// holds is modified... except slices shared with a snapshot, which is
-// discarded after the call.
-func maskValue(v reflect.Value) { mapStrings(v, maskText) }
-
 // mapStrings replaces every string s reachable from v by f(s), in place.
 func mapStrings(v reflect.Value, f func(string) string) {
 	switch v.Kind() {

@@ -28,10 +28,6 @@ const (
 	KeyPassword
 )
 
-func (c KeyClass) String() string {
-	return [...]string{"descriptive", "identifier", "neutral", "secret", "password"}[c]
-}
-
 // secMaxKeyWords bounds the work on a pathological key.
 const secMaxKeyWords = 12
 

@@ -117,19 +117,6 @@ func Count(enc, text string) (int, error) {
 	return total, nil
 }
 
-// CountAll counts text in every encoding of Encodings.
-func CountAll(text string) (Counts, error) {
-	out := Counts{}
-	for _, enc := range Encodings {
-		n, err := Count(enc, text)
-		if err != nil {
-			return nil, err
-		}
-		out[enc] = n
-	}
-	return out, nil
-}
-
 // chunkMin is the size below which a chunk is not cut further (cutting
 // tiny chunks only costs map look-ups).
 const chunkMin = 256

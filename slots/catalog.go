@@ -4,7 +4,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"sort"
 	"strings"
 	"time"
 
@@ -329,13 +328,6 @@ func (c *Catalog) Mimes() map[string]string {
 		}
 	}
 	return m
-}
-
-// sortedCopy returns a sorted copy of ss.
-func sortedCopy(ss []string) []string {
-	out := append([]string(nil), ss...)
-	sort.Strings(out)
-	return out
 }
 
 // shortExtension drops the npm scope: "@cinatra-ai/x-artifact" → "x-artifact".

@@ -8,8 +8,8 @@ import (
 	"strings"
 )
 
-// EditorCommand builds the command that opens file at line and column in
-// the user's editor ($VISUAL, then $EDITOR, then vi), with the argument form
+// EditorArgs is the argv that opens file at line and column in the user's
+// editor ($VISUAL, then $EDITOR, then vi), with the argument form
 // each editor understands:
 //
 //	vi, vim, nvim, nano, micro, kak:   +LINE FILE      (nano: +LINE,COL)
@@ -19,12 +19,6 @@ import (
 //	anything else:                     +LINE FILE (the convention most editors accept)
 //
 // Arguments already in the variable (code --wait) are kept.
-func EditorCommand(getenv func(string) string, file string, line, col int) *exec.Cmd {
-	args := EditorArgs(getenv, file, line, col)
-	return exec.Command(args[0], args[1:]...)
-}
-
-// EditorArgs is EditorCommand's argv.
 func EditorArgs(getenv func(string) string, file string, line, col int) []string {
 	if getenv == nil {
 		getenv = os.Getenv

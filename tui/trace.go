@@ -21,9 +21,6 @@ type Tracer struct {
 	OnFrame func(seq uint64, at time.Time)
 }
 
-// NewTracer writes to w.
-func NewTracer(w io.Writer) *Tracer { return &Tracer{w: w} }
-
 // TracerFromEnv opens OASTUI_TRACE, or returns nil when it is unset.
 func TracerFromEnv() (*Tracer, error) {
 	p := os.Getenv("OASTUI_TRACE")

@@ -229,12 +229,6 @@ func countMissing(cg *CallGraph) int {
 	return n
 }
 
-// Findings of every agent of the index and the workspace's, for callers
-// that merge them (lint): kept here so the order is one.
-func Merge(review []compile.Finding, ix *Index) []compile.Finding {
-	return compile.SortFindings(append(append([]compile.Finding(nil), review...), ix.Findings...))
-}
-
 // shortNames drops the vendor from node names when every agent of the
 // tree and every missing child share one vendor (the title line names it).
 func (ix *Index) shortNames() func(string) string {

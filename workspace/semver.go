@@ -55,14 +55,6 @@ func ParseVersion(s string) (Version, bool) {
 	return v, true
 }
 
-func (v Version) String() string {
-	s := strconv.Itoa(v.Major) + "." + strconv.Itoa(v.Minor) + "." + strconv.Itoa(v.Patch)
-	if v.Pre != "" {
-		s += "-" + v.Pre
-	}
-	return s
-}
-
 // Compare orders versions: -1, 0 or 1 (semver precedence).
 func (v Version) Compare(w Version) int {
 	for _, d := range [3]int{v.Major - w.Major, v.Minor - w.Minor, v.Patch - w.Patch} {
@@ -141,17 +133,13 @@ func (c comparator) ok(v Version) bool {
 
 // Range is a parsed version range: alternatives of comparator sets.
 type Range struct {
-	text string
 	alts [][]comparator // an empty set matches every release
 }
-
-// String is the range as written.
-func (r Range) String() string { return r.text }
 
 // ParseRange parses a range of the subset described above; false for
 // anything else (a tag such as "latest", a URL, a file: or workspace: spec).
 func ParseRange(s string) (Range, bool) {
-	r := Range{text: s}
+	r := Range{}
 	for _, alt := range strings.Split(s, "||") {
 		set, ok := parseSet(strings.TrimSpace(alt))
 		if !ok {

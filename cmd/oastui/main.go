@@ -52,7 +52,7 @@ func newRootCmd() *cobra.Command {
 		Args:          cobra.MaximumNArgs(1),
 		SilenceUsage:  true,
 		SilenceErrors: true,
-		RunE:          runTUI,
+		RunE:          tuiMain,
 	}
 	root.Flags().String("project", "", "project the context picker (Slots tab, p) resolves for; P cycles the catalog's projects")
 	root.Flags().String("catalog", "", "artifact catalog of the context picker (default .oastui/catalog.json at the workspace root)")
@@ -62,11 +62,6 @@ func newRootCmd() *cobra.Command {
 		root.AddCommand(sub())
 	}
 	return root
-}
-
-// runTUI is replaced by the TUI issue; until then the root command explains.
-var runTUI = func(cmd *cobra.Command, args []string) error {
-	return usageErrorf("the terminal UI is not built yet; use a subcommand (oastui --help)")
 }
 
 func main() {

@@ -16,8 +16,6 @@ import (
 	"github.com/oastui/oastui/tui/example"
 )
 
-func init() { runTUI = tuiMain }
-
 // tuiMain is the root command: `oastui [PATH]` opens the live TUI. What
 // it opens is decided by openTarget; a PATH that is not an agent is a
 // usage error (exit 2) with the loader's reason, never a blank screen.

@@ -1,3 +1,6 @@
+// Package race says whether the binary was built with the race detector,
+// so that tests can run a sample of their long tables under it (the full
+// tables run without -race; `go test -race ./...` must stay fast).
 package race
 
 // Stride is 1 without the race detector and n under it. A test walking a

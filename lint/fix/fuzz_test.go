@@ -61,7 +61,7 @@ func FuzzEdits(f *testing.F) {
 			p := n.Parent()
 			q := root
 			if pp := compile.PointerOf(p); pp != "" {
-				q = compile.NewDoc("f.json", out, root).Lookup(pp)
+				q = (&compile.Doc{Path: "f.json", Src: out, Root: root}).Lookup(pp)
 			}
 			if q == nil || len(q.Members)+len(q.Items) != len(p.Members)+len(p.Items)-1 {
 				t.Fatalf("remove %q: the parent did not lose exactly one child\n%s", ptr, out)

@@ -58,7 +58,7 @@ func fpRun(t *testing.T, src, token string) map[string]string {
 	}
 	fs := lint.Run(a, lint.Options{}).Findings
 	var buf bytes.Buffer
-	if err := WriteSARIF(&buf, fs, SARIFOptions{BaseDir: dir, Agents: []*compile.Agent{a}}); err != nil {
+	if err := Write(&buf, Formats["sarif"], Report{Findings: fs, BaseDir: dir, Agents: []*compile.Agent{a}}); err != nil {
 		t.Fatal(err)
 	}
 	out := map[string]string{}
@@ -151,7 +151,7 @@ func TestSARIFSuppressions(t *testing.T) {
 	g := f
 	g.Code, g.Location, g.Message = "untrusted_external_url", "/u", "url"
 	var buf bytes.Buffer
-	err := WriteSARIF(&buf, nil, SARIFOptions{Suppressed: []lint.SuppressedFinding{{Finding: f, Reason: "revoked demo token"}, {Finding: g, Reason: "vetted", InSource: true}}})
+	err := Write(&buf, Formats["sarif"], Report{Findings: nil, Suppressed: []lint.SuppressedFinding{{Finding: f, Reason: "revoked demo token"}, {Finding: g, Reason: "vetted", InSource: true}}})
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -16,17 +16,13 @@ type githubFormat struct{}
 
 func (githubFormat) Format(w io.Writer, r Report) error { return writeGitHub(w, r.Findings, r.BaseDir) }
 
-// WriteGitHub writes findings as GitHub Actions workflow commands, one a
+// writeGitHub writes findings as GitHub Actions workflow commands, one a
 // line: ::error file=F,line=L,col=C,title=CODE::MESSAGE (warning for
-// warnings, notice for suggestions), escaped as the runner expects. The
-// log is shown in terminals and web pages: every string is sanitised
-// (present.Clean) before it is escaped, so no escape sequence reaches them.
-func WriteGitHub(w io.Writer, findings []lint.Finding) error {
-	return Write(w, githubFormat{}, Report{Findings: findings})
-}
-
-// writeGitHub writes the annotations; with root set, file paths are made
-// relative to it (the runner resolves them against the repository root).
+// warnings, notice for suggestions), escaped as the runner expects; with
+// root set, file paths are made relative to it (the runner resolves them
+// against the repository root). The log is shown in terminals and web
+// pages: every string is sanitised (present.Clean) before it is escaped,
+// so no escape sequence reaches them.
 func writeGitHub(w io.Writer, findings []lint.Finding, root string) error {
 	bw := bufio.NewWriter(w)
 	for _, f := range findings {

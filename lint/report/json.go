@@ -46,12 +46,6 @@ func NewJSONReport(fs []lint.Finding, files int) JSONReport {
 	return JSONReport{SchemaVersion: JSONSchemaVersion, Findings: fs, Summary: Summarize(fs, files)}
 }
 
-// WriteJSON writes findings as one JSONReport object; files is the number
-// of agent files linted.
-func WriteJSON(w io.Writer, fs []lint.Finding, files int) error {
-	return Write(w, jsonFormat{}, Report{Findings: fs, Files: files})
-}
-
 // encodeJSON writes v indented, without HTML escaping, with every
 // character a terminal may act on escaped (jsonEscapeInvisible).
 func encodeJSON(w io.Writer, v any) error {

@@ -9,7 +9,7 @@ import (
 func TestWriteJSON(t *testing.T) {
 	fs, _ := fmtSample()
 	var b bytes.Buffer
-	if err := WriteJSON(&b, fs, 2); err != nil {
+	if err := Write(&b, Formats["json"], Report{Findings: fs, Files: 2}); err != nil {
 		t.Fatal(err)
 	}
 	fmtCompare(t, "json.golden", b.Bytes())
@@ -38,7 +38,7 @@ func TestWriteJSON(t *testing.T) {
 	}
 
 	b.Reset()
-	if err := WriteJSON(&b, nil, 0); err != nil {
+	if err := Write(&b, Formats["json"], Report{Findings: nil, Files: 0}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Contains(b.Bytes(), []byte(`"findings": []`)) {

@@ -54,7 +54,7 @@ func TestWriteTextLongLine(t *testing.T) {
 	runtime.ReadMemStats(&ms0)
 	start := time.Now()
 	var out bytes.Buffer
-	if err := WriteText(&out, fs, Docs{doc.Path: doc}, TextOptions{Files: 1}); err != nil {
+	if err := Write(&out, Formats["text"], Report{Findings: fs, Docs: Docs{doc.Path: doc}, Files: 1}); err != nil {
 		t.Fatal(err)
 	}
 	took := time.Since(start)
@@ -93,7 +93,7 @@ func BenchmarkWriteTextLongLine(b *testing.B) {
 	doc, fs := longLineDoc(b)
 	for b.Loop() {
 		var out bytes.Buffer
-		if err := WriteText(&out, fs, Docs{doc.Path: doc}, TextOptions{Files: 1}); err != nil {
+		if err := Write(&out, Formats["text"], Report{Findings: fs, Docs: Docs{doc.Path: doc}, Files: 1}); err != nil {
 			b.Fatal(err)
 		}
 	}

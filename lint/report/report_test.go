@@ -75,7 +75,7 @@ func TestSARIFValidAgainstSchema(t *testing.T) {
 	}
 	for name, in := range map[string][]lint.Finding{"findings": fs, "empty": nil} {
 		var buf bytes.Buffer
-		if err := WriteSARIF(&buf, in, SARIFOptions{ToolVersion: "1.2.3", Agents: agents}); err != nil {
+		if err := Write(&buf, Formats["sarif"], Report{Findings: in, ToolVersion: "1.2.3", Agents: agents}); err != nil {
 			t.Fatal(err)
 		}
 		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
@@ -107,7 +107,7 @@ func TestSARIFValidAgainstSchema(t *testing.T) {
 		}
 		cfs, cagents := rvReviewAll(t, dirs...)
 		var buf bytes.Buffer
-		if err := WriteSARIF(&buf, cfs, SARIFOptions{Agents: cagents}); err != nil {
+		if err := Write(&buf, Formats["sarif"], Report{Findings: cfs, Agents: cagents}); err != nil {
 			t.Fatal(err)
 		}
 		inst, err := jsonschema.UnmarshalJSON(bytes.NewReader(buf.Bytes()))
@@ -120,7 +120,7 @@ func TestSARIFValidAgainstSchema(t *testing.T) {
 	})
 	// The schema is not vacuous: an invalid level is refused.
 	var buf bytes.Buffer
-	if err := WriteSARIF(&buf, fs[:1], SARIFOptions{}); err != nil {
+	if err := Write(&buf, Formats["sarif"], Report{Findings: fs[:1]}); err != nil {
 		t.Fatal(err)
 	}
 	bad := regexp.MustCompile(`"level": "(error|warning|note)"`).ReplaceAll(buf.Bytes(), []byte(`"level": "high"`))
@@ -200,11 +200,11 @@ func rvDecodeSARIF(t *testing.T, b []byte) rvSarif {
 func TestSARIFContent(t *testing.T) {
 	fs, agents := rvReviewAll(t, rvFormatFixtures...)
 	var a, b bytes.Buffer
-	if err := WriteSARIF(&a, fs, SARIFOptions{Agents: agents}); err != nil {
+	if err := Write(&a, Formats["sarif"], Report{Findings: fs, Agents: agents}); err != nil {
 		t.Fatal(err)
 	}
 	// Without the agents the files are read from disk: same bytes.
-	if err := WriteSARIF(&b, fs, SARIFOptions{}); err != nil {
+	if err := Write(&b, Formats["sarif"], Report{Findings: fs}); err != nil {
 		t.Fatal(err)
 	}
 	if !bytes.Equal(a.Bytes(), b.Bytes()) {
@@ -273,7 +273,7 @@ func TestGitHubFormat(t *testing.T) {
 		{Code: "advisory_dispatch_deferred", Severity: compile.Suggestion, Message: "deferred", File: "f.json"},
 	}
 	var buf bytes.Buffer
-	if err := WriteGitHub(&buf, fs); err != nil {
+	if err := Write(&buf, Formats["github"], Report{Findings: fs}); err != nil {
 		t.Fatal(err)
 	}
 	want := "::error file=agents/a/cinatra/oas.json,line=3,col=7,title=untrusted_external_url::untrusted url: https://x.example/a,b\n" +
@@ -345,12 +345,12 @@ func TestNoRawSecretInAnyFormat(t *testing.T) {
 	}
 	outputs := map[string][]byte{}
 	var buf bytes.Buffer
-	if err := WriteSARIF(&buf, fs, SARIFOptions{Agents: agents}); err != nil {
+	if err := Write(&buf, Formats["sarif"], Report{Findings: fs, Agents: agents}); err != nil {
 		t.Fatal(err)
 	}
 	outputs["sarif"] = append([]byte(nil), buf.Bytes()...)
 	buf.Reset()
-	if err := WriteGitHub(&buf, fs); err != nil {
+	if err := Write(&buf, Formats["github"], Report{Findings: fs}); err != nil {
 		t.Fatal(err)
 	}
 	outputs["github"] = append([]byte(nil), buf.Bytes()...)
@@ -359,14 +359,14 @@ func TestNoRawSecretInAnyFormat(t *testing.T) {
 	for _, a := range agents {
 		docs.AddAgent(a)
 	}
-	if err := WriteText(&buf, fs, docs, TextOptions{Files: 1}); err != nil {
+	if err := Write(&buf, Formats["text"], Report{Findings: fs, Docs: docs, Files: 1}); err != nil {
 		t.Fatal(err)
 	}
 	// The whole text output, source excerpts included: an excerpt under a
 	// credential finding must not print the credential either.
 	outputs["text"] = append([]byte(nil), buf.Bytes()...)
 	buf.Reset()
-	if err := WriteJSON(&buf, fs, 1); err != nil {
+	if err := Write(&buf, Formats["json"], Report{Findings: fs, Files: 1}); err != nil {
 		t.Fatal(err)
 	}
 	outputs["json"] = append([]byte(nil), buf.Bytes()...)

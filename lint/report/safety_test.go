@@ -58,7 +58,7 @@ func TestFormatsWriteNoControl(t *testing.T) {
 	// Before the one sanitiser, the text format kept bidi and zero-width
 	// characters (txtClean escaped only control characters).
 	var buf bytes.Buffer
-	if err := WriteText(&buf, r.Findings, r.Docs, TextOptions{Files: 1}); err != nil {
+	if err := Write(&buf, Formats["text"], Report{Findings: r.Findings, Docs: r.Docs, Files: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if strings.ContainsAny(buf.String(), "\u202e\u200b") {

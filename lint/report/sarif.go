@@ -17,7 +17,7 @@ import (
 // SARIFSchemaURI is the $schema written at the top of the log.
 const SARIFSchemaURI = "https://json.schemastore.org/sarif-2.1.0.json"
 
-// SARIFOptions tune WriteSARIF.
+// SARIFOptions tune writeSARIF.
 type SARIFOptions struct {
 	ToolVersion string                   // driver version; "" writes "dev"
 	BaseDir     string                   // artifact URIs are made relative to it; "" = the working directory
@@ -293,17 +293,13 @@ func sarifDescriptor(r lint.Rule) sarifRule {
 	}
 }
 
-// WriteSARIF writes findings as a SARIF 2.1.0 log with one run. The rules
+// writeSARIF writes findings as a SARIF 2.1.0 log with one run. The rules
 // are every registered rule (sorted by code, so ruleIndex is stable) plus
 // any other code that occurs; each result carries its JSON Pointer as a
 // logical location and a partial fingerprint "oastui/v1" = SHA-256 of rule,
 // file, pointer and a SHA-256 of the value there — never the value itself.
 // Messages are written masked (SPEC §2; Write), and every character a
 // terminal may act on is escaped (jsonEscapeInvisible).
-func WriteSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
-	return Write(w, sarifFormat{}, Report{Findings: findings, ToolVersion: opts.ToolVersion, BaseDir: opts.BaseDir, Agents: opts.Agents, Docs: opts.Docs, Suppressed: opts.Suppressed})
-}
-
 func writeSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
 	version := opts.ToolVersion
 	if version == "" {

@@ -53,7 +53,7 @@ func TestJSONOutputMatchesSchema(t *testing.T) {
 		fs   int
 	}{{"sample", len(fs)}, {"empty", 0}} {
 		var b bytes.Buffer
-		if err := WriteJSON(&b, fs[:tc.fs], 2); err != nil {
+		if err := Write(&b, Formats["json"], Report{Findings: fs[:tc.fs], Files: 2}); err != nil {
 			t.Fatal(err)
 		}
 		if err := validateJSONOutput(t, s, b.Bytes()); err != nil {
@@ -62,7 +62,7 @@ func TestJSONOutputMatchesSchema(t *testing.T) {
 	}
 
 	var good bytes.Buffer
-	if err := WriteJSON(&good, fs, 2); err != nil {
+	if err := Write(&good, Formats["json"], Report{Findings: fs, Files: 2}); err != nil {
 		t.Fatal(err)
 	}
 	bad := map[string][2]string{

@@ -12,7 +12,7 @@ import (
 	"github.com/oastui/oastui/present"
 )
 
-// TextOptions tune WriteText.
+// TextOptions tune writeText.
 type TextOptions struct {
 	Color bool // ANSI colours (the CLI sets it only for a terminal without NO_COLOR)
 	Files int  // files linted, for the summary line
@@ -43,16 +43,12 @@ func (textFormat) Format(w io.Writer, r Report) error {
 	return writeText(w, r.Findings, r.Docs, TextOptions{Color: r.Color, Files: r.Files, Baselined: r.Baselined})
 }
 
-// WriteText renders findings like actionlint: one
+// writeText renders findings like actionlint: one
 // `file:line:col: severity: message [code]` line, then the source line and
 // a caret under the column (when the file is in docs), then a summary line.
 // Text from the agent goes through present (sanitised, then masked); source
 // excerpts are a window of at most txtMaxSnippet characters around the
 // column, with every credential in them masked.
-func WriteText(w io.Writer, fs []lint.Finding, docs Docs, opts TextOptions) error {
-	return Write(w, textFormat{}, Report{Findings: fs, Docs: docs, Color: opts.Color, Files: opts.Files})
-}
-
 func writeText(w io.Writer, fs []lint.Finding, docs Docs, opts TextOptions) error {
 	var b strings.Builder
 	paint := func(style, s string) string {

@@ -58,7 +58,7 @@ func TestWriteText(t *testing.T) {
 		color bool
 	}{{"text.golden", false}, {"text_color.golden", true}} {
 		var b bytes.Buffer
-		if err := WriteText(&b, fs, docs, TextOptions{Color: tc.color, Files: 2}); err != nil {
+		if err := Write(&b, Formats["text"], Report{Findings: fs, Docs: docs, Color: tc.color, Files: 2}); err != nil {
 			t.Fatal(err)
 		}
 		if !tc.color && bytes.ContainsRune(b.Bytes(), 0x1b) {
@@ -70,7 +70,7 @@ func TestWriteText(t *testing.T) {
 
 func TestWriteTextClean(t *testing.T) {
 	var b bytes.Buffer
-	if err := WriteText(&b, nil, nil, TextOptions{Files: 1}); err != nil {
+	if err := Write(&b, Formats["text"], Report{Findings: nil, Files: 1}); err != nil {
 		t.Fatal(err)
 	}
 	if got := b.String(); got != "no findings in 1 file\n" {
@@ -100,7 +100,7 @@ func TestWriteTextRedacts(t *testing.T) {
 	for _, code := range []string{"literal_credential_detected", "oas_structural"} {
 		var b bytes.Buffer
 		f := doc.At("/headers/x", code, compile.Blocker, "m")
-		if err := WriteText(&b, []lint.Finding{doc.At("/headers/Authorization", code, compile.Blocker, "m"), f}, Docs{doc.Path: doc}, TextOptions{Files: 1}); err != nil {
+		if err := Write(&b, Formats["text"], Report{Findings: []lint.Finding{doc.At("/headers/Authorization", code, compile.Blocker, "m"), f}, Docs: Docs{doc.Path: doc}, Files: 1}); err != nil {
 			t.Fatal(err)
 		}
 		out := b.String()

@@ -184,7 +184,7 @@ func TestAuditAttacks(t *testing.T) {
 					t.Fatal(err)
 				}
 				before := mustList(t, a, "")
-				stmt := at.sql(attackInputs(t, a.DB()))
+				stmt := at.sql(attackInputs(t, a.db))
 				a.Close()
 
 				execErr := r.exec(t, path, stmt)

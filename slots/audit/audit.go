@@ -167,9 +167,6 @@ func (a *Log) migrate() error {
 // Close closes the database.
 func (a *Log) Close() error { return a.db.Close() }
 
-// DB exposes the handle (tests use it to try forbidden statements).
-func (a *Log) DB() *sql.DB { return a.db }
-
 // Batch is one confirmed selection to record.
 type Batch struct {
 	OrgID             string

@@ -63,7 +63,7 @@ func openTemp(t *testing.T) (*Log, string) {
 func count(t *testing.T, a *Log) int {
 	t.Helper()
 	var n int
-	if err := a.DB().QueryRow(`SELECT count(*) FROM run_context_selections`).Scan(&n); err != nil {
+	if err := a.db.QueryRow(`SELECT count(*) FROM run_context_selections`).Scan(&n); err != nil {
 		t.Fatal(err)
 	}
 	return n
@@ -81,7 +81,7 @@ func TestAuditAppendOnly(t *testing.T) {
 		{"DELETE", `DELETE FROM run_context_selections`},
 		{"DELETE", `DELETE FROM run_context_selections WHERE parent_run_id = 'run1'`},
 	} {
-		_, err := a.DB().Exec(tc.sql)
+		_, err := a.db.Exec(tc.sql)
 		if err == nil || !strings.Contains(err.Error(), AppendOnlyMessage(tc.op)) {
 			t.Errorf("%s: got %v, want the append-only message", tc.sql, err)
 		}
@@ -91,7 +91,7 @@ func TestAuditAppendOnly(t *testing.T) {
 	}
 	// The CHECK constraints are the database's too.
 	for _, col := range []string{"source_scope", "selected_by", "selection_mode"} {
-		_, err := a.DB().Exec(`INSERT INTO run_context_selections (id, org_id, parent_run_id, parent_package_name, slot_id,
+		_, err := a.db.Exec(`INSERT INTO run_context_selections (id, org_id, parent_run_id, parent_package_name, slot_id,
 			artifact_id, representation_revision_id, semantic_assertion_id, extension, source_scope, selected_by, selection_mode)
 			VALUES ('x-` + col + `', 'o', 'r', 'p', 's', 'a', 'r', 's', 'e',
 			` + map[bool]string{true: "'galaxy'", false: "'user'"}[col == "source_scope"] + `,
@@ -312,7 +312,7 @@ func TestAuditConcurrentProcesses(t *testing.T) {
 		t.Fatalf("the chain is not linear after concurrent writers: %v", err)
 	}
 	var dup int
-	if err := a.DB().QueryRow(`SELECT count(*) FROM (SELECT parent_run_id, artifact_id FROM run_context_selections GROUP BY 1, 2 HAVING count(*) > 1)`).Scan(&dup); err != nil || dup != 0 {
+	if err := a.db.QueryRow(`SELECT count(*) FROM (SELECT parent_run_id, artifact_id FROM run_context_selections GROUP BY 1, 2 HAVING count(*) > 1)`).Scan(&dup); err != nil || dup != 0 {
 		t.Fatalf("duplicated selections: %d %v", dup, err)
 	}
 }
@@ -484,7 +484,7 @@ func TestAuditMigratesLegacyTable(t *testing.T) {
 		t.Fatalf("migrated chain: %v", err)
 	}
 	var got []string
-	rows, err := a.DB().Query(`SELECT id, chain_seq FROM run_context_selections ORDER BY chain_seq`)
+	rows, err := a.db.Query(`SELECT id, chain_seq FROM run_context_selections ORDER BY chain_seq`)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -498,7 +498,7 @@ func TestAuditMigratesLegacyTable(t *testing.T) {
 	if strings.Join(got, " ") != "k2:0=1 k1:0=2" {
 		t.Errorf("chain order %v, want insertion order", got)
 	}
-	if _, err := a.DB().Exec(`UPDATE run_context_selections SET artifact_id = 'x'`); err == nil || !strings.Contains(err.Error(), AppendOnlyMessage("UPDATE")) {
+	if _, err := a.db.Exec(`UPDATE run_context_selections SET artifact_id = 'x'`); err == nil || !strings.Contains(err.Error(), AppendOnlyMessage("UPDATE")) {
 		t.Errorf("the UPDATE trigger did not survive the migration: %v", err)
 	}
 	if _, err := a.Record(ctx, batch("run1", cands(2)), auditCatalog()); err != nil {
