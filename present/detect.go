@@ -72,7 +72,8 @@ func secDetect(class KeyClass, value string, depth int) (Detection, bool) {
 	}
 	// 1. A value that is nothing but a placeholder (anchored).
 	if secIsWholePlaceholder(value[lo:hi]) {
-		return Detection{}, false
+		// ...but a provider key inside its name is one ({{ secret_AKIA… }})
+		return secPrefixInWord(value, lo, hi)
 	}
 	// 2. "Bearer x" / "Basic x" / "Token x" as the whole value: judge x
 	// (structural secrets first: "Bearer eyJ…" is a JWT).
@@ -838,6 +839,12 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int) (Detection, 
 		// a provider token after "=" (a query string, an assignment)
 		if lastEq > 0 && lastEq < len(tok)-8 {
 			if d, ok := secPrefixAt(value, a+lastEq+1, b); ok {
+				return d, true, marks
+			}
+		}
+		// a provider token inside an identifier or a pointer
+		if b-a > 8 {
+			if d, ok := secPrefixInWord(value, a, b); ok {
 				return d, true, marks
 			}
 		}

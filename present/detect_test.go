@@ -365,3 +365,39 @@ func TestRedactExcerptLine(t *testing.T) {
 		t.Errorf("Redact kept the password: %s", got)
 	}
 }
+
+// TestRedactInsideIdentifiers: a provider key inside an identifier or a
+// JSON Pointer — after a word boundary that includes '_', '/', '.', '-' —
+// is found and masked like the same key as a value (issue 26 items 10
+// and 12: "secret_AKIA…" as a placeholder name, "/$referenced_components/
+// ghp_…/id" as a pointer, were shown raw).
+func TestRedactInsideIdentifiers(t *testing.T) {
+	aws := "AKIA" + tk("Q3ZL7RWX", "P4N2M6TB")
+	for _, in := range []string{
+		"secret_" + aws,
+		"{{ secret_" + aws + " }}",
+		"/$referenced_components/" + fakeGH + "/id",
+		"#/$referenced_components/" + fakeGH,
+		"node." + fakeGH + ".output",
+		"x-" + aws + "_suffix",
+	} {
+		got := Redact(in)
+		if strings.Contains(got, aws[4:14]) || strings.Contains(got, fakeGH[4:16]) {
+			t.Errorf("Redact(%q) = %q: the key is shown", in, got)
+		}
+		if d, ok := Detect("", in); !ok || !d.Strong {
+			t.Errorf("Detect(%q): %+v, %v", in, d, ok)
+		}
+	}
+	// a prefix inside a word (no boundary before it) or running on into
+	// letters or digits is not a key
+	for _, in := range []string{
+		"mask" + aws[:4] + tk("Q3ZL7RWX", "P4N2M6TB"),
+		"secret_" + aws + "extra",
+		"my_ghp_short",
+	} {
+		if d, ok := Detect("", in); ok && d.Strong {
+			t.Errorf("Detect(%q) = %+v: not a provider key", in, d)
+		}
+	}
+}

@@ -214,7 +214,47 @@ func secInCharset(c byte, cs int) bool {
 }
 
 // secPrefixAt reports a provider-prefixed secret at the start of value[a:b].
-func secPrefixAt(value string, a, b int) (Detection, bool) {
+func secPrefixAt(value string, a, b int) (Detection, bool) { return secPrefix(value, a, b, false) }
+
+// secPrefixInWord reports a provider-prefixed secret that starts inside
+// value[a:b] after a word boundary — a character that is neither a letter
+// nor a digit, '_' included ("secret_AKIA…" as a placeholder name,
+// "/$referenced_components/ghp_…/id" as a JSON Pointer, "node.ghp_….out")
+// — and ends at one. Linear: one look at each boundary, most rejected by
+// the two-byte filter; at most secMaxWordTries pass it (a word of repeated
+// prefixes, "sk-sk-sk-…", is not looked at further: a key's identifier has
+// few boundaries) and each look reads at most secMaxWordBody bytes.
+func secPrefixInWord(value string, a, b int) (Detection, bool) {
+	tries := 0
+	for p := a + 1; p+8 <= b; p++ {
+		// '+' is no boundary: base64 text is full of them
+		if c := value[p-1]; secIsAlnum(c) || c == '+' || !secIsAlnum(value[p]) {
+			continue
+		}
+		if secProviderSecond[value[p]][value[p+1]>>6]&(1<<(value[p+1]&63)) == 0 {
+			continue
+		}
+		if tries++; tries > secMaxWordTries {
+			break
+		}
+		if d, ok := secPrefix(value, p, b, true); ok {
+			return d, true
+		}
+	}
+	return Detection{}, false
+}
+
+// Bounds of the look for a key inside a word: the body read from one
+// boundary, and the boundaries of one word looked at.
+const (
+	secMaxWordBody  = 512
+	secMaxWordTries = 16
+)
+
+// secPrefix is secPrefixAt; inWord, the body may be followed by any
+// character that is not a letter or a digit (the rest of an identifier or
+// a pointer) instead of ending the token.
+func secPrefix(value string, a, b int, inWord bool) (Detection, bool) {
 	tok := value[a:b]
 	if len(tok) < 8 {
 		return Detection{}, false
@@ -227,19 +267,31 @@ func secPrefixAt(value string, a, b int) (Detection, bool) {
 			continue
 		}
 		body := tok[len(p.prefix):]
-		m := 0
-		for m < len(body) && secInCharset(body[m], p.charset) {
+		m, lim := 0, len(body)
+		if inWord { // every boundary of a long token is looked at: bound each look
+			lim = min(lim, secMaxWordBody)
+			if p.maxBody > 0 {
+				lim = min(lim, p.maxBody+1)
+			}
+		}
+		for m < lim && secInCharset(body[m], p.charset) {
 			m++
 		}
 		if m < p.minBody || (p.maxBody > 0 && m > p.maxBody) {
 			continue
 		}
-		// the token must end with the body (trailing sentence punctuation aside)
-		if rest := body[m:]; rest != "" && strings.Trim(rest, ".,!?;") != "" {
+		// the token must end with the body (trailing sentence punctuation
+		// aside); inside a word, the body must end at a word boundary
+		if rest := body[m:]; inWord && rest != "" && secIsAlnum(rest[0]) || !inWord && rest != "" && strings.Trim(rest, ".,!?;") != "" {
 			continue
 		}
 		body = body[:m]
 		if p.check != nil && !p.check(body) {
+			continue
+		}
+		// inside a word, a body of words (hf_servingcell…) or a content
+		// hash (video_box.ico-7a388b…) is not a key
+		if inWord && (!secHasDigitAndLetter(body) || secIsHex(body)) {
 			continue
 		}
 		if secPlaceholderBody(body, p.noFreq) {
@@ -294,6 +346,23 @@ func secHasDigitAndLetter(s string) bool {
 		}
 	}
 	return d && l
+}
+
+// secIsHex: s is hexadecimal digits only (one case).
+func secIsHex(s string) bool {
+	lower, upper := false, false
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c >= '0' && c <= '9':
+		case c >= 'a' && c <= 'f':
+			lower = true
+		case c >= 'A' && c <= 'F':
+			upper = true
+		default:
+			return false
+		}
+	}
+	return !(lower && upper)
 }
 
 // secSlackBody: Slack tokens are dash-separated groups that start with digits
