@@ -35,7 +35,7 @@ func main() {
 	runs := flag.Int("runs", 3, "measurements of each kind")
 	keep := flag.Bool("keep", false, "keep the temporary tree and print its path")
 	hostileMode := flag.Bool("hostile", false, "instead: time oastui lint on the hostile layouts of issue 11 (4k-node flow minified vs pretty, valid 50k-node flow, 20k-key YAML mapping)")
-	promptsMode := flag.Bool("prompts", false, "instead: time the prompt report (issue 16) of every corpus agent in this process, cold (building the encoders) and warm")
+	promptsMode := flag.Bool("prompts", false, "instead: time the prompt report (issue 16) of every corpus agent in this process, first (every chunk counted anew) and warm")
 	flag.Parse()
 	if *promptsMode {
 		if err := runPrompts(*corpus, *runs); err != nil {
