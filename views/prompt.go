@@ -390,7 +390,7 @@ func styleLines(st interface{ Render(...string) string }, s string) string {
 // bucket, ! where the static part already exceeds the bucket's budget.
 func (p *Prompt) budgetLines(th Theme, w int) []string {
 	r := p.report
-	out := []string{th.Bold.Render("usage") + th.Dim.Render(" per LLM call, tokens (estimate; ! static over .oastui.yaml budget)")}
+	out := []string{th.Bold.Render("usage") + th.Dim.Render(" per LLM call, tokens (estimate; ! over your budget:)")}
 	abbr := map[prompts.Bucket]string{prompts.Policy: "policy", prompts.Tool: "tool", prompts.Evidence: "evid",
 		prompts.Memory: "mem", prompts.Business: "biz", prompts.Session: "sess"}
 	head := fmt.Sprintf("%-3s %-12s", "#", "node")

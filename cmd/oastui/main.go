@@ -70,7 +70,7 @@ var runTUI = func(cmd *cobra.Command, args []string) error {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(withProfiles(func() int { return run(os.Args[1:], os.Stdout, os.Stderr) }))
 }
 
 // run executes the command line and returns the exit code; tests call it.
