@@ -3,9 +3,9 @@ package report
 import (
 	"bufio"
 	"bytes"
-	"fmt"
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"io"
 
 	"github.com/oastui/oastui/lint"
