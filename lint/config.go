@@ -23,8 +23,8 @@ type Config struct {
 	// DefaultLicense is the license the agent_package_missing_license fix
 	// writes ("" = UNLICENSED).
 	DefaultLicense string `yaml:"default_license"`
-	// Budget is the per-bucket token budget of one LLM call (budget: keys;
-	// unset keys take the ContextOS example run budget, prompts.DefaultBudget).
+	// Budget is the team's token budget of one LLM call (budget: keys):
+	// only the limits it sets are checked; without budget: none is.
 	Budget prompts.Budget `yaml:"-"`
 	dir    string         // absolute directory of Path; ignore files are relative to it
 }

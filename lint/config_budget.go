@@ -12,8 +12,8 @@ import (
 
 // parseBudget reads `budget:`, a mapping of the ContextOS buckets (policy,
 // tool, evidence, memory, business, session), total and artifact_tokens
-// to whole numbers of tokens (0 or more). Keys left out keep the ContextOS
-// example run budget (prompts.DefaultBudget).
+// to whole numbers of tokens (0 or more), and window_share (a percentage of
+// the model's context window). Keys left out set no limit.
 func (c *Config) parseBudget(v *yaml.Node, fail failFunc) error {
 	if isNull(v) {
 		return nil

@@ -4,6 +4,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oastui/oastui/internal/testshared"
 	"github.com/oastui/oastui/prompts"
 )
 
@@ -29,6 +30,38 @@ func TestConfigBudget(t *testing.T) {
 		_, err := ParseConfig(".oastui.yaml", []byte(src))
 		if err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: error %v, want %q", src, err, want)
+		}
+	}
+}
+
+// TestBudgetTokenizesOnlyWhenNeeded (issue 27): without budget: the review
+// tokenizes nothing; under a budget whose limits the texts' bytes already
+// meet (a token is at least one byte) it tokenizes nothing either; only a
+// limit the bytes cannot decide makes it count, and then it reports.
+func TestBudgetTokenizesOnlyWhenNeeded(t *testing.T) {
+	a := rvLoad(t, testshared.Dir(t, "corpus", "cinatra", "agents", "cinatra-ai", "blog-draft-writer-agent"))
+	for _, c := range []struct {
+		name, yaml string
+		count      bool
+	}{
+		{"no budget", "", false},
+		{"bytes under every limit", "budget:\n  policy: 1000000\n  total: 1000000\n", false},
+		{"a tight policy limit", "budget:\n  policy: 100\n", true},
+	} {
+		cfg := &Config{}
+		if c.yaml != "" {
+			var err error
+			if cfg, err = ParseConfig(".oastui.yaml", []byte(c.yaml)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		before := prompts.Tokenized()
+		found := false
+		for _, f := range Run(a, Options{Config: cfg}).Findings {
+			found = found || f.Code == RulePromptBudgetExceeded.Code
+		}
+		if counted := prompts.Tokenized() > before; counted != c.count || found != c.count {
+			t.Errorf("%s: tokenized %v, reported %v; want %v", c.name, counted, found, c.count)
 		}
 	}
 }

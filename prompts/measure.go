@@ -106,12 +106,17 @@ func (b *builder) measure(n *NodePrompt) {
 }
 
 // measureBudgetOnly is measure for the budget check: only the static
-// buckets, and a text is tokenized only when its bytes exceed the budget
-// it is checked against (a BPE token is at least one byte, so a text of
-// at most B bytes cannot exceed B tokens).
+// buckets the configured budget limits, and a text is tokenized only when
+// its bytes exceed the limit it is checked against (a BPE token is at
+// least one byte, so a text of at most L bytes cannot exceed L tokens).
+// With no limit that a byte count cannot decide, no encoder is built.
 func (b *builder) measureBudgetOnly(n *NodePrompt, sysStatic, userStatic, skill string) {
 	enc := n.Model.Encoding
-	lim := b.r.Budget.Buckets
+	lim := b.r.Budget
+	over := func(k Bucket, bytes int) bool {
+		l, ok := lim.limit(k)
+		return ok && bytes > l
+	}
 	toolText := ""
 	if n.Skill != nil && n.Skill.Placement == "tool" {
 		toolText = skill
@@ -135,14 +140,16 @@ func (b *builder) measureBudgetOnly(n *NodePrompt, sysStatic, userStatic, skill 
 		}
 	}
 	policyBytes := len(sysStatic) + len(userStatic)
-	// Exact counts where a bound cannot decide: the bucket's own budget, the
-	// total, and (Agent Spec steps) the memory they carry, which is at most
-	// the bytes of every such step's prompts (b.memBytes).
+	// Exact counts where a bound cannot decide: a bucket's own limit, the
+	// total (or window share), and (Agent Spec steps) the memory they
+	// carry, which is at most the bytes of every such step's prompts
+	// (b.memBytes).
 	mem := 0
 	if n.Kind != KindBridge {
 		mem = b.memBytes
 	}
-	all := mem > lim[Memory] || policyBytes+len(toolText)+defaultBytes+st[Business]+mem > b.r.Budget.Total
+	total := lim.totalLimit(n.Model.Window)
+	all := over(Memory, mem) || (total > 0 && policyBytes+len(toolText)+defaultBytes+st[Business]+mem > total)
 	if all && n.Kind != KindBridge {
 		// This step's memory is the earlier steps' prompts: count those
 		// that a bound had let go uncounted.
@@ -152,12 +159,12 @@ func (b *builder) measureBudgetOnly(n *NodePrompt, sysStatic, userStatic, skill 
 		}
 		b.uncounted = nil
 	}
-	if all || policyBytes > lim[Policy] {
+	if all || over(Policy, policyBytes) {
 		st[Policy] = b.count(enc, sysStatic) + b.count(enc, userStatic)
 	} else if n.Kind != KindBridge {
 		b.uncounted = append(b.uncounted, uncountedPolicy{n, sysStatic, userStatic})
 	}
-	if all || len(toolText) > lim[Tool] {
+	if all || over(Tool, len(toolText)) {
 		st[Tool] = b.count(enc, toolText)
 	}
 	for k, vals := range defaults {
@@ -165,7 +172,7 @@ func (b *builder) measureBudgetOnly(n *NodePrompt, sysStatic, userStatic, skill 
 		for _, v := range vals {
 			size += len(v)
 		}
-		if all || size > lim[k] {
+		if all || over(k, size) {
 			for _, v := range vals {
 				st[k] += b.count(enc, v)
 			}
@@ -202,7 +209,8 @@ func memoryBytes(nodes []*NodePrompt) int {
 
 // budget fills the memory bucket (Agent Spec steps share the conversation
 // of the run: each carries the prompts of the steps before it; bridge calls
-// carry none), the per-step table, the totals and the exceeded buckets.
+// carry none), the per-step table, the totals and the buckets over the
+// configured budget (the example budget is never checked).
 func (b *builder) budget() {
 	memStatic, memEst := 0, 0
 	for _, k := range Buckets {
@@ -223,15 +231,23 @@ func (b *builder) budget() {
 			row.Total += n.Buckets.Estimate[k]
 			staticTotal += n.Buckets.Static[k]
 			b.r.Totals[k] += n.Buckets.Estimate[k]
-			if lim := b.r.Budget.Buckets[k]; n.Buckets.Static[k] > lim {
-				b.r.Exceeded = append(b.r.Exceeded, Exceeded{Bucket: k, Order: n.Order, Step: n.Step, Node: n.ID,
-					Pointer: n.Pointer, Tokens: n.Buckets.Static[k], Budget: lim})
+			if lim, ok := b.r.Budget.limit(k); ok && n.Buckets.Static[k] > lim {
+				b.exceeded(n, k, n.Buckets.Static[k], lim)
 			}
 		}
-		if staticTotal > b.r.Budget.Total {
-			b.r.Exceeded = append(b.r.Exceeded, Exceeded{Bucket: "total", Order: n.Order, Step: n.Step, Node: n.ID,
-				Pointer: n.Pointer, Tokens: staticTotal, Budget: b.r.Budget.Total})
+		if lim := b.r.Budget.Total; lim > 0 && staticTotal > lim {
+			b.exceeded(n, TotalLimit, staticTotal, lim)
+		}
+		if b.r.Budget.WindowShare > 0 && n.Model.Window > 0 {
+			if lim := n.Model.Window * b.r.Budget.WindowShare / 100; staticTotal > lim {
+				b.exceeded(n, WindowLimit, staticTotal, lim)
+			}
 		}
 		b.r.Steps = append(b.r.Steps, row)
 	}
+}
+
+func (b *builder) exceeded(n *NodePrompt, k Bucket, tokens, lim int) {
+	b.r.Exceeded = append(b.r.Exceeded, Exceeded{Bucket: k, Order: n.Order, Step: n.Step, Node: n.ID,
+		Pointer: n.Pointer, Tokens: tokens, Budget: lim})
 }

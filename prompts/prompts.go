@@ -51,7 +51,9 @@ type Input struct {
 	// CompiledPrompt is CompiledAgentOas.prompt when the agent compiled
 	// (one step of the Agent system-prompt chain); nil otherwise.
 	CompiledPrompt *string
-	Budget         Budget // zero: DefaultBudget
+	// Budget is the team's budget (.oastui.yaml budget:): only the limits
+	// it sets are checked (Report.Exceeded); zero: none.
+	Budget Budget
 	// BudgetOnly computes only what the prompt_budget_exceeded check needs:
 	// counts in each node's own encoding, and none for a text whose bytes
 	// are within its bucket's budget (a BPE token is at least one byte, so
@@ -65,11 +67,12 @@ type Report struct {
 	SchemaVersion int           `json:"schema_version"`
 	File          string        `json:"file"`
 	Encodings     []string      `json:"encodings"`
-	Budget        Budget        `json:"budget"`
+	Budget        Budget        `json:"budget"`  // the configured limits (none: nothing is exceeded)
+	Example       Budget        `json:"example"` // the ContextOS example run budget: usage is shown against it for scale, never checked
 	Nodes         []*NodePrompt `json:"nodes"`
 	Steps         []StepBudget  `json:"steps"`
-	Totals        BucketTokens  `json:"totals"` // over every step, estimate (preview values)
-	Exceeded      []Exceeded    `json:"exceeded"`
+	Totals        BucketTokens  `json:"totals"`   // over every step, estimate (preview values)
+	Exceeded      []Exceeded    `json:"exceeded"` // buckets over the configured Budget (never the Example)
 	Notes         []string      `json:"notes"`
 	Err           string        `json:"error,omitempty"` // why tokens could not be counted
 }
@@ -297,8 +300,9 @@ var reportNotes = []string{
 // Build builds the report of one agent. It never fails: a tokenizer that
 // cannot be built leaves the counts at 0 and Report.Err set.
 func Build(in Input) *Report {
-	r := &Report{SchemaVersion: SchemaVersion, Encodings: Encodings, Budget: in.Budget.withDefaults(),
-		Nodes: []*NodePrompt{}, Steps: []StepBudget{}, Totals: BucketTokens{}, Exceeded: []Exceeded{}, Notes: reportNotes}
+	r := &Report{SchemaVersion: SchemaVersion, Encodings: Encodings, Budget: in.Budget.normalized(),
+		Example: ExampleBudget(),
+		Nodes:   []*NodePrompt{}, Steps: []StepBudget{}, Totals: BucketTokens{}, Exceeded: []Exceeded{}, Notes: reportNotes}
 	a := in.Agent
 	if a == nil || a.Flow == nil || a.Flow.Root == nil {
 		return r

@@ -83,7 +83,10 @@ func TestProvenanceTable(t *testing.T) {
 		t.Errorf("buckets: %+v", b)
 	}
 	if len(r.Exceeded) != 0 {
-		t.Errorf("nothing exceeds the default budget: %+v", r.Exceeded)
+		t.Errorf("no budget configured, nothing is exceeded: %+v", r.Exceeded)
+	}
+	if !reflect.DeepEqual(r.Example, ExampleBudget()) || r.Budget.Limited() {
+		t.Errorf("the report shows the example budget %+v, and no limit %+v", r.Example, r.Budget)
 	}
 	tight := Build(Input{Agent: load(t, fixture, compile.LoadOptions{}), Budget: Budget{Buckets: map[Bucket]int{Policy: 10}}})
 	if len(tight.Exceeded) != 1 || tight.Exceeded[0].Bucket != Policy || tight.Exceeded[0].Node != "write" {
@@ -254,7 +257,7 @@ func TestBudgetOnlyAgrees(t *testing.T) {
 
 func checkBudgetOnlyAgrees(t *testing.T, agents ...*compile.Agent) {
 	budgets := []Budget{{}, {Buckets: map[Bucket]int{Policy: 100, Tool: 5, Session: 1, Business: 100, Memory: 2}, Total: 150},
-		{Buckets: map[Bucket]int{Memory: 3}}, {Total: 30}}
+		{Buckets: map[Bucket]int{Memory: 3}}, {Total: 30}, {WindowShare: 1}, {Buckets: map[Bucket]int{Tool: 0}}}
 	for _, a := range agents {
 		for _, bud := range budgets {
 			full := Build(Input{Agent: a, Budget: bud}).Exceeded
@@ -315,5 +318,57 @@ func TestBudgetOnlyCountsNothingSmall(t *testing.T) {
 		if n.Kind != KindBridge && n.Tokens.Static[n.Model.Encoding] == 0 {
 			t.Errorf("%s: not counted under a tight memory budget", n.ID)
 		}
+	}
+}
+
+// TestNoBudgetNoFinding: without a configured budget nothing is exceeded,
+// even on the corpus agents whose policy bucket is over the ContextOS
+// example (blog-draft-writer 2,840 tokens, blog-image-prompt 2,056, against
+// 1,800): the example is shown, never checked. With the example set as
+// the team's budget, both are over it.
+func TestNoBudgetNoFinding(t *testing.T) {
+	if race.Enabled {
+		t.Skip("the corpus agents run without -race (CI's second run)")
+	}
+	for _, slug := range []string{"blog-draft-writer-agent", "blog-image-prompt-agent"} {
+		a := load(t, testshared.Dir(t, "corpus", "cinatra", "agents", "cinatra-ai", slug), compile.LoadOptions{})
+		for _, only := range []bool{false, true} {
+			if r := Build(Input{Agent: a, BudgetOnly: only}); len(r.Exceeded) != 0 {
+				t.Errorf("%s (budget-only %v): exceeded with no budget: %+v", slug, only, r.Exceeded)
+			}
+		}
+		r := Build(Input{Agent: a, Budget: ExampleBudget()})
+		if len(r.Exceeded) == 0 || r.Exceeded[0].Bucket != Policy || r.Exceeded[0].Tokens <= 1800 {
+			t.Errorf("%s: the example as a budget: %+v", slug, r.Exceeded)
+		}
+	}
+}
+
+func TestBudgetWindowShare(t *testing.T) {
+	a := load(t, fixture, compile.LoadOptions{})
+	full := Build(Input{Agent: a})
+	n := full.Nodes[0]
+	if n.Model.Window == 0 {
+		t.Fatalf("the fixture's model has no window: %+v", n.Model)
+	}
+	r := Build(Input{Agent: a, Budget: Budget{WindowShare: 1}})
+	found := false
+	for _, e := range r.Exceeded {
+		if e.Bucket == WindowLimit {
+			found = true
+			if e.Budget != n.Model.Window/100 {
+				t.Errorf("window limit %d, want %d", e.Budget, n.Model.Window/100)
+			}
+		}
+	}
+	static := 0
+	for _, k := range Buckets {
+		static += n.Buckets.Static[k]
+	}
+	if found != (static > n.Model.Window/100) {
+		t.Errorf("window share 1%%: exceeded %v, static %d, window %d", found, static, n.Model.Window)
+	}
+	if r := Build(Input{Agent: a, Budget: Budget{WindowShare: 100}}); len(r.Exceeded) != 0 {
+		t.Errorf("the whole window: %+v", r.Exceeded)
 	}
 }

@@ -1,12 +1,11 @@
 package prompts
 
 import (
-	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
 
-	tiktoken "github.com/pkoukk/tiktoken-go"
-	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+	"github.com/oastui/oastui/internal/bpe"
 )
 
 // Encodings counted, in the order reports list them.
@@ -31,33 +30,18 @@ func (c Counts) add(d Counts) {
 	}
 }
 
-// The tokenizer: tiktoken-go with the BPE ranks compiled into the binary
-// (tiktoken-go-loader's offline loader), so nothing is downloaded at run
-// time. Building an encoder parses its rank file (o200k: 200k entries) and
-// costs a few hundred milliseconds, so each is built once, on first use,
-// and kept for the life of the process.
-type encoder struct {
-	once sync.Once
-	tk   *tiktoken.Tiktoken
-	err  error
-}
+// The tokenizer is internal/bpe: OpenAI's rank tables generated at build
+// time into a form read in place from the binary (nothing to parse, sort
+// or allocate at start), a hand-written linear pre-tokenizer, and counts
+// identical to tiktoken's (internal/bpe's conformance tests).
 
-var (
-	loaderOnce sync.Once
-	encoders   = map[string]*encoder{O200K: {}, CL100K: {}}
-)
+// tokenized counts the non-empty texts Count was asked to count in this
+// process (Tokenized): tests check that lint counts nothing it need not.
+var tokenized atomic.Int64
 
-func getEncoder(name string) (*tiktoken.Tiktoken, error) {
-	e := encoders[name]
-	if e == nil {
-		return nil, fmt.Errorf("unknown encoding %q", name)
-	}
-	e.once.Do(func() {
-		loaderOnce.Do(func() { tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader()) })
-		e.tk, e.err = tiktoken.GetEncoding(name)
-	})
-	return e.tk, e.err
-}
+// Tokenized is the number of non-empty texts Count was asked to count so
+// far in this process (memoised or not).
+func Tokenized() int64 { return tokenized.Load() }
 
 // memo keeps the count of each chunk of text already counted, per
 // encoding: a re-analysis after a save re-counts only the paragraphs that
@@ -100,16 +84,17 @@ func Count(enc, text string) (int, error) {
 	if text == "" {
 		return 0, nil
 	}
-	tk, err := getEncoder(enc)
+	e, err := bpe.Get(enc)
 	if err != nil {
 		return 0, err
 	}
+	tokenized.Add(1)
 	total := 0
 	for _, c := range chunks(text) {
 		k := memoKey{enc, c}
 		n, ok := counts.get(k)
 		if !ok {
-			n = len(tk.EncodeOrdinary(c))
+			n = e.Count(c)
 			counts.put(k, n)
 		}
 		total += n

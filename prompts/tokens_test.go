@@ -1,9 +1,11 @@
 package prompts
 
 import (
-	"github.com/oastui/oastui/internal/race"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/internal/bpe"
+	"github.com/oastui/oastui/internal/race"
 )
 
 // Known counts. Source: OpenAI's cookbook "How to count tokens with
@@ -54,7 +56,7 @@ func TestChunkedCountsEqualWhole(t *testing.T) {
 		strings.Repeat("x", 300) + "\n" + strings.Repeat("é", 300) + "\r\n" + "Ünïcödé\n",
 	}
 	for _, enc := range Encodings {
-		tk, err := getEncoder(enc)
+		tk, err := bpe.Get(enc)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -62,7 +64,7 @@ func TestChunkedCountsEqualWhole(t *testing.T) {
 			if len(chunks(s)) < 2 {
 				t.Fatalf("text %d is not cut: the test tests nothing", i)
 			}
-			want := len(tk.EncodeOrdinary(s))
+			want := tk.Count(s)
 			if got, _ := Count(enc, s); got != want {
 				t.Errorf("%s text %d: chunked %d, whole %d", enc, i, got, want)
 			}

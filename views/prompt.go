@@ -356,7 +356,7 @@ func styleLines(st interface{ Render(...string) string }, s string) string {
 // bucket, ! where the static part already exceeds the bucket's budget.
 func (p *Prompt) budgetLines(th Theme, w int) []string {
 	r := p.report
-	out := []string{th.Bold.Render("budget") + th.Dim.Render(" per LLM call, tokens (estimate; ! static over budget)")}
+	out := []string{th.Bold.Render("usage") + th.Dim.Render(" per LLM call, tokens (estimate; ! over your budget:)")}
 	abbr := map[prompts.Bucket]string{prompts.Policy: "policy", prompts.Tool: "tool", prompts.Evidence: "evid",
 		prompts.Memory: "mem", prompts.Business: "biz", prompts.Session: "sess"}
 	head := fmt.Sprintf("%-3s %-12s", "#", "node")
@@ -382,15 +382,15 @@ func (p *Prompt) budgetLines(th Theme, w int) []string {
 		}
 		out = append(out, Trunc(l, w))
 	}
-	l := fmt.Sprintf("%-3s %-12s", "", "budget")
+	l := fmt.Sprintf("%-3s %-12s", "", "example")
 	for _, b := range prompts.Buckets {
-		l += fmt.Sprintf(" %7d", r.Budget.Buckets[b])
+		l += fmt.Sprintf(" %7d", r.Example.Buckets[b])
 	}
 	out = append(out, th.Dim.Render(Trunc(l, w)))
 	for _, e := range r.Exceeded {
 		out = append(out, th.Warning.Render(Trunc(fmt.Sprintf("⚠ step %d %s: %s %d > %d", e.Order, Clean(e.Node), e.Bucket, e.Tokens, e.Budget), w)))
 	}
-	out = append(out, th.Dim.Render(Trunc(fmt.Sprintf("business assumes %d tokens per artifact; samples are stubs", r.Budget.ArtifactTokens), w)))
+	out = append(out, th.Dim.Render(Trunc(fmt.Sprintf("example: ContextOS's, not a limit; business: %d tokens/artifact", r.Budget.ArtifactTokens), w)))
 	return out
 }
 

@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"runtime/debug"
+	"strings"
 	"syscall"
 	"time"
 
@@ -79,6 +80,10 @@ func runHostile(runs int) error {
 				return errors.New("no rusage on this platform")
 			}
 			rss = append(rss, ru.Maxrss)
+		}
+		if err := profiles.child(bin, []string{"lint", filepath.Join(tmp, in.file), "--format", "json", "--fail-on", "none"},
+			strings.TrimSuffix(in.file, filepath.Ext(in.file)), true); err != nil {
+			return err
 		}
 		bestWall[in.file] = best(walls)
 		fmt.Printf("%-32s %6.1f MB: wall %s; peak RSS %s\n", in.name, float64(size[in.file])/1e6, durs(walls), kibs(rss))

@@ -4,6 +4,14 @@
 // tokenize the same bytes with jsontext. Run it from the repository root:
 //
 //	go run ./cmd/oastbench -n 40        # 25 corpus agents × 40 = 1,000 agents
+//	go run ./cmd/oastbench -n 40 -full  # also lint --mode full, paired with deterministic
+//	go run ./cmd/oastbench -n 40 -cpuprofile cpu.out -memprofile mem.out
+//
+// -cpuprofile and -memprofile profile any mode: after the timed runs, each
+// oastui command measured is run once more with OASTUI_CPUPROFILE /
+// OASTUI_MEMPROFILE set (the binary writes the profile; the file name gets
+// the command's label when there are several), and -prompts, which runs in
+// this process, profiles itself. Read them with go tool pprof.
 //
 // Wall time is measured around the child process; peak memory is the
 // child's maximum resident set size (getrusage). Each measurement is taken
@@ -35,10 +43,18 @@ func main() {
 	runs := flag.Int("runs", 3, "measurements of each kind")
 	keep := flag.Bool("keep", false, "keep the temporary tree and print its path")
 	hostileMode := flag.Bool("hostile", false, "instead: time oastui lint on the hostile layouts of issue 11 (4k-node flow minified vs pretty, valid 50k-node flow, 20k-key YAML mapping)")
-	promptsMode := flag.Bool("prompts", false, "instead: time the prompt report (issue 16) of every corpus agent in this process, cold (building the encoders) and warm")
+	full := flag.Bool("full", false, "also time lint --mode full (adds the dry run), paired with deterministic")
+	flag.StringVar(&profiles.cpu, "cpuprofile", "", "write a CPU profile of each measured run to this file")
+	flag.StringVar(&profiles.mem, "memprofile", "", "write an allocation profile of each measured run to this file")
+	promptsMode := flag.Bool("prompts", false, "instead: time the prompt report (issue 16) of every corpus agent in this process, first (every chunk counted anew) and warm")
 	flag.Parse()
 	if *promptsMode {
-		if err := runPrompts(*corpus, *runs); err != nil {
+		stop, err := profiles.self()
+		if err == nil {
+			err = runPrompts(*corpus, *runs)
+			stop()
+		}
+		if err != nil {
 			fmt.Fprintln(os.Stderr, "oastbench:", err)
 			os.Exit(1)
 		}
@@ -51,13 +67,13 @@ func main() {
 		}
 		return
 	}
-	if err := run(*n, *corpus, *runs, *keep); err != nil {
+	if err := run(*n, *corpus, *runs, *keep, *full); err != nil {
 		fmt.Fprintln(os.Stderr, "oastbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, corpus string, runs int, keep bool) error {
+func run(n int, corpus string, runs int, keep, full bool) error {
 	if n < 1 || runs < 1 {
 		return errors.New("-n and -runs must be at least 1")
 	}
@@ -104,31 +120,44 @@ func run(n int, corpus string, runs int, keep bool) error {
 		return fmt.Errorf("go build ./cmd/oastui (run from the repository root): %w", err)
 	}
 
-	var walls []time.Duration
-	var rss []int64
-	var outBytes int
-	for range runs {
-		cmd := exec.Command(bin, "lint", tree, "--format", "json")
-		var out bytes.Buffer
-		cmd.Stdout = &out
-		cmd.Stderr = os.Stderr
-		start := time.Now()
-		err := cmd.Run()
-		wall := time.Since(start)
-		var ee *exec.ExitError
-		if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
-			return fmt.Errorf("oastui lint: %w", err)
-		}
-		ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
-		if !ok {
-			return errors.New("no rusage on this platform")
-		}
-		walls = append(walls, wall)
-		rss = append(rss, ru.Maxrss) // KiB on Linux
-		outBytes = out.Len()
+	type measured struct {
+		label string
+		args  []string
+		walls []time.Duration
+		rss   []int64
+		out   int
 	}
-	fmt.Printf("oastui lint --format json: wall %s; peak RSS %s (output %d bytes)\n",
-		durs(walls), kibs(rss), outBytes)
+	cmds := []*measured{{label: "deterministic", args: []string{"lint", tree, "--format", "json"}}}
+	if full {
+		cmds = append(cmds, &measured{label: "full", args: []string{"lint", tree, "--format", "json", "--mode", "full"}})
+	}
+	for range runs { // paired: the commands in turn
+		for _, m := range cmds {
+			wall, maxrss, out, err := lintOnce(bin, m.args, nil)
+			if err != nil {
+				return err
+			}
+			m.walls, m.rss, m.out = append(m.walls, wall), append(m.rss, maxrss), out
+		}
+	}
+	for _, m := range cmds {
+		fmt.Printf("oastui lint --format json (%s): wall %s; peak RSS %s (output %d bytes)\n",
+			m.label, durs(m.walls), kibs(m.rss), m.out)
+	}
+	if full {
+		var r []float64
+		for i := range cmds[0].walls {
+			r = append(r, float64(cmds[1].walls[i])/float64(cmds[0].walls[i]))
+		}
+		sort.Float64s(r)
+		fmt.Printf("ratio full / deterministic, paired by run: median %.2f× (target ≤ 1.5×)\n", r[len(r)/2])
+	}
+	for _, m := range cmds {
+		if err := profiles.child(bin, m.args, m.label, len(cmds) > 1); err != nil {
+			return err
+		}
+	}
+	walls, rss := cmds[0].walls, cmds[0].rss
 
 	// Only now read the bytes for the baseline: the parent's resident
 	// memory counts in a child's max RSS (the child shares the parent's
@@ -184,10 +213,41 @@ func run(n int, corpus string, runs int, keep bool) error {
 	bw, bt1, btP := best(walls), best(tok1), best(tokP)
 	fmt.Printf("ratio (best): lint / tokenize = %.1f× (1 goroutine), %.1f× (%d goroutines)\n",
 		float64(bw)/float64(bt1), float64(bw)/float64(btP), runtime.GOMAXPROCS(0))
-	fmt.Printf("target for 1,000 agents: ≤ 0.25 s wall, ≤ 100 MB peak RSS: best %.3f s, %.1f MB\n",
+	bm := sorted(walls)[len(walls)/2]
+	mt1 := sorted(tok1)[len(tok1)/2]
+	fmt.Printf("ratio (median): lint / tokenize = %.1f× (1 goroutine; target ≤ 4×, aim 2×)\n", float64(bm)/float64(mt1))
+	fmt.Printf("target for 1,000 agents: ≤ 60 MB peak RSS: best %.3f s, %.1f MB\n",
 		bw.Seconds(), float64(bestInt(rss))/1024)
 	return nil
 }
+
+// lintOnce runs bin with args once (extra environment env) and returns its
+// wall time, peak RSS (KiB) and output size; exit 1 (findings) is success.
+func lintOnce(bin string, args, env []string) (time.Duration, int64, int, error) {
+	cmd := exec.Command(bin, args...)
+	var out countWriter
+	cmd.Stdout = &out
+	cmd.Stderr = os.Stderr
+	cmd.Env = append(os.Environ(), env...)
+	start := time.Now()
+	err := cmd.Run()
+	wall := time.Since(start)
+	var ee *exec.ExitError
+	if err != nil && !(errors.As(err, &ee) && ee.ExitCode() == 1) {
+		return 0, 0, 0, fmt.Errorf("oastui %v: %w", args, err)
+	}
+	ru, ok := cmd.ProcessState.SysUsage().(*syscall.Rusage)
+	if !ok {
+		return 0, 0, 0, errors.New("no rusage on this platform")
+	}
+	return wall, ru.Maxrss, int(out), nil // Maxrss: KiB on Linux
+}
+
+// countWriter counts the bytes written to it (the output is not kept: a
+// buffer of it would sit in this process while the next child runs).
+type countWriter int
+
+func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); return len(p), nil }
 
 // tokenizeAll reads every token of every document with jsontext, on
 // `workers` goroutines, and returns the elapsed time.

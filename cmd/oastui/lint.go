@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
-	"runtime/debug"
 	"sort"
 	"strings"
 	"sync"
@@ -170,19 +169,6 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 		targets, cfgArgs = []string{stdin.path}, []string{stdin.configStart()}
 	} else if targets, err = lintTargets(args); err != nil {
 		return err
-	}
-	// A lint run is short-lived and reads a few hundred KiB per agent: let
-	// the heap grow before collecting, unless the user tuned the collector.
-	// The soft limit bounds that growth; it sits above the live heap of the
-	// largest flow oastui reads (a valid 50,000-node flow keeps ~145 MB
-	// live), since a limit under the live heap makes the collector run
-	// without pause (64 MiB: 3.7 s for that flow, 256 MiB: 1.7 s; the
-	// 1,000-agent tree peaks at ~30 MB either way: cmd/oastbench).
-	if os.Getenv("GOGC") == "" {
-		debug.SetGCPercent(400)
-	}
-	if os.Getenv("GOMEMLIMIT") == "" {
-		debug.SetMemoryLimit(256 << 20)
 	}
 	cfg, err := loadLintConfig(fl.config, cfgArgs)
 	if err != nil {

@@ -65,7 +65,7 @@ func newRootCmd() *cobra.Command {
 }
 
 func main() {
-	os.Exit(run(os.Args[1:], os.Stdout, os.Stderr))
+	os.Exit(withProfiles(func() int { return run(os.Args[1:], os.Stdout, os.Stderr) }))
 }
 
 // run executes the command line and returns the exit code; tests call it.

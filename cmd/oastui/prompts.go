@@ -24,13 +24,14 @@ func newPromptsCmd() *cobra.Command {
 	var node, format, config string
 	cmd := &cobra.Command{
 		Use:   "prompts PATH [--node ID] [--format text|json]",
-		Short: "Show what each LLM step will be sent: templates, placeholder provenance, previews, tokens, the ContextOS budget",
+		Short: "Show what each LLM step will be sent: templates, placeholder provenance, previews, tokens, usage by ContextOS bucket",
 		Long: "prompts reads the agent at PATH and, for every LLM-bearing node (Cinatra llm-bridge ApiNodes; Agent Spec\n" +
 			"LlmNode, AgentNode and Agent), prints the prompt templates with each placeholder's provenance (data edge,\n" +
 			"StartNode input, context slot, default, or unresolved), the system prompt after the platform's fallback\n" +
 			"chain, a preview rendered on sample values, token counts (tiktoken o200k_base and cl100k_base) against the\n" +
-			"model's context window, and the agent's budget by ContextOS bucket (policy, tool, evidence, memory,\n" +
-			"business, session) against .oastui.yaml budget:. Sample values and non-OpenAI counts are estimates.\n" +
+			"model's context window, and the agent's usage by ContextOS bucket (policy, tool, evidence, memory,\n" +
+			"business, session) next to the ContextOS example budget (an example, not a limit) and, when .oastui.yaml\n" +
+			"has a budget:, against its limits. Sample values and non-OpenAI counts are estimates.\n" +
 			"--format json has \"schema_version\".",
 		Args: cobra.ExactArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
@@ -194,10 +195,11 @@ func orDash(s string) string {
 	return s
 }
 
-// writeBudgetText is the budget table: one row per step (static /
-// estimate per bucket), the budget, the exceeded buckets and the notes.
+// writeBudgetText is the usage table: one row per step (static /
+// estimate per bucket), the ContextOS example budget (not a limit), the
+// configured budget if any, the exceeded buckets and the notes.
 func writeBudgetText(w io.Writer, r *prompts.Report) {
-	fmt.Fprintln(w, "== budget by ContextOS bucket, per LLM call, in each step's encoding (static/estimate)")
+	fmt.Fprintln(w, "== usage by ContextOS bucket, per LLM call, in each step's encoding (static/estimate)")
 	head := fmt.Sprintf("%-4s %-24s", "step", "node")
 	for _, b := range prompts.Buckets {
 		head += fmt.Sprintf(" %13s", b)
@@ -210,11 +212,29 @@ func writeBudgetText(w io.Writer, r *prompts.Report) {
 		}
 		fmt.Fprintf(w, "%s  %d\n", line, s.Total)
 	}
-	line := fmt.Sprintf("%-4s %-24s", "", "budget")
+	line := fmt.Sprintf("%-4s %-24s", "", "example (not a limit)")
 	for _, b := range prompts.Buckets {
-		line += fmt.Sprintf(" %13d", r.Budget.Buckets[b])
+		line += fmt.Sprintf(" %13d", r.Example.Buckets[b])
 	}
-	fmt.Fprintf(w, "%s  %d\n", line, r.Budget.Total)
+	fmt.Fprintf(w, "%s  %d\n", line, r.Example.Total)
+	if r.Budget.Limited() {
+		line = fmt.Sprintf("%-4s %-24s", "", "budget (.oastui.yaml)")
+		for _, b := range prompts.Buckets {
+			cell := "-"
+			if n, ok := r.Budget.Buckets[b]; ok {
+				cell = fmt.Sprint(n)
+			}
+			line += fmt.Sprintf(" %13s", cell)
+		}
+		total := "-"
+		if r.Budget.Total > 0 {
+			total = fmt.Sprint(r.Budget.Total)
+		}
+		if r.Budget.WindowShare > 0 {
+			total += fmt.Sprintf(", %d%% of the window", r.Budget.WindowShare)
+		}
+		fmt.Fprintf(w, "%s  %s\n", line, total)
+	}
 	line = fmt.Sprintf("%-4s %-24s", "", "run total (estimate)")
 	sum := 0
 	for _, b := range prompts.Buckets {
@@ -224,6 +244,9 @@ func writeBudgetText(w io.Writer, r *prompts.Report) {
 	fmt.Fprintf(w, "%s  %d\n", line, sum)
 	for _, e := range r.Exceeded {
 		fmt.Fprintf(w, "exceeded: step %d (%s): %s %d > %d [prompt_budget_exceeded]\n", e.Order, e.Node, e.Bucket, e.Tokens, e.Budget)
+	}
+	if !r.Budget.Limited() {
+		fmt.Fprintln(w, "no budget: .oastui.yaml sets none (the example is the ContextOS example run budget, for scale)")
 	}
 	fmt.Fprintf(w, "assumed artifact size: %d tokens\n", r.Budget.ArtifactTokens)
 	for _, n := range r.Notes {

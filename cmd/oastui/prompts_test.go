@@ -27,7 +27,9 @@ func TestPromptsText(t *testing.T) {
 		"{{ contextSlotBindings }} in user ← context slot style via context_style",
 		"skill:   skills/prompt-agent/SKILL.md found, tool",
 		"--- user ---\nTopic: solar panels\nFacts: The sun is a star.\n",
-		"== budget by ContextOS bucket",
+		"== usage by ContextOS bucket",
+		"example (not a limit)             1800",
+		"no budget: .oastui.yaml sets none",
 		"note: Token counts are tiktoken BPE counts",
 	} {
 		if !strings.Contains(out, want) {

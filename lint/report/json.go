@@ -1,9 +1,11 @@
 package report
 
 import (
+	"bufio"
 	"bytes"
 	_ "embed"
 	"encoding/json"
+	"fmt"
 	"io"
 
 	"github.com/oastui/oastui/lint"
@@ -33,7 +35,49 @@ type JSONReport struct {
 type jsonFormat struct{}
 
 func (jsonFormat) Format(w io.Writer, r Report) error {
-	return encodeJSON(w, NewJSONReport(r.Findings, r.Files))
+	return streamJSONReport(w, NewJSONReport(r.Findings, r.Files))
+}
+
+// streamJSONReport writes r exactly as encodeJSON would, in one pass: each
+// finding is encoded, escaped and written in turn through one buffered
+// writer, so the document is never held whole (the 10,000-agent tree's
+// report is 15 MB; encodeJSON held it, its indented copy and its escaped
+// copy at once).
+func streamJSONReport(w io.Writer, r JSONReport) error {
+	bw := bufio.NewWriterSize(w, 64<<10)
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	// write encodes v at the given depth (2-space indent) without the
+	// encoder's trailing newline, escaped as jsonEscapeInvisible does.
+	write := func(v any, prefix string) error {
+		buf.Reset()
+		enc.SetIndent(prefix, "  ")
+		if err := enc.Encode(v); err != nil {
+			return err
+		}
+		_, err := bw.Write(jsonEscapeInvisible(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
+		return err
+	}
+	fmt.Fprintf(bw, "{\n  \"schemaVersion\": %d,\n  \"findings\": [", r.SchemaVersion)
+	for i := range r.Findings {
+		if i > 0 {
+			bw.WriteString(",")
+		}
+		bw.WriteString("\n    ")
+		if err := write(&r.Findings[i], "    "); err != nil {
+			return err
+		}
+	}
+	if len(r.Findings) > 0 {
+		bw.WriteString("\n  ")
+	}
+	bw.WriteString("],\n  \"summary\": ")
+	if err := write(r.Summary, "  "); err != nil {
+		return err
+	}
+	bw.WriteString("\n}\n")
+	return bw.Flush()
 }
 
 // NewJSONReport is the `--format json` document of findings (as given:

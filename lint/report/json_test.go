@@ -3,7 +3,11 @@ package report
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"testing"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint"
 )
 
 func TestWriteJSON(t *testing.T) {
@@ -43,5 +47,32 @@ func TestWriteJSON(t *testing.T) {
 	}
 	if !bytes.Contains(b.Bytes(), []byte(`"findings": []`)) {
 		t.Errorf("no findings must be an empty list:\n%s", b.Bytes())
+	}
+}
+
+// TestStreamJSONReportIdentical: the one-pass writer gives the bytes the
+// whole-document encoder gave, for no finding, one, and many with text a
+// terminal may act on (escaped) and HTML characters (not escaped).
+func TestStreamJSONReportIdentical(t *testing.T) {
+	mk := func(n int) []lint.Finding {
+		var fs []lint.Finding
+		for i := range n {
+			fs = append(fs, lint.Finding{Code: "c", Severity: compile.Warning, Message: fmt.Sprintf("<b>&%d\u202e\u0007 \"q\"", i),
+				File: "f.json", Line: i + 1, Column: 2, Location: "/a/" + fmt.Sprint(i), Source: compile.SourceDeterministic})
+		}
+		return fs
+	}
+	for _, n := range []int{0, 1, 3} {
+		r := NewJSONReport(mk(n), 2)
+		var whole, stream bytes.Buffer
+		if err := encodeJSON(&whole, r); err != nil {
+			t.Fatal(err)
+		}
+		if err := streamJSONReport(&stream, r); err != nil {
+			t.Fatal(err)
+		}
+		if whole.String() != stream.String() {
+			t.Errorf("%d findings:\nwhole  %q\nstream %q", n, whole.String(), stream.String())
+		}
 	}
 }
