@@ -177,9 +177,9 @@ func fixturesOf(t *testing.T, r *Rule) (oks, errs []ruleFixture) {
 }
 
 // reviewFixtureCached is reviewFixture for the fixtures in the repository,
-// which never change during a run: TestRuleFixtures, TestRulesDoc and the
-// fix tests review the same ones, so each is reviewed once per test
-// binary (the findings are only read).
+// which never change during a run: TestRuleFixtures and TestRulesDoc
+// review the same ones, so each is reviewed once per test binary (the
+// findings are only read).
 func reviewFixtureCached(t *testing.T, fx ruleFixture) []Finding {
 	t.Helper()
 	key := fx.path + "\x00" + string(fx.profile) + "\x00" + string(fx.mode)
