@@ -14,12 +14,14 @@ import (
 //
 //	go test ./lint -run '^$' -fuzz FuzzReviewChecks -fuzztime 30s -parallel 1
 func FuzzReviewChecks(f *testing.F) {
-	for _, glob := range []string{filepath.Join(rulesFixtureDir, "*", "*", "*", "cinatra", "oas.json")} {
-		paths, _ := filepath.Glob(glob)
-		for _, p := range paths {
-			if src, err := os.ReadFile(p); err == nil {
-				f.Add(src, []byte(`{"name":"@acme/x","version":"1","cinatra":{"agentDependencies":{"@cinatra-ai/context-selection-agent":"1"}}}`))
-			}
+	// The flows of the rule fixtures that are packages in a rule's folder,
+	// each distinct one once (the ok folders hold copies).
+	paths, _ := filepath.Glob(filepath.Join(rulesFixtureDir, "*", "*", "*", "cinatra", "oas.json"))
+	seen := map[string]bool{}
+	for _, p := range paths {
+		if src, err := os.ReadFile(p); err == nil && !seen[string(src)] {
+			seen[string(src)] = true
+			f.Add(src, []byte(`{"name":"@acme/x","version":"1","cinatra":{"agentDependencies":{"@cinatra-ai/context-selection-agent":"1"}}}`))
 		}
 	}
 	f.Add([]byte(`{"metadata":{"cinatra":{"contextSlots":[1,{"slotId":7,"minItems":1e99}]}},"nodes":{},"$referenced_components":[]}`), []byte(`[]`))

@@ -32,7 +32,7 @@ func WriteRulesMarkdown(w io.Writer, examples func(r *Rule) (ok, bad RuleExample
 	b.WriteString("Every finding code oastui reports, in the order of its rule list. The severity is the default\n")
 	b.WriteString("(`.oastui.yaml` may change it; see the README's configuration section). Rules tagged `security`\n")
 	b.WriteString("carry a `security-severity` in SARIF and need a reason to be turned off. Examples are excerpts of\n")
-	b.WriteString("the rule fixtures the tests run (credentials in them are masked here).\n\n")
+	b.WriteString("the rule fixtures the tests run, `lint/testdata/rules/{ok,err}/<code>` (credentials in them are masked here).\n\n")
 	group := ""
 	for _, r := range All {
 		if r.Group != group {

@@ -183,7 +183,7 @@ func (p *reviewPool) work() {
 		})
 		opts := p.opts
 		opts.Load.Packages = p.pkgs.Load()
-		a := workspace.Review(p.root, dir, opts)
+		a := workspace.ReviewAgent(p.root, dir, opts)
 		a.Dir = dir // the row's key: the path as listed
 		if a.Problem == "does not load" && !compile.IsAgentDir(dir) {
 			a.Problem = gone // the package was deleted (or moved): the row goes

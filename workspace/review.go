@@ -15,10 +15,10 @@ import (
 // compiled steps and the context slots (no graphs).
 const Stages = analysis.StageCompile | analysis.StageSlots
 
-// Review analyses the agent at dir (analysis.Run with Stages) and
+// ReviewAgent analyses the agent at dir (analysis.Run with Stages) and
 // summarises it for the tree at root; MTime is the newest modification
 // time of the files it read. Loading is the only I/O, as in analysis.
-func Review(root, dir string, opts analysis.Options) Agent {
+func ReviewAgent(root, dir string, opts analysis.Options) Agent {
 	opts.Stages = Stages
 	a := Summarize(root, analysis.Run(dir, opts))
 	for _, f := range a.Files {
@@ -51,7 +51,7 @@ func ReviewAll(root string, dirs []string, opts analysis.Options, workers int, d
 		go func() {
 			defer wg.Done()
 			for i := range jobs {
-				out[i] = Review(root, dirs[i], opts)
+				out[i] = ReviewAgent(root, dirs[i], opts)
 				if done != nil {
 					done(i, out[i])
 				}

@@ -187,7 +187,7 @@ func TestChildChangeReviewsOrchestrator(t *testing.T) {
 	var next []Agent
 	for _, a := range before {
 		if slices.Contains(ch.Agents, a.Dir) {
-			a = Carry(Review(root, a.Dir, analysis.Options{}), a)
+			a = Carry(ReviewAgent(root, a.Dir, analysis.Options{}), a)
 		}
 		next = append(next, a)
 	}
