@@ -59,3 +59,36 @@ func grepLines(s, sub string) string {
 	}
 	return strings.Join(out, "\n")
 }
+
+// TestKeyInIdentifierMasked: an AWS key inside a placeholder name
+// ("{{ secret_AKIA… }}") is found (word boundaries include '_') and masked
+// in every output — the prompt report (text and json), lint's excerpt, the
+// gate — where the same key as a value already was (issue 26 item 12).
+func TestKeyInIdentifierMasked(t *testing.T) {
+	const key = "AKIAQ3ZL7RWXP4N2M6TB"
+	dir := copyFixtureTree(t, exampleAgent)
+	p := filepath.Join(dir, "cinatra", "oas.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	s := strings.Replace(string(b), "{{ releaseUrl }}", "{{ secret_"+key+" }}", 1)
+	if s == string(b) {
+		t.Fatal("the fixture has no {{ releaseUrl }}")
+	}
+	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{
+		{"lint", "--format", "text", dir},
+		{"lint", "--format", "json", dir},
+		{"compile", dir},
+		{"prompts", dir},
+		{"prompts", "--format", "json", dir},
+	} {
+		_, out, errs := runCmd(args...)
+		if strings.Contains(out+errs, key[4:]) {
+			t.Errorf("%v shows the key:\n%s", args, grepLines(out+errs, key[4:]))
+		}
+	}
+}
