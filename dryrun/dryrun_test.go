@@ -3,6 +3,7 @@ package dryrun
 import (
 	"encoding/json"
 	"fmt"
+	"path/filepath"
 	"reflect"
 	"strings"
 	"testing"
@@ -172,7 +173,7 @@ func TestParseStubs(t *testing.T) {
 		"version: 2":           "version 2 is not supported",
 		"stubs: {}":            `unknown key "stubs"`,
 		"- 1":                  "must be a mapping",
-		"nodes: {}\n---\nx: 1": "more than one document",
+		"nodes: {}\n---\nx: 1": "more than one YAML document",
 		"nodes: {a: [":         "stubs:",
 	} {
 		if _, err := ParseStubs([]byte(src)); err == nil || !strings.Contains(err.Error(), want) {
@@ -435,5 +436,52 @@ func TestParallelFlow(t *testing.T) {
 	}
 	if len(use.Inputs) != 2 || use.Inputs[0].From != "both.answer" || use.Inputs[1].From != "both.extra" {
 		t.Errorf("use inputs %+v", use.Inputs)
+	}
+}
+
+// TestParseStubsManyKeys: stubs are decoded as loading decodes YAML —
+// linear in the keys (go-yaml's decoding into maps compared every key with
+// every other: 40,000 keys 3.5 s, 200,000 more than a minute; see
+// BenchmarkParseStubs) — with the same refusals: a key given twice, and
+// Check names at most maxStubProblems problems.
+func TestParseStubsManyKeys(t *testing.T) {
+	var b strings.Builder
+	b.WriteString("nodes:\n")
+	const n = 20000
+	for i := range n {
+		fmt.Fprintf(&b, "  k%d: {o: %d}\n", i, i)
+	}
+	s, err := ParseStubs([]byte(b.String()))
+	if err != nil || len(s) != n || s["k17"]["o"] != float64(17) {
+		t.Fatalf("%d stubs, %v", len(s), err)
+	}
+	if _, err := ParseStubs([]byte("nodes:\n  a: {x: 1}\n  a: {x: 2}\n")); err == nil || !strings.Contains(err.Error(), `line 3:3: key "a" given twice`) {
+		t.Errorf("duplicate node: %v", err)
+	}
+	if _, err := ParseStubs([]byte("nodes:\n  a: {x: 1, x: 2}\n")); err == nil || !strings.Contains(err.Error(), `key "x" given twice`) {
+		t.Errorf("duplicate output: %v", err)
+	}
+	a, err := compile.Load(filepath.Join("..", "testdata", "agents", "oastui", "example-agent"), compile.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = s.Check(a, nil)
+	if err == nil || !strings.HasSuffix(err.Error(), fmt.Sprintf("… and %d more problems", n-maxStubProblems)) || len(err.Error()) > 10000 {
+		t.Errorf("Check of %d unknown nodes: %.300s (%d bytes)", n, err, len(err.Error()))
+	}
+}
+
+func BenchmarkParseStubs(b *testing.B) {
+	for _, n := range []int{10000, 40000} {
+		var sb strings.Builder
+		for i := range n {
+			fmt.Fprintf(&sb, "k%d: %d\n", i, i)
+		}
+		src := []byte(sb.String()) // top-level keys (refused as unknown, after decoding)
+		b.Run(fmt.Sprint(n), func(b *testing.B) {
+			for b.Loop() {
+				ParseStubs(src)
+			}
+		})
 	}
 }

@@ -1,15 +1,12 @@
 package dryrun
 
 import (
-	"bytes"
 	"errors"
 	"fmt"
-	"io"
 	"math"
+	"slices"
 	"sort"
 	"strings"
-
-	"go.yaml.in/yaml/v3"
 
 	"github.com/oastui/oastui/compile"
 )
@@ -36,55 +33,71 @@ type Stubs map[string]map[string]any
 //
 // Unknown top-level keys, a node that is not a mapping and more than one
 // document are refused with the reason.
+//
+// The file is decoded as loading decodes YAML (compile.ParseYAMLDoc: JSON
+// is YAML too), which is linear in the keys: go-yaml's decoding into Go
+// maps compares every key with every other one of its mapping (200,000
+// keys took minutes). A key given twice is refused, as go-yaml did.
 func ParseStubs(src []byte) (Stubs, error) {
-	dec := yaml.NewDecoder(bytes.NewReader(src))
-	var doc any
-	if err := dec.Decode(&doc); err != nil {
-		if errors.Is(err, io.EOF) {
+	doc := compile.ParseYAMLDoc("stubs", src)
+	if doc.Err != nil {
+		if doc.Err.Msg == "empty YAML document" {
 			return Stubs{}, nil
 		}
-		return nil, fmt.Errorf("stubs: %v", err)
+		line, col := doc.Position(doc.Err.Offset)
+		return nil, fmt.Errorf("stubs: line %d:%d: %s", line, col, doc.Err.Msg)
 	}
-	var extra any
-	if dec.Decode(&extra) == nil {
-		return nil, errors.New("stubs: more than one document")
+	if len(doc.Duplicates) > 0 {
+		dup := doc.Duplicates[0]
+		line, col := doc.Position(dup.Offset)
+		return nil, fmt.Errorf("stubs: line %d:%d: key %q given twice", line, col, dup.Key)
 	}
-	top, ok := doc.(map[string]any)
-	if doc == nil {
+	top := doc.Root
+	if top == nil || top.Kind == compile.Null {
 		return Stubs{}, nil
 	}
-	if !ok {
+	if top.Kind != compile.Object {
 		return nil, errors.New("stubs: the file must be a mapping with a `nodes:` key")
 	}
 	out := Stubs{}
-	for _, k := range sortedKeys(top) {
-		switch k {
+	for _, m := range sortedMembers(top) {
+		switch m.Key {
 		case "version":
-			if v, ok := normalize(top[k]).(float64); !ok || v != 1 {
-				return nil, fmt.Errorf("stubs: version %v is not supported (1 is)", top[k])
+			if v, ok := m.Value.Interface().(float64); !ok || v != 1 {
+				return nil, fmt.Errorf("stubs: version %v is not supported (1 is)", m.Value.Interface())
 			}
 		case "nodes":
-			nodes, ok := top[k].(map[string]any)
-			if !ok && top[k] != nil {
+			nodes := m.Value
+			if nodes.Kind != compile.Object && nodes.Kind != compile.Null {
 				return nil, errors.New("stubs: `nodes` must map node ids to their outputs")
 			}
-			for _, id := range sortedKeys(nodes) {
-				outs, ok := nodes[id].(map[string]any)
-				if !ok {
-					return nil, fmt.Errorf("stubs: node %q must map output titles to values, not %s", id, jsonType(normalize(nodes[id])))
+			for _, n := range sortedMembers(nodes) {
+				if n.Value.Kind != compile.Object {
+					return nil, fmt.Errorf("stubs: node %q must map output titles to values, not %s", n.Key, jsonType(n.Value.Interface()))
 				}
-				m := map[string]any{}
-				for t, v := range outs {
-					m[t] = normalize(v)
-				}
-				out[id] = m
+				out[n.Key] = n.Value.Interface().(map[string]any)
 			}
 		default:
-			return nil, fmt.Errorf("stubs: unknown key %q (want version, nodes)", k)
+			return nil, fmt.Errorf("stubs: unknown key %q (want version, nodes)", m.Key)
 		}
 	}
 	return out, nil
 }
+
+// sortedMembers are the members of an object sorted by key (none for any
+// other node).
+func sortedMembers(n *compile.Node) []compile.Member {
+	if n == nil || n.Kind != compile.Object {
+		return nil
+	}
+	ms := slices.Clone(n.Members)
+	sort.SliceStable(ms, func(i, j int) bool { return ms[i].Key < ms[j].Key })
+	return ms
+}
+
+// maxStubProblems bounds the problems Check names (a file of 40,000 unknown
+// nodes made a 6 MB message).
+const maxStubProblems = 20
 
 // childHint ends the error for a node id the document does not have.
 const childHint = ` (a child agent's node is written "<packageName>#<node-id>")`
@@ -161,6 +174,9 @@ func (s Stubs) Check(a *compile.Agent, children func(packageName string) (*compi
 			}
 		}
 	}
+	if n := len(problems); n > maxStubProblems {
+		problems = append(problems[:maxStubProblems], fmt.Sprintf("… and %d more problems", n-maxStubProblems))
+	}
 	if len(problems) > 0 {
 		return errors.New("stubs: " + strings.Join(problems, "; "))
 	}
@@ -203,39 +219,6 @@ func (e *explorer) stub(m *flowModel, nodeID, output string) (any, bool) {
 		}
 	}
 	return nil, false
-}
-
-// normalize turns YAML-decoded values into JSON-shaped ones.
-func normalize(v any) any {
-	switch x := v.(type) {
-	case int:
-		return float64(x)
-	case int64:
-		return float64(x)
-	case uint64:
-		return float64(x)
-	case float32:
-		return float64(x)
-	case map[string]any:
-		m := make(map[string]any, len(x))
-		for k, v := range x {
-			m[k] = normalize(v)
-		}
-		return m
-	case map[any]any:
-		m := make(map[string]any, len(x))
-		for k, v := range x {
-			m[fmt.Sprint(k)] = normalize(v)
-		}
-		return m
-	case []any:
-		a := make([]any, len(x))
-		for i, v := range x {
-			a[i] = normalize(v)
-		}
-		return a
-	}
-	return v
 }
 
 // Stub is the value a property's schema stands for: its default, else

@@ -431,10 +431,17 @@ func (a *Applied) Paths() []string {
 }
 
 // ChangedError is Batch.Write's refusal when files changed on disk since
-// the analysis read them; errors.Is(err, ErrChanged) holds.
-type ChangedError struct{ Paths []string }
+// the analysis read them, and Applied.Undo's (Undo set) when they changed
+// since the fix wrote them; errors.Is(err, ErrChanged) holds.
+type ChangedError struct {
+	Paths []string
+	Undo  bool
+}
 
 func (e *ChangedError) Error() string {
+	if e.Undo {
+		return strings.Join(e.Paths, ", ") + ": the file changed on disk since the fix was applied; nothing undone"
+	}
 	return strings.Join(e.Paths, ", ") + ": " + ErrChanged.Error() + "; nothing fixed (run the analysis again)"
 }
 func (e *ChangedError) Unwrap() error { return ErrChanged }

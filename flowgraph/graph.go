@@ -157,6 +157,13 @@ func FindFlow(a *compile.Agent, id string) (string, bool) {
 			return f.Pointer, true
 		}
 	}
+	// an id or pointer as our faces show it (present.Text: a token in it
+	// masked) names the flow it was shown for
+	for _, f := range compile.Flows(a.Flow.Root) {
+		if present.Text(f.ID()) == id || present.Text(f.Pointer) == id {
+			return f.Pointer, true
+		}
+	}
 	return "", false
 }
 

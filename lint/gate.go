@@ -6,6 +6,7 @@ import (
 	"strconv"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/present"
 )
 
 // GateResult is the review_blocked response of the compile/publish gate
@@ -41,6 +42,7 @@ func BlockedResponse(blockers []Finding) []byte {
 	plain := make([]Finding, len(blockers))
 	for i, f := range blockers {
 		f.Fixes = nil
+		f.Location = present.Text(f.Location) // a token used as an id is in the pointer
 		plain[i] = f
 	}
 	blockers = plain

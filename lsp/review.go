@@ -468,7 +468,7 @@ func (s *Server) diagnostics(r *result) map[string][]protoDiag {
 			CodeDescription: &protocol.CodeDescription{Href: protocol.URI(RuleDocURL(f.Code))},
 			Source:          "oastui",
 			Message:         clean(f.Message),
-			Data:            diagData{Pointer: f.Location, ValueHash: f.ValueHash, Fixes: len(f.Fixes)},
+			Data:            diagData{Pointer: clean(f.Location), ValueHash: f.ValueHash, Fixes: len(f.Fixes)},
 		}
 		out[path] = append(out[path], protoDiag{d: d, f: f})
 	}

@@ -1213,7 +1213,9 @@ func Redact(s string) string {
 	class := max(ClassifyKey(key), KeyNeutral)
 	budget := min(32+len(val)/16, 256)
 	var b strings.Builder
-	b.WriteString(s[:off])
+	// the key is judged too, as neutral text: a token used as a component
+	// key ("ghp_…": {) is a key of its line
+	redactInto(&b, KeyNeutral, s[:off], &budget)
 	redactInto(&b, class, val, &budget)
 	b.WriteString(s[off+len(val):])
 	return b.String()

@@ -380,6 +380,9 @@ func TestRedactInsideIdentifiers(t *testing.T) {
 		"#/$referenced_components/" + fakeGH,
 		"node." + fakeGH + ".output",
 		"x-" + aws + "_suffix",
+		`    "` + fakeGH + `": {`,
+		fakeGH + `: x`,
+		"secret_" + aws + "=1",
 	} {
 		got := Redact(in)
 		if strings.Contains(got, aws[4:14]) || strings.Contains(got, fakeGH[4:16]) {

@@ -31,6 +31,18 @@ type Segment struct {
 // attribute access, filters, statements) are not placeholders there: they
 // are kept as expression segments and sent as written.
 func Split(s string) []Segment {
+	segs, _ := split(s)
+	return segs
+}
+
+// split is Split, and the number of bytes its searches read (tests hold
+// it linear). Each search for a closer ("}}", "%}") or a blank line
+// remembers where it found the next one, so the searches never read the
+// same bytes twice: a template of many "{{" without a closer is read
+// once, not once per "{{".
+func split(s string) ([]Segment, int) {
+	work := 0
+	braces, percent, blank := nextOf{s: s, sub: "}}", at: -2, read: &work}, nextOf{s: s, sub: "%}", at: -2, read: &work}, nextOf{s: s, sub: "\n\n", at: -2, read: &work}
 	var out []Segment
 	lit := strings.Builder{}
 	flush := func() {
@@ -48,26 +60,58 @@ func Split(s string) []Segment {
 					kind = SegEnv
 				}
 				out = append(out, Segment{Kind: kind, Text: s[i:end], Name: name})
+				work += end - i
 				i = end
 				continue
 			}
-			closer := "}}"
+			closer := &braces
 			if s[i+1] == '%' {
-				closer = "%}"
+				closer = &percent
 			}
-			if k := strings.Index(s[i+2:], closer); k >= 0 && !strings.Contains(s[i+2:i+2+k], "\n\n") {
-				end := i + 2 + k + 2
-				flush()
-				out = append(out, Segment{Kind: SegExpression, Text: s[i:end]})
-				i = end
-				continue
+			// an expression runs to the next closer, unless a blank line
+			// comes first
+			if c := closer.from(i + 2); c >= 0 {
+				if bl := blank.from(i + 2); bl < 0 || bl+2 > c {
+					end := c + 2
+					flush()
+					out = append(out, Segment{Kind: SegExpression, Text: s[i:end]})
+					i = end
+					continue
+				}
 			}
 		}
 		lit.WriteByte(s[i])
 		i++
 	}
 	flush()
-	return out
+	return out, work
+}
+
+// nextOf finds the next occurrence of sub in s at or after a position
+// that never decreases from call to call, remembering the last answer.
+type nextOf struct {
+	s, sub string
+	at     int // -2: not searched yet; -1: none left
+	read   *int
+}
+
+func (f *nextOf) from(p int) int {
+	if f.at == -1 || f.at >= p {
+		return f.at
+	}
+	if p > len(f.s) {
+		f.at = -1
+		return -1
+	}
+	k := strings.Index(f.s[p:], f.sub)
+	if k < 0 {
+		*f.read += len(f.s) - p
+		f.at = -1
+	} else {
+		*f.read += k + len(f.sub)
+		f.at = p + k
+	}
+	return f.at
 }
 
 // isEnvName: ALL-CAPS names are the platform's environment variables

@@ -3,7 +3,6 @@ package tui
 import (
 	"errors"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strings"
 	"time"
@@ -231,62 +230,19 @@ func wroteList(a *edit.Applied, display func(string) string, back bool) []string
 	return out
 }
 
-// undoFixCmd writes back the bytes a fix replaced, while every file still
-// holds what the fix wrote.
+// undoFixCmd undoes a fix through edit's one undo (Applied.Undo: every
+// file checked before any is written back).
 func undoFixCmd(rec *undoRec) tea.Cmd {
 	return func() tea.Msg {
 		msg := fixDoneMsg{undo: true, title: rec.title}
-		a, show := rec.applied, rec.display
-		for _, f := range a.Files {
-			if err := unchanged(f.Path, f.Written, show(f.Path), "the fix was applied"); err != nil {
-				msg.err = err
-				return msg
-			}
+		err := rec.applied.Undo()
+		var ce *edit.ChangedError
+		if errors.As(err, &ce) {
+			err = changedErr{rec.display(ce.Paths[0]), "the fix was applied"}
 		}
-		for _, mv := range a.Moves {
-			if err := unchanged(mv.To, mv.Data, show(mv.To), "the fix was applied"); err != nil {
-				msg.err = err
-				return msg
-			}
-			if err := edit.CheckMove(mv.To, mv.From, mv.Data); err != nil {
-				msg.err = err
-				return msg
-			}
+		if msg.err = err; err == nil {
+			msg.wrote = wroteList(rec.applied, rec.display, true)
 		}
-		for _, f := range a.Files {
-			if _, err := edit.WriteFix(f.Path, f.Written, f.Inverse); err != nil {
-				if errors.Is(err, edit.ErrChanged) {
-					err = changedErr{show(f.Path), "the fix was applied"}
-				}
-				msg.err = err
-				return msg
-			}
-		}
-		for _, mv := range a.Moves {
-			if _, err := edit.MoveFile(mv.To, mv.From, mv.Data); err != nil {
-				if errors.Is(err, edit.ErrChanged) {
-					err = changedErr{show(mv.To), "the fix was applied"}
-				}
-				msg.err = err
-				return msg
-			}
-			for i := len(mv.Created) - 1; i >= 0; i-- {
-				os.Remove(mv.Created[i]) // only when empty: the user's files stay
-			}
-		}
-		msg.wrote = wroteList(a, show, true)
 		return msg
 	}
-}
-
-// unchanged checks that path holds want.
-func unchanged(path string, want []byte, shown, since string) error {
-	disk, err := os.ReadFile(path)
-	if err != nil {
-		return err
-	}
-	if edit.Hash(disk) != edit.Hash(want) {
-		return changedErr{shown, since}
-	}
-	return nil
 }

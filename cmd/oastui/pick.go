@@ -14,6 +14,7 @@ import (
 	"github.com/spf13/cobra"
 
 	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/present"
 	"github.com/oastui/oastui/slots"
 	"github.com/oastui/oastui/slots/audit"
 	"github.com/oastui/oastui/views"
@@ -106,9 +107,9 @@ func confirmPick(cmd *cobra.Command, p *slots.Prepared, env slots.Envelope, dbPa
 	case len(refs) == 0:
 		fmt.Fprintf(stderr, "oastui: pick: no ref selected; no audit row written\n")
 	case rec.Wrote:
-		fmt.Fprintf(stderr, "oastui: pick: audit: wrote %d row(s) for run %s (selection %s) to %s\n", rec.Rows, views.Clean(run), short, dbPath)
+		fmt.Fprintf(stderr, "oastui: pick: audit: wrote %d row(s) for run %s (selection %s) to %s\n", rec.Rows, present.Text(run), short, dbPath)
 	default:
-		fmt.Fprintf(stderr, "oastui: pick: audit: this selection is already recorded for run %s (selection %s); nothing written\n", views.Clean(run), short)
+		fmt.Fprintf(stderr, "oastui: pick: audit: this selection is already recorded for run %s (selection %s); nothing written\n", present.Text(run), short)
 	}
 	doc := append(env.JSON(), '\n')
 	if out == "" {

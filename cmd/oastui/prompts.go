@@ -150,13 +150,21 @@ func writeNodeText(w io.Writer, n *prompts.NodePrompt, encs []string) {
 	}
 	fmt.Fprintln(w)
 	fmt.Fprintf(w, "placeholders (%d):\n", len(n.Placeholders))
-	for _, p := range n.Placeholders {
+	for i, p := range n.Placeholders {
+		if i == promptsMaxPlaceholders {
+			fmt.Fprintf(w, "  … %d more placeholders (--format json lists every one)\n", len(n.Placeholders)-i)
+			break
+		}
 		fmt.Fprintf(w, "  {{ %s }} in %s ← %s; sample %q (%s, %d tokens) [%s]\n", p.Name, strings.Join(p.Roles, "+"),
 			p.Provenance.Text(), trimSample(p.Sample), p.SampleFrom, p.Tokens, p.Bucket)
 	}
 	fmt.Fprintf(w, "--- system (%s) ---\n%s\n", n.System.Source, n.Preview.System)
 	fmt.Fprintf(w, "--- user ---\n%s\n", n.Preview.User)
 }
+
+// promptsMaxPlaceholders bounds the placeholders the text report lists per
+// node: a template of 100,000 placeholders wrote 10 MB of them.
+const promptsMaxPlaceholders = 200
 
 func modelText(m prompts.Model) string {
 	id := strings.TrimSpace(m.Provider + " " + m.ID)

@@ -2,6 +2,7 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"github.com/oastui/oastui/internal/race"
 	"os"
 	"path/filepath"
@@ -97,5 +98,49 @@ func TestPromptsSanitised(t *testing.T) {
 		if strings.ContainsAny(out, "\x1b\x07") || strings.Contains(out, `\u001b`) || strings.Contains(out, "AbCdEfGhIjKlMnOp") {
 			t.Errorf("%s: unsanitised output:\n%s", format, out)
 		}
+	}
+}
+
+// TestPromptsManyPlaceholdersBounded: the text report lists at most
+// promptsMaxPlaceholders placeholders of a node and says how many more
+// there are (issue 26 item 14: 100,000 placeholders wrote 10 MB).
+func TestPromptsManyPlaceholdersBounded(t *testing.T) {
+	if race.Enabled {
+		t.Skip("counts tokens: run without -race")
+	}
+	dir := t.TempDir()
+	src, err := os.ReadFile(filepath.Join(promptsFixture, "cinatra", "oas.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	n := promptsMaxPlaceholders + 57
+	var many strings.Builder
+	for i := range n {
+		fmt.Fprintf(&many, "{{ p%d }} ", i)
+	}
+	hostile := strings.Replace(string(src), `"Topic: {{ topic }}`, `"Topic: {{ topic }} `+many.String(), 1)
+	if err := os.MkdirAll(filepath.Join(dir, "cinatra"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for name, data := range map[string][]byte{"cinatra/oas.json": []byte(hostile), "package.json": []byte(`{"name":"@acme/prompt-agent","version":"0.1.0","license":"MIT"}`)} {
+		if err := os.WriteFile(filepath.Join(dir, name), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	code, out, errb := runCmd("prompts", dir)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errb)
+	}
+	if listed := strings.Count(out, "\n  {{ "); listed != promptsMaxPlaceholders {
+		t.Errorf("%d placeholders listed, want %d", listed, promptsMaxPlaceholders)
+	}
+	total := 0
+	fmt.Sscanf(out[strings.Index(out, "placeholders ("):], "placeholders (%d)", &total)
+	if total < n || !strings.Contains(out, fmt.Sprintf("  … %d more placeholders (--format json lists every one)\n", total-promptsMaxPlaceholders)) {
+		t.Errorf("no note of the placeholders left out:\n%s", grepLines(out, "more placeholders"))
+	}
+	_, js, _ := runCmd("prompts", dir, "--format", "json")
+	if c := strings.Count(js, `"name": "p`); c < n {
+		t.Errorf("json lists %d of the %d placeholders", c, n)
 	}
 }

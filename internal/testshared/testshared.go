@@ -37,6 +37,15 @@ func Dir(t testing.TB, rel ...string) string {
 	return dir
 }
 
+// Seeds returns ../shared/rel... and whether it exists, for a fuzz
+// target's seed corpus: a fuzz target cannot run shared seeds as a
+// subtest, and its bundled seeds must run without the shared data.
+func Seeds(rel ...string) (dir string, ok bool) {
+	dir = filepath.Join(append([]string{root()}, rel...)...)
+	_, err := os.Stat(dir)
+	return dir, err == nil
+}
+
 // Corpus is Dir(t, "corpus", "cinatra"): the 25 real agents, what the
 // reference returns for each, and its scan fixtures.
 func Corpus(t testing.TB) string { return Dir(t, "corpus", "cinatra") }

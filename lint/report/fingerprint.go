@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/oastui/oastui/lint"
+	"github.com/oastui/oastui/present"
 )
 
 // FingerprintKey is the name of oastui's SARIF partial fingerprint. v2:
@@ -24,10 +25,12 @@ const FingerprintKey = "oastui/v2"
 // part of it, so reformatting and moving lines keep it; a changed secret,
 // URL or scalar value (ValueHash) changes it, and so does renaming a key on
 // the pointer's path. A finding without a pointer and without a value hash
-// (a whole-file finding) is identified by rule and file alone.
+// (a whole-file finding) is identified by rule and file alone. The pointer
+// is hashed as it is shown (present.Text: a token in it masked), so a
+// finding masked by Mask keeps its fingerprint.
 func Fingerprint(f lint.Finding, root string) string {
 	h := sha256.New()
-	for _, s := range []string{f.Code, RelFile(f.File, root), f.Location, f.ValueHash} {
+	for _, s := range []string{f.Code, RelFile(f.File, root), present.Text(f.Location), f.ValueHash} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}

@@ -109,20 +109,23 @@ func Write(w io.Writer, f Formatter, r Report) error {
 	return f.Format(w, r)
 }
 
-// Mask returns the findings with every literal credential in a message
-// sanitised and masked line by line (present.Lines). The rules mask what they
-// quote already; this is the net under every face. fs is not modified.
+// Mask returns the findings with their message sanitised and masked line
+// by line (present.Lines) and their JSON Pointer through present.Text: a
+// token used as a component key or id is part of every pointer into the
+// component (issue 26 item 10). The rules mask what they quote already;
+// this is the net under every face. Fingerprint hashes the presented
+// pointer, so it is the same before and after. fs is not modified.
 func Mask(fs []lint.Finding) []lint.Finding {
 	var out []lint.Finding
 	for i, f := range fs {
-		m := present.Lines(f.Message)
-		if m == f.Message {
+		m, loc := present.Lines(f.Message), present.Text(f.Location)
+		if m == f.Message && loc == f.Location {
 			continue
 		}
 		if out == nil {
 			out = slices.Clone(fs)
 		}
-		out[i].Message = m
+		out[i].Message, out[i].Location = m, loc
 	}
 	if out == nil {
 		return fs
