@@ -89,6 +89,8 @@ type Snapshot struct {
 	// SlotProblem says why the slots could not be read ("" when they could).
 	SlotProblem string
 
+	models flowModels // Flow: the one graph model of each Flow (model.go)
+
 	Started time.Time     // when the analysis started
 	Took    time.Duration // how long it took
 }
@@ -242,6 +244,7 @@ func (s *Snapshot) buildPrompts() {
 	if s.Compiled != nil {
 		in.CompiledPrompt = s.Compiled.Prompt
 	}
+	in.Graph = s.Flow
 	s.Prompts = prompts.Build(in)
 }
 

@@ -62,11 +62,12 @@ func (f *Flow) draw() {
 			f.Err = fmt.Sprintf("internal error drawing the graph: %v", r)
 		}
 	}()
-	g, err := flowgraph.Build(f.s.Agent, f.Pointer)
+	model, err := f.s.Flow(f.Pointer) // the snapshot's one model of the flow
 	if err != nil {
 		f.Err = err.Error()
 		return
 	}
+	g := graphCopy(model)
 	g.SetFindings(f.s.Review.Findings)
 	if g.FlowName != "" {
 		f.Name = g.FlowName

@@ -3,6 +3,7 @@ package lint
 import (
 	"os"
 	"path/filepath"
+	"runtime"
 	"testing"
 
 	"github.com/oastui/oastui/compile"
@@ -23,12 +24,43 @@ func benchCorpusAgents(b *testing.B) []string {
 	return dirs
 }
 
+// inputBytes is the bytes loading the agents at dirs reads (every file of
+// each agent's documents: flow, package.json, registry), the denominator
+// of the allocated-bytes-per-input-byte metric (issue 27).
+func inputBytes(b *testing.B, dirs []string) int {
+	n := 0
+	for _, d := range dirs {
+		a, err := compile.Load(d, compile.LoadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, doc := range a.Docs() {
+			n += len(doc.Src)
+		}
+	}
+	return n
+}
+
+// reportAllocPerByte reports the bytes allocated per op divided by in.
+func reportAllocPerByte(b *testing.B, in int, loop func()) {
+	var m0, m1 runtime.MemStats
+	runtime.ReadMemStats(&m0)
+	n := 0
+	for b.Loop() {
+		loop()
+		n++
+	}
+	runtime.ReadMemStats(&m1)
+	b.ReportMetric(float64(m1.TotalAlloc-m0.TotalAlloc)/float64(n)/float64(in), "alloc-B/input-B")
+}
+
 // BenchmarkLintCorpus: load and review the 25 corpus agents (one op = all
 // 25), every rule of every group, as `oastui lint` does per agent.
 func BenchmarkLintCorpus(b *testing.B) {
 	dirs := benchCorpusAgents(b)
+	in := inputBytes(b, dirs)
 	b.ReportAllocs()
-	for b.Loop() {
+	reportAllocPerByte(b, in, func() {
 		for _, d := range dirs {
 			a, err := compile.Load(d, compile.LoadOptions{})
 			if err != nil {
@@ -36,7 +68,7 @@ func BenchmarkLintCorpus(b *testing.B) {
 			}
 			Run(a, Options{})
 		}
-	}
+	})
 }
 
 // BenchmarkValidateCorpus: the validator alone over the 25 parsed agents.
@@ -60,14 +92,15 @@ func BenchmarkValidateCorpus(b *testing.B) {
 // BenchmarkLoadCorpus: loading and parsing alone, for comparison.
 func BenchmarkLoadCorpus(b *testing.B) {
 	dirs := benchCorpusAgents(b)
+	in := inputBytes(b, dirs)
 	b.ReportAllocs()
-	for b.Loop() {
+	reportAllocPerByte(b, in, func() {
 		for _, d := range dirs {
 			if _, err := compile.Load(d, compile.LoadOptions{}); err != nil {
 				b.Fatal(err)
 			}
 		}
-	}
+	})
 }
 
 // BenchmarkChecksCorpus: each registered check alone over the 25 parsed

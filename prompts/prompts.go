@@ -60,6 +60,10 @@ type Input struct {
 	// such a text cannot exceed it; its count is left at 0). Faces never
 	// set it.
 	BudgetOnly bool
+	// Graph, when set, gives the graph model of the Flow at a pointer (the
+	// analysis's one model per flow, analysis.Snapshot.Flow), which the
+	// report only reads; nil: Build builds its own.
+	Graph func(flowPointer string) (*flowgraph.Graph, error)
 }
 
 // Report is the whole prompt and budget report of one agent.
@@ -376,8 +380,14 @@ func (b *builder) collect() {
 			return
 		}
 		done[f.Pointer] = true
-		g, err := flowgraph.Build(b.a, f.Pointer)
-		if err != nil {
+		var g *flowgraph.Graph
+		var err error
+		if b.in.Graph != nil {
+			g, err = b.in.Graph(f.Pointer)
+		} else {
+			g, err = flowgraph.Build(b.a, f.Pointer)
+		}
+		if err != nil || g == nil {
 			return
 		}
 		b.graphs[f.Pointer] = g

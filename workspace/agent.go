@@ -194,13 +194,17 @@ func Summarize(root string, s *analysis.Snapshot) Agent {
 func flowCalls(ag *compile.Agent, self string) []Child {
 	var out []Child
 	doc := ag.Flow
-	compile.Walk(doc.Root, "", func(ptr string, n *compile.Node) bool {
+	// WalkNodes, and a pointer only for a call found (compile.PointerOf):
+	// a walk building every value's pointer string was 8 % of linting a
+	// 1,000-agent tree (issue 27).
+	compile.WalkNodes(doc.Root, func(n *compile.Node) bool {
 		if !n.Is(compile.Object) {
 			return n.Is(compile.Array)
 		}
 		ct := compile.ComponentType(n)
 		if ct == "FlowNode" || ct == "AgentNode" || ct == "A2AAgent" {
 			if name, ok := n.Path("metadata", "cinatra").Get("packageName").Str(); ok && name != "" && name != self {
+				ptr := compile.PointerOf(n)
 				p := compile.Append(ptr, "metadata", "cinatra", "packageName")
 				line, col := doc.PointerPosition(p)
 				id := n.Get("id").StringOr(n.Get("name").StringOr(lastToken(ptr)))

@@ -165,15 +165,18 @@ func (ix *Index) findDuplicates(dups map[string][]int) {
 	for name, is := range dups {
 		for _, i := range is {
 			a := &ix.Agents[i]
+			// the first few others, and how many (not a list of every
+			// other copy for every copy: n² strings for n copies)
 			var others []string
 			for _, j := range is {
-				if j != i {
+				if j != i && len(others) < duplicatesNamed {
 					others = append(others, where(j))
 				}
 			}
+			n := len(is) - 1
 			also := "the package in " + others[0] + " is"
-			if len(others) > 1 {
-				also = "the packages in " + namedSome(others) + " are"
+			if n > 1 {
+				also = "the packages in " + namedSome(others, n) + " are"
 			}
 			res := "child look-ups resolve to this one"
 			if is[0] != i {
@@ -191,12 +194,13 @@ func (ix *Index) findDuplicates(dups map[string][]int) {
 // made n² paths (a tree of 400 copies: 250 MB of JSON report).
 const duplicatesNamed = 3
 
-// namedSome lists the first duplicatesNamed of others, then how many more.
-func namedSome(others []string) string {
-	if len(others) <= duplicatesNamed {
+// namedSome lists the first duplicatesNamed of others (the first of n),
+// then how many more.
+func namedSome(others []string, n int) string {
+	if n <= duplicatesNamed {
 		return strings.Join(others, ", ")
 	}
-	return fmt.Sprintf("%s and %d more", strings.Join(others[:duplicatesNamed], ", "), len(others)-duplicatesNamed)
+	return fmt.Sprintf("%s and %d more", strings.Join(others[:duplicatesNamed], ", "), n-duplicatesNamed)
 }
 
 // findChildProblems reports each child reference that names no package

@@ -470,11 +470,11 @@ func TestTreeInlineIgnores(t *testing.T) {
 // the other copies of a name, then how many more (n copies naming all the
 // others made n² paths: 250 MB of JSON report for 400 copies).
 func TestDuplicatesNamedBounded(t *testing.T) {
-	others := []string{"a", "b", "c", "d", "e"}
-	if got := namedSome(others); got != "a, b, c and 2 more" {
+	others := []string{"a", "b", "c", "d"}
+	if got := namedSome(others, 5); got != "a, b, c and 2 more" {
 		t.Errorf("five: %q", got)
 	}
-	if got := namedSome(others[:3]); got != "a, b, c" {
+	if got := namedSome(others[:3], 3); got != "a, b, c" {
 		t.Errorf("three: %q", got)
 	}
 }

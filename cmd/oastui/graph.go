@@ -77,7 +77,8 @@ func newGraphCmd() *cobra.Command {
 				ptr = p
 			}
 			// The snapshot's graph carries the review's counts per node; with
-			// --no-findings a bare graph of the same flow is drawn instead.
+			// --no-findings the snapshot's model of the flow (no counts) is
+			// drawn instead.
 			fl := s.FlowAt(ptr).Drawn()
 			if fl == nil || fl.Graph == nil {
 				why := "no such flow"
@@ -88,7 +89,7 @@ func newGraphCmd() *cobra.Command {
 			}
 			g := fl.Graph
 			if noFindings {
-				bare, err := flowgraph.Build(a, ptr)
+				bare, err := s.Flow(ptr)
 				if err != nil {
 					return usageErrorf("graph: %s: %v", a.FlowPath, err)
 				}

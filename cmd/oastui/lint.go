@@ -348,6 +348,7 @@ func lintAll(targets []string, opts analysis.Options, keepDocs bool, done func()
 func lintOne(path string, opts analysis.Options, keepDocs bool) (r lintResult) {
 	s := analysis.Run(path, opts)
 	r.agent = workspace.Summarize("", s)
+	r.agent.Top = nil // the rows' finding preview: lint keeps every finding in r.findings already
 	r.findings = s.Review.Findings
 	r.suppressed = s.Review.Suppressed
 	for _, f := range r.findings {

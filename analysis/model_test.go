@@ -1,0 +1,46 @@
+package analysis
+
+import (
+	"testing"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// TestFlowModelShared: Snapshot.Flow builds each Flow's model once and
+// hands the same one to every reader; the drawn graph is a copy carrying
+// the review's counts, the model stays as built.
+func TestFlowModelShared(t *testing.T) {
+	s := Run(fixture("orchestrator-agent"), Options{Stages: Everything})
+	if !s.Good() {
+		t.Fatalf("did not load: %v", s.LoadErr)
+	}
+	m1, err := s.Flow("")
+	if err != nil || m1 == nil {
+		t.Fatalf("root model: %v", err)
+	}
+	if m2, _ := s.Flow(""); m2 != m1 {
+		t.Error("the root model was built twice")
+	}
+	drawn := s.Flows[0].Drawn().Graph
+	if drawn == nil || drawn == m1 || len(drawn.Nodes) != len(m1.Nodes) || drawn.Nodes[0] == m1.Nodes[0] {
+		t.Fatalf("the drawn graph must be a copy of the model")
+	}
+	// Mark every finding of the flow file on the copy: the model keeps none.
+	fs := []compile.Finding{}
+	for _, n := range drawn.Nodes {
+		fs = append(fs, compile.Finding{Severity: compile.Blocker, File: drawn.File, Location: n.Pointer})
+	}
+	drawn.SetFindings(fs)
+	for i, n := range m1.Nodes {
+		if n.Blockers != 0 {
+			t.Errorf("model node %d carries counts: the copy was not a copy", i)
+		}
+	}
+	nested := s.Flows[1]
+	if mn, err := s.Flow(nested.Pointer); err != nil || mn == nil || mn.FlowPointer != nested.Pointer {
+		t.Errorf("nested model %q: %v", nested.Pointer, err)
+	}
+	if _, err := (&Snapshot{}).Flow(""); err == nil {
+		t.Error("a snapshot without an agent has no model")
+	}
+}
