@@ -387,10 +387,7 @@ func (s *Server) initialize(params json.RawMessage) (any, *rpcError) {
 // is the whole text (protocol's struct cannot tell the two apart).
 type didChangeParams struct {
 	TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
-	ContentChanges []struct {
-		Range *protocol.Range `json:"range,omitempty"`
-		Text  string          `json:"text"`
-	} `json:"contentChanges"`
+	ContentChanges []contentChange                          `json:"contentChanges"`
 }
 
 func (s *Server) didOpen(p *protocol.DidOpenTextDocumentParams) {
@@ -426,20 +423,8 @@ func (s *Server) applyChanges(path string, p *didChangeParams) bool {
 	if d == nil {
 		return false
 	}
-	for _, c := range p.ContentChanges {
-		if c.Range == nil {
-			d.src = []byte(c.Text)
-			continue
-		}
-		t := newText(d.src)
-		start, end := t.offset(c.Range.Start), t.offset(c.Range.End)
-		if end < start {
-			start, end = end, start
-		}
-		next := make([]byte, 0, len(d.src)-(end-start)+len(c.Text))
-		next = append(append(append(next, d.src[:start]...), c.Text...), d.src[end:]...)
-		d.src = next // a new slice: reviews in flight keep the text they read
-	}
+	// a new slice: reviews in flight keep the text they read
+	d.src = applyContentChanges(d.src, p.ContentChanges)
 	d.version = p.TextDocument.Version
 	return true
 }
