@@ -18,8 +18,8 @@ func (s *Server) resultFor(u protocol.DocumentURI) (string, *result) {
 	if !ok {
 		return "", nil
 	}
-	s.mu.Lock()
 	flows := s.flowsOf(path)
+	s.mu.Lock()
 	if isRegistry(path) || len(flows) == 0 {
 		// a registry (or an odd file): any review that read it
 		for flow, r := range s.results {
