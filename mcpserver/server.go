@@ -116,9 +116,10 @@ const instructions = `oastui reviews, compiles and draws agents written as OAS F
 Paths are relative to the first workspace root, or absolute inside a root; results name the files of the first root relative to it.
 agent_source_review reviews a path (or inline JSON) and lists findings with positions and fixes; agent_fix previews a fix as a diff and applies it only with apply=true; agent_compile, agent_graph and context_resolve show the compiled output, the flow graph and a context slot's candidates.`
 
-// Run serves the client on stdin/stdout until it disconnects.
+// Run serves the client on stdin/stdout until it disconnects (Serve: a
+// malformed or oversize line is answered with an error, not the end).
 func (s *Server) Run(ctx context.Context) error {
-	return s.Server.Run(ctx, &mcp.StdioTransport{})
+	return s.Serve(ctx, os.Stdin, os.Stdout)
 }
 
 // rootsFor are the roots of a call: the client's (roots/list, cached per
