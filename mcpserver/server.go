@@ -167,6 +167,34 @@ func (s *Server) forget(ss *mcp.ServerSession) {
 // call is what a tool handler gets besides its input.
 type call struct {
 	roots Roots
+
+	mu      sync.Mutex
+	refused []string // files loading was refused (allow)
+}
+
+// allow is compile.LoadOptions.Allow of a call: loading reads no file
+// whose real path lies outside the roots (a flow file, package.json,
+// registry or child agent that is a symlink out of them), and the call
+// remembers the refusal: the tool then fails (refusal) rather than review
+// an agent with a file missing.
+func (c *call) allow(real string) error {
+	if c.roots.Contains(real) {
+		return nil
+	}
+	c.mu.Lock()
+	c.refused = append(c.refused, real)
+	c.mu.Unlock()
+	return ErrOutsideRoots
+}
+
+// refusal is the error of a call whose loading was refused a file.
+func (c *call) refusal() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.refused) == 0 {
+		return nil
+	}
+	return fmt.Errorf("%s: %w (%s): a file the agent reads resolves there", c.refused[0], ErrOutsideRoots, strings.Join(c.roots.Dirs, ", "))
 }
 
 // handler is a tool's body: its output, optionally the text content to

@@ -57,7 +57,7 @@ type Input struct {
 
 // target resolves an Input to the path to analyse and the load options.
 func (s *Server) target(c *call, src Input) (string, compile.LoadOptions, error) {
-	lo := compile.LoadOptions{RegistryPath: s.registry}
+	lo := compile.LoadOptions{RegistryPath: s.registry, Allow: c.allow}
 	if src.Source == "" {
 		if src.Path == "" {
 			return "", lo, errors.New("path is required (or source with inline JSON)")
@@ -103,6 +103,9 @@ func (s *Server) analyse(c *call, src Input, mode lint.Mode, stages analysis.Sta
 		return nil, err
 	}
 	snap := analysis.Run(p, analysis.Options{Mode: mode, Stages: stages, Load: lo})
+	if err := c.refusal(); err != nil {
+		return nil, err
+	}
 	if snap.LoadErr != nil {
 		return nil, snap.LoadErr
 	}
@@ -553,7 +556,10 @@ func (s *Server) resolve(_ context.Context, c *call, in ResolveInput) (ResolveOu
 			return ResolveOutput{}, "", err
 		}
 	}
-	snap, prep, err := analysis.PrepareSlot(p, analysis.Options{Load: compile.LoadOptions{RegistryPath: s.registry}}, q)
+	snap, prep, err := analysis.PrepareSlot(p, analysis.Options{Load: compile.LoadOptions{RegistryPath: s.registry, Allow: c.allow}}, q)
+	if rerr := c.refusal(); rerr != nil {
+		return ResolveOutput{}, "", rerr
+	}
 	if err != nil {
 		var se *slots.SlotError
 		if errors.As(err, &se) && se.Code == "slot_missing" {
