@@ -194,7 +194,7 @@ func (c *call) refusal() error {
 	if len(c.refused) == 0 {
 		return nil
 	}
-	return fmt.Errorf("%s: %w (%s): a file the agent reads resolves there", c.refused[0], ErrOutsideRoots, strings.Join(c.roots.Dirs, ", "))
+	return proseErr("%s: %w (%s): a file the agent reads resolves there", c.refused[0], ErrOutsideRoots, strings.Join(c.roots.Dirs, ", "))
 }
 
 // handler is a tool's body: its output, optionally the text content to
@@ -237,7 +237,7 @@ func addTool[In, Out any](s *Server, name, title, desc string, readOnly bool, h 
 		out, text, err := h(ctx, c, in)
 		if err != nil {
 			var zero Out
-			return nil, zero, errors.New(maskText(c.roots.Relative(err.Error())))
+			return nil, zero, errors.New(presentError(err, func(s string) string { return maskText(c.roots.Relative(s)) }))
 		}
 		// paths relative to the first root, before the masker sees them
 		mapStrings(reflect.ValueOf(&out), func(s string) string { return maskText(c.roots.Relative(s)) })

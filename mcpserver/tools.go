@@ -192,7 +192,7 @@ func parseMode(m string) (lint.Mode, error) {
 	if mode, ok := lint.ParseMode(m); ok {
 		return mode, nil
 	}
-	return "", fmt.Errorf("mode must be deterministic, advisory or full (got %q)", m)
+	return "", proseErr("mode must be deterministic, advisory or full (got %q)", m)
 }
 
 func (s *Server) review(_ context.Context, c *call, in ReviewInput) (ReviewOutput, string, error) {
@@ -350,7 +350,7 @@ func (s *Server) graph(_ context.Context, c *call, in GraphInput) (GraphOutput, 
 	}
 	if !snap.Good() {
 		for _, f := range snap.Review.Blockers {
-			return GraphOutput{}, "", fmt.Errorf("%s:%d:%d: %s [%s]", f.File, f.Line, f.Column, f.Message, f.Code)
+			return GraphOutput{}, "", proseErr("%s:%d:%d: %s [%s]", f.File, f.Line, f.Column, f.Message, f.Code)
 		}
 		return GraphOutput{}, "", fmt.Errorf("%s does not parse", snap.FlowFile())
 	}
@@ -366,7 +366,7 @@ func (s *Server) graph(_ context.Context, c *call, in GraphInput) (GraphOutput, 
 				names = append(names, f.Name)
 			}
 			sort.Strings(names)
-			return GraphOutput{}, "", fmt.Errorf("no Flow with id %q (flows: %s)", in.Flow, strings.Join(names, ", "))
+			return GraphOutput{}, "", proseErr("no Flow with id %q (flows: %s)", in.Flow, strings.Join(names, ", "))
 		}
 	}
 	fl := snap.FlowAt(ptr).Drawn()
@@ -454,13 +454,13 @@ func (s *Server) fix(_ context.Context, c *call, in FixInput) (FixOutput, string
 	}
 	if len(chosen) == 0 {
 		if len(offered) == 0 {
-			return FixOutput{}, "", fmt.Errorf("no automatic fix for %s: no finding of it has one", snap.FlowFile())
+			return FixOutput{}, "", proseErr("no automatic fix for %s: no finding of it has one", snap.FlowFile())
 		}
 		var ids []string
 		for _, f := range offered {
 			ids = append(ids, analysis.FixID(f))
 		}
-		return FixOutput{}, "", fmt.Errorf("no fix matches %q; the fixes on offer: %s", in.Fix, strings.Join(ids, "; "))
+		return FixOutput{}, "", proseErr("no fix matches %q; the fixes on offer: %s", in.Fix, strings.Join(ids, "; "))
 	}
 	if in.Choice != 0 {
 		if len(chosen) != 1 || in.Fix == "all" || in.Fix == chosen[0].Code {
@@ -476,12 +476,12 @@ func (s *Server) fix(_ context.Context, c *call, in FixInput) (FixOutput, string
 	b := analysis.PlanFixes(chosen)
 	for _, p := range b.Files() {
 		if !c.roots.ContainsFile(p) {
-			return FixOutput{}, "", fmt.Errorf("the fix edits %s: %w", p, ErrOutsideRoots)
+			return FixOutput{}, "", proseErr("the fix edits %s: %w", p, ErrOutsideRoots)
 		}
 	}
 	for _, m := range b.Moves() {
 		if !c.roots.ContainsFile(m.From) || !c.roots.ContainsFile(m.To) {
-			return FixOutput{}, "", fmt.Errorf("the fix moves %s to %s: %w", m.From, m.To, ErrOutsideRoots)
+			return FixOutput{}, "", proseErr("the fix moves %s to %s: %w", m.From, m.To, ErrOutsideRoots)
 		}
 	}
 	sources := snap.Sources()
@@ -547,7 +547,7 @@ func (s *Server) resolve(_ context.Context, c *call, in ResolveInput) (ResolveOu
 	q := analysis.SlotQuery{Slot: in.Slot, Project: in.Project,
 		CheckCatalog: func(cat string) error {
 			if !c.roots.ContainsFile(cat) {
-				return fmt.Errorf("catalog %s: %w", cat, ErrOutsideRoots)
+				return proseErr("catalog %s: %w", cat, ErrOutsideRoots)
 			}
 			return nil
 		}}
