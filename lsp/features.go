@@ -149,9 +149,10 @@ type codeAction struct {
 // RenameFile operations (edit.Fix applies moves after edits). False for a
 // fix the client cannot apply (moves, unless it advertised the "rename"
 // resource operation, as gopls requires) or whose files the review did
-// not read.
+// not read, and for one naming a file outside the workspace
+// (outsideWorkspace).
 func (s *Server) workspaceEdit(r *result, fx edit.Fix) (*workspaceEdit, bool) {
-	if fx.Empty() {
+	if fx.Empty() || s.outsideWorkspace(fx) != nil {
 		return nil, false
 	}
 	s.mu.Lock()

@@ -75,6 +75,9 @@ func (s *Server) rename(p *protocol.RenameParams) (any, *rpcError) {
 	if fx.Empty() { // the same name
 		return workspaceEdit{}, nil
 	}
+	if err := s.outsideWorkspace(fx); err != nil {
+		return nil, renameError(fmt.Errorf("cannot rename: it edits %w", err))
+	}
 	we, ok := s.workspaceEdit(r, fx)
 	if !ok {
 		return nil, renameError(fmt.Errorf("cannot rename %s: its file changed", r.flow))

@@ -66,11 +66,12 @@ type Server struct {
 	published   map[string][]string  // flow path → files it published non-empty diagnostics for
 	pending     map[string]bool      // flow paths waiting for the debounce
 	timer       *time.Timer
-	docChanges  bool // the client applies documentChanges in a WorkspaceEdit
-	renames     bool // the client applies RenameFile operations (in documentChanges)
-	watchFiles  bool // the client registers file watchers on request
-	hoverMD     bool // the client renders markdown in hovers
-	prepRename  bool // the client sends textDocument/prepareRename
+	docChanges  bool     // the client applies documentChanges in a WorkspaceEdit
+	renames     bool     // the client applies RenameFile operations (in documentChanges)
+	watchFiles  bool     // the client registers file watchers on request
+	hoverMD     bool     // the client renders markdown in hovers
+	prepRename  bool     // the client sends textDocument/prepareRename
+	folders     []string // the workspace: edits name no file outside it (workspace.go)
 
 	runMu sync.Mutex // one review at a time
 
@@ -317,6 +318,11 @@ func (s *Server) notification(m *message) {
 		}
 	case "initialized":
 		s.registerWatchers()
+	case "workspace/didChangeWorkspaceFolders":
+		var p protocol.DidChangeWorkspaceFoldersParams
+		if decode(m.Params, &p) == nil {
+			s.foldersChanged(&p)
+		}
 	case "workspace/didChangeWatchedFiles":
 		var p protocol.DidChangeWatchedFilesParams
 		if decode(m.Params, &p) == nil {
@@ -336,6 +342,7 @@ func (s *Server) initialize(params json.RawMessage) (any, *rpcError) {
 	}
 	s.mu.Lock()
 	s.initialized = true
+	s.folders = workspaceDirs(&p)
 	if w := p.Capabilities.Workspace; w != nil && w.WorkspaceEdit != nil {
 		s.docChanges = w.WorkspaceEdit.DocumentChanges
 		// as gopls: "rename" among the resource operations, which only
