@@ -69,11 +69,6 @@ type Server struct {
 	gen    map[*mcp.ServerSession]int   // roots/list_changed notifications seen per session
 }
 
-// schemas caches the tools' inferred JSON Schemas: a process that builds
-// several servers (the tests; a host serving many clients) reflects over
-// the types once. It holds only schemas of this package's fixed types.
-var schemas = mcp.NewSchemaCache()
-
 // New builds the server with its tools.
 func New(opts Options) (*Server, error) {
 	dirs := opts.Roots
@@ -96,7 +91,6 @@ func New(opts Options) (*Server, error) {
 	s.Server = mcp.NewServer(&mcp.Implementation{Name: "oastui", Title: "oastui: OAS Flow agent review", Version: version},
 		&mcp.ServerOptions{
 			Instructions: instructions,
-			SchemaCache:  schemas,
 			Logger:       opts.Logger,
 			Capabilities: &mcp.ServerCapabilities{}, // no logging capability: tools only
 			RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) {
@@ -202,15 +196,15 @@ func (c *call) refusal() error {
 // the SDK's), or an error (a tool error result, IsError).
 type handler[In, Out any] func(ctx context.Context, c *call, in In) (out Out, text string, err error)
 
-// addTool registers h under name with the input and output schemas the SDK
-// infers from In and Out. The wrapper is the same for every tool: it
+// addTool registers h under name with the input and output schemas
+// inferred from In and Out (registerTool). The wrapper is the same for every tool: it
 // recovers a panic into an error result (the server stays up), resolves
 // the roots, and masks every string of the result and of the error.
 func addTool[In, Out any](s *Server, name, title, desc string, readOnly bool, h handler[In, Out]) {
 	t := &mcp.Tool{Name: name, Title: title, Description: desc,
 		Annotations: &mcp.ToolAnnotations{Title: title, ReadOnlyHint: readOnly, OpenWorldHint: ptr(false),
 			IdempotentHint: readOnly, DestructiveHint: ptr(false)}}
-	mcp.AddTool(s.Server, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+	registerTool(s.Server, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				var zero Out

@@ -378,9 +378,15 @@ func (s *Server) graph(_ context.Context, c *call, in GraphInput) (GraphOutput, 
 		return GraphOutput{}, "", fmt.Errorf("%s: %s", snap.FlowFile(), why)
 	}
 	g := fl.Graph
+	var drawing string
+	if in.ASCII || fl.Canvas == nil {
+		drawing = flowgraph.Text(g, flowgraph.Options{ASCII: in.ASCII})
+	} else {
+		drawing = flowgraph.TextOf(g, fl.Canvas, flowgraph.Options{}) // the snapshot drew it so
+	}
 	out := GraphOutput{FlowID: g.FlowID, FlowName: g.FlowName, FlowPointer: g.FlowPointer, Start: g.Start,
 		Nodes: []GraphNode{}, Edges: []GraphEdge{}, Data: []DataEdge{}, Order: []string{}, Flows: []FlowRef{},
-		Drawing: flowgraph.Text(g, flowgraph.Options{ASCII: in.ASCII})}
+		Drawing: drawing}
 	order := make([]string, len(g.Nodes))
 	for _, n := range g.Nodes {
 		out.Nodes = append(out.Nodes, GraphNode{ID: n.ID, Name: n.Name, Kind: string(n.Kind), ComponentType: n.ComponentType,
