@@ -58,7 +58,7 @@ func TestEditsConfined(t *testing.T) {
 			if len(actions) != 0 {
 				t.Errorf("edits outside the workspace offered: %s", a.Result)
 			}
-			if r.Error == nil || !strings.Contains(r.Error.Message, "outside the workspace") {
+			if r.Error == nil || !strings.Contains(r.Error.Message, ": outside the workspace folders") || !strings.Contains(r.Error.Message, filepath.Base(path)) {
 				t.Errorf("rename outside the workspace: %s %+v", r.Result, r.Error)
 			}
 		})

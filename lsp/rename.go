@@ -76,7 +76,11 @@ func (s *Server) rename(p *protocol.RenameParams) (any, *rpcError) {
 		return workspaceEdit{}, nil
 	}
 	if err := s.outsideWorkspace(fx); err != nil {
-		return nil, renameError(fmt.Errorf("cannot rename: it edits %w", err))
+		var oe *outsideError
+		if errors.As(err, &oe) {
+			return nil, &rpcError{Code: codeRequestFailed, Message: "cannot rename: it edits " + oe.message()}
+		}
+		return nil, renameError(err)
 	}
 	we, ok := s.workspaceEdit(r, fx)
 	if !ok {

@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"errors"
-	"fmt"
 	"io/fs"
 	"path/filepath"
 	"strings"
@@ -112,11 +111,22 @@ func (s *Server) outsideWorkspace(fx edit.Fix) error {
 	}
 	for _, f := range files {
 		if !inside(f) {
-			return fmt.Errorf("%s: %w", absPath(f), errOutsideWorkspace)
+			return &outsideError{path: absPath(f)}
 		}
 	}
 	return nil
 }
+
+// outsideError is a file outside the workspace. Its message is ours with
+// one value, the path: shown, the path alone is masked (the masker reads
+// "/etc/passwd: outside" as a password assignment).
+type outsideError struct{ path string }
+
+func (e *outsideError) Error() string { return e.path + ": " + errOutsideWorkspace.Error() }
+func (e *outsideError) Unwrap() error { return errOutsideWorkspace }
+
+// message is the error as a client sees it: the path sanitised and masked.
+func (e *outsideError) message() string { return clean(e.path) + ": " + errOutsideWorkspace.Error() }
 
 // realPath resolves the symlinks of the longest existing prefix of the
 // absolute, clean path p (a move's target need not exist yet).
