@@ -44,6 +44,9 @@ func resolveConfig(opts Options, a *compile.Agent) ConfigResult {
 	if p == "" {
 		return ConfigResult{}
 	}
+	if err := compile.CheckAllowed(p, opts.Load.Allow); err != nil {
+		return ConfigResult{Path: p, Err: err} // confined (LoadOptions.Allow): the config is a file loading reads
+	}
 	return ResolveConfig(p, "")
 }
 

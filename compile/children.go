@@ -46,7 +46,7 @@ func (a *Agent) FindAgent(packageName string) (*Agent, error) {
 		idx = &agentIndex{}
 	}
 	idx.once.Do(func() {
-		if s := idx.shared; s != nil && s.Root == a.TreeRoot && len(a.overlay) == 0 {
+		if s := idx.shared; s != nil && s.Root == a.TreeRoot && len(a.overlay) == 0 && a.ov.allow == nil {
 			idx.byName = s.ByName
 			return
 		}
@@ -73,7 +73,7 @@ func (a *Agent) FindAgent(packageName string) (*Agent, error) {
 	}
 	var child *Agent
 	for _, d := range dirs {
-		if c, err := Load(d, LoadOptions{RegistryPath: a.RegistryPath, NoSiblings: true, Overlay: a.overlay}); err == nil {
+		if c, err := Load(d, LoadOptions{RegistryPath: a.RegistryPath, NoSiblings: true, Overlay: a.overlay, Allow: a.ov.allow}); err == nil {
 			child = c
 			break
 		}

@@ -51,6 +51,13 @@ type LoadOptions struct {
 	// (ScanPackages), instead of reading every package.json of the tree
 	// once per orchestrator.
 	Packages *PackageIndex
+	// Allow, when set, is asked before every file loading reads from the
+	// disk (the flow file, package.json, cinatra.json, the registry, the
+	// sibling files, child agents and the package.json files of the tree),
+	// with the file's real path (absolute, symlinks resolved); a refused
+	// file is not read, and is reported as a file that cannot be read. A
+	// server confines its reads with it (the MCP server: the workspace roots).
+	Allow func(path string) error
 }
 
 // Agent is everything read for one agent: the flow file and the files beside it.
@@ -75,7 +82,7 @@ type Agent struct {
 	kids *agentIndex // child agents of the same tree, found by package name (children.go)
 
 	overlay map[string][]byte // LoadOptions.Overlay, handed on to child agents
-	ov      overlay           // the same, keyed by absolute path
+	ov      overlay           // the same, keyed by absolute path, with LoadOptions.Allow
 }
 
 // ErrNotAnAgent is returned by Load for a path that holds no agent; the CLI
@@ -84,7 +91,7 @@ var ErrNotAnAgent = errors.New("not an agent")
 
 // Load reads the agent at path: a package directory or a flow file.
 func Load(path string, opts LoadOptions) (*Agent, error) {
-	a := &Agent{kids: &agentIndex{shared: opts.Packages}, overlay: opts.Overlay, ov: newOverlay(opts.Overlay)}
+	a := &Agent{kids: &agentIndex{shared: opts.Packages}, overlay: opts.Overlay, ov: newOverlay(opts.Overlay, opts.Allow)}
 	isDir := false
 	if _, ok := a.ov.get(path); !ok {
 		info, err := os.Stat(path)

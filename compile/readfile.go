@@ -92,22 +92,27 @@ func ReadFileLimited(path string, limit int64) ([]byte, error) {
 }
 
 // overlay is LoadOptions.Overlay keyed by absolute, cleaned paths: the
-// files whose contents loading takes from memory instead of the disk.
+// files whose contents loading takes from memory instead of the disk,
+// with LoadOptions.Allow, the check of every file read from the disk.
 // Every read of loading goes through it (the flow file, package.json,
 // cinatra.json, the registry, the sibling files and the package.json
 // files of the tree), so that an unsaved buffer (a language server) or
 // stdin (`oastui lint -`) is reviewed exactly as that file on disk would be.
-type overlay map[string][]byte
+type overlay struct {
+	files map[string][]byte
+	allow func(path string) error
+}
 
-// newOverlay normalises the keys of m; nil for an empty m (no overlay, and
-// no cost: every lookup is then a nil-map miss).
-func newOverlay(m map[string][]byte) overlay {
+// newOverlay normalises the keys of m (no map for an empty m: every
+// lookup is then a nil-map miss).
+func newOverlay(m map[string][]byte, allow func(string) error) overlay {
+	o := overlay{allow: allow}
 	if len(m) == 0 {
-		return nil
+		return o
 	}
-	o := make(overlay, len(m))
+	o.files = make(map[string][]byte, len(m))
 	for p, b := range m {
-		o[overlayKey(p)] = b
+		o.files[overlayKey(p)] = b
 	}
 	return o
 }
@@ -121,24 +126,51 @@ func overlayKey(p string) string {
 
 // get returns the overlaid contents of path.
 func (o overlay) get(path string) ([]byte, bool) {
-	if o == nil {
+	if o.files == nil {
 		return nil, false
 	}
-	b, ok := o[overlayKey(path)]
+	b, ok := o.files[overlayKey(path)]
 	return b, ok
 }
 
 // readFile is ReadFileLimited with the overlay in front: an overlaid file
 // is a regular file of len(contents) bytes, refused over limit as on disk.
+// A file on disk is first checked by allow, symlinks resolved: its
+// refusal is the read's error (an *fs.PathError).
 func (o overlay) readFile(path string, limit int64) ([]byte, error) {
 	b, ok := o.get(path)
 	if !ok {
+		if err := CheckAllowed(path, o.allow); err != nil {
+			return nil, err
+		}
 		return ReadFileLimited(path, limit)
 	}
 	if int64(len(b)) > limit {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Size: int64(len(b)), Limit: limit}}
 	}
 	return b, nil
+}
+
+// CheckAllowed applies allow (LoadOptions.Allow; nil allows everything)
+// to the real path of path (absolute, symlinks resolved), as loading
+// does before it reads a file: the refusal is an *fs.PathError. A path
+// that does not resolve is left to the read's own error.
+func CheckAllowed(path string, allow func(string) error) error {
+	if allow == nil {
+		return nil
+	}
+	abs, err := filepath.Abs(path)
+	if err != nil {
+		return nil
+	}
+	real, err := filepath.EvalSymlinks(abs)
+	if err != nil {
+		return nil
+	}
+	if err := allow(real); err != nil {
+		return &fs.PathError{Op: "read", Path: path, Err: err}
+	}
+	return nil
 }
 
 // exists: path is overlaid, or anything stands there on disk.

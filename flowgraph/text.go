@@ -9,6 +9,14 @@ import (
 // tool returns it): the title line, the drawing (Render) and a legend of
 // the marks used.
 func Text(g *Graph, opts Options) string {
+	c, _ := Render(g, opts)
+	return TextOf(g, c, opts)
+}
+
+// TextOf is Text over a drawing already made: c is Render(g, opts)'s
+// canvas (a snapshot's flow is drawn once; its text needs no second
+// layout).
+func TextOf(g *Graph, c *Canvas, opts Options) string {
 	var b strings.Builder
 	title := "flow " + g.FlowID
 	if g.FlowName != "" && g.FlowName != g.FlowID {
@@ -18,7 +26,6 @@ func Text(g *Graph, opts Options) string {
 		title = strings.ReplaceAll(title, "·", "-")
 	}
 	fmt.Fprintf(&b, "%s  (%d nodes, %d control edges)\n\n", title, len(g.Nodes), len(g.Edges))
-	c, _ := Render(g, opts)
 	b.WriteString(c.String())
 	if l := legend(g, opts.ASCII); l != "" {
 		b.WriteString("\n" + l + "\n")

@@ -18,8 +18,8 @@ func (s *Server) resultFor(u protocol.DocumentURI) (string, *result) {
 	if !ok {
 		return "", nil
 	}
-	s.mu.Lock()
 	flows := s.flowsOf(path)
+	s.mu.Lock()
 	if isRegistry(path) || len(flows) == 0 {
 		// a registry (or an odd file): any review that read it
 		for flow, r := range s.results {
@@ -149,9 +149,10 @@ type codeAction struct {
 // RenameFile operations (edit.Fix applies moves after edits). False for a
 // fix the client cannot apply (moves, unless it advertised the "rename"
 // resource operation, as gopls requires) or whose files the review did
-// not read.
+// not read, and for one naming a file outside the workspace
+// (outsideWorkspace).
 func (s *Server) workspaceEdit(r *result, fx edit.Fix) (*workspaceEdit, bool) {
-	if fx.Empty() {
+	if fx.Empty() || s.outsideWorkspace(fx) != nil {
 		return nil, false
 	}
 	s.mu.Lock()

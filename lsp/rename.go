@@ -75,6 +75,13 @@ func (s *Server) rename(p *protocol.RenameParams) (any, *rpcError) {
 	if fx.Empty() { // the same name
 		return workspaceEdit{}, nil
 	}
+	if err := s.outsideWorkspace(fx); err != nil {
+		var oe *outsideError
+		if errors.As(err, &oe) {
+			return nil, &rpcError{Code: codeRequestFailed, Message: "cannot rename: it edits " + oe.message()}
+		}
+		return nil, renameError(err)
+	}
 	we, ok := s.workspaceEdit(r, fx)
 	if !ok {
 		return nil, renameError(fmt.Errorf("cannot rename %s: its file changed", r.flow))

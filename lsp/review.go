@@ -62,7 +62,9 @@ func (r *result) locate() *locate.Index {
 
 // flowsOf are the flow files a change of path asks to review: the flow
 // file itself; for a package.json or cinatra.json, the package's flow
-// file; for a registry, every reviewed agent that read it.
+// file; for a registry, every reviewed agent that read it. It takes the
+// server's lock only to look at the buffers and the reviews: the disk is
+// looked at without it (a FIFO or a device must never stop the server).
 func (s *Server) flowsOf(path string) []string {
 	base := filepath.Base(path)
 	dir := filepath.Dir(path)
@@ -70,7 +72,7 @@ func (s *Server) flowsOf(path string) []string {
 	case base == "package.json" || base == "cinatra.json":
 		for _, rel := range compile.FlowCandidates {
 			p := filepath.Join(dir, filepath.FromSlash(rel))
-			if _, open := s.docs[p]; open {
+			if s.isOpen(p) {
 				return []string{p}
 			}
 			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
@@ -80,33 +82,49 @@ func (s *Server) flowsOf(path string) []string {
 		return nil
 	case isRegistry(path):
 		var out []string
+		s.mu.Lock()
 		for flow, r := range s.results {
 			if r.snap.Agent != nil && samePath(r.snap.Agent.RegistryPath, path) {
 				out = append(out, flow)
 			}
 		}
+		s.mu.Unlock()
 		sort.Strings(out)
 		return out
 	}
-	if _, reviewed := s.results[path]; reviewed || s.isFlowFile(path) {
+	s.mu.Lock()
+	_, reviewed := s.results[path]
+	s.mu.Unlock()
+	if reviewed || s.isFlowFile(path) {
 		return []string{path}
 	}
 	// another file a review read (a README the credential scan reads):
 	// the agents that read it
 	var out []string
+	s.mu.Lock()
 	for flow, r := range s.results {
 		if _, read := r.srcs[path]; read {
 			out = append(out, flow)
 		}
 	}
+	s.mu.Unlock()
 	sort.Strings(out)
 	return out
+}
+
+func (s *Server) isOpen(path string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	_, open := s.docs[path]
+	return open
 }
 
 // isFlowFile: a package's flow file (cinatra/oas.json, or a legacy
 // place), or a .json/.yaml/.yml file that reads as an Agent Spec document
 // (it mentions agentspec_version or component_type). Editors hand the
-// server every JSON file; a tsconfig.json gets no diagnostics.
+// server every JSON file; a tsconfig.json gets no diagnostics. A file not
+// open is read as loading reads (a regular file within the size limit),
+// without the server's lock.
 func (s *Server) isFlowFile(path string) bool {
 	switch strings.ToLower(filepath.Ext(path)) {
 	case ".json", ".yaml", ".yml":
@@ -119,11 +137,15 @@ func (s *Server) isFlowFile(path string) bool {
 			return true
 		}
 	}
-	src := []byte(nil)
-	if d := s.docs[path]; d != nil {
+	s.mu.Lock()
+	var src []byte
+	d := s.docs[path]
+	if d != nil {
 		src = d.src
-	} else if b, err := os.ReadFile(path); err == nil && len(b) <= compile.MaxFileBytes {
-		src = b
+	}
+	s.mu.Unlock()
+	if d == nil {
+		src, _ = compile.ReadFileLimited(path, compile.MaxFileBytes)
 	}
 	return bytes.Contains(src, []byte("agentspec_version")) || bytes.Contains(src, []byte("component_type"))
 }
@@ -177,8 +199,9 @@ func samePath(a, b string) bool {
 // schedule queues the review of what a change of path touches and
 // (re)starts the debounce timer.
 func (s *Server) schedule(path string) {
+	flows := s.flowsOf(path)
 	s.mu.Lock()
-	for _, f := range s.flowsOf(path) {
+	for _, f := range flows {
 		s.pending[f] = true
 	}
 	s.mu.Unlock()

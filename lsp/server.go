@@ -66,11 +66,12 @@ type Server struct {
 	published   map[string][]string  // flow path → files it published non-empty diagnostics for
 	pending     map[string]bool      // flow paths waiting for the debounce
 	timer       *time.Timer
-	docChanges  bool // the client applies documentChanges in a WorkspaceEdit
-	renames     bool // the client applies RenameFile operations (in documentChanges)
-	watchFiles  bool // the client registers file watchers on request
-	hoverMD     bool // the client renders markdown in hovers
-	prepRename  bool // the client sends textDocument/prepareRename
+	docChanges  bool     // the client applies documentChanges in a WorkspaceEdit
+	renames     bool     // the client applies RenameFile operations (in documentChanges)
+	watchFiles  bool     // the client registers file watchers on request
+	hoverMD     bool     // the client renders markdown in hovers
+	prepRename  bool     // the client sends textDocument/prepareRename
+	folders     []string // the workspace: edits name no file outside it (workspace.go)
 
 	runMu sync.Mutex // one review at a time
 
@@ -317,6 +318,11 @@ func (s *Server) notification(m *message) {
 		}
 	case "initialized":
 		s.registerWatchers()
+	case "workspace/didChangeWorkspaceFolders":
+		var p protocol.DidChangeWorkspaceFoldersParams
+		if decode(m.Params, &p) == nil {
+			s.foldersChanged(&p)
+		}
 	case "workspace/didChangeWatchedFiles":
 		var p protocol.DidChangeWatchedFilesParams
 		if decode(m.Params, &p) == nil {
@@ -336,6 +342,7 @@ func (s *Server) initialize(params json.RawMessage) (any, *rpcError) {
 	}
 	s.mu.Lock()
 	s.initialized = true
+	s.folders = workspaceDirs(&p)
 	if w := p.Capabilities.Workspace; w != nil && w.WorkspaceEdit != nil {
 		s.docChanges = w.WorkspaceEdit.DocumentChanges
 		// as gopls: "rename" among the resource operations, which only
@@ -387,10 +394,7 @@ func (s *Server) initialize(params json.RawMessage) (any, *rpcError) {
 // is the whole text (protocol's struct cannot tell the two apart).
 type didChangeParams struct {
 	TextDocument   protocol.VersionedTextDocumentIdentifier `json:"textDocument"`
-	ContentChanges []struct {
-		Range *protocol.Range `json:"range,omitempty"`
-		Text  string          `json:"text"`
-	} `json:"contentChanges"`
+	ContentChanges []contentChange                          `json:"contentChanges"`
 }
 
 func (s *Server) didOpen(p *protocol.DidOpenTextDocumentParams) {
@@ -426,20 +430,8 @@ func (s *Server) applyChanges(path string, p *didChangeParams) bool {
 	if d == nil {
 		return false
 	}
-	for _, c := range p.ContentChanges {
-		if c.Range == nil {
-			d.src = []byte(c.Text)
-			continue
-		}
-		t := newText(d.src)
-		start, end := t.offset(c.Range.Start), t.offset(c.Range.End)
-		if end < start {
-			start, end = end, start
-		}
-		next := make([]byte, 0, len(d.src)-(end-start)+len(c.Text))
-		next = append(append(append(next, d.src[:start]...), c.Text...), d.src[end:]...)
-		d.src = next // a new slice: reviews in flight keep the text they read
-	}
+	// a new slice: reviews in flight keep the text they read
+	d.src = applyContentChanges(d.src, p.ContentChanges)
 	d.version = p.TextDocument.Version
 	return true
 }

@@ -85,7 +85,10 @@ func readMessage(r *bufio.Reader) ([]byte, error) {
 	length := -1
 	sawHeader := false
 	for {
-		line, err := r.ReadString('\n')
+		line, err := readLine(r)
+		if errors.Is(err, errLongLine) {
+			return nil, fmt.Errorf("%w: a header line longer than %d bytes", errFraming, maxHeaderLine)
+		}
 		if err != nil {
 			if errors.Is(err, io.EOF) && (sawHeader || line != "") {
 				return nil, io.ErrUnexpectedEOF
@@ -123,6 +126,36 @@ func readMessage(r *bufio.Reader) ([]byte, error) {
 		return nil, err
 	}
 	return body, nil
+}
+
+// maxHeaderLine bounds one header line ("Content-Length: 41943040" is
+// 24 bytes; the longest Content-Type is shorter than this by far): a
+// line without a newline costs a framing error, not memory.
+const maxHeaderLine = 4 << 10
+
+var errLongLine = errors.New("header line too long")
+
+// readLine is r.ReadString('\n') holding at most maxHeaderLine bytes: a
+// longer line is read through to its newline (or the end of the input)
+// without keeping it, and is errLongLine.
+func readLine(r *bufio.Reader) (string, error) {
+	var line []byte
+	for {
+		frag, err := r.ReadSlice('\n')
+		if len(line)+len(frag) > maxHeaderLine {
+			for errors.Is(err, bufio.ErrBufferFull) {
+				_, err = r.ReadSlice('\n')
+			}
+			if err != nil && !errors.Is(err, io.EOF) {
+				return "", err
+			}
+			return "", errLongLine
+		}
+		line = append(line, frag...)
+		if !errors.Is(err, bufio.ErrBufferFull) {
+			return string(line), err
+		}
+	}
 }
 
 // writeMessage frames v.

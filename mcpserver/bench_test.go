@@ -1,10 +1,18 @@
 package mcpserver
 
 import (
+	"bufio"
 	"context"
+	"io"
+	"os"
+	"path/filepath"
 	"testing"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/internal/hostile"
 )
 
 // BenchmarkToolCall is one tools/call round trip over the in-memory
@@ -33,4 +41,76 @@ func BenchmarkToolCall(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkGraphLarge: agent_graph on a minified 4,000-node flow, and the
+// engine's work alone (what `oastui graph` does) for comparison.
+func BenchmarkGraphLarge(b *testing.B) {
+	dir := tempDir(b)
+	flow := filepath.Join(dir, "big.json")
+	if err := os.WriteFile(flow, hostile.Flow(4000, true), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	b.Run("engine", func(b *testing.B) {
+		for b.Loop() {
+			s := analysis.Run(flow, analysis.Options{Stages: analysis.StageGraphs})
+			if g := s.FlowAt("").Drawn(); g == nil || g.Graph == nil {
+				b.Fatal("no graph")
+			}
+			_ = flowgraph.Text(s.FlowAt("").Drawn().Graph, flowgraph.Options{})
+		}
+	})
+	cs := connect(b, []string{dir}, nil, "")
+	b.Run("agent_graph", func(b *testing.B) {
+		for b.Loop() {
+			res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: "agent_graph", Arguments: map[string]any{"path": "big.json"}})
+			if err != nil || res.IsError {
+				b.Fatal(err, res)
+			}
+		}
+	})
+}
+
+// BenchmarkGraphLargeWire: agent_graph on the 4,000-node flow through
+// Serve, the client reading the reply's bytes without decoding them (the
+// server's work alone).
+func BenchmarkGraphLargeWire(b *testing.B) {
+	dir := tempDir(b)
+	if err := os.WriteFile(filepath.Join(dir, "big.json"), hostile.Flow(4000, true), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	s, err := New(Options{Roots: []string{dir}, Version: "test"})
+	if err != nil {
+		b.Fatal(err)
+	}
+	inR, inW := io.Pipe()
+	outR, outW := io.Pipe()
+	go func() { _ = s.Serve(context.Background(), inR, outW); outW.Close() }()
+	defer inW.Close()
+	r := bufio.NewReaderSize(outR, 1<<20)
+	roundTrip := func(line string) int {
+		if _, err := io.WriteString(inW, line+"\n"); err != nil {
+			b.Fatal(err)
+		}
+		n := 0
+		for {
+			frag, err := r.ReadSlice('\n')
+			n += len(frag)
+			if err == nil {
+				return n
+			}
+			if err != bufio.ErrBufferFull {
+				b.Fatal(err)
+			}
+		}
+	}
+	roundTrip(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}`)
+	if _, err := io.WriteString(inW, `{"jsonrpc":"2.0","method":"notifications/initialized"}`+"\n"); err != nil {
+		b.Fatal(err)
+	}
+	size := 0
+	for b.Loop() {
+		size = roundTrip(`{"jsonrpc":"2.0","id":1,"method":"tools/call","params":{"name":"agent_graph","arguments":{"path":"big.json"}}}`)
+	}
+	b.ReportMetric(float64(size), "reply-bytes")
 }

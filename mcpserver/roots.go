@@ -58,7 +58,7 @@ func NewRoots(dirs []string) (Roots, error) {
 // not inside a root is refused with ErrOutsideRoots.
 func (r Roots) Resolve(p string) (string, error) {
 	if len(r.Dirs) == 0 {
-		return "", fmt.Errorf("%s: %w (there are none)", p, ErrOutsideRoots)
+		return "", proseErr("%s: %w (there are none)", p, ErrOutsideRoots)
 	}
 	if p == "" {
 		return "", errors.New("path is empty")
@@ -74,7 +74,7 @@ func (r Roots) Resolve(p string) (string, error) {
 		return "", err
 	}
 	if !r.Contains(real) {
-		return "", fmt.Errorf("%s: %w (%s)", p, ErrOutsideRoots, strings.Join(r.Dirs, ", "))
+		return "", proseErr("%s: %w (%s)", p, ErrOutsideRoots, strings.Join(r.Dirs, ", "))
 	}
 	return real, nil
 }

@@ -68,11 +68,6 @@ type Server struct {
 	gen    map[*mcp.ServerSession]int   // roots/list_changed notifications seen per session
 }
 
-// schemas caches the tools' inferred JSON Schemas: a process that builds
-// several servers (the tests; a host serving many clients) reflects over
-// the types once. It holds only schemas of this package's fixed types.
-var schemas = mcp.NewSchemaCache()
-
 // New builds the server with its tools.
 func New(opts Options) (*Server, error) {
 	dirs := opts.Roots
@@ -95,7 +90,6 @@ func New(opts Options) (*Server, error) {
 	s.Server = mcp.NewServer(&mcp.Implementation{Name: "oastui", Title: "oastui: OAS Flow agent review", Version: version},
 		&mcp.ServerOptions{
 			Instructions: instructions,
-			SchemaCache:  schemas,
 			Logger:       opts.Logger,
 			Capabilities: &mcp.ServerCapabilities{}, // no logging capability: tools only
 			RootsListChangedHandler: func(_ context.Context, req *mcp.RootsListChangedRequest) {
@@ -115,9 +109,10 @@ const instructions = `oastui reviews, compiles and draws agents written as OAS F
 Paths are relative to the first workspace root, or absolute inside a root; results name the files of the first root relative to it.
 agent_source_review reviews a path (or inline JSON) and lists findings with positions and fixes; agent_fix previews a fix as a diff and applies it only with apply=true; agent_compile, agent_graph and context_resolve show the compiled output, the flow graph and a context slot's candidates.`
 
-// Run serves the client on stdin/stdout until it disconnects.
+// Run serves the client on stdin/stdout until it disconnects (Serve: a
+// malformed or oversize line is answered with an error, not the end).
 func (s *Server) Run(ctx context.Context) error {
-	return s.Server.Run(ctx, &mcp.StdioTransport{})
+	return s.Serve(ctx, os.Stdin, os.Stdout)
 }
 
 // rootsFor are the roots of a call: the client's (roots/list, cached per
@@ -165,6 +160,34 @@ func (s *Server) forget(ss *mcp.ServerSession) {
 // call is what a tool handler gets besides its input.
 type call struct {
 	roots Roots
+
+	mu      sync.Mutex
+	refused []string // files loading was refused (allow)
+}
+
+// allow is compile.LoadOptions.Allow of a call: loading reads no file
+// whose real path lies outside the roots (a flow file, package.json,
+// registry or child agent that is a symlink out of them), and the call
+// remembers the refusal: the tool then fails (refusal) rather than review
+// an agent with a file missing.
+func (c *call) allow(real string) error {
+	if c.roots.Contains(real) {
+		return nil
+	}
+	c.mu.Lock()
+	c.refused = append(c.refused, real)
+	c.mu.Unlock()
+	return ErrOutsideRoots
+}
+
+// refusal is the error of a call whose loading was refused a file.
+func (c *call) refusal() error {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if len(c.refused) == 0 {
+		return nil
+	}
+	return proseErr("%s: %w (%s): a file the agent reads resolves there", c.refused[0], ErrOutsideRoots, strings.Join(c.roots.Dirs, ", "))
 }
 
 // handler is a tool's body: its output, optionally the text content to
@@ -172,15 +195,15 @@ type call struct {
 // the SDK's), or an error (a tool error result, IsError).
 type handler[In, Out any] func(ctx context.Context, c *call, in In) (out Out, text string, err error)
 
-// addTool registers h under name with the input and output schemas the SDK
-// infers from In and Out. The wrapper is the same for every tool: it
+// addTool registers h under name with the input and output schemas
+// inferred from In and Out (registerTool). The wrapper is the same for every tool: it
 // recovers a panic into an error result (the server stays up), resolves
 // the roots, and masks every string of the result and of the error.
 func addTool[In, Out any](s *Server, name, title, desc string, readOnly bool, h handler[In, Out]) {
 	t := &mcp.Tool{Name: name, Title: title, Description: desc,
 		Annotations: &mcp.ToolAnnotations{Title: title, ReadOnlyHint: readOnly, OpenWorldHint: ptr(false),
 			IdempotentHint: readOnly, DestructiveHint: ptr(false)}}
-	mcp.AddTool(s.Server, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
+	registerTool(s.Server, t, func(ctx context.Context, req *mcp.CallToolRequest, in In) (res *mcp.CallToolResult, out Out, err error) {
 		defer func() {
 			if r := recover(); r != nil {
 				var zero Out
@@ -207,7 +230,7 @@ func addTool[In, Out any](s *Server, name, title, desc string, readOnly bool, h 
 		out, text, err := h(ctx, c, in)
 		if err != nil {
 			var zero Out
-			return nil, zero, errors.New(maskText(c.roots.Relative(err.Error())))
+			return nil, zero, errors.New(presentError(err, func(s string) string { return maskText(c.roots.Relative(s)) }))
 		}
 		// paths relative to the first root, before the masker sees them
 		mapStrings(reflect.ValueOf(&out), func(s string) string { return maskText(c.roots.Relative(s)) })

@@ -57,7 +57,7 @@ type Input struct {
 
 // target resolves an Input to the path to analyse and the load options.
 func (s *Server) target(c *call, src Input) (string, compile.LoadOptions, error) {
-	lo := compile.LoadOptions{RegistryPath: s.registry}
+	lo := compile.LoadOptions{RegistryPath: s.registry, Allow: c.allow}
 	if src.Source == "" {
 		if src.Path == "" {
 			return "", lo, errors.New("path is required (or source with inline JSON)")
@@ -103,6 +103,9 @@ func (s *Server) analyse(c *call, src Input, mode lint.Mode, stages analysis.Sta
 		return nil, err
 	}
 	snap := analysis.Run(p, analysis.Options{Mode: mode, Stages: stages, Load: lo})
+	if err := c.refusal(); err != nil {
+		return nil, err
+	}
 	if snap.LoadErr != nil {
 		return nil, snap.LoadErr
 	}
@@ -189,7 +192,7 @@ func parseMode(m string) (lint.Mode, error) {
 	if mode, ok := lint.ParseMode(m); ok {
 		return mode, nil
 	}
-	return "", fmt.Errorf("mode must be deterministic, advisory or full (got %q)", m)
+	return "", proseErr("mode must be deterministic, advisory or full (got %q)", m)
 }
 
 func (s *Server) review(_ context.Context, c *call, in ReviewInput) (ReviewOutput, string, error) {
@@ -347,7 +350,7 @@ func (s *Server) graph(_ context.Context, c *call, in GraphInput) (GraphOutput, 
 	}
 	if !snap.Good() {
 		for _, f := range snap.Review.Blockers {
-			return GraphOutput{}, "", fmt.Errorf("%s:%d:%d: %s [%s]", f.File, f.Line, f.Column, f.Message, f.Code)
+			return GraphOutput{}, "", proseErr("%s:%d:%d: %s [%s]", f.File, f.Line, f.Column, f.Message, f.Code)
 		}
 		return GraphOutput{}, "", fmt.Errorf("%s does not parse", snap.FlowFile())
 	}
@@ -363,7 +366,7 @@ func (s *Server) graph(_ context.Context, c *call, in GraphInput) (GraphOutput, 
 				names = append(names, f.Name)
 			}
 			sort.Strings(names)
-			return GraphOutput{}, "", fmt.Errorf("no Flow with id %q (flows: %s)", in.Flow, strings.Join(names, ", "))
+			return GraphOutput{}, "", proseErr("no Flow with id %q (flows: %s)", in.Flow, strings.Join(names, ", "))
 		}
 	}
 	fl := snap.FlowAt(ptr).Drawn()
@@ -375,9 +378,15 @@ func (s *Server) graph(_ context.Context, c *call, in GraphInput) (GraphOutput, 
 		return GraphOutput{}, "", fmt.Errorf("%s: %s", snap.FlowFile(), why)
 	}
 	g := fl.Graph
+	var drawing string
+	if in.ASCII || fl.Canvas == nil {
+		drawing = flowgraph.Text(g, flowgraph.Options{ASCII: in.ASCII})
+	} else {
+		drawing = flowgraph.TextOf(g, fl.Canvas, flowgraph.Options{}) // the snapshot drew it so
+	}
 	out := GraphOutput{FlowID: g.FlowID, FlowName: g.FlowName, FlowPointer: g.FlowPointer, Start: g.Start,
 		Nodes: []GraphNode{}, Edges: []GraphEdge{}, Data: []DataEdge{}, Order: []string{}, Flows: []FlowRef{},
-		Drawing: flowgraph.Text(g, flowgraph.Options{ASCII: in.ASCII})}
+		Drawing: drawing}
 	order := make([]string, len(g.Nodes))
 	for _, n := range g.Nodes {
 		out.Nodes = append(out.Nodes, GraphNode{ID: n.ID, Name: n.Name, Kind: string(n.Kind), ComponentType: n.ComponentType,
@@ -451,13 +460,13 @@ func (s *Server) fix(_ context.Context, c *call, in FixInput) (FixOutput, string
 	}
 	if len(chosen) == 0 {
 		if len(offered) == 0 {
-			return FixOutput{}, "", fmt.Errorf("no automatic fix for %s: no finding of it has one", snap.FlowFile())
+			return FixOutput{}, "", proseErr("no automatic fix for %s: no finding of it has one", snap.FlowFile())
 		}
 		var ids []string
 		for _, f := range offered {
 			ids = append(ids, analysis.FixID(f))
 		}
-		return FixOutput{}, "", fmt.Errorf("no fix matches %q; the fixes on offer: %s", in.Fix, strings.Join(ids, "; "))
+		return FixOutput{}, "", proseErr("no fix matches %q; the fixes on offer: %s", in.Fix, strings.Join(ids, "; "))
 	}
 	if in.Choice != 0 {
 		if len(chosen) != 1 || in.Fix == "all" || in.Fix == chosen[0].Code {
@@ -473,12 +482,12 @@ func (s *Server) fix(_ context.Context, c *call, in FixInput) (FixOutput, string
 	b := analysis.PlanFixes(chosen)
 	for _, p := range b.Files() {
 		if !c.roots.ContainsFile(p) {
-			return FixOutput{}, "", fmt.Errorf("the fix edits %s: %w", p, ErrOutsideRoots)
+			return FixOutput{}, "", proseErr("the fix edits %s: %w", p, ErrOutsideRoots)
 		}
 	}
 	for _, m := range b.Moves() {
 		if !c.roots.ContainsFile(m.From) || !c.roots.ContainsFile(m.To) {
-			return FixOutput{}, "", fmt.Errorf("the fix moves %s to %s: %w", m.From, m.To, ErrOutsideRoots)
+			return FixOutput{}, "", proseErr("the fix moves %s to %s: %w", m.From, m.To, ErrOutsideRoots)
 		}
 	}
 	sources := snap.Sources()
@@ -544,7 +553,7 @@ func (s *Server) resolve(_ context.Context, c *call, in ResolveInput) (ResolveOu
 	q := analysis.SlotQuery{Slot: in.Slot, Project: in.Project,
 		CheckCatalog: func(cat string) error {
 			if !c.roots.ContainsFile(cat) {
-				return fmt.Errorf("catalog %s: %w", cat, ErrOutsideRoots)
+				return proseErr("catalog %s: %w", cat, ErrOutsideRoots)
 			}
 			return nil
 		}}
@@ -553,7 +562,10 @@ func (s *Server) resolve(_ context.Context, c *call, in ResolveInput) (ResolveOu
 			return ResolveOutput{}, "", err
 		}
 	}
-	snap, prep, err := analysis.PrepareSlot(p, analysis.Options{Load: compile.LoadOptions{RegistryPath: s.registry}}, q)
+	snap, prep, err := analysis.PrepareSlot(p, analysis.Options{Load: compile.LoadOptions{RegistryPath: s.registry, Allow: c.allow}}, q)
+	if rerr := c.refusal(); rerr != nil {
+		return ResolveOutput{}, "", rerr
+	}
 	if err != nil {
 		var se *slots.SlotError
 		if errors.As(err, &se) && se.Code == "slot_missing" {

@@ -1,0 +1,148 @@
+package lsp
+
+import (
+	"errors"
+	"io/fs"
+	"path/filepath"
+	"strings"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/oastui/oastui/edit"
+)
+
+// Confinement of edits. The server reviews what the client opens,
+// wherever it is (gopls reviews any file the client opens), reading the
+// files beside it as `oastui lint` would. It never returns an edit — a
+// quick fix, fix all, a rename, a file move — naming a file outside the
+// workspace: the workspace folders the client gave (initialize's
+// workspaceFolders, then workspace/didChangeWorkspaceFolders), else its
+// rootUri (or rootPath). A client that names no workspace (single-file
+// mode) has the packages of its open files as the workspace: the package
+// directory of an open flow file (…/pkg for …/pkg/cinatra/oas.json),
+// else the open file's directory. Paths are compared with symlinks
+// resolved, so a package.json that links out of the workspace is not
+// edited either.
+
+// errOutsideWorkspace is the refusal of an edit naming a file outside
+// the workspace.
+var errOutsideWorkspace = errors.New("outside the workspace folders")
+
+// workspaceDirs are the folders of an initialize request: its
+// workspaceFolders, else rootUri, else rootPath (absolute, cleaned).
+func workspaceDirs(p *protocol.InitializeParams) []string {
+	var dirs []string
+	for _, f := range p.WorkspaceFolders {
+		if d, ok := pathOf(protocol.DocumentURI(f.URI)); ok {
+			dirs = append(dirs, d)
+		}
+	}
+	if len(dirs) == 0 && p.RootURI != "" {
+		if d, ok := pathOf(p.RootURI); ok {
+			dirs = append(dirs, d)
+		}
+	}
+	if len(dirs) == 0 && p.RootPath != "" && filepath.IsAbs(p.RootPath) {
+		dirs = append(dirs, filepath.Clean(p.RootPath))
+	}
+	return dirs
+}
+
+// foldersChanged applies workspace/didChangeWorkspaceFolders.
+func (s *Server) foldersChanged(p *protocol.DidChangeWorkspaceFoldersParams) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	for _, f := range p.Event.Removed {
+		if d, ok := pathOf(protocol.DocumentURI(f.URI)); ok {
+			for i, w := range s.folders {
+				if w == d {
+					s.folders = append(s.folders[:i:i], s.folders[i+1:]...)
+					break
+				}
+			}
+		}
+	}
+	for _, f := range p.Event.Added {
+		if d, ok := pathOf(protocol.DocumentURI(f.URI)); ok {
+			s.folders = append(s.folders, d)
+		}
+	}
+}
+
+// editRoots are the directories edits may name (the folders, else the
+// packages of the open files).
+func (s *Server) editRoots() []string {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if len(s.folders) > 0 {
+		return append([]string(nil), s.folders...)
+	}
+	var dirs []string
+	for p := range s.docs {
+		dir := filepath.Dir(p)
+		if filepath.Base(dir) == "cinatra" {
+			dir = filepath.Dir(dir)
+		}
+		dirs = append(dirs, dir)
+	}
+	return dirs
+}
+
+// outsideWorkspace is the error of a fix that names (edits, or moves from
+// or to) a file outside the workspace; nil when every file is inside.
+// It looks at the disk (symlinks) and must not hold the server's lock.
+func (s *Server) outsideWorkspace(fx edit.Fix) error {
+	roots := s.editRoots()
+	for i, r := range roots {
+		roots[i] = realPath(r)
+	}
+	inside := func(p string) bool {
+		real := realPath(absPath(p))
+		for _, r := range roots {
+			if rel, err := filepath.Rel(r, real); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) && !filepath.IsAbs(rel) {
+				return true
+			}
+		}
+		return false
+	}
+	files := fx.Files()
+	for _, m := range fx.Moves {
+		files = append(files, m.From, m.To)
+	}
+	for _, f := range files {
+		if !inside(f) {
+			return &outsideError{path: absPath(f)}
+		}
+	}
+	return nil
+}
+
+// outsideError is a file outside the workspace. Its message is ours with
+// one value, the path: shown, the path alone is masked (the masker reads
+// "/etc/passwd: outside" as a password assignment).
+type outsideError struct{ path string }
+
+func (e *outsideError) Error() string { return e.path + ": " + errOutsideWorkspace.Error() }
+func (e *outsideError) Unwrap() error { return errOutsideWorkspace }
+
+// message is the error as a client sees it: the path sanitised and masked.
+func (e *outsideError) message() string { return clean(e.path) + ": " + errOutsideWorkspace.Error() }
+
+// realPath resolves the symlinks of the longest existing prefix of the
+// absolute, clean path p (a move's target need not exist yet).
+func realPath(p string) string {
+	rest := ""
+	for cur := p; ; {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(real, rest)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return p
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
