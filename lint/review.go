@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"sync/atomic"
+
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/dryrun"
 	"github.com/oastui/oastui/lint/secrets"
@@ -57,11 +59,15 @@ type Review struct {
 	// DryRun is the dry run the review used (full mode) or was given; nil
 	// otherwise.
 	DryRun *dryrun.Result
+	// Gate is the compile/publish gate over the agent: the blockers of the
+	// deterministic review (Blockers itself in mode deterministic).
+	Gate Gate
 }
 
 // Run reviews a loaded agent: load findings, then every check that runs in
 // the agent's profile, then the config's severity overrides and ignores.
 func Run(a *compile.Agent, opts Options) Review {
+	runs.Add(1)
 	if opts.Config == nil {
 		opts.Config = &Config{}
 	}
@@ -74,6 +80,7 @@ func Run(a *compile.Agent, opts Options) Review {
 			}
 		}
 	}
+	checked := p.found[:len(p.found):len(p.found)] // the deterministic review's findings, before any dry-run one
 	dry := opts.DryRun
 	if opts.Mode == ModeFull && dry == nil && a.Flow != nil && a.Flow.Root != nil {
 		dry = dryrun.Explore(a, DryRunOptions(a))
@@ -94,6 +101,11 @@ func Run(a *compile.Agent, opts Options) Review {
 	r := bucket(compile.SortFindings(fs))
 	r.Suppressed = suppressed
 	r.DryRun = dry
+	if opts.Mode == ModeAdvisory || opts.Mode == ModeFull {
+		r.Gate = deterministicGate(a, opts.Config, checked)
+	} else { // the review is the deterministic one
+		r.Gate = Gate{Blockers: r.Blockers}
+	}
 	return r
 }
 
@@ -111,3 +123,10 @@ func bucket(fs []Finding) Review {
 	}
 	return r
 }
+
+// runs counts the reviews this process has run (Runs).
+var runs atomic.Uint64
+
+// Runs is the number of reviews (calls of Run) this process has made: the
+// tests that hold "one review per analysis" for every face read it.
+func Runs() uint64 { return runs.Load() }

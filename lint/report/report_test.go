@@ -372,7 +372,8 @@ func TestNoRawSecretInAnyFormat(t *testing.T) {
 	outputs["json"] = append([]byte(nil), buf.Bytes()...)
 	raw, _ := json.Marshal(fs)
 	outputs["findings"] = raw
-	if gate, blocked := lint.Gate(agents[0], nil); blocked {
+	if g := lint.Run(agents[0], lint.Options{}).Gate; g.Blocked() {
+		gate := g.Response().JSON()
 		outputs["gate"] = gate
 	} else {
 		t.Error("the secrets fixture does not block compilation")
