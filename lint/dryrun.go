@@ -39,7 +39,7 @@ func dryRunFindings(a *compile.Agent, res *dryrun.Result) []Finding {
 		if r == nil {
 			continue
 		}
-		out = append(out, a.Flow.At(f.Pointer, f.Code, f.Severity, f.Message))
+		out = append(out, a.Flow.AtNamed(f.Pointer, f.Code, f.Severity, f.Message, idFirst...)) // the dry run names nodes by id
 	}
 	return out
 }

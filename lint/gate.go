@@ -28,11 +28,12 @@ func (g Gate) Response() *GateResult {
 	if !g.Blocked() {
 		return nil
 	}
-	// The response is the platform's contract (SPEC §3.5): the findings
-	// without oastui's fixes (byte offsets into local files).
+	// The response is the platform's contract (SPEC §3.5): the seed's
+	// findings, without oastui's fixes (byte offsets into local files) and
+	// span ends.
 	plain := make([]Finding, len(g.Blockers))
 	for i, f := range g.Blockers {
-		f.Fixes = nil
+		f.Fixes, f.EndLine, f.EndColumn = nil, 0, 0
 		plain[i] = f
 	}
 	return &GateResult{

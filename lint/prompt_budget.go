@@ -13,7 +13,7 @@ var RulePromptBudgetExceeded = &Rule{Code: "prompt_budget_exceeded", Severity: c
 	Doc: "the static part of an LLM step's prompt (system prompt and template text, SKILL.md and tool schemas, defaults, context-slot minItems × the assumed artifact size) already exceeds a ContextOS bucket's budget (.oastui.yaml budget:, defaults from the ContextOS example run budget); what does not fit would be truncated",
 	Fix: "shorten the prompt (or move reference text into a SKILL.md or a context slot), or raise the bucket in .oastui.yaml budget:"}
 
-var passPromptBudget = &Check{Name: "prompt-budget", Run: checkPromptBudget}
+var passPromptBudget = &Check{Name: "prompt-budget", Run: checkPromptBudget, ByID: true}
 
 func checkPromptBudget(p *Pass) {
 	r := p.prompts

@@ -76,6 +76,7 @@ func Run(a *compile.Agent, opts Options) Review {
 	if a.Flow != nil && a.Flow.Root != nil {
 		for _, c := range checks {
 			if c.runsIn(a.Profile) {
+				p.names = c.nameKeys()
 				c.Run(p)
 			}
 		}

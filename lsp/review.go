@@ -10,7 +10,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 
@@ -453,17 +452,10 @@ type diagData struct {
 // diagnostics turns the review's findings into diagnostics per file.
 func (s *Server) diagnostics(r *result) map[string][]protoDiag {
 	out := map[string][]protoDiag{}
-	docs := r.snap.Docs()
 	for _, f := range r.snap.Review.Findings {
 		path := absPath(f.File)
-		var doc *compile.Doc
-		for p, d := range docs {
-			if absPath(p) == path {
-				doc = d
-			}
-		}
 		d := protocol.Diagnostic{
-			Range:           s.rangeOf(r, doc, path, f),
+			Range:           s.rangeOf(r, path, f),
 			Severity:        severity(f.Severity),
 			Code:            f.Code,
 			CodeDescription: &protocol.CodeDescription{Href: protocol.URI(RuleDocURL(f.Code))},
@@ -478,155 +470,19 @@ func (s *Server) diagnostics(r *result) map[string][]protoDiag {
 
 func clean(s string) string { return safetext.Clean(secrets.Redact(s)) }
 
-// rangeOf is the range a finding covers: from its position (the same line
-// and column as `oastui lint` prints) over the offending value: the whole
-// value its pointer names when it starts there (a string with its quotes,
-// a number, a one-line object; a multi-line object or array is narrowed to
-// its "name" or "id" value, else its first line), the span the finding
-// names (EndLine/EndColumn), a key when the finding is on one (duplicate_key),
-// else the token or the rest of the line. A pointer that names a missing
-// member (the finding then sits on the nearest ancestor) or the document
-// root covers the first line only, not the whole object.
-func (s *Server) rangeOf(r *result, doc *compile.Doc, path string, f compile.Finding) protocol.Range {
+// rangeOf is the range a finding covers: its span (the offsets the
+// engine gave it when it was made, in the bytes the review read), else,
+// for a finding on a whole file, the rest of its line.
+func (s *Server) rangeOf(r *result, path string, f compile.Finding) protocol.Range {
 	t := r.text(path)
 	if t == nil {
 		// a file the review holds no text of (one too large to scan)
 		line, col := uint32(max(f.Line-1, 0)), uint32(max(f.Column-1, 0))
 		return protocol.Range{Start: protocol.Position{Line: line, Character: col}, End: protocol.Position{Line: line, Character: col}}
 	}
-	if doc == nil {
-		// a sibling file the credential scan read (README, .env): the span
-		// the finding names, else the rest of its line
-		start := runeOffset(t.src, f.Line, f.Column)
-		end := lineEnd(t.src, start)
-		if f.EndLine > 0 {
-			end = runeOffset(t.src, f.EndLine, f.EndColumn)
-		}
-		if end < start {
-			end = start
-		}
-		return t.rangeOf(start, end)
+	if f.HasSpan() {
+		return t.rangeOf(f.Start, f.End)
 	}
-	start := doc.Offset(max(f.Line, 1), max(f.Column, 1))
-	end := -1
-	if f.EndLine > 0 {
-		end = max(doc.Offset(f.EndLine, max(f.EndColumn, 1)), start)
-	} else if doc.Root != nil {
-		exact := f.Location != "" && doc.Lookup(f.Location) != nil
-		n, onKey := doc.NodeAt(start)
-		switch {
-		case n != nil && onKey:
-			if ks, ke, ok := doc.KeySpan(n); ok && ks == start {
-				end = ke
-			}
-		case n != nil && n.Offset == start && (exact || (n.Kind != compile.Object && n.Kind != compile.Array)) && n != doc.Root:
-			end = doc.ValueEnd(n)
-			if (n.Kind == compile.Object || n.Kind == compile.Array) && bytes.IndexByte(doc.Src[start:end], '\n') >= 0 {
-				start, end = narrow(doc, n, f)
-			}
-		}
-	}
-	if end < 0 {
-		end = tokenEnd(doc.Src, start)
-	}
-	return t.rangeOf(start, end)
-}
-
-// narrow is the range of a finding on a multi-line object or array (a
-// whole component: flow_duplicate_node_name), as gopls and eslint narrow
-// such ranges to the identifying token: the object's "name" or "id" value,
-// the one the message quotes (the key the rule code names when both are
-// quoted, or neither; else "name"), and the container's first line when it
-// has neither.
-func narrow(doc *compile.Doc, n *compile.Node, f compile.Finding) (start, end int) {
-	var best *compile.Node
-	score := 0
-	for _, key := range []string{"name", "id"} {
-		v := n.Get(key)
-		if v == nil || v.Kind != compile.String || v.Text == "" || v.Offset < 0 {
-			continue
-		}
-		sc := 0
-		if strings.Contains(f.Message, v.Text) {
-			sc += 2
-		}
-		if slices.Contains(strings.Split(f.Code, "_"), key) {
-			sc++
-		}
-		if best == nil || sc > score {
-			best, score = v, sc
-		}
-	}
-	if best != nil {
-		return best.Offset, doc.ValueEnd(best)
-	}
-	end = lineEnd(doc.Src, n.Offset)
-	for end > n.Offset+1 && (doc.Src[end-1] == ' ' || doc.Src[end-1] == '\t') {
-		end--
-	}
-	return n.Offset, end
-}
-
-// runeOffset is the byte offset of the col-th character (1-based, in
-// runes, as findings count) of 1-based line n of src ("\n" ends a line),
-// or of the line's end (before a "\r\n") when the line is shorter.
-func runeOffset(src []byte, n, col int) int {
-	off := 0
-	for l := 1; l < n; l++ {
-		i := bytes.IndexByte(src[off:], '\n')
-		if i < 0 {
-			return len(src)
-		}
-		off += i + 1
-	}
-	end := lineEnd(src, off)
-	for c := 1; c < col && off < end; c++ {
-		_, size := utf8.DecodeRune(src[off:end])
-		off += size
-	}
-	return off
-}
-
-// lineEnd is the end of the line holding off, before its "\n" or "\r\n".
-func lineEnd(src []byte, off int) int {
-	i := off
-	for i < len(src) && src[i] != '\n' {
-		i++
-	}
-	if i > off && src[i-1] == '\r' {
-		i--
-	}
-	return i
-}
-
-// tokenEnd is the end of the JSON token at start: a string, a literal,
-// one bracket, else the rest of the line (at least one character).
-func tokenEnd(src []byte, start int) int {
-	if start >= len(src) {
-		return start
-	}
-	switch c := src[start]; {
-	case c == '"':
-		for i := start + 1; i < len(src); i++ {
-			switch src[i] {
-			case '\\':
-				i++
-			case '"':
-				return i + 1
-			case '\n':
-				return i
-			}
-		}
-		return len(src)
-	case c == '{' || c == '[' || c == '}' || c == ']':
-		return start + 1
-	}
-	i := start
-	for i < len(src) && src[i] != '\n' && src[i] != '\r' && src[i] != ',' && src[i] != '}' && src[i] != ']' {
-		i++
-	}
-	if i == start {
-		i = start + 1
-	}
-	return i
+	start := t.runeOffset(f.Line, f.Column)
+	return t.rangeOf(start, t.lineEnd(t.lineAt(start)))
 }
