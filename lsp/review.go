@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -61,24 +59,12 @@ func (r *result) locate() *locate.Index {
 }
 
 // flowsOf are the flow files a change of path asks to review: the flow
-// file itself; for a package.json or cinatra.json, the package's flow
-// file; for a registry, every reviewed agent that read it.
+// file of the agent that owns it (compile.OwnerOf: a package.json's or
+// cinatra.json's package, a flow file itself); for a registry, every
+// reviewed agent that read it; for another file, the reviewed agents that
+// read it (a README the credential scan reads).
 func (s *Server) flowsOf(path string) []string {
-	base := filepath.Base(path)
-	dir := filepath.Dir(path)
-	switch {
-	case base == "package.json" || base == "cinatra.json":
-		for _, rel := range compile.FlowCandidates {
-			p := filepath.Join(dir, filepath.FromSlash(rel))
-			if _, open := s.docs[p]; open {
-				return []string{p}
-			}
-			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-				return []string{p}
-			}
-		}
-		return nil
-	case isRegistry(path):
+	if isRegistry(path) {
 		var out []string
 		for flow, r := range s.results {
 			if r.snap.Agent != nil && samePath(r.snap.Agent.RegistryPath, path) {
@@ -88,11 +74,12 @@ func (s *Server) flowsOf(path string) []string {
 		sort.Strings(out)
 		return out
 	}
-	if _, reviewed := s.results[path]; reviewed || s.isFlowFile(path) {
+	if _, reviewed := s.results[path]; reviewed {
 		return []string{path}
 	}
-	// another file a review read (a README the credential scan reads):
-	// the agents that read it
+	if o, ok := compile.OwnerOf(path, s.overlayLocked()); ok {
+		return []string{o.Flow}
+	}
 	var out []string
 	for flow, r := range s.results {
 		if _, read := r.srcs[path]; read {
@@ -103,62 +90,13 @@ func (s *Server) flowsOf(path string) []string {
 	return out
 }
 
-// isFlowFile: a package's flow file (cinatra/oas.json, or a legacy
-// place), or a .json/.yaml/.yml file that reads as an Agent Spec document
-// (it mentions agentspec_version or component_type). Editors hand the
-// server every JSON file; a tsconfig.json gets no diagnostics.
-func (s *Server) isFlowFile(path string) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".json", ".yaml", ".yml":
-	default:
-		return false
+// overlayLocked is the text of every open buffer, by path (s.mu held).
+func (s *Server) overlayLocked() map[string][]byte {
+	overlay := make(map[string][]byte, len(s.docs))
+	for p, d := range s.docs {
+		overlay[p] = d.src
 	}
-	slash := filepath.ToSlash(path)
-	for _, rel := range compile.FlowCandidates {
-		if strings.HasSuffix(slash, "/"+rel) && rel != "agent.json" {
-			return true
-		}
-	}
-	src := []byte(nil)
-	if d := s.docs[path]; d != nil {
-		src = d.src
-	} else if b, err := os.ReadFile(path); err == nil && len(b) <= compile.MaxFileBytes {
-		src = b
-	}
-	return bytes.Contains(src, []byte("agentspec_version")) || bytes.Contains(src, []byte("component_type"))
-}
-
-// legacyPackage is the package directory whose flow file flow is, when
-// flow sits at a legacy place (compile.FlowCandidates after the first)
-// with none of the places before it taken (on disk or in a buffer), beside
-// a package.json; else "".
-func legacyPackage(flow string, overlay map[string][]byte) string {
-	exists := func(p string) bool {
-		if _, open := overlay[p]; open {
-			return true
-		}
-		_, err := os.Lstat(p)
-		return err == nil
-	}
-	dir := filepath.Dir(flow)
-	if filepath.Base(dir) == "cinatra" {
-		dir = filepath.Dir(dir)
-	}
-	if !exists(filepath.Join(dir, "package.json")) {
-		return ""
-	}
-	for i, rel := range compile.FlowCandidates {
-		if filepath.Join(dir, filepath.FromSlash(rel)) == flow {
-			if i == 0 {
-				return ""
-			}
-			return dir
-		}
-		if exists(filepath.Join(dir, filepath.FromSlash(rel))) {
-			return ""
-		}
-	}
-	return ""
+	return overlay
 }
 
 func isRegistry(path string) bool {
@@ -279,10 +217,9 @@ func (s *Server) review(flow string) *result {
 	s.runMu.Lock()
 	defer s.runMu.Unlock()
 	s.mu.Lock()
-	overlay := map[string][]byte{}
+	overlay := s.overlayLocked()
 	versions := map[string]int32{}
 	for p, d := range s.docs {
-		overlay[p] = d.src
 		versions[p] = d.version
 	}
 	delete(s.pending, flow) // this review covers a change queued so far
@@ -290,18 +227,14 @@ func (s *Server) review(flow string) *result {
 
 	opts := analysis.Options{Mode: s.opts.Mode, Load: s.opts.Load, ConfigPath: s.opts.ConfigPath, Stages: analysis.ReviewOnly}
 	opts.Load.Overlay = overlay
-	var snap *analysis.Snapshot
-	if dir := legacyPackage(flow, overlay); dir != "" {
-		// the package's flow file at a legacy place: the package is
-		// reviewed, as `oastui lint DIR` reviews it (with the
-		// legacy_agent_filename warning and its move fix)
-		if snap = analysis.Run(dir, opts); snap.Agent == nil || absPath(snap.Agent.FlowPath) != flow {
-			snap = nil
-		}
+	// The package's flow file is reviewed as its package, as `oastui lint
+	// DIR` reviews it (at a legacy place, with the legacy_agent_filename
+	// warning and its move fix); any other file as itself.
+	target := flow
+	if o, ok := compile.OwnerOf(flow, overlay); ok && o.Flow == flow {
+		target = o.Load
 	}
-	if snap == nil {
-		snap = analysis.Run(flow, opts)
-	}
+	snap := analysis.Run(target, opts)
 	if snap.Config.Err != nil {
 		s.logf("config %s: %v (the defaults apply)", snap.Config.Path, snap.Config.Err)
 	}
