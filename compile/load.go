@@ -72,7 +72,8 @@ type Agent struct {
 	// legacy_agent_filename, duplicate_key, package_json_invalid.
 	Findings []Finding
 
-	kids *agentIndex // child agents of the same tree, found by package name (children.go)
+	kids  *agentIndex // child agents of the same tree, found by package name (children.go)
+	calls calls       // ChildCalls, computed once
 
 	overlay map[string][]byte // LoadOptions.Overlay, handed on to child agents
 	ov      overlay           // the same, keyed by absolute path
