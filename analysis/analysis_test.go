@@ -255,3 +255,27 @@ func TestSnapshotNames(t *testing.T) {
 		t.Errorf("missing agent: %q %q %v", missing.AgentName(), missing.PackageVersion(), missing.Docs())
 	}
 }
+
+// A context-slot finding outside the slot (on its context FlowNode) is
+// matched to its slot by the fact its check gives (Finding.Slot), not by
+// reading the message.
+func TestSlotProblemsByFact(t *testing.T) {
+	s := Run(filepath.Join("..", "testdata", "invalid", "slots", "flownode-not-placed"), Options{Stages: StageSlots})
+	var found bool
+	for _, r := range s.Slots {
+		if r.Slot.SlotID == "draftContext" {
+			found = true
+			if len(r.Problems) != 1 || r.Problems[0] != "context_slot_not_wired" {
+				t.Errorf("slot draftContext: problems %v, want context_slot_not_wired", r.Problems)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no slot draftContext: %+v", s.Slots)
+	}
+	for _, f := range s.Review.Findings {
+		if f.Code == "context_slot_not_wired" && (f.Slot != "draftContext" || f.Group != lint.GroupSlots) {
+			t.Errorf("finding %s: slot %q group %q", f.Code, f.Slot, f.Group)
+		}
+	}
+}

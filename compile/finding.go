@@ -73,6 +73,15 @@ type Finding struct {
 	// are).
 	Start int `json:"-"`
 	End   int `json:"-"`
+	// Group is the group of the finding's rule (lint.Rule.Group: "dryrun",
+	// "slots", …), set by the review, so that a face shows the dry run's or
+	// the slots' findings by asking, not by matching code prefixes. Not
+	// part of the JSON output.
+	Group string `json:"-"`
+	// Slot is the slotId of the context slot the finding is about, when its
+	// check knows (a context FlowNode's wiring); "" otherwise. Not part of
+	// the JSON output.
+	Slot string `json:"-"`
 }
 
 // HasSpan says whether the finding carries its span (Start, End).

@@ -78,6 +78,7 @@ func deterministicGate(a *compile.Agent, cfg *Config, found []Finding) Gate {
 	for _, f := range fs {
 		if f.Severity == compile.Blocker {
 			f.Message = secrets.Redact(f.Message)
+			f.Group = groupOf(f.Code)
 			blockers = append(blockers, f)
 		}
 	}

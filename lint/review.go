@@ -95,9 +95,11 @@ func Run(a *compile.Agent, opts Options) Review {
 	}
 	for i := range fs { // the one masker, once, as findings leave the engine
 		fs[i].Message = secrets.Redact(fs[i].Message)
+		fs[i].Group = groupOf(fs[i].Code)
 	}
 	for i := range suppressed {
 		suppressed[i].Message = secrets.Redact(suppressed[i].Message)
+		suppressed[i].Group = groupOf(suppressed[i].Code)
 	}
 	r := bucket(compile.SortFindings(fs))
 	r.Suppressed = suppressed
@@ -131,3 +133,11 @@ var runs atomic.Uint64
 // Runs is the number of reviews (calls of Run) this process has made: the
 // tests that hold "one review per analysis" for every face read it.
 func Runs() uint64 { return runs.Load() }
+
+// groupOf is the group of the rule with code ("" for a code no rule has).
+func groupOf(code string) string {
+	if r := byCode[code]; r != nil {
+		return r.Group
+	}
+	return ""
+}

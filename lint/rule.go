@@ -123,7 +123,7 @@ func assemble(groups ...group) []*Rule {
 			if r.Doc == "" || r.Group == "" {
 				panic("lint: rule without doc or group: " + r.Code)
 			}
-			if g.check == nil && r.Group != groupLoading && r.Group != groupReview && r.Group != groupWorkspace && r.Group != groupDryRun {
+			if g.check == nil && r.Group != groupLoading && r.Group != groupReview && r.Group != groupWorkspace && r.Group != GroupDryRun {
 				panic("lint: rule without a check: " + r.Code)
 			}
 			r.Check = g.check
@@ -192,6 +192,13 @@ func (p *Pass) Report(doc *compile.Doc, ptr string, r *Rule, msg string) {
 		return
 	}
 	p.found = append(p.found, doc.AtNamed(ptr, r.Code, r.Severity, msg, p.names...))
+}
+
+// reportSlot is Report of a finding about the context slot slotID
+// (Finding.Slot).
+func (p *Pass) reportSlot(slotID string, doc *compile.Doc, ptr string, r *Rule, msg string) {
+	p.Report(doc, ptr, r, msg)
+	p.found[len(p.found)-1].Slot = slotID
 }
 
 // ReportByID is Report for a finding about a component's id: on a

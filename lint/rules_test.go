@@ -26,7 +26,7 @@ func TestRuleList(t *testing.T) {
 		if r.Doc == "" || r.Group == "" || r.Severity == "" {
 			t.Errorf("%s: doc, group or severity missing", r.Code)
 		}
-		if (r.Check == nil) != (r.Group == groupLoading || r.Group == groupReview || r.Group == groupWorkspace || r.Group == groupDryRun) {
+		if (r.Check == nil) != (r.Group == groupLoading || r.Group == groupReview || r.Group == groupWorkspace || r.Group == GroupDryRun) {
 			t.Errorf("%s (group %s): check %v", r.Code, r.Group, r.Check)
 		}
 		if LookupRule(r.Code) != r {
