@@ -1,7 +1,5 @@
 package compile
 
-import "sync"
-
 // Which node calls which child agent (reference cinatra.md §11.6, the
 // compiler's childAgent) is decided here, once: the compiler, the dry run
 // and the workspace all ask CalledPackage.
@@ -37,48 +35,41 @@ type ChildCall struct {
 	At      string // JSON Pointer of the packageName value (in the node, or in the A2AAgent an AgentNode delegates to)
 }
 
-// calls caches ChildCalls per agent.
-type calls struct {
-	once sync.Once
-	list []ChildCall
-}
-
 // ChildCalls lists every node of the flow file, in document order, that
 // runs a child agent (CalledPackage), an AgentNode's agent resolved in its
-// enclosing Flow. Computed once per agent.
+// enclosing Flow.
 func (a *Agent) ChildCalls() []ChildCall {
 	if a == nil || a.Flow == nil || a.Flow.Root == nil {
 		return nil
 	}
-	a.calls.once.Do(func() {
-		flows := Flows(a.Flow.Root)
-		registry := a.RegistryComponents()
-		Walk(a.Flow.Root, "", func(ptr string, n *Node) bool {
-			if !n.Is(Object) {
-				return n.Is(Array)
-			}
-			var agent *Node
-			agentPtr := ""
-			if ComponentType(n) == "AgentNode" {
-				agentPtr = Append(ptr, "agent")
-				r := enclosing(flows, ptr).Resolve(n.Get("agent"), agentPtr, registry)
-				agent, agentPtr = r.Node, r.Pointer
-			}
-			pkg := CalledPackage(n, agent)
-			name, ok := pkg.Str()
-			if !ok || name == "" {
-				return true
-			}
-			at := Append(ptr, "metadata", "cinatra", "packageName")
-			if agent != nil {
-				at = Append(agentPtr, "metadata", "cinatra", "packageName")
-			}
-			id := n.Get("id").StringOr(n.Get("name").StringOr(""))
-			a.calls.list = append(a.calls.list, ChildCall{Node: ptr, Type: ComponentType(n), ID: id, Package: name, At: at})
+	var out []ChildCall
+	flows := Flows(a.Flow.Root)
+	registry := a.RegistryComponents()
+	Walk(a.Flow.Root, "", func(ptr string, n *Node) bool {
+		if !n.Is(Object) {
+			return n.Is(Array)
+		}
+		var agent *Node
+		agentPtr := ""
+		if ComponentType(n) == "AgentNode" {
+			agentPtr = Append(ptr, "agent")
+			r := enclosing(flows, ptr).Resolve(n.Get("agent"), agentPtr, registry)
+			agent, agentPtr = r.Node, r.Pointer
+		}
+		pkg := CalledPackage(n, agent)
+		name, ok := pkg.Str()
+		if !ok || name == "" {
 			return true
-		})
+		}
+		at := Append(ptr, "metadata", "cinatra", "packageName")
+		if agent != nil {
+			at = Append(agentPtr, "metadata", "cinatra", "packageName")
+		}
+		id := n.Get("id").StringOr(n.Get("name").StringOr(""))
+		out = append(out, ChildCall{Node: ptr, Type: ComponentType(n), ID: id, Package: name, At: at})
+		return true
 	})
-	return a.calls.list
+	return out
 }
 
 // enclosing is the innermost Flow whose subtree holds ptr (a Flow over

@@ -72,8 +72,7 @@ type Agent struct {
 	// legacy_agent_filename, duplicate_key, package_json_invalid.
 	Findings []Finding
 
-	kids  *agentIndex // child agents of the same tree, found by package name (children.go)
-	calls calls       // ChildCalls, computed once
+	kids *agentIndex // child agents of the same tree, found by package name (children.go)
 
 	overlay map[string][]byte // LoadOptions.Overlay, handed on to child agents
 	ov      overlay           // the same, keyed by absolute path

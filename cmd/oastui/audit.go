@@ -15,7 +15,6 @@ import (
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/slots"
 	"github.com/oastui/oastui/slots/audit"
-	"github.com/oastui/oastui/views"
 )
 
 func init() { subcommands = append(subcommands, newAuditCmd) }
@@ -99,7 +98,7 @@ func newAuditCmd() *cobra.Command {
 			if len(rows) == 0 {
 				what := "no selections recorded"
 				if run != "" {
-					what += " for run " + views.Clean(run)
+					what += " for run " + cleanText(run)
 				}
 				fmt.Fprintf(cmd.ErrOrStderr(), "oastui: audit: %s in %s\n", what, db)
 			}
@@ -107,7 +106,7 @@ func newAuditCmd() *cobra.Command {
 				return &exitError{code: exitFindings, msg: fmt.Sprintf("audit: HISTORY BROKEN in %s: %s\n"+
 					"  The audit trail was rewritten, truncated or dropped outside oastui; the rows listed are what is left.\n"+
 					"  Nothing more will be recorded into this database (pick refuses to confirm) until it is investigated;\n"+
-					"  to start a new trail, move %s and %s aside.", db, views.Clean(verr.Error()), db, audit.HeadFile(db))}
+					"  to start a new trail, move %s and %s aside.", db, cleanText(verr.Error()), db, audit.HeadFile(db))}
 			}
 			return nil
 		},
@@ -132,7 +131,7 @@ func writeAuditText(b *bytes.Buffer, rows []audit.Row) {
 		if i := len(id) - len(lastColonPart(id)); len(id) > 12 && i > 12 {
 			id = id[:12] + "…" + id[i-1:]
 		}
-		c := views.Clean
+		c := cleanText
 		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\n", c(r.SelectedAt), c(id), c(r.ParentRunID),
 			c(r.ParentPackageName), c(r.SlotID), c(r.SourceScope), c(r.ArtifactID), c(r.RepresentationRevisionID),
 			c(r.SemanticAssertionID), c(r.Extension), c(r.SelectedBy), c(r.SelectionMode))

@@ -106,9 +106,9 @@ func confirmPick(cmd *cobra.Command, p *slots.Prepared, env slots.Envelope, dbPa
 	case len(refs) == 0:
 		fmt.Fprintf(stderr, "oastui: pick: no ref selected; no audit row written\n")
 	case rec.Wrote:
-		fmt.Fprintf(stderr, "oastui: pick: audit: wrote %d row(s) for run %s (selection %s) to %s\n", rec.Rows, views.Clean(run), short, dbPath)
+		fmt.Fprintf(stderr, "oastui: pick: audit: wrote %d row(s) for run %s (selection %s) to %s\n", rec.Rows, cleanText(run), short, dbPath)
 	default:
-		fmt.Fprintf(stderr, "oastui: pick: audit: this selection is already recorded for run %s (selection %s); nothing written\n", views.Clean(run), short)
+		fmt.Fprintf(stderr, "oastui: pick: audit: this selection is already recorded for run %s (selection %s); nothing written\n", cleanText(run), short)
 	}
 	doc := append(env.JSON(), '\n')
 	if out == "" {

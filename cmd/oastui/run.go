@@ -11,7 +11,6 @@ import (
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/dryrun"
 	"github.com/oastui/oastui/lint"
-	"github.com/oastui/oastui/views"
 	"github.com/spf13/cobra"
 )
 
@@ -59,7 +58,7 @@ func newRunCmd() *cobra.Command {
 					return usageErrorf("run: --stubs: %v", err)
 				}
 				if stubs, err = dryrun.ParseStubs(src); err != nil {
-					return usageErrorf("run: --stubs %s: %s", stubsPath, views.Clean(err.Error()))
+					return usageErrorf("run: --stubs %s: %s", stubsPath, cleanText(err.Error()))
 				}
 			}
 			if registry != "" {
@@ -80,7 +79,7 @@ func newRunCmd() *cobra.Command {
 				return usageErrorf("run: %s does not parse", s.FlowFile())
 			}
 			if err := stubs.Check(s.Agent, s.Agent.FindAgent); err != nil {
-				return usageErrorf("run: --stubs %s: %s", stubsPath, views.Clean(err.Error()))
+				return usageErrorf("run: --stubs %s: %s", stubsPath, cleanText(err.Error()))
 			}
 			var fs []compile.Finding
 			blocked := false
@@ -90,7 +89,7 @@ func newRunCmd() *cobra.Command {
 					blocked = blocked || f.Severity == compile.Blocker
 				}
 			}
-			res := s.DryRun.Cleaned(views.Clean)
+			res := s.DryRun.Cleaned(cleanText)
 			var err error
 			if format == "json" {
 				err = writeRunJSON(cmd.OutOrStdout(), s, res, fs)
@@ -131,7 +130,7 @@ type runJSON struct {
 }
 
 func writeRunJSON(w io.Writer, s *analysis.Snapshot, res *dryrun.Result, fs []compile.Finding) error {
-	out := runJSON{SchemaVersion: runSchemaVersion, File: views.Clean(s.FlowFile()), Explored: res.Explored, Total: res.Total,
+	out := runJSON{SchemaVersion: runSchemaVersion, File: cleanText(s.FlowFile()), Explored: res.Explored, Total: res.Total,
 		States: res.States, Capped: res.Capped, Note: res.Note, Paths: res.Paths, Findings: cleanFindings(fs)}
 	if out.Findings == nil {
 		out.Findings = []compile.Finding{}
@@ -145,7 +144,7 @@ func writeRunJSON(w io.Writer, s *analysis.Snapshot, res *dryrun.Result, fs []co
 func cleanFindings(fs []compile.Finding) []compile.Finding {
 	out := make([]compile.Finding, len(fs))
 	for i, f := range fs {
-		f.Message, f.File, f.Location = views.Clean(f.Message), views.Clean(f.File), views.Clean(f.Location)
+		f.Message, f.File, f.Location = cleanText(f.Message), cleanText(f.File), cleanText(f.Location)
 		f.Fixes = nil
 		out[i] = f
 	}
@@ -154,7 +153,7 @@ func cleanFindings(fs []compile.Finding) []compile.Finding {
 
 func writeRunText(w io.Writer, s *analysis.Snapshot, res *dryrun.Result, fs []compile.Finding) error {
 	var b strings.Builder
-	fmt.Fprintf(&b, "dry run of %s (%s)\n%s; %d node runs\n", views.Clean(s.AgentName()), views.Clean(s.FlowFile()), res.Note, res.States)
+	fmt.Fprintf(&b, "dry run of %s (%s)\n%s; %d node runs\n", cleanText(s.AgentName()), cleanText(s.FlowFile()), res.Note, res.States)
 	for _, p := range res.Paths {
 		b.WriteString("\n")
 		b.WriteString(dryrun.PathHeader(p) + "\n")
