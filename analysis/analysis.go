@@ -142,10 +142,20 @@ func Run(path string, opts Options) (s *Snapshot) {
 		// ("OAS source at … is malformed JSON: …") is the reference's.
 		s.compile()
 	}
+	// The review requires the dry run (mode full) and the prompt report
+	// (prompt_budget_exceeded): they are made here, once, and handed in.
 	if opts.Stages&StagePrompts != 0 {
 		s.buildPrompts()
 	}
-	s.Review = lint.Run(a, lint.Options{Mode: s.Mode, Config: s.Config.Config, DryRun: s.DryRun, Prompts: s.Prompts})
+	budget := s.Prompts
+	if budget == nil && a.Flow != nil && a.Flow.Root != nil { // the budget's share of the report, for the review alone
+		in := prompts.Input{Agent: a, BudgetOnly: true}
+		if s.Config.Config != nil {
+			in.Budget = s.Config.Config.Budget
+		}
+		budget = prompts.Build(in)
+	}
+	s.Review = lint.Run(a, lint.Options{Mode: s.Mode, Config: s.Config.Config, DryRun: s.DryRun, Prompts: budget})
 	if !s.Good() {
 		return s
 	}

@@ -43,10 +43,3 @@ func dryRunFindings(a *compile.Agent, res *dryrun.Result) []Finding {
 	}
 	return out
 }
-
-// DryRunOptions are the options of the dry run a review in full mode runs
-// when it is not given one (Options.DryRun): child agents found by
-// package name in the agent's tree, as the compiler finds them.
-func DryRunOptions(a *compile.Agent) dryrun.Options {
-	return dryrun.Options{Children: a.FindAgent}
-}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/prompts"
 )
 
 // RulePromptBudgetExceeded: the ContextOS budget (seed 002) of one LLM
@@ -16,9 +15,9 @@ var RulePromptBudgetExceeded = &Rule{Code: "prompt_budget_exceeded", Severity: c
 var passPromptBudget = &Check{Name: "prompt-budget", Run: checkPromptBudget, ByID: true}
 
 func checkPromptBudget(p *Pass) {
-	r := p.prompts
+	r := p.prompts // built by analysis with the config's budget (Options.Prompts)
 	if r == nil {
-		r = prompts.Build(prompts.Input{Agent: p.Agent, Budget: p.Config.Budget, BudgetOnly: true})
+		return
 	}
 	for _, e := range r.Exceeded {
 		n := r.Node(e.Pointer)

@@ -37,16 +37,22 @@ func ParseMode(s string) (Mode, bool) {
 type Options struct {
 	Mode   Mode    // default deterministic
 	Config *Config // nil: defaults
-	// DryRun is the dry run already made of this agent (analysis makes it
-	// once per snapshot for the Run tab and the review alike). In full
-	// mode without it, Run explores with DryRunOptions.
+	// The results of the passes the review requires but never runs itself
+	// (go/analysis's Requires/ResultOf): package analysis makes them once
+	// per snapshot and hands them in.
+	//
+	// DryRun is the dry run of this agent (the Run tab's too): its
+	// findings join the review in mode full (none without it).
 	DryRun *dryrun.Result
-	// Prompts is the agent's prompt report when the caller has computed it
-	// already (analysis.StagePrompts): prompt_budget_exceeded reads it
-	// instead of counting the tokens a second time. It must have been built
-	// with Config's budget.
+	// Prompts is the agent's prompt report, built with Config's budget:
+	// prompt_budget_exceeded reads it (no finding without it).
 	Prompts *prompts.Report
 }
+
+// requires fills in the results opts lacks; nil in the engine (analysis
+// hands them in). lint's own tests set it, so that a fixture reviewed with
+// Run alone has its dry-run and budget findings as `oastui lint` does.
+var requires func(a *compile.Agent, opts *Options)
 
 // Review is the result of reviewing one agent: findings sorted and
 // deduplicated, and split into the seed's three buckets.
@@ -56,8 +62,7 @@ type Review struct {
 	Blockers    []Finding
 	Warnings    []Finding
 	Suggestions []Finding
-	// DryRun is the dry run the review used (full mode) or was given; nil
-	// otherwise.
+	// DryRun is the dry run the review was given (Options.DryRun).
 	DryRun *dryrun.Result
 	// Gate is the compile/publish gate over the agent: the blockers of the
 	// deterministic review (Blockers itself in mode deterministic).
@@ -71,6 +76,9 @@ func Run(a *compile.Agent, opts Options) Review {
 	if opts.Config == nil {
 		opts.Config = &Config{}
 	}
+	if requires != nil && a.Flow != nil && a.Flow.Root != nil {
+		requires(a, &opts)
+	}
 	p := &Pass{Agent: a, Config: opts.Config, prompts: opts.Prompts}
 	p.found = append(p.found, a.Findings...)
 	if a.Flow != nil && a.Flow.Root != nil {
@@ -83,9 +91,6 @@ func Run(a *compile.Agent, opts Options) Review {
 	}
 	checked := p.found[:len(p.found):len(p.found)] // the deterministic review's findings, before any dry-run one
 	dry := opts.DryRun
-	if opts.Mode == ModeFull && dry == nil && a.Flow != nil && a.Flow.Root != nil {
-		dry = dryrun.Explore(a, DryRunOptions(a))
-	}
 	if opts.Mode == ModeFull {
 		p.found = append(p.found, dryRunFindings(a, dry)...)
 	}
