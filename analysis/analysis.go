@@ -55,6 +55,11 @@ type Options struct {
 	// DryRun are the dry run's bounds and canned outputs (Children is
 	// filled in with the agent's child look-up when nil).
 	DryRun dryrun.Options
+
+	// Agent is the agent at path already loaded with Load, by a caller
+	// that had to load it to decide what path is (the TUI's entry): Run
+	// analyses it instead of loading it a second time. nil: Run loads path.
+	Agent *compile.Agent
 }
 
 // Snapshot is the immutable result of one analysis. Faces read it and
@@ -110,12 +115,16 @@ func Run(path string, opts Options) (s *Snapshot) {
 				msg += "\n" + string(debug.Stack())
 			}
 			s.Review = onlyFinding(internalError(s.FlowFile(), msg))
+			s.Review.Gate = lint.Gate{Blockers: s.Review.Blockers} // nothing passes a failed review
 			s.LoadErr = errors.New(msg)
 		}
 		s.Took = time.Since(start)
 	}()
 
-	a, err := compile.Load(path, opts.Load)
+	a, err := opts.Agent, error(nil)
+	if a == nil {
+		a, err = compile.Load(path, opts.Load)
+	}
 	if err != nil {
 		s.LoadErr = err
 		s.Review = onlyFinding(LoadFailure(path, err))
@@ -135,10 +144,18 @@ func Run(path string, opts Options) (s *Snapshot) {
 		// ("OAS source at … is malformed JSON: …") is the reference's.
 		s.compile()
 	}
+	// The review requires the dry run (mode full) and the prompt report
+	// (prompt_budget_exceeded): they are made here, once, and handed in.
 	if opts.Stages&StagePrompts != 0 {
 		s.buildPrompts()
 	}
-	s.Review = lint.Run(a, lint.Options{Mode: s.Mode, Config: s.Config.Config, DryRun: s.DryRun, Prompts: s.Prompts})
+	budget := s.Prompts
+	if budget == nil && s.Config.Config != nil && s.Config.Config.Budget.Limited() && a.Flow != nil && a.Flow.Root != nil {
+		// the budget's share of the report, for the review alone: only
+		// where the team set a budget (no budget, no check, no tokenizer)
+		budget = prompts.Build(prompts.Input{Agent: a, BudgetOnly: true, Budget: s.Config.Config.Budget})
+	}
+	s.Review = lint.Run(a, lint.Options{Mode: s.Mode, Config: s.Config.Config, DryRun: s.DryRun, Prompts: budget})
 	if !s.Good() {
 		return s
 	}
@@ -223,14 +240,14 @@ func (s *Snapshot) PackageVersion() string {
 }
 
 // Gate is the compile/publish gate over this snapshot (SPEC §3.5): the
-// review_blocked response and true when a deterministic blocker stops
-// compilation. In every mode the deterministic review is run again, as
-// the gate never counts advisory findings.
-func (s *Snapshot) Gate() (blockedJSON []byte, blocked bool) {
+// blockers of the deterministic review, which the review computed with
+// itself in whatever mode it ran (lint.Review.Gate). An agent that did not
+// load has no gate (its load failure is the caller's error).
+func (s *Snapshot) Gate() lint.Gate {
 	if s.Agent == nil {
-		return nil, false
+		return lint.Gate{}
 	}
-	return lint.Gate(s.Agent, s.Config.Config)
+	return s.Review.Gate
 }
 
 // buildPrompts builds the prompt report with the config's budget (the

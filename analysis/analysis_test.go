@@ -183,8 +183,8 @@ func TestConfigResolution(t *testing.T) {
 func TestGateUsesTheReview(t *testing.T) {
 	_, dir := copyAgent(t, "leaf-agent")
 	s := Run(dir, Options{})
-	if out, blocked := s.Gate(); blocked || out != nil {
-		t.Fatalf("clean agent blocked: %s", out)
+	if g := s.Gate(); g.Blocked() || g.Response() != nil {
+		t.Fatalf("clean agent blocked: %+v", g)
 	}
 	// A literal credential is a deterministic blocker.
 	p := filepath.Join(dir, "cinatra", "oas.json")
@@ -196,12 +196,46 @@ func TestGateUsesTheReview(t *testing.T) {
 	if err := os.WriteFile(p, []byte(bad), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	for _, mode := range []lint.Mode{lint.ModeDeterministic, lint.ModeAdvisory} {
-		s = Run(dir, Options{Mode: mode})
-		out, blocked := s.Gate()
-		if !blocked || !strings.Contains(string(out), `"code":"review_blocked"`) {
-			t.Errorf("%s: blocked=%v out=%s findings=%+v", mode, blocked, out, s.Review.Findings)
+	var want []byte
+	for _, mode := range lint.Modes {
+		before := lint.Runs()
+		s = Run(dir, Options{Mode: mode, Stages: Everything})
+		if n := lint.Runs() - before; n != 1 {
+			t.Errorf("%s: %d reviews in one analysis, want 1", mode, n)
 		}
+		g := s.Gate()
+		if !g.Blocked() {
+			t.Fatalf("%s: not blocked; findings=%+v", mode, s.Review.Findings)
+		}
+		out := g.Response().JSON()
+		if !strings.Contains(string(out), `"code":"review_blocked"`) {
+			t.Errorf("%s: %s", mode, out)
+		}
+		if want == nil {
+			want = out
+		} else if string(out) != string(want) {
+			t.Errorf("%s: gate %s, the deterministic one %s", mode, out, want)
+		}
+	}
+}
+
+// An agent the caller already loaded (Options.Agent) is analysed as
+// loaded: Run does not read path again.
+func TestRunUsesTheLoadedAgent(t *testing.T) {
+	_, dir := copyAgent(t, "leaf-agent")
+	a, err := compile.Load(dir, compile.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(dir); err != nil {
+		t.Fatal(err)
+	}
+	s := Run(dir, Options{Agent: a, Stages: Everything})
+	if s.Agent != a || s.LoadErr != nil || !s.Good() {
+		t.Fatalf("agent %p (given %p), load error %v", s.Agent, a, s.LoadErr)
+	}
+	if s = Run(dir, Options{}); s.LoadErr == nil {
+		t.Error("without Options.Agent, Run does not load path")
 	}
 }
 
@@ -219,5 +253,29 @@ func TestSnapshotNames(t *testing.T) {
 	missing := Run(filepath.Join(t.TempDir(), "gone-agent"), Options{})
 	if missing.AgentName() != "gone-agent" || missing.PackageVersion() != "" || missing.Docs() != nil {
 		t.Errorf("missing agent: %q %q %v", missing.AgentName(), missing.PackageVersion(), missing.Docs())
+	}
+}
+
+// A context-slot finding outside the slot (on its context FlowNode) is
+// matched to its slot by the fact its check gives (Finding.Slot), not by
+// reading the message.
+func TestSlotProblemsByFact(t *testing.T) {
+	s := Run(filepath.Join("..", "testdata", "invalid", "slots", "flownode-not-placed"), Options{Stages: StageSlots})
+	var found bool
+	for _, r := range s.Slots {
+		if r.Slot.SlotID == "draftContext" {
+			found = true
+			if len(r.Problems) != 1 || r.Problems[0] != "context_slot_not_wired" {
+				t.Errorf("slot draftContext: problems %v, want context_slot_not_wired", r.Problems)
+			}
+		}
+	}
+	if !found {
+		t.Fatalf("no slot draftContext: %+v", s.Slots)
+	}
+	for _, f := range s.Review.Findings {
+		if f.Code == "context_slot_not_wired" && (f.Slot != "draftContext" || f.Group != lint.GroupSlots) {
+			t.Errorf("finding %s: slot %q group %q", f.Code, f.Slot, f.Group)
+		}
 	}
 }

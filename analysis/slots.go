@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"strings"
 
+	"github.com/oastui/oastui/lint"
 	"github.com/oastui/oastui/slots"
 )
 
@@ -21,20 +22,21 @@ type SlotReport struct {
 func (r SlotReport) Wired() bool { return len(r.Problems) == 0 }
 
 // readSlots lists the context slots and matches the review's context-slot
-// findings to them: a finding belongs to a slot when it points inside the
-// slot or names its id; one that names no slot concerns them all.
+// findings (rule group slots) to them: a finding belongs to a slot when it
+// points inside the slot or its check says it is about it (Finding.Slot);
+// one about no slot concerns them all.
 func (s *Snapshot) readSlots() {
 	list, problem := slots.Slots(s.Agent.Flow.Root)
 	s.SlotProblem = problem
 	var general []string
 	perSlot := map[string][]string{}
 	for _, f := range s.Review.Findings {
-		if !strings.HasPrefix(f.Code, "context_slot") && !strings.HasPrefix(f.Code, "context_dependency") {
+		if f.Group != lint.GroupSlots {
 			continue
 		}
 		matched := false
 		for _, sl := range list {
-			if f.Location == sl.Pointer || strings.HasPrefix(f.Location, sl.Pointer+"/") || namesSlot(f.Message, sl.SlotID) {
+			if f.Location == sl.Pointer || strings.HasPrefix(f.Location, sl.Pointer+"/") || f.Slot == sl.SlotID {
 				perSlot[sl.SlotID] = append(perSlot[sl.SlotID], f.Code)
 				matched = true
 			}
@@ -46,11 +48,6 @@ func (s *Snapshot) readSlots() {
 	for _, sl := range list {
 		s.Slots = append(s.Slots, SlotReport{Slot: sl, Problems: dedup(append(perSlot[sl.SlotID], general...))})
 	}
-}
-
-// namesSlot: the message quotes the slot id or names it as a word.
-func namesSlot(msg, id string) bool {
-	return strings.Contains(msg, "'"+id+"'") || strings.Contains(msg, `"`+id+`"`) || strings.Contains(msg, " "+id+" ")
 }
 
 func dedup(ss []string) []string {

@@ -216,7 +216,7 @@ func (c *compiler) agentStep(s Step, node *Node, id string) Step {
 	s.setDefined(mA2uiSurfaceID, eff.a2uiSurfaceID)
 	s.setDefined(mHitlOwnedBy, eff.hitlOwnedBy)
 	if ComponentType(resolved) == "A2AAgent" {
-		s.ChildAgent = &ChildAgent{PackageName: jsonValue(coalesce(path(resolved, "metadata", "cinatra", "packageName"), strNode(""))), InputMapping: c.inputMapping(id)}
+		s.ChildAgent = &ChildAgent{PackageName: jsonValue(coalesce(CalledPackage(node, resolved), strNode(""))), InputMapping: c.inputMapping(id)}
 		s.present(mChildAgent)
 	}
 	if cc := c.connectionConfig(resolved); cc != nil {
@@ -229,7 +229,7 @@ func (c *compiler) agentStep(s Step, node *Node, id string) Step {
 func (c *compiler) flowNodeStep(s Step, node *Node, e entry) (Step, error) {
 	parent := path(node, "metadata", "cinatra")
 	eff := merge(parent, nil)
-	pkgName := coalesce(get(parent, "packageName"), strNode(""))
+	pkgName := coalesce(CalledPackage(node, nil), strNode(""))
 	s.shape = stepFlowNode
 	s.setStr(mNodeType, "agent")
 	s.setRequiresApproval(eff.requiresApproval)

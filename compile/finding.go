@@ -47,6 +47,11 @@ type Finding struct {
 	File     string   `json:"file"`
 	Line     int      `json:"line"`
 	Column   int      `json:"column"`
+	// EndLine and EndColumn are where the offending text (Start, End)
+	// ends, exclusive, in Line's and Column's units; 0 when no span is
+	// known.
+	EndLine   int `json:"endLine,omitempty"`
+	EndColumn int `json:"endColumn,omitempty"`
 	// ValueHash identifies the value that triggered the rule without
 	// holding it: HashValue of the secret itself for the credential rules,
 	// of the URL for untrusted_external_url, of the scalar at Location for
@@ -59,15 +64,28 @@ type Finding struct {
 	// --fix` applies the first): byte-span edits computed from the parsed
 	// files (package edit). Empty when the rule has no safe fix.
 	Fixes []edit.Fix `json:"fixes,omitempty"`
-	// EndLine and EndColumn are where the offending text ends (exclusive,
-	// in Line's and Column's units) when the rule knows it and no parsed
-	// document of File does: the secret of a credential found in a
-	// package's README, .env or other sibling file. 0 when not known (a
-	// face then covers the value Location names, or the token at Line and
-	// Column). Not part of the JSON output.
-	EndLine   int `json:"-"`
-	EndColumn int `json:"-"`
+	// Start and End are the offending text as byte offsets [Start, End)
+	// into the bytes of File the analysis read (Doc.Src, a sibling file's
+	// data), set when the finding is made by whoever knows the node
+	// (Doc.SetSpan): the value Location names, or the token that names a
+	// multi-line component (Doc.Span). End 0: no span known (a finding on
+	// a whole file). Not part of the JSON output (EndLine and EndColumn
+	// are).
+	Start int `json:"-"`
+	End   int `json:"-"`
+	// Group is the group of the finding's rule (lint.Rule.Group: "dryrun",
+	// "slots", …), set by the review, so that a face shows the dry run's or
+	// the slots' findings by asking, not by matching code prefixes. Not
+	// part of the JSON output.
+	Group string `json:"-"`
+	// Slot is the slotId of the context slot the finding is about, when its
+	// check knows (a context FlowNode's wiring); "" otherwise. Not part of
+	// the JSON output.
+	Slot string `json:"-"`
 }
+
+// HasSpan says whether the finding carries its span (Start, End).
+func (f Finding) HasSpan() bool { return f.End > 0 }
 
 // sameFinding compares two findings field by field, the fixes included.
 func sameFinding(a, b Finding) bool {
@@ -81,7 +99,7 @@ func sameFinding(a, b Finding) bool {
 	}
 	return a.Code == b.Code && a.Severity == b.Severity && a.Message == b.Message && a.Location == b.Location &&
 		a.Source == b.Source && a.File == b.File && a.Line == b.Line && a.Column == b.Column && a.ValueHash == b.ValueHash &&
-		a.EndLine == b.EndLine && a.EndColumn == b.EndColumn
+		a.EndLine == b.EndLine && a.EndColumn == b.EndColumn && a.Start == b.Start && a.End == b.End
 }
 
 // HashValue is the ValueHash of a value: the hex of the first 16 bytes of
@@ -108,13 +126,23 @@ func ScalarHash(n *Node) string {
 	return ""
 }
 
-// At returns a finding positioned at the value ptr names in d.
+// At returns a finding positioned at the value ptr names in d, with its
+// span (Span: a multi-line component is named by its "name", else "id").
 func (d *Doc) At(ptr string, code string, sev Severity, msg string) Finding {
+	return d.AtNamed(ptr, code, sev, msg, "name", "id")
+}
+
+// AtNamed is At for a check whose message names components by the members
+// keys lists, in that order (SpanNamed): a cinatra check quotes node ids.
+func (d *Doc) AtNamed(ptr string, code string, sev Severity, msg string, keys ...string) Finding {
 	line, col := d.PointerPosition(ptr)
 	f := Finding{Code: code, Severity: sev, Message: msg, Location: ptr,
 		Source: SourceDeterministic, File: d.Path, Line: line, Column: col}
 	if d.Root != nil && ptr != "" {
 		f.ValueHash = ScalarHash(d.Lookup(ptr))
+	}
+	if start, end := d.SpanNamed(ptr, keys...); end > start {
+		d.SetSpan(&f, start, end)
 	}
 	return f
 }
@@ -130,8 +158,12 @@ func (d *Doc) SyntaxFinding() *Finding {
 	if d.Err.Refused {
 		prefix = "not read, beyond oastui's limits: "
 	}
-	return &Finding{Code: "invalid_json", Severity: Blocker, Message: prefix + d.Err.Msg,
+	f := &Finding{Code: "invalid_json", Severity: Blocker, Message: prefix + d.Err.Msg,
 		Source: SourceDeterministic, File: d.Path, Line: line, Column: col}
+	if start, end := d.Span(""); end > start {
+		d.SetSpan(f, start, end)
+	}
+	return f
 }
 
 // SortFindings sorts by file, line, column, code (then severity and

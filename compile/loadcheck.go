@@ -25,9 +25,11 @@ func DuplicateKeyFindings(d *Doc, profile Profile) []Finding {
 	for _, k := range d.Duplicates {
 		line, col := d.Position(k.Offset)
 		fl, fc := d.Position(k.First)
-		out = append(out, Finding{Code: "duplicate_key", Severity: sev,
+		f := Finding{Code: "duplicate_key", Severity: sev,
 			Message:  fmt.Sprintf("duplicate key %q in this object (%s; the first at %d:%d is ignored)", k.Key, keeps, fl, fc),
-			Location: k.Pointer(), Source: SourceDeterministic, File: d.Path, Line: line, Column: col})
+			Location: k.Pointer(), Source: SourceDeterministic, File: d.Path, Line: line, Column: col}
+		d.SetSpan(&f, k.Offset, d.KeyEnd(Member{Key: k.Key, KeyOffset: k.Offset})) // the repeated key
+		out = append(out, f)
 	}
 	return out
 }

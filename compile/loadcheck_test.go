@@ -100,9 +100,11 @@ func TestDuplicateKeyFindings(t *testing.T) {
 	got := codes(a.Findings, "duplicate_key")
 	want := []Finding{
 		{Code: "duplicate_key", Severity: Blocker, Message: `duplicate key "id" in this object (JSON.parse keeps the last one; the first at 2:3 is ignored)`,
-			Location: "/id", Source: SourceDeterministic, File: filepath.Join(dir, "cinatra", "oas.json"), Line: 4, Column: 3},
+			Location: "/id", Source: SourceDeterministic, File: filepath.Join(dir, "cinatra", "oas.json"), Line: 4, Column: 3,
+			EndLine: 4, EndColumn: 7, Start: 49, End: 53}, // the repeated key, quotes included
 		{Code: "duplicate_key", Severity: Blocker, Message: `duplicate key "version" in this object (JSON.parse keeps the last one; the first at 1:21 is ignored)`,
-			Location: "/version", Source: SourceDeterministic, File: filepath.Join(dir, "package.json"), Line: 1, Column: 39},
+			Location: "/version", Source: SourceDeterministic, File: filepath.Join(dir, "package.json"), Line: 1, Column: 39,
+			EndLine: 1, EndColumn: 48, Start: 38, End: 47},
 	}
 	if len(got) != len(want) {
 		t.Fatalf("duplicate_key findings = %+v", got)

@@ -224,7 +224,7 @@ func (e *explorer) subflow(m *flowModel, n *node, depth int) *flowModel {
 	if m.agent != nil {
 		registry = m.agent.RegistryComponents()
 	}
-	pkg := n.comp.Path("metadata", "cinatra", "packageName").StringOr("")
+	pkg := compile.CalledPackage(n.comp, nil).StringOr("")
 	switch n.ctype {
 	case "FlowNode", "MapNode", "ParallelMapNode", "CatchExceptionNode":
 		sf := n.comp.Get("subflow")
@@ -246,7 +246,7 @@ func (e *explorer) subflow(m *flowModel, n *node, depth int) *flowModel {
 			n.sub = e.modelOf(m.agent, e.flowAt(m.agent, r), false)
 			return n.sub
 		case "A2AAgent":
-			pkg = r.Node.Path("metadata", "cinatra", "packageName").StringOr("")
+			pkg = compile.CalledPackage(n.comp, r.Node).StringOr("")
 		default:
 			n.subNote = "an LLM agent: stubbed from its outputs"
 			return nil

@@ -125,9 +125,20 @@ func collectComponentTypes(v any, out map[string]bool) {
 	}
 }
 
-// knownComponentTypes: every concrete core type of every embedded schema,
-// plus the types of 26.3.1 and nightly the snapshot has no schema for.
+// knownComponentTypes is compile.ComponentTypes as a set (the schemas'
+// own, abstract types excluded: schemaComponentTypes, which the tests
+// compare with it).
 var knownComponentTypes = sync.OnceValue(func() map[string]bool {
+	known := map[string]bool{}
+	for _, t := range compile.ComponentTypes() {
+		known[t] = true
+	}
+	return known
+})
+
+// schemaComponentTypes: every concrete core type of every embedded schema,
+// plus the types a schema names only in a definition.
+func schemaComponentTypes() map[string]bool {
 	known := map[string]bool{"DbmsVectorChainLlmConfig": true, "OciClientConfigWithGenAiApiKey": true, "LlmConfig": true,
 		"SSETransport": true, "StreamableHTTPTransport": true, "OpenAiCompatibleConfig": true}
 	ents, _ := schemaFS.ReadDir("schemas")
@@ -148,21 +159,6 @@ var knownComponentTypes = sync.OnceValue(func() map[string]bool {
 		delete(known, a)
 	}
 	return known
-})
-
-// ComponentTypes lists, sorted, the concrete component types a
-// component_type may name without component_plugin_name (the table
-// component_type_unknown checks). A cinatra flow is an Agent Spec
-// document: both profiles know the same types. Editors complete
-// component_type values from it.
-func ComponentTypes() []string {
-	known := knownComponentTypes()
-	out := make([]string, 0, len(known))
-	for t := range known {
-		out = append(out, t)
-	}
-	sort.Strings(out)
-	return out
 }
 
 var printer = message.NewPrinter(language.English)

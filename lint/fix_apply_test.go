@@ -213,7 +213,7 @@ func TestGateResponseHasNoFixes(t *testing.T) {
 			withFix++
 		}
 	}
-	out, blocked := Gate(a, &Config{})
+	out, blocked := gateJSON(a, &Config{})
 	if !blocked || withFix == 0 {
 		t.Fatalf("fixture: blocked %v, %d blockers with fixes", blocked, withFix)
 	}

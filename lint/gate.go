@@ -9,6 +9,41 @@ import (
 	"github.com/oastui/oastui/present"
 )
 
+// Gate is the compile/publish gate's verdict over one agent (SPEC §3.5,
+// seed 003 §8): the blockers of its deterministic review, whatever mode the
+// review ran in (advisory and dry-run findings never count). Run computes it
+// with the review; no face reviews a second time to ask the gate.
+type Gate struct {
+	// Blockers are the deterministic review's blockers, sorted and
+	// deduplicated; none: the gate lets the agent through.
+	Blockers []Finding
+}
+
+// Blocked says whether a deterministic blocker stops compilation.
+func (g Gate) Blocked() bool { return len(g.Blockers) > 0 }
+
+// Response is the review_blocked response of a blocked gate, nil when the
+// gate lets the agent through.
+func (g Gate) Response() *GateResult {
+	if !g.Blocked() {
+		return nil
+	}
+	// The response is the platform's contract (SPEC §3.5): the seed's
+	// findings, without oastui's fixes (byte offsets into local files) and
+	// span ends.
+	plain := make([]Finding, len(g.Blockers))
+	for i, f := range g.Blockers {
+		f.Fixes, f.EndLine, f.EndColumn = nil, 0, 0
+		f.Location = present.Text(f.Location) // a token used as an id is in the pointer
+		plain[i] = f
+	}
+	return &GateResult{
+		Error:    "review_blocked: " + strconv.Itoa(len(plain)) + " deterministic blockers",
+		Code:     "review_blocked",
+		Blockers: plain,
+	}
+}
+
 // GateResult is the review_blocked response of the compile/publish gate
 // (seed 003 §8): only the blockers, never warnings or suggestions.
 type GateResult struct {
@@ -18,45 +53,35 @@ type GateResult struct {
 	Blockers []Finding `json:"blockers"`
 }
 
-// Gate runs the deterministic review (never the advisory one) with cfg and
-// reports whether any blocker stops compilation. When blocked it returns
-// the response, exactly
+// JSON is the response as `oastui compile` prints it, exactly
 //
 //	{"ok":false,"error":"review_blocked: N deterministic blockers","code":"review_blocked","blockers":[…]}
 //
-// as one line of JSON without a trailing newline. The findings are sorted
-// and deduplicated, so the same input gives byte-identical output.
-func Gate(a *compile.Agent, cfg *Config) (blockedJSON []byte, blocked bool) {
-	r := Run(a, Options{Mode: ModeDeterministic, Config: cfg})
-	if len(r.Blockers) == 0 {
-		return nil, false
-	}
-	return BlockedResponse(r.Blockers), true
-}
-
-// BlockedResponse is the review_blocked response for the blockers of a
-// deterministic review (see Gate), as one line of JSON.
-func BlockedResponse(blockers []Finding) []byte {
-	// The response is the platform's contract (SPEC §3.5): the findings
-	// without oastui's fixes (byte offsets into local files).
-	plain := make([]Finding, len(blockers))
-	for i, f := range blockers {
-		f.Fixes = nil
-		f.Location = present.Text(f.Location) // a token used as an id is in the pointer
-		plain[i] = f
-	}
-	blockers = plain
-	res := GateResult{
-		Error:    "review_blocked: " + strconv.Itoa(len(blockers)) + " deterministic blockers",
-		Code:     "review_blocked",
-		Blockers: blockers,
-	}
+// as one line of JSON without a trailing newline (the same input gives
+// byte-identical output).
+func (r *GateResult) JSON() []byte {
 	var buf bytes.Buffer
 	enc := json.NewEncoder(&buf)
 	enc.SetEscapeHTML(false)
-	if err := enc.Encode(res); err != nil {
+	if err := enc.Encode(r); err != nil {
 		// Findings are plain strings and numbers; this cannot fail.
 		return []byte(`{"ok":false,"error":"review_blocked","code":"review_blocked","blockers":[]}`)
 	}
 	return bytes.TrimRight(buf.Bytes(), "\n")
+}
+
+// deterministicGate is the gate of a review in mode advisory or full: the
+// checks' findings (found, before any dry-run finding joined them) settled
+// by the config alone, as a deterministic review settles them.
+func deterministicGate(a *compile.Agent, cfg *Config, found []Finding) Gate {
+	fs, _ := cfg.apply(a, found)
+	var blockers []Finding
+	for _, f := range fs {
+		if f.Severity == compile.Blocker {
+			f.Message = present.Lines(f.Message)
+			f.Group = groupOf(f.Code)
+			blockers = append(blockers, f)
+		}
+	}
+	return Gate{Blockers: compile.SortFindings(blockers)}
 }

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"reflect"
 	"strconv"
 	"strings"
 	"testing"
@@ -197,7 +198,7 @@ func TestAdvisoryMode(t *testing.T) {
 func TestGate(t *testing.T) {
 	dir := ruleCase("err", "untrusted_external_url", "urls-everywhere")
 	a := rvLoad(t, dir)
-	out, blocked := Gate(a, nil)
+	out, blocked := gateJSON(a, nil)
 	if !blocked {
 		t.Fatal("not blocked")
 	}
@@ -230,7 +231,7 @@ func TestGate(t *testing.T) {
 	}
 	// Idempotent: the same input gives byte-identical output, also when
 	// loaded afresh.
-	again, _ := Gate(rvLoad(t, dir), nil)
+	again, _ := gateJSON(rvLoad(t, dir), nil)
 	if !bytes.Equal(out, again) {
 		t.Error("gate output differs on repeat")
 	}
@@ -238,7 +239,7 @@ func TestGate(t *testing.T) {
 		t.Error("gate output must be one line of unescaped JSON without a trailing newline")
 	}
 	// A clean agent passes; a config can silence a blocker rule.
-	if out, blocked := Gate(rvLoad(t, ruleCase("ok", "untrusted_external_url", "ok-clean")), &Config{AllowedHosts: []string{"api.partner.example"}}); blocked {
+	if out, blocked := gateJSON(rvLoad(t, ruleCase("ok", "untrusted_external_url", "ok-clean")), &Config{AllowedHosts: []string{"api.partner.example"}}); blocked {
 		// Other rules (validator, flow graph) may block the synthetic fixture;
 		// only the review scans must not.
 		var r GateResult
@@ -248,6 +249,38 @@ func TestGate(t *testing.T) {
 				if f.Code == c {
 					t.Errorf("clean fixture blocked by %s", c)
 				}
+			}
+		}
+	}
+}
+
+// gateJSON is the gate of a deterministic review of a with cfg, as
+// `oastui compile` prints it.
+func gateJSON(a *compile.Agent, cfg *Config) ([]byte, bool) {
+	g := Run(a, Options{Mode: ModeDeterministic, Config: cfg}).Gate
+	if !g.Blocked() {
+		return nil, false
+	}
+	return g.Response().JSON(), true
+}
+
+// The gate of a review in any mode is the deterministic review's: advisory
+// markers and dry-run findings never count, even when the config makes one
+// a blocker, and an ignore only the dry run uses is judged as the
+// deterministic review judges it.
+func TestGateInEveryMode(t *testing.T) {
+	for _, dir := range []string{
+		filepath.Join("..", "testdata", "invalid", "scans", "urls-everywhere"),
+		filepath.Join("..", "testdata", "invalid", "scans", "startnode-nested-inline"), // a dry-run blocker
+		filepath.Join("..", "testdata", "agents", "oastui", "example-agent"),           // no blocker: advisory markers
+	} {
+		a := rvLoad(t, dir)
+		cfg := &Config{Rules: map[string]string{RuleAdvisoryDispatchDeferred.Code: "blocker"}}
+		want := Run(a, Options{Mode: ModeDeterministic, Config: cfg}).Gate
+		for _, m := range []Mode{ModeAdvisory, ModeFull} {
+			r := Run(a, Options{Mode: m, Config: cfg})
+			if !reflect.DeepEqual(r.Gate, want) {
+				t.Errorf("%s, mode %s: gate %d blockers, the deterministic review's %d", dir, m, len(r.Gate.Blockers), len(want.Blockers))
 			}
 		}
 	}

@@ -4,7 +4,6 @@ import (
 	"fmt"
 
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/prompts"
 )
 
 // RulePromptBudgetExceeded: the team's token budget of one LLM call
@@ -16,15 +15,15 @@ var RulePromptBudgetExceeded = &Rule{Code: "prompt_budget_exceeded", Severity: c
 	Doc: "the static part of an LLM step's prompt (system prompt and template text, SKILL.md and tool schemas, defaults, context-slot minItems × the assumed artifact size) already exceeds a limit the team set in .oastui.yaml budget: (a ContextOS bucket, the total, or a share of the model's window); reported only where a budget: is configured (the platform has no budget: the ContextOS example budgets the prompts report shows are not limits)",
 	Fix: "shorten the prompt (or move reference text into a SKILL.md or a context slot), or raise the limit in .oastui.yaml budget:"}
 
-var passPromptBudget = &Check{Name: "prompt-budget", Run: checkPromptBudget}
+var passPromptBudget = &Check{Name: "prompt-budget", Run: checkPromptBudget, ByID: true}
 
 func checkPromptBudget(p *Pass) {
 	if !p.Config.Budget.Limited() {
-		return // no budget configured: nothing to check, no tokenizer built
+		return // no budget configured: nothing to check
 	}
-	r := p.prompts
+	r := p.prompts // built by analysis with the config's budget (Options.Prompts)
 	if r == nil {
-		r = prompts.Build(prompts.Input{Agent: p.Agent, Budget: p.Config.Budget, BudgetOnly: true})
+		return
 	}
 	for _, e := range r.Exceeded {
 		n := r.Node(e.Pointer)

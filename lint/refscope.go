@@ -288,7 +288,7 @@ func checkDuplicateDefinitions(p *Pass) {
 			continue
 		}
 		for _, ptr := range ptrs[1:] {
-			p.Report(doc, ptr, RuleComponentIDDuplicate, fmt.Sprintf(
+			p.ReportByID(doc, ptr, RuleComponentIDDuplicate, fmt.Sprintf(
 				"component id %q is also used by the component at %s; a component used twice must be defined once and referenced with $component_ref",
 				id, ptrs[0]))
 		}

@@ -1,6 +1,8 @@
 package lint
 
 import (
+	"sync/atomic"
+
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/dryrun"
 	"github.com/oastui/oastui/present"
@@ -35,16 +37,22 @@ func ParseMode(s string) (Mode, bool) {
 type Options struct {
 	Mode   Mode    // default deterministic
 	Config *Config // nil: defaults
-	// DryRun is the dry run already made of this agent (analysis makes it
-	// once per snapshot for the Run tab and the review alike). In full
-	// mode without it, Run explores with DryRunOptions.
+	// The results of the passes the review requires but never runs itself
+	// (go/analysis's Requires/ResultOf): package analysis makes them once
+	// per snapshot and hands them in.
+	//
+	// DryRun is the dry run of this agent (the Run tab's too): its
+	// findings join the review in mode full (none without it).
 	DryRun *dryrun.Result
-	// Prompts is the agent's prompt report when the caller has computed it
-	// already (analysis.StagePrompts): prompt_budget_exceeded reads it
-	// instead of counting the tokens a second time. It must have been built
-	// with Config's budget.
+	// Prompts is the agent's prompt report, built with Config's budget:
+	// prompt_budget_exceeded reads it (no finding without it).
 	Prompts *prompts.Report
 }
+
+// requires fills in the results opts lacks; nil in the engine (analysis
+// hands them in). lint's own tests set it, so that a fixture reviewed with
+// Run alone has its dry-run and budget findings as `oastui lint` does.
+var requires func(a *compile.Agent, opts *Options)
 
 // Review is the result of reviewing one agent: findings sorted and
 // deduplicated, and split into the seed's three buckets.
@@ -54,30 +62,35 @@ type Review struct {
 	Blockers    []Finding
 	Warnings    []Finding
 	Suggestions []Finding
-	// DryRun is the dry run the review used (full mode) or was given; nil
-	// otherwise.
+	// DryRun is the dry run the review was given (Options.DryRun).
 	DryRun *dryrun.Result
+	// Gate is the compile/publish gate over the agent: the blockers of the
+	// deterministic review (Blockers itself in mode deterministic).
+	Gate Gate
 }
 
 // Run reviews a loaded agent: load findings, then every check that runs in
 // the agent's profile, then the config's severity overrides and ignores.
 func Run(a *compile.Agent, opts Options) Review {
+	runs.Add(1)
 	if opts.Config == nil {
 		opts.Config = &Config{}
+	}
+	if requires != nil && a.Flow != nil && a.Flow.Root != nil {
+		requires(a, &opts)
 	}
 	p := &Pass{Agent: a, Config: opts.Config, prompts: opts.Prompts}
 	p.found = append(p.found, a.Findings...)
 	if a.Flow != nil && a.Flow.Root != nil {
 		for _, c := range checks {
 			if c.runsIn(a.Profile) {
+				p.names = c.nameKeys()
 				c.Run(p)
 			}
 		}
 	}
+	checked := p.found[:len(p.found):len(p.found)] // the deterministic review's findings, before any dry-run one
 	dry := opts.DryRun
-	if opts.Mode == ModeFull && dry == nil && a.Flow != nil && a.Flow.Root != nil {
-		dry = dryrun.Explore(a, DryRunOptions(a))
-	}
 	if opts.Mode == ModeFull {
 		p.found = append(p.found, dryRunFindings(a, dry)...)
 	}
@@ -87,13 +100,20 @@ func Run(a *compile.Agent, opts Options) Review {
 	}
 	for i := range fs { // the one presentation function (sanitise, then mask), once, as findings leave the engine
 		fs[i].Message = present.Lines(fs[i].Message)
+		fs[i].Group = groupOf(fs[i].Code)
 	}
 	for i := range suppressed {
 		suppressed[i].Message = present.Lines(suppressed[i].Message)
+		suppressed[i].Group = groupOf(suppressed[i].Code)
 	}
 	r := bucket(compile.SortFindings(fs))
 	r.Suppressed = suppressed
 	r.DryRun = dry
+	if opts.Mode == ModeAdvisory || opts.Mode == ModeFull {
+		r.Gate = deterministicGate(a, opts.Config, checked)
+	} else { // the review is the deterministic one
+		r.Gate = Gate{Blockers: r.Blockers}
+	}
 	return r
 }
 
@@ -110,4 +130,19 @@ func bucket(fs []Finding) Review {
 		}
 	}
 	return r
+}
+
+// runs counts the reviews this process has run (Runs).
+var runs atomic.Uint64
+
+// Runs is the number of reviews (calls of Run) this process has made: the
+// tests that hold "one review per analysis" for every face read it.
+func Runs() uint64 { return runs.Load() }
+
+// groupOf is the group of the rule with code ("" for a code no rule has).
+func groupOf(code string) string {
+	if r := byCode[code]; r != nil {
+		return r.Group
+	}
+	return ""
 }

@@ -56,7 +56,26 @@ type Check struct {
 	Name     string
 	Profiles []compile.Profile // profiles it runs in; empty = every profile
 	Run      func(p *Pass)
+	// ByID says the check's messages name components by id (the cinatra
+	// platform's word for a node), so a finding on a multi-line component
+	// spans its "id" rather than its "name" (compile.Doc.AtNamed). The
+	// checks that run in the cinatra profile only do so too.
+	ByID bool
 }
+
+// nameKeys are the members that name a multi-line component in the
+// findings of c, in order (compile.Doc.SpanNamed).
+func (c *Check) nameKeys() []string {
+	if c.ByID || slices.Equal(c.Profiles, []compile.Profile{compile.ProfileCinatra}) {
+		return idFirst
+	}
+	return nameFirst
+}
+
+var (
+	nameFirst = []string{"name", "id"}
+	idFirst   = []string{"id", "name"}
+)
 
 // Fixable reports whether the rule's findings may carry automatic fixes.
 func (r *Rule) Fixable() bool { return len(r.AutoFixes) > 0 }
@@ -104,7 +123,7 @@ func assemble(groups ...group) []*Rule {
 			if r.Doc == "" || r.Group == "" {
 				panic("lint: rule without doc or group: " + r.Code)
 			}
-			if g.check == nil && r.Group != groupLoading && r.Group != groupReview && r.Group != groupWorkspace && r.Group != groupDryRun {
+			if g.check == nil && r.Group != groupLoading && r.Group != groupReview && r.Group != groupWorkspace && r.Group != GroupDryRun {
 				panic("lint: rule without a check: " + r.Code)
 			}
 			r.Check = g.check
@@ -159,6 +178,7 @@ type Pass struct {
 	Agent   *compile.Agent
 	Config  *Config
 	found   []Finding
+	names   []string        // the running check's nameKeys
 	prompts *prompts.Report // the analysis's prompt report, when it computed one (Options.Prompts)
 }
 
@@ -171,7 +191,23 @@ func (p *Pass) Report(doc *compile.Doc, ptr string, r *Rule, msg string) {
 			fmt.Sprintf("internal: unregistered rule %q: %s", r.Code, msg)))
 		return
 	}
-	p.found = append(p.found, doc.At(ptr, r.Code, r.Severity, msg))
+	p.found = append(p.found, doc.AtNamed(ptr, r.Code, r.Severity, msg, p.names...))
+}
+
+// reportSlot is Report of a finding about the context slot slotID
+// (Finding.Slot).
+func (p *Pass) reportSlot(slotID string, doc *compile.Doc, ptr string, r *Rule, msg string) {
+	p.Report(doc, ptr, r, msg)
+	p.found[len(p.found)-1].Slot = slotID
+}
+
+// ReportByID is Report for a finding about a component's id: on a
+// multi-line component it spans the "id" (Check.ByID for one report).
+func (p *Pass) ReportByID(doc *compile.Doc, ptr string, r *Rule, msg string) {
+	names := p.names
+	p.names = idFirst
+	p.Report(doc, ptr, r, msg)
+	p.names = names
 }
 
 // ReportFix is Report with the finding's fixes (best first). Fixes that

@@ -28,7 +28,7 @@ func TestRuleList(t *testing.T) {
 		if r.Doc == "" || r.Group == "" || r.Severity == "" {
 			t.Errorf("%s: doc, group or severity missing", r.Code)
 		}
-		if (r.Check == nil) != (r.Group == groupLoading || r.Group == groupReview || r.Group == groupWorkspace || r.Group == groupDryRun) {
+		if (r.Check == nil) != (r.Group == groupLoading || r.Group == groupReview || r.Group == groupWorkspace || r.Group == GroupDryRun) {
 			t.Errorf("%s (group %s): check %v", r.Code, r.Group, r.Check)
 		}
 		if LookupRule(r.Code) != r {
@@ -154,7 +154,7 @@ func fixturesOf(t *testing.T, r *Rule) (oks, errs []ruleFixture) {
 	switch r.Group {
 	case groupReview:
 		mode = ModeAdvisory // the advisory markers are the advisory review's
-	case groupDryRun:
+	case GroupDryRun:
 		mode = ModeFull // the dry run's rules are the full review's
 	}
 	cases := fixtureCases

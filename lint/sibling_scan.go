@@ -110,24 +110,29 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 				line, col := d.PointerPosition(ptr)
 				col += siblingSecretColumn(d, ptr, det)
 				endLine, endCol := siblingSecretEnd(d, ptr, det)
-				out = append(out, Finding{Code: RuleLiteralCredentialInSiblingFile.Code, Severity: RuleLiteralCredentialInSiblingFile.Severity,
+				f := Finding{Code: RuleLiteralCredentialInSiblingFile.Code, Severity: RuleLiteralCredentialInSiblingFile.Severity,
 					Message:  fmt.Sprintf("literal credential detected in %s:%d: pattern=%s, value %s", rel, line, det.Family, det.Masked),
 					Location: ptr, Source: compile.SourceDeterministic, File: path, Line: line, Column: col,
-					EndLine: endLine, EndColumn: endCol, ValueHash: compile.HashValue(secret)})
+					ValueHash: compile.HashValue(secret)}
+				d.SetSpan(&f, d.Offset(line, col), d.Offset(endLine, endCol)) // the secret inside the string
+				out = append(out, f)
 			}}
 			w.walk(d.Root, "", present.KeyNeutral)
 			return out
 		}
 	}
-	lineNo := 0
+	lineNo, next := 0, 0 // next: the offset of the line after this one
 	for len(src) > 0 && len(out) < siblingMaxPerFile {
 		lineNo++
+		lineStart := next
 		nl := bytes.IndexByte(src, '\n')
 		var line []byte
 		if nl < 0 {
 			line, src = src, nil
+			next += len(line)
 		} else {
 			line, src = src[:nl], src[nl+1:]
+			next += nl + 1
 		}
 		if len(line) == 0 {
 			continue
@@ -153,6 +158,7 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 			Message: fmt.Sprintf("literal credential detected in %s:%d: pattern=%s, value %s", rel, lineNo, det.Family, det.Masked),
 			Source:  compile.SourceDeterministic, File: path, Line: lineNo, Column: col,
 			EndLine: lineNo, EndColumn: utf8.RuneCountInString(s[:min(end, len(s))]) + 1,
+			Start: lineStart + off + max(det.Start, 0), End: lineStart + min(end, len(s)),
 			ValueHash: compile.HashValue(secretOf(val, det))})
 	}
 	return out

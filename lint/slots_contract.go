@@ -24,20 +24,23 @@ const ContextSelectionAgent = "@cinatra-ai/context-selection-agent"
 
 const contextSelectorScreen = ContextSelectionAgent + ":context-selector"
 
+// GroupSlots is the group of the context-slot contract's rules.
+const GroupSlots = "slots"
+
 var (
-	RuleContextSlotInvalid = &Rule{Code: "context_slot_invalid", Severity: compile.Blocker, Group: "slots",
+	RuleContextSlotInvalid = &Rule{Code: "context_slot_invalid", Severity: compile.Blocker, Group: GroupSlots,
 		Doc: "a contextSlots entry breaks the slot schema (slotId identifier-safe, ≥1 accepted extension, selectionMode/resolutionMode enums, minItems ≥ 0, maxItems > 0, minItems ≤ maxItems, no unknown keys)"}
-	RuleContextSlotDuplicate = &Rule{Code: "context_slot_duplicate", Severity: compile.Blocker, Group: "slots",
+	RuleContextSlotDuplicate = &Rule{Code: "context_slot_duplicate", Severity: compile.Blocker, Group: GroupSlots,
 		Doc: "two contextSlots entries share a slotId; the context_resolve handler rejects the agent"}
-	RuleContextSlotDependencyMissing = &Rule{Code: "context_slot_dependency_missing", Severity: compile.Blocker, Group: "slots",
+	RuleContextSlotDependencyMissing = &Rule{Code: "context_slot_dependency_missing", Severity: compile.Blocker, Group: GroupSlots,
 		Doc:       "the agent declares contextSlots but package.json lists @cinatra-ai/context-selection-agent in neither cinatra.agentDependencies nor cinatra.dependencies[]",
 		AutoFixes: []string{"add " + ContextSelectionAgent + " to package.json in the form it already uses (cinatra.agentDependencies, else cinatra.dependencies[] entries)"}}
-	RuleContextSlotNotWired = &Rule{Code: "context_slot_not_wired", Severity: compile.Blocker, Group: "slots",
+	RuleContextSlotNotWired = &Rule{Code: "context_slot_not_wired", Severity: compile.Blocker, Group: GroupSlots,
 		Doc:       "a slot has no context FlowNode (a FlowNode whose subflow calls /api/context-resolve), the FlowNode is not placed before its consumer, or the contextSlotBindings data edge into the consumer is missing",
 		AutoFixes: []string{"wire context slot <id>: add the context FlowNode context_<id> and its subflow (as the corpus's slotted agents), placed before the slot's consumer, with the control and data edges in and out (a slot with no context FlowNode at all)"}}
-	RuleContextSlotStubWiring = &Rule{Code: "context_slot_stub_wiring", Severity: compile.Blocker, Group: "slots",
+	RuleContextSlotStubWiring = &Rule{Code: "context_slot_stub_wiring", Severity: compile.Blocker, Group: GroupSlots,
 		Doc: "a stub stands in for the context-selection agent: start.contextSlotBindings fed to a consumer, start.contextRefs passed to end.contextRefs, a contextSlotBindings Start input, or the context-selector screen without a context FlowNode"}
-	RuleContextDependencyLeak = &Rule{Code: "context_dependency_leak", Severity: compile.Warning, Group: "slots",
+	RuleContextDependencyLeak = &Rule{Code: "context_dependency_leak", Severity: compile.Warning, Group: GroupSlots,
 		Doc: "package.json declares @cinatra-ai/context-selection-agent but the agent has no contextSlots (a transitive-declaration leak)"}
 )
 
@@ -101,6 +104,7 @@ func checkContextSlots(p *Pass) {
 			p.ReportFix(doc, s.Ptr, RuleContextSlotNotWired,
 				fmt.Sprintf("slot %q has no context FlowNode: add a FlowNode context_%s whose subflow calls /api/context-resolve (the %s flow), placed before the node that consumes the slot", s.ID, s.ID, ContextSelectionAgent),
 				x)
+			p.found[len(p.found)-1].Slot = s.ID
 			continue
 		}
 		slotCheckWiring(p, doc, s, c)
@@ -437,11 +441,11 @@ func slotCheckWiring(p *Pass, doc *compile.Doc, s slotDecl, c *ctxFlowNode) {
 		hasRefs = hasRefs || t == "contextRefs"
 	}
 	if !hasBindings || hasRefs {
-		p.Report(doc, compile.Append(subPtr, "outputs"), RuleContextSlotNotWired,
+		p.reportSlot(s.ID, doc, compile.Append(subPtr, "outputs"), RuleContextSlotNotWired,
 			fmt.Sprintf("the subflow of context FlowNode %s must output contextSlotBindings (and not the legacy contextRefs) for slot %q", c.ID, s.ID))
 	}
 	if c.NodesIndex < 0 {
-		p.Report(doc, c.Ptr, RuleContextSlotNotWired,
+		p.reportSlot(s.ID, doc, c.Ptr, RuleContextSlotNotWired,
 			fmt.Sprintf("context FlowNode %s for slot %q is defined but not placed in nodes[]; it never runs", c.ID, s.ID))
 		return
 	}
@@ -453,14 +457,14 @@ func slotCheckWiring(p *Pass, doc *compile.Doc, s slotDecl, c *ctxFlowNode) {
 		}
 	})
 	if len(consumers) == 0 {
-		p.Report(doc, c.Ptr, RuleContextSlotNotWired,
+		p.reportSlot(s.ID, doc, c.Ptr, RuleContextSlotNotWired,
 			fmt.Sprintf("context FlowNode %s for slot %q has no data edge %s.contextSlotBindings → <consumer>.contextSlotBindings; the binding must be an explicit data edge, not a prompt-template reference", c.ID, s.ID, c.ID))
 		return
 	}
 	sort.Strings(consumers)
 	for _, cons := range consumers {
 		if i := slotNodeIndex(c.Flow, cons); i >= 0 && i < c.NodesIndex {
-			p.Report(doc, c.NodesPtr, RuleContextSlotNotWired,
+			p.reportSlot(s.ID, doc, c.NodesPtr, RuleContextSlotNotWired,
 				fmt.Sprintf("context FlowNode %s for slot %q is placed after its consumer %s in nodes[]; place it before the first node that consumes the slot", c.ID, s.ID, cons))
 		}
 	}

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/lint"
 )
 
 // Completion contexts: what the string under the cursor names.
@@ -71,7 +70,7 @@ func (x *Index) Complete(file string, off int) (Completion, bool) {
 		c.Context, c.Items = CompletePort, x.portCandidates(s)
 	case "component_type":
 		c.Context = CompleteType
-		for _, t := range lint.ComponentTypes() {
+		for _, t := range compile.ComponentTypes() {
 			c.Items = append(c.Items, Candidate{Text: t})
 		}
 	default:

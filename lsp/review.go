@@ -1,8 +1,6 @@
 package lsp
 
 import (
-	"bytes"
-	"os"
 	"path/filepath"
 	"runtime/debug"
 	"slices"
@@ -10,7 +8,6 @@ import (
 	"strings"
 	"sync"
 	"time"
-	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
 
@@ -61,26 +58,15 @@ func (r *result) locate() *locate.Index {
 }
 
 // flowsOf are the flow files a change of path asks to review: the flow
-// file itself; for a package.json or cinatra.json, the package's flow
-// file; for a registry, every reviewed agent that read it. It takes the
-// server's lock only to look at the buffers and the reviews: the disk is
-// looked at without it (a FIFO or a device must never stop the server).
+// file of the agent that owns it (compile.OwnerOf: a package.json's or
+// cinatra.json's package, a flow file itself); for a registry, every
+// reviewed agent that read it; for another file, the reviewed agents that
+// read it (a README the credential scan reads). It takes the server's lock
+// only to look at the buffers and the reviews: the disk is looked at
+// without it (a FIFO or a device must never stop the server), and only
+// through loading's limited, regular-file-only reader.
 func (s *Server) flowsOf(path string) []string {
-	base := filepath.Base(path)
-	dir := filepath.Dir(path)
-	switch {
-	case base == "package.json" || base == "cinatra.json":
-		for _, rel := range compile.FlowCandidates {
-			p := filepath.Join(dir, filepath.FromSlash(rel))
-			if s.isOpen(p) {
-				return []string{p}
-			}
-			if st, err := os.Stat(p); err == nil && st.Mode().IsRegular() {
-				return []string{p}
-			}
-		}
-		return nil
-	case isRegistry(path):
+	if isRegistry(path) {
 		var out []string
 		s.mu.Lock()
 		for flow, r := range s.results {
@@ -94,12 +80,14 @@ func (s *Server) flowsOf(path string) []string {
 	}
 	s.mu.Lock()
 	_, reviewed := s.results[path]
+	overlay := s.overlayLocked()
 	s.mu.Unlock()
-	if reviewed || s.isFlowFile(path) {
+	if reviewed {
 		return []string{path}
 	}
-	// another file a review read (a README the credential scan reads):
-	// the agents that read it
+	if o, ok := compile.OwnerOf(path, overlay); ok {
+		return []string{o.Flow}
+	}
 	var out []string
 	s.mu.Lock()
 	for flow, r := range s.results {
@@ -112,75 +100,13 @@ func (s *Server) flowsOf(path string) []string {
 	return out
 }
 
-func (s *Server) isOpen(path string) bool {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	_, open := s.docs[path]
-	return open
-}
-
-// isFlowFile: a package's flow file (cinatra/oas.json, or a legacy
-// place), or a .json/.yaml/.yml file that reads as an Agent Spec document
-// (it mentions agentspec_version or component_type). Editors hand the
-// server every JSON file; a tsconfig.json gets no diagnostics. A file not
-// open is read as loading reads (a regular file within the size limit),
-// without the server's lock.
-func (s *Server) isFlowFile(path string) bool {
-	switch strings.ToLower(filepath.Ext(path)) {
-	case ".json", ".yaml", ".yml":
-	default:
-		return false
+// overlayLocked is the text of every open buffer, by path (s.mu held).
+func (s *Server) overlayLocked() map[string][]byte {
+	overlay := make(map[string][]byte, len(s.docs))
+	for p, d := range s.docs {
+		overlay[p] = d.src
 	}
-	slash := filepath.ToSlash(path)
-	for _, rel := range compile.FlowCandidates {
-		if strings.HasSuffix(slash, "/"+rel) && rel != "agent.json" {
-			return true
-		}
-	}
-	s.mu.Lock()
-	var src []byte
-	d := s.docs[path]
-	if d != nil {
-		src = d.src
-	}
-	s.mu.Unlock()
-	if d == nil {
-		src, _ = compile.ReadFileLimited(path, compile.MaxFileBytes)
-	}
-	return bytes.Contains(src, []byte("agentspec_version")) || bytes.Contains(src, []byte("component_type"))
-}
-
-// legacyPackage is the package directory whose flow file flow is, when
-// flow sits at a legacy place (compile.FlowCandidates after the first)
-// with none of the places before it taken (on disk or in a buffer), beside
-// a package.json; else "".
-func legacyPackage(flow string, overlay map[string][]byte) string {
-	exists := func(p string) bool {
-		if _, open := overlay[p]; open {
-			return true
-		}
-		_, err := os.Lstat(p)
-		return err == nil
-	}
-	dir := filepath.Dir(flow)
-	if filepath.Base(dir) == "cinatra" {
-		dir = filepath.Dir(dir)
-	}
-	if !exists(filepath.Join(dir, "package.json")) {
-		return ""
-	}
-	for i, rel := range compile.FlowCandidates {
-		if filepath.Join(dir, filepath.FromSlash(rel)) == flow {
-			if i == 0 {
-				return ""
-			}
-			return dir
-		}
-		if exists(filepath.Join(dir, filepath.FromSlash(rel))) {
-			return ""
-		}
-	}
-	return ""
+	return overlay
 }
 
 func isRegistry(path string) bool {
@@ -302,10 +228,9 @@ func (s *Server) review(flow string) *result {
 	s.runMu.Lock()
 	defer s.runMu.Unlock()
 	s.mu.Lock()
-	overlay := map[string][]byte{}
+	overlay := s.overlayLocked()
 	versions := map[string]int32{}
 	for p, d := range s.docs {
-		overlay[p] = d.src
 		versions[p] = d.version
 	}
 	delete(s.pending, flow) // this review covers a change queued so far
@@ -313,18 +238,14 @@ func (s *Server) review(flow string) *result {
 
 	opts := analysis.Options{Mode: s.opts.Mode, Load: s.opts.Load, ConfigPath: s.opts.ConfigPath, Stages: analysis.ReviewOnly}
 	opts.Load.Overlay = overlay
-	var snap *analysis.Snapshot
-	if dir := legacyPackage(flow, overlay); dir != "" {
-		// the package's flow file at a legacy place: the package is
-		// reviewed, as `oastui lint DIR` reviews it (with the
-		// legacy_agent_filename warning and its move fix)
-		if snap = analysis.Run(dir, opts); snap.Agent == nil || absPath(snap.Agent.FlowPath) != flow {
-			snap = nil
-		}
+	// The package's flow file is reviewed as its package, as `oastui lint
+	// DIR` reviews it (at a legacy place, with the legacy_agent_filename
+	// warning and its move fix); any other file as itself.
+	target := flow
+	if o, ok := compile.OwnerOf(flow, overlay); ok && o.Flow == flow {
+		target = o.Load
 	}
-	if snap == nil {
-		snap = analysis.Run(flow, opts)
-	}
+	snap := analysis.Run(target, opts)
 	if snap.Config.Err != nil {
 		s.logf("config %s: %v (the defaults apply)", snap.Config.Path, snap.Config.Err)
 	}
@@ -475,17 +396,10 @@ type diagData struct {
 // diagnostics turns the review's findings into diagnostics per file.
 func (s *Server) diagnostics(r *result) map[string][]protoDiag {
 	out := map[string][]protoDiag{}
-	docs := r.snap.Docs()
 	for _, f := range r.snap.Review.Findings {
 		path := absPath(f.File)
-		var doc *compile.Doc
-		for p, d := range docs {
-			if absPath(p) == path {
-				doc = d
-			}
-		}
 		d := protocol.Diagnostic{
-			Range:           s.rangeOf(r, doc, path, f),
+			Range:           s.rangeOf(r, path, f),
 			Severity:        severity(f.Severity),
 			Code:            f.Code,
 			CodeDescription: &protocol.CodeDescription{Href: protocol.URI(RuleDocURL(f.Code))},
@@ -500,155 +414,19 @@ func (s *Server) diagnostics(r *result) map[string][]protoDiag {
 
 func clean(s string) string { return present.Text(s) }
 
-// rangeOf is the range a finding covers: from its position (the same line
-// and column as `oastui lint` prints) over the offending value: the whole
-// value its pointer names when it starts there (a string with its quotes,
-// a number, a one-line object; a multi-line object or array is narrowed to
-// its "name" or "id" value, else its first line), the span the finding
-// names (EndLine/EndColumn), a key when the finding is on one (duplicate_key),
-// else the token or the rest of the line. A pointer that names a missing
-// member (the finding then sits on the nearest ancestor) or the document
-// root covers the first line only, not the whole object.
-func (s *Server) rangeOf(r *result, doc *compile.Doc, path string, f compile.Finding) protocol.Range {
+// rangeOf is the range a finding covers: its span (the offsets the
+// engine gave it when it was made, in the bytes the review read), else,
+// for a finding on a whole file, the rest of its line.
+func (s *Server) rangeOf(r *result, path string, f compile.Finding) protocol.Range {
 	t := r.text(path)
 	if t == nil {
 		// a file the review holds no text of (one too large to scan)
 		line, col := uint32(max(f.Line-1, 0)), uint32(max(f.Column-1, 0))
 		return protocol.Range{Start: protocol.Position{Line: line, Character: col}, End: protocol.Position{Line: line, Character: col}}
 	}
-	if doc == nil {
-		// a sibling file the credential scan read (README, .env): the span
-		// the finding names, else the rest of its line
-		start := runeOffset(t.src, f.Line, f.Column)
-		end := lineEnd(t.src, start)
-		if f.EndLine > 0 {
-			end = runeOffset(t.src, f.EndLine, f.EndColumn)
-		}
-		if end < start {
-			end = start
-		}
-		return t.rangeOf(start, end)
+	if f.HasSpan() {
+		return t.rangeOf(f.Start, f.End)
 	}
-	start := doc.Offset(max(f.Line, 1), max(f.Column, 1))
-	end := -1
-	if f.EndLine > 0 {
-		end = max(doc.Offset(f.EndLine, max(f.EndColumn, 1)), start)
-	} else if doc.Root != nil {
-		exact := f.Location != "" && doc.Lookup(f.Location) != nil
-		n, onKey := doc.NodeAt(start)
-		switch {
-		case n != nil && onKey:
-			if ks, ke, ok := doc.KeySpan(n); ok && ks == start {
-				end = ke
-			}
-		case n != nil && n.Offset == start && (exact || (n.Kind != compile.Object && n.Kind != compile.Array)) && n != doc.Root:
-			end = doc.ValueEnd(n)
-			if (n.Kind == compile.Object || n.Kind == compile.Array) && bytes.IndexByte(doc.Src[start:end], '\n') >= 0 {
-				start, end = narrow(doc, n, f)
-			}
-		}
-	}
-	if end < 0 {
-		end = tokenEnd(doc.Src, start)
-	}
-	return t.rangeOf(start, end)
-}
-
-// narrow is the range of a finding on a multi-line object or array (a
-// whole component: flow_duplicate_node_name), as gopls and eslint narrow
-// such ranges to the identifying token: the object's "name" or "id" value,
-// the one the message quotes (the key the rule code names when both are
-// quoted, or neither; else "name"), and the container's first line when it
-// has neither.
-func narrow(doc *compile.Doc, n *compile.Node, f compile.Finding) (start, end int) {
-	var best *compile.Node
-	score := 0
-	for _, key := range []string{"name", "id"} {
-		v := n.Get(key)
-		if v == nil || v.Kind != compile.String || v.Text == "" || v.Offset < 0 {
-			continue
-		}
-		sc := 0
-		if strings.Contains(f.Message, v.Text) {
-			sc += 2
-		}
-		if slices.Contains(strings.Split(f.Code, "_"), key) {
-			sc++
-		}
-		if best == nil || sc > score {
-			best, score = v, sc
-		}
-	}
-	if best != nil {
-		return best.Offset, doc.ValueEnd(best)
-	}
-	end = lineEnd(doc.Src, n.Offset)
-	for end > n.Offset+1 && (doc.Src[end-1] == ' ' || doc.Src[end-1] == '\t') {
-		end--
-	}
-	return n.Offset, end
-}
-
-// runeOffset is the byte offset of the col-th character (1-based, in
-// runes, as findings count) of 1-based line n of src ("\n" ends a line),
-// or of the line's end (before a "\r\n") when the line is shorter.
-func runeOffset(src []byte, n, col int) int {
-	off := 0
-	for l := 1; l < n; l++ {
-		i := bytes.IndexByte(src[off:], '\n')
-		if i < 0 {
-			return len(src)
-		}
-		off += i + 1
-	}
-	end := lineEnd(src, off)
-	for c := 1; c < col && off < end; c++ {
-		_, size := utf8.DecodeRune(src[off:end])
-		off += size
-	}
-	return off
-}
-
-// lineEnd is the end of the line holding off, before its "\n" or "\r\n".
-func lineEnd(src []byte, off int) int {
-	i := off
-	for i < len(src) && src[i] != '\n' {
-		i++
-	}
-	if i > off && src[i-1] == '\r' {
-		i--
-	}
-	return i
-}
-
-// tokenEnd is the end of the JSON token at start: a string, a literal,
-// one bracket, else the rest of the line (at least one character).
-func tokenEnd(src []byte, start int) int {
-	if start >= len(src) {
-		return start
-	}
-	switch c := src[start]; {
-	case c == '"':
-		for i := start + 1; i < len(src); i++ {
-			switch src[i] {
-			case '\\':
-				i++
-			case '"':
-				return i + 1
-			case '\n':
-				return i
-			}
-		}
-		return len(src)
-	case c == '{' || c == '[' || c == '}' || c == ']':
-		return start + 1
-	}
-	i := start
-	for i < len(src) && src[i] != '\n' && src[i] != '\r' && src[i] != ',' && src[i] != '}' && src[i] != ']' {
-		i++
-	}
-	if i == start {
-		i = start + 1
-	}
-	return i
+	start := t.runeOffset(f.Line, f.Column)
+	return t.rangeOf(start, t.lineEnd(t.lineAt(start)))
 }

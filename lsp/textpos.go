@@ -45,12 +45,36 @@ func (t *text) lineEnd(i int) int {
 	return end
 }
 
+// lineAt is the 0-based line holding byte offset off (clamped).
+func (t *text) lineAt(off int) int {
+	off = min(max(off, 0), len(t.src))
+	return sort.Search(len(t.lines), func(i int) bool { return t.lines[i] > off }) - 1
+}
+
+// runeOffset is the byte offset of the col-th character (1-based, in
+// runes, as findings count columns) of 1-based line n, or of the line's
+// end when the line is shorter (the text's end past its last line).
+func (t *text) runeOffset(n, col int) int {
+	if n < 1 {
+		n = 1
+	}
+	if n > len(t.lines) {
+		return len(t.src)
+	}
+	off, end := t.lines[n-1], t.lineEnd(n-1)
+	for c := 1; c < col && off < end; c++ {
+		_, size := utf8.DecodeRune(t.src[off:end])
+		off += size
+	}
+	return off
+}
+
 // position of byte offset off (clamped to the text). An offset inside a
 // line break or inside a character is placed at the end of the line or at
 // that character's start.
 func (t *text) position(off int) protocol.Position {
 	off = min(max(off, 0), len(t.src))
-	i := sort.Search(len(t.lines), func(i int) bool { return t.lines[i] > off }) - 1
+	i := t.lineAt(off)
 	start, end := t.lines[i], t.lineEnd(i)
 	off = min(off, end)
 	n := 0

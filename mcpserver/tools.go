@@ -230,12 +230,8 @@ func (s *Server) review(_ context.Context, c *call, in ReviewInput) (ReviewOutpu
 			out.Fixes = append(out.Fixes, offer)
 		}
 	}
-	if blocked, ok := snap.Gate(); ok {
-		var g lint.GateResult
-		if err := json.Unmarshal(blocked, &g); err != nil {
-			return ReviewOutput{}, "", fmt.Errorf("gate: %w", err)
-		}
-		out.Gate = Gate{Blocked: true, Response: &g}
+	if r := snap.Gate().Response(); r != nil {
+		out.Gate = Gate{Blocked: true, Response: r}
 	}
 	return out, "", nil
 }
@@ -262,10 +258,11 @@ func (s *Server) compile(_ context.Context, c *call, in CompileInput) (CompileOu
 	if err != nil {
 		return CompileOutput{}, "", err
 	}
-	doc, ok := snap.Gate() // the gate of `oastui compile` (its reviewGate)
-	if ok {
-		doc = append(doc, '\n')
-	} else if doc, _, err = snap.CompileDocument(); err != nil {
+	if r := snap.Gate().Response(); r != nil { // the gate of `oastui compile` (its reviewGate)
+		return CompileOutput{OK: false, Error: r.Error, Code: r.Code, Blockers: r.Blockers}, string(r.JSON()) + "\n", nil
+	}
+	doc, _, err := snap.CompileDocument()
+	if err != nil {
 		return CompileOutput{}, "", err
 	}
 	var out CompileOutput

@@ -30,16 +30,8 @@ type Analysis struct {
 func Analyze(path string, opts Options, seq uint64) *Analysis {
 	opts.Stages = analysis.Everything
 	an := &Analysis{Snapshot: analysis.Run(path, opts), Seq: seq}
-	an.Refusal = refusal(an.Snapshot)
-	return an
-}
-
-// refusal is the gate's review_blocked response over s, nil when the gate
-// lets it through (Snapshot.Gate: the deterministic review's blockers).
-func refusal(s *analysis.Snapshot) []byte {
-	out, blocked := s.Gate()
-	if !blocked {
-		return nil
+	if r := an.Gate().Response(); r != nil { // the snapshot's gate: no second review
+		an.Refusal = r.JSON()
 	}
-	return out
+	return an
 }

@@ -171,6 +171,7 @@ func (m *Model) requestAnalysis(trigger time.Time) tea.Cmd {
 	m.seqReq++
 	m.pending++
 	seq, path, opts, tr, pin := m.seqReq, m.cfg.Path, m.cfg.Options, m.cfg.Tracer, m.cfg.pin
+	m.cfg.Options.Agent = nil // an agent the entry loaded serves the first analysis only
 	return func() tea.Msg {
 		an := Analyze(path, opts, seq)
 		an.Trigger = trigger

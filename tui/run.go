@@ -54,7 +54,9 @@ func run(rc RunConfig) (back bool, err error) {
 		return false, err
 	}
 	defer tr.Close()
-	cfg := Config{Path: rc.Path, DisplayPath: rc.DisplayPath, Options: rc.Options, Tracer: tr, Project: rc.Project,
+	opts := rc.Options
+	opts.Agent = a // the first analysis analyses the agent loaded here; later ones reload
+	cfg := Config{Path: rc.Path, DisplayPath: rc.DisplayPath, Options: opts, Tracer: tr, Project: rc.Project,
 		Catalog: rc.Catalog, Audit: rc.Audit, FromList: rc.FromList, Outside: rc.outside, OutsideUpdates: rc.outsideUpdates}
 	// Until the first analysis says what it read, watch what loading read.
 	wcfg := WatchConfig(analysis.WatchSetOf(a, analysis.ConfigPathOf(a, rc.Options.ConfigPath)))

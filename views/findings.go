@@ -300,20 +300,32 @@ func (f *Findings) summary(th Theme) []string {
 	if loc := Clean(x.Location); loc != "" {
 		out = append(out, th.Dim.Render(Trunc(loc, f.w)))
 	}
-	out = append(out, Excerpt(th, f.docs[x.File], x.Line, x.Column, f.w)...)
+	out = append(out, Excerpt(th, f.docs[x.File], x, f.w)...)
 	return out
 }
 
-// Excerpt renders lines line-1..line of doc with numbers, then a caret under
-// column col. Nil when the document or line is unknown.
-func Excerpt(th Theme, doc *compile.Doc, line, col, w int) []string {
-	return ExcerptAround(th, doc, line, col, w, 1, 0)
+// Excerpt renders the lines up to finding x's in doc with numbers, then a
+// caret under its column. Nil when the document or line is unknown.
+func Excerpt(th Theme, doc *compile.Doc, x compile.Finding, w int) []string {
+	return ExcerptAround(th, doc, x, w, 1, 0)
 }
 
-// ExcerptAround renders `before` lines before line, the line, a caret under
-// column col, then `after` lines after it, numbered. Nil when the document
-// or line is unknown.
-func ExcerptAround(th Theme, doc *compile.Doc, line, col, w, before, after int) []string {
+// spanEnd is the column where x's span ends when the span starts at its
+// line and column and ends on that line (0 otherwise): the caret then
+// underlines the exact text.
+func spanEnd(doc *compile.Doc, x compile.Finding) int {
+	if !x.HasSpan() || x.EndLine != x.Line || x.EndColumn <= x.Column || doc.Offset(x.Line, x.Column) != x.Start {
+		return 0
+	}
+	return x.EndColumn
+}
+
+// ExcerptAround renders `before` lines before finding x's line, the line,
+// a caret under its column (underlining its span, when it has one on that
+// line), then `after` lines after it, numbered. Nil when the document or
+// line is unknown.
+func ExcerptAround(th Theme, doc *compile.Doc, x compile.Finding, w, before, after int) []string {
+	line, col := x.Line, x.Column
 	if doc == nil || line < 1 || len(doc.Src) == 0 {
 		return nil
 	}
@@ -354,7 +366,15 @@ func ExcerptAround(th Theme, doc *compile.Doc, line, col, w, before, after int) 
 		out = append(out, src(n))
 	}
 	if pad < w-gw {
-		out = append(out, gutter(0)+strings.Repeat(" ", pad)+th.Caret.Render("^"))
+		caret := "^"
+		if end := spanEnd(doc, x); end > 0 {
+			seg := []rune(doc.Line(line))
+			seg = seg[min(col-1, len(seg)):min(end-1, len(seg))]
+			if n := min(Width(Clean(strings.ReplaceAll(string(seg), "\t", "    "))), w-gw-pad); n > 1 {
+				caret += strings.Repeat("~", n-1)
+			}
+		}
+		out = append(out, gutter(0)+strings.Repeat(" ", pad)+th.Caret.Render(caret))
 	}
 	last := strings.Count(string(doc.Src), "\n") + 1
 	for n := line + 1; n <= line+after && n <= last; n++ {
@@ -416,7 +436,7 @@ func FindingDetail(th Theme, x compile.Finding, doc *compile.Doc, place string, 
 			}
 		}
 	}
-	if ex := ExcerptAround(th, doc, x.Line, x.Column, w-2, 3, 3); len(ex) > 0 {
+	if ex := ExcerptAround(th, doc, x, w-2, 3, 3); len(ex) > 0 {
 		out = append(out, "", th.Bold.Render("source"))
 		for _, l := range ex {
 			out = append(out, "  "+l)

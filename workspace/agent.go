@@ -187,32 +187,24 @@ func Summarize(root string, s *analysis.Snapshot) Agent {
 	return a
 }
 
-// flowCalls lists the FlowNodes and AgentNodes of every Flow of the
-// document whose metadata.cinatra.packageName names another package (the
-// compiler's childAgent, reference cinatra.md §11.6). A FlowNode naming the
-// agent's own package runs an inlined subflow, not a child.
+// flowCalls lists the nodes of the document that run a child agent
+// (compile.Agent.ChildCalls: the compiler's childAgent, reference
+// cinatra.md §11.6) naming another package. A FlowNode naming the agent's
+// own package runs an inlined subflow, not a child.
 func flowCalls(ag *compile.Agent, self string) []Child {
 	var out []Child
 	doc := ag.Flow
-	// WalkNodes, and a pointer only for a call found (compile.PointerOf):
-	// a walk building every value's pointer string was 8 % of linting a
-	// 1,000-agent tree (issue 27).
-	compile.WalkNodes(doc.Root, func(n *compile.Node) bool {
-		if !n.Is(compile.Object) {
-			return n.Is(compile.Array)
+	for _, c := range ag.ChildCalls() {
+		if c.Package == self {
+			continue
 		}
-		ct := compile.ComponentType(n)
-		if ct == "FlowNode" || ct == "AgentNode" || ct == "A2AAgent" {
-			if name, ok := n.Path("metadata", "cinatra").Get("packageName").Str(); ok && name != "" && name != self {
-				ptr := compile.PointerOf(n)
-				p := compile.Append(ptr, "metadata", "cinatra", "packageName")
-				line, col := doc.PointerPosition(p)
-				id := n.Get("id").StringOr(n.Get("name").StringOr(lastToken(ptr)))
-				out = append(out, Child{Package: name, Via: ct + ` "` + id + `"`, File: doc.Path, Pointer: p, Line: line, Column: col})
-			}
+		id := c.ID
+		if id == "" {
+			id = lastToken(c.Node)
 		}
-		return true
-	})
+		line, col := doc.PointerPosition(c.At)
+		out = append(out, Child{Package: c.Package, Via: c.Type + ` "` + id + `"`, File: doc.Path, Pointer: c.At, Line: line, Column: col})
+	}
 	return out
 }
 

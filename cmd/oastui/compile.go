@@ -19,11 +19,11 @@ var compileGate func(*analysis.Snapshot) (blocked []byte, ok bool) = reviewGate
 // reviewGate is the deterministic review gate over the snapshot, reviewed
 // with the .oastui.yaml found upward from the agent.
 func reviewGate(s *analysis.Snapshot) ([]byte, bool) {
-	out, blocked := s.Gate()
-	if !blocked {
+	r := s.Gate().Response()
+	if r == nil {
 		return nil, true
 	}
-	return append(out, '\n'), false
+	return append(r.JSON(), '\n'), false
 }
 
 func init() {

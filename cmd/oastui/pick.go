@@ -5,19 +5,16 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
 
-	tea "charm.land/bubbletea/v2"
-	"github.com/charmbracelet/x/term"
 	"github.com/spf13/cobra"
 
 	"github.com/oastui/oastui/edit"
 	"github.com/oastui/oastui/present"
 	"github.com/oastui/oastui/slots"
 	"github.com/oastui/oastui/slots/audit"
-	"github.com/oastui/oastui/views"
+	"github.com/oastui/oastui/tui"
 )
 
 func init() { subcommands = append(subcommands, newPickCmd) }
@@ -60,10 +57,10 @@ func newPickCmd() *cobra.Command {
 				dbPath = filepath.Join(slots.WorkspaceRoot(a), slots.AuditFile)
 			}
 
-			cfg := views.PickerConfig{Slot: p.Slot, Candidates: p.Offered, Titles: p.Catalog.Titles(),
+			cfg := tui.PickerConfig{Slot: p.Slot, Candidates: p.Offered, Titles: p.Catalog.Titles(),
 				Empty: p.Empty, ProjectID: f.project}
-			res, err := runPicker(cfg, cmd.OutOrStdout())
-			if errors.Is(err, errNoTerminal) {
+			res, err := tui.Pick(cfg, cmd.OutOrStdout())
+			if errors.Is(err, tui.ErrNoTerminal) {
 				return usageErrorf("pick: %v", err)
 			}
 			if err != nil {
@@ -123,33 +120,6 @@ func confirmPick(cmd *cobra.Command, p *slots.Prepared, env slots.Envelope, dbPa
 	}
 	fmt.Fprintf(stderr, "oastui: pick: envelope written to %s\n", out)
 	return nil
-}
-
-// errNoTerminal: pick was run without a terminal to draw on.
-var errNoTerminal = errors.New("the picker needs a terminal")
-
-// runPicker runs the picker full screen. It draws on stdout when that is
-// a terminal, else on the controlling terminal, so that the envelope can
-// go to a pipe.
-func runPicker(cfg views.PickerConfig, stdout io.Writer) (*views.PickerDoneMsg, error) {
-	opts := []tea.ProgramOption{}
-	if f, ok := stdout.(*os.File); !ok || !term.IsTerminal(f.Fd()) {
-		_, tty, err := tea.OpenTTY()
-		if err != nil {
-			return nil, fmt.Errorf("%w: %v", errNoTerminal, err)
-		}
-		defer tty.Close()
-		opts = append(opts, tea.WithOutput(tty))
-	}
-	m, err := tea.NewProgram(views.NewPickerApp(cfg), opts...).Run()
-	if err != nil {
-		return nil, err
-	}
-	app, ok := m.(views.PickerApp)
-	if !ok {
-		return nil, fmt.Errorf("unexpected final model %T", m)
-	}
-	return app.Result, nil
 }
 
 // freshRunID is a random run id ("dev-" and 16 hex digits).

@@ -85,7 +85,7 @@ func newRunCmd() *cobra.Command {
 			var fs []compile.Finding
 			blocked := false
 			for _, f := range s.Review.Findings {
-				if strings.HasPrefix(f.Code, "dryrun_") {
+				if f.Group == lint.GroupDryRun {
 					fs = append(fs, f)
 					blocked = blocked || f.Severity == compile.Blocker
 				}

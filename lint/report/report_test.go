@@ -165,6 +165,8 @@ type rvSarif struct {
 					Region struct {
 						StartLine   int `json:"startLine"`
 						StartColumn int `json:"startColumn"`
+						EndLine     int `json:"endLine"`
+						EndColumn   int `json:"endColumn"`
 					} `json:"region"`
 				} `json:"physicalLocation"`
 				LogicalLocations []struct {
@@ -236,6 +238,7 @@ func TestSARIFContent(t *testing.T) {
 		t.Fatalf("%d results for %d findings", len(run.Results), len(fs))
 	}
 	seenFP := map[string]bool{}
+	spans := 0
 	for i, r := range run.Results {
 		f := fs[i]
 		if rules[r.RuleIndex].ID != r.RuleID || r.RuleID != f.Code {
@@ -249,6 +252,13 @@ func TestSARIFContent(t *testing.T) {
 		if loc.PhysicalLocation.Region.StartLine != max(f.Line, 1) || loc.PhysicalLocation.Region.StartColumn != max(f.Column, 1) {
 			t.Errorf("result %d: region %+v, finding %d:%d", i, loc.PhysicalLocation.Region, f.Line, f.Column)
 		}
+		// The region ends where the finding's span ends (absent without one).
+		if reg := loc.PhysicalLocation.Region; reg.EndLine != f.EndLine || reg.EndColumn != f.EndColumn {
+			t.Errorf("result %d: region ends at %d:%d, the finding's span at %d:%d", i, reg.EndLine, reg.EndColumn, f.EndLine, f.EndColumn)
+		}
+		if f.HasSpan() {
+			spans++
+		}
 		if strings.Contains(loc.PhysicalLocation.ArtifactLocation.URI, `\`) || strings.HasPrefix(loc.PhysicalLocation.ArtifactLocation.URI, "..") {
 			t.Errorf("result %d: uri %q", i, loc.PhysicalLocation.ArtifactLocation.URI)
 		}
@@ -260,6 +270,9 @@ func TestSARIFContent(t *testing.T) {
 			t.Errorf("result %d: fingerprint %q", i, fp)
 		}
 		seenFP[fp] = true
+	}
+	if spans == 0 {
+		t.Error("no finding of the fixtures carries a span: the region ends are untested")
 	}
 	if len(seenFP) < len(run.Results)*9/10 {
 		t.Errorf("only %d distinct fingerprints for %d results", len(seenFP), len(run.Results))
@@ -372,7 +385,8 @@ func TestNoRawSecretInAnyFormat(t *testing.T) {
 	outputs["json"] = append([]byte(nil), buf.Bytes()...)
 	raw, _ := json.Marshal(fs)
 	outputs["findings"] = raw
-	if gate, blocked := lint.Gate(agents[0], nil); blocked {
+	if g := lint.Run(agents[0], lint.Options{}).Gate; g.Blocked() {
+		gate := g.Response().JSON()
 		outputs["gate"] = gate
 	} else {
 		t.Error("the secrets fixture does not block compilation")

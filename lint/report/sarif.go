@@ -182,6 +182,8 @@ type sarifArtifact struct {
 type sarifRegion struct {
 	StartLine   int `json:"startLine"`
 	StartColumn int `json:"startColumn"`
+	EndLine     int `json:"endLine,omitempty"`   // the finding's span's end, when it has one
+	EndColumn   int `json:"endColumn,omitempty"` // exclusive, as SARIF's endColumn is
 }
 
 type sarifLogicalLoc struct {
@@ -353,6 +355,9 @@ func writeSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
 			ArtifactLocation: sarifArtifact{URI: uri, URIBaseID: baseID},
 			Region:           sarifRegion{StartLine: line, StartColumn: col},
 		}}
+		if f.EndLine > line || f.EndLine == line && f.EndColumn > col {
+			loc.PhysicalLocation.Region.EndLine, loc.PhysicalLocation.Region.EndColumn = f.EndLine, f.EndColumn
+		}
 		if f.Location != "" {
 			toks := compile.SplitPointer(f.Location)
 			loc.LogicalLocations = []sarifLogicalLoc{{Name: toks[len(toks)-1], FullyQualifiedName: f.Location, Kind: sarifKind(docs.node(f.File, f.Location))}}

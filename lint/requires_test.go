@@ -1,0 +1,56 @@
+package lint
+
+import (
+	"path/filepath"
+	"testing"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/dryrun"
+	"github.com/oastui/oastui/prompts"
+)
+
+// In the engine, package analysis makes the dry run and the prompt report
+// and hands them to Run (Options.DryRun, Options.Prompts); lint never runs
+// them. Its own tests review fixtures with Run alone, so they make them
+// here, as analysis does.
+func init() {
+	requires = func(a *compile.Agent, opts *Options) {
+		if opts.DryRun == nil && opts.Mode == ModeFull {
+			opts.DryRun = dryrun.Explore(a, dryrun.Options{Children: a.FindAgent})
+		}
+		if opts.Prompts == nil {
+			opts.Prompts = prompts.Build(prompts.Input{Agent: a, Budget: opts.Config.Budget, BudgetOnly: true})
+		}
+	}
+}
+
+// Run never runs the passes it requires: without their results (and
+// without the tests' requires) mode full has no dry-run finding and no
+// prompt budget is counted.
+func TestRunRequiresResults(t *testing.T) {
+	a := rvLoad(t, filepath.Join("testdata", "rules", "err", "dryrun_gate_without_data"))
+	with := Run(a, Options{Mode: ModeFull})
+	if with.DryRun == nil || !hasGroup(with.Findings, GroupDryRun) {
+		t.Fatalf("the fixture has no dry-run finding even with the results: %+v", with.Findings)
+	}
+	saved := requires
+	requires = nil
+	defer func() { requires = saved }()
+	r := Run(a, Options{Mode: ModeFull})
+	if r.DryRun != nil || hasGroup(r.Findings, GroupDryRun) {
+		t.Errorf("Run explored by itself: %+v", r.Findings)
+	}
+	r = Run(a, Options{Mode: ModeFull, DryRun: with.DryRun})
+	if r.DryRun != with.DryRun || !hasGroup(r.Findings, GroupDryRun) {
+		t.Errorf("Run did not use the dry run it was given: %+v", r.Findings)
+	}
+}
+
+func hasGroup(fs []Finding, group string) bool {
+	for _, f := range fs {
+		if f.Group == group {
+			return true
+		}
+	}
+	return false
+}
