@@ -55,9 +55,10 @@ func newWS(t *testing.T, root string, w, h int) *wsModel {
 	m.now = func() time.Time { return fixedTime }
 	m.pin = func(a *workspace.Agent) { a.MTime = fixedTime.Add(-90 * time.Minute) }
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	reviewed := workspace.ReviewAll(root, dirs, Options{}, 2, nil)
-	for i := range reviewed {
-		reviewed[i].Dir = dirs[i]
+	var reviewed []review
+	for i, a := range workspace.ReviewAll(root, dirs, Options{}, 2, nil) {
+		a.Dir = dirs[i]
+		reviewed = append(reviewed, review{agent: a})
 	}
 	m.apply(reviewed)
 	return m
@@ -99,7 +100,7 @@ func TestWorkspaceProgress(t *testing.T) {
 	if !strings.Contains(s, "reviewing 0/3 ░░░") || strings.Count(s, "… reviewing") != 3 {
 		t.Errorf("before any review:\n%s", s)
 	}
-	m.apply([]workspace.Agent{{Dir: "agents/v/b", Package: "@v/b", Version: "1.0.0", Parsed: true, Title: "B", Steps: 2}})
+	m.apply([]review{{agent: workspace.Agent{Dir: "agents/v/b", Package: "@v/b", Version: "1.0.0", Parsed: true, Title: "B", Steps: 2}}})
 	s = wsScreen(m)
 	if !strings.Contains(s, "reviewing 1/3 ██████") || strings.Count(s, "… reviewing") != 2 || !strings.Contains(s, "● clean") {
 		t.Errorf("after one review:\n%s", s)
@@ -132,11 +133,10 @@ func workspaceKeys(t *testing.T, m *wsModel) {
 	}
 	m.Update(keyMsg("down"))
 	want := m.rows[1].Dir
-	if _, cmd := m.Update(keyMsg("enter")); cmd == nil || m.picked != want {
-		t.Fatalf("enter picked %q, want %q", m.picked, want)
+	if _, cmd := m.Update(keyMsg("enter")); cmd == nil || cmd() != (openAgentMsg{want}) {
+		t.Fatalf("enter does not open %q", want)
 	}
-	m.Init() // back from the agent view: the same program model again
-	if m.picked != "" || m.rows[m.cursor].Dir != want {
+	if m.rows[m.cursor].Dir != want {
 		t.Errorf("back: cursor on %s, want %s", m.rows[m.cursor].Dir, want)
 	}
 	m.Update(keyMsg("?"))
@@ -286,11 +286,17 @@ func TestAgentViewWorkspaceFindings(t *testing.T) {
 		t.Fatalf("boss's workspace findings: %v", fs)
 	}
 
-	updates, stop, done := make(chan []compile.Finding), make(chan struct{}), make(chan struct{})
-	av := New(Config{Path: boss, Outside: fs, OutsideUpdates: updates})
-	av.Update(tea.WindowSizeMsg{Width: 140, Height: 30})
+	a := newApp(m, RunConfig{}, nil)
+	defer a.close()
+	a.Update(tea.WindowSizeMsg{Width: 140, Height: 30})
+	_, cmd := a.Update(openAgentMsg{boss})
+	a.Update(cmd())
+	if a.agent == nil {
+		t.Fatalf("the agent view did not open: %s", m.note)
+	}
+	av := a.agent.m
 	an := analyze(t, boss, 1)
-	av.Update(analysisMsg{an})
+	a.Update(agentMsg{a.agent.gen, analysisMsg{an}})
 	s := plain(av)
 	place := fmt.Sprintf("%d:%d", fs[0].Line, fs[0].Column)
 	if !strings.Contains(s, "workspace_child_version_mismatch") || !strings.Contains(s, "package.json:"+place) {
@@ -302,28 +308,30 @@ func TestAgentViewWorkspaceFindings(t *testing.T) {
 			hd.Blockers, hd.Warnings, len(an.Review.Blockers), len(an.Review.Warnings))
 	}
 
-	go func() { defer close(done); m.follow(boss, fs, updates, stop) }()
 	pkg := filepath.Join(worker, "package.json")
 	src, _ := os.ReadFile(pkg)
 	os.WriteFile(pkg, bytes.Replace(src, []byte(`"1.4.0"`), []byte(`"2.1.0"`), 1), 0o644)
 	m.in.put(func() { m.in.batches = append(m.in.batches, watch.Batch{Paths: []string{pkg}}) }) // as the tree watcher does
-	got := make(chan tea.Msg)
-	go func() { got <- av.waitOutside()() }()
-	select {
-	case msg := <-got:
-		av.Update(msg)
-	case <-time.After(20 * time.Second):
-		t.Fatal("no update after the child's save")
-	}
-	if s := plain(av); strings.Contains(s, "workspace_child_version_mismatch") {
-		t.Errorf("the finding stays after the child's fix:\n%s", s)
+	// The program's loop, by hand: each wake-up of the inbox is a poke.
+	deadline := time.After(20 * time.Second)
+	for strings.Contains(plain(av), "workspace_child_version_mismatch") {
+		select {
+		case <-m.in.signal():
+			a.Update(wsPokeMsg{})
+		case <-deadline:
+			t.Fatal("no update after the child's save")
+		}
 	}
 	if hd := av.headerData(); hd.Warnings != len(an.Review.Warnings) {
 		t.Errorf("header: %d warnings, want the review's %d", hd.Warnings, len(an.Review.Warnings))
 	}
-	close(stop)
-	<-done
-	if _, open := <-updates; open {
-		t.Error("follow did not close its channel")
+	// esc goes back to the table, with boss selected.
+	_, cmd = a.Update(keyMsg("esc"))
+	if cmd == nil {
+		t.Fatal("esc in the agent view does nothing")
+	}
+	a.Update(cmd())
+	if a.agent != nil || m.selDir != boss {
+		t.Errorf("esc: agent view %v, table on %s", a.agent != nil, m.selDir)
 	}
 }
