@@ -75,6 +75,22 @@ type wsModel struct {
 }
 
 type wsPokeMsg struct{}
+
+// wsTickMsg redraws the table so that its "changed" column keeps time.
+type wsTickMsg struct{}
+
+// wsTick is how often the "changed" column is brought up to date.
+const wsTick = time.Second
+
+func (m *wsModel) tick() tea.Cmd {
+	ctx := m.ctx
+	return tea.Tick(wsTick, func(time.Time) tea.Msg {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return wsTickMsg{}
+	})
+}
 type wsConfigMsg struct{ cfg *lint.Config }
 
 // readConfig reads the tree's config off the UI goroutine.
@@ -156,7 +172,7 @@ func (m *wsModel) close() {
 
 func (m *wsModel) Init() tea.Cmd {
 	m.start()
-	return tea.Batch(tea.RequestBackgroundColor, m.poke(), m.readConfig())
+	return tea.Batch(tea.RequestBackgroundColor, m.poke(), m.readConfig(), m.tick())
 }
 
 // poke takes everything waiting in the inbox and waits for more.
@@ -281,6 +297,8 @@ func (m *wsModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.th = views.NewTheme(msg.IsDark())
 	case wsPokeMsg:
 		return m, m.poke()
+	case wsTickMsg:
+		return m, m.tick() // the next frame shows the ages as of now
 	case wsConfigMsg:
 		m.wcfg = msg.cfg
 		m.rebuild()

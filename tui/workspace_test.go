@@ -78,6 +78,14 @@ func TestWorkspaceGolden(t *testing.T) {
 		golden.RequireEqual(t, wsScreen(m))
 		m.Update(keyMsg("1"))
 	})
+	// Issue 28: the table at the sizes terminals open at, and wider.
+	for _, sz := range [][2]int{{80, 24}, {100, 30}, {140, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			assertFrame(t, m.render(), sz[0], sz[1])
+			golden.RequireEqual(t, wsScreen(m))
+		})
+	}
 	t.Run("keys", func(t *testing.T) { workspaceKeys(t, m) }) // the same tree: one review
 	t.Run("sizes", func(t *testing.T) {
 		for _, sz := range [][2]int{{40, 8}, {60, 12}, {80, 24}, {120, 30}, {220, 60}} {
@@ -199,7 +207,7 @@ func TestWorkspaceLive(t *testing.T) {
 	if top.Dir != child || top.Problem != "does not parse" || !top.Stale || top.Title != "Context Agent" {
 		t.Errorf("broken agent: first row %s %q stale=%v title=%q", top.ID(), top.Problem, top.Stale, top.Title)
 	}
-	if line := strings.Split(wsScreen(m), "\n")[3]; !strings.Contains(line, "does not parse") || !strings.Contains(line, "context-selection-agent") {
+	if line := strings.Split(wsScreen(m), "\n")[3]; !strings.Contains(line, "not parsed") || !strings.Contains(line, "context-selection-agent") {
 		t.Errorf("first row:\n%s", line)
 	}
 	os.WriteFile(flow, src, 0o644)
@@ -333,5 +341,54 @@ func TestAgentViewWorkspaceFindings(t *testing.T) {
 	a.Update(cmd())
 	if a.agent != nil || m.selDir != boss {
 		t.Errorf("esc: agent view %v, table on %s", a.agent != nil, m.selDir)
+	}
+}
+
+// TestWorkspaceChangedTicks: the "changed" column keeps time between
+// reviews: a tick re-arms itself and the next frame shows the new age.
+func TestWorkspaceChangedTicks(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "agents")
+	writeWSAgent(t, root, "boss", "1.0.0", nil, "")
+	m := newWS(t, root, 100, 20)
+	now := fixedTime
+	m.now = func() time.Time { return now }
+	m.pin = nil
+	for d, a := range m.agents {
+		a.MTime = fixedTime.Add(-5 * time.Second)
+		m.agents[d] = a
+	}
+	m.rebuild()
+	if s := wsScreen(m); !strings.Contains(s, "5s ago") {
+		t.Fatalf("before the tick:\n%s", s)
+	}
+	now = now.Add(3 * time.Second)
+	if _, cmd := m.Update(wsTickMsg{}); cmd == nil {
+		t.Error("the tick does not re-arm")
+	}
+	if s := wsScreen(m); !strings.Contains(s, "8s ago") {
+		t.Errorf("after the tick:\n%s", s)
+	}
+}
+
+// TestWorkspaceNarrowNames: at 80 and 100 columns every agent's slug is
+// shown whole (no two rows look alike); copies of an agent (the same
+// package name in two places) say where each lives.
+func TestWorkspaceNarrowNames(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "agents")
+	for _, v := range []string{"v001", "v002"} {
+		writeWSAgent(t, filepath.Join(root, v), "email-outreach-agent", "1.0.0", nil, "")
+	}
+	writeWSAgent(t, root, "blog-pipeline-agent", "1.0.0", nil, "")
+	for _, w := range []int{80, 100} {
+		m := newWS(t, root, w, 24)
+		s := wsScreen(m)
+		for _, want := range []string{"email-outreach-agent @ v001/acme", "email-outreach-agent @ v002/acme", "blog-pipeline-agent "} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%d columns: no %q:\n%s", w, want, s)
+			}
+		}
+		if strings.Contains(s, "acme/") {
+			t.Errorf("%d columns: the vendor every row shares takes room:\n%s", w, s)
+		}
 	}
 }

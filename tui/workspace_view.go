@@ -7,6 +7,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/views"
 	"github.com/oastui/oastui/workspace"
@@ -127,24 +128,141 @@ func (m *wsModel) render() string {
 	return screen
 }
 
-// The table's columns: fixed widths but for agent and title.
-const (
-	wsStatusW  = 24
-	wsKindW    = 12
-	wsVersionW = 8
-	wsNumW     = 5
-	wsKidsW    = 8
-	wsChangedW = 9
-)
+// wsColumn is one column of the table: what it shows of a row, how wide
+// it is, and its priority (a narrow screen drops the columns of least
+// value first; the agent and its status always show).
+type wsColumn struct {
+	head string
+	w    int
+	cell func(r *workspace.Row) string
+}
+
+// wsLayout is the table's columns at a width: the status as compact
+// counts and the agent's name first; then, as room allows, steps,
+// children, version, slots, kind, changed and title.
+func (m *wsModel) wsLayout(w int) []wsColumn {
+	now := m.now()
+	dim := func(r *workspace.Row, s string) string {
+		if r.Stale {
+			return m.th.Dim.Render(s)
+		}
+		return s
+	}
+	names := m.names()
+	agentWant := 5
+	for _, r := range m.rows {
+		agentWant = max(agentWant, ansi.StringWidth(names[r.Dir]))
+	}
+	status := wsColumn{"status", wsStatusW, m.statusCell}
+	agent := wsColumn{"agent", 0, func(r *workspace.Row) string { return names[r.Dir] }}
+	optional := []wsColumn{
+		{"steps", 5, func(r *workspace.Row) string {
+			if r.Steps < 0 {
+				return dim(r, "—")
+			}
+			return dim(r, fmt.Sprint(r.Steps))
+		}},
+		{"children", 8, func(r *workspace.Row) string {
+			if r.Children == 0 {
+				return dim(r, "—")
+			}
+			kids := fmt.Sprint(r.Children)
+			if r.Missing > 0 {
+				kids += m.th.Warning.Render(fmt.Sprintf(" (%d?)", r.Missing))
+			}
+			return dim(r, kids)
+		}},
+		{"version", 8, func(r *workspace.Row) string { return views.Clean(r.Version) }},
+		{"slots", 5, func(r *workspace.Row) string {
+			if r.Parsed || r.Stale {
+				return dim(r, fmt.Sprint(r.Slots))
+			}
+			return "—"
+		}},
+		{"kind", 12, func(r *workspace.Row) string { return dim(r, views.Clean(r.Kind())) }},
+		{"changed", 8, func(r *workspace.Row) string { return ago(now, r.MTime) }},
+	}
+	title := wsColumn{"title", 0, func(r *workspace.Row) string { return dim(r, views.Clean(r.Title)) }}
+	const titleMin = 16
+	room := w - 2 - (status.w + 1) // the cursor, the status
+	agent.w = min(agentWant, max(12, room-1))
+	room -= agent.w + 1
+	cols := []wsColumn{status, agent}
+	for _, c := range optional {
+		if c.w+1 <= room {
+			cols = append(cols, c)
+			room -= c.w + 1
+		}
+	}
+	if room >= titleMin+1 {
+		title.w = room - 1
+		cols = append(cols, title)
+	} else if room > 0 && agent.w < agentWant {
+		cols[1].w += min(room, agentWant-agent.w)
+	}
+	return cols
+}
+
+// names are the agent column's text by package directory: the slug
+// (the package name without a vendor every row shares, else vendor/slug);
+// agents whose package names are equal (copies of a tree) add where
+// they live, their directory relative to the root.
+func (m *wsModel) names() map[string]string {
+	vendors := map[string]bool{}
+	count := map[string]int{}
+	for i := range m.ix.Agents {
+		a := &m.ix.Agents[i]
+		id := a.ID()
+		count[id]++
+		if a.Package != "" {
+			v, _, ok := strings.Cut(id, "/")
+			if !ok {
+				v = ""
+			}
+			vendors[v] = true
+		}
+	}
+	out := make(map[string]string, len(m.ix.Agents))
+	for i := range m.ix.Agents {
+		a := &m.ix.Agents[i]
+		id := a.ID()
+		name := id
+		if a.Package != "" && len(vendors) == 1 {
+			if _, slug, ok := strings.Cut(id, "/"); ok {
+				name = slug
+			}
+		}
+		if count[id] > 1 {
+			where := a.Rel
+			if where == "" {
+				where = a.Dir
+			}
+			name += " @ " + filepath.ToSlash(filepath.Dir(where))
+		}
+		out[a.Dir] = views.Clean(name)
+	}
+	return out
+}
+
+// fitName fits an agent's name in n cells keeping its end (what tells
+// copies and siblings apart): "…-outreach-agent @ v001".
+func fitName(s string, n int) string {
+	if ansi.StringWidth(s) <= n {
+		return s
+	}
+	if n <= 1 {
+		return views.Fit(s, n)
+	}
+	return "…" + views.TruncLeft(s, ansi.StringWidth(s)-n+1)
+}
 
 func (m *wsModel) tableLines(w int) []string {
-	fixed := 2 + (wsStatusW + 1) + (wsKindW + 1) + (wsVersionW + 1) + 2*(wsNumW+1) + (wsKidsW + 1) + (wsChangedW + 1) + 2
-	flex := max(10, w-fixed)
-	agentW := max(8, flex*55/100)
-	titleW := max(2, flex-agentW)
+	cols := m.wsLayout(w)
 	cell := func(s string, n int) string { return views.Fit(s, n) + " " }
-	head := "  " + cell("status", wsStatusW) + cell("agent", agentW) + cell("title", titleW) + cell("kind", wsKindW) +
-		cell("version", wsVersionW) + cell("steps", wsNumW) + cell("slots", wsNumW) + cell("children", wsKidsW) + cell("changed", wsChangedW)
+	head := "  "
+	for _, c := range cols {
+		head += cell(c.head, c.w)
+	}
 	lines := []string{m.th.Bold.Render(views.Fit(head, w))}
 	listH := m.listH() // rows under the column heads
 	detail := m.detailLines(w)
@@ -167,34 +285,16 @@ func (m *wsModel) tableLines(w int) []string {
 		}
 		return append(lines, m.th.Dim.Render(msg))
 	}
-	now := m.now()
 	for i := m.off; i < len(m.rows) && len(lines) <= listH; i++ {
 		r := &m.rows[i]
-		status := m.statusCell(r)
-		steps, slots := "—", "—"
-		if r.Steps >= 0 {
-			steps = fmt.Sprint(r.Steps)
-		}
-		if r.Parsed || r.Stale {
-			slots = fmt.Sprint(r.Slots)
-		}
-		kids := "—"
-		if r.Children > 0 {
-			kids = fmt.Sprint(r.Children)
-			if r.Missing > 0 {
-				kids += m.th.Warning.Render(fmt.Sprintf(" (%d?)", r.Missing))
+		line := ""
+		for k, c := range cols {
+			if k == 1 {
+				line += fitName(c.cell(r), c.w) + strings.Repeat(" ", max(0, c.w-ansi.StringWidth(fitName(c.cell(r), c.w)))) + " "
+				continue
 			}
+			line += cell(c.cell(r), c.w)
 		}
-		changed := ago(now, r.MTime)
-		dim := func(s string) string {
-			if r.Stale {
-				return m.th.Dim.Render(s)
-			}
-			return s
-		}
-		line := cell(status, wsStatusW) + cell(views.Clean(r.ID()), agentW) + cell(dim(views.Clean(r.Title)), titleW) +
-			cell(dim(views.Clean(r.Kind())), wsKindW) + cell(views.Clean(r.Version), wsVersionW) + cell(dim(steps), wsNumW) +
-			cell(dim(slots), wsNumW) + cell(dim(kids), wsKidsW) + cell(changed, wsChangedW)
 		if i == m.cursor {
 			line = m.th.Selected.Render(views.Fit(m.th.Cursor.Render("› ")+line, w))
 		} else {
@@ -208,25 +308,43 @@ func (m *wsModel) tableLines(w int) []string {
 	return append(lines, detail...)
 }
 
+// wsDetailLines is how many lines the selected agent's findings take
+// under the table.
+const wsDetailLines = 4
+
 // detailLines are a rule and the selected agent's worst findings (the
-// workspace's first), so that the table says where the problems are
-// without opening the agent.
+// workspace's first), wrapped, so that the table says where the problems
+// are without opening the agent; what does not fit is counted.
 func (m *wsModel) detailLines(w int) []string {
-	const n = 3
 	out := []string{m.th.Border.Render(strings.Repeat("─", max(0, w)))}
+	pad := func() []string {
+		for len(out) < wsDetailLines+1 {
+			out = append(out, "")
+		}
+		return out
+	}
 	if len(m.rows) == 0 {
-		return append(out, "", "", "")
+		return pad()
 	}
 	r := m.rows[m.cursor]
-	fs := m.ix.Worst(r.Index, n)
+	name := m.names()[r.Dir]
+	fs := m.ix.Worst(r.Index, wsDetailLines)
 	if len(fs) == 0 {
-		msg := views.Clean(r.ID()) + ": no findings"
+		msg := name + ": no findings"
 		if m.queued[r.Dir] {
-			msg = views.Clean(r.ID()) + ": reviewing…"
+			msg = name + ": reviewing…"
 		}
 		out = append(out, m.th.Dim.Render(views.Fit(msg, w)))
+		return pad()
 	}
-	for _, f := range fs {
+	total := r.Blockers + r.Warnings + r.Suggestions
+	type line struct {
+		text string
+		k    int // the finding's index in fs
+		last bool
+	}
+	var lines []line
+	for k, f := range fs {
 		mark, st := "· ", m.th.Suggestion
 		switch f.Severity {
 		case compile.Blocker:
@@ -234,42 +352,108 @@ func (m *wsModel) detailLines(w int) []string {
 		case compile.Warning:
 			mark, st = "⚠ ", m.th.Warning
 		}
-		where := relOf(m.root, f.File)
+		// Where, relative to the agent (its own files), else to the root.
+		where := relOf(r.Dir, f.File)
 		if strings.HasPrefix(where, "..") {
-			where = f.File
+			if where = relOf(m.root, f.File); strings.HasPrefix(where, "..") {
+				where = f.File
+			}
 		}
 		text := st.Render(mark) + m.th.Dim.Render(fmt.Sprintf("%s:%d:%d ", views.Clean(where), f.Line, f.Column)) +
 			views.Clean(f.Message) + m.th.Dim.Render(" ["+f.Code+"]")
-		out = append(out, views.Fit(text, w))
+		wrapped := strings.Split(ansi.Wrap(text, max(1, w-2), " "), "\n")
+		for i, l := range wrapped {
+			if i > 0 {
+				l = "  " + l
+			}
+			lines = append(lines, line{l, k, i == len(wrapped)-1})
+		}
 	}
-	for len(out) < n+1 {
-		out = append(out, "")
+	cut := func(l line) string { return views.Trunc(l.text, w-1) + "…" }
+	if len(lines) <= wsDetailLines && total <= len(fs) {
+		for _, l := range lines {
+			out = append(out, views.Fit(l.text, w))
+		}
+		return pad()
 	}
-	return out
+	// Not all of it fits: the last line counts the findings not shown.
+	shown := lines[:min(len(lines), wsDetailLines-1)]
+	full := 0 // findings shown in full
+	for _, l := range shown {
+		if l.last {
+			full++
+		}
+	}
+	partial := len(shown) > 0 && !shown[len(shown)-1].last
+	rest := total - full
+	if partial {
+		rest--
+	}
+	if rest == 0 {
+		// Only the cut finding is left: its next line, cut, instead.
+		shown = lines[:wsDetailLines]
+	}
+	for i, l := range shown {
+		if i == len(shown)-1 && !l.last {
+			out = append(out, views.Fit(cut(l), w))
+			continue
+		}
+		out = append(out, views.Fit(l.text, w))
+	}
+	if rest > 0 {
+		out = append(out, m.th.Dim.Render(views.Fit(fmt.Sprintf("  … %s: enter opens the agent", views.Count(rest, "more finding")), w)))
+	}
+	return pad()
 }
 
-// statusCell: the status with its mark and colour; "stale" while a
+// wsStatusW is the status column's width.
+const wsStatusW = 13
+
+// problemShort is a row's problem in the status column's width.
+func problemShort(p string) string {
+	switch p {
+	case "does not parse":
+		return "not parsed"
+	case "does not load":
+		return "not loaded"
+	}
+	return p
+}
+
+// statusCell: the status as compact counts with marks and colours
+// (✖ blockers ⚠ warnings · suggestions); "…" while a first review is
+// pending; "stale" (or "~" when the counts leave no room) while a
 // review of the row is pending or its flow no longer parses.
 func (m *wsModel) statusCell(r *workspace.Row) string {
 	queued := m.queued[r.Dir]
-	if queued && r.Parsed == false && r.Problem == "" {
+	if queued && !r.Parsed && r.Problem == "" {
 		return m.th.Dim.Render("… reviewing")
 	}
-	s := ""
+	var s string
 	switch {
 	case r.Problem != "":
-		s = m.th.Blocker.Render("✖ " + r.Problem)
-	case r.Blockers > 0:
-		s = m.th.StatusBlocked.Render("✖ " + r.Status())
-	case r.Warnings > 0:
-		s = m.th.Warning.Render("⚠ " + r.Status())
-	case r.Suggestions > 0:
-		s = m.th.Suggestion.Render("· " + r.Status())
-	default:
+		s = m.th.Blocker.Render("✖ " + problemShort(r.Problem))
+	case r.Blockers+r.Warnings+r.Suggestions == 0:
 		s = m.th.StatusClean.Render("● clean")
+	default:
+		var parts []string
+		if r.Blockers > 0 {
+			parts = append(parts, m.th.StatusBlocked.Render(fmt.Sprintf("✖%d", r.Blockers)))
+		}
+		if r.Warnings > 0 {
+			parts = append(parts, m.th.Warning.Render(fmt.Sprintf("⚠%d", r.Warnings)))
+		}
+		if r.Suggestions > 0 {
+			parts = append(parts, m.th.Suggestion.Render(fmt.Sprintf("·%d", r.Suggestions)))
+		}
+		s = strings.Join(parts, " ")
 	}
-	if queued {
-		s += m.th.StatusStale.Render(" stale")
+	if queued || r.Stale {
+		if ansi.StringWidth(s)+len(" stale") <= wsStatusW {
+			s += m.th.StatusStale.Render(" stale")
+		} else {
+			s += m.th.StatusStale.Render("~") // the help overlay says what it means
+		}
 	}
 	return s
 }
