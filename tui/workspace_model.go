@@ -91,6 +91,7 @@ func (m *wsModel) tick() tea.Cmd {
 		return wsTickMsg{}
 	})
 }
+
 type wsConfigMsg struct{ cfg *lint.Config }
 
 // readConfig reads the tree's config off the UI goroutine.
