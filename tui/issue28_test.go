@@ -1,10 +1,13 @@
 package tui
 
 import (
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/oastui/oastui/internal/testshared"
 )
 
 // TestTabTitleNamesWhole: at every width the side pane's title shows
@@ -32,6 +35,64 @@ func TestTabTitleNamesWhole(t *testing.T) {
 					t.Errorf("width %d, tab %d: %q is no whole tab name (title %q)", w, tab, name, title)
 				}
 			}
+		}
+	}
+}
+
+// promptTab shows the Prompt tab, focused, on the node id.
+func promptTab(t *testing.T, m *Model, id string) {
+	t.Helper()
+	m.graph.SelectID(id)
+	m.refreshNode()
+	for i, tab := range m.tabs {
+		if tab.Name() == "Prompt" {
+			press(m, fmt.Sprint(i+1))
+		}
+	}
+	m.focus = focusSide
+}
+
+// TestPromptTabFromNonLLMNode: on a node that sends no prompt the tab
+// lists the agent's LLM steps with a cursor; enter (offered as "go to LLM
+// step") selects the one under the cursor in the graph.
+func TestPromptTabFromNonLLMNode(t *testing.T) {
+	p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
+	m := newModel(t, p, 120, 30, analyze(t, p, 1))
+	steps := m.cur.Snapshot.Prompts.Nodes
+	if len(steps) == 0 {
+		t.Fatal("the example has no LLM step")
+	}
+	promptTab(t, m, "publish")
+	if s := ansi.Strip(m.Render()); !strings.Contains(s, "LLM steps") || !strings.Contains(s, "enter go to LLM step") {
+		t.Fatalf("on a non-LLM node:\n%s", s)
+	}
+	press(m, "down", "enter")
+	want := steps[min(1, len(steps)-1)].Pointer
+	if _, n := m.graph.SelectedNode(); n == nil || n.Pointer != want {
+		t.Errorf("enter selects %+v, want the LLM step at %s", n, want)
+	}
+}
+
+// TestPromptBudgetScrolls: a budget table wider than the pane keeps the
+// step and node columns and scrolls the buckets with ←/→; wide enough, no
+// node name is cut.
+func TestPromptBudgetScrolls(t *testing.T) {
+	dir := testshared.Dir(t, "corpus", "cinatra", "agents", "cinatra-ai", "email-outreach-agent")
+	m := newModel(t, dir, 100, 30, analyze(t, dir, 1))
+	promptTab(t, m, "")
+	s := ansi.Strip(m.Render())
+	if !strings.Contains(s, "←/→ scroll") || strings.Contains(s, " sess ") {
+		t.Fatalf("100 columns: the budget table does not scroll:\n%s", s)
+	}
+	press(m, "right", "right", "right", "right", "right")
+	if s := ansi.Strip(m.Render()); !strings.Contains(s, "sess") || !strings.Contains(s, "◂") {
+		t.Errorf("→: the last buckets do not show:\n%s", s)
+	}
+	m = newModel(t, dir, 140, 40, analyze(t, dir, 1))
+	promptTab(t, m, "")
+	for _, st := range m.cur.Snapshot.Prompts.Steps {
+		if s := ansi.Strip(m.Render()); !strings.Contains(s, " "+st.Node+" ") {
+			t.Errorf("140 columns: the budget table cuts %q:\n%s", st.Node, s)
 		}
 	}
 }

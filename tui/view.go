@@ -313,6 +313,8 @@ func (m *Model) shortHelp() []key.Binding {
 		op = openerPrompt
 		if _, back := p.BackTo(); back {
 			op = openerPromptBack
+		} else if p.StepList() {
+			op = openerPromptStep
 		}
 	}
 	b := m.keys.shortHelp(m.focus == focusGraph, slotTab, m.project, m.cfg.Options.Mode, op)
