@@ -453,7 +453,7 @@ func (p *Prompt) budgetLines(th Theme, w int) []string {
 	nb := len(prompts.Buckets)
 	room := w
 	if numW+nameW+cellW*nb > w {
-		room = w - 2 // the ◂▸ marker
+		room = w - 2                                  // the ◂▸ marker
 		nameW = min(nameW, max(6, room-numW-cellW*2)) // at least two buckets beside the names
 	}
 	shown := max(1, min(nb, (room-numW-nameW)/cellW))
