@@ -3,6 +3,7 @@ package tui
 import (
 	"io"
 	"os"
+	"runtime"
 	"sort"
 	"strconv"
 	"strings"
@@ -130,6 +131,10 @@ func BenchmarkWorkspaceTree(b *testing.B) {
 		close(stopKeys)
 		<-keysDone
 		rss1 := rssMB(b)
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		live := float64(ms.HeapAlloc) / (1 << 20)
 		prog.Send(keyMsg("esc")) // out of a filter the last keys may have left open
 		prog.Send(keyMsg("esc"))
 		for range 2 {
@@ -155,6 +160,7 @@ func BenchmarkWorkspaceTree(b *testing.B) {
 		b.ReportMetric(review.Seconds(), "first-review-s")
 		b.ReportMetric(rss1, "rss-review-MB")
 		b.ReportMetric(rss3, "rss-3reviews-MB")
+		b.ReportMetric(live, "heap-live-MB")
 		b.ReportMetric(p95, "key-p95-ms")
 		b.ReportMetric(float64(len(lat)), "keys")
 		b.Logf("%d agents; first screen %v, first review %v, RSS %.0f MB then %.0f MB, key p95 %.0f ms over %d keys",

@@ -15,8 +15,11 @@ func numCPU() int { return runtime.GOMAXPROCS(0) }
 // drawGraph lays out the call graph (once per index) and the reading
 // order of its agent nodes (top to bottom, left to right).
 func (m *wsModel) drawGraph() {
-	if m.canvas != nil || m.cg == nil {
+	if m.canvas != nil {
 		return
+	}
+	if m.cg == nil {
+		m.cg = m.ix.CallGraph()
 	}
 	sel := 0
 	for i, a := range m.cg.Agent {

@@ -8,6 +8,7 @@ import (
 	"time"
 
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
@@ -54,6 +55,18 @@ type wsModel struct {
 	total, done int             // the first full review's progress
 	queued      map[string]bool // agents waiting for (or in) a review: their rows are stale
 	pool        *reviewPool
+
+	all    []workspace.Row // every row, in index order (rebuild)
+	counts rowCounts
+	nameOf map[string]string // the agent column's text by package directory (rebuild)
+	nameW  int               // the widest of them
+
+	// The index is rebuilt after reviews come in (dirty), at most so often
+	// on a big tree (rebuildSoon).
+	dirty        bool
+	rebuiltAt    time.Time
+	rebuildTook  time.Duration
+	rebuildArmed bool
 
 	in     *inbox
 	ctx    context.Context // the screen's life: the pool and every waiting command stop when it is done
@@ -189,7 +202,7 @@ func (m *wsModel) take() tea.Cmd {
 	rs, bs, es := m.in.drain()
 	var cmds []tea.Cmd
 	if len(rs) > 0 {
-		m.apply(rs)
+		cmds = append(cmds, m.apply(rs))
 	}
 	for _, err := range es {
 		m.note = "watch: " + err.Error()
@@ -224,8 +237,8 @@ func sameFinding(a, b compile.Finding) bool {
 		a.Location == b.Location && a.Message == b.Message
 }
 
-// apply installs finished reviews.
-func (m *wsModel) apply(got []review) {
+// apply installs finished reviews; the index follows (rebuildSoon).
+func (m *wsModel) apply(got []review) tea.Cmd {
 	for _, r := range got {
 		a, d := r.agent, r.agent.Dir
 		if _, ok := m.agents[d]; !ok {
@@ -251,11 +264,48 @@ func (m *wsModel) apply(got []review) {
 		}
 		m.agents[d] = workspace.Carry(a, m.agents[d])
 	}
-	m.rebuild()
+	m.dirty = true
+	return m.rebuildSoon()
 }
 
-// rebuild makes the index, rows and graph from the agents.
+// rebuildSoon rebuilds the index now, or, when rebuilds are costly (a big
+// tree under review), once enough time has passed since the last one
+// that they take at most a fifth of the UI's time: keys are answered
+// between rebuilds. It returns the command that rebuilds later.
+func (m *wsModel) rebuildSoon() tea.Cmd {
+	if !m.dirty {
+		return nil
+	}
+	wait := 4*m.rebuildTook - time.Since(m.rebuiltAt)
+	if m.rebuildTook < wsRebuildCheap || wait <= 0 {
+		m.rebuild()
+		return nil
+	}
+	if m.rebuildArmed {
+		return nil
+	}
+	m.rebuildArmed = true
+	ctx := m.ctx
+	return tea.Tick(wait, func(time.Time) tea.Msg {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return wsRebuildMsg{}
+	})
+}
+
+// wsRebuildCheap is a rebuild too quick to be worth putting off.
+const wsRebuildCheap = 5 * time.Millisecond
+
+// wsRebuildMsg: the index may be rebuilt now (rebuildSoon).
+type wsRebuildMsg struct{}
+
+// rebuild makes the index and rows from the agents (the call graph when
+// the Graph tab next shows).
 func (m *wsModel) rebuild() {
+	t0 := time.Now()
+	defer func() { m.rebuiltAt, m.rebuildTook = time.Now(), time.Since(t0) }()
+	m.dirty = false
 	list := make([]workspace.Agent, 0, len(m.agents))
 	for _, d := range m.dirs {
 		if a, ok := m.agents[d]; ok {
@@ -268,14 +318,34 @@ func (m *wsModel) rebuild() {
 			m.pool.pkgs.Store(pk) // what the reviews read, without walking the tree again
 		}
 	}
+	m.all = m.ix.Rows()
+	m.counts = rowCounts{}
+	for _, r := range m.all {
+		switch {
+		case r.Problem != "":
+			m.counts.broken++
+		case r.Blockers > 0:
+			m.counts.blocked++
+		case r.Warnings > 0:
+			m.counts.warned++
+		}
+	}
+	m.nameOf = m.names()
+	m.nameW = 5
+	for _, n := range m.nameOf {
+		m.nameW = max(m.nameW, ansi.StringWidth(n))
+	}
 	m.refilter()
-	m.cg = m.ix.CallGraph()
+	m.cg = nil
 	m.canvas, m.layout = nil, nil
 }
 
+// rowCounts are the header's counts over every row.
+type rowCounts struct{ broken, blocked, warned int }
+
 // refilter sorts and filters the rows, keeping the selected agent.
 func (m *wsModel) refilter() {
-	rows := m.ix.Rows()
+	rows := slices.Clone(m.all)
 	workspace.Sort(rows, m.sortCol, m.reverse)
 	m.rows = workspace.Filter(rows, m.filter)
 	m.cursor = 0
@@ -298,6 +368,9 @@ func (m *wsModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		m.th = views.NewTheme(msg.IsDark())
 	case wsPokeMsg:
 		return m, m.poke()
+	case wsRebuildMsg:
+		m.rebuildArmed = false
+		return m, m.rebuildSoon()
 	case wsTickMsg:
 		return m, m.tick() // the next frame shows the ages as of now
 	case wsConfigMsg:

@@ -172,6 +172,9 @@ func settle(t *testing.T, m *wsModel) {
 		}
 		m.Update(wsPokeMsg{})
 	}
+	if m.dirty { // the rebuild a big tree would put off (rebuildSoon)
+		m.rebuild()
+	}
 }
 
 // TestWorkspaceLive: breaking one agent's flow sends its row to the top
@@ -326,6 +329,11 @@ func TestAgentViewWorkspaceFindings(t *testing.T) {
 		select {
 		case <-m.in.signal():
 			a.Update(wsPokeMsg{})
+		case <-time.After(20 * time.Millisecond):
+			if m.dirty { // what the program's wsRebuildMsg does when it comes
+				m.rebuild()
+				a.syncOutside()
+			}
 		case <-deadline:
 			t.Fatal("no update after the child's save")
 		}
@@ -390,5 +398,28 @@ func TestWorkspaceNarrowNames(t *testing.T) {
 		if strings.Contains(s, "acme/") {
 			t.Errorf("%d columns: the vendor every row shares takes room:\n%s", w, s)
 		}
+	}
+}
+
+// TestWorkspaceRebuildPutOff: on a tree whose index is slow to rebuild,
+// reviews coming in do not rebuild it at once (keys are answered in
+// between): a tick does, later; on a small tree it is rebuilt at once.
+func TestWorkspaceRebuildPutOff(t *testing.T) {
+	dirs := []string{"agents/v/a", "agents/v/b"}
+	m := newWorkspace("agents", dirs, Options{})
+	defer m.close()
+	m.rebuildTook, m.rebuiltAt = time.Second, time.Now() // as a 10,000-agent tree
+	cmd := m.apply([]review{{agent: workspace.Agent{Dir: "agents/v/b", Package: "@v/b", Version: "1.0.0", Parsed: true, Title: "B", Steps: 2}}})
+	if cmd == nil || !m.dirty || strings.Contains(wsScreen(m), "● clean") {
+		t.Fatalf("a costly rebuild is not put off (cmd %v, dirty %v)", cmd != nil, m.dirty)
+	}
+	m.rebuiltAt = time.Now().Add(-time.Minute) // the tick comes once enough time passed
+	m.Update(wsRebuildMsg{})
+	if m.dirty || !strings.Contains(wsScreen(m), "● clean") {
+		t.Errorf("the tick did not rebuild:\n%s", wsScreen(m))
+	}
+	m.rebuildTook = time.Millisecond
+	if cmd := m.apply([]review{{agent: workspace.Agent{Dir: "agents/v/a", Package: "@v/a", Version: "1.0.0", Parsed: true, Title: "A", Steps: 1}}}); cmd != nil || m.dirty {
+		t.Error("a cheap rebuild is put off")
 	}
 }

@@ -27,19 +27,8 @@ func (m *wsModel) listH() int { return max(1, m.h-5) }
 
 // counts over the rows (all, unfiltered).
 func (m *wsModel) header(w int) string {
-	rows := m.ix.Rows()
-	broken, blocked, warned := 0, 0, 0
-	for _, r := range rows {
-		switch {
-		case r.Problem != "":
-			broken++
-		case r.Blockers > 0:
-			blocked++
-		case r.Warnings > 0:
-			warned++
-		}
-	}
-	parts := []string{m.th.AppName.Render("oastui"), m.th.AgentName.Render("workspace " + views.Clean(displayDir(m.shown()))), views.Count(len(rows), "agent")}
+	broken, blocked, warned := m.counts.broken, m.counts.blocked, m.counts.warned
+	parts := []string{m.th.AppName.Render("oastui"), m.th.AgentName.Render("workspace " + views.Clean(displayDir(m.shown()))), views.Count(len(m.all), "agent")}
 	st := ""
 	if broken > 0 {
 		st += m.th.Blocker.Render(fmt.Sprintf("✖ %d broken ", broken))
@@ -148,11 +137,7 @@ func (m *wsModel) wsLayout(w int) []wsColumn {
 		}
 		return s
 	}
-	names := m.names()
-	agentWant := 5
-	for _, r := range m.rows {
-		agentWant = max(agentWant, ansi.StringWidth(names[r.Dir]))
-	}
+	names, agentWant := m.nameOf, m.nameW
 	status := wsColumn{"status", wsStatusW, m.statusCell}
 	agent := wsColumn{"agent", 0, func(r *workspace.Row) string { return names[r.Dir] }}
 	optional := []wsColumn{
@@ -327,7 +312,7 @@ func (m *wsModel) detailLines(w int) []string {
 		return pad()
 	}
 	r := m.rows[m.cursor]
-	name := m.names()[r.Dir]
+	name := m.nameOf[r.Dir]
 	fs := m.ix.Worst(r.Index, wsDetailLines)
 	if len(fs) == 0 {
 		msg := name + ": no findings"
