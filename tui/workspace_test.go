@@ -411,7 +411,7 @@ func TestWorkspaceRebuildPutOff(t *testing.T) {
 	m.rebuildTook, m.rebuiltAt = time.Second, time.Now() // as a 10,000-agent tree
 	cmd := m.apply([]review{{agent: workspace.Agent{Dir: "agents/v/b", Package: "@v/b", Version: "1.0.0", Parsed: true, Title: "B", Steps: 2}}})
 	if cmd == nil || !m.dirty || strings.Contains(wsScreen(m), "● clean") {
-		t.Fatalf("a costly rebuild is not put off (cmd %v, dirty %v)", cmd != nil, m.dirty)
+		t.Fatalf("a costly rebuild is not put off (cmd %v, dirty %v):\n%s", cmd != nil, m.dirty, wsScreen(m))
 	}
 	m.rebuiltAt = time.Now().Add(-time.Minute) // the tick comes once enough time passed
 	m.Update(wsRebuildMsg{})

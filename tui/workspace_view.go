@@ -411,7 +411,8 @@ func problemShort(p string) string {
 // review of the row is pending or its flow no longer parses.
 func (m *wsModel) statusCell(r *workspace.Row) string {
 	queued := m.queued[r.Dir]
-	if queued && !r.Parsed && r.Problem == "" {
+	if !r.Parsed && r.Problem == "" { // the placeholder of an agent never reviewed yet
+
 		return m.th.Dim.Render("… reviewing")
 	}
 	var s string
