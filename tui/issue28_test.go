@@ -2,11 +2,13 @@ package tui
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/internal/testshared"
 )
 
@@ -94,5 +96,31 @@ func TestPromptBudgetScrolls(t *testing.T) {
 		if s := ansi.Strip(m.Render()); !strings.Contains(s, " "+st.Node+" ") {
 			t.Errorf("140 columns: the budget table cuts %q:\n%s", st.Node, s)
 		}
+	}
+}
+
+// TestBrokenJSONSelectsItsFinding: with a finding selected further down
+// the list, the flow file breaking leaves one invalid_json finding: it is
+// selected (cursor and detail), not a bucket header.
+func TestBrokenJSONSelectsItsFinding(t *testing.T) {
+	dir := copyDir(t, findingsFixture)
+	m := newModel(t, dir, 100, 30, analyze(t, dir, 1))
+	press(m, "tab")
+	for range 12 {
+		if x, ok := m.findings.Selected(); ok && x.Severity != compile.Blocker {
+			break
+		}
+		press(m, "down")
+	}
+	if x, ok := m.findings.Selected(); !ok || x.Severity == compile.Blocker {
+		t.Fatalf("no warning is selected: %+v %v", x, ok)
+	}
+	flow := filepath.Join(dir, "cinatra", "oas.json")
+	if err := os.WriteFile(flow, []byte("{ broken"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m.Update(analysisMsg{analyze(t, dir, 2)})
+	if x, ok := m.findings.Selected(); !ok || x.Code != "invalid_json" {
+		t.Errorf("after the break: selected %+v %v, want invalid_json\n%s", x, ok, ansi.Strip(m.Render()))
 	}
 }
