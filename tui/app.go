@@ -103,7 +103,7 @@ func (a *app) update(msg tea.Msg) tea.Cmd {
 		a.bgMsg = msg
 		a.ws.Update(msg)
 		return a.toAgent(msg)
-	case wsPokeMsg, wsConfigMsg, wsFoundMsg, wsTickMsg, wsRebuildMsg:
+	case wsPokeMsg, wsConfigMsg, wsFoundMsg, wsTickMsg, wsRebuildMsg, wsIndexMsg:
 		_, cmd := a.ws.Update(msg)
 		a.syncOutside()
 		return cmd

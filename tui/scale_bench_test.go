@@ -4,6 +4,7 @@ import (
 	"io"
 	"os"
 	"runtime"
+	"runtime/pprof"
 	"sort"
 	"strconv"
 	"strings"
@@ -142,6 +143,15 @@ func BenchmarkWorkspaceTree(b *testing.B) {
 			<-p.idle
 		}
 		rss3 := rssMB(b)
+		runtime.GC()
+		runtime.ReadMemStats(&ms)
+		live3 := float64(ms.HeapAlloc) / (1 << 20)
+		if f := os.Getenv("OASTUI_HEAPPROFILE"); f != "" {
+			if out, err := os.Create(f); err == nil {
+				pprof.WriteHeapProfile(out)
+				out.Close()
+			}
+		}
 		prog.Quit()
 		<-done
 		scaleStop(ws)
@@ -161,6 +171,7 @@ func BenchmarkWorkspaceTree(b *testing.B) {
 		b.ReportMetric(rss1, "rss-review-MB")
 		b.ReportMetric(rss3, "rss-3reviews-MB")
 		b.ReportMetric(live, "heap-live-MB")
+		b.ReportMetric(live3, "heap-live-3reviews-MB")
 		b.ReportMetric(p95, "key-p95-ms")
 		b.ReportMetric(float64(len(lat)), "keys")
 		b.Logf("%d agents; first screen %v, first review %v, RSS %.0f MB then %.0f MB, key p95 %.0f ms over %d keys",

@@ -67,6 +67,7 @@ type wsModel struct {
 	rebuiltAt    time.Time
 	rebuildTook  time.Duration
 	rebuildArmed bool
+	building     bool // an index is being built off the UI goroutine
 
 	in     *inbox
 	ctx    context.Context // the screen's life: the pool and every waiting command stop when it is done
@@ -268,30 +269,39 @@ func (m *wsModel) apply(got []review) tea.Cmd {
 	return m.rebuildSoon()
 }
 
-// rebuildSoon rebuilds the index now, or, when rebuilds are costly (a big
-// tree under review), once enough time has passed since the last one
-// that they take at most a fifth of the UI's time: keys are answered
-// between rebuilds. It returns the command that rebuilds later.
+// rebuildSoon rebuilds the index now when that is quick (a small tree);
+// on a big tree it builds it off the UI goroutine (keys are answered
+// meanwhile), one build at a time, and at most a fifth of the time.
+// It returns the command that builds later or builds.
 func (m *wsModel) rebuildSoon() tea.Cmd {
-	if !m.dirty {
-		return nil
+	if !m.dirty || m.building {
+		return nil // (a build in flight calls rebuildSoon again when it is in)
 	}
-	wait := 4*m.rebuildTook - time.Since(m.rebuiltAt)
-	if m.rebuildTook < wsRebuildCheap || wait <= 0 {
+	if m.rebuildTook < wsRebuildCheap {
 		m.rebuild()
 		return nil
 	}
-	if m.rebuildArmed {
-		return nil
+	if wait := 4*m.rebuildTook - time.Since(m.rebuiltAt); wait > 0 {
+		if m.rebuildArmed {
+			return nil
+		}
+		m.rebuildArmed = true
+		ctx := m.ctx
+		return tea.Tick(wait, func(time.Time) tea.Msg {
+			if ctx.Err() != nil {
+				return nil
+			}
+			return wsRebuildMsg{}
+		})
 	}
-	m.rebuildArmed = true
-	ctx := m.ctx
-	return tea.Tick(wait, func(time.Time) tea.Msg {
+	m.building, m.dirty = true, false
+	in, ctx := m.indexInput(), m.ctx
+	return func() tea.Msg {
 		if ctx.Err() != nil {
 			return nil
 		}
-		return wsRebuildMsg{}
-	})
+		return wsIndexMsg{in.build()}
+	}
 }
 
 // wsRebuildCheap is a rebuild too quick to be worth putting off.
@@ -300,40 +310,78 @@ const wsRebuildCheap = 5 * time.Millisecond
 // wsRebuildMsg: the index may be rebuilt now (rebuildSoon).
 type wsRebuildMsg struct{}
 
-// rebuild makes the index and rows from the agents (the call graph when
-// the Graph tab next shows).
-func (m *wsModel) rebuild() {
-	t0 := time.Now()
-	defer func() { m.rebuiltAt, m.rebuildTook = time.Now(), time.Since(t0) }()
-	m.dirty = false
+// wsIndexMsg brings an index built off the UI goroutine.
+type wsIndexMsg struct{ b *wsBuilt }
+
+// wsIndexInput is what an index is built from: a copy of the summaries,
+// so that the build may run off the UI goroutine.
+type wsIndexInput struct {
+	root, shown string
+	list        []workspace.Agent
+	cfg         *lint.Config
+	packages    bool // the reviews are all in: make the package index for the next ones
+}
+
+// wsBuilt is an index and what the screen keeps of it.
+type wsBuilt struct {
+	ix     *workspace.Index
+	all    []workspace.Row
+	counts rowCounts
+	names  map[string]string
+	nameW  int
+	pkgs   *compile.PackageIndex
+	took   time.Duration
+}
+
+func (m *wsModel) indexInput() wsIndexInput {
 	list := make([]workspace.Agent, 0, len(m.agents))
 	for _, d := range m.dirs {
 		if a, ok := m.agents[d]; ok {
 			list = append(list, a)
 		}
 	}
-	m.ix = workspace.Build(m.shown(), list, m.wcfg)
-	if m.pool != nil && len(m.queued) == 0 {
-		if pk := m.ix.Packages(m.root); pk != nil {
-			m.pool.pkgs.Store(pk) // what the reviews read, without walking the tree again
-		}
+	return wsIndexInput{root: m.root, shown: m.shown(), list: list, cfg: m.wcfg, packages: m.pool != nil && len(m.queued) == 0}
+}
+
+func (in wsIndexInput) build() *wsBuilt {
+	t0 := time.Now()
+	b := &wsBuilt{ix: workspace.Build(in.shown, in.list, in.cfg)}
+	if in.packages {
+		b.pkgs = b.ix.Packages(in.root)
 	}
-	m.all = m.ix.Rows()
-	m.counts = rowCounts{}
-	for _, r := range m.all {
+	b.all = b.ix.Rows()
+	for _, r := range b.all {
 		switch {
 		case r.Problem != "":
-			m.counts.broken++
+			b.counts.broken++
 		case r.Blockers > 0:
-			m.counts.blocked++
+			b.counts.blocked++
 		case r.Warnings > 0:
-			m.counts.warned++
+			b.counts.warned++
 		}
 	}
-	m.nameOf = m.names()
-	m.nameW = 5
-	for _, n := range m.nameOf {
-		m.nameW = max(m.nameW, ansi.StringWidth(n))
+	b.names = names(b.ix)
+	b.nameW = 5
+	for _, n := range b.names {
+		b.nameW = max(b.nameW, ansi.StringWidth(n))
+	}
+	b.took = time.Since(t0)
+	return b
+}
+
+// rebuild makes the index and rows from the agents, on the UI goroutine
+// (the call graph when the Graph tab next shows).
+func (m *wsModel) rebuild() {
+	m.dirty = false
+	m.install(m.indexInput().build())
+}
+
+// install shows a built index.
+func (m *wsModel) install(b *wsBuilt) {
+	m.rebuiltAt, m.rebuildTook = time.Now(), b.took
+	m.ix, m.all, m.counts, m.nameOf, m.nameW = b.ix, b.all, b.counts, b.names, b.nameW
+	if m.pool != nil && b.pkgs != nil {
+		m.pool.pkgs.Store(b.pkgs) // what the reviews read, without walking the tree again
 	}
 	m.refilter()
 	m.cg = nil
@@ -370,6 +418,10 @@ func (m *wsModel) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		return m, m.poke()
 	case wsRebuildMsg:
 		m.rebuildArmed = false
+		return m, m.rebuildSoon()
+	case wsIndexMsg:
+		m.building = false
+		m.install(msg.b)
 		return m, m.rebuildSoon()
 	case wsTickMsg:
 		return m, m.tick() // the next frame shows the ages as of now

@@ -172,7 +172,8 @@ func settle(t *testing.T, m *wsModel) {
 		}
 		m.Update(wsPokeMsg{})
 	}
-	if m.dirty { // the rebuild a big tree would put off (rebuildSoon)
+	if m.dirty || m.building { // what the commands of rebuildSoon do in a program
+		m.building = false
 		m.rebuild()
 	}
 }
@@ -330,7 +331,8 @@ func TestAgentViewWorkspaceFindings(t *testing.T) {
 		case <-m.in.signal():
 			a.Update(wsPokeMsg{})
 		case <-time.After(20 * time.Millisecond):
-			if m.dirty { // what the program's wsRebuildMsg does when it comes
+			if m.dirty || m.building { // what the commands of rebuildSoon do in a program
+				m.building = false
 				m.rebuild()
 				a.syncOutside()
 			}
@@ -403,7 +405,8 @@ func TestWorkspaceNarrowNames(t *testing.T) {
 
 // TestWorkspaceRebuildPutOff: on a tree whose index is slow to rebuild,
 // reviews coming in do not rebuild it at once (keys are answered in
-// between): a tick does, later; on a small tree it is rebuilt at once.
+// between): a tick comes later, and the index is built off the UI
+// goroutine, then installed; on a small tree it is rebuilt at once.
 func TestWorkspaceRebuildPutOff(t *testing.T) {
 	dirs := []string{"agents/v/a", "agents/v/b"}
 	m := newWorkspace("agents", dirs, Options{})
@@ -414,9 +417,17 @@ func TestWorkspaceRebuildPutOff(t *testing.T) {
 		t.Fatalf("a costly rebuild is not put off (cmd %v, dirty %v):\n%s", cmd != nil, m.dirty, wsScreen(m))
 	}
 	m.rebuiltAt = time.Now().Add(-time.Minute) // the tick comes once enough time passed
-	m.Update(wsRebuildMsg{})
-	if m.dirty || !strings.Contains(wsScreen(m), "● clean") {
-		t.Errorf("the tick did not rebuild:\n%s", wsScreen(m))
+	_, build := m.Update(wsRebuildMsg{})
+	if build == nil || !m.building || strings.Contains(wsScreen(m), "● clean") {
+		t.Fatal("the tick does not start a build off the UI goroutine")
+	}
+	msg := build()
+	if _, ok := msg.(wsIndexMsg); !ok {
+		t.Fatalf("the build brings %T", msg)
+	}
+	m.Update(msg)
+	if m.dirty || m.building || !strings.Contains(wsScreen(m), "● clean") {
+		t.Errorf("the built index is not shown:\n%s", wsScreen(m))
 	}
 	m.rebuildTook = time.Millisecond
 	if cmd := m.apply([]review{{agent: workspace.Agent{Dir: "agents/v/a", Package: "@v/a", Version: "1.0.0", Parsed: true, Title: "A", Steps: 1}}}); cmd != nil || m.dirty {

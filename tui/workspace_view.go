@@ -192,11 +192,11 @@ func (m *wsModel) wsLayout(w int) []wsColumn {
 // (the package name without a vendor every row shares, else vendor/slug);
 // agents whose package names are equal (copies of a tree) add where
 // they live, their directory relative to the root.
-func (m *wsModel) names() map[string]string {
+func names(ix *workspace.Index) map[string]string {
 	vendors := map[string]bool{}
 	count := map[string]int{}
-	for i := range m.ix.Agents {
-		a := &m.ix.Agents[i]
+	for i := range ix.Agents {
+		a := &ix.Agents[i]
 		id := a.ID()
 		count[id]++
 		if a.Package != "" {
@@ -207,9 +207,9 @@ func (m *wsModel) names() map[string]string {
 			vendors[v] = true
 		}
 	}
-	out := make(map[string]string, len(m.ix.Agents))
-	for i := range m.ix.Agents {
-		a := &m.ix.Agents[i]
+	out := make(map[string]string, len(ix.Agents))
+	for i := range ix.Agents {
+		a := &ix.Agents[i]
 		id := a.ID()
 		name := id
 		if a.Package != "" && len(vendors) == 1 {
