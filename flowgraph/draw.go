@@ -39,6 +39,10 @@ type Options struct {
 	// name is cut to fit (to no fewer than 4 cells), then the labels after
 	// it are dropped, so that a narrow pane shows whole boxes.
 	MaxBox int
+	// TooLarge, when set, is the notice drawn instead of a graph too large
+	// to draw (nodes and edges counted); "" says "flow too large to draw
+	// … use --format dot".
+	TooLarge func(nodes, edges int) string
 
 	sparse bool // tests: store the canvas sparsely whatever its size
 }
@@ -449,7 +453,11 @@ func Render(g *Graph, opts Options) (*Canvas, *Layout) {
 	}
 	for _, p := range parts {
 		if p.tooBig {
-			c := writeLines([]span{{fmt.Sprintf("(flow too large to draw: %d nodes, %d control edges; use --format dot)", len(g.Nodes), len(g.Edges)), ClassLabel}})
+			msg := fmt.Sprintf("(flow too large to draw: %d nodes, %d control edges; use --format dot)", len(g.Nodes), len(g.Edges))
+			if opts.TooLarge != nil {
+				msg = opts.TooLarge(len(g.Nodes), len(g.Edges))
+			}
+			c := writeLines([]span{{msg, ClassLabel}})
 			lo.Width, lo.Height = c.W, c.H
 			return c, lo
 		}
@@ -517,7 +525,11 @@ func Render(g *Graph, opts Options) (*Canvas, *Layout) {
 			cells += max(0, sp[1]-sp[0])
 		}
 		if cells > MaxCells {
-			c := writeLines([]span{{fmt.Sprintf("(flow too large to draw: %d nodes, %d control edges, %dx%d cells; use --format dot)", len(g.Nodes), len(g.Edges), W, H), ClassLabel}})
+			msg := fmt.Sprintf("(flow too large to draw: %d nodes, %d control edges, %dx%d cells; use --format dot)", len(g.Nodes), len(g.Edges), W, H)
+			if opts.TooLarge != nil {
+				msg = opts.TooLarge(len(g.Nodes), len(g.Edges))
+			}
+			c := writeLines([]span{{msg, ClassLabel}})
 			lo.Width, lo.Height = c.W, c.H
 			lo.boxes = make([]Rect, len(g.Nodes))
 			return c, lo

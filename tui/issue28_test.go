@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/internal/testshared"
@@ -122,5 +123,25 @@ func TestBrokenJSONSelectsItsFinding(t *testing.T) {
 	m.Update(analysisMsg{analyze(t, dir, 2)})
 	if x, ok := m.findings.Selected(); !ok || x.Code != "invalid_json" {
 		t.Errorf("after the break: selected %+v %v, want invalid_json\n%s", x, ok, ansi.Strip(m.Render()))
+	}
+}
+
+// TestCallGraphTooLargeNote: a call graph too large to draw says so and
+// names the command that draws it, wrapped to the pane.
+func TestCallGraphTooLargeNote(t *testing.T) {
+	m := newWorkspace("my agents", []string{"my agents/v/a"}, Options{})
+	defer m.close()
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.drawGraph()
+	m.tooLarge = m.tooLargeNote(9000, 12000)
+	lines := m.graphLines(60, 20)
+	s := strings.Join(lines, "\n")
+	if !strings.Contains(s, "oastui graph 'my agents' --workspace --format dot") || !strings.Contains(s, "9000 agents") {
+		t.Errorf("the note does not name the command:\n%s", s)
+	}
+	for _, l := range lines {
+		if ansi.StringWidth(l) > 60 {
+			t.Errorf("line wider than the pane: %q", l)
+		}
 	}
 }

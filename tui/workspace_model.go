@@ -50,6 +50,7 @@ type wsModel struct {
 	selDir    string // the selected agent, kept across re-sorts, filters and the agent view
 	moved     bool   // the user moved the selection: until then it stays on the first (worst) row
 	gplaced   bool   // the graph was scrolled to its root once
+	tooLarge  string // the call graph is too large to draw: what the Graph tab says instead
 	tab       int    // 0 Agents, 1 Graph
 
 	total, done int             // the first full review's progress
