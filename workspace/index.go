@@ -165,14 +165,19 @@ func (ix *Index) findDuplicates(dups map[string][]int) {
 	for name, is := range dups {
 		for _, i := range is {
 			a := &ix.Agents[i]
+			// At most maxOthers others by name: a tree copied 400 times
+			// would otherwise carry 400×399 paths for each name.
+			const maxOthers = 3
 			var others []string
 			for _, j := range is {
-				if j != i {
+				if j != i && len(others) < maxOthers {
 					others = append(others, where(j))
 				}
 			}
 			also := "the package in " + others[0] + " is"
-			if len(others) > 1 {
+			if n := len(is) - 1; n > len(others) {
+				also = fmt.Sprintf("the packages in %s and %d more are", strings.Join(others, ", "), n-len(others))
+			} else if len(others) > 1 {
 				also = "the packages in " + strings.Join(others, ", ") + " are"
 			}
 			res := "child look-ups resolve to this one"
