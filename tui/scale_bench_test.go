@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"fmt"
 	"io"
 	"os"
 	"runtime"
@@ -30,12 +31,23 @@ type scaleProbe struct {
 	waitView bool
 	firstOK  bool
 	busy     bool
+	upd      []float64 // ms each Update took (while reviewing)
+	views    []float64 // ms each View took
+	slowest  string    // the message type of the slowest Update
+	slowMs   float64
 }
 
 func (p *scaleProbe) Init() tea.Cmd { return p.m.Init() }
 
 func (p *scaleProbe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	t0 := time.Now()
 	_, cmd := p.m.Update(msg)
+	if d := float64(time.Since(t0).Microseconds()) / 1000; p.busy {
+		p.upd = append(p.upd, d)
+		if d > p.slowMs {
+			p.slowMs, p.slowest = d, fmt.Sprintf("%T", msg)
+		}
+	}
 	if _, ok := msg.(tea.KeyPressMsg); ok {
 		p.waitView = true
 	}
@@ -51,7 +63,9 @@ func (p *scaleProbe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 }
 
 func (p *scaleProbe) View() tea.View {
+	t0 := time.Now()
 	v := p.m.View()
+	p.views = append(p.views, float64(time.Since(t0).Microseconds())/1000)
 	if !p.firstOK {
 		p.firstOK = true
 		close(p.first)
@@ -174,7 +188,19 @@ func BenchmarkWorkspaceTree(b *testing.B) {
 		b.ReportMetric(live3, "heap-live-3reviews-MB")
 		b.ReportMetric(p95, "key-p95-ms")
 		b.ReportMetric(float64(len(lat)), "keys")
+		b.ReportMetric(pctl(p.upd, 0.95), "update-p95-ms")
+		b.ReportMetric(pctl(p.views, 0.95), "view-p95-ms")
+		b.Logf("slowest Update %.0f ms (%s)", p.slowMs, p.slowest)
 		b.Logf("%d agents; first screen %v, first review %v, RSS %.0f MB then %.0f MB, key p95 %.0f ms over %d keys",
 			len(dirs), firstScreen, review, rss1, rss3, p95, len(lat))
 	}
+}
+
+func pctl(xs []float64, q float64) float64 {
+	if len(xs) == 0 {
+		return 0
+	}
+	xs = append([]float64(nil), xs...)
+	sort.Float64s(xs)
+	return xs[int(q*float64(len(xs)-1)+0.5)]
 }

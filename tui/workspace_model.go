@@ -57,10 +57,12 @@ type wsModel struct {
 	queued      map[string]bool // agents waiting for (or in) a review: their rows are stale
 	pool        *reviewPool
 
-	all    []workspace.Row // every row, in index order (rebuild)
-	counts rowCounts
-	nameOf map[string]string // the agent column's text by package directory (rebuild)
-	nameW  int               // the widest of them
+	all      []workspace.Row // every row, in index order (rebuild)
+	sorted   []workspace.Row // all, sorted by sortedBy
+	sortedBy sortKey
+	counts   rowCounts
+	nameOf   map[string]string // the agent column's text by package directory (rebuild)
+	nameW    int               // the widest of them
 
 	// The index is rebuilt after reviews come in (dirty), at most so often
 	// on a big tree (rebuildSoon).
@@ -381,6 +383,7 @@ func (m *wsModel) rebuild() {
 func (m *wsModel) install(b *wsBuilt) {
 	m.rebuiltAt, m.rebuildTook = time.Now(), b.took
 	m.ix, m.all, m.counts, m.nameOf, m.nameW = b.ix, b.all, b.counts, b.names, b.nameW
+	m.sorted = nil
 	if m.pool != nil && b.pkgs != nil {
 		m.pool.pkgs.Store(b.pkgs) // what the reviews read, without walking the tree again
 	}
@@ -389,14 +392,25 @@ func (m *wsModel) install(b *wsBuilt) {
 	m.canvas, m.layout = nil, nil
 }
 
+// sortKey is an order of the rows.
+type sortKey struct {
+	col     workspace.Column
+	reverse bool
+}
+
 // rowCounts are the header's counts over every row.
 type rowCounts struct{ broken, blocked, warned int }
 
 // refilter sorts and filters the rows, keeping the selected agent.
 func (m *wsModel) refilter() {
-	rows := slices.Clone(m.all)
-	workspace.Sort(rows, m.sortCol, m.reverse)
-	m.rows = workspace.Filter(rows, m.filter)
+	// The sorted rows are kept until the index or the order changes: a
+	// filter keystroke on a big tree only filters.
+	if k := (sortKey{m.sortCol, m.reverse}); m.sorted == nil || m.sortedBy != k {
+		m.sorted = slices.Clone(m.all)
+		workspace.Sort(m.sorted, m.sortCol, m.reverse)
+		m.sortedBy = k
+	}
+	m.rows = workspace.Filter(m.sorted, m.filter)
 	m.cursor = 0
 	for i, r := range m.rows {
 		if r.Dir == m.selDir && m.moved {
