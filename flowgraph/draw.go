@@ -35,6 +35,14 @@ type Options struct {
 	ASCII    bool // draw with ASCII only (| - + v ^) for terminals without box drawing
 	ShowData bool // list the data edges under the drawing
 	Selected int  // index+1 of a node whose border gets ClassSelected; 0 for none
+	// MaxBox, when above 0, is the widest a node's box is drawn: a longer
+	// name is cut to fit (to no fewer than 4 cells), then the labels after
+	// it are dropped, so that a narrow pane shows whole boxes.
+	MaxBox int
+	// TooLarge, when set, is the notice drawn instead of a graph too large
+	// to draw (nodes and edges counted); "" says "flow too large to draw
+	// … use --format dot".
+	TooLarge func(nodes, edges int) string
 
 	sparse bool // tests: store the canvas sparsely whatever its size
 }
@@ -348,6 +356,30 @@ func boxSpans(g *Graph, i int, gl *glyphs, exits []string) []span {
 	return out
 }
 
+// fitSpans cuts a box's text to w cells: the node's name first (to no
+// fewer than 4 cells), then the labels after it, last first.
+func fitSpans(ss []span, w int, ellipsis string) []span {
+	over := spansWidth(ss) - w
+	if over <= 0 {
+		return ss
+	}
+	ss = append([]span(nil), ss...)
+	for i := range ss {
+		if ss[i].c == ClassNodeText {
+			nw := textWidth(ss[i].s)
+			keep := max(min(4, nw), nw-over)
+			ss[i].s = truncate(ss[i].s, keep, ellipsis)
+			over -= nw - textWidth(ss[i].s)
+			break
+		}
+	}
+	for over > 0 && len(ss) > 0 && ss[len(ss)-1].c != ClassNodeText {
+		over -= textWidth(ss[len(ss)-1].s)
+		ss = ss[:len(ss)-1]
+	}
+	return ss
+}
+
 func spansWidth(ss []span) int {
 	w := 0
 	for _, s := range ss {
@@ -404,6 +436,9 @@ func Render(g *Graph, opts Options) (*Canvas, *Layout) {
 	texts := make([][]span, len(g.Nodes))
 	for i := range g.Nodes {
 		texts[i] = boxSpans(g, i, gl, exits[i])
+		if opts.MaxBox > 0 {
+			texts[i] = fitSpans(texts[i], opts.MaxBox-4, gl.ellipsis)
+		}
 	}
 	widthOf := func(n int) int { return spansWidth(texts[n]) + 4 }
 
@@ -418,7 +453,11 @@ func Render(g *Graph, opts Options) (*Canvas, *Layout) {
 	}
 	for _, p := range parts {
 		if p.tooBig {
-			c := writeLines([]span{{fmt.Sprintf("(flow too large to draw: %d nodes, %d control edges; use --format dot)", len(g.Nodes), len(g.Edges)), ClassLabel}})
+			msg := fmt.Sprintf("(flow too large to draw: %d nodes, %d control edges; use --format dot)", len(g.Nodes), len(g.Edges))
+			if opts.TooLarge != nil {
+				msg = opts.TooLarge(len(g.Nodes), len(g.Edges))
+			}
+			c := writeLines([]span{{msg, ClassLabel}})
 			lo.Width, lo.Height = c.W, c.H
 			return c, lo
 		}
@@ -486,7 +525,11 @@ func Render(g *Graph, opts Options) (*Canvas, *Layout) {
 			cells += max(0, sp[1]-sp[0])
 		}
 		if cells > MaxCells {
-			c := writeLines([]span{{fmt.Sprintf("(flow too large to draw: %d nodes, %d control edges, %dx%d cells; use --format dot)", len(g.Nodes), len(g.Edges), W, H), ClassLabel}})
+			msg := fmt.Sprintf("(flow too large to draw: %d nodes, %d control edges, %dx%d cells; use --format dot)", len(g.Nodes), len(g.Edges), W, H)
+			if opts.TooLarge != nil {
+				msg = opts.TooLarge(len(g.Nodes), len(g.Edges))
+			}
+			c := writeLines([]span{{msg, ClassLabel}})
 			lo.Width, lo.Height = c.W, c.H
 			lo.boxes = make([]Rect, len(g.Nodes))
 			return c, lo

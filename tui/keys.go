@@ -205,6 +205,8 @@ func (k keyMap) shortHelp(graph, slotTab bool, project string, mode lint.Mode, o
 			b = append(b, short(k.Open, "feeding node"))
 		case openerPromptBack:
 			b = append(b, short(k.Back, "back to LLM node")) // (the LLM node's own view names enter)
+		case openerPromptStep:
+			b = append(b, short(k.Open, "go to LLM step"))
 		}
 		if slotTab {
 			if project == "" {
@@ -238,6 +240,7 @@ const (
 	openerDetail                 // a finding is open: esc goes back to the list
 	openerPrompt                 // enter selects the node feeding the placeholder
 	openerPromptBack             // and esc/⌫ goes back to the LLM node it jumped from
+	openerPromptStep             // the node sends no prompt: enter selects the LLM step under the cursor
 )
 
 // filterHelp is the help line while typing a filter.

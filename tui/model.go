@@ -57,10 +57,13 @@ type Config struct {
 	// Outside are findings about this agent that its analysis does not
 	// raise: the workspace's (workspace_*, over the whole tree) when it was
 	// opened from the workspace. They show with the review's (the Findings
-	// tab, the header's counts); OutsideUpdates brings their new value each
-	// time the workspace's index changes (a child's save).
-	Outside        []compile.Finding
-	OutsideUpdates <-chan []compile.Finding
+	// tab, the header's counts); the workspace sends an outsideMsg with
+	// their new value each time its index changes them (a child's save).
+	Outside []compile.Finding
+	// Done, when set, is closed when the view stops (the workspace went
+	// back to its table, or the program ended): the commands waiting on
+	// the watcher return then.
+	Done <-chan struct{}
 
 	// pin, when set, adjusts each finished analysis before it is sent
 	// to the model (tests pin time and findings for goldens).
@@ -135,33 +138,34 @@ func New(cfg Config) *Model {
 
 // Init starts the first analysis and listens to the watcher.
 func (m *Model) Init() tea.Cmd {
-	return tea.Batch(m.requestAnalysis(time.Time{}), m.waitBatch(), m.waitWatchErr(), m.waitOutside(), tea.RequestBackgroundColor)
-}
-
-func (m *Model) waitOutside() tea.Cmd {
-	return waitOn(m.cfg.OutsideUpdates, func(fs []compile.Finding) tea.Msg { return outsideMsg{fs} })
+	return tea.Batch(m.requestAnalysis(time.Time{}), m.waitBatch(), m.waitWatchErr(), tea.RequestBackgroundColor)
 }
 
 func (m *Model) waitBatch() tea.Cmd {
-	return waitOn(m.cfg.Batches, func(b watch.Batch) tea.Msg { return batchMsg{b} })
+	return waitOn(m.cfg.Batches, m.cfg.Done, func(b watch.Batch) tea.Msg { return batchMsg{b} })
 }
 
 func (m *Model) waitWatchErr() tea.Cmd {
-	return waitOn(m.cfg.WatchErrors, func(err error) tea.Msg { return watchErrMsg{err} })
+	return waitOn(m.cfg.WatchErrors, m.cfg.Done, func(err error) tea.Msg { return watchErrMsg{err} })
 }
 
 // waitOn is a command that waits for the next value on ch and wraps it as a
-// message; nil when there is no channel (tests) or once it is closed.
-func waitOn[T any](ch <-chan T, wrap func(T) tea.Msg) tea.Cmd {
+// message; nil when there is no channel (tests), once it is closed, or
+// once done is closed.
+func waitOn[T any](ch <-chan T, done <-chan struct{}, wrap func(T) tea.Msg) tea.Cmd {
 	if ch == nil {
 		return nil
 	}
 	return func() tea.Msg {
-		v, ok := <-ch
-		if !ok {
+		select {
+		case v, ok := <-ch:
+			if !ok {
+				return nil
+			}
+			return wrap(v)
+		case <-done:
 			return nil
 		}
-		return wrap(v)
 	}
 }
 
@@ -220,7 +224,7 @@ func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 			m.findings.Show(m.shown())
 			m.layout()
 		}
-		return m, m.waitOutside()
+		return m, nil
 	case editorMsg:
 		if msg.err != nil {
 			m.note = "the editor failed: " + msg.err.Error()
@@ -501,17 +505,18 @@ func (m *Model) sideKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// backToList quits this agent for the agents/ list it was opened from
-// (esc/⌫ with nothing left to close); nothing when there is no list.
+// backToList leaves this agent for the agents/ list it was opened from
+// (esc/⌫ with nothing left to close): the root model shows the table
+// again on backMsg. Nothing when there is no list.
 func (m *Model) backToList() tea.Cmd {
 	if !m.cfg.FromList {
 		return nil
 	}
 	m.back = true
-	return tea.Quit
+	return func() tea.Msg { return backMsg{} }
 }
 
-// Back says the model ended because the user went back to the agents/ list.
+// Back says the user went back to the agents/ list.
 func (m *Model) Back() bool { return m.back }
 
 // syncSelectionFromSide selects in the graph the node of the current tab's

@@ -210,39 +210,70 @@ func (m *Model) graphTitle(w int) string {
 }
 
 func (m *Model) tabTitle(w int) string {
-	names := make([]string, len(m.tabs))
-	for i, p := range m.tabs {
-		names[i] = p.Name()
-	}
-	// Names too long for the title are cut to their first 4 or 3 letters,
-	// then the separators lose their spaces and the names keep 4, 3, 2 or
-	// 1 letters, so that every tab stays visible down to narrow panes.
-	cut, sep := 0, " │ "
-	for _, f := range []struct {
-		letters int
-		sep     string
-	}{{4, " │ "}, {3, " │ "}, {4, "│"}, {3, "│"}, {2, "│"}, {1, "│"}} {
-		if views.Width(strings.Join(names, sep)) <= w {
-			break
-		}
-		for i, n := range names {
-			names[i] = string([]rune(m.tabs[i].Name())[:min(f.letters, len([]rune(n)))])
-		}
-		cut, sep = f.letters, f.sep
-	}
-	var parts []string
-	for i, p := range m.tabs {
-		n := names[i]
-		if b, ok := p.(views.Badger); ok && cut == 0 && b.Badge() != "" { // cut names carry no badge
+	label := func(i int, badge bool) string {
+		n := m.tabs[i].Name()
+		if b, ok := m.tabs[i].(views.Badger); ok && badge && b.Badge() != "" {
 			n += " " + b.Badge()
 		}
+		return n
+	}
+	style := func(i int, s string) string {
 		if i == m.tab {
-			parts = append(parts, m.th.TabActive.Render(n))
-		} else {
-			parts = append(parts, m.th.TabInactive.Render(n))
+			return m.th.TabActive.Render(s)
+		}
+		return m.th.TabInactive.Render(s)
+	}
+	// Every name whole, with badges, when they fit; else whole names
+	// without badges; else a window of whole names around the active tab,
+	// ‹ and › saying more tabs lie either way (tab and 1…7 reach them).
+	for _, f := range []struct {
+		badge bool
+		sep   string
+	}{{true, " │ "}, {false, " │ "}, {false, "│"}} {
+		var parts []string
+		width := 0
+		for i := range m.tabs {
+			l := label(i, f.badge)
+			width += views.Width(l)
+			parts = append(parts, style(i, l))
+		}
+		if width+views.Width(f.sep)*(len(parts)-1) <= w {
+			return strings.Join(parts, m.th.Dim.Render(f.sep))
 		}
 	}
-	return views.Trunc(strings.Join(parts, m.th.Dim.Render(sep)), w)
+	sep := "│"
+	lo, hi := m.tab, m.tab // the window, inclusive
+	used := views.Width(label(m.tab, true))
+	if used > w-4 {
+		used = views.Width(label(m.tab, false))
+	}
+	badge := used == views.Width(label(m.tab, true))
+	for grew := true; grew; {
+		grew = false
+		if hi+1 < len(m.tabs) {
+			more := 2 // the markers' room: ‹ and ›
+			if n := views.Width(label(hi+1, false)) + 1; used+n+more <= w {
+				hi, used, grew = hi+1, used+n, true
+			}
+		}
+		if lo > 0 {
+			if n := views.Width(label(lo-1, false)) + 1; used+n+2 <= w {
+				lo, used, grew = lo-1, used+n, true
+			}
+		}
+	}
+	var parts []string
+	for i := lo; i <= hi; i++ {
+		parts = append(parts, style(i, label(i, badge && i == m.tab)))
+	}
+	t := strings.Join(parts, m.th.Dim.Render(sep))
+	if lo > 0 {
+		t = m.th.Dim.Render("‹") + t
+	}
+	if hi < len(m.tabs)-1 {
+		t += m.th.Dim.Render("›")
+	}
+	return views.Trunc(t, w)
 }
 
 func (m *Model) sideBody() []string {
@@ -282,6 +313,8 @@ func (m *Model) shortHelp() []key.Binding {
 		op = openerPrompt
 		if _, back := p.BackTo(); back {
 			op = openerPromptBack
+		} else if p.StepList() {
+			op = openerPromptStep
 		}
 	}
 	b := m.keys.shortHelp(m.focus == focusGraph, slotTab, m.project, m.cfg.Options.Mode, op)

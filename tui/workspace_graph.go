@@ -1,13 +1,16 @@
 package tui
 
 import (
+	"fmt"
 	"runtime"
 	"sort"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
 	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/views"
 )
 
 func numCPU() int { return runtime.GOMAXPROCS(0) }
@@ -15,8 +18,11 @@ func numCPU() int { return runtime.GOMAXPROCS(0) }
 // drawGraph lays out the call graph (once per index) and the reading
 // order of its agent nodes (top to bottom, left to right).
 func (m *wsModel) drawGraph() {
-	if m.canvas != nil || m.cg == nil {
+	if m.canvas != nil {
 		return
+	}
+	if m.cg == nil {
+		m.cg = m.ix.CallGraph()
 	}
 	sel := 0
 	for i, a := range m.cg.Agent {
@@ -24,7 +30,11 @@ func (m *wsModel) drawGraph() {
 			sel = i + 1
 		}
 	}
-	m.canvas, m.layout = flowgraph.Render(m.cg.Graph, flowgraph.Options{Selected: sel})
+	m.tooLarge = ""
+	m.canvas, m.layout = flowgraph.Render(m.cg.Graph, flowgraph.Options{Selected: sel, TooLarge: func(nodes, edges int) string {
+		m.tooLarge = m.tooLargeNote(nodes, edges)
+		return m.tooLarge
+	}})
 	m.gorder = m.gorder[:0]
 	for i, a := range m.cg.Agent {
 		if a >= 0 {
@@ -121,6 +131,13 @@ func (m *wsModel) scrollToSel() {
 // agents standing alone and the workspace findings below it.
 func (m *wsModel) graphLines(w, h int) []string {
 	m.drawGraph()
+	if m.tooLarge != "" {
+		var out []string
+		for _, l := range strings.Split(m.tooLarge, "\n") {
+			out = append(out, strings.Split(ansi.Wrap(views.Clean(l), max(1, w), " "), "\n")...)
+		}
+		return out
+	}
 	c := m.canvas
 	var out []string
 	m.goffX = max(0, min(m.goffX, c.W-w))
@@ -161,6 +178,25 @@ func (m *wsModel) graphLines(w, h int) []string {
 		out = append(out, "", m.th.Dim.Render(plural(m.cg.Alone, "agent")+" call no other agent and no agent calls them (not drawn; see the Agents tab)"))
 	}
 	return out
+}
+
+// tooLargeNote is what the Graph tab says of a call graph too large to
+// draw: the command that draws it.
+func (m *wsModel) tooLargeNote(nodes, edges int) string {
+	return fmt.Sprintf("The call graph is too large to draw here (%d agents, %d calls). Draw it with:\n"+
+		"  oastui graph %s --workspace --format dot | dot -Tsvg > calls.svg\n"+
+		"(or --format mermaid); the Agents tab lists every agent.", nodes, edges, shellArg(m.shown()))
+}
+
+// shellArg is p as a shell word: quoted when it holds anything but
+// plain path characters.
+func shellArg(p string) string {
+	for _, r := range p {
+		if !(r == '/' || r == '.' || r == '-' || r == '_' || r >= '0' && r <= '9' || r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z') {
+			return "'" + strings.ReplaceAll(p, "'", `'\''`) + "'"
+		}
+	}
+	return p
 }
 
 func plural(n int, w string) string {

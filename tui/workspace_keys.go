@@ -66,5 +66,6 @@ func (k wsKeyMap) fullHelp() []views.HelpGroup {
 		{Title: "Graph tab", Bindings: []key.Binding{pair("←→ h l", "scroll sideways", k.Left, k.Right), as(k.Open, "open the selected agent")}},
 		{Title: "filter", Bindings: []key.Binding{k.FilterKeep, as(k.FilterClear, "clear (also in the table)"), k.FilterDelete},
 			Note: []string{"words match id, title, kind,", "version, status; is:broken", "is:blocker is:warning is:clean", "is:orchestrator"}},
+		{Title: "status", Note: []string{"✖ blockers ⚠ warnings · suggestions", "stale or ~: a review is pending,", "or the flow no longer parses", "(the last good columns show)"}},
 	}
 }

@@ -55,9 +55,10 @@ func newWS(t *testing.T, root string, w, h int) *wsModel {
 	m.now = func() time.Time { return fixedTime }
 	m.pin = func(a *workspace.Agent) { a.MTime = fixedTime.Add(-90 * time.Minute) }
 	m.Update(tea.WindowSizeMsg{Width: w, Height: h})
-	reviewed := workspace.ReviewAll(root, dirs, Options{}, 2, nil)
-	for i := range reviewed {
-		reviewed[i].Dir = dirs[i]
+	var reviewed []review
+	for i, a := range workspace.ReviewAll(root, dirs, Options{}, 2, nil) {
+		a.Dir = dirs[i]
+		reviewed = append(reviewed, review{agent: a})
 	}
 	m.apply(reviewed)
 	return m
@@ -77,6 +78,14 @@ func TestWorkspaceGolden(t *testing.T) {
 		golden.RequireEqual(t, wsScreen(m))
 		m.Update(keyMsg("1"))
 	})
+	// Issue 28: the table at the sizes terminals open at, and wider.
+	for _, sz := range [][2]int{{80, 24}, {100, 30}, {140, 40}} {
+		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			assertFrame(t, m.render(), sz[0], sz[1])
+			golden.RequireEqual(t, wsScreen(m))
+		})
+	}
 	t.Run("keys", func(t *testing.T) { workspaceKeys(t, m) }) // the same tree: one review
 	t.Run("sizes", func(t *testing.T) {
 		for _, sz := range [][2]int{{40, 8}, {60, 12}, {80, 24}, {120, 30}, {220, 60}} {
@@ -99,7 +108,7 @@ func TestWorkspaceProgress(t *testing.T) {
 	if !strings.Contains(s, "reviewing 0/3 ░░░") || strings.Count(s, "… reviewing") != 3 {
 		t.Errorf("before any review:\n%s", s)
 	}
-	m.apply([]workspace.Agent{{Dir: "agents/v/b", Package: "@v/b", Version: "1.0.0", Parsed: true, Title: "B", Steps: 2}})
+	m.apply([]review{{agent: workspace.Agent{Dir: "agents/v/b", Package: "@v/b", Version: "1.0.0", Parsed: true, Title: "B", Steps: 2}}})
 	s = wsScreen(m)
 	if !strings.Contains(s, "reviewing 1/3 ██████") || strings.Count(s, "… reviewing") != 2 || !strings.Contains(s, "● clean") {
 		t.Errorf("after one review:\n%s", s)
@@ -132,11 +141,10 @@ func workspaceKeys(t *testing.T, m *wsModel) {
 	}
 	m.Update(keyMsg("down"))
 	want := m.rows[1].Dir
-	if _, cmd := m.Update(keyMsg("enter")); cmd == nil || m.picked != want {
-		t.Fatalf("enter picked %q, want %q", m.picked, want)
+	if _, cmd := m.Update(keyMsg("enter")); cmd == nil || cmd() != (openAgentMsg{want}) {
+		t.Fatalf("enter does not open %q", want)
 	}
-	m.Init() // back from the agent view: the same program model again
-	if m.picked != "" || m.rows[m.cursor].Dir != want {
+	if m.rows[m.cursor].Dir != want {
 		t.Errorf("back: cursor on %s, want %s", m.rows[m.cursor].Dir, want)
 	}
 	m.Update(keyMsg("?"))
@@ -163,6 +171,10 @@ func settle(t *testing.T, m *wsModel) {
 			t.Fatalf("no review came; still queued: %v", m.queued)
 		}
 		m.Update(wsPokeMsg{})
+	}
+	if m.dirty || m.building { // what the commands of rebuildSoon do in a program
+		m.building = false
+		m.rebuild()
 	}
 }
 
@@ -199,7 +211,7 @@ func TestWorkspaceLive(t *testing.T) {
 	if top.Dir != child || top.Problem != "does not parse" || !top.Stale || top.Title != "Context Agent" {
 		t.Errorf("broken agent: first row %s %q stale=%v title=%q", top.ID(), top.Problem, top.Stale, top.Title)
 	}
-	if line := strings.Split(wsScreen(m), "\n")[3]; !strings.Contains(line, "does not parse") || !strings.Contains(line, "context-selection-agent") {
+	if line := strings.Split(wsScreen(m), "\n")[3]; !strings.Contains(line, "not parsed") || !strings.Contains(line, "context-selection-agent") {
 		t.Errorf("first row:\n%s", line)
 	}
 	os.WriteFile(flow, src, 0o644)
@@ -286,11 +298,17 @@ func TestAgentViewWorkspaceFindings(t *testing.T) {
 		t.Fatalf("boss's workspace findings: %v", fs)
 	}
 
-	updates, stop, done := make(chan []compile.Finding), make(chan struct{}), make(chan struct{})
-	av := New(Config{Path: boss, Outside: fs, OutsideUpdates: updates})
-	av.Update(tea.WindowSizeMsg{Width: 140, Height: 30})
+	a := newApp(m, RunConfig{}, nil)
+	defer a.close()
+	a.Update(tea.WindowSizeMsg{Width: 140, Height: 30})
+	_, cmd := a.Update(openAgentMsg{boss})
+	a.Update(cmd())
+	if a.agent == nil {
+		t.Fatalf("the agent view did not open: %s", m.note)
+	}
+	av := a.agent.m
 	an := analyze(t, boss, 1)
-	av.Update(analysisMsg{an})
+	a.Update(agentMsg{a.agent.gen, analysisMsg{an}})
 	s := plain(av)
 	place := fmt.Sprintf("%d:%d", fs[0].Line, fs[0].Column)
 	if !strings.Contains(s, "workspace_child_version_mismatch") || !strings.Contains(s, "package.json:"+place) {
@@ -302,28 +320,117 @@ func TestAgentViewWorkspaceFindings(t *testing.T) {
 			hd.Blockers, hd.Warnings, len(an.Review.Blockers), len(an.Review.Warnings))
 	}
 
-	go func() { defer close(done); m.follow(boss, fs, updates, stop) }()
 	pkg := filepath.Join(worker, "package.json")
 	src, _ := os.ReadFile(pkg)
 	os.WriteFile(pkg, bytes.Replace(src, []byte(`"1.4.0"`), []byte(`"2.1.0"`), 1), 0o644)
 	m.in.put(func() { m.in.batches = append(m.in.batches, watch.Batch{Paths: []string{pkg}}) }) // as the tree watcher does
-	got := make(chan tea.Msg)
-	go func() { got <- av.waitOutside()() }()
-	select {
-	case msg := <-got:
-		av.Update(msg)
-	case <-time.After(20 * time.Second):
-		t.Fatal("no update after the child's save")
-	}
-	if s := plain(av); strings.Contains(s, "workspace_child_version_mismatch") {
-		t.Errorf("the finding stays after the child's fix:\n%s", s)
+	// The program's loop, by hand: each wake-up of the inbox is a poke.
+	deadline := time.After(20 * time.Second)
+	for strings.Contains(plain(av), "workspace_child_version_mismatch") {
+		select {
+		case <-m.in.signal():
+			a.Update(wsPokeMsg{})
+		case <-time.After(20 * time.Millisecond):
+			if m.dirty || m.building { // what the commands of rebuildSoon do in a program
+				m.building = false
+				m.rebuild()
+				a.syncOutside()
+			}
+		case <-deadline:
+			t.Fatal("no update after the child's save")
+		}
 	}
 	if hd := av.headerData(); hd.Warnings != len(an.Review.Warnings) {
 		t.Errorf("header: %d warnings, want the review's %d", hd.Warnings, len(an.Review.Warnings))
 	}
-	close(stop)
-	<-done
-	if _, open := <-updates; open {
-		t.Error("follow did not close its channel")
+	// esc goes back to the table, with boss selected.
+	_, cmd = a.Update(keyMsg("esc"))
+	if cmd == nil {
+		t.Fatal("esc in the agent view does nothing")
+	}
+	a.Update(cmd())
+	if a.agent != nil || m.selDir != boss {
+		t.Errorf("esc: agent view %v, table on %s", a.agent != nil, m.selDir)
+	}
+}
+
+// TestWorkspaceChangedTicks: the "changed" column keeps time between
+// reviews: a tick re-arms itself and the next frame shows the new age.
+func TestWorkspaceChangedTicks(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "agents")
+	writeWSAgent(t, root, "boss", "1.0.0", nil, "")
+	m := newWS(t, root, 100, 20)
+	now := fixedTime
+	m.now = func() time.Time { return now }
+	m.pin = nil
+	for d, a := range m.agents {
+		a.MTime = fixedTime.Add(-5 * time.Second)
+		m.agents[d] = a
+	}
+	m.rebuild()
+	if s := wsScreen(m); !strings.Contains(s, "5s ago") {
+		t.Fatalf("before the tick:\n%s", s)
+	}
+	now = now.Add(3 * time.Second)
+	if _, cmd := m.Update(wsTickMsg{}); cmd == nil {
+		t.Error("the tick does not re-arm")
+	}
+	if s := wsScreen(m); !strings.Contains(s, "8s ago") {
+		t.Errorf("after the tick:\n%s", s)
+	}
+}
+
+// TestWorkspaceNarrowNames: at 80 and 100 columns every agent's slug is
+// shown whole (no two rows look alike); copies of an agent (the same
+// package name in two places) say where each lives.
+func TestWorkspaceNarrowNames(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "agents")
+	for _, v := range []string{"v001", "v002"} {
+		writeWSAgent(t, filepath.Join(root, v), "email-outreach-agent", "1.0.0", nil, "")
+	}
+	writeWSAgent(t, root, "blog-pipeline-agent", "1.0.0", nil, "")
+	for _, w := range []int{80, 100} {
+		m := newWS(t, root, w, 24)
+		s := wsScreen(m)
+		for _, want := range []string{"email-outreach-agent @ v001/acme", "email-outreach-agent @ v002/acme", "blog-pipeline-agent "} {
+			if !strings.Contains(s, want) {
+				t.Errorf("%d columns: no %q:\n%s", w, want, s)
+			}
+		}
+		if strings.Contains(s, "acme/") {
+			t.Errorf("%d columns: the vendor every row shares takes room:\n%s", w, s)
+		}
+	}
+}
+
+// TestWorkspaceRebuildPutOff: on a tree whose index is slow to rebuild,
+// reviews coming in do not rebuild it at once (keys are answered in
+// between): a tick comes later, and the index is built off the UI
+// goroutine, then installed; on a small tree it is rebuilt at once.
+func TestWorkspaceRebuildPutOff(t *testing.T) {
+	dirs := []string{"agents/v/a", "agents/v/b"}
+	m := newWorkspace("agents", dirs, Options{})
+	defer m.close()
+	m.rebuildTook, m.rebuiltAt = time.Second, time.Now() // as a 10,000-agent tree
+	cmd := m.apply([]review{{agent: workspace.Agent{Dir: "agents/v/b", Package: "@v/b", Version: "1.0.0", Parsed: true, Title: "B", Steps: 2}}})
+	if cmd == nil || !m.dirty || strings.Contains(wsScreen(m), "● clean") {
+		t.Fatalf("a costly rebuild is not put off (cmd %v, dirty %v):\n%s", cmd != nil, m.dirty, wsScreen(m))
+	}
+	m.rebuiltAt = time.Now().Add(-time.Minute) // the tick comes once enough time passed
+	_, build := m.Update(wsRebuildMsg{})
+	if build == nil || !m.building || strings.Contains(wsScreen(m), "● clean") {
+		t.Fatal("the tick does not start a build off the UI goroutine")
+	}
+	msg := build()
+	if _, ok := msg.(wsIndexMsg); !ok {
+		t.Fatalf("the build brings %T", msg)
+	}
+	m.Update(msg)
+	if m.dirty || m.building || !strings.Contains(wsScreen(m), "● clean") {
+		t.Errorf("the built index is not shown:\n%s", wsScreen(m))
+	}
+	m.rebuildTook = time.Millisecond
+	if cmd := m.apply([]review{{agent: workspace.Agent{Dir: "agents/v/a", Package: "@v/a", Version: "1.0.0", Parsed: true, Title: "A", Steps: 1}}}); cmd != nil || m.dirty {
+		t.Error("a cheap rebuild is put off")
 	}
 }

@@ -62,7 +62,6 @@ func (f *Findings) SetFindings(fs []compile.Finding, docs map[string]*compile.Do
 	if !had && f.onHeader && f.cursor < len(f.rows) {
 		header = f.rows[f.cursor].bucket
 	}
-	fresh := f.rows == nil
 	f.all = fs
 	f.docs = docs
 	f.mainFile = mainFile
@@ -78,9 +77,9 @@ func (f *Findings) SetFindings(fs []compile.Finding, docs map[string]*compile.Do
 		}
 	}
 	f.detailOpen = false // the finding read in full is gone
-	if fresh || !f.onHeader && !had {
-		f.cursor = f.firstFinding()
-	}
+	// Nothing selected, or the selected finding is gone (the file broke
+	// and one invalid_json is left): the worst finding is selected.
+	f.cursor = f.firstFinding()
 	f.cursor = max(0, min(f.cursor, len(f.rows)-1))
 }
 

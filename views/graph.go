@@ -23,6 +23,12 @@ type Graph struct {
 	follow   bool   // scroll to the selection on the next view
 	selected int    // index of the selected node in the current flow, -1 none
 	note     string // shown when there is no good snapshot at all
+	fit      struct {
+		fg *analysis.Flow
+		w  int
+		c  *flowgraph.Canvas
+		l  *flowgraph.Layout
+	} // drawing's cache
 }
 
 // NewGraph is an empty graph pane ("analysing…" until SetSnapshot).
@@ -123,7 +129,7 @@ func (g *Graph) Lines(th Theme) []string {
 	if fg.Canvas == nil {
 		return []string{th.Blocker.Render(Clean(fg.Err))}
 	}
-	c := fg.Canvas
+	c, _ := g.drawing(fg)
 	if g.follow {
 		g.scrollToSelection(fg)
 		g.follow = false
@@ -201,7 +207,31 @@ func (g *Graph) Overflow() (left, right bool) {
 	if fg == nil || fg.Canvas == nil {
 		return false, false
 	}
-	return g.offX > 0, g.offX+g.w < fg.Canvas.W
+	c, _ := g.drawing(fg)
+	return g.offX > 0, g.offX+g.w < c.W
+}
+
+// drawing is the flow's drawing as the pane shows it: the snapshot's,
+// or, when a box is wider than the pane, one drawn again with boxes no
+// wider than the pane (names cut inside whole boxes; kept until the flow
+// or the width changes).
+func (g *Graph) drawing(fg *analysis.Flow) (*flowgraph.Canvas, *flowgraph.Layout) {
+	if fg.Canvas == nil || fg.Layout == nil || fg.Graph == nil || g.w < 12 {
+		return fg.Canvas, fg.Layout
+	}
+	if g.fit.fg == fg && g.fit.w == g.w {
+		return g.fit.c, g.fit.l
+	}
+	widest := 0
+	for i := range fg.Graph.Nodes {
+		widest = max(widest, fg.Layout.Box(i).W)
+	}
+	c, l := fg.Canvas, fg.Layout
+	if widest > g.w {
+		c, l = flowgraph.Render(fg.Graph, flowgraph.Options{MaxBox: g.w})
+	}
+	g.fit.fg, g.fit.w, g.fit.c, g.fit.l = fg, g.w, c, l
+	return c, l
 }
 
 func (g *Graph) clampScroll(c *flowgraph.Canvas) {
@@ -215,7 +245,8 @@ func (g *Graph) scrollToSelection(fg *analysis.Flow) {
 	if g.selected < 0 || fg.Layout == nil {
 		return
 	}
-	b := fg.Layout.Box(g.selected)
+	_, l := g.drawing(fg)
+	b := l.Box(g.selected)
 	if b.W == 0 {
 		return
 	}
@@ -292,11 +323,12 @@ func (g *Graph) MoveSide(d int) {
 	if fg == nil || g.selected < 0 {
 		return
 	}
-	cur := fg.Layout.Box(g.selected)
+	_, l := g.drawing(fg)
+	cur := l.Box(g.selected)
 	cx, cy := cur.X+cur.W/2, cur.Y+cur.H/2
 	best, bestCost := -1, 0
 	for i := range fg.Graph.Nodes {
-		b := fg.Layout.Box(i)
+		b := l.Box(i)
 		if i == g.selected || b.W == 0 {
 			continue
 		}
@@ -326,7 +358,8 @@ func (g *Graph) Scroll(dx, dy int) {
 	g.offX = max(0, g.offX+dx)
 	g.offY = max(0, g.offY+dy)
 	if fg := g.cur(); fg != nil && fg.Canvas != nil {
-		g.clampScroll(fg.Canvas)
+		c, _ := g.drawing(fg)
+		g.clampScroll(c)
 	}
 }
 

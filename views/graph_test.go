@@ -7,6 +7,7 @@ import (
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/internal/testshared"
 )
 
 func snapshot(t *testing.T, name string) *analysis.Snapshot {
@@ -85,5 +86,32 @@ func TestPanesWithoutGoodSnapshot(t *testing.T) {
 	}
 	if f.Badge() != "1" || f.Len() != 1 {
 		t.Errorf("findings badge %q len %d, want the load failure", f.Badge(), f.Len())
+	}
+}
+
+// TestGraphBoxesFitThePane: in a pane narrower than the widest box the
+// flow is drawn again with names cut inside whole boxes: every box fits,
+// so scrolling to any node shows it whole (issue 28).
+func TestGraphBoxesFitThePane(t *testing.T) {
+	for _, slug := range []string{"blog-pipeline-agent", "email-outreach-agent"} {
+		dir := testshared.Dir(t, "corpus", "cinatra", "agents", "cinatra-ai", slug)
+		s := analysis.Run(dir, analysis.Options{Stages: analysis.Everything})
+		for _, w := range []int{30, 40, 57, 80} {
+			g := NewGraph()
+			g.SetSize(w, 20)
+			g.SetSnapshot(s)
+			for _, fl := range s.Flows {
+				fg := fl.Drawn()
+				if fg == nil || fg.Canvas == nil {
+					continue
+				}
+				_, l := g.drawing(fg)
+				for i, n := range fg.Graph.Nodes {
+					if b := l.Box(i); b.W > w {
+						t.Errorf("%s, %d columns: the box of %q is %d wide", slug, w, n.Name, b.W)
+					}
+				}
+			}
+		}
 	}
 }

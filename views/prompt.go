@@ -27,6 +27,10 @@ type Prompt struct {
 	cursorAt int  // line of the cursor in the last layout
 	follow   bool // the cursor moved: scroll it into view at the next View
 
+	step      int  // on a node that sends no prompt: the cursor on the agent's LLM steps
+	stepArmed bool // enter was pressed on an LLM step: Target names it once
+	boff      int  // the budget table's first bucket column shown (←/→ scroll it when it is too wide)
+
 	hops    []promptHop // the jumps made with enter, newest last
 	landing bool        // Target named a feeding node: the next SetNode is where the jump landed
 	back    *promptHop  // esc/⌫ was pressed: Target names hop.from once, SetNode restores the cursor
@@ -102,9 +106,32 @@ func (p *Prompt) pick() {
 	}
 }
 
-// Nav moves the placeholder cursor (up/down) or scrolls (pages, top, bottom).
+// StepList says the tab lists the agent's LLM steps (the selected node
+// sends no prompt): enter goes to the one under the cursor.
+func (p *Prompt) StepList() bool { return p.node == nil && p.report != nil && len(p.report.Nodes) > 0 }
+
+// Nav moves the placeholder cursor (up/down; on a node that sends no
+// prompt, the cursor on the LLM steps), scrolls (pages, top, bottom), or
+// scrolls the budget table's bucket columns (left/right).
 func (p *Prompt) Nav(n Nav, page int) {
-	p.armed = false
+	p.armed, p.stepArmed = false, false
+	switch n {
+	case NavLeft:
+		p.boff = max(0, p.boff-1)
+		return
+	case NavRight:
+		p.boff++ // clamped when drawn
+		return
+	}
+	if p.StepList() && (n == NavUp || n == NavDown) {
+		d := 1
+		if n == NavUp {
+			d = -1
+		}
+		p.step = max(0, min(len(p.report.Nodes)-1, p.step+d))
+		p.follow = true
+		return
+	}
 	switch n {
 	case NavUp, NavDown:
 		if len(p.rows) == 0 {
@@ -132,6 +159,10 @@ func (p *Prompt) Nav(n Nav, page int) {
 // Open (enter) selects, in the graph, the node that feeds the placeholder
 // under the cursor.
 func (p *Prompt) Open() bool {
+	if p.StepList() {
+		p.stepArmed, p.armed, p.back = true, false, nil
+		return true
+	}
 	r, ok := p.Selected()
 	if !ok || r.Provenance.FromPointer == "" || p.node == nil {
 		return false
@@ -167,6 +198,13 @@ func (p *Prompt) BackTo() (string, bool) {
 func (p *Prompt) Target() (Target, bool) {
 	if p.back != nil {
 		return Target{File: p.file, Pointer: p.back.from}, true
+	}
+	if p.stepArmed {
+		p.stepArmed = false
+		if p.StepList() {
+			return Target{File: p.file, Pointer: p.report.Nodes[min(p.step, len(p.report.Nodes)-1)].Pointer}, true
+		}
+		return Target{}, false
 	}
 	if !p.armed {
 		return Target{}, false
@@ -228,11 +266,23 @@ func (p *Prompt) lines(th Theme) []string {
 			out = append(out, th.Text.Render(back))
 		}
 		if len(p.report.Nodes) > 0 {
-			ids := make([]string, len(p.report.Nodes))
+			out = append(out, "", th.Bold.Render("LLM steps")+th.Dim.Render(fmt.Sprintf(" (%d) · enter selects the step", len(p.report.Nodes))))
+			p.step = min(p.step, len(p.report.Nodes)-1)
 			for i, x := range p.report.Nodes {
-				ids[i] = Clean(x.ID)
+				mark := "  "
+				if i == p.step {
+					mark = th.Cursor.Render("› ")
+					p.cursorAt = len(out)
+				}
+				l := mark + fmt.Sprintf("%d. %s", x.Order, Clean(x.Name))
+				if id := Clean(x.ID); id != "" && id != Clean(x.Name) {
+					l += th.Dim.Render(" (" + id + ")")
+				}
+				if i == p.step {
+					l = th.Selected.Render(Fit(l, w))
+				}
+				out = append(out, Trunc(l, w))
 			}
-			out = append(out, th.Dim.Render(Trunc("LLM steps: "+strings.Join(ids, ", "), w)))
 		}
 		out = append(out, "")
 		return append(out, p.budgetLines(th, w)...)
@@ -354,14 +404,42 @@ func styleLines(st interface{ Render(...string) string }, s string) string {
 
 // budgetLines is the agent's budget table: per step the estimate of each
 // bucket, ! where the static part already exceeds the bucket's budget.
+// Node names are whole when the pane allows; a table wider than the pane
+// keeps the step and node columns and scrolls the buckets (←/→).
 func (p *Prompt) budgetLines(th Theme, w int) []string {
 	r := p.report
 	out := []string{th.Bold.Render("usage") + th.Dim.Render(" per LLM call, tokens (estimate; ! over your budget:)")}
 	abbr := map[prompts.Bucket]string{prompts.Policy: "policy", prompts.Tool: "tool", prompts.Evidence: "evid",
 		prompts.Memory: "mem", prompts.Business: "biz", prompts.Session: "sess"}
-	head := fmt.Sprintf("%-3s %-12s", "#", "node")
-	for _, b := range prompts.Buckets {
+	const numW, cellW = 4, 8
+	nameW := len("example")
+	for _, s := range r.Steps {
+		nameW = max(nameW, Width(Clean(s.Node)))
+	}
+	nb := len(prompts.Buckets)
+	room := w
+	if numW+nameW+cellW*nb > w {
+		room = w - 2                                  // the ◂▸ marker
+		nameW = min(nameW, max(6, room-numW-cellW*2)) // at least two buckets beside the names
+	}
+	shown := max(1, min(nb, (room-numW-nameW)/cellW))
+	p.boff = max(0, min(p.boff, nb-shown))
+	buckets := prompts.Buckets[p.boff : p.boff+shown]
+	left, right := p.boff > 0, p.boff+shown < nb
+	pad := func(s string, n int) string { return s + strings.Repeat(" ", max(0, n-Width(s))) }
+	head := pad("#", numW) + pad("node", nameW)
+	for _, b := range buckets {
 		head += fmt.Sprintf(" %7s", abbr[b])
+	}
+	if left || right {
+		switch {
+		case left && right:
+			head += " ◂▸"
+		case left:
+			head += " ◂"
+		default:
+			head += " ▸"
+		}
 	}
 	out = append(out, th.Dim.Render(Trunc(head, w)))
 	over := map[[2]any]bool{}
@@ -369,8 +447,8 @@ func (p *Prompt) budgetLines(th Theme, w int) []string {
 		over[[2]any{e.Order, e.Bucket}] = true
 	}
 	for _, s := range r.Steps {
-		l := fmt.Sprintf("%-3d %-12s", s.Order, Trunc(Clean(s.Node), 12))
-		for _, b := range prompts.Buckets {
+		l := pad(fmt.Sprint(s.Order), numW) + pad(Trunc(Clean(s.Node), nameW), nameW)
+		for _, b := range buckets {
 			cell := fmt.Sprintf(" %7d", s.Estimate[b])
 			if over[[2]any{s.Order, b}] {
 				cell = th.Warning.Render(fmt.Sprintf(" %6d!", s.Estimate[b]))
@@ -382,11 +460,14 @@ func (p *Prompt) budgetLines(th Theme, w int) []string {
 		}
 		out = append(out, Trunc(l, w))
 	}
-	l := fmt.Sprintf("%-3s %-12s", "", "example")
-	for _, b := range prompts.Buckets {
+	l := pad("", numW) + pad("example", nameW)
+	for _, b := range buckets {
 		l += fmt.Sprintf(" %7d", r.Example.Buckets[b])
 	}
 	out = append(out, th.Dim.Render(Trunc(l, w)))
+	if left || right {
+		out = append(out, th.Dim.Render(Trunc(fmt.Sprintf("buckets %d–%d of %d · ←/→ scroll", p.boff+1, p.boff+shown, nb), w)))
+	}
 	for _, e := range r.Exceeded {
 		out = append(out, th.Warning.Render(Trunc(fmt.Sprintf("⚠ step %d %s: %s %d > %d", e.Order, Clean(e.Node), e.Bucket, e.Tokens, e.Budget), w)))
 	}

@@ -1,6 +1,7 @@
 package workspace
 
 import (
+	"fmt"
 	"maps"
 	"os"
 	"path/filepath"
@@ -476,5 +477,31 @@ func TestDuplicatesNamedBounded(t *testing.T) {
 	}
 	if got := namedSome(others[:3], 3); got != "a, b, c" {
 		t.Errorf("three: %q", got)
+	}
+}
+
+// TestDuplicateMessageBounded: a name given to many packages (a tree
+// copied many times) names at most three others in each finding, and
+// counts the rest: the messages grow linearly, not as the square.
+func TestDuplicateMessageBounded(t *testing.T) {
+	var agents []Agent
+	for k := range 50 {
+		d := fmt.Sprintf("agents/v%02d/worker", k)
+		agents = append(agents, Agent{Dir: d, Rel: d[len("agents/"):], Package: "@acme/worker", Version: "1.0.0", Parsed: true,
+			PackageFile: d + "/package.json", NameLine: 2, NameColumn: 3})
+	}
+	ix := Build("agents", agents, nil)
+	n := 0
+	for _, f := range ix.Findings {
+		if f.Code != "workspace_duplicate_package" {
+			continue
+		}
+		n++
+		if strings.Count(f.Message, "/worker") > 6 || !strings.Contains(f.Message, "and 46 more") {
+			t.Fatalf("message: %s", f.Message)
+		}
+	}
+	if n != 50 {
+		t.Errorf("%d duplicate findings for 50 packages", n)
 	}
 }

@@ -1,0 +1,147 @@
+package tui
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	tea "charm.land/bubbletea/v2"
+	"github.com/charmbracelet/x/ansi"
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/testshared"
+)
+
+// TestTabTitleNamesWhole: at every width the side pane's title shows
+// whole tab names only (a window around the active tab, ‹ › saying more
+// lie either way), the active one always (issue 28: not Fin│Ste│Nod).
+func TestTabTitleNamesWhole(t *testing.T) {
+	m := newModel(t, findingsFixture, 80, 24, analyze(t, findingsFixture, 1))
+	names := map[string]bool{}
+	for _, p := range m.tabs {
+		names[p.Name()] = true
+	}
+	for w := 16; w <= 80; w++ {
+		for tab := range m.tabs {
+			m.tab = tab
+			title := ansi.Strip(m.tabTitle(w))
+			if ansi.StringWidth(title) > w {
+				t.Errorf("width %d: title %q is wider", w, title)
+			}
+			if !strings.Contains(title, m.tabs[tab].Name()) {
+				t.Errorf("width %d: the active tab %s is not in %q", w, m.tabs[tab].Name(), title)
+			}
+			for _, part := range strings.FieldsFunc(strings.Trim(title, "‹›"), func(r rune) bool { return r == '│' }) {
+				name, _, _ := strings.Cut(strings.TrimSpace(part), " ")
+				if !names[name] {
+					t.Errorf("width %d, tab %d: %q is no whole tab name (title %q)", w, tab, name, title)
+				}
+			}
+		}
+	}
+}
+
+// promptTab shows the Prompt tab, focused, on the node id.
+func promptTab(t *testing.T, m *Model, id string) {
+	t.Helper()
+	m.graph.SelectID(id)
+	m.refreshNode()
+	for i, tab := range m.tabs {
+		if tab.Name() == "Prompt" {
+			press(m, fmt.Sprint(i+1))
+		}
+	}
+	m.focus = focusSide
+}
+
+// TestPromptTabFromNonLLMNode: on a node that sends no prompt the tab
+// lists the agent's LLM steps with a cursor; enter (offered as "go to LLM
+// step") selects the one under the cursor in the graph.
+func TestPromptTabFromNonLLMNode(t *testing.T) {
+	p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
+	m := newModel(t, p, 120, 30, analyze(t, p, 1))
+	steps := m.cur.Snapshot.Prompts.Nodes
+	if len(steps) == 0 {
+		t.Fatal("the example has no LLM step")
+	}
+	promptTab(t, m, "publish")
+	if s := ansi.Strip(m.Render()); !strings.Contains(s, "LLM steps") || !strings.Contains(s, "enter go to LLM step") {
+		t.Fatalf("on a non-LLM node:\n%s", s)
+	}
+	press(m, "down", "enter")
+	want := steps[min(1, len(steps)-1)].Pointer
+	if _, n := m.graph.SelectedNode(); n == nil || n.Pointer != want {
+		t.Errorf("enter selects %+v, want the LLM step at %s", n, want)
+	}
+}
+
+// TestPromptBudgetScrolls: a budget table wider than the pane keeps the
+// step and node columns and scrolls the buckets with ←/→; wide enough, no
+// node name is cut.
+func TestPromptBudgetScrolls(t *testing.T) {
+	dir := testshared.Dir(t, "corpus", "cinatra", "agents", "cinatra-ai", "email-outreach-agent")
+	m := newModel(t, dir, 100, 30, analyze(t, dir, 1))
+	promptTab(t, m, "")
+	s := ansi.Strip(m.Render())
+	if !strings.Contains(s, "←/→ scroll") || strings.Contains(s, " sess ") {
+		t.Fatalf("100 columns: the budget table does not scroll:\n%s", s)
+	}
+	press(m, "right", "right", "right", "right", "right")
+	if s := ansi.Strip(m.Render()); !strings.Contains(s, "sess") || !strings.Contains(s, "◂") {
+		t.Errorf("→: the last buckets do not show:\n%s", s)
+	}
+	m = newModel(t, dir, 140, 40, analyze(t, dir, 1))
+	promptTab(t, m, "")
+	for _, st := range m.cur.Snapshot.Prompts.Steps {
+		if s := ansi.Strip(m.Render()); !strings.Contains(s, " "+st.Node+" ") {
+			t.Errorf("140 columns: the budget table cuts %q:\n%s", st.Node, s)
+		}
+	}
+}
+
+// TestBrokenJSONSelectsItsFinding: with a finding selected further down
+// the list, the flow file breaking leaves one invalid_json finding: it is
+// selected (cursor and detail), not a bucket header.
+func TestBrokenJSONSelectsItsFinding(t *testing.T) {
+	dir := copyDir(t, findingsFixture)
+	m := newModel(t, dir, 100, 30, analyze(t, dir, 1))
+	press(m, "tab")
+	for range 12 {
+		if x, ok := m.findings.Selected(); ok && x.Severity != compile.Blocker {
+			break
+		}
+		press(m, "down")
+	}
+	if x, ok := m.findings.Selected(); !ok || x.Severity == compile.Blocker {
+		t.Fatalf("no warning is selected: %+v %v", x, ok)
+	}
+	flow := filepath.Join(dir, "cinatra", "oas.json")
+	if err := os.WriteFile(flow, []byte("{ broken"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m.Update(analysisMsg{analyze(t, dir, 2)})
+	if x, ok := m.findings.Selected(); !ok || x.Code != "invalid_json" {
+		t.Errorf("after the break: selected %+v %v, want invalid_json\n%s", x, ok, ansi.Strip(m.Render()))
+	}
+}
+
+// TestCallGraphTooLargeNote: a call graph too large to draw says so and
+// names the command that draws it, wrapped to the pane.
+func TestCallGraphTooLargeNote(t *testing.T) {
+	m := newWorkspace("my agents", []string{"my agents/v/a"}, Options{})
+	defer m.close()
+	m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+	m.drawGraph()
+	m.tooLarge = m.tooLargeNote(9000, 12000)
+	lines := m.graphLines(60, 20)
+	s := strings.Join(lines, "\n")
+	if !strings.Contains(s, "oastui graph 'my agents' --workspace --format dot") || !strings.Contains(s, "9000 agents") {
+		t.Errorf("the note does not name the command:\n%s", s)
+	}
+	for _, l := range lines {
+		if ansi.StringWidth(l) > 60 {
+			t.Errorf("line wider than the pane: %q", l)
+		}
+	}
+}
