@@ -260,7 +260,7 @@ func TestSnapshotNames(t *testing.T) {
 // matched to its slot by the fact its check gives (Finding.Slot), not by
 // reading the message.
 func TestSlotProblemsByFact(t *testing.T) {
-	s := Run(filepath.Join("..", "testdata", "invalid", "slots", "flownode-not-placed"), Options{Stages: StageSlots})
+	s := Run(filepath.Join("..", "lint", "testdata", "rules", "err", "context_slot_not_wired", "flownode-not-placed"), Options{Stages: StageSlots})
 	var found bool
 	for _, r := range s.Slots {
 		if r.Slot.SlotID == "draftContext" {

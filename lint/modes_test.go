@@ -270,9 +270,9 @@ func gateJSON(a *compile.Agent, cfg *Config) ([]byte, bool) {
 // deterministic review judges it.
 func TestGateInEveryMode(t *testing.T) {
 	for _, dir := range []string{
-		filepath.Join("..", "testdata", "invalid", "scans", "urls-everywhere"),
-		filepath.Join("..", "testdata", "invalid", "scans", "startnode-nested-inline"), // a dry-run blocker
-		filepath.Join("..", "testdata", "agents", "oastui", "example-agent"),           // no blocker: advisory markers
+		ruleCase("err", "untrusted_external_url", "urls-everywhere"),
+		ruleCase("err", "start_node_inputs_without_required", "startnode-nested-inline"), // a dry-run blocker
+		filepath.Join("..", "testdata", "agents", "oastui", "example-agent"),             // no blocker: advisory markers
 	} {
 		a := rvLoad(t, dir)
 		cfg := &Config{Rules: map[string]string{RuleAdvisoryDispatchDeferred.Code: "blocker"}}

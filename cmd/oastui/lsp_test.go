@@ -297,7 +297,7 @@ func TestLSPStdio(t *testing.T) {
 	flowURI, pkgURI := fileURI(flow), fileURI(pkg)
 
 	c := startLSP(t)
-	res, rerr := c.call("initialize", map[string]any{"processId": nil, "rootUri": fileURI(filepath.Dir(dir)),
+	res, rerr := c.call("initialize", map[string]any{"processId": nil, "rootUri": fileURI(filepath.Dir(filepath.Dir(dir))), // the agents/ tree: the legacy fixture below is in it
 		"capabilities": map[string]any{
 			"workspace":    map[string]any{"workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create", "rename", "delete"}}},
 			"textDocument": map[string]any{"hover": map[string]any{"contentFormat": []string{"markdown", "plaintext"}}},
