@@ -92,22 +92,27 @@ func ReadFileLimited(path string, limit int64) ([]byte, error) {
 }
 
 // overlay is LoadOptions.Overlay keyed by absolute, cleaned paths: the
-// files whose contents loading takes from memory instead of the disk.
+// files whose contents loading takes from memory instead of the disk,
+// over the disk or, with LoadOptions.Rev, over a git revision (rev).
 // Every read of loading goes through it (the flow file, package.json,
 // cinatra.json, the registry, the sibling files and the package.json
-// files of the tree), so that an unsaved buffer (a language server) or
-// stdin (`oastui lint -`) is reviewed exactly as that file on disk would be.
-type overlay map[string][]byte
+// files of the tree), so that an unsaved buffer (a language server),
+// stdin (`oastui lint -`) or an old revision is reviewed exactly as that
+// file on disk would be.
+type overlay struct {
+	m   map[string][]byte
+	rev *GitRev // nil: the disk
+}
 
-// newOverlay normalises the keys of m; nil for an empty m (no overlay, and
-// no cost: every lookup is then a nil-map miss).
-func newOverlay(m map[string][]byte) overlay {
+// newOverlay normalises the keys of m; a nil map for an empty m (no
+// overlay, and no cost: every lookup is then a nil-map miss).
+func newOverlay(m map[string][]byte, rev *GitRev) overlay {
 	if len(m) == 0 {
-		return nil
+		return overlay{rev: rev}
 	}
-	o := make(overlay, len(m))
+	o := overlay{m: make(map[string][]byte, len(m)), rev: rev}
 	for p, b := range m {
-		o[overlayKey(p)] = b
+		o.m[overlayKey(p)] = b
 	}
 	return o
 }
@@ -121,10 +126,10 @@ func overlayKey(p string) string {
 
 // get returns the overlaid contents of path.
 func (o overlay) get(path string) ([]byte, bool) {
-	if o == nil {
+	if o.m == nil {
 		return nil, false
 	}
-	b, ok := o[overlayKey(path)]
+	b, ok := o.m[overlayKey(path)]
 	return b, ok
 }
 
@@ -133,6 +138,9 @@ func (o overlay) get(path string) ([]byte, bool) {
 func (o overlay) readFile(path string, limit int64) ([]byte, error) {
 	b, ok := o.get(path)
 	if !ok {
+		if o.rev != nil {
+			return o.rev.readFile(path, limit)
+		}
 		return ReadFileLimited(path, limit)
 	}
 	if int64(len(b)) > limit {
@@ -141,12 +149,36 @@ func (o overlay) readFile(path string, limit int64) ([]byte, error) {
 	return b, nil
 }
 
+// stat is os.Stat of the disk or of the revision under the overlay.
+func (o overlay) stat(path string) (fs.FileInfo, error) {
+	if o.rev != nil {
+		return o.rev.stat(path)
+	}
+	return os.Stat(path)
+}
+
+// lstat is os.Lstat of the disk or of the revision.
+func (o overlay) lstat(path string) (fs.FileInfo, error) {
+	if o.rev != nil {
+		return o.rev.stat(path)
+	}
+	return os.Lstat(path)
+}
+
+// readDir is os.ReadDir of the disk or of the revision.
+func (o overlay) readDir(dir string) ([]fs.DirEntry, error) {
+	if o.rev != nil {
+		return o.rev.readDir(dir)
+	}
+	return os.ReadDir(dir)
+}
+
 // exists: path is overlaid, or anything stands there on disk.
 func (o overlay) exists(path string) bool {
 	if _, ok := o.get(path); ok {
 		return true
 	}
-	_, err := os.Stat(path)
+	_, err := o.stat(path)
 	return err == nil
 }
 
@@ -156,6 +188,6 @@ func (o overlay) isFile(path string) bool {
 	if _, ok := o.get(path); ok {
 		return true
 	}
-	st, err := os.Stat(path)
+	st, err := o.stat(path)
 	return err == nil && !st.IsDir()
 }
