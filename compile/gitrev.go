@@ -376,3 +376,8 @@ func walkRev(g *GitRev, p string, d fs.DirEntry, fn fs.WalkDirFunc) error {
 	}
 	return nil
 }
+
+// ScanPackagesRev is ScanPackages over a git revision (nil: the disk).
+func ScanPackagesRev(root string, rev *GitRev) *PackageIndex {
+	return &PackageIndex{Root: root, ByName: scanPackageNames(root, overlay{rev: rev})}
+}

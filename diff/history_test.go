@@ -1,0 +1,173 @@
+package diff
+
+import (
+	"bytes"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io/fs"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/testshared"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files")
+
+// gitRun runs git in dir with a fixed identity and no user config.
+func gitRun(t testing.TB, dir string, args ...string) string {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t",
+		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z")
+	out, err := cmd.CombinedOutput()
+	if err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+	return string(out)
+}
+
+func copyTree(t testing.TB, from, to string) {
+	t.Helper()
+	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(from, p)
+		dst := filepath.Join(to, rel)
+		if d.IsDir() {
+			return os.MkdirAll(dst, 0o755)
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		return os.WriteFile(dst, b, 0o644)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+type histRev struct {
+	Rev     string `json:"rev"`
+	Subject string `json:"subject"`
+}
+
+// historyRepo builds a git repository holding the agent's revisions in
+// order (agents/cinatra-ai/<slug>), one commit each with its subject;
+// it returns the repository, the agent's directory and the commits.
+func historyRepo(t testing.TB, histDir, slug string) (string, string, []string, []histRev) {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(histDir, slug, "log.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	var revs []histRev
+	if err := json.Unmarshal(b, &revs); err != nil {
+		t.Fatal(err)
+	}
+	repo := t.TempDir()
+	agent := filepath.Join(repo, "agents", "cinatra-ai", slug)
+	gitRun(t, repo, "init", "-q")
+	var commits []string
+	for _, r := range revs {
+		if err := os.RemoveAll(agent); err != nil {
+			t.Fatal(err)
+		}
+		copyTree(t, filepath.Join(histDir, slug, r.Rev), agent)
+		gitRun(t, repo, "add", "-A")
+		gitRun(t, repo, "commit", "-q", "--allow-empty", "-m", r.Subject)
+		commits = append(commits, strings.TrimSpace(gitRun(t, repo, "rev-parse", "HEAD")))
+	}
+	return repo, agent, commits, revs
+}
+
+// diffRevs diffs two commits of the agent, both read through git.
+func diffRevs(t testing.TB, repo, agent, oldRev, newRev string) *Result {
+	t.Helper()
+	cfg := &analysis.ConfigResult{}
+	var snaps [2]*analysis.Snapshot
+	for i, rev := range []string{oldRev, newRev} {
+		g, err := compile.OpenGitRev(repo, rev)
+		if err != nil {
+			t.Fatal(err)
+		}
+		snaps[i] = Analyze(agent, g, cfg)
+		g.Close()
+	}
+	return Diff(snaps[0], snaps[1], Options{OldRev: oldRev[:7], NewRev: newRev[:7]})
+}
+
+// TestHistory diffs every consecutive pair of revisions of every agent of
+// the corpus history, read from a real git repository, against goldens.
+func TestHistory(t *testing.T) {
+	histDir := testshared.Dir(t, "corpus", "history")
+	ents, err := os.ReadDir(histDir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		slug := e.Name()
+		t.Run(slug, func(t *testing.T) {
+			repo, agent, commits, revs := historyRepo(t, histDir, slug)
+			var out bytes.Buffer
+			for i := 1; i < len(commits); i++ {
+				r := diffRevs(t, repo, agent, commits[i-1], commits[i])
+				r.Old.Rev, r.New.Rev = revs[i-1].Rev, revs[i].Rev
+				fmt.Fprintf(&out, "## %s → %s: %s\n", revs[i-1].Rev, revs[i].Rev, revs[i].Subject)
+				if err := Text(&out, r, repo, false); err != nil {
+					t.Fatal(err)
+				}
+				out.WriteString("\n")
+				checkHistoryPair(t, r, filepath.Join(histDir, slug), revs[i-1].Rev, revs[i].Rev)
+			}
+			golden(t, filepath.Join("testdata", "history", slug+".txt"), out.Bytes())
+		})
+	}
+}
+
+// checkHistoryPair: a revision that changes only package.json names no
+// change of the flow.
+func checkHistoryPair(t *testing.T, r *Result, dir, a, b string) {
+	t.Helper()
+	fa, _ := os.ReadFile(filepath.Join(dir, a, "cinatra", "oas.json"))
+	fb, _ := os.ReadFile(filepath.Join(dir, b, "cinatra", "oas.json"))
+	if !bytes.Equal(fa, fb) {
+		return
+	}
+	for _, c := range r.Changes {
+		if area := byID[c.Check].Area; area != "package" && area != "review" {
+			t.Errorf("%s → %s changes only package.json, yet %s: %s", a, b, c.Check, c.Message)
+		}
+	}
+}
+
+func golden(t *testing.T, path string, got []byte) {
+	t.Helper()
+	if *update {
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, got, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("%v (run with -update to create it)", err)
+	}
+	if !bytes.Equal(got, want) {
+		t.Errorf("%s differs from the output (run with -update to accept):\n%s", path, got)
+	}
+}
