@@ -26,6 +26,9 @@ type Config struct {
 	// Budget is the per-bucket token budget of one LLM call (budget: keys;
 	// unset keys take the ContextOS example run budget, prompts.DefaultBudget).
 	Budget prompts.Budget `yaml:"-"`
+	// Diff overrides the levels of `oastui diff`'s checks (diff: keys):
+	// check id → breaking|warn|info|off; the diff package checks the ids.
+	Diff map[string]string `yaml:"-"`
 	dir    string         // absolute directory of Path; ignore files are relative to it
 }
 
