@@ -392,4 +392,3 @@ func writeChecks(w io.Writer, format string) error {
 	}
 	return nil
 }
-
