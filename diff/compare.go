@@ -272,7 +272,11 @@ func lis(seq []int) []bool {
 
 // contract: the compiled input and output schemas, and the artifacts.
 func (d *differ) contract() {
-	if !d.old.ok || !d.new.ok || d.old.s.Compiled == nil || d.new.s.Compiled == nil {
+	if !d.old.ok || !d.new.ok {
+		return
+	}
+	d.artifacts()
+	if d.old.s.Compiled == nil || d.new.s.Compiled == nil {
 		return
 	}
 	for _, name := range unionKeys(d.old.inputs, d.new.inputs) {
@@ -329,6 +333,11 @@ func (d *differ) contract() {
 			c.Port = name
 		}
 	}
+}
+
+// artifacts: what the agent materialises (EndNode output bindings,
+// artifact_materialize nodes), read from the flow model.
+func (d *differ) artifacts() {
 	for _, k := range unionKeys(d.old.arts, d.new.arts) {
 		o, inOld := d.old.arts[k]
 		n, inNew := d.new.arts[k]
@@ -661,7 +670,7 @@ func (d *differ) versionBump() {
 	if ok1 && ok2 && bumpSaysBreaking(ov, nv) {
 		return
 	}
-	msg := fmt.Sprintf("%d breaking change(s) (%s) and the version %s does not say so: bump the major version (the minor one below 1.0)",
+	msg := fmt.Sprintf("%d breaking change(s) (%s), and the version %s: bump the major version (the minor one below 1.0)",
 		len(breaking), strings.Join(dedupe(breaking), ", "), versionText(d.old.pkg.version, d.new.pkg.version))
 	d.add("diff_version_not_bumped", "version", "", d.old.pkg.version, d.new.pkg.version, msg, pos(d.old.pkgDoc, "/version"), pos(d.new.pkgDoc, "/version"))
 }

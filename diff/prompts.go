@@ -205,12 +205,12 @@ func Words(a, b string) []Word {
 			case i < n && j < m && mx[i] == my[j]:
 				push("=", mx[i])
 				i, j = i+1, j+1
-			case j < m && (i == n || lcs[i][j+1] >= lcs[i+1][j]):
-				push("+", my[j])
-				j++
-			default:
+			case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
 				push("-", mx[i])
 				i++
+			default:
+				push("+", my[j])
+				j++
 			}
 		}
 	}

@@ -223,8 +223,8 @@ func schemaPorts(schema any) map[string]port {
 	return out
 }
 
-// readOrder lists node keys in compiled step order (when the agent
-// compiled) and in BFS order, flow by flow.
+// readOrder lists node keys in compiled step order then the other nodes
+// in BFS order (when the agent compiled), and in BFS order alone.
 func (v *sideView) readOrder() {
 	seen := map[string]bool{}
 	if c := v.s.Compiled; c != nil {
@@ -241,7 +241,12 @@ func (v *sideView) readOrder() {
 		ns := append([]*flowgraph.Node(nil), f.g.Nodes...)
 		sort.SliceStable(ns, func(i, j int) bool { return ns[i].BFS < ns[j].BFS })
 		for _, n := range ns {
-			v.bfs = append(v.bfs, k+"/"+n.ID)
+			key := k + "/" + n.ID
+			v.bfs = append(v.bfs, key)
+			if len(v.order) > 0 && !seen[key] {
+				seen[key] = true
+				v.order = append(v.order, key)
+			}
 		}
 	}
 }
@@ -275,6 +280,13 @@ func (v *sideView) readPortPointers() {
 			}
 			if p, ok := ports[t]; ok && p.ptr == "" {
 				p.ptr = compile.AppendIndex(compile.Append(n.Pointer, list), i)
+				// The compiled schema carries no defaults: the StartNode's input does.
+				if def := it.Get("default"); def != nil && !p.hasDef && list == "inputs" {
+					p.def, p.hasDef = canon(def.Interface()), true
+					if p.def == "" {
+						p.def = "null"
+					}
+				}
 				ports[t] = p
 			}
 		}
