@@ -200,12 +200,7 @@ func (d *differ) moved() {
 	if len(common) < 2 {
 		return
 	}
-	// Longest increasing subsequence of the new positions, in old order.
-	seq := make([]int, len(common))
-	for i, k := range common {
-		seq[i] = inNew[k]
-	}
-	keep := lis(seq)
+	keep := keptInOrder(common, inNew)
 	oldIdx := map[string]int{}
 	for i, k := range oldOrder {
 		oldIdx[k] = i
@@ -244,8 +239,60 @@ func neighbours(order []string, i int, keep map[string]int) string {
 	return "(start)"
 }
 
-// lis marks the members of one longest increasing subsequence of seq.
-func lis(seq []int) []bool {
+// keptInOrder marks the nodes of common (in old order) that keep their
+// relative order in the new one: a longest subsequence increasing in the
+// new positions. Among the longest, the one that leaves out the smallest
+// keys is chosen, so the choice depends only on which pairs of nodes
+// swapped, not on the direction of the diff (diff(B, A) names the same
+// nodes moved).
+func keptInOrder(common []string, inNew map[string]int) []bool {
+	seq := make([]int, len(common))
+	for i, k := range common {
+		seq[i] = inNew[k]
+	}
+	skip := make([]bool, len(seq))
+	best := lisLen(seq, skip)
+	if len(seq) > 300 { // quadratic below: keep long flows fast
+		return lisKeep(seq)
+	}
+	order := make([]int, len(seq))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return common[order[a]] < common[order[b]] })
+	for _, i := range order {
+		skip[i] = true
+		if lisLen(seq, skip) != best {
+			skip[i] = false
+		}
+	}
+	keep := make([]bool, len(seq))
+	for i := range keep {
+		keep[i] = !skip[i]
+	}
+	return keep
+}
+
+// lisLen is the length of the longest increasing subsequence of seq
+// without the skipped members.
+func lisLen(seq []int, skip []bool) int {
+	var tails []int
+	for i, x := range seq {
+		if skip[i] {
+			continue
+		}
+		j := sort.SearchInts(tails, x)
+		if j == len(tails) {
+			tails = append(tails, x)
+		} else {
+			tails[j] = x
+		}
+	}
+	return len(tails)
+}
+
+// lisKeep marks the members of one longest increasing subsequence of seq.
+func lisKeep(seq []int) []bool {
 	n := len(seq)
 	tails, prev := []int{}, make([]int, n)
 	for i, x := range seq {

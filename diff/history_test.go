@@ -14,6 +14,7 @@ import (
 
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/race"
 	"github.com/oastui/oastui/internal/testshared"
 )
 
@@ -76,33 +77,55 @@ func historyRepo(t testing.TB, histDir, slug string) (string, string, []string, 
 	repo := t.TempDir()
 	agent := filepath.Join(repo, "agents", "cinatra-ai", slug)
 	gitRun(t, repo, "init", "-q")
-	var commits []string
-	for _, r := range revs {
-		if err := os.RemoveAll(agent); err != nil {
-			t.Fatal(err)
+	// One git fast-import for the whole history: each revision is a commit
+	// replacing the agent's files (deleteall), with its subject.
+	var stream bytes.Buffer
+	prefix := "agents/cinatra-ai/" + slug + "/"
+	for i, r := range revs {
+		fmt.Fprintf(&stream, "commit refs/heads/main\nmark :%d\ncommitter t <t@t> %d +0000\ndata %d\n%s\n", i+1, 1767225600+i*60, len(r.Subject), r.Subject)
+		if i > 0 {
+			fmt.Fprintf(&stream, "from :%d\n", i)
 		}
-		copyTree(t, filepath.Join(histDir, slug, r.Rev), agent)
-		gitRun(t, repo, "add", "-A")
-		gitRun(t, repo, "commit", "-q", "--allow-empty", "-m", r.Subject)
-		commits = append(commits, strings.TrimSpace(gitRun(t, repo, "rev-parse", "HEAD")))
-	}
-	return repo, agent, commits, revs
-}
-
-// diffRevs diffs two commits of the agent, both read through git.
-func diffRevs(t testing.TB, repo, agent, oldRev, newRev string) *Result {
-	t.Helper()
-	cfg := &analysis.ConfigResult{}
-	var snaps [2]*analysis.Snapshot
-	for i, rev := range []string{oldRev, newRev} {
-		g, err := compile.OpenGitRev(repo, rev)
+		stream.WriteString("deleteall\n")
+		root := filepath.Join(histDir, slug, r.Rev)
+		err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() {
+				return err
+			}
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(root, p)
+			fmt.Fprintf(&stream, "M 100644 inline %s\ndata %d\n", prefix+filepath.ToSlash(rel), len(b))
+			stream.Write(b)
+			stream.WriteString("\n")
+			return nil
+		})
 		if err != nil {
 			t.Fatal(err)
 		}
-		snaps[i] = Analyze(agent, g, cfg)
-		g.Close()
 	}
-	return Diff(snaps[0], snaps[1], Options{OldRev: oldRev[:7], NewRev: newRev[:7]})
+	marks := filepath.Join(t.TempDir(), "marks")
+	cmd := exec.Command("git", "-C", repo, "fast-import", "--quiet", "--export-marks="+marks)
+	cmd.Stdin = &stream
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git fast-import: %v\n%s", err, out)
+	}
+	gitRun(t, repo, "checkout", "-q", "main")
+	raw, err := os.ReadFile(marks)
+	if err != nil {
+		t.Fatal(err)
+	}
+	commits := make([]string, len(revs))
+	for _, line := range strings.Split(strings.TrimSpace(string(raw)), "\n") {
+		var n int
+		var sha string
+		if _, err := fmt.Sscanf(line, ":%d %s", &n, &sha); err == nil && n >= 1 && n <= len(revs) {
+			commits[n-1] = sha
+		}
+	}
+	return repo, agent, commits, revs
 }
 
 // TestHistory diffs every consecutive pair of revisions of every agent of
@@ -113,16 +136,29 @@ func TestHistory(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	var slugs []string
 	for _, e := range ents {
-		if !e.IsDir() {
-			continue
+		if e.IsDir() {
+			slugs = append(slugs, e.Name())
 		}
-		slug := e.Name()
+	}
+	for i := 0; i < len(slugs); i += race.Stride(5) {
+		slug := slugs[i]
 		t.Run(slug, func(t *testing.T) {
 			repo, agent, commits, revs := historyRepo(t, histDir, slug)
+			cfg := &analysis.ConfigResult{}
+			snaps := make([]*analysis.Snapshot, len(commits))
+			for i, c := range commits {
+				g, err := compile.OpenGitRev(repo, c)
+				if err != nil {
+					t.Fatal(err)
+				}
+				snaps[i] = Analyze(agent, g, cfg)
+				g.Close()
+			}
 			var out bytes.Buffer
 			for i := 1; i < len(commits); i++ {
-				r := diffRevs(t, repo, agent, commits[i-1], commits[i])
+				r := Diff(snaps[i-1], snaps[i], Options{})
 				r.Old.Rev, r.New.Rev = revs[i-1].Rev, revs[i].Rev
 				fmt.Fprintf(&out, "## %s → %s: %s\n", revs[i-1].Rev, revs[i].Rev, revs[i].Subject)
 				if err := Text(&out, r, repo, false); err != nil {
