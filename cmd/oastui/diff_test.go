@@ -1,0 +1,157 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/oastui/oastui/diff"
+)
+
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// diffRepo is a git repository holding the test agents (one commit) and a
+// working tree where the leaf agent's approval gate is gone.
+func diffRepo(t *testing.T) (repo, leaf string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo = t.TempDir()
+	copyTree(t, filepath.Join("..", "..", "testdata", "agents"), filepath.Join(repo, "agents"))
+	gitIn(t, repo, "init", "-q")
+	gitIn(t, repo, "add", "-A")
+	gitIn(t, repo, "commit", "-q", "-m", "one")
+	leaf = filepath.Join(repo, "agents", "oastui", "leaf-agent")
+	flow := filepath.Join(leaf, "cinatra", "oas.json")
+	b, err := os.ReadFile(flow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb := bytes.Replace(b, []byte(`"requiresApproval": true`), []byte(`"requiresApproval": false`), 1)
+	if bytes.Equal(nb, b) {
+		t.Fatal("fixture changed: no requiresApproval")
+	}
+	if err := os.WriteFile(flow, nb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return repo, leaf
+}
+
+func runIn(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	t.Chdir(dir)
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestDiffCLI(t *testing.T) {
+	repo, leaf := diffRepo(t)
+	rel, _ := filepath.Rel(repo, leaf)
+
+	// No revision: HEAD against the working tree; the approval removed is breaking.
+	code, out, errs := runIn(t, repo, "diff", "--color", "never", rel)
+	if code != exitFindings || !strings.Contains(out, "diff_approval_removed") {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out, errs)
+	}
+	if code, _, _ := runIn(t, repo, "diff", "--fail-on", "none", rel); code != exitClean {
+		t.Errorf("--fail-on none: exit %d", code)
+	}
+	// A..B over two equal revisions: nothing.
+	if code, out, _ := runIn(t, repo, "diff", "HEAD..HEAD", rel); code != exitClean || !strings.Contains(out, "no changes") {
+		t.Errorf("HEAD..HEAD: exit %d\n%s", code, out)
+	}
+	// REV:PATH against the working tree's file.
+	if code, out, _ := runIn(t, repo, "diff", "HEAD:"+filepath.ToSlash(rel), rel); code != exitFindings || !strings.Contains(out, "diff_approval_removed") {
+		t.Errorf("REV:PATH: exit %d\n%s", code, out)
+	}
+	// A missing revision is an error, not an empty diff.
+	if code, _, errs := runIn(t, repo, "diff", "no-such-rev", "--", rel); code != exitUsage || !strings.Contains(errs, "no such revision") {
+		t.Errorf("missing revision: exit %d\n%s", code, errs)
+	}
+	// JSON validates against the schema in the repository.
+	code, out, _ = runIn(t, repo, "diff", "--format", "json", rel)
+	if code != exitFindings {
+		t.Errorf("json: exit %d", code)
+	}
+	validateDiffJSON(t, []byte(out))
+	var rep struct {
+		Agents []struct {
+			Changes []struct{ Check, Level, Node string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Agents) != 1 {
+		t.Fatalf("json: %v\n%s", err, out)
+	}
+	// Markdown: one comment, breaking first; GitHub: one ::error.
+	if _, out, _ := runIn(t, repo, "diff", "--format", "markdown", rel); !strings.Contains(out, "#### breaking") || !strings.Contains(out, "| breaking | warn | info |") {
+		t.Errorf("markdown:\n%s", out)
+	}
+	if _, out, _ := runIn(t, repo, "diff", "--format", "github", rel); !strings.Contains(out, "::error file=") {
+		t.Errorf("github:\n%s", out)
+	}
+	// The config's diff: section sets a level.
+	if err := os.WriteFile(filepath.Join(repo, ".oastui.yaml"), []byte("diff:\n  diff_approval_removed: info\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runIn(t, repo, "diff", rel); code != exitClean || !strings.Contains(out, "level set by the config") {
+		t.Errorf("config override: exit %d\n%s%s", code, out, errs)
+	}
+	if err := os.WriteFile(filepath.Join(repo, ".oastui.yaml"), []byte("diff:\n  diff_no_such_check: info\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runIn(t, repo, "diff", rel); code != exitUsage || !strings.Contains(errs, "unknown check") {
+		t.Errorf("unknown check in config: exit %d\n%s", code, errs)
+	}
+}
+
+func TestDiffChecksList(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"diff", "--checks"}, &out, &errb); code != exitClean {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, c := range diff.Checks() {
+		if !strings.Contains(out.String(), c.ID+"  "+string(c.Level)) {
+			t.Errorf("--checks lacks %s", c.ID)
+		}
+	}
+}
+
+func validateDiffJSON(t *testing.T, out []byte) {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(diff.JSONSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource("diff-output.schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("diff-output.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
+	if err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if err := s.Validate(v); err != nil {
+		t.Errorf("diff JSON does not match its schema: %v\n%s", err, out)
+	}
+}
