@@ -155,3 +155,54 @@ func validateDiffJSON(t *testing.T, out []byte) {
 		t.Errorf("diff JSON does not match its schema: %v\n%s", err, out)
 	}
 }
+
+// lint --new-from-rev reports only the findings introduced since REV; a
+// missing REV is an error (exit 2).
+func TestLintNewFromRev(t *testing.T) {
+	repo, leaf := diffRepo(t)
+	rel, _ := filepath.Rel(repo, leaf)
+	// An old finding, committed: package.json's version drifts from the flow's.
+	pkg := filepath.Join(leaf, "package.json")
+	b, err := os.ReadFile(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = bytes.Replace(b, []byte(`"version": "0.1.0"`), []byte(`"version": "0.1.9"`), 1)
+	if err := os.WriteFile(pkg, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, repo, "commit", "-q", "-am", "drift")
+	// A new finding in the working tree: package.json loses its license.
+	nb := bytes.Replace(b, []byte(`"license": "Apache-2.0",`), nil, 1)
+	if bytes.Equal(nb, b) {
+		t.Fatal("fixture changed: no license")
+	}
+	if err := os.WriteFile(pkg, nb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, all, _ := runIn(t, repo, "lint", "--format", "json", "--fail-on", "none", rel)
+	_, fresh, errs := runIn(t, repo, "lint", "--format", "json", "--fail-on", "none", "--new-from-rev", "HEAD", rel)
+	codes := func(out string) []string {
+		var r struct{ Findings []struct{ Code string } }
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%v\n%s%s", err, out, errs)
+		}
+		var c []string
+		for _, f := range r.Findings {
+			c = append(c, f.Code)
+		}
+		return c
+	}
+	got, before := codes(fresh), codes(all)
+	if len(got) == 0 || len(got) >= len(before) {
+		t.Fatalf("--new-from-rev HEAD: %v; all findings: %v", got, before)
+	}
+	for _, c := range got {
+		if !strings.Contains(c, "license") {
+			t.Errorf("finding %s is not new", c)
+		}
+	}
+	if code, _, errs := runIn(t, repo, "lint", "--new-from-rev", "no-such-rev", rel); code != exitUsage || !strings.Contains(errs, "no such revision") {
+		t.Errorf("missing REV: exit %d %s", code, errs)
+	}
+}
