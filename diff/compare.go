@@ -652,11 +652,11 @@ func (d *differ) pkg() {
 		}
 		switch {
 		case !inOld:
-			d.add("diff_dependency_added", "dependency "+k, "", "", nv, fmt.Sprintf("%s %s added", what, nv), nil, pos(d.new.pkgDoc, ""))
+			d.add("diff_dependency_added", "dependency "+k, "", "", nv, fmt.Sprintf("%s %s added", what, nv), nil, pos(d.new.pkgDoc, n.depPtr[k]))
 		case !inNew:
-			d.add("diff_dependency_removed", "dependency "+k, "", ov, "", fmt.Sprintf("%s removed", what), pos(d.old.pkgDoc, ""), nil)
+			d.add("diff_dependency_removed", "dependency "+k, "", ov, "", fmt.Sprintf("%s removed", what), pos(d.old.pkgDoc, o.depPtr[k]), nil)
 		case ov != nv:
-			d.add("diff_dependency_range_changed", "dependency "+k, "", ov, nv, fmt.Sprintf("%s %s now (was %s)", what, orNone(nv), orNone(ov)), pos(d.old.pkgDoc, ""), pos(d.new.pkgDoc, ""))
+			d.add("diff_dependency_range_changed", "dependency "+k, "", ov, nv, fmt.Sprintf("%s %s now (was %s)", what, orNone(nv), orNone(ov)), pos(d.old.pkgDoc, o.depPtr[k]), pos(d.new.pkgDoc, n.depPtr[k]))
 		}
 	}
 	for _, k := range unionKeys(o.produces, n.produces) {

@@ -57,6 +57,7 @@ type artifact struct {
 type pkgView struct {
 	version  string
 	deps     map[string]string // "npm:name" / "agent:name" → range
+	depPtr   map[string]string // the same → where package.json declares it
 	produces map[string]bool
 	consumes map[string]bool
 }
@@ -65,7 +66,7 @@ func view(s *analysis.Snapshot) *sideView {
 	v := &sideView{s: s, flows: map[string]*flowView{}, steps: map[string]compile.Step{}, inputs: map[string]port{},
 		outputs: map[string]port{}, arts: map[string]artifact{}, prompts: map[string]*prompts.NodePrompt{},
 		slots: map[string]slots.Slot{}, gated: map[string]compile.GatedStep{}, finds: map[string]compile.Finding{},
-		pkg: pkgView{deps: map[string]string{}, produces: map[string]bool{}, consumes: map[string]bool{}}}
+		pkg: pkgView{deps: map[string]string{}, depPtr: map[string]string{}, produces: map[string]bool{}, consumes: map[string]bool{}}}
 	if s == nil || s.Agent == nil {
 		return v
 	}
@@ -370,6 +371,7 @@ func (v *sideView) readPackage() {
 		}
 		for _, m := range obj.Members {
 			v.pkg.deps["npm:"+m.Key] = m.Value.StringOr(canon(m.Value.Interface()))
+			v.pkg.depPtr["npm:"+m.Key] = compile.Pointer(field, m.Key)
 		}
 	}
 	for _, d := range v.s.Agent.Dependencies() {
@@ -386,6 +388,7 @@ func (v *sideView) readPackage() {
 		}
 		if _, dup := v.pkg.deps[k]; !dup || d.Version != "" {
 			v.pkg.deps[k] = d.Version
+			v.pkg.depPtr[k] = d.Pointer
 		}
 	}
 	cin := root.Get("cinatra")
