@@ -18,7 +18,7 @@ func TestConfigDiffSection(t *testing.T) {
 	for src, want := range map[string]string{
 		"diff:\n  diff_node_removed: fatal\n": `c.yaml:2: diff: diff_node_removed: level "fatal"`,
 		"diff:\n  node_removed: info\n":       `c.yaml:2: diff: "node_removed" is not a check id`,
-		"diff: [a]\n":                        "c.yaml:1: diff must be a mapping",
+		"diff: [a]\n":                         "c.yaml:1: diff must be a mapping",
 	} {
 		if _, err := ParseConfig("c.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), want) {
 			t.Errorf("%q: err %v, want %q", src, err, want)
