@@ -21,24 +21,58 @@ type CallerAgent struct {
 	Outputs []string // outputs it reads (data edges from the calling node, {{child_output.x}})
 }
 
-// FindCallers lists the agents of the tree at root (an agents/ directory,
-// compile.TreeRoot) that call or declare the package pkg, loading the
-// tree's files from rev (nil: the disk).
-func FindCallers(root, pkg string, rev *compile.GitRev) []CallerAgent {
-	if root == "" || pkg == "" {
-		return nil
+// CallerIndex is who calls whom in an agents/ tree, built once for all
+// the agents a diff compares (each package loaded and compiled once).
+// Not safe for concurrent use.
+type CallerIndex struct {
+	agents []treeAgent
+}
+
+type treeAgent struct {
+	name string
+	a    *compile.Agent
+	comp *compile.CompiledAgentOas
+	once bool // comp computed
+}
+
+// NewCallerIndex reads the agents of the tree at root (an agents/
+// directory, compile.TreeRoot) from rev (nil: the disk).
+func NewCallerIndex(root string, rev *compile.GitRev) *CallerIndex {
+	ix := &CallerIndex{}
+	if root == "" {
+		return ix
 	}
-	idx := compile.ScanPackagesRev(root, rev)
-	var out []CallerAgent
-	for _, name := range sortedKeys(idx.ByName) {
-		if name == pkg {
-			continue
-		}
-		a, err := compile.Load(idx.ByName[name], compile.LoadOptions{NoSiblings: true, Rev: rev, Packages: idx})
+	pkgs := compile.ScanPackagesRev(root, rev)
+	for _, name := range sortedKeys(pkgs.ByName) {
+		a, err := compile.Load(pkgs.ByName[name], compile.LoadOptions{NoSiblings: true, Rev: rev, Packages: pkgs})
 		if err != nil || a.Flow == nil {
 			continue
 		}
-		c := CallerAgent{Package: name, Dir: a.Dir}
+		ix.agents = append(ix.agents, treeAgent{name: name, a: a})
+	}
+	return ix
+}
+
+// FindCallers lists the agents of the tree at root that call or declare
+// the package pkg, reading the tree from rev (nil: the disk).
+func FindCallers(root, pkg string, rev *compile.GitRev) []CallerAgent {
+	return NewCallerIndex(root, rev).Of(pkg)
+}
+
+// Of lists the agents of the tree that call or declare the package pkg:
+// what they bind of its inputs and read of its outputs.
+func (ix *CallerIndex) Of(pkg string) []CallerAgent {
+	if ix == nil || pkg == "" {
+		return nil
+	}
+	var out []CallerAgent
+	for i := range ix.agents {
+		ta := &ix.agents[i]
+		if ta.name == pkg {
+			continue
+		}
+		a := ta.a
+		c := CallerAgent{Package: ta.name, Dir: a.Dir}
 		found := false
 		for _, dep := range a.Dependencies() {
 			if dep.PackageName == pkg {
@@ -70,8 +104,14 @@ func FindCallers(root, pkg string, rev *compile.GitRev) []CallerAgent {
 		if !found {
 			continue
 		}
+		if !ta.once {
+			ta.once = true
+			if comp, err := compile.Compile(a); err == nil {
+				ta.comp = comp
+			}
+		}
 		in, outs := map[string]bool{}, map[string]bool{}
-		if comp, err := compile.Compile(a); err == nil && comp != nil {
+		if comp := ta.comp; comp != nil {
 			for _, st := range comp.ApprovalPolicy.Steps {
 				if st.ChildAgent == nil {
 					continue
@@ -87,7 +127,7 @@ func FindCallers(root, pkg string, rev *compile.GitRev) []CallerAgent {
 				}
 			}
 		}
-		if a.Flow.Root != nil {
+		if a.Flow.Root != nil && len(callNodes) > 0 {
 			for _, f := range compile.Flows(a.Flow.Root) {
 				g, err := flowgraph.Build(a, f.Pointer)
 				if err != nil {

@@ -476,41 +476,31 @@ func riskRank(s string) int {
 	return -1
 }
 
-// stepPos is where a compiled step's node is.
-func (d *differ) stepPos(v *sideView, st compile.Step) *Pos {
-	for _, k := range v.flowKey {
-		if n := v.flows[k].nodes[st.NodeID]; n != nil && n.Pointer != "" {
-			return pos(v.flow, n.Pointer)
-		}
+// approval: requiresApproval, riskClass, hitlOwnedBy, renderers,
+// a2uiSurfaceId per step (or gate node); gatedSteps; hitlScreens.
+func (d *differ) approval() {
+	if !d.old.ok || !d.new.ok || (d.old.s.Compiled == nil) != (d.new.s.Compiled == nil) {
+		return // one side did not compile: its forced values are unknown
 	}
-	if v.flow != nil {
+	gpos := func(v *sideView, g gate, ok bool) *Pos {
+		if !ok {
+			return nil
+		}
+		if g.ptr != "" {
+			return pos(v.flow, g.ptr)
+		}
 		return &Pos{File: v.flow.Path}
 	}
-	return nil
-}
-
-// approval: requiresApproval, riskClass, hitlOwnedBy, renderers,
-// a2uiSurfaceId per compiled step; gatedSteps; hitlScreens.
-func (d *differ) approval() {
-	if d.old.s == nil || d.new.s == nil || d.old.s.Compiled == nil || d.new.s.Compiled == nil {
-		return
-	}
-	for _, k := range unionKeys(d.old.steps, d.new.steps) {
-		o, inOld := d.old.steps[k]
-		n, inNew := d.new.steps[k]
+	for _, k := range unionKeys(d.old.gates, d.new.gates) {
+		o, inOld := d.old.gates[k]
+		n, inNew := d.new.gates[k]
 		subj := "step " + k
-		node := n.NodeID
+		node := n.node
 		if !inNew {
-			node = o.NodeID
+			node = o.node
 		}
-		op, np := d.stepPos(d.old, o), d.stepPos(d.new, n)
-		if !inOld {
-			op = nil
-		}
-		if !inNew {
-			np = nil
-		}
-		oa, na := inOld && o.RequiresApproval, inNew && n.RequiresApproval
+		op, np := gpos(d.old, o, inOld), gpos(d.new, n, inNew)
+		oa, na := inOld && o.approval, inNew && n.approval
 		switch {
 		case oa && !na:
 			msg := fmt.Sprintf("step %s no longer requires approval", k)
@@ -528,8 +518,8 @@ func (d *differ) approval() {
 		if !inOld || !inNew {
 			continue
 		}
-		if o.RiskClass != n.RiskClass {
-			ro, rn := riskRank(o.RiskClass), riskRank(n.RiskClass)
+		if o.risk != n.risk {
+			ro, rn := riskRank(o.risk), riskRank(n.risk)
 			check := "diff_risk_changed"
 			switch {
 			case ro < 0 || rn < 0:
@@ -538,21 +528,21 @@ func (d *differ) approval() {
 			case rn > ro:
 				check = "diff_risk_raised"
 			}
-			d.add(check, subj, node, o.RiskClass, n.RiskClass, fmt.Sprintf("step %s riskClass %s now (was %s)", k, quote(n.RiskClass), quote(o.RiskClass)), op, np)
+			d.add(check, subj, node, o.risk, n.risk, fmt.Sprintf("step %s riskClass %s now (was %s)", k, quote(n.risk), quote(o.risk)), op, np)
 		}
-		if o.HitlOwnedBy != n.HitlOwnedBy {
-			d.add("diff_hitl_owner_changed", subj, node, o.HitlOwnedBy, n.HitlOwnedBy, fmt.Sprintf("step %s gate owned by %s now (was %s)", k, quote(n.HitlOwnedBy), quote(o.HitlOwnedBy)), op, np)
+		if o.owner != n.owner {
+			d.add("diff_hitl_owner_changed", subj, node, o.owner, n.owner, fmt.Sprintf("step %s gate owned by %s now (was %s)", k, quote(n.owner), quote(o.owner)), op, np)
 		}
-		if o.XRenderer != n.XRenderer {
-			d.add("diff_renderer_changed", subj, node, o.XRenderer, n.XRenderer, fmt.Sprintf("step %s renderer %s now (was %s)", k, quote(n.XRenderer), quote(o.XRenderer)), op, np)
+		if o.renderer != n.renderer {
+			d.add("diff_renderer_changed", subj, node, o.renderer, n.renderer, fmt.Sprintf("step %s renderer %s now (was %s)", k, quote(n.renderer), quote(o.renderer)), op, np)
 		}
 		switch {
-		case o.A2uiSurfaceID != "" && n.A2uiSurfaceID == "":
-			d.add("diff_surface_removed", subj, node, o.A2uiSurfaceID, "", fmt.Sprintf("step %s lost its a2uiSurfaceId %s", k, quote(o.A2uiSurfaceID)), op, np)
-		case o.A2uiSurfaceID == "" && n.A2uiSurfaceID != "":
-			d.add("diff_surface_added", subj, node, "", n.A2uiSurfaceID, fmt.Sprintf("step %s has a2uiSurfaceId %s now", k, quote(n.A2uiSurfaceID)), op, np)
-		case o.A2uiSurfaceID != n.A2uiSurfaceID:
-			d.add("diff_surface_changed", subj, node, o.A2uiSurfaceID, n.A2uiSurfaceID, fmt.Sprintf("step %s a2uiSurfaceId %s now (was %s)", k, quote(n.A2uiSurfaceID), quote(o.A2uiSurfaceID)), op, np)
+		case o.surface != "" && n.surface == "":
+			d.add("diff_surface_removed", subj, node, o.surface, "", fmt.Sprintf("step %s lost its a2uiSurfaceId %s", k, quote(o.surface)), op, np)
+		case o.surface == "" && n.surface != "":
+			d.add("diff_surface_added", subj, node, "", n.surface, fmt.Sprintf("step %s has a2uiSurfaceId %s now", k, quote(n.surface)), op, np)
+		case o.surface != n.surface:
+			d.add("diff_surface_changed", subj, node, o.surface, n.surface, fmt.Sprintf("step %s a2uiSurfaceId %s now (was %s)", k, quote(n.surface), quote(o.surface)), op, np)
 		}
 	}
 	for _, k := range unionKeys(d.old.gated, d.new.gated) {

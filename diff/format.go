@@ -82,7 +82,7 @@ func Text(w io.Writer, r *Result, base string, color bool) error {
 			fmt.Fprintf(&b, "         %s\n", paint(cDim, "("+c.Reason+")"))
 		}
 		for _, cl := range c.Callers {
-			fmt.Fprintf(&b, "         caller %s%s\n", cl.Package, callerText(cl))
+			fmt.Fprintf(&b, "         caller %s%s\n", cl.Package, callerText(cl, c.Port))
 		}
 		if len(c.Words) > 0 {
 			fmt.Fprintf(&b, "         %s\n", wordText(c.Words, 240, paint))
@@ -101,15 +101,20 @@ func sideText(s Side) string {
 	return t
 }
 
-func callerText(c Caller) string {
+// callerText says how a caller is affected: what calls, whether it binds
+// the changed port (for a change about one), whether its range accepts
+// the new version.
+func callerText(c Caller, port string) string {
 	var parts []string
 	if c.Via != "" {
 		parts = append(parts, "via "+c.Via)
 	}
-	if c.Binds {
-		parts = append(parts, "binds it")
-	} else {
-		parts = append(parts, "does not bind it")
+	switch {
+	case port == "":
+	case c.Binds:
+		parts = append(parts, "binds "+port)
+	default:
+		parts = append(parts, "does not bind "+port)
 	}
 	switch {
 	case c.Range == "":
@@ -204,7 +209,7 @@ func Markdown(w io.Writer, r *Result, base string) error {
 				msg += " _(" + mdEscape(c.Reason) + ")_"
 			}
 			for _, cl := range c.Callers {
-				msg += "<br>caller " + mdEscape(cl.Package+callerText(cl))
+				msg += "<br>caller " + mdEscape(cl.Package+callerText(cl, c.Port))
 			}
 			at := where(c.New, base)
 			if at == "" {

@@ -21,8 +21,9 @@ type sideView struct {
 	flows   map[string]*flowView // flow key ("" for the top-level flow, else the Flow's id) → flow
 	flowKey []string             // in document order
 	steps   map[string]compile.Step
-	order   []string // node keys in compiled step order (nil when it did not compile)
-	bfs     []string // node keys in BFS order, flow by flow
+	gates   map[string]gate // step or node key → its approval facts
+	order   []string        // node keys in compiled step order (nil when it did not compile)
+	bfs     []string        // node keys in BFS order, flow by flow
 	inputs  map[string]port
 	outputs map[string]port
 	arts    map[string]artifact
@@ -63,7 +64,7 @@ type pkgView struct {
 }
 
 func view(s *analysis.Snapshot) *sideView {
-	v := &sideView{s: s, flows: map[string]*flowView{}, steps: map[string]compile.Step{}, inputs: map[string]port{},
+	v := &sideView{s: s, flows: map[string]*flowView{}, steps: map[string]compile.Step{}, gates: map[string]gate{}, inputs: map[string]port{},
 		outputs: map[string]port{}, arts: map[string]artifact{}, prompts: map[string]*prompts.NodePrompt{},
 		slots: map[string]slots.Slot{}, gated: map[string]compile.GatedStep{}, finds: map[string]compile.Finding{},
 		pkg: pkgView{deps: map[string]string{}, depPtr: map[string]string{}, produces: map[string]bool{}, consumes: map[string]bool{}}}
@@ -117,6 +118,7 @@ func view(s *analysis.Snapshot) *sideView {
 		}
 	}
 	v.readOrder()
+	v.readGates()
 	v.readPortPointers()
 	v.readArtifacts()
 	v.readPrompts()
@@ -441,4 +443,62 @@ func items(n *compile.Node) []*compile.Node {
 		return nil
 	}
 	return n.Items
+}
+
+// gate is what approval means for one step or node: the compiled step's
+// values where the compiler emits them (it forces some: an
+// InputMessageNode always asks), else the node's authored
+// metadata.cinatra (the platform reads a2uiSurfaceId there, for one).
+type gate struct {
+	node                                string
+	approval                            bool
+	risk, owner, renderer, surface, ptr string
+}
+
+func (v *sideView) readGates() {
+	for _, fk := range v.flowKey {
+		for _, n := range v.flows[fk].g.Nodes {
+			if n.Pointer == "" {
+				continue
+			}
+			m := v.flow.Lookup(n.Pointer).Path("metadata", "cinatra")
+			if !m.Is(compile.Object) {
+				continue
+			}
+			g := gate{node: n.ID, ptr: n.Pointer, risk: m.Get("riskClass").StringOr(""), owner: m.Get("hitlOwnedBy").StringOr(""),
+				renderer: m.Get("renderer").StringOr(""), surface: m.Get("a2uiSurfaceId").StringOr("")}
+			ra := m.Get("requiresApproval")
+			g.approval = ra.Is(compile.Bool) && ra.Text == "true"
+			if ra == nil && g.risk == "" && g.owner == "" && g.renderer == "" && g.surface == "" {
+				continue
+			}
+			v.gates[nodeSubject(fk, n.ID)] = g
+		}
+	}
+	for k, st := range v.steps {
+		key := k
+		if st.GateIndex < 0 && st.NodeID != "" {
+			key = st.NodeID // a top-level node: the same key as its authored facts
+		}
+		g := v.gates[key]
+		g.node = st.NodeID
+		g.approval = st.RequiresApproval
+		for _, f := range []struct {
+			dst *string
+			val string
+		}{{&g.risk, st.RiskClass}, {&g.owner, st.HitlOwnedBy}, {&g.renderer, st.XRenderer}, {&g.surface, st.A2uiSurfaceID}} {
+			if f.val != "" {
+				*f.dst = f.val
+			}
+		}
+		if g.ptr == "" {
+			for _, fk := range v.flowKey {
+				if n := v.flows[fk].nodes[st.NodeID]; n != nil && n.Pointer != "" {
+					g.ptr = n.Pointer
+					break
+				}
+			}
+		}
+		v.gates[key] = g
+	}
 }

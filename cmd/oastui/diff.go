@@ -127,6 +127,7 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 	}
 	base, _ := os.Getwd()
 	var results []*diff.Result
+	callers := map[string]*diff.CallerIndex{}
 	for _, p := range pairs {
 		oldSnap := diff.Analyze(p.old, oldSide.g, &cfg)
 		ns := diff.Analyze(p.new, newSide.g, &cfg)
@@ -143,8 +144,11 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 		}
 		opts := diff.Options{OldRev: oldSide.label, NewRev: newSide.label, Levels: levels}
 		if root := ns.Agent.TreeRoot; root != "" {
+			if callers[root] == nil {
+				callers[root] = diff.NewCallerIndex(root, newSide.g) // once per tree
+			}
 			opts.Tree = true
-			opts.Callers = diff.FindCallers(root, ns.Agent.PackageName(), newSide.g)
+			opts.Callers = callers[root].Of(ns.Agent.PackageName())
 		}
 		results = append(results, diff.Diff(oldSnap, ns, opts))
 	}
@@ -325,6 +329,20 @@ type diffReport struct {
 }
 
 func writeDiff(w io.Writer, results []*diff.Result, fl diffFlags, base string) error {
+	shown := results
+	if len(results) > 1 && fl.format != "json" { // a tree: the agents that changed, then a count
+		shown = nil
+		for _, r := range results {
+			if len(r.Changes) > 0 {
+				shown = append(shown, r)
+			}
+		}
+		defer func() {
+			if fl.format != "github" {
+				fmt.Fprintf(w, "\n%d agents compared, %d without changes\n", len(results), len(results)-len(shown))
+			}
+		}()
+	}
 	switch fl.format {
 	case "json":
 		rep := diffReport{SchemaVersion: diff.SchemaVersion, Agents: results}
@@ -341,20 +359,20 @@ func writeDiff(w io.Writer, results []*diff.Result, fl diffFlags, base string) e
 		enc.SetIndent("", "  ")
 		return enc.Encode(rep)
 	case "markdown":
-		for _, r := range results {
+		for _, r := range shown {
 			if err := diff.Markdown(w, r, base); err != nil {
 				return err
 			}
 		}
 	case "github":
-		for _, r := range results {
+		for _, r := range shown {
 			if err := diff.GitHub(w, r, base); err != nil {
 				return err
 			}
 		}
 	default:
 		color := useColor(w, fl.color, os.Environ())
-		for i, r := range results {
+		for i, r := range shown {
 			if i > 0 {
 				io.WriteString(w, "\n")
 			}
