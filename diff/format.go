@@ -282,3 +282,20 @@ func GitHub(w io.Writer, r *Result, base string) error {
 	_, err := io.WriteString(w, b.String())
 	return err
 }
+
+// Relative rewrites the paths of r (positions, sides, callers) relative
+// to base where they lie below it, as lint's JSON shows them.
+func (r *Result) Relative(base string) {
+	r.Old.File, r.New.File = relTo(base, r.Old.File), relTo(base, r.New.File)
+	for i := range r.Changes {
+		c := &r.Changes[i]
+		for _, p := range []*Pos{c.Old, c.New} {
+			if p != nil {
+				p.File = relTo(base, p.File)
+			}
+		}
+		for j := range c.Callers {
+			c.Callers[j].Dir = relTo(base, c.Callers[j].Dir)
+		}
+	}
+}

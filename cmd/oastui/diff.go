@@ -350,6 +350,7 @@ func writeDiff(w io.Writer, results []*diff.Result, fl diffFlags, base string) e
 			rep.Agents = []*diff.Result{}
 		}
 		for _, r := range results {
+			r.Relative(base)
 			rep.Summary.Breaking += r.Summary.Breaking
 			rep.Summary.Warn += r.Summary.Warn
 			rep.Summary.Info += r.Summary.Info

@@ -90,6 +90,9 @@ func TestDiffCLI(t *testing.T) {
 		t.Errorf("json: exit %d", code)
 	}
 	validateDiffJSON(t, []byte(out))
+	if strings.Contains(out, repo) {
+		t.Errorf("json paths are not relative to the working directory:\n%s", out)
+	}
 	var rep struct {
 		Agents []struct {
 			Changes []struct{ Check, Level, Node string }
