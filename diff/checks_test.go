@@ -44,6 +44,7 @@ func TestCheckFixtures(t *testing.T) {
 				t.Fatal(err)
 			}
 			golden(t, filepath.Join(dir, "expected"), b.Bytes())
+			validateResult(t, r)
 		})
 	}
 	ents, _ := os.ReadDir(filepath.Join("testdata", "checks"))

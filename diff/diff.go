@@ -163,7 +163,9 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 		}
 		return false
 	})
-	r.Changes = d.out
+	if d.out != nil {
+		r.Changes = d.out
+	}
 	for _, c := range r.Changes {
 		switch c.Level {
 		case Breaking:

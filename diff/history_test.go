@@ -16,6 +16,7 @@ import (
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/internal/race"
 	"github.com/oastui/oastui/internal/testshared"
+	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
 var update = flag.Bool("update", false, "rewrite the golden files")
@@ -166,6 +167,7 @@ func TestHistory(t *testing.T) {
 				}
 				out.WriteString("\n")
 				checkHistoryPair(t, r, filepath.Join(histDir, slug), revs[i-1].Rev, revs[i].Rev)
+				validateResult(t, r)
 			}
 			golden(t, filepath.Join("testdata", "history", slug+".txt"), out.Bytes())
 		})
@@ -205,5 +207,39 @@ func golden(t *testing.T, path string, got []byte) {
 	}
 	if !bytes.Equal(got, want) {
 		t.Errorf("%s differs from the output (run with -update to accept):\n%s", path, got)
+	}
+}
+
+var resultSchema = func() *jsonschema.Schema {
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(JSONSchema))
+	if err != nil {
+		panic(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource("diff-output.schema.json", doc); err != nil {
+		panic(err)
+	}
+	s, err := c.Compile("diff-output.schema.json#/$defs/agent")
+	if err != nil {
+		panic(err)
+	}
+	return s
+}()
+
+// validateResult checks one Result against the agent entry of the JSON
+// Schema of --format json.
+func validateResult(t *testing.T, r *Result) {
+	t.Helper()
+	b, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(b))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := resultSchema.Validate(v); err != nil {
+		t.Errorf("the result does not match the schema: %v", err)
 	}
 }
