@@ -85,7 +85,7 @@ func Text(w io.Writer, r *Result, base string, color bool) error {
 			fmt.Fprintf(&b, "         caller %s%s\n", cl.Package, callerText(cl, c.Port))
 		}
 		if len(c.Words) > 0 {
-			fmt.Fprintf(&b, "         %s\n", wordText(c.Words, 240, paint))
+			fmt.Fprintf(&b, "         %s\n", wordText(c.Words, paint))
 		}
 	}
 	fmt.Fprintf(&b, "%s breaking, %s warn, %s info\n", paint(cRed, fmt.Sprint(r.Summary.Breaking)), paint(cYellow, fmt.Sprint(r.Summary.Warn)), paint(cCyan, fmt.Sprint(r.Summary.Info)))
@@ -129,7 +129,7 @@ func callerText(c Caller, port string) string {
 
 // wordText renders a word diff as git's --word-diff=plain does, the kept
 // text around changes shortened to context words.
-func wordText(ws []Word, budget int, paint func(c, s string) string) string {
+func wordText(ws []Word, paint func(c, s string) string) string {
 	var b strings.Builder
 	for i, w := range ws {
 		switch w.Op {
@@ -141,9 +141,7 @@ func wordText(ws []Word, budget int, paint func(c, s string) string) string {
 			b.WriteString(shorten(w.Text, i == 0, i == len(ws)-1))
 		}
 	}
-	s := b.String()
-	_ = budget
-	return s
+	return b.String()
 }
 
 // shorten keeps up to six words of kept text next to a change.
@@ -167,8 +165,6 @@ func shorten(s string, first, last bool) string {
 	}
 	return s
 }
-
-func noPaint(_, s string) string { return s }
 
 // mdEscape makes a string safe inside a Markdown table cell or line.
 func mdEscape(s string) string {
