@@ -86,6 +86,8 @@ var checks = []Check{
 	{ID: "diff_input_made_required", Level: Breaking, Area: "contract", Contract: true, Inverse: "diff_input_made_optional", Doc: "An input became required (and has no default)."},
 	{ID: "diff_input_made_optional", Level: Info, Area: "contract", Contract: true, Inverse: "diff_input_made_required", Doc: "A required input became optional."},
 	{ID: "diff_input_default_changed", Level: Warn, Area: "contract", Contract: true, Inverse: "diff_input_default_changed", Doc: "An input's default value changed: callers that omit it get another value."},
+	{ID: "diff_input_constraint_changed", Level: Warn, Area: "contract", Contract: true, Inverse: "diff_input_constraint_changed", Doc: "An input's constraints changed (enum, const, pattern, bounds, lengths, the shape of an object or array): values a caller passed may be refused now."},
+	{ID: "diff_input_presentation_changed", Level: Info, Area: "contract", Contract: true, Inverse: "diff_input_presentation_changed", Doc: "How an input is shown or described changed (format, title, description, x-* keys)."},
 	{ID: "diff_output_added", Level: Info, Area: "contract", Contract: true, Inverse: "diff_output_removed", Doc: "An output was added to the compiled outputSchema."},
 	{ID: "diff_output_removed", Level: Breaking, Area: "contract", Contract: true, Inverse: "diff_output_added", Doc: "An output was removed from the compiled outputSchema: a caller reading it breaks."},
 	{ID: "diff_output_retyped", Level: Breaking, Area: "contract", Contract: true, Inverse: "diff_output_retyped", Doc: "An output's type changed."},

@@ -354,6 +354,14 @@ func (d *differ) contract() {
 				c = d.add("diff_input_made_optional", subj, "", "required", "optional", fmt.Sprintf("input %s is optional now", quote(name)), op, np)
 				c.Port = name
 			}
+			if o.constraints != n.constraints {
+				c = d.add("diff_input_constraint_changed", subj, "", o.constraints, n.constraints, fmt.Sprintf("input %s accepts %s now (was %s)", quote(name), orNone(n.constraints), orNone(o.constraints)), op, np)
+				c.Port = name
+			}
+			if o.presentation != n.presentation {
+				c = d.add("diff_input_presentation_changed", subj, "", o.presentation, n.presentation, fmt.Sprintf("input %s is presented as %s now (was %s)", quote(name), orNone(n.presentation), orNone(o.presentation)), op, np)
+				c.Port = name
+			}
 			if o.def != n.def {
 				c = d.add("diff_input_default_changed", subj, "", o.def, n.def, fmt.Sprintf("input %s defaults to %s now (was %s)", quote(name), orNone(n.def), orNone(o.def)), op, np)
 			}

@@ -49,7 +49,16 @@ type port struct {
 	def      string // canonical JSON of the default, "" when none
 	hasDef   bool
 	ptr      string // where it is declared in the flow file ("" unknown)
+	// constraints (enum, pattern, bounds) and presentation (format, title,
+	// description, x-* keys) of its schema, as canonical JSON.
+	constraints, presentation string
 }
+
+// constraintKeys are the schema keywords that narrow or widen the values
+// an input accepts.
+var constraintKeys = map[string]bool{"enum": true, "const": true, "pattern": true, "minimum": true, "maximum": true,
+	"exclusiveMinimum": true, "exclusiveMaximum": true, "minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
+	"uniqueItems": true, "multipleOf": true, "properties": true, "required": true, "additionalProperties": true, "items": true}
 
 type artifact struct {
 	key, ext, objType, ptr string
@@ -214,6 +223,22 @@ func schemaPorts(schema any) map[string]port {
 				t += " of " + canon(it["type"])
 			}
 			pt.typ = t
+			cons, pres := map[string]any{}, map[string]any{}
+			for k, val := range pm {
+				switch {
+				case k == "type" || k == "default":
+				case constraintKeys[k]:
+					cons[k] = val
+				default:
+					pres[k] = val
+				}
+			}
+			if len(cons) > 0 {
+				pt.constraints = canon(cons)
+			}
+			if len(pres) > 0 {
+				pt.presentation = canon(pres)
+			}
 			if d, ok := pm["default"]; ok {
 				pt.def, pt.hasDef = canon(d), true
 				if pt.def == "" {
@@ -283,6 +308,18 @@ func (v *sideView) readPortPointers() {
 			}
 			if p, ok := ports[t]; ok && p.ptr == "" {
 				p.ptr = compile.AppendIndex(compile.Append(n.Pointer, list), i)
+				// The compiled schema carries no enum or bounds: the StartNode's input does.
+				if list == "inputs" && p.constraints == "" && it.Is(compile.Object) {
+					cons := map[string]any{}
+					for _, m := range it.Members {
+						if constraintKeys[m.Key] {
+							cons[m.Key] = m.Value.Interface()
+						}
+					}
+					if len(cons) > 0 {
+						p.constraints = canon(cons)
+					}
+				}
 				// The compiled schema carries no defaults: the StartNode's input does.
 				if def := it.Get("default"); def != nil && !p.hasDef && list == "inputs" {
 					p.def, p.hasDef = canon(def.Interface()), true
