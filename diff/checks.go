@@ -118,6 +118,8 @@ var checks = []Check{
 	// package
 	{ID: "diff_version_changed", Level: Info, Area: "package", Inverse: "diff_version_changed", Doc: "package.json version changed."},
 	{ID: "diff_version_not_bumped", Level: Breaking, Area: "package", Doc: "The revision has breaking changes and package.json's version does not say so (semver: a major bump, or a minor bump below 1.0)."},
+	{ID: "diff_package_renamed", Level: Breaking, Area: "package", Inverse: "diff_package_renamed", Doc: "package.json name changed: callers and the platform find the agent by that name."},
+	{ID: "diff_manifest_changed", Level: Info, Area: "package", Inverse: "diff_manifest_changed", Doc: "Another package.json field changed, was added or removed (a top-level key such as files, or a cinatra.* key such as fieldRenderers or displayName)."},
 	{ID: "diff_dependency_added", Level: Info, Area: "package", Inverse: "diff_dependency_removed", Doc: "A dependency (npm dependencies, cinatra agentDependencies or cinatra.dependencies) was added."},
 	{ID: "diff_dependency_removed", Level: Info, Area: "package", Inverse: "diff_dependency_added", Doc: "A dependency was removed."},
 	{ID: "diff_dependency_range_changed", Level: Warn, Area: "package", Inverse: "diff_dependency_range_changed", Doc: "A dependency's version range changed."},

@@ -640,6 +640,32 @@ func (d *differ) pkg() {
 		d.add("diff_version_changed", "version", "", o.version, n.version, fmt.Sprintf("version %s now (was %s)", orNone(n.version), orNone(o.version)),
 			pos(d.old.pkgDoc, "/version"), pos(d.new.pkgDoc, "/version"))
 	}
+	if o.name != n.name && d.old.pkgDoc != nil && d.new.pkgDoc != nil {
+		d.add("diff_package_renamed", "name", "", o.name, n.name, fmt.Sprintf("package renamed %s (was %s): callers find it by name", orNone(n.name), orNone(o.name)),
+			pos(d.old.pkgDoc, "/name"), pos(d.new.pkgDoc, "/name"))
+	}
+	for _, k := range unionKeys(o.other, n.other) {
+		ov, inOld := o.other[k]
+		nv, inNew := n.other[k]
+		if ov == nv {
+			continue
+		}
+		what := "changed"
+		switch {
+		case !inOld:
+			what = "added"
+		case !inNew:
+			what = "removed"
+		}
+		var op, np *Pos
+		if inOld {
+			op = pos(d.old.pkgDoc, o.otherPtr[k])
+		}
+		if inNew {
+			np = pos(d.new.pkgDoc, n.otherPtr[k])
+		}
+		d.add("diff_manifest_changed", "package.json "+k, "", shortValue(ov), shortValue(nv), fmt.Sprintf("package.json %s %s%s", k, what, valueChange(ov, nv)), op, np)
+	}
 	for _, k := range unionKeys(o.deps, n.deps) {
 		ov, inOld := o.deps[k]
 		nv, inNew := n.deps[k]
@@ -752,4 +778,21 @@ func hashShort(s string) string {
 		return ""
 	}
 	return fingerprint(&Change{Subject: s})[:12]
+}
+
+// shortValue is a value as a change keeps it: itself when short, else a
+// hash (a fingerprint needs only to tell values apart).
+func shortValue(s string) string {
+	if len(s) <= 80 {
+		return s
+	}
+	return "#" + hashShort(s)
+}
+
+// valueChange shows a short scalar change ("": to "x" (was "y")).
+func valueChange(o, n string) string {
+	if len(o) > 60 || len(n) > 60 {
+		return ""
+	}
+	return fmt.Sprintf(": %s now (was %s)", orNone(n), orNone(o))
 }

@@ -69,6 +69,9 @@ type pkgView struct {
 	deps     map[string]string // "npm:name" / "agent:name" → range
 	depPtr   map[string]string // the same → where package.json declares it
 	produces map[string]bool
+	name     string
+	other    map[string]string // "files", "cinatra.fieldRenderers", … → canonical JSON
+	otherPtr map[string]string
 	consumes map[string]bool
 }
 
@@ -76,7 +79,7 @@ func view(s *analysis.Snapshot) *sideView {
 	v := &sideView{s: s, flows: map[string]*flowView{}, steps: map[string]compile.Step{}, gates: map[string]gate{}, inputs: map[string]port{},
 		outputs: map[string]port{}, arts: map[string]artifact{}, prompts: map[string]*prompts.NodePrompt{},
 		slots: map[string]slots.Slot{}, gated: map[string]compile.GatedStep{}, finds: map[string]compile.Finding{},
-		pkg: pkgView{deps: map[string]string{}, depPtr: map[string]string{}, produces: map[string]bool{}, consumes: map[string]bool{}}}
+		pkg: pkgView{deps: map[string]string{}, depPtr: map[string]string{}, other: map[string]string{}, otherPtr: map[string]string{}, produces: map[string]bool{}, consumes: map[string]bool{}}}
 	if s == nil || s.Agent == nil {
 		return v
 	}
@@ -403,6 +406,26 @@ func (v *sideView) readPackage() {
 	}
 	root := v.pkgDoc.Root
 	v.pkg.version = root.Get("version").StringOr("")
+	v.pkg.name = root.Get("name").StringOr("")
+	if root.Is(compile.Object) {
+		own := map[string]bool{"name": true, "version": true, "dependencies": true, "peerDependencies": true}
+		ownCinatra := map[string]bool{"dependencies": true, "agentDependencies": true, "produces": true, "consumes": true}
+		for _, m := range root.Members {
+			switch {
+			case own[m.Key]:
+			case m.Key == "cinatra" && m.Value.Is(compile.Object):
+				for _, c := range m.Value.Members {
+					if !ownCinatra[c.Key] {
+						v.pkg.other["cinatra."+c.Key] = canon(c.Value.Interface())
+						v.pkg.otherPtr["cinatra."+c.Key] = compile.Pointer("cinatra", c.Key)
+					}
+				}
+			default:
+				v.pkg.other[m.Key] = canon(m.Value.Interface())
+				v.pkg.otherPtr[m.Key] = compile.Pointer(m.Key)
+			}
+		}
+	}
 	for _, field := range []string{"dependencies", "peerDependencies"} {
 		obj := root.Get(field)
 		if !obj.Is(compile.Object) {
