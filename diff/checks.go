@@ -77,6 +77,7 @@ var checks = []Check{
 	{ID: "diff_prompt_changed", Level: Info, Area: "prompts", Inverse: "diff_prompt_changed", Doc: "A system or user prompt template was reworded (shown as a word diff)."},
 	{ID: "diff_prompt_placeholder_added", Level: Warn, Area: "prompts", Inverse: "diff_prompt_placeholder_removed", Doc: "A prompt template uses a new {{placeholder}}: something must feed it."},
 	{ID: "diff_prompt_placeholder_removed", Level: Info, Area: "prompts", Inverse: "diff_prompt_placeholder_added", Doc: "A prompt template no longer uses a {{placeholder}}."},
+	{ID: "diff_description_changed", Level: Info, Area: "prompts", Inverse: "diff_description_changed", Doc: "A node's description (its own, or metadata.cinatra.description that a gate shows the person approving) was reworded (shown as a word diff)."},
 	{ID: "diff_model_changed", Level: Warn, Area: "prompts", Inverse: "diff_model_changed", Doc: "A node's model or provider changed."},
 	// contract
 	{ID: "diff_input_added_required", Level: Breaking, Area: "contract", Contract: true, Inverse: "diff_input_removed", Doc: "A required input without a default was added to the compiled inputSchema: every caller must now supply it."},

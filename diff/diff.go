@@ -136,6 +136,7 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 	d := &differ{old: view(old), new: view(new)}
 	d.graph()
 	d.prompts()
+	d.descriptions()
 	d.contract()
 	d.approval()
 	d.slots()

@@ -217,3 +217,39 @@ func Words(a, b string) []Word {
 	push("=", strings.Join(x[len(x)-s:], ""))
 	return out
 }
+
+// descriptions: each node's description and the one its gate shows.
+func (d *differ) descriptions() {
+	if !d.old.ok || !d.new.ok {
+		return
+	}
+	for _, fk := range unionKeys(d.old.flows, d.new.flows) {
+		of, nf := d.old.flows[fk], d.new.flows[fk]
+		if of == nil || nf == nil {
+			continue
+		}
+		for _, id := range unionKeys(of.nodes, nf.nodes) {
+			o, n := of.nodes[id], nf.nodes[id]
+			if o == nil || n == nil || o.Pointer == "" || n.Pointer == "" {
+				continue
+			}
+			oc, nc := d.old.flow.Lookup(o.Pointer), d.new.flow.Lookup(n.Pointer)
+			for _, f := range []struct {
+				label, ptr string
+				path       []string
+			}{
+				{"description", "/description", []string{"description"}},
+				{"gate description", "/metadata/cinatra/description", []string{"metadata", "cinatra", "description"}},
+			} {
+				a, b := oc.Path(f.path...).StringOr(""), nc.Path(f.path...).StringOr("")
+				if a == b {
+					continue
+				}
+				c := d.add("diff_description_changed", nodeSubject(fk, id)+" "+f.label, id, hashShort(a), hashShort(b),
+					fmt.Sprintf("%s of %s reworded", f.label, quote(n.Name)), pos(d.old.flow, o.Pointer+f.ptr), pos(d.new.flow, n.Pointer+f.ptr))
+				c.Words = Words(a, b)
+				c.Message += wordSummary(c.Words)
+			}
+		}
+	}
+}
