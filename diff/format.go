@@ -134,9 +134,9 @@ func wordText(ws []Word, paint func(c, s string) string) string {
 	for i, w := range ws {
 		switch w.Op {
 		case "-":
-			b.WriteString(paint(cRed, "[-"+w.Text+"-]"))
+			b.WriteString(paint(cRed, "[-"+clip(w.Text)+"-]"))
 		case "+":
-			b.WriteString(paint(cGreen, "{+"+w.Text+"+}"))
+			b.WriteString(paint(cGreen, "{+"+clip(w.Text)+"+}"))
 		default:
 			b.WriteString(shorten(w.Text, i == 0, i == len(ws)-1))
 		}
@@ -294,4 +294,14 @@ func (r *Result) Relative(base string) {
 			c.Callers[j].Dir = relTo(base, c.Callers[j].Dir)
 		}
 	}
+}
+
+// clip keeps a long removed or added run short on a terminal (the
+// Markdown and JSON faces keep it whole): its first 40 words.
+func clip(s string) string {
+	f := strings.Fields(s)
+	if len(f) <= 40 {
+		return s
+	}
+	return strings.Join(f[:40], " ") + fmt.Sprintf(" … (%d more words)", len(f)-40)
 }

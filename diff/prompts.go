@@ -215,6 +215,51 @@ func Words(a, b string) []Word {
 		}
 	}
 	push("=", strings.Join(x[len(x)-s:], ""))
+	return joinChanges(out)
+}
+
+// joinChanges folds the spaces kept between two changes into them, so
+// that a reworded phrase reads as one removal and one addition rather
+// than word by word.
+func joinChanges(ws []Word) []Word {
+	var out []Word
+	for i := 0; i < len(ws); {
+		if ws[i].Op == "=" {
+			out = append(out, ws[i])
+			i++
+			continue
+		}
+		// A run of changes, with whitespace-only kept pieces between them.
+		var del, ins strings.Builder
+		j := i
+		for j < len(ws) {
+			w := ws[j]
+			if w.Op == "=" {
+				if strings.TrimSpace(w.Text) != "" || j+1 >= len(ws) || ws[j+1].Op == "=" {
+					break
+				}
+				del.WriteString(w.Text)
+				ins.WriteString(w.Text)
+			} else if w.Op == "-" {
+				del.WriteString(w.Text)
+			} else {
+				ins.WriteString(w.Text)
+			}
+			j++
+		}
+		hasDel, hasIns := false, false
+		for _, w := range ws[i:j] {
+			hasDel = hasDel || w.Op == "-"
+			hasIns = hasIns || w.Op == "+"
+		}
+		if hasDel {
+			out = append(out, Word{Op: "-", Text: del.String()})
+		}
+		if hasIns {
+			out = append(out, Word{Op: "+", Text: ins.String()})
+		}
+		i = j
+	}
 	return out
 }
 
