@@ -14,13 +14,14 @@ import (
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/diff"
+	"github.com/oastui/oastui/lint/report"
 )
 
 func init() { subcommands = append(subcommands, newDiffCmd) }
 
 type diffFlags struct {
 	format, failOn, color, config string
-	checks                        bool
+	checks, noIndex               bool
 }
 
 func newDiffCmd() *cobra.Command {
@@ -40,7 +41,8 @@ Revisions follow git's grammar, read through your git:
   oastui diff A B -- PATH...       "--" ends the revisions
   oastui diff REV:PATH [PATH2]     one flow file or agent at REV (PATH relative to the repository's top,
                                    ./PATH to the working directory) against PATH2 (default: PATH) on disk
-  oastui diff DIR1 DIR2            two directories (or two flow files) on disk
+  oastui diff --no-index A B       two directories (or two flow files) on disk; outside a git work
+                                   tree --no-index is implied
 
 Both sides are loaded, reviewed and compiled the same way (package.json, cinatra.json, the registry
 and the child agents of the tree as each revision has them), with the config found upward from the
@@ -58,6 +60,7 @@ errors (an unknown or missing revision, a shallow clone lacking it), 3 internal 
 	f.StringVar(&fl.color, "color", "auto", "colour text output: auto, always or never")
 	f.StringVar(&fl.config, "config", "", "config file (default: .oastui.yaml found upward from the first PATH)")
 	f.BoolVar(&fl.checks, "checks", false, "list every check with its level and doc, and exit")
+	f.BoolVar(&fl.noIndex, "no-index", false, "compare two paths on disk (the default for two paths outside a git work tree)")
 	mustRegister(cmd, "format", completeValues("text", "json", "markdown", "github"))
 	mustRegister(cmd, "fail-on", completeValues("breaking", "warn", "info", "none"))
 	mustRegister(cmd, "color", completeValues("auto", "always", "never"))
@@ -96,7 +99,7 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 		return err
 	}
 	dash := cmd.ArgsLenAtDash()
-	oldSide, newSide, paths, err := parseDiffArgs(args, dash)
+	oldSide, newSide, paths, err := parseDiffArgs(args, dash, fl.noIndex)
 	if err != nil {
 		return err
 	}
@@ -169,7 +172,13 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 
 // parseDiffArgs reads git's grammar: revisions first, then paths; "--"
 // ends the revisions; A..B; REV:PATH; two paths on disk.
-func parseDiffArgs(args []string, dash int) (oldSide, newSide diffSide, paths []string, err error) {
+func parseDiffArgs(args []string, dash int, noIndex bool) (oldSide, newSide diffSide, paths []string, err error) {
+	if noIndex {
+		if len(args) != 2 {
+			return oldSide, newSide, nil, usageErrorf("diff --no-index compares two paths (got %d)", len(args))
+		}
+		return diffSide{label: args[0], path: args[0]}, diffSide{label: args[1], path: args[1]}, nil, nil
+	}
 	var revs []string
 	if dash >= 0 {
 		revs, paths = args[:dash], args[dash:]
@@ -214,8 +223,9 @@ func parseDiffArgs(args []string, dash int) (oldSide, newSide diffSide, paths []
 	}
 	switch len(revs) {
 	case 0:
-		if len(paths) == 2 && dash < 0 {
-			// Two directories or two flow files on disk.
+		if len(paths) == 2 && !inWorkTree(paths[0]) {
+			// Two directories or two flow files on disk (git diff --no-index;
+			// inside a work tree, two PATHs are two agents against HEAD).
 			return diffSide{label: paths[0], path: paths[0]}, diffSide{label: paths[1], path: paths[1]}, nil, nil
 		}
 		g, err := open("HEAD")
@@ -410,4 +420,9 @@ func writeChecks(w io.Writer, format string) error {
 		return internalErrorf("diff: %v", err)
 	}
 	return nil
+}
+
+// inWorkTree says p lies in a git work tree (a .git above it).
+func inWorkTree(p string) bool {
+	return report.FindRoot(p) != ""
 }

@@ -80,6 +80,16 @@ func TestDiffCLI(t *testing.T) {
 	if code, out, _ := runIn(t, repo, "diff", "HEAD:"+filepath.ToSlash(rel), rel); code != exitFindings || !strings.Contains(out, "diff_approval_removed") {
 		t.Errorf("REV:PATH: exit %d\n%s", code, out)
 	}
+	// Two agents on disk (--no-index; inside a work tree two PATHs are two agents against HEAD).
+	if code, out, errs := runIn(t, repo, "diff", "--no-index", "--fail-on", "none", rel, filepath.Join("agents", "oastui", "gate-agent")); code != exitClean || !strings.Contains(out, "diff_node_removed") {
+		t.Errorf("--no-index: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, _ := runIn(t, repo, "diff", "--fail-on", "none", rel, filepath.Join("agents", "oastui", "gate-agent")); code != exitClean || !strings.Contains(out, "2 agents compared") {
+		t.Errorf("two PATHs in a work tree: exit %d\n%s", code, out)
+	}
+	if code, _, _ := runIn(t, repo, "diff", "--no-index", rel); code != exitUsage {
+		t.Errorf("--no-index with one path: exit %d", code)
+	}
 	// A missing revision is an error, not an empty diff.
 	if code, _, errs := runIn(t, repo, "diff", "no-such-rev", "--", rel); code != exitUsage || !strings.Contains(errs, "no such revision") {
 		t.Errorf("missing revision: exit %d\n%s", code, errs)
