@@ -46,7 +46,7 @@ func (a *Agent) FindAgent(packageName string) (*Agent, error) {
 		idx = &agentIndex{}
 	}
 	idx.once.Do(func() {
-		if s := idx.shared; s != nil && s.Root == a.TreeRoot && len(a.overlay) == 0 && a.ov.allow == nil {
+		if s := idx.shared; s != nil && s.Root == a.TreeRoot && len(a.overlay) == 0 && a.ov.allow == nil && a.ov.rev == nil {
 			idx.byName = s.ByName
 			return
 		}
@@ -73,7 +73,7 @@ func (a *Agent) FindAgent(packageName string) (*Agent, error) {
 	}
 	var child *Agent
 	for _, d := range dirs {
-		if c, err := Load(d, LoadOptions{RegistryPath: a.RegistryPath, NoSiblings: true, Overlay: a.overlay, Allow: a.ov.allow}); err == nil {
+		if c, err := Load(d, LoadOptions{RegistryPath: a.RegistryPath, NoSiblings: true, Overlay: a.overlay, Allow: a.ov.allow, Rev: a.ov.rev}); err == nil {
 			child = c
 			break
 		}
@@ -120,7 +120,7 @@ func ScanPackages(root string) *PackageIndex {
 func scanPackageNames(root string, ov overlay) map[string]string {
 	out := map[string]string{}
 	var pkgs []string
-	_ = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	_ = walkDir(ov, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return nil
 		}

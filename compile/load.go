@@ -58,6 +58,10 @@ type LoadOptions struct {
 	// file is not read, and is reported as a file that cannot be read. A
 	// server confines its reads with it (the MCP server: the workspace roots).
 	Allow func(path string) error
+	// Rev, when set, is the git revision every read of loading takes its
+	// files from instead of the disk (Overlay still comes first): the old
+	// side of `oastui diff`, loaded exactly as the new one.
+	Rev *GitRev
 }
 
 // Agent is everything read for one agent: the flow file and the files beside it.
@@ -91,10 +95,10 @@ var ErrNotAnAgent = errors.New("not an agent")
 
 // Load reads the agent at path: a package directory or a flow file.
 func Load(path string, opts LoadOptions) (*Agent, error) {
-	a := &Agent{kids: &agentIndex{shared: opts.Packages}, overlay: opts.Overlay, ov: newOverlay(opts.Overlay, opts.Allow)}
+	a := &Agent{kids: &agentIndex{shared: opts.Packages}, overlay: opts.Overlay, ov: newOverlay(opts.Overlay, opts.Allow, opts.Rev)}
 	isDir := false
 	if _, ok := a.ov.get(path); !ok {
-		info, err := os.Stat(path)
+		info, err := a.ov.stat(path)
 		if err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
@@ -235,7 +239,7 @@ func readOptionalDoc(ov overlay, path string, findings *[]Finding) *Doc {
 	if _, ok := ov.get(path); ok {
 		return readDoc(ov, path, findings)
 	}
-	if _, err := os.Stat(path); errors.Is(err, fs.ErrNotExist) {
+	if _, err := ov.stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
 	return readDoc(ov, path, findings)
@@ -246,7 +250,7 @@ func readOptionalDoc(ov overlay, path string, findings *[]Finding) *Doc {
 // creates cinatra/ when needed). None when the flow file was not read or
 // something already holds the target's place.
 func addLegacyMoveFix(a *Agent) {
-	if a.Dir == "" || a.Flow == nil || a.Flow.Src == nil {
+	if a.Dir == "" || a.Flow == nil || a.Flow.Src == nil || a.ov.rev != nil {
 		return
 	}
 	to := filepath.Join(a.Dir, FlowCandidates[0])

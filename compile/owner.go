@@ -28,7 +28,7 @@ type Owner struct {
 // false for any other file (a tsconfig.json, a README, a registry: which
 // agents read those is known only to whoever reviewed them).
 func OwnerOf(path string, overlay map[string][]byte) (Owner, bool) {
-	ov := newOverlay(overlay, nil)
+	ov := newOverlay(overlay, nil, nil)
 	path = filepath.Clean(path)
 	if base := filepath.Base(path); base == "package.json" || base == "cinatra.json" {
 		dir := filepath.Dir(path)

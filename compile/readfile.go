@@ -93,20 +93,23 @@ func ReadFileLimited(path string, limit int64) ([]byte, error) {
 
 // overlay is LoadOptions.Overlay keyed by absolute, cleaned paths: the
 // files whose contents loading takes from memory instead of the disk,
-// with LoadOptions.Allow, the check of every file read from the disk.
+// with LoadOptions.Allow, the check of every file read from the disk,
+// over the disk or, with LoadOptions.Rev, over a git revision (rev).
 // Every read of loading goes through it (the flow file, package.json,
 // cinatra.json, the registry, the sibling files and the package.json
-// files of the tree), so that an unsaved buffer (a language server) or
-// stdin (`oastui lint -`) is reviewed exactly as that file on disk would be.
+// files of the tree), so that an unsaved buffer (a language server),
+// stdin (`oastui lint -`) or an old revision is reviewed exactly as that
+// file on disk would be.
 type overlay struct {
 	files map[string][]byte
 	allow func(path string) error
+	rev   *GitRev // nil: the disk
 }
 
 // newOverlay normalises the keys of m (no map for an empty m: every
 // lookup is then a nil-map miss).
-func newOverlay(m map[string][]byte, allow func(string) error) overlay {
-	o := overlay{allow: allow}
+func newOverlay(m map[string][]byte, allow func(string) error, rev *GitRev) overlay {
+	o := overlay{allow: allow, rev: rev}
 	if len(m) == 0 {
 		return o
 	}
@@ -140,6 +143,9 @@ func (o overlay) get(path string) ([]byte, bool) {
 func (o overlay) readFile(path string, limit int64) ([]byte, error) {
 	b, ok := o.get(path)
 	if !ok {
+		if o.rev != nil {
+			return o.rev.readFile(path, limit)
+		}
 		if err := CheckAllowed(path, o.allow); err != nil {
 			return nil, err
 		}
@@ -173,12 +179,36 @@ func CheckAllowed(path string, allow func(string) error) error {
 	return nil
 }
 
+// stat is os.Stat of the disk or of the revision under the overlay.
+func (o overlay) stat(path string) (fs.FileInfo, error) {
+	if o.rev != nil {
+		return o.rev.stat(path)
+	}
+	return os.Stat(path)
+}
+
+// lstat is os.Lstat of the disk or of the revision.
+func (o overlay) lstat(path string) (fs.FileInfo, error) {
+	if o.rev != nil {
+		return o.rev.stat(path)
+	}
+	return os.Lstat(path)
+}
+
+// readDir is os.ReadDir of the disk or of the revision.
+func (o overlay) readDir(dir string) ([]fs.DirEntry, error) {
+	if o.rev != nil {
+		return o.rev.readDir(dir)
+	}
+	return os.ReadDir(dir)
+}
+
 // exists: path is overlaid, or anything stands there on disk.
 func (o overlay) exists(path string) bool {
 	if _, ok := o.get(path); ok {
 		return true
 	}
-	_, err := os.Stat(path)
+	_, err := o.stat(path)
 	return err == nil
 }
 
@@ -188,6 +218,6 @@ func (o overlay) isFile(path string) bool {
 	if _, ok := o.get(path); ok {
 		return true
 	}
-	st, err := os.Stat(path)
+	st, err := o.stat(path)
 	return err == nil && !st.IsDir()
 }

@@ -77,7 +77,7 @@ func loadSiblings(a *Agent) *Siblings {
 		if depth > SiblingMaxDepth || tooMany {
 			return
 		}
-		ents, err := os.ReadDir(dir)
+		ents, err := a.ov.readDir(dir)
 		if err != nil {
 			return
 		}
@@ -117,7 +117,7 @@ func loadSiblings(a *Agent) *Siblings {
 	var total int64
 	for _, rel := range rels {
 		path := filepath.Join(a.Dir, filepath.FromSlash(rel))
-		if path == flowPath || sameFile(path, a.FlowPath) {
+		if path == flowPath || (a.ov.rev == nil && sameFile(path, a.FlowPath)) {
 			continue
 		}
 		base := filepath.Base(rel)
@@ -129,7 +129,7 @@ func loadSiblings(a *Agent) *Siblings {
 		}
 		if b, ok := a.ov.get(path); ok {
 			f.Size = int64(len(b))
-		} else if st, err := os.Lstat(path); err != nil || !st.Mode().IsRegular() {
+		} else if st, err := a.ov.lstat(path); err != nil || !st.Mode().IsRegular() {
 			f.Skipped = SiblingNotRegular
 			s.Files = append(s.Files, f)
 			continue

@@ -26,7 +26,10 @@ type Config struct {
 	// Budget is the team's token budget of one LLM call (budget: keys):
 	// only the limits it sets are checked; without budget: none is.
 	Budget prompts.Budget `yaml:"-"`
-	dir    string         // absolute directory of Path; ignore files are relative to it
+	// Diff overrides the levels of `oastui diff`'s checks (diff: keys):
+	// check id → breaking|warn|info|off; the diff package checks the ids.
+	Diff map[string]string `yaml:"-"`
+	dir  string            // absolute directory of Path; ignore files are relative to it
 }
 
 // Ignore silences one rule at one place, with a reason.

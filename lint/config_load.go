@@ -126,8 +126,10 @@ func ParseConfig(path string, src []byte) (*Config, error) {
 			c.DefaultLicense = strings.TrimSpace(v.Value)
 		case "budget":
 			err = c.parseBudget(v, fail)
+		case "diff":
+			err = c.parseDiff(v, fail)
 		default:
-			err = fail(k, "unknown key %q (known: allowed_hosts, rules, ignores, default_license, budget)", k.Value)
+			err = fail(k, "unknown key %q (known: allowed_hosts, rules, ignores, default_license, budget, diff)", k.Value)
 		}
 		if err != nil {
 			return nil, err
@@ -378,6 +380,27 @@ func (c *Config) parseIgnores(v *yaml.Node, fail failFunc) error {
 			ig.missing = true
 		}
 		c.Ignores = append(c.Ignores, ig)
+	}
+	return nil
+}
+
+// parseDiff reads the diff: section: check id → breaking|warn|info|off.
+func (c *Config) parseDiff(v *yaml.Node, fail func(*yaml.Node, string, ...any) error) error {
+	if v.Kind != yaml.MappingNode {
+		return fail(v, "diff must be a mapping of check id to breaking, warn, info or off")
+	}
+	c.Diff = map[string]string{}
+	for i := 0; i+1 < len(v.Content); i += 2 {
+		k, val := v.Content[i], v.Content[i+1]
+		switch val.Value {
+		case "breaking", "warn", "info", "off":
+		default:
+			return fail(val, "diff: %s: level %q is not breaking, warn, info or off", k.Value, val.Value)
+		}
+		if !strings.HasPrefix(k.Value, "diff_") {
+			return fail(k, "diff: %q is not a check id of oastui diff (they start with diff_; oastui diff --checks lists them)", k.Value)
+		}
+		c.Diff[k.Value] = val.Value
 	}
 	return nil
 }

@@ -199,7 +199,7 @@ func TestToolsHaveSchemas(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	want := map[string]bool{"agent_source_review": true, "agent_compile": true, "agent_graph": true, "agent_fix": true, "context_resolve": true}
+	want := map[string]bool{"agent_source_review": true, "agent_compile": true, "agent_graph": true, "agent_fix": true, "context_resolve": true, "agent_diff": true}
 	for _, tool := range res.Tools {
 		if !want[tool.Name] {
 			t.Errorf("unexpected tool %s", tool.Name)

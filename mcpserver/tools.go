@@ -47,6 +47,7 @@ func (s *Server) addTools() {
 	addTool(s, "context_resolve", "Resolve a context slot",
 		"Resolve an agent's context slot against the dev artifact catalog as the platform's context_resolve "+
 			"does (`oastui resolve`): {slotId, resolutionMode, refs}, and why it is empty when it is.", true, s.resolve)
+	s.addDiffTool() // diff.go
 }
 
 // Input is the agent a tool reads: a path, inline JSON, or both.

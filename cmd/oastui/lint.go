@@ -31,6 +31,8 @@ type lintFlags struct {
 	config   string
 	root     string // --root: the repository root SARIF/github paths are relative to
 	baseline string // --baseline FILE: leave out the findings it holds
+	// --new-from-rev REV: leave out the findings REV has (lint_newfromrev.go)
+	newFromRev string
 
 	formatter report.Formatter // set by `oastui baseline` instead of --format
 	fixes     fixFlags         // --fix, --dry-run, --diff (lint_fix.go)
@@ -179,6 +181,11 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 		Load: compile.LoadOptions{RegistryPath: fl.registry, Profile: profile}}
 	if stdin != nil {
 		stdin.apply(&opts.Load)
+	}
+	if fl.newFromRev != "" {
+		if err := ci.addRevBaseline(fl.newFromRev, args, targets, opts); err != nil {
+			return err
+		}
 	}
 	if fl.fixes.on() { // lint_fix.go: fix (or print the diff), then report what remains
 		worst, err := runLintFixes(std, targets, opts, ci, fl.fixes.dry())

@@ -23,6 +23,7 @@ func addCIFlags(cmd *cobra.Command, fl *lintFlags) {
 	f := cmd.Flags()
 	f.StringVar(&fl.root, "root", "", "repository root that SARIF and github paths (and fingerprints) are relative to (default: the nearest directory above the first PATH holding .git, else the current directory)")
 	f.StringVar(&fl.baseline, "baseline", "", "baseline file written by `oastui baseline`: report only the findings it does not hold")
+	f.StringVar(&fl.newFromRev, "new-from-rev", "", "report only the findings introduced since the git revision REV (matched by fingerprint); a revision git cannot read is an error")
 }
 
 // ciState is what prepareCI resolved for one run.

@@ -82,7 +82,7 @@ func TestMCPEndToEnd(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(tools.Tools) != 5 {
+	if len(tools.Tools) != 6 {
 		t.Errorf("%d tools", len(tools.Tools))
 	}
 	for _, tool := range tools.Tools {

@@ -1,0 +1,428 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+
+	"github.com/spf13/cobra"
+
+	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/diff"
+	"github.com/oastui/oastui/lint/report"
+)
+
+func init() { subcommands = append(subcommands, newDiffCmd) }
+
+type diffFlags struct {
+	format, failOn, color, config string
+	checks, noIndex               bool
+}
+
+func newDiffCmd() *cobra.Command {
+	var fl diffFlags
+	cmd := &cobra.Command{
+		Use:   "diff [OLD [NEW]] [PATH...]",
+		Short: "Name what changed between two revisions of an agent, and whom it breaks",
+		Long: `diff compares two revisions of the agents at PATH (default: .) and names each change in the
+words a reviewer uses: nodes, edges, prompts (as word diffs), the compiled contract, approval
+gates, context slots, package.json and the review's findings. Each change has a check id, a level
+(breaking, warn, info) and a fingerprint; oastui diff --checks lists the checks (docs/diff-checks.md).
+
+Revisions follow git's grammar, read through your git:
+  oastui diff                      HEAD against the working tree
+  oastui diff REV [PATH...]        REV against the working tree
+  oastui diff A..B [PATH...]       two revisions (also: oastui diff A B)
+  oastui diff A B -- PATH...       "--" ends the revisions
+  oastui diff REV:PATH [PATH2]     one flow file or agent at REV (PATH relative to the repository's top,
+                                   ./PATH to the working directory) against PATH2 (default: PATH) on disk
+  oastui diff --no-index A B       two directories (or two flow files) on disk; outside a git work
+                                   tree --no-index is implied
+
+Both sides are loaded, reviewed and compiled the same way (package.json, cinatra.json, the registry
+and the child agents of the tree as each revision has them), with the config found upward from the
+first PATH; its diff: section overrides levels (check: breaking|warn|info|off).
+
+Exit codes: 0 nothing at or above --fail-on, 1 changes at or above --fail-on, 2 usage or input
+errors (an unknown or missing revision, a shallow clone lacking it), 3 internal errors.`,
+		RunE: func(cmd *cobra.Command, args []string) error {
+			return runDiff(cmd, args, fl)
+		},
+	}
+	f := cmd.Flags()
+	f.StringVar(&fl.format, "format", "text", "output format: text, json, markdown or github")
+	f.StringVar(&fl.failOn, "fail-on", "breaking", "exit 1 when a change is at this level or above: breaking, warn, info or none")
+	f.StringVar(&fl.color, "color", "auto", "colour text output: auto, always or never")
+	f.StringVar(&fl.config, "config", "", "config file (default: .oastui.yaml found upward from the first PATH)")
+	f.BoolVar(&fl.checks, "checks", false, "list every check with its level and doc, and exit")
+	f.BoolVar(&fl.noIndex, "no-index", false, "compare two paths on disk (the default for two paths outside a git work tree)")
+	mustRegister(cmd, "format", completeValues("text", "json", "markdown", "github"))
+	mustRegister(cmd, "fail-on", completeValues("breaking", "warn", "info", "none"))
+	mustRegister(cmd, "color", completeValues("auto", "always", "never"))
+	return cmd
+}
+
+// diffSide is one side of a diff: a git revision (g) or the disk (g nil).
+type diffSide struct {
+	label string
+	g     *compile.GitRev
+	path  string // REV:PATH's path, or the directory/file of the two-path form
+}
+
+// diffPair is one agent to compare.
+type diffPair struct{ old, new string }
+
+func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
+	out := cmd.OutOrStdout()
+	if fl.checks {
+		return writeChecks(out, fl.format)
+	}
+	switch fl.format {
+	case "text", "json", "markdown", "github":
+	default:
+		return usageErrorf("diff: unknown --format %q (text, json, markdown or github)", fl.format)
+	}
+	var failOn diff.Level
+	if fl.failOn != "none" {
+		l, ok := diff.ParseLevel(fl.failOn)
+		if !ok {
+			return usageErrorf("diff: --fail-on must be breaking, warn, info or none (got %q)", fl.failOn)
+		}
+		failOn = l
+	}
+	if err := checkColorFlag(fl.color); err != nil {
+		return err
+	}
+	dash := cmd.ArgsLenAtDash()
+	oldSide, newSide, paths, err := parseDiffArgs(args, dash, fl.noIndex)
+	if err != nil {
+		return err
+	}
+	defer oldSide.g.Close()
+	defer newSide.g.Close()
+
+	cfgStart := "."
+	if len(paths) > 0 {
+		cfgStart = paths[0]
+	} else if newSide.path != "" {
+		cfgStart = newSide.path
+	}
+	cfg := analysis.ResolveConfig(fl.config, cfgStart)
+	if cfg.Err != nil {
+		return usageErrorf("%v", cfg.Err)
+	}
+	var levels map[string]string
+	if cfg.Config != nil {
+		levels = cfg.Config.Diff
+	}
+	if err := diff.ValidateLevels(levels); err != nil {
+		return usageErrorf("%s: %v", cfg.Path, err)
+	}
+
+	pairs, err := diffPairs(oldSide, newSide, paths)
+	if err != nil {
+		return err
+	}
+	base, _ := os.Getwd()
+	var results []*diff.Result
+	callers := map[string]*diff.CallerIndex{}
+	for _, p := range pairs {
+		oldSnap := diff.Analyze(p.old, oldSide.g, &cfg)
+		ns := diff.Analyze(p.new, newSide.g, &cfg)
+		if ns.Agent == nil && oldSnap.Agent == nil {
+			return usageErrorf("diff: %s: %v", p.new, ns.LoadErr)
+		}
+		if ns.Agent == nil || oldSnap.Agent == nil {
+			which, s := oldSide.label, oldSnap
+			if ns.Agent == nil {
+				which, s = newSide.label, ns
+			}
+			fmt.Fprintf(cmd.ErrOrStderr(), "oastui: diff: %s is not an agent in %s (%s); nothing to compare\n", cleanMessage(p.new), which, cleanMessage(fmt.Sprint(s.LoadErr)))
+			continue
+		}
+		opts := diff.Options{OldRev: oldSide.label, NewRev: newSide.label, Levels: levels}
+		if root := ns.Agent.TreeRoot; root != "" {
+			if callers[root] == nil {
+				callers[root] = diff.NewCallerIndex(root, newSide.g) // once per tree
+			}
+			opts.Tree = true
+			opts.Callers = callers[root].Of(ns.Agent.PackageName())
+		}
+		results = append(results, diff.Diff(oldSnap, ns, opts))
+	}
+	if err := writeDiff(out, results, fl, base); err != nil {
+		return internalErrorf("diff: %v", err)
+	}
+	if failOn != "" {
+		for _, r := range results {
+			for _, c := range r.Changes {
+				if c.Level.AtLeast(failOn) {
+					return &exitError{code: exitFindings}
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// parseDiffArgs reads git's grammar: revisions first, then paths; "--"
+// ends the revisions; A..B; REV:PATH; two paths on disk.
+func parseDiffArgs(args []string, dash int, noIndex bool) (oldSide, newSide diffSide, paths []string, err error) {
+	if noIndex {
+		if len(args) != 2 {
+			return oldSide, newSide, nil, usageErrorf("diff --no-index compares two paths (got %d)", len(args))
+		}
+		return diffSide{label: args[0], path: args[0]}, diffSide{label: args[1], path: args[1]}, nil, nil
+	}
+	var revs []string
+	if dash >= 0 {
+		revs, paths = args[:dash], args[dash:]
+	} else {
+		i := 0
+		for ; i < len(args); i++ {
+			if _, statErr := os.Stat(args[i]); statErr == nil {
+				break
+			}
+			revs = append(revs, args[i])
+		}
+		paths = args[i:]
+	}
+	workTree := diffSide{label: "working tree"}
+	open := func(rev string) (*compile.GitRev, error) {
+		dir := "."
+		if len(paths) > 0 {
+			dir = paths[0]
+			if st, err := os.Stat(dir); err == nil && !st.IsDir() {
+				dir = filepath.Dir(dir)
+			}
+		}
+		g, err := compile.OpenGitRev(dir, rev)
+		if err != nil {
+			return nil, usageErrorf("diff: %v", err)
+		}
+		return g, nil
+	}
+	revPath := func(spec string) (diffSide, bool, error) {
+		rev, p, ok := strings.Cut(spec, ":")
+		if !ok || rev == "" || p == "" {
+			return diffSide{}, false, nil
+		}
+		g, err := open(rev)
+		if err != nil {
+			return diffSide{}, true, err
+		}
+		if !strings.HasPrefix(p, "./") && !strings.HasPrefix(p, "../") {
+			p = filepath.Join(g.Repo, filepath.FromSlash(p))
+		}
+		return diffSide{label: spec, g: g, path: p}, true, nil
+	}
+	switch len(revs) {
+	case 0:
+		if len(paths) == 2 && !inWorkTree(paths[0]) {
+			// Two directories or two flow files on disk (git diff --no-index;
+			// inside a work tree, two PATHs are two agents against HEAD).
+			return diffSide{label: paths[0], path: paths[0]}, diffSide{label: paths[1], path: paths[1]}, nil, nil
+		}
+		g, err := open("HEAD")
+		if err != nil {
+			return oldSide, newSide, nil, err
+		}
+		return diffSide{label: "HEAD", g: g}, workTree, paths, nil
+	case 1:
+		if s, ok, err := revPath(revs[0]); ok || err != nil {
+			if err != nil {
+				return oldSide, newSide, nil, err
+			}
+			if len(paths) > 1 {
+				return oldSide, newSide, nil, usageErrorf("diff: REV:PATH compares one agent; give at most one PATH after it")
+			}
+			np := s.path
+			if len(paths) == 1 {
+				np = paths[0]
+			}
+			return s, diffSide{label: np, path: np}, nil, nil
+		}
+		if a, b, ok := strings.Cut(revs[0], ".."); ok && !strings.HasPrefix(b, ".") {
+			if a == "" {
+				a = "HEAD"
+			}
+			if b == "" {
+				b = "HEAD"
+			}
+			revs = []string{a, b}
+			break
+		}
+		g, err := open(revs[0])
+		if err != nil {
+			return oldSide, newSide, nil, err
+		}
+		return diffSide{label: revs[0], g: g}, workTree, paths, nil
+	case 2:
+	default:
+		return oldSide, newSide, nil, usageErrorf("diff: at most two revisions (got %s); put \"--\" before paths that do not exist", strings.Join(revs, " "))
+	}
+	s0, ok0, err := revPath(revs[0])
+	if err != nil {
+		return oldSide, newSide, nil, err
+	}
+	s1, ok1, err := revPath(revs[1])
+	if err != nil {
+		return oldSide, newSide, nil, err
+	}
+	if ok0 || ok1 {
+		if !ok0 || !ok1 || len(paths) > 0 {
+			return oldSide, newSide, nil, usageErrorf("diff: give REV:PATH on both sides, and no PATH after them")
+		}
+		return s0, s1, nil, nil
+	}
+	g0, err := open(revs[0])
+	if err != nil {
+		return oldSide, newSide, nil, err
+	}
+	g1, err := open(revs[1])
+	if err != nil {
+		g0.Close()
+		return oldSide, newSide, nil, err
+	}
+	return diffSide{label: revs[0], g: g0}, diffSide{label: revs[1], g: g1}, paths, nil
+}
+
+// diffPairs lists the agents to compare: the one of REV:PATH or of two
+// paths, else each PATH that is an agent (on either side) or every agent
+// below it on either side.
+func diffPairs(o, n diffSide, paths []string) ([]diffPair, error) {
+	if o.path != "" || n.path != "" {
+		return []diffPair{{old: o.path, new: n.path}}, nil
+	}
+	if len(paths) == 0 {
+		paths = []string{"."}
+	}
+	var out []diffPair
+	for _, p := range paths {
+		if st, err := os.Stat(p); (err == nil && !st.IsDir()) || compile.IsAgentDirRev(p, o.g) || compile.IsAgentDirRev(p, n.g) {
+			out = append(out, diffPair{p, p})
+			continue
+		}
+		seen := map[string]bool{}
+		for _, g := range []*compile.GitRev{o.g, n.g} {
+			list, _ := compile.FindAgentsRev(p, g)
+			for _, a := range list {
+				seen[a] = true
+			}
+		}
+		if len(seen) == 0 {
+			return nil, usageErrorf("diff: %s: no agent on either side", p)
+		}
+		dirs := make([]string, 0, len(seen))
+		for d := range seen {
+			dirs = append(dirs, d)
+		}
+		sort.Strings(dirs)
+		for _, d := range dirs {
+			out = append(out, diffPair{d, d})
+		}
+	}
+	return out, nil
+}
+
+// diffReport is the JSON document of `oastui diff --format json`
+// (docs/diff.schema.json).
+type diffReport struct {
+	SchemaVersion int            `json:"schemaVersion"`
+	Agents        []*diff.Result `json:"agents"`
+	Summary       diff.Summary   `json:"summary"`
+}
+
+func writeDiff(w io.Writer, results []*diff.Result, fl diffFlags, base string) error {
+	shown := results
+	if len(results) > 1 && fl.format != "json" { // a tree: the agents that changed, then a count
+		shown = nil
+		for _, r := range results {
+			if len(r.Changes) > 0 {
+				shown = append(shown, r)
+			}
+		}
+		defer func() {
+			if fl.format != "github" {
+				fmt.Fprintf(w, "\n%d agents compared, %d without changes\n", len(results), len(results)-len(shown))
+			}
+		}()
+	}
+	switch fl.format {
+	case "json":
+		rep := diffReport{SchemaVersion: diff.SchemaVersion, Agents: results}
+		if rep.Agents == nil {
+			rep.Agents = []*diff.Result{}
+		}
+		for _, r := range results {
+			r.Relative(base)
+			rep.Summary.Breaking += r.Summary.Breaking
+			rep.Summary.Warn += r.Summary.Warn
+			rep.Summary.Info += r.Summary.Info
+		}
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		return enc.Encode(rep)
+	case "markdown":
+		for _, r := range shown {
+			if err := diff.Markdown(w, r, base); err != nil {
+				return err
+			}
+		}
+	case "github":
+		for _, r := range shown {
+			if err := diff.GitHub(w, r, base); err != nil {
+				return err
+			}
+		}
+	default:
+		color := useColor(w, fl.color, os.Environ())
+		for i, r := range shown {
+			if i > 0 {
+				io.WriteString(w, "\n")
+			}
+			if err := diff.Text(w, r, base, color); err != nil {
+				return err
+			}
+		}
+	}
+	return nil
+}
+
+// writeChecks prints every check (text: id, level, area, doc; json; or
+// markdown: docs/diff-checks.md).
+func writeChecks(w io.Writer, format string) error {
+	var err error
+	switch format {
+	case "text":
+		var b strings.Builder
+		for _, c := range diff.Checks() {
+			fmt.Fprintf(&b, "%s  %s  %s\n    %s\n", c.ID, c.Level, c.Area, c.Doc)
+		}
+		_, err = io.WriteString(w, b.String())
+	case "json":
+		enc := json.NewEncoder(w)
+		enc.SetEscapeHTML(false)
+		enc.SetIndent("", "  ")
+		err = enc.Encode(diff.Checks())
+	case "markdown":
+		_, err = io.WriteString(w, diff.ChecksMarkdown())
+	default:
+		return usageErrorf("diff --checks: unknown --format %q (text, json or markdown)", format)
+	}
+	if err != nil {
+		return internalErrorf("diff: %v", err)
+	}
+	return nil
+}
+
+// inWorkTree says p lies in a git work tree (a .git above it).
+func inWorkTree(p string) bool {
+	return report.FindRoot(p) != ""
+}

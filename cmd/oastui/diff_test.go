@@ -1,0 +1,221 @@
+package main
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/oastui/oastui/diff"
+)
+
+func gitIn(t *testing.T, dir string, args ...string) {
+	t.Helper()
+	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
+	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null",
+		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("git %v: %v\n%s", args, err, out)
+	}
+}
+
+// diffRepo is a git repository holding the test agents (one commit) and a
+// working tree where the leaf agent's approval gate is gone.
+func diffRepo(t *testing.T) (repo, leaf string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo = t.TempDir()
+	copyTree(t, filepath.Join("..", "..", "testdata", "agents"), filepath.Join(repo, "agents"))
+	gitIn(t, repo, "init", "-q")
+	gitIn(t, repo, "add", "-A")
+	gitIn(t, repo, "commit", "-q", "-m", "one")
+	leaf = filepath.Join(repo, "agents", "oastui", "leaf-agent")
+	flow := filepath.Join(leaf, "cinatra", "oas.json")
+	b, err := os.ReadFile(flow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	nb := bytes.Replace(b, []byte(`"requiresApproval": true`), []byte(`"requiresApproval": false`), 1)
+	if bytes.Equal(nb, b) {
+		t.Fatal("fixture changed: no requiresApproval")
+	}
+	if err := os.WriteFile(flow, nb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return repo, leaf
+}
+
+func runIn(t *testing.T, dir string, args ...string) (int, string, string) {
+	t.Helper()
+	t.Chdir(dir)
+	var out, errb bytes.Buffer
+	code := run(args, &out, &errb)
+	return code, out.String(), errb.String()
+}
+
+func TestDiffCLI(t *testing.T) {
+	repo, leaf := diffRepo(t)
+	rel, _ := filepath.Rel(repo, leaf)
+
+	// No revision: HEAD against the working tree; the approval removed is breaking.
+	code, out, errs := runIn(t, repo, "diff", "--color", "never", rel)
+	if code != exitFindings || !strings.Contains(out, "diff_approval_removed") {
+		t.Fatalf("exit %d, want 1\n%s%s", code, out, errs)
+	}
+	if code, _, _ := runIn(t, repo, "diff", "--fail-on", "none", rel); code != exitClean {
+		t.Errorf("--fail-on none: exit %d", code)
+	}
+	// A..B over two equal revisions: nothing.
+	if code, out, _ := runIn(t, repo, "diff", "HEAD..HEAD", rel); code != exitClean || !strings.Contains(out, "no changes") {
+		t.Errorf("HEAD..HEAD: exit %d\n%s", code, out)
+	}
+	// REV:PATH against the working tree's file.
+	if code, out, _ := runIn(t, repo, "diff", "HEAD:"+filepath.ToSlash(rel), rel); code != exitFindings || !strings.Contains(out, "diff_approval_removed") {
+		t.Errorf("REV:PATH: exit %d\n%s", code, out)
+	}
+	// Two agents on disk (--no-index; inside a work tree two PATHs are two agents against HEAD).
+	if code, out, errs := runIn(t, repo, "diff", "--no-index", "--fail-on", "none", rel, filepath.Join("agents", "oastui", "gate-agent")); code != exitClean || !strings.Contains(out, "diff_node_removed") {
+		t.Errorf("--no-index: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, _ := runIn(t, repo, "diff", "--fail-on", "none", rel, filepath.Join("agents", "oastui", "gate-agent")); code != exitClean || !strings.Contains(out, "2 agents compared") {
+		t.Errorf("two PATHs in a work tree: exit %d\n%s", code, out)
+	}
+	if code, _, _ := runIn(t, repo, "diff", "--no-index", rel); code != exitUsage {
+		t.Errorf("--no-index with one path: exit %d", code)
+	}
+	// A missing revision is an error, not an empty diff.
+	if code, _, errs := runIn(t, repo, "diff", "no-such-rev", "--", rel); code != exitUsage || !strings.Contains(errs, "no such revision") {
+		t.Errorf("missing revision: exit %d\n%s", code, errs)
+	}
+	// JSON validates against the schema in the repository.
+	code, out, _ = runIn(t, repo, "diff", "--format", "json", rel)
+	if code != exitFindings {
+		t.Errorf("json: exit %d", code)
+	}
+	validateDiffJSON(t, []byte(out))
+	if strings.Contains(out, repo) {
+		t.Errorf("json paths are not relative to the working directory:\n%s", out)
+	}
+	var rep struct {
+		Agents []struct {
+			Changes []struct{ Check, Level, Node string }
+		}
+	}
+	if err := json.Unmarshal([]byte(out), &rep); err != nil || len(rep.Agents) != 1 {
+		t.Fatalf("json: %v\n%s", err, out)
+	}
+	// Markdown: one comment, breaking first; GitHub: one ::error.
+	if _, out, _ := runIn(t, repo, "diff", "--format", "markdown", rel); !strings.Contains(out, "#### breaking") || !strings.Contains(out, "| breaking | warn | info |") {
+		t.Errorf("markdown:\n%s", out)
+	}
+	if _, out, _ := runIn(t, repo, "diff", "--format", "github", rel); !strings.Contains(out, "::error file=") {
+		t.Errorf("github:\n%s", out)
+	}
+	// The config's diff: section sets a level.
+	if err := os.WriteFile(filepath.Join(repo, ".oastui.yaml"), []byte("diff:\n  diff_approval_removed: info\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errs := runIn(t, repo, "diff", rel); code != exitClean || !strings.Contains(out, "level set by the config") {
+		t.Errorf("config override: exit %d\n%s%s", code, out, errs)
+	}
+	if err := os.WriteFile(filepath.Join(repo, ".oastui.yaml"), []byte("diff:\n  diff_no_such_check: info\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if code, _, errs := runIn(t, repo, "diff", rel); code != exitUsage || !strings.Contains(errs, "unknown check") {
+		t.Errorf("unknown check in config: exit %d\n%s", code, errs)
+	}
+}
+
+func TestDiffChecksList(t *testing.T) {
+	var out, errb bytes.Buffer
+	if code := run([]string{"diff", "--checks"}, &out, &errb); code != exitClean {
+		t.Fatalf("exit %d: %s", code, errb.String())
+	}
+	for _, c := range diff.Checks() {
+		if !strings.Contains(out.String(), c.ID+"  "+string(c.Level)) {
+			t.Errorf("--checks lacks %s", c.ID)
+		}
+	}
+}
+
+func validateDiffJSON(t *testing.T, out []byte) {
+	t.Helper()
+	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(diff.JSONSchema))
+	if err != nil {
+		t.Fatal(err)
+	}
+	c := jsonschema.NewCompiler()
+	c.DefaultDraft(jsonschema.Draft2020)
+	if err := c.AddResource("diff-output.schema.json", doc); err != nil {
+		t.Fatal(err)
+	}
+	s, err := c.Compile("diff-output.schema.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	v, err := jsonschema.UnmarshalJSON(bytes.NewReader(out))
+	if err != nil {
+		t.Fatalf("not JSON: %v\n%s", err, out)
+	}
+	if err := s.Validate(v); err != nil {
+		t.Errorf("diff JSON does not match its schema: %v\n%s", err, out)
+	}
+}
+
+// lint --new-from-rev reports only the findings introduced since REV; a
+// missing REV is an error (exit 2).
+func TestLintNewFromRev(t *testing.T) {
+	repo, leaf := diffRepo(t)
+	rel, _ := filepath.Rel(repo, leaf)
+	// An old finding, committed: package.json's version drifts from the flow's.
+	pkg := filepath.Join(leaf, "package.json")
+	b, err := os.ReadFile(pkg)
+	if err != nil {
+		t.Fatal(err)
+	}
+	b = bytes.Replace(b, []byte(`"version": "0.1.0"`), []byte(`"version": "0.1.9"`), 1)
+	if err := os.WriteFile(pkg, b, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, repo, "commit", "-q", "-am", "drift")
+	// A new finding in the working tree: package.json loses its license.
+	nb := bytes.Replace(b, []byte(`"license": "Apache-2.0",`), nil, 1)
+	if bytes.Equal(nb, b) {
+		t.Fatal("fixture changed: no license")
+	}
+	if err := os.WriteFile(pkg, nb, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, all, _ := runIn(t, repo, "lint", "--format", "json", "--fail-on", "none", rel)
+	_, fresh, errs := runIn(t, repo, "lint", "--format", "json", "--fail-on", "none", "--new-from-rev", "HEAD", rel)
+	codes := func(out string) []string {
+		var r struct{ Findings []struct{ Code string } }
+		if err := json.Unmarshal([]byte(out), &r); err != nil {
+			t.Fatalf("%v\n%s%s", err, out, errs)
+		}
+		var c []string
+		for _, f := range r.Findings {
+			c = append(c, f.Code)
+		}
+		return c
+	}
+	got, before := codes(fresh), codes(all)
+	if len(got) == 0 || len(got) >= len(before) {
+		t.Fatalf("--new-from-rev HEAD: %v; all findings: %v", got, before)
+	}
+	for _, c := range got {
+		if !strings.Contains(c, "license") {
+			t.Errorf("finding %s is not new", c)
+		}
+	}
+	if code, _, errs := runIn(t, repo, "lint", "--new-from-rev", "no-such-rev", rel); code != exitUsage || !strings.Contains(errs, "no such revision") {
+		t.Errorf("missing REV: exit %d %s", code, errs)
+	}
+}

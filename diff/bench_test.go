@@ -1,0 +1,74 @@
+package diff
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/testshared"
+)
+
+// largestHistoryAgent is the history agent with the largest last flow file.
+func largestHistoryAgent(b testing.TB, histDir string) string {
+	ents, err := os.ReadDir(histDir)
+	if err != nil {
+		b.Fatal(err)
+	}
+	best, size := "", int64(-1)
+	for _, e := range ents {
+		if !e.IsDir() {
+			continue
+		}
+		raw, err := os.ReadFile(filepath.Join(histDir, e.Name(), "log.json"))
+		if err != nil {
+			continue
+		}
+		var revs []histRev
+		if json.Unmarshal(raw, &revs) != nil || len(revs) < 2 {
+			continue
+		}
+		st, err := os.Stat(filepath.Join(histDir, e.Name(), revs[len(revs)-1].Rev, "cinatra", "oas.json"))
+		if err == nil && st.Size() > size {
+			best, size = e.Name(), st.Size()
+		}
+	}
+	return best
+}
+
+// BenchmarkDiffLargestHistory diffs the last two revisions of the largest
+// history agent, both read through git: "git" is opening the revisions
+// (rev-parse, ls-tree), "diff" the loading, analysis and diff of both
+// sides (blobs through cat-file), which the issue bounds at 50 ms.
+func BenchmarkDiffLargestHistory(b *testing.B) {
+	histDir := testshared.Dir(b, "corpus", "history")
+	slug := largestHistoryAgent(b, histDir)
+	repo, agent, commits, _ := historyRepo(b, histDir, slug)
+	oldRev, newRev := commits[len(commits)-2], commits[len(commits)-1]
+	b.Run("git", func(b *testing.B) {
+		for b.Loop() {
+			g1, _ := compile.OpenGitRev(repo, oldRev)
+			g2, _ := compile.OpenGitRev(repo, newRev)
+			g1.Close()
+			g2.Close()
+		}
+	})
+	b.Run("diff", func(b *testing.B) {
+		g1, err := compile.OpenGitRev(repo, oldRev)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer g1.Close()
+		g2, err := compile.OpenGitRev(repo, newRev)
+		if err != nil {
+			b.Fatal(err)
+		}
+		defer g2.Close()
+		cfg := &analysis.ConfigResult{}
+		for b.Loop() {
+			Diff(Analyze(agent, g1, cfg), Analyze(agent, g2, cfg), Options{})
+		}
+	})
+}

@@ -1,0 +1,219 @@
+package diff
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/workspace"
+)
+
+// CallerAgent is an agent of the tree that calls the diffed agent: what
+// it binds of its inputs and reads of its outputs.
+type CallerAgent struct {
+	Package string
+	Dir     string
+	Via     string   // the node or package.json declaration naming it
+	Range   string   // its dependency range ("" when it declares none)
+	Inputs  []string // inputs it binds (its input mapping)
+	Outputs []string // outputs it reads (data edges from the calling node, {{child_output.x}})
+}
+
+// CallerIndex is who calls whom in an agents/ tree, built once for all
+// the agents a diff compares (each package loaded and compiled once).
+// Not safe for concurrent use.
+type CallerIndex struct {
+	agents []treeAgent
+}
+
+type treeAgent struct {
+	name string
+	a    *compile.Agent
+	comp *compile.CompiledAgentOas
+	once bool // comp computed
+}
+
+// NewCallerIndex reads the agents of the tree at root (an agents/
+// directory, compile.TreeRoot) from rev (nil: the disk).
+func NewCallerIndex(root string, rev *compile.GitRev) *CallerIndex {
+	ix := &CallerIndex{}
+	if root == "" {
+		return ix
+	}
+	pkgs := compile.ScanPackagesRev(root, rev)
+	for _, name := range sortedKeys(pkgs.ByName) {
+		a, err := compile.Load(pkgs.ByName[name], compile.LoadOptions{NoSiblings: true, Rev: rev, Packages: pkgs})
+		if err != nil || a.Flow == nil {
+			continue
+		}
+		ix.agents = append(ix.agents, treeAgent{name: name, a: a})
+	}
+	return ix
+}
+
+// FindCallers lists the agents of the tree at root that call or declare
+// the package pkg, reading the tree from rev (nil: the disk).
+func FindCallers(root, pkg string, rev *compile.GitRev) []CallerAgent {
+	return NewCallerIndex(root, rev).Of(pkg)
+}
+
+// Of lists the agents of the tree that call or declare the package pkg:
+// what they bind of its inputs and read of its outputs.
+func (ix *CallerIndex) Of(pkg string) []CallerAgent {
+	if ix == nil || pkg == "" {
+		return nil
+	}
+	var out []CallerAgent
+	for i := range ix.agents {
+		ta := &ix.agents[i]
+		if ta.name == pkg {
+			continue
+		}
+		a := ta.a
+		c := CallerAgent{Package: ta.name, Dir: a.Dir}
+		found := false
+		for _, dep := range a.Dependencies() {
+			if dep.PackageName == pkg {
+				found = true
+				if dep.Version != "" {
+					c.Range = dep.Version
+				}
+				c.Via = "package.json " + dep.Form
+			}
+		}
+		var callNodes []string
+		if a.Flow.Root != nil {
+			compile.Walk(a.Flow.Root, "", func(ptr string, n *compile.Node) bool {
+				if !n.Is(compile.Object) {
+					return n.Is(compile.Array)
+				}
+				ct := compile.ComponentType(n)
+				if (ct == "FlowNode" || ct == "AgentNode" || ct == "A2AAgent") && n.Path("metadata", "cinatra").Get("packageName").StringOr("") == pkg {
+					id := n.Get("id").StringOr(n.Get("name").StringOr(""))
+					callNodes = append(callNodes, id)
+					found = true
+					if c.Via == "" || strings.HasPrefix(c.Via, "package.json") {
+						c.Via = fmt.Sprintf("%s %q", ct, id)
+					}
+				}
+				return true
+			})
+		}
+		if !found {
+			continue
+		}
+		if !ta.once {
+			ta.once = true
+			if comp, err := compile.Compile(a); err == nil {
+				ta.comp = comp
+			}
+		}
+		in, outs := map[string]bool{}, map[string]bool{}
+		if comp := ta.comp; comp != nil {
+			for _, st := range comp.ApprovalPolicy.Steps {
+				if st.ChildAgent == nil {
+					continue
+				}
+				if p, _ := st.ChildAgent.PackageName.(string); p != pkg {
+					for _, f := range st.ChildAgent.InputMapping {
+						collectChildOutputs(fmt.Sprint(f.Value), outs)
+					}
+					continue
+				}
+				for _, f := range st.ChildAgent.InputMapping {
+					in[f.Key] = true
+				}
+			}
+		}
+		if a.Flow.Root != nil && len(callNodes) > 0 {
+			for _, f := range compile.Flows(a.Flow.Root) {
+				g, err := flowgraph.Build(a, f.Pointer)
+				if err != nil {
+					continue
+				}
+				for _, e := range g.Data {
+					for _, id := range callNodes {
+						if e.From == id && e.Output != "" {
+							outs[e.Output] = true
+						}
+						if e.To == id && e.Input != "" {
+							in[e.Input] = true
+						}
+					}
+				}
+			}
+		}
+		c.Inputs, c.Outputs = sortedKeys(in), sortedKeys(outs)
+		out = append(out, c)
+	}
+	return out
+}
+
+// collectChildOutputs adds the x of every {{child_output.x}} in s.
+func collectChildOutputs(s string, into map[string]bool) {
+	for {
+		i := strings.Index(s, "child_output.")
+		if i < 0 {
+			return
+		}
+		s = s[i+len("child_output."):]
+		j := 0
+		for j < len(s) && (s[j] == '_' || s[j] == '-' || s[j] >= '0' && s[j] <= '9' || s[j] >= 'a' && s[j] <= 'z' || s[j] >= 'A' && s[j] <= 'Z') {
+			j++
+		}
+		if j > 0 {
+			into[s[:j]] = true
+		}
+	}
+}
+
+// callers lists, on each breaking contract or approval change, the
+// callers of the tree; a breaking contract change about a port no caller
+// uses is demoted to warn, with the reason. Approval safety is never
+// demoted: it protects the people the agent acts for, not its callers.
+func (d *differ) callers(opts Options) {
+	newVersion, _ := workspace.ParseVersion(d.new.pkg.version)
+	for i := range d.out {
+		c := &d.out[i]
+		chk := byID[c.Check]
+		if c.Level != Breaking || !(chk.Contract || chk.Safety) {
+			continue
+		}
+		affected := 0
+		for _, ca := range opts.Callers {
+			cl := Caller{Package: Clean(ca.Package), Dir: ca.Dir, Via: Clean(ca.Via), Range: Clean(ca.Range)}
+			if r, ok := workspace.ParseRange(ca.Range); ok && ca.Range != "" {
+				cl.Accepts = r.Allows(newVersion)
+			}
+			hit := true
+			if c.Port != "" {
+				list := ca.Inputs
+				if strings.HasPrefix(c.Check, "diff_output") {
+					list = ca.Outputs
+				}
+				cl.Binds = contains(list, c.Port)
+				hit = cl.Binds || c.Check == "diff_input_added_required" || c.Check == "diff_input_made_required"
+			}
+			if hit {
+				affected++
+			}
+			c.Callers = append(c.Callers, cl)
+		}
+		if !opts.Tree || chk.Safety || c.Port == "" || affected > 0 {
+			continue
+		}
+		c.Level = Warn
+		if len(opts.Callers) == 0 {
+			c.Reason = "no agent of the tree calls it"
+		} else {
+			c.Reason = fmt.Sprintf("no caller in the tree uses %s (%d caller(s) checked)", c.Port, len(opts.Callers))
+		}
+	}
+}
+
+func contains(l []string, s string) bool {
+	i := sort.SearchStrings(l, s)
+	return i < len(l) && l[i] == s
+}

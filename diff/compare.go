@@ -1,0 +1,798 @@
+package diff
+
+import (
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/workspace"
+)
+
+// nodeSubject names a node across revisions: its flow ("" for the
+// top-level one) and its id.
+func nodeSubject(flow, id string) string {
+	if flow == "" {
+		return id
+	}
+	return flow + "/" + id
+}
+
+// graph: nodes added, removed, renamed, retyped, moved; control edges,
+// branches and data edges, per flow (matched by flow id).
+func (d *differ) graph() {
+	if !d.old.ok || !d.new.ok {
+		return
+	}
+	keys := map[string]bool{}
+	for k := range d.old.flows {
+		keys[k] = true
+	}
+	for k := range d.new.flows {
+		keys[k] = true
+	}
+	for _, fk := range sortedKeys(keys) {
+		of, nf := d.old.flows[fk], d.new.flows[fk]
+		on, nn := map[string]*flowgraph.Node{}, map[string]*flowgraph.Node{}
+		if of != nil {
+			on = of.nodes
+		}
+		if nf != nil {
+			nn = nf.nodes
+		}
+		gone := map[string]bool{}
+		for _, id := range sortedKeys(on) {
+			o := on[id]
+			n, ok := nn[id]
+			subj := nodeSubject(fk, id)
+			if !ok {
+				gone[id] = true
+				d.add("diff_node_removed", subj, id, o.ComponentType, "",
+					fmt.Sprintf("%s %s (%s) removed", kindWord(o), quote(o.Name), id), pos(d.old.flow, o.Pointer), nil)
+				continue
+			}
+			if o.Name != n.Name {
+				d.add("diff_node_renamed", subj, id, o.Name, n.Name,
+					fmt.Sprintf("node %s renamed from %s to %s", id, quote(o.Name), quote(n.Name)), pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
+			}
+			if o.ComponentType != n.ComponentType {
+				d.add("diff_node_type_changed", subj, id, o.ComponentType, n.ComponentType,
+					fmt.Sprintf("node %s is a %s now (was a %s)", id, n.ComponentType, o.ComponentType), pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
+			}
+		}
+		for _, id := range sortedKeys(nn) {
+			if _, ok := on[id]; !ok {
+				n := nn[id]
+				gone[id] = true
+				d.add("diff_node_added", nodeSubject(fk, id), id, "", n.ComponentType,
+					fmt.Sprintf("%s %s (%s) added", kindWord(n), quote(n.Name), id), nil, pos(d.new.flow, n.Pointer))
+			}
+		}
+		d.edges(fk, of, nf, gone)
+	}
+	d.moved()
+}
+
+func kindWord(n *flowgraph.Node) string {
+	if n.ComponentType != "" {
+		return n.ComponentType
+	}
+	return "node"
+}
+
+// edges compares control edges by (from, branch) and data edges as a set;
+// edges leaving a node only one side has are that node's change.
+func (d *differ) edges(fk string, of, nf *flowView, gone map[string]bool) {
+	type ctl struct {
+		to  []string
+		ptr string
+	}
+	read := func(f *flowView) (map[string]*ctl, map[string]string) {
+		c, dd := map[string]*ctl{}, map[string]string{}
+		if f == nil {
+			return c, dd
+		}
+		for _, e := range f.g.Edges {
+			k := e.From + "\x00" + e.Branch
+			if c[k] == nil {
+				c[k] = &ctl{ptr: e.Pointer}
+			}
+			c[k].to = append(c[k].to, e.To)
+		}
+		for _, x := range c {
+			sort.Strings(x.to)
+		}
+		for _, e := range f.g.Data {
+			dd[e.From+"."+e.Output+" → "+e.To+"."+e.Input] = e.Pointer
+		}
+		return c, dd
+	}
+	oc, od := read(of)
+	nc, nd := read(nf)
+	all := map[string]bool{}
+	for k := range oc {
+		all[k] = true
+	}
+	for k := range nc {
+		all[k] = true
+	}
+	for _, k := range sortedKeys(all) {
+		from, branch, _ := strings.Cut(k, "\x00")
+		if gone[from] {
+			continue
+		}
+		o, n := oc[k], nc[k]
+		subj := nodeSubject(fk, from)
+		if branch != "" {
+			subj += " branch " + branch
+		}
+		switch {
+		case o != nil && n != nil:
+			ov, nv := strings.Join(o.to, ", "), strings.Join(n.to, ", ")
+			if ov != nv {
+				what := "the control edge from " + from
+				if branch != "" {
+					what = "branch " + quote(branch) + " of " + from
+				}
+				d.add("diff_control_edge_rewired", subj, from, ov, nv, fmt.Sprintf("%s leads to %s now (was %s)", what, nv, ov),
+					pos(d.old.flow, o.ptr), pos(d.new.flow, n.ptr))
+			}
+		case n != nil:
+			nv := strings.Join(n.to, ", ")
+			if branch != "" {
+				d.add("diff_branch_added", subj, from, "", nv, fmt.Sprintf("branch %s added to %s, leading to %s", quote(branch), from, nv), nil, pos(d.new.flow, n.ptr))
+			} else {
+				d.add("diff_control_edge_added", subj, from, "", nv, fmt.Sprintf("%s now continues to %s", from, nv), nil, pos(d.new.flow, n.ptr))
+			}
+		default:
+			ov := strings.Join(o.to, ", ")
+			if branch != "" {
+				d.add("diff_branch_removed", subj, from, ov, "", fmt.Sprintf("branch %s of %s removed (it led to %s)", quote(branch), from, ov), pos(d.old.flow, o.ptr), nil)
+			} else {
+				d.add("diff_control_edge_removed", subj, from, ov, "", fmt.Sprintf("%s no longer continues to %s", from, ov), pos(d.old.flow, o.ptr), nil)
+			}
+		}
+	}
+	for _, k := range sortedKeys(od) {
+		if _, ok := nd[k]; !ok && !edgeOfGone(k, gone) {
+			d.add("diff_data_edge_removed", nodeSubject(fk, k), edgeTo(k), k, "", "data edge "+k+" removed", pos(d.old.flow, od[k]), nil)
+		}
+	}
+	for _, k := range sortedKeys(nd) {
+		if _, ok := od[k]; !ok && !edgeOfGone(k, gone) {
+			d.add("diff_data_edge_added", nodeSubject(fk, k), edgeTo(k), "", k, "data edge "+k+" added", nil, pos(d.new.flow, nd[k]))
+		}
+	}
+}
+
+// edgeOfGone: a data edge "a.x → b.y" touching a node only one side has.
+func edgeOfGone(k string, gone map[string]bool) bool {
+	from, rest, _ := strings.Cut(k, " → ")
+	a, _, _ := strings.Cut(from, ".")
+	b, _, _ := strings.Cut(rest, ".")
+	return gone[a] || gone[b]
+}
+
+func edgeTo(k string) string {
+	_, rest, _ := strings.Cut(k, " → ")
+	b, _, _ := strings.Cut(rest, ".")
+	return b
+}
+
+// moved: the nodes both sides have, in compiled step order; a node off
+// the longest common subsequence of the two orders has moved.
+func (d *differ) moved() {
+	oldOrder, newOrder := d.old.order, d.new.order
+	if len(oldOrder) == 0 || len(newOrder) == 0 {
+		oldOrder, newOrder = d.old.bfs, d.new.bfs // one side did not compile: compare like with like
+	}
+	inNew := map[string]int{}
+	for i, k := range newOrder {
+		inNew[k] = i
+	}
+	var common []string
+	for _, k := range oldOrder {
+		if _, ok := inNew[k]; ok {
+			common = append(common, k)
+		}
+	}
+	if len(common) < 2 {
+		return
+	}
+	keep := keptInOrder(common, inNew)
+	oldIdx := map[string]int{}
+	for i, k := range oldOrder {
+		oldIdx[k] = i
+	}
+	for i, k := range common {
+		if keep[i] {
+			continue
+		}
+		fk, id, _ := strings.Cut(k, "/")
+		o, n := d.old.flows[fk], d.new.flows[fk]
+		var op, np *Pos
+		if o != nil && o.nodes[id] != nil {
+			op = pos(d.old.flow, o.nodes[id].Pointer)
+		}
+		if n != nil && n.nodes[id] != nil {
+			np = pos(d.new.flow, n.nodes[id].Pointer)
+		}
+		before, after := neighbours(oldOrder, oldIdx[k], inNew), neighbours(newOrder, inNew[k], nil)
+		d.add("diff_node_moved", nodeSubject(fk, id), id, before, after,
+			fmt.Sprintf("node %s runs at another place in the step order: after %s now (was after %s)", id, after, before), op, np)
+	}
+}
+
+// neighbours names the node before position i of order (among the nodes
+// in keep when given).
+func neighbours(order []string, i int, keep map[string]int) string {
+	for j := i - 1; j >= 0; j-- {
+		if keep != nil {
+			if _, ok := keep[order[j]]; !ok {
+				continue
+			}
+		}
+		_, id, _ := strings.Cut(order[j], "/")
+		return id
+	}
+	return "(start)"
+}
+
+// keptInOrder marks the nodes of common (in old order) that keep their
+// relative order in the new one: a longest subsequence increasing in the
+// new positions. Among the longest, the one that leaves out the smallest
+// keys is chosen, so the choice depends only on which pairs of nodes
+// swapped, not on the direction of the diff (diff(B, A) names the same
+// nodes moved).
+func keptInOrder(common []string, inNew map[string]int) []bool {
+	seq := make([]int, len(common))
+	for i, k := range common {
+		seq[i] = inNew[k]
+	}
+	skip := make([]bool, len(seq))
+	best := lisLen(seq, skip)
+	if len(seq) > 300 { // quadratic below: keep long flows fast
+		return lisKeep(seq)
+	}
+	order := make([]int, len(seq))
+	for i := range order {
+		order[i] = i
+	}
+	sort.Slice(order, func(a, b int) bool { return common[order[a]] < common[order[b]] })
+	for _, i := range order {
+		skip[i] = true
+		if lisLen(seq, skip) != best {
+			skip[i] = false
+		}
+	}
+	keep := make([]bool, len(seq))
+	for i := range keep {
+		keep[i] = !skip[i]
+	}
+	return keep
+}
+
+// lisLen is the length of the longest increasing subsequence of seq
+// without the skipped members.
+func lisLen(seq []int, skip []bool) int {
+	var tails []int
+	for i, x := range seq {
+		if skip[i] {
+			continue
+		}
+		j := sort.SearchInts(tails, x)
+		if j == len(tails) {
+			tails = append(tails, x)
+		} else {
+			tails[j] = x
+		}
+	}
+	return len(tails)
+}
+
+// lisKeep marks the members of one longest increasing subsequence of seq.
+func lisKeep(seq []int) []bool {
+	n := len(seq)
+	tails, prev := []int{}, make([]int, n)
+	for i, x := range seq {
+		j := sort.Search(len(tails), func(k int) bool { return seq[tails[k]] >= x })
+		if j > 0 {
+			prev[i] = tails[j-1]
+		} else {
+			prev[i] = -1
+		}
+		if j == len(tails) {
+			tails = append(tails, i)
+		} else {
+			tails[j] = i
+		}
+	}
+	keep := make([]bool, n)
+	if len(tails) > 0 {
+		for i := tails[len(tails)-1]; i >= 0; i = prev[i] {
+			keep[i] = true
+		}
+	}
+	return keep
+}
+
+// contract: the compiled input and output schemas, and the artifacts.
+func (d *differ) contract() {
+	if !d.old.ok || !d.new.ok {
+		return
+	}
+	d.artifacts()
+	if d.old.s.Compiled == nil || d.new.s.Compiled == nil {
+		return
+	}
+	for _, name := range unionKeys(d.old.inputs, d.new.inputs) {
+		o, inOld := d.old.inputs[name]
+		n, inNew := d.new.inputs[name]
+		op, np := d.portPos(d.old, o, inOld), d.portPos(d.new, n, inNew)
+		subj := "input " + name
+		var c *Change
+		switch {
+		case !inOld:
+			if n.required && !n.hasDef {
+				c = d.add("diff_input_added_required", subj, "", "", portValue(n), fmt.Sprintf("required input %s added, without a default: every caller must supply it", quote(name)), nil, np)
+			} else {
+				c = d.add("diff_input_added", subj, "", "", portValue(n), fmt.Sprintf("optional input %s added", quote(name)), nil, np)
+			}
+		case !inNew:
+			c = d.add("diff_input_removed", subj, "", portValue(o), "", fmt.Sprintf("input %s removed", quote(name)), op, nil)
+		default:
+			if o.typ != n.typ {
+				c = d.add("diff_input_retyped", subj, "", o.typ, n.typ, fmt.Sprintf("input %s is %s now (was %s)", quote(name), n.typ, o.typ), op, np)
+				c.Port = name
+			}
+			oreq, nreq := o.required && !o.hasDef, n.required && !n.hasDef
+			if !oreq && nreq {
+				c = d.add("diff_input_made_required", subj, "", "optional", "required", fmt.Sprintf("input %s is required now", quote(name)), op, np)
+				c.Port = name
+			} else if oreq && !nreq {
+				c = d.add("diff_input_made_optional", subj, "", "required", "optional", fmt.Sprintf("input %s is optional now", quote(name)), op, np)
+				c.Port = name
+			}
+			if o.constraints != n.constraints {
+				c = d.add("diff_input_constraint_changed", subj, "", o.constraints, n.constraints, fmt.Sprintf("input %s accepts %s now (was %s)", quote(name), orNone(n.constraints), orNone(o.constraints)), op, np)
+				c.Port = name
+			}
+			if o.presentation != n.presentation {
+				c = d.add("diff_input_presentation_changed", subj, "", o.presentation, n.presentation, fmt.Sprintf("input %s is presented as %s now (was %s)", quote(name), orNone(n.presentation), orNone(o.presentation)), op, np)
+				c.Port = name
+			}
+			if o.def != n.def {
+				c = d.add("diff_input_default_changed", subj, "", o.def, n.def, fmt.Sprintf("input %s defaults to %s now (was %s)", quote(name), orNone(n.def), orNone(o.def)), op, np)
+			}
+		}
+		if c != nil {
+			c.Port = name
+		}
+	}
+	for _, name := range unionKeys(d.old.outputs, d.new.outputs) {
+		o, inOld := d.old.outputs[name]
+		n, inNew := d.new.outputs[name]
+		op, np := d.portPos(d.old, o, inOld), d.portPos(d.new, n, inNew)
+		subj := "output " + name
+		var c *Change
+		switch {
+		case !inOld:
+			c = d.add("diff_output_added", subj, "", "", n.typ, fmt.Sprintf("output %s added", quote(name)), nil, np)
+		case !inNew:
+			c = d.add("diff_output_removed", subj, "", o.typ, "", fmt.Sprintf("output %s removed", quote(name)), op, nil)
+		case o.typ != n.typ:
+			c = d.add("diff_output_retyped", subj, "", o.typ, n.typ, fmt.Sprintf("output %s is %s now (was %s)", quote(name), n.typ, o.typ), op, np)
+		}
+		if c != nil {
+			c.Port = name
+		}
+	}
+}
+
+// artifacts: what the agent materialises (EndNode output bindings,
+// artifact_materialize nodes), read from the flow model.
+func (d *differ) artifacts() {
+	for _, k := range unionKeys(d.old.arts, d.new.arts) {
+		o, inOld := d.old.arts[k]
+		n, inNew := d.new.arts[k]
+		subj := "artifact " + k
+		switch {
+		case !inOld:
+			d.add("diff_artifact_added", subj, nodeOfKey(k), "", artValue(n), fmt.Sprintf("%s materialises %s now", trimFlow(k), artValue(n)), nil, pos(d.new.flow, n.ptr))
+		case !inNew:
+			d.add("diff_artifact_removed", subj, nodeOfKey(k), artValue(o), "", fmt.Sprintf("%s no longer materialises %s", trimFlow(k), artValue(o)), pos(d.old.flow, o.ptr), nil)
+		case artValue(o) != artValue(n):
+			d.add("diff_artifact_retyped", subj, nodeOfKey(k), artValue(o), artValue(n), fmt.Sprintf("%s materialises %s now (was %s)", trimFlow(k), artValue(n), artValue(o)), pos(d.old.flow, o.ptr), pos(d.new.flow, n.ptr))
+		}
+	}
+}
+
+func nodeOfKey(k string) string {
+	_, rest, _ := strings.Cut(k, "/")
+	id, _, _ := strings.Cut(rest, " ")
+	return id
+}
+
+func artValue(a artifact) string {
+	if a.objType != "" {
+		return a.ext + " (" + a.objType + ")"
+	}
+	return a.ext
+}
+
+func orNone(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return s
+}
+
+func portValue(p port) string {
+	s := p.typ
+	if p.required {
+		s += " required"
+	}
+	if p.hasDef {
+		s += " default " + p.def
+	}
+	return s
+}
+
+func (d *differ) portPos(v *sideView, p port, ok bool) *Pos {
+	if !ok {
+		return nil
+	}
+	if p.ptr != "" {
+		return pos(v.flow, p.ptr)
+	}
+	return &Pos{File: v.flow.Path}
+}
+
+func unionKeys[V any](a, b map[string]V) []string {
+	m := map[string]bool{}
+	for k := range a {
+		m[k] = true
+	}
+	for k := range b {
+		m[k] = true
+	}
+	return sortedKeys(m)
+}
+
+// riskRank orders the riskClass values oastui knows; -1 for others.
+func riskRank(s string) int {
+	switch s {
+	case "":
+		return 0
+	case "read_only":
+		return 1
+	case "write_safe":
+		return 2
+	case "draft_create", "draft_update":
+		return 3
+	case "write":
+		return 4
+	case "approval":
+		return 5
+	}
+	for _, suf := range []string{"_send", "_publish", "_post", "_delete"} {
+		if strings.HasSuffix(s, suf) {
+			return 6
+		}
+	}
+	return -1
+}
+
+// approval: requiresApproval, riskClass, hitlOwnedBy, renderers,
+// a2uiSurfaceId per step (or gate node); gatedSteps; hitlScreens.
+func (d *differ) approval() {
+	if !d.old.ok || !d.new.ok || (d.old.s.Compiled == nil) != (d.new.s.Compiled == nil) {
+		return // one side did not compile: its forced values are unknown
+	}
+	gpos := func(v *sideView, g gate, ok bool) *Pos {
+		if !ok {
+			return nil
+		}
+		if g.ptr != "" {
+			return pos(v.flow, g.ptr)
+		}
+		return &Pos{File: v.flow.Path}
+	}
+	for _, k := range unionKeys(d.old.gates, d.new.gates) {
+		o, inOld := d.old.gates[k]
+		n, inNew := d.new.gates[k]
+		subj := "step " + k
+		node := n.node
+		if !inNew {
+			node = o.node
+		}
+		op, np := gpos(d.old, o, inOld), gpos(d.new, n, inNew)
+		oa, na := inOld && o.approval, inNew && n.approval
+		switch {
+		case oa && !na:
+			msg := fmt.Sprintf("step %s no longer requires approval", k)
+			if !inNew {
+				msg = fmt.Sprintf("approval gate %s removed", k)
+			}
+			d.add("diff_approval_removed", subj, node, "requires approval", "", msg, op, np)
+		case !oa && na:
+			msg := fmt.Sprintf("step %s requires approval now", k)
+			if !inOld {
+				msg = fmt.Sprintf("approval gate %s added", k)
+			}
+			d.add("diff_approval_added", subj, node, "", "requires approval", msg, op, np)
+		}
+		if !inOld || !inNew {
+			continue
+		}
+		if o.risk != n.risk {
+			ro, rn := riskRank(o.risk), riskRank(n.risk)
+			check := "diff_risk_changed"
+			switch {
+			case ro < 0 || rn < 0:
+			case rn < ro:
+				check = "diff_risk_lowered"
+			case rn > ro:
+				check = "diff_risk_raised"
+			}
+			d.add(check, subj, node, o.risk, n.risk, fmt.Sprintf("step %s riskClass %s now (was %s)", k, quote(n.risk), quote(o.risk)), op, np)
+		}
+		if o.owner != n.owner {
+			d.add("diff_hitl_owner_changed", subj, node, o.owner, n.owner, fmt.Sprintf("step %s gate owned by %s now (was %s)", k, quote(n.owner), quote(o.owner)), op, np)
+		}
+		if o.renderer != n.renderer {
+			d.add("diff_renderer_changed", subj, node, o.renderer, n.renderer, fmt.Sprintf("step %s renderer %s now (was %s)", k, quote(n.renderer), quote(o.renderer)), op, np)
+		}
+		switch {
+		case o.surface != "" && n.surface == "":
+			d.add("diff_surface_removed", subj, node, o.surface, "", fmt.Sprintf("step %s lost its a2uiSurfaceId %s", k, quote(o.surface)), op, np)
+		case o.surface == "" && n.surface != "":
+			d.add("diff_surface_added", subj, node, "", n.surface, fmt.Sprintf("step %s has a2uiSurfaceId %s now", k, quote(n.surface)), op, np)
+		case o.surface != n.surface:
+			d.add("diff_surface_changed", subj, node, o.surface, n.surface, fmt.Sprintf("step %s a2uiSurfaceId %s now (was %s)", k, quote(n.surface), quote(o.surface)), op, np)
+		}
+	}
+	for _, k := range unionKeys(d.old.gated, d.new.gated) {
+		o, inOld := d.old.gated[k]
+		n, inNew := d.new.gated[k]
+		switch {
+		case inOld && !inNew:
+			d.add("diff_gated_step_removed", "gated step "+k, strings.Trim(k, `"`), canon(o.ToolName), "", fmt.Sprintf("gated step %s (%s) is no longer gated", k, canon(o.Label)), &Pos{File: d.old.flow.Path}, nil)
+		case !inOld && inNew:
+			d.add("diff_gated_step_added", "gated step "+k, strings.Trim(k, `"`), "", canon(n.ToolName), fmt.Sprintf("gated step %s (%s) is gated now", k, canon(n.Label)), nil, &Pos{File: d.new.flow.Path})
+		}
+	}
+	if d.old.screens != d.new.screens {
+		d.add("diff_hitl_screens_changed", "hitlScreens", "", hashShort(d.old.screens), hashShort(d.new.screens), "metadata.cinatra.hitlScreens changed",
+			pos(d.old.flow, "/metadata/cinatra/hitlScreens"), pos(d.new.flow, "/metadata/cinatra/hitlScreens"))
+	}
+}
+
+// slots: accepted extensions, modes, min/max items.
+func (d *differ) slots() {
+	if !d.old.ok || !d.new.ok {
+		return
+	}
+	for _, id := range unionKeys(d.old.slots, d.new.slots) {
+		o, inOld := d.old.slots[id]
+		n, inNew := d.new.slots[id]
+		subj := "slot " + id
+		var op, np *Pos
+		if inOld {
+			op = pos(d.old.flow, o.Pointer)
+		}
+		if inNew {
+			np = pos(d.new.flow, n.Pointer)
+		}
+		switch {
+		case !inOld:
+			d.add("diff_slot_added", subj, "", "", strings.Join(n.Accepted, ", "), fmt.Sprintf("context slot %s added (accepts %s)", quote(id), strings.Join(n.Accepted, ", ")), nil, np)
+			continue
+		case !inNew:
+			d.add("diff_slot_removed", subj, "", strings.Join(o.Accepted, ", "), "", fmt.Sprintf("context slot %s removed", quote(id)), op, nil)
+			continue
+		}
+		oe, ne := set(o.Accepted), set(n.Accepted)
+		for _, e := range sortedKeys(oe) {
+			if !ne[e] {
+				d.add("diff_slot_extension_removed", subj+" extension "+e, "", e, "", fmt.Sprintf("context slot %s no longer accepts %s", quote(id), e), op, np)
+			}
+		}
+		for _, e := range sortedKeys(ne) {
+			if !oe[e] {
+				d.add("diff_slot_extension_added", subj+" extension "+e, "", "", e, fmt.Sprintf("context slot %s accepts %s now", quote(id), e), op, np)
+			}
+		}
+		om, nm := o.SelectionMode+"/"+o.ResolutionMode, n.SelectionMode+"/"+n.ResolutionMode
+		if om != nm {
+			d.add("diff_slot_mode_changed", subj, "", om, nm, fmt.Sprintf("context slot %s selection/resolution %s now (was %s)", quote(id), nm, om), op, np)
+		}
+		oi, ni := items2(o.MinItems, o.MaxItems), items2(n.MinItems, n.MaxItems)
+		if oi != ni {
+			d.add("diff_slot_items_changed", subj, "", oi, ni, fmt.Sprintf("context slot %s takes %s items now (was %s)", quote(id), ni, oi), op, np)
+		}
+	}
+}
+
+func items2(min, max int) string {
+	if max == 0 {
+		return fmt.Sprintf("%d..∞", min)
+	}
+	return fmt.Sprintf("%d..%d", min, max)
+}
+
+func set(l []string) map[string]bool {
+	m := map[string]bool{}
+	for _, s := range l {
+		m[s] = true
+	}
+	return m
+}
+
+// pkg: version, dependencies, produces, consumes.
+func (d *differ) pkg() {
+	o, n := d.old.pkg, d.new.pkg
+	if d.old.pkgDoc == nil && d.new.pkgDoc == nil {
+		return
+	}
+	if o.version != n.version {
+		d.add("diff_version_changed", "version", "", o.version, n.version, fmt.Sprintf("version %s now (was %s)", orNone(n.version), orNone(o.version)),
+			pos(d.old.pkgDoc, "/version"), pos(d.new.pkgDoc, "/version"))
+	}
+	if o.name != n.name && d.old.pkgDoc != nil && d.new.pkgDoc != nil {
+		d.add("diff_package_renamed", "name", "", o.name, n.name, fmt.Sprintf("package renamed %s (was %s): callers find it by name", orNone(n.name), orNone(o.name)),
+			pos(d.old.pkgDoc, "/name"), pos(d.new.pkgDoc, "/name"))
+	}
+	for _, k := range unionKeys(o.other, n.other) {
+		ov, inOld := o.other[k]
+		nv, inNew := n.other[k]
+		if ov == nv {
+			continue
+		}
+		what := "changed"
+		switch {
+		case !inOld:
+			what = "added"
+		case !inNew:
+			what = "removed"
+		}
+		var op, np *Pos
+		if inOld {
+			op = pos(d.old.pkgDoc, o.otherPtr[k])
+		}
+		if inNew {
+			np = pos(d.new.pkgDoc, n.otherPtr[k])
+		}
+		d.add("diff_manifest_changed", "package.json "+k, "", shortValue(ov), shortValue(nv), fmt.Sprintf("package.json %s %s%s", k, what, valueChange(ov, nv)), op, np)
+	}
+	for _, k := range unionKeys(o.deps, n.deps) {
+		ov, inOld := o.deps[k]
+		nv, inNew := n.deps[k]
+		kind, name, _ := strings.Cut(k, ":")
+		what := kind + " dependency " + name
+		if kind == "npm" {
+			what = "dependency " + name
+		}
+		switch {
+		case !inOld:
+			d.add("diff_dependency_added", "dependency "+k, "", "", nv, fmt.Sprintf("%s %s added", what, nv), nil, pos(d.new.pkgDoc, n.depPtr[k]))
+		case !inNew:
+			d.add("diff_dependency_removed", "dependency "+k, "", ov, "", fmt.Sprintf("%s removed", what), pos(d.old.pkgDoc, o.depPtr[k]), nil)
+		case ov != nv:
+			d.add("diff_dependency_range_changed", "dependency "+k, "", ov, nv, fmt.Sprintf("%s %s now (was %s)", what, orNone(nv), orNone(ov)), pos(d.old.pkgDoc, o.depPtr[k]), pos(d.new.pkgDoc, n.depPtr[k]))
+		}
+	}
+	for _, k := range unionKeys(o.produces, n.produces) {
+		switch {
+		case !o.produces[k]:
+			d.add("diff_produces_added", "produces "+k, "", "", k, "produces "+k+" now", nil, pos(d.new.pkgDoc, "/cinatra/produces"))
+		case !n.produces[k]:
+			d.add("diff_produces_removed", "produces "+k, "", k, "", "no longer produces "+k, pos(d.old.pkgDoc, "/cinatra/produces"), nil)
+		}
+	}
+	for _, k := range unionKeys(o.consumes, n.consumes) {
+		switch {
+		case !o.consumes[k]:
+			d.add("diff_consumes_added", "consumes "+k, "", "", k, "consumes "+k+" now", nil, pos(d.new.pkgDoc, "/cinatra/consumes"))
+		case !n.consumes[k]:
+			d.add("diff_consumes_removed", "consumes "+k, "", k, "", "no longer consumes "+k, pos(d.old.pkgDoc, "/cinatra/consumes"), nil)
+		}
+	}
+}
+
+// findings: introduced and fixed, matched by fingerprint.
+func (d *differ) findings() {
+	for _, k := range unionKeys(d.old.finds, d.new.finds) {
+		o, inOld := d.old.finds[k]
+		n, inNew := d.new.finds[k]
+		subj := "finding " + strings.ReplaceAll(k, "\x00", " ")
+		switch {
+		case !inOld:
+			c := d.add("diff_finding_introduced", subj, "", "", string(n.Severity), fmt.Sprintf("new %s %s: %s", n.Severity, n.Code, n.Message), nil,
+				&Pos{File: n.File, Line: n.Line, Column: n.Column, Pointer: n.Location})
+			if n.Severity == compile.Blocker {
+				c.Level = Breaking
+				c.Reason = "a new blocker"
+			}
+		case !inNew:
+			d.add("diff_finding_fixed", subj, "", string(o.Severity), "", fmt.Sprintf("fixed %s %s: %s", o.Severity, o.Code, o.Message),
+				&Pos{File: o.File, Line: o.Line, Column: o.Column, Pointer: o.Location}, nil)
+		}
+	}
+}
+
+// versionBump: breaking changes need a major bump (a minor one below 1.0).
+func (d *differ) versionBump() {
+	if d.new.pkgDoc == nil || d.old.pkgDoc == nil {
+		return
+	}
+	var breaking []string
+	for _, c := range d.out {
+		if c.Level == Breaking && c.Check != "diff_finding_introduced" {
+			breaking = append(breaking, c.Check)
+		}
+	}
+	if len(breaking) == 0 {
+		return
+	}
+	ov, ok1 := workspace.ParseVersion(d.old.pkg.version)
+	nv, ok2 := workspace.ParseVersion(d.new.pkg.version)
+	if ok1 && ok2 && bumpSaysBreaking(ov, nv) {
+		return
+	}
+	msg := fmt.Sprintf("%d breaking change(s) (%s), and the version %s: bump the major version (the minor one below 1.0)",
+		len(breaking), strings.Join(dedupe(breaking), ", "), versionText(d.old.pkg.version, d.new.pkg.version))
+	d.add("diff_version_not_bumped", "version", "", d.old.pkg.version, d.new.pkg.version, msg, pos(d.old.pkgDoc, "/version"), pos(d.new.pkgDoc, "/version"))
+}
+
+// bumpSaysBreaking: a major bump, or a minor bump below 1.0.0.
+func bumpSaysBreaking(o, n workspace.Version) bool {
+	if n.Major > o.Major {
+		return true
+	}
+	return o.Major == 0 && n.Major == 0 && n.Minor > o.Minor
+}
+
+func versionText(o, n string) string {
+	if o == n {
+		return "stays " + orNone(n)
+	}
+	return "goes from " + orNone(o) + " to " + orNone(n)
+}
+
+func dedupe(l []string) []string {
+	seen := map[string]bool{}
+	var out []string
+	for _, s := range l {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}
+
+func hashShort(s string) string {
+	if s == "" {
+		return ""
+	}
+	return fingerprint(&Change{Subject: s})[:12]
+}
+
+// shortValue is a value as a change keeps it: itself when short, else a
+// hash (a fingerprint needs only to tell values apart).
+func shortValue(s string) string {
+	if len(s) <= 80 {
+		return s
+	}
+	return "#" + hashShort(s)
+}
+
+// valueChange shows a short scalar change ("": to "x" (was "y")).
+func valueChange(o, n string) string {
+	if len(o) > 60 || len(n) > 60 {
+		return ""
+	}
+	return fmt.Sprintf(": %s now (was %s)", orNone(n), orNone(o))
+}

@@ -1,0 +1,320 @@
+// Package diff names what changed between two revisions of an agent, in
+// the words a reviewer uses: nodes, edges, prompts, the data contract,
+// approval gates, context slots, package.json and the review's findings.
+// It reads two analysis snapshots (the compiled output, the flow model,
+// the review), never the JSON text, so that reformatting changes nothing
+// and a reworded sentence is one change with a word diff.
+//
+// Every change has a stable check id (Checks), a level (breaking, warn,
+// info) that the config's diff: section may override, and a fingerprint
+// (check id, subject and values) that stays the same across commits, so a
+// reviewed change stays reviewed after a rebase. Callers (callers.go)
+// says whom a breaking change breaks in the agent's tree.
+package diff
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/present"
+)
+
+// SchemaVersion is the version of the JSON form of Result
+// (docs/diff.schema.json).
+const SchemaVersion = 1
+
+// Pos is where a change is on one side.
+type Pos struct {
+	File    string `json:"file"`
+	Line    int    `json:"line,omitempty"`
+	Column  int    `json:"column,omitempty"`
+	Pointer string `json:"pointer,omitempty"`
+}
+
+// Word is one piece of a word diff: Op "=" kept, "-" removed, "+" added.
+type Word struct {
+	Op   string `json:"op"`
+	Text string `json:"text"`
+}
+
+// Caller is an agent of the tree that calls the changed agent.
+type Caller struct {
+	Package string `json:"package"`
+	Dir     string `json:"dir"`
+	Via     string `json:"via,omitempty"` // the node or declaration that calls it
+	// Binds: the caller's input mapping or data edges use the changed port.
+	Binds bool `json:"binds"`
+	// Range is the caller's dependency range ("" when it declares none),
+	// Accepts whether that range accepts the new version.
+	Range   string `json:"range,omitempty"`
+	Accepts bool   `json:"accepts"`
+}
+
+// Change is one named change.
+type Change struct {
+	Check       string `json:"check"`
+	Level       Level  `json:"level"`
+	Fingerprint string `json:"fingerprint"`
+	Message     string `json:"message"`
+	Node        string `json:"node,omitempty"` // the node id, when the change is about a node
+	// Subject is what the change is about (flow/node, input name, slot id…),
+	// Before and After its values on each side ("" where absent).
+	Subject string   `json:"subject"`
+	Before  string   `json:"before,omitempty"`
+	After   string   `json:"after,omitempty"`
+	Old     *Pos     `json:"old,omitempty"`
+	New     *Pos     `json:"new,omitempty"`
+	Words   []Word   `json:"words,omitempty"` // word diff of a prompt
+	Callers []Caller `json:"callers"`
+	// Reason says why the level is not the check's (a demotion for lack of
+	// callers, the config's override).
+	Reason string `json:"reason,omitempty"`
+	// Port is the input or output a contract change is about ("" for others).
+	Port string `json:"port,omitempty"`
+}
+
+// Summary counts changes by level.
+type Summary struct {
+	Breaking int `json:"breaking"`
+	Warn     int `json:"warn"`
+	Info     int `json:"info"`
+}
+
+// Result is the diff of two revisions of one agent.
+type Result struct {
+	SchemaVersion int      `json:"schemaVersion"`
+	Agent         string   `json:"agent"`
+	Package       string   `json:"package,omitempty"`
+	Old           Side     `json:"old"`
+	New           Side     `json:"new"`
+	Changes       []Change `json:"changes"`
+	Summary       Summary  `json:"summary"`
+}
+
+// Side names one revision.
+type Side struct {
+	Rev     string `json:"rev"` // the revision as given, "working tree", or a path
+	Version string `json:"version,omitempty"`
+	File    string `json:"file,omitempty"`
+}
+
+// Options of one diff.
+type Options struct {
+	OldRev, NewRev string // labels of the two sides
+	// Levels overrides check levels (the config's diff: section): check id
+	// → breaking|warn|info|off.
+	Levels map[string]string
+	// Callers are the agents of the tree that call the agent (FindCallers);
+	// Tree says the tree was searched (so that no caller means none uses it).
+	Callers []CallerAgent
+	Tree    bool
+}
+
+// Clean is the one presentation of a string from an agent file: control
+// and escape sequences removed, secrets masked.
+func Clean(s string) string { return present.Text(s) }
+
+// Diff compares two snapshots of one agent (old may be nil: the agent is
+// new). The snapshots should hold the compiled output (StageCompile) and
+// the slots (StageSlots); what a snapshot lacks is not compared.
+func Diff(old, new *analysis.Snapshot, opts Options) *Result {
+	r := &Result{SchemaVersion: SchemaVersion, Changes: []Change{}}
+	r.Old = side(old, opts.OldRev)
+	r.New = side(new, opts.NewRev)
+	if new != nil {
+		r.Agent = Clean(new.AgentName())
+		if new.Agent != nil {
+			r.Package = Clean(new.Agent.PackageName())
+		}
+	}
+	d := &differ{old: view(old), new: view(new)}
+	d.graph()
+	d.prompts()
+	d.descriptions()
+	d.contract()
+	d.approval()
+	d.slots()
+	d.pkg()
+	d.findings()
+	d.callers(opts)
+	d.levels(opts.Levels)
+	d.versionBump()
+	d.levels(opts.Levels)
+	for i := range d.out {
+		c := &d.out[i]
+		cleanChange(c)
+		c.Fingerprint = fingerprint(c)
+		if c.Callers == nil {
+			c.Callers = []Caller{}
+		}
+	}
+	sort.SliceStable(d.out, func(i, j int) bool {
+		a, b := &d.out[i], &d.out[j]
+		if a.Level != b.Level {
+			return a.Level.rank() < b.Level.rank()
+		}
+		if ai, bi := areaIndex(a.Check), areaIndex(b.Check); ai != bi {
+			return ai < bi
+		}
+		return false
+	})
+	if d.out != nil {
+		r.Changes = d.out
+	}
+	for _, c := range r.Changes {
+		switch c.Level {
+		case Breaking:
+			r.Summary.Breaking++
+		case Warn:
+			r.Summary.Warn++
+		default:
+			r.Summary.Info++
+		}
+	}
+	return r
+}
+
+func side(s *analysis.Snapshot, rev string) Side {
+	out := Side{Rev: rev}
+	if s == nil || s.Agent == nil {
+		return out
+	}
+	out.File = s.Agent.FlowPath
+	if s.Agent.Package != nil && s.Agent.Package.Root != nil {
+		out.Version = Clean(s.Agent.Package.Root.Get("version").StringOr(""))
+	}
+	return out
+}
+
+// areaIndex orders checks by their place in the table.
+func areaIndex(id string) int {
+	for i := range checks {
+		if checks[i].ID == id {
+			return i
+		}
+	}
+	return len(checks)
+}
+
+// fingerprint: check id, subject and the two values, hashed. Positions,
+// levels and messages are not part of it.
+func fingerprint(c *Change) string {
+	h := sha256.New()
+	for _, s := range []string{c.Check, c.Subject, c.Before, c.After} {
+		h.Write([]byte(s))
+		h.Write([]byte{0})
+	}
+	return hex.EncodeToString(h.Sum(nil))[:16]
+}
+
+// levels applies the config's overrides ("off" drops the change).
+func (d *differ) levels(over map[string]string) {
+	if len(over) == 0 {
+		return
+	}
+	kept := d.out[:0]
+	for _, c := range d.out {
+		switch s := over[c.Check]; s {
+		case "":
+		case "off":
+			continue
+		default:
+			if l, ok := ParseLevel(s); ok && l != c.Level {
+				c.Level = l
+				c.Reason = joinReason(c.Reason, "level set by the config's diff: section")
+			}
+		}
+		kept = append(kept, c)
+	}
+	d.out = kept
+}
+
+func joinReason(a, b string) string {
+	if a == "" {
+		return b
+	}
+	return a + "; " + b
+}
+
+// ValidateLevels checks a diff: section: known check ids, known levels.
+func ValidateLevels(m map[string]string) error {
+	for id, l := range m {
+		if _, ok := byID[id]; !ok {
+			return fmt.Errorf("diff: unknown check %q (oastui diff --checks lists them)", id)
+		}
+		if _, ok := ParseLevel(l); !ok && l != "off" {
+			return fmt.Errorf("diff: %s: level %q is not breaking, warn, info or off", id, l)
+		}
+	}
+	return nil
+}
+
+// differ holds the two sides and the changes found.
+type differ struct {
+	old, new *sideView
+	out      []Change
+}
+
+// add records a change of check with the check's level.
+func (d *differ) add(check, subject, node, before, after, msg string, oldPos, newPos *Pos) *Change {
+	c, ok := byID[check]
+	if !ok {
+		panic("diff: unknown check " + check)
+	}
+	d.out = append(d.out, Change{Check: check, Level: c.Level, Subject: subject, Node: node, Before: before, After: after,
+		Message: msg, Old: oldPos, New: newPos})
+	return &d.out[len(d.out)-1]
+}
+
+// quote is a value as a message shows it.
+func quote(s string) string {
+	if s == "" {
+		return "(none)"
+	}
+	return fmt.Sprintf("%q", s)
+}
+
+// sortedKeys of a string-keyed map.
+func sortedKeys[V any](m map[string]V) []string {
+	out := make([]string, 0, len(m))
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+// pos is where pointer ptr of doc is.
+func pos(doc *compile.Doc, ptr string) *Pos {
+	if doc == nil {
+		return nil
+	}
+	p := &Pos{File: doc.Path, Pointer: ptr}
+	if doc.Root != nil {
+		p.Line, p.Column = doc.PointerPosition(ptr)
+	}
+	return p
+}
+
+func trimFlow(subject string) string { return strings.TrimPrefix(subject, "/") }
+
+// cleanChange passes every string of c taken from the agent's files
+// through Clean (sanitised, secrets masked).
+func cleanChange(c *Change) {
+	for _, s := range []*string{&c.Message, &c.Node, &c.Subject, &c.Before, &c.After, &c.Reason, &c.Port} {
+		*s = Clean(*s)
+	}
+	for _, p := range []*Pos{c.Old, c.New} {
+		if p != nil {
+			p.File, p.Pointer = Clean(p.File), Clean(p.Pointer)
+		}
+	}
+	for i := range c.Words {
+		c.Words[i].Text = Clean(c.Words[i].Text)
+	}
+}

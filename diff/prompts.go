@@ -1,0 +1,300 @@
+package diff
+
+import (
+	"fmt"
+	"strings"
+	"unicode"
+
+	"github.com/oastui/oastui/prompts"
+)
+
+// prompts: each LLM node's templates (system, user) and model.
+func (d *differ) prompts() {
+	if !d.old.ok || !d.new.ok {
+		return
+	}
+	for _, k := range unionKeys(d.old.prompts, d.new.prompts) {
+		o, n := d.old.prompts[k], d.new.prompts[k]
+		if o == nil || n == nil {
+			continue // the node's own change says it
+		}
+		fk, id, _ := strings.Cut(k, "/")
+		subj := nodeSubject(fk, id)
+		ot, nt := templates(o), templates(n)
+		for _, field := range unionKeys(ot, nt) {
+			a, b := ot[field], nt[field]
+			at, bt := joinText(a), joinText(b)
+			if at != bt {
+				c := d.add("diff_prompt_changed", subj+" "+field, id, hashShort(at), hashShort(bt),
+					fmt.Sprintf("%s prompt of %s (%s) reworded", roleOf(a, b), quote(n.Name), field), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
+				c.Words = Words(at, bt)
+				c.Message += wordSummary(c.Words)
+			}
+			op, np := placeholders(a), placeholders(b)
+			for _, ph := range sortedKeys(np) {
+				if !op[ph] {
+					d.add("diff_prompt_placeholder_added", subj+" "+field+" {{"+ph+"}}", id, "", ph,
+						fmt.Sprintf("%s (%s) uses {{%s}} now", quote(n.Name), field, ph), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
+				}
+			}
+			for _, ph := range sortedKeys(op) {
+				if !np[ph] {
+					d.add("diff_prompt_placeholder_removed", subj+" "+field+" {{"+ph+"}}", id, ph, "",
+						fmt.Sprintf("%s (%s) no longer uses {{%s}}", quote(n.Name), field, ph), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
+				}
+			}
+		}
+		om, nm := modelText(o.Model), modelText(n.Model)
+		if om != nm {
+			d.add("diff_model_changed", subj+" model", id, om, nm, fmt.Sprintf("%s uses %s now (was %s)", quote(n.Name), orNone(nm), orNone(om)),
+				pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
+		}
+	}
+}
+
+func modelText(m prompts.Model) string {
+	switch {
+	case m.Provider != "" && m.ID != "":
+		return m.Provider + "/" + m.ID
+	case m.ID != "":
+		return m.ID
+	}
+	return m.Provider
+}
+
+// templates keys a node's templates by field (role when fields repeat).
+func templates(n *prompts.NodePrompt) map[string]*prompts.Template {
+	out := map[string]*prompts.Template{}
+	for i := range n.Templates {
+		t := &n.Templates[i]
+		k := t.Field
+		if k == "" {
+			k = t.Role
+		}
+		if _, dup := out[k]; dup {
+			k += " (" + t.Role + ")"
+		}
+		out[k] = t
+	}
+	return out
+}
+
+func roleOf(a, b *prompts.Template) string {
+	if b != nil && b.Role != "" {
+		return b.Role
+	}
+	if a != nil && a.Role != "" {
+		return a.Role
+	}
+	return "the"
+}
+
+func ptrOf(t *prompts.Template, def string) string {
+	if t != nil && t.Pointer != "" {
+		return t.Pointer
+	}
+	return def
+}
+
+func joinText(t *prompts.Template) string {
+	if t == nil {
+		return ""
+	}
+	var b strings.Builder
+	for _, s := range t.Segments {
+		b.WriteString(s.Text)
+	}
+	return b.String()
+}
+
+func placeholders(t *prompts.Template) map[string]bool {
+	m := map[string]bool{}
+	if t == nil {
+		return m
+	}
+	for _, s := range t.Segments {
+		if s.Kind == prompts.SegPlaceholder {
+			m[s.Name] = true
+		}
+	}
+	return m
+}
+
+func wordSummary(ws []Word) string {
+	del, ins := 0, 0
+	for _, w := range ws {
+		if strings.TrimSpace(w.Text) == "" {
+			continue
+		}
+		switch w.Op {
+		case "-":
+			del += len(strings.Fields(w.Text))
+		case "+":
+			ins += len(strings.Fields(w.Text))
+		}
+	}
+	return fmt.Sprintf(": %d word(s) removed, %d added", del, ins)
+}
+
+// tokens cuts text into words and the runs of space between them.
+func tokens(s string) []string {
+	var out []string
+	start, space := 0, false
+	for i, r := range s {
+		sp := unicode.IsSpace(r)
+		if i > start && sp != space {
+			out = append(out, s[start:i])
+			start = i
+		}
+		space = sp
+	}
+	if start < len(s) {
+		out = append(out, s[start:])
+	}
+	return out
+}
+
+// Words is the word-level diff of a and b: runs kept, removed and added,
+// adjacent runs of one kind merged.
+func Words(a, b string) []Word {
+	x, y := tokens(a), tokens(b)
+	// Common prefix and suffix first: a reworded sentence in a long prompt
+	// leaves a small middle for the quadratic part.
+	p := 0
+	for p < len(x) && p < len(y) && x[p] == y[p] {
+		p++
+	}
+	s := 0
+	for s < len(x)-p && s < len(y)-p && x[len(x)-1-s] == y[len(y)-1-s] {
+		s++
+	}
+	var out []Word
+	push := func(op, text string) {
+		if text == "" {
+			return
+		}
+		if len(out) > 0 && out[len(out)-1].Op == op {
+			out[len(out)-1].Text += text
+			return
+		}
+		out = append(out, Word{Op: op, Text: text})
+	}
+	push("=", strings.Join(x[:p], ""))
+	mx, my := x[p:len(x)-s], y[p:len(y)-s]
+	if len(mx)*len(my) > 4_000_000 { // too large to align word by word
+		push("-", strings.Join(mx, ""))
+		push("+", strings.Join(my, ""))
+	} else {
+		n, m := len(mx), len(my)
+		lcs := make([][]int32, n+1)
+		for i := range lcs {
+			lcs[i] = make([]int32, m+1)
+		}
+		for i := n - 1; i >= 0; i-- {
+			for j := m - 1; j >= 0; j-- {
+				if mx[i] == my[j] {
+					lcs[i][j] = lcs[i+1][j+1] + 1
+				} else {
+					lcs[i][j] = max(lcs[i+1][j], lcs[i][j+1])
+				}
+			}
+		}
+		i, j := 0, 0
+		for i < n || j < m {
+			switch {
+			case i < n && j < m && mx[i] == my[j]:
+				push("=", mx[i])
+				i, j = i+1, j+1
+			case i < n && (j == m || lcs[i+1][j] >= lcs[i][j+1]):
+				push("-", mx[i])
+				i++
+			default:
+				push("+", my[j])
+				j++
+			}
+		}
+	}
+	push("=", strings.Join(x[len(x)-s:], ""))
+	return joinChanges(out)
+}
+
+// joinChanges folds the spaces kept between two changes into them, so
+// that a reworded phrase reads as one removal and one addition rather
+// than word by word.
+func joinChanges(ws []Word) []Word {
+	var out []Word
+	for i := 0; i < len(ws); {
+		if ws[i].Op == "=" {
+			out = append(out, ws[i])
+			i++
+			continue
+		}
+		// A run of changes, with whitespace-only kept pieces between them.
+		var del, ins strings.Builder
+		j := i
+		for j < len(ws) {
+			w := ws[j]
+			if w.Op == "=" {
+				if strings.TrimSpace(w.Text) != "" || j+1 >= len(ws) || ws[j+1].Op == "=" {
+					break
+				}
+				del.WriteString(w.Text)
+				ins.WriteString(w.Text)
+			} else if w.Op == "-" {
+				del.WriteString(w.Text)
+			} else {
+				ins.WriteString(w.Text)
+			}
+			j++
+		}
+		hasDel, hasIns := false, false
+		for _, w := range ws[i:j] {
+			hasDel = hasDel || w.Op == "-"
+			hasIns = hasIns || w.Op == "+"
+		}
+		if hasDel {
+			out = append(out, Word{Op: "-", Text: del.String()})
+		}
+		if hasIns {
+			out = append(out, Word{Op: "+", Text: ins.String()})
+		}
+		i = j
+	}
+	return out
+}
+
+// descriptions: each node's description and the one its gate shows.
+func (d *differ) descriptions() {
+	if !d.old.ok || !d.new.ok {
+		return
+	}
+	for _, fk := range unionKeys(d.old.flows, d.new.flows) {
+		of, nf := d.old.flows[fk], d.new.flows[fk]
+		if of == nil || nf == nil {
+			continue
+		}
+		for _, id := range unionKeys(of.nodes, nf.nodes) {
+			o, n := of.nodes[id], nf.nodes[id]
+			if o == nil || n == nil || o.Pointer == "" || n.Pointer == "" {
+				continue
+			}
+			oc, nc := d.old.flow.Lookup(o.Pointer), d.new.flow.Lookup(n.Pointer)
+			for _, f := range []struct {
+				label, ptr string
+				path       []string
+			}{
+				{"description", "/description", []string{"description"}},
+				{"gate description", "/metadata/cinatra/description", []string{"metadata", "cinatra", "description"}},
+			} {
+				a, b := oc.Path(f.path...).StringOr(""), nc.Path(f.path...).StringOr("")
+				if a == b {
+					continue
+				}
+				c := d.add("diff_description_changed", nodeSubject(fk, id)+" "+f.label, id, hashShort(a), hashShort(b),
+					fmt.Sprintf("%s of %s reworded", f.label, quote(n.Name)), pos(d.old.flow, o.Pointer+f.ptr), pos(d.new.flow, n.Pointer+f.ptr))
+				c.Words = Words(a, b)
+				c.Message += wordSummary(c.Words)
+			}
+		}
+	}
+}

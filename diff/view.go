@@ -1,0 +1,564 @@
+package diff
+
+import (
+	"bytes"
+	"encoding/json"
+	"sort"
+	"strings"
+
+	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/prompts"
+	"github.com/oastui/oastui/slots"
+)
+
+// sideView is what the diff reads of one snapshot, keyed for matching.
+type sideView struct {
+	s       *analysis.Snapshot
+	flow    *compile.Doc // the flow file
+	pkgDoc  *compile.Doc
+	flows   map[string]*flowView // flow key ("" for the top-level flow, else the Flow's id) → flow
+	flowKey []string             // in document order
+	steps   map[string]compile.Step
+	gates   map[string]gate // step or node key → its approval facts
+	order   []string        // node keys in compiled step order (nil when it did not compile)
+	bfs     []string        // node keys in BFS order, flow by flow
+	inputs  map[string]port
+	outputs map[string]port
+	arts    map[string]artifact
+	prompts map[string]*prompts.NodePrompt // flow/node key → prompt
+	slots   map[string]slots.Slot
+	gated   map[string]compile.GatedStep
+	screens string // canonical JSON of hitlScreens
+	pkg     pkgView
+	finds   map[string]compile.Finding // fingerprint → finding
+	ok      bool                       // the flow parsed
+}
+
+type flowView struct {
+	key   string
+	g     *flowgraph.Graph
+	nodes map[string]*flowgraph.Node
+}
+
+type port struct {
+	name     string
+	typ      string // canonical JSON of type (and items' type)
+	required bool
+	def      string // canonical JSON of the default, "" when none
+	hasDef   bool
+	ptr      string // where it is declared in the flow file ("" unknown)
+	// constraints (enum, pattern, bounds) and presentation (format, title,
+	// description, x-* keys) of its schema, as canonical JSON.
+	constraints, presentation string
+}
+
+// constraintKeys are the schema keywords that narrow or widen the values
+// an input accepts.
+var constraintKeys = map[string]bool{"enum": true, "const": true, "pattern": true, "minimum": true, "maximum": true,
+	"exclusiveMinimum": true, "exclusiveMaximum": true, "minLength": true, "maxLength": true, "minItems": true, "maxItems": true,
+	"uniqueItems": true, "multipleOf": true, "properties": true, "required": true, "additionalProperties": true, "items": true}
+
+type artifact struct {
+	key, ext, objType, ptr string
+}
+
+type pkgView struct {
+	version  string
+	deps     map[string]string // "npm:name" / "agent:name" → range
+	depPtr   map[string]string // the same → where package.json declares it
+	produces map[string]bool
+	name     string
+	other    map[string]string // "files", "cinatra.fieldRenderers", … → canonical JSON
+	otherPtr map[string]string
+	consumes map[string]bool
+}
+
+func view(s *analysis.Snapshot) *sideView {
+	v := &sideView{s: s, flows: map[string]*flowView{}, steps: map[string]compile.Step{}, gates: map[string]gate{}, inputs: map[string]port{},
+		outputs: map[string]port{}, arts: map[string]artifact{}, prompts: map[string]*prompts.NodePrompt{},
+		slots: map[string]slots.Slot{}, gated: map[string]compile.GatedStep{}, finds: map[string]compile.Finding{},
+		pkg: pkgView{deps: map[string]string{}, depPtr: map[string]string{}, other: map[string]string{}, otherPtr: map[string]string{}, produces: map[string]bool{}, consumes: map[string]bool{}}}
+	if s == nil || s.Agent == nil {
+		return v
+	}
+	a := s.Agent
+	v.flow, v.pkgDoc = a.Flow, a.Package
+	v.readPackage()
+	v.readFindings()
+	if !s.Good() {
+		return v
+	}
+	v.ok = true
+	for i, f := range compile.Flows(a.Flow.Root) {
+		g, err := flowgraph.Build(a, f.Pointer)
+		if err != nil {
+			continue
+		}
+		key := g.FlowID
+		if i == 0 {
+			key = ""
+		}
+		if _, dup := v.flows[key]; dup {
+			continue
+		}
+		fv := &flowView{key: key, g: g, nodes: map[string]*flowgraph.Node{}}
+		for _, n := range g.Nodes {
+			fv.nodes[n.ID] = n
+		}
+		v.flows[key] = fv
+		v.flowKey = append(v.flowKey, key)
+	}
+	if c := s.Compiled; c != nil {
+		for _, st := range c.ApprovalPolicy.Steps {
+			k := stepKey(st)
+			if _, dup := v.steps[k]; !dup {
+				v.steps[k] = st
+			}
+		}
+		v.inputs = schemaPorts(c.InputSchema)
+		v.outputs = schemaPorts(c.OutputSchema)
+		for _, gs := range c.GatedSteps {
+			v.gated[canon(gs.StepID)] = gs
+		}
+		if c.HitlScreens != nil {
+			v.screens = canon(c.HitlScreens)
+			if v.screens == "[]" || v.screens == "null" {
+				v.screens = ""
+			}
+		}
+	}
+	v.readOrder()
+	v.readGates()
+	v.readPortPointers()
+	v.readArtifacts()
+	v.readPrompts()
+	if s.Slots != nil {
+		for _, r := range s.Slots {
+			v.slots[r.Slot.SlotID] = r.Slot
+		}
+	} else if list, _ := slots.Slots(a.Flow.Root); list != nil {
+		for _, sl := range list {
+			v.slots[sl.SlotID] = sl
+		}
+	}
+	return v
+}
+
+// stepKey names a compiled step across revisions: its node, and the gate
+// step it was expanded from.
+func stepKey(st compile.Step) string {
+	k := st.NodeID
+	if st.StepNumber == 0 && st.NodeType == "" {
+		k = "(setup)"
+	}
+	if st.GateIndex >= 0 {
+		k += "#gate" + itoa(st.GateIndex)
+	}
+	return k
+}
+
+func itoa(i int) string {
+	b, _ := json.Marshal(i)
+	return string(b)
+}
+
+// canon is the canonical JSON of a compiled value (object keys sorted).
+func canon(v any) string {
+	if v == nil {
+		return ""
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return ""
+	}
+	var x any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if dec.Decode(&x) != nil {
+		return string(b)
+	}
+	out, _ := json.Marshal(x) // encoding/json sorts map keys
+	return string(out)
+}
+
+// asMap turns a compiled JSON value into plain maps and slices.
+func asMap(v any) map[string]any {
+	if v == nil {
+		return nil
+	}
+	b, err := json.Marshal(v)
+	if err != nil {
+		return nil
+	}
+	var m map[string]any
+	dec := json.NewDecoder(bytes.NewReader(b))
+	dec.UseNumber()
+	if dec.Decode(&m) != nil {
+		return nil
+	}
+	return m
+}
+
+// schemaPorts reads {properties, required} of a compiled schema.
+func schemaPorts(schema any) map[string]port {
+	out := map[string]port{}
+	m := asMap(schema)
+	if m == nil {
+		return out
+	}
+	req := map[string]bool{}
+	if l, ok := m["required"].([]any); ok {
+		for _, x := range l {
+			if s, ok := x.(string); ok {
+				req[s] = true
+			}
+		}
+	}
+	props, _ := m["properties"].(map[string]any)
+	for name, p := range props {
+		pm, _ := p.(map[string]any)
+		pt := port{name: name, required: req[name]}
+		if pm != nil {
+			t := canon(pm["type"])
+			if it, ok := pm["items"].(map[string]any); ok && it["type"] != nil {
+				t += " of " + canon(it["type"])
+			}
+			pt.typ = t
+			cons, pres := map[string]any{}, map[string]any{}
+			for k, val := range pm {
+				switch {
+				case k == "type" || k == "default":
+				case constraintKeys[k]:
+					cons[k] = val
+				default:
+					pres[k] = val
+				}
+			}
+			if len(cons) > 0 {
+				pt.constraints = canon(cons)
+			}
+			if len(pres) > 0 {
+				pt.presentation = canon(pres)
+			}
+			if d, ok := pm["default"]; ok {
+				pt.def, pt.hasDef = canon(d), true
+				if pt.def == "" {
+					pt.def = "null"
+				}
+			}
+		}
+		out[name] = pt
+	}
+	return out
+}
+
+// readOrder lists node keys in compiled step order then the other nodes
+// in BFS order (when the agent compiled), and in BFS order alone.
+func (v *sideView) readOrder() {
+	seen := map[string]bool{}
+	if c := v.s.Compiled; c != nil {
+		for _, st := range c.ApprovalPolicy.Steps {
+			if st.NodeID == "" || seen["/"+st.NodeID] {
+				continue
+			}
+			seen["/"+st.NodeID] = true
+			v.order = append(v.order, "/"+st.NodeID)
+		}
+	}
+	for _, k := range v.flowKey {
+		f := v.flows[k]
+		ns := append([]*flowgraph.Node(nil), f.g.Nodes...)
+		sort.SliceStable(ns, func(i, j int) bool { return ns[i].BFS < ns[j].BFS })
+		for _, n := range ns {
+			key := k + "/" + n.ID
+			v.bfs = append(v.bfs, key)
+			if len(v.order) > 0 && !seen[key] {
+				seen[key] = true
+				v.order = append(v.order, key)
+			}
+		}
+	}
+}
+
+// readPortPointers finds where the start inputs and end outputs are
+// declared in the flow file, for positions.
+func (v *sideView) readPortPointers() {
+	f := v.flows[""]
+	if f == nil {
+		return
+	}
+	for _, n := range f.g.Nodes {
+		if n.Pointer == "" {
+			continue
+		}
+		var ports map[string]port
+		var list string
+		switch n.Kind {
+		case flowgraph.KindStart:
+			ports, list = v.inputs, "inputs"
+		case flowgraph.KindEnd:
+			ports, list = v.outputs, "outputs"
+		default:
+			continue
+		}
+		comp := v.flow.Lookup(n.Pointer)
+		for i, it := range items(comp.Get(list)) {
+			t, ok := it.Get("title").Str()
+			if !ok {
+				continue
+			}
+			if p, ok := ports[t]; ok && p.ptr == "" {
+				p.ptr = compile.AppendIndex(compile.Append(n.Pointer, list), i)
+				// The compiled schema carries no enum or bounds: the StartNode's input does.
+				if list == "inputs" && p.constraints == "" && it.Is(compile.Object) {
+					cons := map[string]any{}
+					for _, m := range it.Members {
+						if constraintKeys[m.Key] {
+							cons[m.Key] = m.Value.Interface()
+						}
+					}
+					if len(cons) > 0 {
+						p.constraints = canon(cons)
+					}
+				}
+				// The compiled schema carries no defaults: the StartNode's input does.
+				if def := it.Get("default"); def != nil && !p.hasDef && list == "inputs" {
+					p.def, p.hasDef = canon(def.Interface()), true
+					if p.def == "" {
+						p.def = "null"
+					}
+				}
+				ports[t] = p
+			}
+		}
+	}
+}
+
+// readArtifacts lists the artifacts the agent materialises: EndNode
+// outputs with a cinatra.artifact binding and artifact_materialize
+// passthrough ApiNodes.
+func (v *sideView) readArtifacts() {
+	for _, k := range v.flowKey {
+		for _, n := range v.flows[k].g.Nodes {
+			if n.Pointer == "" {
+				continue
+			}
+			comp := v.flow.Lookup(n.Pointer)
+			switch n.Kind {
+			case flowgraph.KindEnd:
+				for i, o := range items(comp.Get("outputs")) {
+					art := o.Path("cinatra", "artifact")
+					if !art.Is(compile.Object) {
+						continue
+					}
+					title := o.Get("title").StringOr("")
+					key := k + "/" + n.ID + " output " + title
+					v.arts[key] = artifact{key: key, ext: art.Get("extension").StringOr(""), objType: art.Get("objectTypeId").StringOr(""),
+						ptr: compile.Append(compile.AppendIndex(compile.Append(n.Pointer, "outputs"), i), "cinatra", "artifact")}
+				}
+			case flowgraph.KindAPI:
+				data := comp.Get("data")
+				if !strings.Contains(comp.Get("url").StringOr(""), "/api/agents/passthrough") || data.Get("tool").StringOr("") != "artifact_materialize" {
+					continue
+				}
+				in := data.Get("input")
+				key := k + "/" + n.ID
+				v.arts[key] = artifact{key: key, ext: in.Get("extension").StringOr(""), objType: in.Get("objectTypeId").StringOr(""),
+					ptr: compile.Append(n.Pointer, "data", "input")}
+			}
+		}
+	}
+}
+
+// readPrompts reads the prompt report: the snapshot's, or one built for
+// the templates and models only (no token counts beyond the budget's).
+func (v *sideView) readPrompts() {
+	r := v.s.Prompts
+	if r == nil {
+		in := prompts.Input{Agent: v.s.Agent, BudgetOnly: true}
+		if v.s.Compiled != nil {
+			in.CompiledPrompt = v.s.Compiled.Prompt
+		}
+		r = prompts.Build(in)
+	}
+	for _, n := range r.Nodes {
+		key := flowKeyOf(v, n.FlowPointer) + "/" + n.ID
+		if _, dup := v.prompts[key]; !dup {
+			v.prompts[key] = n
+		}
+	}
+}
+
+func flowKeyOf(v *sideView, ptr string) string {
+	for _, k := range v.flowKey {
+		if v.flows[k].g.FlowPointer == ptr {
+			return k
+		}
+	}
+	return ptr
+}
+
+func (v *sideView) readPackage() {
+	if v.pkgDoc == nil || v.pkgDoc.Root == nil {
+		return
+	}
+	root := v.pkgDoc.Root
+	v.pkg.version = root.Get("version").StringOr("")
+	v.pkg.name = root.Get("name").StringOr("")
+	if root.Is(compile.Object) {
+		own := map[string]bool{"name": true, "version": true, "dependencies": true, "peerDependencies": true}
+		ownCinatra := map[string]bool{"dependencies": true, "agentDependencies": true, "produces": true, "consumes": true}
+		for _, m := range root.Members {
+			switch {
+			case own[m.Key]:
+			case m.Key == "cinatra" && m.Value.Is(compile.Object):
+				for _, c := range m.Value.Members {
+					if !ownCinatra[c.Key] {
+						v.pkg.other["cinatra."+c.Key] = canon(c.Value.Interface())
+						v.pkg.otherPtr["cinatra."+c.Key] = compile.Pointer("cinatra", c.Key)
+					}
+				}
+			default:
+				v.pkg.other[m.Key] = canon(m.Value.Interface())
+				v.pkg.otherPtr[m.Key] = compile.Pointer(m.Key)
+			}
+		}
+	}
+	for _, field := range []string{"dependencies", "peerDependencies"} {
+		obj := root.Get(field)
+		if !obj.Is(compile.Object) {
+			continue
+		}
+		for _, m := range obj.Members {
+			v.pkg.deps["npm:"+m.Key] = m.Value.StringOr(canon(m.Value.Interface()))
+			v.pkg.depPtr["npm:"+m.Key] = compile.Pointer(field, m.Key)
+		}
+	}
+	for _, d := range v.s.Agent.Dependencies() {
+		kind := d.Kind
+		if kind == "" {
+			kind = "agent"
+		}
+		k := kind + ":" + d.PackageName
+		if d.Version == "" && d.Form == "dependencies" {
+			vc := v.pkgDoc.Lookup(compile.Append(d.Pointer, "versionConstraint"))
+			if ver := vc.Get("version").StringOr(""); ver != "" {
+				d.Version = "=" + ver // {"kind": "exact", "version": "0.1.0"}
+			}
+		}
+		if _, dup := v.pkg.deps[k]; !dup || d.Version != "" {
+			v.pkg.deps[k] = d.Version
+			v.pkg.depPtr[k] = d.Pointer
+		}
+	}
+	cin := root.Get("cinatra")
+	for _, it := range items(cin.Get("produces")) {
+		if s := extOf(it); s != "" {
+			v.pkg.produces[s] = true
+		}
+	}
+	for _, it := range items(cin.Get("consumes")) {
+		if s := extOf(it); s != "" {
+			v.pkg.consumes[s] = true
+		}
+	}
+}
+
+// extOf is a produces/consumes entry: a string, or {extension, objectTypeId}.
+func extOf(n *compile.Node) string {
+	if s, ok := n.Str(); ok {
+		return s
+	}
+	s := n.Get("extension").StringOr("")
+	if ot := n.Get("objectTypeId").StringOr(""); ot != "" && s != "" {
+		s += " (" + ot + ")"
+	}
+	return s
+}
+
+// readFindings keys the review's findings by fingerprint: rule, file
+// relative to the package, pointer and value hash (lines are not part of
+// it, so moving text keeps it).
+func (v *sideView) readFindings() {
+	base := v.s.Agent.Dir
+	for _, f := range v.s.Review.Findings {
+		file := f.File
+		if base != "" && strings.HasPrefix(file, base) {
+			file = strings.TrimPrefix(strings.TrimPrefix(file, base), "/")
+		}
+		k := f.Code + "\x00" + file + "\x00" + f.Location + "\x00" + f.ValueHash
+		if f.Location == "" && f.ValueHash == "" {
+			k += "\x00" + f.Message
+		}
+		if _, dup := v.finds[k]; !dup {
+			v.finds[k] = f
+		}
+	}
+}
+
+func items(n *compile.Node) []*compile.Node {
+	if !n.Is(compile.Array) {
+		return nil
+	}
+	return n.Items
+}
+
+// gate is what approval means for one step or node: the compiled step's
+// values where the compiler emits them (it forces some: an
+// InputMessageNode always asks), else the node's authored
+// metadata.cinatra (the platform reads a2uiSurfaceId there, for one).
+type gate struct {
+	node                                string
+	approval                            bool
+	risk, owner, renderer, surface, ptr string
+}
+
+func (v *sideView) readGates() {
+	for _, fk := range v.flowKey {
+		for _, n := range v.flows[fk].g.Nodes {
+			if n.Pointer == "" {
+				continue
+			}
+			m := v.flow.Lookup(n.Pointer).Path("metadata", "cinatra")
+			if !m.Is(compile.Object) {
+				continue
+			}
+			g := gate{node: n.ID, ptr: n.Pointer, risk: m.Get("riskClass").StringOr(""), owner: m.Get("hitlOwnedBy").StringOr(""),
+				renderer: m.Get("renderer").StringOr(""), surface: m.Get("a2uiSurfaceId").StringOr("")}
+			ra := m.Get("requiresApproval")
+			g.approval = ra.Is(compile.Bool) && ra.Text == "true"
+			if ra == nil && g.risk == "" && g.owner == "" && g.renderer == "" && g.surface == "" {
+				continue
+			}
+			v.gates[nodeSubject(fk, n.ID)] = g
+		}
+	}
+	for k, st := range v.steps {
+		key := k
+		if st.GateIndex < 0 && st.NodeID != "" {
+			key = st.NodeID // a top-level node: the same key as its authored facts
+		}
+		g := v.gates[key]
+		g.node = st.NodeID
+		g.approval = st.RequiresApproval
+		for _, f := range []struct {
+			dst *string
+			val string
+		}{{&g.risk, st.RiskClass}, {&g.owner, st.HitlOwnedBy}, {&g.renderer, st.XRenderer}, {&g.surface, st.A2uiSurfaceID}} {
+			if f.val != "" {
+				*f.dst = f.val
+			}
+		}
+		if g.ptr == "" {
+			for _, fk := range v.flowKey {
+				if n := v.flows[fk].nodes[st.NodeID]; n != nil && n.Pointer != "" {
+					g.ptr = n.Pointer
+					break
+				}
+			}
+		}
+		v.gates[key] = g
+	}
+}

@@ -1,0 +1,46 @@
+package mcpserver
+
+import (
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+)
+
+func TestAgentDiff(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo := t.TempDir()
+	copyTree(t, filepath.Join("..", "testdata", "agents"), filepath.Join(repo, "agents"))
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null",
+			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-q", "-m", "one")
+	rewrite(t, filepath.Join(repo, "agents", "oastui", "leaf-agent", "cinatra", "oas.json"), `"requiresApproval": true`, `"requiresApproval": false`)
+
+	cs := connect(t, []string{repo}, nil, "")
+	res, js := callTool(t, cs, "agent_diff", map[string]any{"path": "agents/oastui/leaf-agent"})
+	if res.IsError || !strings.Contains(js, `diff_approval_removed`) || !strings.Contains(js, `"level":"breaking"`) {
+		t.Fatalf("agent_diff:\n%.3000s", js)
+	}
+	if !strings.Contains(js, "orchestrator-agent") {
+		t.Errorf("agent_diff names no caller:\n%.3000s", js)
+	}
+	res, js = callTool(t, cs, "agent_diff", map[string]any{"path": "agents/oastui/leaf-agent", "old": "no-such-rev"})
+	if !res.IsError || !strings.Contains(js, "no such revision") {
+		t.Errorf("missing revision:\n%s", js)
+	}
+	res, js = callTool(t, cs, "agent_diff", map[string]any{"path": "agents/oastui/leaf-agent", "old": "HEAD", "new": "HEAD"})
+	if res.IsError || strings.Contains(js, `"check"`) {
+		t.Errorf("HEAD against HEAD:\n%.2000s", js)
+	}
+}
