@@ -199,6 +199,10 @@ var fixtureReviews sync.Map // fixture path + profile + mode → its findings
 // reviewed once.
 func fixtureCodes(t *testing.T, fx ruleFixture) map[string]bool {
 	t.Helper()
+	pathKey := fmt.Sprintf("%s\x00%s\x00%s\x00%v", fx.path, fx.profile, fx.mode, fx.tree)
+	if m, ok := fixtureCodesByPath.Load(pathKey); ok {
+		return m.(map[string]bool) // the group check asks again for the same case
+	}
 	h := sha256.New()
 	fmt.Fprintf(h, "%s\x00%s\x00%s\x00%v\x00", filepath.Base(fx.path), fx.profile, fx.mode, fx.tree)
 	err := filepath.WalkDir(fx.path, func(p string, d fs.DirEntry, err error) error {
@@ -220,6 +224,7 @@ func fixtureCodes(t *testing.T, fx ruleFixture) map[string]bool {
 	}
 	key := string(h.Sum(nil))
 	if m, ok := fixtureCodeSets.Load(key); ok {
+		fixtureCodesByPath.Store(pathKey, m)
 		return m.(map[string]bool)
 	}
 	m := map[string]bool{}
@@ -227,10 +232,14 @@ func fixtureCodes(t *testing.T, fx ruleFixture) map[string]bool {
 		m[f.Code] = true
 	}
 	fixtureCodeSets.Store(key, m)
+	fixtureCodesByPath.Store(pathKey, m)
 	return m
 }
 
-var fixtureCodeSets sync.Map // hash of a case's bytes → the codes it gives
+var (
+	fixtureCodeSets    sync.Map // hash of a case's bytes → the codes it gives
+	fixtureCodesByPath sync.Map // a case's path, profile, mode, tree → the same
+)
 
 // reviewFixture reviews one fixture case as `oastui lint --mode
 // fx.mode` does, with the .oastui.yaml of its folder when there is one.
@@ -308,6 +317,22 @@ func checkRuleFixtures(t *testing.T, r *Rule) {
 	for _, fx := range oks {
 		if fixtureCodes(t, fx)[r.Code] {
 			t.Errorf("%s: ok fixture %s reports it:\n%s", r.Code, fx.path, renderRuleFindings(reviewFixture(t, fx), r.Code))
+		}
+	}
+	// For a check's rules, the ok fixtures of the other rules of the
+	// group are ok for r too (so a valid agent need not be copied into
+	// every rule's folder). Not for the loading, review, workspace and dry
+	// run rules: an agent ok for one of them may rightly raise another (an
+	// advisory marker, say).
+	for _, o := range All {
+		if r.Check == nil || o == r || o.Group != r.Group {
+			continue
+		}
+		others, _ := fixturesOf(t, o)
+		for _, fx := range others {
+			if fixtureCodes(t, fx)[r.Code] {
+				t.Errorf("%s: the ok fixture %s of %s (same group) reports it:\n%s", r.Code, fx.path, o.Code, renderRuleFindings(reviewFixture(t, fx), r.Code))
+			}
 		}
 	}
 	var all strings.Builder
