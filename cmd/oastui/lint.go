@@ -196,7 +196,11 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 	results := lintAll(targets, opts, usesSource(outs), inc)
 	stop()
 
-	var all []lint.Finding
+	n := 0
+	for _, r := range results {
+		n += len(r.findings)
+	}
+	all := make([]lint.Finding, 0, n)
 	var suppressed []lint.SuppressedFinding
 	docs := report.Docs{}
 	rel := relPather()
@@ -208,6 +212,7 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 			f.File = rel(f.File)
 			all = append(all, f)
 		}
+		results[i].findings = nil // copied into all: not kept twice (a tree of 10,000 agents)
 		for _, sf := range r.suppressed {
 			sf.File = rel(sf.File)
 			suppressed = append(suppressed, sf)
