@@ -354,6 +354,9 @@ func lintOne(path string, opts analysis.Options, keepDocs bool) (r lintResult) {
 	s := analysis.Run(path, opts)
 	r.agent = workspace.Summarize("", s)
 	r.agent.Top = nil // the rows' finding preview: lint keeps every finding in r.findings already
+	if c := opts.Config; c == nil || c.Config == nil || len(c.Config.Ignores) == 0 {
+		r.agent.Files = nil // read by workspace.Build only for the config's ignores (and by the TUI's save tracking)
+	}
 	r.findings = s.Review.Findings
 	r.suppressed = s.Review.Suppressed
 	for _, f := range r.findings {
