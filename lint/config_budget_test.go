@@ -16,8 +16,17 @@ func TestConfigBudget(t *testing.T) {
 	if c.Budget.Buckets[prompts.Policy] != 900 || c.Budget.Buckets[prompts.Business] != 0 || c.Budget.ArtifactTokens != 250 {
 		t.Errorf("budget %+v", c.Budget)
 	}
-	if _, ok := c.Budget.Buckets[prompts.Tool]; ok {
-		t.Error("keys left out keep the default (unset)")
+	if _, ok := c.Budget.Buckets[prompts.Tool]; ok || c.Budget.Total != 0 {
+		t.Error("a key left out is no limit")
+	}
+	if !c.Budget.Limited() {
+		t.Error("a budget: with limits is Limited")
+	}
+	if c, err := ParseConfig(".oastui.yaml", []byte("budget:\n  window_share: 25\n")); err != nil || c.Budget.WindowShare != 25 || !c.Budget.Limited() {
+		t.Errorf("window_share: %+v %v", c, err)
+	}
+	if c, err := ParseConfig(".oastui.yaml", []byte("budget:\n  artifact_tokens: 200\n")); err != nil || c.Budget.Limited() {
+		t.Errorf("artifact_tokens alone is an assumption, not a limit: %+v %v", c, err)
 	}
 	for src, want := range map[string]string{
 		"budget: 5\n":                         ".oastui.yaml:1: budget must be a mapping",
@@ -26,6 +35,8 @@ func TestConfigBudget(t *testing.T) {
 		"budget:\n  policy: lots\n":           `budget.policy must be a whole number of tokens, 0 or more (got "lots")`,
 		"budget:\n  policy: 1.5\n":            "budget.policy must be a whole number",
 		"budget:\n  policy: 1\n  policy: 2\n": ".oastui.yaml:3: budget.policy is given twice",
+		"budget:\n  total: 0\n":               "budget.total must be 1 or more",
+		"budget:\n  window_share: 101\n":      "budget.window_share is a percentage of the model's context window, 1 to 100",
 	} {
 		_, err := ParseConfig(".oastui.yaml", []byte(src))
 		if err == nil || !strings.Contains(err.Error(), want) {

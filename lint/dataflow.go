@@ -128,19 +128,20 @@ func dataFlowRules(p *Pass, dm *docModel, m *flowModel) {
 // it references the same component as the first.
 func duplicateDataEdges(p *Pass, dm *docModel, m *flowModel) {
 	type key struct{ src, out, dst, in string }
+	type keyRef struct {
+		key
+		ref string
+	}
 	first := map[key]*dedge{}
-	refs := map[key]map[string]bool{} // the $component_refs of the entries seen, per edge
+	refs := map[keyRef]bool{} // the $component_refs of the entries seen, per edge (one map, not one per edge)
 	for _, e := range m.data {
 		if e.srcRef.id == "" || e.dstRef.id == "" {
 			continue // unresolved endpoints are edge_unknown_node's
 		}
 		k := key{e.srcRef.id, e.output, e.dstRef.id, e.input}
 		f := first[k]
-		seen := refs[k][e.ref]
-		if refs[k] == nil {
-			refs[k] = map[string]bool{}
-		}
-		refs[k][e.ref] = true
+		seen := refs[keyRef{k, e.ref}]
+		refs[keyRef{k, e.ref}] = true
 		if f == nil {
 			first[k] = e
 			continue

@@ -180,6 +180,8 @@ type Pass struct {
 	found   []Finding
 	names   []string        // the running check's nameKeys
 	prompts *prompts.Report // the analysis's prompt report, when it computed one (Options.Prompts)
+	comps   []scanComponent // the flow file's components (flowComponents), found once for every scan
+	compsOK bool
 }
 
 // Report records a finding of rule r at the value ptr names in doc, with

@@ -32,7 +32,7 @@ const bridgeMessage = " targets /api/llm-bridge but data/body/config lacks agent
 
 func checkLLMBridgeWiring(p *Pass) {
 	doc := p.Agent.Flow
-	for _, c := range scanComponents(doc.Root) {
+	for _, c := range p.flowComponents() {
 		if c.Type != "ApiNode" {
 			continue
 		}
@@ -48,7 +48,7 @@ func checkLLMBridgeWiring(p *Pass) {
 // `user` string. Not one of the reference's scans: its own check, so the
 // reference's scan fixtures compare the agent_id scan alone.
 func checkLLMBridgeUser(p *Pass) {
-	for _, c := range scanComponents(p.Agent.Flow.Root) {
+	for _, c := range p.flowComponents() {
 		if c.Type != "ApiNode" {
 			continue
 		}

@@ -55,6 +55,16 @@ func scanComponents(root *compile.Node) []scanComponent {
 	return out
 }
 
+// flowComponents are the components of the agent's flow file, found in
+// one walk shared by every scan of the pass (each walked the whole
+// document for its own list).
+func (p *Pass) flowComponents() []scanComponent {
+	if !p.compsOK {
+		p.comps, p.compsOK = scanComponents(p.Agent.Flow.Root), true
+	}
+	return p.comps
+}
+
 // scanQuoteList renders strings as JavaScript's JSON.stringify of an array
 // joined by ", " renders them: ["a", "b"].
 func scanQuoteList(ss []string) string {

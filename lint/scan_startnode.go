@@ -21,7 +21,7 @@ const startNodeMessageTail = " that are neither in metadata.cinatra.required nor
 
 func checkStartNodeInputs(p *Pass) {
 	doc := p.Agent.Flow
-	for _, c := range scanComponents(doc.Root) {
+	for _, c := range p.flowComponents() {
 		if c.Type != "StartNode" {
 			continue
 		}

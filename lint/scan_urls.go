@@ -51,7 +51,7 @@ func checkUntrustedURLs(p *Pass) {
 		allowed = p.Config.AllowedHosts
 	}
 	seen := map[string]bool{}
-	for _, c := range scanComponents(doc.Root) {
+	for _, c := range p.flowComponents() {
 		for _, field := range urlFields(c.Type) {
 			toks := strings.Split(field, "/")
 			v := c.Node.Path(toks...)

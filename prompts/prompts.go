@@ -24,8 +24,10 @@ import (
 )
 
 // SchemaVersion is the version of the Report JSON; it changes when a
-// field changes meaning or is removed.
-const SchemaVersion = 1
+// field changes meaning or is removed. 2: "budget" holds only the limits
+// .oastui.yaml sets (it held the ContextOS example filled in), the example
+// is "example", and "exceeded" is checked against the configured limits.
+const SchemaVersion = 2
 
 // Kinds of LLM-bearing node.
 const (

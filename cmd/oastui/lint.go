@@ -203,7 +203,11 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 	results := lintAll(targets, opts, usesSource(outs), inc)
 	stop()
 
-	var all []lint.Finding
+	n := 0
+	for _, r := range results {
+		n += len(r.findings)
+	}
+	all := make([]lint.Finding, 0, n)
 	var suppressed []lint.SuppressedFinding
 	docs := report.Docs{}
 	rel := relPather()
@@ -215,6 +219,7 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 			f.File = rel(f.File)
 			all = append(all, f)
 		}
+		results[i].findings = nil // copied into all: not kept twice (a tree of 10,000 agents)
 		for _, sf := range r.suppressed {
 			sf.File = rel(sf.File)
 			suppressed = append(suppressed, sf)
@@ -356,6 +361,9 @@ func lintOne(path string, opts analysis.Options, keepDocs bool) (r lintResult) {
 	s := analysis.Run(path, opts)
 	r.agent = workspace.Summarize("", s)
 	r.agent.Top = nil // the rows' finding preview: lint keeps every finding in r.findings already
+	if c := opts.Config; c == nil || c.Config == nil || len(c.Config.Ignores) == 0 {
+		r.agent.Files = nil // read by workspace.Build only for the config's ignores (and by the TUI's save tracking)
+	}
 	r.findings = s.Review.Findings
 	r.suppressed = s.Review.Suppressed
 	for _, f := range r.findings {

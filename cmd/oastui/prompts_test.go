@@ -56,7 +56,7 @@ func TestPromptsJSONAndNode(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &r); err != nil {
 		t.Fatal(err)
 	}
-	if r.SchemaVersion != 1 || len(r.Nodes) != 1 || r.Nodes[0].ID != "write" {
+	if r.SchemaVersion != 2 || len(r.Nodes) != 1 || r.Nodes[0].ID != "write" {
 		t.Errorf("json: %+v", r)
 	}
 	if code, _, errb := runCmd("prompts", promptsFixture, "--node", "nope"); code != 2 || !strings.Contains(errb, "the agent's: write") {
