@@ -34,7 +34,7 @@ func (x *Index) Hover(s Symbol) (Facts, bool) {
 		return Facts{}, false
 	}
 	f := Facts{ID: n.ID, Name: n.Name, Kind: n.Kind, ComponentType: n.ComponentType, Flow: g.FlowID,
-		Steps: append([]int(nil), n.Steps...), BFS: n.BFS, Approval: n.Approval, Risk: n.Risk, Subflow: n.Subflow,
+		Steps: append([]int(nil), n.Steps...), BFS: n.BFS, Approval: n.Approval, Risk: n.Risk, Subflow: clean(n.Subflow),
 		Registry: n.Pointer == ""}
 	comp := s.Target.Node
 	f.Inputs = cleanAll(flowgraph.Ports(comp.Get("inputs")))

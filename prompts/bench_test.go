@@ -2,6 +2,7 @@ package prompts
 
 import (
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/oastui/oastui/compile"
@@ -54,5 +55,22 @@ func BenchmarkColdStart(b *testing.B) {
 	for b.Loop() {
 		resetMemo()
 		Build(Input{Agent: agents["blog-pipeline-agent"]})
+	}
+}
+
+// BenchmarkSplitHostile: template scanning on the hostile templates of
+// issue 26 item 14 (before it was linear, "{{"×100k without a closer took
+// seconds: each "{{" searched the rest of the template).
+func BenchmarkSplitHostile(b *testing.B) {
+	for name, s := range map[string]string{
+		"open200k-close200k": strings.Repeat("{{", 200000) + strings.Repeat("}}", 200000),
+		"open100k":           strings.Repeat("{{", 100000),
+		"placeholders100k":   strings.Repeat("{{ p }} ", 100000),
+	} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				Split(s)
+			}
+		})
 	}
 }
