@@ -107,6 +107,11 @@ func readLine(r *bufio.Reader) (line []byte, long bool, err error) {
 // jsonrpc.DecodeMessage decodes. Else the error to answer it with, and the
 // id it is answered under (the line's own when it has a valid one).
 func check(line []byte) (id json.RawMessage, code int, msg string) {
+	defer func() { // a panic decoding one line is that line's error, never the server's end
+		if r := recover(); r != nil {
+			id, code, msg = nil, codeParseError, fmt.Sprintf("internal error reading the message: %v", r)
+		}
+	}()
 	if !json.Valid(line) {
 		return nil, codeParseError, "parse error: the line is not one JSON value"
 	}
