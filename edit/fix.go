@@ -128,15 +128,24 @@ func Apply(src []byte, edits []Edit) ([]byte, error) {
 
 // Invert returns the edits that undo edits once they have been applied to
 // src: spans of the new bytes and the text they replaced. Applying them to
-// Apply(src, edits) gives src back (the TUI's undo).
+// Apply(src, edits) gives src back (the TUI's undo). Edits that meet
+// (one ends where the next starts) are undone by one edit: two deletions
+// that meet would otherwise come back as two insertions at one offset,
+// which Apply refuses as a guess (FuzzFixes found it).
 func Invert(src []byte, edits []Edit) []Edit {
 	s := sorted(edits)
 	out := make([]Edit, 0, len(s))
 	shift := 0
-	for _, e := range s {
+	for i, e := range s {
 		start := e.Start + shift
-		out = append(out, Edit{Path: e.Path, Start: start, End: start + len(e.New), New: string(src[e.Start:e.End])})
+		inv := Edit{Path: e.Path, Start: start, End: start + len(e.New), New: string(src[e.Start:e.End])}
 		shift += len(e.New) - (e.End - e.Start)
+		if i > 0 && s[i-1].End == e.Start && s[i-1].Path == e.Path {
+			last := &out[len(out)-1]
+			last.End, last.New = inv.End, last.New+inv.New
+			continue
+		}
+		out = append(out, inv)
 	}
 	return out
 }

@@ -52,6 +52,9 @@ func FuzzFixes(f *testing.F) {
 			return // an edit out of range: refused, never applied
 		}
 		for _, s := range b.Skipped {
+			if len(s.Fix.Edits) == 0 {
+				continue // skipped for having no edits (a fix of moves only here)
+			}
 			if _, err := Apply([]byte(src), append(append([]Edit(nil), edits...), s.Fix.Edits...)); err == nil {
 				t.Fatalf("%s was skipped (%s) but touches no chosen bytes", s.ID, s.Reason)
 			}
@@ -96,14 +99,24 @@ func patch(src, diff string) (string, error) {
 		if !strings.HasPrefix(l, "@@ -") {
 			continue
 		}
-		var a, b, c, d int
-		if _, err := fmt.Sscanf(l, "@@ -%d,%d +%d,%d @@", &a, &b, &c, &d); err != nil {
-			if _, err := fmt.Sscanf(l, "@@ -%d +%d @@", &a, &c); err != nil {
+		var a, b int
+		fields := strings.Fields(l) // @@ -a[,b] +c[,d] @@
+		if len(fields) < 4 || !strings.HasPrefix(fields[1], "-") {
+			return "", fmt.Errorf("hunk header %q", l)
+		}
+		old, count, found := strings.Cut(fields[1][1:], ",")
+		a, err := strconv.Atoi(old)
+		if err != nil {
+			return "", fmt.Errorf("hunk header %q", l)
+		}
+		b = 1
+		if found {
+			if b, err = strconv.Atoi(count); err != nil {
 				return "", fmt.Errorf("hunk header %q", l)
 			}
 		}
 		start := a - 1
-		if b == 0 && !strings.Contains(l, "-"+strconv.Itoa(a)+" ") {
+		if b == 0 {
 			start = a // "-a,0": after line a
 		}
 		if start < next || start > len(lines) {

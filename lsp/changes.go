@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"bytes"
+	"encoding/binary"
 	"slices"
 	"unicode/utf8"
 
@@ -32,11 +33,25 @@ type chunk struct {
 	// ends b (endsCR) is a break unless the next chunk starts with "\n".
 	breaks int
 	endsCR bool
+	cr     bool // holds a "\r" (else a "\n" alone ends a line)
 	ascii  bool // no byte ≥ 0x80: a byte is a UTF-16 unit
 }
 
+// lineEnd is the offset in b of the first "\r" or "\n", or -1 (IndexAny
+// without its slow set search: the two bytes are looked for directly).
+func (c *chunk) lineEnd(b []byte) int {
+	n := bytes.IndexByte(b, '\n')
+	if !c.cr {
+		return n
+	}
+	if r := bytes.IndexByte(b, '\r'); r >= 0 && (n < 0 || r < n) {
+		return r
+	}
+	return n
+}
+
 func newChunk(b []byte) chunk {
-	c := chunk{b: b, ascii: true}
+	c := chunk{b: b, ascii: isASCII(b), cr: bytes.IndexByte(b, '\r') >= 0}
 	c.breaks = bytes.Count(b, []byte{'\n'})
 	for i := 0; ; {
 		j := bytes.IndexByte(b[i:], '\r')
@@ -51,13 +66,23 @@ func newChunk(b []byte) chunk {
 			c.breaks++
 		}
 	}
+	return c
+}
+
+// isASCII: no byte of b is ≥ 0x80 (eight bytes at a time).
+func isASCII(b []byte) bool {
+	for len(b) >= 8 {
+		if binary.LittleEndian.Uint64(b)&0x8080808080808080 != 0 {
+			return false
+		}
+		b = b[8:]
+	}
 	for _, x := range b {
 		if x >= utf8.RuneSelf {
-			c.ascii = false
-			break
+			return false
 		}
 	}
-	return c
+	return true
 }
 
 // pieces is a buffer as chunks (the buffer they were cut from is shared
@@ -120,9 +145,10 @@ func (p *pieces) offset(pos protocol.Position) int {
 			return p.size // past the last line
 		}
 		// the (line-seen)-th break of chunk i ends the line before
-		b := p.chunks[i].b
+		c := &p.chunks[i]
+		b := c.b
 		for k := line - seen; ; {
-			j := bytes.IndexAny(b[at:], "\r\n")
+			j := c.lineEnd(b[at:])
 			at += j + 1
 			if b[at-1] == '\r' && at < len(b) && b[at] == '\n' {
 				continue // the "\r" of a "\r\n": the "\n" is the break
@@ -141,7 +167,7 @@ func (p *pieces) offset(pos protocol.Position) int {
 	for ; i < len(p.chunks); i, at = i+1, 0 {
 		c := &p.chunks[i]
 		rest := c.b[at:]
-		end := bytes.IndexAny(rest, "\r\n")
+		end := c.lineEnd(rest)
 		if end < 0 {
 			end = len(rest)
 		}

@@ -141,3 +141,17 @@ func trunc(b []byte) string {
 	}
 	return string(b)
 }
+
+// BenchmarkManyEdits: 100,000 one-character edits scattered over a 10 MB
+// buffer in one didChange (a hostile client: the message is ~10 MB).
+func BenchmarkManyEdits(b *testing.B) {
+	src, _, _ := replaceAll(250_000, 1)
+	var changes []contentChange
+	for i := 0; i < 100_000; i++ {
+		line := uint32(i * 7919 % 250_000)
+		changes = append(changes, contentChange{Range: &protocol.Range{Start: protocol.Position{Line: line, Character: 3}, End: protocol.Position{Line: line, Character: 4}}, Text: "x"})
+	}
+	for b.Loop() {
+		applyContentChanges([]byte(src), changes)
+	}
+}

@@ -64,3 +64,39 @@ func TestEditsConfined(t *testing.T) {
 		})
 	}
 }
+
+// workspace/didChangeWorkspaceFolders moves the confinement: a folder
+// added holds the document's edits, removed it no longer does.
+func TestWorkspaceFoldersChange(t *testing.T) {
+	path, src := exampleAgent(t)
+	tree := filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(path))))
+	broken := strings.Replace(string(src), `"packageVersion": "0.1.0"`, `"packageVersion": "9.9.9"`, 1)
+	elsewhere := t.TempDir()
+	out := &sink{}
+	s := New(out, Options{Debounce: -1})
+	s.Handle(req(0, "initialize", map[string]any{"capabilities": map[string]any{}, "workspaceFolders": []any{map[string]any{"uri": uriOf(elsewhere), "name": "w"}}}))
+	s.Handle(note("initialized", map[string]any{}))
+	u := string(uriOf(path))
+	s.Handle(note("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "version": 1, "text": broken}}))
+	actions := func(id int) int {
+		a := call(t, s, out, id, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": u},
+			"range": map[string]any{"start": pos(0, 0), "end": pos(100000, 0)}, "context": map[string]any{"diagnostics": []any{}}})
+		var as []protocol.CodeAction
+		if err := json.Unmarshal(a.Result, &as); err != nil {
+			t.Fatal(err)
+		}
+		return len(as)
+	}
+	if n := actions(1); n != 0 {
+		t.Fatalf("%d actions outside the workspace", n)
+	}
+	folder := map[string]any{"uri": uriOf(tree), "name": "t"}
+	s.Handle(note("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{"added": []any{folder}, "removed": []any{}}}))
+	if n := actions(2); n == 0 {
+		t.Fatalf("no actions once the folder holding the document is added")
+	}
+	s.Handle(note("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{"added": []any{}, "removed": []any{folder}}}))
+	if n := actions(3); n != 0 {
+		t.Fatalf("%d actions once the folder is removed again", n)
+	}
+}

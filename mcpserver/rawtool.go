@@ -3,6 +3,7 @@ package mcpserver
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"reflect"
 	"sync"
@@ -27,7 +28,13 @@ func registerTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFo
 	out := schemaOf(reflect.TypeFor[Out]())
 	tt := *t
 	tt.InputSchema, tt.OutputSchema = in.schema, out.schema
-	srv.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
+	srv.AddTool(&tt, func(ctx context.Context, req *mcp.CallToolRequest) (res *mcp.CallToolResult, err error) {
+		defer func() { // decoding the arguments or encoding the output: the call's error, never the server's end
+			if r := recover(); r != nil {
+				res, err = &mcp.CallToolResult{}, nil
+				res.SetError(errors.New(maskText(fmt.Sprintf("internal error in %s: %v", t.Name, r))))
+			}
+		}()
 		var args json.RawMessage
 		if req != nil && req.Params != nil {
 			args = req.Params.Arguments
@@ -38,14 +45,15 @@ func registerTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFo
 			res.SetError(fmt.Errorf("validating \"arguments\": %v", err))
 			return &res, nil
 		}
-		res, output, err := h(ctx, req, input)
+		var output Out
+		res, output, err = h(ctx, req, input)
 		if err != nil {
 			if wireErr, ok := err.(*jsonrpc.Error); ok {
 				return nil, wireErr
 			}
-			var res mcp.CallToolResult
-			res.SetError(err)
-			return &res, nil
+			var errRes mcp.CallToolResult
+			errRes.SetError(err)
+			return &errRes, nil
 		}
 		if res == nil {
 			res = &mcp.CallToolResult{}

@@ -29,6 +29,9 @@ import (
 // through to its newline without being kept, and answered with an error.
 const maxLine = 6*maxSource + 1<<20
 
+// panicOnLine is a line whose check panics (the tests of its recovery).
+var panicOnLine string
+
 // JSON-RPC error codes of the replies lineFilter writes.
 const (
 	codeParseError     = -32700
@@ -107,6 +110,14 @@ func readLine(r *bufio.Reader) (line []byte, long bool, err error) {
 // jsonrpc.DecodeMessage decodes. Else the error to answer it with, and the
 // id it is answered under (the line's own when it has a valid one).
 func check(line []byte) (id json.RawMessage, code int, msg string) {
+	defer func() { // a panic decoding one line is that line's error, never the server's end
+		if r := recover(); r != nil {
+			id, code, msg = nil, codeParseError, fmt.Sprintf("internal error reading the message: %v", r)
+		}
+	}()
+	if panicOnLine != "" && string(line) == panicOnLine {
+		panic("test panic reading a line")
+	}
 	if !json.Valid(line) {
 		return nil, codeParseError, "parse error: the line is not one JSON value"
 	}

@@ -97,6 +97,12 @@ func TestMalformedLines(t *testing.T) {
 			t.Errorf("%.60q: reply %v, want error %s", c.line, m, c.code)
 		}
 	}
+	panicOnLine = `{"jsonrpc":"2.0","id":12,"method":"tools/list"}`
+	t.Cleanup(func() { panicOnLine = "" })
+	rs.send(panicOnLine)
+	if m := rs.reply("null"); !strings.Contains(string(m["error"]), "internal error") {
+		t.Errorf("a panic reading a line: %v", m)
+	}
 	rs.send(`{"jsonrpc":"2.0","id":99,"result":{}}`) // a response to nothing: ignored
 	rs.send(`{"jsonrpc":"2.0","id":10,"method":"tools/list"}`)
 	if m := rs.reply("10"); m["result"] == nil {

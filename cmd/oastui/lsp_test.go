@@ -297,7 +297,9 @@ func TestLSPStdio(t *testing.T) {
 	flowURI, pkgURI := fileURI(flow), fileURI(pkg)
 
 	c := startLSP(t)
-	res, rerr := c.call("initialize", map[string]any{"processId": nil, "rootUri": fileURI(filepath.Dir(filepath.Dir(dir))), // the agents/ tree: the legacy fixture below is in it
+	// the workspace is the agents/ tree: it holds the legacy fixture below
+	// (edits name no file outside the workspace)
+	res, rerr := c.call("initialize", map[string]any{"processId": nil, "rootUri": fileURI(filepath.Dir(filepath.Dir(dir))),
 		"capabilities": map[string]any{
 			"workspace":    map[string]any{"workspaceEdit": map[string]any{"documentChanges": true, "resourceOperations": []string{"create", "rename", "delete"}}},
 			"textDocument": map[string]any{"hover": map[string]any{"contentFormat": []string{"markdown", "plaintext"}}},
