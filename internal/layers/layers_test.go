@@ -7,6 +7,7 @@ package layers
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"go/ast"
 	"go/parser"
 	"go/token"
@@ -15,6 +16,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 )
 
@@ -90,29 +92,44 @@ type pkg struct {
 	Imports    []string
 }
 
+// listed is go list's answer, asked once for all the tests.
+var listed struct {
+	once sync.Once
+	pkgs []pkg
+	err  error
+}
+
 func listPackages(t *testing.T) []pkg {
 	t.Helper()
+	listed.once.Do(func() { listed.pkgs, listed.err = goList() })
+	if listed.err != nil {
+		t.Fatal(listed.err)
+	}
+	if len(listed.pkgs) < 10 {
+		t.Fatalf("go list found %d packages", len(listed.pkgs))
+	}
+	return listed.pkgs
+}
+
+func goList() ([]pkg, error) {
 	cmd := exec.Command("go", "list", "-json", "./...")
 	cmd.Dir = filepath.Join("..", "..")
 	var stderr bytes.Buffer
 	cmd.Stderr = &stderr
 	out, err := cmd.Output()
 	if err != nil {
-		t.Fatalf("go list: %v\n%s", err, stderr.Bytes())
+		return nil, fmt.Errorf("go list: %v\n%s", err, stderr.Bytes())
 	}
 	var pkgs []pkg
 	dec := json.NewDecoder(bytes.NewReader(out))
 	for dec.More() {
 		var p pkg
 		if err := dec.Decode(&p); err != nil {
-			t.Fatal(err)
+			return nil, err
 		}
 		pkgs = append(pkgs, p)
 	}
-	if len(pkgs) < 10 {
-		t.Fatalf("go list found %d packages", len(pkgs))
-	}
-	return pkgs
+	return pkgs, nil
 }
 
 // Every import edge between the module's packages is in the table (or
