@@ -16,10 +16,6 @@ import (
 
 func init() { subcommands = append(subcommands, newPromptsCmd) }
 
-// cleanText is the one sanitiser over the one masker, for every string of
-// the agent this command prints.
-func cleanText(s string) string { return present.Text(s) }
-
 func newPromptsCmd() *cobra.Command {
 	var node, format, config string
 	cmd := &cobra.Command{
@@ -50,9 +46,9 @@ func newPromptsCmd() *cobra.Command {
 				if f := s.Agent.Flow; f != nil && f.Err != nil {
 					msg += ": " + f.Err.Error()
 				}
-				return usageErrorf("prompts: %s: %s", cleanText(s.Agent.FlowPath), cleanText(msg))
+				return usageErrorf("prompts: %s: %s", present.Text(s.Agent.FlowPath), present.Text(msg))
 			}
-			r := s.Prompts.Clean(cleanText)
+			r := s.Prompts.Clean(present.Text)
 			if node != "" {
 				var keep []*prompts.NodePrompt
 				for _, n := range r.Nodes {
@@ -65,7 +61,7 @@ func newPromptsCmd() *cobra.Command {
 					for i, n := range r.Nodes {
 						ids[i] = n.ID
 					}
-					return usageErrorf("prompts: no LLM-bearing node %q (the agent's: %s)", cleanText(node), strings.Join(ids, ", "))
+					return usageErrorf("prompts: no LLM-bearing node %q (the agent's: %s)", present.Text(node), strings.Join(ids, ", "))
 				}
 				r.Nodes = keep
 			}
