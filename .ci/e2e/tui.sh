@@ -332,7 +332,7 @@ check "example opens with its graph" pr "Collect merged changes  api"
 tm send-keys -t pr G k 6   # the graph has the focus: last node (Done), up to notify, Prompt tab
 check "Prompt shows notify's step and name" pr "2. Announce the release"
 check "Prompt shows the model and the token bar" pr "/ 128000 window"
-check "Prompt shows the placeholder's provenance" pr "{{ releaseUrl }} ← publish.releaseUrl"
+check "Prompt shows the placeholder's provenance" pr "{{ releaseUrl }} ← edge from publish.releaseUrl"
 check "Prompt shows the rendered prompt with the sample" pr "sentences about the release at <string:releaseUrl> and link to"
 check "Prompt shows the budget table" pr "2   notify"
 tm send-keys -t pr Enter
@@ -341,14 +341,14 @@ check "the tab names the way back" pr "⌫ back to Announce the release (notify)
 tm send-keys -t pr 3
 selected "the graph selects the feeding node (publish)" pr publish
 tm send-keys -t pr 6 BSpace
-check "⌫ goes back to the LLM node" pr "{{ releaseUrl }} ← publish.releaseUrl"
+check "⌫ goes back to the LLM node" pr "{{ releaseUrl }} ← edge from publish.releaseUrl"
 if wait_gone pr "⌫ back to" 5; then ok "nothing more to go back to"; else bad "nothing more to go back to" "$(screen pr)"; fi
 tm send-keys -t pr 3
 selected "the graph selects notify again" pr notify
 # write_notes, the bridge node inside the Draft release notes subflow
 tm send-keys -t pr Tab g j j j j Enter j 6
 check "Prompt shows write_notes inside the subflow" pr "1. Write release notes"
-check "its placeholder comes from the subflow's run input" pr "{{ changes }} ← run input changes (required) hidden"
+check "its placeholder comes from the subflow's run input" pr "{{ changes }} ← run input changes (required, hidden)"
 tm send-keys -t pr Enter
 check "enter selects the subflow's StartNode" pr "Inputs sends no prompt to a model"
 check "the way back names write_notes" pr "⌫ back to Write release notes (write_notes)"
