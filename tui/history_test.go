@@ -59,6 +59,11 @@ func TestHistoryTabEnterShowsBeforeAfter(t *testing.T) {
 		t.Fatalf("History tab does not list the commits:\n%s", out)
 	}
 	drain(t, m, press(m, "down"))
+	// the polish step: the graph marks the node added (+) and the node
+	// whose control edge changed (~)
+	if out := plain(m); !strings.Contains(out, "╭+") || !strings.Contains(out, "╭~") {
+		t.Errorf("the graph does not mark the added and changed nodes:\n%s", out)
+	}
 	drain(t, m, press(m, "down"))
 	if out := plain(m); !strings.Contains(out, "system prompt of \"Summarise topic\"") {
 		t.Fatalf("the rewording's changes are not shown:\n%s", out)
@@ -76,6 +81,11 @@ func TestHistoryTabEnterShowsBeforeAfter(t *testing.T) {
 	}
 	drain(t, m, press(m, "esc"))
 	drain(t, m, press(m, "esc"))
+	press(m, "1")
+	if strings.Contains(plain(m), "╭~") {
+		t.Errorf("another tab shown, the graph still has History's marks:\n%s", plain(m))
+	}
+	press(m, historyTab(m))
 	if out := plain(m); strings.Contains(out, "five sentences. Cite the sources") || !strings.Contains(out, "reword the summary prompt") {
 		t.Errorf("esc esc does not come back to the commits:\n%s", out)
 	}

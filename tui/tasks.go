@@ -14,5 +14,10 @@ func (m *Model) paneTasks(msg tea.Msg) tea.Cmd {
 			cmds = append(cmds, t.Receive(msg, i == m.tab && !m.showHelp))
 		}
 	}
+	var marks map[string]rune
+	if mk, ok := m.curTab().(views.Marker); ok {
+		marks = mk.Marks()
+	}
+	m.graph.SetMarks(marks)
 	return tea.Batch(cmds...)
 }
