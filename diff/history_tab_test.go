@@ -52,7 +52,7 @@ func TestHistoryAndStep(t *testing.T) {
 	if got := checksOf(entries[2]); !strings.Contains(got, "diff_prompt_changed") || strings.Contains(got, "diff_node_added") {
 		t.Errorf("reword: %s", got)
 	}
-	if got := checksOf(entries[3]); !strings.Contains(got, "diff_version_changed") { // the agent is new: its package appears
+	if got := checksOf(entries[3]); got != "diff_agent_added()" { // the agent is new there
 		t.Errorf("first commit: %s", got)
 	}
 
@@ -61,5 +61,24 @@ func TestHistoryAndStep(t *testing.T) {
 	o := analysis.Run(filepath.Join(outside, "agents", "oastui", "leaf-agent"), analysis.Options{})
 	if _, err := History(o); !errors.Is(err, compile.ErrNotGitWorkTree) {
 		t.Errorf("outside git: %v", err)
+	}
+}
+
+// TestAgentRemovedLevel: a removed agent is breaking when an agent of the
+// tree calls it (listed as a caller), warn when none does.
+func TestAgentRemovedLevel(t *testing.T) {
+	dir := filepath.Join("testdata", "checks", "diff_agent_removed")
+	cfg := &analysis.ConfigResult{}
+	old, gone := Analyze(filepath.Join(dir, "old"), nil, cfg), Analyze(filepath.Join(dir, "new"), nil, cfg)
+	r := Diff(old, gone, Options{Tree: true, Callers: []CallerAgent{{Package: "@oastui/orchestrator", Via: "package.json dependencies"}}})
+	if len(r.Changes) != 1 || r.Changes[0].Level != Breaking || len(r.Changes[0].Callers) != 1 || r.Agent != "Topic Summariser" {
+		t.Fatalf("with a caller: %+v", r)
+	}
+	r = Diff(old, gone, Options{Tree: true})
+	if c := r.Changes[0]; c.Level != Warn || c.Reason != "no agent of the tree calls it" {
+		t.Fatalf("without callers: %+v", c)
+	}
+	if r := Diff(gone, old, Options{}); len(r.Changes) != 1 || r.Changes[0].Check != "diff_agent_added" {
+		t.Fatalf("added: %+v", r.Changes)
 	}
 }
