@@ -5,8 +5,8 @@ import (
 	"sort"
 	"strings"
 
+	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/flowgraph"
 	"github.com/oastui/oastui/workspace"
 )
 
@@ -31,6 +31,9 @@ type CallerIndex struct {
 type treeAgent struct {
 	name string
 	a    *compile.Agent
+	// s holds a's flow models (analysis.Snapshot.Flow), built once per
+	// flow; tree agents are not reviewed, so it carries only the agent.
+	s    *analysis.Snapshot
 	comp *compile.CompiledAgentOas
 	once bool // comp computed
 }
@@ -48,7 +51,7 @@ func NewCallerIndex(root string, rev *compile.GitRev) *CallerIndex {
 		if err != nil || a.Flow == nil {
 			continue
 		}
-		ix.agents = append(ix.agents, treeAgent{name: name, a: a})
+		ix.agents = append(ix.agents, treeAgent{name: name, a: a, s: &analysis.Snapshot{Path: a.Dir, Agent: a}})
 	}
 	return ix
 }
@@ -129,7 +132,7 @@ func (ix *CallerIndex) Of(pkg string) []CallerAgent {
 		}
 		if a.Flow.Root != nil && len(callNodes) > 0 {
 			for _, f := range compile.Flows(a.Flow.Root) {
-				g, err := flowgraph.Build(a, f.Pointer)
+				g, err := ta.s.Flow(f.Pointer)
 				if err != nil {
 					continue
 				}

@@ -44,7 +44,7 @@ func ParseLevel(s string) (Level, bool) {
 type Check struct {
 	ID    string `json:"id"`
 	Level Level  `json:"level"`
-	Area  string `json:"area"` // graph, prompts, contract, approval, slots, package, review
+	Area  string `json:"area"` // agents, graph, prompts, contract, approval, slots, package, review
 	Doc   string `json:"doc"`
 	// Inverse is the check the same change raises with the two sides
 	// swapped (itself for a change of value); "" for a check derived from
@@ -60,6 +60,9 @@ type Check struct {
 // The checks, in the order of their areas. The ids are stable: renaming
 // one is a breaking change of oastui's own output.
 var checks = []Check{
+	// agents of a tree
+	{ID: "diff_agent_added", Level: Info, Area: "agents", Inverse: "diff_agent_removed", Doc: "An agent exists only in the new revision (a package added to the tree, or the first commit of an agent); nothing else of it is compared."},
+	{ID: "diff_agent_removed", Level: Breaking, Area: "agents", Inverse: "diff_agent_added", Doc: "An agent exists only in the old revision. Breaking when another agent of the tree still calls or declares it (the callers are listed); warn otherwise, since callers outside the tree cannot be known from the files."},
 	// graph
 	{ID: "diff_node_added", Level: Info, Area: "graph", Inverse: "diff_node_removed", Doc: "A node was added to a flow."},
 	{ID: "diff_node_removed", Level: Warn, Area: "graph", Inverse: "diff_node_added", Doc: "A node was removed from a flow: whatever it did no longer happens."},

@@ -119,31 +119,37 @@ type Options struct {
 // and escape sequences removed, secrets masked.
 func Clean(s string) string { return present.Text(s) }
 
-// Diff compares two snapshots of one agent (old may be nil: the agent is
-// new). The snapshots should hold the compiled output (StageCompile) and
+// Diff compares two snapshots of one agent. When only one side holds the
+// agent (nil, or a snapshot that did not load), the diff is one change,
+// diff_agent_added or diff_agent_removed. The snapshots should hold the compiled output (StageCompile) and
 // the slots (StageSlots); what a snapshot lacks is not compared.
 func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 	r := &Result{SchemaVersion: SchemaVersion, Changes: []Change{}}
 	r.Old = side(old, opts.OldRev)
 	r.New = side(new, opts.NewRev)
-	if new != nil {
-		r.Agent = Clean(new.AgentName())
-		if new.Agent != nil {
-			r.Package = Clean(new.Agent.PackageName())
+	if named := new; named != nil {
+		if !hasAgent(named) && hasAgent(old) {
+			named = old // the agent was removed: name it as it was
+		}
+		r.Agent = Clean(named.AgentName())
+		if named.Agent != nil {
+			r.Package = Clean(named.Agent.PackageName())
 		}
 	}
 	d := &differ{old: view(old), new: view(new)}
-	d.graph()
-	d.prompts()
-	d.descriptions()
-	d.contract()
-	d.approval()
-	d.slots()
-	d.pkg()
-	d.findings()
-	d.callers(opts)
-	d.levels(opts.Levels)
-	d.versionBump()
+	if !d.presence(old, new, opts) { // an agent on one side only is one change (agents.go)
+		d.graph()
+		d.prompts()
+		d.descriptions()
+		d.contract()
+		d.approval()
+		d.slots()
+		d.pkg()
+		d.findings()
+		d.callers(opts)
+		d.levels(opts.Levels)
+		d.versionBump()
+	}
 	d.levels(opts.Levels)
 	for i := range d.out {
 		c := &d.out[i]

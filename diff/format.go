@@ -82,7 +82,7 @@ func Text(w io.Writer, r *Result, base string, color bool) error {
 			fmt.Fprintf(&b, "         %s\n", paint(cDim, "("+c.Reason+")"))
 		}
 		for _, cl := range c.Callers {
-			fmt.Fprintf(&b, "         caller %s%s\n", cl.Package, callerText(cl, c.Port))
+			fmt.Fprintf(&b, "         caller %s%s\n", cl.Package, callerText(cl, c))
 		}
 		if len(c.Words) > 0 {
 			fmt.Fprintf(&b, "         %s\n", wordText(c.Words, paint))
@@ -104,7 +104,8 @@ func sideText(s Side) string {
 // callerText says how a caller is affected: what calls, whether it binds
 // the changed port (for a change about one), whether its range accepts
 // the new version.
-func callerText(c Caller, port string) string {
+func callerText(c Caller, ch Change) string {
+	port := ch.Port
 	var parts []string
 	if c.Via != "" {
 		parts = append(parts, "via "+c.Via)
@@ -117,6 +118,8 @@ func callerText(c Caller, port string) string {
 		parts = append(parts, "does not bind "+port)
 	}
 	switch {
+	case ch.Check == "diff_agent_removed":
+		parts = append(parts, "still calls or declares it") // no new version to accept
 	case c.Range == "":
 		parts = append(parts, "declares no range")
 	case c.Accepts:
@@ -205,7 +208,7 @@ func Markdown(w io.Writer, r *Result, base string) error {
 				msg += " _(" + mdEscape(c.Reason) + ")_"
 			}
 			for _, cl := range c.Callers {
-				msg += "<br>caller " + mdEscape(cl.Package+callerText(cl, c.Port))
+				msg += "<br>caller " + mdEscape(cl.Package+callerText(cl, c))
 			}
 			at := where(c.New, base)
 			if at == "" {

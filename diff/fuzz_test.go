@@ -1,6 +1,8 @@
 package diff
 
 import (
+	"errors"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
@@ -62,6 +64,9 @@ func FuzzDiff(f *testing.F) {
 	for _, e := range ents {
 		a, err1 := os.ReadFile(filepath.Join("testdata", "checks", e.Name(), "old", "cinatra", "oas.json"))
 		b, err2 := os.ReadFile(filepath.Join("testdata", "checks", e.Name(), "new", "cinatra", "oas.json"))
+		if errors.Is(err1, fs.ErrNotExist) != errors.Is(err2, fs.ErrNotExist) {
+			continue // diff_agent_added/removed: an agent on one side only
+		}
 		if err1 != nil || err2 != nil {
 			f.Fatal(err1, err2)
 		}

@@ -92,7 +92,7 @@ func view(s *analysis.Snapshot) *sideView {
 	}
 	v.ok = true
 	for i, f := range compile.Flows(a.Flow.Root) {
-		g, err := flowgraph.Build(a, f.Pointer)
+		g, err := s.Flow(f.Pointer) // the snapshot's one model of the flow
 		if err != nil {
 			continue
 		}

@@ -181,6 +181,9 @@ func (k keyMap) fullHelp(fromList ...bool) []views.HelpGroup {
 		{Title: "Run (dry run)", Bindings: []key.Binding{
 			k.upDown("pick a path"), k.leftRight("step back/forward"),
 		}},
+		{Title: "History", Bindings: []key.Binding{
+			k.upDown("choose a commit, a change"), as(k.Open, "its changes, before/after"), as(k.Back, "back"),
+		}},
 	}
 }
 

@@ -102,7 +102,7 @@ func TestShortHelpKeepsItsLook(t *testing.T) {
 		t.Errorf("graph line\n got %s\nwant %s", got, want)
 	}
 	if got, want := line(km.shortHelp(false, true, "p1", lint.ModeAdvisory)),
-		"tab focus · ↑↓ move · 1-7 tabs · p pick context · P project: p1 · e edit · / filter · r reload · m full · ? help · q quit"; got != want {
+		"tab focus · ↑↓ move · 1-8 tabs · p pick context · P project: p1 · e edit · / filter · r reload · m full · ? help · q quit"; got != want {
 		t.Errorf("slots line\n got %s\nwant %s", got, want)
 	}
 }

@@ -127,6 +127,7 @@ func New(cfg Config) *Model {
 		&views.Slots{},
 		&views.Prompt{},
 		&views.Run{},
+		&views.History{},
 	}
 	names := make([]string, len(m.tabs))
 	for i, p := range m.tabs {
@@ -189,6 +190,11 @@ func (m *Model) requestAnalysis(trigger time.Time) tea.Cmd {
 
 // Update handles one message.
 func (m *Model) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	next, cmd := m.update(msg)
+	return next, tea.Batch(cmd, m.paneTasks(msg))
+}
+
+func (m *Model) update(msg tea.Msg) (tea.Model, tea.Cmd) {
 	switch msg := msg.(type) {
 	case tea.WindowSizeMsg:
 		m.w, m.h = msg.Width, msg.Height

@@ -366,14 +366,14 @@ func TestConfigErrorShown(t *testing.T) {
 }
 
 // TestHelpScrolls: at 80×24 the help is taller than the screen; ↓/G
-// scroll it so that the last group (Run) shows, ↑/g come back, and every
+// scroll it so that the last group (History) shows, ↑/g come back, and every
 // group of fullHelp is seen on the way (none is cut).
 func TestHelpScrolls(t *testing.T) {
 	p := fixture("subflow-agent")
 	m := newModel(t, p, 80, 24, analyze(t, p, 1))
 	press(m, "?")
 	top := plain(m)
-	if !strings.Contains(top, "↑↓ lines") || strings.Contains(top, "Run (dry run)") {
+	if !strings.Contains(top, "↑↓ lines") || strings.Contains(top, "its changes, before/after") {
 		t.Fatalf("80×24 help: expected a scrolling overlay without the last group yet:\n%s", top)
 	}
 	seen := top
@@ -381,8 +381,8 @@ func TestHelpScrolls(t *testing.T) {
 		press(m, "pgdown")
 		seen += plain(m)
 	}
-	if !strings.Contains(plain(m), "Run (dry run)") || !strings.Contains(plain(m), "step back/forward") {
-		t.Errorf("scrolled to the end, the Run group does not show:\n%s", plain(m))
+	if !strings.Contains(plain(m), "History") || !strings.Contains(plain(m), "its changes, before/after") {
+		t.Errorf("scrolled to the end, the History group does not show:\n%s", plain(m))
 	}
 	for _, g := range m.keys.fullHelp() {
 		if !strings.Contains(seen, g.Title) {

@@ -29,6 +29,7 @@ type Graph struct {
 		c  *flowgraph.Canvas
 		l  *flowgraph.Layout
 	} // drawing's cache
+	marks map[string]rune // node id → mark the History tab puts on it (graph_marks.go)
 }
 
 // NewGraph is an empty graph pane ("analysing…" until SetSnapshot).
@@ -129,7 +130,8 @@ func (g *Graph) Lines(th Theme) []string {
 	if fg.Canvas == nil {
 		return []string{th.Blocker.Render(Clean(fg.Err))}
 	}
-	c, _ := g.drawing(fg)
+	c, l := g.drawing(fg)
+	c = g.marked(fg, c, l)
 	if g.follow {
 		g.scrollToSelection(fg)
 		g.follow = false

@@ -137,21 +137,17 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 		if ns.Agent == nil && oldSnap.Agent == nil {
 			return usageErrorf("diff: %s: %v", p.new, ns.LoadErr)
 		}
-		if ns.Agent == nil || oldSnap.Agent == nil {
-			which, s := oldSide.label, oldSnap
-			if ns.Agent == nil {
-				which, s = newSide.label, ns
-			}
-			fmt.Fprintf(cmd.ErrOrStderr(), "oastui: diff: %s is not an agent in %s (%s); nothing to compare\n", cleanMessage(p.new), which, cleanMessage(fmt.Sprint(s.LoadErr)))
-			continue
+		named := ns // an agent on one side only is diff_agent_added/removed
+		if ns.Agent == nil {
+			named = oldSnap
 		}
 		opts := diff.Options{OldRev: oldSide.label, NewRev: newSide.label, Levels: levels}
-		if root := ns.Agent.TreeRoot; root != "" {
+		if root := named.Agent.TreeRoot; root != "" {
 			if callers[root] == nil {
 				callers[root] = diff.NewCallerIndex(root, newSide.g) // once per tree
 			}
 			opts.Tree = true
-			opts.Callers = callers[root].Of(ns.Agent.PackageName())
+			opts.Callers = callers[root].Of(named.Agent.PackageName())
 		}
 		results = append(results, diff.Diff(oldSnap, ns, opts))
 	}

@@ -79,6 +79,7 @@ var allowed = map[string][]string{
 	"internal/hostile":    {},
 	"internal/race":       {},
 	"internal/testshared": {},
+	"internal/testgit":    {},
 }
 
 // pending are edges outside the table that disappear when work in flight
