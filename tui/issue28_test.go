@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -10,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
 	"github.com/oastui/oastui/internal/testshared"
 )
 
@@ -143,5 +145,49 @@ func TestCallGraphTooLargeNote(t *testing.T) {
 		if ansi.StringWidth(l) > 60 {
 			t.Errorf("line wider than the pane: %q", l)
 		}
+	}
+}
+
+// TestUndoStack: every fix applied since the TUI started can be undone,
+// newest first; the message line quotes titles without escapes and says
+// what u undoes next; once all are undone it says so.
+func TestUndoStack(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f.json")
+	src0 := []byte(`{"v": "1", "w": "1"}`)
+	if err := os.WriteFile(p, src0, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := New(Config{Path: dir})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	show := func(s string) string { return filepath.Base(s) }
+	apply := func(title string, src []byte, at int, repl string) {
+		t.Helper()
+		fix := edit.Fix{Title: title, Edits: []edit.Edit{{Path: p, Start: at, End: at + 1, New: repl}}}
+		msg := applyFixCmd(fix, map[string][]byte{p: src}, show)()
+		m.Update(msg)
+		if !strings.Contains(m.note, "fixed: “"+title+"”") {
+			t.Fatalf("note = %q", m.note)
+		}
+	}
+	apply(`Set v to "2"`, src0, 7, "2")
+	src1 := read(t, p)
+	apply(`Set w to "3"`, src1, 16, "3")
+	if !strings.Contains(m.note, "2 fixes can be undone") || strings.Contains(m.note, `\"`) {
+		t.Errorf("after two fixes: %q", m.note)
+	}
+	m.Update(m.undo()())
+	if got := read(t, p); !bytes.Equal(got, src1) {
+		t.Fatalf("first u: %s, want %s", got, src1)
+	}
+	if !strings.Contains(m.note, `undone: “Set w to "3"”`) || !strings.Contains(m.note, `u undoes “Set v to "2"” next`) {
+		t.Errorf("first u: note = %q", m.note)
+	}
+	m.Update(m.undo()())
+	if got := read(t, p); !bytes.Equal(got, src0) {
+		t.Fatalf("second u: %s, want %s", got, src0)
+	}
+	if cmd := m.undo(); cmd != nil || !strings.Contains(m.note, "nothing to undo") {
+		t.Errorf("third u: note = %q", m.note)
 	}
 }
