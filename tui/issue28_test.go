@@ -191,3 +191,52 @@ func TestUndoStack(t *testing.T) {
 		t.Errorf("third u: note = %q", m.note)
 	}
 }
+
+// TestSlotsTabRemembersPick: a confirmed pick shows under its slot in the
+// Slots tab, and p opens the picker on it again.
+func TestSlotsTabRemembersPick(t *testing.T) {
+	p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
+	m := New(Config{Path: p, Catalog: filepath.Join("..", "testdata", ".oastui", "catalog.json"), Audit: filepath.Join(t.TempDir(), "audit.db")})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	m.Update(analysisMsg{analyze(t, p, 1)})
+	for i, tab := range m.tabs {
+		if tab.Name() == "Slots" {
+			press(m, fmt.Sprint(i+1))
+		}
+	}
+	m.focus = focusSide
+	open := func() {
+		t.Helper()
+		cmd := press(m, "p")
+		if cmd == nil {
+			t.Fatalf("p does nothing: %s", m.note)
+		}
+		m.Update(cmd())
+		if !m.pick.open {
+			t.Fatalf("the picker did not open: %s", m.note)
+		}
+	}
+	open()
+	if n := m.pick.picker.Selection().Count(); n != 0 {
+		t.Fatalf("first open: %d selected", n)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
+	if n := m.pick.picker.Selection().Count(); n != 1 {
+		t.Fatalf("space: %d selected", n)
+	}
+	_, cmd := m.Update(keyMsg("enter"))
+	for cmd != nil {
+		msg := cmd()
+		if msg == nil {
+			break
+		}
+		_, cmd = m.Update(msg)
+	}
+	if s := ansi.Strip(m.Render()); !strings.Contains(s, "last pick: ") {
+		t.Errorf("the Slots tab does not show the pick:\n%s", s)
+	}
+	open()
+	if n := m.pick.picker.Selection().Count(); n != 1 {
+		t.Errorf("p again: %d selected, want the last pick", n)
+	}
+}
