@@ -10,6 +10,7 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/edit"
 	"github.com/oastui/oastui/internal/testshared"
@@ -238,5 +239,27 @@ func TestSlotsTabRemembersPick(t *testing.T) {
 	open()
 	if n := m.pick.picker.Selection().Count(); n != 1 {
 		t.Errorf("p again: %d selected, want the last pick", n)
+	}
+}
+
+// TestCorpusScreens: every tab of the agent view on two real corpus
+// agents at the sizes terminals open at (80×24, 100×30) and at 140×40:
+// every frame fits, and matches its golden.
+func TestCorpusScreens(t *testing.T) {
+	for _, slug := range []string{"blog-pipeline-agent", "email-outreach-agent"} {
+		dir := testshared.Dir(t, "corpus", "cinatra", "agents", "cinatra-ai", slug)
+		an := analyze(t, dir, 1)
+		for _, sz := range [][2]int{{80, 24}, {100, 30}, {140, 40}} {
+			m := newModel(t, dir, sz[0], sz[1], an)
+			m.cfg.DisplayPath = "agents/cinatra-ai/" + slug
+			for i, tab := range m.tabs {
+				t.Run(fmt.Sprintf("%s/%dx%d/%s", slug, sz[0], sz[1], tab.Name()), func(t *testing.T) {
+					press(m, fmt.Sprint(i+1))
+					out := m.Render()
+					assertFrame(t, out, sz[0], sz[1])
+					golden.RequireEqual(t, trimRight(ansi.Strip(out)))
+				})
+			}
+		}
 	}
 }
