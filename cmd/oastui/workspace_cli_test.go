@@ -74,6 +74,22 @@ func TestLintTreeWorkspace(t *testing.T) {
 		!strings.Contains(lines[3], "3 agents: 0 do not parse or load") {
 		t.Errorf("summary:\n%s", out)
 	}
+	// Text: a workspace finding has its source excerpt as every other
+	// finding, also in an agent whose review found nothing (issue 28).
+	_, out, _ = runLintCmd(t, root)
+	tl := strings.Split(out, "\n")
+	n := 0
+	for i, l := range tl {
+		if strings.Contains(l, "[workspace_") {
+			n++
+			if i+2 >= len(tl) || strings.TrimSpace(tl[i+1]) != "|" || !strings.Contains(tl[i+2], " | ") {
+				t.Errorf("no excerpt under %q:\n%s", l, out)
+			}
+		}
+	}
+	if n == 0 {
+		t.Errorf("no workspace finding in the text:\n%s", out)
+	}
 	// One agent alone: no workspace findings (its children are not looked for).
 	_, out, _ = runLintCmd(t, filepath.Join(root, "acme", "boss"), "--format", "json")
 	if strings.Contains(out, "workspace_") {
