@@ -14,8 +14,8 @@ func workspaceTree(t *testing.T, workerVersion string) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "agents")
 	for _, args := range [][]string{
-		{"new", filepath.Join(root, "acme", "boss"), "--package", "@acme/boss", "--kind", "orchestrator", "--child", "@acme/worker"},
 		{"new", filepath.Join(root, "acme", "worker"), "--package", "@acme/worker"},
+		{"new", filepath.Join(root, "acme", "boss"), "--package", "@acme/boss", "--kind", "orchestrator", "--child", "@acme/worker"},
 		{"new", filepath.Join(root, "acme", "lone"), "--package", "@acme/lone"},
 	} {
 		if code, _, errs := runCmd(args...); code != exitClean {
