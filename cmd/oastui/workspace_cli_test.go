@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/internal/testshared"
 )
 
 // workspaceTree scaffolds agents/acme/{boss,worker,lone} with `oastui new`
@@ -147,5 +149,23 @@ func TestSummaryCountsEveryFinding(t *testing.T) {
 	if len(lines) != 5 || !regexp.MustCompile(`^\S*\.oastui\.yaml +warnings +0 blockers, 1 warning, 0 suggestions$`).MatchString(lines[3]) ||
 		!strings.Contains(lines[4], "3 agents: 0 do not parse or load") || !strings.Contains(lines[4], "(1 in 1 file of no agent)") {
 		t.Errorf("summary:\n%s%s", out, errs)
+	}
+}
+
+// TestGraphWorkspaceTooWide: a call graph drawn wider than the output
+// (120 columns off a terminal) says how wide it is and names the formats
+// that read well at any width (issue 28: the corpus draws 380–460 wide).
+func TestGraphWorkspaceTooWide(t *testing.T) {
+	tree := testshared.Dir(t, "corpus", "cinatra", "agents")
+	code, out, errs := runGraphCmd(t, tree, "--workspace")
+	if code != exitClean {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "columns wide, wider than 120") || !strings.Contains(out, "--workspace --format dot") {
+		t.Errorf("no note under a wide drawing:\n%s", out[max(0, len(out)-600):])
+	}
+	root := workspaceTree(t, "0.1.0") // narrow: no note
+	if _, out, _ := runGraphCmd(t, root, "--workspace"); strings.Contains(out, "columns wide") {
+		t.Errorf("a narrow drawing got the note:\n%s", out)
 	}
 }
