@@ -31,6 +31,7 @@ type scaleProbe struct {
 	waitView bool
 	firstOK  bool
 	busy     bool
+	settled  chan struct{} // signalled when a pass is over, its index in and its memory given back
 	upd      []float64 // ms each Update took (while reviewing)
 	views    []float64 // ms each View took
 	slowest  string    // the message type of the slowest Update
@@ -59,6 +60,12 @@ func (p *scaleProbe) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
 		}
 	}
 	p.busy = busy
+	if !busy && !p.ws.dirty && !p.ws.building && !p.ws.releaseDue {
+		select {
+		case p.settled <- struct{}{}:
+		default:
+		}
+	}
 	return p, cmd
 }
 
@@ -112,7 +119,7 @@ func BenchmarkWorkspaceTree(b *testing.B) {
 			b.Fatal(err)
 		}
 		ws := newWorkspace(root, dirs, Options{})
-		p := &scaleProbe{m: scaleRoot(ws), ws: ws, first: make(chan struct{}), idle: make(chan struct{}, 1)}
+		p := &scaleProbe{m: scaleRoot(ws), ws: ws, first: make(chan struct{}), idle: make(chan struct{}, 1), settled: make(chan struct{}, 1)}
 		prog := tea.NewProgram(p, tea.WithInput(nil), tea.WithOutput(io.Discard), tea.WithWindowSize(100, 30), tea.WithoutSignals())
 		done := make(chan struct{})
 		go func() { prog.Run(); close(done) }()
@@ -145,6 +152,15 @@ func BenchmarkWorkspaceTree(b *testing.B) {
 		review := time.Since(t0)
 		close(stopKeys)
 		<-keysDone
+		settle := func() { // RSS as it stays once the pass is over
+			for len(p.settled) > 0 {
+				<-p.settled
+			}
+			prog.Send(tea.WindowSizeMsg{Width: 100, Height: 30}) // a message: the probe looks again
+			<-p.settled
+			time.Sleep(time.Second)
+		}
+		settle()
 		rss1 := rssMB(b)
 		runtime.GC()
 		var ms runtime.MemStats
@@ -156,6 +172,7 @@ func BenchmarkWorkspaceTree(b *testing.B) {
 			prog.Send(keyMsg("r"))
 			<-p.idle
 		}
+		settle()
 		rss3 := rssMB(b)
 		runtime.GC()
 		runtime.ReadMemStats(&ms)
