@@ -3,7 +3,7 @@
 # in tmux (private server socket, fixed size) on a copy of the corpus's
 # agents/ tree. Waits for text by polling capture-pane with a deadline,
 # never by sleeping. Breaks one agent's flow file from outside: its row
-# must turn red ("does not parse") and move to the top; fixing it must
+# must turn red ("not parsed") and move to the top; fixing it must
 # bring it back. Then the Graph tab, the filter, and enter/esc with the
 # selection kept. Prints "N passed, N failed"; exits non-zero on failure.
 set -uo pipefail
