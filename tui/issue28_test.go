@@ -263,3 +263,26 @@ func TestCorpusScreens(t *testing.T) {
 		}
 	}
 }
+
+// TestStepsTabNodeNotInGraph: a node removed from the flow's nodes while
+// edges still reach it is compiled as a step but not drawn: the Steps
+// tab says so instead of listing it as if the graph had it.
+func TestStepsTabNodeNotInGraph(t *testing.T) {
+	dir := copyDir(t, filepath.Join("..", "testdata", "agents", "oastui", "example-agent"))
+	flow := filepath.Join(dir, "cinatra", "oas.json")
+	src, _ := os.ReadFile(flow)
+	s := strings.Replace(string(src), "    {\n      \"$component_ref\": \"notify\"\n    },\n", "", 1)
+	if s == string(src) {
+		t.Fatal("the example's nodes list changed: no notify entry")
+	}
+	os.WriteFile(flow, []byte(s), 0o644)
+	m := newModel(t, dir, 140, 40, analyze(t, dir, 1))
+	press(m, "2")
+	out := ansi.Strip(m.Render())
+	if !strings.Contains(out, "notify (not in the graph") {
+		t.Errorf("the Steps tab lists notify as if the graph had it:\n%s", out)
+	}
+	if strings.Count(out, "not in the graph") != 1 {
+		t.Errorf("only notify is missing from the graph:\n%s", out)
+	}
+}
