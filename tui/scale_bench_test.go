@@ -32,9 +32,9 @@ type scaleProbe struct {
 	firstOK  bool
 	busy     bool
 	settled  chan struct{} // signalled when a pass is over, its index in and its memory given back
-	upd      []float64 // ms each Update took (while reviewing)
-	views    []float64 // ms each View took
-	slowest  string    // the message type of the slowest Update
+	upd      []float64     // ms each Update took (while reviewing)
+	views    []float64     // ms each View took
+	slowest  string        // the message type of the slowest Update
 	slowMs   float64
 }
 
