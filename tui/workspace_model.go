@@ -304,7 +304,7 @@ func (m *wsModel) rebuildCmd() tea.Cmd {
 	if !m.dirty || m.building {
 		return nil // (a build in flight calls rebuildSoon again when it is in)
 	}
-	if m.rebuildTook < wsRebuildCheap {
+	if m.rebuildTook < wsRebuildCheap && len(m.agents) < wsSmallTree {
 		m.rebuild()
 		return nil
 	}
@@ -331,8 +331,13 @@ func (m *wsModel) rebuildCmd() tea.Cmd {
 	}
 }
 
-// wsRebuildCheap is a rebuild too quick to be worth putting off.
-const wsRebuildCheap = 5 * time.Millisecond
+// wsRebuildCheap is a rebuild too quick to be worth putting off, on a
+// tree of fewer than wsSmallTree agents (a bigger one's rebuilds grow as
+// its reviews come in: they are always built off the UI goroutine).
+const (
+	wsRebuildCheap = 5 * time.Millisecond
+	wsSmallTree    = 1000
+)
 
 // wsRebuildMsg: the index may be rebuilt now (rebuildSoon).
 type wsRebuildMsg struct{}
