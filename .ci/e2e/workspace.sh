@@ -157,7 +157,11 @@ for size in 80x24 100x30; do
 done
 
 # --- headless: graph --workspace and lint --format summary --------------------
-if (cd "$work" && "$bin" graph agents --workspace) | grep -qF "context-selection-agent"; then ok "graph --workspace prints the call graph"; else bad "graph --workspace prints the call graph"; fi
+# (the output is read whole first: grep -q stopping early would make the
+# writer's next write fail, and pipefail the test)
+graph=$(cd "$work" && "$bin" graph agents --workspace)
+if printf '%s\n' "$graph" | grep -qF "context-selection-agent"; then ok "graph --workspace prints the call graph"; else bad "graph --workspace prints the call graph"; fi
+if printf '%s\n' "$graph" | grep -qF -- "--workspace --format dot"; then ok "graph --workspace says a wide drawing reads better as dot or mermaid"; else bad "graph --workspace says a wide drawing reads better as dot or mermaid" "$graph"; fi
 summary=$(cd "$work" && "$bin" lint agents --format summary; true)
 if printf '%s\n' "$summary" | grep -qF "25 agents:"; then ok "lint --format summary"; else bad "lint --format summary"; fi
 
