@@ -14,7 +14,8 @@ import (
 )
 
 // fixState is the fix preview overlay (`f` on a finding with fixes) and
-// the last fix applied (`u` undoes it).
+// the fixes applied since the TUI started (`u` undoes the newest, then the
+// one before, in order).
 type fixState struct {
 	preview *views.FixPreview // nil when closed
 	// srcs are the bytes the analysis the preview was opened on read,
@@ -22,8 +23,8 @@ type fixState struct {
 	// refused when the disk no longer holds them.
 	srcs    map[string][]byte
 	display func(string) string
-	busy    bool     // a write is in flight
-	last    *undoRec // the last fix applied, nil when none (or undone)
+	busy    bool       // a write is in flight
+	undo    []*undoRec // the fixes applied and not undone, oldest first
 }
 
 // undoRec is what undoing an applied fix takes: per file, the bytes the
@@ -123,10 +124,10 @@ func (m *Model) fixKey(k tea.KeyPressMsg) tea.Cmd {
 	return nil
 }
 
-// undo undoes the last fix applied, when there is one.
+// undo undoes the newest fix applied and not undone, when there is one.
 func (m *Model) undo() tea.Cmd {
-	if m.fix.last == nil {
-		m.note = "nothing to undo: no fix was applied in this session (or it was undone)"
+	if len(m.fix.undo) == 0 {
+		m.note = "nothing to undo: every fix applied since oastui started was undone (or none was applied)"
 		return nil
 	}
 	if m.fix.busy {
@@ -134,8 +135,24 @@ func (m *Model) undo() tea.Cmd {
 		return nil
 	}
 	m.fix.busy = true
-	return undoFixCmd(m.fix.last)
+	return undoFixCmd(m.fix.undo[len(m.fix.undo)-1])
 }
+
+// undoLeft says how many fixes u can still undo.
+func (m *Model) undoLeft() string {
+	switch n := len(m.fix.undo); n {
+	case 0:
+		return ""
+	case 1:
+		return " · u undoes it"
+	default:
+		return fmt.Sprintf(" · u undoes it (%d fixes can be undone, newest first)", n)
+	}
+}
+
+// quoted is a fix's title as the message line quotes it (no escapes: the
+// title's own quotes show as they are).
+func quoted(title string) string { return "“" + title + "”" }
 
 // fixDone takes a write's result: the message line says what happened;
 // without a watcher the model re-analyses itself (the watcher reports the
@@ -145,17 +162,20 @@ func (m *Model) fixDone(msg fixDoneMsg) tea.Cmd {
 	wrote := strings.Join(msg.wrote, ", ")
 	switch {
 	case msg.undo && msg.err == nil:
-		m.fix.last = nil
-		m.note = fmt.Sprintf("undone: %q (restored %s)", msg.title, wrote)
+		m.fix.undo = m.fix.undo[:len(m.fix.undo)-1]
+		m.note = fmt.Sprintf("undone: %s (restored %s)", quoted(msg.title), wrote)
+		if n := len(m.fix.undo); n > 0 {
+			m.note += fmt.Sprintf(" · u undoes %s next (%d left)", quoted(m.fix.undo[n-1].title), n)
+		}
 	case msg.undo:
-		m.note = fmt.Sprintf("cannot undo: %s (fix %q)", reason(msg.err), msg.title)
+		m.note = fmt.Sprintf("cannot undo: %s (fix %s)", reason(msg.err), quoted(msg.title))
 	case msg.err == nil:
-		m.fix.last = msg.rec
-		m.note = fmt.Sprintf("fixed: %q (wrote %s) · u undoes it", msg.title, wrote)
+		m.fix.undo = append(m.fix.undo, msg.rec)
+		m.note = fmt.Sprintf("fixed: %s (wrote %s)", quoted(msg.title), wrote) + m.undoLeft()
 	default:
 		m.note = fmt.Sprintf("fix not applied: %s", reason(msg.err))
 		if len(msg.wrote) > 0 {
-			m.fix.last = msg.rec
+			m.fix.undo = append(m.fix.undo, msg.rec)
 			m.note += fmt.Sprintf("; %s was written before it, u undoes that", wrote)
 		} else {
 			m.note += "; nothing was written"

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
@@ -228,52 +229,78 @@ func (o onlcr) Write(p []byte) (int, error) {
 	return len(p), err
 }
 
+// frameTap wraps the model of a program under test: it counts the frames
+// the model renders (the render sequence) and keeps the newest.
+type frameTap struct {
+	m    *Model
+	seq  atomic.Uint64
+	last atomic.Pointer[string]
+}
+
+func (f *frameTap) Init() tea.Cmd { return f.m.Init() }
+
+func (f *frameTap) Update(msg tea.Msg) (tea.Model, tea.Cmd) {
+	_, cmd := f.m.Update(msg)
+	return f, cmd
+}
+
+func (f *frameTap) View() tea.View {
+	v := f.m.View()
+	s := trimRight(ansi.Strip(v.Content))
+	f.last.Store(&s)
+	f.seq.Add(1)
+	return v
+}
+
 // screen runs the real program in the x/vt emulator and returns the
-// visible screen once it contains want.
+// visible screen once it shows want and is the newest frame the model
+// rendered (the render sequence counter says which; no settling guess).
 func screen(t *testing.T, cfg Config, w, h int, keys []tea.Msg, want string, before func()) string {
 	t.Helper()
 	emu := vt.NewSafeEmulator(w, h)
-	m := New(cfg)
-	p := tea.NewProgram(m, tea.WithInput(emu), tea.WithOutput(onlcr{emu}), tea.WithWindowSize(w, h), tea.WithoutSignals())
+	tap := &frameTap{m: New(cfg)}
+	p := tea.NewProgram(tap, tea.WithInput(emu), tea.WithOutput(onlcr{emu}), tea.WithWindowSize(w, h), tea.WithoutSignals())
 	done := make(chan struct{})
 	go func() { p.Run(); close(done) }()
 	// (no emu.Close: it races with the input reader inside x/vt)
 	defer func() { p.Quit(); <-done }()
 	deadline := time.Now().Add(10 * time.Second)
-	wait := func(s string) string {
+	// shown waits until the screen holds s and is the frame the model
+	// rendered last, at sequence after or later.
+	shown := func(s string, after uint64) string {
 		for {
-			got := screenText(emu)
-			if strings.Contains(got, s) {
+			got := trimRight(screenText(emu))
+			if last := tap.last.Load(); last != nil && tap.seq.Load() > after && strings.Contains(got, s) && got == *last {
 				return got
 			}
 			if time.Now().After(deadline) {
-				t.Fatalf("screen never showed %q:\n%s", s, got)
+				last := ""
+				if l := tap.last.Load(); l != nil {
+					last = *l
+				}
+				gl, ll := strings.Split(got, "\n"), strings.Split(last, "\n")
+				for i := range min(len(gl), len(ll)) {
+					if gl[i] != ll[i] {
+						t.Logf("line %d:\n screen %q\n frame  %q", i, gl[i], ll[i])
+					}
+				}
+				t.Fatalf("screen never showed %q as the last frame (%d vs %d lines):\n%s", s, len(gl), len(ll), got)
 			}
 			time.Sleep(10 * time.Millisecond)
 		}
 	}
-	wait("oastui")
-	wait("15:04:05") // the (pinned) first analysis is on screen
+	shown("15:04:05", 0) // the (pinned) first analysis is on screen
 	if before != nil {
 		before()
+	}
+	seq := tap.seq.Load()
+	if len(keys) == 0 {
+		seq-- // the frame on screen may be the one wanted
 	}
 	for _, k := range keys {
 		p.Send(k)
 	}
-	wait(want)
-	// The marker may show before the renderer has flushed the whole frame:
-	// wait until the screen stays the same over a few reads.
-	last, same := "", 0
-	for same < 4 && time.Now().Before(deadline) {
-		time.Sleep(25 * time.Millisecond)
-		cur := screenText(emu)
-		if cur == last {
-			same++
-		} else {
-			last, same = cur, 0
-		}
-	}
-	return trimRight(last)
+	return shown(want, seq)
 }
 
 // screenText is the visible screen as plain text. (SafeEmulator.String

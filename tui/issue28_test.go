@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,7 +10,9 @@ import (
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
+	"github.com/charmbracelet/x/exp/golden"
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
 	"github.com/oastui/oastui/internal/testshared"
 )
 
@@ -143,5 +146,143 @@ func TestCallGraphTooLargeNote(t *testing.T) {
 		if ansi.StringWidth(l) > 60 {
 			t.Errorf("line wider than the pane: %q", l)
 		}
+	}
+}
+
+// TestUndoStack: every fix applied since the TUI started can be undone,
+// newest first; the message line quotes titles without escapes and says
+// what u undoes next; once all are undone it says so.
+func TestUndoStack(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "f.json")
+	src0 := []byte(`{"v": "1", "w": "1"}`)
+	if err := os.WriteFile(p, src0, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	m := New(Config{Path: dir})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	show := func(s string) string { return filepath.Base(s) }
+	apply := func(title string, src []byte, at int, repl string) {
+		t.Helper()
+		fix := edit.Fix{Title: title, Edits: []edit.Edit{{Path: p, Start: at, End: at + 1, New: repl}}}
+		msg := applyFixCmd(fix, map[string][]byte{p: src}, show)()
+		m.Update(msg)
+		if !strings.Contains(m.note, "fixed: “"+title+"”") {
+			t.Fatalf("note = %q", m.note)
+		}
+	}
+	apply(`Set v to "2"`, src0, 7, "2")
+	src1 := read(t, p)
+	apply(`Set w to "3"`, src1, 16, "3")
+	if !strings.Contains(m.note, "2 fixes can be undone") || strings.Contains(m.note, `\"`) {
+		t.Errorf("after two fixes: %q", m.note)
+	}
+	m.Update(m.undo()())
+	if got := read(t, p); !bytes.Equal(got, src1) {
+		t.Fatalf("first u: %s, want %s", got, src1)
+	}
+	if !strings.Contains(m.note, `undone: “Set w to "3"”`) || !strings.Contains(m.note, `u undoes “Set v to "2"” next`) {
+		t.Errorf("first u: note = %q", m.note)
+	}
+	m.Update(m.undo()())
+	if got := read(t, p); !bytes.Equal(got, src0) {
+		t.Fatalf("second u: %s, want %s", got, src0)
+	}
+	if cmd := m.undo(); cmd != nil || !strings.Contains(m.note, "nothing to undo") {
+		t.Errorf("third u: note = %q", m.note)
+	}
+}
+
+// TestSlotsTabRemembersPick: a confirmed pick shows under its slot in the
+// Slots tab, and p opens the picker on it again.
+func TestSlotsTabRemembersPick(t *testing.T) {
+	p := filepath.Join("..", "testdata", "agents", "oastui", "example-agent")
+	m := New(Config{Path: p, Catalog: filepath.Join("..", "testdata", ".oastui", "catalog.json"), Audit: filepath.Join(t.TempDir(), "audit.db")})
+	m.Update(tea.WindowSizeMsg{Width: 120, Height: 30})
+	m.Update(analysisMsg{analyze(t, p, 1)})
+	for i, tab := range m.tabs {
+		if tab.Name() == "Slots" {
+			press(m, fmt.Sprint(i+1))
+		}
+	}
+	m.focus = focusSide
+	open := func() {
+		t.Helper()
+		cmd := press(m, "p")
+		if cmd == nil {
+			t.Fatalf("p does nothing: %s", m.note)
+		}
+		m.Update(cmd())
+		if !m.pick.open {
+			t.Fatalf("the picker did not open: %s", m.note)
+		}
+	}
+	open()
+	if n := m.pick.picker.Selection().Count(); n != 0 {
+		t.Fatalf("first open: %d selected", n)
+	}
+	m.Update(tea.KeyPressMsg{Code: tea.KeySpace, Text: " "})
+	if n := m.pick.picker.Selection().Count(); n != 1 {
+		t.Fatalf("space: %d selected", n)
+	}
+	_, cmd := m.Update(keyMsg("enter"))
+	for cmd != nil {
+		msg := cmd()
+		if msg == nil {
+			break
+		}
+		_, cmd = m.Update(msg)
+	}
+	if s := ansi.Strip(m.Render()); !strings.Contains(s, "last pick: ") {
+		t.Errorf("the Slots tab does not show the pick:\n%s", s)
+	}
+	open()
+	if n := m.pick.picker.Selection().Count(); n != 1 {
+		t.Errorf("p again: %d selected, want the last pick", n)
+	}
+}
+
+// TestCorpusScreens: every tab of the agent view on two real corpus
+// agents at the sizes terminals open at (80×24, 100×30) and at 140×40:
+// every frame fits, and matches its golden.
+func TestCorpusScreens(t *testing.T) {
+	for _, slug := range []string{"blog-pipeline-agent", "email-outreach-agent"} {
+		dir := testshared.Dir(t, "corpus", "cinatra", "agents", "cinatra-ai", slug)
+		an := analyze(t, dir, 1)
+		for _, sz := range [][2]int{{80, 24}, {100, 30}, {140, 40}} {
+			m := newModel(t, dir, sz[0], sz[1], an)
+			m.cfg.DisplayPath = "agents/cinatra-ai/" + slug
+			for i, tab := range m.tabs {
+				t.Run(fmt.Sprintf("%s/%dx%d/%s", slug, sz[0], sz[1], tab.Name()), func(t *testing.T) {
+					press(m, fmt.Sprint(i+1))
+					out := m.Render()
+					assertFrame(t, out, sz[0], sz[1])
+					golden.RequireEqual(t, trimRight(ansi.Strip(out)))
+				})
+			}
+		}
+	}
+}
+
+// TestStepsTabNodeNotInGraph: a node removed from the flow's nodes while
+// edges still reach it is compiled as a step but not drawn: the Steps
+// tab says so instead of listing it as if the graph had it.
+func TestStepsTabNodeNotInGraph(t *testing.T) {
+	dir := copyDir(t, filepath.Join("..", "testdata", "agents", "oastui", "example-agent"))
+	flow := filepath.Join(dir, "cinatra", "oas.json")
+	src, _ := os.ReadFile(flow)
+	s := strings.Replace(string(src), "    {\n      \"$component_ref\": \"notify\"\n    },\n", "", 1)
+	if s == string(src) {
+		t.Fatal("the example's nodes list changed: no notify entry")
+	}
+	os.WriteFile(flow, []byte(s), 0o644)
+	m := newModel(t, dir, 140, 40, analyze(t, dir, 1))
+	press(m, "2")
+	out := ansi.Strip(m.Render())
+	if !strings.Contains(out, "notify (not in the graph") {
+		t.Errorf("the Steps tab lists notify as if the graph had it:\n%s", out)
+	}
+	if strings.Count(out, "not in the graph") != 1 {
+		t.Errorf("only notify is missing from the graph:\n%s", out)
 	}
 }

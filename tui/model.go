@@ -13,6 +13,7 @@ import (
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
+	"github.com/oastui/oastui/slots"
 	"github.com/oastui/oastui/tui/watch"
 	"github.com/oastui/oastui/views"
 )
@@ -100,6 +101,7 @@ type Model struct {
 	tabs     []views.Pane    // the side pane's tabs, in order (keys 1…n)
 	findings *views.Findings // the Findings tab (also in tabs): `/` filters it
 	pick     pickerState
+	picks    map[string][]slots.Ref // slot id → the last pick confirmed (the picker starts from it)
 	fix      fixState
 
 	note string // one-line message (editor failure, watch error), shown on the message line

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 
 	tea "charm.land/bubbletea/v2"
 	"github.com/oastui/oastui/slots"
@@ -98,7 +99,7 @@ func (m *Model) pickerReady(msg pickerReadyMsg) {
 	}
 	p := msg.p
 	cfg := views.PickerConfig{Slot: p.Slot, Candidates: p.Offered, Titles: p.Catalog.Titles(), Empty: p.Empty,
-		ProjectID: msg.project}
+		ProjectID: msg.project, Preselect: m.picks[p.Slot.SlotID]}
 	m.pick = pickerState{open: true, picker: views.NewPicker(cfg).SetSize(m.w, m.h), prepared: p}
 }
 
@@ -120,6 +121,7 @@ func (m *Model) pickerDone(msg views.PickerDoneMsg) tea.Cmd {
 	}
 	a, db := m.good.Agent, m.cfg.Audit
 	env := msg.Envelope
+	m.remember(p, env)
 	return func() tea.Msg {
 		pkg, err := slots.PackageName(a)
 		if err != nil {
@@ -140,6 +142,33 @@ func (m *Model) pickerDone(msg views.PickerDoneMsg) tea.Cmd {
 		_, _ = rand.Read(b[:])
 		refs, rec, err := audit.Confirm(context.Background(), store, p, env, "dev-"+hex.EncodeToString(b[:]), pkg)
 		return pickerSavedMsg{rows: len(refs), wrote: rec.Wrote, path: db, err: err}
+	}
+}
+
+// remember keeps a confirmed pick: the Slots tab shows it under its slot
+// and the picker opens on it next time.
+func (m *Model) remember(p *slots.Prepared, env slots.Envelope) {
+	if m.picks == nil {
+		m.picks = map[string][]slots.Ref{}
+	}
+	m.picks[p.Slot.SlotID] = env.SelectedRefs
+	titles := p.Catalog.Titles()
+	var names []string
+	for _, r := range env.SelectedRefs {
+		n := titles[r.ArtifactID]
+		if n == "" {
+			n = r.ArtifactID
+		}
+		names = append(names, n)
+	}
+	summary := "nothing"
+	if len(names) > 0 {
+		summary = strings.Join(names, ", ")
+	}
+	for _, t := range m.tabs {
+		if s, ok := t.(*views.Slots); ok {
+			s.SetPicked(p.Slot.SlotID, summary)
+		}
 	}
 }
 

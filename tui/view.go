@@ -323,7 +323,7 @@ func (m *Model) shortHelp() []key.Binding {
 	if x, ok := m.findings.Selected(); ok && m.curTab() == m.findings && len(x.Fixes) > 0 {
 		extra = append(extra, short(m.keys.Fix, "fix"))
 	}
-	if m.fix.last != nil {
+	if len(m.fix.undo) > 0 {
 		extra = append(extra, short(m.keys.Undo, "undo fix"))
 	}
 	i := len(b) - 6 // e edit · / filter · r reload · m mode · ? help · q quit

@@ -3,6 +3,7 @@ package tui
 import (
 	"context"
 	"path/filepath"
+	"runtime/debug"
 	"slices"
 	"sync"
 	"time"
@@ -71,6 +72,7 @@ type wsModel struct {
 	rebuildTook  time.Duration
 	rebuildArmed bool
 	building     bool // an index is being built off the UI goroutine
+	releaseDue   bool // reviews ran since the memory was last given back (release)
 
 	in     *inbox
 	ctx    context.Context // the screen's life: the pool and every waiting command stop when it is done
@@ -268,7 +270,7 @@ func (m *wsModel) apply(got []review) tea.Cmd {
 		}
 		m.agents[d] = workspace.Carry(a, m.agents[d])
 	}
-	m.dirty = true
+	m.dirty, m.releaseDue = true, true
 	return m.rebuildSoon()
 }
 
@@ -277,10 +279,32 @@ func (m *wsModel) apply(got []review) tea.Cmd {
 // meanwhile), one build at a time, and at most a fifth of the time.
 // It returns the command that builds later or builds.
 func (m *wsModel) rebuildSoon() tea.Cmd {
+	if cmd := m.rebuildCmd(); cmd != nil {
+		return cmd
+	}
+	return m.release()
+}
+
+// release, once a review pass is over and its index installed, gives the
+// memory the reviews used back to the system, off the UI goroutine: the
+// table keeps only summaries (tens of MB on 10,000 agents), and the heap
+// the reviews grew would otherwise stay the process's size while it sits.
+func (m *wsModel) release() tea.Cmd {
+	if !m.releaseDue || m.dirty || m.building || len(m.queued) > 0 || m.done < m.total {
+		return nil
+	}
+	m.releaseDue = false
+	return func() tea.Msg {
+		debug.FreeOSMemory()
+		return nil
+	}
+}
+
+func (m *wsModel) rebuildCmd() tea.Cmd {
 	if !m.dirty || m.building {
 		return nil // (a build in flight calls rebuildSoon again when it is in)
 	}
-	if m.rebuildTook < wsRebuildCheap {
+	if m.rebuildTook < wsRebuildCheap && len(m.agents) < wsSmallTree {
 		m.rebuild()
 		return nil
 	}
@@ -307,8 +331,13 @@ func (m *wsModel) rebuildSoon() tea.Cmd {
 	}
 }
 
-// wsRebuildCheap is a rebuild too quick to be worth putting off.
-const wsRebuildCheap = 5 * time.Millisecond
+// wsRebuildCheap is a rebuild too quick to be worth putting off, on a
+// tree of fewer than wsSmallTree agents (a bigger one's rebuilds grow as
+// its reviews come in: they are always built off the UI goroutine).
+const (
+	wsRebuildCheap = 5 * time.Millisecond
+	wsSmallTree    = 1000
+)
 
 // wsRebuildMsg: the index may be rebuilt now (rebuildSoon).
 type wsRebuildMsg struct{}

@@ -430,7 +430,16 @@ func TestWorkspaceRebuildPutOff(t *testing.T) {
 		t.Errorf("the built index is not shown:\n%s", wsScreen(m))
 	}
 	m.rebuildTook = time.Millisecond
-	if cmd := m.apply([]review{{agent: workspace.Agent{Dir: "agents/v/a", Package: "@v/a", Version: "1.0.0", Parsed: true, Title: "A", Steps: 1}}}); cmd != nil || m.dirty {
+	cmd = m.apply([]review{{agent: workspace.Agent{Dir: "agents/v/a", Package: "@v/a", Version: "1.0.0", Parsed: true, Title: "A", Steps: 1}}})
+	if m.dirty || m.building {
 		t.Error("a cheap rebuild is put off")
+	}
+	// The pass is over (every agent reviewed, the index in): the memory
+	// the reviews used is given back, once.
+	if cmd == nil || m.releaseDue {
+		t.Error("the end of the review pass releases no memory")
+	}
+	if m.rebuildSoon() != nil {
+		t.Error("memory released twice for one pass")
 	}
 }

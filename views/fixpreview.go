@@ -118,7 +118,7 @@ func (p *FixPreview) View(th Theme, w, h int) string {
 	x := p.finding
 	head = append(head, Trunc(th.Code.Render(Clean(x.Code))+" "+th.Dim.Render(Clean(x.Message)), inner))
 	if len(p.fixes) == 1 {
-		head = append(head, Trunc(th.Bold.Render("fix: ")+th.Text.Render(Clean(p.fixes[0].Title)), inner))
+		head = append(head, strings.Split(ansiWrap(th.Bold.Render("fix: ")+th.Text.Render(Clean(p.fixes[0].Title)), inner), "\n")...)
 	} else {
 		var parts []string
 		for i, f := range p.fixes {
@@ -129,7 +129,12 @@ func (p *FixPreview) View(th Theme, w, h int) string {
 				parts = append(parts, th.TabInactive.Render(label))
 			}
 		}
-		head = append(head, Trunc(th.Bold.Render(fmt.Sprintf("%d fixes: ", len(p.fixes)))+strings.Join(parts, th.Dim.Render(" │ ")), inner))
+		strip := th.Bold.Render(fmt.Sprintf("%d fixes: ", len(p.fixes))) + strings.Join(parts, th.Dim.Render(" │ "))
+		head = append(head, Trunc(strip, inner))
+		if Width(strip) > inner { // the chosen fix's title, whole, under the cut strip
+			chosen := fmt.Sprintf("▸ %d %s", p.chosen+1, Clean(p.fixes[p.chosen].Title))
+			head = append(head, strings.Split(ansiWrap(th.TabActive.Render(chosen), inner), "\n")...)
+		}
 	}
 	head = append(head, th.Border.Render(strings.Repeat("─", inner)))
 	diffH := max(1, min(len(p.diffs[p.chosen]), h-2-len(head)))

@@ -19,6 +19,9 @@ type PickerConfig struct {
 	Titles     map[string]string // artifactId → title
 	Empty      slots.Empty       // why Candidates is empty
 	ProjectID  string            // shown in the header when set
+	// Preselect are refs to start with checked (the last pick confirmed
+	// for this slot); those no longer among the candidates are left out.
+	Preselect []slots.Ref
 }
 
 // PickerDoneMsg is sent when the picker is confirmed or cancelled. On
@@ -87,6 +90,17 @@ func NewPicker(cfg PickerConfig) Picker {
 		p.rows = append(p.rows, pickerRow{scope: c.SourceScope, cand: i})
 	}
 	p.cursor = p.nextCandidate(-1, 1)
+	want := map[string]bool{}
+	for _, r := range cfg.Preselect {
+		want[r.TripleKey()] = true
+	}
+	for i, c := range p.sel.Candidates {
+		if want[c.TripleKey()] && !p.sel.IsSelected(i) {
+			if next, err := p.sel.Toggle(i); err == nil {
+				p.sel = next
+			}
+		}
+	}
 	return p
 }
 

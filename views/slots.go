@@ -15,7 +15,16 @@ type SlotRow struct {
 // Slots is the slots tab.
 type Slots struct {
 	cursorList[SlotRow]
-	note string
+	note   string
+	picked map[string]string // slot id → the last pick confirmed, as a line
+}
+
+// SetPicked records the last pick confirmed for a slot (shown under it).
+func (s *Slots) SetPicked(id, summary string) {
+	if s.picked == nil {
+		s.picked = map[string]string{}
+	}
+	s.picked[id] = summary
 }
 
 // SetSlots replaces the rows; note is shown when there are none.
@@ -35,6 +44,9 @@ func (s *Slots) View(th Theme) string {
 	}
 	var out []string
 	per := 2
+	if len(s.picked) > 0 {
+		per = 3
+	}
 	visible := max(1, s.h/per)
 	s.off = clampScroll(s.cursor, s.off, visible, len(s.rows))
 	for i := s.off; i < len(s.rows) && len(out)+per <= s.h; i++ {
@@ -57,6 +69,13 @@ func (s *Slots) View(th Theme) string {
 			l1 = th.Selected.Render(Fit(l1, s.w))
 		}
 		out = append(out, l1, l2)
+		if per == 3 {
+			l3 := "    no pick yet"
+			if p, ok := s.picked[r.ID]; ok {
+				l3 = "    last pick: " + Clean(p)
+			}
+			out = append(out, th.Dim.Render(Trunc(l3, s.w)))
+		}
 	}
 	out = append(out, th.Dim.Render("p open the context picker for the selected slot"))
 	return fill(out, s.w, s.h)

@@ -18,6 +18,10 @@ type StepRow struct {
 	SkipLLM     bool
 	NodeID      string // graph node of the step, for selection
 	NodeName    string // that node's name in the graph (a FlowNode's step is named from inside its subflow)
+	// NotInGraph: the graph has no such node (the flow's nodes list lacks
+	// it while edges still reach it): the step says so, as the graph
+	// does not draw it.
+	NotInGraph bool
 }
 
 // Steps is the steps tab: the compiled approval steps in BFS order.
@@ -76,6 +80,9 @@ func (s *Steps) View(th Theme) string {
 		node := Clean(r.NodeName)
 		if node == "" {
 			node = Clean(r.NodeID)
+		}
+		if r.NotInGraph {
+			node += " (not in the graph: missing from the flow's nodes)"
 		}
 		for j, v := range []string{fmt.Sprint(r.Number), Clean(r.Name), node, Clean(r.NodeType), appr,
 			Clean(r.Risk), Clean(r.Renderer), Clean(r.Child)} {
@@ -207,7 +214,9 @@ func (s *Steps) Show(sh Shown) {
 			names[n.ID] = n.Name
 		}
 		for i := range rows {
-			rows[i].NodeName = names[rows[i].NodeID]
+			name, ok := names[rows[i].NodeID]
+			rows[i].NodeName = name
+			rows[i].NotInGraph = !ok && rows[i].NodeID != ""
 		}
 	}
 	s.SetSteps(rows, errText(sh.Good.CompileErr))

@@ -2,7 +2,7 @@ package workspace
 
 import (
 	"fmt"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 
@@ -143,16 +143,71 @@ func (c Column) String() string {
 // most steps/slots/children and newest change first; names ascending),
 // reversed when reverse is set; ties go by agent id, always ascending.
 func Sort(rows []Row, c Column, reverse bool) {
-	sort.SliceStable(rows, func(i, j int) bool {
-		a, b := &rows[i], &rows[j]
-		if cmp := compare(a, b, c); cmp != 0 {
-			if reverse {
-				return cmp > 0
-			}
-			return cmp < 0
+	// The rows are sorted as indexes (a row is 9 words), and versions and
+	// lower-cased titles are worked out once per row, not at each of the
+	// 130,000 comparisons 10,000 rows make.
+	n := len(rows)
+	var vers []parsedVersion
+	var titles []string
+	switch c {
+	case ColVersion:
+		vers = make([]parsedVersion, n)
+		for i := range rows {
+			v, ok := ParseVersion(rows[i].Version)
+			vers[i] = parsedVersion{v, ok}
 		}
-		return a.ID() < b.ID()
+	case ColTitle:
+		titles = make([]string, n)
+		for i := range rows {
+			titles[i] = strings.ToLower(rows[i].Title)
+		}
+	}
+	idx := make([]int, n)
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortStableFunc(idx, func(i, j int) int {
+		a, b := &rows[i], &rows[j]
+		var cmp int
+		switch {
+		case vers != nil:
+			cmp = compareVersions(a.Version, b.Version, vers[i], vers[j])
+		case titles != nil:
+			cmp = strings.Compare(titles[i], titles[j])
+		default:
+			cmp = compare(a, b, c)
+		}
+		if cmp != 0 {
+			if reverse {
+				return -cmp
+			}
+			return cmp
+		}
+		return strings.Compare(a.ID(), b.ID())
 	})
+	sorted := make([]Row, n)
+	for k, i := range idx {
+		sorted[k] = rows[i]
+	}
+	copy(rows, sorted)
+}
+
+type parsedVersion struct {
+	v  Version
+	ok bool
+}
+
+func compareVersions(sa, sb string, a, b parsedVersion) int {
+	switch {
+	case a.ok && b.ok:
+		return -a.v.Compare(b.v) // newest first
+	case a.ok != b.ok:
+		if a.ok {
+			return -1
+		}
+		return 1
+	}
+	return strings.Compare(sa, sb)
 }
 
 // compare is -1 when a comes first in column c's natural order.
@@ -175,16 +230,7 @@ func compare(a, b *Row, c Column) int {
 	case ColVersion:
 		va, oka := ParseVersion(a.Version)
 		vb, okb := ParseVersion(b.Version)
-		switch {
-		case oka && okb:
-			return -va.Compare(vb) // newest first
-		case oka != okb:
-			if oka {
-				return -1
-			}
-			return 1
-		}
-		return strings.Compare(a.Version, b.Version)
+		return compareVersions(a.Version, b.Version, parsedVersion{va, oka}, parsedVersion{vb, okb})
 	case ColSteps:
 		return b.Steps - a.Steps
 	case ColSlots:

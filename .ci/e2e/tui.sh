@@ -309,7 +309,7 @@ tm send-keys -t w f
 check "f previews the slot wiring" w "fix: wire context slot notes"
 check "the preview adds the slot's Start input" w '+      "title": "notesSlotId",'
 tm send-keys -t w Enter
-check "enter applies the wiring" w 'fixed: "wire context slot notes"'
+check "enter applies the wiring" w 'fixed: “wire context slot notes”'
 if wait_gone w "context_slot_not_wired" 10; then ok "the slot blocker disappears"; else bad "the slot blocker disappears" "$(screen w)"; fi
 check "the graph shows the new context step" w "Resolve notes"
 check "the agent is clean after the wiring" w "● clean"
@@ -396,6 +396,20 @@ check "the Run tab steps into the child" ch "5. save_brief (ApiNode) in gate-age
 sed -i 's/save_brief/store_brief/g' "$work/agents/gate-agent/cinatra/oas.json"
 check "editing the child re-runs the dry run" ch "5. store_brief (ApiNode) in gate-agent-flow"
 tm send-keys -t ch q
+
+# --- the sizes terminals open at: 80×24 and 100×30 (issue 28) ----------------
+# The example agent: whole tab names (no Fin│Ste), graph boxes whole (the
+# widest box's label is cut inside it), the Prompt tab's budget scrolling.
+for size in 80x24 100x30; do
+  x=${size%x*}; y=${size#*x}
+  tm new-session -d -s "z$x" -x "$x" -y "$y" "$bin testdata/agents/oastui/example-agent"
+  check "$size: the example opens" "z$x" "Release Notes Agent"
+  check "$size: tab names are whole" "z$x" "Findings│Steps│Node"
+  if screen "z$x" | grep -qF "Fin│Ste"; then bad "$size: no cut tab names" "$(screen "z$x")"; else ok "$size: no cut tab names"; fi
+  tm send-keys -t "z$x" 6
+  check "$size: the Prompt tab lists the LLM steps" "z$x" "LLM steps"
+  tm send-keys -t "z$x" q
+done
 
 # --- a PATH that is not an agent: message and exit 2 --------------------------
 out=$("$bin" "$empty" 2>&1); rc=$?

@@ -3,7 +3,7 @@
 # in tmux (private server socket, fixed size) on a copy of the corpus's
 # agents/ tree. Waits for text by polling capture-pane with a deadline,
 # never by sleeping. Breaks one agent's flow file from outside: its row
-# must turn red ("does not parse") and move to the top; fixing it must
+# must turn red ("not parsed") and move to the top; fixing it must
 # bring it back. Then the Graph tab, the filter, and enter/esc with the
 # selection kept. Prints "N passed, N failed"; exits non-zero on failure.
 set -uo pipefail
@@ -83,20 +83,20 @@ tm new-session -d -s w -x 170 -y 36 -c "$work" "$bin agents"
 check "the tree opens the workspace table" w "workspace agents/ · 25 agents"
 check "the header counts the problems" w "✖ 2 blocked"
 check "the table has its columns" w "status"
-check_row "worst first: a blocked agent on top" w 1 "✖ 1 blocker"
+check_row "worst first: a blocked agent on top" w 1 "✖1 "
 check_row "a clean agent is clean" w 25 "● clean"
 
 # --- break one agent: its row turns red and goes to the top -------------------
 printf '{"agentspec_version": "26.1.0", "component_type": ' > "$flow"
-check_row "a broken agent goes to the top" w 1 "does not parse" "cinatra-ai/trigger-agent"
+check_row "a broken agent goes to the top" w 1 "not parsed" "trigger-agent"
 check_row "its last good title stays" w 1 "Trigger Agent"
 check "the header counts it broken" w "✖ 1 broken"
 
 # --- fix it: it recovers ------------------------------------------------------
 cp "$work/good.json" "$flow"
-check_row "the fixed agent leaves the top" w 1 "✖ 1 blocker"
+check_row "the fixed agent leaves the top" w 1 "✖1 "
 if wait_for w "✖ 1 broken" 1; then bad "the fixed agent is no longer counted broken" "$(screen w)"; else ok "the fixed agent is no longer counted broken"; fi
-check_row "and is clean again, last" w 25 "● clean" "cinatra-ai/trigger-agent"
+check_row "and is clean again, last" w 25 "● clean" "trigger-agent"
 
 # --- a child's save re-reviews its orchestrators ------------------------------
 child="$tree/cinatra-ai/context-selection-agent/package.json"
@@ -107,14 +107,14 @@ tm send-keys -t w 'blog-draft'
 tm send-keys -t w Enter
 # (the version mismatch is its third warning; prompt_budget_exceeded on its
 # long system prompt is one of the other two)
-check_row "the orchestrator now sees the child's version it does not accept" w 1 "blog-draft-writer-agent" "⚠ 3 warnings"
+check_row "the orchestrator now sees the child's version it does not accept" w 1 "blog-draft-writer-agent" "⚠3 "
 # --- the agent view shows its workspace findings, kept current ----------------
 tm send-keys -t w Enter
 check "the agent view lists the orchestrator's workspace finding" w "workspace_child_version_mismatch"
 cp "$work/pkg.orig" "$child" 2>/dev/null
 if wait_gone w "workspace_child_version_mismatch" 10; then ok "the child's fix removes it from the open agent view"; else bad "the child's fix removes it from the open agent view" "$(screen w)"; fi
 tm send-keys -t w Escape
-check_row "back in the table, the orchestrator is as before the child's change" w 1 "blog-draft-writer-agent" "⚠ 1 warning "
+check_row "back in the table, the orchestrator is as before the child's change" w 1 "blog-draft-writer-agent" "⚠1 "
 
 # --- filter, graph, open and come back -----------------------------------------
 tm send-keys -t w '/'
@@ -141,8 +141,27 @@ while [ $SECONDS -le $end ]; do
 done
 if [ $gone = 1 ]; then ok "q quits"; else bad "q quits" "$(screen w)"; fi
 
+# --- the sizes terminals open at: 80×24 and 100×30 ----------------------------
+for size in 80x24 100x30; do
+  x=${size%x*}; y=${size#*x}
+  tm new-session -d -s "n$x" -x "$x" -y "$y" -c "$work" "$bin agents"
+  check "$size: the table opens" "n$x" "workspace agents/ · 25 agents"
+  check_row "$size: the slug shows whole, the status as counts" "n$x" 1 "blog-linkedin-publish-agent" "✖1 "
+  if screen "n$x" | grep -qF "cinatra…"; then bad "$size: no row reads cinatra…" "$(screen "n$x")"; else ok "$size: no row reads cinatra…"; fi
+  tm send-keys -t "n$x" Enter
+  check "$size: the agent view's tabs have whole names" "n$x" "Findings│Steps│Node"
+  if screen "n$x" | grep -qF "Fin│Ste"; then bad "$size: no cut tab names" "$(screen "n$x")"; else ok "$size: no cut tab names"; fi
+  tm send-keys -t "n$x" Escape
+  check "$size: esc comes back to the table" "n$x" "sorted by status"
+  tm send-keys -t "n$x" q
+done
+
 # --- headless: graph --workspace and lint --format summary --------------------
-if (cd "$work" && "$bin" graph agents --workspace) | grep -qF "context-selection-agent"; then ok "graph --workspace prints the call graph"; else bad "graph --workspace prints the call graph"; fi
+# (the output is read whole first: grep -q stopping early would make the
+# writer's next write fail, and pipefail the test)
+graph=$(cd "$work" && "$bin" graph agents --workspace)
+if printf '%s\n' "$graph" | grep -qF "context-selection-agent"; then ok "graph --workspace prints the call graph"; else bad "graph --workspace prints the call graph"; fi
+if printf '%s\n' "$graph" | grep -qF -- "--workspace --format dot"; then ok "graph --workspace says a wide drawing reads better as dot or mermaid"; else bad "graph --workspace says a wide drawing reads better as dot or mermaid" "$graph"; fi
 summary=$(cd "$work" && "$bin" lint agents --format summary; true)
 if printf '%s\n' "$summary" | grep -qF "25 agents:"; then ok "lint --format summary"; else bad "lint --format summary"; fi
 

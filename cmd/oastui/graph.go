@@ -3,9 +3,12 @@ package main
 import (
 	"errors"
 	"fmt"
+	"io"
 	"os"
 	"sort"
 	"strings"
+
+	"github.com/charmbracelet/x/term"
 
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
@@ -135,6 +138,28 @@ func flowIDs(a *compile.Agent) []string {
 // graphText is the drawing `oastui graph` prints (flowgraph.Text).
 func graphText(g *flowgraph.Graph, opts flowgraph.Options) string { return flowgraph.Text(g, opts) }
 
+// graphFitWidth is the width a text drawing is expected to fit: the
+// terminal's when stdout is one, else 120 columns.
+func graphFitWidth(out io.Writer) int {
+	if f, ok := out.(*os.File); ok && isTerminal(f) {
+		if w, _, err := term.GetSize(f.Fd()); err == nil && w > 0 {
+			return w
+		}
+	}
+	return 120
+}
+
+// wideNote says, under a call graph drawn wider than graphFitWidth, how
+// wide it is and which formats read well at any width.
+func wideNote(out io.Writer, widest int, dir string) error {
+	if fit := graphFitWidth(out); widest > fit {
+		_, err := fmt.Fprintf(out, "\n(the drawing is %d columns wide, wider than %d: to read it at any width,\n"+
+			"  oastui graph %s --workspace --format dot | dot -Tsvg > calls.svg   or   --format mermaid)\n", widest, fit, dir)
+		return err
+	}
+	return nil
+}
+
 // workspaceGraph is `oastui graph DIR --workspace`: every agent of the
 // tree reviewed (the workspace's rows) and its call graph printed.
 func workspaceGraph(cmd *cobra.Command, dir, format, registry string, opts flowgraph.Options) error {
@@ -162,6 +187,10 @@ func workspaceGraph(cmd *cobra.Command, dir, format, registry string, opts flowg
 		_, err = fmt.Fprint(out, flowgraph.Mermaid(ix.CallGraph().Graph))
 	default:
 		_, err = fmt.Fprint(out, ix.Text(opts))
+		if err == nil {
+			c, _ := flowgraph.Render(ix.CallGraph().Graph, opts)
+			err = wideNote(out, c.W, dir)
+		}
 	}
 	if err != nil {
 		return internalErrorf("graph: %v", err)

@@ -242,6 +242,14 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 			}
 			ix := workspace.Build(tree, agents, c)
 			for _, f := range ix.Findings {
+				// The agent's documents are kept only when its review found
+				// something: read the file a workspace finding points into,
+				// so that it has its excerpt as every other finding does.
+				if _, ok := docs[rel(f.File)]; !ok && f.Line > 0 && usesSource(outs) {
+					if src, err := os.ReadFile(f.File); err == nil {
+						docs[rel(f.File)] = compile.ParseDocFile(f.File, src)
+					}
+				}
 				f.File = rel(f.File)
 				all = append(all, f)
 			}

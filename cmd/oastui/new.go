@@ -191,8 +191,58 @@ func runNew(cmd *cobra.Command, dir string, o newOptions) error {
 	for _, w := range written {
 		fmt.Fprintln(cmd.OutOrStdout(), "created", w)
 	}
+	if o.child != "" {
+		// Inside an agents/ tree that has no package of the child's name,
+		// the child is scaffolded too (a leaf, at agents/<vendor>/<slug>):
+		// else the new orchestrator would start with workspace_child_missing.
+		if msg, err := newChild(dir, o.child); err != nil {
+			fmt.Fprintf(cmd.OutOrStdout(), "note: the tree has no %s, and it could not be created (%v): create it before the orchestrator runs\n", o.child, err)
+		} else if msg != "" {
+			fmt.Fprintln(cmd.OutOrStdout(), msg)
+		}
+	}
 	fmt.Fprintf(cmd.OutOrStdout(), "next: oastui %s\n", dir)
 	return nil
+}
+
+// newChild scaffolds the child agent child as a leaf at
+// agents/<vendor>/<slug> of the tree holding dir, when the tree has no
+// package of that name; it says what it created ("" when nothing: no
+// tree, or the child is there).
+func newChild(dir, child string) (string, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return "", err
+	}
+	tree := compile.TreeRoot(abs)
+	if tree == "" {
+		return "", nil
+	}
+	if _, ok := compile.ScanPackages(tree).ByName[child]; ok {
+		return "", nil
+	}
+	vendor, slug, _ := strings.Cut(strings.TrimPrefix(child, "@"), "/")
+	at := filepath.Join(tree, vendor, slug)
+	if ents, err := os.ReadDir(at); err == nil && len(ents) > 0 {
+		return "", fmt.Errorf("%s exists and is not empty", at)
+	}
+	files, err := renderScaffold("leaf", child, slug, titleFromSlug(slug), "", "")
+	if err != nil {
+		return "", err
+	}
+	for _, rel := range []string{"package.json", "cinatra/oas.json"} {
+		out := filepath.Join(at, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(out), 0o755); err != nil {
+			return "", err
+		}
+		if err := writeNew(out, files[rel]); err != nil {
+			return "", err
+		}
+	}
+	if r, err := filepath.Rel(filepath.Dir(abs), at); err == nil {
+		at = filepath.Join(filepath.Dir(dir), r)
+	}
+	return fmt.Sprintf("created %s (the child %s, a leaf: the tree had no package of that name)", at, child), nil
 }
 
 // writeNew creates path with data; it fails when path exists (O_EXCL:

@@ -211,3 +211,34 @@ func TestNewKindCompletion(t *testing.T) {
 		t.Errorf("--kind completes %q (%s)", got, dir)
 	}
 }
+
+// TestNewOrchestratorInTree: `new --kind orchestrator --child` inside an
+// agents/ tree that has no such package scaffolds the child too, so the
+// tree lints clean (no workspace_child_missing); outside a tree it does
+// not; a child the tree has is left alone.
+func TestNewOrchestratorInTree(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "agents")
+	code, out, errs := runCmd("new", filepath.Join(root, "acme", "pipe"), "--kind", "orchestrator", "--child", "@acme/summary-agent")
+	if code != exitClean {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "the child @acme/summary-agent") {
+		t.Errorf("new does not say it made the child:\n%s", out)
+	}
+	if _, err := os.Stat(filepath.Join(root, "acme", "summary-agent", "cinatra", "oas.json")); err != nil {
+		t.Fatalf("no child scaffold: %v", err)
+	}
+	code, out, _ = runLintCmd(t, root)
+	if code != exitClean || strings.Contains(out, "workspace_child_missing") {
+		t.Errorf("the new tree does not lint clean (exit %d):\n%s", code, out)
+	}
+	// The child is there now: a second orchestrator of it makes no copy.
+	if _, out, _ := runCmd("new", filepath.Join(root, "acme", "pipe2"), "--kind", "orchestrator", "--child", "@acme/summary-agent"); strings.Contains(out, "the child") {
+		t.Errorf("a child the tree has was made again:\n%s", out)
+	}
+	// Outside an agents/ tree: no child is made.
+	lone := filepath.Join(t.TempDir(), "pipe")
+	if _, out, _ := runCmd("new", lone, "--kind", "orchestrator", "--child", "@acme/summary-agent"); strings.Contains(out, "the child") {
+		t.Errorf("outside a tree a child was made:\n%s", out)
+	}
+}

@@ -6,6 +6,8 @@ import (
 	"regexp"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/internal/testshared"
 )
 
 // workspaceTree scaffolds agents/acme/{boss,worker,lone} with `oastui new`
@@ -14,8 +16,8 @@ func workspaceTree(t *testing.T, workerVersion string) string {
 	t.Helper()
 	root := filepath.Join(t.TempDir(), "agents")
 	for _, args := range [][]string{
-		{"new", filepath.Join(root, "acme", "boss"), "--package", "@acme/boss", "--kind", "orchestrator", "--child", "@acme/worker"},
 		{"new", filepath.Join(root, "acme", "worker"), "--package", "@acme/worker"},
+		{"new", filepath.Join(root, "acme", "boss"), "--package", "@acme/boss", "--kind", "orchestrator", "--child", "@acme/worker"},
 		{"new", filepath.Join(root, "acme", "lone"), "--package", "@acme/lone"},
 	} {
 		if code, _, errs := runCmd(args...); code != exitClean {
@@ -74,6 +76,22 @@ func TestLintTreeWorkspace(t *testing.T) {
 		!strings.Contains(lines[3], "3 agents: 0 do not parse or load") {
 		t.Errorf("summary:\n%s", out)
 	}
+	// Text: a workspace finding has its source excerpt as every other
+	// finding, also in an agent whose review found nothing (issue 28).
+	_, out, _ = runLintCmd(t, root)
+	tl := strings.Split(out, "\n")
+	n := 0
+	for i, l := range tl {
+		if strings.Contains(l, "[workspace_") {
+			n++
+			if i+2 >= len(tl) || strings.TrimSpace(tl[i+1]) != "|" || !strings.Contains(tl[i+2], " | ") {
+				t.Errorf("no excerpt under %q:\n%s", l, out)
+			}
+		}
+	}
+	if n == 0 {
+		t.Errorf("no workspace finding in the text:\n%s", out)
+	}
 	// One agent alone: no workspace findings (its children are not looked for).
 	_, out, _ = runLintCmd(t, filepath.Join(root, "acme", "boss"), "--format", "json")
 	if strings.Contains(out, "workspace_") {
@@ -131,5 +149,23 @@ func TestSummaryCountsEveryFinding(t *testing.T) {
 	if len(lines) != 5 || !regexp.MustCompile(`^\S*\.oastui\.yaml +warnings +0 blockers, 1 warning, 0 suggestions$`).MatchString(lines[3]) ||
 		!strings.Contains(lines[4], "3 agents: 0 do not parse or load") || !strings.Contains(lines[4], "(1 in 1 file of no agent)") {
 		t.Errorf("summary:\n%s%s", out, errs)
+	}
+}
+
+// TestGraphWorkspaceTooWide: a call graph drawn wider than the output
+// (120 columns off a terminal) says how wide it is and names the formats
+// that read well at any width (issue 28: the corpus draws 380–460 wide).
+func TestGraphWorkspaceTooWide(t *testing.T) {
+	tree := testshared.Dir(t, "corpus", "cinatra", "agents")
+	code, out, errs := runGraphCmd(t, tree, "--workspace")
+	if code != exitClean {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	if !strings.Contains(out, "columns wide, wider than 120") || !strings.Contains(out, "--workspace --format dot") {
+		t.Errorf("no note under a wide drawing:\n%s", out[max(0, len(out)-600):])
+	}
+	root := workspaceTree(t, "0.1.0") // narrow: no note
+	if _, out, _ := runGraphCmd(t, root, "--workspace"); strings.Contains(out, "columns wide") {
+		t.Errorf("a narrow drawing got the note:\n%s", out)
 	}
 }

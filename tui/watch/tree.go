@@ -4,10 +4,12 @@ import (
 	"context"
 	"crypto/sha256"
 	"errors"
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -21,7 +23,20 @@ type TreeConfig struct {
 	Root     string
 	Files    []string
 	Debounce time.Duration // 0: DefaultDebounce
+	// PollEvery is how often the directories left unwatched when the
+	// system's watch limit is reached are looked at (0: DefaultPoll).
+	PollEvery time.Duration
+
+	addWatch func(w *fsnotify.Watcher, dir string) error // tests: fail as a low limit does
 }
+
+// DefaultPoll is how often unwatched directories are looked at.
+const DefaultPoll = 2 * time.Second
+
+// ErrWatchLimit is reported (wrapped, once) when the system's limit of
+// watches (Linux: fs.inotify.max_user_watches) is reached: the directories
+// past it are polled instead, so changes in them are still seen, later.
+var ErrWatchLimit = errors.New("the system's watch limit is reached")
 
 // TreeWatcher is one recursive watch over a tree of agents: one batch per
 // settled change, with the changed files (a file whose content did not
@@ -36,6 +51,17 @@ type TreeWatcher struct {
 	cancel context.CancelFunc
 	done   chan struct{}
 	sums   map[string][sha256.Size]byte
+
+	watched int
+	limited bool                        // a watch failed for the limit: new directories are polled
+	polled  map[string]map[string]stamp // directory → its entries as last seen
+}
+
+// stamp is what polling compares of a directory entry.
+type stamp struct {
+	size  int64
+	mtime time.Time
+	dir   bool
 }
 
 // NewTree starts watching the tree.
@@ -43,14 +69,22 @@ func NewTree(cfg TreeConfig) (*TreeWatcher, error) {
 	if cfg.Debounce <= 0 {
 		cfg.Debounce = DefaultDebounce
 	}
+	if cfg.PollEvery <= 0 {
+		cfg.PollEvery = DefaultPoll
+	}
+	if cfg.addWatch == nil {
+		cfg.addWatch = func(w *fsnotify.Watcher, dir string) error { return w.Add(dir) }
+	}
 	fw, err := fsnotify.NewBufferedWatcher(4096)
 	if err != nil {
 		return nil, err
 	}
 	ctx, cancel := context.WithCancel(context.Background())
 	tw := &TreeWatcher{cfg: cfg, root: clean(cfg.Root), extra: map[string]bool{}, w: fw, out: make(chan Batch, 1),
-		errs: make(chan error, 8), cancel: cancel, done: make(chan struct{}), sums: map[string][sha256.Size]byte{}}
+		errs: make(chan error, 8), cancel: cancel, done: make(chan struct{}), sums: map[string][sha256.Size]byte{},
+		polled: map[string]map[string]stamp{}}
 	tw.addTree(tw.root)
+	tw.reportLimit()
 	for _, f := range cfg.Files {
 		f = clean(f)
 		if strings.HasPrefix(f, tw.root+string(filepath.Separator)) {
@@ -89,7 +123,8 @@ func skipDir(name string) bool {
 	return name == "node_modules" || (strings.HasPrefix(name, ".") && name != "." && name != "..")
 }
 
-// addTree watches dir and every directory below it.
+// addTree watches dir and every directory below it; past the system's
+// watch limit, it polls them instead.
 func (tw *TreeWatcher) addTree(dir string) {
 	_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil || !d.IsDir() {
@@ -98,11 +133,90 @@ func (tw *TreeWatcher) addTree(dir string) {
 		if p != dir && skipDir(d.Name()) {
 			return filepath.SkipDir
 		}
-		if err := tw.w.Add(p); err != nil {
-			tw.report(err)
+		if !tw.limited {
+			err := tw.cfg.addWatch(tw.w, p)
+			if err == nil {
+				tw.watched++
+				return nil
+			}
+			if !errors.Is(err, syscall.ENOSPC) && !errors.Is(err, syscall.EMFILE) {
+				tw.report(err)
+				return nil
+			}
+			tw.limited = true
 		}
+		tw.polled[p] = listing(p)
 		return nil
 	})
+}
+
+// reportLimit says, once, that the watch limit was reached and what is
+// done instead.
+func (tw *TreeWatcher) reportLimit() {
+	if tw.limited {
+		tw.report(fmt.Errorf("%w after %d directories: the other %d are looked at every %s instead, so their changes show later "+
+			"(Linux: raise fs.inotify.max_user_watches, e.g. sudo sysctl fs.inotify.max_user_watches=524288)",
+			ErrWatchLimit, tw.watched, len(tw.polled), tw.cfg.PollEvery))
+	}
+}
+
+// listing is a directory's entries as polling compares them (nil when it
+// cannot be read).
+func listing(dir string) map[string]stamp {
+	ents, err := os.ReadDir(dir)
+	if err != nil {
+		return nil
+	}
+	out := make(map[string]stamp, len(ents))
+	for _, e := range ents {
+		if info, err := e.Info(); err == nil {
+			out[e.Name()] = stamp{info.Size(), info.ModTime(), e.IsDir()}
+		}
+	}
+	return out
+}
+
+// poll looks at every polled directory: files created, removed or
+// changed go to pending as the events would; a new directory is added
+// (and asks for a rescan); a directory gone stops being polled.
+func (tw *TreeWatcher) poll(pending map[string]fsnotify.Op) (rescan bool) {
+	for dir, last := range tw.polled {
+		now := listing(dir)
+		if now == nil {
+			if _, err := os.Stat(dir); errors.Is(err, fs.ErrNotExist) {
+				delete(tw.polled, dir)
+				rescan = true
+			}
+			continue
+		}
+		for name, st := range now {
+			p := filepath.Join(dir, name)
+			old, had := last[name]
+			switch {
+			case st.dir && !had:
+				if !skipDir(name) {
+					tw.addTree(p)
+					rescan = true
+				}
+			case st.dir:
+			case !had:
+				if !editorArtefact(p) {
+					pending[p] |= fsnotify.Create
+				}
+			case old.size != st.size || !old.mtime.Equal(st.mtime):
+				if !editorArtefact(p) {
+					pending[p] |= fsnotify.Write
+				}
+			}
+		}
+		for name, st := range last {
+			if _, ok := now[name]; !ok && !st.dir && !editorArtefact(filepath.Join(dir, name)) {
+				pending[filepath.Join(dir, name)] |= fsnotify.Remove
+			}
+		}
+		tw.polled[dir] = now
+	}
+	return rescan
 }
 
 // inTree says p is below the root, outside skipped directories.
@@ -149,10 +263,24 @@ func (tw *TreeWatcher) loop(ctx context.Context) {
 		}
 		timer.Reset(tw.cfg.Debounce)
 	}
+	var polls <-chan time.Time // while some directories are polled
 	for {
+		if polls == nil && len(tw.polled) > 0 {
+			tk := time.NewTicker(tw.cfg.PollEvery)
+			defer tk.Stop()
+			polls = tk.C
+		}
 		select {
 		case <-ctx.Done():
 			return
+		case <-polls:
+			n := len(pending)
+			if tw.poll(pending) {
+				rescan = true
+			}
+			if rescan || len(pending) > n {
+				arm()
+			}
 		case ev, ok := <-tw.w.Events:
 			if !ok {
 				return
@@ -172,7 +300,11 @@ func (tw *TreeWatcher) loop(ctx context.Context) {
 			if ev.Has(fsnotify.Create) {
 				if st, err := os.Stat(name); err == nil && st.IsDir() {
 					if !skipDir(filepath.Base(name)) {
+						was := tw.limited
 						tw.addTree(name) // a new package: watch it, and look again
+						if !was {
+							tw.reportLimit() // (when this one reached the limit)
+						}
 						rescan = true
 						arm()
 					}

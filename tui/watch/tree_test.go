@@ -1,11 +1,17 @@
 package watch
 
 import (
+	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
+
+	"github.com/fsnotify/fsnotify"
 )
 
 func nextBatch(t *testing.T, tw *TreeWatcher) Batch {
@@ -68,4 +74,75 @@ func TestTreeWatcher(t *testing.T) {
 			t.Fatal("a file in a new package directory was not seen")
 		}
 	}
+}
+
+// TestTreeWatcherLimit: past the system's watch limit (a watch-adder that
+// fails with ENOSPC after 3 directories) the watcher says so once, with
+// the way out, and keeps working: the directories left unwatched are
+// polled, so a save, a new file and a new package there are still seen.
+func TestTreeWatcherLimit(t *testing.T) {
+	t.Parallel()
+	root := filepath.Join(t.TempDir(), "agents")
+	var flows []string
+	for _, slug := range []string{"a", "b", "c", "d"} {
+		f := filepath.Join(root, "v", slug, "cinatra", "oas.json")
+		os.MkdirAll(filepath.Dir(f), 0o755)
+		os.WriteFile(f, []byte("{}"), 0o644)
+		flows = append(flows, f)
+	}
+	n := 0
+	add := func(w *fsnotify.Watcher, dir string) error {
+		if n >= 3 {
+			return fmt.Errorf("add %s: %w", dir, syscall.ENOSPC)
+		}
+		n++
+		return w.Add(dir)
+	}
+	tw, err := NewTree(TreeConfig{Root: root, Debounce: 10 * time.Millisecond, PollEvery: 30 * time.Millisecond, addWatch: add})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tw.Close()
+	select {
+	case err := <-tw.Errors():
+		if !errors.Is(err, ErrWatchLimit) || !strings.Contains(err.Error(), "max_user_watches") || !strings.Contains(err.Error(), "after 3 directories") {
+			t.Errorf("limit report: %v", err)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the limit was not reported")
+	}
+	wait := func(what, p string) {
+		t.Helper()
+		deadline := time.After(5 * time.Second)
+		for {
+			select {
+			case b := <-tw.Batches():
+				if slices.Contains(b.Paths, p) {
+					return
+				}
+			case <-deadline:
+				t.Fatalf("%s was not seen: %s", what, p)
+			}
+		}
+	}
+	last := flows[3] // v/d/cinatra: past the limit (root, v, v/a were watched)
+	os.WriteFile(last, []byte(`{"a":1}`), 0o644)
+	wait("a save in a polled directory", last)
+	extra := filepath.Join(filepath.Dir(last), "extra.json")
+	os.WriteFile(extra, []byte(`{}`), 0o644)
+	wait("a new file in a polled directory", extra)
+	newFlow := filepath.Join(root, "v", "d", "sub", "oas.json")
+	os.MkdirAll(filepath.Dir(newFlow), 0o755)
+	os.WriteFile(newFlow, []byte("{}"), 0o644)
+	deadline := time.After(5 * time.Second)
+	for rescan := false; !rescan; {
+		select {
+		case b := <-tw.Batches():
+			rescan = b.Rescan
+		case <-deadline:
+			t.Fatal("a new directory under a polled one asked for no rescan")
+		}
+	}
+	os.WriteFile(newFlow, []byte(`{"b":2}`), 0o644)
+	wait("a save in a new directory under a polled one", newFlow)
 }
