@@ -105,16 +105,16 @@ sed 's/"version": "0.1.1"/"version": "0.9.0"/' "$child" > "$work/pkg.json" && ca
 tm send-keys -t w '/'
 tm send-keys -t w 'blog-draft'
 tm send-keys -t w Enter
-# (the version mismatch is its third warning; prompt_budget_exceeded on its
-# long system prompt is one of the other two)
-check_row "the orchestrator now sees the child's version it does not accept" w 1 "blog-draft-writer-agent" "⚠3 "
+# (the version mismatch: two warnings, one for cinatra.dependencies and one
+# for cinatra.agentDependencies; the agent is clean before)
+check_row "the orchestrator now sees the child's version it does not accept" w 1 "blog-draft-writer-agent" "⚠2 "
 # --- the agent view shows its workspace findings, kept current ----------------
 tm send-keys -t w Enter
 check "the agent view lists the orchestrator's workspace finding" w "workspace_child_version_mismatch"
 cp "$work/pkg.orig" "$child" 2>/dev/null
 if wait_gone w "workspace_child_version_mismatch" 10; then ok "the child's fix removes it from the open agent view"; else bad "the child's fix removes it from the open agent view" "$(screen w)"; fi
 tm send-keys -t w Escape
-check_row "back in the table, the orchestrator is as before the child's change" w 1 "blog-draft-writer-agent" "⚠1 "
+check_row "back in the table, the orchestrator is as before the child's change" w 1 "blog-draft-writer-agent" "● clean"
 
 # --- filter, graph, open and come back -----------------------------------------
 tm send-keys -t w '/'
@@ -149,7 +149,7 @@ for size in 80x24 100x30; do
   check_row "$size: the slug shows whole, the status as counts" "n$x" 1 "blog-linkedin-publish-agent" "✖1 "
   if screen "n$x" | grep -qF "cinatra…"; then bad "$size: no row reads cinatra…" "$(screen "n$x")"; else ok "$size: no row reads cinatra…"; fi
   tm send-keys -t "n$x" Enter
-  check "$size: the agent view's tabs have whole names" "n$x" "Findings│Steps│Node"
+  check "$size: the agent view's tabs have whole names" "n$x" "│Steps│Node"
   if screen "n$x" | grep -qF "Fin│Ste"; then bad "$size: no cut tab names" "$(screen "n$x")"; else ok "$size: no cut tab names"; fi
   tm send-keys -t "n$x" Escape
   check "$size: esc comes back to the table" "n$x" "sorted by status"
