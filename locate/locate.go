@@ -9,7 +9,9 @@
 // It is pure: no I/O, no globals. It works in byte offsets of the files the
 // analysis read (compile.Doc.Src); a face converts them to its own
 // positions (the language server to UTF-16 line/character). Graph facts
-// come from flowgraph.Build, the same graphs every face draws.
+// come from the snapshot's flow models when a face hands them in
+// (NewWith: analysis.Snapshot.Flow, built once per analysis and shared by
+// every face), else from flowgraph.Build.
 package locate
 
 import (
@@ -63,8 +65,9 @@ type Symbol struct {
 // analysis; it is safe for concurrent use and builds the graphs it needs
 // on first use.
 type Index struct {
-	a     *compile.Agent
-	flows []*compile.Flow
+	a       *compile.Agent
+	flows   []*compile.Flow
+	graphOf GraphOf
 
 	once   sync.Once
 	graphs []*flowgraph.Graph   // one per flow, in flows order (nil when it could not be built)
@@ -76,10 +79,19 @@ type nodeRef struct {
 	n *flowgraph.Node
 }
 
+// GraphOf gives the graph model of the Flow at a JSON pointer of the
+// agent's flow file. Readers never modify it.
+type GraphOf func(ptr string) (*flowgraph.Graph, error)
+
 // New indexes a (nil or an agent whose flow did not parse gives an index
-// that finds nothing).
-func New(a *compile.Agent) *Index {
-	x := &Index{a: a}
+// that finds nothing), building the flow graphs it needs itself.
+func New(a *compile.Agent) *Index { return NewWith(a, nil) }
+
+// NewWith is New over the flow models a face already has: the language
+// server hands in its snapshot's (analysis.Snapshot.Flow), so no graph is
+// built twice for one analysis. A nil graphOf builds them.
+func NewWith(a *compile.Agent, graphOf GraphOf) *Index {
+	x := &Index{a: a, graphOf: graphOf}
 	if a != nil && a.Flow != nil && a.Flow.Root != nil {
 		x.flows = compile.Flows(a.Flow.Root)
 	}
@@ -90,7 +102,7 @@ func (x *Index) build() {
 	x.once.Do(func() {
 		x.nodeAt = map[string][]nodeRef{}
 		for _, f := range x.flows {
-			g, err := buildGraph(x.a, f.Pointer)
+			g, err := x.graph(f.Pointer)
 			if err != nil {
 				g = nil
 			}
@@ -105,6 +117,14 @@ func (x *Index) build() {
 			}
 		}
 	})
+}
+
+// graph is the model of the Flow at ptr, the face's when it handed them in.
+func (x *Index) graph(ptr string) (*flowgraph.Graph, error) {
+	if x.graphOf != nil {
+		return x.graphOf(ptr)
+	}
+	return buildGraph(x.a, ptr)
 }
 
 // buildGraph never lets a panic of the graph builder out: a malformed

@@ -53,7 +53,7 @@ func (r *result) text(path string) *text {
 }
 
 func (r *result) locate() *locate.Index {
-	r.once.Do(func() { r.index = locate.New(r.snap.Agent) })
+	r.once.Do(func() { r.index = locate.NewWith(r.snap.Agent, r.snap.Flow) })
 	return r.index
 }
 
