@@ -2,6 +2,7 @@ package compile
 
 import (
 	"errors"
+	"github.com/oastui/oastui/internal/testgit"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -16,22 +17,22 @@ func TestGitLog(t *testing.T) {
 		t.Skip("no git")
 	}
 	repo := t.TempDir()
-	gitRun(t, repo, "init", "-q")
+	testgit.Git(t, repo, "", "init", "-q")
 	write := func(name, s string) {
 		if err := os.WriteFile(filepath.Join(repo, name), []byte(s), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
 	write("a.json", "1")
-	gitRun(t, repo, "add", ".")
-	gitRun(t, repo, "commit", "-qm", "first a")
+	testgit.Git(t, repo, "", "add", ".")
+	testgit.Git(t, repo, "", "commit", "-qm", "first a")
 	write("other.txt", "x")
-	gitRun(t, repo, "add", ".")
-	gitRun(t, repo, "commit", "-qm", "unrelated")
+	testgit.Git(t, repo, "", "add", ".")
+	testgit.Git(t, repo, "", "commit", "-qm", "unrelated")
 	write("a.json", "2")
 	write("b.json", "1")
-	gitRun(t, repo, "add", ".")
-	gitRun(t, repo, "commit", "-qm", "second a, first b")
+	testgit.Git(t, repo, "", "add", ".")
+	testgit.Git(t, repo, "", "commit", "-qm", "second a, first b")
 
 	list, err := GitLog(repo, []string{filepath.Join(repo, "a.json"), "b.json", "/elsewhere/c.json"}, 0)
 	if err != nil {
@@ -43,7 +44,7 @@ func TestGitLog(t *testing.T) {
 	if list[0].Parent == "" || list[0].Parent == list[1].Hash || list[1].Parent != "" {
 		t.Fatalf("parents: %+v", list) // the parent of the newest is the unrelated commit
 	}
-	if list[0].Short == "" || list[0].Author != "t" || list[0].When.IsZero() {
+	if list[0].Short == "" || list[0].Author != "Ada" || list[0].When.IsZero() {
 		t.Fatalf("fields: %+v", list[0])
 	}
 	if one, _ := GitLog(repo, []string{"a.json"}, 1); len(one) != 1 {
@@ -53,7 +54,7 @@ func TestGitLog(t *testing.T) {
 		t.Fatalf("outside git: %v", err)
 	}
 	empty := t.TempDir()
-	gitRun(t, empty, "init", "-q")
+	testgit.Git(t, empty, "", "init", "-q")
 	if l, err := GitLog(empty, []string{"a.json"}, 0); err != nil || len(l) != 0 {
 		t.Fatalf("no commits: %v %v", l, err)
 	}

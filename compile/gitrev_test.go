@@ -3,49 +3,13 @@ package compile
 import (
 	"bytes"
 	"errors"
-	"io/fs"
+	"github.com/oastui/oastui/internal/testgit"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
 )
-
-// gitRun runs git in dir with a fixed identity and no user config.
-func gitRun(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t",
-		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
-
-func copyFiles(t testing.TB, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
 
 // TestLoadGitRev: an agent loaded from a revision is the agent as it was
 // committed (flow, package.json, siblings, registry, child agents), not
@@ -55,12 +19,12 @@ func TestLoadGitRev(t *testing.T) {
 		t.Skip("no git")
 	}
 	repo := t.TempDir()
-	copyFiles(t, filepath.Join("..", "testdata", "agents"), filepath.Join(repo, "agents"))
+	testgit.CopyTree(t, filepath.Join("..", "testdata", "agents"), filepath.Join(repo, "agents"))
 	pristine := t.TempDir()
-	copyFiles(t, filepath.Join("..", "testdata", "agents"), filepath.Join(pristine, "agents"))
-	gitRun(t, repo, "init", "-q")
-	gitRun(t, repo, "add", "-A")
-	gitRun(t, repo, "commit", "-q", "-m", "one")
+	testgit.CopyTree(t, filepath.Join("..", "testdata", "agents"), filepath.Join(pristine, "agents"))
+	testgit.Git(t, repo, "", "init", "-q")
+	testgit.Git(t, repo, "", "add", "-A")
+	testgit.Git(t, repo, "", "commit", "-q", "-m", "one")
 
 	orch := filepath.Join(repo, "agents", "oastui", "orchestrator-agent")
 	// The work tree moves on: a changed flow, a new sibling, a child agent's
@@ -135,10 +99,10 @@ func TestOpenGitRevErrors(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(repo, "a.json"), []byte("{}"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	gitRun(t, repo, "init", "-q")
-	gitRun(t, repo, "add", "-A")
-	gitRun(t, repo, "commit", "-q", "-m", "one")
-	gitRun(t, repo, "commit", "-q", "--allow-empty", "-m", "two")
+	testgit.Git(t, repo, "", "init", "-q")
+	testgit.Git(t, repo, "", "add", "-A")
+	testgit.Git(t, repo, "", "commit", "-q", "-m", "one")
+	testgit.Git(t, repo, "", "commit", "-q", "--allow-empty", "-m", "two")
 	for _, rev := range []string{"nosuchrev", "HEAD~5", "--output=x"} {
 		if _, err := OpenGitRev(repo, rev); !errors.Is(err, ErrRevision) {
 			t.Errorf("%s: err %v, want ErrRevision", rev, err)
@@ -148,7 +112,7 @@ func TestOpenGitRevErrors(t *testing.T) {
 		t.Errorf("outside a repository: %v", err)
 	}
 	shallow := filepath.Join(t.TempDir(), "shallow")
-	gitRun(t, repo, "clone", "-q", "--depth", "1", "file://"+repo, shallow)
+	testgit.Git(t, repo, "", "clone", "-q", "--depth", "1", "file://"+repo, shallow)
 	_, err := OpenGitRev(shallow, "HEAD~1")
 	if !errors.Is(err, ErrRevision) || !strings.Contains(err.Error(), "shallow") {
 		t.Errorf("shallow clone: %v", err)

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"encoding/json"
+	"github.com/oastui/oastui/internal/testgit"
 	"os"
 	"path/filepath"
 	"testing"
@@ -48,12 +49,12 @@ func addStartInput(m map[string]any, title string) {
 // uses is demoted to warn with the reason; approval safety never is.
 func TestCallers(t *testing.T) {
 	tree := filepath.Join(t.TempDir(), "agents")
-	copyTree(t, filepath.Join("..", "testdata", "agents"), tree)
+	testgit.CopyTree(t, filepath.Join("..", "testdata", "agents"), tree)
 	leaf := filepath.Join(tree, "oastui", "leaf-agent")
 	oldDir := filepath.Join(t.TempDir(), "old")
 	// The old leaf has inputs topic and brief (the orchestrator binds brief).
 	editJSON(t, filepath.Join(leaf, "cinatra", "oas.json"), func(m map[string]any) { addStartInput(m, "brief") })
-	copyTree(t, leaf, oldDir)
+	testgit.CopyTree(t, leaf, oldDir)
 	// The new one drops both and no longer asks for approval.
 	editJSON(t, filepath.Join(leaf, "cinatra", "oas.json"), func(m map[string]any) {
 		start := obj(m, "$referenced_components", "start")

@@ -3,8 +3,8 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
-	"flag"
 	"fmt"
+	"github.com/oastui/oastui/internal/testgit"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -19,43 +19,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-var update = flag.Bool("update", false, "rewrite the golden files")
-
-// gitRun runs git in dir with a fixed identity and no user config.
-func gitRun(t testing.TB, dir string, args ...string) string {
-	t.Helper()
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null",
-		"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t",
-		"GIT_AUTHOR_DATE=2026-01-01T00:00:00Z", "GIT_COMMITTER_DATE=2026-01-01T00:00:00Z")
-	out, err := cmd.CombinedOutput()
-	if err != nil {
-		t.Fatalf("git %v: %v\n%s", args, err, out)
-	}
-	return string(out)
-}
-
-func copyTree(t testing.TB, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
 
 type histRev struct {
 	Rev     string `json:"rev"`
@@ -77,7 +40,7 @@ func historyRepo(t testing.TB, histDir, slug string) (string, string, []string, 
 	}
 	repo := t.TempDir()
 	agent := filepath.Join(repo, "agents", "cinatra-ai", slug)
-	gitRun(t, repo, "init", "-q")
+	testgit.Git(t, repo, "", "init", "-q")
 	// One git fast-import for the whole history: each revision is a commit
 	// replacing the agent's files (deleteall), with its subject.
 	var stream bytes.Buffer
@@ -113,7 +76,7 @@ func historyRepo(t testing.TB, histDir, slug string) (string, string, []string, 
 	if out, err := cmd.CombinedOutput(); err != nil {
 		t.Fatalf("git fast-import: %v\n%s", err, out)
 	}
-	gitRun(t, repo, "checkout", "-q", "main")
+	testgit.Git(t, repo, "", "checkout", "-q", "main")
 	raw, err := os.ReadFile(marks)
 	if err != nil {
 		t.Fatal(err)

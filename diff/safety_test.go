@@ -3,6 +3,7 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/oastui/oastui/internal/testgit"
 	"os"
 	"path/filepath"
 	"strings"
@@ -16,8 +17,8 @@ import (
 func TestFacesMaskAndSanitise(t *testing.T) {
 	dir := t.TempDir()
 	fix := filepath.Join("testdata", "checks", "diff_prompt_changed")
-	copyTree(t, filepath.Join(fix, "old"), filepath.Join(dir, "old"))
-	copyTree(t, filepath.Join(fix, "new"), filepath.Join(dir, "new"))
+	testgit.CopyTree(t, filepath.Join(fix, "old"), filepath.Join(dir, "old"))
+	testgit.CopyTree(t, filepath.Join(fix, "new"), filepath.Join(dir, "new"))
 	flow := filepath.Join(dir, "new", "cinatra", "oas.json")
 	b, err := os.ReadFile(flow)
 	if err != nil {
