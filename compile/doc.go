@@ -240,17 +240,23 @@ func EscapePointerToken(s string) string {
 }
 
 // Pointer joins reference tokens into a JSON Pointer: Pointer("a", "b/c") = "/a/b~1c".
-func Pointer(tokens ...string) string {
+func Pointer(tokens ...string) string { return Append("", tokens...) }
+
+// Append adds tokens to an existing pointer, in one allocation.
+func Append(ptr string, tokens ...string) string {
+	n := len(ptr)
+	for _, t := range tokens {
+		n += 1 + len(t)
+	}
 	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(ptr)
 	for _, t := range tokens {
 		b.WriteByte('/')
 		b.WriteString(EscapePointerToken(t))
 	}
 	return b.String()
 }
-
-// Append adds tokens to an existing pointer.
-func Append(ptr string, tokens ...string) string { return ptr + Pointer(tokens...) }
 
 // AppendIndex adds an array index to a pointer.
 func AppendIndex(ptr string, i int) string { return ptr + "/" + strconv.Itoa(i) }
