@@ -130,6 +130,7 @@ type Graph struct {
 	Data        []DataEdge
 
 	index map[string]int
+	raw   *Raw // the same model in the document's own terms (Raw)
 }
 
 // NodeIndex returns the index of the node with id, or -1.
@@ -187,12 +188,31 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 		}
 		return nil, fmt.Errorf("%w at %q", ErrNoFlow, flowPointer)
 	}
-	resolve := newResolver(f, a.RegistryComponents())
+	return BuildFlow(a, f), nil
+}
+
+// BuildFlow builds the graph of the Flow f of agent a (a Flow of its
+// document, or one its references resolve to, such as a registry
+// component's). Build finds f from a pointer; the dry run, which reaches
+// flows by resolving references, calls this.
+func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
+	builds.Add(1)
+	var registry *compile.Node
+	file := ""
+	if a != nil {
+		registry = a.RegistryComponents()
+		if a.Flow != nil {
+			file = a.Flow.Path
+		}
+	}
+	resolve := newResolver(f, registry)
+	raw := &Raw{Flow: f, Start: -1}
 	g := &Graph{
+		raw:         raw,
 		FlowID:      label(f.ID()),
 		FlowName:    label(f.Node.Get("name").StringOr("")),
 		FlowPointer: f.Pointer,
-		File:        a.Flow.Path,
+		File:        file,
 		index:       map[string]int{},
 	}
 	comps := map[string]compile.Resolved{}
@@ -224,6 +244,7 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 		comps[id] = r
 		g.index[id] = len(g.Nodes)
 		g.Nodes = append(g.Nodes, n)
+		raw.Nodes = append(raw.Nodes, RawNode{ID: rawEndpointID(item), Comp: r.Node, Pointer: r.Pointer, Entry: itemPtr})
 	}
 
 	// Control edges between known nodes.
@@ -236,12 +257,14 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 		}
 		from, to := endpointID(e.Node.Get("from_node")), endpointID(e.Node.Get("to_node"))
 		fi, ok1 := g.index[from]
-		_, ok2 := g.index[to]
+		ti, ok2 := g.index[to]
 		if !ok1 || !ok2 {
 			continue
 		}
+		branch := e.Node.Get("from_branch").StringOr("")
 		g.Edges = append(g.Edges, Edge{From: g.Nodes[fi].ID, To: label(to),
-			Branch: label(e.Node.Get("from_branch").StringOr("")), Pointer: ptr})
+			Branch: label(branch), Pointer: ptr})
+		raw.Edges = append(raw.Edges, RawEdge{From: fi, To: ti, Branch: branch, Pointer: ptr})
 		if from == to {
 			g.Nodes[fi].SelfLoop = true
 		}
@@ -254,19 +277,23 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 			continue
 		}
 		from, to := endpointID(e.Node.Get("source_node")), endpointID(e.Node.Get("destination_node"))
-		if _, ok := g.index[from]; !ok {
+		fi, ok := g.index[from]
+		if !ok {
 			continue
 		}
-		if _, ok := g.index[to]; !ok {
+		ti, ok := g.index[to]
+		if !ok {
 			continue
 		}
+		out, in := e.Node.Get("source_output").StringOr(""), e.Node.Get("destination_input").StringOr("")
 		g.Data = append(g.Data, DataEdge{From: label(from), To: label(to), Pointer: ptr,
-			Output: label(e.Node.Get("source_output").StringOr("")),
-			Input:  label(e.Node.Get("destination_input").StringOr(""))})
+			Output: label(out), Input: label(in)})
+		raw.Data = append(raw.Data, RawData{From: fi, To: ti, Output: out, Input: in, Pointer: ptr})
 	}
 	if id := endpointID(f.Node.Get("start_node")); id != "" {
-		if _, ok := g.index[id]; ok {
+		if i, ok := g.index[id]; ok {
 			g.Start = label(id)
+			raw.Start = i
 		}
 	}
 
@@ -275,10 +302,10 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 	for _, n := range g.Nodes {
 		n.Approval, n.Risk = approvalOf(comps[n.ID], resolve)
 	}
-	if a.Profile == compile.ProfileCinatra && f.Parent == nil {
+	if a != nil && a.Profile == compile.ProfileCinatra && f.Parent == nil {
 		g.numberSteps(f.Node)
 	}
-	return g, nil
+	return g
 }
 
 // resolver resolves a component reference inside one Flow.

@@ -3,6 +3,7 @@ package lint
 import (
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/oastui/oastui/compile"
 )
@@ -86,8 +87,23 @@ type docModel struct {
 	refs     *refIndex
 }
 
+// docModelBuilds counts buildDocModel calls (the tests that hold one
+// model per review read it).
+var docModelBuilds atomic.Uint64
+
+// docModel is the model of the agent's flow file, built on first use and
+// shared by every check of the review (the flow-graph rules and the
+// Agent Spec I/O rules read the same one).
+func (p *Pass) docModel() *docModel {
+	if p.dm == nil {
+		p.dm = buildDocModel(p.Agent)
+	}
+	return p.dm
+}
+
 // buildDocModel models every Flow of the agent's flow file.
 func buildDocModel(a *compile.Agent) *docModel {
+	docModelBuilds.Add(1)
 	dm := &docModel{doc: a.Flow, registry: a.RegistryComponents(), byNode: map[*compile.Node]*flowModel{}}
 	dm.refs = buildRefIndex(a.Flow.Root, false)
 	for _, f := range compile.Flows(a.Flow.Root) {
