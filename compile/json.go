@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -247,6 +248,7 @@ func parse(src []byte) (*Node, []DuplicateKey, *SyntaxError) {
 		return nil, nil, tooLarge(len(src))
 	}
 	p := parser{src: src, dec: jsontext.NewDecoder(bytes.NewReader(src), jsontext.AllowDuplicateNames(true))}
+	defer p.releaseStrs()
 	root, err := p.value(0)
 	if err != nil {
 		return nil, nil, p.syntaxError(err)
@@ -273,6 +275,49 @@ type parser struct {
 	items   []*Node  // open arrays' items, innermost last
 
 	dups []DuplicateKey // repeated keys, in the order their objects close
+
+	// strs interns the keys and short strings of one parse: a flow file
+	// repeats a few dozen keys and values thousands of times.
+	strs map[string]string
+}
+
+// internPool holds the interning maps between parses (their buckets are
+// reused; the strings are dropped).
+var internPool = sync.Pool{New: func() any { return make(map[string]string, 256) }}
+
+// releaseStrs returns the interning map to the pool; a map grown past a
+// hostile file's thousands of distinct keys is dropped instead.
+func (p *parser) releaseStrs() {
+	if p.strs != nil && len(p.strs) <= 4096 {
+		clear(p.strs)
+		internPool.Put(p.strs)
+	}
+	p.strs = nil
+}
+
+// internMax is the longest string value interned (keys always are).
+const internMax = 32
+
+// text is the string the token just read (tok, starting at off in the
+// source) stands for: read straight from the source and interned when it
+// has no escape, else decoded by the token.
+func (p *parser) text(tok jsontext.Token, off int, intern bool) string {
+	end := int(p.dec.InputOffset())
+	if intern && off >= 0 && end <= len(p.src) && end-off >= 2 && p.src[off] == '"' && p.src[end-1] == '"' {
+		raw := p.src[off+1 : end-1]
+		if bytes.IndexByte(raw, '\\') < 0 {
+			if s, ok := p.strs[string(raw)]; ok {
+				return s
+			}
+			s := string(raw)
+			if p.strs == nil {
+				p.strs = internPool.Get().(map[string]string)
+			}
+			p.strs[s] = s
+			return s
+		}
+	}
+	return tok.String()
 }
 
 func (p *parser) newNode() *Node {
@@ -322,7 +367,8 @@ func (p *parser) value(depth int) (*Node, error) {
 	case 't', 'f':
 		n.Kind, n.Bool = Bool, tok.Bool()
 	case '"':
-		n.Kind, n.Text = String, tok.String()
+		n.Kind = String
+		n.Text = p.text(tok, off, int(p.dec.InputOffset())-off <= internMax+2)
 	case '0':
 		n.Kind, n.Text = Number, tok.String()
 	case '{':
@@ -336,7 +382,7 @@ func (p *parser) value(depth int) (*Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			key := kt.String() // before the next read voids the token
+			key := p.text(kt, keyOff, true) // before the next read voids the token
 			v, err := p.value(depth + 1)
 			if err != nil {
 				return nil, err

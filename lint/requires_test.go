@@ -18,7 +18,7 @@ func init() {
 		if opts.DryRun == nil && opts.Mode == ModeFull {
 			opts.DryRun = dryrun.Explore(a, dryrun.Options{Children: a.FindAgent})
 		}
-		if opts.Prompts == nil {
+		if opts.Prompts == nil && opts.Config.Budget.Limited() { // as analysis: no budget, no count
 			opts.Prompts = prompts.Build(prompts.Input{Agent: a, Budget: opts.Config.Budget, BudgetOnly: true})
 		}
 	}
