@@ -247,7 +247,8 @@ func parse(src []byte) (*Node, []DuplicateKey, *SyntaxError) {
 	if len(src) > MaxFileBytes {
 		return nil, nil, tooLarge(len(src))
 	}
-	p := parser{src: src, dec: jsontext.NewDecoder(bytes.NewReader(src), jsontext.AllowDuplicateNames(true))}
+	// A bytes.Buffer is parsed in place: the decoder copies nothing.
+	p := parser{src: src, dec: jsontext.NewDecoder(bytes.NewBuffer(src), jsontext.AllowDuplicateNames(true))}
 	defer p.releaseStrs()
 	root, err := p.value(0)
 	if err != nil {
@@ -285,15 +286,17 @@ type parser struct {
 // reused; the strings are dropped).
 var internPool = sync.Pool{New: func() any { return make(map[string]string, 256) }}
 
-// releaseStrs returns the interning map to the pool; a map grown past a
-// hostile file's thousands of distinct keys is dropped instead.
+// releaseStrs returns the interning map to the pool.
 func (p *parser) releaseStrs() {
-	if p.strs != nil && len(p.strs) <= 4096 {
+	if p.strs != nil {
 		clear(p.strs)
 		internPool.Put(p.strs)
 	}
 	p.strs = nil
 }
+
+// internCap bounds the strings interned per parse.
+const internCap = 4096
 
 // internMax is the longest string value interned (keys always are).
 const internMax = 32
@@ -313,7 +316,9 @@ func (p *parser) text(tok jsontext.Token, off int, intern bool) string {
 			if p.strs == nil {
 				p.strs = internPool.Get().(map[string]string)
 			}
-			p.strs[s] = s
+			if len(p.strs) < internCap { // a file of distinct ids does not grow the map without end
+				p.strs[s] = s
+			}
 			return s
 		}
 	}
