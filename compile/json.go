@@ -249,7 +249,9 @@ func parse(src []byte) (*Node, []DuplicateKey, *SyntaxError) {
 	}
 	// A bytes.Buffer is parsed in place: the decoder copies nothing.
 	p := parser{src: src, dec: jsontext.NewDecoder(bytes.NewBuffer(src), jsontext.AllowDuplicateNames(true))}
-	defer p.releaseStrs()
+	sc := scratchPool.Get().(*scratch)
+	p.strs, p.members, p.items = sc.strs, sc.members, sc.items
+	defer p.release(sc)
 	root, err := p.value(0)
 	if err != nil {
 		return nil, nil, p.syntaxError(err)
@@ -282,17 +284,35 @@ type parser struct {
 	strs map[string]string
 }
 
-// internPool holds the interning maps between parses (their buckets are
-// reused; the strings are dropped).
-var internPool = sync.Pool{New: func() any { return make(map[string]string, 256) }}
+// scratchPool holds a parse's scratch between parses: the interning map
+// (its buckets reused, its strings dropped) and the members and items
+// stacks (emptied: they hold no reference once a parse returns).
+var scratchPool = sync.Pool{New: func() any {
+	return &scratch{strs: make(map[string]string, 256), members: make([]Member, 0, 64), items: make([]*Node, 0, 64)}
+}}
 
-// releaseStrs returns the interning map to the pool.
-func (p *parser) releaseStrs() {
-	if p.strs != nil {
-		clear(p.strs)
-		internPool.Put(p.strs)
+type scratch struct {
+	strs    map[string]string
+	members []Member
+	items   []*Node
+}
+
+// release returns the scratch to the pool; stacks a hostile file grew
+// past 4,096 entries are dropped instead.
+func (p *parser) release(sc *scratch) {
+	clear(p.strs)
+	sc.strs = p.strs
+	sc.members, sc.items = p.members[:0], p.items[:0]
+	if cap(sc.members) > 4096 {
+		sc.members = make([]Member, 0, 64)
 	}
-	p.strs = nil
+	if cap(sc.items) > 4096 {
+		sc.items = make([]*Node, 0, 64)
+	}
+	clear(sc.members[:cap(sc.members)])
+	clear(sc.items[:cap(sc.items)])
+	scratchPool.Put(sc)
+	p.strs, p.members, p.items = nil, nil, nil
 }
 
 // internCap bounds the strings interned per parse.
@@ -306,16 +326,13 @@ const internMax = 32
 // has no escape, else decoded by the token.
 func (p *parser) text(tok jsontext.Token, off int, intern bool) string {
 	end := int(p.dec.InputOffset())
-	if intern && off >= 0 && end <= len(p.src) && end-off >= 2 && p.src[off] == '"' && p.src[end-1] == '"' {
+	if intern && p.strs != nil && off >= 0 && end <= len(p.src) && end-off >= 2 && p.src[off] == '"' && p.src[end-1] == '"' {
 		raw := p.src[off+1 : end-1]
 		if bytes.IndexByte(raw, '\\') < 0 {
 			if s, ok := p.strs[string(raw)]; ok {
 				return s
 			}
 			s := string(raw)
-			if p.strs == nil {
-				p.strs = internPool.Get().(map[string]string)
-			}
 			if len(p.strs) < internCap { // a file of distinct ids does not grow the map without end
 				p.strs[s] = s
 			}
