@@ -83,7 +83,7 @@ func (e *explorer) modelOf(a *compile.Agent, f *compile.Flow, top bool) *flowMod
 	// resolved once per analysis), read in the document's own terms.
 	g := e.graphOf(a, f).Raw()
 	for _, rn := range g.Nodes {
-		n := &node{id: rn.ID, name: rn.ID, comp: rn.Comp, ptr: rn.Pointer, in: map[string][]dedge{}, reads: map[string]bool{}, bfs: -1}
+		n := &node{id: rn.ID, name: rn.ID, comp: rn.Comp, ptr: rn.Pointer, in: map[string][]dedge{}, reads: map[string]bool{}, bfs: rn.BFS}
 		if rn.Comp.Is(compile.Object) {
 			n.ctype = compile.ComponentType(rn.Comp)
 			if s := strings.TrimSpace(rn.Comp.Get("name").StringOr("")); s != "" {
@@ -116,11 +116,6 @@ func (e *explorer) modelOf(a *compile.Agent, f *compile.Flow, top bool) *flowMod
 		src, dst := at(rd.From), at(rd.To)
 		dst.in[rd.Input] = append(dst.in[rd.Input], dedge{src: src, output: rd.Output, input: rd.Input, ptr: rd.Pointer})
 		src.reads[rd.Output] = true
-	}
-	for i, id := range compile.BFSOrder(f.Node) {
-		if n := m.byID[id]; n != nil && n.bfs < 0 {
-			n.bfs = i
-		}
 	}
 	if top {
 		for _, s := range compile.FlowStepOrder(f.Node) {

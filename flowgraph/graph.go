@@ -197,6 +197,30 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 // flows by resolving references, calls this.
 func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	builds.Add(1)
+	// Every id appears in nodes and again at each edge's ends: its label
+	// (present.Text, which scans for secrets) is computed once per Build.
+	labels := map[string]string{}
+	plain := label
+	label := func(s string) string {
+		if s == "" {
+			return ""
+		}
+		l, ok := labels[s]
+		if !ok {
+			l = plain(s)
+			labels[s] = l
+		}
+		return l
+	}
+	endpointID := func(n *compile.Node) string {
+		if id, ok := compile.RefID(n); ok {
+			return label(id)
+		}
+		if n.Is(compile.Object) {
+			return label(n.Get("id").StringOr(""))
+		}
+		return ""
+	}
 	var registry *compile.Node
 	file := ""
 	if a != nil {
@@ -244,7 +268,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		comps[id] = r
 		g.index[id] = len(g.Nodes)
 		g.Nodes = append(g.Nodes, n)
-		raw.Nodes = append(raw.Nodes, RawNode{ID: rawEndpointID(item), Comp: r.Node, Pointer: r.Pointer, Entry: itemPtr})
+		raw.Nodes = append(raw.Nodes, RawNode{ID: rawEndpointID(item), Comp: r.Node, Pointer: r.Pointer, Entry: itemPtr, BFS: -1})
 	}
 
 	// Control edges between known nodes.
@@ -444,11 +468,14 @@ func addRelated(n *Node, r compile.Resolved, resolve resolver) {
 func (g *Graph) order(flow *compile.Node) {
 	pos := 0
 	placed := make([]bool, len(g.Nodes))
-	for _, id := range compile.BFSOrder(flow) {
+	for k, id := range compile.BFSOrder(flow) {
 		if i, ok := g.index[label(id)]; ok && !placed[i] {
 			placed[i] = true
 			g.Nodes[i].BFS = pos
 			pos++
+			if g.raw != nil {
+				g.raw.Nodes[i].BFS = k
+			}
 		}
 	}
 	for i, n := range g.Nodes {

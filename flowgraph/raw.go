@@ -26,6 +26,7 @@ type RawNode struct {
 	Comp    *compile.Node // the resolved component (nil when the reference does not resolve)
 	Pointer string        // where the component is defined ("" from the registry or unresolved)
 	Entry   string        // its entry in the Flow's nodes
+	BFS     int           // its first index in the compiler's order (compile.BFSOrder), -1 when not in it
 }
 
 // RawEdge is one control edge between nodes of the flow (indices in Nodes).
