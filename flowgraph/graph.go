@@ -230,16 +230,20 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		}
 	}
 	resolve := newResolver(f, registry)
-	raw := &Raw{Flow: f, Start: -1}
+	nn, ne, nd := len(items(f.Node.Get("nodes"))), len(items(f.Node.Get("control_flow_connections"))), len(items(f.Node.Get("data_flow_connections")))
+	raw := &Raw{Flow: f, Start: -1, Nodes: make([]RawNode, 0, nn), Edges: make([]RawEdge, 0, ne), Data: make([]RawData, 0, nd)}
 	g := &Graph{
 		raw:         raw,
 		FlowID:      label(f.ID()),
 		FlowName:    label(f.Node.Get("name").StringOr("")),
 		FlowPointer: f.Pointer,
 		File:        file,
-		index:       map[string]int{},
+		Nodes:       make([]*Node, 0, nn),
+		Edges:       make([]Edge, 0, ne),
+		Data:        make([]DataEdge, 0, nd),
+		index:       make(map[string]int, nn),
 	}
-	comps := map[string]compile.Resolved{}
+	comps := make(map[string]compile.Resolved, nn)
 
 	// Nodes, in `nodes` order; a node listed twice is kept once.
 	nodesPtr := compile.Append(f.Pointer, "nodes")
