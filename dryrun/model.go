@@ -83,7 +83,7 @@ func (e *explorer) modelOf(a *compile.Agent, f *compile.Flow, top bool) *flowMod
 	// resolved once per analysis), read in the document's own terms.
 	g := e.graphOf(a, f).Raw()
 	for _, rn := range g.Nodes {
-		n := &node{id: rn.ID, name: rn.ID, comp: rn.Comp, ptr: rn.Pointer, in: map[string][]dedge{}, reads: map[string]bool{}, bfs: rn.BFS}
+		n := &node{id: rn.ID, name: rn.ID, comp: rn.Comp, ptr: rn.Pointer, bfs: rn.BFS} // in and reads: made by the first data edge
 		if rn.Comp.Is(compile.Object) {
 			n.ctype = compile.ComponentType(rn.Comp)
 			if s := strings.TrimSpace(rn.Comp.Get("name").StringOr("")); s != "" {
@@ -114,7 +114,13 @@ func (e *explorer) modelOf(a *compile.Agent, f *compile.Flow, top bool) *flowMod
 			continue
 		}
 		src, dst := at(rd.From), at(rd.To)
+		if dst.in == nil {
+			dst.in = map[string][]dedge{}
+		}
 		dst.in[rd.Input] = append(dst.in[rd.Input], dedge{src: src, output: rd.Output, input: rd.Input, ptr: rd.Pointer})
+		if src.reads == nil {
+			src.reads = map[string]bool{}
+		}
 		src.reads[rd.Output] = true
 	}
 	if top {
