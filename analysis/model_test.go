@@ -4,6 +4,8 @@ import (
 	"testing"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/lint"
 )
 
 // TestFlowModelShared: Snapshot.Flow builds each Flow's model once and
@@ -42,5 +44,31 @@ func TestFlowModelShared(t *testing.T) {
 	}
 	if _, err := (&Snapshot{}).Flow(""); err == nil {
 		t.Error("a snapshot without an agent has no model")
+	}
+}
+
+// TestOneModelPerFlow: one analysis with every stage (the dry run, the
+// prompt report, the drawn graphs) models each Flow of the document once:
+// the dry run walks the snapshot's models (dryrun.Options.Flow) and every
+// face reads Snapshot.Flow.
+func TestOneModelPerFlow(t *testing.T) {
+	for _, name := range []string{"orchestrator-agent", "context-slot-agent", "branching-agent"} {
+		before := flowgraph.Builds()
+		s := Run(fixture(name), Options{Stages: Everything, Mode: lint.ModeFull})
+		if !s.Good() || s.DryRun == nil {
+			t.Fatalf("%s: did not load or walk: %v", name, s.LoadErr)
+		}
+		flows := compile.Flows(s.Agent.Flow.Root)
+		for _, f := range s.Flows {
+			f.Drawn()
+		}
+		for _, f := range flows {
+			if _, err := s.Flow(f.Pointer); err != nil {
+				t.Fatalf("%s: model of %q: %v", name, f.Pointer, err)
+			}
+		}
+		if got := flowgraph.Builds() - before; got != uint64(len(flows)) {
+			t.Errorf("%s: %d flow models built for %d flows", name, got, len(flows))
+		}
 	}
 }

@@ -45,28 +45,39 @@ func (a *Agent) ChildCalls() []ChildCall {
 	var out []ChildCall
 	flows := Flows(a.Flow.Root)
 	registry := a.RegistryComponents()
-	Walk(a.Flow.Root, "", func(ptr string, n *Node) bool {
+	// WalkNodes, not Walk: a pointer is built only for the nodes that
+	// need one (an AgentNode's enclosing Flow, a call), not for every value.
+	WalkNodes(a.Flow.Root, func(n *Node) bool {
 		if !n.Is(Object) {
 			return n.Is(Array)
 		}
+		ct := ComponentType(n)
 		var agent *Node
-		agentPtr := ""
-		if ComponentType(n) == "AgentNode" {
+		ptr, agentPtr := "", ""
+		switch ct {
+		case "AgentNode":
+			ptr = PointerOf(n)
 			agentPtr = Append(ptr, "agent")
 			r := enclosing(flows, ptr).Resolve(n.Get("agent"), agentPtr, registry)
 			agent, agentPtr = r.Node, r.Pointer
+		case "FlowNode", "MapNode", "ParallelMapNode", "CatchExceptionNode":
+		default:
+			return true
 		}
 		pkg := CalledPackage(n, agent)
 		name, ok := pkg.Str()
 		if !ok || name == "" {
 			return true
 		}
+		if ct != "AgentNode" {
+			ptr = PointerOf(n)
+		}
 		at := Append(ptr, "metadata", "cinatra", "packageName")
 		if agent != nil {
 			at = Append(agentPtr, "metadata", "cinatra", "packageName")
 		}
 		id := n.Get("id").StringOr(n.Get("name").StringOr(""))
-		out = append(out, ChildCall{Node: ptr, Type: ComponentType(n), ID: id, Package: name, At: at})
+		out = append(out, ChildCall{Node: ptr, Type: ct, ID: id, Package: name, At: at})
 		return true
 	})
 	return out

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"bytes"
 	"sort"
 	"strconv"
 	"strings"
@@ -61,31 +62,41 @@ func (d *Doc) lineStarts() []int {
 // the line start.
 func (d *Doc) buildPosIndex() {
 	src := d.Src
-	lines := append(make([]int, 0, 64), 0)
+	lines := make([]int, 1, bytes.Count(src, newline)+1)
 	var marks []runeMark
-	last, col := 0, 0
-	for i := 0; i < len(src); {
-		c := src[i]
-		if c == '\n' {
-			i++
-			lines = append(lines, i)
-			last, col = i, 0
-			continue
+	for start := 0; ; {
+		end := len(src)
+		if j := bytes.IndexByte(src[start:], '\n'); j >= 0 {
+			end = start + j
 		}
-		if i-last >= runeMarkStep {
-			marks = append(marks, runeMark{off: i, col: col})
-			last = i
+		// Only a line of runeMarkStep bytes or more has checkpoints: the
+		// characters of the others are not counted here.
+		if end-start >= runeMarkStep {
+			last, col := start, 0
+			for i := start; i < end; {
+				if i-last >= runeMarkStep {
+					marks = append(marks, runeMark{off: i, col: col})
+					last = i
+				}
+				if c := src[i]; c < utf8.RuneSelf {
+					i++
+				} else {
+					_, size := utf8.DecodeRune(src[i:])
+					i += size
+				}
+				col++
+			}
 		}
-		if c < utf8.RuneSelf {
-			i++
-		} else {
-			_, size := utf8.DecodeRune(src[i:])
-			i += size
+		if end == len(src) {
+			break
 		}
-		col++
+		start = end + 1
+		lines = append(lines, start)
 	}
 	d.lines, d.marks = lines, marks
 }
+
+var newline = []byte{'\n'}
 
 // lineOf returns the 0-based line holding byte offset off.
 func (d *Doc) lineOf(off int) int {
@@ -240,17 +251,23 @@ func EscapePointerToken(s string) string {
 }
 
 // Pointer joins reference tokens into a JSON Pointer: Pointer("a", "b/c") = "/a/b~1c".
-func Pointer(tokens ...string) string {
+func Pointer(tokens ...string) string { return Append("", tokens...) }
+
+// Append adds tokens to an existing pointer, in one allocation.
+func Append(ptr string, tokens ...string) string {
+	n := len(ptr)
+	for _, t := range tokens {
+		n += 1 + len(t)
+	}
 	var b strings.Builder
+	b.Grow(n)
+	b.WriteString(ptr)
 	for _, t := range tokens {
 		b.WriteByte('/')
 		b.WriteString(EscapePointerToken(t))
 	}
 	return b.String()
 }
-
-// Append adds tokens to an existing pointer.
-func Append(ptr string, tokens ...string) string { return ptr + Pointer(tokens...) }
 
 // AppendIndex adds an array index to a pointer.
 func AppendIndex(ptr string, i int) string { return ptr + "/" + strconv.Itoa(i) }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sort"
 	"strconv"
+	"sync"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -246,7 +247,11 @@ func parse(src []byte) (*Node, []DuplicateKey, *SyntaxError) {
 	if len(src) > MaxFileBytes {
 		return nil, nil, tooLarge(len(src))
 	}
-	p := parser{src: src, dec: jsontext.NewDecoder(bytes.NewReader(src), jsontext.AllowDuplicateNames(true))}
+	// A bytes.Buffer is parsed in place: the decoder copies nothing.
+	p := parser{src: src, dec: jsontext.NewDecoder(bytes.NewBuffer(src), jsontext.AllowDuplicateNames(true))}
+	sc := scratchPool.Get().(*scratch)
+	p.strs, p.members, p.items = sc.strs, sc.members, sc.items
+	defer p.release(sc)
 	root, err := p.value(0)
 	if err != nil {
 		return nil, nil, p.syntaxError(err)
@@ -273,6 +278,68 @@ type parser struct {
 	items   []*Node  // open arrays' items, innermost last
 
 	dups []DuplicateKey // repeated keys, in the order their objects close
+
+	// strs interns the keys and short strings of one parse: a flow file
+	// repeats a few dozen keys and values thousands of times.
+	strs map[string]string
+}
+
+// scratchPool holds a parse's scratch between parses: the interning map
+// (its buckets reused, its strings dropped) and the members and items
+// stacks (emptied: they hold no reference once a parse returns).
+var scratchPool = sync.Pool{New: func() any {
+	return &scratch{strs: make(map[string]string, 256), members: make([]Member, 0, 64), items: make([]*Node, 0, 64)}
+}}
+
+type scratch struct {
+	strs    map[string]string
+	members []Member
+	items   []*Node
+}
+
+// release returns the scratch to the pool; stacks a hostile file grew
+// past 4,096 entries are dropped instead.
+func (p *parser) release(sc *scratch) {
+	clear(p.strs)
+	sc.strs = p.strs
+	sc.members, sc.items = p.members[:0], p.items[:0]
+	if cap(sc.members) > 4096 {
+		sc.members = make([]Member, 0, 64)
+	}
+	if cap(sc.items) > 4096 {
+		sc.items = make([]*Node, 0, 64)
+	}
+	clear(sc.members[:cap(sc.members)])
+	clear(sc.items[:cap(sc.items)])
+	scratchPool.Put(sc)
+	p.strs, p.members, p.items = nil, nil, nil
+}
+
+// internCap bounds the strings interned per parse.
+const internCap = 4096
+
+// internMax is the longest string value interned (keys always are).
+const internMax = 32
+
+// text is the string the token just read (tok, starting at off in the
+// source) stands for: read straight from the source and interned when it
+// has no escape, else decoded by the token.
+func (p *parser) text(tok jsontext.Token, off int, intern bool) string {
+	end := int(p.dec.InputOffset())
+	if intern && p.strs != nil && off >= 0 && end <= len(p.src) && end-off >= 2 && p.src[off] == '"' && p.src[end-1] == '"' {
+		raw := p.src[off+1 : end-1]
+		if bytes.IndexByte(raw, '\\') < 0 {
+			if s, ok := p.strs[string(raw)]; ok {
+				return s
+			}
+			s := string(raw)
+			if len(p.strs) < internCap { // a file of distinct ids does not grow the map without end
+				p.strs[s] = s
+			}
+			return s
+		}
+	}
+	return tok.String()
 }
 
 func (p *parser) newNode() *Node {
@@ -322,7 +389,8 @@ func (p *parser) value(depth int) (*Node, error) {
 	case 't', 'f':
 		n.Kind, n.Bool = Bool, tok.Bool()
 	case '"':
-		n.Kind, n.Text = String, tok.String()
+		n.Kind = String
+		n.Text = p.text(tok, off, int(p.dec.InputOffset())-off <= internMax+2)
 	case '0':
 		n.Kind, n.Text = Number, tok.String()
 	case '{':
@@ -336,7 +404,7 @@ func (p *parser) value(depth int) (*Node, error) {
 			if err != nil {
 				return nil, err
 			}
-			key := kt.String() // before the next read voids the token
+			key := p.text(kt, keyOff, true) // before the next read voids the token
 			v, err := p.value(depth + 1)
 			if err != nil {
 				return nil, err

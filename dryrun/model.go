@@ -5,6 +5,7 @@ import (
 	"strings"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/flowgraph"
 )
 
 // The flow model the walk runs over: one per Flow object, built once per
@@ -78,70 +79,49 @@ func (e *explorer) modelOf(a *compile.Agent, f *compile.Flow, top bool) *flowMod
 		m.file = a.Flow.Path
 	}
 	e.models[f.Node] = m
-	var registry *compile.Node
-	if a != nil {
-		registry = a.RegistryComponents()
-	}
-	resolve := func(n *compile.Node, ptr string) compile.Resolved { return f.Resolve(n, ptr, registry) }
-
-	nodesPtr := compile.Append(f.Pointer, "nodes")
-	for i, it := range items(f.Node.Get("nodes")) {
-		id := endpoint(it)
-		if id == "" || m.byID[id] != nil {
-			continue
-		}
-		r := resolve(it, compile.AppendIndex(nodesPtr, i))
-		n := &node{id: id, name: id, comp: r.Node, ptr: r.Pointer, in: map[string][]dedge{}, reads: map[string]bool{}, bfs: -1}
-		if r.Node.Is(compile.Object) {
-			n.ctype = compile.ComponentType(r.Node)
-			if s := strings.TrimSpace(r.Node.Get("name").StringOr("")); s != "" {
+	// The nodes and edges are the flow's one model (flowgraph's Raw,
+	// resolved once per analysis), read in the document's own terms.
+	g := e.graphOf(a, f).Raw()
+	for _, rn := range g.Nodes {
+		n := &node{id: rn.ID, name: rn.ID, comp: rn.Comp, ptr: rn.Pointer, bfs: rn.BFS} // in and reads: made by the first data edge
+		if rn.Comp.Is(compile.Object) {
+			n.ctype = compile.ComponentType(rn.Comp)
+			if s := strings.TrimSpace(rn.Comp.Get("name").StringOr("")); s != "" {
 				n.name = s
 			}
 		}
 		if n.ptr == "" {
-			n.ptr = compile.AppendIndex(nodesPtr, i)
+			n.ptr = rn.Entry
 		}
-		m.byID[id] = n
+		if m.byID[rn.ID] != nil { // two ids with one label in the graph: the first, as ever
+			continue
+		}
+		m.byID[rn.ID] = n
 		m.nodes = append(m.nodes, n)
 	}
-	if id := endpoint(f.Node.Get("start_node")); id != "" {
-		m.start = m.byID[id]
+	at := func(i int) *node { return m.byID[g.Nodes[i].ID] }
+	if g.Start >= 0 {
+		m.start = at(g.Start)
 	}
-	cfPtr := compile.Append(f.Pointer, "control_flow_connections")
-	for i, it := range items(f.Node.Get("control_flow_connections")) {
-		ptr := compile.AppendIndex(cfPtr, i)
-		r := resolve(it, ptr)
-		if !r.Node.Is(compile.Object) {
-			continue
-		}
-		from, to := m.byID[endpoint(r.Node.Get("from_node"))], m.byID[endpoint(r.Node.Get("to_node"))]
-		if from == nil || to == nil {
-			continue
-		}
-		from.out = append(from.out, edge{branch: r.Node.Get("from_branch").StringOr(""), to: to, ptr: ptr})
+	for _, re := range g.Edges {
+		from, to := at(re.From), at(re.To)
+		from.out = append(from.out, edge{branch: re.Branch, to: to, ptr: re.Pointer})
 	}
 	dfc := f.Node.Get("data_flow_connections")
 	m.explicit = dfc.Is(compile.Array) && len(dfc.Items) > 0
-	dfPtr := compile.Append(f.Pointer, "data_flow_connections")
-	for i, it := range items(dfc) {
-		ptr := compile.AppendIndex(dfPtr, i)
-		r := resolve(it, ptr)
-		if !r.Node.Is(compile.Object) {
+	for _, rd := range g.Data {
+		if rd.Output == "" || rd.Input == "" {
 			continue
 		}
-		src, dst := m.byID[endpoint(r.Node.Get("source_node"))], m.byID[endpoint(r.Node.Get("destination_node"))]
-		out, _ := r.Node.Get("source_output").Str()
-		in, _ := r.Node.Get("destination_input").Str()
-		if src == nil || dst == nil || out == "" || in == "" {
-			continue
+		src, dst := at(rd.From), at(rd.To)
+		if dst.in == nil {
+			dst.in = map[string][]dedge{}
 		}
-		dst.in[in] = append(dst.in[in], dedge{src: src, output: out, input: in, ptr: ptr})
-		src.reads[out] = true
-	}
-	for i, id := range compile.BFSOrder(f.Node) {
-		if n := m.byID[id]; n != nil && n.bfs < 0 {
-			n.bfs = i
+		dst.in[rd.Input] = append(dst.in[rd.Input], dedge{src: src, output: rd.Output, input: rd.Input, ptr: rd.Pointer})
+		if src.reads == nil {
+			src.reads = map[string]bool{}
 		}
+		src.reads[rd.Output] = true
 	}
 	if top {
 		for _, s := range compile.FlowStepOrder(f.Node) {
@@ -274,17 +254,36 @@ func (e *explorer) subflow(m *flowModel, n *node, depth int) *flowModel {
 	return n.sub
 }
 
+// graphOf is the one model of Flow f of agent a: the analysis's
+// (Options.Flow) for a Flow of the explored agent's document, else built
+// here, once per exploration (a child agent's flows, a registry Flow).
+func (e *explorer) graphOf(a *compile.Agent, f *compile.Flow) *flowgraph.Graph {
+	if a == e.root && e.opts.Flow != nil && a != nil && a.Flow != nil && a.Flow.Root != nil {
+		if df := e.docFlows(a)[f.Pointer]; df != nil && df.Node == f.Node {
+			if g, err := e.opts.Flow(f.Pointer); err == nil && g != nil && g.Raw() != nil {
+				return g
+			}
+		}
+	}
+	return flowgraph.BuildFlow(a, f)
+}
+
+// docFlows maps the pointer of each Flow of a's document to it.
+func (e *explorer) docFlows(a *compile.Agent) map[string]*compile.Flow {
+	if e.flows[a] == nil {
+		e.flows[a] = map[string]*compile.Flow{}
+		for _, f := range compile.Flows(a.Flow.Root) {
+			e.flows[a][f.Pointer] = f
+		}
+	}
+	return e.flows[a]
+}
+
 // flowAt returns the compile.Flow (with its enclosing scopes) of a
 // resolved Flow component.
 func (e *explorer) flowAt(a *compile.Agent, r compile.Resolved) *compile.Flow {
 	if r.Pointer != "" && a != nil && a.Flow != nil && a.Flow.Root != nil {
-		if e.flows[a] == nil {
-			e.flows[a] = map[string]*compile.Flow{}
-			for _, f := range compile.Flows(a.Flow.Root) {
-				e.flows[a][f.Pointer] = f
-			}
-		}
-		if f := e.flows[a][r.Pointer]; f != nil {
+		if f := e.docFlows(a)[r.Pointer]; f != nil {
 			return f
 		}
 	}

@@ -130,6 +130,7 @@ type Graph struct {
 	Data        []DataEdge
 
 	index map[string]int
+	raw   *Raw // the same model in the document's own terms (Raw)
 }
 
 // NodeIndex returns the index of the node with id, or -1.
@@ -187,15 +188,62 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 		}
 		return nil, fmt.Errorf("%w at %q", ErrNoFlow, flowPointer)
 	}
-	resolve := newResolver(f, a.RegistryComponents())
+	return BuildFlow(a, f), nil
+}
+
+// BuildFlow builds the graph of the Flow f of agent a (a Flow of its
+// document, or one its references resolve to, such as a registry
+// component's). Build finds f from a pointer; the dry run, which reaches
+// flows by resolving references, calls this.
+func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
+	builds.Add(1)
+	// Every id appears in nodes and again at each edge's ends: its label
+	// (present.Text, which scans for secrets) is computed once per Build.
+	labels := map[string]string{}
+	plain := label
+	label := func(s string) string {
+		if s == "" {
+			return ""
+		}
+		l, ok := labels[s]
+		if !ok {
+			l = plain(s)
+			labels[s] = l
+		}
+		return l
+	}
+	endpointID := func(n *compile.Node) string {
+		if id, ok := compile.RefID(n); ok {
+			return label(id)
+		}
+		if n.Is(compile.Object) {
+			return label(n.Get("id").StringOr(""))
+		}
+		return ""
+	}
+	var registry *compile.Node
+	file := ""
+	if a != nil {
+		registry = a.RegistryComponents()
+		if a.Flow != nil {
+			file = a.Flow.Path
+		}
+	}
+	resolve := newResolver(f, registry)
+	nn, ne, nd := len(items(f.Node.Get("nodes"))), len(items(f.Node.Get("control_flow_connections"))), len(items(f.Node.Get("data_flow_connections")))
+	raw := &Raw{Flow: f, Start: -1, Nodes: make([]RawNode, 0, nn), Edges: make([]RawEdge, 0, ne), Data: make([]RawData, 0, nd)}
 	g := &Graph{
+		raw:         raw,
 		FlowID:      label(f.ID()),
 		FlowName:    label(f.Node.Get("name").StringOr("")),
 		FlowPointer: f.Pointer,
-		File:        a.Flow.Path,
-		index:       map[string]int{},
+		File:        file,
+		Nodes:       make([]*Node, 0, nn),
+		Edges:       make([]Edge, 0, ne),
+		Data:        make([]DataEdge, 0, nd),
+		index:       make(map[string]int, nn),
 	}
-	comps := map[string]compile.Resolved{}
+	comps := make(map[string]compile.Resolved, nn)
 
 	// Nodes, in `nodes` order; a node listed twice is kept once.
 	nodesPtr := compile.Append(f.Pointer, "nodes")
@@ -224,6 +272,7 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 		comps[id] = r
 		g.index[id] = len(g.Nodes)
 		g.Nodes = append(g.Nodes, n)
+		raw.Nodes = append(raw.Nodes, RawNode{ID: rawEndpointID(item), Comp: r.Node, Pointer: r.Pointer, Entry: itemPtr, BFS: -1})
 	}
 
 	// Control edges between known nodes.
@@ -236,12 +285,14 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 		}
 		from, to := endpointID(e.Node.Get("from_node")), endpointID(e.Node.Get("to_node"))
 		fi, ok1 := g.index[from]
-		_, ok2 := g.index[to]
+		ti, ok2 := g.index[to]
 		if !ok1 || !ok2 {
 			continue
 		}
+		branch := e.Node.Get("from_branch").StringOr("")
 		g.Edges = append(g.Edges, Edge{From: g.Nodes[fi].ID, To: label(to),
-			Branch: label(e.Node.Get("from_branch").StringOr("")), Pointer: ptr})
+			Branch: label(branch), Pointer: ptr})
+		raw.Edges = append(raw.Edges, RawEdge{From: fi, To: ti, Branch: branch, Pointer: ptr})
 		if from == to {
 			g.Nodes[fi].SelfLoop = true
 		}
@@ -254,19 +305,23 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 			continue
 		}
 		from, to := endpointID(e.Node.Get("source_node")), endpointID(e.Node.Get("destination_node"))
-		if _, ok := g.index[from]; !ok {
+		fi, ok := g.index[from]
+		if !ok {
 			continue
 		}
-		if _, ok := g.index[to]; !ok {
+		ti, ok := g.index[to]
+		if !ok {
 			continue
 		}
+		out, in := e.Node.Get("source_output").StringOr(""), e.Node.Get("destination_input").StringOr("")
 		g.Data = append(g.Data, DataEdge{From: label(from), To: label(to), Pointer: ptr,
-			Output: label(e.Node.Get("source_output").StringOr("")),
-			Input:  label(e.Node.Get("destination_input").StringOr(""))})
+			Output: label(out), Input: label(in)})
+		raw.Data = append(raw.Data, RawData{From: fi, To: ti, Output: out, Input: in, Pointer: ptr})
 	}
 	if id := endpointID(f.Node.Get("start_node")); id != "" {
-		if _, ok := g.index[id]; ok {
+		if i, ok := g.index[id]; ok {
 			g.Start = label(id)
+			raw.Start = i
 		}
 	}
 
@@ -275,10 +330,10 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 	for _, n := range g.Nodes {
 		n.Approval, n.Risk = approvalOf(comps[n.ID], resolve)
 	}
-	if a.Profile == compile.ProfileCinatra && f.Parent == nil {
+	if a != nil && a.Profile == compile.ProfileCinatra && f.Parent == nil {
 		g.numberSteps(f.Node)
 	}
-	return g, nil
+	return g
 }
 
 // resolver resolves a component reference inside one Flow.
@@ -417,11 +472,14 @@ func addRelated(n *Node, r compile.Resolved, resolve resolver) {
 func (g *Graph) order(flow *compile.Node) {
 	pos := 0
 	placed := make([]bool, len(g.Nodes))
-	for _, id := range compile.BFSOrder(flow) {
+	for k, id := range compile.BFSOrder(flow) {
 		if i, ok := g.index[label(id)]; ok && !placed[i] {
 			placed[i] = true
 			g.Nodes[i].BFS = pos
 			pos++
+			if g.raw != nil {
+				g.raw.Nodes[i].BFS = k
+			}
 		}
 	}
 	for i, n := range g.Nodes {

@@ -84,7 +84,7 @@ func checkAgentSpecIO(p *Pass) {
 	if _, pre := preReleaseSyntax(doc.Root); pre {
 		return
 	}
-	dm := buildDocModel(p.Agent)
+	dm := p.docModel()
 	known := knownComponentTypes()
 	walkComponents(doc.Root, "", func(ptr string, c *compile.Node, ct string) {
 		if !known[ct] {

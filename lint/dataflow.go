@@ -132,8 +132,8 @@ func duplicateDataEdges(p *Pass, dm *docModel, m *flowModel) {
 		key
 		ref string
 	}
-	first := map[key]*dedge{}
-	refs := map[keyRef]bool{} // the $component_refs of the entries seen, per edge (one map, not one per edge)
+	first := make(map[key]*dedge, len(m.data))
+	refs := make(map[keyRef]bool, len(m.data)) // the $component_refs of the entries seen, per edge (one map, not one per edge)
 	for _, e := range m.data {
 		if e.srcRef.id == "" || e.dstRef.id == "" {
 			continue // unresolved endpoints are edge_unknown_node's

@@ -67,7 +67,7 @@ var passFlowGraph = &Check{Name: "agentspec-flowgraph", Run: checkFlowGraph}
 
 // checkFlowGraph runs the graph and data-flow rules on every Flow.
 func checkFlowGraph(p *Pass) {
-	dm := buildDocModel(p.Agent)
+	dm := p.docModel()
 	cinatra := p.Agent.Profile == compile.ProfileCinatra
 	for _, m := range dm.flows {
 		// The Cinatra validator counts Start/EndNodes and duplicate node

@@ -3,6 +3,7 @@ package lint
 import (
 	"sort"
 	"strings"
+	"sync/atomic"
 
 	"github.com/oastui/oastui/compile"
 )
@@ -86,10 +87,34 @@ type docModel struct {
 	refs     *refIndex
 }
 
+// docModelBuilds counts buildDocModel calls (the tests that hold one
+// model per review read it).
+var docModelBuilds atomic.Uint64
+
+// docModel is the model of the agent's flow file, built on first use and
+// shared by every check of the review (the flow-graph rules and the
+// Agent Spec I/O rules read the same one).
+func (p *Pass) docModel() *docModel {
+	if p.dm == nil {
+		p.dm = buildDocModel(p.Agent, p.defs())
+	}
+	return p.dm
+}
+
+// defs is the index of the flow file's `$referenced_components`
+// definitions, built once per review for the model and the duplicate
+// definitions check.
+func (p *Pass) defs() *refIndex {
+	if p.ri == nil {
+		p.ri = buildRefIndex(p.Agent.Flow.Root, false)
+	}
+	return p.ri
+}
+
 // buildDocModel models every Flow of the agent's flow file.
-func buildDocModel(a *compile.Agent) *docModel {
-	dm := &docModel{doc: a.Flow, registry: a.RegistryComponents(), byNode: map[*compile.Node]*flowModel{}}
-	dm.refs = buildRefIndex(a.Flow.Root, false)
+func buildDocModel(a *compile.Agent, refs *refIndex) *docModel {
+	docModelBuilds.Add(1)
+	dm := &docModel{doc: a.Flow, registry: a.RegistryComponents(), byNode: map[*compile.Node]*flowModel{}, refs: refs}
 	for _, f := range compile.Flows(a.Flow.Root) {
 		m := dm.buildFlow(f)
 		dm.flows = append(dm.flows, m)

@@ -243,7 +243,7 @@ func checkDuplicateDefinitions(p *Pass) {
 	if foreignFormat(doc.Root) != "" {
 		return
 	}
-	ri := buildRefIndex(doc.Root, false)
+	ri := p.defs()
 	var repeated []string // pointers of second definitions: their ids are reported as the key
 	for _, key := range ri.order {
 		ds := ri.defs[key]
@@ -254,7 +254,7 @@ func checkDuplicateDefinitions(p *Pass) {
 				key, ds[0].ptr))
 		}
 	}
-	ids := map[string][]string{}
+	ids := map[string][]*compile.Node{} // pointers are built only for the ids seen twice
 	var order []string
 	compile.WalkNodes(doc.Root, func(n *compile.Node) bool {
 		if n.Kind != compile.Object {
@@ -270,13 +270,17 @@ func checkDuplicateDefinitions(p *Pass) {
 		if _, seen := ids[id]; !seen {
 			order = append(order, id)
 		}
-		ids[id] = append(ids[id], compile.PointerOf(n))
+		ids[id] = append(ids[id], n)
 		return true
 	})
 	for _, id := range order {
+		if len(ids[id]) < 2 {
+			continue
+		}
 		var ptrs []string
 	sites:
-		for _, ptr := range ids[id] {
+		for _, n := range ids[id] {
+			ptr := compile.PointerOf(n)
 			for _, r := range repeated {
 				if ptr == r || strings.HasPrefix(ptr, r+"/") {
 					continue sites // inside a repeated key's definition: reported as the key

@@ -18,7 +18,7 @@ func init() {
 		if opts.DryRun == nil && opts.Mode == ModeFull {
 			opts.DryRun = dryrun.Explore(a, dryrun.Options{Children: a.FindAgent})
 		}
-		if opts.Prompts == nil {
+		if opts.Prompts == nil && opts.Config.Budget.Limited() { // as analysis: no budget, no count
 			opts.Prompts = prompts.Build(prompts.Input{Agent: a, Budget: opts.Config.Budget, BudgetOnly: true})
 		}
 	}
@@ -53,4 +53,21 @@ func hasGroup(fs []Finding, group string) bool {
 		}
 	}
 	return false
+}
+
+// TestOneDocModelPerReview: the flow-graph rules and the Agent Spec I/O
+// rules read one model of the flow file, built once per review.
+func TestOneDocModelPerReview(t *testing.T) {
+	a := rvLoad(t, filepath.Join("testdata", "rules", "err", "io_wrapped_mismatch", "io_wrapped_mismatch.json"))
+	if a.Profile != compile.ProfileAgentSpec {
+		t.Fatalf("the fixture is in profile %s; both passes run in agentspec", a.Profile)
+	}
+	before := docModelBuilds.Load()
+	r := Run(a, Options{})
+	if !hasCode(r.Findings, RuleIOWrappedMismatch.Code) {
+		t.Fatalf("the fixture's finding is missing: %+v", r.Findings)
+	}
+	if got := docModelBuilds.Load() - before; got != 1 {
+		t.Errorf("%d models of the flow file built in one review, want 1", got)
+	}
 }
