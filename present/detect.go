@@ -887,6 +887,15 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int) (Detection, 
 				}
 			}
 		}
+		// a path or a URL is no entropy candidate as a whole, and a
+		// provider key inside it is no key inside a word when its body is
+		// hex; each of its segments is judged as a token: /x/<token>/y, a
+		// pointer /$referenced_components/<token>/id, https://h/a/<token>
+		if b-a > 8 && strings.IndexByte(tok, '/') >= 0 {
+			if d, ok := secPathSegment(class, value, a, b); ok {
+				return d, true, marks
+			}
+		}
 		prevA, prevB = a, b
 	}
 	return Detection{}, false, marks
@@ -908,6 +917,39 @@ func secEntropyCandidate(t string) bool {
 		return false
 	}
 	return true
+}
+
+// secPathSegment finds the first segment of the token value[a:b] (between
+// '/' and '?') that is a secret judged on its own, as a token
+// between spaces is: a provider key, or (under a key that is not an
+// identifier's) a high-entropy token. The segment boundaries are the
+// path's own separators, so a token used as a path component, a pointer's
+// reference token or a URL path segment is masked like the same token
+// alone. Linear: each byte is read once by the split and at most once more
+// by the look at its segment.
+func secPathSegment(class KeyClass, value string, a, b int) (Detection, bool) {
+	s := a
+	for i := a; i <= b; i++ {
+		if i < b {
+			switch value[i] {
+			case '/', '?':
+			default:
+				continue
+			}
+		}
+		if i-s >= 8 && i-s < b-a {
+			if d, ok := secPrefixAt(value, s, i); ok {
+				return d, true
+			}
+			if seg := value[s:i]; class >= KeyNeutral && len(seg) >= secretMinEntLen && secEntropyCandidate(seg) {
+				if h, n := secShannon(seg); n >= secretMinEntLen && h >= secretMinEntropy && !secIsPlaceholderToken(seg) {
+					return secDet("high-entropy-token", value, s, i, false), true
+				}
+			}
+		}
+		s = i + 1
+	}
+	return Detection{}, false
 }
 
 func secIsAuthScheme(t string) bool {
