@@ -67,3 +67,15 @@ func TestPathSegmentsSamples(t *testing.T) {
 		t.Errorf("%d of %d wrapped samples shown", shown, n)
 	}
 }
+
+// TestFieldSuffix: a provider key used as a node id followed by one of its
+// outputs ("node.output", the dry run's producer) is masked like the key
+// alone; a key followed by other text stays judged as before.
+func TestFieldSuffix(t *testing.T) {
+	const key = "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"
+	for _, in := range []string{key + ".changes", "← " + key + ".release_size", "parent: " + key + ".x1"} {
+		if got := Text(in); strings.Contains(got, key) {
+			t.Errorf("Text(%q) = %q: the key is shown", in, got)
+		}
+	}
+}
