@@ -941,7 +941,10 @@ func secPathSegment(class KeyClass, value string, a, b int) (Detection, bool) {
 			if d, ok := secPrefixAt(value, s, i); ok {
 				return d, true
 			}
-			if seg := value[s:i]; class >= KeyNeutral && len(seg) >= secretMinEntLen && secEntropyCandidate(seg) {
+			// a segment of words and numbers (a directory named after a
+			// test, a package slug with a build number) is no token,
+			// however many distinct characters it has
+			if seg := value[s:i]; class >= KeyNeutral && len(seg) >= secretMinEntLen && secEntropyCandidate(seg) && !secIsWordsAndNumbers(seg) {
 				if h, n := secShannon(seg); n >= secretMinEntLen && h >= secretMinEntropy && !secIsPlaceholderToken(seg) {
 					return secDet("high-entropy-token", value, s, i, false), true
 				}
@@ -950,6 +953,36 @@ func secPathSegment(class KeyClass, value string, a, b int) (Detection, bool) {
 		s = i + 1
 	}
 	return Detection{}, false
+}
+
+// secIsWordsAndNumbers: t is words with numbers only at the ends of its
+// '-', '_' or '.' separated parts (TestHistoryblog-linkedin-publish-
+// agent3921187465, release-build-20261127): without the numbers, an
+// identifier of words. Digits inside a part (4b1dY8I8i4…) make a token.
+func secIsWordsAndNumbers(t string) bool {
+	b := make([]byte, 0, len(t))
+	part := 0 // start of the current part in b
+	for i := 0; i <= len(t); i++ {
+		if i == len(t) || t[i] == '-' || t[i] == '_' || t[i] == '.' {
+			// drop the part's trailing number
+			for len(b) > part && b[len(b)-1] >= '0' && b[len(b)-1] <= '9' {
+				b = b[:len(b)-1]
+			}
+			for j := part; j < len(b); j++ {
+				if b[j] >= '0' && b[j] <= '9' {
+					return false
+				}
+			}
+			if i < len(t) && len(b) > part {
+				b = append(b, t[i])
+			}
+			part = len(b)
+			continue
+		}
+		b = append(b, t[i])
+	}
+	w := strings.Trim(string(b), "-_.")
+	return w != "" && secIsIdentifierish(w) && !secLooksRandom(w)
 }
 
 func secIsAuthScheme(t string) bool {

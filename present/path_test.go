@@ -79,3 +79,17 @@ func TestFieldSuffix(t *testing.T) {
 		}
 	}
 }
+
+// TestPathSegmentsOfWords: a directory named of words and a number (Go's
+// t.TempDir, a package slug with a build number) is not masked: the faces
+// relativise paths, and a masked directory breaks that.
+func TestPathSegmentsOfWords(t *testing.T) {
+	for _, in := range []string{
+		"/tmp/TestHistoryblog-linkedin-publish-agent3921187465/001/agents/cinatra-ai/blog-linkedin-publish-agent/cinatra/oas.json",
+		"/home/ci/builds/release-notes-agent-build-20261127-104455/cinatra/oas.json",
+	} {
+		if got := Text(in); got != in {
+			t.Errorf("Text(%q) = %q", in, got)
+		}
+	}
+}

@@ -71,6 +71,7 @@ func newPromptsCmd() *cobra.Command {
 			}
 			var b bytes.Buffer
 			if format == "json" {
+				boundPlaceholders(r, promptsMaxJSONPlaceholders)
 				enc := json.NewEncoder(&b)
 				enc.SetEscapeHTML(false)
 				enc.SetIndent("", "  ")
@@ -152,7 +153,7 @@ func writeNodeText(w io.Writer, n *prompts.NodePrompt, encs []string) {
 	fmt.Fprintf(w, "placeholders (%d):\n", len(n.Placeholders))
 	for i, p := range n.Placeholders {
 		if i == promptsMaxPlaceholders {
-			fmt.Fprintf(w, "  … %d more placeholders (--format json lists every one)\n", len(n.Placeholders)-i)
+			fmt.Fprintf(w, "  … %d more placeholders (--format json lists up to %d)\n", len(n.Placeholders)-i, promptsMaxJSONPlaceholders)
 			break
 		}
 		fmt.Fprintf(w, "  {{ %s }} in %s ← %s; sample %q (%s, %d tokens) [%s]\n", p.Name, strings.Join(p.Roles, "+"),
@@ -165,6 +166,22 @@ func writeNodeText(w io.Writer, n *prompts.NodePrompt, encs []string) {
 // promptsMaxPlaceholders bounds the placeholders the text report lists per
 // node: a template of 100,000 placeholders wrote 10 MB of them.
 const promptsMaxPlaceholders = 200
+
+// promptsMaxJSONPlaceholders bounds the placeholders --format json lists
+// per node (placeholders_omitted counts the others): a template of
+// 100,000 placeholders wrote 60 MB of JSON (issue 26 item 14).
+const promptsMaxJSONPlaceholders = 1000
+
+// boundPlaceholders keeps the first max placeholders of each node of r (a
+// copy the face owns: Report.Clean's) and counts the others.
+func boundPlaceholders(r *prompts.Report, max int) {
+	for _, n := range r.Nodes {
+		if len(n.Placeholders) > max {
+			n.PlaceholdersOmitted = len(n.Placeholders) - max
+			n.Placeholders = n.Placeholders[:max:max]
+		}
+	}
+}
 
 func modelText(m prompts.Model) string {
 	id := strings.TrimSpace(m.Provider + " " + m.ID)
