@@ -101,15 +101,16 @@ type NodePrompt struct {
 	System       System        `json:"system"`
 	Templates    []Template    `json:"templates"`
 	Placeholders []Placeholder `json:"placeholders"`
+	Skill        *Skill        `json:"skill,omitempty"`
+	Tools        *Tools        `json:"tools,omitempty"`
+	Preview      Preview       `json:"preview"`
+	Tokens       Tokens        `json:"tokens"`
+	Buckets      StepBuckets   `json:"buckets"`
+
 	// PlaceholdersOmitted is how many placeholders a face left out of
 	// Placeholders to bound its output (oastui prompts --format json keeps
 	// the first promptsMaxJSONPlaceholders); 0 when the list is whole.
-	PlaceholdersOmitted int         `json:"placeholders_omitted,omitempty"`
-	Skill               *Skill      `json:"skill,omitempty"`
-	Tools               *Tools      `json:"tools,omitempty"`
-	Preview             Preview     `json:"preview"`
-	Tokens              Tokens      `json:"tokens"`
-	Buckets             StepBuckets `json:"buckets"`
+	PlaceholdersOmitted int `json:"placeholders_omitted,omitempty"`
 }
 
 // Model is the node's model and what is known of it.
