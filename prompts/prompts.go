@@ -146,6 +146,10 @@ type Template struct {
 	Field    string    `json:"field"` // data.system, data.user, prompt_template, system_prompt, …
 	Pointer  string    `json:"pointer,omitempty"`
 	Segments []Segment `json:"segments"`
+
+	// SegmentsOmitted is how many segments a face left out of Segments to
+	// bound its output (oastui prompts --format json); 0 when whole.
+	SegmentsOmitted int `json:"segments_omitted,omitempty"`
 }
 
 // Placeholder is one {{ name }} of the node's templates.

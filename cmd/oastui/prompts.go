@@ -168,17 +168,27 @@ func writeNodeText(w io.Writer, n *prompts.NodePrompt, encs []string) {
 const promptsMaxPlaceholders = 200
 
 // promptsMaxJSONPlaceholders bounds the placeholders --format json lists
-// per node (placeholders_omitted counts the others): a template of
-// 100,000 placeholders wrote 60 MB of JSON (issue 26 item 14).
+// per node (placeholders_omitted counts the others), and the segments of
+// each template (segments_omitted): a template of 100,000 placeholders
+// wrote 60 MB of JSON (issue 26 item 14).
 const promptsMaxJSONPlaceholders = 1000
 
 // boundPlaceholders keeps the first max placeholders of each node of r (a
-// copy the face owns: Report.Clean's) and counts the others.
+// copy the face owns: Report.Clean's) and the first 2·max+1 segments of
+// each template (a placeholder and the text after it, each), and counts
+// the others.
 func boundPlaceholders(r *prompts.Report, max int) {
 	for _, n := range r.Nodes {
 		if len(n.Placeholders) > max {
 			n.PlaceholdersOmitted = len(n.Placeholders) - max
 			n.Placeholders = n.Placeholders[:max:max]
+		}
+		for i := range n.Templates {
+			t := &n.Templates[i]
+			if k := 2*max + 1; len(t.Segments) > k {
+				t.SegmentsOmitted = len(t.Segments) - k
+				t.Segments = t.Segments[:k:k]
+			}
 		}
 	}
 }

@@ -146,4 +146,7 @@ func TestPromptsManyPlaceholdersBounded(t *testing.T) {
 	if c := strings.Count(js, `"sample_source"`); c != promptsMaxJSONPlaceholders || !strings.Contains(js, fmt.Sprintf(`"placeholders_omitted": %d`, total-promptsMaxJSONPlaceholders)) {
 		t.Errorf("json lists %d of the %d placeholders; %s", c, total, grepLines(js, "placeholders_omitted"))
 	}
+	if c := strings.Count(js, `"kind": "placeholder"`); c > 2*promptsMaxJSONPlaceholders+1 || !strings.Contains(js, `"segments_omitted": `) {
+		t.Errorf("json lists %d segments; %s", c, grepLines(js, "segments_omitted"))
+	}
 }
