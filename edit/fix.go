@@ -296,35 +296,64 @@ func (b *Batch) Moves() []Move {
 func (b *Batch) Files() []string { return Fix{Edits: b.Edits()}.Files() }
 
 // UnifiedDiff is the unified diff (3 lines of context, "--- a/path",
-// "+++ b/path") from old to new, "" when they are equal. Line endings are
-// kept as they are in the bytes (a CRLF file shows "\r\n" lines); the
-// terminal faces sanitise it before display.
+// "+++ b/path") from old to new, "" when they are equal: DiffEdits of the
+// one edit that turns old into new (their common prefix and suffix
+// left out), so that there is one diff. Line endings are kept as they are
+// in the bytes (a CRLF file shows "\r\n" lines); the terminal faces
+// sanitise it before display.
 func UnifiedDiff(path string, old, new []byte) string {
-	if bytes.Equal(old, new) {
-		return ""
+	p := 0
+	for p < len(old) && p < len(new) && old[p] == new[p] {
+		p++
 	}
-	p := strings.TrimPrefix(path, "/")
-	d := udiff.Unified("a/"+p, "b/"+p, string(old), string(new))
-	if d != "" && !strings.HasSuffix(d, "\n") { // a file without a final newline
-		d += "\n\\ No newline at end of file\n"
+	s := 0
+	for s < len(old)-p && s < len(new)-p && old[len(old)-1-s] == new[len(new)-1-s] {
+		s++
 	}
+	d, _ := DiffEdits(path, old, []Edit{{Start: p, End: len(old) - s, New: string(new[p : len(new)-s])}}) // one edit inside old always applies
 	return d
 }
 
-// DiffEdits is UnifiedDiff(path, src, Apply(src, edits)) computed from
-// the edits themselves (no diff search: linear in the file, where a Myers
-// diff of a file with thousands of scattered changes takes minutes).
+// DiffEdits is the unified diff of the edits of one file, as UnifiedDiff
+// writes it: the edits are widened to whole lines, the ones whose lines
+// overlap or follow each other are merged into one region, and each
+// region's old lines are diffed against its new lines (udiff.Lines, the
+// line diff). When the edits make one region — one edit, or edits on
+// neighbouring lines — it is UnifiedDiff(path, src, Apply(src, edits))
+// exactly; edits far apart are diffed region by region, which a diff of
+// the two whole versions may align differently (its line diff is a
+// heuristic that, on a large change, gives up to one long hunk). The
+// diff search is confined to the regions: a fix with thousands of
+// scattered edits costs the sum of its small regions.
 func DiffEdits(path string, src []byte, edits []Edit) (string, error) {
 	if _, err := Apply(src, edits); err != nil {
 		return "", err
 	}
 	s := sorted(edits)
-	ue := make([]udiff.Edit, 0, len(s))
-	for _, e := range s {
-		if e.Start == e.End && e.New == "" || string(src[e.Start:e.End]) == e.New {
-			continue
+	var ue []udiff.Edit
+	for i := 0; i < len(s); {
+		// a region: the whole lines of s[i], and of every next edit whose
+		// first line is one of them or the line just after them (changed
+		// lines next to each other are one change, as in the line diff)
+		start := lineStart(src, s[i].Start)
+		end := lineEnd(src, s[i].End)
+		j := i + 1
+		for j < len(s) && lineStart(src, s[j].Start) <= end {
+			end = max(end, lineEnd(src, s[j].End))
+			j++
 		}
-		ue = append(ue, udiff.Edit{Start: e.Start, End: e.End, New: e.New})
+		var nw strings.Builder
+		at := start
+		for _, e := range s[i:j] {
+			nw.Write(src[at:e.Start])
+			nw.WriteString(e.New)
+			at = e.End
+		}
+		nw.Write(src[at:end])
+		for _, d := range udiff.Lines(string(src[start:end]), nw.String()) {
+			ue = append(ue, udiff.Edit{Start: start + d.Start, End: start + d.End, New: d.New})
+		}
+		i = j
 	}
 	if len(ue) == 0 {
 		return "", nil
@@ -334,10 +363,27 @@ func DiffEdits(path string, src []byte, edits []Edit) (string, error) {
 	if err != nil {
 		return "", err
 	}
-	if d != "" && !strings.HasSuffix(d, "\n") {
+	if d != "" && !strings.HasSuffix(d, "\n") { // a file without a final newline
 		d += "\n\\ No newline at end of file\n"
 	}
 	return d, nil
+}
+
+// lineStart is the offset of the start of the line holding offset i.
+func lineStart(src []byte, i int) int { return bytes.LastIndexByte(src[:i], '\n') + 1 }
+
+// lineEnd is the offset just after the line that holds offset i (after
+// its newline; len(src) on the last line). A line that ends exactly at i
+// (i just after a newline) ends there: an edit that stops at a line's
+// start does not take that line.
+func lineEnd(src []byte, i int) int {
+	if i > 0 && src[i-1] == '\n' {
+		return i
+	}
+	if k := bytes.IndexByte(src[i:], '\n'); k >= 0 {
+		return i + k + 1
+	}
+	return len(src)
 }
 
 // ErrChanged is returned (wrapped) by WriteFix when the file on disk is

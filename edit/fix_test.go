@@ -123,8 +123,9 @@ func TestWriteFix(t *testing.T) {
 	}
 }
 
-// TestDiffEdits: the diff built from the edits is the Myers diff of the
-// two versions, for scattered, adjacent, CRLF and final-line edits.
+// TestDiffEdits: the diff built from the edits is the line diff of the
+// two versions, for scattered, adjacent, CRLF and final-line edits, and
+// for an edit whose new text keeps some of the lines it replaces.
 func TestDiffEdits(t *testing.T) {
 	var lines []string
 	for i := range 40 {
@@ -146,6 +147,8 @@ func TestDiffEdits(t *testing.T) {
 		{"one", src, []Edit{{Start: off(src, 3), End: off(src, 3) + 3, New: "changed"}}},
 		{"scattered", src, []Edit{{Start: off(src, 1), End: off(src, 1), New: "new line\n"}, {Start: off(src, 20), End: off(src, 22)}, {Start: off(src, 39), End: len(src) - 1, New: "last"}}},
 		{"near", src, []Edit{{Start: off(src, 5), End: off(src, 5) + 1, New: "a"}, {Start: off(src, 8), End: off(src, 8) + 1, New: "b"}}},
+		{"adjacent lines", src, []Edit{{Start: off(src, 5), End: off(src, 5) + 1, New: "a"}, {Start: off(src, 6), End: off(src, 6) + 1, New: "b"}}},
+		{"one edit keeping lines", src, []Edit{{Start: off(src, 10), End: off(src, 14), New: "new\n" + strings.Join(lines[11:13], "\n") + "\nnew too\n"}}},
 		{"crlf", crlf, []Edit{{Start: off(crlf, 2), End: off(crlf, 2), New: "ins\r\n"}}},
 		{"no final newline", strings.TrimSuffix(src, "\n"), []Edit{{Start: len(src) - 5, End: len(src) - 1, New: "LINE"}}},
 	}

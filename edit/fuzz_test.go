@@ -73,8 +73,7 @@ func FuzzFixes(f *testing.F) {
 		if err != nil {
 			t.Fatalf("DiffEdits: %v", err)
 		}
-		// the diff is a patch that makes the result (its hunks may group
-		// adjacent changed lines differently from a Myers diff's)
+		// the diff is a patch that makes the result
 		if got, err := patch(src, d); err != nil || got != string(out) {
 			t.Fatalf("the diff of the edits does not make the result (%v):\n%s\ngot  %q\nwant %q", err, d, got, out)
 		}

@@ -13,6 +13,10 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
+// panicIn names a tool whose argument decoding or output encoding panics
+// (the tests of registerTool's recovery, as panicOnLine for a line).
+var panicIn struct{ decode, encode string }
+
 // registerTool is mcp.AddTool (the SDK's typed tools, go-sdk v1.8.0)
 // without its check of the output: the input is validated against the
 // schema inferred from In, with its defaults, and decoded as the SDK
@@ -40,6 +44,9 @@ func registerTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFo
 			args = req.Params.Arguments
 		}
 		var input In
+		if panicIn.decode == t.Name {
+			panic("test panic decoding " + string(args))
+		}
 		if err := in.decode(args, &input); err != nil {
 			var res mcp.CallToolResult
 			res.SetError(fmt.Errorf("validating \"arguments\": %v", err))
@@ -57,6 +64,9 @@ func registerTool[In, Out any](srv *mcp.Server, t *mcp.Tool, h mcp.ToolHandlerFo
 		}
 		if res == nil {
 			res = &mcp.CallToolResult{}
+		}
+		if panicIn.encode == t.Name {
+			panic("test panic encoding " + string(args))
 		}
 		b, err := json.Marshal(output)
 		if err != nil {

@@ -21,7 +21,9 @@
 package mcpserver
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -262,16 +264,81 @@ func maskText(s string) string {
 	return strings.Join(lines, "\n")
 }
 
-// maskJSON is the masker over an encoded JSON document, line by line,
-// with every character a terminal may act on escaped as \uXXXX
-// (report.EscapeInvisible, as `oastui lint --format json` writes): valid
-// JSON that decodes to the same, masked, values.
+// maskJSON is the one presentation function over an encoded JSON document
+// (the text content of agent_compile: the document byte for byte but for
+// its strings): each string literal — member names and values — is
+// decoded, passed through present (sanitise, then mask: present.Value
+// judges a member's value under its name, present.Lines the others) and
+// encoded again; everything between the strings is kept. What remains
+// that a terminal may act on is escaped as \uXXXX (report.EscapeInvisible,
+// as `oastui lint --format json` writes). Masking the encoded text instead
+// would let an escape (\n, \u001b[0m) or a zero-width character inside a
+// string split a token so the masker does not see it; the client then
+// decodes the token whole.
 func maskJSON(doc string) string {
-	lines := strings.Split(doc, "\n")
-	for i, l := range lines {
-		lines[i] = present.Redact(l)
+	var b strings.Builder
+	b.Grow(len(doc))
+	key, afterColon := "", false
+	for i := 0; i < len(doc); {
+		c := doc[i]
+		if c != '"' {
+			switch c {
+			case ':':
+				afterColon = true
+			case ' ', '\t', '\n', '\r':
+			default:
+				afterColon = false
+			}
+			b.WriteByte(c)
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(doc) && doc[j] != '"' {
+			if doc[j] == '\\' {
+				j++
+			}
+			j++
+		}
+		if j >= len(doc) { // not a document we encoded: mask it as text
+			b.WriteString(present.Lines(doc[i:]))
+			break
+		}
+		lit := doc[i : j+1]
+		i = j + 1
+		var s string
+		if err := json.Unmarshal([]byte(lit), &s); err != nil {
+			b.WriteString(present.Lines(lit))
+			continue
+		}
+		k := i
+		for k < len(doc) && (doc[k] == ' ' || doc[k] == '\t' || doc[k] == '\n' || doc[k] == '\r') {
+			k++
+		}
+		isKey := k < len(doc) && doc[k] == ':'
+		switch {
+		case isKey:
+			key = s
+			s = present.Lines(s)
+		case afterColon:
+			s = present.Value(key, s)
+		default:
+			s = present.Lines(s)
+		}
+		afterColon = false
+		b.Write(encodeString(s))
 	}
-	return string(report.EscapeInvisible([]byte(strings.Join(lines, "\n"))))
+	return string(report.EscapeInvisible([]byte(b.String())))
+}
+
+// encodeString is s as a JSON string literal, HTML characters kept (as
+// compile.IndentJSON writes).
+func encodeString(s string) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(s) // a string always encodes
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 func maskLine(l string) string {

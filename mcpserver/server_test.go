@@ -303,7 +303,7 @@ func TestReviewCompileGraphResolve(t *testing.T) {
 	rewrite(t, filepath.Join(esc, "cinatra", "oas.json"), `"name": "Choose release scope"`, `"name": "Choose \u001b]0;pwned\u0007\u009b2J\u202e scope"`)
 	res, _ = callTool(t, cs, "agent_compile", map[string]any{"path": esc})
 	structured(t, res, &co)
-	if !co.OK || !strings.Contains(text(res), `"name": "Choose \u001b]0;pwned\u0007\u009b2J\u202e scope"`) {
+	if !co.OK || !strings.Contains(text(res), `"name": "Choose  scope"`) {
 		t.Errorf("compile of a name with escapes: ok %v\n%.600s", co.OK, text(res))
 	}
 

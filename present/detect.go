@@ -887,6 +887,15 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int) (Detection, 
 				}
 			}
 		}
+		// a path or a URL is no entropy candidate as a whole, and a
+		// provider key inside it is no key inside a word when its body is
+		// hex; each of its segments is judged as a token: /x/<token>/y, a
+		// pointer /$referenced_components/<token>/id, https://h/a/<token>
+		if b-a > 8 && strings.IndexByte(tok, '/') >= 0 {
+			if d, ok := secPathSegment(class, value, a, b); ok {
+				return d, true, marks
+			}
+		}
 		prevA, prevB = a, b
 	}
 	return Detection{}, false, marks
@@ -908,6 +917,72 @@ func secEntropyCandidate(t string) bool {
 		return false
 	}
 	return true
+}
+
+// secPathSegment finds the first segment of the token value[a:b] (between
+// '/' and '?') that is a secret judged on its own, as a token
+// between spaces is: a provider key, or (under a key that is not an
+// identifier's) a high-entropy token. The segment boundaries are the
+// path's own separators, so a token used as a path component, a pointer's
+// reference token or a URL path segment is masked like the same token
+// alone. Linear: each byte is read once by the split and at most once more
+// by the look at its segment.
+func secPathSegment(class KeyClass, value string, a, b int) (Detection, bool) {
+	s := a
+	for i := a; i <= b; i++ {
+		if i < b {
+			switch value[i] {
+			case '/', '?':
+			default:
+				continue
+			}
+		}
+		if i-s >= 8 && i-s < b-a {
+			if d, ok := secPrefixAt(value, s, i); ok {
+				return d, true
+			}
+			// a segment of words and numbers (a directory named after a
+			// test, a package slug with a build number) is no token,
+			// however many distinct characters it has
+			if seg := value[s:i]; class >= KeyNeutral && len(seg) >= secretMinEntLen && secEntropyCandidate(seg) && !secIsWordsAndNumbers(seg) {
+				if h, n := secShannon(seg); n >= secretMinEntLen && h >= secretMinEntropy && !secIsPlaceholderToken(seg) {
+					return secDet("high-entropy-token", value, s, i, false), true
+				}
+			}
+		}
+		s = i + 1
+	}
+	return Detection{}, false
+}
+
+// secIsWordsAndNumbers: t is words with numbers only at the ends of its
+// '-', '_' or '.' separated parts (TestHistoryblog-linkedin-publish-
+// agent3921187465, release-build-20261127): without the numbers, an
+// identifier of words. Digits inside a part (4b1dY8I8i4…) make a token.
+func secIsWordsAndNumbers(t string) bool {
+	b := make([]byte, 0, len(t))
+	part := 0 // start of the current part in b
+	for i := 0; i <= len(t); i++ {
+		if i == len(t) || t[i] == '-' || t[i] == '_' || t[i] == '.' {
+			// drop the part's trailing number
+			for len(b) > part && b[len(b)-1] >= '0' && b[len(b)-1] <= '9' {
+				b = b[:len(b)-1]
+			}
+			for j := part; j < len(b); j++ {
+				if b[j] >= '0' && b[j] <= '9' {
+					return false
+				}
+			}
+			if i < len(t) && len(b) > part {
+				b = append(b, t[i])
+			}
+			part = len(b)
+			continue
+		}
+		b = append(b, t[i])
+	}
+	w := strings.Trim(string(b), "-_.")
+	return w != "" && secIsIdentifierish(w) && !secLooksRandom(w)
 }
 
 func secIsAuthScheme(t string) bool {
@@ -1212,9 +1287,16 @@ func Redact(s string) string {
 	key, off, val := SplitAssignment(s)
 	class := max(ClassifyKey(key), KeyNeutral)
 	budget := min(32+len(val)/16, 256)
-	var b strings.Builder
 	// the key is judged too, as neutral text: a token used as a component
-	// key ("ghp_…": {) is a key of its line
+	// key ("ghp_…": {) is a key of its line. Text with no secret, nearly
+	// all of it, is returned as it is (no copy: a report of 100,000
+	// placeholders passes each of its strings here).
+	if _, ok := secDetect(KeyNeutral, s[:off], 0); !ok {
+		if _, ok := secDetect(class, val, 0); !ok {
+			return s
+		}
+	}
+	var b strings.Builder
 	redactInto(&b, KeyNeutral, s[:off], &budget)
 	redactInto(&b, class, val, &budget)
 	b.WriteString(s[off+len(val):])

@@ -43,3 +43,23 @@ func Lines(s string) string {
 	}
 	return strings.Join(parts, "\n")
 }
+
+// Value is Lines for a value that sits under key (a JSON member's string):
+// each line is sanitised and then masked judging it under key, as Redact
+// judges the value of a "key: value" line. A key that names no secret is
+// Lines.
+func Value(key, s string) string {
+	class := ClassifyKey(key)
+	if class <= KeyNeutral {
+		return Lines(s)
+	}
+	parts := strings.Split(s, "\n")
+	for i, p := range parts {
+		c := CleanLine(strings.TrimSuffix(p, "\r"))
+		var b strings.Builder
+		budget := min(32+len(c)/16, 256)
+		redactInto(&b, class, c, &budget)
+		parts[i] = b.String()
+	}
+	return strings.Join(parts, "\n")
+}

@@ -66,3 +66,28 @@ func TestTextSafe(t *testing.T) {
 		t.Errorf("Text makes line breaks and tabs spaces: %q", got)
 	}
 }
+
+// TestValue: a value is sanitised, then masked under its key, line by line.
+func TestValue(t *testing.T) {
+	const lit = "Zq8vN3kR7wP2mX5t" // a literal only a secret-named key makes a secret
+	if got := Value("api_key", lit); got == lit || strings.Contains(got, lit[4:]) {
+		t.Errorf("Value(api_key) = %q: not masked", got)
+	}
+	if got := Value("note", lit); got != lit {
+		t.Errorf("Value(note) = %q: masked under a neutral key", got)
+	}
+	if got := Value("api_key", "a\x1b[31m\r\n"+split("\u200b")+"\n"+lit); strings.Contains(got, "\x1b") || strings.Contains(got, tok[4:]) || strings.Contains(got, lit[4:]) || strings.Count(got, "\n") != 2 {
+		t.Errorf("Value(api_key, multi-line) = %q", got)
+	}
+}
+
+// TestTextNoCopy: text with no secret and nothing to sanitise is returned
+// as it is, without a copy (a report of 100,000 placeholders passes each
+// of its strings through Text).
+func TestTextNoCopy(t *testing.T) {
+	for _, s := range []string{"nothing feeds it: no data edge, no default (OAS-RUNTIME-001)", "name: value", "/$referenced_components/llm/inputs/0"} {
+		if n := testing.AllocsPerRun(10, func() { _ = Text(s) }); n != 0 {
+			t.Errorf("Text(%q): %v allocations", s, n)
+		}
+	}
+}

@@ -282,7 +282,7 @@ func secPrefix(value string, a, b int, inWord bool) (Detection, bool) {
 		}
 		// the token must end with the body (trailing sentence punctuation
 		// aside); inside a word, the body must end at a word boundary
-		if rest := body[m:]; inWord && rest != "" && secIsAlnum(rest[0]) || !inWord && rest != "" && strings.Trim(rest, ".,!?;") != "" {
+		if rest := body[m:]; inWord && rest != "" && secIsAlnum(rest[0]) || !inWord && rest != "" && strings.Trim(rest, ".,!?;") != "" && !secIsFieldSuffix(rest) {
 			continue
 		}
 		body = body[:m]
@@ -301,6 +301,20 @@ func secPrefix(value string, a, b int, inWord bool) (Detection, bool) {
 		return secDet(p.family, value, a, end, true), true
 	}
 	return Detection{}, false
+}
+
+// secIsFieldSuffix: rest is ".field" (a node id followed by its output,
+// "node.output", as the dry run's trace names a producer).
+func secIsFieldSuffix(rest string) bool {
+	if len(rest) < 2 || rest[0] != '.' {
+		return false
+	}
+	for i := 1; i < len(rest); i++ {
+		if c := rest[i]; !secIsAlnum(c) && c != '_' {
+			return false
+		}
+	}
+	return true
 }
 
 // secPlaceholderBody: the part after a provider prefix is filler

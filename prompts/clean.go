@@ -42,24 +42,26 @@ func (n *NodePrompt) clean(clean, multi func(string) string) *NodePrompt {
 	}
 	c.System.Source = clean(n.System.Source)
 	c.Templates = make([]Template, len(n.Templates))
+	// the segments and placeholders (100,000 of them in a hostile
+	// template) are copied only from the first one that cleaning changes:
+	// a clean report shares them with r instead of doubling them
 	for i, t := range n.Templates {
 		t.Pointer = clean(t.Pointer)
-		segs := make([]Segment, len(t.Segments))
-		for j, s := range t.Segments {
+		t.Segments = copyOnChange(t.Segments, func(s Segment) Segment {
 			s.Text, s.Name = multi(s.Text), clean(s.Name)
-			segs[j] = s
-		}
-		t.Segments = segs
+			return s
+		}, func(a, b Segment) bool { return a == b })
 		c.Templates[i] = t
 	}
-	c.Placeholders = make([]Placeholder, len(n.Placeholders))
-	for i, p := range n.Placeholders {
+	c.Placeholders = copyOnChange(n.Placeholders, func(p Placeholder) Placeholder {
 		p.Name, p.Sample = clean(p.Name), multi(p.Sample)
 		pv := &p.Provenance
 		pv.From, pv.FromPointer, pv.Output, pv.EdgePointer = clean(pv.From), clean(pv.FromPointer), clean(pv.Output), clean(pv.EdgePointer)
 		pv.Default, pv.Slot, pv.Detail = clean(pv.Default), clean(pv.Slot), clean(pv.Detail)
-		c.Placeholders[i] = p
-	}
+		return p
+	}, func(a, b Placeholder) bool {
+		return a.Name == b.Name && a.Sample == b.Sample && a.Provenance == b.Provenance // the fields f changes
+	})
 	if n.Skill != nil {
 		s := *n.Skill
 		s.Path, s.Note = clean(s.Path), clean(s.Note)
@@ -97,4 +99,27 @@ func perLine(s string, clean func(string) string) string {
 		parts[i] = clean(strings.TrimSuffix(p, "\r"))
 	}
 	return strings.Join(parts, "\n")
+}
+
+// copyOnChange is xs with each element replaced by f of it: xs itself
+// when f changes none (same says f's result equals its argument), else a
+// copy made from the first element f changes. A nil xs is an empty list.
+func copyOnChange[T any](xs []T, f func(T) T, same func(a, b T) bool) []T {
+	if xs == nil {
+		return []T{} // as the copy was: an empty list, not null
+	}
+	for i, x := range xs {
+		y := f(x)
+		if same(x, y) {
+			continue
+		}
+		out := make([]T, len(xs))
+		copy(out, xs[:i])
+		out[i] = y
+		for j := i + 1; j < len(xs); j++ {
+			out[j] = f(xs[j])
+		}
+		return out
+	}
+	return xs
 }

@@ -106,6 +106,11 @@ type NodePrompt struct {
 	Preview      Preview       `json:"preview"`
 	Tokens       Tokens        `json:"tokens"`
 	Buckets      StepBuckets   `json:"buckets"`
+
+	// PlaceholdersOmitted is how many placeholders a face left out of
+	// Placeholders to bound its output (oastui prompts --format json keeps
+	// the first promptsMaxJSONPlaceholders); 0 when the list is whole.
+	PlaceholdersOmitted int `json:"placeholders_omitted,omitempty"`
 }
 
 // Model is the node's model and what is known of it.
@@ -141,6 +146,10 @@ type Template struct {
 	Field    string    `json:"field"` // data.system, data.user, prompt_template, system_prompt, …
 	Pointer  string    `json:"pointer,omitempty"`
 	Segments []Segment `json:"segments"`
+
+	// SegmentsOmitted is how many segments a face left out of Segments to
+	// bound its output (oastui prompts --format json); 0 when whole.
+	SegmentsOmitted int `json:"segments_omitted,omitempty"`
 }
 
 // Placeholder is one {{ name }} of the node's templates.

@@ -13,12 +13,23 @@ import (
 func placeholderRoles(n *NodePrompt) ([]string, map[string][]string) {
 	var names []string
 	roles := map[string][]string{}
+	// the role lists are few ("user", "system", "system"+"user"): one
+	// shared slice for each, not one per placeholder (a template of 100,000
+	// placeholders)
+	shared := map[string][]string{}
 	for _, t := range n.Templates {
 		for _, name := range Names(t.Segments) {
-			if _, ok := roles[name]; !ok {
+			r, ok := roles[name]
+			if !ok {
 				names = append(names, name)
 			}
-			roles[name] = append(roles[name], t.Role)
+			key := strings.Join(r, "\x00") + "\x00" + t.Role
+			rs, ok := shared[key]
+			if !ok {
+				rs = append(r[:len(r):len(r)], t.Role)
+				shared[key] = rs
+			}
+			roles[name] = rs
 		}
 	}
 	return names, roles
@@ -39,6 +50,8 @@ func (b *builder) provenance(n *NodePrompt, f *compile.Flow, g *flowgraph.Graph,
 	if i := g.NodeIndex(g.Start); i >= 0 && g.Nodes[i].Pointer != "" {
 		start = b.a.Flow.Lookup(g.Nodes[i].Pointer)
 	}
+	n.Placeholders = make([]Placeholder, 0, len(names))
+	unresolved := map[string]string{} // the detail of each rule, built once
 	for _, name := range names {
 		p := Placeholder{Name: name, Roles: roles[name]}
 		own := propByTitle(inputs, name)
@@ -71,14 +84,19 @@ func (b *builder) provenance(n *NodePrompt, f *compile.Flow, g *flowgraph.Graph,
 				break
 			}
 			p.Provenance = Provenance{Kind: FromUnresolved, Rule: unresolvedRule(b.a, comp, own)}
-			p.Provenance.Detail = "nothing feeds it: no data edge, no default"
-			if p.Provenance.Rule != "" {
-				p.Provenance.Detail += " (" + p.Provenance.Rule + ")"
+			d, ok := unresolved[p.Provenance.Rule]
+			if !ok {
+				d = "nothing feeds it: no data edge, no default"
+				if p.Provenance.Rule != "" {
+					d += " (" + p.Provenance.Rule + ")"
+				}
+				unresolved[p.Provenance.Rule] = d
 			}
+			p.Provenance.Detail = d
 			p.Bucket = Evidence
 			schema := own
 			if schema == nil {
-				schema = &compile.Node{Kind: compile.Object}
+				schema = emptySchema
 			}
 			p.Sample, p.SampleFrom = sample(schema, name)
 		}
@@ -176,6 +194,9 @@ func (b *builder) implicitProducer(g *flowgraph.Graph, gn *flowgraph.Node, name 
 // placeholder: E4 (dataflow_input_unsatisfied) for a declared input, the
 // runtime invariant OAS-RUNTIME-001 for a Cinatra ApiNode whose inputs do
 // not list it, I1 (io_placeholder_mismatch) for an Agent Spec component.
+// emptySchema is the schema of a placeholder nothing declares (read only).
+var emptySchema = &compile.Node{Kind: compile.Object}
+
 func unresolvedRule(a *compile.Agent, comp, own *compile.Node) string {
 	switch {
 	case own != nil:
@@ -192,6 +213,7 @@ func unresolvedRule(a *compile.Agent, comp, own *compile.Node) string {
 // its inputs, supplied by the caller (with their defaults).
 func (b *builder) agentProvenance(n *NodePrompt, agent *compile.Node) {
 	names, roles := placeholderRoles(n)
+	n.Placeholders = make([]Placeholder, 0, len(names))
 	for _, name := range names {
 		p := Placeholder{Name: name, Roles: roles[name], Bucket: Session}
 		if in := propByTitle(agent.Get("inputs"), name); in != nil {
@@ -204,7 +226,7 @@ func (b *builder) agentProvenance(n *NodePrompt, agent *compile.Node) {
 			p.Provenance = Provenance{Kind: FromUnresolved, Rule: unresolvedRule(b.a, agent, nil),
 				Detail: "not an input of the Agent"}
 			p.Bucket = Evidence
-			p.Sample, p.SampleFrom = sample(&compile.Node{Kind: compile.Object}, name)
+			p.Sample, p.SampleFrom = sample(emptySchema, name)
 		}
 		n.Placeholders = append(n.Placeholders, p)
 	}

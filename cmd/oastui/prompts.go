@@ -67,6 +67,7 @@ func newPromptsCmd() *cobra.Command {
 			}
 			var b bytes.Buffer
 			if format == "json" {
+				boundPlaceholders(r, promptsMaxJSONPlaceholders)
 				enc := json.NewEncoder(&b)
 				enc.SetEscapeHTML(false)
 				enc.SetIndent("", "  ")
@@ -148,7 +149,7 @@ func writeNodeText(w io.Writer, n *prompts.NodePrompt, encs []string) {
 	fmt.Fprintf(w, "placeholders (%d):\n", len(n.Placeholders))
 	for i, p := range n.Placeholders {
 		if i == promptsMaxPlaceholders {
-			fmt.Fprintf(w, "  … %d more placeholders (--format json lists every one)\n", len(n.Placeholders)-i)
+			fmt.Fprintf(w, "  … %d more placeholders (--format json lists up to %d)\n", len(n.Placeholders)-i, promptsMaxJSONPlaceholders)
 			break
 		}
 		fmt.Fprintf(w, "  {{ %s }} in %s ← %s; sample %q (%s, %d tokens) [%s]\n", p.Name, strings.Join(p.Roles, "+"),
@@ -161,6 +162,32 @@ func writeNodeText(w io.Writer, n *prompts.NodePrompt, encs []string) {
 // promptsMaxPlaceholders bounds the placeholders the text report lists per
 // node: a template of 100,000 placeholders wrote 10 MB of them.
 const promptsMaxPlaceholders = 200
+
+// promptsMaxJSONPlaceholders bounds the placeholders --format json lists
+// per node (placeholders_omitted counts the others), and the segments of
+// each template (segments_omitted): a template of 100,000 placeholders
+// wrote 60 MB of JSON (issue 26 item 14).
+const promptsMaxJSONPlaceholders = 1000
+
+// boundPlaceholders keeps the first max placeholders of each node of r (a
+// copy the face owns: Report.Clean's) and the first 2·max+1 segments of
+// each template (a placeholder and the text after it, each), and counts
+// the others.
+func boundPlaceholders(r *prompts.Report, max int) {
+	for _, n := range r.Nodes {
+		if len(n.Placeholders) > max {
+			n.PlaceholdersOmitted = len(n.Placeholders) - max
+			n.Placeholders = n.Placeholders[:max:max]
+		}
+		for i := range n.Templates {
+			t := &n.Templates[i]
+			if k := 2*max + 1; len(t.Segments) > k {
+				t.SegmentsOmitted = len(t.Segments) - k
+				t.Segments = t.Segments[:k:k]
+			}
+		}
+	}
+}
 
 func modelText(m prompts.Model) string {
 	id := strings.TrimSpace(m.Provider + " " + m.ID)

@@ -103,7 +103,9 @@ func TestPromptsSanitised(t *testing.T) {
 
 // TestPromptsManyPlaceholdersBounded: the text report lists at most
 // promptsMaxPlaceholders placeholders of a node and says how many more
-// there are (issue 26 item 14: 100,000 placeholders wrote 10 MB).
+// there are (issue 26 item 14: 100,000 placeholders wrote 10 MB); --format
+// json lists promptsMaxJSONPlaceholders and counts the others (it wrote 60
+// MB).
 func TestPromptsManyPlaceholdersBounded(t *testing.T) {
 	if race.Enabled {
 		t.Skip("counts tokens: run without -race")
@@ -113,7 +115,7 @@ func TestPromptsManyPlaceholdersBounded(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := promptsMaxPlaceholders + 57
+	n := promptsMaxJSONPlaceholders + 57
 	var many strings.Builder
 	for i := range n {
 		fmt.Fprintf(&many, "{{ p%d }} ", i)
@@ -136,11 +138,15 @@ func TestPromptsManyPlaceholdersBounded(t *testing.T) {
 	}
 	total := 0
 	fmt.Sscanf(out[strings.Index(out, "placeholders ("):], "placeholders (%d)", &total)
-	if total < n || !strings.Contains(out, fmt.Sprintf("  … %d more placeholders (--format json lists every one)\n", total-promptsMaxPlaceholders)) {
+	if total < n || !strings.Contains(out, fmt.Sprintf("  … %d more placeholders (--format json lists up to %d)\n", total-promptsMaxPlaceholders, promptsMaxJSONPlaceholders)) {
 		t.Errorf("no note of the placeholders left out:\n%s", grepLines(out, "more placeholders"))
 	}
+	// the JSON is bounded too, and says how many it leaves out
 	_, js, _ := runCmd("prompts", dir, "--format", "json")
-	if c := strings.Count(js, `"name": "p`); c < n {
-		t.Errorf("json lists %d of the %d placeholders", c, n)
+	if c := strings.Count(js, `"sample_source"`); c != promptsMaxJSONPlaceholders || !strings.Contains(js, fmt.Sprintf(`"placeholders_omitted": %d`, total-promptsMaxJSONPlaceholders)) {
+		t.Errorf("json lists %d of the %d placeholders; %s", c, total, grepLines(js, "placeholders_omitted"))
+	}
+	if c := strings.Count(js, `"kind": "placeholder"`); c > 2*promptsMaxJSONPlaceholders+1 || !strings.Contains(js, `"segments_omitted": `) {
+		t.Errorf("json lists %d segments; %s", c, grepLines(js, "segments_omitted"))
 	}
 }

@@ -224,6 +224,14 @@ func less(a, b pair) bool { return a.rank < b.rank || a.rank == b.rank && a.star
 // order (lowest rank first, leftmost of equals), the candidates in a heap.
 func (e *Encoding) mergeHeap(p string, sc *scratch) int {
 	n := len(p)
+	// sized once for the piece: grown by doubling, a piece of 400,000
+	// braces left twice its size of garbage per count
+	if cap(sc.parts) < n {
+		sc.parts = make([]part, 0, n)
+	}
+	if cap(sc.heap) < n {
+		sc.heap = make([]pair, 0, n)
+	}
 	parts := sc.parts[:0]
 	for i := 0; i < n; i++ {
 		parts = append(parts, part{start: i, prev: i - 1, next: i + 1})

@@ -67,3 +67,16 @@ func BenchmarkProse(b *testing.B) {
 		CL100K.Count(text)
 	}
 }
+
+// TestLongPieceAllocations (issue 26 item 14: `prompts` on a template of
+// 200,000 "{{" then as many "}}" peaked at 135 MB): the merge of a long
+// piece sizes its parts and heap once for the piece, not by doubling.
+func TestLongPieceAllocations(t *testing.T) {
+	p := strings.Repeat("{", 50000)
+	if n := testing.AllocsPerRun(3, func() {
+		var sc scratch
+		O200K.mergeHeap(p, &sc)
+	}); n > 3 {
+		t.Errorf("%v allocations merging a %d-byte piece", n, len(p))
+	}
+}

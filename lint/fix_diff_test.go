@@ -1,0 +1,71 @@
+package lint
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/internal/testshared"
+)
+
+// TestFixDiffIsUnifiedDiff: on the real agents — each corpus agent as it
+// is and broken in every scripted way that applies — the preview diff of
+// every fix (edit.DiffEdits, what Batch.Preview shows on every face) is
+// the unified diff of the file before and after the fix
+// (edit.UnifiedDiff): one diff, the same hunks and the same grouping of
+// adjacent changed lines.
+func TestFixDiffIsUnifiedDiff(t *testing.T) {
+	corpus, slugs := testshared.CorpusAgents(t)
+	n := 0
+	check := func(t *testing.T, dir string) {
+		a, err := compile.Load(dir, compile.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		src := loadedSources(a)
+		for _, f := range Run(a, Options{Config: &Config{}}).Findings {
+			for _, fx := range f.Fixes {
+				b := edit.Plan([]edit.Candidate{{ID: "x", Fixes: []edit.Fix{fx}}})
+				for _, p := range b.Files() {
+					es := edit.EditsOf(b.Edits(), p)
+					got, err := edit.DiffEdits(filepath.Base(p), src[p], es)
+					if err != nil {
+						t.Fatalf("%s %s: %v", f.Code, p, err)
+					}
+					out, _ := edit.Apply(src[p], es)
+					n++
+					if want := edit.UnifiedDiff(filepath.Base(p), src[p], out); got != want {
+						t.Errorf("%s: the fix's diff of %s is not the diff of the two versions:\n%s\nwant\n%s", f.Code, p, got, want)
+					}
+				}
+			}
+		}
+	}
+	for _, slug := range slugs {
+		t.Run(slug, func(t *testing.T) {
+			check(t, filepath.Join(corpus, "agents", "cinatra-ai", slug))
+			for _, cb := range corpusBreaks {
+				dir := copyCorpusAgent(t, corpus, slug)
+				path := filepath.Join(dir, cb.file)
+				orig, err := os.ReadFile(path)
+				if err != nil {
+					continue
+				}
+				broken, ok := cb.brk(orig)
+				if !ok {
+					continue
+				}
+				if err := os.WriteFile(path, broken, 0o644); err != nil {
+					t.Fatal(err)
+				}
+				check(t, dir)
+			}
+		})
+	}
+	if n == 0 {
+		t.Fatal("no fix on the corpus")
+	}
+	t.Logf("%d fix diffs compared", n)
+}
