@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"github.com/oastui/oastui/present"
 
 	"github.com/oastui/oastui/analysis"
 )
@@ -29,7 +30,7 @@ func (d *differ) presence(old, new *analysis.Snapshot, opts Options) bool {
 	c := d.add("diff_agent_removed", agentSubject(old), "", pkg+versionSuffix(old), "",
 		fmt.Sprintf("agent %s removed", agentLabel(name, pkg)), pos(old.Agent.Flow, ""), nil)
 	for _, ca := range opts.Callers {
-		c.Callers = append(c.Callers, Caller{Package: Clean(ca.Package), Dir: ca.Dir, Via: Clean(ca.Via), Range: Clean(ca.Range)})
+		c.Callers = append(c.Callers, Caller{Package: present.Text(ca.Package), Dir: ca.Dir, Via: present.Text(ca.Via), Range: present.Text(ca.Range)})
 	}
 	if len(opts.Callers) == 0 {
 		c.Level = Warn

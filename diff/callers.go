@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"github.com/oastui/oastui/present"
 	"sort"
 	"strings"
 
@@ -186,7 +187,7 @@ func (d *differ) callers(opts Options) {
 		}
 		affected := 0
 		for _, ca := range opts.Callers {
-			cl := Caller{Package: Clean(ca.Package), Dir: ca.Dir, Via: Clean(ca.Via), Range: Clean(ca.Range)}
+			cl := Caller{Package: present.Text(ca.Package), Dir: ca.Dir, Via: present.Text(ca.Via), Range: present.Text(ca.Range)}
 			if r, ok := workspace.ParseRange(ca.Range); ok && ca.Range != "" {
 				cl.Accepts = r.Allows(newVersion)
 			}

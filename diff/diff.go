@@ -115,10 +115,6 @@ type Options struct {
 	Tree    bool
 }
 
-// Clean is the one presentation of a string from an agent file: control
-// and escape sequences removed, secrets masked.
-func Clean(s string) string { return present.Text(s) }
-
 // Diff compares two snapshots of one agent. When only one side holds the
 // agent (nil, or a snapshot that did not load), the diff is one change,
 // diff_agent_added or diff_agent_removed. The snapshots should hold the compiled output (StageCompile) and
@@ -131,9 +127,9 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 		if !hasAgent(named) && hasAgent(old) {
 			named = old // the agent was removed: name it as it was
 		}
-		r.Agent = Clean(named.AgentName())
+		r.Agent = present.Text(named.AgentName())
 		if named.Agent != nil {
-			r.Package = Clean(named.Agent.PackageName())
+			r.Package = present.Text(named.Agent.PackageName())
 		}
 	}
 	d := &differ{old: view(old), new: view(new)}
@@ -192,7 +188,7 @@ func side(s *analysis.Snapshot, rev string) Side {
 	}
 	out.File = s.Agent.FlowPath
 	if s.Agent.Package != nil && s.Agent.Package.Root != nil {
-		out.Version = Clean(s.Agent.Package.Root.Get("version").StringOr(""))
+		out.Version = present.Text(s.Agent.Package.Root.Get("version").StringOr(""))
 	}
 	return out
 }
@@ -313,14 +309,14 @@ func trimFlow(subject string) string { return strings.TrimPrefix(subject, "/") }
 // through Clean (sanitised, secrets masked).
 func cleanChange(c *Change) {
 	for _, s := range []*string{&c.Message, &c.Node, &c.Subject, &c.Before, &c.After, &c.Reason, &c.Port} {
-		*s = Clean(*s)
+		*s = present.Text(*s)
 	}
 	for _, p := range []*Pos{c.Old, c.New} {
 		if p != nil {
-			p.File, p.Pointer = Clean(p.File), Clean(p.Pointer)
+			p.File, p.Pointer = present.Text(p.File), present.Text(p.Pointer)
 		}
 	}
 	for i := range c.Words {
-		c.Words[i].Text = Clean(c.Words[i].Text)
+		c.Words[i].Text = present.Text(c.Words[i].Text)
 	}
 }

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"github.com/oastui/oastui/present"
 	"path/filepath"
 	"time"
 
@@ -48,7 +49,7 @@ func History(s *analysis.Snapshot) ([]Entry, error) {
 		out[0].Parent = ""
 	}
 	for _, c := range log {
-		out = append(out, Entry{Hash: c.Hash, Short: c.Short, Parent: c.Parent, Author: Clean(c.Author), When: c.When, Subject: Clean(c.Subject)})
+		out = append(out, Entry{Hash: c.Hash, Short: c.Short, Parent: c.Parent, Author: present.Text(c.Author), When: c.When, Subject: present.Text(c.Subject)})
 	}
 	return out, nil
 }

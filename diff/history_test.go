@@ -19,7 +19,6 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 )
 
-
 type histRev struct {
 	Rev     string `json:"rev"`
 	Subject string `json:"subject"`
