@@ -60,8 +60,8 @@ func (ix *Index) CallGraph() *CallGraph {
 		}
 		n := &flowgraph.Node{ID: id, Name: clean(name), Kind: flowgraph.KindOther, ComponentType: a.Kind(),
 			Blockers: r.Blockers, Warnings: r.Warnings, Suggestions: r.Suggestions, Reachable: true}
-		if a.Problem != "" {
-			n.ComponentType = a.Problem
+		if a.Problem != Readable {
+			n.ComponentType = a.Problem.String()
 			n.Blockers = max(n.Blockers, 1)
 		}
 		nodes = append(nodes, n)

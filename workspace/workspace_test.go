@@ -194,7 +194,7 @@ func TestChildChangeReviewsOrchestrator(t *testing.T) {
 	}
 	ix2 := Build(root, next, nil)
 	i, _ := ix2.Lookup(leaf)
-	if a := ix2.Agents[i]; a.Problem != "does not parse" || !a.Stale || a.Title != "leaf title" {
+	if a := ix2.Agents[i]; a.Problem != NotParsed || !a.Stale || a.Title != "leaf title" {
 		t.Errorf("broken leaf: %+v", a)
 	}
 }
@@ -503,5 +503,33 @@ func TestDuplicateMessageBounded(t *testing.T) {
 	}
 	if n != 50 {
 		t.Errorf("%d duplicate findings for 50 packages", n)
+	}
+}
+
+// TestProblemStatus: why an agent could not be read is a typed status the
+// faces switch on; the status text, the broken filter and the order of
+// rows read it, and its texts are the ones the outputs always printed.
+func TestProblemStatus(t *testing.T) {
+	root := t.TempDir()
+	leaf := writeAgent(t, root, "leaf", "1.0.0", nil, nil)
+	empty := filepath.Join(root, "acme", "empty")
+	os.MkdirAll(empty, 0o755)
+	if a := ReviewAgent(root, empty, analysis.Options{}); a.Problem != NotLoaded || a.Problem.String() != "does not load" || a.Problem.Short() != "not loaded" {
+		t.Errorf("no flow file: problem %d %q", a.Problem, a.Problem)
+	}
+	os.WriteFile(filepath.Join(leaf, "cinatra", "oas.json"), []byte(`{"nodes": [,`), 0o644)
+	a := ReviewAgent(root, leaf, analysis.Options{})
+	if a.Problem != NotParsed || a.Problem.String() != "does not parse" || a.Problem.Short() != "not parsed" {
+		t.Errorf("broken flow: problem %d %q", a.Problem, a.Problem)
+	}
+	if Readable.String() != "" || Readable.Short() != "" {
+		t.Error("Readable prints nothing")
+	}
+	broken, clean := Row{Agent: &a}, Row{Agent: &Agent{Parsed: true}}
+	if broken.Status() != "does not parse" || clean.Status() != "clean" || !broken.Worse(&clean) || clean.Worse(&broken) {
+		t.Errorf("rows: %q %q", broken.Status(), clean.Status())
+	}
+	if !broken.matches([]string{"is:broken"}) || clean.matches([]string{"is:broken"}) {
+		t.Error("is:broken filter")
 	}
 }
