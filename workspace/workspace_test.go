@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clipperhouse/displaywidth"
+
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
@@ -531,5 +533,39 @@ func TestProblemStatus(t *testing.T) {
 	}
 	if !broken.matches([]string{"is:broken"}) || clean.matches([]string{"is:broken"}) {
 		t.Error("is:broken filter")
+	}
+}
+
+// TestCallTreeFits: a call graph whose drawing is wider than the width
+// given is printed as a tree of calls, every line within the width; a
+// version the caller does not accept and a missing child are marked, and
+// a cycle ends at the agent met again. At any width the boxes are drawn.
+func TestCallTreeFits(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "agents")
+	writeAgent(t, root, "boss", "1.0.0", []string{"@acme/worker", "@acme/ghost"}, map[string]string{"@acme/worker": "^2.0.0"})
+	writeAgent(t, root, "worker", "1.4.0", nil, nil)
+	writeAgent(t, root, "ping", "0.1.0", []string{"@acme/pong"}, nil)
+	writeAgent(t, root, "pong", "0.1.0", []string{"@acme/ping"}, nil)
+	ix := review(t, root)
+	for _, ascii := range []bool{false, true} {
+		full, drawn := ix.TextFit(flowgraph.Options{ASCII: ascii}, 0)
+		if full != ix.Text(flowgraph.Options{ASCII: ascii}) || drawn <= 40 {
+			t.Fatalf("at any width the drawing (%d wide) is Text's", drawn)
+		}
+		text, _ := ix.TextFit(flowgraph.Options{ASCII: ascii}, 40)
+		calls, _, _ := strings.Cut(text, "\n"+root) // the findings start with the tree's path
+		for _, l := range strings.Split(calls, "\n") {
+			if w := displaywidth.String(l); w > 40 && !strings.HasPrefix(l, "workspace ") {
+				t.Errorf("line %d columns wide: %q", w, l)
+			}
+		}
+		for _, w := range []string{"boss  orchestrator", "worker  flow", "(needs ^2.0.0", "ghost  missing", "ping (see above)"} {
+			if !strings.Contains(calls, w) {
+				t.Errorf("ascii=%v: the tree lacks %q:\n%s", ascii, w, calls)
+			}
+		}
+		if strings.Contains(calls, "╭") || strings.Contains(calls, "+--") {
+			t.Errorf("boxes drawn at 40 columns:\n%s", calls)
+		}
 	}
 }
