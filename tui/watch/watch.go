@@ -389,15 +389,21 @@ func (wt *Watcher) settled(pending, renamedIn map[string]bool) bool {
 		if renamedIn[f] {
 			continue
 		}
-		if !strings.EqualFold(filepath.Ext(f), ".json") {
-			return false
-		}
-		b, err := os.ReadFile(f)
-		if err != nil || !json.Valid(b) {
+		if !wholeJSON(f) {
 			return false
 		}
 	}
 	return true
+}
+
+// wholeJSON says whether the file at p is a JSON file holding one complete
+// JSON value (a save caught half-written never is).
+func wholeJSON(p string) bool {
+	if !strings.EqualFold(filepath.Ext(p), ".json") {
+		return false
+	}
+	b, err := os.ReadFile(p)
+	return err == nil && json.Valid(b)
 }
 
 func sortedKeys(m map[string]bool) []string {
