@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -284,5 +285,26 @@ func TestStepsTabNodeNotInGraph(t *testing.T) {
 	}
 	if strings.Count(out, "not in the graph") != 1 {
 		t.Errorf("only notify is missing from the graph:\n%s", out)
+	}
+}
+
+// TestGraphSaysStepNotDrawn: the graph pane reads the same model as the
+// Steps tab (the snapshot's Flow model and the compiled steps): under the
+// top-level flow it names the compiled step whose node the nodes list
+// lacks, so the two faces never disagree about what the drawing shows.
+func TestGraphSaysStepNotDrawn(t *testing.T) {
+	dir := copyDir(t, filepath.Join("..", "testdata", "agents", "oastui", "example-agent"))
+	flow := filepath.Join(dir, "cinatra", "oas.json")
+	src, _ := os.ReadFile(flow)
+	m := newModel(t, dir, 140, 40, analyze(t, dir, 1))
+	if out := ansi.Strip(m.Render()); strings.Contains(out, "not drawn") {
+		t.Errorf("every step is drawn, yet:\n%s", out)
+	}
+	s := strings.Replace(string(src), "    {\n      \"$component_ref\": \"notify\"\n    },\n", "", 1)
+	os.WriteFile(flow, []byte(s), 0o644)
+	m = newModel(t, dir, 140, 40, analyze(t, dir, 1))
+	out := ansi.Strip(m.Render())
+	if !regexp.MustCompile(`⚠ step \d+ notify: compiled, not drawn`).MatchString(out) || !strings.Contains(out, "nodes)") {
+		t.Errorf("the graph does not say the notify step is not drawn:\n%s", out)
 	}
 }

@@ -143,7 +143,7 @@ func (m *wsModel) setDirs(dirs []string) []string {
 		keep[d] = true
 		if _, ok := m.agents[d]; !ok && !m.queued[d] {
 			fresh = append(fresh, d)
-			m.agents[d] = workspace.Agent{Dir: d, Rel: relOf(m.root, d), Title: filepath.Base(d), Steps: -1, Problem: "", Stale: true}
+			m.agents[d] = workspace.Agent{Dir: d, Rel: relOf(m.root, d), Title: filepath.Base(d), Steps: -1, Stale: true}
 			m.queued[d] = true
 		}
 	}
@@ -384,7 +384,7 @@ func (in wsIndexInput) build() *wsBuilt {
 	b.all = b.ix.Rows()
 	for _, r := range b.all {
 		switch {
-		case r.Problem != "":
+		case r.Problem != workspace.Readable:
 			b.counts.broken++
 		case r.Blockers > 0:
 			b.counts.blocked++

@@ -208,7 +208,7 @@ func TestWorkspaceLive(t *testing.T) {
 	}
 	settle(t, m)
 	top := m.rows[0]
-	if top.Dir != child || top.Problem != "does not parse" || !top.Stale || top.Title != "Context Agent" {
+	if top.Dir != child || top.Problem != workspace.NotParsed || !top.Stale || top.Title != "Context Agent" {
 		t.Errorf("broken agent: first row %s %q stale=%v title=%q", top.ID(), top.Problem, top.Stale, top.Title)
 	}
 	if line := strings.Split(wsScreen(m), "\n")[3]; !strings.Contains(line, "not parsed") || !strings.Contains(line, "context-selection-agent") {
@@ -218,7 +218,7 @@ func TestWorkspaceLive(t *testing.T) {
 	m.changed(watch.Batch{Paths: []string{flow}})
 	settle(t, m)
 	i := slices.IndexFunc(m.rows, func(r workspace.Row) bool { return r.Dir == child })
-	if r := m.rows[i]; r.Problem != "" || r.Stale || r.Status() != "clean" || i == 0 {
+	if r := m.rows[i]; r.Problem != workspace.Readable || r.Stale || r.Status() != "clean" || i == 0 {
 		t.Errorf("fixed agent: row %d %q stale=%v", i, r.Status(), r.Stale)
 	}
 

@@ -394,31 +394,20 @@ func (m *wsModel) detailLines(w int) []string {
 // wsStatusW is the status column's width.
 const wsStatusW = 13
 
-// problemShort is a row's problem in the status column's width.
-func problemShort(p string) string {
-	switch p {
-	case "does not parse":
-		return "not parsed"
-	case "does not load":
-		return "not loaded"
-	}
-	return p
-}
-
 // statusCell: the status as compact counts with marks and colours
 // (✖ blockers ⚠ warnings · suggestions); "…" while a first review is
 // pending; "stale" (or "~" when the counts leave no room) while a
 // review of the row is pending or its flow no longer parses.
 func (m *wsModel) statusCell(r *workspace.Row) string {
 	queued := m.queued[r.Dir]
-	if !r.Parsed && r.Problem == "" { // the placeholder of an agent never reviewed yet
+	if !r.Parsed && r.Problem == workspace.Readable { // the placeholder of an agent never reviewed yet
 
 		return m.th.Dim.Render("… reviewing")
 	}
 	var s string
 	switch {
-	case r.Problem != "":
-		s = m.th.Blocker.Render("✖ " + problemShort(r.Problem))
+	case r.Problem != workspace.Readable:
+		s = m.th.Blocker.Render("✖ " + r.Problem.Short())
 	case r.Blockers+r.Warnings+r.Suggestions == 0:
 		s = m.th.StatusClean.Render("● clean")
 	default:

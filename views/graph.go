@@ -198,6 +198,21 @@ func (g *Graph) Lines(th Theme) []string {
 		flush()
 		out = append(out, b.String())
 	}
+	if len(g.stack) == 1 { // the top-level flow: say which compiled steps it cannot draw
+		missing, _ := stepsNotDrawn(g.good)
+		if n := notDrawnNote(missing); n != "" && g.h > 0 {
+			var note []string
+			for _, l := range strings.Split(ansiWrap(n, g.w), "\n") {
+				note = append(note, th.Warning.Render(l))
+			}
+			note = note[:min(len(note), g.h)]
+			if len(out)+len(note) < g.h {
+				out = append(out, "") // a blank line between the drawing and the note
+			}
+			keep := min(len(out), g.h-len(note)) // the note takes the pane's last lines
+			out = append(out[:keep], note...)
+		}
+	}
 	return out
 }
 

@@ -31,6 +31,51 @@ func StepRows(c *compile.CompiledAgentOas) []StepRow {
 	return rows
 }
 
+// stepsNotDrawn are the compiled steps of s whose node the snapshot's model
+// of the top-level flow (Snapshot.Flow, the one model the graph pane draws)
+// has no node for, and the model's node names by id. The compiler walks
+// control_flow_connections from start_node (reference cinatra.md §11.4),
+// so a node that edges reach is compiled into a step even when the flow's
+// nodes list lacks it, while the model, like the platform's editor, holds
+// only the listed nodes: the Steps tab and the graph pane both read this
+// to say which steps the drawing cannot show.
+func stepsNotDrawn(s *analysis.Snapshot) (missing []StepRow, names map[string]string) {
+	if s == nil || s.Compiled == nil {
+		return nil, nil
+	}
+	model, err := s.Flow("")
+	if err != nil || model == nil {
+		return nil, nil
+	}
+	names = map[string]string{}
+	for _, n := range model.Nodes {
+		names[n.ID] = n.Name
+	}
+	for _, r := range StepRows(s.Compiled) {
+		if _, ok := names[r.NodeID]; !ok && r.NodeID != "" {
+			missing = append(missing, r)
+		}
+	}
+	return missing, names
+}
+
+// notDrawnNote is the graph pane's line under a top-level flow with
+// compiled steps it cannot draw ("" when there is none).
+func notDrawnNote(missing []StepRow) string {
+	if len(missing) == 0 {
+		return ""
+	}
+	var parts []string
+	for _, r := range missing {
+		parts = append(parts, fmt.Sprintf("%d %s", r.Number, Clean(r.NodeID)))
+	}
+	what := "step " + parts[0]
+	if len(parts) > 1 {
+		what = "steps " + strings.Join(parts, ", ")
+	}
+	return "⚠ " + what + ": compiled, not drawn (not in the flow's nodes)"
+}
+
 // CompiledLines is c as indented JSON, one sanitised line per entry.
 func CompiledLines(c *compile.CompiledAgentOas) ([]string, error) {
 	b, err := compile.IndentJSON(c) // as `oastui compile` prints it

@@ -208,11 +208,7 @@ func (s *Steps) Show(sh Shown) {
 		return
 	}
 	rows := StepRows(sh.Good.Compiled)
-	if len(sh.Good.Flows) > 0 && sh.Good.Flows[0].Graph != nil {
-		names := map[string]string{}
-		for _, n := range sh.Good.Flows[0].Graph.Nodes {
-			names[n.ID] = n.Name
-		}
+	if _, names := stepsNotDrawn(sh.Good); names != nil { // the graph pane's model: both say the same
 		for i := range rows {
 			name, ok := names[rows[i].NodeID]
 			rows[i].NodeName = name

@@ -34,8 +34,8 @@ type Agent struct {
 	Title                string // the root flow's name, else package.json cinatra.displayName, else the slug
 	Type                 string // metadata.cinatra.type of the root flow ("" when absent)
 
-	Parsed  bool   // the flow file parsed (Steps, Slots and the flow's child calls are meaningful)
-	Problem string // why the agent could not be read ("does not parse", a load error), "" when it was
+	Parsed  bool    // the flow file parsed (Steps, Slots and the flow's child calls are meaningful)
+	Problem Problem // why the agent could not be read (NotLoaded, NotParsed); Readable when it was
 
 	Blockers, Warnings, Suggestions int // the review's findings (the workspace's are added by the Index)
 	// Top are the review's worst findings (at most TopFindings: blockers,
@@ -61,11 +61,46 @@ type Agent struct {
 	Stale bool
 }
 
+// Problem is why an agent could not be read: the faces switch on it (the
+// table's status cell, the broken count, `lint --format summary`), and its
+// String is the text they print.
+type Problem uint8
+
+const (
+	Readable  Problem = iota // the agent loaded and its flow parsed
+	NotLoaded                // the package could not be loaded (no flow file, an unreadable file)
+	NotParsed                // the flow file does not parse
+)
+
+// String is the problem as the outputs print it: "does not load", "does
+// not parse"; "" for Readable.
+func (p Problem) String() string {
+	switch p {
+	case NotLoaded:
+		return "does not load"
+	case NotParsed:
+		return "does not parse"
+	}
+	return ""
+}
+
+// Short is the problem in the table's narrow status column: "not loaded",
+// "not parsed"; "" for Readable.
+func (p Problem) Short() string {
+	switch p {
+	case NotLoaded:
+		return "not loaded"
+	case NotParsed:
+		return "not parsed"
+	}
+	return ""
+}
+
 // Carry keeps, for an agent whose flow no longer parses, the columns of
 // its last good summary (marked Stale), as the agent view keeps the last
 // good graph on screen.
 func Carry(now, last Agent) Agent {
-	if now.Parsed || !last.Parsed || now.Problem == "does not load" {
+	if now.Parsed || !last.Parsed || now.Problem == NotLoaded {
 		return now
 	}
 	now.Title, now.Type, now.Steps, now.Slots = last.Title, last.Type, last.Steps, last.Slots
@@ -141,7 +176,7 @@ func Summarize(root string, s *analysis.Snapshot) Agent {
 		a.Config = absPath(s.Config.Path)
 	}
 	if s.Agent == nil {
-		a.Problem = "does not load"
+		a.Problem = NotLoaded
 		a.Title = filepath.Base(a.Dir)
 		a.Files = []string{absPath(s.Path)}
 		return a
@@ -164,7 +199,7 @@ func Summarize(root string, s *analysis.Snapshot) Agent {
 	}
 	a.Parsed = s.Good()
 	if !a.Parsed {
-		a.Problem = "does not parse"
+		a.Problem = NotParsed
 	}
 	if s.Compiled != nil {
 		a.Steps = len(s.Compiled.ApprovalPolicy.Steps)

@@ -3,7 +3,10 @@ package workspace
 import (
 	"fmt"
 	"sort"
+	"strconv"
 	"strings"
+
+	"github.com/clipperhouse/displaywidth"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
@@ -60,8 +63,8 @@ func (ix *Index) CallGraph() *CallGraph {
 		}
 		n := &flowgraph.Node{ID: id, Name: clean(name), Kind: flowgraph.KindOther, ComponentType: a.Kind(),
 			Blockers: r.Blockers, Warnings: r.Warnings, Suggestions: r.Suggestions, Reachable: true}
-		if a.Problem != "" {
-			n.ComponentType = a.Problem
+		if a.Problem != Readable {
+			n.ComponentType = a.Problem.String()
 			n.Blockers = max(n.Blockers, 1)
 		}
 		nodes = append(nodes, n)
@@ -192,6 +195,17 @@ func clean(s string) string { return present.Text(s) }
 // --workspace`): a title line, the drawing, the agents standing alone and
 // the workspace findings.
 func (ix *Index) Text(opts flowgraph.Options) string {
+	text, _ := ix.TextFit(opts, 0)
+	return text
+}
+
+// TextFit is Text for a terminal width columns wide (0: any width): when
+// the boxes and arrows would be wider, the calls are printed as an
+// indented tree instead (each agent under the agents that call it; an
+// agent already shown is named again without its calls), every line
+// within width. drawn is the width of the boxes-and-arrows drawing (what
+// the note under a tree reports).
+func (ix *Index) TextFit(opts flowgraph.Options, width int) (text string, drawn int) {
 	cg := ix.CallGraph()
 	var b strings.Builder
 	calls := 0
@@ -202,7 +216,12 @@ func (ix *Index) Text(opts flowgraph.Options) string {
 	}
 	fmt.Fprintf(&b, "workspace %s  (%d agents, %d drawn, %d calls)\n\n", clean(rootName(ix.Root)), len(ix.Agents), len(cg.Graph.Nodes)-1-countMissing(cg), calls)
 	c, _ := flowgraph.Render(cg.Graph, opts)
-	b.WriteString(c.String())
+	drawn = c.W
+	if width > 0 && c.W > width {
+		b.WriteString(callTree(cg.Graph, opts.ASCII, width))
+	} else {
+		b.WriteString(c.String())
+	}
 	if cg.Alone > 0 {
 		if cg.Alone == 1 {
 			b.WriteString("\n1 agent calls no other agent and no agent calls it (not drawn)\n")
@@ -216,7 +235,103 @@ func (ix *Index) Text(opts flowgraph.Options) string {
 			fmt.Fprintf(&b, "%s:%d:%d: %s: %s [%s]\n", clean(f.File), f.Line, f.Column, f.Severity, clean(f.Message), f.Code)
 		}
 	}
+	return b.String(), drawn
+}
+
+// callTree prints the call graph g as an indented tree from the agents
+// its root points at, each line at most width columns: the agent's name
+// (cut first when a line is too long), its kind, its blocker and warning
+// counts and, on a call whose version the caller does not accept, the
+// edge's label. An agent met again (called by two agents, or a cycle) is
+// named with "(see above)" instead of its calls again.
+func callTree(g *flowgraph.Graph, ascii bool, width int) string {
+	idx := map[string]int{}
+	for i, n := range g.Nodes {
+		idx[n.ID] = i
+	}
+	out := map[string][]flowgraph.Edge{}
+	for _, e := range g.Edges {
+		out[e.From] = append(out[e.From], e)
+	}
+	tee, last, bar, arrow, blk, wrn, ell := "├─", "└─", "│ ", "→ ", " ✖", " ⚠", "…"
+	if ascii {
+		tee, last, bar, arrow, blk, wrn, ell = "+-", "`-", "| ", "> ", " x", " !", "..."
+	}
+	var b strings.Builder
+	shown := map[string]bool{}
+	var walk func(id, prefix, branch, edgeLabel string)
+	walk = func(id, prefix, branch, edgeLabel string) {
+		i, ok := idx[id]
+		if !ok {
+			return
+		}
+		n := g.Nodes[i]
+		tail := "  " + n.ComponentType
+		if n.Blockers > 0 {
+			tail += blk + strconv.Itoa(n.Blockers)
+		}
+		if n.Warnings > 0 {
+			tail += wrn + strconv.Itoa(n.Warnings)
+		}
+		if edgeLabel != "" {
+			tail += "  (" + edgeLabel + ")"
+		}
+		again := shown[id] && len(out[id]) > 0
+		head := prefix + branch
+		name := n.Name
+		if again {
+			head += name + " (see above)" // before the name is cut: it says why the calls are missing
+			name = ""
+		}
+		if room := width - displaywidth.String(head) - displaywidth.String(tail); displaywidth.String(name) > room {
+			name = cutWidth(name, max(4, room), ell)
+		}
+		b.WriteString(cutWidth(head+name+tail, width, ell) + "\n")
+		if again || shown[id] {
+			return
+		}
+		shown[id] = true
+		kids := out[id]
+		for k, e := range kids {
+			next, br := prefix, tee+arrow
+			if branch != "" {
+				next = prefix + bar + "  "
+				if strings.HasPrefix(branch, last) {
+					next = prefix + "    "
+				}
+			}
+			if k == len(kids)-1 {
+				br = last + arrow
+			}
+			walk(e.To, next, br, e.Branch)
+		}
+	}
+	for k, e := range out[RootID] {
+		if k > 0 {
+			b.WriteString("\n")
+		}
+		walk(e.To, "", "", "")
+	}
 	return b.String()
+}
+
+// cutWidth cuts s to at most w display columns, ending in ell when cut.
+func cutWidth(s string, w int, ell string) string {
+	if displaywidth.String(s) <= w {
+		return s
+	}
+	keep := w - displaywidth.String(ell)
+	var b strings.Builder
+	used := 0
+	for _, r := range s {
+		rw := displaywidth.Rune(r)
+		if used+rw > keep {
+			break
+		}
+		b.WriteRune(r)
+		used += rw
+	}
+	return b.String() + ell
 }
 
 func countMissing(cg *CallGraph) int {

@@ -73,8 +73,8 @@ func (ix *Index) Worst(i, n int) []compile.Finding {
 // Status is the row's status text: "does not parse" (or the load
 // problem), else its counts ("2 blockers, 1 warning"), else "clean".
 func (r *Row) Status() string {
-	if r.Problem != "" {
-		return r.Problem
+	if r.Problem != Readable {
+		return r.Problem.String()
 	}
 	var parts []string
 	if r.Blockers > 0 {
@@ -102,8 +102,8 @@ func plural(n int, w string) string {
 // Worse says r's status is worse than s's: an agent that does not load or
 // parse, then more blockers, more warnings, more suggestions.
 func (r *Row) Worse(s *Row) bool {
-	if (r.Problem != "") != (s.Problem != "") {
-		return r.Problem != ""
+	if (r.Problem != Readable) != (s.Problem != Readable) {
+		return r.Problem != Readable
 	}
 	if r.Blockers != s.Blockers {
 		return r.Blockers > s.Blockers
@@ -276,11 +276,11 @@ func (r *Row) matches(words []string) bool {
 	for _, w := range words {
 		switch w {
 		case "is:broken":
-			if r.Problem == "" {
+			if r.Problem == Readable {
 				return false
 			}
 		case "is:blocker", "is:blocked":
-			if r.Blockers == 0 && r.Problem == "" {
+			if r.Blockers == 0 && r.Problem == Readable {
 				return false
 			}
 		case "is:warning":
@@ -288,7 +288,7 @@ func (r *Row) matches(words []string) bool {
 				return false
 			}
 		case "is:clean":
-			if r.Problem != "" || r.Blockers+r.Warnings+r.Suggestions > 0 {
+			if r.Problem != Readable || r.Blockers+r.Warnings+r.Suggestions > 0 {
 				return false
 			}
 		case "is:orchestrator":

@@ -9,6 +9,8 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clipperhouse/displaywidth"
+
 	"github.com/charmbracelet/x/exp/golden"
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
@@ -194,7 +196,7 @@ func TestChildChangeReviewsOrchestrator(t *testing.T) {
 	}
 	ix2 := Build(root, next, nil)
 	i, _ := ix2.Lookup(leaf)
-	if a := ix2.Agents[i]; a.Problem != "does not parse" || !a.Stale || a.Title != "leaf title" {
+	if a := ix2.Agents[i]; a.Problem != NotParsed || !a.Stale || a.Title != "leaf title" {
 		t.Errorf("broken leaf: %+v", a)
 	}
 }
@@ -503,5 +505,67 @@ func TestDuplicateMessageBounded(t *testing.T) {
 	}
 	if n != 50 {
 		t.Errorf("%d duplicate findings for 50 packages", n)
+	}
+}
+
+// TestProblemStatus: why an agent could not be read is a typed status the
+// faces switch on; the status text, the broken filter and the order of
+// rows read it, and its texts are the ones the outputs always printed.
+func TestProblemStatus(t *testing.T) {
+	root := t.TempDir()
+	leaf := writeAgent(t, root, "leaf", "1.0.0", nil, nil)
+	empty := filepath.Join(root, "acme", "empty")
+	os.MkdirAll(empty, 0o755)
+	if a := ReviewAgent(root, empty, analysis.Options{}); a.Problem != NotLoaded || a.Problem.String() != "does not load" || a.Problem.Short() != "not loaded" {
+		t.Errorf("no flow file: problem %d %q", a.Problem, a.Problem)
+	}
+	os.WriteFile(filepath.Join(leaf, "cinatra", "oas.json"), []byte(`{"nodes": [,`), 0o644)
+	a := ReviewAgent(root, leaf, analysis.Options{})
+	if a.Problem != NotParsed || a.Problem.String() != "does not parse" || a.Problem.Short() != "not parsed" {
+		t.Errorf("broken flow: problem %d %q", a.Problem, a.Problem)
+	}
+	if Readable.String() != "" || Readable.Short() != "" {
+		t.Error("Readable prints nothing")
+	}
+	broken, clean := Row{Agent: &a}, Row{Agent: &Agent{Parsed: true}}
+	if broken.Status() != "does not parse" || clean.Status() != "clean" || !broken.Worse(&clean) || clean.Worse(&broken) {
+		t.Errorf("rows: %q %q", broken.Status(), clean.Status())
+	}
+	if !broken.matches([]string{"is:broken"}) || clean.matches([]string{"is:broken"}) {
+		t.Error("is:broken filter")
+	}
+}
+
+// TestCallTreeFits: a call graph whose drawing is wider than the width
+// given is printed as a tree of calls, every line within the width; a
+// version the caller does not accept and a missing child are marked, and
+// a cycle ends at the agent met again. At any width the boxes are drawn.
+func TestCallTreeFits(t *testing.T) {
+	root := filepath.Join(t.TempDir(), "agents")
+	writeAgent(t, root, "boss", "1.0.0", []string{"@acme/worker", "@acme/ghost"}, map[string]string{"@acme/worker": "^2.0.0"})
+	writeAgent(t, root, "worker", "1.4.0", nil, nil)
+	writeAgent(t, root, "ping", "0.1.0", []string{"@acme/pong"}, nil)
+	writeAgent(t, root, "pong", "0.1.0", []string{"@acme/ping"}, nil)
+	ix := review(t, root)
+	for _, ascii := range []bool{false, true} {
+		full, drawn := ix.TextFit(flowgraph.Options{ASCII: ascii}, 0)
+		if full != ix.Text(flowgraph.Options{ASCII: ascii}) || drawn <= 40 {
+			t.Fatalf("at any width the drawing (%d wide) is Text's", drawn)
+		}
+		text, _ := ix.TextFit(flowgraph.Options{ASCII: ascii}, 40)
+		calls, _, _ := strings.Cut(text, "\n"+root) // the findings start with the tree's path
+		for _, l := range strings.Split(calls, "\n") {
+			if w := displaywidth.String(l); w > 40 && !strings.HasPrefix(l, "workspace ") {
+				t.Errorf("line %d columns wide: %q", w, l)
+			}
+		}
+		for _, w := range []string{"boss  orchestrator", "worker  flow", "(needs ^2.0.0", "ghost  missing", "ping (see above)"} {
+			if !strings.Contains(calls, w) {
+				t.Errorf("ascii=%v: the tree lacks %q:\n%s", ascii, w, calls)
+			}
+		}
+		if strings.Contains(calls, "╭") || strings.Contains(calls, "+--") {
+			t.Errorf("boxes drawn at 40 columns:\n%s", calls)
+		}
 	}
 }

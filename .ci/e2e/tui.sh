@@ -397,6 +397,20 @@ sed -i 's/save_brief/store_brief/g' "$work/agents/gate-agent/cinatra/oas.json"
 check "editing the child re-runs the dry run" ch "5. store_brief (ApiNode) in gate-agent-flow"
 tm send-keys -t ch q
 
+# --- a node the nodes list lacks while edges reach it (issue 28) -------------
+# The compiler still makes it a step (it walks the edges); the graph cannot
+# draw it: the graph pane and the Steps tab both say so, read from one model.
+ex="$work/agents/e2e/example-agent"
+cp -r testdata/agents/oastui/example-agent "$ex"
+tm new-session -d -s nd -x 140 -y 40 "$bin $ex"
+check "example opens" nd "Collect merged changes  api"
+sed -z 's/    {\n      "$component_ref": "notify"\n    },\n//' "$ex/cinatra/oas.json" > "$ex/cinatra/oas.json.tmp"
+mv "$ex/cinatra/oas.json.tmp" "$ex/cinatra/oas.json"
+check "the graph names the compiled step it cannot draw" nd "notify: compiled, not drawn"
+tm send-keys -t nd 2
+check "the Steps tab says the same" nd "notify (not in the graph"
+tm send-keys -t nd q
+
 # --- the sizes terminals open at: 80×24 and 100×30 (issue 28) ----------------
 # The example agent: whole tab names (no Fin│Ste), graph boxes whole (the
 # widest box's label is cut inside it), the Prompt tab's budget scrolling.

@@ -162,6 +162,9 @@ done
 graph=$(cd "$work" && "$bin" graph agents --workspace)
 if printf '%s\n' "$graph" | grep -qF "context-selection-agent"; then ok "graph --workspace prints the call graph"; else bad "graph --workspace prints the call graph"; fi
 if printf '%s\n' "$graph" | grep -qF -- "--workspace --format dot"; then ok "graph --workspace says a wide drawing reads better as dot or mermaid"; else bad "graph --workspace says a wide drawing reads better as dot or mermaid" "$graph"; fi
+calls=$(printf '%s\n' "$graph" | sed -n '/agents call no other agent/q;p')
+widest=$(printf '%s\n' "$calls" | awk '{ n = length($0); if (n > m) m = n } END { print m + 0 }')
+if printf '%s\n' "$calls" | grep -qF "│   └─→ context-selection-agent" && [ "$widest" -le 120 ]; then ok "graph --workspace lays the calls out as a tree within 120 columns ($widest)"; else bad "graph --workspace lays the calls out as a tree within 120 columns ($widest)" "$calls"; fi
 summary=$(cd "$work" && "$bin" lint agents --format summary; true)
 if printf '%s\n' "$summary" | grep -qF "25 agents:"; then ok "lint --format summary"; else bad "lint --format summary"; fi
 

@@ -149,11 +149,12 @@ func graphFitWidth(out io.Writer) int {
 	return 120
 }
 
-// wideNote says, under a call graph drawn wider than graphFitWidth, how
-// wide it is and which formats read well at any width.
+// wideNote says, under a call graph whose boxes would be wider than
+// graphFitWidth (so it was printed as a tree), how wide the drawing is and
+// which formats draw it at any width.
 func wideNote(out io.Writer, widest int, dir string) error {
 	if fit := graphFitWidth(out); widest > fit {
-		_, err := fmt.Fprintf(out, "\n(the drawing is %d columns wide, wider than %d: to read it at any width,\n"+
+		_, err := fmt.Fprintf(out, "\n(calls shown as a tree: the drawing is %d columns wide, wider than %d; to draw it,\n"+
 			"  oastui graph %s --workspace --format dot | dot -Tsvg > calls.svg   or   --format mermaid)\n", widest, fit, dir)
 		return err
 	}
@@ -186,10 +187,10 @@ func workspaceGraph(cmd *cobra.Command, dir, format, registry string, opts flowg
 	case "mermaid":
 		_, err = fmt.Fprint(out, flowgraph.Mermaid(ix.CallGraph().Graph))
 	default:
-		_, err = fmt.Fprint(out, ix.Text(opts))
+		text, drawn := ix.TextFit(opts, graphFitWidth(out))
+		_, err = fmt.Fprint(out, text)
 		if err == nil {
-			c, _ := flowgraph.Render(ix.CallGraph().Graph, opts)
-			err = wideNote(out, c.W, dir)
+			err = wideNote(out, drawn, dir)
 		}
 	}
 	if err != nil {

@@ -423,7 +423,7 @@ func lintTargetsSummary(targets []string, results []lintResult, all []lint.Findi
 	out := make([]report.Target, len(targets))
 	byPath := map[string]int{}
 	for i, t := range targets {
-		out[i] = report.Target{Path: rel(t), Problem: results[i].agent.Problem}
+		out[i] = report.Target{Path: rel(t), Problem: results[i].agent.Problem.String()}
 		abs, _ := filepath.Abs(t)
 		byPath[abs] = i
 		if d := results[i].agent.Dir; d != "" {

@@ -7,6 +7,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/clipperhouse/displaywidth"
 	"github.com/oastui/oastui/internal/testshared"
 )
 
@@ -163,6 +164,17 @@ func TestGraphWorkspaceTooWide(t *testing.T) {
 	}
 	if !strings.Contains(out, "columns wide, wider than 120") || !strings.Contains(out, "--workspace --format dot") {
 		t.Errorf("no note under a wide drawing:\n%s", out[max(0, len(out)-600):])
+	}
+	// The calls are laid out to fit: a tree whose every line is within
+	// 120 columns, each orchestrator's calls under it.
+	calls, _, _ := strings.Cut(out, "agents call no other agent")
+	for _, l := range strings.Split(calls, "\n") {
+		if w := displaywidth.String(l); w > 120 {
+			t.Errorf("a line of the calls is %d columns wide: %q", w, l)
+		}
+	}
+	if !strings.Contains(calls, "\nblog-pipeline-agent  orchestrator") || !strings.Contains(calls, "\n│   └─→ context-selection-agent  flow") {
+		t.Errorf("no call tree:\n%s", calls)
 	}
 	root := workspaceTree(t, "0.1.0") // narrow: no note
 	if _, out, _ := runGraphCmd(t, root, "--workspace"); strings.Contains(out, "columns wide") {

@@ -254,14 +254,26 @@ func (tw *TreeWatcher) loop(ctx context.Context) {
 	defer tw.w.Close()
 	pending := map[string]fsnotify.Op{}
 	rescan := false
-	var first time.Time
+	var first, lastEvent time.Time
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
+	quiet := min(settleQuiet, tw.cfg.Debounce)
 	arm := func() {
+		lastEvent = time.Now()
 		if first.IsZero() {
-			first = time.Now()
+			first = lastEvent
 		}
-		timer.Reset(tw.cfg.Debounce)
+		timer.Reset(quiet)
+	}
+	// settled: every pending file is a JSON file holding one whole value
+	// (the batch need not wait out the debounce; settleQuiet).
+	settled := func() bool {
+		for p := range pending {
+			if !wholeJSON(p) {
+				return false
+			}
+		}
+		return len(pending) > 0
 	}
 	var polls <-chan time.Time // while some directories are polled
 	for {
@@ -324,6 +336,10 @@ func (tw *TreeWatcher) loop(ctx context.Context) {
 			}
 			tw.report(err)
 		case <-timer.C:
+			if wait := tw.cfg.Debounce - time.Since(lastEvent); wait > 0 && (rescan || !settled()) {
+				timer.Reset(wait) // not known complete: wait out the debounce
+				continue
+			}
 			var paths []string
 			for p, op := range pending {
 				if op.Has(fsnotify.Create|fsnotify.Remove|fsnotify.Rename) || tw.changed(p) {

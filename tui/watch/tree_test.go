@@ -146,3 +146,29 @@ func TestTreeWatcherLimit(t *testing.T) {
 	os.WriteFile(newFlow, []byte(`{"b":2}`), 0o644)
 	wait("a save in a new directory under a polled one", newFlow)
 }
+
+// TestTreeCompleteSave: in a tree too, a JSON file saved whole is a batch
+// without waiting out the debounce (here an hour); one caught half-written
+// waits for it.
+func TestTreeCompleteSave(t *testing.T) {
+	t.Parallel() // each test watches its own temporary tree; most of their time is waiting out debounce windows
+	root := filepath.Join(t.TempDir(), "agents")
+	flow := filepath.Join(root, "v", "a", "cinatra", "oas.json")
+	os.MkdirAll(filepath.Dir(flow), 0o755)
+	os.WriteFile(flow, []byte("{}"), 0o644)
+	tw, err := NewTree(TreeConfig{Root: root, Debounce: time.Hour})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tw.Close()
+	os.WriteFile(flow, []byte(`{"a":1}`), 0o644)
+	if b := nextBatch(t, tw); !slices.Equal(b.Paths, []string{flow}) {
+		t.Errorf("whole save: %+v", b)
+	}
+	os.WriteFile(flow, []byte(`{"a":`), 0o644)
+	select {
+	case b := <-tw.Batches():
+		t.Errorf("a half-written JSON file made a batch before the debounce: %+v", b)
+	case <-time.After(300 * time.Millisecond):
+	}
+}

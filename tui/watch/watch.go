@@ -8,6 +8,7 @@ package watch
 import (
 	"context"
 	"crypto/sha256"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -23,6 +24,16 @@ import (
 // 40 ms leaves room for delete-then-create while keeping the write-to-frame
 // latency well under 100 ms.
 const DefaultDebounce = 40 * time.Millisecond
+
+// settleQuiet is the quiet time after which a batch whose every changed
+// file is known complete is flushed without waiting out the debounce: a
+// file that arrived by rename (an atomic save: the content was whole
+// before the rename) or a JSON file whose content is one complete JSON
+// value (a truncated JSON document never is). Many editors save with one
+// write or one rename; the debounce stays the ceiling for everything else
+// (a save that deletes, creates and writes; a YAML or Markdown file
+// written in place; a rescan).
+const settleQuiet = 4 * time.Millisecond
 
 // Config says what to watch.
 type Config struct {
@@ -241,8 +252,10 @@ func (wt *Watcher) loop(ctx context.Context) {
 	defer close(wt.done)
 	defer wt.w.Close()
 	pending := map[string]bool{}
+	renamedIn := map[string]bool{} // pending files whose last event was a rename onto them
 	rescan := false
-	var first time.Time
+	var first, lastEvent time.Time
+	var lastRename string // the name of the previous event when it was a rename away, else ""
 	timer := time.NewTimer(time.Hour)
 	timer.Stop()
 	// A directory whose parent vanished too cannot be seen coming back
@@ -251,11 +264,13 @@ func (wt *Watcher) loop(ctx context.Context) {
 	poll := time.NewTicker(500 * time.Millisecond)
 	defer poll.Stop()
 	missing := wt.missing()
+	quiet := min(settleQuiet, wt.cfg.Debounce)
 	arm := func() {
+		lastEvent = time.Now()
 		if first.IsZero() {
-			first = time.Now()
+			first = lastEvent
 		}
-		timer.Reset(wt.cfg.Debounce)
+		timer.Reset(quiet)
 	}
 	for {
 		select {
@@ -269,6 +284,14 @@ func (wt *Watcher) loop(ctx context.Context) {
 				continue // chmod-only noise (touch, vim's CHMOD after write)
 			}
 			name := clean(ev.Name)
+			// inotify reports a rename within a directory as a Rename of the
+			// old name immediately followed by a Create of the new one.
+			byRename := ev.Has(fsnotify.Create) && lastRename != "" && lastRename != name &&
+				filepath.Dir(lastRename) == filepath.Dir(name)
+			lastRename = ""
+			if ev.Has(fsnotify.Rename) && !ev.Has(fsnotify.Create) {
+				lastRename = name
+			}
 			switch {
 			case wt.dirs[name]:
 				// A watched directory appeared, vanished or was renamed.
@@ -281,6 +304,7 @@ func (wt *Watcher) loop(ctx context.Context) {
 				arm()
 			case wt.files[name]:
 				pending[name] = true
+				renamedIn[name] = byRename
 				arm()
 			case wt.trees[filepath.Dir(name)] && ev.Has(fsnotify.Create|fsnotify.Remove|fsnotify.Rename) && !editorArtefact(name):
 				// A file appeared in or left a scanned package directory:
@@ -313,6 +337,11 @@ func (wt *Watcher) loop(ctx context.Context) {
 			}
 			missing = now
 		case <-timer.C:
+			if wait := wt.cfg.Debounce - time.Since(lastEvent); wait > 0 && (rescan || !wt.settled(pending, renamedIn)) {
+				timer.Reset(wait) // not known complete: wait out the debounce
+				continue
+			}
+			clear(renamedIn)
 			if rescan {
 				wt.addAll()
 			}
@@ -348,6 +377,33 @@ func (wt *Watcher) loop(ctx context.Context) {
 			}
 		}
 	}
+}
+
+// settled says whether every pending file is known complete: it arrived
+// by rename, or it is a JSON file holding one complete JSON value.
+func (wt *Watcher) settled(pending, renamedIn map[string]bool) bool {
+	if len(pending) == 0 {
+		return false
+	}
+	for f := range pending {
+		if renamedIn[f] {
+			continue
+		}
+		if !wholeJSON(f) {
+			return false
+		}
+	}
+	return true
+}
+
+// wholeJSON says whether the file at p is a JSON file holding one complete
+// JSON value (a save caught half-written never is).
+func wholeJSON(p string) bool {
+	if !strings.EqualFold(filepath.Ext(p), ".json") {
+		return false
+	}
+	b, err := os.ReadFile(p)
+	return err == nil && json.Valid(b)
 }
 
 func sortedKeys(m map[string]bool) []string {

@@ -235,3 +235,34 @@ func TestUpdate(t *testing.T) {
 	must(t, os.WriteFile(flow, []byte(`{"v":9}`), 0o644))
 	none(t, w) // dropped from the set
 }
+
+// TestCompleteSaveNeedsNoDebounce: a save known complete (a JSON file that
+// holds one whole JSON value, or any watched file that arrived by rename)
+// is flushed without waiting out the debounce (here an hour); a JSON file
+// caught half-written, or a YAML file written in place, waits for it.
+func TestCompleteSaveNeedsNoDebounce(t *testing.T) {
+	t.Parallel() // each test watches its own temporary tree; most of their time is waiting out debounce windows
+	root := t.TempDir()
+	flow := filepath.Join(root, "oas.json")
+	spec := filepath.Join(root, "agent.yaml")
+	must(t, os.WriteFile(flow, []byte(`{"v":0}`), 0o644))
+	must(t, os.WriteFile(spec, []byte("v: 0\n"), 0o644))
+	w, err := New(Config{Dirs: []string{root}, Files: []string{flow, spec}, Debounce: time.Hour})
+	must(t, err)
+	t.Cleanup(func() { w.Close() })
+
+	must(t, os.WriteFile(flow, []byte(`{"v":1}`), 0o644)) // write in place, complete
+	if b := next(t, w); len(b.Paths) != 1 || b.Paths[0] != flow {
+		t.Errorf("complete JSON write: %+v", b)
+	}
+	tmp := filepath.Join(root, ".agent.yaml.tmp1")
+	must(t, os.WriteFile(tmp, []byte("v: 2\n"), 0o644))
+	must(t, os.Rename(tmp, spec)) // atomic save of a non-JSON file
+	if b := next(t, w); len(b.Paths) != 1 || b.Paths[0] != spec {
+		t.Errorf("rename-over: %+v", b)
+	}
+	must(t, os.WriteFile(flow, []byte(`{"v":`), 0o644)) // caught half-written
+	none(t, w)
+	must(t, os.WriteFile(spec, []byte("v: 3\n"), 0o644)) // YAML in place: completeness unknown
+	none(t, w)
+}
