@@ -159,7 +159,7 @@ func Run(path string, opts Options) (s *Snapshot) {
 		budget = prompts.Build(prompts.Input{Agent: a, BudgetOnly: true, Budget: s.Config.Config.Budget})
 	}
 	s.Review = lint.Run(a, lint.Options{Mode: s.Mode, Config: s.Config.Config, DryRun: s.DryRun, Prompts: budget})
-	if !s.Good() {
+	if !s.Parsed() {
 		return s
 	}
 	if opts.Stages&StageGraphs != 0 {
@@ -187,10 +187,10 @@ func onlyFinding(f compile.Finding) lint.Review {
 	return lint.Review{Findings: []compile.Finding{f}, Blockers: []compile.Finding{f}}
 }
 
-// Good says the flow file parsed: the graphs, steps and compiled output of
-// this snapshot are meaningful. A snapshot that is not good still carries
+// Parsed says the flow file parsed: the graphs, steps and compiled output of
+// this snapshot are meaningful. A snapshot that did not parse still carries
 // findings (the parse error as a blocker).
-func (s *Snapshot) Good() bool {
+func (s *Snapshot) Parsed() bool {
 	return s != nil && s.LoadErr == nil && s.Agent != nil && s.Agent.Flow != nil && s.Agent.Flow.Root != nil
 }
 
@@ -217,7 +217,7 @@ func (s *Snapshot) Docs() map[string]*compile.Doc {
 
 // AgentName is the root flow's name (or id), or the directory name.
 func (s *Snapshot) AgentName() string {
-	if s.Good() {
+	if s.Parsed() {
 		r := s.Agent.Flow.Root
 		if n := r.Get("name").StringOr(""); n != "" {
 			return n

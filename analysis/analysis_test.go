@@ -58,7 +58,7 @@ func TestRunStages(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			s := Run(fixture("context-slot-agent"), Options{Stages: tc.stages})
-			if !s.Good() {
+			if !s.Parsed() {
 				t.Fatalf("fixture did not load: %v %+v", s.LoadErr, s.Review.Findings)
 			}
 			if got := s.Compiled != nil; got != tc.compiled || s.CompileErr != nil {
@@ -100,8 +100,8 @@ func TestRunFlowsDrawnLazily(t *testing.T) {
 func TestRunLoadFailureIsOneFinding(t *testing.T) {
 	for _, path := range []string{t.TempDir(), filepath.Join(t.TempDir(), "missing")} {
 		s := Run(path, Options{Stages: Everything})
-		if s.Good() || s.LoadErr == nil {
-			t.Fatalf("%s: good=%v err=%v", path, s.Good(), s.LoadErr)
+		if s.Parsed() || s.LoadErr == nil {
+			t.Fatalf("%s: good=%v err=%v", path, s.Parsed(), s.LoadErr)
 		}
 		if len(s.Review.Findings) != 1 || len(s.Review.Blockers) != 1 {
 			t.Fatalf("%s: findings %+v", path, s.Review.Findings)
@@ -125,8 +125,8 @@ func TestRunUnparseableFlowStillCompiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := Run(dir, Options{Stages: Everything})
-	if s.Good() || len(s.Review.Blockers) == 0 || s.Review.Blockers[0].Code != "invalid_json" {
-		t.Fatalf("good=%v blockers %+v", s.Good(), s.Review.Blockers)
+	if s.Parsed() || len(s.Review.Blockers) == 0 || s.Review.Blockers[0].Code != "invalid_json" {
+		t.Fatalf("good=%v blockers %+v", s.Parsed(), s.Review.Blockers)
 	}
 	if s.CompileErr == nil || !strings.Contains(s.CompileErr.Error(), "malformed JSON") {
 		t.Errorf("compile error %v, want the compiler's malformed-JSON error", s.CompileErr)
@@ -160,7 +160,7 @@ func TestConfigResolution(t *testing.T) {
 	if s.Config.Path != cfgPath || s.Config.Config != nil || s.Config.Err == nil {
 		t.Errorf("bad config: %+v", s.Config)
 	}
-	if !s.Good() || len(s.Review.Findings) != 0 {
+	if !s.Parsed() || len(s.Review.Findings) != 0 {
 		t.Errorf("a bad config must leave the review on the defaults: %+v", s.Review.Findings)
 	}
 
@@ -231,7 +231,7 @@ func TestRunUsesTheLoadedAgent(t *testing.T) {
 		t.Fatal(err)
 	}
 	s := Run(dir, Options{Agent: a, Stages: Everything})
-	if s.Agent != a || s.LoadErr != nil || !s.Good() {
+	if s.Agent != a || s.LoadErr != nil || !s.Parsed() {
 		t.Fatalf("agent %p (given %p), load error %v", s.Agent, a, s.LoadErr)
 	}
 	if s = Run(dir, Options{}); s.LoadErr == nil {

@@ -13,7 +13,7 @@ import (
 // the review's counts, the model stays as built.
 func TestFlowModelShared(t *testing.T) {
 	s := Run(fixture("orchestrator-agent"), Options{Stages: Everything})
-	if !s.Good() {
+	if !s.Parsed() {
 		t.Fatalf("did not load: %v", s.LoadErr)
 	}
 	m1, err := s.Flow("")
@@ -55,7 +55,7 @@ func TestOneModelPerFlow(t *testing.T) {
 	for _, name := range []string{"orchestrator-agent", "context-slot-agent", "branching-agent"} {
 		before := flowgraph.Builds()
 		s := Run(fixture(name), Options{Stages: Everything, Mode: lint.ModeFull})
-		if !s.Good() || s.DryRun == nil {
+		if !s.Parsed() || s.DryRun == nil {
 			t.Fatalf("%s: did not load or walk: %v", name, s.LoadErr)
 		}
 		flows := compile.Flows(s.Agent.Flow.Root)

@@ -90,7 +90,7 @@ func PrepareSlot(path string, opts Options, q SlotQuery) (*Snapshot, *slots.Prep
 		return snap, nil, snap.LoadErr
 	}
 	a := snap.Agent
-	if !snap.Good() {
+	if !snap.Parsed() {
 		msg := ErrFlowUnparsed.Error()
 		if a.Flow != nil && a.Flow.Err != nil {
 			msg += ": " + a.Flow.Err.Error()

@@ -87,7 +87,7 @@ func view(s *analysis.Snapshot) *sideView {
 	v.flow, v.pkgDoc = a.Flow, a.Package
 	v.readPackage()
 	v.readFindings()
-	if !s.Good() {
+	if !s.Parsed() {
 		return v
 	}
 	v.ok = true

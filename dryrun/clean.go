@@ -6,7 +6,7 @@ import _ "embed"
 // agent (ids, names, notes, messages, values, map keys) passed through
 // clean, for faces that print the result (views.Clean: the one sanitiser
 // after the one masker).
-func (r *Result) Cleaned(clean func(string) string) *Result {
+func (r *Result) Presented(clean func(string) string) *Result {
 	if r == nil {
 		return nil
 	}

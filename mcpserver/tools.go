@@ -346,7 +346,7 @@ func (s *Server) graph(_ context.Context, c *call, in GraphInput) (GraphOutput, 
 	if err != nil {
 		return GraphOutput{}, "", err
 	}
-	if !snap.Good() {
+	if !snap.Parsed() {
 		for _, f := range snap.Review.Blockers {
 			return GraphOutput{}, "", proseErr("%s:%d:%d: %s [%s]", f.File, f.Line, f.Column, f.Message, f.Code)
 		}

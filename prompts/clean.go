@@ -6,7 +6,7 @@ import "strings"
 // passed through clean (the faces pass present.Text, the one presentation
 // function: sanitise, then mask). Counts are those of the
 // raw text, which is what the model reads.
-func (r *Report) Clean(clean func(string) string) *Report {
+func (r *Report) Presented(clean func(string) string) *Report {
 	if r == nil {
 		return nil
 	}

@@ -210,6 +210,6 @@ func FuzzBuild(f *testing.F) {
 				}
 			}
 		}
-		r.Clean(present.Text)
+		r.Presented(present.Text)
 	})
 }

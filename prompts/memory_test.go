@@ -70,7 +70,7 @@ func TestManyPlaceholdersShared(t *testing.T) {
 	if unsafe.StringData(a.Provenance.Detail) != unsafe.StringData(b.Provenance.Detail) {
 		t.Error("each unresolved placeholder holds its own detail")
 	}
-	c := r.Clean(func(s string) string { return s })
+	c := r.Presented(func(s string) string { return s })
 	for i, cn := range c.Nodes {
 		rn := r.Nodes[i]
 		if len(rn.Placeholders) > 0 && &cn.Placeholders[0] != &rn.Placeholders[0] {
@@ -83,7 +83,7 @@ func TestManyPlaceholdersShared(t *testing.T) {
 		}
 	}
 	// a change is still copied, not written into the report
-	up := r.Clean(strings.ToUpper)
+	up := r.Presented(strings.ToUpper)
 	if n.Placeholders[0].Name != "p0" || up.Nodes[indexOf(r.Nodes, n)].Placeholders[0].Name != "P0" {
 		t.Error("Clean with a change")
 	}

@@ -3,6 +3,7 @@ package tui
 import (
 	"errors"
 	"fmt"
+	"github.com/oastui/oastui/present"
 	"path/filepath"
 	"strings"
 	"time"
@@ -90,11 +91,11 @@ func (m *Model) displayPath(p string) string {
 		abs, err2 := filepath.Abs(p)
 		if err1 == nil && err2 == nil {
 			if rel, err := filepath.Rel(dir, abs); err == nil && !strings.HasPrefix(rel, "..") {
-				return views.Clean(filepath.ToSlash(rel))
+				return present.Text(filepath.ToSlash(rel))
 			}
 		}
 	}
-	return views.Clean(filepath.Base(p))
+	return present.Text(filepath.Base(p))
 }
 
 // fixKey handles a key while the preview is open.
@@ -184,7 +185,7 @@ func (m *Model) fixDone(msg fixDoneMsg) tea.Cmd {
 			m.note += " · r re-analyses"
 		}
 	}
-	m.note = views.Clean(m.note)
+	m.note = present.Text(m.note)
 	if len(msg.wrote) == 0 || m.cfg.Batches != nil {
 		return nil
 	}

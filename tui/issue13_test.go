@@ -70,7 +70,7 @@ func TestStaleEveryTab(t *testing.T) {
 	for i, p := range m.tabs {
 		press(m, string(rune('1'+i)))
 		out := ansi.Strip(m.Render())
-		_, lastGood := p.(views.LastGood)
+		_, lastGood := p.(views.LastParsed)
 		if got := strings.Contains(out, "◌ stale: the flow file is broken"); got != lastGood {
 			t.Errorf("tab %s: stale line shown %v, want %v:\n%s", p.Name(), got, lastGood, out)
 		}

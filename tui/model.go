@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/oastui/oastui/present"
 	"os"
 	"os/exec"
 	"slices"
@@ -271,7 +272,7 @@ func (m *Model) apply(an *Analysis) {
 		// The header's time may not change within a second: say it.
 		m.note = "re-analysed at " + an.Started.Add(an.Took).Format("15:04:05.000") + " in " + views.Duration(an.Took)
 	}
-	if an.Good() {
+	if an.Parsed() {
 		m.good = an
 	}
 	m.rewatch(an)
@@ -293,7 +294,7 @@ func (m *Model) apply(an *Analysis) {
 func (m *Model) shown() views.Shown {
 	sh := views.Shown{Cur: m.cur.Snapshot, Theme: m.th, Outside: m.outside}
 	if m.good != nil {
-		sh.Good, sh.Refusal = m.good.Snapshot, m.good.Refusal
+		sh.LastParsed, sh.Refusal = m.good.Snapshot, m.good.Refusal
 	}
 	return sh
 }
@@ -317,9 +318,9 @@ func (m *Model) rewatch(an *Analysis) {
 // analysis (the flow file is broken or gone).
 func (m *Model) Stale() bool { return m.cur != nil && m.good != m.cur }
 
-// Current and LastGood expose the snapshots (tests).
-func (m *Model) Current() *Analysis  { return m.cur }
-func (m *Model) LastGood() *Analysis { return m.good }
+// Current and LastParsed expose the snapshots (tests).
+func (m *Model) Current() *Analysis    { return m.cur }
+func (m *Model) LastParsed() *Analysis { return m.good }
 
 // curTab is the side tab shown.
 func (m *Model) curTab() views.Pane { return m.tabs[m.tab] }
@@ -448,7 +449,7 @@ func (m *Model) filterKey(k tea.KeyPressMsg) tea.Cmd {
 		return tea.Quit
 	default:
 		if k.Text != "" {
-			m.filterBuf += views.Clean(k.Text)
+			m.filterBuf += present.Text(k.Text)
 			m.findings.SetFilter(m.filterBuf)
 		}
 	}

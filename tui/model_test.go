@@ -19,7 +19,7 @@ func plain(m *Model) string { return ansi.Strip(m.Render()) }
 
 func TestAnalyzeFixture(t *testing.T) {
 	an := Analyze(fixture("subflow-agent"), Options{}, 1)
-	if !an.Good() {
+	if !an.Parsed() {
 		t.Fatalf("fixture did not load: %v %+v", an.LoadErr, an.Review.Findings)
 	}
 	if an.AgentName() != "Subflow Agent" || an.PackageVersion() != "@oastui-tui/subflow-agent@0.1.0" {
@@ -58,8 +58,8 @@ func TestFixtureFindings(t *testing.T) {
 
 func TestAnalyzeNotAnAgent(t *testing.T) {
 	an := Analyze(t.TempDir(), Options{}, 1)
-	if an.Good() || an.LoadErr == nil || len(an.Review.Blockers) != 1 || an.Review.Blockers[0].Code != "agent_read_failed" {
-		t.Fatalf("got good=%v err=%v findings=%+v", an.Good(), an.LoadErr, an.Review.Findings)
+	if an.Parsed() || an.LoadErr == nil || len(an.Review.Blockers) != 1 || an.Review.Blockers[0].Code != "agent_read_failed" {
+		t.Fatalf("got good=%v err=%v findings=%+v", an.Parsed(), an.LoadErr, an.Review.Findings)
 	}
 }
 
@@ -83,7 +83,7 @@ func TestStaleAfterBrokenSave(t *testing.T) {
 	dir := copyDir(t, fixture("clean-agent"))
 	flow := filepath.Join(dir, "cinatra", "oas.json")
 	m := newModel(t, dir, 120, 30, analyze(t, dir, 1))
-	good := m.LastGood()
+	good := m.LastParsed()
 	if m.Stale() || good == nil {
 		t.Fatal("fresh analysis is stale")
 	}
@@ -92,7 +92,7 @@ func TestStaleAfterBrokenSave(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.Update(analysisMsg{analyze(t, dir, 2)})
-	if !m.Stale() || m.LastGood() != good {
+	if !m.Stale() || m.LastParsed() != good {
 		t.Fatal("broken save did not keep the last good snapshot")
 	}
 	if b := m.Current().Review.Blockers; len(b) == 0 || b[0].Code != "invalid_json" {
@@ -104,7 +104,7 @@ func TestStaleAfterBrokenSave(t *testing.T) {
 	// Directory gone: still stale, still the last good graph.
 	os.RemoveAll(dir)
 	m.Update(analysisMsg{analyze(t, dir, 3)})
-	if !m.Stale() || m.LastGood() != good {
+	if !m.Stale() || m.LastParsed() != good {
 		t.Fatal("vanished directory lost the last good snapshot")
 	}
 	// Back again and fixed.
@@ -114,7 +114,7 @@ func TestStaleAfterBrokenSave(t *testing.T) {
 		t.Fatal(err)
 	}
 	m.Update(analysisMsg{analyze(t, dir, 4)})
-	if m.Stale() || m.LastGood() != m.Current() {
+	if m.Stale() || m.LastParsed() != m.Current() {
 		t.Fatal("repaired agent still stale")
 	}
 }
@@ -255,7 +255,7 @@ func TestEditorMissing(t *testing.T) {
 func TestSanitised(t *testing.T) {
 	p := fixture("ansi-agent")
 	an := analyze(t, p, 1)
-	if !an.Good() {
+	if !an.Parsed() {
 		t.Fatalf("ansi fixture does not load: %+v", an.Review.Findings)
 	}
 	m := newModel(t, p, 160, 50, an)

@@ -87,7 +87,7 @@ func TestNoRawSecretOnScreen(t *testing.T) {
 	for _, fx := range []func(*testing.T) (string, []string){secretLeaf, everywhereSecrets} {
 		dir, secrets := fx(t)
 		an := analyze(t, dir, 1)
-		if !an.Good() || an.Compiled == nil {
+		if !an.Parsed() || an.Compiled == nil {
 			t.Fatalf("%s must load and compile: %v %v", dir, an.LoadErr, an.CompileErr)
 		}
 		m := newModel(t, dir, 200, 60, an)

@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"github.com/oastui/oastui/present"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -68,7 +69,7 @@ func (m *Model) sideInnerH() int {
 // staleTab says the tab shown holds the last good analysis while the
 // newest one is broken: it says so on its first line.
 func (m *Model) staleTab() bool {
-	_, lg := m.curTab().(views.LastGood)
+	_, lg := m.curTab().(views.LastParsed)
 	return lg && m.Stale() && m.good != nil
 }
 
@@ -99,7 +100,7 @@ func (m *Model) View() tea.View {
 	v := tea.NewView(m.Render())
 	v.AltScreen = true
 	if m.cur != nil {
-		v.WindowTitle = "oastui · " + views.Clean(m.headerSource().AgentName())
+		v.WindowTitle = "oastui · " + present.Text(m.headerSource().AgentName())
 		m.cfg.Tracer.frame(m.cur.Seq)
 	}
 	return v
@@ -282,9 +283,9 @@ func (m *Model) sideBody() []string {
 		lines = append([]string{m.th.StatusStale.Render("◌ stale: the flow file is broken; this is the last version that parsed")}, lines...)
 	}
 	if m.filterShown() {
-		f := m.th.HelpKey.Render("/") + views.Clean(m.filterBuf)
+		f := m.th.HelpKey.Render("/") + present.Text(m.filterBuf)
 		if !m.filtering {
-			f = m.th.HelpKey.Render("/") + views.Clean(m.findings.Filter()) + m.th.Dim.Render("  (/ edit · esc in / clears)")
+			f = m.th.HelpKey.Render("/") + present.Text(m.findings.Filter()) + m.th.Dim.Render("  (/ edit · esc in / clears)")
 		} else {
 			f += m.th.Cursor.Render("█")
 		}

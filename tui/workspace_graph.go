@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/oastui/oastui/present"
 	"runtime"
 	"sort"
 	"strings"
@@ -10,7 +11,6 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/oastui/oastui/flowgraph"
-	"github.com/oastui/oastui/views"
 )
 
 func numCPU() int { return runtime.GOMAXPROCS(0) }
@@ -134,7 +134,7 @@ func (m *wsModel) graphLines(w, h int) []string {
 	if m.tooLarge != "" {
 		var out []string
 		for _, l := range strings.Split(m.tooLarge, "\n") {
-			out = append(out, strings.Split(ansi.Wrap(views.Clean(l), max(1, w), " "), "\n")...)
+			out = append(out, strings.Split(ansi.Wrap(present.Text(l), max(1, w), " "), "\n")...)
 		}
 		return out
 	}

@@ -3,6 +3,7 @@ package tui
 import (
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/oastui/oastui/present"
 	"github.com/oastui/oastui/views"
 	"github.com/oastui/oastui/workspace"
 )
@@ -24,7 +25,7 @@ func (m *wsModel) key(k tea.KeyPressMsg) tea.Cmd {
 			return tea.Quit
 		default:
 			if k.Text != "" {
-				m.filter += views.Clean(k.Text)
+				m.filter += present.Text(k.Text)
 			}
 		}
 		m.refilter()

@@ -2,6 +2,7 @@ package tui
 
 import (
 	"fmt"
+	"github.com/oastui/oastui/present"
 	"path/filepath"
 	"strings"
 	"time"
@@ -28,7 +29,7 @@ func (m *wsModel) listH() int { return max(1, m.h-5) }
 // counts over the rows (all, unfiltered).
 func (m *wsModel) header(w int) string {
 	broken, blocked, warned := m.counts.broken, m.counts.blocked, m.counts.warned
-	parts := []string{m.th.AppName.Render("oastui"), m.th.AgentName.Render("workspace " + views.Clean(displayDir(m.shown()))), views.Count(len(m.all), "agent")}
+	parts := []string{m.th.AppName.Render("oastui"), m.th.AgentName.Render("workspace " + present.Text(displayDir(m.shown()))), views.Count(len(m.all), "agent")}
 	st := ""
 	if broken > 0 {
 		st += m.th.Blocker.Render(fmt.Sprintf("✖ %d broken ", broken))
@@ -98,13 +99,13 @@ func (m *wsModel) render() string {
 		body = m.graphLines(w-3, h-4)
 	}
 	if m.filter != "" || m.filtering {
-		title += m.th.Dim.Render(fmt.Sprintf(" · filter %q: %d of %d", views.Clean(m.filter), len(m.rows), len(m.ix.Agents)))
+		title += m.th.Dim.Render(fmt.Sprintf(" · filter %q: %d of %d", present.Text(m.filter), len(m.rows), len(m.ix.Agents)))
 	}
 	box := views.Box(m.th, title, w, h-2, body, true)
 	var foot string
 	switch {
 	case m.filtering:
-		foot = views.Fit(" "+m.th.HelpKey.Render("/")+" "+views.Clean(m.filter)+"█  "+m.th.HelpDesc.Render("enter keep · esc clear"), w)
+		foot = views.Fit(" "+m.th.HelpKey.Render("/")+" "+present.Text(m.filter)+"█  "+m.th.HelpDesc.Render("enter keep · esc clear"), w)
 	case m.note != "":
 		foot = views.MessageLine(m.th, w, m.note)
 	default:
@@ -157,17 +158,17 @@ func (m *wsModel) wsLayout(w int) []wsColumn {
 			}
 			return dim(r, kids)
 		}},
-		{"version", 8, func(r *workspace.Row) string { return views.Clean(r.Version) }},
+		{"version", 8, func(r *workspace.Row) string { return present.Text(r.Version) }},
 		{"slots", 5, func(r *workspace.Row) string {
 			if r.Parsed || r.Stale {
 				return dim(r, fmt.Sprint(r.Slots))
 			}
 			return "—"
 		}},
-		{"kind", 12, func(r *workspace.Row) string { return dim(r, views.Clean(r.Kind())) }},
+		{"kind", 12, func(r *workspace.Row) string { return dim(r, present.Text(r.Kind())) }},
 		{"changed", 8, func(r *workspace.Row) string { return ago(now, r.MTime) }},
 	}
-	title := wsColumn{"title", 0, func(r *workspace.Row) string { return dim(r, views.Clean(r.Title)) }}
+	title := wsColumn{"title", 0, func(r *workspace.Row) string { return dim(r, present.Text(r.Title)) }}
 	const titleMin = 16
 	room := w - 2 - (status.w + 1) // the cursor, the status
 	agent.w = min(agentWant, max(12, room-1))
@@ -224,7 +225,7 @@ func names(ix *workspace.Index) map[string]string {
 			}
 			name += " @ " + filepath.ToSlash(filepath.Dir(where))
 		}
-		out[a.Dir] = views.Clean(name)
+		out[a.Dir] = present.Text(name)
 	}
 	return out
 }
@@ -344,8 +345,8 @@ func (m *wsModel) detailLines(w int) []string {
 				where = f.File
 			}
 		}
-		text := st.Render(mark) + m.th.Dim.Render(fmt.Sprintf("%s:%d:%d ", views.Clean(where), f.Line, f.Column)) +
-			views.Clean(f.Message) + m.th.Dim.Render(" ["+f.Code+"]")
+		text := st.Render(mark) + m.th.Dim.Render(fmt.Sprintf("%s:%d:%d ", present.Text(where), f.Line, f.Column)) +
+			present.Text(f.Message) + m.th.Dim.Render(" ["+f.Code+"]")
 		wrapped := strings.Split(ansi.Wrap(text, max(1, w-2), " "), "\n")
 		for i, l := range wrapped {
 			if i > 0 {

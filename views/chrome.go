@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"github.com/oastui/oastui/present"
 	"strings"
 	"time"
 
@@ -29,13 +30,13 @@ type HeaderData struct {
 func Header(th Theme, w int, d HeaderData) string {
 	left := []string{th.AppName.Render("oastui")}
 	if d.Agent != "" {
-		left = append(left, th.AgentName.Render(Clean(d.Agent)))
+		left = append(left, th.AgentName.Render(present.Text(d.Agent)))
 	}
 	if d.Package != "" {
-		left = append(left, th.Text.Render(Clean(d.Package)))
+		left = append(left, th.Text.Render(present.Text(d.Package)))
 	}
 	if d.Path != "" {
-		left = append(left, th.Dim.Render(Clean(d.Path)))
+		left = append(left, th.Dim.Render(present.Text(d.Path)))
 	}
 	sep := th.Dim.Render(" · ")
 	var status string
@@ -61,7 +62,7 @@ func Header(th Theme, w int, d HeaderData) string {
 		status += th.Dim.Render(" · " + d.At.Format("15:04:05") + " " + fmtDur(d.Took))
 	}
 	if d.Note != "" {
-		status = th.Warning.Render(Clean(d.Note)) + " " + status
+		status = th.Warning.Render(present.Text(d.Note)) + " " + status
 	}
 	status += " "
 	sw := Width(status)
@@ -77,7 +78,7 @@ func Header(th Theme, w int, d HeaderData) string {
 // result, config problem) on its own line under the panes, cut to width:
 // the header keeps the agent's name.
 func MessageLine(th Theme, w int, msg string) string {
-	return Fit(" "+th.Warning.Render(Clean(msg)), w)
+	return Fit(" "+th.Warning.Render(present.Text(msg)), w)
 }
 
 // Count is "1 blocker", "2 blockers": n and the word, plural when n != 1.

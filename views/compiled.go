@@ -3,6 +3,7 @@ package views
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/oastui/oastui/present"
 	"strings"
 )
 
@@ -24,7 +25,7 @@ func (t *CompiledText) Name() string { return "Compiled" }
 // first, as `oastui compile` prints it, and the output under it is marked
 // not publishable.
 func (t *CompiledText) Show(sh Shown) {
-	g, th := sh.Good, sh.Theme
+	g, th := sh.LastParsed, sh.Theme
 	if g == nil {
 		t.SetLines([]string{th.Dim.Render(NoGraphNote)})
 		return
@@ -34,7 +35,7 @@ func (t *CompiledText) Show(sh Shown) {
 		lines, err = CompiledLines(g.Compiled)
 	}
 	if err != nil {
-		lines = []string{th.Blocker.Render("not compiled: " + Clean(err.Error()))}
+		lines = []string{th.Blocker.Render("not compiled: " + present.Text(err.Error()))}
 	}
 	if len(sh.Refusal) > 0 {
 		lines = append(RefusalLines(th, sh.Refusal), lines...)
@@ -60,7 +61,7 @@ func RefusalLines(th Theme, refusal []byte) []string {
 		b.Write(refusal)
 	}
 	for _, l := range strings.Split(b.String(), "\n") {
-		out = append(out, Clean(l))
+		out = append(out, present.Text(l))
 	}
 	return append(out, "", th.StatusStale.Render("── last compiled output · not publishable ──"))
 }
@@ -69,5 +70,5 @@ func RefusalLines(th Theme, refusal []byte) []string {
 // parses.
 const NoGraphNote = "no graph yet: the agent does not load or its flow file does not parse (see Findings)"
 
-// ShowsLastGood: the output is that of the newest good analysis.
-func (t *CompiledText) ShowsLastGood() {}
+// ShowsLastParsed: the output is that of the newest good analysis.
+func (t *CompiledText) ShowsLastParsed() {}

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"github.com/oastui/oastui/present"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -270,9 +271,9 @@ func (f *Findings) row(th Theme, x compile.Finding, sel bool) string {
 	if len(x.Fixes) > 0 {
 		fix = th.DiffAdd.Render(FixMark) + " "
 	}
-	text := fmt.Sprintf("%-7s %s%s %s", f.place(x), fix, th.Code.Render(Clean(x.Code)), Clean(x.Message))
+	text := fmt.Sprintf("%-7s %s%s %s", f.place(x), fix, th.Code.Render(present.Text(x.Code)), present.Text(x.Message))
 	if x.Source != "" && x.Source != compile.SourceDeterministic {
-		text += th.Dim.Render(" [" + Clean(x.Source) + "]")
+		text += th.Dim.Render(" [" + present.Text(x.Source) + "]")
 	}
 	s := mark + text
 	if sel {
@@ -289,14 +290,14 @@ func (f *Findings) summary(th Theme) []string {
 		return nil
 	}
 	out := []string{th.Border.Render(strings.Repeat("─", f.w))}
-	msg := ansi.Wrap(Clean(x.Message), f.w, " ")
+	msg := ansi.Wrap(present.Text(x.Message), f.w, " ")
 	ml := strings.Split(msg, "\n")
 	if len(ml) > 3 {
 		ml = ml[:3]
 		ml[2] = Trunc(ml[2]+" … (enter)", f.w)
 	}
 	out = append(out, ml...)
-	if loc := Clean(x.Location); loc != "" {
+	if loc := present.Text(x.Location); loc != "" {
 		out = append(out, th.Dim.Render(Trunc(loc, f.w)))
 	}
 	out = append(out, Excerpt(th, f.docs[x.File], x, f.w)...)
@@ -341,7 +342,7 @@ func ExcerptAround(th Theme, doc *compile.Doc, x compile.Finding, w, before, aft
 	raw := []rune(expand(line))
 	tabs := strings.Count(string([]rune(doc.Line(line))[:max(0, min(col-1, len([]rune(doc.Line(line)))))]), "\t")
 	c := min(max(0, col-1+3*tabs), len(raw))
-	pad := Width(Clean(string(raw[:c])))
+	pad := Width(present.Text(string(raw[:c])))
 	// When the caret would fall off the right edge, the indentation the
 	// lines share is dropped.
 	cut := 0
@@ -358,7 +359,7 @@ func ExcerptAround(th Theme, doc *compile.Doc, x compile.Finding, w, before, aft
 	src := func(n int) string {
 		l := expand(n)
 		l = l[min(cut, len(l)-len(strings.TrimLeft(l, " "))):]
-		return gutter(n) + Trunc(Clean(l), w-gw)
+		return gutter(n) + Trunc(present.Text(l), w-gw)
 	}
 	var out []string
 	for n := max(1, line-before); n <= line; n++ {
@@ -369,7 +370,7 @@ func ExcerptAround(th Theme, doc *compile.Doc, x compile.Finding, w, before, aft
 		if end := spanEnd(doc, x); end > 0 {
 			seg := []rune(doc.Line(line))
 			seg = seg[min(col-1, len(seg)):min(end-1, len(seg))]
-			if n := min(Width(Clean(strings.ReplaceAll(string(seg), "\t", "    "))), w-gw-pad); n > 1 {
+			if n := min(Width(present.Text(strings.ReplaceAll(string(seg), "\t", "    "))), w-gw-pad); n > 1 {
 				caret += strings.Repeat("~", n-1)
 			}
 		}
@@ -388,7 +389,7 @@ func ExcerptAround(th Theme, doc *compile.Doc, x compile.Finding, w, before, aft
 // FindingDetail is a finding in full, for a pane of width w: severity and
 // code, the whole message, the rule's documentation, where it is (place
 // and JSON Pointer) and the source around it with a caret. Agent text goes
-// through Clean.
+// through present.Text.
 func FindingDetail(th Theme, x compile.Finding, doc *compile.Doc, place string, w int) []string {
 	sevStyle, sev := th.Suggestion, "suggestion"
 	switch x.Severity {
@@ -400,16 +401,16 @@ func FindingDetail(th Theme, x compile.Finding, doc *compile.Doc, place string, 
 	wrap := func(s string, indent int) []string {
 		return strings.Split(ansi.Wrap(s, max(1, w-indent), " "), "\n")
 	}
-	head := th.Code.Render(Clean(x.Code))
+	head := th.Code.Render(present.Text(x.Code))
 	if x.Source != "" && x.Source != compile.SourceDeterministic {
-		head += th.Dim.Render(" [" + Clean(x.Source) + "]")
+		head += th.Dim.Render(" [" + present.Text(x.Source) + "]")
 	}
 	out := []string{sevStyle.Render(sev) + "  " + head}
 	if Width(out[0]) > w { // the code on its own line(s)
 		out = append([]string{sevStyle.Render(sev)}, wrap(head, 0)...)
 	}
 	out = append(out, "")
-	out = append(out, wrap(Clean(x.Message), 0)...)
+	out = append(out, wrap(present.Text(x.Message), 0)...)
 	field := func(label, text string) {
 		if text == "" {
 			return
@@ -420,14 +421,14 @@ func FindingDetail(th Theme, x compile.Finding, doc *compile.Doc, place string, 
 		}
 	}
 	if r := lint.LookupRule(x.Code); r != nil && r.Doc != "" {
-		field("rule", Clean(r.Doc))
+		field("rule", present.Text(r.Doc))
 	}
-	field("where", Clean(place))
-	field("pointer", Clean(x.Location))
+	field("where", present.Text(place))
+	field("pointer", present.Text(x.Location))
 	if len(x.Fixes) > 0 {
 		out = append(out, "", th.Bold.Render(FixMark+" fixes")+th.Dim.Render(" (f previews)"))
 		for i, fx := range x.Fixes {
-			for j, l := range wrap(fmt.Sprintf("%d. %s", i+1, Clean(fx.Title)), 5) {
+			for j, l := range wrap(fmt.Sprintf("%d. %s", i+1, present.Text(fx.Title)), 5) {
 				if j > 0 {
 					l = "   " + l
 				}

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"github.com/oastui/oastui/present"
 	"strings"
 
 	"github.com/oastui/oastui/compile"
@@ -93,7 +94,7 @@ func (p *FixPreview) Offset() int { return p.text.Offset() }
 // DiffLine colours one line of a unified diff (cleaned first: the diff
 // holds the agent's text).
 func DiffLine(th Theme, l string) string {
-	c := Clean(strings.ReplaceAll(l, "\t", "    "))
+	c := present.Text(strings.ReplaceAll(l, "\t", "    "))
 	switch {
 	case strings.HasPrefix(l, "+++"), strings.HasPrefix(l, "---"):
 		return th.Bold.Render(c)
@@ -116,13 +117,13 @@ func (p *FixPreview) View(th Theme, w, h int) string {
 	inner := max(1, bw-3)
 	var head []string
 	x := p.finding
-	head = append(head, Trunc(th.Code.Render(Clean(x.Code))+" "+th.Dim.Render(Clean(x.Message)), inner))
+	head = append(head, Trunc(th.Code.Render(present.Text(x.Code))+" "+th.Dim.Render(present.Text(x.Message)), inner))
 	if len(p.fixes) == 1 {
-		head = append(head, strings.Split(ansiWrap(th.Bold.Render("fix: ")+th.Text.Render(Clean(p.fixes[0].Title)), inner), "\n")...)
+		head = append(head, strings.Split(ansiWrap(th.Bold.Render("fix: ")+th.Text.Render(present.Text(p.fixes[0].Title)), inner), "\n")...)
 	} else {
 		var parts []string
 		for i, f := range p.fixes {
-			label := fmt.Sprintf("%d %s", i+1, Clean(f.Title))
+			label := fmt.Sprintf("%d %s", i+1, present.Text(f.Title))
 			if i == p.chosen {
 				parts = append(parts, th.TabActive.Render("▸ "+label))
 			} else {
@@ -132,7 +133,7 @@ func (p *FixPreview) View(th Theme, w, h int) string {
 		strip := th.Bold.Render(fmt.Sprintf("%d fixes: ", len(p.fixes))) + strings.Join(parts, th.Dim.Render(" │ "))
 		head = append(head, Trunc(strip, inner))
 		if Width(strip) > inner { // the chosen fix's title, whole, under the cut strip
-			chosen := fmt.Sprintf("▸ %d %s", p.chosen+1, Clean(p.fixes[p.chosen].Title))
+			chosen := fmt.Sprintf("▸ %d %s", p.chosen+1, present.Text(p.fixes[p.chosen].Title))
 			head = append(head, strings.Split(ansiWrap(th.TabActive.Render(chosen), inner), "\n")...)
 		}
 	}

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"github.com/oastui/oastui/present"
 	"strings"
 
 	"charm.land/lipgloss/v2"
@@ -128,7 +129,7 @@ func (g *Graph) Lines(th Theme) []string {
 		return []string{th.Dim.Render("analysing…")}
 	}
 	if fg.Canvas == nil {
-		return []string{th.Blocker.Render(Clean(fg.Err))}
+		return []string{th.Blocker.Render(present.Text(fg.Err))}
 	}
 	c, l := g.drawing(fg)
 	c = g.marked(fg, c, l)
@@ -289,7 +290,7 @@ func (g *Graph) Breadcrumb() string {
 	var parts []string
 	for _, p := range g.stack {
 		if fg := g.good.FlowAt(p); fg != nil {
-			parts = append(parts, Clean(fg.Name))
+			parts = append(parts, present.Text(fg.Name))
 		}
 	}
 	return strings.Join(parts, " › ")

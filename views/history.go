@@ -3,6 +3,7 @@ package views
 import (
 	"errors"
 	"fmt"
+	"github.com/oastui/oastui/present"
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
@@ -61,16 +62,16 @@ type historyStepMsg struct {
 // Name is the tab's title.
 func (h *History) Name() string { return "History" }
 
-// ShowsLastGood: the history is that of the newest good analysis's agent.
-func (h *History) ShowsLastGood() {}
+// ShowsLastParsed: the history is that of the newest good analysis's agent.
+func (h *History) ShowsLastParsed() {}
 
 // Show takes the newest good analysis: the log is read again and the
 // working tree's diff recomputed (the files changed); commits' diffs stay.
 func (h *History) Show(sh Shown) {
-	if sh.Good == nil {
+	if sh.LastParsed == nil {
 		return
 	}
-	h.snap = sh.Good
+	h.snap = sh.LastParsed
 	h.seq++
 	h.logWant = true
 	h.logBusy = false
@@ -96,7 +97,7 @@ func (h *History) Receive(msg tea.Msg, shown bool) tea.Cmd {
 			h.notGit = "This agent is not in a git work tree: there is no history to show."
 			h.setRows(nil)
 		case msg.err != nil:
-			h.logErr = "git log failed: " + Clean(msg.err.Error())
+			h.logErr = "git log failed: " + present.Text(msg.err.Error())
 			h.setRows(nil)
 		default:
 			prev, _ := h.Selected()
@@ -116,7 +117,7 @@ func (h *History) Receive(msg tea.Msg, shown bool) tea.Cmd {
 			h.results, h.errs = map[string]*diff.Result{}, map[string]string{}
 		}
 		if msg.err != nil {
-			h.errs[msg.hash] = Clean(msg.err.Error())
+			h.errs[msg.hash] = present.Text(msg.err.Error())
 		} else {
 			h.results[msg.hash] = msg.res
 		}
@@ -331,7 +332,7 @@ func (h *History) View(th Theme) string {
 	off := clampScroll(h.change, 0, rest, len(r.Changes))
 	for i := off; i < len(r.Changes) && i < off+rest; i++ {
 		c := r.Changes[i]
-		line := " " + Mark(c) + " " + levelWord(c.Level) + " " + Clean(c.Message)
+		line := " " + Mark(c) + " " + levelWord(c.Level) + " " + present.Text(c.Message)
 		if h.level == 1 && i == h.change {
 			out = append(out, th.Selected.Render(Fit(th.Cursor.Render("›")+line[1:], w)))
 			continue
@@ -366,7 +367,7 @@ func entryRow(e diff.Entry) string {
 	if e.WorkingTree() {
 		return "working tree  (uncommitted changes)"
 	}
-	return fmt.Sprintf("%s  %s  %s", Clean(e.Short), e.When.Format("2006-01-02"), Clean(e.Subject))
+	return fmt.Sprintf("%s  %s  %s", present.Text(e.Short), e.When.Format("2006-01-02"), present.Text(e.Subject))
 }
 
 func parentLabel(e diff.Entry) string {
@@ -396,13 +397,13 @@ func (h *History) detail(th Theme) []string {
 			lines = append(lines, style.Render(Trunc(l, w)))
 		}
 	}
-	add(th.Bold, Mark(c)+" "+strings.TrimSpace(levelWord(c.Level))+" · "+Clean(c.Check))
-	add(th.Text, Clean(c.Message))
+	add(th.Bold, Mark(c)+" "+strings.TrimSpace(levelWord(c.Level))+" · "+present.Text(c.Check))
+	add(th.Text, present.Text(c.Message))
 	if c.Node != "" {
-		add(th.Dim, "node "+Clean(c.Node))
+		add(th.Dim, "node "+present.Text(c.Node))
 	}
 	if c.Reason != "" {
-		add(th.Dim, Clean(c.Reason))
+		add(th.Dim, present.Text(c.Reason))
 	}
 	lines = append(lines, "")
 	if len(c.Words) > 0 {
@@ -412,9 +413,9 @@ func (h *History) detail(th Theme) []string {
 		lines = append(lines, h.words(th, c.Words, "+")...)
 	} else {
 		lines = append(lines, th.Bold.Render("before"))
-		add(th.DiffDel, orNone(Clean(c.Before)))
+		add(th.DiffDel, orNone(present.Text(c.Before)))
 		lines = append(lines, "", th.Bold.Render("after"))
-		add(th.DiffAdd, orNone(Clean(c.After)))
+		add(th.DiffAdd, orNone(present.Text(c.After)))
 	}
 	h.detOff = min(h.detOff, max(0, len(lines)-h.h))
 	return lines[h.detOff:]
@@ -436,7 +437,7 @@ func (h *History) words(th Theme, ws []diff.Word, op string) []string {
 		} else if x.Op == "+" {
 			style = th.DiffAdd
 		}
-		for i, part := range strings.Split(Clean(x.Text), "\n") {
+		for i, part := range strings.Split(present.Text(x.Text), "\n") {
 			if i > 0 {
 				lines = append(lines, line)
 				line, lw = "", 0

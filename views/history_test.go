@@ -24,7 +24,7 @@ func historyPane(t *testing.T, dir string, w, h int) *History {
 	}
 	p := &History{}
 	p.SetSize(w, h)
-	p.Show(Shown{Cur: s, Good: s, Theme: th})
+	p.Show(Shown{Cur: s, LastParsed: s, Theme: th})
 	settle(p)
 	return p
 }

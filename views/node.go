@@ -1,6 +1,7 @@
 package views
 
 import (
+	"github.com/oastui/oastui/present"
 	"strings"
 )
 
@@ -23,13 +24,13 @@ func NodeLines(th Theme, n *NodeInfo, w int) []string {
 	if n == nil {
 		return []string{th.Dim.Render("no node selected (focus the graph and move with ↑↓)")}
 	}
-	out := []string{th.Bold.Render(Trunc(Clean(n.Name), w))}
+	out := []string{th.Bold.Render(Trunc(present.Text(n.Name), w))}
 	lw := 0
 	for _, f := range n.Fields {
 		lw = max(lw, Width(f[0]))
 	}
 	for _, f := range n.Fields {
-		out = append(out, th.Dim.Render(f[0]+strings.Repeat(" ", lw-Width(f[0])+1))+Clean(f[1]))
+		out = append(out, th.Dim.Render(f[0]+strings.Repeat(" ", lw-Width(f[0])+1))+present.Text(f[1]))
 	}
 	section := func(title string, items []string) {
 		out = append(out, "", th.Bold.Render(title)+th.Dim.Render(" ("+itoa(len(items))+")"))
@@ -37,7 +38,7 @@ func NodeLines(th Theme, n *NodeInfo, w int) []string {
 			out = append(out, th.Dim.Render("  none"))
 		}
 		for _, it := range items {
-			out = append(out, "  "+Clean(it))
+			out = append(out, "  "+present.Text(it))
 		}
 	}
 	section("inputs", n.Inputs)
@@ -47,7 +48,7 @@ func NodeLines(th Theme, n *NodeInfo, w int) []string {
 	if len(n.Findings) > 0 {
 		out = append(out, "", th.Bold.Render("findings"))
 		for _, f := range n.Findings {
-			out = append(out, "  "+Clean(f))
+			out = append(out, "  "+present.Text(f))
 		}
 	}
 	return out
@@ -87,5 +88,5 @@ func (t *NodeText) Show(Shown) {}
 // SetNode lays out the selected node (nil: none) for the current width.
 func (t *NodeText) SetNode(th Theme, info *NodeInfo) { t.SetLines(NodeLines(th, info, t.w)) }
 
-// ShowsLastGood: the node is drawn from the newest good analysis.
-func (t *NodeText) ShowsLastGood() {}
+// ShowsLastParsed: the node is drawn from the newest good analysis.
+func (t *NodeText) ShowsLastParsed() {}

@@ -24,11 +24,11 @@ type Pane interface {
 
 // Shown is what a pane is given when an analysis finishes.
 type Shown struct {
-	Cur   *analysis.Snapshot // the newest analysis
-	Good  *analysis.Snapshot // the newest one whose flow parsed; nil when none has yet
-	Theme Theme
-	// Refusal is the compile gate's review_blocked response for Good (as
-	// `oastui compile` prints it); nil when Good may be published.
+	Cur        *analysis.Snapshot // the newest analysis
+	LastParsed *analysis.Snapshot // the newest one whose flow parsed; nil when none has yet
+	Theme      Theme
+	// Refusal is the compile gate's review_blocked response for LastParsed (as
+	// `oastui compile` prints it); nil when LastParsed may be published.
 	Refusal []byte
 	// Outside are findings about this agent that its own analysis does not
 	// raise: the workspace's (workspace.Index.AgentFindings) when the agent
@@ -72,9 +72,9 @@ type (
 		Open() bool
 		Close() bool
 	}
-	// LastGood panes show the newest good analysis, not the newest one:
+	// LastParsed panes show the newest good analysis, not the newest one:
 	// while the flow file is broken the root model marks them stale.
-	LastGood interface{ ShowsLastGood() }
+	LastParsed interface{ ShowsLastParsed() }
 	// SlotSelector's selection is a context slot (the picker opens for it).
 	SlotSelector interface{ SelectedSlot() (string, bool) }
 )

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"github.com/oastui/oastui/present"
 	"strings"
 
 	"charm.land/bubbles/v2/key"
@@ -252,7 +253,7 @@ func (p Picker) badgeLines(iw int) []string {
 	var out []string
 	line := ""
 	for _, b := range badges {
-		b = Trunc(Clean(b), max(1, iw-2))
+		b = Trunc(present.Text(b), max(1, iw-2))
 		switch {
 		case line == "":
 			line = b
@@ -279,7 +280,7 @@ func (p Picker) View(th Theme) string {
 	}
 	body := p.body(newPickerStyles(th), w-2, p.listHeight())
 	h := min(p.h, len(body)+2)
-	title := th.TitleFocused.Render(Clean("context · " + p.cfg.Slot.SlotID))
+	title := th.TitleFocused.Render(present.Text("context · " + p.cfg.Slot.SlotID))
 	return pickerFrame(th, title, w, h, body)
 }
 
@@ -302,9 +303,9 @@ func (p Picker) body(th pickerStyles, iw, lh int) []string {
 	note := ""
 	if p.note != "" {
 		if p.noteOK {
-			note = " " + th.hint.Render(Clean(p.note))
+			note = " " + th.hint.Render(present.Text(p.note))
 		} else {
-			note = " " + th.refusal.Render("✖ "+Clean(p.note))
+			note = " " + th.refusal.Render("✖ "+present.Text(p.note))
 		}
 	}
 	out = append(out, note)
@@ -323,7 +324,7 @@ func (p Picker) emptyLines(th pickerStyles, iw int) []string {
 		why = "no candidates"
 	}
 	lines := []string{" " + th.group.Render("No candidates")}
-	for _, l := range pickerWrap("why: "+Clean(why), iw-3) {
+	for _, l := range pickerWrap("why: "+present.Text(why), iw-3) {
 		lines = append(lines, "  "+th.hint.Render(l))
 	}
 	var then string
@@ -347,7 +348,7 @@ func (p Picker) list(th pickerStyles, iw, lh int) []string {
 	titleW, extW, revW := p.columns(iw - 1) // one column of right margin
 	for i, r := range p.rows {
 		if r.cand < 0 {
-			all[i] = " " + th.group.Render(Clean(slots.ScopeLabel(r.scope)))
+			all[i] = " " + th.group.Render(present.Text(slots.ScopeLabel(r.scope)))
 			continue
 		}
 		c := p.sel.Candidates[r.cand]
@@ -366,12 +367,12 @@ func (p Picker) list(th pickerStyles, iw, lh int) []string {
 		if title == "" {
 			title = c.ArtifactID
 		}
-		cells := Fit(Clean(title), titleW)
+		cells := Fit(present.Text(title), titleW)
 		if extW > 0 {
-			cells += "  " + Fit(Clean(slots.ShortExtension(c.Extension)), extW)
+			cells += "  " + Fit(present.Text(slots.ShortExtension(c.Extension)), extW)
 		}
 		if revW > 0 {
-			cells += "  " + Fit(Clean(pickerRev(c.RepresentationRevisionID)), revW)
+			cells += "  " + Fit(present.Text(pickerRev(c.RepresentationRevisionID)), revW)
 		}
 		cur := "  "
 		if i == p.cursor {
@@ -445,8 +446,8 @@ func (p Picker) scroll() Picker {
 func (p Picker) columns(iw int) (titleW, extW, revW int) {
 	avail := iw - 6 // cursor (2), mark (3), space (1)
 	for _, c := range p.sel.Candidates {
-		extW = max(extW, Width(Clean(slots.ShortExtension(c.Extension))))
-		revW = max(revW, Width(Clean(pickerRev(c.RepresentationRevisionID))))
+		extW = max(extW, Width(present.Text(slots.ShortExtension(c.Extension))))
+		revW = max(revW, Width(present.Text(pickerRev(c.RepresentationRevisionID))))
 	}
 	extW, revW = min(extW, 32), min(revW, 14)
 	switch {

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"github.com/oastui/oastui/present"
 	"strings"
 
 	"github.com/oastui/oastui/prompts"
@@ -49,18 +50,18 @@ func (p *Prompt) Name() string { return "Prompt" }
 
 // Show takes the prompt report of the newest good analysis.
 func (p *Prompt) Show(sh Shown) {
-	if sh.Good == nil {
+	if sh.LastParsed == nil {
 		return
 	}
-	p.report, p.file = sh.Good.Prompts, ""
-	if sh.Good.Agent != nil {
-		p.file = sh.Good.Agent.FlowPath
+	p.report, p.file = sh.LastParsed.Prompts, ""
+	if sh.LastParsed.Agent != nil {
+		p.file = sh.LastParsed.Agent.FlowPath
 	}
 	p.pick()
 }
 
-// ShowsLastGood: the report is that of the newest good analysis.
-func (p *Prompt) ShowsLastGood() {}
+// ShowsLastParsed: the report is that of the newest good analysis.
+func (p *Prompt) ShowsLastParsed() {}
 
 // SetNode follows the graph's selected node.
 func (p *Prompt) SetNode(_ Theme, info *NodeInfo) {
@@ -214,8 +215,8 @@ func (p *Prompt) Target() (Target, bool) {
 	if !ok || r.Provenance.FromPointer == "" || p.node == nil {
 		return Target{}, false
 	}
-	name := Clean(p.node.Name)
-	if id := Clean(p.node.ID); id != "" && id != name {
+	name := present.Text(p.node.Name)
+	if id := present.Text(p.node.ID); id != "" && id != name {
 		name += " (" + id + ")"
 	}
 	p.hops = append(p.hops, promptHop{from: p.node.Pointer, fromName: name, cursor: p.cursor, scroll: p.scroll})
@@ -246,7 +247,7 @@ func (p *Prompt) lines(th Theme) []string {
 	}
 	var out []string
 	if p.report.Err != "" {
-		out = append(out, th.Warning.Render("tokenizer unavailable: "+Clean(p.report.Err)))
+		out = append(out, th.Warning.Render("tokenizer unavailable: "+present.Text(p.report.Err)))
 	}
 	n := p.node
 	back := ""
@@ -256,7 +257,7 @@ func (p *Prompt) lines(th Theme) []string {
 	if n == nil {
 		msg := "the selected node sends no prompt to a model"
 		if p.name != "" {
-			msg = Clean(p.name) + " sends no prompt to a model"
+			msg = present.Text(p.name) + " sends no prompt to a model"
 		}
 		if len(p.report.Nodes) == 0 {
 			msg = "this agent has no LLM-bearing node (llm-bridge ApiNode, LlmNode, AgentNode, Agent)"
@@ -274,8 +275,8 @@ func (p *Prompt) lines(th Theme) []string {
 					mark = th.Cursor.Render("› ")
 					p.cursorAt = len(out)
 				}
-				l := mark + fmt.Sprintf("%d. %s", x.Order, Clean(x.Name))
-				if id := Clean(x.ID); id != "" && id != Clean(x.Name) {
+				l := mark + fmt.Sprintf("%d. %s", x.Order, present.Text(x.Name))
+				if id := present.Text(x.ID); id != "" && id != present.Text(x.Name) {
 					l += th.Dim.Render(" (" + id + ")")
 				}
 				if i == p.step {
@@ -288,11 +289,11 @@ func (p *Prompt) lines(th Theme) []string {
 		return append(out, p.budgetLines(th, w)...)
 	}
 	enc := n.Model.Encoding
-	out = append(out, th.Bold.Render(Trunc(fmt.Sprintf("%d. %s", n.Order, Clean(n.Name)), w)))
+	out = append(out, th.Bold.Render(Trunc(fmt.Sprintf("%d. %s", n.Order, present.Text(n.Name)), w)))
 	if back != "" {
 		out = append(out, th.Text.Render(back))
 	}
-	model := strings.TrimSpace(Clean(n.Model.Provider + " " + n.Model.ID))
+	model := strings.TrimSpace(present.Text(n.Model.Provider + " " + n.Model.ID))
 	if model == "" {
 		model = "no model named"
 	}
@@ -300,13 +301,13 @@ func (p *Prompt) lines(th Theme) []string {
 	if !n.Model.Exact {
 		est = " (estimate)"
 	}
-	out = append(out, th.Dim.Render(Trunc(model+" · "+enc+est+" · system: "+Clean(n.System.Source), w)))
+	out = append(out, th.Dim.Render(Trunc(model+" · "+enc+est+" · system: "+present.Text(n.System.Source), w)))
 	out = append(out, tokenBar(th, n, w))
 	if n.Skill != nil {
-		out = append(out, th.Dim.Render(Trunc("SKILL.md "+Clean(n.Skill.Path)+": "+n.Skill.Status+" ("+n.Skill.Placement+")", w)))
+		out = append(out, th.Dim.Render(Trunc("SKILL.md "+present.Text(n.Skill.Path)+": "+n.Skill.Status+" ("+n.Skill.Placement+")", w)))
 	}
 	if n.Tools != nil {
-		out = append(out, th.Dim.Render(Trunc(fmt.Sprintf("tools: %s (%d tokens)", Clean(strings.Join(n.Tools.Names, ", ")), n.Tools.Tokens), w)))
+		out = append(out, th.Dim.Render(Trunc(fmt.Sprintf("tools: %s (%d tokens)", present.Text(strings.Join(n.Tools.Names, ", ")), n.Tools.Tokens), w)))
 	}
 	out = append(out, "", th.Bold.Render("placeholders")+th.Dim.Render(fmt.Sprintf(" (%d) · enter selects the feeding node", len(n.Placeholders))))
 	for i, ph := range n.Placeholders {
@@ -320,7 +321,7 @@ func (p *Prompt) lines(th Theme) []string {
 		if ph.Provenance.Kind == prompts.FromUnresolved {
 			st = th.Warning
 		}
-		l := mark + th.Code.Render("{{ "+Clean(ph.Name)+" }}") + " ← " + st.Render(Clean(prov)) +
+		l := mark + th.Code.Render("{{ "+present.Text(ph.Name)+" }}") + " ← " + st.Render(present.Text(prov)) +
 			th.Dim.Render(fmt.Sprintf("  %s · %d tok", ph.Bucket, ph.Tokens))
 		if i == p.cursor {
 			l = th.Selected.Render(Fit(l, w))
@@ -332,7 +333,7 @@ func (p *Prompt) lines(th Theme) []string {
 		values[ph.Name] = ph.Sample
 	}
 	for _, t := range n.Templates {
-		out = append(out, "", th.Bold.Render("── "+t.Role+" ("+Clean(t.Field)+") ──"))
+		out = append(out, "", th.Bold.Render("── "+t.Role+" ("+present.Text(t.Field)+") ──"))
 		if t.Role == "system" && n.Skill != nil && n.Skill.Placement == "system" && n.Skill.Status == "found" {
 			out = append(out, th.Dim.Render("[SKILL.md first, then a blank line]"))
 		}
@@ -414,7 +415,7 @@ func (p *Prompt) budgetLines(th Theme, w int) []string {
 	const numW, cellW = 4, 8
 	nameW := len("example")
 	for _, s := range r.Steps {
-		nameW = max(nameW, Width(Clean(s.Node)))
+		nameW = max(nameW, Width(present.Text(s.Node)))
 	}
 	nb := len(prompts.Buckets)
 	room := w
@@ -447,7 +448,7 @@ func (p *Prompt) budgetLines(th Theme, w int) []string {
 		over[[2]any{e.Order, e.Bucket}] = true
 	}
 	for _, s := range r.Steps {
-		l := pad(fmt.Sprint(s.Order), numW) + pad(Trunc(Clean(s.Node), nameW), nameW)
+		l := pad(fmt.Sprint(s.Order), numW) + pad(Trunc(present.Text(s.Node), nameW), nameW)
 		for _, b := range buckets {
 			cell := fmt.Sprintf(" %7d", s.Estimate[b])
 			if over[[2]any{s.Order, b}] {
@@ -469,17 +470,17 @@ func (p *Prompt) budgetLines(th Theme, w int) []string {
 		out = append(out, th.Dim.Render(Trunc(fmt.Sprintf("buckets %d–%d of %d · ←/→ scroll", p.boff+1, p.boff+shown, nb), w)))
 	}
 	for _, e := range r.Exceeded {
-		out = append(out, th.Warning.Render(Trunc(fmt.Sprintf("⚠ step %d %s: %s %d > %d", e.Order, Clean(e.Node), e.Bucket, e.Tokens, e.Budget), w)))
+		out = append(out, th.Warning.Render(Trunc(fmt.Sprintf("⚠ step %d %s: %s %d > %d", e.Order, present.Text(e.Node), e.Bucket, e.Tokens, e.Budget), w)))
 	}
 	out = append(out, th.Dim.Render(Trunc(fmt.Sprintf("example: ContextOS's, not a limit; business: %d tokens/artifact", r.Budget.ArtifactTokens), w)))
 	return out
 }
 
-// cleanLines is Clean for each line of a multi-line text.
+// cleanLines is present.Text for each line of a multi-line text.
 func cleanLines(s string) string {
 	parts := strings.Split(s, "\n")
 	for i, p := range parts {
-		parts[i] = Clean(strings.TrimSuffix(p, "\r"))
+		parts[i] = present.Text(strings.TrimSuffix(p, "\r"))
 	}
 	return strings.Join(parts, "\n")
 }

@@ -23,7 +23,7 @@ func TestPromptTab(t *testing.T) {
 	}
 	p := &Prompt{}
 	p.SetSize(72, 46)
-	p.Show(Shown{Cur: s, Good: s, Theme: th})
+	p.Show(Shown{Cur: s, LastParsed: s, Theme: th})
 	p.SetNode(th, &NodeInfo{Name: "Write", Pointer: "/$referenced_components/write"})
 	out := p.View(th)
 	checkBox(t, out, 72, 46)
@@ -71,7 +71,7 @@ func TestPromptBack(t *testing.T) {
 	fetchInfo := &NodeInfo{Name: "Fetch facts", Pointer: fetch}
 	p := &Prompt{}
 	p.SetSize(72, 46)
-	p.Show(Shown{Cur: s, Good: s, Theme: th})
+	p.Show(Shown{Cur: s, LastParsed: s, Theme: th})
 	p.SetNode(th, writeInfo)
 	if p.Close() {
 		t.Fatal("nothing to go back from yet")

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"github.com/oastui/oastui/present"
 	"strings"
 
 	"github.com/oastui/oastui/dryrun"
@@ -25,14 +26,14 @@ func (r *Run) Name() string { return "Run" }
 
 // Show takes the dry run of the newest good analysis.
 func (r *Run) Show(sh Shown) {
-	if sh.Good == nil || sh.Good.DryRun == nil {
+	if sh.LastParsed == nil || sh.LastParsed.DryRun == nil {
 		r.res, r.file = nil, ""
 		r.setRows(nil)
 		r.step = 0
 		return
 	}
-	r.res = sh.Good.DryRun.Cleaned(Clean)
-	r.file = sh.Good.FlowFile()
+	r.res = sh.LastParsed.DryRun.Presented(present.Text)
+	r.file = sh.LastParsed.FlowFile()
 	prev := r.cursor
 	r.setRows(r.res.Paths)
 	if r.cursor != prev {
@@ -41,8 +42,8 @@ func (r *Run) Show(sh Shown) {
 	r.clampStep()
 }
 
-// ShowsLastGood: the dry run is that of the newest good analysis.
-func (r *Run) ShowsLastGood() {}
+// ShowsLastParsed: the dry run is that of the newest good analysis.
+func (r *Run) ShowsLastParsed() {}
 
 func (r *Run) path() (dryrun.Path, bool) { return r.Selected() }
 
@@ -81,7 +82,7 @@ func (r *Run) Target() (Target, bool) {
 	}
 	st := p.Steps[r.step]
 	ptr := st.Pointer
-	if st.File != Clean(r.file) {
+	if st.File != present.Text(r.file) {
 		ptr = st.Anchor
 	}
 	return Target{File: r.file, Pointer: ptr}, true

@@ -19,7 +19,7 @@ func runPane(t *testing.T, path string, w, h int) (*Run, *analysis.Snapshot) {
 	}
 	r := &Run{}
 	r.SetSize(w, h)
-	r.Show(Shown{Cur: s, Good: s, Theme: th})
+	r.Show(Shown{Cur: s, LastParsed: s, Theme: th})
 	return r, s
 }
 

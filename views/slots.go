@@ -1,6 +1,10 @@
 package views
 
-import "strings"
+import (
+	"strings"
+
+	"github.com/oastui/oastui/present"
+)
 
 // SlotRow is one context slot and its wiring status (Slots tab).
 type SlotRow struct {
@@ -55,14 +59,14 @@ func (s *Slots) View(th Theme) string {
 		if i == s.cursor {
 			mark = th.Cursor.Render("› ")
 		}
-		st := th.StatusClean.Render("● " + Clean(r.Status))
+		st := th.StatusClean.Render("● " + present.Text(r.Status))
 		if !r.OK {
-			st = th.Blocker.Render("✖ " + Clean(r.Status))
+			st = th.Blocker.Render("✖ " + present.Text(r.Status))
 		}
-		l1 := mark + th.Bold.Render(Clean(r.ID)) + "  " + th.Dim.Render(Clean(r.Mode)+" "+Clean(r.Cardinality)) + "  " + st
+		l1 := mark + th.Bold.Render(present.Text(r.ID)) + "  " + th.Dim.Render(present.Text(r.Mode)+" "+present.Text(r.Cardinality)) + "  " + st
 		exts := make([]string, len(r.Extensions))
 		for j, e := range r.Extensions {
-			exts[j] = Clean(e)
+			exts[j] = present.Text(e)
 		}
 		l2 := "    " + th.Dim.Render(strings.Join(exts, ", "))
 		if i == s.cursor {
@@ -72,7 +76,7 @@ func (s *Slots) View(th Theme) string {
 		if per == 3 {
 			l3 := "    no pick yet"
 			if p, ok := s.picked[r.ID]; ok {
-				l3 = "    last pick: " + Clean(p)
+				l3 = "    last pick: " + present.Text(p)
 			}
 			out = append(out, th.Dim.Render(Trunc(l3, s.w)))
 		}
@@ -87,8 +91,8 @@ func (s *Slots) Name() string { return "Slots" }
 // Show takes the context slots of the newest good analysis (kept as they
 // are while none has parsed).
 func (s *Slots) Show(sh Shown) {
-	if sh.Good != nil {
-		s.SetSlots(SlotRows(sh.Good.Slots), SlotNote(sh.Good.SlotProblem))
+	if sh.LastParsed != nil {
+		s.SetSlots(SlotRows(sh.LastParsed.Slots), SlotNote(sh.LastParsed.SlotProblem))
 	}
 }
 
@@ -101,5 +105,5 @@ func (s *Slots) SelectedSlot() (string, bool) {
 	return r.ID, ok
 }
 
-// ShowsLastGood: the slots are those of the newest good analysis.
-func (s *Slots) ShowsLastGood() {}
+// ShowsLastParsed: the slots are those of the newest good analysis.
+func (s *Slots) ShowsLastParsed() {}

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"github.com/oastui/oastui/present"
 	"strings"
 
 	"github.com/oastui/oastui/analysis"
@@ -67,7 +68,7 @@ func notDrawnNote(missing []StepRow) string {
 	}
 	var parts []string
 	for _, r := range missing {
-		parts = append(parts, fmt.Sprintf("%d %s", r.Number, Clean(r.NodeID)))
+		parts = append(parts, fmt.Sprintf("%d %s", r.Number, present.Text(r.NodeID)))
 	}
 	what := "step " + parts[0]
 	if len(parts) > 1 {
@@ -84,7 +85,7 @@ func CompiledLines(c *compile.CompiledAgentOas) ([]string, error) {
 	}
 	var lines []string
 	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
-		lines = append(lines, Clean(l))
+		lines = append(lines, present.Text(l))
 	}
 	return lines, nil
 }

@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"github.com/oastui/oastui/present"
 	"strings"
 )
 
@@ -51,7 +52,7 @@ type stepCol struct {
 func (s *Steps) View(th Theme) string {
 	var out []string
 	if s.errText != "" {
-		for _, l := range strings.Split(ansiWrap(Clean(s.errText), s.w), "\n") {
+		for _, l := range strings.Split(ansiWrap(present.Text(s.errText), s.w), "\n") {
 			out = append(out, th.Blocker.Render(l))
 		}
 	}
@@ -75,17 +76,17 @@ func (s *Steps) View(th Theme) string {
 	for i, r := range s.rows {
 		appr := ""
 		if r.Approval {
-			appr = "✋ " + orDash(Clean(r.HitlOwnedBy))
+			appr = "✋ " + orDash(present.Text(r.HitlOwnedBy))
 		}
-		node := Clean(r.NodeName)
+		node := present.Text(r.NodeName)
 		if node == "" {
-			node = Clean(r.NodeID)
+			node = present.Text(r.NodeID)
 		}
 		if r.NotInGraph {
 			node += " (not in the graph: missing from the flow's nodes)"
 		}
-		for j, v := range []string{fmt.Sprint(r.Number), Clean(r.Name), node, Clean(r.NodeType), appr,
-			Clean(r.Risk), Clean(r.Renderer), Clean(r.Child)} {
+		for j, v := range []string{fmt.Sprint(r.Number), present.Text(r.Name), node, present.Text(r.NodeType), appr,
+			present.Text(r.Risk), present.Text(r.Renderer), present.Text(r.Child)} {
 			cols[j].cells[i] = v
 		}
 	}
@@ -203,19 +204,19 @@ func (s *Steps) Name() string { return "Steps" }
 
 // Show takes the compiled steps of the newest good analysis.
 func (s *Steps) Show(sh Shown) {
-	if sh.Good == nil {
+	if sh.LastParsed == nil {
 		s.SetSteps(nil, "not compiled: the flow file does not parse")
 		return
 	}
-	rows := StepRows(sh.Good.Compiled)
-	if _, names := stepsNotDrawn(sh.Good); names != nil { // the graph pane's model: both say the same
+	rows := StepRows(sh.LastParsed.Compiled)
+	if _, names := stepsNotDrawn(sh.LastParsed); names != nil { // the graph pane's model: both say the same
 		for i := range rows {
 			name, ok := names[rows[i].NodeID]
 			rows[i].NodeName = name
 			rows[i].NotInGraph = !ok && rows[i].NodeID != ""
 		}
 	}
-	s.SetSteps(rows, errText(sh.Good.CompileErr))
+	s.SetSteps(rows, errText(sh.LastParsed.CompileErr))
 }
 
 // Nav moves the cursor.
@@ -238,5 +239,5 @@ func errText(err error) string {
 	return err.Error()
 }
 
-// ShowsLastGood: the steps are those of the newest good analysis.
-func (s *Steps) ShowsLastGood() {}
+// ShowsLastParsed: the steps are those of the newest good analysis.
+func (s *Steps) ShowsLastParsed() {}

@@ -4,19 +4,7 @@ import (
 	"strings"
 
 	"github.com/charmbracelet/x/ansi"
-
-	"github.com/oastui/oastui/present"
 )
-
-// Clean makes a string taken from the agent safe to draw: escape sequences
-// (CSI, OSC, DCS, …), control characters, bidirectional and zero-width
-// formatting characters are removed and line breaks become spaces, so that
-// text cannot move the cursor, change colours, set the window title or
-// reorder what is shown; and every literal credential in it is masked.
-// It is present.Text, the one presentation function (sanitise, then mask):
-// every string of an agent file the TUI draws goes through it (prompts of
-// the Compiled tab, the Node tab's fields, names).
-func Clean(s string) string { return present.Text(s) }
 
 // Fit truncates s (which may carry style sequences) to width w with an
 // ellipsis and pads it with spaces to exactly w columns.

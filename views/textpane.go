@@ -6,7 +6,7 @@ import (
 )
 
 // Text is a scrollable block of lines (the Compiled and Node tabs). Lines
-// are drawn as given: callers pass text already cleaned with Clean.
+// are drawn as given: callers pass text already presented with present.Text.
 type Text struct {
 	lines  []string
 	off    int

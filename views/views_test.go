@@ -1,6 +1,7 @@
 package views
 
 import (
+	"github.com/oastui/oastui/present"
 	"strings"
 	"testing"
 	"time"
@@ -38,8 +39,8 @@ func TestClean(t *testing.T) {
 		"bell\x07":       "bell",
 	}
 	for in, want := range cases {
-		if got := Clean(in); got != want {
-			t.Errorf("Clean(%q) = %q, want %q", in, got, want)
+		if got := present.Text(in); got != want {
+			t.Errorf("present.Text(%q) = %q, want %q", in, got, want)
 		}
 	}
 }

@@ -197,7 +197,7 @@ func Summarize(root string, s *analysis.Snapshot) Agent {
 	if ag.Package != nil && ag.Package.Root != nil {
 		a.Version = ag.Package.Root.Get("version").StringOr("")
 	}
-	a.Parsed = s.Good()
+	a.Parsed = s.Parsed()
 	if !a.Parsed {
 		a.Problem = NotParsed
 	}

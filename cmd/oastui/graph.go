@@ -63,7 +63,7 @@ func newGraphCmd() *cobra.Command {
 				return usageErrorf("graph: config: %v", s.Config.Err)
 			}
 			a := s.Agent
-			if !s.Good() {
+			if !s.Parsed() {
 				for _, f := range a.Findings {
 					if f.Severity == compile.Blocker {
 						return usageErrorf("graph: %s:%d:%d: %s [%s]", f.File, f.Line, f.Column, f.Message, f.Code)

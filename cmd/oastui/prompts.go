@@ -41,14 +41,14 @@ func newPromptsCmd() *cobra.Command {
 			if s.Config.Err != nil {
 				return usageErrorf("prompts: config: %v", s.Config.Err)
 			}
-			if !s.Good() {
+			if !s.Parsed() {
 				msg := "the flow file does not parse"
 				if f := s.Agent.Flow; f != nil && f.Err != nil {
 					msg += ": " + f.Err.Error()
 				}
 				return usageErrorf("prompts: %s: %s", present.Text(s.Agent.FlowPath), present.Text(msg))
 			}
-			r := s.Prompts.Clean(present.Text)
+			r := s.Prompts.Presented(present.Text)
 			if node != "" {
 				var keep []*prompts.NodePrompt
 				for _, n := range r.Nodes {

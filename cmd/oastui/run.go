@@ -76,7 +76,7 @@ func newRunCmd() *cobra.Command {
 			if s.Config.Err != nil {
 				return usageErrorf("run: config: %v", s.Config.Err)
 			}
-			if !s.Good() || s.DryRun == nil {
+			if !s.Parsed() || s.DryRun == nil {
 				return usageErrorf("run: %s does not parse", s.FlowFile())
 			}
 			if err := stubs.Check(s.Agent, s.Agent.FindAgent); err != nil {
@@ -90,7 +90,7 @@ func newRunCmd() *cobra.Command {
 					blocked = blocked || f.Severity == compile.Blocker
 				}
 			}
-			res := s.DryRun.Cleaned(present.Text)
+			res := s.DryRun.Presented(present.Text)
 			var err error
 			if format == "json" {
 				err = writeRunJSON(cmd.OutOrStdout(), s, res, fs)
