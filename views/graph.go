@@ -248,8 +248,44 @@ func (g *Graph) drawing(fg *analysis.Flow) (*flowgraph.Canvas, *flowgraph.Layout
 	if widest > g.w {
 		c, l = flowgraph.Render(fg.Graph, flowgraph.Options{MaxBox: g.w})
 	}
+	if c.W > g.w && len(fg.Graph.Nodes) <= fitNodes {
+		// Wider than the pane: the narrowest boxes (no narrower than
+		// minFitBox) with which the whole drawing fits, so that no box is
+		// cut at the pane's edge; when none fits, the pane scrolls.
+		if fc, fl, ok := fitWidth(fg.Graph, min(widest, g.w), g.w); ok {
+			c, l = fc, fl
+		}
+	}
 	g.fit.fg, g.fit.w, g.fit.c, g.fit.l = fg, g.w, c, l
 	return c, l
+}
+
+// fitNodes bounds the flows the pane redraws to fit its width (each try is
+// a layout); a larger flow scrolls.
+const fitNodes = 300
+
+// minFitBox is the narrowest box fitWidth draws: a name cut shorter than
+// about a dozen cells no longer says which node it is.
+const minFitBox = 16
+
+// fitWidth is g drawn with the widest boxes, at most widest cells, for
+// which the drawing is no wider than w (a binary search over the box
+// width: the drawing's width grows with it); ok is false when even boxes
+// of minFitBox cells do not fit.
+func fitWidth(g *flowgraph.Graph, widest, w int) (*flowgraph.Canvas, *flowgraph.Layout, bool) {
+	lo, hi := minFitBox, widest-1
+	var c *flowgraph.Canvas
+	var l *flowgraph.Layout
+	for lo <= hi {
+		mid := (lo + hi) / 2
+		mc, ml := flowgraph.Render(g, flowgraph.Options{MaxBox: mid})
+		if mc.W <= w {
+			c, l, lo = mc, ml, mid+1
+		} else {
+			hi = mid - 1
+		}
+	}
+	return c, l, c != nil
 }
 
 func (g *Graph) clampScroll(c *flowgraph.Canvas) {

@@ -115,3 +115,38 @@ func TestGraphBoxesFitThePane(t *testing.T) {
 		}
 	}
 }
+
+// TestGraphDrawingFitsThePane: a drawing wider than the pane (a branch
+// side by side) is drawn again with narrower boxes until the whole of it
+// fits, so no box is cut at the pane's edge (issue 28: at 80×24 the
+// example's boxes lost their right border); only a pane too narrow for
+// boxes of minFitBox cells scrolls.
+func TestGraphDrawingFitsThePane(t *testing.T) {
+	s := analysis.Run(filepath.Join("..", "testdata", "agents", "oastui", "example-agent"), analysis.Options{Stages: analysis.Everything})
+	fg := s.FlowAt("")
+	if fg == nil || fg.Canvas == nil {
+		t.Fatal("the example's root flow is not drawn")
+	}
+	wide := fg.Canvas.W
+	for _, w := range []int{wide - 1, wide - 10, 42, 36} {
+		g := NewGraph()
+		g.SetSize(w, 20)
+		g.SetSnapshot(s)
+		c, l := g.drawing(fg)
+		if c.W > w {
+			t.Errorf("%d columns: the drawing is %d wide (%d before fitting)", w, c.W, wide)
+		}
+		for i, n := range fg.Graph.Nodes {
+			if b := l.Box(i); b.X+b.W > c.W {
+				t.Errorf("%d columns: the box of %q ends at %d, past the drawing's %d", w, n.Name, b.X+b.W, c.W)
+			}
+		}
+	}
+	// too narrow for whole boxes side by side: the pane scrolls instead
+	g := NewGraph()
+	g.SetSize(minFitBox+2, 20)
+	g.SetSnapshot(s)
+	if c, _ := g.drawing(fg); c.W <= minFitBox+2 {
+		t.Errorf("%d columns: a drawing of %d fits, want it to scroll", minFitBox+2, c.W)
+	}
+}
