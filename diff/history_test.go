@@ -37,6 +37,7 @@ func historyRepo(t testing.TB, histDir, slug string) (string, string, []string, 
 	if err := json.Unmarshal(b, &revs); err != nil {
 		t.Fatal(err)
 	}
+	testgit.Have(t)
 	repo := t.TempDir()
 	agent := filepath.Join(repo, "agents", "cinatra-ai", slug)
 	testgit.Git(t, repo, "", "init", "-q")
