@@ -272,7 +272,7 @@ func isEOF(err error) bool { return err != nil && err.Error() == "EOF" }
 type parser struct {
 	src  []byte
 	dec  *jsontext.Decoder
-	slab []Node // nodes are carved from blocks: one allocation per 128 values
+	slab []Node // nodes are carved from blocks sized to the input left (slabSize)
 
 	members []Member // open objects' members, innermost last
 	items   []*Node  // open arrays' items, innermost last
@@ -344,11 +344,26 @@ func (p *parser) text(tok jsontext.Token, off int, intern bool) string {
 
 func (p *parser) newNode() *Node {
 	if len(p.slab) == 0 {
-		p.slab = make([]Node, 128)
+		p.slab = make([]Node, slabSize(len(p.src)-int(p.dec.InputOffset())))
 	}
 	n := &p.slab[0]
 	p.slab = p.slab[1:]
 	return n
+}
+
+// Slabs of nodes are sized to the values the rest of the input may hold,
+// about one per slabBytesPerNode bytes (agent files run at 36–42 bytes a
+// value), within [slabMin, slabMax]: a small file (a package.json, ~40
+// values) no longer gets a block of 128 mostly unused nodes, and the last
+// block of a large file is left over by a few nodes, not up to 127.
+const (
+	slabBytesPerNode = 48
+	slabMin          = 16
+	slabMax          = 1024
+)
+
+func slabSize(rest int) int {
+	return min(max(rest/slabBytesPerNode+slabMin, slabMin), slabMax)
 }
 
 var errTooDeep = errors.New("too deep")

@@ -62,6 +62,9 @@ type LoadOptions struct {
 	// files from instead of the disk (Overlay still comes first): the old
 	// side of `oastui diff`, loaded exactly as the new one.
 	Rev *GitRev
+	// Registries, when set, shares the registry between the agents loaded
+	// in one run: looked for, read and parsed once (RegistryCache).
+	Registries *RegistryCache
 }
 
 // Agent is everything read for one agent: the flow file and the files beside it.
@@ -140,14 +143,19 @@ func Load(path string, opts LoadOptions) (*Agent, error) {
 		a.Siblings = loadSiblings(a)
 	}
 	a.RegistryPath = opts.RegistryPath
+	shared := opts.Registries.usable(a.ov)
 	if a.RegistryPath == "" && a.TreeRoot != "" {
 		p := filepath.Join(a.TreeRoot, "_shared", "cinatra", "components.json")
-		if a.ov.exists(p) {
+		if shared && opts.Registries.exists(a.ov, p) || !shared && a.ov.exists(p) {
 			a.RegistryPath = p
 		}
 	}
 	if a.RegistryPath != "" {
-		a.Registry = readDoc(a.ov, a.RegistryPath, &a.Findings)
+		if shared {
+			a.Registry = opts.Registries.readDoc(a.ov, a.RegistryPath, &a.Findings)
+		} else {
+			a.Registry = readDoc(a.ov, a.RegistryPath, &a.Findings)
+		}
 	}
 	a.Profile = opts.Profile
 	if a.Profile == ProfileAuto {

@@ -170,6 +170,24 @@ func (dm *docModel) endpoint(f *compile.Flow, obj *compile.Node, objPtr, key str
 	if !ep.given {
 		return ep
 	}
+	// A reference to a definition of the Flow's own or an enclosing scope
+	// (most endpoints) is resolved here as f.Resolve would, without
+	// building the definition's pointer: identity needs it only for a
+	// definition with no id.
+	if id, isRef := compile.RefID(v); isRef && f != nil {
+		for s := f; s != nil; s = s.Parent {
+			if c := s.Refs().Get(id); c != nil {
+				if c.Kind != compile.Object {
+					return ep
+				}
+				ep.comp = c
+				if ep.id = c.Get("id").StringOr(""); ep.id == "" {
+					ep.id = identity(c, compile.Append(s.RefsPointer(), id))
+				}
+				return ep
+			}
+		}
+	}
 	comp, defPtr := dm.resolve(f, v, ep.ptr)
 	if comp == nil || comp.Kind != compile.Object {
 		return ep

@@ -171,12 +171,13 @@ func run(n int, corpus string, runs int, keep, full bool) error {
 	// pages between fork and exec), so the tree must not be in memory
 	// while the linter runs.
 	// The bytes the linter reads: every file of every package, and the
-	// registry once per agent (each agent's load reads it).
-	var files [][]byte
+	// registry once (a lint run shares one read of it between its agents:
+	// compile.RegistryCache).
 	regBytes, err := os.ReadFile(reg)
 	if err != nil {
 		return err
 	}
+	files := [][]byte{regBytes}
 	agents := 0
 	err = filepath.WalkDir(tree, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
@@ -195,7 +196,6 @@ func run(n int, corpus string, runs int, keep, full bool) error {
 		files = append(files, b)
 		if filepath.Base(p) == "oas.json" {
 			agents++
-			files = append(files, regBytes)
 		}
 		return nil
 	})

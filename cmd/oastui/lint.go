@@ -200,6 +200,7 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 		}
 	}
 	inc, stop := startProgress(std.stderr, writerIsTerminal(std.stderr), len(targets))
+	opts.Load.Registries = compile.NewRegistryCache() // one read of the tree's registry for every agent of this run
 	results := lintAll(targets, opts, usesSource(outs), inc)
 	stop()
 
