@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"encoding/json"
-	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -129,45 +128,6 @@ func FuzzHandle(f *testing.F) {
 		}
 		s.stopTimer()
 	})
-}
-
-// BenchmarkChangeToDiagnostics measures, for the largest corpus agent
-// (blog-pipeline-agent, 176 KiB), the time from a didChange of its flow
-// buffer to the publication of that version's diagnostics, with the
-// server's default debounce included: the latency an author sees.
-//
-//	go test ./lsp -run '^$' -bench ChangeToDiagnostics -benchtime 50x
-func BenchmarkChangeToDiagnostics(b *testing.B) {
-	path, src := corpusFlow(b)
-	u := string(uriOf(path))
-	out := &sink{note: make(chan string, 64)}
-	s := New(out, Options{Log: io.Discard})
-	defer s.stopTimer()
-	s.Handle(req(0, "initialize", map[string]any{"capabilities": map[string]any{}}))
-	wait := func() {
-		for m := range out.note {
-			if m == `"textDocument/publishDiagnostics"` {
-				return
-			}
-		}
-	}
-	s.Handle(note("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "version": 1, "text": string(src)}}))
-	wait()
-	// each change rewrites one character of the description
-	at := strings.Index(string(src), `"description": "`) + len(`"description": "`)
-	tx := newText(src)
-	p := tx.position(at)
-	b.ResetTimer()
-	for i := 0; i < b.N; i++ {
-		ch := string(rune('a' + i%26))
-		msg, _ := json.Marshal(map[string]any{"jsonrpc": "2.0", "method": "textDocument/didChange", "params": map[string]any{
-			"textDocument":   map[string]any{"uri": u, "version": i + 2},
-			"contentChanges": []any{map[string]any{"range": map[string]any{"start": p, "end": map[string]any{"line": p.Line, "character": p.Character + 1}}, "text": ch}}}})
-		s.Handle(msg)
-		wait()
-	}
-	b.StopTimer()
-	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/change")
 }
 
 func pos(line, char int) map[string]int { return map[string]int{"line": line, "character": char} }

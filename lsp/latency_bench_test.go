@@ -49,4 +49,5 @@ func BenchmarkKeystrokeP95(b *testing.B) {
 	sort.Slice(lat, func(i, j int) bool { return lat[i] < lat[j] })
 	b.ReportMetric(float64(lat[len(lat)/2].Microseconds())/1000, "p50-ms")
 	b.ReportMetric(float64(lat[(len(lat)*95)/100].Microseconds())/1000, "p95-ms")
+	b.ReportMetric(float64(b.Elapsed().Milliseconds())/float64(b.N), "ms/change")
 }

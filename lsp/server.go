@@ -38,7 +38,7 @@ import (
 // DefaultDebounce is how long the server waits after the last change of a
 // buffer before reviewing it: typing bursts are reviewed once, and a
 // review of the largest corpus agent (~6 ms) still publishes well within
-// 50 ms of the last keystroke (BenchmarkChangeToDiagnostics).
+// 50 ms of the last keystroke (BenchmarkKeystrokeP95).
 const DefaultDebounce = 20 * time.Millisecond
 
 // Options of a server.
