@@ -1,6 +1,7 @@
 package dryrun_test
 
 import (
+	"github.com/oastui/oastui/internal/testgit"
 	"os"
 	"path/filepath"
 	"strings"
@@ -37,28 +38,6 @@ func TestChildAgent(t *testing.T) {
 	}
 }
 
-func copyTree(t *testing.T, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d os.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-}
-
 // childSetup is orchestrator-agent in an agents/ tree beside gate-agent,
 // its brief_flow naming no subflow of the document, so the walk runs the
 // child agent @oastui/gate-agent.
@@ -66,7 +45,7 @@ func childSetup(t *testing.T) *compile.Agent {
 	t.Helper()
 	tree := filepath.Join(t.TempDir(), "agents")
 	for _, slug := range []string{"orchestrator-agent", "gate-agent"} {
-		copyTree(t, filepath.Join("..", "testdata", "agents", "oastui", slug), filepath.Join(tree, "oastui", slug))
+		testgit.CopyTree(t, filepath.Join("..", "testdata", "agents", "oastui", slug), filepath.Join(tree, "oastui", slug))
 	}
 	flow := filepath.Join(tree, "oastui", "orchestrator-agent", "cinatra", "oas.json")
 	src, err := os.ReadFile(flow)
