@@ -1,8 +1,6 @@
 package main
 
 import (
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -13,17 +11,9 @@ import (
 // hostileDiffFixture is the drift fixture with hostile.Secrets in a string
 // beside the lines its fixes change (issue 26 item 11).
 func hostileDiffFixture(t *testing.T) string {
-	dir := copyFixtureTree(t, driftFixture)
-	p := filepath.Join(dir, "cinatra", "oas.json")
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := strings.Replace(string(b), `"type": "leaf",`, `"type": "leaf",`+"\n      \"note\": \""+hostile.Secrets+"\",", 1)
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return copyFixtureFlow(t, driftFixture, func(s string) string {
+		return strings.Replace(s, `"type": "leaf",`, `"type": "leaf",`+"\n      \"note\": \""+hostile.Secrets+"\",", 1)
+	})
 }
 
 // TestLintDiffPresented: `lint --diff` shows no raw secret, C1 or bidi

@@ -33,6 +33,22 @@ func copyFixtureTree(t *testing.T, src string) string {
 	return dst
 }
 
+// copyFixtureFlow is copyFixtureTree with the copy's flow file
+// (cinatra/oas.json) rewritten by edit.
+func copyFixtureFlow(t *testing.T, src string, edit func(flow string) string) string {
+	t.Helper()
+	dir := copyFixtureTree(t, src)
+	p := filepath.Join(dir, "cinatra", "oas.json")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(edit(string(b))), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	return dir
+}
+
 func readAll(t *testing.T, dir string) map[string]string {
 	t.Helper()
 	m := map[string]string{}

@@ -13,17 +13,9 @@ import (
 // GitHub token: the token is a component key, an id, a $component_ref and
 // part of every JSON Pointer into the node (issue 26 item 10).
 func tokenIDAgent(t *testing.T) string {
-	dir := copyFixtureTree(t, exampleAgent)
-	p := filepath.Join(dir, "cinatra", "oas.json")
-	b, err := os.ReadFile(p)
-	if err != nil {
-		t.Fatal(err)
-	}
-	s := strings.ReplaceAll(string(b), `"notify"`, `"`+hostile.Token+`"`)
-	if err := os.WriteFile(p, []byte(s), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	return dir
+	return copyFixtureFlow(t, exampleAgent, func(s string) string {
+		return strings.ReplaceAll(s, `"notify"`, `"`+hostile.Token+`"`)
+	})
 }
 
 // TestTokenAsIDMasked: a token used as a component key or id is masked in
