@@ -31,6 +31,9 @@ type Graph struct {
 		l  *flowgraph.Layout
 	} // drawing's cache
 	marks map[string]rune // node id → mark the History tab puts on it (graph_marks.go)
+	// notDrawn is the note on compiled steps the top-level flow cannot
+	// draw, made once per snapshot (SetSnapshot), not once per frame.
+	notDrawn string
 }
 
 // NewGraph is an empty graph pane ("analysing…" until SetSnapshot).
@@ -73,6 +76,8 @@ func (g *Graph) cur() *analysis.Flow {
 // the selection where they still exist.
 func (g *Graph) SetSnapshot(good *analysis.Snapshot) {
 	g.good = good
+	missing, _ := stepsNotDrawn(good)
+	g.notDrawn = notDrawnNote(missing)
 	keep := g.stack[:1]
 	for _, p := range g.stack[1:] {
 		if good.FlowAt(p) == nil {
@@ -200,8 +205,7 @@ func (g *Graph) Lines(th Theme) []string {
 		out = append(out, b.String())
 	}
 	if len(g.stack) == 1 { // the top-level flow: say which compiled steps it cannot draw
-		missing, _ := stepsNotDrawn(g.good)
-		if n := notDrawnNote(missing); n != "" && g.h > 0 {
+		if n := g.notDrawn; n != "" && g.h > 0 {
 			var note []string
 			for _, l := range strings.Split(ansiWrap(n, g.w), "\n") {
 				note = append(note, th.Warning.Render(l))
