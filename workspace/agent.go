@@ -10,6 +10,7 @@
 package workspace
 
 import (
+	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -162,7 +163,9 @@ func Summarize(root string, s *analysis.Snapshot) Agent {
 	if s.Agent != nil && s.Agent.Dir != "" {
 		a.Dir = s.Agent.Dir
 	}
-	a.Rel = relTo(root, a.Dir)
+	wd := workDir()
+	absPath := func(p string) string { return absFrom(wd, p) }
+	a.Rel = relTo(wd, root, a.Dir)
 	a.Blockers, a.Warnings, a.Suggestions = len(s.Review.Blockers), len(s.Review.Warnings), len(s.Review.Suggestions)
 	for _, fs := range [][]compile.Finding{s.Review.Blockers, s.Review.Warnings, s.Review.Suggestions} {
 		for _, f := range compile.SortFindings(slices.Clone(fs)) { // the snapshot is not ours to reorder
@@ -282,18 +285,34 @@ func lastToken(ptr string) string {
 	return t[len(t)-1]
 }
 
-func absPath(p string) string {
-	if a, err := filepath.Abs(p); err == nil {
-		return a
+// absPath is filepath.Abs without its error: p cleaned when it is absolute
+// or the working directory is unknown.
+func absPath(p string) string { return absFrom(workDir(), p) }
+
+// workDir is the working directory, "" when it cannot be read. Callers
+// that make many paths absolute read it once (os.Getwd stats "." and $PWD
+// on every call: a tenth of linting a tree went there).
+func workDir() string {
+	wd, err := os.Getwd()
+	if err != nil {
+		return ""
 	}
-	return filepath.Clean(p)
+	return wd
 }
 
-func relTo(root, p string) string {
+// absFrom is p made absolute against the working directory wd.
+func absFrom(wd, p string) string {
+	if filepath.IsAbs(p) || wd == "" {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(wd, p)
+}
+
+func relTo(wd, root, p string) string {
 	if root == "" {
 		return ""
 	}
-	r, err := filepath.Rel(absPath(root), absPath(p))
+	r, err := filepath.Rel(absFrom(wd, root), absFrom(wd, p))
 	if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
 		return ""
 	}

@@ -55,9 +55,10 @@ func Build(root string, agents []Agent, cfg *lint.Config) *Index {
 		return a.Dir < b.Dir
 	})
 	dups := map[string][]int{} // package name → every agent so named, in path order
+	wd := workDir()
 	for i := range ix.Agents {
 		a := &ix.Agents[i]
-		ix.byDir[absPath(a.Dir)] = i
+		ix.byDir[absFrom(wd, a.Dir)] = i
 		if a.Package != "" {
 			dups[a.Package] = append(dups[a.Package], i)
 		}

@@ -423,15 +423,19 @@ func treeArg(args []string) string {
 func lintTargetsSummary(targets []string, results []lintResult, all []lint.Finding, rel func(string) string) []report.Target {
 	out := make([]report.Target, len(targets))
 	byPath := map[string]int{}
+	wd, _ := os.Getwd() // once: filepath.Abs reads it on every call
+	abs := func(p string) string {
+		if filepath.IsAbs(p) || wd == "" {
+			return filepath.Clean(p)
+		}
+		return filepath.Join(wd, p)
+	}
 	for i, t := range targets {
 		out[i] = report.Target{Path: rel(t), Problem: results[i].agent.Problem.String()}
-		abs, _ := filepath.Abs(t)
-		byPath[abs] = i
+		byPath[abs(t)] = i
 		if d := results[i].agent.Dir; d != "" {
-			if ad, err := filepath.Abs(d); err == nil {
-				if _, ok := byPath[ad]; !ok {
-					byPath[ad] = i
-				}
+			if _, ok := byPath[abs(d)]; !ok {
+				byPath[abs(d)] = i
 			}
 		}
 	}
@@ -447,7 +451,7 @@ func lintTargetsSummary(targets []string, results []lintResult, all []lint.Findi
 	}
 	others := map[string]int{} // a file of no target → its line in out
 	for _, f := range all {
-		abs, _ := filepath.Abs(f.File)
+		abs := abs(f.File)
 		i, found := -1, false
 		for p := abs; ; {
 			if i, found = byPath[p]; found {
