@@ -274,6 +274,12 @@ type parser struct {
 	dec  *jsontext.Decoder
 	slab []Node // nodes are carved from blocks sized to the input left (slabSize)
 
+	// The members of objects and the items of arrays are carved from
+	// blocks too (keepMembers, keepItems): one allocation per block
+	// instead of one per object or array.
+	memberSlab []Member
+	itemSlab   []*Node
+
 	members []Member // open objects' members, innermost last
 	items   []*Node  // open arrays' items, innermost last
 
@@ -326,9 +332,12 @@ const internMax = 32
 // has no escape, else decoded by the token.
 func (p *parser) text(tok jsontext.Token, off int, intern bool) string {
 	end := int(p.dec.InputOffset())
-	if intern && p.strs != nil && off >= 0 && end <= len(p.src) && end-off >= 2 && p.src[off] == '"' && p.src[end-1] == '"' {
+	if off >= 0 && end <= len(p.src) && end-off >= 2 && p.src[off] == '"' && p.src[end-1] == '"' {
 		raw := p.src[off+1 : end-1]
 		if bytes.IndexByte(raw, '\\') < 0 {
+			if !intern || p.strs == nil {
+				return string(raw) // one copy, where the token would unquote into a buffer first
+			}
 			if s, ok := p.strs[string(raw)]; ok {
 				return s
 			}
@@ -351,6 +360,42 @@ func (p *parser) newNode() *Node {
 	return n
 }
 
+// keepMembers copies the members of an object that just closed into a
+// slice of their exact length carved from the parse's member block; its
+// capacity is its length, so a later append (a tree edited by hand)
+// copies instead of overwriting a neighbour. An object larger than a
+// block gets its own slice.
+func (p *parser) keepMembers(ms []Member) []Member {
+	n := len(ms)
+	if n > len(p.memberSlab) {
+		size := blockSize(len(p.src)-int(p.dec.InputOffset()), memberBytes)
+		if n > size/2 {
+			return append([]Member(nil), ms...)
+		}
+		p.memberSlab = make([]Member, size)
+	}
+	out := p.memberSlab[:n:n]
+	p.memberSlab = p.memberSlab[n:]
+	copy(out, ms)
+	return out
+}
+
+// keepItems is keepMembers for the items of an array.
+func (p *parser) keepItems(items []*Node) []*Node {
+	n := len(items)
+	if n > len(p.itemSlab) {
+		size := blockSize(len(p.src)-int(p.dec.InputOffset()), itemBytes)
+		if n > size/2 {
+			return append([]*Node(nil), items...)
+		}
+		p.itemSlab = make([]*Node, size)
+	}
+	out := p.itemSlab[:n:n]
+	p.itemSlab = p.itemSlab[n:]
+	copy(out, items)
+	return out
+}
+
 // Slabs of nodes are sized to the values the rest of the input may hold,
 // about one per slabBytesPerNode bytes (agent files run at 36–42 bytes a
 // value), within [slabMin, slabMax]: a small file (a package.json, ~40
@@ -362,9 +407,21 @@ const (
 	slabMax          = 1024
 )
 
-func slabSize(rest int) int {
-	return min(max(rest/slabBytesPerNode+slabMin, slabMin), slabMax)
+func slabSize(rest int) int { return blockSize(rest, slabBytesPerNode) }
+
+// blockSize is the length of a block for the rest bytes of input left,
+// at one entry per perEntry bytes, within [slabMin, slabMax].
+func blockSize(rest, perEntry int) int {
+	return min(max(rest/perEntry+slabMin, slabMin), slabMax)
 }
+
+// The corpus's agent files hold an object member every ~50 bytes and an
+// array item every ~260 (measured over ../shared/corpus); blocks are sized
+// a little under that, so that the block left over at the end is small.
+const (
+	memberBytes = 56
+	itemBytes   = 280
+)
 
 var errTooDeep = errors.New("too deep")
 
@@ -407,7 +464,12 @@ func (p *parser) value(depth int) (*Node, error) {
 		n.Kind = String
 		n.Text = p.text(tok, off, int(p.dec.InputOffset())-off <= internMax+2)
 	case '0':
-		n.Kind, n.Text = Number, tok.String()
+		n.Kind = Number
+		if end := int(p.dec.InputOffset()); off < end && end <= len(p.src) {
+			n.Text = string(p.src[off:end]) // the literal as written, as tok.String() gives it
+		} else {
+			n.Text = tok.String()
+		}
 	case '{':
 		n.Kind = Object
 		// Members collect on a stack shared by the whole parse and are
@@ -428,7 +490,7 @@ func (p *parser) value(depth int) (*Node, error) {
 			p.members = append(p.members, Member{Key: key, KeyOffset: keyOff, Value: v})
 		}
 		if len(p.members) > base {
-			n.Members = append([]Member(nil), p.members[base:]...)
+			n.Members = p.keepMembers(p.members[base:])
 			clear(p.members[base:]) // drop references the stack no longer needs
 			p.members = p.members[:base]
 			p.dups = indexKeys(n, p.dups)
@@ -448,7 +510,7 @@ func (p *parser) value(depth int) (*Node, error) {
 			p.items = append(p.items, v)
 		}
 		if len(p.items) > base {
-			n.Items = append([]*Node(nil), p.items[base:]...)
+			n.Items = p.keepItems(p.items[base:])
 			clear(p.items[base:])
 			p.items = p.items[:base]
 		}
