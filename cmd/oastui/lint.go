@@ -10,6 +10,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/spf13/cobra"
 
@@ -339,26 +340,24 @@ func lintTargets(args []string) ([]string, error) {
 }
 
 // lintAll lints the targets in parallel with a bounded worker pool; the
-// results come back in target order.
+// results come back in target order. Each worker takes the next target
+// from a shared counter: no goroutine hands work to another, so a tree of
+// small agents does not pay a wake-up (a futex) per agent.
 func lintAll(targets []string, opts analysis.Options, keepDocs bool, done func()) []lintResult {
 	results := make([]lintResult, len(targets))
-	jobs := make(chan int)
+	var next atomic.Int64
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), len(targets))
 	for range workers {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for i := range jobs {
+			for i := int(next.Add(1) - 1); i < len(targets); i = int(next.Add(1) - 1) {
 				results[i] = lintOne(targets[i], opts, keepDocs)
 				done()
 			}
 		}()
 	}
-	for i := range targets {
-		jobs <- i
-	}
-	close(jobs)
 	wg.Wait()
 	return results
 }
