@@ -288,6 +288,19 @@ type parser struct {
 	// strs interns the keys and short strings of one parse: a flow file
 	// repeats a few dozen keys and values thousands of times.
 	strs map[string]string
+	// recent holds the last interned string of each of 256 slots: most
+	// keys ("component_type", "name", "id") are found here without
+	// hashing the whole string for the map.
+	recent [256]string
+}
+
+// recentSlot is the slot of parser.recent for a non-empty string: from its
+// length and three of its bytes, mixed.
+func recentSlot(b []byte) uint8 {
+	n := len(b)
+	h := uint32(n)*0x9E3779B1 ^ (uint32(b[0]) | uint32(b[n-1])<<8 | uint32(b[n/2])<<16)
+	h *= 0x85EBCA6B
+	return uint8(h >> 24)
 }
 
 // scratchPool holds a parse's scratch between parses: the interning map
@@ -338,13 +351,21 @@ func (p *parser) text(tok jsontext.Token, off int, intern bool) string {
 			if !intern || p.strs == nil {
 				return string(raw) // one copy, where the token would unquote into a buffer first
 			}
-			if s, ok := p.strs[string(raw)]; ok {
-				return s
+			if len(raw) == 0 {
+				return ""
 			}
-			s := string(raw)
-			if len(p.strs) < internCap { // a file of distinct ids does not grow the map without end
-				p.strs[s] = s
+			slot := &p.recent[recentSlot(raw)]
+			if *slot == string(raw) {
+				return *slot
 			}
+			s, ok := p.strs[string(raw)]
+			if !ok {
+				s = string(raw)
+				if len(p.strs) < internCap { // a file of distinct ids does not grow the map without end
+					p.strs[s] = s
+				}
+			}
+			*slot = s
 			return s
 		}
 	}

@@ -749,20 +749,25 @@ var secTokenSep = func() (t [256]bool) {
 	return
 }()
 
-// secCharClass sorts bytes for the token loop: separators, and the three
-// characters it keeps count of.
+// secCharClass sorts bytes for the token loop: letters and digits (0),
+// the three characters it keeps count of, the rest of the punctuation,
+// and separators.
 const (
 	ccDot = 1 + iota
 	ccDash
 	ccEq
+	ccPunct // any other byte that is neither a letter, a digit nor a separator
 	ccSep   // separators: every class from here on
 	ccColon // ':' separates too, and is remembered
 )
 
 var secCharClass = func() (t [256]uint8) {
 	for c := range 256 {
-		if secTokenSep[c] {
+		switch {
+		case secTokenSep[c]:
 			t[c] = ccSep
+		case !secIsAlnum(byte(c)):
+			t[c] = ccPunct
 		}
 	}
 	t['.'], t['-'], t['='], t[':'] = ccDot, ccDash, ccEq, ccColon
@@ -791,15 +796,17 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int) (Detection, 
 		}
 		a := i
 		dots, firstEq, lastEq := 0, -1, -1
+		boundary := false // the token holds a byte that is neither a letter nor a digit
 		for i < len(s) {
 			cc := secCharClass[s[i]]
-			if cc == 0 { // letters, digits and most punctuation: the common case
+			if cc == 0 { // letters and digits: the common case
 				i++
 				continue
 			}
 			if cc >= ccSep {
 				break
 			}
+			boundary = true
 			switch cc {
 			case ccDot:
 				dots++
@@ -842,8 +849,9 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int) (Detection, 
 				return d, true, marks
 			}
 		}
-		// a provider token inside an identifier or a pointer
-		if b-a > 8 {
+		// a provider token inside an identifier or a pointer: it starts
+		// after a byte that is neither a letter nor a digit
+		if b-a > 8 && boundary {
 			if d, ok := secPrefixInWord(value, a, b); ok {
 				return d, true, marks
 			}

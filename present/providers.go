@@ -181,6 +181,20 @@ var secProvidersByFirst = func() (t [256][]*secProvider) {
 	return
 }()
 
+// secProviderMinLen: for each first byte, the shortest token a provider
+// whose prefix starts with it can match (its prefix and its shortest
+// body): the words of prose are shorter than most.
+var secProviderMinLen = func() (t [256]uint16) {
+	for i := range secProviders {
+		p := &secProviders[i]
+		n := uint16(min(len(p.prefix)+p.minBody, 1<<16-1))
+		if t[p.prefix[0]] == 0 || n < t[p.prefix[0]] {
+			t[p.prefix[0]] = n
+		}
+	}
+	return
+}()
+
 // secProviderSecond: for each first byte, the set of second bytes any
 // prefix starting with it has: most tokens are rejected with two loads.
 var secProviderSecond = func() (t [256][4]uint64) {
@@ -259,11 +273,11 @@ func secPrefix(value string, a, b int, inWord bool) (Detection, bool) {
 	if len(tok) < 8 {
 		return Detection{}, false
 	}
-	if secProviderSecond[tok[0]][tok[1]>>6]&(1<<(tok[1]&63)) == 0 {
+	if secProviderSecond[tok[0]][tok[1]>>6]&(1<<(tok[1]&63)) == 0 || len(tok) < int(secProviderMinLen[tok[0]]) {
 		return Detection{}, false
 	}
 	for _, p := range secProvidersByFirst[tok[0]] {
-		if !strings.HasPrefix(tok, p.prefix) {
+		if len(tok) < len(p.prefix)+p.minBody || !strings.HasPrefix(tok, p.prefix) {
 			continue
 		}
 		body := tok[len(p.prefix):]
