@@ -39,9 +39,12 @@ const runeMarkStep = 512
 
 // ParseDoc parses src as JSON. A parse error is kept in Doc.Err; it is the
 // caller's job to turn it into an invalid_json finding (see Doc.Findings).
-func ParseDoc(path string, src []byte) *Doc {
+func ParseDoc(path string, src []byte) *Doc { return parseDocInto(path, src, nil) }
+
+// parseDocInto is ParseDoc parsing into blocks (nil: allocated).
+func parseDocInto(path string, src []byte, blocks *Blocks) *Doc {
 	d := &Doc{Path: path, Src: src}
-	root, dups, err := parse(src)
+	root, dups, err := parseInto(src, blocks)
 	if err != nil {
 		d.Err = err
 	} else {

@@ -243,12 +243,20 @@ func Parse(src []byte) (*Node, error) {
 }
 
 // parse is Parse that also returns the duplicate keys found, in source order.
-func parse(src []byte) (*Node, []DuplicateKey, *SyntaxError) {
+func parse(src []byte) (*Node, []DuplicateKey, *SyntaxError) { return parseInto(src, nil) }
+
+// parseInto is parse with its nodes, members and items carved from blocks
+// (nil: allocated).
+func parseInto(src []byte, blocks *Blocks) (*Node, []DuplicateKey, *SyntaxError) {
 	if len(src) > MaxFileBytes {
 		return nil, nil, tooLarge(len(src))
 	}
 	// A bytes.Buffer is parsed in place: the decoder copies nothing.
-	p := parser{src: src, dec: jsontext.NewDecoder(bytes.NewBuffer(src), jsontext.AllowDuplicateNames(true))}
+	p := parser{src: src, dec: jsontext.NewDecoder(bytes.NewBuffer(src), jsontext.AllowDuplicateNames(true)), blocks: blocks}
+	if blocks != nil {
+		p.slab = blocks.nodes.rest
+		defer func() { blocks.nodes.rest = p.slab }()
+	}
 	sc := scratchPool.Get().(*scratch)
 	p.strs, p.members, p.items = sc.strs, sc.members, sc.items
 	defer p.release(sc)
@@ -279,6 +287,7 @@ type parser struct {
 	// instead of one per object or array.
 	memberSlab []Member
 	itemSlab   []*Node
+	blocks     *Blocks // when set, every block comes from it
 
 	members []Member // open objects' members, innermost last
 	items   []*Node  // open arrays' items, innermost last
@@ -374,7 +383,11 @@ func (p *parser) text(tok jsontext.Token, off int, intern bool) string {
 
 func (p *parser) newNode() *Node {
 	if len(p.slab) == 0 {
-		p.slab = make([]Node, slabSize(len(p.src)-int(p.dec.InputOffset())))
+		if p.blocks != nil {
+			p.slab = p.blocks.nodes.next(nodeBlock)
+		} else {
+			p.slab = make([]Node, slabSize(len(p.src)-int(p.dec.InputOffset())))
+		}
 	}
 	n := &p.slab[0]
 	p.slab = p.slab[1:]
@@ -388,6 +401,11 @@ func (p *parser) newNode() *Node {
 // block gets its own slice.
 func (p *parser) keepMembers(ms []Member) []Member {
 	n := len(ms)
+	if p.blocks != nil {
+		out := p.blocks.members.take(n, memberBlock)
+		copy(out, ms)
+		return out
+	}
 	if n > len(p.memberSlab) {
 		size := blockSize(len(p.src)-int(p.dec.InputOffset()), memberBytes)
 		if n > size/2 {
@@ -404,6 +422,11 @@ func (p *parser) keepMembers(ms []Member) []Member {
 // keepItems is keepMembers for the items of an array.
 func (p *parser) keepItems(items []*Node) []*Node {
 	n := len(items)
+	if p.blocks != nil {
+		out := p.blocks.items.take(n, itemBlock)
+		copy(out, items)
+		return out
+	}
 	if n > len(p.itemSlab) {
 		size := blockSize(len(p.src)-int(p.dec.InputOffset()), itemBytes)
 		if n > size/2 {

@@ -65,6 +65,12 @@ type LoadOptions struct {
 	// Registries, when set, shares the registry between the agents loaded
 	// in one run: looked for, read and parsed once (RegistryCache).
 	Registries *RegistryCache
+
+	// Blocks, when set, is the memory the JSON documents of this load are
+	// read and parsed into, lent again by the caller (Blocks.Reuse) once
+	// it keeps nothing of them: a worker of `oastui lint` that loads many
+	// agents in turn. The registry of Registries never goes into it.
+	Blocks *Blocks
 }
 
 // Agent is everything read for one agent: the flow file and the files beside it.
@@ -99,6 +105,7 @@ var ErrNotAnAgent = errors.New("not an agent")
 // Load reads the agent at path: a package directory or a flow file.
 func Load(path string, opts LoadOptions) (*Agent, error) {
 	a := &Agent{kids: &agentIndex{shared: opts.Packages}, overlay: opts.Overlay, ov: newOverlay(opts.Overlay, opts.Allow, opts.Rev)}
+	a.ov.blocks = opts.Blocks
 	isDir := false
 	if _, ok := a.ov.get(path); !ok {
 		info, err := a.ov.stat(path)
@@ -235,7 +242,12 @@ func readDoc(ov overlay, path string, findings *[]Finding) *Doc {
 			Message: fmt.Sprintf("cannot read %s: %s", path, msg), Source: SourceDeterministic, File: path, Line: 1, Column: 1})
 		return &Doc{Path: path, Err: &SyntaxError{Msg: msg}}
 	}
-	d := ParseDocFile(path, src) // YAML for .yaml/.yml (Agent Spec), JSON otherwise
+	var d *Doc
+	if IsYAMLPath(path) { // Agent Spec
+		d = ParseYAMLDoc(path, src)
+	} else {
+		d = parseDocInto(path, src, ov.blocks)
+	}
 	if f := d.FileSyntaxFinding(); f != nil {
 		*findings = append(*findings, *f)
 	}

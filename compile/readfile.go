@@ -47,7 +47,11 @@ func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
 //
 // Errors are *fs.PathError; errors.Is finds ErrNotRegular or ErrTooLarge
 // in them, and fs.ErrNotExist for a missing file.
-func ReadFileLimited(path string, limit int64) ([]byte, error) {
+func ReadFileLimited(path string, limit int64) ([]byte, error) { return readFileInto(path, limit, nil) }
+
+// readFileInto is ReadFileLimited reading into a buffer carved from
+// blocks (nil: allocated).
+func readFileInto(path string, limit int64, blocks *Blocks) ([]byte, error) {
 	st, err := os.Stat(path)
 	if err != nil {
 		return nil, err
@@ -71,7 +75,12 @@ func ReadFileLimited(path string, limit int64) ([]byte, error) {
 	}
 	// One buffer of the size stat gave plus one byte, so a file that
 	// grew since is seen to have (io.ReadAll would double its way up).
-	data := make([]byte, 0, min(st.Size(), limit)+1)
+	var data []byte
+	if size := int(min(st.Size(), limit)) + 1; blocks != nil {
+		data = blocks.bytes.take(size, byteBlock)[:0]
+	} else {
+		data = make([]byte, 0, size)
+	}
 	for int64(len(data)) <= limit {
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)] // grew meanwhile: let append pick the next size
@@ -104,6 +113,15 @@ type overlay struct {
 	files map[string][]byte
 	allow func(path string) error
 	rev   *GitRev // nil: the disk
+
+	blocks *Blocks // LoadOptions.Blocks: what the files read from disk and parsed as JSON are put in
+}
+
+// shared is o for a read whose document outlives the load (the registry
+// of a RegistryCache): without the load's blocks.
+func (o overlay) shared() overlay {
+	o.blocks = nil
+	return o
 }
 
 // newOverlay normalises the keys of m (no map for an empty m: every
@@ -149,7 +167,7 @@ func (o overlay) readFile(path string, limit int64) ([]byte, error) {
 		if err := CheckAllowed(path, o.allow); err != nil {
 			return nil, err
 		}
-		return ReadFileLimited(path, limit)
+		return readFileInto(path, limit, o.blocks)
 	}
 	if int64(len(b)) > limit {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Size: int64(len(b)), Limit: limit}}

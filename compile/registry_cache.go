@@ -54,7 +54,7 @@ func (c *RegistryCache) exists(ov overlay, path string) bool {
 // each caller gets the findings appended anew.
 func (c *RegistryCache) readDoc(ov overlay, path string, findings *[]Finding) *Doc {
 	e := c.entry(path)
-	e.read.Do(func() { e.doc = readDoc(ov, path, &e.findings) })
+	e.read.Do(func() { e.doc = readDoc(ov.shared(), path, &e.findings) })
 	*findings = append(*findings, e.findings...)
 	return e.doc
 }

@@ -352,8 +352,18 @@ func lintAll(targets []string, opts analysis.Options, keepDocs bool, done func()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
+			// The worker's agents are parsed into the same memory in turn
+			// (compile.Blocks): what lintOne keeps of an agent is strings
+			// and offsets, unless it keeps its documents for excerpts.
+			wopts := opts
+			wopts.Load.Blocks = &compile.Blocks{}
 			for i := int(next.Add(1) - 1); i < len(targets); i = int(next.Add(1) - 1) {
-				results[i] = lintOne(targets[i], opts, keepDocs)
+				results[i] = lintOne(targets[i], wopts, keepDocs)
+				if results[i].docs != nil {
+					wopts.Load.Blocks.Keep()
+				} else {
+					wopts.Load.Blocks.Reuse()
+				}
 				done()
 			}
 		}()

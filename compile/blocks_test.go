@@ -1,0 +1,166 @@
+package compile
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"testing"
+)
+
+// bundledAgents are the example agents of the repository, largest first
+// where it matters: a small agent parsed into blocks a large one left
+// behind must not see any of the large one's values.
+var bundledAgents = []string{"example-agent", "leaf-agent", "context-slot-agent", "gate-agent", "orchestrator-agent", "branching-agent"}
+
+func bundledAgent(name string) string {
+	return filepath.Join("..", "testdata", "agents", "oastui", name)
+}
+
+// docJSON is a document as plain JSON (values, keys in order, offsets),
+// to compare two parses of the same bytes.
+func docJSON(t *testing.T, d *Doc) string {
+	t.Helper()
+	if d == nil {
+		return "<nil>"
+	}
+	var walk func(n *Node) any
+	walk = func(n *Node) any {
+		if n == nil {
+			return nil
+		}
+		switch n.Kind {
+		case Object:
+			var ms []any
+			for _, m := range n.Members {
+				ms = append(ms, []any{m.Key, m.KeyOffset, walk(m.Value)})
+			}
+			return map[string]any{"o": n.Offset, "members": ms, "len": len(n.Members), "cap": cap(n.Members)}
+		case Array:
+			var is []any
+			for _, it := range n.Items {
+				is = append(is, walk(it))
+			}
+			return map[string]any{"o": n.Offset, "items": is, "len": len(n.Items), "cap": cap(n.Items)}
+		}
+		return []any{n.Offset, n.Kind, n.Text, n.Bool, len(n.Members), len(n.Items), PointerOf(n)}
+	}
+	b, err := json.Marshal(map[string]any{"src": string(d.Src), "err": d.Err != nil, "root": walk(d.Root)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return string(b)
+}
+
+func agentDocs(t *testing.T, a *Agent) map[string]string {
+	t.Helper()
+	return map[string]string{"flow": docJSON(t, a.Flow), "package": docJSON(t, a.Package), "registry": docJSON(t, a.Registry)}
+}
+
+func loadFresh(t *testing.T, name string) map[string]string {
+	t.Helper()
+	a, err := Load(bundledAgent(name), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return agentDocs(t, a)
+}
+
+// Agents loaded one after another into the same Blocks, handed back with
+// Reuse in between, parse exactly as they do into fresh memory; after the
+// first round no block is allocated again.
+func TestBlocksReuseParsesAsFresh(t *testing.T) {
+	var b Blocks
+	blocksAfterFirstRound := 0
+	for round := range 3 {
+		for _, name := range bundledAgents {
+			a, err := Load(bundledAgent(name), LoadOptions{Blocks: &b})
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, want := agentDocs(t, a), loadFresh(t, name)
+			for k := range want {
+				if got[k] != want[k] {
+					t.Errorf("round %d, %s: the %s document parsed into reused blocks differs from a fresh parse", round, name, k)
+				}
+			}
+			b.Reuse()
+		}
+		n := len(b.nodes.blocks) + len(b.members.blocks) + len(b.items.blocks) + len(b.bytes.blocks)
+		if round == 0 {
+			blocksAfterFirstRound = n
+			if n == 0 {
+				t.Fatal("no document was parsed into the blocks")
+			}
+		} else if n != blocksAfterFirstRound {
+			t.Errorf("round %d: %d blocks, %d after the first round: reused blocks were not lent again", round, n, blocksAfterFirstRound)
+		}
+	}
+}
+
+// A document kept (Keep) is never written over by the loads that follow.
+func TestBlocksKeepLeavesDocumentsAlone(t *testing.T) {
+	var b Blocks
+	kept, err := Load(bundledAgent("example-agent"), LoadOptions{Blocks: &b})
+	if err != nil {
+		t.Fatal(err)
+	}
+	b.Keep()
+	want := agentDocs(t, kept)
+	for range 2 {
+		for _, name := range bundledAgents {
+			if _, err := Load(bundledAgent(name), LoadOptions{Blocks: &b}); err != nil {
+				t.Fatal(err)
+			}
+			b.Reuse()
+		}
+	}
+	if got := agentDocs(t, kept); got["flow"] != want["flow"] || got["package"] != want["package"] {
+		t.Error("a kept agent's documents changed when later agents were parsed into the same Blocks")
+	}
+}
+
+// The registry read once for many loads (RegistryCache) is never put in a
+// load's blocks: a later load reusing them leaves it intact.
+func TestBlocksLeaveTheSharedRegistryAlone(t *testing.T) {
+	var b Blocks
+	cache := NewRegistryCache()
+	first, err := Load(bundledAgent("leaf-agent"), LoadOptions{Blocks: &b, Registries: cache})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Registry == nil {
+		t.Fatal("the bundled agent has no registry: the test needs one")
+	}
+	want := docJSON(t, first.Registry)
+	b.Reuse()
+	for _, name := range bundledAgents {
+		a, err := Load(bundledAgent(name), LoadOptions{Blocks: &b, Registries: cache})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if a.Registry != first.Registry {
+			t.Fatalf("%s: the registry was read again instead of shared", name)
+		}
+		b.Reuse()
+	}
+	if got := docJSON(t, first.Registry); got != want {
+		t.Error("the shared registry changed when agents were parsed into reused blocks")
+	}
+}
+
+// An append to a slice carved from a block copies it instead of writing
+// over the next value in the block.
+func TestBlocksSlicesHaveNoSpareCapacity(t *testing.T) {
+	var b Blocks
+	src, err := os.ReadFile(filepath.Join(bundledAgent("example-agent"), "cinatra", "oas.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	d := parseDocInto("oas.json", src, &b)
+	WalkNodes(d.Root, func(n *Node) bool {
+		if cap(n.Members) != len(n.Members) || cap(n.Items) != len(n.Items) {
+			t.Fatalf("%s: members %d/%d, items %d/%d (len/cap)", PointerOf(n), len(n.Members), cap(n.Members), len(n.Items), cap(n.Items))
+		}
+		return true
+	})
+}
