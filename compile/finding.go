@@ -4,8 +4,8 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"slices"
-	"sort"
 	"strconv"
+	"strings"
 
 	"github.com/oastui/oastui/edit"
 )
@@ -169,24 +169,56 @@ func (d *Doc) SyntaxFinding() *Finding {
 // SortFindings sorts by file, line, column, code (then severity and
 // message, for a total order) and drops exact duplicates (SPEC §2).
 func SortFindings(fs []Finding) []Finding {
-	sort.SliceStable(fs, func(i, j int) bool {
-		a, b := fs[i], fs[j]
-		switch {
-		case a.File != b.File:
-			return a.File < b.File
-		case a.Line != b.Line:
-			return a.Line < b.Line
-		case a.Column != b.Column:
-			return a.Column < b.Column
-		case a.Code != b.Code:
-			return a.Code < b.Code
-		case a.Severity != b.Severity:
-			return a.Severity.Rank() > b.Severity.Rank()
-		case a.Location != b.Location:
-			return a.Location < b.Location
+	sorted := true
+	for i := 1; i < len(fs) && sorted; i++ {
+		sorted = compareFindings(&fs[i-1], &fs[i]) <= 0
+	}
+	if sorted {
+		return dedupeSorted(fs)
+	}
+	// Sort the indices, not the findings: a stable sort of the structs
+	// moves each of them O(log n) times, and a tree's findings number in
+	// the thousands. Ties keep their order (the index decides last).
+	idx := make([]int, len(fs))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(i, j int) int {
+		if c := compareFindings(&fs[i], &fs[j]); c != 0 {
+			return c
 		}
-		return a.Message < b.Message
+		return i - j
 	})
+	byIdx := make([]Finding, len(fs))
+	for k, i := range idx {
+		byIdx[k] = fs[i]
+	}
+	copy(fs, byIdx)
+	return dedupeSorted(fs)
+}
+
+// compareFindings orders findings by file, line, column, code, severity
+// (worst first), location, then message.
+func compareFindings(a, b *Finding) int {
+	switch {
+	case a.File != b.File:
+		return strings.Compare(a.File, b.File)
+	case a.Line != b.Line:
+		return a.Line - b.Line
+	case a.Column != b.Column:
+		return a.Column - b.Column
+	case a.Code != b.Code:
+		return strings.Compare(a.Code, b.Code)
+	case a.Severity != b.Severity:
+		return b.Severity.Rank() - a.Severity.Rank()
+	case a.Location != b.Location:
+		return strings.Compare(a.Location, b.Location)
+	}
+	return strings.Compare(a.Message, b.Message)
+}
+
+// dedupeSorted drops each finding equal to the one before it, in place.
+func dedupeSorted(fs []Finding) []Finding {
 	out := fs[:0]
 	for i, f := range fs {
 		if i > 0 && sameFinding(f, fs[i-1]) {

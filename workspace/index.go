@@ -3,6 +3,7 @@ package workspace
 import (
 	"fmt"
 	"path/filepath"
+	"slices"
 	"sort"
 	"strings"
 
@@ -46,14 +47,7 @@ type edge struct {
 // to the workspace findings (nil: defaults): its ignores and per-rule
 // settings, as each review applies them (lint.Config.Outside).
 func Build(root string, agents []Agent, cfg *lint.Config) *Index {
-	ix := &Index{Root: root, Agents: append([]Agent(nil), agents...), byDir: map[string]int{}, byName: map[string]int{}, dependents: map[string][]int{}}
-	sort.SliceStable(ix.Agents, func(i, j int) bool {
-		a, b := &ix.Agents[i], &ix.Agents[j]
-		if a.ID() != b.ID() {
-			return a.ID() < b.ID()
-		}
-		return a.Dir < b.Dir
-	})
+	ix := &Index{Root: root, Agents: byID(agents), byDir: map[string]int{}, byName: map[string]int{}, dependents: map[string][]int{}}
 	dups := map[string][]int{} // package name → every agent so named, in path order
 	wd := workDir()
 	for i := range ix.Agents {
@@ -134,6 +128,31 @@ func (ix *Index) noteLeft(i int) {
 		e.missing = left[key{lint.RuleWorkspaceChildMissing.Code, e.child.File, e.child.Pointer}]
 		e.mismatch = left[key{lint.RuleWorkspaceChildVersionMismatch.Code, e.child.File, e.child.Pointer}]
 	}
+}
+
+// byID is a copy of agents ordered by ID, then Dir; ties keep their
+// order. The indices are sorted, not the agents: a stable sort of the
+// structs moves each of them O(log n) times.
+func byID(agents []Agent) []Agent {
+	idx := make([]int, len(agents))
+	for i := range idx {
+		idx[i] = i
+	}
+	slices.SortFunc(idx, func(i, j int) int {
+		a, b := &agents[i], &agents[j]
+		if c := strings.Compare(a.ID(), b.ID()); c != 0 {
+			return c
+		}
+		if c := strings.Compare(a.Dir, b.Dir); c != 0 {
+			return c
+		}
+		return i - j
+	})
+	out := make([]Agent, len(agents))
+	for k, i := range idx {
+		out[k] = agents[i]
+	}
+	return out
 }
 
 // ownFiles are the files the agent's analysis read inside its package
