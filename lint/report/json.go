@@ -7,6 +7,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"io"
+	"runtime"
+	"sync"
 
 	"github.com/oastui/oastui/lint"
 )
@@ -45,39 +47,84 @@ func (jsonFormat) Format(w io.Writer, r Report) error {
 // copy at once).
 func streamJSONReport(w io.Writer, r JSONReport) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
-	var buf bytes.Buffer
-	enc := json.NewEncoder(&buf)
-	enc.SetEscapeHTML(false)
-	// write encodes v at the given depth (2-space indent) without the
-	// encoder's trailing newline, escaped as jsonEscapeInvisible does.
-	write := func(v any, prefix string) error {
-		buf.Reset()
-		enc.SetIndent(prefix, "  ")
-		if err := enc.Encode(v); err != nil {
-			return err
-		}
-		_, err := bw.Write(jsonEscapeInvisible(bytes.TrimSuffix(buf.Bytes(), []byte("\n"))))
-		return err
-	}
 	fmt.Fprintf(bw, "{\n  \"schemaVersion\": %d,\n  \"findings\": [", r.SchemaVersion)
-	for i := range r.Findings {
-		if i > 0 {
-			bw.WriteString(",")
+	// The findings are encoded a window at a time, the parts of a window
+	// at once (one encoder per core), and written in order: a tree's
+	// report holds thousands of findings.
+	parts := make([]jsonPart, max(1, runtime.GOMAXPROCS(0)))
+	for lo := 0; lo < len(r.Findings); lo += jsonWindow {
+		window := r.Findings[lo:min(lo+jsonWindow, len(r.Findings))]
+		per := (len(window) + len(parts) - 1) / len(parts)
+		var wg sync.WaitGroup
+		for k := range parts {
+			a, b := min(k*per, len(window)), min((k+1)*per, len(window))
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				parts[k].encode(window[a:b], lo+a > 0)
+			}()
 		}
-		bw.WriteString("\n    ")
-		if err := write(&r.Findings[i], "    "); err != nil {
-			return err
+		wg.Wait()
+		for k := range parts {
+			if parts[k].err != nil {
+				return parts[k].err
+			}
+			bw.Write(parts[k].out.Bytes())
 		}
 	}
 	if len(r.Findings) > 0 {
 		bw.WriteString("\n  ")
 	}
 	bw.WriteString("],\n  \"summary\": ")
-	if err := write(r.Summary, "  "); err != nil {
+	var sum jsonPart
+	if err := sum.value(r.Summary, "  "); err != nil {
 		return err
 	}
+	bw.Write(sum.out.Bytes())
 	bw.WriteString("\n}\n")
 	return bw.Flush()
+}
+
+// jsonWindow is the number of findings encoded before they are written.
+const jsonWindow = 2048
+
+// jsonPart encodes findings into out as streamJSONReport lays them out.
+type jsonPart struct {
+	out bytes.Buffer
+	buf bytes.Buffer
+	enc *json.Encoder
+	err error
+}
+
+// encode puts fs in out, each on its own line after a comma (none before
+// the report's first finding: first is false).
+func (p *jsonPart) encode(fs []lint.Finding, notFirst bool) {
+	p.out.Reset()
+	p.err = nil
+	for i := range fs {
+		if notFirst || i > 0 {
+			p.out.WriteString(",")
+		}
+		p.out.WriteString("\n    ")
+		if p.err = p.value(&fs[i], "    "); p.err != nil {
+			return
+		}
+	}
+}
+
+// value appends v, indented under prefix, to out.
+func (p *jsonPart) value(v any, prefix string) error {
+	if p.enc == nil {
+		p.enc = json.NewEncoder(&p.buf)
+		p.enc.SetEscapeHTML(false)
+	}
+	p.buf.Reset()
+	p.enc.SetIndent(prefix, "  ")
+	if err := p.enc.Encode(v); err != nil {
+		return err
+	}
+	p.out.Write(jsonEscapeInvisible(bytes.TrimSuffix(p.buf.Bytes(), []byte("\n"))))
+	return nil
 }
 
 // NewJSONReport is the `--format json` document of findings (as given:

@@ -51,7 +51,8 @@ func TestWriteJSON(t *testing.T) {
 }
 
 // TestStreamJSONReportIdentical: the one-pass writer gives the bytes the
-// whole-document encoder gave, for no finding, one, and many with text a
+// whole-document encoder gave, for no finding, one, and many (across
+// windows) with text a
 // terminal may act on (escaped) and HTML characters (not escaped).
 func TestStreamJSONReportIdentical(t *testing.T) {
 	mk := func(n int) []lint.Finding {
@@ -62,7 +63,9 @@ func TestStreamJSONReportIdentical(t *testing.T) {
 		}
 		return fs
 	}
-	for _, n := range []int{0, 1, 3} {
+	// past one window of findings and at its edges: the windows and their
+	// parts are encoded at once and must join as one document
+	for _, n := range []int{0, 1, 2, 3, jsonWindow - 1, jsonWindow, jsonWindow + 1, 2*jsonWindow + 3} {
 		r := NewJSONReport(mk(n), 2)
 		var whole, stream bytes.Buffer
 		if err := encodeJSON(&whole, r); err != nil {

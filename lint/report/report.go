@@ -16,8 +16,10 @@ package report
 import (
 	"io"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"sort"
+	"sync"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
@@ -116,16 +118,32 @@ func Write(w io.Writer, f Formatter, r Report) error {
 // this is the net under every face. Fingerprint hashes the presented
 // pointer, so it is the same before and after. fs is not modified.
 func Mask(fs []lint.Finding) []lint.Finding {
+	type presented struct{ msg, loc string }
+	shown := make([]presented, len(fs))
+	// a tree's report holds thousands of findings: one part per core
+	parts := max(1, runtime.GOMAXPROCS(0))
+	per := (len(fs) + parts - 1) / parts
+	var wg sync.WaitGroup
+	for k := range parts {
+		lo, hi := min(k*per, len(fs)), min((k+1)*per, len(fs))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				shown[i] = presented{present.Lines(fs[i].Message), present.Text(fs[i].Location)}
+			}
+		}()
+	}
+	wg.Wait()
 	var out []lint.Finding
 	for i, f := range fs {
-		m, loc := present.Lines(f.Message), present.Text(f.Location)
-		if m == f.Message && loc == f.Location {
+		if shown[i].msg == f.Message && shown[i].loc == f.Location {
 			continue
 		}
 		if out == nil {
 			out = slices.Clone(fs)
 		}
-		out[i].Message, out[i].Location = m, loc
+		out[i].Message, out[i].Location = shown[i].msg, shown[i].loc
 	}
 	if out == nil {
 		return fs
