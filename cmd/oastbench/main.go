@@ -1,7 +1,8 @@
 // Command oastbench measures `oastui lint` over a large agents/ tree: the
 // corpus agents copied N times (with the global registry), linted by the
-// built binary with --format json, next to the time it takes merely to
-// tokenize the same bytes with jsontext. Run it from the repository root:
+// built binary with --format json, next to the floor: the time it takes
+// to read the same files and tokenize them with jsontext on one goroutine.
+// Run it from the repository root:
 //
 //	go run ./cmd/oastbench -n 40        # 25 corpus agents × 40 = 1,000 agents
 //	go run ./cmd/oastbench -n 40 -full  # also lint --mode full, paired with deterministic
