@@ -67,11 +67,12 @@ type SuppressedFinding struct {
 // severity or drop a rule, a blocker from a source that may not block
 // becomes a warning, and each ignore aimed at one of this agent's files
 // that matched nothing is reported as unused_ignore.
-func (c *Config) apply(a *compile.Agent, fs []Finding) ([]Finding, []SuppressedFinding) {
+func (c *Config) apply(a *compile.Agent, ii *inlineIgnores, fs []Finding) ([]Finding, []SuppressedFinding) {
 	if c == nil {
 		c = &Config{}
 	}
-	inline, fs := inlineIgnoresOf(a, fs)
+	inline := ii.unsettled()
+	fs = inline.dropInside(fs)
 	used := make([]bool, len(c.Ignores))
 	out := make([]Finding, 0, len(fs))
 	var suppressed []SuppressedFinding

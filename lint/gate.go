@@ -73,8 +73,8 @@ func (r *GateResult) JSON() []byte {
 // deterministicGate is the gate of a review in mode advisory or full: the
 // checks' findings (found, before any dry-run finding joined them) settled
 // by the config alone, as a deterministic review settles them.
-func deterministicGate(a *compile.Agent, cfg *Config, found []Finding) Gate {
-	fs, _ := cfg.apply(a, found)
+func deterministicGate(a *compile.Agent, cfg *Config, inline *inlineIgnores, found []Finding) Gate {
+	fs, _ := cfg.apply(a, inline, found)
 	var blockers []Finding
 	for _, f := range fs {
 		if f.Severity == compile.Blocker {

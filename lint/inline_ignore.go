@@ -42,41 +42,59 @@ type inlineIgnores struct {
 	path    string // doc.Path: the file whose findings the entries may silence
 	entries []*inlineIgnore
 	invalid []Finding
+	found   bool // the file has an x-oastui-ignore member
 }
 
-// inlineIgnoresOf collects the x-oastui-ignore members of a's flow file.
-// It also drops the findings other rules raise at or below such a member
-// (the member is oastui's, not the format's).
-func inlineIgnoresOf(a *compile.Agent, fs []Finding) (*inlineIgnores, []Finding) {
+// inlineIgnoresOf collects the x-oastui-ignore members of a's flow file,
+// in one walk per review: Run hands the result to each settling of the
+// findings (apply) and keeps those of workspace rules (Review.Inline).
+func inlineIgnoresOf(a *compile.Agent) *inlineIgnores {
 	ii := &inlineIgnores{}
 	if a == nil || a.Flow == nil || a.Flow.Root == nil {
-		return ii, fs
+		return ii
 	}
 	ii.doc, ii.path = a.Flow, a.Flow.Path
-	found := false
 	compile.WalkNodes(a.Flow.Root, func(n *compile.Node) bool {
 		if n.Kind != compile.Object {
 			return true
 		}
 		for _, m := range n.Members {
 			if m.Key == InlineIgnoreKey {
-				found = true
+				ii.found = true
 				ii.parse(compile.PointerOf(n), m.Value)
 			}
 		}
 		return true
 	})
-	if !found {
-		return ii, fs
+	return ii
+}
+
+// unsettled is ii with entries that have matched nothing yet: each
+// settling of findings (the review's, the gate's) marks its own.
+func (ii *inlineIgnores) unsettled() *inlineIgnores {
+	c := *ii
+	c.entries = make([]*inlineIgnore, len(ii.entries))
+	for i, e := range ii.entries {
+		cp := *e
+		c.entries[i] = &cp
+	}
+	return &c
+}
+
+// dropInside drops the findings other rules raise at or below an
+// x-oastui-ignore member (the member is oastui's, not the format's).
+func (ii *inlineIgnores) dropInside(fs []Finding) []Finding {
+	if !ii.found {
+		return fs
 	}
 	out := fs[:0:0]
 	for _, f := range fs {
-		if f.File == a.Flow.Path && ii.insideMember(f.Location) {
+		if f.File == ii.path && ii.insideMember(f.Location) {
 			continue
 		}
 		out = append(out, f)
 	}
-	return ii, out
+	return out
 }
 
 // insideMember: ptr names an x-oastui-ignore member or something in it.

@@ -67,6 +67,10 @@ type Review struct {
 	// Gate is the compile/publish gate over the agent: the blockers of the
 	// deterministic review (Blockers itself in mode deterministic).
 	Gate Gate
+	// Inline are the flow file's x-oastui-ignore entries of workspace
+	// rules, which the workspace applies to the findings it raises across
+	// a tree (workspace.Summarize hands them on).
+	Inline InlineIgnores
 }
 
 // Run reviews a loaded agent: load findings, then every check that runs in
@@ -94,7 +98,8 @@ func Run(a *compile.Agent, opts Options) Review {
 	if opts.Mode == ModeFull {
 		p.found = append(p.found, dryRunFindings(a, dry)...)
 	}
-	fs, suppressed := opts.Config.apply(a, p.found)
+	inline := inlineIgnoresOf(a)
+	fs, suppressed := opts.Config.apply(a, inline, p.found)
 	if opts.Mode == ModeAdvisory || opts.Mode == ModeFull {
 		fs = advisoryFindings(a, opts.Config, fs)
 	}
@@ -109,8 +114,9 @@ func Run(a *compile.Agent, opts Options) Review {
 	r := bucket(compile.SortFindings(fs))
 	r.Suppressed = suppressed
 	r.DryRun = dry
+	r.Inline = inline.outside()
 	if opts.Mode == ModeAdvisory || opts.Mode == ModeFull {
-		r.Gate = deterministicGate(a, opts.Config, checked)
+		r.Gate = deterministicGate(a, opts.Config, inline, checked)
 	} else { // the review is the deterministic one
 		r.Gate = Gate{Blockers: r.Blockers}
 	}

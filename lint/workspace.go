@@ -53,9 +53,8 @@ type InlineIgnores struct {
 	entries []inlineIgnore
 }
 
-// OutsideInlineIgnores are a's inline ignores of workspace rules.
-func OutsideInlineIgnores(a *compile.Agent) InlineIgnores {
-	ii, _ := inlineIgnoresOf(a, nil)
+// outside are ii's entries of workspace rules.
+func (ii *inlineIgnores) outside() InlineIgnores {
 	out := InlineIgnores{path: ii.path}
 	for _, ig := range ii.entries {
 		if outsideRule(ig.rule) {

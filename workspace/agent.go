@@ -213,7 +213,7 @@ func Summarize(root string, s *analysis.Snapshot) Agent {
 		a.Title = root.Get("name").StringOr("")
 		a.Type = root.Path("metadata", "cinatra").Get("type").StringOr("")
 		a.Children = flowCalls(ag, a.Package)
-		a.Inline = lint.OutsideInlineIgnores(ag)
+		a.Inline = s.Review.Inline
 	}
 	if a.Title == "" && ag.Package != nil && ag.Package.Root != nil {
 		a.Title = ag.Package.Root.Path("cinatra", "displayName").StringOr("")
