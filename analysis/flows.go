@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"sync"
 
-	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
 	"github.com/oastui/oastui/present"
 )
@@ -42,7 +41,7 @@ func (s *Snapshot) FlowAt(ptr string) *Flow { return s.byPtr[ptr] }
 
 // listFlows lists every Flow of the document and draws the top one.
 func (s *Snapshot) listFlows() {
-	for _, f := range compile.Flows(s.Agent.Flow.Root) {
+	for _, f := range s.Agent.Flows() {
 		fl := &Flow{Pointer: f.Pointer, Name: present.Text(f.ID()), s: s}
 		if f.Parent != nil {
 			fl.Parent = f.Parent.Pointer

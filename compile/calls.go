@@ -37,40 +37,31 @@ type ChildCall struct {
 
 // ChildCalls lists every node of the flow file, in document order, that
 // runs a child agent (CalledPackage), an AgentNode's agent resolved in its
-// enclosing Flow.
+// enclosing Flow. It reads the agent's model, which met every component
+// of a calling type in its one walk of the document.
 func (a *Agent) ChildCalls() []ChildCall {
 	if a == nil || a.Flow == nil || a.Flow.Root == nil {
 		return nil
 	}
+	m := a.Model()
 	var out []ChildCall
-	flows := Flows(a.Flow.Root)
-	registry := a.RegistryComponents()
-	// WalkNodes, not Walk: a pointer is built only for the nodes that
-	// need one (an AgentNode's enclosing Flow, a call), not for every value.
-	WalkNodes(a.Flow.Root, func(n *Node) bool {
-		if !n.Is(Object) {
-			return n.Is(Array)
-		}
+	for _, n := range m.callers {
 		ct := ComponentType(n)
 		var agent *Node
 		ptr, agentPtr := "", ""
-		switch ct {
-		case "AgentNode":
+		if ct == "AgentNode" {
 			ptr = PointerOf(n)
 			agentPtr = Append(ptr, "agent")
-			r := enclosing(flows, ptr).Resolve(n.Get("agent"), agentPtr, registry)
+			r := enclosing(m.flows, ptr).Resolve(n.Get("agent"), agentPtr, m.registry)
 			agent, agentPtr = r.Node, r.Pointer
-		case "FlowNode", "MapNode", "ParallelMapNode", "CatchExceptionNode":
-		default:
-			return true
 		}
 		pkg := CalledPackage(n, agent)
 		name, ok := pkg.Str()
 		if !ok || name == "" {
-			return true
+			continue
 		}
 		if ct != "AgentNode" {
-			ptr = PointerOf(n)
+			ptr = PointerOf(n) // a pointer only for the nodes that call
 		}
 		at := Append(ptr, "metadata", "cinatra", "packageName")
 		if agent != nil {
@@ -78,8 +69,7 @@ func (a *Agent) ChildCalls() []ChildCall {
 		}
 		id := n.Get("id").StringOr(n.Get("name").StringOr(""))
 		out = append(out, ChildCall{Node: ptr, Type: ct, ID: id, Package: name, At: at})
-		return true
-	})
+	}
 	return out
 }
 

@@ -41,7 +41,25 @@ const (
 	RefLocal               // the Flow's own $referenced_components
 	RefOuter               // an enclosing Flow's $referenced_components
 	RefRegistry            // the global component registry
+	// Found by the flow model (Model.Resolve) only, as the Agent Spec SDKs
+	// find what no enclosing Flow defines (Flow.Resolve never gives these):
+	RefLexical  // an enclosing component's $referenced_components (not a Flow's)
+	RefDocument // a $referenced_components anywhere else in the document
 )
+
+// OutsideFlowScopes: the component was found by the flow model's
+// document-wide fallbacks (RefLexical, RefDocument), not in the Flow's
+// own or enclosing scopes nor the registry.
+func (s RefScope) OutsideFlowScopes() bool { return s == RefLexical || s == RefDocument }
+
+// FlowScoped is r as Flow.Resolve gives it: a component found outside the
+// Flow's scopes (OutsideFlowScopes) is unresolved there.
+func (r Resolved) FlowScoped() Resolved {
+	if r.Scope.OutsideFlowScopes() {
+		return Resolved{Scope: RefUnresolved}
+	}
+	return r
+}
 
 // RefID returns the id of a {"$component_ref": id} object, and whether n is one.
 func RefID(n *Node) (string, bool) {
@@ -86,26 +104,40 @@ func (f *Flow) Resolve(n *Node, ptr string, registry *Node) Resolved {
 // Flows lists every Flow component of the document in source order: the root
 // (when it is a Flow) and every object below it with component_type "Flow".
 // Parent is the nearest enclosing Flow by position in the document.
+//
+// An agent's flow file has its Flows listed once, in its model: callers
+// that hold the agent read Agent.Flows.
 func Flows(root *Node) []*Flow {
-	var out []*Flow
-	var stack []*Flow
+	var nest flowNesting
 	WalkNodes(root, func(n *Node) bool {
-		if n.Kind != Object || n.Get("component_type").StringOr("") != "Flow" {
-			return true
+		if n.Kind == Object && n.Get("component_type").StringOr("") == "Flow" {
+			nest.add(n)
 		}
-		ptr := PointerOf(n)
-		for len(stack) > 0 && !isUnder(ptr, stack[len(stack)-1].Pointer) {
-			stack = stack[:len(stack)-1]
-		}
-		f := &Flow{Node: n, Pointer: ptr, Depth: len(stack), refsPtr: Append(ptr, "$referenced_components")}
-		if len(stack) > 0 {
-			f.Parent = stack[len(stack)-1]
-		}
-		stack = append(stack, f)
-		out = append(out, f)
 		return true
 	})
-	return out
+	return nest.flows
+}
+
+// flowNesting lists the Flow objects of a document met in source order,
+// each with the nearest enclosing Flow (by position) as its Parent.
+type flowNesting struct {
+	flows []*Flow
+	stack []*Flow
+}
+
+// add lists the Flow object n.
+func (s *flowNesting) add(n *Node) *Flow {
+	ptr := PointerOf(n)
+	for len(s.stack) > 0 && !isUnder(ptr, s.stack[len(s.stack)-1].Pointer) {
+		s.stack = s.stack[:len(s.stack)-1]
+	}
+	f := &Flow{Node: n, Pointer: ptr, Depth: len(s.stack), refsPtr: Append(ptr, "$referenced_components")}
+	if len(s.stack) > 0 {
+		f.Parent = s.stack[len(s.stack)-1]
+	}
+	s.stack = append(s.stack, f)
+	s.flows = append(s.flows, f)
+	return f
 }
 
 func isUnder(ptr, parent string) bool {

@@ -96,6 +96,8 @@ type Agent struct {
 
 	overlay map[string][]byte // LoadOptions.Overlay, handed on to child agents
 	ov      overlay           // the same, keyed by absolute path, with LoadOptions.Allow
+
+	model *modelCache // the flow model (Model), built on first use
 }
 
 // ErrNotAnAgent is returned by Load for a path that holds no agent; the CLI
@@ -172,6 +174,7 @@ func Load(path string, opts LoadOptions) (*Agent, error) {
 	for _, d := range []*Doc{a.Flow, a.Package, a.CinatraJSON, a.Registry} {
 		a.Findings = append(a.Findings, DuplicateKeyFindings(d, a.Profile)...)
 	}
+	a.model = &modelCache{flow: a.Flow, registry: a.Registry}
 	return a, nil
 }
 

@@ -132,7 +132,7 @@ func (ix *CallerIndex) Of(pkg string) []CallerAgent {
 			}
 		}
 		if a.Flow.Root != nil && len(callNodes) > 0 {
-			for _, f := range compile.Flows(a.Flow.Root) {
+			for _, f := range a.Flows() {
 				g, err := ta.s.Flow(f.Pointer)
 				if err != nil {
 					continue

@@ -91,7 +91,7 @@ func view(s *analysis.Snapshot) *sideView {
 		return v
 	}
 	v.ok = true
-	for i, f := range compile.Flows(a.Flow.Root) {
+	for i, f := range a.Flows() {
 		g, err := s.Flow(f.Pointer) // the snapshot's one model of the flow
 		if err != nil {
 			continue

@@ -208,7 +208,7 @@ func Explore(a *compile.Agent, opts Options) *Result {
 		res.Note = "the flow did not parse: nothing to walk"
 		return res
 	}
-	flows := compile.Flows(a.Flow.Root)
+	flows := a.Flows()
 	if len(flows) == 0 || flows[0].Pointer != "" {
 		res.Note = "the document's top level is not a Flow: nothing to walk"
 		return res

@@ -247,7 +247,7 @@ func (e *explorer) subflow(m *flowModel, n *node, depth int) *flowModel {
 		n.subNote = "child agent " + pkg + " not found: stubbed from its outputs"
 		return nil
 	}
-	flows := compile.Flows(child.Flow.Root)
+	flows := child.Flows()
 	e.pkgs[child] = pkg
 	n.sub = e.modelOf(child, flows[0], false)
 	n.subChild = pkg
@@ -272,7 +272,7 @@ func (e *explorer) graphOf(a *compile.Agent, f *compile.Flow) *flowgraph.Graph {
 func (e *explorer) docFlows(a *compile.Agent) map[string]*compile.Flow {
 	if e.flows[a] == nil {
 		e.flows[a] = map[string]*compile.Flow{}
-		for _, f := range compile.Flows(a.Flow.Root) {
+		for _, f := range a.Flows() {
 			e.flows[a][f.Pointer] = f
 		}
 	}

@@ -188,7 +188,7 @@ func (s Stubs) Check(a *compile.Agent, children func(packageName string) (*compi
 func nodeIndex(a *compile.Agent) map[string][]*node {
 	e := newExplorer(a, Options{})
 	found := map[string][]*node{}
-	for _, f := range compile.Flows(a.Flow.Root) {
+	for _, f := range a.Flows() {
 		m := e.modelOf(a, f, f.Parent == nil)
 		for _, n := range m.nodes {
 			found[n.id] = append(found[n.id], n)

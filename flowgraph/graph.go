@@ -153,14 +153,15 @@ func FindFlow(a *compile.Agent, id string) (string, bool) {
 	if a == nil || a.Flow == nil || a.Flow.Root == nil {
 		return "", false
 	}
-	for _, f := range compile.Flows(a.Flow.Root) {
+	flows := a.Flows()
+	for _, f := range flows {
 		if f.ID() == id {
 			return f.Pointer, true
 		}
 	}
 	// an id or pointer as our faces show it (present.Text: a token in it
 	// masked) names the flow it was shown for
-	for _, f := range compile.Flows(a.Flow.Root) {
+	for _, f := range flows {
 		if present.Text(f.ID()) == id || present.Text(f.Pointer) == id {
 			return f.Pointer, true
 		}
@@ -178,7 +179,7 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 	}
 	f := flowAt(a.Flow.Root, flowPointer)
 	if f == nil && flowPointer == "" {
-		if flows := compile.Flows(a.Flow.Root); len(flows) > 0 {
+		if flows := a.Flows(); len(flows) > 0 {
 			f = flows[0]
 		}
 	}
@@ -194,7 +195,11 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 // BuildFlow builds the graph of the Flow f of agent a (a Flow of its
 // document, or one its references resolve to, such as a registry
 // component's). Build finds f from a pointer; the dry run, which reaches
-// flows by resolving references, calls this.
+// flows by resolving references, calls this. It reads the agent's flow
+// model (compile.Agent.Model), which resolved the Flow's entries once for
+// every reader: the graph keys nodes by the ids the document writes, and
+// takes a component only where the Flow's scopes or the registry define it
+// (compile.Resolved.FlowScoped).
 func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	builds.Add(1)
 	// Every id appears in nodes and again at each edge's ends: its label
@@ -212,15 +217,6 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		}
 		return l
 	}
-	endpointID := func(n *compile.Node) string {
-		if id, ok := compile.RefID(n); ok {
-			return label(id)
-		}
-		if n.Is(compile.Object) {
-			return label(n.Get("id").StringOr(""))
-		}
-		return ""
-	}
 	var registry *compile.Node
 	file := ""
 	if a != nil {
@@ -229,8 +225,9 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 			file = a.Flow.Path
 		}
 	}
-	resolve := newResolver(f, registry)
-	nn, ne, nd := len(items(f.Node.Get("nodes"))), len(items(f.Node.Get("control_flow_connections"))), len(items(f.Node.Get("data_flow_connections")))
+	fm := a.Model().FlowOf(f)
+	resolve := func(n *compile.Node, ptr string) compile.Resolved { return f.Resolve(n, ptr, registry) }
+	nn, ne, nd := len(fm.Entries), len(fm.Control), len(fm.Data)
 	raw := &Raw{Flow: f, Start: -1, Nodes: make([]RawNode, 0, nn), Edges: make([]RawEdge, 0, ne), Data: make([]RawData, 0, nd)}
 	g := &Graph{
 		raw:         raw,
@@ -243,22 +240,20 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		Data:        make([]DataEdge, 0, nd),
 		index:       make(map[string]int, nn),
 	}
-	comps := make(map[string]compile.Resolved, nn)
+	comps := make([]compile.Resolved, 0, nn) // comps[i] is the component of the node keyed g.index[…] = i
 
 	// Nodes, in `nodes` order; a node listed twice is kept once.
-	nodesPtr := compile.Append(f.Pointer, "nodes")
-	for i, item := range items(f.Node.Get("nodes")) {
-		itemPtr := compile.AppendIndex(nodesPtr, i)
-		id := endpointID(item)
+	for _, en := range fm.Entries {
+		id := label(en.RawID)
 		if id == "" {
 			continue
 		}
 		if j, dup := g.index[id]; dup {
-			g.Nodes[j].related = append(g.Nodes[j].related, itemPtr)
+			g.Nodes[j].related = append(g.Nodes[j].related, en.Pointer)
 			continue
 		}
-		r := resolve(item, itemPtr)
-		n := &Node{ID: label(id), Name: label(id), Kind: KindOther, related: []string{itemPtr}}
+		r := en.Resolved.FlowScoped()
+		n := &Node{ID: label(id), Name: label(id), Kind: KindOther, related: []string{en.Pointer}}
 		if r.Node != nil && r.Node.Kind == compile.Object {
 			ct := compile.ComponentType(r.Node)
 			n.ComponentType = label(ct)
@@ -269,42 +264,40 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 			n.Pointer = r.Pointer
 			addRelated(n, r, resolve)
 		}
-		comps[id] = r
+		comps = append(comps, r)
 		g.index[id] = len(g.Nodes)
 		g.Nodes = append(g.Nodes, n)
-		raw.Nodes = append(raw.Nodes, RawNode{ID: rawEndpointID(item), Comp: r.Node, Pointer: r.Pointer, Entry: itemPtr, BFS: -1})
+		raw.Nodes = append(raw.Nodes, RawNode{ID: en.RawID, Comp: r.Node, Pointer: r.Pointer, Entry: en.Pointer, BFS: -1})
 	}
 
 	// Control edges between known nodes.
-	cfPtr := compile.Append(f.Pointer, "control_flow_connections")
-	for i, item := range items(f.Node.Get("control_flow_connections")) {
-		ptr := compile.AppendIndex(cfPtr, i)
-		e := resolve(item, ptr)
-		if e.Node == nil {
-			continue
+	for i := range fm.Control {
+		e := &fm.Control[i]
+		if e.Scope.OutsideFlowScopes() {
+			continue // a component of the Flow's scopes only
 		}
-		from, to := endpointID(e.Node.Get("from_node")), endpointID(e.Node.Get("to_node"))
+		from, to := label(e.From.RawID), label(e.To.RawID)
 		fi, ok1 := g.index[from]
 		ti, ok2 := g.index[to]
 		if !ok1 || !ok2 {
 			continue
 		}
-		branch := e.Node.Get("from_branch").StringOr("")
-		g.Edges = append(g.Edges, Edge{From: g.Nodes[fi].ID, To: label(to),
-			Branch: label(branch), Pointer: ptr})
-		raw.Edges = append(raw.Edges, RawEdge{From: fi, To: ti, Branch: branch, Pointer: ptr})
+		branch := ""
+		if e.BranchGiven {
+			branch = e.Branch
+		}
+		g.Edges = append(g.Edges, Edge{From: g.Nodes[fi].ID, To: label(to), Branch: label(branch), Pointer: e.Entry})
+		raw.Edges = append(raw.Edges, RawEdge{From: fi, To: ti, Branch: branch, Pointer: e.Entry})
 		if from == to {
 			g.Nodes[fi].SelfLoop = true
 		}
 	}
-	dfPtr := compile.Append(f.Pointer, "data_flow_connections")
-	for i, item := range items(f.Node.Get("data_flow_connections")) {
-		ptr := compile.AppendIndex(dfPtr, i)
-		e := resolve(item, ptr)
-		if e.Node == nil {
+	for i := range fm.Data {
+		e := &fm.Data[i]
+		if e.Scope.OutsideFlowScopes() {
 			continue
 		}
-		from, to := endpointID(e.Node.Get("source_node")), endpointID(e.Node.Get("destination_node"))
+		from, to := label(e.Source.RawID), label(e.Destination.RawID)
 		fi, ok := g.index[from]
 		if !ok {
 			continue
@@ -313,12 +306,10 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		if !ok {
 			continue
 		}
-		out, in := e.Node.Get("source_output").StringOr(""), e.Node.Get("destination_input").StringOr("")
-		g.Data = append(g.Data, DataEdge{From: label(from), To: label(to), Pointer: ptr,
-			Output: label(out), Input: label(in)})
-		raw.Data = append(raw.Data, RawData{From: fi, To: ti, Output: out, Input: in, Pointer: ptr})
+		g.Data = append(g.Data, DataEdge{From: label(from), To: label(to), Pointer: e.Entry, Output: label(e.Output), Input: label(e.Input)})
+		raw.Data = append(raw.Data, RawData{From: fi, To: ti, Output: e.Output, Input: e.Input, Pointer: e.Entry})
 	}
-	if id := endpointID(f.Node.Get("start_node")); id != "" {
+	if id := label(fm.Start.RawID); id != "" {
 		if i, ok := g.index[id]; ok {
 			g.Start = label(id)
 			raw.Start = i
@@ -328,7 +319,11 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	g.order(f.Node)
 	g.markBackEdges()
 	for _, n := range g.Nodes {
-		n.Approval, n.Risk = approvalOf(comps[n.ID], resolve)
+		var r compile.Resolved
+		if i, ok := g.index[n.ID]; ok { // n.ID is the key's label (label(label(…)), the same for every id present.Text leaves as it is)
+			r = comps[i]
+		}
+		n.Approval, n.Risk = approvalOf(r, resolve)
 	}
 	if a != nil && a.Profile == compile.ProfileCinatra && f.Parent == nil {
 		g.numberSteps(f.Node)
@@ -338,28 +333,6 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 
 // resolver resolves a component reference inside one Flow.
 type resolver func(n *compile.Node, ptr string) compile.Resolved
-
-// newResolver is (*compile.Flow).Resolve with the Flow's own
-// $referenced_components indexed once (a Flow with thousands of nodes
-// would otherwise cost a scan per look-up). Duplicate keys: the last wins,
-// as with Get.
-func newResolver(f *compile.Flow, registry *compile.Node) resolver {
-	local := map[string]*compile.Node{}
-	if refs := f.Refs(); refs.Is(compile.Object) {
-		for _, m := range refs.Members {
-			local[m.Key] = m.Value
-		}
-	}
-	refsPtr := f.RefsPointer()
-	return func(n *compile.Node, ptr string) compile.Resolved {
-		if id, ok := compile.RefID(n); ok {
-			if c, ok := local[id]; ok {
-				return compile.Resolved{Node: c, Pointer: compile.Append(refsPtr, id), Scope: compile.RefLocal, Owner: f}
-			}
-		}
-		return f.Resolve(n, ptr, registry)
-	}
-}
 
 // flowAt returns the Flow at ptr with its chain of enclosing Flows (as
 // compile.Flows would), walking only down the pointer; nil when ptr does
@@ -398,18 +371,6 @@ func flowAt(root *compile.Node, ptr string) *compile.Flow {
 		return nil
 	}
 	return last
-}
-
-// endpointID is the id a node reference names: the $component_ref, or the
-// id of a node written inline.
-func endpointID(n *compile.Node) string {
-	if id, ok := compile.RefID(n); ok {
-		return label(id)
-	}
-	if n.Is(compile.Object) {
-		return label(n.Get("id").StringOr(""))
-	}
-	return ""
 }
 
 // label is how a string from the agent appears in a graph (node ids and

@@ -53,14 +53,3 @@ var builds atomic.Uint64
 
 // Builds is the number of flow models (Build calls) this process has made.
 func Builds() uint64 { return builds.Load() }
-
-// rawEndpointID is endpointID before presentation.
-func rawEndpointID(n *compile.Node) string {
-	if id, ok := compile.RefID(n); ok {
-		return id
-	}
-	if n.Is(compile.Object) {
-		return n.Get("id").StringOr("")
-	}
-	return ""
-}

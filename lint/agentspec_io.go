@@ -84,7 +84,7 @@ func checkAgentSpecIO(p *Pass) {
 	if _, pre := preReleaseSyntax(doc.Root); pre {
 		return
 	}
-	dm := p.docModel()
+	dm := p.model()
 	known := knownComponentTypes()
 	walkComponents(doc.Root, "", func(ptr string, c *compile.Node, ct string) {
 		if !known[ct] {
@@ -132,14 +132,7 @@ func checkAgentSpecIO(p *Pass) {
 	})
 }
 
-// resolveAt resolves a reference found at ptr (any scope; the reference
-// rules report scoping problems).
-func (dm *docModel) resolveAt(n *compile.Node, ptr string) *compile.Node {
-	c, _ := dm.resolve(nil, n, ptr)
-	return c
-}
-
-func checkFieldKinds(p *Pass, dm *docModel, ptr string, c *compile.Node, ct string) {
+func checkFieldKinds(p *Pass, dm *compile.Model, ptr string, c *compile.Node, ct string) {
 	for _, m := range c.Members {
 		kinds := fieldKinds[ct+"."+m.Key]
 		if kinds == nil {
@@ -147,7 +140,7 @@ func checkFieldKinds(p *Pass, dm *docModel, ptr string, c *compile.Node, ct stri
 		}
 		fp := compile.Append(ptr, m.Key)
 		check := func(v *compile.Node, vp string) {
-			r := dm.resolveAt(v, vp)
+			r := resolveAt(dm, v, vp)
 			if r == nil {
 				return
 			}
@@ -155,7 +148,7 @@ func checkFieldKinds(p *Pass, dm *docModel, ptr string, c *compile.Node, ct stri
 			if !ok || kinds[got] || !knownComponentTypes()[got] {
 				return // missing or plugin types are other rules' business
 			}
-			p.Report(dm.doc, vp, RuleComponentRefWrongType, fmt.Sprintf("%s.%s takes %s, but the component there is of type %s", ct, m.Key, kindText(kinds), got))
+			p.Report(p.Agent.Flow, vp, RuleComponentRefWrongType, fmt.Sprintf("%s.%s takes %s, but the component there is of type %s", ct, m.Key, kindText(kinds), got))
 		}
 		if m.Value.Is(compile.Array) {
 			for i, it := range m.Value.Items {
@@ -280,17 +273,17 @@ func checkPlaceholderInputs(p *Pass, doc *compile.Doc, ptr string, c *compile.No
 
 // flowIO returns the declared inputs or outputs of a Flow, else what its
 // StartNode (inputs) or its EndNodes (outputs common to all) give.
-func (dm *docModel) flowIO(flow *compile.Node, key string) ([]*compile.Node, bool) {
+func flowIO(dm *compile.Model, flow *compile.Node, key string) ([]*compile.Node, bool) {
 	if v := flow.Get(key); v.Is(compile.Array) {
 		return v.Items, true
 	}
-	m := dm.byNode[flow]
+	m := dm.FlowByNode(flow)
 	if m == nil {
 		return nil, false
 	}
 	if key == "inputs" {
-		for _, n := range m.nodes {
-			if n.ctype == "StartNode" {
+		for i := range m.Nodes {
+			if n := &m.Nodes[i]; n.Type == "StartNode" {
 				return nodeProps(n, "inputs")
 			}
 		}
@@ -298,8 +291,9 @@ func (dm *docModel) flowIO(flow *compile.Node, key string) ([]*compile.Node, boo
 	}
 	var common []*compile.Node
 	first := true
-	for _, n := range m.nodes {
-		if n.ctype != "EndNode" {
+	for i := range m.Nodes {
+		n := &m.Nodes[i]
+		if n.Type != "EndNode" {
 			continue
 		}
 		outs, ok := nodeProps(n, "outputs")
@@ -324,7 +318,7 @@ func (dm *docModel) flowIO(flow *compile.Node, key string) ([]*compile.Node, boo
 
 // checkWrapped is I2: FlowNode/AgentNode/ToolNode I/O equals the wrapped
 // component's, when both sides are declared.
-func checkWrapped(p *Pass, dm *docModel, ptr string, c *compile.Node, ct string) {
+func checkWrapped(p *Pass, dm *compile.Model, ptr string, c *compile.Node, ct string) {
 	var field string
 	switch ct {
 	case "FlowNode":
@@ -336,7 +330,7 @@ func checkWrapped(p *Pass, dm *docModel, ptr string, c *compile.Node, ct string)
 	default:
 		return
 	}
-	inner := dm.resolveAt(c.Get(field), compile.Append(ptr, field))
+	inner := resolveAt(dm, c.Get(field), compile.Append(ptr, field))
 	if !inner.Is(compile.Object) {
 		return
 	}
@@ -349,7 +343,7 @@ func checkWrapped(p *Pass, dm *docModel, ptr string, c *compile.Node, ct string)
 		var want []*compile.Node
 		var ok bool
 		if ict == "Flow" {
-			want, ok = dm.flowIO(inner, key)
+			want, ok = flowIO(dm, inner, key)
 		} else if v := inner.Get(key); v.Is(compile.Array) {
 			want, ok = v.Items, true
 		}
@@ -375,7 +369,7 @@ func checkWrapped(p *Pass, dm *docModel, ptr string, c *compile.Node, ct string)
 			if len(extra) > 0 {
 				parts = append(parts, "not in the "+field+": "+quoteList(extra))
 			}
-			p.Report(dm.doc, compile.Append(ptr, key), RuleIOWrappedMismatch, fmt.Sprintf("%s of %s %q must be the %s of its %s: %s", key, ct, name, key, field, strings.Join(parts, "; ")))
+			p.Report(p.Agent.Flow, compile.Append(ptr, key), RuleIOWrappedMismatch, fmt.Sprintf("%s of %s %q must be the %s of its %s: %s", key, ct, name, key, field, strings.Join(parts, "; ")))
 			continue
 		}
 		for i, d := range decl.Items {
@@ -388,61 +382,61 @@ func checkWrapped(p *Pass, dm *docModel, ptr string, c *compile.Node, ct string)
 				src, dst = d, w
 			}
 			if !castable(src, dst, 0) {
-				p.Report(dm.doc, compile.AppendIndex(compile.Append(ptr, key), i), RuleIOWrappedMismatch, fmt.Sprintf("%s %q of %s %q is %s, but the %s's is %s, which cannot be cast to it",
+				p.Report(p.Agent.Flow, compile.AppendIndex(compile.Append(ptr, key), i), RuleIOWrappedMismatch, fmt.Sprintf("%s %q of %s %q is %s, but the %s's is %s, which cannot be cast to it",
 					strings.TrimSuffix(key, "s"), d.Get("title").StringOr(""), ct, name, typeText(d), field, typeText(w)))
 			}
 		}
 	}
 }
 
-func checkCatchException(p *Pass, dm *docModel, ptr string, c *compile.Node) {
+func checkCatchException(p *Pass, dm *compile.Model, ptr string, c *compile.Node) {
 	name := c.Get("name").StringOr("")
 	for i, o := range items(c.Get("outputs")) {
 		if o.Get("default") == nil {
-			p.Report(dm.doc, compile.AppendIndex(compile.Append(ptr, "outputs"), i), RuleCatchExceptionNodeIO, fmt.Sprintf(
+			p.Report(p.Agent.Flow, compile.AppendIndex(compile.Append(ptr, "outputs"), i), RuleCatchExceptionNodeIO, fmt.Sprintf(
 				"output %q of CatchExceptionNode %q has no default; when the subflow fails it is never produced", o.Get("title").StringOr(""), name))
 		}
 	}
-	sub := dm.resolveAt(c.Get("subflow"), compile.Append(ptr, "subflow"))
-	m := dm.byNode[sub]
+	sub := resolveAt(dm, c.Get("subflow"), compile.Append(ptr, "subflow"))
+	m := dm.FlowByNode(sub)
 	if m == nil {
 		return
 	}
-	for _, n := range m.nodes {
-		if n.ctype == "EndNode" && n.comp.Get("branch_name").StringOr("") == caughtExceptionBranch {
-			p.Report(dm.doc, n.ptr, RuleCatchExceptionNodeIO, fmt.Sprintf("the subflow of CatchExceptionNode %q ends on branch %q, which the node reserves for caught exceptions", name, caughtExceptionBranch))
+	for i := range m.Nodes {
+		if n := &m.Nodes[i]; n.Type == "EndNode" && n.Comp.Get("branch_name").StringOr("") == caughtExceptionBranch {
+			p.Report(p.Agent.Flow, n.Pointer, RuleCatchExceptionNodeIO, fmt.Sprintf("the subflow of CatchExceptionNode %q ends on branch %q, which the node reserves for caught exceptions", name, caughtExceptionBranch))
 		}
 	}
-	if outs, ok := dm.flowIO(sub, "outputs"); ok && propByTitle(outs, "caught_exception_info") != nil {
-		p.Report(dm.doc, compile.Append(ptr, "subflow"), RuleCatchExceptionNodeIO, fmt.Sprintf("the subflow of CatchExceptionNode %q outputs caught_exception_info, which the node reserves", name))
+	if outs, ok := flowIO(dm, sub, "outputs"); ok && propByTitle(outs, "caught_exception_info") != nil {
+		p.Report(p.Agent.Flow, compile.Append(ptr, "subflow"), RuleCatchExceptionNodeIO, fmt.Sprintf("the subflow of CatchExceptionNode %q outputs caught_exception_info, which the node reserves", name))
 	}
 }
 
-func checkParallelFlow(p *Pass, dm *docModel, ptr string, c *compile.Node) {
+func checkParallelFlow(p *Pass, dm *compile.Model, ptr string, c *compile.Node) {
 	name := c.Get("name").StringOr("")
 	inputs := map[string]*compile.Node{}
 	outputs := map[string]int{}
 	for i, s := range items(c.Get("subflows")) {
 		sp := compile.AppendIndex(compile.Append(ptr, "subflows"), i)
-		sub := dm.resolveAt(s, sp)
+		sub := resolveAt(dm, s, sp)
 		if !sub.Is(compile.Object) {
 			continue
 		}
-		if ins, ok := dm.flowIO(sub, "inputs"); ok {
+		if ins, ok := flowIO(dm, sub, "inputs"); ok {
 			for _, in := range ins {
 				t := in.Get("title").StringOr("")
 				if prev := inputs[t]; prev != nil && typeText(prev) != typeText(in) {
-					p.Report(dm.doc, sp, RuleParallelFlowNodeIO, fmt.Sprintf("subflows of ParallelFlowNode %q take input %q as %s and as %s; same-named inputs need the same type", name, t, typeText(prev), typeText(in)))
+					p.Report(p.Agent.Flow, sp, RuleParallelFlowNodeIO, fmt.Sprintf("subflows of ParallelFlowNode %q take input %q as %s and as %s; same-named inputs need the same type", name, t, typeText(prev), typeText(in)))
 				} else if prev == nil {
 					inputs[t] = in
 				}
 			}
 		}
-		if outs, ok := dm.flowIO(sub, "outputs"); ok {
+		if outs, ok := flowIO(dm, sub, "outputs"); ok {
 			for _, o := range outs {
 				t := o.Get("title").StringOr("")
 				if prev, dup := outputs[t]; dup && prev != i {
-					p.Report(dm.doc, sp, RuleParallelFlowNodeIO, fmt.Sprintf("subflows %d and %d of ParallelFlowNode %q both output %q; output names must be unique", prev, i, name, t))
+					p.Report(p.Agent.Flow, sp, RuleParallelFlowNodeIO, fmt.Sprintf("subflows %d and %d of ParallelFlowNode %q both output %q; output names must be unique", prev, i, name, t))
 				}
 				outputs[t] = i
 			}
@@ -467,19 +461,19 @@ func checkSensitiveHeaders(p *Pass, doc *compile.Doc, ptr string, c *compile.Nod
 	}
 }
 
-func checkMapNode(p *Pass, dm *docModel, ptr string, c *compile.Node, ct string) {
-	sub := dm.resolveAt(c.Get("subflow"), compile.Append(ptr, "subflow"))
+func checkMapNode(p *Pass, dm *compile.Model, ptr string, c *compile.Node, ct string) {
+	sub := resolveAt(dm, c.Get("subflow"), compile.Append(ptr, "subflow"))
 	if !sub.Is(compile.Object) {
 		return
 	}
 	name := c.Get("name").StringOr("")
 	if ins := c.Get("inputs"); ins.Is(compile.Array) {
-		if sin, ok := dm.flowIO(sub, "inputs"); ok {
+		if sin, ok := flowIO(dm, sub, "inputs"); ok {
 			want := map[string]bool{}
 			for t := range titleSet(sin) {
 				want["iterated_"+t] = true
 			}
-			reportSetMismatch(p, dm.doc, compile.Append(ptr, "inputs"), RuleMapNodeIO, fmt.Sprintf("inputs of %s %q", ct, name), want, titleSet(ins.Items))
+			reportSetMismatch(p, p.Agent.Flow, compile.Append(ptr, "inputs"), RuleMapNodeIO, fmt.Sprintf("inputs of %s %q", ct, name), want, titleSet(ins.Items))
 		}
 	}
 	if outs := c.Get("outputs"); outs.Is(compile.Array) {
@@ -488,14 +482,14 @@ func checkMapNode(p *Pass, dm *docModel, ptr string, c *compile.Node, ct string)
 			for _, m := range red.Members {
 				want["collected_"+m.Key] = true
 			}
-		} else if sout, ok := dm.flowIO(sub, "outputs"); ok {
+		} else if sout, ok := flowIO(dm, sub, "outputs"); ok {
 			for t := range titleSet(sout) {
 				want["collected_"+t] = true
 			}
 		} else {
 			return
 		}
-		reportSetMismatch(p, dm.doc, compile.Append(ptr, "outputs"), RuleMapNodeIO, fmt.Sprintf("outputs of %s %q", ct, name), want, titleSet(outs.Items))
+		reportSetMismatch(p, p.Agent.Flow, compile.Append(ptr, "outputs"), RuleMapNodeIO, fmt.Sprintf("outputs of %s %q", ct, name), want, titleSet(outs.Items))
 	}
 }
 
@@ -514,41 +508,42 @@ func reportSetMismatch(p *Pass, doc *compile.Doc, ptr string, rule *Rule, what s
 	p.Report(doc, ptr, rule, what+" do not match its subflow: "+strings.Join(parts, "; "))
 }
 
-func checkManagerWorkers(p *Pass, dm *docModel, ptr string, c *compile.Node) {
+func checkManagerWorkers(p *Pass, dm *compile.Model, ptr string, c *compile.Node) {
 	name := c.Get("name").StringOr("")
 	ws := c.Get("workers")
 	if !ws.Is(compile.Array) {
 		return
 	}
 	if len(ws.Items) == 0 {
-		p.Report(dm.doc, compile.Append(ptr, "workers"), RuleAgenticPatternInvalid, fmt.Sprintf("ManagerWorkers %q has no workers", name))
+		p.Report(p.Agent.Flow, compile.Append(ptr, "workers"), RuleAgenticPatternInvalid, fmt.Sprintf("ManagerWorkers %q has no workers", name))
 		return
 	}
-	mgr := dm.resolveAt(c.Get("group_manager"), compile.Append(ptr, "group_manager"))
+	mgr := resolveAt(dm, c.Get("group_manager"), compile.Append(ptr, "group_manager"))
 	if mgr == nil {
 		return
 	}
 	for i, w := range ws.Items {
 		wp := compile.AppendIndex(compile.Append(ptr, "workers"), i)
-		if wc := dm.resolveAt(w, wp); wc == mgr {
-			p.Report(dm.doc, wp, RuleAgenticPatternInvalid, fmt.Sprintf("the group manager of ManagerWorkers %q is also one of its workers", name))
+		if wc := resolveAt(dm, w, wp); wc == mgr {
+			p.Report(p.Agent.Flow, wp, RuleAgenticPatternInvalid, fmt.Sprintf("the group manager of ManagerWorkers %q is also one of its workers", name))
 		}
 	}
 }
 
 // checkEndNodeOutputTypes is F10 for one Flow.
-func checkEndNodeOutputTypes(p *Pass, dm *docModel, flow *compile.Node) {
-	m := dm.byNode[flow]
+func checkEndNodeOutputTypes(p *Pass, dm *compile.Model, flow *compile.Node) {
+	m := dm.FlowByNode(flow)
 	if m == nil {
 		return
 	}
 	type seen struct {
-		end  *fnode
+		end  *compile.FlowNode
 		prop *compile.Node
 	}
 	first := map[string]seen{}
-	for _, n := range m.nodes {
-		if n.ctype != "EndNode" {
+	for i := range m.Nodes {
+		n := &m.Nodes[i]
+		if n.Type != "EndNode" {
 			continue
 		}
 		outs, ok := nodeProps(n, "outputs")
@@ -566,8 +561,8 @@ func checkEndNodeOutputTypes(p *Pass, dm *docModel, flow *compile.Node) {
 				continue
 			}
 			if pt, ot := prev.prop.Get("type"), o.Get("type"); pt != nil && ot != nil && typeText(prev.prop) != typeText(o) {
-				p.Report(dm.doc, n.ptr, RuleEndNodeOutputTypes, fmt.Sprintf("EndNodes %q and %q of flow %q both output %q, as %s and as %s; the flow's output needs one type",
-					prev.end.label(), n.label(), m.label(), t, typeText(prev.prop), typeText(o)))
+				p.Report(p.Agent.Flow, n.Pointer, RuleEndNodeOutputTypes, fmt.Sprintf("EndNodes %q and %q of flow %q both output %q, as %s and as %s; the flow's output needs one type",
+					prev.end.Label(), n.Label(), m.Label(), t, typeText(prev.prop), typeText(o)))
 			}
 		}
 	}

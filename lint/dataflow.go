@@ -41,14 +41,14 @@ func prop(title, typ string) *compile.Node {
 
 // outputsOf returns a node's outputs: declared, or inferred for the node
 // types whose outputs do not depend on other components.
-func outputsOf(n *fnode) ([]*compile.Node, bool) {
+func outputsOf(n *compile.FlowNode) ([]*compile.Node, bool) {
 	if ps, ok := nodeProps(n, "outputs"); ok {
 		return ps, true
 	}
-	if n.comp.Get("outputs") != nil && !n.comp.Get("outputs").Is(compile.Null) {
+	if n.Comp.Get("outputs") != nil && !n.Comp.Get("outputs").Is(compile.Null) {
 		return nil, false
 	}
-	switch n.ctype {
+	switch n.Type {
 	case "LlmNode":
 		return []*compile.Node{prop("generated_text", "string")}, true
 	case "InputMessageNode":
@@ -63,14 +63,14 @@ func outputsOf(n *fnode) ([]*compile.Node, bool) {
 
 // inputsOf returns a node's inputs: declared, or inferred where that needs
 // no template parsing.
-func inputsOf(n *fnode) ([]*compile.Node, bool) {
+func inputsOf(n *compile.FlowNode) ([]*compile.Node, bool) {
 	if ps, ok := nodeProps(n, "inputs"); ok {
 		return ps, true
 	}
-	if n.comp.Get("inputs") != nil && !n.comp.Get("inputs").Is(compile.Null) {
+	if n.Comp.Get("inputs") != nil && !n.Comp.Get("inputs").Is(compile.Null) {
 		return nil, false
 	}
-	if n.ctype == "BranchingNode" {
+	if n.Type == "BranchingNode" {
 		return []*compile.Node{prop("branching_mapping_key", "string")}, true
 	}
 	return nil, false
@@ -85,40 +85,42 @@ func propByTitle(ps []*compile.Node, title string) *compile.Node {
 	return nil
 }
 
-func dataFlowRules(p *Pass, dm *docModel, m *flowModel) {
-	doc := dm.doc
-	fl := m.label()
-	dfcPtr := compile.Append(m.f.Pointer, "data_flow_connections")
-	if m.dataGiven && len(m.f.Node.Get("data_flow_connections").Items) == 0 {
+func dataFlowRules(p *Pass, m *compile.FlowModel) {
+	doc := p.Agent.Flow
+	fl := m.Label()
+	dfcPtr := compile.Append(m.Flow.Pointer, "data_flow_connections")
+	if m.DataGiven && len(m.Flow.Node.Get("data_flow_connections").Items) == 0 {
 		p.Report(doc, dfcPtr, RuleDataFlowEmptyList, fmt.Sprintf(
 			"flow %q has data_flow_connections: [] — the spec reads it as \"no data edges\", WayFlow as null (name-based); write null, or list the edges", fl))
 	}
-	for _, e := range m.data {
+	for i := range m.Data {
+		e := &m.Data[i]
+		src, dst := e.Source.Node, e.Destination.Node
 		var sp, dp *compile.Node
-		if e.src != nil {
-			if outs, ok := outputsOf(e.src); ok {
-				if sp = propByTitle(outs, e.output); sp == nil {
-					p.Report(doc, compile.Append(e.ptr, "source_output"), RuleDataFlowUnknownOutput, fmt.Sprintf(
-						"data edge %q reads output %q of %q, which has outputs %s", e.name, e.output, e.src.label(), quoteList(sortedKeys(titleSet(outs)))))
+		if src != nil {
+			if outs, ok := outputsOf(src); ok {
+				if sp = propByTitle(outs, e.Output); sp == nil {
+					p.Report(doc, compile.Append(e.Pointer, "source_output"), RuleDataFlowUnknownOutput, fmt.Sprintf(
+						"data edge %q reads output %q of %q, which has outputs %s", e.Name, e.Output, src.Label(), quoteList(sortedKeys(titleSet(outs)))))
 				}
 			}
 		}
-		if e.dst != nil {
-			if ins, ok := inputsOf(e.dst); ok {
-				if dp = propByTitle(ins, e.input); dp == nil {
-					p.Report(doc, compile.Append(e.ptr, "destination_input"), RuleDataFlowUnknownInput, fmt.Sprintf(
-						"data edge %q writes input %q of %q, which has inputs %s", e.name, e.input, e.dst.label(), quoteList(sortedKeys(titleSet(ins)))))
+		if dst != nil {
+			if ins, ok := inputsOf(dst); ok {
+				if dp = propByTitle(ins, e.Input); dp == nil {
+					p.Report(doc, compile.Append(e.Pointer, "destination_input"), RuleDataFlowUnknownInput, fmt.Sprintf(
+						"data edge %q writes input %q of %q, which has inputs %s", e.Name, e.Input, dst.Label(), quoteList(sortedKeys(titleSet(ins)))))
 				}
 			}
 		}
 		if sp != nil && dp != nil && !castable(sp, dp, 0) {
-			p.Report(doc, e.ptr, RuleDataFlowTypeIncompatible, fmt.Sprintf(
+			p.Report(doc, e.Pointer, RuleDataFlowTypeIncompatible, fmt.Sprintf(
 				"data edge %q passes output %q of %q (%s) to input %q of %q (%s), which cannot take it",
-				e.name, e.output, e.src.label(), typeText(sp), e.input, e.dst.label(), typeText(dp)))
+				e.Name, e.Output, src.Label(), typeText(sp), e.Input, dst.Label(), typeText(dp)))
 		}
 	}
-	duplicateDataEdges(p, dm, m)
-	unsatisfiedInputs(p, dm, m)
+	duplicateDataEdges(p, m)
+	unsatisfiedInputs(p, m)
 }
 
 // duplicateDataEdges is E6's special case: a data edge that repeats an
@@ -126,56 +128,62 @@ func dataFlowRules(p *Pass, dm *docModel, m *flowModel) {
 // destination node and input). Reported at the later entry; its fix
 // removes that entry when nothing else is lost with it: it is inline, or
 // it references the same component as the first.
-func duplicateDataEdges(p *Pass, dm *docModel, m *flowModel) {
+func duplicateDataEdges(p *Pass, m *compile.FlowModel) {
+	if len(m.Data) < 2 {
+		return
+	}
+	doc := p.Agent.Flow
 	type key struct{ src, out, dst, in string }
 	type keyRef struct {
 		key
 		ref string
 	}
-	first := make(map[key]*dedge, len(m.data))
-	refs := make(map[keyRef]bool, len(m.data)) // the $component_refs of the entries seen, per edge (one map, not one per edge)
-	for _, e := range m.data {
-		if e.srcRef.id == "" || e.dstRef.id == "" {
+	first := make(map[key]*compile.DataEdge, len(m.Data))
+	refs := make(map[keyRef]bool, len(m.Data)) // the $component_refs of the entries seen, per edge (one map, not one per edge)
+	for i := range m.Data {
+		e := &m.Data[i]
+		if e.Source.ID == "" || e.Destination.ID == "" {
 			continue // unresolved endpoints are edge_unknown_node's
 		}
-		k := key{e.srcRef.id, e.output, e.dstRef.id, e.input}
+		k := key{e.Source.ID, e.Output, e.Destination.ID, e.Input}
 		f := first[k]
-		seen := refs[keyRef{k, e.ref}]
-		refs[keyRef{k, e.ref}] = true
+		seen := refs[keyRef{k, e.Ref}]
+		refs[keyRef{k, e.Ref}] = true
 		if f == nil {
 			first[k] = e
 			continue
 		}
 		var fx edit.Fix
-		if e.ref == "" || seen {
-			fx = newFix("remove this repeated entry of data_flow_connections").add(fix.Remove(dm.doc, e.entry)).fix()
+		if e.Ref == "" || seen {
+			fx = newFix("remove this repeated entry of data_flow_connections").add(fix.Remove(doc, e.Entry)).fix()
 		}
-		src, dst := e.srcRef.id, e.dstRef.id
-		if e.src != nil {
-			src = e.src.label()
+		src, dst := e.Source.ID, e.Destination.ID
+		if e.Source.Node != nil {
+			src = e.Source.Node.Label()
 		}
-		if e.dst != nil {
-			dst = e.dst.label()
+		if e.Destination.Node != nil {
+			dst = e.Destination.Node.Label()
 		}
-		p.ReportFix(dm.doc, e.entry, RuleDataEdgeDuplicate, fmt.Sprintf(
+		p.ReportFix(doc, e.Entry, RuleDataEdgeDuplicate, fmt.Sprintf(
 			"data edge %q of flow %q repeats data edge %q: output %q of %q to input %q of %q",
-			e.name, m.label(), f.name, e.output, src, e.input, dst), fx)
+			e.Name, m.Label(), f.Name, e.Output, src, e.Input, dst), fx)
 	}
 }
 
 // unsatisfiedInputs is E4: for each input without a default, is there a
 // path from the start to its node that runs none of its producers?
-func unsatisfiedInputs(p *Pass, dm *docModel, m *flowModel) {
-	start := m.startNode()
-	if start == nil || start.ctype != "StartNode" {
+func unsatisfiedInputs(p *Pass, m *compile.FlowModel) {
+	start := m.StartNode()
+	if start == nil || start.Type != "StartNode" {
 		return
 	}
-	explicit := m.dataGiven
-	if explicit && len(m.data) == 0 {
+	explicit := m.DataGiven
+	if explicit && len(m.Data) == 0 {
 		return // [] is E5's business
 	}
-	reach := m.reachable()
-	for _, n := range m.nodes {
+	reach := reachable(m)
+	for i := range m.Nodes {
+		n := &m.Nodes[i]
 		if n == start || !reach[n] {
 			continue
 		}
@@ -188,15 +196,16 @@ func unsatisfiedInputs(p *Pass, dm *docModel, m *flowModel) {
 			if !ok || in.Get("default") != nil {
 				continue
 			}
-			producers := map[*fnode]bool{}
+			producers := map[*compile.FlowNode]bool{}
 			if explicit {
-				for _, e := range m.data {
-					if e.dst == n && e.input == title && e.src != nil {
-						producers[e.src] = true
+				for j := range m.Data {
+					if e := &m.Data[j]; e.Destination.Node == n && e.Input == title && e.Source.Node != nil {
+						producers[e.Source.Node] = true
 					}
 				}
 			} else {
-				for _, o := range m.nodes {
+				for j := range m.Nodes {
+					o := &m.Nodes[j]
 					if o == n {
 						continue
 					}
@@ -206,7 +215,7 @@ func unsatisfiedInputs(p *Pass, dm *docModel, m *flowModel) {
 					}
 				}
 			}
-			if pathAvoiding(m, start, n, producers) {
+			if pathAvoiding(start, n, producers) {
 				how := "no data edge feeds it"
 				if len(producers) > 0 {
 					how = "some control path reaches the node without running any node that feeds it"
@@ -214,8 +223,8 @@ func unsatisfiedInputs(p *Pass, dm *docModel, m *flowModel) {
 				if !explicit {
 					how = "no node on some control path before it has an output of that name"
 				}
-				p.Report(dm.doc, n.ptr, RuleDataFlowInputUnsatisfied, fmt.Sprintf(
-					"input %q of %q in flow %q has no default and %s", title, n.label(), m.label(), how))
+				p.Report(p.Agent.Flow, n.Pointer, RuleDataFlowInputUnsatisfied, fmt.Sprintf(
+					"input %q of %q in flow %q has no default and %s", title, n.Label(), m.Label(), how))
 			}
 		}
 	}
@@ -223,17 +232,17 @@ func unsatisfiedInputs(p *Pass, dm *docModel, m *flowModel) {
 
 // pathAvoiding reports whether target can be reached from start without
 // running any node of avoid (the start itself included).
-func pathAvoiding(m *flowModel, start, target *fnode, avoid map[*fnode]bool) bool {
+func pathAvoiding(start, target *compile.FlowNode, avoid map[*compile.FlowNode]bool) bool {
 	if avoid[start] {
 		return false
 	}
-	seen := map[*fnode]bool{start: true}
-	queue := []*fnode{start}
+	seen := map[*compile.FlowNode]bool{start: true}
+	queue := []*compile.FlowNode{start}
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
-		for _, e := range m.out[n] {
-			t := e.to
+		for _, e := range n.Out {
+			t := e.To.Node
 			if t == nil || seen[t] {
 				continue
 			}

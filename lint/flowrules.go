@@ -67,17 +67,17 @@ var passFlowGraph = &Check{Name: "agentspec-flowgraph", Run: checkFlowGraph}
 
 // checkFlowGraph runs the graph and data-flow rules on every Flow.
 func checkFlowGraph(p *Pass) {
-	dm := p.docModel()
+	dm := p.model()
 	cinatra := p.Agent.Profile == compile.ProfileCinatra
-	for _, m := range dm.flows {
+	for _, m := range dm.Flows {
 		// The Cinatra validator counts Start/EndNodes and duplicate node
 		// references of the root Flow only (cases 39–41); nested Flows
 		// are ours in both profiles.
-		fc := newFlowCheck(p, dm, m, cinatra && m.f.Pointer == "")
+		fc := newFlowCheck(p, dm, m, cinatra && m.Flow.Pointer == "")
 		for _, rule := range flowGraphRules {
 			rule(fc)
 		}
-		dataFlowRules(p, dm, m)
+		dataFlowRules(p, m)
 	}
 }
 
@@ -101,35 +101,35 @@ var flowGraphRules = []func(*flowCheck){
 // need: its Start and EndNodes and the start node analysis begins from.
 type flowCheck struct {
 	p        *Pass
-	dm       *docModel
-	m        *flowModel
+	dm       *compile.Model
+	m        *compile.FlowModel
 	doc      *compile.Doc
 	fl       string // the flow's label, for messages
 	cinatra  bool   // the Cinatra validator owns F1, F5, F20 on this Flow
 	hasNodes bool   // nodes is an array
-	starts   []*fnode
-	ends     []*fnode
-	start    *fnode          // the StartNode the flow starts at, or nil
-	taken    map[string]bool // node names, and those the flow_duplicate_node_name fixes give
-	suffix   map[string]int  // next number to try per repeated name
+	starts   []*compile.FlowNode
+	ends     []*compile.FlowNode
+	start    *compile.FlowNode // the StartNode the flow starts at, or nil
+	taken    map[string]bool   // node names, and those the flow_duplicate_node_name fixes give
+	suffix   map[string]int    // next number to try per repeated name
 }
 
-func newFlowCheck(p *Pass, dm *docModel, m *flowModel, cinatra bool) *flowCheck {
-	fc := &flowCheck{p: p, dm: dm, m: m, doc: dm.doc, fl: m.label(), cinatra: cinatra,
-		hasNodes: m.f.Node.Get("nodes").Is(compile.Array)}
-	for _, n := range m.nodes {
-		switch n.ctype {
+func newFlowCheck(p *Pass, dm *compile.Model, m *compile.FlowModel, cinatra bool) *flowCheck {
+	fc := &flowCheck{p: p, dm: dm, m: m, doc: p.Agent.Flow, fl: m.Label(), cinatra: cinatra,
+		hasNodes: m.Flow.Node.Get("nodes").Is(compile.Array)}
+	for i := range m.Nodes {
+		switch n := &m.Nodes[i]; n.Type {
 		case "StartNode":
 			fc.starts = append(fc.starts, n)
 		case "EndNode":
 			fc.ends = append(fc.ends, n)
 		}
 	}
-	start := m.startNode()
-	if start == nil && len(fc.starts) == 1 && m.start.comp == nil && !m.start.given {
+	start := m.StartNode()
+	if start == nil && len(fc.starts) == 1 && m.Start.Comp == nil && !m.Start.Given {
 		start = fc.starts[0] // no start_node field: the schema check reports it; keep analysing from the StartNode
 	}
-	if start != nil && start.ctype != "StartNode" {
+	if start != nil && start.Type != "StartNode" {
 		start = nil
 	}
 	fc.start = start
@@ -142,30 +142,29 @@ func (fc *flowCheck) report(ptr string, rule *Rule, msg string) { fc.p.Report(fc
 func checkStartNodeCount(fc *flowCheck) {
 	m, starts := fc.m, fc.starts
 	if !fc.cinatra && fc.hasNodes && len(starts) != 1 {
-		ptr := compile.Append(m.f.Pointer, "nodes")
+		ptr := compile.Append(m.Flow.Pointer, "nodes")
 		if len(starts) > 1 {
-			ptr = starts[1].ptr
+			ptr = starts[1].Pointer
 		}
 		fc.report(ptr, RuleFlowStartNodeCount, fmt.Sprintf("flow %q lists %d StartNodes in nodes; it needs exactly one", fc.fl, len(starts)))
 	}
-	if start := m.startNode(); m.start.comp != nil && len(starts) == 1 && (start == nil || start != starts[0]) {
-		what := fmt.Sprintf("%q (%s)", m.start.comp.Get("name").StringOr(m.start.id), compile.ComponentType(m.start.comp))
-		fc.report(m.start.ptr, RuleFlowStartNodeMismatch, fmt.Sprintf(
-			"flow %q: start_node is %s, not the StartNode %q listed in nodes", fc.fl, what, starts[0].label()))
+	if start := m.StartNode(); m.Start.Comp != nil && len(starts) == 1 && (start == nil || start != starts[0]) {
+		what := fmt.Sprintf("%q (%s)", m.Start.Comp.Get("name").StringOr(m.Start.ID), compile.ComponentType(m.Start.Comp))
+		fc.report(m.Start.Pointer(), RuleFlowStartNodeMismatch, fmt.Sprintf(
+			"flow %q: start_node is %s, not the StartNode %q listed in nodes", fc.fl, what, starts[0].Label()))
 	}
 }
 
 // checkStartNodeEdges: F3 one edge out of the StartNode, F4 none in.
 func checkStartNodeEdges(fc *flowCheck) {
-	m := fc.m
-	if start := fc.start; start != nil && len(m.out[start]) != 1 {
-		fc.report(start.ptr, RuleStartNodeOutgoingEdges, fmt.Sprintf(
-			"StartNode %q of flow %q has %d outgoing control edges; it needs exactly one", start.label(), fc.fl, len(m.out[start])))
+	if start := fc.start; start != nil && len(start.Out) != 1 {
+		fc.report(start.Pointer, RuleStartNodeOutgoingEdges, fmt.Sprintf(
+			"StartNode %q of flow %q has %d outgoing control edges; it needs exactly one", start.Label(), fc.fl, len(start.Out)))
 	}
 	for _, s := range fc.starts {
-		for _, e := range m.in[s] {
-			fc.report(e.ptr, RuleStartNodeIncomingEdge, fmt.Sprintf(
-				"control edge %q of flow %q leads into the StartNode %q; nothing may flow back into the start", e.name, fc.fl, s.label()))
+		for _, e := range s.In {
+			fc.report(e.Pointer, RuleStartNodeIncomingEdge, fmt.Sprintf(
+				"control edge %q of flow %q leads into the StartNode %q; nothing may flow back into the start", e.Name, fc.fl, s.Label()))
 		}
 	}
 }
@@ -174,14 +173,14 @@ func checkStartNodeEdges(fc *flowCheck) {
 func checkEndNodes(fc *flowCheck) {
 	m := fc.m
 	if !fc.cinatra && fc.hasNodes && len(fc.ends) == 0 {
-		fc.report(compile.Append(m.f.Pointer, "nodes"), RuleFlowNoEndNode, fmt.Sprintf("flow %q has no EndNode in nodes", fc.fl))
+		fc.report(compile.Append(m.Flow.Pointer, "nodes"), RuleFlowNoEndNode, fmt.Sprintf("flow %q has no EndNode in nodes", fc.fl))
 	}
 	for _, n := range fc.ends {
-		if len(m.in[n]) == 0 {
-			fc.report(n.ptr, RuleEndNodeNoIncomingEdge, fmt.Sprintf("EndNode %q of flow %q has no incoming control edge", n.label(), fc.fl))
+		if len(n.In) == 0 {
+			fc.report(n.Pointer, RuleEndNodeNoIncomingEdge, fmt.Sprintf("EndNode %q of flow %q has no incoming control edge", n.Label(), fc.fl))
 		}
-		for _, e := range m.out[n] {
-			fc.report(e.ptr, RuleEndNodeOutgoingEdge, fmt.Sprintf("control edge %q of flow %q leaves the EndNode %q; an EndNode ends the flow", e.name, fc.fl, n.label()))
+		for _, e := range n.Out {
+			fc.report(e.Pointer, RuleEndNodeOutgoingEdge, fmt.Sprintf("control edge %q of flow %q leaves the EndNode %q; an EndNode ends the flow", e.Name, fc.fl, n.Label()))
 		}
 	}
 }
@@ -189,28 +188,28 @@ func checkEndNodes(fc *flowCheck) {
 // checkEdgeEndpoints: F8 every edge names nodes of the Flow.
 func checkEdgeEndpoints(fc *flowCheck) {
 	m := fc.m
-	for _, e := range m.ctrl {
-		for _, ep := range []endpoint{e.fromRef, e.toRef} {
-			if ep.comp != nil && m.byID[ep.id] == nil {
-				fc.report(ep.ptr, RuleEdgeUnknownNode, fmt.Sprintf("control edge %q of flow %q names node %q, which is not in the flow's nodes",
-					e.name, fc.fl, ep.comp.Get("name").StringOr(ep.id)))
-			}
+	unknown := func(kind, edge string, ep *compile.Endpoint) {
+		if ep.Comp != nil && ep.Node == nil {
+			fc.report(ep.Pointer(), RuleEdgeUnknownNode, fmt.Sprintf("%s edge %q of flow %q names node %q, which is not in the flow's nodes",
+				kind, edge, fc.fl, ep.Comp.Get("name").StringOr(ep.ID)))
 		}
 	}
-	for _, e := range m.data {
-		for _, ep := range []endpoint{e.srcRef, e.dstRef} {
-			if ep.comp != nil && m.byID[ep.id] == nil {
-				fc.report(ep.ptr, RuleEdgeUnknownNode, fmt.Sprintf("data edge %q of flow %q names node %q, which is not in the flow's nodes",
-					e.name, fc.fl, ep.comp.Get("name").StringOr(ep.id)))
-			}
-		}
+	for i := range m.Control {
+		e := &m.Control[i]
+		unknown("control", e.Name, &e.From)
+		unknown("control", e.Name, &e.To)
+	}
+	for i := range m.Data {
+		e := &m.Data[i]
+		unknown("data", e.Name, &e.Source)
+		unknown("data", e.Name, &e.Destination)
 	}
 }
 
 // checkFlowInputs: F9 the Flow's inputs are its StartNode's.
 func checkFlowInputs(fc *flowCheck) {
 	m := fc.m
-	fin := m.f.Node.Get("inputs")
+	fin := m.Flow.Node.Get("inputs")
 	if !fin.Is(compile.Array) || len(fc.starts) != 1 {
 		return
 	}
@@ -230,14 +229,14 @@ func checkFlowInputs(fc *flowCheck) {
 	if len(extra) > 0 {
 		parts = append(parts, "not StartNode inputs: "+quoteList(extra))
 	}
-	fc.report(compile.Append(m.f.Pointer, "inputs"), RuleFlowInputsMismatch, fmt.Sprintf(
-		"inputs of flow %q must be the inputs of its StartNode %q: %s", fc.fl, fc.starts[0].label(), strings.Join(parts, "; ")))
+	fc.report(compile.Append(m.Flow.Pointer, "inputs"), RuleFlowInputsMismatch, fmt.Sprintf(
+		"inputs of flow %q must be the inputs of its StartNode %q: %s", fc.fl, fc.starts[0].Label(), strings.Join(parts, "; ")))
 }
 
 // checkFlowOutputs: F11 an output without a default comes out of every EndNode.
 func checkFlowOutputs(fc *flowCheck) {
 	m := fc.m
-	fout := m.f.Node.Get("outputs")
+	fout := m.Flow.Node.Get("outputs")
 	if !fout.Is(compile.Array) {
 		return
 	}
@@ -252,8 +251,8 @@ func checkFlowOutputs(fc *flowCheck) {
 				continue
 			}
 			if !titleSet(eo)[title] {
-				fc.report(compile.AppendIndex(compile.Append(m.f.Pointer, "outputs"), i), RuleFlowOutputMissingInEndNode, fmt.Sprintf(
-					"output %q of flow %q has no default and EndNode %q does not produce it", title, fc.fl, n.label()))
+				fc.report(compile.AppendIndex(compile.Append(m.Flow.Pointer, "outputs"), i), RuleFlowOutputMissingInEndNode, fmt.Sprintf(
+					"output %q of flow %q has no default and EndNode %q does not produce it", title, fc.fl, n.Label()))
 				break
 			}
 		}
@@ -265,8 +264,9 @@ func checkFlowOutputs(fc *flowCheck) {
 // configured ones.
 func checkBranches(fc *flowCheck) {
 	m := fc.m
-	for _, n := range m.nodes {
-		bs, known := fc.dm.branches(m, n)
+	for i := range m.Nodes {
+		n := &m.Nodes[i]
+		bs, known := branches(fc.dm, m, n)
 		if !known {
 			continue
 		}
@@ -274,27 +274,28 @@ func checkBranches(fc *flowCheck) {
 		for _, b := range bs {
 			set[b] = true
 		}
-		used := map[string]*cedge{}
-		for _, e := range m.out[n] {
-			if !set[e.branch] && n.ctype != "EndNode" {
-				ptr := e.ptr
-				if e.explicitBr {
-					ptr = e.branchPtr
+		used := map[string]*compile.ControlEdge{}
+		for _, e := range n.Out {
+			branch := branchOf(e)
+			if !set[branch] && n.Type != "EndNode" {
+				ptr := e.Pointer
+				if e.BranchGiven {
+					ptr = compile.Append(e.Pointer, "from_branch")
 				}
 				fc.report(ptr, RuleBranchUnknown, fmt.Sprintf("control edge %q leaves %q on branch %q, which is not one of its branches %s",
-					e.name, n.label(), e.branch, quoteList(bs)))
+					e.Name, n.Label(), branch, quoteList(bs)))
 			}
-			if first := used[e.branch]; first != nil {
-				fc.report(e.ptr, RuleBranchMultipleEdges, fmt.Sprintf("control edges %q and %q both leave %q on branch %q; a branch has one edge",
-					first.name, e.name, n.label(), e.branch))
+			if first := used[branch]; first != nil {
+				fc.report(e.Pointer, RuleBranchMultipleEdges, fmt.Sprintf("control edges %q and %q both leave %q on branch %q; a branch has one edge",
+					first.Name, e.Name, n.Label(), branch))
 			} else {
-				used[e.branch] = e
+				used[branch] = e
 			}
 		}
-		if len(m.out[n]) > 0 {
+		if len(n.Out) > 0 {
 			for _, b := range bs {
 				if used[b] == nil {
-					fc.p.ReportFix(fc.doc, n.ptr, RuleBranchUnconnected, fmt.Sprintf("branch %q of %q in flow %q has no control edge; the flow ends there at run time", b, n.label(), fc.fl),
+					fc.p.ReportFix(fc.doc, n.Pointer, RuleBranchUnconnected, fmt.Sprintf("branch %q of %q in flow %q has no control edge; the flow ends there at run time", b, n.Label(), fc.fl),
 						branchEdgeFix(fc, n, b))
 				}
 			}
@@ -304,9 +305,9 @@ func checkBranches(fc *flowCheck) {
 }
 
 // checkDeclaredBranches: F18 for one node whose branches are known.
-func checkDeclaredBranches(fc *flowCheck, n *fnode, bs []string, set map[string]bool) {
-	decl := n.comp.Get("branches")
-	if !decl.Is(compile.Array) || n.ctype == "AgentNode" || isPluginOrUnknown(n.ctype) {
+func checkDeclaredBranches(fc *flowCheck, n *compile.FlowNode, bs []string, set map[string]bool) {
+	decl := n.Comp.Get("branches")
+	if !decl.Is(compile.Array) || n.Type == "AgentNode" || isPluginOrUnknown(n.Type) {
 		return
 	}
 	var ds []string
@@ -322,24 +323,25 @@ func checkDeclaredBranches(fc *flowCheck, n *fnode, bs []string, set map[string]
 	}
 	if dup || len(setDiff(seen, set))+len(setDiff(set, seen)) > 0 {
 		sort.Strings(ds)
-		fc.report(compile.Append(n.ptr, "branches"), RuleNodeBranchesMismatch, fmt.Sprintf(
-			"%s %q declares branches %s but its configuration gives %s", n.ctype, n.label(), quoteList(ds), quoteList(bs)))
+		fc.report(compile.Append(n.Pointer, "branches"), RuleNodeBranchesMismatch, fmt.Sprintf(
+			"%s %q declares branches %s but its configuration gives %s", n.Type, n.Label(), quoteList(ds), quoteList(bs)))
 	}
 }
 
 // checkBranchingNodeIO: I5 a BranchingNode has one input and no output.
 func checkBranchingNodeIO(fc *flowCheck) {
-	for _, n := range fc.m.nodes {
-		if n.ctype != "BranchingNode" {
+	for i := range fc.m.Nodes {
+		n := &fc.m.Nodes[i]
+		if n.Type != "BranchingNode" {
 			continue
 		}
-		if in := n.comp.Get("inputs"); in.Is(compile.Array) && len(in.Items) != 1 {
-			fc.report(compile.Append(n.ptr, "inputs"), RuleBranchingNodeInputs, fmt.Sprintf(
-				"BranchingNode %q declares %d inputs; it takes exactly one", n.label(), len(in.Items)))
+		if in := n.Comp.Get("inputs"); in.Is(compile.Array) && len(in.Items) != 1 {
+			fc.report(compile.Append(n.Pointer, "inputs"), RuleBranchingNodeInputs, fmt.Sprintf(
+				"BranchingNode %q declares %d inputs; it takes exactly one", n.Label(), len(in.Items)))
 		}
-		if out := n.comp.Get("outputs"); out.Is(compile.Array) && len(out.Items) != 0 {
-			fc.report(compile.Append(n.ptr, "outputs"), RuleBranchingNodeInputs, fmt.Sprintf(
-				"BranchingNode %q declares %d outputs; it has none", n.label(), len(out.Items)))
+		if out := n.Comp.Get("outputs"); out.Is(compile.Array) && len(out.Items) != 0 {
+			fc.report(compile.Append(n.Pointer, "outputs"), RuleBranchingNodeInputs, fmt.Sprintf(
+				"BranchingNode %q declares %d outputs; it has none", n.Label(), len(out.Items)))
 		}
 	}
 }
@@ -351,29 +353,31 @@ func checkReachability(fc *flowCheck) {
 	if start == nil {
 		return
 	}
-	reach := m.reachable()
+	reach := reachable(m)
 	endReached := false
-	for _, n := range m.nodes {
+	for i := range m.Nodes {
+		n := &m.Nodes[i]
 		if !reach[n] {
-			if n.ctype == "EndNode" && len(m.in[n]) == 0 {
+			if n.Type == "EndNode" && len(n.In) == 0 {
 				continue // an EndNode without edges in is F6's finding
 			}
-			fc.report(n.ptr, RuleFlowUnreachableNode, fmt.Sprintf("node %q of flow %q cannot be reached from the start node %q", n.label(), fc.fl, start.label()))
-		} else if n.ctype == "EndNode" {
+			fc.report(n.Pointer, RuleFlowUnreachableNode, fmt.Sprintf("node %q of flow %q cannot be reached from the start node %q", n.Label(), fc.fl, start.Label()))
+		} else if n.Type == "EndNode" {
 			endReached = true
 		}
 	}
 	if !endReached && len(fc.ends) > 0 {
-		fc.report(m.f.Pointer, RuleFlowNoReachableEnd, fmt.Sprintf("no EndNode of flow %q can be reached from its start node %q", fc.fl, start.label()))
+		fc.report(m.Flow.Pointer, RuleFlowNoReachableEnd, fmt.Sprintf("no EndNode of flow %q can be reached from its start node %q", fc.fl, start.Label()))
 	}
 }
 
 // checkDeadEnds: F16 only EndNodes lack an edge out.
 func checkDeadEnds(fc *flowCheck) {
 	m := fc.m
-	for _, n := range m.nodes {
-		if n.ctype != "EndNode" && len(m.out[n]) == 0 && n != fc.start { // the start without an edge is F3's finding
-			fc.report(n.ptr, RuleFlowDeadEnd, fmt.Sprintf("node %q of flow %q has no outgoing control edge and is not an EndNode", n.label(), fc.fl))
+	for i := range m.Nodes {
+		n := &m.Nodes[i]
+		if n.Type != "EndNode" && len(n.Out) == 0 && n != fc.start { // the start without an edge is F3's finding
+			fc.report(n.Pointer, RuleFlowDeadEnd, fmt.Sprintf("node %q of flow %q has no outgoing control edge and is not an EndNode", n.Label(), fc.fl))
 		}
 	}
 }
@@ -381,25 +385,27 @@ func checkDeadEnds(fc *flowCheck) {
 // checkNodeNames: F19 node names are unique, F20 no node is listed twice.
 func checkNodeNames(fc *flowCheck) {
 	m := fc.m
-	names := map[string]*fnode{}
-	for _, n := range m.nodes {
-		if n.name == "" {
+	names := map[string]*compile.FlowNode{}
+	for i := range m.Nodes {
+		n := &m.Nodes[i]
+		if n.Name == "" {
 			continue
 		}
-		if first := names[n.name]; first != nil {
-			fc.p.ReportFix(fc.doc, n.ptr, RuleFlowDuplicateNodeName, fmt.Sprintf("flow %q has two nodes named %q (ids %q and %q)", fc.fl, n.name, first.id, n.id),
+		if first := names[n.Name]; first != nil {
+			fc.p.ReportFix(fc.doc, n.Pointer, RuleFlowDuplicateNodeName, fmt.Sprintf("flow %q has two nodes named %q (ids %q and %q)", fc.fl, n.Name, first.ID, n.ID),
 				renameNodeFix(fc, n))
 			continue
 		}
-		names[n.name] = n
+		names[n.Name] = n
 	}
 	if fc.cinatra {
 		return
 	}
-	for _, n := range m.nodes {
-		if ps := m.listed[n.id]; len(ps) > 1 {
-			for _, ptr := range ps[1:] {
-				fc.p.ReportFix(fc.doc, ptr, RuleFlowNodeListedTwice, fmt.Sprintf("node %q is listed %d times in the nodes of flow %q", n.label(), len(ps), fc.fl),
+	for i := range m.Nodes {
+		n := &m.Nodes[i]
+		if listed := 1 + len(n.Repeats); listed > 1 {
+			for _, ptr := range n.Repeats {
+				fc.p.ReportFix(fc.doc, ptr, RuleFlowNodeListedTwice, fmt.Sprintf("node %q is listed %d times in the nodes of flow %q", n.Label(), listed, fc.fl),
 					newFix("remove this repeated entry of nodes").add(fix.Remove(fc.doc, ptr)).fix())
 			}
 		}
@@ -417,19 +423,19 @@ var coreNodeTypes = map[string]bool{
 
 // nodeProps returns a node's declared inputs or outputs, or what a
 // StartNode/EndNode implies (their inputs equal their outputs).
-func nodeProps(n *fnode, key string) ([]*compile.Node, bool) {
-	if v := n.comp.Get(key); v.Is(compile.Array) {
+func nodeProps(n *compile.FlowNode, key string) ([]*compile.Node, bool) {
+	if v := n.Comp.Get(key); v.Is(compile.Array) {
 		return v.Items, true
 	}
-	if n.ctype == "StartNode" || n.ctype == "EndNode" {
+	if n.Type == "StartNode" || n.Type == "EndNode" {
 		other := "outputs"
 		if key == "outputs" {
 			other = "inputs"
 		}
-		if v := n.comp.Get(other); v.Is(compile.Array) {
+		if v := n.Comp.Get(other); v.Is(compile.Array) {
 			return v.Items, true
 		}
-		if n.comp.Get(key) == nil && n.comp.Get(other) == nil {
+		if n.Comp.Get(key) == nil && n.Comp.Get(other) == nil {
 			return nil, true
 		}
 	}
@@ -460,25 +466,25 @@ func setDiff(a, b map[string]bool) []string {
 
 // renameNodeFix renames n to "<name> 2" (3, 4, … until no node of the flow
 // has the name, nor an earlier rename: each duplicate gets its own).
-func renameNodeFix(fc *flowCheck, n *fnode) edit.Fix {
-	v := n.comp.Get("name")
+func renameNodeFix(fc *flowCheck, n *compile.FlowNode) edit.Fix {
+	v := n.Comp.Get("name")
 	if _, ok := v.Str(); !ok {
 		return edit.Fix{}
 	}
 	if fc.taken == nil { // built once per flow: a flow may repeat a name thousands of times
 		fc.taken, fc.suffix = map[string]bool{}, map[string]int{}
-		for _, o := range fc.m.nodes {
-			fc.taken[o.name] = true
+		for i := range fc.m.Nodes {
+			fc.taken[fc.m.Nodes[i].Name] = true
 		}
 	}
-	i := max(fc.suffix[n.name], 2)
-	name := fmt.Sprintf("%s %d", n.name, i)
+	i := max(fc.suffix[n.Name], 2)
+	name := fmt.Sprintf("%s %d", n.Name, i)
 	for fc.taken[name] {
 		i++
-		name = fmt.Sprintf("%s %d", n.name, i)
+		name = fmt.Sprintf("%s %d", n.Name, i)
 	}
-	fc.taken[name], fc.suffix[n.name] = true, i+1
-	return newFix(fmt.Sprintf("rename node %q to %q", n.name, name)).add(fix.Replace(fc.doc, ptrOf(v), name)).fix()
+	fc.taken[name], fc.suffix[n.Name] = true, i+1
+	return newFix(fmt.Sprintf("rename node %q to %q", n.Name, name)).add(fix.Replace(fc.doc, ptrOf(v), name)).fix()
 }
 
 // branchEdgeFix adds a ControlFlowEdge from branch b of n to the flow's
@@ -487,14 +493,14 @@ func renameNodeFix(fc *flowCheck, n *fnode) edit.Fix {
 // and metadata when they carry them. No fix when the nodes have no id, the
 // edges do not use references, or control_flow_connections is not an
 // array.
-func branchEdgeFix(fc *flowCheck, n *fnode, b string) edit.Fix {
+func branchEdgeFix(fc *flowCheck, n *compile.FlowNode, b string) edit.Fix {
 	if len(fc.ends) != 1 {
 		return edit.Fix{}
 	}
 	end := fc.ends[0]
-	fromID, ok1 := n.comp.Get("id").Str()
-	toID, ok2 := end.comp.Get("id").Str()
-	edges := fc.m.f.Node.Get("control_flow_connections")
+	fromID, ok1 := n.Comp.Get("id").Str()
+	toID, ok2 := end.Comp.Get("id").Str()
+	edges := fc.m.Flow.Node.Get("control_flow_connections")
 	if !ok1 || !ok2 || !edges.Is(compile.Array) || len(edges.Items) == 0 {
 		return edit.Fix{}
 	}
@@ -523,6 +529,6 @@ func branchEdgeFix(fc *flowCheck, n *fnode, b string) edit.Fix {
 		raw += `, "metadata": {}`
 	}
 	raw += `, "from_node": {"$component_ref": ` + q(fromID) + `}, "from_branch": ` + q(b) + `, "to_node": {"$component_ref": ` + q(toID) + `}}`
-	return newFix(fmt.Sprintf("add a control edge from branch %q of %q to EndNode %q", b, n.label(), end.label())).
+	return newFix(fmt.Sprintf("add a control edge from branch %q of %q to EndNode %q", b, n.Label(), end.Label())).
 		add(fix.Append(fc.doc, ptrOf(edges), fix.Raw(raw))).fix()
 }

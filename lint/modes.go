@@ -81,7 +81,7 @@ func IsTrivial(a *compile.Agent) bool {
 			}
 			if _, isRef := compile.RefID(agent); isRef {
 				if flows == nil {
-					flows = compile.Flows(root)
+					flows = a.Flows()
 				}
 				agent = enclosingFlow(flows, c.Ptr()).Resolve(agent, compile.Append(c.Ptr(), "agent"), a.RegistryComponents()).Node
 			}

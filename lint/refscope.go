@@ -39,14 +39,6 @@ var passRefScope = &Check{Name: "agentspec-refscope", Profiles: []compile.Profil
 
 var passDuplicateDefinitions = &Check{Name: "agentspec-duplicates", Run: checkDuplicateDefinitions}
 
-// refDef is one entry of a `$referenced_components` block.
-type refDef struct {
-	key   string
-	node  *compile.Node
-	ptr   string // pointer of the definition
-	owner string // pointer of the object whose $referenced_components holds it
-}
-
 // refUse is one {"$component_ref": id} object.
 type refUse struct {
 	id  string
@@ -55,51 +47,38 @@ type refUse struct {
 
 // refIndex lists every definition and use of the document.
 type refIndex struct {
-	defs   map[string][]refDef      // key → definitions, in source order
-	blocks map[string]*compile.Node // owner pointer → its $referenced_components object
-	uses   []refUse                 // in source order
-	order  []string                 // keys in order of first definition
-	deps   map[string][]refUse      // key → refs used in its definition (outside nested blocks)
+	*compile.Definitions                     // the $referenced_components entries
+	uses                 []refUse            // in source order
+	deps                 map[string][]refUse // key → refs used in its definition (outside nested blocks)
 }
 
-// buildRefIndex indexes the definitions; withUses also lists every
-// reference and each definition's dependencies (for the scope and cycle
-// checks), which costs a pointer per reference.
+// buildRefIndex indexes the definitions of the document root; withUses
+// also lists every reference and each definition's dependencies (for the
+// scope and cycle checks), which costs a pointer per reference. A review
+// has the flow file's definitions in its model and lists only the uses
+// (refUses).
 func buildRefIndex(root *compile.Node, withUses bool) *refIndex {
-	ri := &refIndex{defs: map[string][]refDef{}, blocks: map[string]*compile.Node{}, deps: map[string][]refUse{}}
+	defs := compile.IndexDefinitions(root)
+	if !withUses {
+		return &refIndex{Definitions: defs, deps: map[string][]refUse{}}
+	}
+	return refUses(defs, root)
+}
+
+// refUses lists every reference of the document root and the dependencies
+// of each of defs (root's definitions).
+func refUses(defs *compile.Definitions, root *compile.Node) *refIndex {
+	ri := &refIndex{Definitions: defs, deps: map[string][]refUse{}}
 	compile.WalkNodes(root, func(n *compile.Node) bool {
-		if n.Kind != compile.Object {
-			return true
-		}
-		id, isRef := compile.RefID(n)
-		isRef = isRef && withUses
-		rc := n.Get("$referenced_components")
-		if !isRef && !rc.Is(compile.Object) {
-			return true
-		}
-		ptr := compile.PointerOf(n) // only for the few objects that need one
-		if isRef {
-			ri.uses = append(ri.uses, refUse{id: id, ptr: ptr})
-		}
-		if rc.Is(compile.Object) {
-			bp := compile.Append(ptr, "$referenced_components")
-			ri.blocks[ptr] = rc
-			for _, m := range rc.Members {
-				if _, seen := ri.defs[m.Key]; !seen {
-					ri.order = append(ri.order, m.Key)
-				}
-				ri.defs[m.Key] = append(ri.defs[m.Key], refDef{key: m.Key, node: m.Value, ptr: compile.Append(bp, m.Key), owner: ptr})
-			}
+		if id, isRef := compile.RefID(n); isRef {
+			ri.uses = append(ri.uses, refUse{id: id, ptr: compile.PointerOf(n)})
 		}
 		return true
 	})
-	for _, key := range ri.order {
-		if !withUses {
-			break
-		}
-		d := ri.defs[key][0]
-		compile.WalkNodes(d.node, func(n *compile.Node) bool {
-			if n != d.node && n.Key() == "$referenced_components" {
+	for _, key := range ri.Order {
+		d := ri.ByKey[key][0]
+		compile.WalkNodes(d.Node, func(n *compile.Node) bool {
+			if n != d.Node && n.Key() == "$referenced_components" {
 				return false // nested definitions are their own entries
 			}
 			if id, ok := compile.RefID(n); ok {
@@ -111,38 +90,21 @@ func buildRefIndex(root *compile.Node, withUses bool) *refIndex {
 	return ri
 }
 
-// lexical finds key in the $referenced_components of the object at ptr or
-// of one of its ancestors, nearest first.
-func (ri *refIndex) lexical(key, ptr string) *refDef {
-	toks := compile.SplitPointer(ptr)
-	for i := len(toks); i >= 0; i-- {
-		owner := compile.Pointer(toks[:i]...)
-		if blk := ri.blocks[owner]; blk != nil && blk.Get(key) != nil {
-			for j := range ri.defs[key] {
-				if ri.defs[key][j].owner == owner {
-					return &ri.defs[key][j]
-				}
-			}
-		}
-	}
-	return nil
-}
-
 func checkRefScope(p *Pass) {
 	doc := p.Agent.Flow
 	if foreignFormat(doc.Root) != "" {
 		return
 	}
-	ri := buildRefIndex(doc.Root, true)
+	ri := refUses(p.model().Defs, doc.Root)
 	registry := p.Agent.RegistryComponents()
 	// Pointers of the refs pyagentspec meets before their definition, and
 	// of those it meets at all (built on the first sibling-scope ref).
 	var tooEarly, reached map[string]bool
 	for _, u := range ri.uses {
-		if ri.lexical(u.id, u.ptr) != nil {
+		if ri.Lexical(u.id, u.ptr) != nil {
 			continue
 		}
-		if ds := ri.defs[u.id]; len(ds) > 0 {
+		if ds := ri.ByKey[u.id]; len(ds) > 0 {
 			if tooEarly == nil {
 				early, met := simulateLoad(doc.Root, ri, func(id string) bool { return registry.Get(id) != nil })
 				tooEarly, reached = pointerSet(early), pointerSet(met)
@@ -150,7 +112,7 @@ func checkRefScope(p *Pass) {
 			if tooEarly[u.ptr] {
 				p.Report(doc, u.ptr, RuleComponentRefLoadOrder, fmt.Sprintf(
 					"$component_ref %q is defined only at %s, a sibling part that pyagentspec loads after this reference (it loads a component's fields in model order and a $referenced_components block when it reaches its owner): loading fails with KeyError \"Missing reference for ID: %s\" — move the definition to a common ancestor's $referenced_components",
-					u.id, ds[0].ptr, u.id))
+					u.id, ds[0].Pointer, u.id))
 				continue
 			}
 			why := "pyagentspec loads that part first, so it resolves, but reordering nodes or fields breaks it"
@@ -159,7 +121,7 @@ func checkRefScope(p *Pass) {
 			}
 			p.Report(doc, u.ptr, RuleComponentRefSiblingScope, fmt.Sprintf(
 				"$component_ref %q is defined only at %s, outside this reference's own and enclosing scopes; %s — move the definition to a common ancestor's $referenced_components",
-				u.id, ds[0].ptr, why))
+				u.id, ds[0].Pointer, why))
 			continue
 		}
 		if registry.Get(u.id) != nil {
@@ -199,7 +161,7 @@ func reportRefCycles(p *Pass, doc *compile.Doc, ri *refIndex) {
 		color[key] = grey
 		stack = append(stack, key)
 		for _, u := range ri.deps[key] {
-			if _, ok := ri.defs[u.id]; !ok {
+			if _, ok := ri.ByKey[u.id]; !ok {
 				continue
 			}
 			switch color[u.id] {
@@ -222,7 +184,7 @@ func reportRefCycles(p *Pass, doc *compile.Doc, ri *refIndex) {
 		stack = stack[:len(stack)-1]
 		color[key] = black
 	}
-	for _, key := range ri.order {
+	for _, key := range ri.Order {
 		if color[key] == white {
 			visit(key)
 		}
@@ -243,15 +205,15 @@ func checkDuplicateDefinitions(p *Pass) {
 	if foreignFormat(doc.Root) != "" {
 		return
 	}
-	ri := p.defs()
+	defs := p.model().Defs
 	var repeated []string // pointers of second definitions: their ids are reported as the key
-	for _, key := range ri.order {
-		ds := ri.defs[key]
+	for _, key := range defs.Order {
+		ds := defs.ByKey[key]
 		for _, d := range ds[1:] {
-			repeated = append(repeated, d.ptr)
-			p.Report(doc, d.ptr, RuleComponentRefKeyRepeated, fmt.Sprintf(
+			repeated = append(repeated, d.Pointer)
+			p.Report(doc, d.Pointer, RuleComponentRefKeyRepeated, fmt.Sprintf(
 				"$referenced_components key %q is defined again here (first at %s); the SDKs keep one table for the whole document and refuse the second definition",
-				key, ds[0].ptr))
+				key, ds[0].Pointer))
 		}
 	}
 	ids := map[string][]*compile.Node{} // pointers are built only for the ids seen twice
@@ -491,7 +453,7 @@ func (s *loadSim) ref(n *compile.Node) {
 	}
 	def, ok := s.table[id]
 	if !ok {
-		if len(s.ri.defs[id]) > 0 {
+		if len(s.ri.ByKey[id]) > 0 {
 			s.tooEarly[n] = true
 		}
 		return

@@ -182,8 +182,8 @@ type Pass struct {
 	prompts *prompts.Report // the analysis's prompt report, when it computed one (Options.Prompts)
 	comps   []scanComponent // the flow file's components (flowComponents), found once for every scan
 	compsOK bool
-	dm      *docModel // the flow file's model (docModel), built once per review
-	ri      *refIndex // its definitions (defs), built once per review
+	// flowModel is the flow file's model (model), read once per review.
+	flowModel *compile.Model
 }
 
 // Report records a finding of rule r at the value ptr names in doc, with

@@ -65,7 +65,7 @@ func checkContextSlots(p *Pass) {
 	if slotsNode == nil && !depDeclared && !bytes.Contains(doc.Src, []byte("contextRefs")) {
 		return // nothing of the contract applies (the common case: no slots)
 	}
-	flows := compile.Flows(root)
+	flows := a.Flows()
 	reg := a.RegistryComponents()
 
 	slotStubStartToEnd(p, flows, reg)

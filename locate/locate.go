@@ -93,7 +93,7 @@ func New(a *compile.Agent) *Index { return NewWith(a, nil) }
 func NewWith(a *compile.Agent, graphOf GraphOf) *Index {
 	x := &Index{a: a, graphOf: graphOf}
 	if a != nil && a.Flow != nil && a.Flow.Root != nil {
-		x.flows = compile.Flows(a.Flow.Root)
+		x.flows = a.Flows()
 	}
 	return x
 }

@@ -377,7 +377,7 @@ func (b *builder) countAll(enc0, text string) Counts {
 func (b *builder) collect() {
 	root := b.a.Flow.Root
 	b.flows = map[string]*compile.Flow{}
-	flows := compile.Flows(root)
+	flows := b.a.Flows()
 	for _, f := range flows {
 		b.flows[f.Pointer] = f
 	}

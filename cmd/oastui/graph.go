@@ -128,7 +128,7 @@ func newGraphCmd() *cobra.Command {
 // flowIDs lists the ids of every Flow of the document, sorted.
 func flowIDs(a *compile.Agent) []string {
 	var ids []string
-	for _, f := range compile.Flows(a.Flow.Root) {
+	for _, f := range a.Flows() {
 		ids = append(ids, present.Text(f.ID()))
 	}
 	sort.Strings(ids)

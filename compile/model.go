@@ -1,0 +1,155 @@
+package compile
+
+import (
+	"sync"
+	"sync/atomic"
+)
+
+// Model is the flow model of an agent's flow file (one per loaded agent,
+// shared): every Flow of the document with its nodes, control edges and
+// data edges resolved through `$component_ref`s (FlowModel), the
+// document's `$referenced_components` definitions, and the components that
+// may run a child agent. The linter's flow-graph, data-flow and I/O rules,
+// the graphs (flowgraph, and through them the dry run and the prompt
+// report) and the workspace's child calls read it; Agent.Model builds it
+// once, on first use, in one walk of the document. Nobody modifies it.
+type Model struct {
+	Flows []*FlowModel // every Flow of the document, in source order (the order and nesting of Flows)
+	Defs  *Definitions // the document's $referenced_components definitions
+
+	flows    []*Flow              // the Flow of each of Flows (Agent.Flows)
+	byNode   map[*Node]*FlowModel // Flow component → its model
+	callers  []*Node              // every component of a type that may run a child agent (CalledPackage), in document order
+	registry *Node                // the registry's components, which references resolve against
+}
+
+// modelCache holds an agent's model, built once (Load gives every agent
+// one). It remembers the documents it is for: a copy of the agent with
+// another flow file or registry does not read it.
+type modelCache struct {
+	flow, registry *Doc
+	once           sync.Once
+	m              *Model
+}
+
+// modelBuilds counts the models built: the tests that hold one model per
+// agent per analysis read it (ModelBuilds).
+var modelBuilds atomic.Uint64
+
+// ModelBuilds is the number of flow models (Agent.Model) this process has
+// built.
+func ModelBuilds() uint64 { return modelBuilds.Load() }
+
+// Model is the flow model of the agent's flow file, built on first use
+// and shared by every reader, concurrent ones included. An agent that was
+// not made by Load (one written by hand, as tests do) gets a new model on
+// every call. A nil agent, or one whose flow file did not parse, has an
+// empty model.
+func (a *Agent) Model() *Model {
+	if a == nil {
+		return &Model{}
+	}
+	if c := a.model; c != nil && c.flow == a.Flow && c.registry == a.Registry {
+		c.once.Do(func() { c.m = buildModel(a) })
+		return c.m
+	}
+	return buildModel(a)
+}
+
+// Flows lists every Flow of the agent's flow file as Flows(a.Flow.Root)
+// does, from the agent's model (nil when the flow file did not parse).
+// Callers must not modify the list nor its Flows.
+func (a *Agent) Flows() []*Flow { return a.Model().flows }
+
+// buildModel models the agent's flow file: one walk lists its Flows, its
+// definitions and its calling components, then each Flow is resolved.
+func buildModel(a *Agent) *Model {
+	modelBuilds.Add(1)
+	m := &Model{Defs: newDefinitions(), registry: a.RegistryComponents()}
+	if a.Flow == nil || a.Flow.Root == nil {
+		return m
+	}
+	var nest flowNesting
+	WalkNodes(a.Flow.Root, func(n *Node) bool {
+		if n.Kind != Object {
+			return true
+		}
+		ct := ComponentType(n)
+		ptr, named := "", false
+		if ct == "Flow" {
+			ptr, named = nest.add(n).Pointer, true
+		}
+		if rc := n.Get("$referenced_components"); rc.Is(Object) {
+			if !named {
+				ptr = PointerOf(n) // a pointer only for the few objects that need one
+			}
+			m.Defs.add(ptr, rc)
+		}
+		switch ct {
+		case "AgentNode", "FlowNode", "MapNode", "ParallelMapNode", "CatchExceptionNode":
+			m.callers = append(m.callers, n)
+		}
+		return true
+	})
+	m.flows = nest.flows
+	m.Flows = make([]*FlowModel, len(m.flows))
+	m.byNode = make(map[*Node]*FlowModel, len(m.flows))
+	for i, f := range m.flows {
+		fm := m.buildFlow(f)
+		m.Flows[i] = fm
+		m.byNode[f.Node] = fm
+	}
+	return m
+}
+
+// FlowByNode is the model of the Flow component n of the document, or nil.
+func (m *Model) FlowByNode(n *Node) *FlowModel { return m.byNode[n] }
+
+// FlowOf is the model of Flow f: the document's (the same component with
+// the same pointer and enclosing Flows) when f is one of its Flows, else
+// one built now for f alone — a registry component's Flow, a Flow of
+// another document — whose references resolve in f's scopes and the
+// registry only.
+func (m *Model) FlowOf(f *Flow) *FlowModel {
+	if fm := m.byNode[f.Node]; fm != nil && sameFlow(fm.Flow, f) {
+		return fm
+	}
+	alone := &Model{registry: m.registry}
+	return alone.buildFlow(f)
+}
+
+// sameFlow: a and b are the same component at the same place, in the same
+// enclosing Flows (so every reference resolves alike in both).
+func sameFlow(a, b *Flow) bool {
+	for ; a != nil && b != nil; a, b = a.Parent, b.Parent {
+		if a.Node != b.Node || a.Pointer != b.Pointer {
+			return false
+		}
+	}
+	return a == nil && b == nil
+}
+
+// Resolve follows the reference n found at ptr inside Flow f as the Agent
+// Spec SDKs would: the Flow's own and enclosing scopes and the registry
+// first (Flow.Resolve), then the `$referenced_components` of an enclosing
+// component (RefLexical), then any definition in the document
+// (RefDocument). n itself (RefInline) when it is not a reference. With f
+// nil the Flow's scopes and the registry are skipped.
+func (m *Model) Resolve(f *Flow, n *Node, ptr string) Resolved {
+	id, isRef := RefID(n)
+	if !isRef {
+		return Resolved{Node: n, Pointer: ptr, Scope: RefInline, Owner: f}
+	}
+	if f != nil {
+		if r := f.Resolve(n, ptr, m.registry); r.Node != nil {
+			return r
+		}
+	}
+	if d := m.Defs.Lexical(id, ptr); d != nil {
+		return Resolved{Node: d.Node, Pointer: d.Pointer, Scope: RefLexical}
+	}
+	if d := m.Defs.First(id); d != nil {
+		return Resolved{Node: d.Node, Pointer: d.Pointer, Scope: RefDocument}
+	}
+	return Resolved{Scope: RefUnresolved}
+}

@@ -1,0 +1,291 @@
+package compile
+
+// FlowModel is one Flow of the model with its parts resolved
+// (Model.Resolve): its `nodes` entries and the distinct nodes they name,
+// its start node, and its control and data edges. Endpoints are kept when
+// they do not resolve, with the ids the document writes, so that readers
+// keyed by those ids (the graphs) and readers keyed by the components'
+// identities (the linter) read the same model.
+//
+// Nodes, Control and Data are slices of values that never grow after the
+// build: take an element's address (&fm.Nodes[i]) to keep its identity,
+// which Entries, Endpoint.Node and FlowNode.Out/In point at.
+type FlowModel struct {
+	Flow      *Flow
+	Entries   []NodeEntry   // every entry of nodes, in order
+	Nodes     []FlowNode    // the distinct nodes (by identity) the entries resolve to, in nodes order
+	Start     Endpoint      // start_node
+	Control   []ControlEdge // the entries of control_flow_connections that resolve to an object, in order
+	Data      []DataEdge    // the entries of data_flow_connections that resolve to an object, in order
+	DataGiven bool          // data_flow_connections is a list (not null or absent)
+
+	byID map[string]*FlowNode // identity → node, for a flow with many nodes (NodeByID)
+}
+
+// NodeEntry is one entry of a Flow's nodes.
+type NodeEntry struct {
+	Pointer  string    // the entry in nodes
+	RawID    string    // the $component_ref key, or the id of a component written inline ("" when neither)
+	Resolved Resolved  // the component it names (Model.Resolve)
+	Node     *FlowNode // the node of the flow it is, nil when it resolves to no object
+}
+
+// FlowNode is one node of a Flow after following references.
+type FlowNode struct {
+	ID      string // identity: the component's id, else "@" and where it is defined
+	Comp    *Node  // the node component
+	Pointer string // where it is defined (the entry itself when it comes from the registry): the place findings point at
+	Type    string // its component_type
+	Name    string // its name ("" when it has none)
+	Entry   string // its first entry in nodes
+	// Repeats are its later entries in nodes (another reference to the
+	// same component, or one with the same id).
+	Repeats []string
+	Out, In []*ControlEdge // the control edges leaving and entering it, in edge order
+}
+
+// Label names the node in messages: its name, else its identity.
+func (n *FlowNode) Label() string {
+	if n.Name != "" {
+		return n.Name
+	}
+	return n.ID
+}
+
+// Endpoint is a node an edge (or start_node) names.
+type Endpoint struct {
+	Of    string // pointer of the object holding the field: the edge component, or the Flow for start_node
+	Key   string // the field: from_node, to_node, source_node, destination_node or start_node
+	RawID string // the $component_ref key, or the id of a component written inline ("" when neither)
+	Given bool   // the field is there and not null
+	Comp  *Node  // the component it resolves to; nil when it resolves to no object
+	ID    string // the identity of Comp
+	// Node is the node of the flow with that identity; nil when Comp is
+	// nil or is no node of the flow.
+	Node *FlowNode
+}
+
+// Pointer is where the endpoint's value is in the document.
+func (e *Endpoint) Pointer() string { return Append(e.Of, e.Key) }
+
+// ControlEdge is one ControlFlowEdge of a Flow.
+type ControlEdge struct {
+	Entry   string   // its entry in control_flow_connections
+	Pointer string   // the edge component (in $referenced_components when referenced; the entry when from the registry)
+	Scope   RefScope // how the entry resolved
+	Comp    *Node    // the edge component
+	Name    string
+	// Branch is from_branch when it is a string (BranchGiven); readers
+	// that follow the SDK read null or absent as "next".
+	Branch      string
+	BranchGiven bool
+	From, To    Endpoint
+}
+
+// DataEdge is one DataFlowEdge of a Flow.
+type DataEdge struct {
+	Entry               string   // its entry in data_flow_connections
+	Pointer             string   // the edge component (in $referenced_components when referenced; the entry when from the registry)
+	Ref                 string   // the entry's $component_ref ("" when the edge is written inline)
+	Scope               RefScope // how the entry resolved
+	Comp                *Node    // the edge component
+	Name                string
+	Output, Input       string // source_output, destination_input ("" when not strings)
+	Source, Destination Endpoint
+}
+
+// Label names the flow in messages: its name, else its id.
+func (fm *FlowModel) Label() string {
+	if n := fm.Flow.Node.Get("name").StringOr(""); n != "" {
+		return n
+	}
+	return fm.Flow.ID()
+}
+
+// NodeByID is the node of the flow whose identity is id, or nil.
+func (fm *FlowModel) NodeByID(id string) *FlowNode {
+	if fm.byID != nil {
+		return fm.byID[id]
+	}
+	for i := range fm.Nodes {
+		if fm.Nodes[i].ID == id {
+			return &fm.Nodes[i]
+		}
+	}
+	return nil
+}
+
+// StartNode is the node start_node names, when it is a node of the flow.
+func (fm *FlowModel) StartNode() *FlowNode { return fm.Start.Node }
+
+// byIDFrom is the node count from which a flow indexes its nodes by
+// identity; smaller flows scan (no map per flow).
+const byIDFrom = 16
+
+// buildFlow models Flow f.
+func (m *Model) buildFlow(f *Flow) *FlowModel {
+	fn := f.Node
+	nodes := fn.Get("nodes").itemsOrNil()
+	ctrl := fn.Get("control_flow_connections").itemsOrNil()
+	dfc := fn.Get("data_flow_connections")
+	data := dfc.itemsOrNil()
+	fm := &FlowModel{Flow: f, Entries: make([]NodeEntry, 0, len(nodes)), Nodes: make([]FlowNode, 0, len(nodes)),
+		Control: make([]ControlEdge, 0, len(ctrl)), Data: make([]DataEdge, 0, len(data)), DataGiven: dfc.Is(Array)}
+
+	if len(nodes) > 0 {
+		nodesPtr := Append(f.Pointer, "nodes")
+		for i, it := range nodes {
+			ptr := AppendIndex(nodesPtr, i)
+			r := m.Resolve(f, it, ptr)
+			fm.Entries = append(fm.Entries, NodeEntry{Pointer: ptr, RawID: rawEndpointID(it), Resolved: r, Node: fm.addNode(r, ptr)})
+		}
+	}
+	fm.Start = m.endpoint(fm, fn, f.Pointer, "start_node")
+
+	if len(ctrl) > 0 {
+		cfPtr := Append(f.Pointer, "control_flow_connections")
+		for i, it := range ctrl {
+			ptr := AppendIndex(cfPtr, i)
+			r := m.Resolve(f, it, ptr)
+			if r.Node == nil || r.Node.Kind != Object {
+				continue
+			}
+			e := r.Node
+			ce := ControlEdge{Entry: ptr, Pointer: definedAt(r, ptr), Scope: r.Scope, Comp: e, Name: e.Get("name").StringOr("")}
+			ce.Branch, ce.BranchGiven = e.Get("from_branch").Str()
+			ce.From = m.endpoint(fm, e, ce.Pointer, "from_node")
+			ce.To = m.endpoint(fm, e, ce.Pointer, "to_node")
+			fm.Control = append(fm.Control, ce)
+			c := &fm.Control[len(fm.Control)-1]
+			if c.From.Node != nil {
+				c.From.Node.Out = append(c.From.Node.Out, c)
+			}
+			if c.To.Node != nil {
+				c.To.Node.In = append(c.To.Node.In, c)
+			}
+		}
+	}
+
+	if len(data) > 0 {
+		dfPtr := Append(f.Pointer, "data_flow_connections")
+		for i, it := range data {
+			ptr := AppendIndex(dfPtr, i)
+			r := m.Resolve(f, it, ptr)
+			if r.Node == nil || r.Node.Kind != Object {
+				continue
+			}
+			e := r.Node
+			de := DataEdge{Entry: ptr, Pointer: definedAt(r, ptr), Ref: it.Get("$component_ref").StringOr(""), Scope: r.Scope, Comp: e,
+				Name: e.Get("name").StringOr(""), Output: e.Get("source_output").StringOr(""), Input: e.Get("destination_input").StringOr("")}
+			de.Source = m.endpoint(fm, e, de.Pointer, "source_node")
+			de.Destination = m.endpoint(fm, e, de.Pointer, "destination_node")
+			fm.Data = append(fm.Data, de)
+		}
+	}
+	return fm
+}
+
+// addNode adds the node the nodes entry at ptr resolves to (r), or
+// records the entry as a repeat of a node already listed; nil when r is
+// no object.
+func (fm *FlowModel) addNode(r Resolved, ptr string) *FlowNode {
+	if r.Node == nil || r.Node.Kind != Object {
+		return nil
+	}
+	defPtr := definedAt(r, ptr)
+	id := identity(r.Node, defPtr)
+	if n := fm.NodeByID(id); n != nil {
+		n.Repeats = append(n.Repeats, ptr)
+		return n
+	}
+	fm.Nodes = append(fm.Nodes, FlowNode{ID: id, Comp: r.Node, Pointer: defPtr, Type: ComponentType(r.Node), Name: r.Node.Get("name").StringOr(""), Entry: ptr})
+	n := &fm.Nodes[len(fm.Nodes)-1]
+	switch {
+	case fm.byID != nil:
+		fm.byID[id] = n
+	case len(fm.Nodes) >= byIDFrom:
+		fm.byID = make(map[string]*FlowNode, cap(fm.Nodes))
+		for i := range fm.Nodes {
+			if _, dup := fm.byID[fm.Nodes[i].ID]; !dup {
+				fm.byID[fm.Nodes[i].ID] = &fm.Nodes[i]
+			}
+		}
+	}
+	return n
+}
+
+// endpoint resolves the node field key of obj (at objPtr) inside the flow.
+func (m *Model) endpoint(fm *FlowModel, obj *Node, objPtr, key string) Endpoint {
+	v := obj.Get(key)
+	ep := Endpoint{Of: objPtr, Key: key, RawID: rawEndpointID(v), Given: v != nil && v.Kind != Null}
+	if !ep.Given {
+		return ep
+	}
+	id, isRef := RefID(v)
+	switch {
+	case !isRef:
+		if v.Kind != Object {
+			return ep
+		}
+		ep.Comp = v
+		if ep.ID = v.Get("id").StringOr(""); ep.ID == "" {
+			ep.ID = "@" + ep.Pointer()
+		}
+	default:
+		// A reference to a definition of the Flow's own or an enclosing
+		// scope (most endpoints) is resolved as Flow.Resolve would,
+		// without building the definition's pointer: identity needs it
+		// only for a definition with no id.
+		found := false
+		for s := fm.Flow; s != nil && !found; s = s.Parent {
+			if c := s.Refs().Get(id); c != nil {
+				if c.Kind != Object {
+					return ep
+				}
+				ep.Comp, found = c, true
+				if ep.ID = c.Get("id").StringOr(""); ep.ID == "" {
+					ep.ID = "@" + Append(s.RefsPointer(), id)
+				}
+			}
+		}
+		if !found {
+			ptr := ep.Pointer()
+			r := m.Resolve(fm.Flow, v, ptr)
+			if r.Node == nil || r.Node.Kind != Object {
+				return ep
+			}
+			ep.Comp, ep.ID = r.Node, identity(r.Node, definedAt(r, ptr))
+		}
+	}
+	ep.Node = fm.NodeByID(ep.ID)
+	return ep
+}
+
+// definedAt is where a resolved component is defined, the reference's own
+// place (at) when it comes from the registry.
+func definedAt(r Resolved, at string) string {
+	if r.Pointer == "" {
+		return at
+	}
+	return r.Pointer
+}
+
+// identity of a component: its id when it has one, else where it is defined.
+func identity(comp *Node, ptr string) string {
+	if id := comp.Get("id").StringOr(""); id != "" {
+		return id
+	}
+	return "@" + ptr
+}
+
+// rawEndpointID is the id a node reference writes: the $component_ref
+// key, or the id of a node written inline.
+func rawEndpointID(n *Node) string {
+	if id, ok := RefID(n); ok {
+		return id
+	}
+	if n.Is(Object) {
+		return n.Get("id").StringOr("")
+	}
+	return ""
+}

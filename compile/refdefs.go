@@ -1,0 +1,83 @@
+package compile
+
+// The `$referenced_components` definitions of a whole document, as the
+// Agent Spec SDKs see them (reference/agentspec.md §4.2): one table per
+// load, so a reference that no enclosing scope defines may still be met by
+// a definition elsewhere. The flow model (Model.Resolve) falls back on
+// them, and the linter's reference-scope and duplicate checks read them.
+
+// RefDef is one entry of a `$referenced_components` block.
+type RefDef struct {
+	Key     string
+	Node    *Node  // the definition
+	Pointer string // where it is defined
+	Owner   string // pointer of the object whose $referenced_components holds it
+}
+
+// Definitions lists every `$referenced_components` entry of a document.
+// A nil *Definitions holds none.
+type Definitions struct {
+	ByKey  map[string][]RefDef // key → its definitions, in source order
+	Blocks map[string]*Node    // owner pointer → its $referenced_components object
+	Order  []string            // keys in order of first definition
+}
+
+// IndexDefinitions lists the definitions of the document root (the flow
+// model holds those of an agent's flow file: Agent.Model().Defs).
+func IndexDefinitions(root *Node) *Definitions {
+	d := newDefinitions()
+	WalkNodes(root, func(n *Node) bool {
+		if n.Kind == Object {
+			if rc := n.Get("$referenced_components"); rc.Is(Object) {
+				d.add(PointerOf(n), rc) // a pointer only for the few objects that hold a block
+			}
+		}
+		return true
+	})
+	return d
+}
+
+func newDefinitions() *Definitions {
+	return &Definitions{ByKey: map[string][]RefDef{}, Blocks: map[string]*Node{}}
+}
+
+// add records the block rc of the object at owner.
+func (d *Definitions) add(owner string, rc *Node) {
+	bp := Append(owner, "$referenced_components")
+	d.Blocks[owner] = rc
+	for _, m := range rc.Members {
+		if _, seen := d.ByKey[m.Key]; !seen {
+			d.Order = append(d.Order, m.Key)
+		}
+		d.ByKey[m.Key] = append(d.ByKey[m.Key], RefDef{Key: m.Key, Node: m.Value, Pointer: Append(bp, m.Key), Owner: owner})
+	}
+}
+
+// Lexical finds key in the $referenced_components of the object at ptr or
+// of one of its ancestors, nearest first; nil when none defines it.
+func (d *Definitions) Lexical(key, ptr string) *RefDef {
+	if d == nil || len(d.ByKey[key]) == 0 {
+		return nil
+	}
+	toks := SplitPointer(ptr)
+	for i := len(toks); i >= 0; i-- {
+		owner := Pointer(toks[:i]...)
+		if blk := d.Blocks[owner]; blk != nil && blk.Get(key) != nil {
+			defs := d.ByKey[key]
+			for j := range defs {
+				if defs[j].Owner == owner {
+					return &defs[j]
+				}
+			}
+		}
+	}
+	return nil
+}
+
+// First is the first definition of key in the document, or nil.
+func (d *Definitions) First(key string) *RefDef {
+	if d == nil || len(d.ByKey[key]) == 0 {
+		return nil
+	}
+	return &d.ByKey[key][0]
+}

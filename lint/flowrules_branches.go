@@ -1,0 +1,148 @@
+package lint
+
+import (
+	"sort"
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// What the Agent Spec flow-graph rules (SPEC §3.2, reference/agentspec.md
+// §5.4–5.5) infer on top of the agent's flow model (compile.Model, read
+// through Pass.model): the branches of a node as the SDK infers them, the
+// Flow a FlowNode-like node runs, the nodes reachable from the start.
+
+// reachable returns the nodes reachable from the start node over control edges.
+func reachable(m *compile.FlowModel) map[*compile.FlowNode]bool {
+	seen := map[*compile.FlowNode]bool{}
+	s := m.StartNode()
+	if s == nil {
+		return seen
+	}
+	queue := []*compile.FlowNode{s}
+	seen[s] = true
+	for len(queue) > 0 {
+		n := queue[0]
+		queue = queue[1:]
+		for _, e := range n.Out {
+			if t := e.To.Node; t != nil && !seen[t] {
+				seen[t] = true
+				queue = append(queue, t)
+			}
+		}
+	}
+	return seen
+}
+
+// subflowModel returns the model of the Flow a FlowNode-like node runs.
+func subflowModel(dm *compile.Model, m *compile.FlowModel, n *compile.FlowNode, key string) *compile.FlowModel {
+	v := n.Comp.Get(key)
+	if v == nil {
+		return nil
+	}
+	r := dm.Resolve(m.Flow, v, compile.Append(n.Pointer, key))
+	if r.Node == nil {
+		return nil
+	}
+	return dm.FlowByNode(r.Node)
+}
+
+// branchOf is the branch a control edge leaves on: from_branch, "next"
+// when it is null or absent.
+func branchOf(e *compile.ControlEdge) string {
+	if e.BranchGiven {
+		return e.Branch
+	}
+	return "next"
+}
+
+// Node types whose branches and I/O pyagentspec infers, as in
+// reference/agentspec.md §4.6.
+var nextOnlyNodes = map[string]bool{
+	"StartNode": true, "LlmNode": true, "ToolNode": true, "ApiNode": true,
+	"InputMessageNode": true, "OutputMessageNode": true, "MapNode": true,
+	"ParallelMapNode": true, "ParallelFlowNode": true,
+}
+
+const caughtExceptionBranch = "caught_exception_branch"
+
+// branches returns the branches of a node as the SDK infers them, and
+// whether they are known (an unknown or plugin node without a declared
+// list is not).
+func branches(dm *compile.Model, m *compile.FlowModel, n *compile.FlowNode) ([]string, bool) {
+	switch {
+	case n.Type == "EndNode":
+		return nil, true
+	case nextOnlyNodes[n.Type]:
+		return []string{"next"}, true
+	case n.Type == "BranchingNode":
+		mp := n.Comp.Get("mapping")
+		if !mp.Is(compile.Object) {
+			return nil, false
+		}
+		set := map[string]bool{"default": true}
+		for _, mem := range mp.Members {
+			if s, ok := mem.Value.Str(); ok {
+				set[s] = true
+			}
+		}
+		return sortedKeys(set), true
+	case n.Type == "FlowNode" || n.Type == "CatchExceptionNode":
+		sub := subflowModel(dm, m, n, "subflow")
+		if sub == nil {
+			return nil, false
+		}
+		set := map[string]bool{}
+		for i := range sub.Nodes {
+			if sn := &sub.Nodes[i]; sn.Type == "EndNode" {
+				set[sn.Comp.Get("branch_name").StringOr("next")] = true
+			}
+		}
+		if len(set) == 0 {
+			set["next"] = true
+		}
+		if n.Type == "CatchExceptionNode" {
+			set[caughtExceptionBranch] = true
+		}
+		return sortedKeys(set), true
+	}
+	// AgentNode (custom branches allowed), plugins, unknown types: the
+	// declared list when there is one.
+	if bs := n.Comp.Get("branches"); bs.Is(compile.Array) && len(bs.Items) > 0 {
+		var out []string
+		for _, b := range bs.Items {
+			if s, ok := b.Str(); ok {
+				out = append(out, s)
+			}
+		}
+		return out, true
+	}
+	if n.Type == "AgentNode" {
+		return []string{"next"}, true
+	}
+	return nil, false
+}
+
+func items(n *compile.Node) []*compile.Node {
+	if n == nil || n.Kind != compile.Array {
+		return nil
+	}
+	return n.Items
+}
+
+func sortedKeys(set map[string]bool) []string {
+	out := make([]string, 0, len(set))
+	for k := range set {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+func quoteList(ss []string) string {
+	q := make([]string, len(ss))
+	for i, s := range ss {
+		q[i] = "\"" + s + "\""
+	}
+	return "[" + strings.Join(q, ", ") + "]"
+}

@@ -1,0 +1,103 @@
+package workspace
+
+import (
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint"
+)
+
+// TestOneFlowModelPerAgent: one analysis builds each agent's flow model
+// (compile.Agent.Model) once, however many readers it has. The review of
+// `oastui lint` (the flow-graph and I/O rules) with the workspace's summary
+// (the child calls) build one; every stage in review mode full — the
+// graphs, the dry run, the prompt report, the drawn flows, the summary —
+// build one for the agent and one for each child agent the dry run walks.
+func TestOneFlowModelPerAgent(t *testing.T) {
+	fixtures := filepath.Join("..", "testdata", "agents")
+	tree := callerTree(t)
+	for _, agent := range []struct{ root, name string }{
+		{tree, "caller"}, {fixtures, "orchestrator-agent"}, {fixtures, "branching-agent"}, {fixtures, "context-slot-agent"},
+	} {
+		root, name := agent.root, agent.name
+		dir := filepath.Join(root, "oastui", name)
+
+		before := compile.ModelBuilds()
+		a := ReviewAgent(root, dir, analysis.Options{})
+		if !a.Parsed || len(a.Top)+a.Steps < 0 {
+			t.Fatalf("%s: did not parse", name)
+		}
+		if (name == "orchestrator-agent" || name == "caller") && len(a.Children) == 0 {
+			t.Fatalf("%s: no child calls in the summary: the model's callers were not read", name)
+		}
+		if got := compile.ModelBuilds() - before; got != 1 {
+			t.Errorf("%s: the review and the summary built %d flow models, want 1", name, got)
+		}
+
+		ag, err := compile.Load(dir, compile.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		walked := map[*compile.Agent]bool{} // the child agents handed to the dry run
+		opts := analysis.Options{Agent: ag, Stages: analysis.Everything, Mode: lint.ModeFull}
+		opts.DryRun.Children = func(pkg string) (*compile.Agent, error) {
+			c, err := ag.FindAgent(pkg)
+			if err == nil && c != nil {
+				walked[c] = true
+			}
+			return c, err
+		}
+		before = compile.ModelBuilds()
+		s := analysis.Run(dir, opts)
+		if s.DryRun == nil || s.Prompts == nil || len(s.Flows) == 0 {
+			t.Fatalf("%s: a stage did not run", name)
+		}
+		for _, f := range s.Flows {
+			f.Drawn()
+		}
+		Summarize(root, s)
+		if name == "caller" && len(walked) != 1 {
+			t.Fatalf("%s: the dry run walked %d child agents, want 1", name, len(walked))
+		}
+		if got, want := compile.ModelBuilds()-before, uint64(1+len(walked)); got != want {
+			t.Errorf("%s: one analysis with every stage built %d flow models, want %d (the agent and %d child agents)", name, got, want, len(walked))
+		}
+	}
+}
+
+// callerTree is an agents/ tree where oastui/caller runs the child agent
+// @acme/child from two FlowNodes (a subflow of no document: the dry run
+// walks the child's own flow).
+func callerTree(t *testing.T) string {
+	t.Helper()
+	root := filepath.Join(t.TempDir(), "agents")
+	write := func(slug, name, refs, nodes, edges string) {
+		dir := filepath.Join(root, "oastui", slug)
+		if err := os.MkdirAll(filepath.Join(dir, "cinatra"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		flow := `{"agentspec_version": "26.1.0", "component_type": "Flow", "id": "` + slug + `", "name": "` + slug + `",
+  "metadata": {"cinatra": {"type": "flow"}}, "start_node": {"$component_ref": "start"},
+  "nodes": [{"$component_ref": "start"}` + nodes + `, {"$component_ref": "end"}], "control_flow_connections": [` + edges + `],
+  "$referenced_components": {"start": {"component_type": "StartNode", "id": "start", "name": "start"},
+    "end": {"component_type": "EndNode", "id": "end", "name": "end"}` + refs + `}}`
+		pkg := `{"name": "` + name + `", "version": "1.0.0", "license": "MIT"}`
+		if os.WriteFile(filepath.Join(dir, "cinatra", "oas.json"), []byte(flow), 0o644) != nil ||
+			os.WriteFile(filepath.Join(dir, "package.json"), []byte(pkg), 0o644) != nil {
+			t.Fatal("cannot write the tree")
+		}
+	}
+	edge := func(id, from, to string) string {
+		return `{"component_type": "ControlFlowEdge", "id": "` + id + `", "name": "` + id + `", "from_node": {"$component_ref": "` + from + `"}, "to_node": {"$component_ref": "` + to + `"}}`
+	}
+	write("child", "@acme/child", "", "", edge("e1", "start", "end"))
+	call := func(id string) string {
+		return `, "` + id + `": {"component_type": "FlowNode", "id": "` + id + `", "name": "` + id + `", "metadata": {"cinatra": {"packageName": "@acme/child"}}}`
+	}
+	write("caller", "@acme/caller", call("first")+call("second"), `, {"$component_ref": "first"}, {"$component_ref": "second"}`,
+		edge("e1", "start", "first")+", "+edge("e2", "first", "second")+", "+edge("e3", "second", "end"))
+	return root
+}
