@@ -70,16 +70,34 @@ func buildModel(a *Agent) *Model {
 		return m
 	}
 	var nest flowNesting
-	WalkNodes(a.Flow.Root, func(n *Node) bool {
-		if n.Kind != Object {
-			return true
+	var walk func(n *Node)
+	walk = func(n *Node) {
+		if n.Kind == Array {
+			for _, it := range n.Items {
+				walk(it)
+			}
+			return
 		}
-		ct := ComponentType(n)
+		if n.Kind != Object {
+			return
+		}
+		// the two members every object is asked about, in one scan (the
+		// last of a repeated key wins, as with Get)
+		var ctN, rc *Node
+		for _, mem := range n.Members {
+			switch mem.Key {
+			case "component_type":
+				ctN = mem.Value
+			case "$referenced_components":
+				rc = mem.Value
+			}
+		}
+		ct := ctN.StringOr("")
 		ptr, named := "", false
 		if ct == "Flow" {
 			ptr, named = nest.add(n).Pointer, true
 		}
-		if rc := n.Get("$referenced_components"); rc.Is(Object) {
+		if rc.Is(Object) {
 			if !named {
 				ptr = PointerOf(n) // a pointer only for the few objects that need one
 			}
@@ -89,8 +107,11 @@ func buildModel(a *Agent) *Model {
 		case "AgentNode", "FlowNode", "MapNode", "ParallelMapNode", "CatchExceptionNode":
 			m.callers = append(m.callers, n)
 		}
-		return true
-	})
+		for _, mem := range n.Members {
+			walk(mem.Value)
+		}
+	}
+	walk(a.Flow.Root)
 	m.flows = nest.flows
 	m.Flows = make([]*FlowModel, len(m.flows))
 	m.byNode = make(map[*Node]*FlowModel, len(m.flows))
