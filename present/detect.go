@@ -840,8 +840,12 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int) (Detection, 
 		if colon && b-a > 2 && (tok[0] == '/' && tok[1] == '/' || strings.HasPrefix(tok, `\/\/`)) {
 			marks |= markURL
 		}
-		if d, ok := secPrefixAt(value, a, b); ok {
-			return d, true, marks
+		// (no provider key is shorter than 8 bytes: most words of prose
+		// are, and skip the call)
+		if b-a >= 8 {
+			if d, ok := secPrefixAt(value, a, b); ok {
+				return d, true, marks
+			}
 		}
 		// a provider token after "=" (a query string, an assignment)
 		if lastEq > 0 && lastEq < len(tok)-8 {
@@ -873,7 +877,7 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int) (Detection, 
 				}
 			}
 			// "Bearer <literal>" inside prose
-			if prevA >= 0 && secIsAuthScheme(value[prevA:prevB]) && !secIsPlaceholderToken(tok) && secCredentialShaped(tok, false) {
+			if prevA >= 0 && (prevB-prevA == 5 || prevB-prevA == 6) && secIsAuthScheme(value[prevA:prevB]) && !secIsPlaceholderToken(tok) && secCredentialShaped(tok, false) {
 				return secDet("bearer-token", value, a, b, false), true, marks
 			}
 			// name=value inside a value: a connection string, a query string
