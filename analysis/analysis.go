@@ -137,9 +137,6 @@ func Run(path string, opts Options) (s *Snapshot) {
 		if do.Children == nil {
 			do.Children = a.FindAgent
 		}
-		if do.Flow == nil { // the walk reads the snapshot's one model of each flow
-			do.Flow = s.Flow
-		}
 		s.DryRun = dryrun.Explore(a, do)
 	}
 	if opts.Stages&StageCompile != 0 {

@@ -20,7 +20,6 @@ import (
 	"strings"
 
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/flowgraph"
 )
 
 // Defaults of Options.
@@ -43,11 +42,6 @@ type Options struct {
 	// Children finds a child agent by package name (compile's
 	// (*Agent).FindAgent); nil leaves child agents as stubs.
 	Children func(packageName string) (*compile.Agent, error)
-	// Flow is the analysis's one model of each Flow of the explored
-	// agent's document, by pointer (analysis.Snapshot.Flow): the walk reads
-	// it instead of modelling the flow again. nil: the dry run builds the
-	// models it needs (flowgraph.BuildFlow), once per exploration.
-	Flow func(ptr string) (*flowgraph.Graph, error)
 }
 
 // IO is one input or output of a step.

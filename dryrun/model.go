@@ -81,7 +81,7 @@ func (e *explorer) modelOf(a *compile.Agent, f *compile.Flow, top bool) *flowMod
 	e.models[f.Node] = m
 	// The nodes and edges are the flow's one model (flowgraph's Raw,
 	// resolved once per analysis), read in the document's own terms.
-	g := e.graphOf(a, f).Raw()
+	g := e.rawOf(a, f)
 	for _, rn := range g.Nodes {
 		n := &node{id: rn.ID, name: rn.ID, comp: rn.Comp, ptr: rn.Pointer, bfs: rn.BFS} // in and reads: made by the first data edge
 		if rn.Comp.Is(compile.Object) {
@@ -254,18 +254,11 @@ func (e *explorer) subflow(m *flowModel, n *node, depth int) *flowModel {
 	return n.sub
 }
 
-// graphOf is the one model of Flow f of agent a: the analysis's
-// (Options.Flow) for a Flow of the explored agent's document, else built
-// here, once per exploration (a child agent's flows, a registry Flow).
-func (e *explorer) graphOf(a *compile.Agent, f *compile.Flow) *flowgraph.Graph {
-	if a == e.root && e.opts.Flow != nil && a != nil && a.Flow != nil && a.Flow.Root != nil {
-		if df := e.docFlows(a)[f.Pointer]; df != nil && df.Node == f.Node {
-			if g, err := e.opts.Flow(f.Pointer); err == nil && g != nil && g.Raw() != nil {
-				return g
-			}
-		}
-	}
-	return flowgraph.BuildFlow(a, f)
+// rawOf is Flow f of agent a in the document's terms (flowgraph.Raw),
+// read from a's one flow model (compile.Agent.Model, shared by the
+// analysis); the dry run needs none of the drawn graph's labels.
+func (e *explorer) rawOf(a *compile.Agent, f *compile.Flow) *flowgraph.Raw {
+	return flowgraph.BuildRaw(a, f)
 }
 
 // docFlows maps the pointer of each Flow of a's document to it.

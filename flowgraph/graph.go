@@ -14,6 +14,7 @@ package flowgraph
 import (
 	"errors"
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -204,19 +205,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	builds.Add(1)
 	// Every id appears in nodes and again at each edge's ends: its label
 	// (present.Text, which scans for secrets) is computed once per Build.
-	labels := map[string]string{}
-	plain := label
-	label := func(s string) string {
-		if s == "" {
-			return ""
-		}
-		l, ok := labels[s]
-		if !ok {
-			l = plain(s)
-			labels[s] = l
-		}
-		return l
-	}
+	label := labeler()
 	var registry *compile.Node
 	file := ""
 	if a != nil {
@@ -225,35 +214,24 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 			file = a.Flow.Path
 		}
 	}
-	fm := a.Model().FlowOf(f)
 	resolve := func(n *compile.Node, ptr string) compile.Resolved { return f.Resolve(n, ptr, registry) }
-	nn, ne, nd := len(fm.Entries), len(fm.Control), len(fm.Data)
-	raw := &Raw{Flow: f, Start: -1, Nodes: make([]RawNode, 0, nn), Edges: make([]RawEdge, 0, ne), Data: make([]RawData, 0, nd)}
+	rm := buildRaw(a, f, label)
+	raw := rm.raw
 	g := &Graph{
 		raw:         raw,
 		FlowID:      label(f.ID()),
 		FlowName:    label(f.Node.Get("name").StringOr("")),
 		FlowPointer: f.Pointer,
 		File:        file,
-		Nodes:       make([]*Node, 0, nn),
-		Edges:       make([]Edge, 0, ne),
-		Data:        make([]DataEdge, 0, nd),
-		index:       make(map[string]int, nn),
+		Nodes:       make([]*Node, 0, len(raw.Nodes)),
+		Edges:       make([]Edge, 0, len(raw.Edges)),
+		Data:        make([]DataEdge, 0, len(raw.Data)),
+		index:       rm.index,
 	}
-	comps := make([]compile.Resolved, 0, nn) // comps[i] is the component of the node keyed g.index[…] = i
-
-	// Nodes, in `nodes` order; a node listed twice is kept once.
-	for _, en := range fm.Entries {
-		id := label(en.RawID)
-		if id == "" {
-			continue
-		}
-		if j, dup := g.index[id]; dup {
-			g.Nodes[j].related = append(g.Nodes[j].related, en.Pointer)
-			continue
-		}
-		r := en.Resolved.FlowScoped()
-		n := &Node{ID: label(id), Name: label(id), Kind: KindOther, related: []string{en.Pointer}}
+	for i, rn := range raw.Nodes {
+		id := rm.keys[i]
+		r := rm.comps[i]
+		n := &Node{ID: label(id), Name: label(id), Kind: KindOther, related: []string{rn.Entry}}
 		if r.Node != nil && r.Node.Kind == compile.Object {
 			ct := compile.ComponentType(r.Node)
 			n.ComponentType = label(ct)
@@ -264,21 +242,102 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 			n.Pointer = r.Pointer
 			addRelated(n, r, resolve)
 		}
-		comps = append(comps, r)
-		g.index[id] = len(g.Nodes)
+		n.related = append(n.related, rm.repeats[i]...)
 		g.Nodes = append(g.Nodes, n)
-		raw.Nodes = append(raw.Nodes, RawNode{ID: en.RawID, Comp: r.Node, Pointer: r.Pointer, Entry: en.Pointer, BFS: -1})
+	}
+	for _, re := range raw.Edges {
+		g.Edges = append(g.Edges, Edge{From: g.Nodes[re.From].ID, To: label(rm.keys[re.To]), Branch: label(re.Branch), Pointer: re.Pointer})
+		if re.From == re.To {
+			g.Nodes[re.From].SelfLoop = true
+		}
+	}
+	for _, rd := range raw.Data {
+		g.Data = append(g.Data, DataEdge{From: label(rm.keys[rd.From]), To: label(rm.keys[rd.To]), Pointer: rd.Pointer,
+			Output: label(rd.Output), Input: label(rd.Input)})
+	}
+	if raw.Start >= 0 {
+		g.Start = label(rm.keys[raw.Start])
 	}
 
-	// Control edges between known nodes.
+	g.order()
+	g.markBackEdges()
+	for i, n := range g.Nodes {
+		n.Approval, n.Risk = approvalOf(rm.comps[i], resolve)
+	}
+	if a != nil && a.Profile == compile.ProfileCinatra && f.Parent == nil {
+		g.numberSteps(f.Node)
+	}
+	return g
+}
+
+// labeler is label with a memory: each distinct string is presented once.
+func labeler() func(string) string {
+	labels := map[string]string{}
+	return func(s string) string {
+		if s == "" {
+			return ""
+		}
+		l, ok := labels[s]
+		if !ok {
+			l = label(s)
+			labels[s] = l
+		}
+		return l
+	}
+}
+
+// rawModel is Raw with what the graph is drawn from besides: for each
+// node, the key it is found by (the label of its id: two ids shown alike
+// are one node, as in the graph), its component, and the nodes entries
+// that repeat it.
+type rawModel struct {
+	raw     *Raw
+	index   map[string]int // key → index in raw.Nodes
+	keys    []string
+	comps   []compile.Resolved
+	repeats [][]string
+}
+
+// BuildRaw is the model of Flow f in the document's own terms that
+// BuildFlow draws its graph from (Graph.Raw), without the graph: no
+// names, labels of edges, layout order, approvals or steps. The dry run,
+// which reads only this, calls it.
+func BuildRaw(a *compile.Agent, f *compile.Flow) *Raw {
+	return buildRaw(a, f, labeler()).raw
+}
+
+// buildRaw resolves f's nodes and edges from the agent's flow model: the
+// nodes in `nodes` order (a node listed twice is kept once), the control
+// and data edges between them, the start node and the compiler's BFS
+// order. key is the label nodes are found by.
+func buildRaw(a *compile.Agent, f *compile.Flow, key func(string) string) rawModel {
+	fm := a.Model().FlowOf(f)
+	nn := len(fm.Entries)
+	raw := &Raw{Flow: f, Start: -1, Nodes: make([]RawNode, 0, nn), Edges: make([]RawEdge, 0, len(fm.Control)), Data: make([]RawData, 0, len(fm.Data))}
+	rm := rawModel{raw: raw, index: make(map[string]int, nn), keys: make([]string, 0, nn), comps: make([]compile.Resolved, 0, nn), repeats: make([][]string, 0, nn)}
+	for _, en := range fm.Entries {
+		id := key(en.RawID)
+		if id == "" {
+			continue
+		}
+		if j, dup := rm.index[id]; dup {
+			rm.repeats[j] = append(rm.repeats[j], en.Pointer)
+			continue
+		}
+		r := en.Resolved.FlowScoped()
+		rm.index[id] = len(raw.Nodes)
+		rm.keys = append(rm.keys, id)
+		rm.comps = append(rm.comps, r)
+		rm.repeats = append(rm.repeats, nil)
+		raw.Nodes = append(raw.Nodes, RawNode{ID: en.RawID, Comp: r.Node, Pointer: r.Pointer, Entry: en.Pointer, BFS: -1})
+	}
 	for i := range fm.Control {
 		e := &fm.Control[i]
 		if e.Scope.OutsideFlowScopes() {
 			continue // a component of the Flow's scopes only
 		}
-		from, to := label(e.From.RawID), label(e.To.RawID)
-		fi, ok1 := g.index[from]
-		ti, ok2 := g.index[to]
+		fi, ok1 := rm.index[key(e.From.RawID)]
+		ti, ok2 := rm.index[key(e.To.RawID)]
 		if !ok1 || !ok2 {
 			continue
 		}
@@ -286,49 +345,31 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		if e.BranchGiven {
 			branch = e.Branch
 		}
-		g.Edges = append(g.Edges, Edge{From: g.Nodes[fi].ID, To: label(to), Branch: label(branch), Pointer: e.Entry})
 		raw.Edges = append(raw.Edges, RawEdge{From: fi, To: ti, Branch: branch, Pointer: e.Entry})
-		if from == to {
-			g.Nodes[fi].SelfLoop = true
-		}
 	}
 	for i := range fm.Data {
 		e := &fm.Data[i]
 		if e.Scope.OutsideFlowScopes() {
 			continue
 		}
-		from, to := label(e.Source.RawID), label(e.Destination.RawID)
-		fi, ok := g.index[from]
-		if !ok {
+		fi, ok1 := rm.index[key(e.Source.RawID)]
+		ti, ok2 := rm.index[key(e.Destination.RawID)]
+		if !ok1 || !ok2 {
 			continue
 		}
-		ti, ok := g.index[to]
-		if !ok {
-			continue
-		}
-		g.Data = append(g.Data, DataEdge{From: label(from), To: label(to), Pointer: e.Entry, Output: label(e.Output), Input: label(e.Input)})
 		raw.Data = append(raw.Data, RawData{From: fi, To: ti, Output: e.Output, Input: e.Input, Pointer: e.Entry})
 	}
-	if id := label(fm.Start.RawID); id != "" {
-		if i, ok := g.index[id]; ok {
-			g.Start = label(id)
+	if id := key(fm.Start.RawID); id != "" {
+		if i, ok := rm.index[id]; ok {
 			raw.Start = i
 		}
 	}
-
-	g.order(f.Node)
-	g.markBackEdges()
-	for _, n := range g.Nodes {
-		var r compile.Resolved
-		if i, ok := g.index[n.ID]; ok { // n.ID is the key's label (label(label(…)), the same for every id present.Text leaves as it is)
-			r = comps[i]
+	for k, id := range compile.BFSOrder(f.Node) {
+		if i, ok := rm.index[key(id)]; ok && raw.Nodes[i].BFS < 0 {
+			raw.Nodes[i].BFS = k
 		}
-		n.Approval, n.Risk = approvalOf(r, resolve)
 	}
-	if a != nil && a.Profile == compile.ProfileCinatra && f.Parent == nil {
-		g.numberSteps(f.Node)
-	}
-	return g
+	return rm
 }
 
 // resolver resolves a component reference inside one Flow.
@@ -430,18 +471,22 @@ func addRelated(n *Node, r compile.Resolved, resolve resolver) {
 // order sets BFS positions from the compiler's own order (compile.BFSOrder:
 // seed 001, SPEC §4), appending inline nodes it does not list, and marks the
 // nodes reachable from start_node over control edges.
-func (g *Graph) order(flow *compile.Node) {
+func (g *Graph) order() {
+	// the compiler's BFS order first (Raw's BFS, the index in it), then
+	// the nodes it does not reach, in `nodes` order
+	byBFS := make([]int, 0, len(g.Nodes))
+	for i := range g.Nodes {
+		if g.raw.Nodes[i].BFS >= 0 {
+			byBFS = append(byBFS, i)
+		}
+	}
+	slices.SortFunc(byBFS, func(i, j int) int { return g.raw.Nodes[i].BFS - g.raw.Nodes[j].BFS })
 	pos := 0
 	placed := make([]bool, len(g.Nodes))
-	for k, id := range compile.BFSOrder(flow) {
-		if i, ok := g.index[label(id)]; ok && !placed[i] {
-			placed[i] = true
-			g.Nodes[i].BFS = pos
-			pos++
-			if g.raw != nil {
-				g.raw.Nodes[i].BFS = k
-			}
-		}
+	for _, i := range byBFS {
+		placed[i] = true
+		g.Nodes[i].BFS = pos
+		pos++
 	}
 	for i, n := range g.Nodes {
 		if !placed[i] {
