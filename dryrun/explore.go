@@ -400,7 +400,12 @@ func (e *explorer) follow(m *flowModel, cur *node, fr *frame, steps []Step, at, 
 		if len(cs) > 1 {
 			f2 = fr.clone()
 		}
-		s := copySteps(steps, 8)
+		// the last fork takes the path's own steps (the others got
+		// copies): a path without forks is not copied at every node
+		s := steps
+		if i < len(cs)-1 {
+			s = copySteps(steps, 8)
+		}
 		s[at].Branch = c.branch
 		if len(cur.out) == 1 && c.ed.branch == "" {
 			s[at].Branch = ""
@@ -724,7 +729,8 @@ func dedupe(outs []outcome) []outcome {
 
 // copySteps copies a path's steps for a fork (with room for more), so
 // that no two forks share a backing array: within one walk a path owns
-// its slice and appends in place.
+// its slice and appends in place (the last fork of a node takes the
+// original).
 func copySteps(s []Step, room int) []Step {
 	out := make([]Step, len(s), len(s)+room)
 	copy(out, s)
