@@ -167,10 +167,10 @@ func (m *Model) Resolve(f *Flow, n *Node, ptr string) Resolved {
 		}
 	}
 	if d := m.Defs.Lexical(id, ptr); d != nil {
-		return Resolved{Node: d.Node, Pointer: d.Pointer, Scope: RefLexical}
+		return Resolved{Node: d.Node, Pointer: d.Pointer(), Scope: RefLexical}
 	}
 	if d := m.Defs.First(id); d != nil {
-		return Resolved{Node: d.Node, Pointer: d.Pointer, Scope: RefDocument}
+		return Resolved{Node: d.Node, Pointer: d.Pointer(), Scope: RefDocument}
 	}
 	return Resolved{Scope: RefUnresolved}
 }

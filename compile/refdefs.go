@@ -8,11 +8,14 @@ package compile
 
 // RefDef is one entry of a `$referenced_components` block.
 type RefDef struct {
-	Key     string
-	Node    *Node  // the definition
-	Pointer string // where it is defined
-	Owner   string // pointer of the object whose $referenced_components holds it
+	Key   string
+	Node  *Node  // the definition
+	Owner string // pointer of the object whose $referenced_components holds it
 }
+
+// Pointer is where the definition is (built on demand: most are never
+// named).
+func (d RefDef) Pointer() string { return Append(d.Owner, "$referenced_components", d.Key) }
 
 // Definitions lists every `$referenced_components` entry of a document.
 // A nil *Definitions holds none.
@@ -43,13 +46,12 @@ func newDefinitions() *Definitions {
 
 // add records the block rc of the object at owner.
 func (d *Definitions) add(owner string, rc *Node) {
-	bp := Append(owner, "$referenced_components")
 	d.Blocks[owner] = rc
 	for _, m := range rc.Members {
 		if _, seen := d.ByKey[m.Key]; !seen {
 			d.Order = append(d.Order, m.Key)
 		}
-		d.ByKey[m.Key] = append(d.ByKey[m.Key], RefDef{Key: m.Key, Node: m.Value, Pointer: Append(bp, m.Key), Owner: owner})
+		d.ByKey[m.Key] = append(d.ByKey[m.Key], RefDef{Key: m.Key, Node: m.Value, Owner: owner})
 	}
 }
 

@@ -112,7 +112,7 @@ func checkRefScope(p *Pass) {
 			if tooEarly[u.ptr] {
 				p.Report(doc, u.ptr, RuleComponentRefLoadOrder, fmt.Sprintf(
 					"$component_ref %q is defined only at %s, a sibling part that pyagentspec loads after this reference (it loads a component's fields in model order and a $referenced_components block when it reaches its owner): loading fails with KeyError \"Missing reference for ID: %s\" — move the definition to a common ancestor's $referenced_components",
-					u.id, ds[0].Pointer, u.id))
+					u.id, ds[0].Pointer(), u.id))
 				continue
 			}
 			why := "pyagentspec loads that part first, so it resolves, but reordering nodes or fields breaks it"
@@ -121,7 +121,7 @@ func checkRefScope(p *Pass) {
 			}
 			p.Report(doc, u.ptr, RuleComponentRefSiblingScope, fmt.Sprintf(
 				"$component_ref %q is defined only at %s, outside this reference's own and enclosing scopes; %s — move the definition to a common ancestor's $referenced_components",
-				u.id, ds[0].Pointer, why))
+				u.id, ds[0].Pointer(), why))
 			continue
 		}
 		if registry.Get(u.id) != nil {
@@ -210,10 +210,11 @@ func checkDuplicateDefinitions(p *Pass) {
 	for _, key := range defs.Order {
 		ds := defs.ByKey[key]
 		for _, d := range ds[1:] {
-			repeated = append(repeated, d.Pointer)
-			p.Report(doc, d.Pointer, RuleComponentRefKeyRepeated, fmt.Sprintf(
+			ptr := d.Pointer()
+			repeated = append(repeated, ptr)
+			p.Report(doc, ptr, RuleComponentRefKeyRepeated, fmt.Sprintf(
 				"$referenced_components key %q is defined again here (first at %s); the SDKs keep one table for the whole document and refuse the second definition",
-				key, ds[0].Pointer))
+				key, ds[0].Pointer()))
 		}
 	}
 	ids := map[string][]*compile.Node{} // pointers are built only for the ids seen twice
