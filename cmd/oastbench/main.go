@@ -133,7 +133,39 @@ func run(n int, corpus string, runs int, keep, full bool) error {
 	if full {
 		cmds = append(cmds, &measured{label: "full", args: []string{"lint", tree, "--format", "json", "--mode", "full"}})
 	}
-	for range runs { // paired: the commands in turn
+	// The files the linter reads: every JSON file of every package, and
+	// the registry once (a lint run shares one read of it between its
+	// agents: compile.RegistryCache). Only their paths are kept while the
+	// linter runs: the parent's resident memory counts in a child's max
+	// RSS (the child shares the parent's pages between fork and exec).
+	paths := []string{reg}
+	agents := 0
+	err = filepath.WalkDir(tree, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && d.Name() == "_shared" {
+			return filepath.SkipDir
+		}
+		if d.IsDir() || filepath.Ext(p) != ".json" {
+			return nil
+		}
+		paths = append(paths, p)
+		if filepath.Base(p) == "oas.json" {
+			agents++
+		}
+		return nil
+	})
+	if err != nil {
+		return err
+	}
+
+	// Paired: in each run the commands in turn, then the floor (issue 27:
+	// the same files read and tokenized with jsontext on one core), so
+	// that each lint run has a floor measured beside it.
+	var floor, floorCPU []time.Duration
+	total := 0
+	for range runs {
 		for _, m := range cmds {
 			wall, maxrss, out, err := lintOnce(bin, m.args, nil)
 			if err != nil {
@@ -142,6 +174,12 @@ func run(n int, corpus string, runs int, keep, full bool) error {
 			m.walls, m.rss, m.out = append(m.walls, wall), append(m.rss, maxrss), out
 			m.cpus = append(m.cpus, lastCPU)
 		}
+		c0 := selfCPU()
+		d, n, err := readTokenizeAll(paths)
+		if err != nil {
+			return err
+		}
+		floor, floorCPU, total = append(floor, d), append(floorCPU, selfCPU()-c0), n
 	}
 	for _, m := range cmds {
 		fmt.Printf("oastui lint --format json (%s): wall %s; cpu %s; peak RSS %s (output %d bytes)\n",
@@ -167,66 +205,12 @@ func run(n int, corpus string, runs int, keep, full bool) error {
 	}
 	walls, rss, cpus := cmds[0].walls, cmds[0].rss, cmds[0].cpus
 
-	// Only now read the bytes for the baseline: the parent's resident
-	// memory counts in a child's max RSS (the child shares the parent's
-	// pages between fork and exec), so the tree must not be in memory
-	// while the linter runs.
-	// The bytes the linter reads: every file of every package, and the
-	// registry once (a lint run shares one read of it between its agents:
-	// compile.RegistryCache).
-	regBytes, err := os.ReadFile(reg)
-	if err != nil {
-		return err
-	}
-	files := [][]byte{regBytes}
-	paths := []string{reg}
-	agents := 0
-	err = filepath.WalkDir(tree, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if d.IsDir() && d.Name() == "_shared" {
-			return filepath.SkipDir
-		}
-		if d.IsDir() || filepath.Ext(p) != ".json" {
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		files = append(files, b)
-		paths = append(paths, p)
-		if filepath.Base(p) == "oas.json" {
-			agents++
-		}
-		return nil
-	})
-	if err != nil {
-		return err
-	}
-	total := 0
-	for _, b := range files {
-		total += len(b)
-	}
-
 	fmt.Printf("tree: %d agents (%d corpus agents × %d) + registry; %d JSON documents read, %.1f MB; GOMAXPROCS %d\n",
-		agents, len(slugs), n, len(files), float64(total)/1e6, runtime.GOMAXPROCS(0))
+		agents, len(slugs), n, len(paths), float64(total)/1e6, runtime.GOMAXPROCS(0))
 
-	files = nil // the floor reads them again, as the linter does
-	// The floor (issue 27): the same files read and tokenized with
-	// jsontext on one core. The tokenizing alone (the files already in
-	// memory) is printed too, for comparison with earlier rounds.
-	var floor, floorCPU, tok1, tokP []time.Duration
-	for range runs {
-		c0 := selfCPU()
-		d, err := readTokenizeAll(paths)
-		if err != nil {
-			return err
-		}
-		floor = append(floor, d)
-		floorCPU = append(floorCPU, selfCPU()-c0)
-	}
+	// The tokenizing alone (the files already in memory), for comparison
+	// with earlier rounds: only now is the tree read into memory.
+	var tok1, tokP []time.Duration
 	inMemory := make([][]byte, len(paths))
 	for i, p := range paths {
 		if inMemory[i], err = os.ReadFile(p); err != nil {
@@ -244,7 +228,13 @@ func run(n int, corpus string, runs int, keep, full bool) error {
 	bm := sorted(walls)[len(walls)/2]
 	mf, mt1 := sorted(floor)[len(floor)/2], sorted(tok1)[len(tok1)/2]
 	mc, mfc := sorted(cpus)[len(cpus)/2], sorted(floorCPU)[len(floorCPU)/2]
-	fmt.Printf("ratio (median): lint / floor = %.1f× wall (target ≤ 4×, aim 2×); lint / tokenize only = %.1f× wall\n",
+	var paired []float64
+	for i := range walls {
+		paired = append(paired, float64(walls[i])/float64(floor[i]))
+	}
+	sort.Float64s(paired)
+	fmt.Printf("ratio lint / floor, paired by run: median %.1f× wall (runs: %s; target ≤ 4×, aim 2×)\n", paired[len(paired)/2], ratios(paired))
+	fmt.Printf("ratio (medians): lint / floor = %.1f× wall; lint / tokenize only = %.1f× wall\n",
 		float64(bm)/float64(mf), float64(bm)/float64(mt1))
 	fmt.Printf("ratio (median), cpu time (steadier on a loaded machine): lint cpu %s / floor cpu %s = %.1f×\n",
 		mc, mfc, float64(mc)/float64(mfc))
@@ -298,16 +288,30 @@ func (c *countWriter) Write(p []byte) (int, error) { *c += countWriter(len(p)); 
 // readTokenizeAll reads each file and every token of it with jsontext, on
 // one goroutine, and returns the elapsed time: the floor lint is measured
 // against.
-func readTokenizeAll(paths []string) (time.Duration, error) {
+func readTokenizeAll(paths []string) (time.Duration, int, error) {
 	start := time.Now()
+	total := 0
 	for _, p := range paths {
 		b, err := os.ReadFile(p)
 		if err != nil {
-			return 0, err
+			return 0, 0, err
 		}
+		total += len(b)
 		tokenize(b)
 	}
-	return time.Since(start), nil
+	return time.Since(start), total, nil
+}
+
+// ratios prints sorted ratios.
+func ratios(r []float64) string {
+	var b bytes.Buffer
+	for i, x := range r {
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%.2f", x)
+	}
+	return b.String()
 }
 
 // tokenize reads every token of one document.
