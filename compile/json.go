@@ -395,48 +395,51 @@ func (p *parser) newNode() *Node {
 }
 
 // keepMembers copies the members of an object that just closed into a
-// slice of their exact length carved from the parse's member block; its
-// capacity is its length, so a later append (a tree edited by hand)
-// copies instead of overwriting a neighbour. An object larger than a
-// block gets its own slice.
+// slice of their exact length carved from the parse's member block (keep).
 func (p *parser) keepMembers(ms []Member) []Member {
-	n := len(ms)
+	var from *blockList[Member]
 	if p.blocks != nil {
-		out := p.blocks.members.take(n, memberBlock)
-		copy(out, ms)
-		return out
+		from = &p.blocks.members
 	}
-	if n > len(p.memberSlab) {
-		size := blockSize(len(p.src)-int(p.dec.InputOffset()), memberBytes)
-		if n > size/2 {
-			return append([]Member(nil), ms...)
-		}
-		p.memberSlab = make([]Member, size)
-	}
-	out := p.memberSlab[:n:n]
-	p.memberSlab = p.memberSlab[n:]
-	copy(out, ms)
-	return out
+	return keep(ms, from, memberBlock, &p.memberSlab, p.rest(), memberBytes)
 }
 
 // keepItems is keepMembers for the items of an array.
 func (p *parser) keepItems(items []*Node) []*Node {
-	n := len(items)
+	var from *blockList[*Node]
 	if p.blocks != nil {
-		out := p.blocks.items.take(n, itemBlock)
-		copy(out, items)
+		from = &p.blocks.items
+	}
+	return keep(items, from, itemBlock, &p.itemSlab, p.rest(), itemBytes)
+}
+
+// rest is the number of input bytes not yet read.
+func (p *parser) rest() int { return len(p.src) - int(p.dec.InputOffset()) }
+
+// keep copies s into a slice of its exact length (its capacity is its
+// length, so a later append — a tree edited by hand — copies instead of
+// overwriting a neighbour), carved from the load's blocks when there are
+// some (from, in blocks of fromSize), else from the parse's own slab,
+// which is sized to the input left (rest bytes at one entry per perEntry)
+// and replaced when s does not fit; an s larger than half a slab gets its
+// own slice.
+func keep[T any](s []T, from *blockList[T], fromSize int, slab *[]T, rest, perEntry int) []T {
+	n := len(s)
+	if from != nil {
+		out := from.take(n, fromSize)
+		copy(out, s)
 		return out
 	}
-	if n > len(p.itemSlab) {
-		size := blockSize(len(p.src)-int(p.dec.InputOffset()), itemBytes)
+	if n > len(*slab) {
+		size := blockSize(rest, perEntry)
 		if n > size/2 {
-			return append([]*Node(nil), items...)
+			return append([]T(nil), s...)
 		}
-		p.itemSlab = make([]*Node, size)
+		*slab = make([]T, size)
 	}
-	out := p.itemSlab[:n:n]
-	p.itemSlab = p.itemSlab[n:]
-	copy(out, items)
+	out := (*slab)[:n:n]
+	*slab = (*slab)[n:]
+	copy(out, s)
 	return out
 }
 
