@@ -540,7 +540,10 @@ func (e *explorer) startValues(m *flowModel, n *node, given map[string]val) ([]I
 			if given != nil && !p.hasDefault {
 				from = "parent" // the parent gave none: its own step reports it
 			}
-			v = val{v: x, from: from, enum: en, enumFrom: fmt.Sprintf("input %q of the flow", p.title)}
+			v = val{v: x, from: from, enum: en}
+			if en != nil {
+				v.enumFrom = fmt.Sprintf("input %q of the flow", p.title)
+			}
 		}
 		vals[p.title] = v
 		ios = append(ios, e.io(p, v, true))
@@ -566,7 +569,7 @@ func (e *explorer) io(p prop, v val, have bool) IO {
 // same name (name-based), else its default; otherwise it is missing.
 func (e *explorer) gather(m *flowModel, n *node, fr *frame) ([]IO, map[string]val) {
 	var ios []IO
-	vals := map[string]val{}
+	vals := make(map[string]val, len(n.inputs))
 	for _, p := range n.inputs {
 		var best val
 		found := false
@@ -596,10 +599,7 @@ func (e *explorer) produce(m *flowModel, n *node, fr *frame, outs map[string]val
 	cp := make(map[string]val, len(outs))
 	for k, v := range outs {
 		v.seq = fr.seq
-		v.from = n.id + "." + k // a consumer sees the producer
-		if v.concrete {
-			v.from += " (stubs)"
-		}
+		v.from = n.producer(k, v.concrete) // a consumer sees the producer
 		cp[k] = v
 		fr.names[k] = v
 	}
@@ -617,7 +617,10 @@ func (e *explorer) stubOutputs(m *flowModel, n *node, fr *frame) []IO {
 			v = val{v: c, from: "stubs", concrete: true}
 		} else {
 			x, en := Stub(p.schema)
-			v = val{v: x, from: "schema", enum: en, enumFrom: fmt.Sprintf("output %q of %q", p.title, n.id)}
+			v = val{v: x, from: "schema", enum: en}
+			if en != nil { // named only where a branch on it is explained
+				v.enumFrom = fmt.Sprintf("output %q of %q", p.title, n.id)
+			}
 		}
 		outs[p.title] = v
 		io := e.io(p, v, true)

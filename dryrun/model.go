@@ -55,6 +55,32 @@ type node struct {
 
 	subsDone bool
 	subs     []*flowModel // a ParallelFlowNode's subflows
+
+	producers map[producerKey]string // how a consumer names this node as the producer of an output (producer)
+}
+
+type producerKey struct {
+	output string
+	canned bool
+}
+
+// producer is how a consumer of output k of n names where its value came
+// from: "node.output", with " (stubs)" for a canned value; made once per
+// node and output, not at every visit of every path.
+func (n *node) producer(k string, canned bool) string {
+	key := producerKey{k, canned}
+	if s, ok := n.producers[key]; ok {
+		return s
+	}
+	s := n.id + "." + k
+	if canned {
+		s += " (stubs)"
+	}
+	if n.producers == nil {
+		n.producers = map[producerKey]string{}
+	}
+	n.producers[key] = s
+	return s
 }
 
 type flowModel struct {
