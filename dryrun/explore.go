@@ -568,7 +568,10 @@ func (e *explorer) io(p prop, v val, have bool) IO {
 // the data edges into it (explicit data flow) or the latest output of the
 // same name (name-based), else its default; otherwise it is missing.
 func (e *explorer) gather(m *flowModel, n *node, fr *frame) ([]IO, map[string]val) {
-	var ios []IO
+	var ios []IO // nil when the node has no inputs: the JSON says null
+	if len(n.inputs) > 0 {
+		ios = make([]IO, 0, len(n.inputs))
+	}
 	vals := make(map[string]val, len(n.inputs))
 	for _, p := range n.inputs {
 		var best val

@@ -48,10 +48,11 @@ func (e *explorer) findings(res *Result) []Finding {
 		return t
 	}
 	// visits per anchor+node: every path that runs the node
-	runs := map[string]map[int]bool{}
+	type place struct{ file, ptr string }
+	runs := map[place]map[int]bool{}
 	for _, p := range res.Paths {
 		for _, st := range p.Steps {
-			key := st.File + "#" + st.Pointer
+			key := place{st.File, st.Pointer}
 			if runs[key] == nil {
 				runs[key] = map[int]bool{}
 			}
@@ -66,15 +67,15 @@ func (e *explorer) findings(res *Result) []Finding {
 	}
 	for _, p := range res.Paths {
 		for i, st := range p.Steps {
-			nodeKey := st.File + "#" + st.Pointer
+			nodeKey := func() string { return st.File + "#" + st.Pointer } // made only for a finding
 			gate := st.Type == "InputMessageNode" || st.Type == "PluginInputMessageNode"
 			for _, io := range st.Inputs {
 				if io.Missing && io.Required {
 					code := CodeInputUnavailable
-					key := nodeKey + "/" + io.Name
+					key := nodeKey() + "/" + io.Name
 					ptr := e.place(st, io.ptr)
 					if gate {
-						code, key = CodeGateWithoutData, nodeKey
+						code, key = CodeGateWithoutData, nodeKey()
 						ptr = e.place(st, "")
 					}
 					t := get(code, key, ptr, st)
@@ -87,7 +88,7 @@ func (e *explorer) findings(res *Result) []Finding {
 					}
 				}
 				if !io.Missing && io.Mismatch != "" {
-					t := get(CodeTypeMismatch, nodeKey+"/"+io.Name, e.place(st, io.ptr), st)
+					t := get(CodeTypeMismatch, nodeKey()+"/"+io.Name, e.place(st, io.ptr), st)
 					if len(t.bad) == 0 {
 						t.detail = fmt.Sprintf("input %q of %q is declared %s but gets %s from %s", io.Name, st.Node, io.Type, describe(io.Value, io.Mismatch), io.From)
 						t.names[pathText(p.Steps[:i+1])] = true
@@ -98,7 +99,7 @@ func (e *explorer) findings(res *Result) []Finding {
 			if nests(st.Type) {
 				for _, io := range st.Outputs {
 					if io.Missing && io.Required {
-						t := get(CodeSubflowOutputMissing, nodeKey+">"+io.Name, e.place(st, ""), st)
+						t := get(CodeSubflowOutputMissing, nodeKey()+">"+io.Name, e.place(st, ""), st)
 						t.names[io.Name] = true
 						if len(t.bad) == 0 {
 							t.detail = pathText(p.Steps)
@@ -123,7 +124,7 @@ func (e *explorer) findings(res *Result) []Finding {
 	var out []Finding
 	total := len(res.Paths)
 	for _, t := range tallies {
-		visits := runs[t.step.File+"#"+t.step.Pointer]
+		visits := runs[place{t.step.File, t.step.Pointer}]
 		n, of := len(t.bad), len(visits)
 		sev := compile.Warning
 		if n == of && t.code != CodeTypeMismatch {
