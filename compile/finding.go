@@ -189,11 +189,26 @@ func SortFindings(fs []Finding) []Finding {
 		}
 		return i - j
 	})
-	byIdx := make([]Finding, len(fs))
-	for k, i := range idx {
-		byIdx[k] = fs[i]
+	// Put fs[idx[k]] at k in place, one cycle of the permutation at a
+	// time (a copy of the findings would double them at the moment a
+	// tree's report holds them all).
+	for i := range idx {
+		if idx[i] == i {
+			continue
+		}
+		held := fs[i]
+		j := i
+		for {
+			k := idx[j]
+			idx[j] = j
+			if k == i {
+				fs[j] = held
+				break
+			}
+			fs[j] = fs[k]
+			j = k
+		}
 	}
-	copy(fs, byIdx)
 	return dedupeSorted(fs)
 }
 

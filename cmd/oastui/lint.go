@@ -236,7 +236,10 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 		if tree := treeArg(args); tree != "" {
 			agents := make([]workspace.Agent, len(results))
 			for i := range results {
+				// moved, not copied: a tree of 10,000 agents holds their
+				// summaries once (lintTargetsSummary needs only these two)
 				agents[i] = results[i].agent
+				results[i].agent = workspace.Agent{Dir: agents[i].Dir, Problem: agents[i].Problem}
 			}
 			var c *lint.Config
 			if cfg != nil {
@@ -265,6 +268,7 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 	all, baselined := ci.filterBaseline(all)
 	ci.noteBaselined(stderr, textOnStdoutOnly(outs), baselined)
 
+	report.MaskOwned(all) // in place: Write would copy every finding of a tree to present one
 	err = writeOutputs(outs, report.Report{Findings: all, Files: len(targets), Docs: docs, ToolVersion: versionString(),
 		BaseDir: ci.root, Suppressed: suppressed, Baselined: baselined, Targets: lintTargetsSummary(targets, results, all, rel)}, stdout, stderr, fl.color)
 	if err != nil {

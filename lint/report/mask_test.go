@@ -51,3 +51,22 @@ func TestMask(t *testing.T) {
 		}
 	}
 }
+
+// MaskOwned presents the findings in place, as Mask would, and Mask then
+// finds nothing left to present (no copy).
+func TestMaskOwned(t *testing.T) {
+	fs := []lint.Finding{
+		{Code: "c", Message: "key " + maskToken, Location: "/$referenced_components/" + maskToken + "/id"},
+		{Code: "c", Message: "plain", Location: "/a"},
+	}
+	want := Mask(fs)
+	MaskOwned(fs)
+	for i := range fs {
+		if fs[i].Message != want[i].Message || fs[i].Location != want[i].Location {
+			t.Errorf("[%d] = %q at %q, want %q at %q", i, fs[i].Message, fs[i].Location, want[i].Message, want[i].Location)
+		}
+	}
+	if again := Mask(fs); &again[0] != &fs[0] {
+		t.Error("Mask copied findings MaskOwned had already presented")
+	}
+}

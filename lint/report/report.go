@@ -118,23 +118,7 @@ func Write(w io.Writer, f Formatter, r Report) error {
 // this is the net under every face. Fingerprint hashes the presented
 // pointer, so it is the same before and after. fs is not modified.
 func Mask(fs []lint.Finding) []lint.Finding {
-	type presented struct{ msg, loc string }
-	shown := make([]presented, len(fs))
-	// a tree's report holds thousands of findings: one part per core
-	parts := max(1, runtime.GOMAXPROCS(0))
-	per := (len(fs) + parts - 1) / parts
-	var wg sync.WaitGroup
-	for k := range parts {
-		lo, hi := min(k*per, len(fs)), min((k+1)*per, len(fs))
-		wg.Add(1)
-		go func() {
-			defer wg.Done()
-			for i := lo; i < hi; i++ {
-				shown[i] = presented{present.Lines(fs[i].Message), present.Text(fs[i].Location)}
-			}
-		}()
-	}
-	wg.Wait()
+	shown := presentAll(fs)
 	var out []lint.Finding
 	for i, f := range fs {
 		if shown[i].msg == f.Message && shown[i].loc == f.Location {
@@ -149,6 +133,40 @@ func Mask(fs []lint.Finding) []lint.Finding {
 		return fs
 	}
 	return out
+}
+
+// MaskOwned is Mask for findings the caller owns: it presents them in
+// place (a tree's report holds tens of thousands: Mask's copy of all of
+// them for one that changes would double them). Write then finds nothing
+// left to present.
+func MaskOwned(fs []lint.Finding) {
+	for i, sh := range presentAll(fs) {
+		fs[i].Message, fs[i].Location = sh.msg, sh.loc
+	}
+}
+
+// presented is a finding's message and pointer as they leave the engine.
+type presented struct{ msg, loc string }
+
+// presentAll presents every finding's message (present.Lines) and pointer
+// (present.Text), one part per core at once.
+func presentAll(fs []lint.Finding) []presented {
+	shown := make([]presented, len(fs))
+	parts := max(1, runtime.GOMAXPROCS(0))
+	per := (len(fs) + parts - 1) / parts
+	var wg sync.WaitGroup
+	for k := range parts {
+		lo, hi := min(k*per, len(fs)), min((k+1)*per, len(fs))
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := lo; i < hi; i++ {
+				shown[i] = presented{present.Lines(fs[i].Message), present.Text(fs[i].Location)}
+			}
+		}()
+	}
+	wg.Wait()
+	return shown
 }
 
 // Docs maps a finding's File to the parsed file, so that renderers can show
