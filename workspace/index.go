@@ -58,7 +58,13 @@ func Build(root string, agents []Agent, cfg *lint.Config) *Index {
 		}
 	}
 	for name, is := range dups {
-		sort.SliceStable(is, func(x, y int) bool { return pkgPath(&ix.Agents[is[x]]) < pkgPath(&ix.Agents[is[y]]) })
+		if len(is) > 1 {
+			paths := make(map[int]string, len(is)) // each once: not in the comparison
+			for _, i := range is {
+				paths[i] = pkgPath(wd, &ix.Agents[i])
+			}
+			sort.SliceStable(is, func(x, y int) bool { return paths[is[x]] < paths[is[y]] })
+		}
 		ix.byName[name] = is[0]
 		if len(is) == 1 {
 			delete(dups, name)
@@ -170,7 +176,7 @@ func (a *Agent) ownFiles() []string {
 
 // pkgPath is the path compile's package look-up orders a tree's
 // packages by (the first of a duplicate name wins).
-func pkgPath(a *Agent) string { return filepath.Join(absPath(a.Dir), "package.json") }
+func pkgPath(wd string, a *Agent) string { return filepath.Join(absFrom(wd, a.Dir), "package.json") }
 
 // findDuplicates reports, at the name of each package.json whose name
 // another package of the tree has too, the others and which one a child
