@@ -103,7 +103,16 @@ func Build(root string, agents []Agent, cfg *lint.Config) *Index {
 			own = ix.Agents[i].ownFiles()
 		}
 		ix.perAgent[i] = compile.SortFindings(append(ix.perAgent[i], out.Unused(ix.Agents[i].Dir, own, ix.Agents[i].Inline)...))
-		ix.Findings = append(ix.Findings, ix.perAgent[i]...)
+	}
+	n := 0
+	for _, fs := range ix.perAgent {
+		n += len(fs)
+	}
+	if n > 0 {
+		ix.Findings = make([]compile.Finding, 0, n) // at its size: a tree of copies has thousands
+	}
+	for _, fs := range ix.perAgent {
+		ix.Findings = append(ix.Findings, fs...)
 	}
 	ix.Findings = compile.SortFindings(ix.Findings)
 	return ix

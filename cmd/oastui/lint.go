@@ -7,6 +7,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -246,6 +247,7 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 				c = cfg.Config
 			}
 			ix := workspace.Build(tree, agents, c)
+			all = slices.Grow(all, len(ix.Findings))
 			for _, f := range ix.Findings {
 				// The agent's documents are kept only when its review found
 				// something: read the file a workspace finding points into,
