@@ -239,7 +239,7 @@ func run(n int, corpus string, runs int, keep, full bool) error {
 	fmt.Printf("ratio (median), cpu time (steadier on a loaded machine): lint cpu %s / floor cpu %s = %.1f×\n",
 		mc, mfc, float64(mc)/float64(mfc))
 	fmt.Printf("ratio (best): lint / tokenize only = %.1f× (1 goroutine)\n", float64(bw)/float64(bt1))
-	fmt.Printf("target for 1,000 agents: ≤ 60 MB peak RSS: best %.3f s, %.1f MB\n",
+	fmt.Printf("target for 1,000 agents: ≤ 60 MB peak RSS: best %.3f s, %.1f MiB\n",
 		bw.Seconds(), float64(bestInt(rss))/1024)
 	return nil
 }
@@ -412,5 +412,5 @@ func bestInt(xs []int64) int64 {
 func kibs(xs []int64) string {
 	s := append([]int64(nil), xs...)
 	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return fmt.Sprintf("best %.1f MB, median %.1f MB", float64(s[0])/1024, float64(s[len(s)/2])/1024)
+	return fmt.Sprintf("best %.1f MiB, median %.1f MiB", float64(s[0])/1024, float64(s[len(s)/2])/1024)
 }
