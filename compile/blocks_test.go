@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -162,5 +163,29 @@ func TestBlocksSlicesHaveNoSpareCapacity(t *testing.T) {
 			t.Fatalf("%s: members %d/%d, items %d/%d (len/cap)", PointerOf(n), len(n.Members), cap(n.Members), len(n.Items), cap(n.Items))
 		}
 		return true
+	})
+}
+
+// FuzzBlocksReuse: whatever two documents are, the second parsed into
+// the blocks the first was parsed into (then handed back) is the tree a
+// fresh parse gives; neither parse panics.
+func FuzzBlocksReuse(f *testing.F) {
+	for _, seed := range [][2]string{
+		{`{"a": [1, 2, {"b": "c"}], "d": {"e": null}}`, `[true, false, "x"]`},
+		{`[[[[[]]]]]`, `{"k": {"k": {"k": 1}}}`},
+		{`{"x": "` + strings.Repeat("y", 40) + `"}`, `{"x": "\u0041", "x": 2}`},
+		{`{"a": 1`, `"s"`},
+	} {
+		f.Add([]byte(seed[0]), []byte(seed[1]))
+	}
+	f.Fuzz(func(t *testing.T, first, second []byte) {
+		var b Blocks
+		parseDocInto("first.json", first, &b)
+		b.Reuse()
+		got := parseDocInto("second.json", second, &b)
+		want := ParseDoc("second.json", second)
+		if (got.Err == nil) != (want.Err == nil) || docJSON(t, got) != docJSON(t, want) {
+			t.Fatalf("a parse into reused blocks differs from a fresh parse of %q (after %q)", second, first)
+		}
 	})
 }
