@@ -2,7 +2,6 @@ package compile
 
 import (
 	"io/fs"
-	"os"
 	"path/filepath"
 	"sort"
 	"strings"
@@ -12,9 +11,12 @@ import (
 // Anything but a directory counts: a FIFO or a device there is the agent's
 // flow file, which loading then refuses with a finding ("not a regular
 // file") rather than the package being passed over.
-func IsAgentDir(dir string) bool {
+func IsAgentDir(dir string) bool { return overlay{}.isAgentDir(dir) }
+
+// isAgentDir is IsAgentDir on the disk or a git revision.
+func (o overlay) isAgentDir(dir string) bool {
 	for _, rel := range FlowCandidates {
-		if st, err := os.Stat(filepath.Join(dir, filepath.FromSlash(rel))); err == nil && !st.IsDir() {
+		if o.isFile(filepath.Join(dir, filepath.FromSlash(rel))) {
 			return true
 		}
 	}
@@ -24,10 +26,13 @@ func IsAgentDir(dir string) bool {
 // FindAgents lists the agent packages in the tree below root, sorted: every
 // directory that IsAgentDir, not looking inside an agent package, _shared,
 // node_modules or hidden directories. limit > 0 stops after that many.
-func FindAgents(root string, limit int) ([]string, error) {
+func FindAgents(root string, limit int) ([]string, error) { return findAgents(overlay{}, root, limit) }
+
+// findAgents is FindAgents on the disk or a git revision (FindAgentsRev).
+func findAgents(ov overlay, root string, limit int) ([]string, error) {
 	var out []string
 	errLimit := fs.SkipAll
-	err := filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+	err := walkDir(ov, root, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err
 		}
@@ -38,7 +43,7 @@ func FindAgents(root string, limit int) ([]string, error) {
 		if p != root && (name == "_shared" || name == "node_modules" || strings.HasPrefix(name, ".")) {
 			return filepath.SkipDir
 		}
-		if IsAgentDir(p) {
+		if ov.isAgentDir(p) {
 			out = append(out, p)
 			if limit > 0 && len(out) >= limit {
 				return errLimit
@@ -47,9 +52,9 @@ func FindAgents(root string, limit int) ([]string, error) {
 		}
 		return nil
 	})
-	if err != nil && err != errLimit {
-		return out, err
+	if err == errLimit {
+		err = nil
 	}
 	sort.Strings(out)
-	return out, nil
+	return out, err
 }

@@ -385,38 +385,7 @@ func ScanPackagesRev(root string, rev *GitRev) *PackageIndex {
 // FindAgentsRev is FindAgents over a git revision (nil: the disk): the
 // agent packages below root as the revision has them.
 func FindAgentsRev(root string, rev *GitRev) ([]string, error) {
-	if rev == nil {
-		return FindAgents(root, 0)
-	}
-	ov := overlay{rev: rev}
-	isAgent := func(dir string) bool {
-		for _, rel := range FlowCandidates {
-			if ov.isFile(filepath.Join(dir, filepath.FromSlash(rel))) {
-				return true
-			}
-		}
-		return false
-	}
-	var out []string
-	err := walkDir(ov, root, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		name := d.Name()
-		if p != root && (name == "_shared" || name == "node_modules" || strings.HasPrefix(name, ".")) {
-			return filepath.SkipDir
-		}
-		if isAgent(p) {
-			out = append(out, p)
-			return filepath.SkipDir
-		}
-		return nil
-	})
-	sort.Strings(out)
-	return out, err
+	return findAgents(overlay{rev: rev}, root, 0)
 }
 
 // IsAgentDirRev is IsAgentDir over a git revision (nil: the disk).
