@@ -466,9 +466,9 @@ func lintTargetsSummary(targets []string, results []lintResult, all []lint.Findi
 	}
 	others := map[string]int{} // a file of no target → its line in out
 	for _, f := range all {
-		abs := abs(f.File)
+		file := abs(f.File)
 		i, found := -1, false
-		for p := abs; ; {
+		for p := file; ; {
 			if i, found = byPath[p]; found {
 				break
 			}
@@ -479,10 +479,10 @@ func lintTargetsSummary(targets []string, results []lintResult, all []lint.Findi
 			p = up
 		}
 		if !found {
-			j, ok := others[abs]
+			j, ok := others[file]
 			if !ok {
 				j = len(out)
-				others[abs] = j
+				others[file] = j
 				out = append(out, report.Target{Path: rel(f.File), NotAgent: true})
 			}
 			i = j
