@@ -5,6 +5,7 @@ import (
 	"embed"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -257,18 +258,6 @@ func (r *schemaReporter) ptr(loc []string) string {
 	return compile.Pointer(append(append([]string{}, r.base...), loc...)...)
 }
 
-func locEq(a, b []string) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
-}
-
 func isChoice(e *jsonschema.ValidationError) bool {
 	switch e.ErrorKind.(type) {
 	case *kind.AnyOf, *kind.OneOf:
@@ -281,7 +270,7 @@ func isChoice(e *jsonschema.ValidationError) bool {
 // at loc: its component_type const, the $component_ref a reference needs,
 // or the JSON type of the value itself.
 func misses(e *jsonschema.ValidationError, loc []string) bool {
-	if locEq(e.InstanceLocation, loc) {
+	if slices.Equal(e.InstanceLocation, loc) {
 		switch k := e.ErrorKind.(type) {
 		case *kind.Type:
 			return true
@@ -303,7 +292,7 @@ func misses(e *jsonschema.ValidationError, loc []string) bool {
 			return true
 		}
 	}
-	if len(e.InstanceLocation) == len(loc)+1 && locEq(e.InstanceLocation[:len(loc)], loc) && e.InstanceLocation[len(loc)] == "component_type" {
+	if len(e.InstanceLocation) == len(loc)+1 && slices.Equal(e.InstanceLocation[:len(loc)], loc) && e.InstanceLocation[len(loc)] == "component_type" {
 		switch e.ErrorKind.(type) {
 		case *kind.Const, *kind.Enum:
 			return true
@@ -340,7 +329,7 @@ func mentions(e *jsonschema.ValidationError, ct string) bool {
 // wantsRef: one branch of the choice is a $component_ref reference, so the
 // choice is between component types.
 func wantsRef(e *jsonschema.ValidationError, loc []string) bool {
-	if k, ok := e.ErrorKind.(*kind.Required); ok && locEq(e.InstanceLocation, loc) {
+	if k, ok := e.ErrorKind.(*kind.Required); ok && slices.Equal(e.InstanceLocation, loc) {
 		for _, m := range k.Missing {
 			if m == "$component_ref" {
 				return true
@@ -493,7 +482,7 @@ func (r *schemaReporter) noBranch(e *jsonschema.ValidationError) {
 	want := map[string]bool{}
 	var walk func(*jsonschema.ValidationError)
 	walk = func(x *jsonschema.ValidationError) {
-		if t, ok := x.ErrorKind.(*kind.Type); ok && locEq(x.InstanceLocation, loc) {
+		if t, ok := x.ErrorKind.(*kind.Type); ok && slices.Equal(x.InstanceLocation, loc) {
 			for _, w := range t.Want {
 				want[w] = true
 			}

@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -101,7 +102,7 @@ func FuzzSplit(f *testing.F) {
 			t.Fatalf("the segments do not add up to the template %q", s)
 		}
 		if len(s) <= 4096 {
-			if want := splitReference(s); !sameSegments(segs, want) {
+			if want := splitReference(s); !slices.Equal(segs, want) {
 				t.Errorf("Split(%q) = %v, the reference gives %v", s, segs, want)
 			}
 		}
@@ -157,18 +158,6 @@ func splitReference(s string) []Segment {
 	}
 	flush()
 	return out
-}
-
-func sameSegments(a, b []Segment) bool {
-	if len(a) != len(b) {
-		return false
-	}
-	for i := range a {
-		if a[i] != b[i] {
-			return false
-		}
-	}
-	return true
 }
 
 // FuzzBuild builds the report of a fuzzed flow file (in place of the
