@@ -27,12 +27,13 @@ type agentIndex struct {
 	tried  map[string][]string // package name → the package directories tried when none loads
 }
 
-// FindAgent returns the agent of the same agents/ tree whose package.json
-// name is packageName (child-agent look-ups, reference cinatra.md §11.6).
-// The tree (TreeRoot) is scanned once per Agent; loaded children are cached.
-// When no package.json carries the name, the reference's install-layout
-// candidates are tried: <tree>/cinatra-ai/<slug>, then <tree>/<slug>
-// (slug = the part after the scope). Names with "..", NUL or more than one
+// FindAgent returns the agent of the same tree (agents/ or extensions/)
+// whose package.json name is packageName (child-agent look-ups, reference
+// cinatra.md §11.6). The tree (TreeRoot) is scanned once per Agent; loaded
+// children are cached. When no package.json carries the name, the
+// platform compiler's probe order is tried (probeDirs):
+// <tree>/cinatra-ai/<slug>, then <tree>/<legacySlug> (slug = the part
+// after the scope; LegacySlugs). Names with "..", NUL or more than one
 // "/" are refused, as the reference's path-traversal guard does.
 func (a *Agent) FindAgent(packageName string) (*Agent, error) {
 	if a == nil || a.TreeRoot == "" {
@@ -67,10 +68,7 @@ func (a *Agent) FindAgent(packageName string) (*Agent, error) {
 	if d, ok := idx.byName[packageName]; ok {
 		dirs = append(dirs, d)
 	}
-	slug := packageName[strings.LastIndexByte(packageName, '/')+1:]
-	if slug != "" {
-		dirs = append(dirs, filepath.Join(a.TreeRoot, "cinatra-ai", slug), filepath.Join(a.TreeRoot, slug))
-	}
+	dirs = append(dirs, a.probeDirs(packageName)...)
 	var child *Agent
 	for _, d := range dirs {
 		if c, err := Load(d, LoadOptions{RegistryPath: a.RegistryPath, NoSiblings: true, Overlay: a.overlay, Allow: a.ov.allow, Rev: a.ov.rev}); err == nil {
@@ -94,6 +92,35 @@ func (a *Agent) FindAgent(packageName string) (*Agent, error) {
 		return nil, fmt.Errorf("%s: %w in %s", packageName, ErrAgentNotFound, a.TreeRoot)
 	}
 	return child, nil
+}
+
+// LegacySlugs maps the two child slugs whose older package directories
+// have another name, as the compiler's child lookup does
+// (OAS_COMPILER_LEGACY_SLUG_MAP in cinatra-ai/cinatra
+// packages/agents/src/oas-compiler.ts @1b0975c9 and @87b9bf70).
+var LegacySlugs = map[string]string{
+	"drupal-agent":    "drupal-content-editor",
+	"wordpress-agent": "wordpress-content-editor",
+}
+
+// probeDirs are the package directories the platform's compiler probes for
+// a child package name (resolveAgentJsonPath in cinatra-ai/cinatra
+// packages/agents/src/oas-compiler.ts; reference cinatra.md §17.1), in its
+// order: <tree>/cinatra-ai/<slug>, then <tree>/<legacySlug> (the legacy slug
+// map, else the slug itself). The compiler probes the operator's instance
+// namespace before cinatra-ai; that namespace is not in the files, and the
+// package-name index FindAgent tries first finds a child under any vendor.
+// Each directory is loaded as a package (its flow file at FlowCandidates).
+func (a *Agent) probeDirs(packageName string) []string {
+	slug := packageName[strings.LastIndexByte(packageName, '/')+1:]
+	if slug == "" {
+		return nil
+	}
+	legacy := slug
+	if l, ok := LegacySlugs[slug]; ok {
+		legacy = l
+	}
+	return []string{filepath.Join(a.TreeRoot, "cinatra-ai", slug), filepath.Join(a.TreeRoot, legacy)}
 }
 
 // PackageIndex maps the package.json name of every package of an agents/

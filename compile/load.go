@@ -26,7 +26,7 @@ var FlowCandidates = []string{"cinatra/oas.json", "cinatra/agent.json", "agent.j
 
 // LoadOptions tune Load.
 type LoadOptions struct {
-	RegistryPath string  // --registry; empty: walk up to agents/_shared/cinatra/components.json, then built-in
+	RegistryPath string  // --registry; empty: the tree root's _shared/cinatra/components.json (agents/ or extensions/), then built-in
 	Profile      Profile // --profile; empty: detect
 	// NoSiblings skips listing and reading the package's other files
 	// (Agent.Siblings stays nil): for child agents loaded only to be looked
@@ -82,7 +82,7 @@ type Agent struct {
 	CinatraJSON  *Doc    // sibling cinatra.json, or nil
 	Registry     *Doc    // global component registry file, or nil (then BuiltinRegistry applies)
 	RegistryPath string  // where Registry came from
-	TreeRoot     string  // the nearest enclosing agents/ directory, or ""
+	TreeRoot     string  // the nearest enclosing agents/ or extensions/ directory, or ""
 	Profile      Profile // the profile in force for Flow
 	// Siblings are the package directory's other files, read for the
 	// review's credential scan; nil without a package directory (or with
@@ -207,14 +207,28 @@ func packageDirOf(ov overlay, flowPath string) string {
 	return ""
 }
 
-// findAgentsRoot walks up from dir to the nearest directory named agents.
+// TreeDirNames are the names of an agent tree's root directory: agents/
+// (the layout of the pin) and extensions/ (today's platform: the dev and
+// authoring root is <cwd>/extensions, every kind of extension beside the
+// agents; cinatra-ai/cinatra packages/agents/src/agent-runtime-mount.ts
+// @40d7f06a). Both are read the same way: agent packages at
+// <tree>/<vendor>/<slug>, the shared registry at
+// <tree>/_shared/cinatra/components.json, child agents by the compiler's
+// probe order (FindAgent).
+var TreeDirNames = []string{"agents", "extensions"}
+
+// IsTreeDir says a directory of that base name is an agent tree's root.
+func IsTreeDir(name string) bool { return name == "agents" || name == "extensions" }
+
+// findAgentsRoot walks up from dir to the nearest directory named agents
+// or extensions (TreeDirNames).
 func findAgentsRoot(dir string) string {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return ""
 	}
 	for d := abs; ; d = filepath.Dir(d) {
-		if filepath.Base(d) == "agents" {
+		if IsTreeDir(filepath.Base(d)) {
 			return d
 		}
 		if filepath.Dir(d) == d {
