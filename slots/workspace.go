@@ -30,19 +30,22 @@ func WorkspaceRoot(a *compile.Agent) string {
 	return filepath.Dir(a.FlowPath)
 }
 
-// FindWorkspaceRoot walks up from dir to a directory that holds agents/
-// (or to the parent of a directory named agents); dir itself when none.
+// FindWorkspaceRoot walks up from dir to a directory that holds an agent
+// tree, agents/ or extensions/ (or to the parent of a directory of that
+// name, compile.TreeDirNames); dir itself when none.
 func FindWorkspaceRoot(dir string) string {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
 		return dir
 	}
 	for d := abs; ; d = filepath.Dir(d) {
-		if filepath.Base(d) == "agents" {
+		if compile.IsTreeDir(filepath.Base(d)) {
 			return filepath.Dir(d)
 		}
-		if st, err := os.Stat(filepath.Join(d, "agents")); err == nil && st.IsDir() {
-			return d
+		for _, name := range compile.TreeDirNames {
+			if st, err := os.Stat(filepath.Join(d, name)); err == nil && st.IsDir() {
+				return d
+			}
 		}
 		if filepath.Dir(d) == d {
 			return abs

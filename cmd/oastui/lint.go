@@ -46,8 +46,10 @@ func newLintCmd() *cobra.Command {
 		Use:   "lint PATH... | -",
 		Short: "Review agents headless and print the findings",
 		Long: `Lint every agent named on the command line. A PATH is an agent package
-directory (agents/<vendor>/<slug>), a flow file, or a directory tree holding
-agent packages (every package below it is linted; _shared is skipped).
+directory (agents/<vendor>/<slug> or extensions/<vendor>/<slug>), a flow file,
+or a directory tree holding agent packages (every package below it is linted;
+_shared and packages with no flow file, such as connectors, artifact packs and
+skills, are skipped).
 
 Output: text (file:line:col: severity: message [code], the source line and a
 caret), json ({"schemaVersion":1,"findings":[...],"summary":{...}}), sarif

@@ -60,8 +60,9 @@ func init() {
 				"subflow). --slot ID:EXTENSION[,EXTENSION...] declares a context slot and wires it exactly\n" +
 				"as the context_slot_not_wired fix does (repeat the flag, or ID:EXT,ID2:EXT, for more).\n" +
 				"DIR must not exist or be empty; new never overwrites a file. The package name defaults\n" +
-				"to @<vendor>/<slug> when DIR is agents/<vendor>/<slug>, else @local/<slug>.",
+				"to @<vendor>/<slug> when DIR is agents/<vendor>/<slug> or extensions/<vendor>/<slug>, else @local/<slug>.",
 			Example: "  oastui new agents/acme/summary-agent\n" +
+				"  oastui new extensions/acme/summary-agent\n" +
 				"  oastui new my-agent --package @acme/my-agent --title \"My Agent\"\n" +
 				"  oastui new agents/acme/writer --slot draftContext:@cinatra-ai/brand-voice-artifact\n" +
 				"  oastui new agents/acme/pipeline --kind orchestrator --child @acme/summary-agent",
@@ -126,7 +127,7 @@ func runNew(cmd *cobra.Command, dir string, o newOptions) error {
 	pkg, title := o.pkg, o.title
 	if pkg == "" {
 		vendor := filepath.Base(filepath.Dir(dir))
-		if filepath.Base(filepath.Dir(filepath.Dir(dir))) != "agents" || !slugPattern.MatchString(vendor) {
+		if !compile.IsTreeDir(filepath.Base(filepath.Dir(filepath.Dir(dir)))) || !slugPattern.MatchString(vendor) {
 			vendor = "local"
 		}
 		pkg = "@" + vendor + "/" + slug

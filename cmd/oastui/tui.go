@@ -150,11 +150,16 @@ func openHere(dir string) (tuiTarget, error) {
 			return tuiTarget{path: pkg, agent: a}, nil
 		}
 	}
-	// Only a directory that is, or holds, agents/ is searched: the current
-	// directory may be a home directory with nothing to do with agents.
-	for _, tree := range []string{dir, filepath.Join(dir, "agents")} {
+	// Only a directory that is, or holds, an agent tree (agents/ or
+	// today's extensions/) is searched: the current directory may be a
+	// home directory with nothing to do with agents.
+	trees := []string{dir}
+	for _, name := range compile.TreeDirNames {
+		trees = append(trees, filepath.Join(dir, name))
+	}
+	for _, tree := range trees {
 		abs, err := filepath.Abs(tree)
-		if err != nil || filepath.Base(abs) != "agents" {
+		if err != nil || !compile.IsTreeDir(filepath.Base(abs)) {
 			continue
 		}
 		if found := agentsUnder(tree, 0); len(found) > 0 {

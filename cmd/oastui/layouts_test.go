@@ -1,0 +1,94 @@
+package main
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"testing"
+
+	"github.com/oastui/oastui/internal/testshared"
+)
+
+// lintCodes is what `lint --format json` of a tree found, as
+// "<package dir name> <code> <line>:<column>" lines, sorted: comparable
+// between two trees holding the same agents at other paths.
+func lintCodes(t *testing.T, tree string) []string {
+	t.Helper()
+	_, out, errs := runLintCmd(t, tree, "--format", "json")
+	var res lintJSON
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatalf("lint %s: %v\n%s", tree, err, errs)
+	}
+	var lines []string
+	for _, f := range res.Findings {
+		rel, err := filepath.Rel(tree, f.File)
+		if err != nil || strings.HasPrefix(rel, "..") {
+			rel = f.File
+		}
+		lines = append(lines, rel+" "+f.Code+" "+f.Location)
+	}
+	sort.Strings(lines)
+	return lines
+}
+
+// The faces of tree discovery read today's extensions/ tree as they read
+// agents/: lint of the tree gives the same findings at the same places of
+// the same agents (the non-agent packs beside them give none), graph
+// --workspace draws all 25, and the TUI opens the tree's list from the
+// directory holding it.
+func TestExtensionsTreeFaces(t *testing.T) {
+	dir, _ := testshared.CorpusAgents(t)
+	ext := testshared.ExtensionsTree(t)
+
+	old, now := lintCodes(t, filepath.Join(dir, "agents")), lintCodes(t, ext)
+	if strings.Join(old, "\n") != strings.Join(now, "\n") {
+		t.Errorf("lint of extensions/ differs from agents/:\nagents/:\n%s\nextensions/:\n%s", strings.Join(old, "\n"), strings.Join(now, "\n"))
+	}
+	for _, l := range now {
+		for _, pack := range []string{"gmail-connector", "email-artifacts", "brand-voice-skill", "crm-sync"} {
+			if strings.Contains(l, pack) {
+				t.Errorf("a non-agent pack has a finding: %s", l)
+			}
+		}
+	}
+
+	code, out, errs := runCmd("graph", ext, "--workspace", "--format", "mermaid")
+	if code > exitFindings {
+		t.Fatalf("graph --workspace: exit %d: %s", code, errs)
+	}
+	for _, slug := range []string{"email-outreach-agent", "email-drafting-agent"} {
+		if !strings.Contains(out, slug) {
+			t.Errorf("graph --workspace of extensions/ does not draw %s", slug)
+		}
+	}
+
+	tg, err := openHere(filepath.Dir(ext))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(tg.tree) != testshared.CorpusAgentCount {
+		t.Errorf("the TUI opens %d agents from the directory holding extensions/, want %d", len(tg.tree), testshared.CorpusAgentCount)
+	}
+}
+
+// `oastui new` names the package @vendor/slug from either tree layout.
+func TestNewInfersVendorInBothLayouts(t *testing.T) {
+	for _, tree := range []string{"agents", "extensions"} {
+		t.Run(tree, func(t *testing.T) {
+			dir := filepath.Join(t.TempDir(), tree, "acme", "foo")
+			if code, _, errs := runCmd("new", dir); code != 0 {
+				t.Fatalf("new: exit %d: %s", code, errs)
+			}
+			src, err := os.ReadFile(filepath.Join(dir, "package.json"))
+			if err != nil {
+				t.Fatal(err)
+			}
+			var pkg struct{ Name string }
+			if err := json.Unmarshal(src, &pkg); err != nil || pkg.Name != "@acme/foo" {
+				t.Errorf("package name %q (%v), want @acme/foo", pkg.Name, err)
+			}
+		})
+	}
+}
