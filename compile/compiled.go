@@ -28,7 +28,18 @@ type CompiledAgentOas struct {
 	AgentSpecVersion  any            `json:"agentSpecVersion"`
 	TriggerMode       string         `json:"triggerMode"` // "full" | "start-only"
 	GatedSteps        []GatedStep    `json:"gatedSteps"`
-	CinatraConfig     *CinatraConfig `json:"cinatraConfig"`
+	// HasArtifactBindings (cinatra#2498): the flow declares at least one
+	// outputs[].cinatra.artifact binding (HasArtifactBindings). Newer than
+	// the pinned compiler and its oracles; its place in the key order,
+	// before cinatraConfig, is the one the platform's own test doubles of
+	// the compiled result give it (approximated: the newest compiler's
+	// source is not public).
+	HasArtifactBindings bool           `json:"hasArtifactBindings"`
+	CinatraConfig       *CinatraConfig `json:"cinatraConfig"`
+	// Warnings are what the compile says without refusing (the produces
+	// road, cinatra#3051: RoadWarning); not part of the JSON, as the
+	// platform prints them rather than returning them.
+	Warnings []string `json:"-"`
 }
 
 // ApprovalPolicy holds the compiled steps in BFS order (step 0, the implicit

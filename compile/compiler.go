@@ -108,7 +108,7 @@ func (c *compiler) run() (*CompiledAgentOas, error) {
 		c.schemas,        // §11.9: inputSchema, outputSchema
 		c.agentConfig,    // §11.9: prompt, llmConfig, toolboxes
 		c.packageFiles,   // §11.10: sibling package.json and cinatra.json
-		c.artifacts,      // §11.10 (main): artifact bindings, artifact_materialize nodes
+		c.artifacts,      // §11.10 (main): artifact bindings, artifact_materialize nodes; §17.2: the produces mirror and road, hasArtifactBindings
 		c.flowMetadata,   // §11.10: type, hitlScreens, trigger mode, gated steps
 	} {
 		if err := phase(); err != nil {
@@ -360,11 +360,18 @@ func (c *compiler) artifacts() error {
 	if known {
 		produces, producesRefs = c.sib.produces, c.sib.producesRefs
 	}
+	if m := CheckProducesMirror(c.a); m != nil {
+		return fail("produces-mirror validation failed for %s: %s", c.pkg, m.Msg)
+	}
 	if errs := collectArtifactBindings(c.root, known, produces, producesRefs); len(errs) > 0 {
 		return fail("artifact output-binding validation failed for %s:\n%s", c.pkg, strings.Join(errs, "\n"))
 	}
 	if errs := collectMaterializeNodes(c.root, known, produces, producesRefs, c.bridgeData); len(errs) > 0 {
 		return fail("artifact_materialize node validation failed for %s:\n%s", c.pkg, strings.Join(errs, "\n"))
+	}
+	c.out.HasArtifactBindings = HasArtifactBindings(c.root)
+	if exts := ProducesWithoutRoad(c.a); len(exts) > 0 {
+		c.out.Warnings = append(c.out.Warnings, RoadWarning(c.pkg, exts))
 	}
 	return nil
 }
