@@ -30,7 +30,7 @@ func (e producesEntry) key() string {
 
 func (e producesEntry) label() string {
 	if e.typed {
-		return e.extension + " (" + e.objectTypeID + ")"
+		return e.extension + " (objectTypeId " + e.objectTypeID + ")"
 	}
 	return e.extension
 }

@@ -51,6 +51,7 @@ var All = assemble(
 	reportedBy(passLLMBridge, RuleLLMBridgeMissingAgentID),
 	reportedBy(passLLMBridgeUser, RuleLLMBridgeUserMissing),
 	reportedBy(passPackage, RulePackageVersionOASPkgDrift, RuleAgentPackageMissingLicense, RulePackageNameMismatch),
+	reportedBy(passProduces, RuleProducesMirrorMismatch, RuleProducesWithoutRoad),
 	reportedBy(passStartNodeInputs, RuleStartNodeInputsWithoutRequired),
 	reportedBy(passURLs, RuleUntrustedExternalURL),
 
@@ -68,7 +69,7 @@ var All = assemble(
 		RuleOASStructural, RuleLegacyField, RuleAgentNodeHITLOwnedBy, RuleAgentNodeSurfaceOverride,
 		RuleAgentNodeRequiresApprovalType, RuleUnresolvedComponentRef, RuleComponentRefOuterScope,
 		RuleDuplicateNode, RuleStartNodeCount, RuleEndNodeCount, RuleComponentRefCycle,
-		RuleObjectTypeNamespace, RuleInputMessageWithoutOutput,
+		RuleObjectTypeNamespace, RuleObjectTypeRetired, RuleInputMessageWithoutOutput,
 		RuleOASLLM001, RuleOASLLM002, RuleOASLLM003, RuleOASLLM004,
 		RuleOASRuntime001, RuleOASRuntime002, RuleOASRuntime003, RuleOASRuntime004, RuleOASRuntime005,
 		RuleOASRuntime006, RuleOASRuntime007, RuleOASRuntime008, RuleOASRuntime013),

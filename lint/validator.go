@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"regexp"
 	"sort"
 	"strings"
 
@@ -55,7 +54,11 @@ var (
 	RuleComponentRefCycle = &Rule{Code: "component_ref_cycle", Severity: compile.Blocker, Group: validatorGroup,
 		Doc: "a component contains itself through $component_ref references"}
 	RuleObjectTypeNamespace = &Rule{Code: "object_type_namespace", Severity: compile.Blocker, Group: validatorGroup,
-		Doc: "a root output's cinatra.object_type is not @scope/package:local-id (outputs[].cinatra.artifact is accepted instead)"}
+		Doc: "a root output's cinatra.artifact annotation is not an object"}
+	RuleObjectTypeRetired = &Rule{Code: "object_type_retired", Severity: compile.Suggestion, Group: validatorGroup,
+		Doc:       "a root output carries the retired cinatra.object_type annotation (cinatra#1788): today's platform ignores and strips it (the output annotation is {artifact?}), so it declares nothing",
+		Fix:       "remove it; bind the output to an artifact extension with outputs[].cinatra.artifact when the output is an artifact",
+		AutoFixes: []string{"remove the retired cinatra.object_type"}}
 	RuleInputMessageWithoutOutput = &Rule{Code: "input_message_without_output", Severity: compile.Blocker, Group: validatorGroup,
 		Doc: "an InputMessageNode of the root Flow declares no outputs, so the compiler cannot name its field (MISSING_INPUT_MESSAGE_OUTPUT)"}
 )
@@ -281,11 +284,10 @@ func (v *valCtx) checkRootCounts() {
 	}
 }
 
-var valObjectTypeRe = regexp.MustCompile(`^@[\w-]+/[\w-]+:[\w-]+$`)
-
-// checkObjectTypes: the root Flow's outputs[].cinatra annotation names an
-// object type @scope/package:local-id (older reference) or carries an
-// artifact binding object (newer reference).
+// checkObjectTypes: the root Flow's outputs[].cinatra annotation carries
+// an artifact binding object; a leftover object_type (the older
+// reference's @scope/package:local-id) is retired (cinatra#1788:
+// outputCinatraAnnotationSchema is {artifact?}, and the platform strips it).
 func (v *valCtx) checkObjectTypes() {
 	outs := v.root.Get("outputs")
 	if !outs.Is(compile.Array) {
@@ -302,18 +304,13 @@ func (v *valCtx) checkObjectTypes() {
 			v.report(compile.Append(base, "artifact"), RuleObjectTypeNamespace,
 				fmt.Sprintf("outputs[%s].cinatra.artifact must be an object (got %s)", title, valTypeName(art)))
 		}
-		ot := c.Get("object_type")
-		if ot == nil {
-			continue
-		}
-		s, ok := ot.Str()
-		if !ok || !valObjectTypeRe.MatchString(s) {
-			shown := s
-			if !ok {
-				shown = valJSON(ot)
-			}
-			v.report(compile.Append(base, "object_type"), RuleObjectTypeNamespace,
-				fmt.Sprintf(`outputs[%s].cinatra.object_type "%s" must match @scope/package:local-id`, title, shown))
+		// The retired object_type (cinatra#1788) is ignored and stripped by
+		// today's platform, whatever its value: said, never refused.
+		if c.Get("object_type") != nil {
+			ptr := compile.Append(base, "object_type")
+			v.reportFix(ptr, RuleObjectTypeRetired,
+				fmt.Sprintf("outputs[%s].cinatra.object_type is retired: the platform ignores and strips it, so it declares nothing; bind the output with cinatra.artifact when it is an artifact", title),
+				newFix("remove the retired cinatra.object_type").add(fix.Remove(v.doc, ptr)).fix())
 		}
 	}
 }

@@ -12,8 +12,8 @@ import (
 // prints them ("inputs.0.type: Invalid input: expected string, received
 // undefined"). Only the root Flow is checked, plus the ParallelFlowNodes of
 // its $referenced_components, as in the reference. The output-port
-// `cinatra` annotation follows the newer reference (object_type or
-// artifact; see object_type_namespace).
+// `cinatra` annotation is any object (today's platform reads only its
+// artifact; see object_type_namespace and object_type_retired).
 
 type valStruct struct {
 	v    *valCtx

@@ -1,11 +1,13 @@
 package main
 
 import (
+	"fmt"
 	"os"
 
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/present"
 	"github.com/spf13/cobra"
 )
 
@@ -78,12 +80,17 @@ func newCompileCmd() *cobra.Command {
 			if !ok {
 				return &exitError{code: exitFindings}
 			}
+			// What the compile says without refusing (the produces road,
+			// cinatra#3051), on stderr as the platform logs it.
+			for _, w := range s.Compiled.Warnings {
+				fmt.Fprintln(cmd.ErrOrStderr(), "warning: "+present.Text(w))
+			}
 			return nil
 		},
 	}
 	cmd.Flags().StringVarP(&outPath, "out", "o", "", "write the result to FILE (atomically) instead of stdout; nothing is written when the agent does not compile")
 	cmd.Flags().StringVar(&format, "format", "json", "output format (json)")
-	cmd.Flags().StringVar(&registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json found upward, else the built-in one)")
+	cmd.Flags().StringVar(&registry, "registry", "", "global component registry file (default: the tree's _shared/cinatra/components.json, agents/ or extensions/, else the built-in one)")
 	mustRegister(cmd, "format", completeValues("json"))
 	return cmd
 }

@@ -189,7 +189,7 @@ func TestCompileCommandGate(t *testing.T) {
 func TestCompileCommandCorpus(t *testing.T) {
 	noGate(t)
 	dir := testshared.Corpus(t)
-	for _, slug := range []string{"email-outreach-agent", "blog-pipeline-agent"} {
+	for slug, bound := range map[string]bool{"email-outreach-agent": false, "blog-pipeline-agent": true} {
 		code, out, errOut := runCLI(t, "compile", filepath.Join(dir, "agents", "cinatra-ai", slug))
 		if code != 0 {
 			t.Fatalf("%s: exit %d %s", slug, code, errOut)
@@ -204,6 +204,14 @@ func TestCompileCommandCorpus(t *testing.T) {
 		var got any
 		if json.Unmarshal(src, &exp) != nil || json.Unmarshal([]byte(out), &got) != nil {
 			t.Fatal("bad JSON")
+		}
+		// The reference is the pinned compiler's, older than
+		// hasArtifactBindings (cinatra#2498): held on its own, then left out.
+		if v, ok := got.(map[string]any)["value"].(map[string]any); ok {
+			if v["hasArtifactBindings"] != bound {
+				t.Errorf("%s: hasArtifactBindings %v, want %v", slug, v["hasArtifactBindings"], bound)
+			}
+			delete(v, "hasArtifactBindings")
 		}
 		if !reflect.DeepEqual(got, exp.Compile) {
 			t.Errorf("%s: CLI output differs from the reference", slug)

@@ -92,3 +92,23 @@ func TestNewInfersVendorInBothLayouts(t *testing.T) {
 		})
 	}
 }
+
+// `oastui compile` of today's produces cases: the road warning on stderr
+// beside a successful compile; the mirror refusal stops the compile at the
+// review gate, naming the rule.
+func TestCompileProducesCases(t *testing.T) {
+	code, out, errOut := runCLI(t, "compile", "../../lint/testdata/rules/err/produces_without_road/unkept-promise")
+	if code != 0 {
+		t.Fatalf("road: exit %d\n%s%s", code, out, errOut)
+	}
+	if !strings.Contains(out, `"hasArtifactBindings": false`) {
+		t.Errorf("road: no hasArtifactBindings false in\n%s", out)
+	}
+	if !strings.Contains(errOut, "warning: [artifact-binding] @acme/scan-agent") || !strings.Contains(errOut, "@cinatra-ai/blog-post-artifact") {
+		t.Errorf("road: stderr %q", errOut)
+	}
+	code, out, _ = runCLI(t, "compile", "../../lint/testdata/rules/err/produces_mirror_mismatch/other-extension")
+	if code != exitFindings || !strings.Contains(out, "produces_mirror_mismatch") {
+		t.Errorf("mirror: exit %d\n%s", code, out)
+	}
+}
