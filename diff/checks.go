@@ -112,6 +112,8 @@ var checks = []Check{
 	{ID: "diff_hitl_screens_changed", Level: Warn, Area: "approval", Safety: true, Inverse: "diff_hitl_screens_changed", Doc: "metadata.cinatra.hitlScreens (the screens gates show) changed."},
 	{ID: "diff_gated_step_removed", Level: Breaking, Area: "approval", Safety: true, Inverse: "diff_gated_step_added", Doc: "A step with an irreversible side effect is no longer listed in gatedSteps."},
 	{ID: "diff_gated_step_added", Level: Info, Area: "approval", Safety: true, Inverse: "diff_gated_step_removed", Doc: "A step with an irreversible side effect is now listed in gatedSteps."},
+	{ID: "diff_artifact_bindings_removed", Level: Breaking, Area: "approval", Safety: true, Inverse: "diff_artifact_bindings_added", Doc: "The compiled hasArtifactBindings flipped true → false (cinatra#2498): the flow declares no outputs[].cinatra.artifact binding any more, and the platform, which reviews only artifact-bound work, opens no review of its runs' output."},
+	{ID: "diff_artifact_bindings_added", Level: Info, Area: "approval", Safety: true, Inverse: "diff_artifact_bindings_removed", Doc: "The compiled hasArtifactBindings flipped false → true (cinatra#2498): the flow declares an artifact binding now, and the platform reviews the bound output of its runs."},
 	// slots
 	{ID: "diff_slot_added", Level: Info, Area: "slots", Inverse: "diff_slot_removed", Doc: "A context slot was added."},
 	{ID: "diff_slot_removed", Level: Warn, Area: "slots", Inverse: "diff_slot_added", Doc: "A context slot was removed: selections made for it are no longer read."},

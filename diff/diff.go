@@ -139,6 +139,7 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 		d.descriptions()
 		d.contract()
 		d.approval()
+		d.artifactBindings()
 		d.slots()
 		d.pkg()
 		d.findings()
