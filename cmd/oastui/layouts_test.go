@@ -112,3 +112,20 @@ func TestCompileProducesCases(t *testing.T) {
 		t.Errorf("mirror: exit %d\n%s", code, out)
 	}
 }
+
+// Every lint format carries the new findings (they come from the one
+// review, through the one snapshot).
+func TestProducesFindingsInEveryFormat(t *testing.T) {
+	for code, fx := range map[string]string{
+		"produces_mirror_mismatch": "../../lint/testdata/rules/err/produces_mirror_mismatch/other-extension",
+		"produces_without_road":    "../../lint/testdata/rules/err/produces_without_road/unkept-promise",
+		"object_type_retired":      "../../lint/testdata/rules/err/object_type_retired/oas.json",
+	} {
+		for _, format := range []string{"text", "json", "sarif", "github"} {
+			_, out, errs := runLintCmd(t, fx, "--format", format, "--fail-on", "suggestion")
+			if !strings.Contains(out, code) {
+				t.Errorf("lint --format %s %s: no %s\n%s%s", format, fx, code, out, errs)
+			}
+		}
+	}
+}
