@@ -107,7 +107,7 @@ func New(opts Options) (*Server, error) {
 	return s, nil
 }
 
-const instructions = `oastui reviews, compiles and draws agents written as OAS Flow files (agents/<vendor>/<slug>/cinatra/oas.json).
+const instructions = `oastui reviews, compiles and draws agents written as OAS Flow files (agents/<vendor>/<slug>/cinatra/oas.json, or today's extensions/<vendor>/<slug>/cinatra/oas.json).
 Paths are relative to the first workspace root, or absolute inside a root; results name the files of the first root relative to it.
 agent_source_review reviews a path (or inline JSON) and lists findings with positions and fixes; agent_fix previews a fix as a diff and applies it only with apply=true; agent_compile, agent_graph and context_resolve show the compiled output, the flow graph and a context slot's candidates.`
 

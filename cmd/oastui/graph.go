@@ -33,7 +33,7 @@ func newGraphCmd() *cobra.Command {
 			"ASCII) with the compiler's step numbers, approval gates (✋), subflows (⊞) and the review's\n" +
 			"blocker/warning counts per node; dot and mermaid print one node per flow node and one edge\n" +
 			"per control edge, for Graphviz and Mermaid.\n\n" +
-			"With --workspace, PATH is a directory of agent packages (agents/): graph reviews every agent and\n" +
+			"With --workspace, PATH is a directory of agent packages (agents/ or extensions/): graph reviews every agent and\n" +
 			"draws the call graph of the tree instead: orchestrator → child agent, missing children and\n" +
 			"versions the dependent does not accept marked, followed by the workspace findings.",
 		Args: cobra.ExactArgs(1),
@@ -120,7 +120,7 @@ func newGraphCmd() *cobra.Command {
 	cmd.Flags().BoolVar(&data, "data", false, "list the data-flow connections under the drawing (text)")
 	cmd.Flags().BoolVar(&noFindings, "no-findings", false, "draw no blocker/warning counts on nodes")
 	cmd.Flags().BoolVar(&ws, "workspace", false, "PATH is a tree of agents: draw how they call each other (child agents through FlowNodes/AgentNodes and package.json dependencies), with the workspace findings")
-	cmd.Flags().StringVar(&registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json found upward, else the built-in one)")
+	cmd.Flags().StringVar(&registry, "registry", "", "global component registry file (default: the tree root's _shared/cinatra/components.json, agents/ or extensions/, else the built-in one)")
 	mustRegister(cmd, "format", completeValues("text", "dot", "mermaid"))
 	return cmd
 }

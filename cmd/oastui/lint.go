@@ -92,7 +92,7 @@ writes nothing.`,
 	f := cmd.Flags()
 	addIOFlags(f, &fl.ioFlags)
 	addFixFlags(cmd, &fl.fixes)
-	f.StringVar(&fl.registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json above each agent, else the built-in one)")
+	f.StringVar(&fl.registry, "registry", "", "global component registry file (default: the _shared/cinatra/components.json of each agent's tree, agents/ or extensions/, else the built-in one)")
 	f.StringVar(&fl.profile, "profile", "", "rule profile: cinatra|agentspec (default: detected per file)")
 	f.StringVar(&fl.failOn, "fail-on", "blocker", "exit 1 when a finding is at or above: blocker|warning|suggestion|none")
 	f.StringVar(&fl.mode, "mode", string(lint.ModeDeterministic), "review mode: deterministic|advisory|full (full adds the dry run)")

@@ -66,7 +66,7 @@ func newLspCmd() *cobra.Command {
 	f.BoolVar(&stdio, "stdio", true, "talk LSP over stdin/stdout (the only transport; accepted for clients that pass it)")
 	f.StringVar(&mode, "mode", string(lint.ModeDeterministic), "review mode: deterministic|advisory")
 	f.StringVar(&profile, "profile", "", "rule profile: cinatra|agentspec (default: detected per file)")
-	f.StringVar(&registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json found upward, else the built-in one)")
+	f.StringVar(&registry, "registry", "", "global component registry file (default: the tree root's _shared/cinatra/components.json, agents/ or extensions/, else the built-in one)")
 	f.StringVar(&config, "config", "", "config file (default: the .oastui.yaml found upward from each agent)")
 	return cmd
 }

@@ -62,6 +62,6 @@ masked in every result. Nothing is printed on stdout but the protocol.`,
 		},
 	}
 	cmd.Flags().StringArrayVar(&roots, "root", nil, "a directory tools may read and fix files in when the client lists no roots (repeatable; default: the working directory)")
-	cmd.Flags().StringVar(&registry, "registry", "", "global component registry file (default: agents/_shared/cinatra/components.json found upward, else the built-in one)")
+	cmd.Flags().StringVar(&registry, "registry", "", "global component registry file (default: the tree root's _shared/cinatra/components.json, agents/ or extensions/, else the built-in one)")
 	return cmd
 }
