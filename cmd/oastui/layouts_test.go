@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/oastui/oastui/internal/testgit"
 	"github.com/oastui/oastui/internal/testshared"
 )
 
@@ -89,6 +90,14 @@ func TestNewInfersVendorInBothLayouts(t *testing.T) {
 			if err := json.Unmarshal(src, &pkg); err != nil || pkg.Name != "@acme/foo" {
 				t.Errorf("package name %q (%v), want @acme/foo", pkg.Name, err)
 			}
+			// An orchestrator's missing child is scaffolded in the same tree.
+			pipe := filepath.Join(filepath.Dir(filepath.Dir(dir)), "acme", "pipe")
+			if code, _, errs := runCmd("new", pipe, "--kind", "orchestrator", "--child", "@acme/summary-agent"); code != 0 {
+				t.Fatalf("new orchestrator: exit %d: %s", code, errs)
+			}
+			if _, err := os.Stat(filepath.Join(filepath.Dir(filepath.Dir(dir)), "acme", "summary-agent", "cinatra", "oas.json")); err != nil {
+				t.Errorf("the child was not scaffolded in %s/: %v", tree, err)
+			}
 		})
 	}
 }
@@ -127,5 +136,35 @@ func TestProducesFindingsInEveryFormat(t *testing.T) {
 				t.Errorf("lint --format %s %s: no %s\n%s%s", format, fx, code, out, errs)
 			}
 		}
+	}
+}
+
+// `oastui diff` between two git revisions of an extensions/ tree names
+// the agent's changes, a hasArtifactBindings flip among them.
+func TestDiffExtensionsTree(t *testing.T) {
+	testgit.Have(t)
+	repo := t.TempDir()
+	testgit.Git(t, repo, "", "init", "-q", "-b", "main")
+	pkg := filepath.Join(repo, "extensions", "oastui", "leaf-agent")
+	fx := "../../diff/testdata/checks/diff_artifact_bindings_added"
+	testgit.CopyTree(t, filepath.Join(fx, "old"), pkg)
+	testgit.CopyTree(t, "../../testdata/agents/_shared", filepath.Join(repo, "extensions", "_shared"))
+	if err := os.MkdirAll(filepath.Join(repo, "extensions", "cinatra-ai", "gmail-connector"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(repo, "extensions", "cinatra-ai", "gmail-connector", "package.json"), []byte(`{"name":"@cinatra-ai/gmail-connector","cinatra":{"kind":"connector"}}`), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	testgit.Git(t, repo, "", "add", "-A")
+	testgit.Git(t, repo, "", "commit", "-q", "-m", "unbound")
+	if err := os.RemoveAll(pkg); err != nil {
+		t.Fatal(err)
+	}
+	testgit.CopyTree(t, filepath.Join(fx, "new"), pkg)
+	testgit.Git(t, repo, "2026-01-02T00:00:00Z", "add", "-A")
+	testgit.Git(t, repo, "2026-01-02T00:00:00Z", "commit", "-q", "-m", "bound")
+	_, out, errs := runCLI(t, "diff", "HEAD~1", "HEAD", filepath.Join(repo, "extensions"))
+	if !strings.Contains(out, "diff_artifact_bindings_added") || strings.Contains(out, "gmail-connector") {
+		t.Errorf("diff of the extensions/ tree:\n%s%s", out, errs)
 	}
 }
