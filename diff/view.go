@@ -372,16 +372,12 @@ func (v *sideView) readArtifacts() {
 	}
 }
 
-// readPrompts reads the prompt report: the snapshot's, or one built for
-// the templates and models only (no token counts beyond the budget's).
+// readPrompts reads the snapshot's prompt report (StagePromptText:
+// templates, placeholders and models, no token counts).
 func (v *sideView) readPrompts() {
 	r := v.s.Prompts
 	if r == nil {
-		in := prompts.Input{Agent: v.s.Agent, BudgetOnly: true}
-		if v.s.Compiled != nil {
-			in.CompiledPrompt = v.s.Compiled.Prompt
-		}
-		r = prompts.Build(in)
+		return
 	}
 	for _, n := range r.Nodes {
 		key := flowKeyOf(v, n.FlowPointer) + "/" + n.ID
@@ -442,12 +438,7 @@ func (v *sideView) readPackage() {
 			kind = "agent"
 		}
 		k := kind + ":" + d.PackageName
-		if d.Version == "" && d.Form == "dependencies" {
-			vc := v.pkgDoc.Lookup(compile.Append(d.Pointer, "versionConstraint"))
-			if ver := vc.Get("version").StringOr(""); ver != "" {
-				d.Version = "=" + ver // {"kind": "exact", "version": "0.1.0"}
-			}
-		}
+		d.Version = DependencyRange(v.pkgDoc, d)
 		if _, dup := v.pkg.deps[k]; !dup || d.Version != "" {
 			v.pkg.deps[k] = d.Version
 			v.pkg.depPtr[k] = d.Pointer

@@ -130,26 +130,14 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 	}
 	base, _ := os.Getwd()
 	var results []*diff.Result
-	callers := map[string]*diff.CallerIndex{}
+	indexes := map[string]*diff.CallerIndex{} // one per tree
 	for _, p := range pairs {
-		oldSnap := diff.Analyze(p.old, oldSide.g, &cfg)
-		ns := diff.Analyze(p.new, newSide.g, &cfg)
-		if ns.Agent == nil && oldSnap.Agent == nil {
-			return usageErrorf("diff: %s: %v", p.new, ns.LoadErr)
+		r, err := diff.Run(diff.Request{OldPath: p.old, NewPath: p.new, Old: oldSide.g, New: newSide.g,
+			OldLabel: oldSide.label, NewLabel: newSide.label, Config: &cfg, Indexes: indexes})
+		if err != nil {
+			return usageErrorf("diff: %v", err)
 		}
-		named := ns // an agent on one side only is diff_agent_added/removed
-		if ns.Agent == nil {
-			named = oldSnap
-		}
-		opts := diff.Options{OldRev: oldSide.label, NewRev: newSide.label, Levels: levels}
-		if root := named.Agent.TreeRoot; root != "" {
-			if callers[root] == nil {
-				callers[root] = diff.NewCallerIndex(root, newSide.g) // once per tree
-			}
-			opts.Tree = true
-			opts.Callers = callers[root].Of(named.Agent.PackageName())
-		}
-		results = append(results, diff.Diff(oldSnap, ns, opts))
+		results = append(results, r)
 	}
 	if err := writeDiff(out, results, fl, base); err != nil {
 		return internalErrorf("diff: %v", err)
