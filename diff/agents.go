@@ -22,12 +22,12 @@ func (d *differ) presence(old, new *analysis.Snapshot, opts Options) bool {
 		return false
 	case hasAgent(new):
 		name, pkg := new.AgentName(), new.Agent.PackageName()
-		d.add("diff_agent_added", agentSubject(new), "", "", pkg+versionSuffix(new),
+		d.add(CheckAgentAdded, agentSubject(new), "", "", pkg+versionSuffix(new),
 			fmt.Sprintf("agent %s added", agentLabel(name, pkg)), nil, pos(new.Agent.Flow, ""))
 		return true
 	}
 	name, pkg := old.AgentName(), old.Agent.PackageName()
-	c := d.add("diff_agent_removed", agentSubject(old), "", pkg+versionSuffix(old), "",
+	c := d.add(CheckAgentRemoved, agentSubject(old), "", pkg+versionSuffix(old), "",
 		fmt.Sprintf("agent %s removed", agentLabel(name, pkg)), pos(old.Agent.Flow, ""), nil)
 	for _, ca := range opts.Callers {
 		c.Callers = append(c.Callers, Caller{Package: present.Text(ca.Package), Dir: ca.Dir, Via: present.Text(ca.Via), Range: present.Text(ca.Range)})

@@ -48,16 +48,16 @@ func (d *differ) graph() {
 			subj := nodeSubject(fk, id)
 			if !ok {
 				gone[id] = true
-				d.add("diff_node_removed", subj, id, o.ComponentType, "",
+				d.add(CheckNodeRemoved, subj, id, o.ComponentType, "",
 					fmt.Sprintf("%s %s (%s) removed", kindWord(o), quote(o.Name), id), pos(d.old.flow, o.Pointer), nil)
 				continue
 			}
 			if o.Name != n.Name {
-				d.add("diff_node_renamed", subj, id, o.Name, n.Name,
+				d.add(CheckNodeRenamed, subj, id, o.Name, n.Name,
 					fmt.Sprintf("node %s renamed from %s to %s", id, quote(o.Name), quote(n.Name)), pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
 			}
 			if o.ComponentType != n.ComponentType {
-				d.add("diff_node_type_changed", subj, id, o.ComponentType, n.ComponentType,
+				d.add(CheckNodeTypeChanged, subj, id, o.ComponentType, n.ComponentType,
 					fmt.Sprintf("node %s is a %s now (was a %s)", id, n.ComponentType, o.ComponentType), pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
 			}
 		}
@@ -65,7 +65,7 @@ func (d *differ) graph() {
 			if _, ok := on[id]; !ok {
 				n := nn[id]
 				gone[id] = true
-				d.add("diff_node_added", nodeSubject(fk, id), id, "", n.ComponentType,
+				d.add(CheckNodeAdded, nodeSubject(fk, id), id, "", n.ComponentType,
 					fmt.Sprintf("%s %s (%s) added", kindWord(n), quote(n.Name), id), nil, pos(d.new.flow, n.Pointer))
 			}
 		}
@@ -135,33 +135,33 @@ func (d *differ) edges(fk string, of, nf *flowView, gone map[string]bool) {
 				if branch != "" {
 					what = "branch " + quote(branch) + " of " + from
 				}
-				d.add("diff_control_edge_rewired", subj, from, ov, nv, fmt.Sprintf("%s leads to %s now (was %s)", what, nv, ov),
+				d.add(CheckControlEdgeRewired, subj, from, ov, nv, fmt.Sprintf("%s leads to %s now (was %s)", what, nv, ov),
 					pos(d.old.flow, o.ptr), pos(d.new.flow, n.ptr))
 			}
 		case n != nil:
 			nv := strings.Join(n.to, ", ")
 			if branch != "" {
-				d.add("diff_branch_added", subj, from, "", nv, fmt.Sprintf("branch %s added to %s, leading to %s", quote(branch), from, nv), nil, pos(d.new.flow, n.ptr))
+				d.add(CheckBranchAdded, subj, from, "", nv, fmt.Sprintf("branch %s added to %s, leading to %s", quote(branch), from, nv), nil, pos(d.new.flow, n.ptr))
 			} else {
-				d.add("diff_control_edge_added", subj, from, "", nv, fmt.Sprintf("%s now continues to %s", from, nv), nil, pos(d.new.flow, n.ptr))
+				d.add(CheckControlEdgeAdded, subj, from, "", nv, fmt.Sprintf("%s now continues to %s", from, nv), nil, pos(d.new.flow, n.ptr))
 			}
 		default:
 			ov := strings.Join(o.to, ", ")
 			if branch != "" {
-				d.add("diff_branch_removed", subj, from, ov, "", fmt.Sprintf("branch %s of %s removed (it led to %s)", quote(branch), from, ov), pos(d.old.flow, o.ptr), nil)
+				d.add(CheckBranchRemoved, subj, from, ov, "", fmt.Sprintf("branch %s of %s removed (it led to %s)", quote(branch), from, ov), pos(d.old.flow, o.ptr), nil)
 			} else {
-				d.add("diff_control_edge_removed", subj, from, ov, "", fmt.Sprintf("%s no longer continues to %s", from, ov), pos(d.old.flow, o.ptr), nil)
+				d.add(CheckControlEdgeRemoved, subj, from, ov, "", fmt.Sprintf("%s no longer continues to %s", from, ov), pos(d.old.flow, o.ptr), nil)
 			}
 		}
 	}
 	for _, k := range sortedKeys(od) {
 		if _, ok := nd[k]; !ok && !edgeOfGone(k, gone) {
-			d.add("diff_data_edge_removed", nodeSubject(fk, k), edgeTo(k), k, "", "data edge "+k+" removed", pos(d.old.flow, od[k]), nil)
+			d.add(CheckDataEdgeRemoved, nodeSubject(fk, k), edgeTo(k), k, "", "data edge "+k+" removed", pos(d.old.flow, od[k]), nil)
 		}
 	}
 	for _, k := range sortedKeys(nd) {
 		if _, ok := od[k]; !ok && !edgeOfGone(k, gone) {
-			d.add("diff_data_edge_added", nodeSubject(fk, k), edgeTo(k), "", k, "data edge "+k+" added", nil, pos(d.new.flow, nd[k]))
+			d.add(CheckDataEdgeAdded, nodeSubject(fk, k), edgeTo(k), "", k, "data edge "+k+" added", nil, pos(d.new.flow, nd[k]))
 		}
 	}
 }
@@ -219,7 +219,7 @@ func (d *differ) moved() {
 			np = pos(d.new.flow, n.nodes[id].Pointer)
 		}
 		before, after := neighbours(oldOrder, oldIdx[k], inNew), neighbours(newOrder, inNew[k], nil)
-		d.add("diff_node_moved", nodeSubject(fk, id), id, before, after,
+		d.add(CheckNodeMoved, nodeSubject(fk, id), id, before, after,
 			fmt.Sprintf("node %s runs at another place in the step order: after %s now (was after %s)", id, after, before), op, np)
 	}
 }
@@ -335,35 +335,35 @@ func (d *differ) contract() {
 		switch {
 		case !inOld:
 			if n.required && !n.hasDef {
-				c = d.add("diff_input_added_required", subj, "", "", portValue(n), fmt.Sprintf("required input %s added, without a default: every caller must supply it", quote(name)), nil, np)
+				c = d.add(CheckInputAddedRequired, subj, "", "", portValue(n), fmt.Sprintf("required input %s added, without a default: every caller must supply it", quote(name)), nil, np)
 			} else {
-				c = d.add("diff_input_added", subj, "", "", portValue(n), fmt.Sprintf("optional input %s added", quote(name)), nil, np)
+				c = d.add(CheckInputAdded, subj, "", "", portValue(n), fmt.Sprintf("optional input %s added", quote(name)), nil, np)
 			}
 		case !inNew:
-			c = d.add("diff_input_removed", subj, "", portValue(o), "", fmt.Sprintf("input %s removed", quote(name)), op, nil)
+			c = d.add(CheckInputRemoved, subj, "", portValue(o), "", fmt.Sprintf("input %s removed", quote(name)), op, nil)
 		default:
 			if o.typ != n.typ {
-				c = d.add("diff_input_retyped", subj, "", o.typ, n.typ, fmt.Sprintf("input %s is %s now (was %s)", quote(name), n.typ, o.typ), op, np)
+				c = d.add(CheckInputRetyped, subj, "", o.typ, n.typ, fmt.Sprintf("input %s is %s now (was %s)", quote(name), n.typ, o.typ), op, np)
 				c.Port = name
 			}
 			oreq, nreq := o.required && !o.hasDef, n.required && !n.hasDef
 			if !oreq && nreq {
-				c = d.add("diff_input_made_required", subj, "", "optional", "required", fmt.Sprintf("input %s is required now", quote(name)), op, np)
+				c = d.add(CheckInputMadeRequired, subj, "", "optional", "required", fmt.Sprintf("input %s is required now", quote(name)), op, np)
 				c.Port = name
 			} else if oreq && !nreq {
-				c = d.add("diff_input_made_optional", subj, "", "required", "optional", fmt.Sprintf("input %s is optional now", quote(name)), op, np)
+				c = d.add(CheckInputMadeOptional, subj, "", "required", "optional", fmt.Sprintf("input %s is optional now", quote(name)), op, np)
 				c.Port = name
 			}
 			if o.constraints != n.constraints {
-				c = d.add("diff_input_constraint_changed", subj, "", o.constraints, n.constraints, fmt.Sprintf("input %s accepts %s now (was %s)", quote(name), orNone(n.constraints), orNone(o.constraints)), op, np)
+				c = d.add(CheckInputConstraintChanged, subj, "", o.constraints, n.constraints, fmt.Sprintf("input %s accepts %s now (was %s)", quote(name), orNone(n.constraints), orNone(o.constraints)), op, np)
 				c.Port = name
 			}
 			if o.presentation != n.presentation {
-				c = d.add("diff_input_presentation_changed", subj, "", o.presentation, n.presentation, fmt.Sprintf("input %s is presented as %s now (was %s)", quote(name), orNone(n.presentation), orNone(o.presentation)), op, np)
+				c = d.add(CheckInputPresentationChanged, subj, "", o.presentation, n.presentation, fmt.Sprintf("input %s is presented as %s now (was %s)", quote(name), orNone(n.presentation), orNone(o.presentation)), op, np)
 				c.Port = name
 			}
 			if o.def != n.def {
-				c = d.add("diff_input_default_changed", subj, "", o.def, n.def, fmt.Sprintf("input %s defaults to %s now (was %s)", quote(name), orNone(n.def), orNone(o.def)), op, np)
+				c = d.add(CheckInputDefaultChanged, subj, "", o.def, n.def, fmt.Sprintf("input %s defaults to %s now (was %s)", quote(name), orNone(n.def), orNone(o.def)), op, np)
 			}
 		}
 		if c != nil {
@@ -378,11 +378,11 @@ func (d *differ) contract() {
 		var c *Change
 		switch {
 		case !inOld:
-			c = d.add("diff_output_added", subj, "", "", n.typ, fmt.Sprintf("output %s added", quote(name)), nil, np)
+			c = d.add(CheckOutputAdded, subj, "", "", n.typ, fmt.Sprintf("output %s added", quote(name)), nil, np)
 		case !inNew:
-			c = d.add("diff_output_removed", subj, "", o.typ, "", fmt.Sprintf("output %s removed", quote(name)), op, nil)
+			c = d.add(CheckOutputRemoved, subj, "", o.typ, "", fmt.Sprintf("output %s removed", quote(name)), op, nil)
 		case o.typ != n.typ:
-			c = d.add("diff_output_retyped", subj, "", o.typ, n.typ, fmt.Sprintf("output %s is %s now (was %s)", quote(name), n.typ, o.typ), op, np)
+			c = d.add(CheckOutputRetyped, subj, "", o.typ, n.typ, fmt.Sprintf("output %s is %s now (was %s)", quote(name), n.typ, o.typ), op, np)
 		}
 		if c != nil {
 			c.Port = name
@@ -399,11 +399,11 @@ func (d *differ) artifacts() {
 		subj := "artifact " + k
 		switch {
 		case !inOld:
-			d.add("diff_artifact_added", subj, nodeOfKey(k), "", artValue(n), fmt.Sprintf("%s materialises %s now", trimFlow(k), artValue(n)), nil, pos(d.new.flow, n.ptr))
+			d.add(CheckArtifactAdded, subj, nodeOfKey(k), "", artValue(n), fmt.Sprintf("%s materialises %s now", trimFlow(k), artValue(n)), nil, pos(d.new.flow, n.ptr))
 		case !inNew:
-			d.add("diff_artifact_removed", subj, nodeOfKey(k), artValue(o), "", fmt.Sprintf("%s no longer materialises %s", trimFlow(k), artValue(o)), pos(d.old.flow, o.ptr), nil)
+			d.add(CheckArtifactRemoved, subj, nodeOfKey(k), artValue(o), "", fmt.Sprintf("%s no longer materialises %s", trimFlow(k), artValue(o)), pos(d.old.flow, o.ptr), nil)
 		case artValue(o) != artValue(n):
-			d.add("diff_artifact_retyped", subj, nodeOfKey(k), artValue(o), artValue(n), fmt.Sprintf("%s materialises %s now (was %s)", trimFlow(k), artValue(n), artValue(o)), pos(d.old.flow, o.ptr), pos(d.new.flow, n.ptr))
+			d.add(CheckArtifactRetyped, subj, nodeOfKey(k), artValue(o), artValue(n), fmt.Sprintf("%s materialises %s now (was %s)", trimFlow(k), artValue(n), artValue(o)), pos(d.old.flow, o.ptr), pos(d.new.flow, n.ptr))
 		}
 	}
 }
@@ -515,42 +515,42 @@ func (d *differ) approval() {
 			if !inNew {
 				msg = fmt.Sprintf("approval gate %s removed", k)
 			}
-			d.add("diff_approval_removed", subj, node, "requires approval", "", msg, op, np)
+			d.add(CheckApprovalRemoved, subj, node, "requires approval", "", msg, op, np)
 		case !oa && na:
 			msg := fmt.Sprintf("step %s requires approval now", k)
 			if !inOld {
 				msg = fmt.Sprintf("approval gate %s added", k)
 			}
-			d.add("diff_approval_added", subj, node, "", "requires approval", msg, op, np)
+			d.add(CheckApprovalAdded, subj, node, "", "requires approval", msg, op, np)
 		}
 		if !inOld || !inNew {
 			continue
 		}
 		if o.risk != n.risk {
 			ro, rn := riskRank(o.risk), riskRank(n.risk)
-			check := "diff_risk_changed"
+			check := CheckRiskChanged
 			switch {
 			case ro < 0 || rn < 0:
 			case rn < ro:
-				check = "diff_risk_lowered"
+				check = CheckRiskLowered
 			case rn > ro:
-				check = "diff_risk_raised"
+				check = CheckRiskRaised
 			}
 			d.add(check, subj, node, o.risk, n.risk, fmt.Sprintf("step %s riskClass %s now (was %s)", k, quote(n.risk), quote(o.risk)), op, np)
 		}
 		if o.owner != n.owner {
-			d.add("diff_hitl_owner_changed", subj, node, o.owner, n.owner, fmt.Sprintf("step %s gate owned by %s now (was %s)", k, quote(n.owner), quote(o.owner)), op, np)
+			d.add(CheckHitlOwnerChanged, subj, node, o.owner, n.owner, fmt.Sprintf("step %s gate owned by %s now (was %s)", k, quote(n.owner), quote(o.owner)), op, np)
 		}
 		if o.renderer != n.renderer {
-			d.add("diff_renderer_changed", subj, node, o.renderer, n.renderer, fmt.Sprintf("step %s renderer %s now (was %s)", k, quote(n.renderer), quote(o.renderer)), op, np)
+			d.add(CheckRendererChanged, subj, node, o.renderer, n.renderer, fmt.Sprintf("step %s renderer %s now (was %s)", k, quote(n.renderer), quote(o.renderer)), op, np)
 		}
 		switch {
 		case o.surface != "" && n.surface == "":
-			d.add("diff_surface_removed", subj, node, o.surface, "", fmt.Sprintf("step %s lost its a2uiSurfaceId %s", k, quote(o.surface)), op, np)
+			d.add(CheckSurfaceRemoved, subj, node, o.surface, "", fmt.Sprintf("step %s lost its a2uiSurfaceId %s", k, quote(o.surface)), op, np)
 		case o.surface == "" && n.surface != "":
-			d.add("diff_surface_added", subj, node, "", n.surface, fmt.Sprintf("step %s has a2uiSurfaceId %s now", k, quote(n.surface)), op, np)
+			d.add(CheckSurfaceAdded, subj, node, "", n.surface, fmt.Sprintf("step %s has a2uiSurfaceId %s now", k, quote(n.surface)), op, np)
 		case o.surface != n.surface:
-			d.add("diff_surface_changed", subj, node, o.surface, n.surface, fmt.Sprintf("step %s a2uiSurfaceId %s now (was %s)", k, quote(n.surface), quote(o.surface)), op, np)
+			d.add(CheckSurfaceChanged, subj, node, o.surface, n.surface, fmt.Sprintf("step %s a2uiSurfaceId %s now (was %s)", k, quote(n.surface), quote(o.surface)), op, np)
 		}
 	}
 	for _, k := range unionKeys(d.old.gated, d.new.gated) {
@@ -558,13 +558,13 @@ func (d *differ) approval() {
 		n, inNew := d.new.gated[k]
 		switch {
 		case inOld && !inNew:
-			d.add("diff_gated_step_removed", "gated step "+k, strings.Trim(k, `"`), canon(o.ToolName), "", fmt.Sprintf("gated step %s (%s) is no longer gated", k, canon(o.Label)), &Pos{File: d.old.flow.Path}, nil)
+			d.add(CheckGatedStepRemoved, "gated step "+k, strings.Trim(k, `"`), canon(o.ToolName), "", fmt.Sprintf("gated step %s (%s) is no longer gated", k, canon(o.Label)), &Pos{File: d.old.flow.Path}, nil)
 		case !inOld && inNew:
-			d.add("diff_gated_step_added", "gated step "+k, strings.Trim(k, `"`), "", canon(n.ToolName), fmt.Sprintf("gated step %s (%s) is gated now", k, canon(n.Label)), nil, &Pos{File: d.new.flow.Path})
+			d.add(CheckGatedStepAdded, "gated step "+k, strings.Trim(k, `"`), "", canon(n.ToolName), fmt.Sprintf("gated step %s (%s) is gated now", k, canon(n.Label)), nil, &Pos{File: d.new.flow.Path})
 		}
 	}
 	if d.old.screens != d.new.screens {
-		d.add("diff_hitl_screens_changed", "hitlScreens", "", hashShort(d.old.screens), hashShort(d.new.screens), "metadata.cinatra.hitlScreens changed",
+		d.add(CheckHitlScreensChanged, "hitlScreens", "", hashShort(d.old.screens), hashShort(d.new.screens), "metadata.cinatra.hitlScreens changed",
 			pos(d.old.flow, "/metadata/cinatra/hitlScreens"), pos(d.new.flow, "/metadata/cinatra/hitlScreens"))
 	}
 }
@@ -587,30 +587,30 @@ func (d *differ) slots() {
 		}
 		switch {
 		case !inOld:
-			d.add("diff_slot_added", subj, "", "", strings.Join(n.Accepted, ", "), fmt.Sprintf("context slot %s added (accepts %s)", quote(id), strings.Join(n.Accepted, ", ")), nil, np)
+			d.add(CheckSlotAdded, subj, "", "", strings.Join(n.Accepted, ", "), fmt.Sprintf("context slot %s added (accepts %s)", quote(id), strings.Join(n.Accepted, ", ")), nil, np)
 			continue
 		case !inNew:
-			d.add("diff_slot_removed", subj, "", strings.Join(o.Accepted, ", "), "", fmt.Sprintf("context slot %s removed", quote(id)), op, nil)
+			d.add(CheckSlotRemoved, subj, "", strings.Join(o.Accepted, ", "), "", fmt.Sprintf("context slot %s removed", quote(id)), op, nil)
 			continue
 		}
 		oe, ne := set(o.Accepted), set(n.Accepted)
 		for _, e := range sortedKeys(oe) {
 			if !ne[e] {
-				d.add("diff_slot_extension_removed", subj+" extension "+e, "", e, "", fmt.Sprintf("context slot %s no longer accepts %s", quote(id), e), op, np)
+				d.add(CheckSlotExtensionRemoved, subj+" extension "+e, "", e, "", fmt.Sprintf("context slot %s no longer accepts %s", quote(id), e), op, np)
 			}
 		}
 		for _, e := range sortedKeys(ne) {
 			if !oe[e] {
-				d.add("diff_slot_extension_added", subj+" extension "+e, "", "", e, fmt.Sprintf("context slot %s accepts %s now", quote(id), e), op, np)
+				d.add(CheckSlotExtensionAdded, subj+" extension "+e, "", "", e, fmt.Sprintf("context slot %s accepts %s now", quote(id), e), op, np)
 			}
 		}
 		om, nm := o.SelectionMode+"/"+o.ResolutionMode, n.SelectionMode+"/"+n.ResolutionMode
 		if om != nm {
-			d.add("diff_slot_mode_changed", subj, "", om, nm, fmt.Sprintf("context slot %s selection/resolution %s now (was %s)", quote(id), nm, om), op, np)
+			d.add(CheckSlotModeChanged, subj, "", om, nm, fmt.Sprintf("context slot %s selection/resolution %s now (was %s)", quote(id), nm, om), op, np)
 		}
 		oi, ni := items2(o.MinItems, o.MaxItems), items2(n.MinItems, n.MaxItems)
 		if oi != ni {
-			d.add("diff_slot_items_changed", subj, "", oi, ni, fmt.Sprintf("context slot %s takes %s items now (was %s)", quote(id), ni, oi), op, np)
+			d.add(CheckSlotItemsChanged, subj, "", oi, ni, fmt.Sprintf("context slot %s takes %s items now (was %s)", quote(id), ni, oi), op, np)
 		}
 	}
 }
@@ -637,11 +637,11 @@ func (d *differ) pkg() {
 		return
 	}
 	if o.version != n.version {
-		d.add("diff_version_changed", "version", "", o.version, n.version, fmt.Sprintf("version %s now (was %s)", orNone(n.version), orNone(o.version)),
+		d.add(CheckVersionChanged, "version", "", o.version, n.version, fmt.Sprintf("version %s now (was %s)", orNone(n.version), orNone(o.version)),
 			pos(d.old.pkgDoc, "/version"), pos(d.new.pkgDoc, "/version"))
 	}
 	if o.name != n.name && d.old.pkgDoc != nil && d.new.pkgDoc != nil {
-		d.add("diff_package_renamed", "name", "", o.name, n.name, fmt.Sprintf("package renamed %s (was %s): callers find it by name", orNone(n.name), orNone(o.name)),
+		d.add(CheckPackageRenamed, "name", "", o.name, n.name, fmt.Sprintf("package renamed %s (was %s): callers find it by name", orNone(n.name), orNone(o.name)),
 			pos(d.old.pkgDoc, "/name"), pos(d.new.pkgDoc, "/name"))
 	}
 	for _, k := range unionKeys(o.other, n.other) {
@@ -664,7 +664,7 @@ func (d *differ) pkg() {
 		if inNew {
 			np = pos(d.new.pkgDoc, n.otherPtr[k])
 		}
-		d.add("diff_manifest_changed", "package.json "+k, "", shortValue(ov), shortValue(nv), fmt.Sprintf("package.json %s %s%s", k, what, valueChange(ov, nv)), op, np)
+		d.add(CheckManifestChanged, "package.json "+k, "", shortValue(ov), shortValue(nv), fmt.Sprintf("package.json %s %s%s", k, what, valueChange(ov, nv)), op, np)
 	}
 	for _, k := range unionKeys(o.deps, n.deps) {
 		ov, inOld := o.deps[k]
@@ -676,27 +676,27 @@ func (d *differ) pkg() {
 		}
 		switch {
 		case !inOld:
-			d.add("diff_dependency_added", "dependency "+k, "", "", nv, fmt.Sprintf("%s %s added", what, nv), nil, pos(d.new.pkgDoc, n.depPtr[k]))
+			d.add(CheckDependencyAdded, "dependency "+k, "", "", nv, fmt.Sprintf("%s %s added", what, nv), nil, pos(d.new.pkgDoc, n.depPtr[k]))
 		case !inNew:
-			d.add("diff_dependency_removed", "dependency "+k, "", ov, "", fmt.Sprintf("%s removed", what), pos(d.old.pkgDoc, o.depPtr[k]), nil)
+			d.add(CheckDependencyRemoved, "dependency "+k, "", ov, "", fmt.Sprintf("%s removed", what), pos(d.old.pkgDoc, o.depPtr[k]), nil)
 		case ov != nv:
-			d.add("diff_dependency_range_changed", "dependency "+k, "", ov, nv, fmt.Sprintf("%s %s now (was %s)", what, orNone(nv), orNone(ov)), pos(d.old.pkgDoc, o.depPtr[k]), pos(d.new.pkgDoc, n.depPtr[k]))
+			d.add(CheckDependencyRangeChanged, "dependency "+k, "", ov, nv, fmt.Sprintf("%s %s now (was %s)", what, orNone(nv), orNone(ov)), pos(d.old.pkgDoc, o.depPtr[k]), pos(d.new.pkgDoc, n.depPtr[k]))
 		}
 	}
 	for _, k := range unionKeys(o.produces, n.produces) {
 		switch {
 		case !o.produces[k]:
-			d.add("diff_produces_added", "produces "+k, "", "", k, "produces "+k+" now", nil, pos(d.new.pkgDoc, "/cinatra/produces"))
+			d.add(CheckProducesAdded, "produces "+k, "", "", k, "produces "+k+" now", nil, pos(d.new.pkgDoc, "/cinatra/produces"))
 		case !n.produces[k]:
-			d.add("diff_produces_removed", "produces "+k, "", k, "", "no longer produces "+k, pos(d.old.pkgDoc, "/cinatra/produces"), nil)
+			d.add(CheckProducesRemoved, "produces "+k, "", k, "", "no longer produces "+k, pos(d.old.pkgDoc, "/cinatra/produces"), nil)
 		}
 	}
 	for _, k := range unionKeys(o.consumes, n.consumes) {
 		switch {
 		case !o.consumes[k]:
-			d.add("diff_consumes_added", "consumes "+k, "", "", k, "consumes "+k+" now", nil, pos(d.new.pkgDoc, "/cinatra/consumes"))
+			d.add(CheckConsumesAdded, "consumes "+k, "", "", k, "consumes "+k+" now", nil, pos(d.new.pkgDoc, "/cinatra/consumes"))
 		case !n.consumes[k]:
-			d.add("diff_consumes_removed", "consumes "+k, "", k, "", "no longer consumes "+k, pos(d.old.pkgDoc, "/cinatra/consumes"), nil)
+			d.add(CheckConsumesRemoved, "consumes "+k, "", k, "", "no longer consumes "+k, pos(d.old.pkgDoc, "/cinatra/consumes"), nil)
 		}
 	}
 }
@@ -709,14 +709,14 @@ func (d *differ) findings() {
 		subj := "finding " + strings.ReplaceAll(k, "\x00", " ")
 		switch {
 		case !inOld:
-			c := d.add("diff_finding_introduced", subj, "", "", string(n.Severity), fmt.Sprintf("new %s %s: %s", n.Severity, n.Code, n.Message), nil,
+			c := d.add(CheckFindingIntroduced, subj, "", "", string(n.Severity), fmt.Sprintf("new %s %s: %s", n.Severity, n.Code, n.Message), nil,
 				&Pos{File: n.File, Line: n.Line, Column: n.Column, Pointer: n.Location})
 			if n.Severity == compile.Blocker {
 				c.Level = Breaking
 				c.Reason = "a new blocker"
 			}
 		case !inNew:
-			d.add("diff_finding_fixed", subj, "", string(o.Severity), "", fmt.Sprintf("fixed %s %s: %s", o.Severity, o.Code, o.Message),
+			d.add(CheckFindingFixed, subj, "", string(o.Severity), "", fmt.Sprintf("fixed %s %s: %s", o.Severity, o.Code, o.Message),
 				&Pos{File: o.File, Line: o.Line, Column: o.Column, Pointer: o.Location}, nil)
 		}
 	}
@@ -729,7 +729,7 @@ func (d *differ) versionBump() {
 	}
 	var breaking []string
 	for _, c := range d.out {
-		if c.Level == Breaking && c.Check != "diff_finding_introduced" {
+		if c.Level == Breaking && c.Check != CheckFindingIntroduced.ID {
 			breaking = append(breaking, c.Check)
 		}
 	}
@@ -743,7 +743,7 @@ func (d *differ) versionBump() {
 	}
 	msg := fmt.Sprintf("%d breaking change(s) (%s), and the version %s: bump the major version (the minor one below 1.0)",
 		len(breaking), strings.Join(dedupe(breaking), ", "), versionText(d.old.pkg.version, d.new.pkg.version))
-	d.add("diff_version_not_bumped", "version", "", d.old.pkg.version, d.new.pkg.version, msg, pos(d.old.pkgDoc, "/version"), pos(d.new.pkgDoc, "/version"))
+	d.add(CheckVersionNotBumped, "version", "", d.old.pkg.version, d.new.pkg.version, msg, pos(d.old.pkgDoc, "/version"), pos(d.new.pkgDoc, "/version"))
 }
 
 // bumpSaysBreaking: a major bump, or a minor bump below 1.0.0.

@@ -16,6 +16,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -133,17 +134,17 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 		}
 	}
 	d := &differ{old: view(old), new: view(new)}
+	d.cur = &checkers[0]
 	if !d.presence(old, new, opts) { // an agent on one side only is one change (agents.go)
-		d.graph()
-		d.prompts()
-		d.descriptions()
-		d.contract()
-		d.approval()
-		d.slots()
-		d.pkg()
-		d.findings()
+		for i := range checkers {
+			if ck := &checkers[i]; ck.run != nil {
+				d.cur = ck
+				ck.run(d)
+			}
+		}
 		d.callers(opts)
 		d.levels(opts.Levels)
+		d.cur = &checkers[len(checkers)-1]
 		d.versionBump()
 	}
 	d.levels(opts.Levels)
@@ -195,13 +196,19 @@ func side(s *analysis.Snapshot, rev string) Side {
 
 // areaIndex orders checks by their place in the table.
 func areaIndex(id string) int {
-	for i := range checks {
-		if checks[i].ID == id {
-			return i
-		}
+	if i, ok := checkIndex[id]; ok {
+		return i
 	}
 	return len(checks)
 }
+
+var checkIndex = func() map[string]int {
+	m := map[string]int{}
+	for i, c := range checks {
+		m[c.ID] = i
+	}
+	return m
+}()
 
 // fingerprint: check id, subject and the two values, hashed. Positions,
 // levels and messages are not part of it.
@@ -260,15 +267,15 @@ func ValidateLevels(m map[string]string) error {
 type differ struct {
 	old, new *sideView
 	out      []Change
+	cur      *checker // the function running: the only one that may raise its checks
 }
 
 // add records a change of check with the check's level.
-func (d *differ) add(check, subject, node, before, after, msg string, oldPos, newPos *Pos) *Change {
-	c, ok := byID[check]
-	if !ok {
-		panic("diff: unknown check " + check)
+func (d *differ) add(c *Check, subject, node, before, after, msg string, oldPos, newPos *Pos) *Change {
+	if d.cur == nil || !slices.Contains(d.cur.checks, c) {
+		panic("diff: check " + c.ID + " raised outside the function that names it")
 	}
-	d.out = append(d.out, Change{Check: check, Level: c.Level, Subject: subject, Node: node, Before: before, After: after,
+	d.out = append(d.out, Change{Check: c.ID, Level: c.Level, Subject: subject, Node: node, Before: before, After: after,
 		Message: msg, Old: oldPos, New: newPos})
 	return &d.out[len(d.out)-1]
 }

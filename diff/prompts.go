@@ -25,7 +25,7 @@ func (d *differ) prompts() {
 			a, b := ot[field], nt[field]
 			at, bt := joinText(a), joinText(b)
 			if at != bt {
-				c := d.add("diff_prompt_changed", subj+" "+field, id, hashShort(at), hashShort(bt),
+				c := d.add(CheckPromptChanged, subj+" "+field, id, hashShort(at), hashShort(bt),
 					fmt.Sprintf("%s prompt of %s (%s) reworded", roleOf(a, b), quote(n.Name), field), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
 				c.Words = Words(at, bt)
 				c.Message += wordSummary(c.Words)
@@ -33,20 +33,35 @@ func (d *differ) prompts() {
 			op, np := placeholders(a), placeholders(b)
 			for _, ph := range sortedKeys(np) {
 				if !op[ph] {
-					d.add("diff_prompt_placeholder_added", subj+" "+field+" {{"+ph+"}}", id, "", ph,
+					d.add(CheckPromptPlaceholderAdded, subj+" "+field+" {{"+ph+"}}", id, "", ph,
 						fmt.Sprintf("%s (%s) uses {{%s}} now", quote(n.Name), field, ph), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
 				}
 			}
 			for _, ph := range sortedKeys(op) {
 				if !np[ph] {
-					d.add("diff_prompt_placeholder_removed", subj+" "+field+" {{"+ph+"}}", id, ph, "",
+					d.add(CheckPromptPlaceholderRemoved, subj+" "+field+" {{"+ph+"}}", id, ph, "",
 						fmt.Sprintf("%s (%s) no longer uses {{%s}}", quote(n.Name), field, ph), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
 				}
 			}
 		}
+	}
+}
+
+// models: each LLM node's model or provider.
+func (d *differ) models() {
+	if !d.old.ok || !d.new.ok {
+		return
+	}
+	for _, k := range unionKeys(d.old.prompts, d.new.prompts) {
+		o, n := d.old.prompts[k], d.new.prompts[k]
+		if o == nil || n == nil {
+			continue
+		}
+		fk, id, _ := strings.Cut(k, "/")
+		subj := nodeSubject(fk, id)
 		om, nm := modelText(o.Model), modelText(n.Model)
 		if om != nm {
-			d.add("diff_model_changed", subj+" model", id, om, nm, fmt.Sprintf("%s uses %s now (was %s)", quote(n.Name), orNone(nm), orNone(om)),
+			d.add(CheckModelChanged, subj+" model", id, om, nm, fmt.Sprintf("%s uses %s now (was %s)", quote(n.Name), orNone(nm), orNone(om)),
 				pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
 		}
 	}
@@ -290,7 +305,7 @@ func (d *differ) descriptions() {
 				if a == b {
 					continue
 				}
-				c := d.add("diff_description_changed", nodeSubject(fk, id)+" "+f.label, id, hashShort(a), hashShort(b),
+				c := d.add(CheckDescriptionChanged, nodeSubject(fk, id)+" "+f.label, id, hashShort(a), hashShort(b),
 					fmt.Sprintf("%s of %s reworded", f.label, quote(n.Name)), pos(d.old.flow, o.Pointer+f.ptr), pos(d.new.flow, n.Pointer+f.ptr))
 				c.Words = Words(a, b)
 				c.Message += wordSummary(c.Words)
