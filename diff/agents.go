@@ -20,6 +20,12 @@ func (d *differ) presence(old, new *analysis.Snapshot, opts Options) bool {
 	switch {
 	case hasAgent(old) == hasAgent(new):
 		return false
+	case hasAgent(old) && opts.NewErr != nil: // the files are there and do not load
+		d.healthOf("", opts.NewErr.Error())
+		return true
+	case hasAgent(new) && opts.OldErr != nil:
+		d.healthOf(opts.OldErr.Error(), "")
+		return true
 	case hasAgent(new):
 		name, pkg := new.AgentName(), new.Agent.PackageName()
 		d.add(CheckAgentAdded, agentSubject(new), "", "", pkg+versionSuffix(new),

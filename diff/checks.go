@@ -64,6 +64,8 @@ type Check struct {
 var (
 	CheckAgentAdded               = &Check{ID: "diff_agent_added", Level: Info, Area: "agents", Inverse: "diff_agent_removed", Doc: "An agent exists only in the new revision (a package added to the tree, or the first commit of an agent); nothing else of it is compared."}
 	CheckAgentRemoved             = &Check{ID: "diff_agent_removed", Level: Breaking, Area: "agents", Inverse: "diff_agent_added", Doc: "An agent exists only in the old revision. Breaking when another agent of the tree still calls or declares it (the callers are listed); warn otherwise, since callers outside the tree cannot be known from the files."}
+	CheckSideBroken               = &Check{ID: "diff_side_broken", Level: Breaking, Area: "agents", Inverse: "diff_side_fixed", Doc: "The new revision of the agent does not load, parse or compile where the old one did; the first error is named. The platform refuses it, and what the other checks could not read of that side is not compared."}
+	CheckSideFixed                = &Check{ID: "diff_side_fixed", Level: Info, Area: "agents", Inverse: "diff_side_broken", Doc: "The new revision loads and compiles where the old one did not (the old error is named)."}
 	CheckNodeAdded                = &Check{ID: "diff_node_added", Level: Info, Area: "graph", Inverse: "diff_node_removed", Doc: "A node was added to a flow."}
 	CheckNodeRemoved              = &Check{ID: "diff_node_removed", Level: Warn, Area: "graph", Inverse: "diff_node_added", Doc: "A node was removed from a flow: whatever it did no longer happens."}
 	CheckNodeRenamed              = &Check{ID: "diff_node_renamed", Level: Info, Area: "graph", Inverse: "diff_node_renamed", Doc: "A node kept its id and got a new name."}
@@ -79,6 +81,8 @@ var (
 	CheckPromptChanged            = &Check{ID: "diff_prompt_changed", Level: Info, Area: "prompts", Inverse: "diff_prompt_changed", Doc: "A system or user prompt template was reworded (shown as a word diff)."}
 	CheckPromptPlaceholderAdded   = &Check{ID: "diff_prompt_placeholder_added", Level: Warn, Area: "prompts", Inverse: "diff_prompt_placeholder_removed", Doc: "A prompt template uses a new {{placeholder}}: something must feed it."}
 	CheckPromptPlaceholderRemoved = &Check{ID: "diff_prompt_placeholder_removed", Level: Info, Area: "prompts", Inverse: "diff_prompt_placeholder_added", Doc: "A prompt template no longer uses a {{placeholder}}."}
+	CheckPromptExpressionAdded    = &Check{ID: "diff_prompt_expression_added", Level: Warn, Area: "prompts", Inverse: "diff_prompt_expression_removed", Doc: "A prompt template has a new {{ … }} or {% … %} expression that is not a {{ name }} placeholder (attribute access, a filter, a statement): the runtime renders only placeholders (Agent Spec templating, `{{\\s*(\\w+)\\s*}}`), so the model is sent the expression as written."}
+	CheckPromptExpressionRemoved  = &Check{ID: "diff_prompt_expression_removed", Level: Info, Area: "prompts", Inverse: "diff_prompt_expression_added", Doc: "A prompt template no longer has a {{ … }} expression the runtime would send as written."}
 	CheckDescriptionChanged       = &Check{ID: "diff_description_changed", Level: Info, Area: "prompts", Inverse: "diff_description_changed", Doc: "A node's description (its own, or metadata.cinatra.description that a gate shows the person approving) was reworded (shown as a word diff)."}
 	CheckModelChanged             = &Check{ID: "diff_model_changed", Level: Warn, Area: "prompts", Inverse: "diff_model_changed", Doc: "A node's model or provider changed."}
 	CheckInputAddedRequired       = &Check{ID: "diff_input_added_required", Level: Breaking, Area: "contract", Contract: true, Inverse: "diff_input_removed", Doc: "A required input without a default was added to the compiled inputSchema: every caller must now supply it."}
@@ -119,15 +123,17 @@ var (
 	CheckVersionNotBumped         = &Check{ID: "diff_version_not_bumped", Level: Breaking, Area: "package", Doc: "The revision has breaking changes and package.json's version does not say so (semver: a major bump, or a minor bump below 1.0)."}
 	CheckPackageRenamed           = &Check{ID: "diff_package_renamed", Level: Breaking, Area: "package", Inverse: "diff_package_renamed", Doc: "package.json name changed: callers and the platform find the agent by that name."}
 	CheckManifestChanged          = &Check{ID: "diff_manifest_changed", Level: Info, Area: "package", Inverse: "diff_manifest_changed", Doc: "Another package.json field changed, was added or removed (a top-level key such as files, or a cinatra.* key such as fieldRenderers or displayName)."}
-	CheckDependencyAdded          = &Check{ID: "diff_dependency_added", Level: Info, Area: "package", Inverse: "diff_dependency_removed", Doc: "A dependency (npm dependencies, cinatra agentDependencies or cinatra.dependencies) was added."}
+	CheckDependencyAdded          = &Check{ID: "diff_dependency_added", Level: Info, Area: "package", Inverse: "diff_dependency_removed", Doc: "A dependency was added: npm dependencies or peerDependencies, the legacy cinatra.agentDependencies map or the canonical cinatra.dependencies list (each vocabulary named on its own, as the platform's manifest reader keeps them)."}
 	CheckDependencyRemoved        = &Check{ID: "diff_dependency_removed", Level: Info, Area: "package", Inverse: "diff_dependency_added", Doc: "A dependency was removed."}
-	CheckDependencyRangeChanged   = &Check{ID: "diff_dependency_range_changed", Level: Warn, Area: "package", Inverse: "diff_dependency_range_changed", Doc: "A dependency's version range changed."}
+	CheckDependencyRangeChanged   = &Check{ID: "diff_dependency_range_changed", Level: Warn, Area: "package", Inverse: "diff_dependency_range_changed", Doc: "A dependency's version range (or its kind, edgeType or requirement in cinatra.dependencies) changed."}
 	CheckProducesAdded            = &Check{ID: "diff_produces_added", Level: Info, Area: "package", Inverse: "diff_produces_removed", Doc: "package.json cinatra.produces declares another artifact extension."}
 	CheckProducesRemoved          = &Check{ID: "diff_produces_removed", Level: Breaking, Area: "package", Contract: true, Inverse: "diff_produces_added", Doc: "package.json cinatra.produces no longer declares an artifact extension: consumers of it find no producer."}
-	CheckConsumesAdded            = &Check{ID: "diff_consumes_added", Level: Warn, Area: "package", Inverse: "diff_consumes_removed", Doc: "package.json cinatra.consumes declares another artifact extension the agent needs."}
-	CheckConsumesRemoved          = &Check{ID: "diff_consumes_removed", Level: Info, Area: "package", Inverse: "diff_consumes_added", Doc: "package.json cinatra.consumes no longer declares an artifact extension."}
+	CheckConsumesAdded            = &Check{ID: "diff_consumes_added", Level: Warn, Area: "package", Inverse: "diff_consumes_removed", Doc: "package.json cinatra.consumes declares another platform primitive ({primitive, requirement}, the shape every real agent uses) or artifact extension the agent needs: a platform without it cannot run the agent."}
+	CheckConsumesRemoved          = &Check{ID: "diff_consumes_removed", Level: Info, Area: "package", Inverse: "diff_consumes_added", Doc: "package.json cinatra.consumes no longer declares a primitive or artifact extension."}
+	CheckConsumesChanged          = &Check{ID: "diff_consumes_changed", Level: Warn, Area: "package", Inverse: "diff_consumes_changed", Doc: "A cinatra.consumes entry's requirement changed (required, optional …)."}
 	CheckFindingIntroduced        = &Check{ID: "diff_finding_introduced", Level: Warn, Area: "review", Inverse: "diff_finding_fixed", Doc: "The review has a finding the old revision did not have (matched by fingerprint: rule, file, pointer, value). A new blocker is breaking."}
 	CheckFindingFixed             = &Check{ID: "diff_finding_fixed", Level: Info, Area: "review", Inverse: "diff_finding_introduced", Doc: "A finding of the old revision is gone."}
+	CheckChanged                  = &Check{ID: "diff_changed", Level: Warn, Area: "fallback", Inverse: "diff_changed", Doc: "A difference of the flow file or package.json that no other check explains: changed at <pointer> (before → after). With it, no changes means the two sides are equal up to formatting (and array order where order carries no meaning: scalar sets, elements matched by id)."}
 )
 
 // checker is one function of the differ and the checks it raises: a check
@@ -141,11 +147,11 @@ type checker struct {
 // docs/diff-checks.md. presence (agents on one side) and the derived checks
 // (versionBump) are run by Diff itself around them.
 var checkers = []checker{
-	{nil, []*Check{CheckAgentAdded, CheckAgentRemoved}}, // presence
+	{(*differ).health, []*Check{CheckAgentAdded, CheckAgentRemoved, CheckSideBroken, CheckSideFixed}}, // presence, then health
 	{(*differ).graph, []*Check{CheckNodeAdded, CheckNodeRemoved, CheckNodeRenamed, CheckNodeTypeChanged, CheckNodeMoved,
 		CheckControlEdgeAdded, CheckControlEdgeRemoved, CheckControlEdgeRewired, CheckBranchAdded, CheckBranchRemoved,
 		CheckDataEdgeAdded, CheckDataEdgeRemoved}},
-	{(*differ).prompts, []*Check{CheckPromptChanged, CheckPromptPlaceholderAdded, CheckPromptPlaceholderRemoved}},
+	{(*differ).prompts, []*Check{CheckPromptChanged, CheckPromptPlaceholderAdded, CheckPromptPlaceholderRemoved, CheckPromptExpressionAdded, CheckPromptExpressionRemoved}},
 	{(*differ).descriptions, []*Check{CheckDescriptionChanged}},
 	{(*differ).models, []*Check{CheckModelChanged}},
 	{(*differ).contract, []*Check{CheckInputAddedRequired, CheckInputAdded, CheckInputRemoved, CheckInputRetyped,
@@ -159,9 +165,10 @@ var checkers = []checker{
 		CheckSlotModeChanged, CheckSlotItemsChanged}},
 	{(*differ).pkg, []*Check{CheckVersionChanged, CheckPackageRenamed, CheckManifestChanged, CheckDependencyAdded,
 		CheckDependencyRemoved, CheckDependencyRangeChanged, CheckProducesAdded, CheckProducesRemoved,
-		CheckConsumesAdded, CheckConsumesRemoved}},
+		CheckConsumesAdded, CheckConsumesRemoved, CheckConsumesChanged}},
 	{(*differ).findings, []*Check{CheckFindingIntroduced, CheckFindingFixed}},
-	{nil, []*Check{CheckVersionNotBumped}}, // versionBump, after the levels
+	{(*differ).fallback, []*Check{CheckChanged}}, // last of the files: what no check above explains
+	{nil, []*Check{CheckVersionNotBumped}},       // versionBump, after the levels
 }
 
 // checks lists every check in table order; byID finds one by its id.

@@ -669,16 +669,17 @@ func (d *differ) pkg() {
 	for _, k := range unionKeys(o.deps, n.deps) {
 		ov, inOld := o.deps[k]
 		nv, inNew := n.deps[k]
-		kind, name, _ := strings.Cut(k, ":")
-		what := kind + " dependency " + name
-		if kind == "npm" {
-			what = "dependency " + name
-		}
+		form, name, _ := strings.Cut(k, ":")
+		what := depWhat(form, name)
 		switch {
 		case !inOld:
-			d.add(CheckDependencyAdded, "dependency "+k, "", "", nv, fmt.Sprintf("%s %s added", what, nv), nil, pos(d.new.pkgDoc, n.depPtr[k]))
+			d.add(CheckDependencyAdded, "dependency "+k, "", "", nv, fmt.Sprintf("%s %s added", what, orNone(nv)), nil, pos(d.new.pkgDoc, n.depPtr[k]))
 		case !inNew:
-			d.add(CheckDependencyRemoved, "dependency "+k, "", ov, "", fmt.Sprintf("%s removed", what), pos(d.old.pkgDoc, o.depPtr[k]), nil)
+			msg := what + " removed"
+			if other := otherForm(n.deps, form, name); other != "" {
+				msg += fmt.Sprintf(" (still declared in %s: %s)", depWhat(other, name), orNone(n.deps[other+":"+name]))
+			}
+			d.add(CheckDependencyRemoved, "dependency "+k, "", ov, "", msg, pos(d.old.pkgDoc, o.depPtr[k]), nil)
 		case ov != nv:
 			d.add(CheckDependencyRangeChanged, "dependency "+k, "", ov, nv, fmt.Sprintf("%s %s now (was %s)", what, orNone(nv), orNone(ov)), pos(d.old.pkgDoc, o.depPtr[k]), pos(d.new.pkgDoc, n.depPtr[k]))
 		}
@@ -692,13 +693,59 @@ func (d *differ) pkg() {
 		}
 	}
 	for _, k := range unionKeys(o.consumes, n.consumes) {
+		ov, inOld := o.consumes[k]
+		nv, inNew := n.consumes[k]
 		switch {
-		case !o.consumes[k]:
-			d.add(CheckConsumesAdded, "consumes "+k, "", "", k, "consumes "+k+" now", nil, pos(d.new.pkgDoc, "/cinatra/consumes"))
-		case !n.consumes[k]:
-			d.add(CheckConsumesRemoved, "consumes "+k, "", k, "", "no longer consumes "+k, pos(d.old.pkgDoc, "/cinatra/consumes"), nil)
+		case !inOld:
+			d.add(CheckConsumesAdded, "consumes "+k, "", "", orWord(nv, "needed"), fmt.Sprintf("consumes %s now (%s)", k, orWord(nv, "requirement not said")), nil, pos(d.new.pkgDoc, "/cinatra/consumes"))
+		case !inNew:
+			d.add(CheckConsumesRemoved, "consumes "+k, "", orWord(ov, "needed"), "", "no longer consumes "+k, pos(d.old.pkgDoc, "/cinatra/consumes"), nil)
+		case ov != nv:
+			d.add(CheckConsumesChanged, "consumes "+k, "", ov, nv, fmt.Sprintf("consumes %s as %s now (was %s)", k, orNone(nv), orNone(ov)), pos(d.old.pkgDoc, "/cinatra/consumes"), pos(d.new.pkgDoc, "/cinatra/consumes"))
 		}
 	}
+	if o.consumesDeclared != n.consumesDeclared && len(o.consumes) == 0 && len(n.consumes) == 0 && d.old.pkgDoc != nil && d.new.pkgDoc != nil {
+		before, after := "(absent)", "[]"
+		if o.consumesDeclared {
+			before, after = after, before
+		}
+		d.add(CheckManifestChanged, "package.json cinatra.consumes", "", before, after,
+			fmt.Sprintf("package.json cinatra.consumes %s (it consumes nothing either way)", map[bool]string{true: "declared empty", false: "no longer declared"}[n.consumesDeclared]),
+			pos(d.old.pkgDoc, "/cinatra/consumes"), pos(d.new.pkgDoc, "/cinatra/consumes"))
+	}
+}
+
+// depWhat names a dependency by its vocabulary.
+func depWhat(form, name string) string {
+	switch form {
+	case "agentDependencies":
+		return "legacy cinatra.agentDependencies entry " + name
+	case "dependencies":
+		return "cinatra.dependencies entry " + name
+	case "npm":
+		return "dependency " + name
+	}
+	return form + " " + name
+}
+
+// otherForm is the other agent-dependency vocabulary declaring name in deps
+// ("" when none does).
+func otherForm(deps map[string]string, form, name string) string {
+	for _, f := range []string{"dependencies", "agentDependencies"} {
+		if f != form && form != "npm" {
+			if _, ok := deps[f+":"+name]; ok {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+func orWord(s, w string) string {
+	if s == "" {
+		return w
+	}
+	return s
 }
 
 // findings: introduced and fixed, matched by fingerprint.
@@ -729,7 +776,7 @@ func (d *differ) versionBump() {
 	}
 	var breaking []string
 	for _, c := range d.out {
-		if c.Level == Breaking && c.Check != CheckFindingIntroduced.ID {
+		if c.Level == Breaking && c.Check != CheckFindingIntroduced.ID && c.Check != CheckSideBroken.ID {
 			breaking = append(breaking, c.Check)
 		}
 	}

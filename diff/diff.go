@@ -114,6 +114,10 @@ type Options struct {
 	// Tree says the tree was searched (so that no caller means none uses it).
 	Callers []CallerAgent
 	Tree    bool
+	// OldErr and NewErr are why a side whose files exist did not load (a
+	// side without the agent at all has none): diff_side_broken or
+	// diff_side_fixed instead of diff_agent_added or diff_agent_removed.
+	OldErr, NewErr error
 }
 
 // Diff compares two snapshots of one agent. When only one side holds the

@@ -33,14 +33,33 @@ func (d *differ) prompts() {
 			op, np := placeholders(a), placeholders(b)
 			for _, ph := range sortedKeys(np) {
 				if !op[ph] {
-					d.add(CheckPromptPlaceholderAdded, subj+" "+field+" {{"+ph+"}}", id, "", ph,
+					c := d.add(CheckPromptPlaceholderAdded, subj+" "+field+" {{"+ph+"}}", id, "", ph,
 						fmt.Sprintf("%s (%s) uses {{%s}} now", quote(n.Name), field, ph), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
+					if fed := fedBy(n, ph); fed != "" {
+						// already fed: nothing to wire, a change of what the model reads
+						c.Level, c.Reason = Info, "fed by "+fed
+						c.Message += ", fed by " + fed
+					}
 				}
 			}
 			for _, ph := range sortedKeys(op) {
 				if !np[ph] {
 					d.add(CheckPromptPlaceholderRemoved, subj+" "+field+" {{"+ph+"}}", id, ph, "",
 						fmt.Sprintf("%s (%s) no longer uses {{%s}}", quote(n.Name), field, ph), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
+				}
+			}
+			oe, ne := expressions(a), expressions(b)
+			for _, x := range sortedKeys(ne) {
+				if !oe[x] {
+					d.add(CheckPromptExpressionAdded, subj+" "+field+" "+x, id, "", x,
+						fmt.Sprintf("%s (%s) has %s now: the runtime renders only {{ name }} placeholders, so the model is sent it as written", quote(n.Name), field, x),
+						pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
+				}
+			}
+			for _, x := range sortedKeys(oe) {
+				if !ne[x] {
+					d.add(CheckPromptExpressionRemoved, subj+" "+field+" "+x, id, x, "",
+						fmt.Sprintf("%s (%s) no longer has %s", quote(n.Name), field, x), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
 				}
 			}
 		}
@@ -133,6 +152,46 @@ func placeholders(t *prompts.Template) map[string]bool {
 		}
 	}
 	return m
+}
+
+// expressions are a template's {{ … }} and {% … %} constructs that are not
+// placeholders (prompts.SegExpression), by their text.
+func expressions(t *prompts.Template) map[string]bool {
+	m := map[string]bool{}
+	if t == nil {
+		return m
+	}
+	for _, s := range t.Segments {
+		if s.Kind == prompts.SegExpression {
+			m[strings.Join(strings.Fields(s.Text), " ")] = true
+		}
+	}
+	return m
+}
+
+// fedBy says what feeds placeholder ph of node n ("" when nothing does):
+// the prompt report's provenance.
+func fedBy(n *prompts.NodePrompt, ph string) string {
+	for _, p := range n.Placeholders {
+		if p.Name != ph {
+			continue
+		}
+		pv := p.Provenance
+		switch pv.Kind {
+		case prompts.FromUnresolved, "":
+			return ""
+		case prompts.FromEdge:
+			return pv.From + "." + pv.Output
+		case prompts.FromStart:
+			return "the run input " + ph
+		case prompts.FromSlot:
+			return "context slot " + pv.Slot
+		case prompts.FromDefault:
+			return "its default"
+		}
+		return pv.Kind
+	}
+	return ""
 }
 
 func wordSummary(ws []Word) string {

@@ -3,6 +3,7 @@ package diff
 import (
 	"errors"
 	"fmt"
+	"os"
 
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
@@ -91,10 +92,29 @@ func Run(req Request) (*Result, error) {
 		opts.Callers = ix.Of(named.Agent.PackageName())
 	}
 	if !hasAgent(o) {
+		if !req.OldNone && sideHas(req.OldPath, req.Old) {
+			opts.OldErr = o.LoadErr
+		}
 		o = nil
 	}
 	if !hasAgent(n) {
+		if sideHas(newPath, req.New) {
+			opts.NewErr = n.LoadErr
+		}
 		n = nil
 	}
 	return Diff(o, n, opts), nil
+}
+
+// sideHas says the agent's files exist at path on that side (a package
+// directory with a flow file, or the file itself).
+func sideHas(path string, rev *compile.GitRev) bool {
+	if compile.IsAgentDirRev(path, rev) {
+		return true
+	}
+	if rev != nil {
+		return rev.Has(path)
+	}
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
 }

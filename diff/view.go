@@ -69,17 +69,20 @@ type pkgView struct {
 	deps     map[string]string // "npm:name" / "agent:name" → range
 	depPtr   map[string]string // the same → where package.json declares it
 	produces map[string]bool
-	name     string
-	other    map[string]string // "files", "cinatra.fieldRenderers", … → canonical JSON
-	otherPtr map[string]string
-	consumes map[string]bool
+	// consumes: "primitive X" / "extension E (type)" → its requirement
+	// ("" when not said); consumesDeclared: the key is present (even []).
+	consumes         map[string]string
+	consumesDeclared bool
+	name             string
+	other            map[string]string // "files", "cinatra.fieldRenderers", … → canonical JSON
+	otherPtr         map[string]string
 }
 
 func view(s *analysis.Snapshot) *sideView {
 	v := &sideView{s: s, flows: map[string]*flowView{}, steps: map[string]compile.Step{}, gates: map[string]gate{}, inputs: map[string]port{},
 		outputs: map[string]port{}, arts: map[string]artifact{}, prompts: map[string]*prompts.NodePrompt{},
 		slots: map[string]slots.Slot{}, gated: map[string]compile.GatedStep{}, finds: map[string]compile.Finding{},
-		pkg: pkgView{deps: map[string]string{}, depPtr: map[string]string{}, other: map[string]string{}, otherPtr: map[string]string{}, produces: map[string]bool{}, consumes: map[string]bool{}}}
+		pkg: pkgView{deps: map[string]string{}, depPtr: map[string]string{}, other: map[string]string{}, otherPtr: map[string]string{}, produces: map[string]bool{}, consumes: map[string]string{}}}
 	if s == nil || s.Agent == nil {
 		return v
 	}
@@ -432,15 +435,24 @@ func (v *sideView) readPackage() {
 			v.pkg.depPtr["npm:"+m.Key] = compile.Pointer(field, m.Key)
 		}
 	}
+	// Both vocabularies (the platform's manifest-dependencies.ts): the
+	// legacy cinatra.agentDependencies map and the canonical
+	// cinatra.dependencies list, each entry keyed by its vocabulary so that
+	// dropping or re-ranging one is named even when the other keeps it.
 	for _, d := range v.s.Agent.Dependencies() {
-		kind := d.Kind
-		if kind == "" {
-			kind = "agent"
+		k := d.Form + ":" + d.PackageName
+		val := DependencyRange(v.pkgDoc, d)
+		var attrs []string
+		for _, a := range []string{d.Kind, d.EdgeType, d.Requirement} {
+			if a != "" {
+				attrs = append(attrs, a)
+			}
 		}
-		k := kind + ":" + d.PackageName
-		d.Version = DependencyRange(v.pkgDoc, d)
-		if _, dup := v.pkg.deps[k]; !dup || d.Version != "" {
-			v.pkg.deps[k] = d.Version
+		if len(attrs) > 0 {
+			val += " (" + strings.Join(attrs, ", ") + ")"
+		}
+		if _, dup := v.pkg.deps[k]; !dup {
+			v.pkg.deps[k] = val
 			v.pkg.depPtr[k] = d.Pointer
 		}
 	}
@@ -450,9 +462,15 @@ func (v *sideView) readPackage() {
 			v.pkg.produces[s] = true
 		}
 	}
-	for _, it := range items(cin.Get("consumes")) {
-		if s := extOf(it); s != "" {
-			v.pkg.consumes[s] = true
+	// consumes entries are {primitive, requirement} (every real agent),
+	// {extension, objectTypeId?} or a bare extension string.
+	cons := cin.Get("consumes")
+	v.pkg.consumesDeclared = cons != nil
+	for _, it := range items(cons) {
+		if p := it.Get("primitive").StringOr(""); p != "" {
+			v.pkg.consumes["primitive "+p] = it.Get("requirement").StringOr("")
+		} else if s := extOf(it); s != "" {
+			v.pkg.consumes["extension "+s] = it.Get("requirement").StringOr("")
 		}
 	}
 }
