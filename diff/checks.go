@@ -70,7 +70,7 @@ var (
 	CheckNodeRemoved              = &Check{ID: "diff_node_removed", Level: Warn, Area: "graph", Inverse: "diff_node_added", Doc: "A node was removed from a flow: whatever it did no longer happens."}
 	CheckNodeRenamed              = &Check{ID: "diff_node_renamed", Level: Info, Area: "graph", Inverse: "diff_node_renamed", Doc: "A node kept its id and got a new name."}
 	CheckNodeTypeChanged          = &Check{ID: "diff_node_type_changed", Level: Warn, Area: "graph", Inverse: "diff_node_type_changed", Doc: "A node kept its id and changed its component type."}
-	CheckNodeMoved                = &Check{ID: "diff_node_moved", Level: Info, Area: "graph", Inverse: "diff_node_moved", Doc: "A node runs at another place in the compiled step order relative to the nodes both revisions have."}
+	CheckNodeMoved                = &Check{ID: "diff_node_moved", Level: Info, Area: "graph", Inverse: "diff_node_moved", Doc: "A step runs at another place in the compiled step order relative to the steps both revisions have (without a compile on both sides, the BFS order of the nodes other than start and end)."}
 	CheckControlEdgeAdded         = &Check{ID: "diff_control_edge_added", Level: Info, Area: "graph", Inverse: "diff_control_edge_removed", Doc: "A node that had no default successor got one."}
 	CheckControlEdgeRemoved       = &Check{ID: "diff_control_edge_removed", Level: Warn, Area: "graph", Inverse: "diff_control_edge_added", Doc: "A node lost its default successor: the flow ends there now."}
 	CheckControlEdgeRewired       = &Check{ID: "diff_control_edge_rewired", Level: Warn, Area: "graph", Inverse: "diff_control_edge_rewired", Doc: "A control edge leaving a node (or one branch of it) now leads elsewhere."}
@@ -99,7 +99,7 @@ var (
 	CheckOutputRetyped            = &Check{ID: "diff_output_retyped", Level: Breaking, Area: "contract", Contract: true, Inverse: "diff_output_retyped", Doc: "An output's type changed."}
 	CheckArtifactAdded            = &Check{ID: "diff_artifact_added", Level: Info, Area: "contract", Contract: true, Inverse: "diff_artifact_removed", Doc: "The agent materialises a new artifact (an EndNode output binding or an artifact_materialize node)."}
 	CheckArtifactRemoved          = &Check{ID: "diff_artifact_removed", Level: Breaking, Area: "contract", Contract: true, Inverse: "diff_artifact_added", Doc: "The agent no longer materialises an artifact: whoever consumes it gets nothing."}
-	CheckArtifactRetyped          = &Check{ID: "diff_artifact_retyped", Level: Breaking, Area: "contract", Contract: true, Inverse: "diff_artifact_retyped", Doc: "An artifact the agent materialises changed its extension or object type."}
+	CheckArtifactRetyped          = &Check{ID: "diff_artifact_retyped", Level: Breaking, Area: "contract", Contract: true, Inverse: "diff_artifact_retyped", Doc: "An artifact the agent materialises changed its extension or object type. Pinning an objectTypeId on the same extension is a refinement (info)."}
 	CheckApprovalRemoved          = &Check{ID: "diff_approval_removed", Level: Breaking, Area: "approval", Safety: true, Inverse: "diff_approval_added", Doc: "A step no longer requires approval (requiresApproval true → false), or an approval gate was removed: the agent acts without a person's consent where it asked before."}
 	CheckApprovalAdded            = &Check{ID: "diff_approval_added", Level: Info, Area: "approval", Safety: true, Inverse: "diff_approval_removed", Doc: "A step now requires approval, or an approval gate was added."}
 	CheckRiskLowered              = &Check{ID: "diff_risk_lowered", Level: Breaking, Area: "approval", Safety: true, Inverse: "diff_risk_raised", Doc: "A step's riskClass is lower (read_only < write_safe < draft_create/draft_update < write < approval < *_send/_publish/_post/_delete); a lower class may skip the platform's safeguards."}
@@ -107,7 +107,7 @@ var (
 	CheckRiskChanged              = &Check{ID: "diff_risk_changed", Level: Warn, Area: "approval", Safety: true, Inverse: "diff_risk_changed", Doc: "A step's riskClass changed between classes oastui cannot order."}
 	CheckHitlOwnerChanged         = &Check{ID: "diff_hitl_owner_changed", Level: Warn, Area: "approval", Safety: true, Inverse: "diff_hitl_owner_changed", Doc: "The owner of a step's human-in-the-loop gate (hitlOwnedBy) changed."}
 	CheckRendererChanged          = &Check{ID: "diff_renderer_changed", Level: Warn, Area: "approval", Safety: true, Inverse: "diff_renderer_changed", Doc: "The renderer of a gate (xRenderer) changed."}
-	CheckSurfaceRemoved           = &Check{ID: "diff_surface_removed", Level: Breaking, Area: "approval", Safety: true, Inverse: "diff_surface_added", Doc: "A review gate lost its a2uiSurfaceId: the reviewer is shown no surface to decide on."}
+	CheckSurfaceRemoved           = &Check{ID: "diff_surface_removed", Level: Breaking, Area: "approval", Safety: true, Inverse: "diff_surface_added", Doc: "A review gate lost its a2uiSurfaceId: the reviewer is shown no surface to decide on. Warn when the gate still requires approval and keeps a renderer (the reviewer still sees that)."}
 	CheckSurfaceAdded             = &Check{ID: "diff_surface_added", Level: Info, Area: "approval", Safety: true, Inverse: "diff_surface_removed", Doc: "A review gate got an a2uiSurfaceId."}
 	CheckSurfaceChanged           = &Check{ID: "diff_surface_changed", Level: Warn, Area: "approval", Safety: true, Inverse: "diff_surface_changed", Doc: "A review gate's a2uiSurfaceId changed."}
 	CheckHitlScreensChanged       = &Check{ID: "diff_hitl_screens_changed", Level: Warn, Area: "approval", Safety: true, Inverse: "diff_hitl_screens_changed", Doc: "metadata.cinatra.hitlScreens (the screens gates show) changed."}
@@ -119,8 +119,10 @@ var (
 	CheckSlotExtensionAdded       = &Check{ID: "diff_slot_extension_added", Level: Info, Area: "slots", Inverse: "diff_slot_extension_removed", Doc: "A context slot accepts another artifact extension."}
 	CheckSlotModeChanged          = &Check{ID: "diff_slot_mode_changed", Level: Warn, Area: "slots", Inverse: "diff_slot_mode_changed", Doc: "A context slot's selectionMode or resolutionMode changed."}
 	CheckSlotItemsChanged         = &Check{ID: "diff_slot_items_changed", Level: Warn, Area: "slots", Inverse: "diff_slot_items_changed", Doc: "A context slot's minItems or maxItems changed."}
-	CheckVersionChanged           = &Check{ID: "diff_version_changed", Level: Info, Area: "package", Inverse: "diff_version_changed", Doc: "package.json version changed."}
+	CheckVersionChanged           = &Check{ID: "diff_version_changed", Level: Info, Area: "package", Inverse: "diff_version_changed", Doc: "package.json version changed. A downgrade is warn: an installation that holds the newer version refuses an older one."}
 	CheckVersionNotBumped         = &Check{ID: "diff_version_not_bumped", Level: Breaking, Area: "package", Doc: "The revision has breaking changes and package.json's version does not say so (semver: a major bump, or a minor bump below 1.0)."}
+	CheckCallerRangeExcludes      = &Check{ID: "diff_caller_range_excludes", Level: Breaking, Area: "package", Doc: "An agent of the tree declares a range that accepted the old version and does not accept the new one: it keeps resolving to the old version, or fails to install beside the new one (the caller is named)."}
+	CheckCallerPicksUpBreak       = &Check{ID: "diff_caller_picks_up_break", Level: Warn, Area: "package", Doc: "The revision has breaking changes and an agent of the tree declares a range that accepts the new version: it will pick the break up on its next install (the caller is named)."}
 	CheckPackageRenamed           = &Check{ID: "diff_package_renamed", Level: Breaking, Area: "package", Inverse: "diff_package_renamed", Doc: "package.json name changed: callers and the platform find the agent by that name."}
 	CheckManifestChanged          = &Check{ID: "diff_manifest_changed", Level: Info, Area: "package", Inverse: "diff_manifest_changed", Doc: "Another package.json field changed, was added or removed (a top-level key such as files, or a cinatra.* key such as fieldRenderers or displayName)."}
 	CheckDependencyAdded          = &Check{ID: "diff_dependency_added", Level: Info, Area: "package", Inverse: "diff_dependency_removed", Doc: "A dependency was added: npm dependencies or peerDependencies, the legacy cinatra.agentDependencies map or the canonical cinatra.dependencies list (each vocabulary named on its own, as the platform's manifest reader keeps them)."}
@@ -128,6 +130,7 @@ var (
 	CheckDependencyRangeChanged   = &Check{ID: "diff_dependency_range_changed", Level: Warn, Area: "package", Inverse: "diff_dependency_range_changed", Doc: "A dependency's version range (or its kind, edgeType or requirement in cinatra.dependencies) changed."}
 	CheckProducesAdded            = &Check{ID: "diff_produces_added", Level: Info, Area: "package", Inverse: "diff_produces_removed", Doc: "package.json cinatra.produces declares another artifact extension."}
 	CheckProducesRemoved          = &Check{ID: "diff_produces_removed", Level: Breaking, Area: "package", Contract: true, Inverse: "diff_produces_added", Doc: "package.json cinatra.produces no longer declares an artifact extension: consumers of it find no producer."}
+	CheckProducesTypeChanged      = &Check{ID: "diff_produces_type_changed", Level: Warn, Area: "package", Inverse: "diff_produces_type_changed", Doc: "A cinatra.produces entry kept its extension and changed its objectTypeId. Pinning one where there was none is a refinement (info): consumers of the extension still find the producer."}
 	CheckConsumesAdded            = &Check{ID: "diff_consumes_added", Level: Warn, Area: "package", Inverse: "diff_consumes_removed", Doc: "package.json cinatra.consumes declares another platform primitive ({primitive, requirement}, the shape every real agent uses) or artifact extension the agent needs: a platform without it cannot run the agent."}
 	CheckConsumesRemoved          = &Check{ID: "diff_consumes_removed", Level: Info, Area: "package", Inverse: "diff_consumes_added", Doc: "package.json cinatra.consumes no longer declares a primitive or artifact extension."}
 	CheckConsumesChanged          = &Check{ID: "diff_consumes_changed", Level: Warn, Area: "package", Inverse: "diff_consumes_changed", Doc: "A cinatra.consumes entry's requirement changed (required, optional …)."}
@@ -164,11 +167,11 @@ var checkers = []checker{
 	{(*differ).slots, []*Check{CheckSlotAdded, CheckSlotRemoved, CheckSlotExtensionRemoved, CheckSlotExtensionAdded,
 		CheckSlotModeChanged, CheckSlotItemsChanged}},
 	{(*differ).pkg, []*Check{CheckVersionChanged, CheckPackageRenamed, CheckManifestChanged, CheckDependencyAdded,
-		CheckDependencyRemoved, CheckDependencyRangeChanged, CheckProducesAdded, CheckProducesRemoved,
+		CheckDependencyRemoved, CheckDependencyRangeChanged, CheckProducesAdded, CheckProducesRemoved, CheckProducesTypeChanged,
 		CheckConsumesAdded, CheckConsumesRemoved, CheckConsumesChanged}},
 	{(*differ).findings, []*Check{CheckFindingIntroduced, CheckFindingFixed}},
-	{(*differ).fallback, []*Check{CheckChanged}}, // last of the files: what no check above explains
-	{nil, []*Check{CheckVersionNotBumped}},       // versionBump, after the levels
+	{(*differ).fallback, []*Check{CheckChanged}},                                              // last of the files: what no check above explains
+	{nil, []*Check{CheckVersionNotBumped, CheckCallerRangeExcludes, CheckCallerPicksUpBreak}}, // versionBump, after the levels
 }
 
 // checks lists every check in table order; byID finds one by its id.

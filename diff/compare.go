@@ -1,12 +1,14 @@
 package diff
 
 import (
+	"encoding/json"
 	"fmt"
 	"sort"
 	"strings"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/present"
 	"github.com/oastui/oastui/workspace"
 )
 
@@ -357,6 +359,18 @@ func (d *differ) contract() {
 			if o.constraints != n.constraints {
 				c = d.add(CheckInputConstraintChanged, subj, "", o.constraints, n.constraints, fmt.Sprintf("input %s accepts %s now (was %s)", quote(name), orNone(n.constraints), orNone(o.constraints)), op, np)
 				c.Port = name
+				if gone, added, ok := enumChange(o.constraints, n.constraints); ok {
+					switch {
+					case len(gone) == 0:
+						c.Level, c.Reason = Info, "widened: every value accepted before still is"
+						c.Message = fmt.Sprintf("input %s accepts %s too now (a widened enum)", quote(name), strings.Join(added, ", "))
+					default:
+						c.Message = fmt.Sprintf("input %s no longer accepts %s (a narrowed enum)", quote(name), strings.Join(gone, ", "))
+						if len(added) > 0 {
+							c.Message += "; it accepts " + strings.Join(added, ", ") + " now"
+						}
+					}
+				}
 			}
 			if o.presentation != n.presentation {
 				c = d.add(CheckInputPresentationChanged, subj, "", o.presentation, n.presentation, fmt.Sprintf("input %s is presented as %s now (was %s)", quote(name), orNone(n.presentation), orNone(o.presentation)), op, np)
@@ -402,6 +416,9 @@ func (d *differ) artifacts() {
 			d.add(CheckArtifactAdded, subj, nodeOfKey(k), "", artValue(n), fmt.Sprintf("%s materialises %s now", trimFlow(k), artValue(n)), nil, pos(d.new.flow, n.ptr))
 		case !inNew:
 			d.add(CheckArtifactRemoved, subj, nodeOfKey(k), artValue(o), "", fmt.Sprintf("%s no longer materialises %s", trimFlow(k), artValue(o)), pos(d.old.flow, o.ptr), nil)
+		case o.ext == n.ext && o.objType == "" && n.objType != "":
+			c := d.add(CheckArtifactRetyped, subj, nodeOfKey(k), artValue(o), artValue(n), fmt.Sprintf("%s materialises %s now, pinned to object type %s", trimFlow(k), n.ext, n.objType), pos(d.old.flow, o.ptr), pos(d.new.flow, n.ptr))
+			c.Level, c.Reason = Info, "a refinement: the same extension, now with a pinned object type"
 		case artValue(o) != artValue(n):
 			d.add(CheckArtifactRetyped, subj, nodeOfKey(k), artValue(o), artValue(n), fmt.Sprintf("%s materialises %s now (was %s)", trimFlow(k), artValue(n), artValue(o)), pos(d.old.flow, o.ptr), pos(d.new.flow, n.ptr))
 		}
@@ -546,7 +563,10 @@ func (d *differ) approval() {
 		}
 		switch {
 		case o.surface != "" && n.surface == "":
-			d.add(CheckSurfaceRemoved, subj, node, o.surface, "", fmt.Sprintf("step %s lost its a2uiSurfaceId %s", k, quote(o.surface)), op, np)
+			c := d.add(CheckSurfaceRemoved, subj, node, o.surface, "", fmt.Sprintf("step %s lost its a2uiSurfaceId %s", k, quote(o.surface)), op, np)
+			if n.approval && n.renderer != "" {
+				c.Level, c.Reason = Warn, "the gate still requires approval and keeps its renderer "+n.renderer
+			}
 		case o.surface == "" && n.surface != "":
 			d.add(CheckSurfaceAdded, subj, node, "", n.surface, fmt.Sprintf("step %s has a2uiSurfaceId %s now", k, quote(n.surface)), op, np)
 		case o.surface != n.surface:
@@ -637,8 +657,15 @@ func (d *differ) pkg() {
 		return
 	}
 	if o.version != n.version {
-		d.add(CheckVersionChanged, "version", "", o.version, n.version, fmt.Sprintf("version %s now (was %s)", orNone(n.version), orNone(o.version)),
+		c := d.add(CheckVersionChanged, "version", "", o.version, n.version, fmt.Sprintf("version %s now (was %s)", orNone(n.version), orNone(o.version)),
 			pos(d.old.pkgDoc, "/version"), pos(d.new.pkgDoc, "/version"))
+		ov, ok1 := workspace.ParseVersion(o.version)
+		nv, ok2 := workspace.ParseVersion(n.version)
+		if ok1 && ok2 && nv.Compare(ov) < 0 {
+			c.Level = Warn
+			c.Message = fmt.Sprintf("version goes down to %s (was %s)", n.version, o.version)
+			c.Reason = "a downgrade: an installation holding the newer version refuses an older one"
+		}
 	}
 	if o.name != n.name && d.old.pkgDoc != nil && d.new.pkgDoc != nil {
 		d.add(CheckPackageRenamed, "name", "", o.name, n.name, fmt.Sprintf("package renamed %s (was %s): callers find it by name", orNone(n.name), orNone(o.name)),
@@ -685,11 +712,19 @@ func (d *differ) pkg() {
 		}
 	}
 	for _, k := range unionKeys(o.produces, n.produces) {
+		ot, inOld := o.produces[k]
+		nt, inNew := n.produces[k]
 		switch {
-		case !o.produces[k]:
-			d.add(CheckProducesAdded, "produces "+k, "", "", k, "produces "+k+" now", nil, pos(d.new.pkgDoc, "/cinatra/produces"))
-		case !n.produces[k]:
-			d.add(CheckProducesRemoved, "produces "+k, "", k, "", "no longer produces "+k, pos(d.old.pkgDoc, "/cinatra/produces"), nil)
+		case !inOld:
+			d.add(CheckProducesAdded, "produces "+k, "", "", k, "produces "+withType(k, nt)+" now", nil, pos(d.new.pkgDoc, "/cinatra/produces"))
+		case !inNew:
+			d.add(CheckProducesRemoved, "produces "+k, "", k, "", "no longer produces "+withType(k, ot), pos(d.old.pkgDoc, "/cinatra/produces"), nil)
+		case ot != nt:
+			c := d.add(CheckProducesTypeChanged, "produces "+k+" objectTypeId", "", ot, nt,
+				fmt.Sprintf("produces %s with objectTypeId %s now (was %s)", k, orNone(nt), orNone(ot)), pos(d.old.pkgDoc, "/cinatra/produces"), pos(d.new.pkgDoc, "/cinatra/produces"))
+			if ot == "" {
+				c.Level, c.Reason = Info, "a refinement: the extension is still produced, now with a pinned object type"
+			}
 		}
 	}
 	for _, k := range unionKeys(o.consumes, n.consumes) {
@@ -769,7 +804,11 @@ func (d *differ) findings() {
 	}
 }
 
-// versionBump: breaking changes need a major bump (a minor one below 1.0).
+// versionBump: breaking changes need a major bump (a minor one below 1.0);
+// and every version change is checked against the callers' ranges: a
+// caller whose range no longer accepts the new version is named (breaking
+// for it), and one whose range accepts a version with breaking changes is
+// told it will pick them up.
 func (d *differ) versionBump() {
 	if d.new.pkgDoc == nil || d.old.pkgDoc == nil {
 		return
@@ -780,11 +819,37 @@ func (d *differ) versionBump() {
 			breaking = append(breaking, c.Check)
 		}
 	}
+	ov, ok1 := workspace.ParseVersion(d.old.pkg.version)
+	nv, ok2 := workspace.ParseVersion(d.new.pkg.version)
+	if ok1 && ok2 && d.old.pkg.version != d.new.pkg.version {
+		for _, ca := range d.opts.Callers {
+			r, ok := workspace.ParseRange(ca.Range)
+			if !ok || ca.Range == "" || !r.Allows(ov) || r.Allows(nv) {
+				continue
+			}
+			ca := cleanCaller(ca)
+			c := d.add(CheckCallerRangeExcludes, "caller "+ca.Package, "", ca.Range, d.new.pkg.version,
+				fmt.Sprintf("caller %s declares %s, which accepted %s and does not accept %s", ca.Package, ca.Range, d.old.pkg.version, d.new.pkg.version),
+				pos(d.old.pkgDoc, "/version"), pos(d.new.pkgDoc, "/version"))
+			c.Callers = []Caller{{Package: ca.Package, Dir: ca.Dir, Via: ca.Via, Range: ca.Range}}
+		}
+	}
 	if len(breaking) == 0 {
 		return
 	}
-	ov, ok1 := workspace.ParseVersion(d.old.pkg.version)
-	nv, ok2 := workspace.ParseVersion(d.new.pkg.version)
+	if ok2 {
+		for _, ca := range d.opts.Callers {
+			r, ok := workspace.ParseRange(ca.Range)
+			if !ok || ca.Range == "" || !r.Allows(nv) {
+				continue
+			}
+			ca := cleanCaller(ca)
+			c := d.add(CheckCallerPicksUpBreak, "caller "+ca.Package, "", ca.Range, d.new.pkg.version,
+				fmt.Sprintf("caller %s declares %s, which accepts %s: it will pick up %d breaking change(s)", ca.Package, ca.Range, d.new.pkg.version, len(breaking)),
+				nil, pos(d.new.pkgDoc, "/version"))
+			c.Callers = []Caller{{Package: ca.Package, Dir: ca.Dir, Via: ca.Via, Range: ca.Range, Accepts: true}}
+		}
+	}
 	if ok1 && ok2 && bumpSaysBreaking(ov, nv) {
 		return
 	}
@@ -842,4 +907,69 @@ func valueChange(o, n string) string {
 		return ""
 	}
 	return fmt.Sprintf(": %s now (was %s)", orNone(n), orNone(o))
+}
+
+// withType is an extension with its pinned object type.
+func withType(ext, objType string) string {
+	if objType == "" {
+		return ext
+	}
+	return ext + " (" + objType + ")"
+}
+
+// enumChange: two constraint sets that differ only by their enum, as the
+// values removed and added (ok false when anything else differs).
+func enumChange(o, n string) (gone, added []string, ok bool) {
+	var om, nm map[string]json.RawMessage
+	if json.Unmarshal([]byte(orJSON(o)), &om) != nil || json.Unmarshal([]byte(orJSON(n)), &nm) != nil {
+		return nil, nil, false
+	}
+	if om["enum"] == nil || nm["enum"] == nil {
+		return nil, nil, false
+	}
+	for k := range om {
+		if k != "enum" && string(om[k]) != string(nm[k]) {
+			return nil, nil, false
+		}
+	}
+	for k := range nm {
+		if _, in := om[k]; !in && k != "enum" {
+			return nil, nil, false
+		}
+	}
+	var oe, ne []json.RawMessage
+	if json.Unmarshal(om["enum"], &oe) != nil || json.Unmarshal(nm["enum"], &ne) != nil {
+		return nil, nil, false
+	}
+	os, ns := map[string]bool{}, map[string]bool{}
+	for _, x := range oe {
+		os[string(x)] = true
+	}
+	for _, x := range ne {
+		ns[string(x)] = true
+	}
+	for _, x := range sortedKeys(os) {
+		if !ns[x] {
+			gone = append(gone, x)
+		}
+	}
+	for _, x := range sortedKeys(ns) {
+		if !os[x] {
+			added = append(added, x)
+		}
+	}
+	return gone, added, true
+}
+
+func orJSON(s string) string {
+	if s == "" {
+		return "{}"
+	}
+	return s
+}
+
+// cleanCaller passes a caller's strings through present.Text.
+func cleanCaller(c CallerAgent) CallerAgent {
+	c.Package, c.Via, c.Range = present.Text(c.Package), present.Text(c.Via), present.Text(c.Range)
+	return c
 }

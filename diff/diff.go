@@ -137,7 +137,7 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 			r.Package = present.Text(named.Agent.PackageName())
 		}
 	}
-	d := &differ{old: view(old), new: view(new)}
+	d := &differ{old: view(old), new: view(new), opts: opts}
 	d.cur = &checkers[0]
 	if !d.presence(old, new, opts) { // an agent on one side only is one change (agents.go)
 		for i := range checkers {
@@ -148,7 +148,7 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 		}
 		d.callers(opts)
 		d.levels(opts.Levels)
-		d.cur = &checkers[len(checkers)-1]
+		d.cur = checkerOf(CheckVersionNotBumped)
 		d.versionBump()
 	}
 	d.levels(opts.Levels)
@@ -272,6 +272,7 @@ type differ struct {
 	old, new *sideView
 	out      []Change
 	cur      *checker // the function running: the only one that may raise its checks
+	opts     Options
 }
 
 // add records a change of check with the check's level.
@@ -330,4 +331,14 @@ func cleanChange(c *Change) {
 	for i := range c.Words {
 		c.Words[i].Text = present.Text(c.Words[i].Text)
 	}
+}
+
+// checkerOf is the checker that names c.
+func checkerOf(c *Check) *checker {
+	for i := range checkers {
+		if slices.Contains(checkers[i].checks, c) {
+			return &checkers[i]
+		}
+	}
+	return nil
 }

@@ -342,6 +342,13 @@ func (d *differ) descriptions() {
 	if !d.old.ok || !d.new.ok {
 		return
 	}
+	// the flow's own description (the agent's, as the catalogue shows it)
+	if a, b := d.old.flow.Root.Get("description").StringOr(""), d.new.flow.Root.Get("description").StringOr(""); a != b {
+		c := d.add(CheckDescriptionChanged, "flow description", "", hashShort(a), hashShort(b), "the agent's description reworded",
+			pos(d.old.flow, "/description"), pos(d.new.flow, "/description"))
+		c.Words = Words(a, b)
+		c.Message += wordSummary(c.Words)
+	}
 	for _, fk := range unionKeys(d.old.flows, d.new.flows) {
 		of, nf := d.old.flows[fk], d.new.flows[fk]
 		if of == nil || nf == nil {
@@ -364,11 +371,31 @@ func (d *differ) descriptions() {
 				if a == b {
 					continue
 				}
+				label := f.label
+				if label == "gate description" && !d.isGate(fk, id, n.ComponentType) {
+					label = "step description" // metadata.cinatra.description of a node that asks no one
+				}
 				c := d.add(CheckDescriptionChanged, nodeSubject(fk, id)+" "+f.label, id, hashShort(a), hashShort(b),
-					fmt.Sprintf("%s of %s reworded", f.label, quote(n.Name)), pos(d.old.flow, o.Pointer+f.ptr), pos(d.new.flow, n.Pointer+f.ptr))
+					fmt.Sprintf("%s of %s reworded", label, quote(n.Name)), pos(d.old.flow, o.Pointer+f.ptr), pos(d.new.flow, n.Pointer+f.ptr))
 				c.Words = Words(a, b)
 				c.Message += wordSummary(c.Words)
 			}
 		}
 	}
+}
+
+// isGate says node id of flow fk asks a person on the new side (or the old
+// one): an InputMessageNode, or a step or node that requires approval.
+func (d *differ) isGate(fk, id, componentType string) bool {
+	if componentType == "InputMessageNode" {
+		return true
+	}
+	for _, v := range []*sideView{d.new, d.old} {
+		for k, g := range v.gates {
+			if g.approval && (k == id || k == nodeSubject(fk, id) || g.node == id) {
+				return true
+			}
+		}
+	}
+	return false
 }

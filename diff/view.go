@@ -68,7 +68,7 @@ type pkgView struct {
 	version  string
 	deps     map[string]string // "npm:name" / "agent:name" → range
 	depPtr   map[string]string // the same → where package.json declares it
-	produces map[string]bool
+	produces map[string]string // extension → its pinned objectTypeId ("" when none)
 	// consumes: "primitive X" / "extension E (type)" → its requirement
 	// ("" when not said); consumesDeclared: the key is present (even []).
 	consumes         map[string]string
@@ -82,7 +82,7 @@ func view(s *analysis.Snapshot) *sideView {
 	v := &sideView{s: s, flows: map[string]*flowView{}, steps: map[string]compile.Step{}, gates: map[string]gate{}, inputs: map[string]port{},
 		outputs: map[string]port{}, arts: map[string]artifact{}, prompts: map[string]*prompts.NodePrompt{},
 		slots: map[string]slots.Slot{}, gated: map[string]compile.GatedStep{}, finds: map[string]compile.Finding{},
-		pkg: pkgView{deps: map[string]string{}, depPtr: map[string]string{}, other: map[string]string{}, otherPtr: map[string]string{}, produces: map[string]bool{}, consumes: map[string]string{}}}
+		pkg: pkgView{deps: map[string]string{}, depPtr: map[string]string{}, other: map[string]string{}, otherPtr: map[string]string{}, produces: map[string]string{}, consumes: map[string]string{}}}
 	if s == nil || s.Agent == nil {
 		return v
 	}
@@ -275,6 +275,9 @@ func (v *sideView) readOrder() {
 		ns := append([]*flowgraph.Node(nil), f.g.Nodes...)
 		sort.SliceStable(ns, func(i, j int) bool { return ns[i].BFS < ns[j].BFS })
 		for _, n := range ns {
+			if n.Kind == flowgraph.KindStart || n.Kind == flowgraph.KindEnd {
+				continue // always first and last: their BFS rank moves with every node added
+			}
 			key := k + "/" + n.ID
 			v.bfs = append(v.bfs, key)
 			if len(v.order) > 0 && !seen[key] {
@@ -458,8 +461,10 @@ func (v *sideView) readPackage() {
 	}
 	cin := root.Get("cinatra")
 	for _, it := range items(cin.Get("produces")) {
-		if s := extOf(it); s != "" {
-			v.pkg.produces[s] = true
+		if s, ok := it.Str(); ok && s != "" {
+			v.pkg.produces[s] = ""
+		} else if e := it.Get("extension").StringOr(""); e != "" {
+			v.pkg.produces[e] = it.Get("objectTypeId").StringOr("")
 		}
 	}
 	// consumes entries are {primitive, requirement} (every real agent),
