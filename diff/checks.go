@@ -78,6 +78,10 @@ var (
 	CheckBranchRemoved            = &Check{ID: "diff_branch_removed", Level: Warn, Area: "graph", Inverse: "diff_branch_added", Doc: "A branch of a node was removed: runs that took it go elsewhere or stop."}
 	CheckDataEdgeAdded            = &Check{ID: "diff_data_edge_added", Level: Info, Area: "graph", Inverse: "diff_data_edge_removed", Doc: "A data edge was added (an output now feeds an input)."}
 	CheckDataEdgeRemoved          = &Check{ID: "diff_data_edge_removed", Level: Warn, Area: "graph", Inverse: "diff_data_edge_added", Doc: "A data edge was removed: the input it fed gets its value elsewhere or none."}
+	CheckDataEdgeResourced        = &Check{ID: "diff_data_edge_resourced", Level: Warn, Area: "graph", Inverse: "diff_data_edge_resourced", Doc: "An input (an output of the agent, when the input is the EndNode's) is fed from another node's output now: one change instead of a data edge removed and one added."}
+	CheckStepCallChanged          = &Check{ID: "diff_step_call_changed", Level: Warn, Area: "behaviour", Inverse: "diff_step_call_changed", Doc: "What a step calls changed: its url, http_method, data.tool or other data it sends (prompt templates are the prompt checks'). Breaking on a step whose riskClass writes, sends, publishes, posts or deletes."}
+	CheckNodeIOChanged            = &Check{ID: "diff_node_io_changed", Level: Warn, Area: "behaviour", Inverse: "diff_node_io_changed", Doc: "An input or output of an inner node (not the StartNode's or EndNode's: those are the contract) was added, removed or changed its schema: what the node is given or gives the nodes after it."}
+	CheckResumePayloadChanged     = &Check{ID: "diff_resume_payload_changed", Level: Warn, Area: "approval", Safety: true, Inverse: "diff_resume_payload_changed", Doc: "A gate's resume payload (metadata.cinatra.inputMessageSchema: the shape of the person's answer the flow resumes with) changed: a renderer or the nodes after the gate may read a field that is no longer there."}
 	CheckPromptChanged            = &Check{ID: "diff_prompt_changed", Level: Info, Area: "prompts", Inverse: "diff_prompt_changed", Doc: "A system or user prompt template was reworded (shown as a word diff)."}
 	CheckPromptPlaceholderAdded   = &Check{ID: "diff_prompt_placeholder_added", Level: Warn, Area: "prompts", Inverse: "diff_prompt_placeholder_removed", Doc: "A prompt template uses a new {{placeholder}}: something must feed it."}
 	CheckPromptPlaceholderRemoved = &Check{ID: "diff_prompt_placeholder_removed", Level: Info, Area: "prompts", Inverse: "diff_prompt_placeholder_added", Doc: "A prompt template no longer uses a {{placeholder}}."}
@@ -100,8 +104,9 @@ var (
 	CheckArtifactAdded            = &Check{ID: "diff_artifact_added", Level: Info, Area: "contract", Contract: true, Inverse: "diff_artifact_removed", Doc: "The agent materialises a new artifact (an EndNode output binding or an artifact_materialize node)."}
 	CheckArtifactRemoved          = &Check{ID: "diff_artifact_removed", Level: Breaking, Area: "contract", Contract: true, Inverse: "diff_artifact_added", Doc: "The agent no longer materialises an artifact: whoever consumes it gets nothing."}
 	CheckArtifactRetyped          = &Check{ID: "diff_artifact_retyped", Level: Breaking, Area: "contract", Contract: true, Inverse: "diff_artifact_retyped", Doc: "An artifact the agent materialises changed its extension or object type. Pinning an objectTypeId on the same extension is a refinement (info)."}
-	CheckApprovalRemoved          = &Check{ID: "diff_approval_removed", Level: Breaking, Area: "approval", Safety: true, Inverse: "diff_approval_added", Doc: "A step no longer requires approval (requiresApproval true → false), or an approval gate was removed: the agent acts without a person's consent where it asked before."}
+	CheckApprovalRemoved          = &Check{ID: "diff_approval_removed", Level: Breaking, Area: "approval", Safety: true, Inverse: "diff_approval_added", Doc: "A step or node no longer requires approval, or an approval gate was removed (at any depth: a gate inside a removed or rewritten subflow counts): the agent acts without a person's consent where it asked before. requiresApproval is read where the platform reads it: an AgentNode's metadata.cinatra (over its Agent's), a FlowNode's (and each gateSteps entry's), an ApiNode's; an InputMessageNode always asks (the compiler ignores its own value)."}
 	CheckApprovalAdded            = &Check{ID: "diff_approval_added", Level: Info, Area: "approval", Safety: true, Inverse: "diff_approval_removed", Doc: "A step now requires approval, or an approval gate was added."}
+	CheckApprovalBypassed         = &Check{ID: "diff_approval_bypassed", Level: Breaking, Area: "approval", Safety: true, Doc: "A step that writes, sends or publishes, which every path from the start reached through a gate (a node that asks a person), can now be reached without one: a new branch or edge lets a run skip the approval."}
 	CheckRiskLowered              = &Check{ID: "diff_risk_lowered", Level: Breaking, Area: "approval", Safety: true, Inverse: "diff_risk_raised", Doc: "A step's riskClass is lower (read_only < write_safe < draft_create/draft_update < write < approval < *_send/_publish/_post/_delete); a lower class may skip the platform's safeguards."}
 	CheckRiskRaised               = &Check{ID: "diff_risk_raised", Level: Info, Area: "approval", Safety: true, Inverse: "diff_risk_lowered", Doc: "A step's riskClass is higher."}
 	CheckRiskChanged              = &Check{ID: "diff_risk_changed", Level: Warn, Area: "approval", Safety: true, Inverse: "diff_risk_changed", Doc: "A step's riskClass changed between classes oastui cannot order."}
@@ -153,7 +158,9 @@ var checkers = []checker{
 	{(*differ).health, []*Check{CheckAgentAdded, CheckAgentRemoved, CheckSideBroken, CheckSideFixed}}, // presence, then health
 	{(*differ).graph, []*Check{CheckNodeAdded, CheckNodeRemoved, CheckNodeRenamed, CheckNodeTypeChanged, CheckNodeMoved,
 		CheckControlEdgeAdded, CheckControlEdgeRemoved, CheckControlEdgeRewired, CheckBranchAdded, CheckBranchRemoved,
-		CheckDataEdgeAdded, CheckDataEdgeRemoved}},
+		CheckDataEdgeAdded, CheckDataEdgeRemoved, CheckDataEdgeResourced}},
+	{(*differ).calls, []*Check{CheckStepCallChanged}},
+	{(*differ).nodeIO, []*Check{CheckNodeIOChanged, CheckResumePayloadChanged}},
 	{(*differ).prompts, []*Check{CheckPromptChanged, CheckPromptPlaceholderAdded, CheckPromptPlaceholderRemoved, CheckPromptExpressionAdded, CheckPromptExpressionRemoved}},
 	{(*differ).descriptions, []*Check{CheckDescriptionChanged}},
 	{(*differ).models, []*Check{CheckModelChanged}},
@@ -164,6 +171,7 @@ var checkers = []checker{
 	{(*differ).approval, []*Check{CheckApprovalRemoved, CheckApprovalAdded, CheckRiskLowered, CheckRiskRaised, CheckRiskChanged,
 		CheckHitlOwnerChanged, CheckRendererChanged, CheckSurfaceRemoved, CheckSurfaceAdded, CheckSurfaceChanged,
 		CheckHitlScreensChanged, CheckGatedStepRemoved, CheckGatedStepAdded}},
+	{(*differ).approvalPaths, []*Check{CheckApprovalBypassed}},
 	{(*differ).slots, []*Check{CheckSlotAdded, CheckSlotRemoved, CheckSlotExtensionRemoved, CheckSlotExtensionAdded,
 		CheckSlotModeChanged, CheckSlotItemsChanged}},
 	{(*differ).pkg, []*Check{CheckVersionChanged, CheckPackageRenamed, CheckManifestChanged, CheckDependencyAdded,
@@ -229,13 +237,19 @@ func ChecksMarkdown() string {
 	b.WriteString("nothing anyone relies on. `.oastui.yaml` may set a check's level (`diff:` then `check_id: breaking|warn|info|off`).\n")
 	b.WriteString("A breaking change of the data contract that no caller in the tree uses is shown as warn, with the reason; an approval\n")
 	b.WriteString("safety change is never demoted.\n")
-	area := ""
+	var areas []string
+	byArea := map[string][]*Check{}
 	for _, c := range checks {
-		if c.Area != area {
-			area = c.Area
-			fmt.Fprintf(&b, "\n## %s\n\n| check | level | meaning |\n|---|---|---|\n", area)
+		if byArea[c.Area] == nil {
+			areas = append(areas, c.Area)
 		}
-		fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.ID, c.Level, strings.ReplaceAll(c.Doc, "|", `\|`))
+		byArea[c.Area] = append(byArea[c.Area], c)
+	}
+	for _, area := range areas {
+		fmt.Fprintf(&b, "\n## %s\n\n| check | level | meaning |\n|---|---|---|\n", area)
+		for _, c := range byArea[area] {
+			fmt.Fprintf(&b, "| `%s` | %s | %s |\n", c.ID, c.Level, strings.ReplaceAll(c.Doc, "|", `\|`))
+		}
 	}
 	return b.String()
 }

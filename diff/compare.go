@@ -3,6 +3,7 @@ package diff
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -34,7 +35,11 @@ func (d *differ) graph() {
 	for k := range d.new.flows {
 		keys[k] = true
 	}
+	grouped := d.subflowGroups(keys)
 	for _, fk := range sortedKeys(keys) {
+		if grouped[fk] {
+			continue // one change of its FlowNode names its nodes
+		}
 		of, nf := d.old.flows[fk], d.new.flows[fk]
 		on, nn := map[string]*flowgraph.Node{}, map[string]*flowgraph.Node{}
 		if of != nil {
@@ -50,8 +55,9 @@ func (d *differ) graph() {
 			subj := nodeSubject(fk, id)
 			if !ok {
 				gone[id] = true
-				d.add(CheckNodeRemoved, subj, id, o.ComponentType, "",
+				c := d.add(CheckNodeRemoved, subj, id, o.ComponentType, "",
 					fmt.Sprintf("%s %s (%s) removed", kindWord(o), quote(o.Name), id), pos(d.old.flow, o.Pointer), nil)
+				d.groupSubflow(c, d.old, o, true)
 				continue
 			}
 			if o.Name != n.Name {
@@ -67,8 +73,9 @@ func (d *differ) graph() {
 			if _, ok := on[id]; !ok {
 				n := nn[id]
 				gone[id] = true
-				d.add(CheckNodeAdded, nodeSubject(fk, id), id, "", n.ComponentType,
+				c := d.add(CheckNodeAdded, nodeSubject(fk, id), id, "", n.ComponentType,
 					fmt.Sprintf("%s %s (%s) added", kindWord(n), quote(n.Name), id), nil, pos(d.new.flow, n.Pointer))
+				d.groupSubflow(c, d.new, n, false)
 			}
 		}
 		d.edges(fk, of, nf, gone)
@@ -156,12 +163,40 @@ func (d *differ) edges(fk string, of, nf *flowView, gone map[string]bool) {
 			}
 		}
 	}
+	live := func(m map[string]string) map[string]string {
+		out := map[string]string{}
+		for k, p := range m {
+			if !edgeOfGone(k, gone) {
+				out[k] = p
+			}
+		}
+		return out
+	}
+	res, used := resourcedEdges(live(od), live(nd))
+	for _, r := range res {
+		what := fmt.Sprintf("input %s of %s", r.input, r.to)
+		if n := nf.nodes[r.to]; n != nil && n.Kind == flowgraph.KindEnd {
+			what = "output " + r.input
+			if fk != "" {
+				what += " of flow " + fk
+			}
+		}
+		d.add(CheckDataEdgeResourced, nodeSubject(fk, r.to+"."+r.input)+" source", r.to, strings.Join(r.was, ", "), strings.Join(r.from, ", "),
+			fmt.Sprintf("%s now from %s (was from %s)", what, strings.Join(r.from, ", "), strings.Join(r.was, ", ")),
+			pos(d.old.flow, r.oldPtr), pos(d.new.flow, r.nPtr))
+	}
 	for _, k := range sortedKeys(od) {
+		if used[k] {
+			continue
+		}
 		if _, ok := nd[k]; !ok && !edgeOfGone(k, gone) {
 			d.add(CheckDataEdgeRemoved, nodeSubject(fk, k), edgeTo(k), k, "", "data edge "+k+" removed", pos(d.old.flow, od[k]), nil)
 		}
 	}
 	for _, k := range sortedKeys(nd) {
+		if used[k] {
+			continue
+		}
 		if _, ok := od[k]; !ok && !edgeOfGone(k, gone) {
 			d.add(CheckDataEdgeAdded, nodeSubject(fk, k), edgeTo(k), "", k, "data edge "+k+" added", nil, pos(d.new.flow, nd[k]))
 		}
@@ -972,4 +1007,56 @@ func orJSON(s string) string {
 func cleanCaller(c CallerAgent) CallerAgent {
 	c.Package, c.Via, c.Range = present.Text(c.Package), present.Text(c.Via), present.Text(c.Range)
 	return c
+}
+
+// subflowGroups are the flows only one side has whose FlowNode (or other
+// calling node) is itself only on that side: their nodes are listed on the
+// node's one change.
+func (d *differ) subflowGroups(keys map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for _, side := range []struct{ v, other *sideView }{{d.old, d.new}, {d.new, d.old}} {
+		for fk, f := range side.v.flows {
+			if fk == "" || side.other.flows[fk] != nil {
+				continue
+			}
+			for pk, pf := range side.v.flows {
+				for _, n := range pf.g.Nodes {
+					if slices.Contains(n.Subflows, f.g.FlowPointer) && (side.other.flows[pk] == nil || side.other.flows[pk].nodes[n.ID] == nil) {
+						out[fk] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// groupSubflow lists on c the nodes of n's subflows that only side v has,
+// and makes c explain their part of the file.
+func (d *differ) groupSubflow(c *Change, v *sideView, n *flowgraph.Node, old bool) {
+	other := d.new
+	if !old {
+		other = d.old
+	}
+	for _, sp := range n.Subflows {
+		for fk, f := range v.flows {
+			if f.g.FlowPointer != sp || fk == "" || other.flows[fk] != nil {
+				continue
+			}
+			var ids []string
+			for _, x := range f.g.Nodes {
+				if x.Kind != flowgraph.KindStart && x.Kind != flowgraph.KindEnd {
+					ids = append(ids, x.ID)
+				}
+				if x.Pointer != "" {
+					c.extra = append(c.extra, covered{old, v.flow.Path, x.Pointer})
+				}
+			}
+			c.extra = append(c.extra, covered{old, v.flow.Path, sp})
+			c.Group = append(c.Group, ids...)
+			if len(ids) > 0 {
+				c.Message += fmt.Sprintf(", with its subflow %s: %s", quote(f.g.FlowName), strings.Join(ids, ", "))
+			}
+		}
+	}
 }

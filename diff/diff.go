@@ -77,6 +77,11 @@ type Change struct {
 	Reason string `json:"reason,omitempty"`
 	// Port is the input or output a contract change is about ("" for others).
 	Port string `json:"port,omitempty"`
+	// Group lists what one change stands for beside its subject (the nodes
+	// of a subflow removed or added with its FlowNode).
+	Group []string `json:"group,omitempty"`
+
+	extra []covered // more of the files the change explains (the fallback's)
 }
 
 // Summary counts changes by level.

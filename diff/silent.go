@@ -489,7 +489,7 @@ func coverage(c *Change) []covered {
 	if explainsNothing[c.Check] {
 		return nil
 	}
-	var out []covered
+	out := append([]covered(nil), c.extra...)
 	for _, side := range []struct {
 		p   *Pos
 		old bool

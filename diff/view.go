@@ -537,12 +537,15 @@ func (v *sideView) readGates() {
 			}
 			m := v.flow.Lookup(n.Pointer).Path("metadata", "cinatra")
 			if !m.Is(compile.Object) {
+				if n.Kind == flowgraph.KindInput { // the compiler forces approval on it (its own value is ignored)
+					v.gates[nodeSubject(fk, n.ID)] = gate{node: n.ID, ptr: n.Pointer, approval: true}
+				}
 				continue
 			}
 			g := gate{node: n.ID, ptr: n.Pointer, risk: m.Get("riskClass").StringOr(""), owner: m.Get("hitlOwnedBy").StringOr(""),
 				renderer: m.Get("renderer").StringOr(""), surface: m.Get("a2uiSurfaceId").StringOr("")}
 			ra := m.Get("requiresApproval")
-			g.approval = ra.Is(compile.Bool) && ra.Text == "true"
+			g.approval = ra.Is(compile.Bool) && ra.Text == "true" || n.Kind == flowgraph.KindInput
 			if ra == nil && g.risk == "" && g.owner == "" && g.renderer == "" && g.surface == "" {
 				continue
 			}
