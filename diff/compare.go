@@ -619,7 +619,11 @@ func (d *differ) approval() {
 		}
 	}
 	if d.old.screens != d.new.screens {
-		d.add(CheckHitlScreensChanged, "hitlScreens", "", hashShort(d.old.screens), hashShort(d.new.screens), "metadata.cinatra.hitlScreens changed",
+		msg := "metadata.cinatra.hitlScreens changed"
+		if ids := idChanges(d.old.screens, d.new.screens); ids != "" {
+			msg += ": " + ids
+		}
+		d.add(CheckHitlScreensChanged, "hitlScreens", "", hashShort(d.old.screens), hashShort(d.new.screens), msg,
 			pos(d.old.flow, "/metadata/cinatra/hitlScreens"), pos(d.new.flow, "/metadata/cinatra/hitlScreens"))
 	}
 }
@@ -726,7 +730,11 @@ func (d *differ) pkg() {
 		if inNew {
 			np = pos(d.new.pkgDoc, n.otherPtr[k])
 		}
-		d.add(CheckManifestChanged, "package.json "+k, "", shortValue(ov), shortValue(nv), fmt.Sprintf("package.json %s %s%s", k, what, valueChange(ov, nv)), op, np)
+		detail := valueChange(ov, nv)
+		if ids := idChanges(ov, nv); ids != "" {
+			detail = ": " + ids
+		}
+		d.add(CheckManifestChanged, "package.json "+k, "", shortValue(ov), shortValue(nv), fmt.Sprintf("package.json %s %s%s", k, what, detail), op, np)
 	}
 	for _, k := range unionKeys(o.deps, n.deps) {
 		ov, inOld := o.deps[k]
@@ -1059,4 +1067,71 @@ func (d *differ) groupSubflow(c *Change, v *sideView, n *flowgraph.Node, old boo
 			}
 		}
 	}
+}
+
+// idChanges names what changed between two JSON values by identity: the
+// keys of an object, the strings (or ids) of an array, added, removed and
+// changed ("" when neither is such a value).
+func idChanges(o, n string) string {
+	ids := func(s string) (map[string]string, bool) {
+		if s == "" {
+			return map[string]string{}, true
+		}
+		var obj map[string]json.RawMessage
+		if json.Unmarshal([]byte(s), &obj) == nil {
+			out := map[string]string{}
+			for k, v := range obj {
+				out[k] = string(v)
+			}
+			return out, true
+		}
+		var arr []json.RawMessage
+		if json.Unmarshal([]byte(s), &arr) != nil {
+			return nil, false
+		}
+		out := map[string]string{}
+		for _, x := range arr {
+			var str string
+			var withID struct {
+				ID string `json:"id"`
+			}
+			switch {
+			case json.Unmarshal(x, &str) == nil:
+				out[str] = str
+			case json.Unmarshal(x, &withID) == nil && withID.ID != "":
+				out[withID.ID] = string(x)
+			default:
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	om, ok1 := ids(o)
+	nm, ok2 := ids(n)
+	if !ok1 || !ok2 {
+		return ""
+	}
+	var added, removed, changed []string
+	for _, k := range unionKeys(om, nm) {
+		a, inA := om[k]
+		b, inB := nm[k]
+		switch {
+		case !inA:
+			added = append(added, k)
+		case !inB:
+			removed = append(removed, k)
+		case a != b:
+			changed = append(changed, k)
+		}
+	}
+	var parts []string
+	for _, x := range []struct {
+		l    []string
+		word string
+	}{{added, "added"}, {removed, "removed"}, {changed, "changed"}} {
+		if len(x.l) > 0 {
+			parts = append(parts, strings.Join(x.l, ", ")+" "+x.word)
+		}
+	}
+	return strings.Join(parts, "; ")
 }
