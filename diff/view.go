@@ -9,6 +9,7 @@ import (
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/lint/report"
 	"github.com/oastui/oastui/prompts"
 	"github.com/oastui/oastui/slots"
 )
@@ -502,7 +503,9 @@ func (v *sideView) readFindings() {
 		if base != "" && strings.HasPrefix(file, base) {
 			file = strings.TrimPrefix(strings.TrimPrefix(file, base), "/")
 		}
-		k := f.Code + "\x00" + file + "\x00" + f.Location + "\x00" + f.ValueHash
+		// the pointer as baselines and --new-from-rev key it (no array
+		// index where the value names the finding: lint/report.StablePointer)
+		k := f.Code + "\x00" + file + "\x00" + report.StablePointer(f) + "\x00" + f.ValueHash
 		if f.Location == "" && f.ValueHash == "" {
 			k += "\x00" + f.Message
 		}
