@@ -42,10 +42,13 @@ func (d *differ) calls() {
 				continue
 			}
 			oc, nc := d.old.flow.Lookup(o.Pointer), d.new.flow.Lookup(n.Pointer)
-			type field struct{ label, ptr, a, b string }
+			type field struct {
+				label, ptr string
+				a, b       *compile.Node
+			}
 			var fs []field
 			for _, k := range []string{"url", "http_method", "method"} {
-				fs = append(fs, field{k, "/" + k, compact(oc.Get(k)), compact(nc.Get(k))})
+				fs = append(fs, field{k, "/" + k, oc.Get(k), nc.Get(k)})
 			}
 			od, nd := oc.Get("data"), nc.Get("data")
 			keys := map[string]bool{}
@@ -60,18 +63,19 @@ func (d *differ) calls() {
 				if promptKeys[k] {
 					continue
 				}
-				fs = append(fs, field{"data." + k, compile.Append("/data", k), compact(od.Get(k)), compact(nd.Get(k))})
+				fs = append(fs, field{"data." + k, compile.Append("/data", k), od.Get(k), nd.Get(k)})
 			}
 			risk := n.Risk
 			if g, ok := d.new.gates[nodeSubject(fk, id)]; ok && g.risk != "" {
 				risk = g.risk
 			}
 			for _, f := range fs {
-				if f.a == f.b {
+				if equalNode(f.a, f.b) {
 					continue
 				}
-				c := d.add(CheckStepCallChanged, nodeSubject(fk, id)+" "+f.label, id, shortValue(f.a), shortValue(f.b),
-					fmt.Sprintf("%s %s of %s (%s) is %s now (was %s)", kindWord(n), f.label, quote(n.Name), id, clipValue(f.b), clipValue(f.a)),
+				a, b := compact(f.a), compact(f.b)
+				c := d.add(CheckStepCallChanged, nodeSubject(fk, id)+" "+f.label, id, shortValue(a), shortValue(b),
+					fmt.Sprintf("%s %s of %s (%s) is %s now (was %s)", kindWord(n), f.label, quote(n.Name), id, clipValue(b), clipValue(a)),
 					pos(d.old.flow, o.Pointer+f.ptr), pos(d.new.flow, n.Pointer+f.ptr))
 				if writeRisk(risk) {
 					c.Level, c.Reason = Breaking, "the step's riskClass is "+risk+": it acts on the world"
@@ -100,7 +104,13 @@ func (d *differ) nodeIO() {
 				continue
 			}
 			oc, nc := d.old.flow.Lookup(o.Pointer), d.new.flow.Lookup(n.Pointer)
+			if equalNode(oc, nc) {
+				continue
+			}
 			for _, list := range []string{"inputs", "outputs"} {
+				if equalNode(oc.Get(list), nc.Get(list)) {
+					continue
+				}
 				op, np := ports(oc.Get(list), compile.Append(o.Pointer, list)), ports(nc.Get(list), compile.Append(n.Pointer, list))
 				for _, t := range unionKeys(op, np) {
 					a, inA := op[t]

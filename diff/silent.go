@@ -295,8 +295,50 @@ func elemIdent(n *compile.Node) string {
 	return ""
 }
 
+// equalNode says two JSON values are equal (object members in any order),
+// without allocating.
+func equalNode(a, b *compile.Node) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case compile.Object:
+		if len(a.Members) != len(b.Members) {
+			return false
+		}
+		for _, m := range a.Members {
+			if !equalNode(a.Get(m.Key), b.Get(m.Key)) {
+				return false
+			}
+		}
+		return true
+	case compile.Array:
+		if len(a.Items) != len(b.Items) {
+			return false
+		}
+		for i := range a.Items {
+			if !equalNode(a.Items[i], b.Items[i]) {
+				return false
+			}
+		}
+		return true
+	case compile.Number:
+		return a.Text == b.Text || canonScalar(a) == canonScalar(b)
+	}
+	return a.Text == b.Text
+}
+
+// scalarKey is a scalar's identity in a set.
+func scalarKey(n *compile.Node) string { return n.Kind.String() + ":" + n.Text }
+
 // walkDiff compares two JSON values and appends their differences.
 func walkDiff(o, n *compile.Node, op, np, ident string, out *[]residue) {
+	if o != nil && n != nil && equalNode(o, n) {
+		return
+	}
 	switch {
 	case o == nil && n == nil:
 		return
@@ -342,10 +384,10 @@ func walkArray(o, n *compile.Node, op, np, ident string, out *[]residue) {
 	if scalarSet(o) && scalarSet(n) {
 		os, ns := map[string]bool{}, map[string]bool{}
 		for _, it := range o.Items {
-			os[compact(it)] = true
+			os[scalarKey(it)] = true
 		}
 		for _, it := range n.Items {
-			ns[compact(it)] = true
+			ns[scalarKey(it)] = true
 		}
 		same := len(os) == len(ns)
 		for k := range os {
@@ -417,7 +459,7 @@ func scalarSet(n *compile.Node) bool {
 		if it.Is(compile.Object) || it.Is(compile.Array) {
 			return false
 		}
-		k := compact(it)
+		k := scalarKey(it)
 		if seen[k] {
 			return false
 		}
