@@ -327,12 +327,19 @@ func equalNode(a, b *compile.Node) bool {
 		return true
 	case compile.Number:
 		return a.Text == b.Text || canonScalar(a) == canonScalar(b)
+	case compile.Bool:
+		return a.Bool == b.Bool
 	}
 	return a.Text == b.Text
 }
 
 // scalarKey is a scalar's identity in a set.
-func scalarKey(n *compile.Node) string { return n.Kind.String() + ":" + n.Text }
+func scalarKey(n *compile.Node) string {
+	if n.Kind == compile.Bool {
+		return fmt.Sprint(n.Bool)
+	}
+	return n.Kind.String() + ":" + n.Text
+}
 
 // walkDiff compares two JSON values and appends their differences.
 func walkDiff(o, n *compile.Node, op, np, ident string, out *[]residue) {
@@ -372,7 +379,7 @@ func walkDiff(o, n *compile.Node, op, np, ident string, out *[]residue) {
 	case compile.Array:
 		walkArray(o, n, op, np, ident, out)
 	default:
-		if o.Kind == compile.String && o.Text == n.Text || o.Kind != compile.String && canonScalar(o) == canonScalar(n) {
+		if equalNode(o, n) {
 			return
 		}
 		*out = append(*out, residue{oldPtr: op, newPtr: np, ident: ident, before: compact(o), after: compact(n)})
@@ -469,6 +476,9 @@ func scalarSet(n *compile.Node) bool {
 }
 
 func canonScalar(n *compile.Node) string {
+	if n.Kind == compile.Bool {
+		return fmt.Sprint(n.Bool)
+	}
 	if n.Kind == compile.Number {
 		var f json.Number = json.Number(n.Text)
 		if v, err := f.Float64(); err == nil {

@@ -548,7 +548,7 @@ func (v *sideView) readGates() {
 			g := gate{node: n.ID, ptr: n.Pointer, risk: m.Get("riskClass").StringOr(""), owner: m.Get("hitlOwnedBy").StringOr(""),
 				renderer: m.Get("renderer").StringOr(""), surface: m.Get("a2uiSurfaceId").StringOr("")}
 			ra := m.Get("requiresApproval")
-			g.approval = ra.Is(compile.Bool) && ra.Text == "true" || n.Kind == flowgraph.KindInput
+			g.approval = ra.Is(compile.Bool) && ra.Bool || n.Kind == flowgraph.KindInput
 			if ra == nil && g.risk == "" && g.owner == "" && g.renderer == "" && g.surface == "" {
 				continue
 			}
