@@ -37,8 +37,7 @@ func (d *differ) prompts() {
 						fmt.Sprintf("%s (%s) uses {{%s}} now", quote(n.Name), field, ph), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
 					if fed := fedBy(n, ph); fed != "" {
 						// already fed: nothing to wire, a change of what the model reads
-						c.Level, c.Reason = Info, "fed by "+fed
-						c.Message += ", fed by " + fed
+						c.Level, c.Reason = Info, "already fed by "+fed
 					}
 				}
 			}
