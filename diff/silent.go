@@ -141,11 +141,18 @@ func (d *differ) fallback() {
 // StartNode's required and hidden lists changing by the inputs a contract
 // change names.
 func (d *differ) explainedByNodes(rs []residue) []residue {
-	nodes, ports := map[string]bool{}, map[string]bool{}
+	nodes, ports, arts := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	produces := false
 	for _, c := range d.out {
 		switch c.Check {
 		case CheckNodeAdded.ID, CheckNodeRemoved.ID:
 			nodes[c.Node] = true
+		case CheckArtifactAdded.ID, CheckArtifactRemoved.ID, CheckArtifactRetyped.ID:
+			if _, out, ok := strings.Cut(c.Subject, " output "); ok {
+				arts[out] = true // an EndNode output's binding: the flow's outputs mirror it
+			}
+		case CheckProducesAdded.ID, CheckProducesRemoved.ID, CheckProducesTypeChanged.ID:
+			produces = true
 		}
 		if c.Port != "" {
 			ports[c.Port] = true
@@ -164,8 +171,11 @@ func (d *differ) explainedByNodes(rs []residue) []residue {
 		if (r.before == "" || r.after == "") && mentions(r.before+r.after) {
 			continue
 		}
-		if port, ok := mirrorPort(r.ident); ok && ports[port] {
+		if port, ok := mirrorPort(r.ident); ok && (ports[port] || arts[port] && strings.Contains(r.ident, "]/cinatra")) {
 			continue // the flow's own inputs/outputs mirror a port the contract checks name
+		}
+		if produces && (r.ident == "/metadata/cinatra/produces" || strings.HasPrefix(r.ident, "/metadata/cinatra/produces[") || strings.HasPrefix(r.ident, "/metadata/cinatra/produces/")) {
+			continue // the flow's mirror of package.json's produces (the compile refuses a mismatch)
 		}
 		if strings.HasSuffix(r.ident, "/metadata/cinatra/required") || strings.HasSuffix(r.ident, "/metadata/cinatra/hidden") {
 			if setDiffIn(r.before, r.after, ports) {
