@@ -112,30 +112,58 @@ func (d *differ) nodeIO() {
 					continue
 				}
 				op, np := ports(oc.Get(list), compile.Append(o.Pointer, list)), ports(nc.Get(list), compile.Append(n.Pointer, list))
+				// one change per node and list, naming each port added,
+				// removed or changed (one edit of a node is one row)
+				var added, removed, changed, before, after []string
+				var opos, npos *Pos
 				for _, t := range unionKeys(op, np) {
 					a, inA := op[t]
 					b, inB := np[t]
-					word := strings.TrimSuffix(list, "s")
-					var msg string
 					switch {
 					case !inA:
-						msg = fmt.Sprintf("%s %s of %s (%s) added: %s", word, quote(t), quote(n.Name), id, clipValue(b.value))
+						added = append(added, t)
 					case !inB:
-						msg = fmt.Sprintf("%s %s of %s (%s) removed", word, quote(t), quote(n.Name), id)
+						removed = append(removed, t)
 					case a.value != b.value:
-						msg = fmt.Sprintf("%s %s of %s (%s) is %s now (was %s)", word, quote(t), quote(n.Name), id, clipValue(b.value), clipValue(a.value))
+						changed = append(changed, fmt.Sprintf("%s (%s → %s)", t, clipValue(portType(a.value)), clipValue(portType(b.value))))
 					default:
 						continue
 					}
-					var opos, npos *Pos
 					if inA {
-						opos = pos(d.old.flow, a.ptr)
+						before = append(before, a.value)
+						if opos == nil {
+							opos = pos(d.old.flow, a.ptr)
+						}
 					}
 					if inB {
-						npos = pos(d.new.flow, b.ptr)
+						after = append(after, b.value)
+						if npos == nil {
+							npos = pos(d.new.flow, b.ptr)
+						}
 					}
-					d.add(CheckNodeIOChanged, nodeSubject(fk, id)+" "+word+" "+t, id, shortValue(a.value), shortValue(b.value), msg, opos, npos)
 				}
+				if len(added)+len(removed)+len(changed) == 0 {
+					continue
+				}
+				var parts []string
+				for _, x := range []struct {
+					l    []string
+					word string
+				}{{added, "added"}, {removed, "removed"}, {changed, "changed"}} {
+					if len(x.l) > 0 {
+						parts = append(parts, strings.Join(x.l, ", ")+" "+x.word)
+					}
+				}
+				if opos == nil {
+					opos = pos(d.old.flow, compile.Append(o.Pointer, list))
+				}
+				if npos == nil {
+					npos = pos(d.new.flow, compile.Append(n.Pointer, list))
+				}
+				c := d.add(CheckNodeIOChanged, nodeSubject(fk, id)+" "+list, id, shortValue(strings.Join(before, ",")), shortValue(strings.Join(after, ",")),
+					fmt.Sprintf("%s of %s (%s): %s", list, quote(n.Name), id, strings.Join(parts, "; ")), opos, npos)
+				// it explains the whole list on both sides
+				c.extra = append(c.extra, covered{true, d.old.flow.Path, compile.Append(o.Pointer, list)}, covered{false, d.new.flow.Path, compile.Append(n.Pointer, list)})
 			}
 			sp := "/metadata/cinatra/inputMessageSchema"
 			a, b := compact(d.old.flow.Lookup(o.Pointer+sp)), compact(d.new.flow.Lookup(n.Pointer+sp))
@@ -152,6 +180,17 @@ func (d *differ) nodeIO() {
 }
 
 type portDecl struct{ value, ptr string }
+
+// portType is a port's schema without its title, for a message.
+func portType(js string) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(js), &m) != nil {
+		return js
+	}
+	delete(m, "title")
+	out, _ := json.Marshal(m)
+	return string(out)
+}
 
 // ports keys a node's inputs or outputs by title.
 func ports(list *compile.Node, ptr string) map[string]portDecl {

@@ -286,7 +286,7 @@ func side(s *analysis.Snapshot, rev string) Side {
 
 // areaOrder is the order a reviewer reads the areas in: whether the agent
 // still runs, approval safety and the contract first, packaging last.
-var areaOrder = []string{"agents", "approval", "contract", "behaviour", "graph", "prompts", "slots", "review", "fallback", "package"}
+var areaOrder = []string{"agents", "approval", "contract", "callers", "behaviour", "graph", "prompts", "slots", "review", "fallback", "package"}
 
 func areaRank(id string) int {
 	if c := byID[id]; c != nil {
