@@ -34,6 +34,10 @@ const (
 	StageSlots                      // the context slots and their wiring status
 	StageDryRun                     // the dry run (always made in review mode full)
 	StagePrompts                    // the prompt previews and the token budget (prompts.Report)
+	// StagePromptText is the prompt report without token counts (templates,
+	// placeholders, models; prompts.Input.BudgetOnly): what a diff compares.
+	// StagePrompts wins when both are set.
+	StagePromptText
 
 	ReviewOnly Stages = 0
 	Everything        = StageCompile | StageGraphs | StageSlots | StageDryRun | StagePrompts
@@ -147,7 +151,9 @@ func Run(path string, opts Options) (s *Snapshot) {
 	// The review requires the dry run (mode full) and the prompt report
 	// (prompt_budget_exceeded): they are made here, once, and handed in.
 	if opts.Stages&StagePrompts != 0 {
-		s.buildPrompts()
+		s.buildPrompts(false)
+	} else if opts.Stages&StagePromptText != 0 && a.Flow != nil && a.Flow.Root != nil {
+		s.buildPrompts(true)
 	}
 	budget := s.Prompts
 	if budget == nil && s.Config.Config != nil && s.Config.Config.Budget.Limited() && a.Flow != nil && a.Flow.Root != nil {
@@ -253,8 +259,8 @@ func (s *Snapshot) Gate() lint.Gate {
 // buildPrompts builds the prompt report with the config's budget (the
 // compiled prompt, when the agent compiled, is one step of the Agent
 // system-prompt chain).
-func (s *Snapshot) buildPrompts() {
-	in := prompts.Input{Agent: s.Agent}
+func (s *Snapshot) buildPrompts(textOnly bool) {
+	in := prompts.Input{Agent: s.Agent, BudgetOnly: textOnly}
 	if s.Config.Config != nil {
 		in.Budget = s.Config.Config.Budget
 	}

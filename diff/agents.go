@@ -20,14 +20,20 @@ func (d *differ) presence(old, new *analysis.Snapshot, opts Options) bool {
 	switch {
 	case hasAgent(old) == hasAgent(new):
 		return false
+	case hasAgent(old) && opts.NewErr != nil: // the files are there and do not load
+		d.healthOf("", opts.NewErr.Error())
+		return true
+	case hasAgent(new) && opts.OldErr != nil:
+		d.healthOf(opts.OldErr.Error(), "")
+		return true
 	case hasAgent(new):
 		name, pkg := new.AgentName(), new.Agent.PackageName()
-		d.add("diff_agent_added", agentSubject(new), "", "", pkg+versionSuffix(new),
+		d.add(CheckAgentAdded, agentSubject(new), "", "", pkg+versionSuffix(new),
 			fmt.Sprintf("agent %s added", agentLabel(name, pkg)), nil, pos(new.Agent.Flow, ""))
 		return true
 	}
 	name, pkg := old.AgentName(), old.Agent.PackageName()
-	c := d.add("diff_agent_removed", agentSubject(old), "", pkg+versionSuffix(old), "",
+	c := d.add(CheckAgentRemoved, agentSubject(old), "", pkg+versionSuffix(old), "",
 		fmt.Sprintf("agent %s removed", agentLabel(name, pkg)), pos(old.Agent.Flow, ""), nil)
 	for _, ca := range opts.Callers {
 		c.Callers = append(c.Callers, Caller{Package: present.Text(ca.Package), Dir: ca.Dir, Via: present.Text(ca.Via), Range: present.Text(ca.Range)})

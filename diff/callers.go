@@ -23,20 +23,18 @@ type CallerAgent struct {
 }
 
 // CallerIndex is who calls whom in an agents/ tree, built once for all
-// the agents a diff compares (each package loaded and compiled once).
-// Not safe for concurrent use.
+// the agents a diff compares: each package analysed once (loaded, reviewed
+// and compiled by analysis.Run), its calls read from the snapshot
+// (compile.Agent.ChildCalls, the platform's rule of which node runs which
+// child: compile.CalledPackage) and its declared dependencies. Not safe
+// for concurrent use.
 type CallerIndex struct {
 	agents []treeAgent
 }
 
 type treeAgent struct {
 	name string
-	a    *compile.Agent
-	// s holds a's flow models (analysis.Snapshot.Flow), built once per
-	// flow; tree agents are not reviewed, so it carries only the agent.
 	s    *analysis.Snapshot
-	comp *compile.CompiledAgentOas
-	once bool // comp computed
 }
 
 // NewCallerIndex reads the agents of the tree at root (an agents/
@@ -48,11 +46,12 @@ func NewCallerIndex(root string, rev *compile.GitRev) *CallerIndex {
 	}
 	pkgs := compile.ScanPackagesRev(root, rev)
 	for _, name := range sortedKeys(pkgs.ByName) {
-		a, err := compile.Load(pkgs.ByName[name], compile.LoadOptions{NoSiblings: true, Rev: rev, Packages: pkgs})
-		if err != nil || a.Flow == nil {
+		s := analysis.Run(pkgs.ByName[name], analysis.Options{Load: compile.LoadOptions{NoSiblings: true, Rev: rev, Packages: pkgs},
+			Stages: analysis.StageCompile, Config: &analysis.ConfigResult{}})
+		if s.Agent == nil || s.Agent.Flow == nil {
 			continue
 		}
-		ix.agents = append(ix.agents, treeAgent{name: name, a: a, s: &analysis.Snapshot{Path: a.Dir, Agent: a}})
+		ix.agents = append(ix.agents, treeAgent{name: name, s: s})
 	}
 	return ix
 }
@@ -61,6 +60,20 @@ func NewCallerIndex(root string, rev *compile.GitRev) *CallerIndex {
 // the package pkg, reading the tree from rev (nil: the disk).
 func FindCallers(root, pkg string, rev *compile.GitRev) []CallerAgent {
 	return NewCallerIndex(root, rev).Of(pkg)
+}
+
+// DependencyRange is the one reading of a declared dependency's range: the
+// legacy map's value, versionConstraint's range or string, or an exact
+// versionConstraint {"kind": "exact", "version": V} as "=V".
+func DependencyRange(pkg *compile.Doc, d compile.Dependency) string {
+	if d.Version != "" || d.Form != "dependencies" || pkg == nil {
+		return d.Version
+	}
+	vc := pkg.Lookup(compile.Append(d.Pointer, "versionConstraint"))
+	if ver := vc.Get("version").StringOr(""); ver != "" {
+		return "=" + ver
+	}
+	return ""
 }
 
 // Of lists the agents of the tree that call or declare the package pkg:
@@ -75,47 +88,34 @@ func (ix *CallerIndex) Of(pkg string) []CallerAgent {
 		if ta.name == pkg {
 			continue
 		}
-		a := ta.a
+		a := ta.s.Agent
 		c := CallerAgent{Package: ta.name, Dir: a.Dir}
 		found := false
 		for _, dep := range a.Dependencies() {
 			if dep.PackageName == pkg {
 				found = true
-				if dep.Version != "" {
-					c.Range = dep.Version
+				if r := DependencyRange(a.Package, dep); r != "" {
+					c.Range = r
 				}
 				c.Via = "package.json " + dep.Form
 			}
 		}
-		var callNodes []string
-		if a.Flow.Root != nil {
-			compile.Walk(a.Flow.Root, "", func(ptr string, n *compile.Node) bool {
-				if !n.Is(compile.Object) {
-					return n.Is(compile.Array)
-				}
-				ct := compile.ComponentType(n)
-				if (ct == "FlowNode" || ct == "AgentNode" || ct == "A2AAgent") && n.Path("metadata", "cinatra").Get("packageName").StringOr("") == pkg {
-					id := n.Get("id").StringOr(n.Get("name").StringOr(""))
-					callNodes = append(callNodes, id)
-					found = true
-					if c.Via == "" || strings.HasPrefix(c.Via, "package.json") {
-						c.Via = fmt.Sprintf("%s %q", ct, id)
-					}
-				}
-				return true
-			})
+		callNodes := map[string]bool{}
+		for _, cc := range a.ChildCalls() {
+			if cc.Package != pkg {
+				continue
+			}
+			callNodes[cc.ID] = true
+			found = true
+			if c.Via == "" || strings.HasPrefix(c.Via, "package.json") {
+				c.Via = fmt.Sprintf("%s %q", cc.Type, cc.ID)
+			}
 		}
 		if !found {
 			continue
 		}
-		if !ta.once {
-			ta.once = true
-			if comp, err := compile.Compile(a); err == nil {
-				ta.comp = comp
-			}
-		}
 		in, outs := map[string]bool{}, map[string]bool{}
-		if comp := ta.comp; comp != nil {
+		if comp := ta.s.Compiled; comp != nil {
 			for _, st := range comp.ApprovalPolicy.Steps {
 				if st.ChildAgent == nil {
 					continue
@@ -131,20 +131,18 @@ func (ix *CallerIndex) Of(pkg string) []CallerAgent {
 				}
 			}
 		}
-		if a.Flow.Root != nil && len(callNodes) > 0 {
+		if len(callNodes) > 0 && ta.s.Parsed() {
 			for _, f := range a.Flows() {
 				g, err := ta.s.Flow(f.Pointer)
 				if err != nil {
 					continue
 				}
 				for _, e := range g.Data {
-					for _, id := range callNodes {
-						if e.From == id && e.Output != "" {
-							outs[e.Output] = true
-						}
-						if e.To == id && e.Input != "" {
-							in[e.Input] = true
-						}
+					if callNodes[e.From] && e.Output != "" {
+						outs[e.Output] = true
+					}
+					if callNodes[e.To] && e.Input != "" {
+						in[e.Input] = true
 					}
 				}
 			}

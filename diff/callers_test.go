@@ -5,6 +5,7 @@ import (
 	"github.com/oastui/oastui/internal/testgit"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/oastui/oastui/analysis"
@@ -95,5 +96,32 @@ func TestCallers(t *testing.T) {
 		if c.Check == "diff_input_removed" && c.Level != Breaking {
 			t.Errorf("demoted without a tree: %+v", c)
 		}
+	}
+}
+
+// TestCallerIndexMapNode: a MapNode runs a child agent as the platform's
+// rule says (compile.CalledPackage): the index finds it as a caller even
+// when no package.json declares the dependency.
+func TestCallerIndexMapNode(t *testing.T) {
+	tree := filepath.Join(t.TempDir(), "agents")
+	testgit.CopyTree(t, filepath.Join("..", "testdata", "agents"), tree)
+	orch := filepath.Join(tree, "oastui", "orchestrator-agent")
+	editJSON(t, filepath.Join(orch, "cinatra", "oas.json"), func(m map[string]any) {
+		for _, c := range obj(m, "$referenced_components") {
+			cm, _ := c.(map[string]any)
+			if md, ok := cm["metadata"].(map[string]any); ok && cm["component_type"] == "FlowNode" {
+				if ci, ok := md["cinatra"].(map[string]any); ok && ci["packageName"] == "@oastui/leaf-agent" {
+					cm["component_type"] = "MapNode"
+				}
+			}
+		}
+	})
+	editJSON(t, filepath.Join(orch, "package.json"), func(m map[string]any) {
+		delete(obj(m, "cinatra"), "agentDependencies")
+		delete(obj(m, "cinatra"), "dependencies")
+	})
+	got := NewCallerIndex(tree, nil).Of("@oastui/leaf-agent")
+	if len(got) != 1 || got[0].Package != "@oastui/orchestrator-agent" || !strings.HasPrefix(got[0].Via, "MapNode") {
+		t.Fatalf("callers = %+v, want the orchestrator through its MapNode", got)
 	}
 }

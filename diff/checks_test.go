@@ -2,6 +2,7 @@ package diff
 
 import (
 	"bytes"
+	"encoding/json"
 	"os"
 	"path/filepath"
 	"strings"
@@ -14,7 +15,15 @@ import (
 func diffDirs(t testing.TB, old, new string) *Result {
 	t.Helper()
 	cfg := &analysis.ConfigResult{}
-	return Diff(Analyze(old, nil, cfg), Analyze(new, nil, cfg), Options{OldRev: "old", NewRev: "new"})
+	opts := Options{OldRev: "old", NewRev: "new"}
+	// callers.json beside the pair: the callers a tree would hold
+	if b, err := os.ReadFile(filepath.Join(filepath.Dir(old), "callers.json")); err == nil {
+		if err := json.Unmarshal(b, &opts.Callers); err != nil {
+			t.Fatal(err)
+		}
+		opts.Tree = true
+	}
+	return Diff(Analyze(old, nil, cfg), Analyze(new, nil, cfg), opts)
 }
 
 // TestCheckFixtures: every check has a fixture pair under

@@ -1,12 +1,15 @@
 package diff
 
 import (
+	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/present"
 	"github.com/oastui/oastui/workspace"
 )
 
@@ -32,7 +35,11 @@ func (d *differ) graph() {
 	for k := range d.new.flows {
 		keys[k] = true
 	}
+	grouped := d.subflowGroups(keys)
 	for _, fk := range sortedKeys(keys) {
+		if grouped[fk] {
+			continue // one change of its FlowNode names its nodes
+		}
 		of, nf := d.old.flows[fk], d.new.flows[fk]
 		on, nn := map[string]*flowgraph.Node{}, map[string]*flowgraph.Node{}
 		if of != nil {
@@ -48,16 +55,17 @@ func (d *differ) graph() {
 			subj := nodeSubject(fk, id)
 			if !ok {
 				gone[id] = true
-				d.add("diff_node_removed", subj, id, o.ComponentType, "",
+				c := d.add(CheckNodeRemoved, subj, id, o.ComponentType, "",
 					fmt.Sprintf("%s %s (%s) removed", kindWord(o), quote(o.Name), id), pos(d.old.flow, o.Pointer), nil)
+				d.groupSubflow(c, d.old, o, true)
 				continue
 			}
 			if o.Name != n.Name {
-				d.add("diff_node_renamed", subj, id, o.Name, n.Name,
+				d.add(CheckNodeRenamed, subj, id, o.Name, n.Name,
 					fmt.Sprintf("node %s renamed from %s to %s", id, quote(o.Name), quote(n.Name)), pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
 			}
 			if o.ComponentType != n.ComponentType {
-				d.add("diff_node_type_changed", subj, id, o.ComponentType, n.ComponentType,
+				d.add(CheckNodeTypeChanged, subj, id, o.ComponentType, n.ComponentType,
 					fmt.Sprintf("node %s is a %s now (was a %s)", id, n.ComponentType, o.ComponentType), pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
 			}
 		}
@@ -65,8 +73,9 @@ func (d *differ) graph() {
 			if _, ok := on[id]; !ok {
 				n := nn[id]
 				gone[id] = true
-				d.add("diff_node_added", nodeSubject(fk, id), id, "", n.ComponentType,
+				c := d.add(CheckNodeAdded, nodeSubject(fk, id), id, "", n.ComponentType,
 					fmt.Sprintf("%s %s (%s) added", kindWord(n), quote(n.Name), id), nil, pos(d.new.flow, n.Pointer))
+				d.groupSubflow(c, d.new, n, false)
 			}
 		}
 		d.edges(fk, of, nf, gone)
@@ -135,33 +144,61 @@ func (d *differ) edges(fk string, of, nf *flowView, gone map[string]bool) {
 				if branch != "" {
 					what = "branch " + quote(branch) + " of " + from
 				}
-				d.add("diff_control_edge_rewired", subj, from, ov, nv, fmt.Sprintf("%s leads to %s now (was %s)", what, nv, ov),
+				d.add(CheckControlEdgeRewired, subj, from, ov, nv, fmt.Sprintf("%s leads to %s now (was %s)", what, nv, ov),
 					pos(d.old.flow, o.ptr), pos(d.new.flow, n.ptr))
 			}
 		case n != nil:
 			nv := strings.Join(n.to, ", ")
 			if branch != "" {
-				d.add("diff_branch_added", subj, from, "", nv, fmt.Sprintf("branch %s added to %s, leading to %s", quote(branch), from, nv), nil, pos(d.new.flow, n.ptr))
+				d.add(CheckBranchAdded, subj, from, "", nv, fmt.Sprintf("branch %s added to %s, leading to %s", quote(branch), from, nv), nil, pos(d.new.flow, n.ptr))
 			} else {
-				d.add("diff_control_edge_added", subj, from, "", nv, fmt.Sprintf("%s now continues to %s", from, nv), nil, pos(d.new.flow, n.ptr))
+				d.add(CheckControlEdgeAdded, subj, from, "", nv, fmt.Sprintf("%s now continues to %s", from, nv), nil, pos(d.new.flow, n.ptr))
 			}
 		default:
 			ov := strings.Join(o.to, ", ")
 			if branch != "" {
-				d.add("diff_branch_removed", subj, from, ov, "", fmt.Sprintf("branch %s of %s removed (it led to %s)", quote(branch), from, ov), pos(d.old.flow, o.ptr), nil)
+				d.add(CheckBranchRemoved, subj, from, ov, "", fmt.Sprintf("branch %s of %s removed (it led to %s)", quote(branch), from, ov), pos(d.old.flow, o.ptr), nil)
 			} else {
-				d.add("diff_control_edge_removed", subj, from, ov, "", fmt.Sprintf("%s no longer continues to %s", from, ov), pos(d.old.flow, o.ptr), nil)
+				d.add(CheckControlEdgeRemoved, subj, from, ov, "", fmt.Sprintf("%s no longer continues to %s", from, ov), pos(d.old.flow, o.ptr), nil)
 			}
 		}
 	}
+	live := func(m map[string]string) map[string]string {
+		out := map[string]string{}
+		for k, p := range m {
+			if !edgeOfGone(k, gone) {
+				out[k] = p
+			}
+		}
+		return out
+	}
+	res, used := resourcedEdges(live(od), live(nd))
+	for _, r := range res {
+		what := fmt.Sprintf("input %s of %s", r.input, r.to)
+		if n := nf.nodes[r.to]; n != nil && n.Kind == flowgraph.KindEnd {
+			what = "output " + r.input
+			if fk != "" {
+				what += " of flow " + fk
+			}
+		}
+		d.add(CheckDataEdgeResourced, nodeSubject(fk, r.to+"."+r.input)+" source", r.to, strings.Join(r.was, ", "), strings.Join(r.from, ", "),
+			fmt.Sprintf("%s now from %s (was from %s)", what, strings.Join(r.from, ", "), strings.Join(r.was, ", ")),
+			pos(d.old.flow, r.oldPtr), pos(d.new.flow, r.nPtr))
+	}
 	for _, k := range sortedKeys(od) {
+		if used[k] {
+			continue
+		}
 		if _, ok := nd[k]; !ok && !edgeOfGone(k, gone) {
-			d.add("diff_data_edge_removed", nodeSubject(fk, k), edgeTo(k), k, "", "data edge "+k+" removed", pos(d.old.flow, od[k]), nil)
+			d.add(CheckDataEdgeRemoved, nodeSubject(fk, k), edgeTo(k), k, "", "data edge "+k+" removed", pos(d.old.flow, od[k]), nil)
 		}
 	}
 	for _, k := range sortedKeys(nd) {
+		if used[k] {
+			continue
+		}
 		if _, ok := od[k]; !ok && !edgeOfGone(k, gone) {
-			d.add("diff_data_edge_added", nodeSubject(fk, k), edgeTo(k), "", k, "data edge "+k+" added", nil, pos(d.new.flow, nd[k]))
+			d.add(CheckDataEdgeAdded, nodeSubject(fk, k), edgeTo(k), "", k, "data edge "+k+" added", nil, pos(d.new.flow, nd[k]))
 		}
 	}
 }
@@ -219,7 +256,7 @@ func (d *differ) moved() {
 			np = pos(d.new.flow, n.nodes[id].Pointer)
 		}
 		before, after := neighbours(oldOrder, oldIdx[k], inNew), neighbours(newOrder, inNew[k], nil)
-		d.add("diff_node_moved", nodeSubject(fk, id), id, before, after,
+		d.add(CheckNodeMoved, nodeSubject(fk, id), id, before, after,
 			fmt.Sprintf("node %s runs at another place in the step order: after %s now (was after %s)", id, after, before), op, np)
 	}
 }
@@ -335,35 +372,47 @@ func (d *differ) contract() {
 		switch {
 		case !inOld:
 			if n.required && !n.hasDef {
-				c = d.add("diff_input_added_required", subj, "", "", portValue(n), fmt.Sprintf("required input %s added, without a default: every caller must supply it", quote(name)), nil, np)
+				c = d.add(CheckInputAddedRequired, subj, "", "", portValue(n), fmt.Sprintf("required input %s added, without a default: every caller must supply it", quote(name)), nil, np)
 			} else {
-				c = d.add("diff_input_added", subj, "", "", portValue(n), fmt.Sprintf("optional input %s added", quote(name)), nil, np)
+				c = d.add(CheckInputAdded, subj, "", "", portValue(n), fmt.Sprintf("optional input %s added", quote(name)), nil, np)
 			}
 		case !inNew:
-			c = d.add("diff_input_removed", subj, "", portValue(o), "", fmt.Sprintf("input %s removed", quote(name)), op, nil)
+			c = d.add(CheckInputRemoved, subj, "", portValue(o), "", fmt.Sprintf("input %s removed", quote(name)), op, nil)
 		default:
 			if o.typ != n.typ {
-				c = d.add("diff_input_retyped", subj, "", o.typ, n.typ, fmt.Sprintf("input %s is %s now (was %s)", quote(name), n.typ, o.typ), op, np)
+				c = d.add(CheckInputRetyped, subj, "", o.typ, n.typ, fmt.Sprintf("input %s is %s now (was %s)", quote(name), n.typ, o.typ), op, np)
 				c.Port = name
 			}
 			oreq, nreq := o.required && !o.hasDef, n.required && !n.hasDef
 			if !oreq && nreq {
-				c = d.add("diff_input_made_required", subj, "", "optional", "required", fmt.Sprintf("input %s is required now", quote(name)), op, np)
+				c = d.add(CheckInputMadeRequired, subj, "", "optional", "required", fmt.Sprintf("input %s is required now", quote(name)), op, np)
 				c.Port = name
 			} else if oreq && !nreq {
-				c = d.add("diff_input_made_optional", subj, "", "required", "optional", fmt.Sprintf("input %s is optional now", quote(name)), op, np)
+				c = d.add(CheckInputMadeOptional, subj, "", "required", "optional", fmt.Sprintf("input %s is optional now", quote(name)), op, np)
 				c.Port = name
 			}
 			if o.constraints != n.constraints {
-				c = d.add("diff_input_constraint_changed", subj, "", o.constraints, n.constraints, fmt.Sprintf("input %s accepts %s now (was %s)", quote(name), orNone(n.constraints), orNone(o.constraints)), op, np)
+				c = d.add(CheckInputConstraintChanged, subj, "", o.constraints, n.constraints, fmt.Sprintf("input %s accepts %s now (was %s)", quote(name), orNone(n.constraints), orNone(o.constraints)), op, np)
 				c.Port = name
+				if gone, added, ok := enumChange(o.constraints, n.constraints); ok {
+					switch {
+					case len(gone) == 0:
+						c.Level, c.Reason = Info, "widened: every value accepted before still is"
+						c.Message = fmt.Sprintf("input %s accepts %s too now (a widened enum)", quote(name), strings.Join(added, ", "))
+					default:
+						c.Message = fmt.Sprintf("input %s no longer accepts %s (a narrowed enum)", quote(name), strings.Join(gone, ", "))
+						if len(added) > 0 {
+							c.Message += "; it accepts " + strings.Join(added, ", ") + " now"
+						}
+					}
+				}
 			}
 			if o.presentation != n.presentation {
-				c = d.add("diff_input_presentation_changed", subj, "", o.presentation, n.presentation, fmt.Sprintf("input %s is presented as %s now (was %s)", quote(name), orNone(n.presentation), orNone(o.presentation)), op, np)
+				c = d.add(CheckInputPresentationChanged, subj, "", o.presentation, n.presentation, fmt.Sprintf("input %s is presented as %s now (was %s)", quote(name), orNone(n.presentation), orNone(o.presentation)), op, np)
 				c.Port = name
 			}
 			if o.def != n.def {
-				c = d.add("diff_input_default_changed", subj, "", o.def, n.def, fmt.Sprintf("input %s defaults to %s now (was %s)", quote(name), orNone(n.def), orNone(o.def)), op, np)
+				c = d.add(CheckInputDefaultChanged, subj, "", o.def, n.def, fmt.Sprintf("input %s defaults to %s now (was %s)", quote(name), orNone(n.def), orNone(o.def)), op, np)
 			}
 		}
 		if c != nil {
@@ -378,11 +427,11 @@ func (d *differ) contract() {
 		var c *Change
 		switch {
 		case !inOld:
-			c = d.add("diff_output_added", subj, "", "", n.typ, fmt.Sprintf("output %s added", quote(name)), nil, np)
+			c = d.add(CheckOutputAdded, subj, "", "", n.typ, fmt.Sprintf("output %s added", quote(name)), nil, np)
 		case !inNew:
-			c = d.add("diff_output_removed", subj, "", o.typ, "", fmt.Sprintf("output %s removed", quote(name)), op, nil)
+			c = d.add(CheckOutputRemoved, subj, "", o.typ, "", fmt.Sprintf("output %s removed", quote(name)), op, nil)
 		case o.typ != n.typ:
-			c = d.add("diff_output_retyped", subj, "", o.typ, n.typ, fmt.Sprintf("output %s is %s now (was %s)", quote(name), n.typ, o.typ), op, np)
+			c = d.add(CheckOutputRetyped, subj, "", o.typ, n.typ, fmt.Sprintf("output %s is %s now (was %s)", quote(name), n.typ, o.typ), op, np)
 		}
 		if c != nil {
 			c.Port = name
@@ -399,11 +448,14 @@ func (d *differ) artifacts() {
 		subj := "artifact " + k
 		switch {
 		case !inOld:
-			d.add("diff_artifact_added", subj, nodeOfKey(k), "", artValue(n), fmt.Sprintf("%s materialises %s now", trimFlow(k), artValue(n)), nil, pos(d.new.flow, n.ptr))
+			d.add(CheckArtifactAdded, subj, nodeOfKey(k), "", artValue(n), fmt.Sprintf("%s materialises %s now", trimFlow(k), artValue(n)), nil, pos(d.new.flow, n.ptr))
 		case !inNew:
-			d.add("diff_artifact_removed", subj, nodeOfKey(k), artValue(o), "", fmt.Sprintf("%s no longer materialises %s", trimFlow(k), artValue(o)), pos(d.old.flow, o.ptr), nil)
+			d.add(CheckArtifactRemoved, subj, nodeOfKey(k), artValue(o), "", fmt.Sprintf("%s no longer materialises %s", trimFlow(k), artValue(o)), pos(d.old.flow, o.ptr), nil)
+		case o.ext == n.ext && o.objType == "" && n.objType != "":
+			c := d.add(CheckArtifactRetyped, subj, nodeOfKey(k), artValue(o), artValue(n), fmt.Sprintf("%s materialises %s now, pinned to object type %s", trimFlow(k), n.ext, n.objType), pos(d.old.flow, o.ptr), pos(d.new.flow, n.ptr))
+			c.Level, c.Reason = Info, "a refinement: the same extension, now with a pinned object type"
 		case artValue(o) != artValue(n):
-			d.add("diff_artifact_retyped", subj, nodeOfKey(k), artValue(o), artValue(n), fmt.Sprintf("%s materialises %s now (was %s)", trimFlow(k), artValue(n), artValue(o)), pos(d.old.flow, o.ptr), pos(d.new.flow, n.ptr))
+			d.add(CheckArtifactRetyped, subj, nodeOfKey(k), artValue(o), artValue(n), fmt.Sprintf("%s materialises %s now (was %s)", trimFlow(k), artValue(n), artValue(o)), pos(d.old.flow, o.ptr), pos(d.new.flow, n.ptr))
 		}
 	}
 }
@@ -515,42 +567,45 @@ func (d *differ) approval() {
 			if !inNew {
 				msg = fmt.Sprintf("approval gate %s removed", k)
 			}
-			d.add("diff_approval_removed", subj, node, "requires approval", "", msg, op, np)
+			d.add(CheckApprovalRemoved, subj, node, "requires approval", "", msg, op, np)
 		case !oa && na:
 			msg := fmt.Sprintf("step %s requires approval now", k)
 			if !inOld {
 				msg = fmt.Sprintf("approval gate %s added", k)
 			}
-			d.add("diff_approval_added", subj, node, "", "requires approval", msg, op, np)
+			d.add(CheckApprovalAdded, subj, node, "", "requires approval", msg, op, np)
 		}
 		if !inOld || !inNew {
 			continue
 		}
 		if o.risk != n.risk {
 			ro, rn := riskRank(o.risk), riskRank(n.risk)
-			check := "diff_risk_changed"
+			check := CheckRiskChanged
 			switch {
 			case ro < 0 || rn < 0:
 			case rn < ro:
-				check = "diff_risk_lowered"
+				check = CheckRiskLowered
 			case rn > ro:
-				check = "diff_risk_raised"
+				check = CheckRiskRaised
 			}
 			d.add(check, subj, node, o.risk, n.risk, fmt.Sprintf("step %s riskClass %s now (was %s)", k, quote(n.risk), quote(o.risk)), op, np)
 		}
 		if o.owner != n.owner {
-			d.add("diff_hitl_owner_changed", subj, node, o.owner, n.owner, fmt.Sprintf("step %s gate owned by %s now (was %s)", k, quote(n.owner), quote(o.owner)), op, np)
+			d.add(CheckHitlOwnerChanged, subj, node, o.owner, n.owner, fmt.Sprintf("step %s gate owned by %s now (was %s)", k, quote(n.owner), quote(o.owner)), op, np)
 		}
 		if o.renderer != n.renderer {
-			d.add("diff_renderer_changed", subj, node, o.renderer, n.renderer, fmt.Sprintf("step %s renderer %s now (was %s)", k, quote(n.renderer), quote(o.renderer)), op, np)
+			d.add(CheckRendererChanged, subj, node, o.renderer, n.renderer, fmt.Sprintf("step %s renderer %s now (was %s)", k, quote(n.renderer), quote(o.renderer)), op, np)
 		}
 		switch {
 		case o.surface != "" && n.surface == "":
-			d.add("diff_surface_removed", subj, node, o.surface, "", fmt.Sprintf("step %s lost its a2uiSurfaceId %s", k, quote(o.surface)), op, np)
+			c := d.add(CheckSurfaceRemoved, subj, node, o.surface, "", fmt.Sprintf("step %s lost its a2uiSurfaceId %s", k, quote(o.surface)), op, np)
+			if n.approval && n.renderer != "" {
+				c.Level, c.Reason = Warn, "the gate still requires approval and keeps its renderer "+n.renderer
+			}
 		case o.surface == "" && n.surface != "":
-			d.add("diff_surface_added", subj, node, "", n.surface, fmt.Sprintf("step %s has a2uiSurfaceId %s now", k, quote(n.surface)), op, np)
+			d.add(CheckSurfaceAdded, subj, node, "", n.surface, fmt.Sprintf("step %s has a2uiSurfaceId %s now", k, quote(n.surface)), op, np)
 		case o.surface != n.surface:
-			d.add("diff_surface_changed", subj, node, o.surface, n.surface, fmt.Sprintf("step %s a2uiSurfaceId %s now (was %s)", k, quote(n.surface), quote(o.surface)), op, np)
+			d.add(CheckSurfaceChanged, subj, node, o.surface, n.surface, fmt.Sprintf("step %s a2uiSurfaceId %s now (was %s)", k, quote(n.surface), quote(o.surface)), op, np)
 		}
 	}
 	for _, k := range unionKeys(d.old.gated, d.new.gated) {
@@ -558,13 +613,17 @@ func (d *differ) approval() {
 		n, inNew := d.new.gated[k]
 		switch {
 		case inOld && !inNew:
-			d.add("diff_gated_step_removed", "gated step "+k, strings.Trim(k, `"`), canon(o.ToolName), "", fmt.Sprintf("gated step %s (%s) is no longer gated", k, canon(o.Label)), &Pos{File: d.old.flow.Path}, nil)
+			d.add(CheckGatedStepRemoved, "gated step "+k, strings.Trim(k, `"`), canon(o.ToolName), "", fmt.Sprintf("gated step %s (%s) is no longer gated", k, canon(o.Label)), &Pos{File: d.old.flow.Path}, nil)
 		case !inOld && inNew:
-			d.add("diff_gated_step_added", "gated step "+k, strings.Trim(k, `"`), "", canon(n.ToolName), fmt.Sprintf("gated step %s (%s) is gated now", k, canon(n.Label)), nil, &Pos{File: d.new.flow.Path})
+			d.add(CheckGatedStepAdded, "gated step "+k, strings.Trim(k, `"`), "", canon(n.ToolName), fmt.Sprintf("gated step %s (%s) is gated now", k, canon(n.Label)), nil, &Pos{File: d.new.flow.Path})
 		}
 	}
 	if d.old.screens != d.new.screens {
-		d.add("diff_hitl_screens_changed", "hitlScreens", "", hashShort(d.old.screens), hashShort(d.new.screens), "metadata.cinatra.hitlScreens changed",
+		msg := "metadata.cinatra.hitlScreens changed"
+		if ids := idChanges(d.old.screens, d.new.screens); ids != "" {
+			msg += ": " + ids
+		}
+		d.add(CheckHitlScreensChanged, "hitlScreens", "", hashShort(d.old.screens), hashShort(d.new.screens), msg,
 			pos(d.old.flow, "/metadata/cinatra/hitlScreens"), pos(d.new.flow, "/metadata/cinatra/hitlScreens"))
 	}
 }
@@ -587,30 +646,30 @@ func (d *differ) slots() {
 		}
 		switch {
 		case !inOld:
-			d.add("diff_slot_added", subj, "", "", strings.Join(n.Accepted, ", "), fmt.Sprintf("context slot %s added (accepts %s)", quote(id), strings.Join(n.Accepted, ", ")), nil, np)
+			d.add(CheckSlotAdded, subj, "", "", strings.Join(n.Accepted, ", "), fmt.Sprintf("context slot %s added (accepts %s)", quote(id), strings.Join(n.Accepted, ", ")), nil, np)
 			continue
 		case !inNew:
-			d.add("diff_slot_removed", subj, "", strings.Join(o.Accepted, ", "), "", fmt.Sprintf("context slot %s removed", quote(id)), op, nil)
+			d.add(CheckSlotRemoved, subj, "", strings.Join(o.Accepted, ", "), "", fmt.Sprintf("context slot %s removed", quote(id)), op, nil)
 			continue
 		}
 		oe, ne := set(o.Accepted), set(n.Accepted)
 		for _, e := range sortedKeys(oe) {
 			if !ne[e] {
-				d.add("diff_slot_extension_removed", subj+" extension "+e, "", e, "", fmt.Sprintf("context slot %s no longer accepts %s", quote(id), e), op, np)
+				d.add(CheckSlotExtensionRemoved, subj+" extension "+e, "", e, "", fmt.Sprintf("context slot %s no longer accepts %s", quote(id), e), op, np)
 			}
 		}
 		for _, e := range sortedKeys(ne) {
 			if !oe[e] {
-				d.add("diff_slot_extension_added", subj+" extension "+e, "", "", e, fmt.Sprintf("context slot %s accepts %s now", quote(id), e), op, np)
+				d.add(CheckSlotExtensionAdded, subj+" extension "+e, "", "", e, fmt.Sprintf("context slot %s accepts %s now", quote(id), e), op, np)
 			}
 		}
 		om, nm := o.SelectionMode+"/"+o.ResolutionMode, n.SelectionMode+"/"+n.ResolutionMode
 		if om != nm {
-			d.add("diff_slot_mode_changed", subj, "", om, nm, fmt.Sprintf("context slot %s selection/resolution %s now (was %s)", quote(id), nm, om), op, np)
+			d.add(CheckSlotModeChanged, subj, "", om, nm, fmt.Sprintf("context slot %s selection/resolution %s now (was %s)", quote(id), nm, om), op, np)
 		}
 		oi, ni := items2(o.MinItems, o.MaxItems), items2(n.MinItems, n.MaxItems)
 		if oi != ni {
-			d.add("diff_slot_items_changed", subj, "", oi, ni, fmt.Sprintf("context slot %s takes %s items now (was %s)", quote(id), ni, oi), op, np)
+			d.add(CheckSlotItemsChanged, subj, "", oi, ni, fmt.Sprintf("context slot %s takes %s items now (was %s)", quote(id), ni, oi), op, np)
 		}
 	}
 }
@@ -637,11 +696,18 @@ func (d *differ) pkg() {
 		return
 	}
 	if o.version != n.version {
-		d.add("diff_version_changed", "version", "", o.version, n.version, fmt.Sprintf("version %s now (was %s)", orNone(n.version), orNone(o.version)),
+		c := d.add(CheckVersionChanged, "version", "", o.version, n.version, fmt.Sprintf("version %s now (was %s)", orNone(n.version), orNone(o.version)),
 			pos(d.old.pkgDoc, "/version"), pos(d.new.pkgDoc, "/version"))
+		ov, ok1 := workspace.ParseVersion(o.version)
+		nv, ok2 := workspace.ParseVersion(n.version)
+		if ok1 && ok2 && nv.Compare(ov) < 0 {
+			c.Level = Warn
+			c.Message = fmt.Sprintf("version goes down to %s (was %s)", n.version, o.version)
+			c.Reason = "a downgrade: an installation holding the newer version refuses an older one"
+		}
 	}
 	if o.name != n.name && d.old.pkgDoc != nil && d.new.pkgDoc != nil {
-		d.add("diff_package_renamed", "name", "", o.name, n.name, fmt.Sprintf("package renamed %s (was %s): callers find it by name", orNone(n.name), orNone(o.name)),
+		d.add(CheckPackageRenamed, "name", "", o.name, n.name, fmt.Sprintf("package renamed %s (was %s): callers find it by name", orNone(n.name), orNone(o.name)),
 			pos(d.old.pkgDoc, "/name"), pos(d.new.pkgDoc, "/name"))
 	}
 	for _, k := range unionKeys(o.other, n.other) {
@@ -664,41 +730,100 @@ func (d *differ) pkg() {
 		if inNew {
 			np = pos(d.new.pkgDoc, n.otherPtr[k])
 		}
-		d.add("diff_manifest_changed", "package.json "+k, "", shortValue(ov), shortValue(nv), fmt.Sprintf("package.json %s %s%s", k, what, valueChange(ov, nv)), op, np)
+		detail := valueChange(ov, nv)
+		if ids := idChanges(ov, nv); ids != "" {
+			detail = ": " + ids
+		}
+		d.add(CheckManifestChanged, "package.json "+k, "", shortValue(ov), shortValue(nv), fmt.Sprintf("package.json %s %s%s", k, what, detail), op, np)
 	}
 	for _, k := range unionKeys(o.deps, n.deps) {
 		ov, inOld := o.deps[k]
 		nv, inNew := n.deps[k]
-		kind, name, _ := strings.Cut(k, ":")
-		what := kind + " dependency " + name
-		if kind == "npm" {
-			what = "dependency " + name
-		}
+		form, name, _ := strings.Cut(k, ":")
+		what := depWhat(form, name)
 		switch {
 		case !inOld:
-			d.add("diff_dependency_added", "dependency "+k, "", "", nv, fmt.Sprintf("%s %s added", what, nv), nil, pos(d.new.pkgDoc, n.depPtr[k]))
+			d.add(CheckDependencyAdded, "dependency "+k, "", "", nv, fmt.Sprintf("%s %s added", what, orNone(nv)), nil, pos(d.new.pkgDoc, n.depPtr[k]))
 		case !inNew:
-			d.add("diff_dependency_removed", "dependency "+k, "", ov, "", fmt.Sprintf("%s removed", what), pos(d.old.pkgDoc, o.depPtr[k]), nil)
+			msg := what + " removed"
+			if other := otherForm(n.deps, form, name); other != "" {
+				msg += fmt.Sprintf(" (still declared in %s: %s)", depWhat(other, name), orNone(n.deps[other+":"+name]))
+			}
+			d.add(CheckDependencyRemoved, "dependency "+k, "", ov, "", msg, pos(d.old.pkgDoc, o.depPtr[k]), nil)
 		case ov != nv:
-			d.add("diff_dependency_range_changed", "dependency "+k, "", ov, nv, fmt.Sprintf("%s %s now (was %s)", what, orNone(nv), orNone(ov)), pos(d.old.pkgDoc, o.depPtr[k]), pos(d.new.pkgDoc, n.depPtr[k]))
+			d.add(CheckDependencyRangeChanged, "dependency "+k, "", ov, nv, fmt.Sprintf("%s %s now (was %s)", what, orNone(nv), orNone(ov)), pos(d.old.pkgDoc, o.depPtr[k]), pos(d.new.pkgDoc, n.depPtr[k]))
 		}
 	}
 	for _, k := range unionKeys(o.produces, n.produces) {
+		ot, inOld := o.produces[k]
+		nt, inNew := n.produces[k]
 		switch {
-		case !o.produces[k]:
-			d.add("diff_produces_added", "produces "+k, "", "", k, "produces "+k+" now", nil, pos(d.new.pkgDoc, "/cinatra/produces"))
-		case !n.produces[k]:
-			d.add("diff_produces_removed", "produces "+k, "", k, "", "no longer produces "+k, pos(d.old.pkgDoc, "/cinatra/produces"), nil)
+		case !inOld:
+			d.add(CheckProducesAdded, "produces "+k, "", "", k, "produces "+withType(k, nt)+" now", nil, pos(d.new.pkgDoc, "/cinatra/produces"))
+		case !inNew:
+			d.add(CheckProducesRemoved, "produces "+k, "", k, "", "no longer produces "+withType(k, ot), pos(d.old.pkgDoc, "/cinatra/produces"), nil)
+		case ot != nt:
+			c := d.add(CheckProducesTypeChanged, "produces "+k+" objectTypeId", "", ot, nt,
+				fmt.Sprintf("produces %s with objectTypeId %s now (was %s)", k, orNone(nt), orNone(ot)), pos(d.old.pkgDoc, "/cinatra/produces"), pos(d.new.pkgDoc, "/cinatra/produces"))
+			if ot == "" {
+				c.Level, c.Reason = Info, "a refinement: the extension is still produced, now with a pinned object type"
+			}
 		}
 	}
 	for _, k := range unionKeys(o.consumes, n.consumes) {
+		ov, inOld := o.consumes[k]
+		nv, inNew := n.consumes[k]
 		switch {
-		case !o.consumes[k]:
-			d.add("diff_consumes_added", "consumes "+k, "", "", k, "consumes "+k+" now", nil, pos(d.new.pkgDoc, "/cinatra/consumes"))
-		case !n.consumes[k]:
-			d.add("diff_consumes_removed", "consumes "+k, "", k, "", "no longer consumes "+k, pos(d.old.pkgDoc, "/cinatra/consumes"), nil)
+		case !inOld:
+			d.add(CheckConsumesAdded, "consumes "+k, "", "", orWord(nv, "needed"), fmt.Sprintf("consumes %s now (%s)", k, orWord(nv, "requirement not said")), nil, pos(d.new.pkgDoc, "/cinatra/consumes"))
+		case !inNew:
+			d.add(CheckConsumesRemoved, "consumes "+k, "", orWord(ov, "needed"), "", "no longer consumes "+k, pos(d.old.pkgDoc, "/cinatra/consumes"), nil)
+		case ov != nv:
+			d.add(CheckConsumesChanged, "consumes "+k, "", ov, nv, fmt.Sprintf("consumes %s as %s now (was %s)", k, orNone(nv), orNone(ov)), pos(d.old.pkgDoc, "/cinatra/consumes"), pos(d.new.pkgDoc, "/cinatra/consumes"))
 		}
 	}
+	if o.consumesDeclared != n.consumesDeclared && len(o.consumes) == 0 && len(n.consumes) == 0 && d.old.pkgDoc != nil && d.new.pkgDoc != nil {
+		before, after := "(absent)", "[]"
+		if o.consumesDeclared {
+			before, after = after, before
+		}
+		d.add(CheckManifestChanged, "package.json cinatra.consumes", "", before, after,
+			fmt.Sprintf("package.json cinatra.consumes %s (it consumes nothing either way)", map[bool]string{true: "declared empty", false: "no longer declared"}[n.consumesDeclared]),
+			pos(d.old.pkgDoc, "/cinatra/consumes"), pos(d.new.pkgDoc, "/cinatra/consumes"))
+	}
+}
+
+// depWhat names a dependency by its vocabulary.
+func depWhat(form, name string) string {
+	switch form {
+	case "agentDependencies":
+		return "legacy cinatra.agentDependencies entry " + name
+	case "dependencies":
+		return "cinatra.dependencies entry " + name
+	case "npm":
+		return "dependency " + name
+	}
+	return form + " " + name
+}
+
+// otherForm is the other agent-dependency vocabulary declaring name in deps
+// ("" when none does).
+func otherForm(deps map[string]string, form, name string) string {
+	for _, f := range []string{"dependencies", "agentDependencies"} {
+		if f != form && form != "npm" {
+			if _, ok := deps[f+":"+name]; ok {
+				return f
+			}
+		}
+	}
+	return ""
+}
+
+func orWord(s, w string) string {
+	if s == "" {
+		return w
+	}
+	return s
 }
 
 // findings: introduced and fixed, matched by fingerprint.
@@ -709,41 +834,71 @@ func (d *differ) findings() {
 		subj := "finding " + strings.ReplaceAll(k, "\x00", " ")
 		switch {
 		case !inOld:
-			c := d.add("diff_finding_introduced", subj, "", "", string(n.Severity), fmt.Sprintf("new %s %s: %s", n.Severity, n.Code, n.Message), nil,
+			c := d.add(CheckFindingIntroduced, subj, "", "", string(n.Severity), fmt.Sprintf("new %s %s: %s", n.Severity, n.Code, n.Message), nil,
 				&Pos{File: n.File, Line: n.Line, Column: n.Column, Pointer: n.Location})
 			if n.Severity == compile.Blocker {
 				c.Level = Breaking
 				c.Reason = "a new blocker"
 			}
 		case !inNew:
-			d.add("diff_finding_fixed", subj, "", string(o.Severity), "", fmt.Sprintf("fixed %s %s: %s", o.Severity, o.Code, o.Message),
+			d.add(CheckFindingFixed, subj, "", string(o.Severity), "", fmt.Sprintf("fixed %s %s: %s", o.Severity, o.Code, o.Message),
 				&Pos{File: o.File, Line: o.Line, Column: o.Column, Pointer: o.Location}, nil)
 		}
 	}
 }
 
-// versionBump: breaking changes need a major bump (a minor one below 1.0).
+// versionBump: breaking changes need a major bump (a minor one below 1.0);
+// and every version change is checked against the callers' ranges: a
+// caller whose range no longer accepts the new version is named (breaking
+// for it), and one whose range accepts a version with breaking changes is
+// told it will pick them up.
 func (d *differ) versionBump() {
 	if d.new.pkgDoc == nil || d.old.pkgDoc == nil {
 		return
 	}
 	var breaking []string
 	for _, c := range d.out {
-		if c.Level == Breaking && c.Check != "diff_finding_introduced" {
+		if c.Level == Breaking && c.Check != CheckFindingIntroduced.ID && c.Check != CheckSideBroken.ID {
 			breaking = append(breaking, c.Check)
+		}
+	}
+	ov, ok1 := workspace.ParseVersion(d.old.pkg.version)
+	nv, ok2 := workspace.ParseVersion(d.new.pkg.version)
+	if ok1 && ok2 && d.old.pkg.version != d.new.pkg.version {
+		for _, ca := range d.opts.Callers {
+			r, ok := workspace.ParseRange(ca.Range)
+			if !ok || ca.Range == "" || !r.Allows(ov) || r.Allows(nv) {
+				continue
+			}
+			ca := cleanCaller(ca)
+			c := d.add(CheckCallerRangeExcludes, "caller "+ca.Package, "", ca.Range, d.new.pkg.version,
+				fmt.Sprintf("caller %s declares %s, which accepted %s and does not accept %s", ca.Package, ca.Range, d.old.pkg.version, d.new.pkg.version),
+				pos(d.old.pkgDoc, "/version"), pos(d.new.pkgDoc, "/version"))
+			c.Callers = []Caller{{Package: ca.Package, Dir: ca.Dir, Via: ca.Via, Range: ca.Range}}
 		}
 	}
 	if len(breaking) == 0 {
 		return
 	}
-	ov, ok1 := workspace.ParseVersion(d.old.pkg.version)
-	nv, ok2 := workspace.ParseVersion(d.new.pkg.version)
+	if ok2 {
+		for _, ca := range d.opts.Callers {
+			r, ok := workspace.ParseRange(ca.Range)
+			if !ok || ca.Range == "" || !r.Allows(nv) {
+				continue
+			}
+			ca := cleanCaller(ca)
+			c := d.add(CheckCallerPicksUpBreak, "caller "+ca.Package, "", ca.Range, d.new.pkg.version,
+				fmt.Sprintf("caller %s declares %s, which accepts %s: it will pick up %d breaking change(s)", ca.Package, ca.Range, d.new.pkg.version, len(breaking)),
+				nil, pos(d.new.pkgDoc, "/version"))
+			c.Callers = []Caller{{Package: ca.Package, Dir: ca.Dir, Via: ca.Via, Range: ca.Range, Accepts: true}}
+		}
+	}
 	if ok1 && ok2 && bumpSaysBreaking(ov, nv) {
 		return
 	}
 	msg := fmt.Sprintf("%d breaking change(s) (%s), and the version %s: bump the major version (the minor one below 1.0)",
 		len(breaking), strings.Join(dedupe(breaking), ", "), versionText(d.old.pkg.version, d.new.pkg.version))
-	d.add("diff_version_not_bumped", "version", "", d.old.pkg.version, d.new.pkg.version, msg, pos(d.old.pkgDoc, "/version"), pos(d.new.pkgDoc, "/version"))
+	d.add(CheckVersionNotBumped, "version", "", d.old.pkg.version, d.new.pkg.version, msg, pos(d.old.pkgDoc, "/version"), pos(d.new.pkgDoc, "/version"))
 }
 
 // bumpSaysBreaking: a major bump, or a minor bump below 1.0.0.
@@ -795,4 +950,188 @@ func valueChange(o, n string) string {
 		return ""
 	}
 	return fmt.Sprintf(": %s now (was %s)", orNone(n), orNone(o))
+}
+
+// withType is an extension with its pinned object type.
+func withType(ext, objType string) string {
+	if objType == "" {
+		return ext
+	}
+	return ext + " (" + objType + ")"
+}
+
+// enumChange: two constraint sets that differ only by their enum, as the
+// values removed and added (ok false when anything else differs).
+func enumChange(o, n string) (gone, added []string, ok bool) {
+	var om, nm map[string]json.RawMessage
+	if json.Unmarshal([]byte(orJSON(o)), &om) != nil || json.Unmarshal([]byte(orJSON(n)), &nm) != nil {
+		return nil, nil, false
+	}
+	if om["enum"] == nil || nm["enum"] == nil {
+		return nil, nil, false
+	}
+	for k := range om {
+		if k != "enum" && string(om[k]) != string(nm[k]) {
+			return nil, nil, false
+		}
+	}
+	for k := range nm {
+		if _, in := om[k]; !in && k != "enum" {
+			return nil, nil, false
+		}
+	}
+	var oe, ne []json.RawMessage
+	if json.Unmarshal(om["enum"], &oe) != nil || json.Unmarshal(nm["enum"], &ne) != nil {
+		return nil, nil, false
+	}
+	os, ns := map[string]bool{}, map[string]bool{}
+	for _, x := range oe {
+		os[string(x)] = true
+	}
+	for _, x := range ne {
+		ns[string(x)] = true
+	}
+	for _, x := range sortedKeys(os) {
+		if !ns[x] {
+			gone = append(gone, x)
+		}
+	}
+	for _, x := range sortedKeys(ns) {
+		if !os[x] {
+			added = append(added, x)
+		}
+	}
+	return gone, added, true
+}
+
+func orJSON(s string) string {
+	if s == "" {
+		return "{}"
+	}
+	return s
+}
+
+// cleanCaller passes a caller's strings through present.Text.
+func cleanCaller(c CallerAgent) CallerAgent {
+	c.Package, c.Via, c.Range = present.Text(c.Package), present.Text(c.Via), present.Text(c.Range)
+	return c
+}
+
+// subflowGroups are the flows only one side has whose FlowNode (or other
+// calling node) is itself only on that side: their nodes are listed on the
+// node's one change.
+func (d *differ) subflowGroups(keys map[string]bool) map[string]bool {
+	out := map[string]bool{}
+	for _, side := range []struct{ v, other *sideView }{{d.old, d.new}, {d.new, d.old}} {
+		for fk, f := range side.v.flows {
+			if fk == "" || side.other.flows[fk] != nil {
+				continue
+			}
+			for pk, pf := range side.v.flows {
+				for _, n := range pf.g.Nodes {
+					if slices.Contains(n.Subflows, f.g.FlowPointer) && (side.other.flows[pk] == nil || side.other.flows[pk].nodes[n.ID] == nil) {
+						out[fk] = true
+					}
+				}
+			}
+		}
+	}
+	return out
+}
+
+// groupSubflow lists on c the nodes of n's subflows that only side v has,
+// and makes c explain their part of the file.
+func (d *differ) groupSubflow(c *Change, v *sideView, n *flowgraph.Node, old bool) {
+	other := d.new
+	if !old {
+		other = d.old
+	}
+	for _, sp := range n.Subflows {
+		for fk, f := range v.flows {
+			if f.g.FlowPointer != sp || fk == "" || other.flows[fk] != nil {
+				continue
+			}
+			var ids []string
+			for _, x := range f.g.Nodes {
+				if x.Kind != flowgraph.KindStart && x.Kind != flowgraph.KindEnd {
+					ids = append(ids, x.ID)
+				}
+				if x.Pointer != "" {
+					c.extra = append(c.extra, covered{old, v.flow.Path, x.Pointer})
+				}
+			}
+			c.extra = append(c.extra, covered{old, v.flow.Path, sp})
+			c.Group = append(c.Group, ids...)
+			if len(ids) > 0 {
+				c.Message += fmt.Sprintf(", with its subflow %s: %s", quote(f.g.FlowName), strings.Join(ids, ", "))
+			}
+		}
+	}
+}
+
+// idChanges names what changed between two JSON values by identity: the
+// keys of an object, the strings (or ids) of an array, added, removed and
+// changed ("" when neither is such a value).
+func idChanges(o, n string) string {
+	ids := func(s string) (map[string]string, bool) {
+		if s == "" {
+			return map[string]string{}, true
+		}
+		var obj map[string]json.RawMessage
+		if json.Unmarshal([]byte(s), &obj) == nil {
+			out := map[string]string{}
+			for k, v := range obj {
+				out[k] = string(v)
+			}
+			return out, true
+		}
+		var arr []json.RawMessage
+		if json.Unmarshal([]byte(s), &arr) != nil {
+			return nil, false
+		}
+		out := map[string]string{}
+		for _, x := range arr {
+			var str string
+			var withID struct {
+				ID string `json:"id"`
+			}
+			switch {
+			case json.Unmarshal(x, &str) == nil:
+				out[str] = str
+			case json.Unmarshal(x, &withID) == nil && withID.ID != "":
+				out[withID.ID] = string(x)
+			default:
+				return nil, false
+			}
+		}
+		return out, true
+	}
+	om, ok1 := ids(o)
+	nm, ok2 := ids(n)
+	if !ok1 || !ok2 {
+		return ""
+	}
+	var added, removed, changed []string
+	for _, k := range unionKeys(om, nm) {
+		a, inA := om[k]
+		b, inB := nm[k]
+		switch {
+		case !inA:
+			added = append(added, k)
+		case !inB:
+			removed = append(removed, k)
+		case a != b:
+			changed = append(changed, k)
+		}
+	}
+	var parts []string
+	for _, x := range []struct {
+		l    []string
+		word string
+	}{{added, "added"}, {removed, "removed"}, {changed, "changed"}} {
+		if len(x.l) > 0 {
+			parts = append(parts, strings.Join(x.l, ", ")+" "+x.word)
+		}
+	}
+	return strings.Join(parts, "; ")
 }

@@ -16,6 +16,7 @@ import (
 	"crypto/sha256"
 	"encoding/hex"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -64,11 +65,14 @@ type Change struct {
 	Node        string `json:"node,omitempty"` // the node id, when the change is about a node
 	// Subject is what the change is about (flow/node, input name, slot id…),
 	// Before and After its values on each side ("" where absent).
-	Subject string   `json:"subject"`
-	Before  string   `json:"before,omitempty"`
-	After   string   `json:"after,omitempty"`
-	Old     *Pos     `json:"old,omitempty"`
-	New     *Pos     `json:"new,omitempty"`
+	Subject string `json:"subject"`
+	Before  string `json:"before,omitempty"`
+	After   string `json:"after,omitempty"`
+	Old     *Pos   `json:"old,omitempty"`
+	New     *Pos   `json:"new,omitempty"`
+	// Anchor is, for something removed, the nearest place of the new file
+	// that still exists (where an annotation of the new file can point).
+	Anchor  *Pos     `json:"anchor,omitempty"`
 	Words   []Word   `json:"words,omitempty"` // word diff of a prompt
 	Callers []Caller `json:"callers"`
 	// Reason says why the level is not the check's (a demotion for lack of
@@ -76,6 +80,11 @@ type Change struct {
 	Reason string `json:"reason,omitempty"`
 	// Port is the input or output a contract change is about ("" for others).
 	Port string `json:"port,omitempty"`
+	// Group lists what one change stands for beside its subject (the nodes
+	// of a subflow removed or added with its FlowNode).
+	Group []string `json:"group,omitempty"`
+
+	extra []covered // more of the files the change explains (the fallback's)
 }
 
 // Summary counts changes by level.
@@ -87,13 +96,28 @@ type Summary struct {
 
 // Result is the diff of two revisions of one agent.
 type Result struct {
-	SchemaVersion int      `json:"schemaVersion"`
-	Agent         string   `json:"agent"`
-	Package       string   `json:"package,omitempty"`
-	Old           Side     `json:"old"`
-	New           Side     `json:"new"`
-	Changes       []Change `json:"changes"`
-	Summary       Summary  `json:"summary"`
+	SchemaVersion int    `json:"schemaVersion"`
+	Agent         string `json:"agent"`
+	Package       string `json:"package,omitempty"`
+	Old           Side   `json:"old"`
+	New           Side   `json:"new"`
+	// Headline is the one line a reviewer reads first.
+	Headline string `json:"headline,omitempty"`
+	// Tree says an agents/ tree was searched for callers; Callers are the
+	// agents of it that call or declare this one.
+	Tree    bool          `json:"tree"`
+	Callers []AgentCaller `json:"callers,omitempty"`
+	Changes []Change      `json:"changes"`
+	Summary Summary       `json:"summary"`
+}
+
+// AgentCaller is one agent of the tree that calls or declares the agent.
+type AgentCaller struct {
+	Package      string   `json:"package"`
+	Via          string   `json:"via,omitempty"`
+	Range        string   `json:"range,omitempty"`
+	BindsInputs  []string `json:"bindsInputs,omitempty"`
+	ReadsOutputs []string `json:"readsOutputs,omitempty"`
 }
 
 // Side names one revision.
@@ -113,6 +137,10 @@ type Options struct {
 	// Tree says the tree was searched (so that no caller means none uses it).
 	Callers []CallerAgent
 	Tree    bool
+	// OldErr and NewErr are why a side whose files exist did not load (a
+	// side without the agent at all has none): diff_side_broken or
+	// diff_side_fixed instead of diff_agent_added or diff_agent_removed.
+	OldErr, NewErr error
 }
 
 // Diff compares two snapshots of one agent. When only one side holds the
@@ -132,22 +160,22 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 			r.Package = present.Text(named.Agent.PackageName())
 		}
 	}
-	d := &differ{old: view(old), new: view(new)}
+	d := &differ{old: view(old), new: view(new), opts: opts}
+	d.cur = &checkers[0]
 	if !d.presence(old, new, opts) { // an agent on one side only is one change (agents.go)
-		d.graph()
-		d.prompts()
-		d.descriptions()
-		d.contract()
-		d.approval()
-		d.artifactBindings()
-		d.slots()
-		d.pkg()
-		d.findings()
+		for i := range checkers {
+			if ck := &checkers[i]; ck.run != nil {
+				d.cur = ck
+				ck.run(d)
+			}
+		}
 		d.callers(opts)
 		d.levels(opts.Levels)
+		d.cur = checkerOf(CheckVersionNotBumped)
 		d.versionBump()
 	}
 	d.levels(opts.Levels)
+	d.anchor()
 	for i := range d.out {
 		c := &d.out[i]
 		cleanChange(c)
@@ -160,6 +188,9 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 		a, b := &d.out[i], &d.out[j]
 		if a.Level != b.Level {
 			return a.Level.rank() < b.Level.rank()
+		}
+		if ai, bi := areaRank(a.Check), areaRank(b.Check); ai != bi {
+			return ai < bi
 		}
 		if ai, bi := areaIndex(a.Check), areaIndex(b.Check); ai != bi {
 			return ai < bi
@@ -179,7 +210,66 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 			r.Summary.Info++
 		}
 	}
+	r.Tree = opts.Tree
+	for _, ca := range opts.Callers {
+		ca = cleanCaller(ca)
+		r.Callers = append(r.Callers, AgentCaller{Package: ca.Package, Via: ca.Via, Range: ca.Range,
+			BindsInputs: cleanAll(ca.Inputs), ReadsOutputs: cleanAll(ca.Outputs)})
+	}
+	r.Headline = headline(r)
 	return r
+}
+
+func cleanAll(l []string) []string {
+	var out []string
+	for _, s := range l {
+		out = append(out, present.Text(s))
+	}
+	return out
+}
+
+// headline: the counts, and the first change (the most severe, approval
+// and contract first) in its own words.
+func headline(r *Result) string {
+	if len(r.Changes) == 0 {
+		return "no changes"
+	}
+	var parts []string
+	for _, x := range []struct {
+		n    int
+		word string
+	}{{r.Summary.Breaking, "breaking"}, {r.Summary.Warn, "warn"}, {r.Summary.Info, "info"}} {
+		if x.n > 0 {
+			parts = append(parts, fmt.Sprintf("%d %s", x.n, x.word))
+		}
+	}
+	return strings.Join(parts, ", ") + ": " + firstLine(r.Changes[0].Message)
+}
+
+// anchor sets, on each change that has only an old position, the nearest
+// place of the new file that still exists.
+func (d *differ) anchor() {
+	for i := range d.out {
+		c := &d.out[i]
+		if c.New != nil || c.Old == nil || c.Old.Pointer == "" {
+			continue
+		}
+		var nd *compile.Doc
+		switch {
+		case d.old.flow != nil && c.Old.File == d.old.flow.Path:
+			nd = d.new.flow
+		case d.old.pkgDoc != nil && c.Old.File == d.old.pkgDoc.Path:
+			nd = d.new.pkgDoc
+		}
+		if nd == nil || nd.Root == nil {
+			continue
+		}
+		p := c.Old.Pointer
+		for p != "" && nd.Lookup(p) == nil {
+			p = p[:strings.LastIndex(p, "/")]
+		}
+		c.Anchor = pos(nd, p)
+	}
 }
 
 func side(s *analysis.Snapshot, rev string) Side {
@@ -194,15 +284,36 @@ func side(s *analysis.Snapshot, rev string) Side {
 	return out
 }
 
+// areaOrder is the order a reviewer reads the areas in: whether the agent
+// still runs, approval safety and the contract first, packaging last.
+var areaOrder = []string{"agents", "approval", "contract", "callers", "behaviour", "graph", "prompts", "slots", "review", "fallback", "package"}
+
+func areaRank(id string) int {
+	if c := byID[id]; c != nil {
+		for i, a := range areaOrder {
+			if a == c.Area {
+				return i
+			}
+		}
+	}
+	return len(areaOrder)
+}
+
 // areaIndex orders checks by their place in the table.
 func areaIndex(id string) int {
-	for i := range checks {
-		if checks[i].ID == id {
-			return i
-		}
+	if i, ok := checkIndex[id]; ok {
+		return i
 	}
 	return len(checks)
 }
+
+var checkIndex = func() map[string]int {
+	m := map[string]int{}
+	for i, c := range checks {
+		m[c.ID] = i
+	}
+	return m
+}()
 
 // fingerprint: check id, subject and the two values, hashed. Positions,
 // levels and messages are not part of it.
@@ -261,15 +372,16 @@ func ValidateLevels(m map[string]string) error {
 type differ struct {
 	old, new *sideView
 	out      []Change
+	cur      *checker // the function running: the only one that may raise its checks
+	opts     Options
 }
 
 // add records a change of check with the check's level.
-func (d *differ) add(check, subject, node, before, after, msg string, oldPos, newPos *Pos) *Change {
-	c, ok := byID[check]
-	if !ok {
-		panic("diff: unknown check " + check)
+func (d *differ) add(c *Check, subject, node, before, after, msg string, oldPos, newPos *Pos) *Change {
+	if d.cur == nil || !slices.Contains(d.cur.checks, c) {
+		panic("diff: check " + c.ID + " raised outside the function that names it")
 	}
-	d.out = append(d.out, Change{Check: check, Level: c.Level, Subject: subject, Node: node, Before: before, After: after,
+	d.out = append(d.out, Change{Check: c.ID, Level: c.Level, Subject: subject, Node: node, Before: before, After: after,
 		Message: msg, Old: oldPos, New: newPos})
 	return &d.out[len(d.out)-1]
 }
@@ -312,7 +424,7 @@ func cleanChange(c *Change) {
 	for _, s := range []*string{&c.Message, &c.Node, &c.Subject, &c.Before, &c.After, &c.Reason, &c.Port} {
 		*s = present.Text(*s)
 	}
-	for _, p := range []*Pos{c.Old, c.New} {
+	for _, p := range []*Pos{c.Old, c.New, c.Anchor} {
 		if p != nil {
 			p.File, p.Pointer = present.Text(p.File), present.Text(p.Pointer)
 		}
@@ -320,4 +432,14 @@ func cleanChange(c *Change) {
 	for i := range c.Words {
 		c.Words[i].Text = present.Text(c.Words[i].Text)
 	}
+}
+
+// checkerOf is the checker that names c.
+func checkerOf(c *Check) *checker {
+	for i := range checkers {
+		if slices.Contains(checkers[i].checks, c) {
+			return &checkers[i]
+		}
+	}
+	return nil
 }

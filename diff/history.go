@@ -82,27 +82,9 @@ func Step(path string, e Entry, cfg *analysis.ConfigResult) (*Result, error) {
 		}
 		defer oldRev.Close()
 	}
-	var oldSnap, newSnap *analysis.Snapshot
-	if oldRev != nil {
-		if oldSnap = Analyze(abs, oldRev, cfg); oldSnap.Agent == nil {
-			oldSnap = nil // the agent is new at this commit
-		}
-	}
-	if newSnap = Analyze(abs, newRev, cfg); newSnap.Agent == nil {
-		newSnap = nil // the agent is gone at this commit
-	}
-	var levels map[string]string
-	if cfg != nil && cfg.Config != nil {
-		levels = cfg.Config.Diff
-	} else if newSnap != nil && newSnap.Config.Config != nil {
-		levels = newSnap.Config.Config.Diff
-	}
-	if ValidateLevels(levels) != nil {
-		levels = nil
-	}
-	opts := Options{OldRev: e.Parent, NewRev: e.Hash, Levels: levels}
+	label := e.Hash
 	if e.WorkingTree() {
-		opts.NewRev = "working tree"
+		label = "working tree"
 	}
-	return Diff(oldSnap, newSnap, opts), nil
+	return Run(Request{OldPath: abs, Old: oldRev, OldNone: e.Parent == "", New: newRev, OldLabel: e.Parent, NewLabel: label, Config: cfg})
 }

@@ -6,7 +6,7 @@ import (
 )
 
 // Stages are what a diff reads of a snapshot.
-const Stages = analysis.StageCompile | analysis.StageSlots
+const Stages = analysis.StageCompile | analysis.StageSlots | analysis.StagePromptText
 
 // Analyze runs the pipeline over the agent at path as the diff reads it:
 // from the git revision rev (nil: the files on disk), with the config cfg

@@ -25,7 +25,7 @@ func (d *differ) prompts() {
 			a, b := ot[field], nt[field]
 			at, bt := joinText(a), joinText(b)
 			if at != bt {
-				c := d.add("diff_prompt_changed", subj+" "+field, id, hashShort(at), hashShort(bt),
+				c := d.add(CheckPromptChanged, subj+" "+field, id, hashShort(at), hashShort(bt),
 					fmt.Sprintf("%s prompt of %s (%s) reworded", roleOf(a, b), quote(n.Name), field), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
 				c.Words = Words(at, bt)
 				c.Message += wordSummary(c.Words)
@@ -33,20 +33,53 @@ func (d *differ) prompts() {
 			op, np := placeholders(a), placeholders(b)
 			for _, ph := range sortedKeys(np) {
 				if !op[ph] {
-					d.add("diff_prompt_placeholder_added", subj+" "+field+" {{"+ph+"}}", id, "", ph,
+					c := d.add(CheckPromptPlaceholderAdded, subj+" "+field+" {{"+ph+"}}", id, "", ph,
 						fmt.Sprintf("%s (%s) uses {{%s}} now", quote(n.Name), field, ph), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
+					if fed := fedBy(n, ph); fed != "" {
+						// already fed: nothing to wire, a change of what the model reads
+						c.Level, c.Reason = Info, "already fed by "+fed
+					}
 				}
 			}
 			for _, ph := range sortedKeys(op) {
 				if !np[ph] {
-					d.add("diff_prompt_placeholder_removed", subj+" "+field+" {{"+ph+"}}", id, ph, "",
+					d.add(CheckPromptPlaceholderRemoved, subj+" "+field+" {{"+ph+"}}", id, ph, "",
 						fmt.Sprintf("%s (%s) no longer uses {{%s}}", quote(n.Name), field, ph), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
 				}
 			}
+			oe, ne := expressions(a), expressions(b)
+			for _, x := range sortedKeys(ne) {
+				if !oe[x] {
+					d.add(CheckPromptExpressionAdded, subj+" "+field+" "+x, id, "", x,
+						fmt.Sprintf("%s (%s) has %s now: the runtime renders only {{ name }} placeholders, so the model is sent it as written", quote(n.Name), field, x),
+						pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
+				}
+			}
+			for _, x := range sortedKeys(oe) {
+				if !ne[x] {
+					d.add(CheckPromptExpressionRemoved, subj+" "+field+" "+x, id, x, "",
+						fmt.Sprintf("%s (%s) no longer has %s", quote(n.Name), field, x), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
+				}
+			}
 		}
+	}
+}
+
+// models: each LLM node's model or provider.
+func (d *differ) models() {
+	if !d.old.ok || !d.new.ok {
+		return
+	}
+	for _, k := range unionKeys(d.old.prompts, d.new.prompts) {
+		o, n := d.old.prompts[k], d.new.prompts[k]
+		if o == nil || n == nil {
+			continue
+		}
+		fk, id, _ := strings.Cut(k, "/")
+		subj := nodeSubject(fk, id)
 		om, nm := modelText(o.Model), modelText(n.Model)
 		if om != nm {
-			d.add("diff_model_changed", subj+" model", id, om, nm, fmt.Sprintf("%s uses %s now (was %s)", quote(n.Name), orNone(nm), orNone(om)),
+			d.add(CheckModelChanged, subj+" model", id, om, nm, fmt.Sprintf("%s uses %s now (was %s)", quote(n.Name), orNone(nm), orNone(om)),
 				pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
 		}
 	}
@@ -118,6 +151,46 @@ func placeholders(t *prompts.Template) map[string]bool {
 		}
 	}
 	return m
+}
+
+// expressions are a template's {{ … }} and {% … %} constructs that are not
+// placeholders (prompts.SegExpression), by their text.
+func expressions(t *prompts.Template) map[string]bool {
+	m := map[string]bool{}
+	if t == nil {
+		return m
+	}
+	for _, s := range t.Segments {
+		if s.Kind == prompts.SegExpression {
+			m[strings.Join(strings.Fields(s.Text), " ")] = true
+		}
+	}
+	return m
+}
+
+// fedBy says what feeds placeholder ph of node n ("" when nothing does):
+// the prompt report's provenance.
+func fedBy(n *prompts.NodePrompt, ph string) string {
+	for _, p := range n.Placeholders {
+		if p.Name != ph {
+			continue
+		}
+		pv := p.Provenance
+		switch pv.Kind {
+		case prompts.FromUnresolved, "":
+			return ""
+		case prompts.FromEdge:
+			return pv.From + "." + pv.Output
+		case prompts.FromStart:
+			return "the run input " + ph
+		case prompts.FromSlot:
+			return "context slot " + pv.Slot
+		case prompts.FromDefault:
+			return "its default"
+		}
+		return pv.Kind
+	}
+	return ""
 }
 
 func wordSummary(ws []Word) string {
@@ -268,6 +341,13 @@ func (d *differ) descriptions() {
 	if !d.old.ok || !d.new.ok {
 		return
 	}
+	// the flow's own description (the agent's, as the catalogue shows it)
+	if a, b := d.old.flow.Root.Get("description").StringOr(""), d.new.flow.Root.Get("description").StringOr(""); a != b {
+		c := d.add(CheckDescriptionChanged, "flow description", "", hashShort(a), hashShort(b), "the agent's description reworded",
+			pos(d.old.flow, "/description"), pos(d.new.flow, "/description"))
+		c.Words = Words(a, b)
+		c.Message += wordSummary(c.Words)
+	}
 	for _, fk := range unionKeys(d.old.flows, d.new.flows) {
 		of, nf := d.old.flows[fk], d.new.flows[fk]
 		if of == nil || nf == nil {
@@ -290,11 +370,31 @@ func (d *differ) descriptions() {
 				if a == b {
 					continue
 				}
-				c := d.add("diff_description_changed", nodeSubject(fk, id)+" "+f.label, id, hashShort(a), hashShort(b),
-					fmt.Sprintf("%s of %s reworded", f.label, quote(n.Name)), pos(d.old.flow, o.Pointer+f.ptr), pos(d.new.flow, n.Pointer+f.ptr))
+				label := f.label
+				if label == "gate description" && !d.isGate(fk, id, n.ComponentType) {
+					label = "step description" // metadata.cinatra.description of a node that asks no one
+				}
+				c := d.add(CheckDescriptionChanged, nodeSubject(fk, id)+" "+f.label, id, hashShort(a), hashShort(b),
+					fmt.Sprintf("%s of %s reworded", label, quote(n.Name)), pos(d.old.flow, o.Pointer+f.ptr), pos(d.new.flow, n.Pointer+f.ptr))
 				c.Words = Words(a, b)
 				c.Message += wordSummary(c.Words)
 			}
 		}
 	}
+}
+
+// isGate says node id of flow fk asks a person on the new side (or the old
+// one): an InputMessageNode, or a step or node that requires approval.
+func (d *differ) isGate(fk, id, componentType string) bool {
+	if componentType == "InputMessageNode" {
+		return true
+	}
+	for _, v := range []*sideView{d.new, d.old} {
+		for k, g := range v.gates {
+			if g.approval && (k == id || k == nodeSubject(fk, id) || g.node == id) {
+				return true
+			}
+		}
+	}
+	return false
 }

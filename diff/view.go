@@ -9,6 +9,7 @@ import (
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/lint/report"
 	"github.com/oastui/oastui/prompts"
 	"github.com/oastui/oastui/slots"
 )
@@ -68,18 +69,21 @@ type pkgView struct {
 	version  string
 	deps     map[string]string // "npm:name" / "agent:name" → range
 	depPtr   map[string]string // the same → where package.json declares it
-	produces map[string]bool
-	name     string
-	other    map[string]string // "files", "cinatra.fieldRenderers", … → canonical JSON
-	otherPtr map[string]string
-	consumes map[string]bool
+	produces map[string]string // extension → its pinned objectTypeId ("" when none)
+	// consumes: "primitive X" / "extension E (type)" → its requirement
+	// ("" when not said); consumesDeclared: the key is present (even []).
+	consumes         map[string]string
+	consumesDeclared bool
+	name             string
+	other            map[string]string // "files", "cinatra.fieldRenderers", … → canonical JSON
+	otherPtr         map[string]string
 }
 
 func view(s *analysis.Snapshot) *sideView {
 	v := &sideView{s: s, flows: map[string]*flowView{}, steps: map[string]compile.Step{}, gates: map[string]gate{}, inputs: map[string]port{},
 		outputs: map[string]port{}, arts: map[string]artifact{}, prompts: map[string]*prompts.NodePrompt{},
 		slots: map[string]slots.Slot{}, gated: map[string]compile.GatedStep{}, finds: map[string]compile.Finding{},
-		pkg: pkgView{deps: map[string]string{}, depPtr: map[string]string{}, other: map[string]string{}, otherPtr: map[string]string{}, produces: map[string]bool{}, consumes: map[string]bool{}}}
+		pkg: pkgView{deps: map[string]string{}, depPtr: map[string]string{}, other: map[string]string{}, otherPtr: map[string]string{}, produces: map[string]string{}, consumes: map[string]string{}}}
 	if s == nil || s.Agent == nil {
 		return v
 	}
@@ -272,6 +276,9 @@ func (v *sideView) readOrder() {
 		ns := append([]*flowgraph.Node(nil), f.g.Nodes...)
 		sort.SliceStable(ns, func(i, j int) bool { return ns[i].BFS < ns[j].BFS })
 		for _, n := range ns {
+			if n.Kind == flowgraph.KindStart || n.Kind == flowgraph.KindEnd {
+				continue // always first and last: their BFS rank moves with every node added
+			}
 			key := k + "/" + n.ID
 			v.bfs = append(v.bfs, key)
 			if len(v.order) > 0 && !seen[key] {
@@ -372,16 +379,12 @@ func (v *sideView) readArtifacts() {
 	}
 }
 
-// readPrompts reads the prompt report: the snapshot's, or one built for
-// the templates and models only (no token counts beyond the budget's).
+// readPrompts reads the snapshot's prompt report (StagePromptText:
+// templates, placeholders and models, no token counts).
 func (v *sideView) readPrompts() {
 	r := v.s.Prompts
 	if r == nil {
-		in := prompts.Input{Agent: v.s.Agent, BudgetOnly: true}
-		if v.s.Compiled != nil {
-			in.CompiledPrompt = v.s.Compiled.Prompt
-		}
-		r = prompts.Build(in)
+		return
 	}
 	for _, n := range r.Nodes {
 		key := flowKeyOf(v, n.FlowPointer) + "/" + n.ID
@@ -436,32 +439,44 @@ func (v *sideView) readPackage() {
 			v.pkg.depPtr["npm:"+m.Key] = compile.Pointer(field, m.Key)
 		}
 	}
+	// Both vocabularies (the platform's manifest-dependencies.ts): the
+	// legacy cinatra.agentDependencies map and the canonical
+	// cinatra.dependencies list, each entry keyed by its vocabulary so that
+	// dropping or re-ranging one is named even when the other keeps it.
 	for _, d := range v.s.Agent.Dependencies() {
-		kind := d.Kind
-		if kind == "" {
-			kind = "agent"
-		}
-		k := kind + ":" + d.PackageName
-		if d.Version == "" && d.Form == "dependencies" {
-			vc := v.pkgDoc.Lookup(compile.Append(d.Pointer, "versionConstraint"))
-			if ver := vc.Get("version").StringOr(""); ver != "" {
-				d.Version = "=" + ver // {"kind": "exact", "version": "0.1.0"}
+		k := d.Form + ":" + d.PackageName
+		val := DependencyRange(v.pkgDoc, d)
+		var attrs []string
+		for _, a := range []string{d.Kind, d.EdgeType, d.Requirement} {
+			if a != "" {
+				attrs = append(attrs, a)
 			}
 		}
-		if _, dup := v.pkg.deps[k]; !dup || d.Version != "" {
-			v.pkg.deps[k] = d.Version
+		if len(attrs) > 0 {
+			val += " (" + strings.Join(attrs, ", ") + ")"
+		}
+		if _, dup := v.pkg.deps[k]; !dup {
+			v.pkg.deps[k] = val
 			v.pkg.depPtr[k] = d.Pointer
 		}
 	}
 	cin := root.Get("cinatra")
 	for _, it := range items(cin.Get("produces")) {
-		if s := extOf(it); s != "" {
-			v.pkg.produces[s] = true
+		if s, ok := it.Str(); ok && s != "" {
+			v.pkg.produces[s] = ""
+		} else if e := it.Get("extension").StringOr(""); e != "" {
+			v.pkg.produces[e] = it.Get("objectTypeId").StringOr("")
 		}
 	}
-	for _, it := range items(cin.Get("consumes")) {
-		if s := extOf(it); s != "" {
-			v.pkg.consumes[s] = true
+	// consumes entries are {primitive, requirement} (every real agent),
+	// {extension, objectTypeId?} or a bare extension string.
+	cons := cin.Get("consumes")
+	v.pkg.consumesDeclared = cons != nil
+	for _, it := range items(cons) {
+		if p := it.Get("primitive").StringOr(""); p != "" {
+			v.pkg.consumes["primitive "+p] = it.Get("requirement").StringOr("")
+		} else if s := extOf(it); s != "" {
+			v.pkg.consumes["extension "+s] = it.Get("requirement").StringOr("")
 		}
 	}
 }
@@ -488,7 +503,9 @@ func (v *sideView) readFindings() {
 		if base != "" && strings.HasPrefix(file, base) {
 			file = strings.TrimPrefix(strings.TrimPrefix(file, base), "/")
 		}
-		k := f.Code + "\x00" + file + "\x00" + f.Location + "\x00" + f.ValueHash
+		// the pointer as baselines and --new-from-rev key it (no array
+		// index where the value names the finding: lint/report.StablePointer)
+		k := f.Code + "\x00" + file + "\x00" + report.StablePointer(f) + "\x00" + f.ValueHash
 		if f.Location == "" && f.ValueHash == "" {
 			k += "\x00" + f.Message
 		}
@@ -523,12 +540,15 @@ func (v *sideView) readGates() {
 			}
 			m := v.flow.Lookup(n.Pointer).Path("metadata", "cinatra")
 			if !m.Is(compile.Object) {
+				if n.Kind == flowgraph.KindInput { // the compiler forces approval on it (its own value is ignored)
+					v.gates[nodeSubject(fk, n.ID)] = gate{node: n.ID, ptr: n.Pointer, approval: true}
+				}
 				continue
 			}
 			g := gate{node: n.ID, ptr: n.Pointer, risk: m.Get("riskClass").StringOr(""), owner: m.Get("hitlOwnedBy").StringOr(""),
 				renderer: m.Get("renderer").StringOr(""), surface: m.Get("a2uiSurfaceId").StringOr("")}
 			ra := m.Get("requiresApproval")
-			g.approval = ra.Is(compile.Bool) && ra.Text == "true"
+			g.approval = ra.Is(compile.Bool) && ra.Bool || n.Kind == flowgraph.KindInput
 			if ra == nil && g.risk == "" && g.owner == "" && g.renderer == "" && g.surface == "" {
 				continue
 			}

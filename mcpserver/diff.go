@@ -56,25 +56,11 @@ func (s *Server) diff(_ context.Context, c *call, in DiffInput) (*diff.Result, s
 	if cfg.Err != nil {
 		return nil, "", cfg.Err
 	}
-	var levels map[string]string
-	if cfg.Config != nil {
-		levels = cfg.Config.Diff
-	}
-	if err := diff.ValidateLevels(levels); err != nil {
+	r, err := diff.Run(diff.Request{OldPath: p, Old: oldRev, New: newRev, OldLabel: in.Old, NewLabel: newLabel, Config: &cfg})
+	if err != nil {
 		return nil, "", err
 	}
-	o, n := diff.Analyze(p, oldRev, &cfg), diff.Analyze(p, newRev, &cfg)
-	for _, sn := range []*analysis.Snapshot{o, n} {
-		if sn.LoadErr != nil {
-			return nil, "", sn.LoadErr
-		}
-	}
-	opts := diff.Options{OldRev: in.Old, NewRev: newLabel, Levels: levels}
-	if root := n.Agent.TreeRoot; root != "" {
-		opts.Tree = true
-		opts.Callers = diff.FindCallers(root, n.Agent.PackageName(), newRev)
-	}
-	return diff.Diff(o, n, opts), "", nil
+	return r, "", nil
 }
 
 // dirOf is p when it is a directory (at either revision), else its parent.

@@ -1,11 +1,15 @@
 package mcpserver
 
 import (
+	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/diff"
 )
 
 func TestAgentDiff(t *testing.T) {
@@ -35,6 +39,21 @@ func TestAgentDiff(t *testing.T) {
 	if !strings.Contains(js, "orchestrator-agent") {
 		t.Errorf("agent_diff names no caller:\n%.3000s", js)
 	}
+	// One verdict on every face: the History tab's step for the working
+	// tree (diff.Step) names the same changes, levels and callers.
+	leaf := filepath.Join(repo, "agents", "oastui", "leaf-agent")
+	tab, err := diff.Step(leaf, diff.Entry{Short: "working tree", Parent: "HEAD"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var viaMCP diff.Result
+	sc, _ := json.Marshal(res.StructuredContent)
+	if err := json.Unmarshal(sc, &viaMCP); err != nil {
+		t.Fatalf("%v\n%.2000s", err, js)
+	}
+	if a, b := verdict(&viaMCP), verdict(tab); a != b {
+		t.Errorf("agent_diff and the History tab differ:\nMCP:\n%s\ntab:\n%s", a, b)
+	}
 	res, js = callTool(t, cs, "agent_diff", map[string]any{"path": "agents/oastui/leaf-agent", "old": "no-such-rev"})
 	if !res.IsError || !strings.Contains(js, "no such revision") {
 		t.Errorf("missing revision:\n%s", js)
@@ -43,4 +62,19 @@ func TestAgentDiff(t *testing.T) {
 	if res.IsError || strings.Contains(js, `"check"`) {
 		t.Errorf("HEAD against HEAD:\n%.2000s", js)
 	}
+}
+
+// verdict is what a face decides of a result: each change's check, level,
+// fingerprint and callers, and the summary.
+func verdict(r *diff.Result) string {
+	var b strings.Builder
+	for _, c := range r.Changes {
+		fmt.Fprintf(&b, "%s %s %s", c.Check, c.Level, c.Fingerprint)
+		for _, cl := range c.Callers {
+			fmt.Fprintf(&b, " caller=%s binds=%v accepts=%v", cl.Package, cl.Binds, cl.Accepts)
+		}
+		b.WriteString("\n")
+	}
+	fmt.Fprintf(&b, "%+v callers=%d", r.Summary, len(r.Callers))
+	return b.String()
 }

@@ -172,7 +172,7 @@ type Buckets struct {
 type FixOffer struct {
 	Finding     int    `json:"finding" jsonschema:"index of the finding in findings"`
 	ID          string `json:"id" jsonschema:"file:line:col code, as oastui lint --fix names it"`
-	Fingerprint string `json:"fingerprint" jsonschema:"the finding's stable fingerprint (SARIF oastui/v2, baselines; relative to the repository root)"`
+	Fingerprint string `json:"fingerprint" jsonschema:"the finding's stable fingerprint (SARIF oastui/v3, baselines; relative to the repository root)"`
 	Code        string `json:"code"`
 	Title       string `json:"title" jsonschema:"what the fix does"`
 	// Alternatives are the titles of the finding's other fixes (agent_fix

@@ -82,10 +82,8 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 	if fl.checks {
 		return writeChecks(out, fl.format)
 	}
-	switch fl.format {
-	case "text", "json", "markdown", "github":
-	default:
-		return usageErrorf("diff: unknown --format %q (text, json, markdown or github)", fl.format)
+	if _, ok := diff.Formats[fl.format]; !ok {
+		return usageErrorf("diff: unknown --format %q (%s)", fl.format, strings.Join(diff.FormatNames(), ", "))
 	}
 	var failOn diff.Level
 	if fl.failOn != "none" {
@@ -130,26 +128,14 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 	}
 	base, _ := os.Getwd()
 	var results []*diff.Result
-	callers := map[string]*diff.CallerIndex{}
+	indexes := map[string]*diff.CallerIndex{} // one per tree
 	for _, p := range pairs {
-		oldSnap := diff.Analyze(p.old, oldSide.g, &cfg)
-		ns := diff.Analyze(p.new, newSide.g, &cfg)
-		if ns.Agent == nil && oldSnap.Agent == nil {
-			return usageErrorf("diff: %s: %v", p.new, ns.LoadErr)
+		r, err := diff.Run(diff.Request{OldPath: p.old, NewPath: p.new, Old: oldSide.g, New: newSide.g,
+			OldLabel: oldSide.label, NewLabel: newSide.label, Config: &cfg, Indexes: indexes})
+		if err != nil {
+			return usageErrorf("diff: %v", err)
 		}
-		named := ns // an agent on one side only is diff_agent_added/removed
-		if ns.Agent == nil {
-			named = oldSnap
-		}
-		opts := diff.Options{OldRev: oldSide.label, NewRev: newSide.label, Levels: levels}
-		if root := named.Agent.TreeRoot; root != "" {
-			if callers[root] == nil {
-				callers[root] = diff.NewCallerIndex(root, newSide.g) // once per tree
-			}
-			opts.Tree = true
-			opts.Callers = callers[root].Of(named.Agent.PackageName())
-		}
-		results = append(results, diff.Diff(oldSnap, ns, opts))
+		results = append(results, r)
 	}
 	if err := writeDiff(out, results, fl, base); err != nil {
 		return internalErrorf("diff: %v", err)
@@ -326,69 +312,12 @@ func diffPairs(o, n diffSide, paths []string) ([]diffPair, error) {
 	return out, nil
 }
 
-// diffReport is the JSON document of `oastui diff --format json`
-// (docs/diff.schema.json).
-type diffReport struct {
-	SchemaVersion int            `json:"schemaVersion"`
-	Agents        []*diff.Result `json:"agents"`
-	Summary       diff.Summary   `json:"summary"`
-}
-
 func writeDiff(w io.Writer, results []*diff.Result, fl diffFlags, base string) error {
-	shown := results
-	if len(results) > 1 && fl.format != "json" { // a tree: the agents that changed, then a count
-		shown = nil
-		for _, r := range results {
-			if len(r.Changes) > 0 {
-				shown = append(shown, r)
-			}
-		}
-		defer func() {
-			if fl.format != "github" {
-				fmt.Fprintf(w, "\n%d agents compared, %d without changes\n", len(results), len(results)-len(shown))
-			}
-		}()
+	f, ok := diff.Formats[fl.format]
+	if !ok {
+		return fmt.Errorf("unknown format %q", fl.format)
 	}
-	switch fl.format {
-	case "json":
-		rep := diffReport{SchemaVersion: diff.SchemaVersion, Agents: results}
-		if rep.Agents == nil {
-			rep.Agents = []*diff.Result{}
-		}
-		for _, r := range results {
-			r.Relative(base)
-			rep.Summary.Breaking += r.Summary.Breaking
-			rep.Summary.Warn += r.Summary.Warn
-			rep.Summary.Info += r.Summary.Info
-		}
-		enc := json.NewEncoder(w)
-		enc.SetEscapeHTML(false)
-		enc.SetIndent("", "  ")
-		return enc.Encode(rep)
-	case "markdown":
-		for _, r := range shown {
-			if err := diff.Markdown(w, r, base); err != nil {
-				return err
-			}
-		}
-	case "github":
-		for _, r := range shown {
-			if err := diff.GitHub(w, r, base); err != nil {
-				return err
-			}
-		}
-	default:
-		color := useColor(w, fl.color, os.Environ())
-		for i, r := range shown {
-			if i > 0 {
-				io.WriteString(w, "\n")
-			}
-			if err := diff.Text(w, r, base, color); err != nil {
-				return err
-			}
-		}
-	}
-	return nil
+	return f.Format(w, diff.NewDocument(results), diff.FormatOptions{Base: base, Color: fl.format == "text" && useColor(w, fl.color, os.Environ())})
 }
 
 // writeChecks prints every check (text: id, level, area, doc; json; or

@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -217,5 +218,40 @@ func TestLintNewFromRev(t *testing.T) {
 	}
 	if code, _, errs := runIn(t, repo, "lint", "--new-from-rev", "no-such-rev", rel); code != exitUsage || !strings.Contains(errs, "no such revision") {
 		t.Errorf("missing REV: exit %d %s", code, errs)
+	}
+}
+
+// TestDiffOneVerdict: `oastui diff` and the History tab's step for the
+// working tree (diff.Step, what views.History shows) give the same changes,
+// levels, fingerprints and callers for the same pair (the MCP face is held
+// to the tab in mcpserver's TestAgentDiff).
+func TestDiffOneVerdict(t *testing.T) {
+	repo, leaf := diffRepo(t)
+	code, out, errOut := runIn(t, repo, "diff", "--format", "json", "--fail-on", "none", "agents/oastui/leaf-agent")
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errOut)
+	}
+	var doc diff.Document
+	if err := json.Unmarshal([]byte(out), &doc); err != nil || len(doc.Agents) != 1 {
+		t.Fatalf("%v\n%s", err, out)
+	}
+	tab, err := diff.Step(leaf, diff.Entry{Short: "working tree", Parent: "HEAD"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	verdict := func(r *diff.Result) string {
+		var b strings.Builder
+		for _, c := range r.Changes {
+			fmt.Fprintf(&b, "%s %s %s", c.Check, c.Level, c.Fingerprint)
+			for _, cl := range c.Callers {
+				fmt.Fprintf(&b, " caller=%s binds=%v accepts=%v", cl.Package, cl.Binds, cl.Accepts)
+			}
+			b.WriteString("\n")
+		}
+		fmt.Fprintf(&b, "%+v callers=%d", r.Summary, len(r.Callers))
+		return b.String()
+	}
+	if a, b := verdict(doc.Agents[0]), verdict(tab); a != b || doc.Agents[0].Summary.Breaking == 0 {
+		t.Errorf("oastui diff and the History tab differ:\nCLI:\n%s\ntab:\n%s", a, b)
 	}
 }

@@ -86,7 +86,7 @@ func (ci *ciState) filterBaseline(fs []lint.Finding) ([]lint.Finding, int) {
 	out := fs[:0:0]
 	n := 0
 	for _, f := range fs {
-		if ci.baseline[report.Fingerprint(f, ci.root)] {
+		if ci.baseline[report.Fingerprint(f, ci.root)] || ci.baseline[report.FingerprintV2(f, ci.root)] { // v2: a baseline written before v3
 			n++
 			continue
 		}

@@ -12,11 +12,13 @@ import (
 	"github.com/oastui/oastui/present"
 )
 
-// FingerprintKey is the name of oastui's SARIF partial fingerprint. v2:
-// rule + file + pointer + the finding's ValueHash (v1 hashed the whole
-// value the pointer named, so an edit anywhere in a node moved the alerts
-// of that node).
-const FingerprintKey = "oastui/v2"
+// FingerprintKey is the name of oastui's SARIF partial fingerprint. v3:
+// rule + file + pointer + the finding's ValueHash, the pointer's array
+// indexes left out when the ValueHash names the value (v2 kept them, so a
+// dependency inserted earlier in an array made every finding after it new;
+// v1 hashed the whole value the pointer named, so an edit anywhere in a
+// node moved the alerts of that node).
+const FingerprintKey = "oastui/v3"
 
 // Fingerprint identifies a finding across runs, for SARIF
 // partialFingerprints, baselines and the value-bound ignores: the hex
@@ -29,8 +31,36 @@ const FingerprintKey = "oastui/v2"
 // is hashed as it is shown (present.Text: a token in it masked), so a
 // finding masked by Mask keeps its fingerprint.
 func Fingerprint(f lint.Finding, root string) string {
+	return fingerprint(f, root, StablePointer(f))
+}
+
+// FingerprintV2 is the fingerprint of v2 (the pointer as it is): what
+// baselines written before v3 hold, still matched by them.
+func FingerprintV2(f lint.Finding, root string) string {
+	return fingerprint(f, root, f.Location)
+}
+
+// StablePointer is the finding's pointer as its fingerprint keys it: its
+// array indexes replaced by "*" when the finding has a ValueHash (the value
+// tells it apart from its neighbours), so that an element inserted earlier
+// in the array leaves it the same. Without a ValueHash the index is what
+// tells two findings apart, and stays.
+func StablePointer(f lint.Finding) string {
+	if f.ValueHash == "" || f.Location == "" {
+		return f.Location
+	}
+	segs := strings.Split(f.Location, "/")
+	for i, s := range segs {
+		if i > 0 && s != "" && strings.Trim(s, "0123456789") == "" {
+			segs[i] = "*"
+		}
+	}
+	return strings.Join(segs, "/")
+}
+
+func fingerprint(f lint.Finding, root, pointer string) string {
 	h := sha256.New()
-	for _, s := range []string{f.Code, RelFile(f.File, root), present.Text(f.Location), f.ValueHash} {
+	for _, s := range []string{f.Code, RelFile(f.File, root), present.Text(pointer), f.ValueHash} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}

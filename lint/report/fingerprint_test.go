@@ -171,3 +171,32 @@ func TestSARIFSuppressions(t *testing.T) {
 		t.Errorf("results %+v", rs)
 	}
 }
+
+// TestFingerprintStableIdentity: a finding that names its value (ValueHash)
+// keeps its fingerprint when an element is inserted earlier in the array
+// its pointer goes through (a dependency inserted before it in
+// cinatra.dependencies: workspace_child_missing); one without a ValueHash is
+// told apart by its index; a v2 fingerprint (a baseline written before v3)
+// still carries the index.
+func TestFingerprintStableIdentity(t *testing.T) {
+	at := func(ptr, value string) lint.Finding {
+		return lint.Finding{Code: "workspace_child_missing", File: "agents/a/package.json", Location: ptr, ValueHash: value}
+	}
+	a, b := at("/cinatra/dependencies/0/packageName", "h1"), at("/cinatra/dependencies/1/packageName", "h1")
+	if Fingerprint(a, ".") != Fingerprint(b, ".") {
+		t.Errorf("the index moved the fingerprint: %s != %s", Fingerprint(a, "."), Fingerprint(b, "."))
+	}
+	if FingerprintV2(a, ".") == FingerprintV2(b, ".") {
+		t.Error("v2 fingerprints should carry the index")
+	}
+	if other := at("/cinatra/dependencies/1/packageName", "h2"); Fingerprint(a, ".") == Fingerprint(other, ".") {
+		t.Error("two values gave one fingerprint")
+	}
+	x, y := at("/nodes/0", ""), at("/nodes/1", "")
+	if Fingerprint(x, ".") == Fingerprint(y, ".") {
+		t.Error("without a ValueHash the index tells two findings apart")
+	}
+	if got := StablePointer(at("/nodes/12/data/url", "h")); got != "/nodes/*/data/url" {
+		t.Errorf("StablePointer = %q", got)
+	}
+}

@@ -1,0 +1,356 @@
+package diff
+
+import (
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/flowgraph"
+)
+
+// Behaviour, not shape: what a step calls (url, tool, method, the data it
+// sends), what inner nodes and gates take and give (their inputs, outputs
+// and the resume payload a gate hands back), and whether every path from
+// the start to a write still passes a gate.
+
+// writeRisk says a riskClass marks a step that acts on the world: write
+// and the irreversible *_send, *_publish, *_post, *_delete classes.
+func writeRisk(risk string) bool {
+	r := riskRank(risk)
+	return r == 4 || r == 6
+}
+
+// promptKeys are the data keys the prompt checks compare (templates).
+var promptKeys = map[string]bool{"system": true, "user": true, "prompt": true, "prompt_template": true, "system_prompt": true, "messages": true}
+
+// calls: a node's url, http_method, data.tool and the other data it sends
+// (warn; breaking on a step whose riskClass writes, sends or publishes).
+func (d *differ) calls() {
+	if !d.old.ok || !d.new.ok {
+		return
+	}
+	for _, fk := range unionKeys(d.old.flows, d.new.flows) {
+		of, nf := d.old.flows[fk], d.new.flows[fk]
+		if of == nil || nf == nil {
+			continue
+		}
+		for _, id := range sortedKeys(nf.nodes) {
+			o, n := of.nodes[id], nf.nodes[id]
+			if o == nil || o.Pointer == "" || n.Pointer == "" || o.ComponentType != n.ComponentType {
+				continue
+			}
+			oc, nc := d.old.flow.Lookup(o.Pointer), d.new.flow.Lookup(n.Pointer)
+			type field struct {
+				label, ptr string
+				a, b       *compile.Node
+			}
+			var fs []field
+			for _, k := range []string{"url", "http_method", "method"} {
+				fs = append(fs, field{k, "/" + k, oc.Get(k), nc.Get(k)})
+			}
+			od, nd := oc.Get("data"), nc.Get("data")
+			keys := map[string]bool{}
+			for _, x := range []*compile.Node{od, nd} {
+				if x.Is(compile.Object) {
+					for _, m := range x.Members {
+						keys[m.Key] = true
+					}
+				}
+			}
+			for _, k := range sortedKeys(keys) {
+				if promptKeys[k] {
+					continue
+				}
+				fs = append(fs, field{"data." + k, compile.Append("/data", k), od.Get(k), nd.Get(k)})
+			}
+			risk := n.Risk
+			if g, ok := d.new.gates[nodeSubject(fk, id)]; ok && g.risk != "" {
+				risk = g.risk
+			}
+			for _, f := range fs {
+				if equalNode(f.a, f.b) {
+					continue
+				}
+				a, b := compact(f.a), compact(f.b)
+				c := d.add(CheckStepCallChanged, nodeSubject(fk, id)+" "+f.label, id, shortValue(a), shortValue(b),
+					fmt.Sprintf("%s %s of %s (%s) is %s now (was %s)", kindWord(n), f.label, quote(n.Name), id, clipValue(b), clipValue(a)),
+					pos(d.old.flow, o.Pointer+f.ptr), pos(d.new.flow, n.Pointer+f.ptr))
+				if writeRisk(risk) {
+					c.Level, c.Reason = Breaking, "the step's riskClass is "+risk+": it acts on the world"
+				}
+			}
+		}
+	}
+}
+
+// nodeIO: the inputs and outputs of inner nodes (the StartNode's and
+// EndNode's are the contract's) by title, and a gate's resume payload
+// (metadata.cinatra.inputMessageSchema: what the person's answer hands the
+// flow).
+func (d *differ) nodeIO() {
+	if !d.old.ok || !d.new.ok {
+		return
+	}
+	for _, fk := range unionKeys(d.old.flows, d.new.flows) {
+		of, nf := d.old.flows[fk], d.new.flows[fk]
+		if of == nil || nf == nil {
+			continue
+		}
+		for _, id := range sortedKeys(nf.nodes) {
+			o, n := of.nodes[id], nf.nodes[id]
+			if o == nil || o.Pointer == "" || n.Pointer == "" || n.Kind == flowgraph.KindStart || n.Kind == flowgraph.KindEnd {
+				continue
+			}
+			oc, nc := d.old.flow.Lookup(o.Pointer), d.new.flow.Lookup(n.Pointer)
+			if equalNode(oc, nc) {
+				continue
+			}
+			for _, list := range []string{"inputs", "outputs"} {
+				if equalNode(oc.Get(list), nc.Get(list)) {
+					continue
+				}
+				op, np := ports(oc.Get(list), compile.Append(o.Pointer, list)), ports(nc.Get(list), compile.Append(n.Pointer, list))
+				// one change per node and list, naming each port added,
+				// removed or changed (one edit of a node is one row)
+				var added, removed, changed, before, after []string
+				var opos, npos *Pos
+				for _, t := range unionKeys(op, np) {
+					a, inA := op[t]
+					b, inB := np[t]
+					switch {
+					case !inA:
+						added = append(added, t)
+					case !inB:
+						removed = append(removed, t)
+					case a.value != b.value:
+						changed = append(changed, fmt.Sprintf("%s (%s → %s)", t, clipValue(portType(a.value)), clipValue(portType(b.value))))
+					default:
+						continue
+					}
+					if inA {
+						before = append(before, a.value)
+						if opos == nil {
+							opos = pos(d.old.flow, a.ptr)
+						}
+					}
+					if inB {
+						after = append(after, b.value)
+						if npos == nil {
+							npos = pos(d.new.flow, b.ptr)
+						}
+					}
+				}
+				if len(added)+len(removed)+len(changed) == 0 {
+					continue
+				}
+				var parts []string
+				for _, x := range []struct {
+					l    []string
+					word string
+				}{{added, "added"}, {removed, "removed"}, {changed, "changed"}} {
+					if len(x.l) > 0 {
+						parts = append(parts, strings.Join(x.l, ", ")+" "+x.word)
+					}
+				}
+				if opos == nil {
+					opos = pos(d.old.flow, compile.Append(o.Pointer, list))
+				}
+				if npos == nil {
+					npos = pos(d.new.flow, compile.Append(n.Pointer, list))
+				}
+				c := d.add(CheckNodeIOChanged, nodeSubject(fk, id)+" "+list, id, shortValue(strings.Join(before, ",")), shortValue(strings.Join(after, ",")),
+					fmt.Sprintf("%s of %s (%s): %s", list, quote(n.Name), id, strings.Join(parts, "; ")), opos, npos)
+				// it explains the whole list on both sides
+				c.extra = append(c.extra, covered{true, d.old.flow.Path, compile.Append(o.Pointer, list)}, covered{false, d.new.flow.Path, compile.Append(n.Pointer, list)})
+			}
+			sp := "/metadata/cinatra/inputMessageSchema"
+			a, b := compact(d.old.flow.Lookup(o.Pointer+sp)), compact(d.new.flow.Lookup(n.Pointer+sp))
+			if a != b {
+				msg := fmt.Sprintf("the answer gate %s (%s) hands back is shaped %s now (was %s)", quote(n.Name), id, payloadSummary(b), payloadSummary(a))
+				if payloadSummary(a) == payloadSummary(b) {
+					msg = fmt.Sprintf("the answer gate %s (%s) hands back changed inside %s", quote(n.Name), id, payloadSummary(b))
+				}
+				d.add(CheckResumePayloadChanged, nodeSubject(fk, id)+" resume payload", id, shortValue(a), shortValue(b), msg,
+					pos(d.old.flow, o.Pointer+sp), pos(d.new.flow, n.Pointer+sp))
+			}
+		}
+	}
+}
+
+type portDecl struct{ value, ptr string }
+
+// portType is a port's schema without its title, for a message.
+func portType(js string) string {
+	var m map[string]json.RawMessage
+	if json.Unmarshal([]byte(js), &m) != nil {
+		return js
+	}
+	delete(m, "title")
+	out, _ := json.Marshal(m)
+	return string(out)
+}
+
+// ports keys a node's inputs or outputs by title.
+func ports(list *compile.Node, ptr string) map[string]portDecl {
+	out := map[string]portDecl{}
+	for i, it := range items(list) {
+		t := it.Get("title").StringOr("")
+		if t == "" {
+			continue
+		}
+		out[t] = portDecl{compact(it), compile.AppendIndex(ptr, i)}
+	}
+	return out
+}
+
+// payloadSummary names a resume payload schema by its properties.
+func payloadSummary(js string) string {
+	if js == "" {
+		return "(none)"
+	}
+	var m struct {
+		Properties map[string]json.RawMessage `json:"properties"`
+	}
+	if json.Unmarshal([]byte(js), &m) != nil {
+		return clipValue(js)
+	}
+	names := sortedKeys(m.Properties)
+	if len(names) == 0 {
+		return clipValue(js)
+	}
+	return "{" + strings.Join(names, ", ") + "}"
+}
+
+// gateNode says a node asks a person before the flow goes on: an
+// InputMessageNode (the compiler forces requiresApproval on it), or a node
+// whose step or metadata requires approval.
+func (v *sideView) gateNode(fk string, n *flowgraph.Node) bool {
+	if n.Kind == flowgraph.KindInput || n.Approval {
+		return true
+	}
+	g, ok := v.gates[nodeSubject(fk, n.ID)]
+	return ok && g.approval
+}
+
+// writeNode says a node acts on the world (its riskClass writes, sends or
+// publishes).
+func (v *sideView) writeNode(fk string, n *flowgraph.Node) bool {
+	if g, ok := v.gates[nodeSubject(fk, n.ID)]; ok && g.risk != "" {
+		return writeRisk(g.risk)
+	}
+	return writeRisk(n.Risk)
+}
+
+// ungated lists the write nodes of flow fk that a run can reach from the
+// start without passing a gate (the write node itself asking counts as a
+// gate).
+func (v *sideView) ungated(fk string) map[string]bool {
+	f := v.flows[fk]
+	out := map[string]bool{}
+	if f == nil || f.g.Start == "" {
+		return out
+	}
+	next := map[string][]string{}
+	for _, e := range f.g.Edges {
+		next[e.From] = append(next[e.From], e.To)
+	}
+	seen := map[string]bool{f.g.Start: true}
+	queue := []string{f.g.Start}
+	for len(queue) > 0 {
+		id := queue[0]
+		queue = queue[1:]
+		n := f.nodes[id]
+		if n != nil && id != f.g.Start && v.gateNode(fk, n) {
+			continue // a person decides here: what follows is gated
+		}
+		if n != nil && v.writeNode(fk, n) {
+			out[id] = true
+		}
+		for _, t := range next[id] {
+			if !seen[t] {
+				seen[t] = true
+				queue = append(queue, t)
+			}
+		}
+	}
+	return out
+}
+
+// approvalPaths: a write that every path from the start reached through a
+// gate can now be reached without one (approval safety: breaking).
+func (d *differ) approvalPaths() {
+	if !d.old.ok || !d.new.ok {
+		return
+	}
+	for _, fk := range sortedKeys(d.new.flows) {
+		if d.old.flows[fk] == nil {
+			continue
+		}
+		before, after := d.old.ungated(fk), d.new.ungated(fk)
+		of, nf := d.old.flows[fk], d.new.flows[fk]
+		for _, id := range sortedKeys(after) {
+			o := of.nodes[id]
+			if before[id] || o == nil || !d.old.writeNode(fk, o) {
+				continue // it was ungated already, or new, or no write before (the node's own change says it)
+			}
+			n := nf.nodes[id]
+			d.add(CheckApprovalBypassed, nodeSubject(fk, id)+" gated", id, "every path gated", "a path without a gate",
+				fmt.Sprintf("%s (%s) can now run without a person's approval: a path from the start reaches it without passing a gate", quote(n.Name), id),
+				pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
+		}
+	}
+}
+
+// resourced pairs a data edge removed with one added into the same input:
+// the input is fed from elsewhere now, one change instead of two.
+type resourced struct {
+	to, input    string
+	from, was    []string
+	oldPtr, nPtr string
+}
+
+// resourcedEdges finds the inputs whose feeding edges changed on both sides
+// (old edges keyed "a.x → b.y" in od, new in nd) and returns them with the
+// edge keys they explain.
+func resourcedEdges(od, nd map[string]string) ([]resourced, map[string]bool) {
+	type src struct {
+		from []string
+		ptr  string
+	}
+	group := func(m map[string]string) map[string]*src {
+		out := map[string]*src{}
+		for k, ptr := range m {
+			from, to, _ := strings.Cut(k, " → ")
+			s := out[to]
+			if s == nil {
+				s = &src{ptr: ptr}
+				out[to] = s
+			}
+			s.from = append(s.from, from)
+		}
+		for _, s := range out {
+			sort.Strings(s.from)
+		}
+		return out
+	}
+	og, ng := group(od), group(nd)
+	var out []resourced
+	used := map[string]bool{}
+	for _, to := range sortedKeys(ng) {
+		o, n := og[to], ng[to]
+		if o == nil || strings.Join(o.from, ",") == strings.Join(n.from, ",") {
+			continue
+		}
+		node, input, _ := strings.Cut(to, ".")
+		out = append(out, resourced{to: node, input: input, from: n.from, was: o.from, oldPtr: o.ptr, nPtr: n.ptr})
+		for _, f := range o.from {
+			used[f+" → "+to] = true
+		}
+		for _, f := range n.from {
+			used[f+" → "+to] = true
+		}
+	}
+	return out, used
+}

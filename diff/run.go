@@ -1,0 +1,120 @@
+package diff
+
+import (
+	"errors"
+	"fmt"
+	"os"
+
+	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/compile"
+)
+
+// Request is one diff as a face asks for it: the agent on each side, the
+// revisions they are read from, and the config in force. Run is the one
+// orchestration every face calls (oastui diff, MCP agent_diff, the History
+// tab's Step): open nothing, analyse both sides the same way, read the
+// levels, find the callers, diff. Two faces given the same pair therefore
+// give the same changes.
+type Request struct {
+	// OldPath and NewPath are the agent (a package directory or a flow
+	// file) on each side; NewPath "" is OldPath.
+	OldPath, NewPath string
+	// Old and New are the git revisions the sides are read from (nil: the
+	// files on disk, or an editor's buffers through the analysis).
+	Old, New *compile.GitRev
+	// OldNone says the old side is empty (a root commit: the agent is new).
+	OldNone bool
+	// OldLabel and NewLabel name the sides in the result.
+	OldLabel, NewLabel string
+	// Config is the config already resolved (nil: the one found upward from
+	// the new side's agent). Its diff: section sets the levels.
+	Config *analysis.ConfigResult
+	// Indexes caches the caller index of each agents/ tree (keyed by the
+	// tree root) across the Requests of one run; nil: a fresh one.
+	Indexes map[string]*CallerIndex
+}
+
+// ErrNoAgent is returned by Run when neither side holds the agent.
+var ErrNoAgent = errors.New("no agent on either side")
+
+// Run analyses both sides of req and diffs them. The callers are the
+// agents of the agent's tree as the new side's revision has it. An agent
+// on one side only is diff_agent_added or diff_agent_removed; an error is
+// returned when neither side has it (wrapping ErrNoAgent and the new
+// side's load error) or the config's diff: section is invalid.
+func Run(req Request) (*Result, error) {
+	newPath := req.NewPath
+	if newPath == "" {
+		newPath = req.OldPath
+	}
+	o := &analysis.Snapshot{}
+	if !req.OldNone {
+		o = Analyze(req.OldPath, req.Old, req.Config)
+	}
+	n := Analyze(newPath, req.New, req.Config)
+	if o.Agent == nil && n.Agent == nil {
+		if n.LoadErr != nil {
+			return nil, fmt.Errorf("%s: %w (%v)", newPath, ErrNoAgent, n.LoadErr)
+		}
+		return nil, fmt.Errorf("%s: %w", newPath, ErrNoAgent)
+	}
+	cfg := req.Config
+	if cfg == nil {
+		cfg = &n.Config
+		if n.Agent == nil {
+			cfg = &o.Config
+		}
+	}
+	var levels map[string]string
+	if cfg.Config != nil {
+		levels = cfg.Config.Diff
+	}
+	if err := ValidateLevels(levels); err != nil {
+		if cfg.Path != "" {
+			return nil, fmt.Errorf("%s: %w", cfg.Path, err)
+		}
+		return nil, err
+	}
+	opts := Options{OldRev: req.OldLabel, NewRev: req.NewLabel, Levels: levels}
+	named := n
+	if n.Agent == nil {
+		named = o
+	}
+	if root := named.Agent.TreeRoot; root != "" {
+		ix := req.Indexes[root]
+		if ix == nil {
+			ix = NewCallerIndex(root, req.New)
+			if req.Indexes != nil {
+				req.Indexes[root] = ix
+			}
+		}
+		opts.Tree = true
+		opts.Callers = ix.Of(named.Agent.PackageName())
+	}
+	if !hasAgent(o) {
+		if !req.OldNone && sideHas(req.OldPath, req.Old) {
+			opts.OldErr = o.LoadErr
+		}
+		o = nil
+	}
+	if !hasAgent(n) {
+		if sideHas(newPath, req.New) {
+			opts.NewErr = n.LoadErr
+		}
+		n = nil
+	}
+	return Diff(o, n, opts), nil
+}
+
+// sideHas says the agent's files exist at path on that side (a package
+// directory with a flow file, or the file itself).
+func sideHas(path string, rev *compile.GitRev) bool {
+	if compile.IsAgentDirRev(path, rev) {
+		return true
+	}
+	if rev != nil {
+		return rev.Has(path)
+	}
+	st, err := os.Stat(path)
+	return err == nil && !st.IsDir()
+}

@@ -1,0 +1,583 @@
+package diff
+
+import (
+	"bytes"
+	"encoding/json"
+	"fmt"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/compile"
+)
+
+// Nothing silent: a side that does not load, parse or compile is named
+// (health), and every difference of the flow file and package.json that no
+// other check explains is named by the fallback (residue), so "no changes"
+// means the two sides are equal up to formatting.
+
+// sideError is the first error of a side that has the agent: why it did not
+// load, parse or compile ("" when it did).
+func sideError(s *analysis.Snapshot, loadErr error) string {
+	if loadErr != nil {
+		return loadErr.Error()
+	}
+	if s == nil || s.Agent == nil {
+		return ""
+	}
+	if !s.Parsed() {
+		for _, f := range s.Review.Findings {
+			if f.Severity == compile.Blocker {
+				return f.Code + ": " + f.Message
+			}
+		}
+		return "the flow file does not parse"
+	}
+	if s.CompileErr != nil {
+		return s.CompileErr.Error()
+	}
+	return ""
+}
+
+// health: the new side fails where the old one did not (breaking: the
+// platform refuses it, and whatever the other checks could not read is
+// unknown), or the reverse (info).
+func (d *differ) health() {
+	oe, ne := sideError(d.old.s, nil), sideError(d.new.s, nil)
+	d.healthOf(oe, ne)
+}
+
+func (d *differ) healthOf(oe, ne string) {
+	switch {
+	case oe == "" && ne != "":
+		d.add(CheckSideBroken, "health", "", "", firstLine(ne), "the new revision does not load or compile: "+firstLine(ne),
+			nil, pos(d.new.flow, ""))
+	case oe != "" && ne == "":
+		d.add(CheckSideFixed, "health", "", firstLine(oe), "", "the new revision loads and compiles again (it failed with: "+firstLine(oe)+")",
+			pos(d.old.flow, ""), nil)
+	}
+}
+
+func firstLine(s string) string {
+	s, rest, _ := strings.Cut(strings.TrimSpace(s), "\n")
+	if strings.HasSuffix(s, ":") { // the error's detail is on the next line
+		next, _, _ := strings.Cut(strings.TrimSpace(rest), "\n")
+		s += " " + strings.TrimSpace(next)
+	}
+	if len(s) > 200 {
+		s = s[:200] + "…"
+	}
+	return s
+}
+
+// residue is one difference of a document found by the structural walk.
+type residue struct {
+	oldPtr, newPtr string        // where it is on each side ("" where absent)
+	oldN, newN     *compile.Node // the values ("" where absent)
+	ident          string        // the same place named by identities, never array indexes
+	before, after  string        // compact JSON ("" where absent)
+}
+
+// fallback names every difference of the flow file and package.json that
+// no change found so far covers, at warn: "changed at <pointer> (before →
+// after)". Arrays of objects are matched by id (else title, name, the
+// component reference or the packageName) so that an insertion moves no
+// other element; arrays of scalars are compared as sets when neither
+// repeats a value.
+func (d *differ) fallback() {
+	if !d.old.ok || !d.new.ok {
+		return
+	}
+	for _, doc := range []struct {
+		name     string
+		old, new *compile.Doc
+	}{{"flow", d.old.flow, d.new.flow}, {"package.json", d.old.pkgDoc, d.new.pkgDoc}} {
+		if doc.old == nil || doc.new == nil || doc.old.Root == nil || doc.new.Root == nil {
+			continue
+		}
+		var oldCov, newCov []string
+		for i := range d.out {
+			for _, cv := range coverage(&d.out[i]) {
+				switch {
+				case cv.old && cv.file == doc.old.Path:
+					oldCov = append(oldCov, cv.ptr)
+				case !cv.old && cv.file == doc.new.Path:
+					newCov = append(newCov, cv.ptr)
+				}
+			}
+		}
+		var rs []residue
+		walkDiff(doc.old.Root, doc.new.Root, "", "", "", &rs)
+		rs = uncovered(rs, oldCov, newCov)
+		rs = d.explainedByNodes(rs)
+		for _, r := range rs {
+			var op, np *Pos
+			if r.oldPtr != "" {
+				op = pos(doc.old, r.oldPtr)
+			}
+			if r.newPtr != "" {
+				np = pos(doc.new, r.newPtr)
+			}
+			at := r.newPtr
+			if at == "" {
+				at = r.oldPtr
+			}
+			file := ""
+			if doc.name == "package.json" {
+				file = "package.json "
+			}
+			c := d.add(CheckChanged, doc.name+" "+r.ident, "", shortValue(r.before), shortValue(r.after),
+				fmt.Sprintf("changed at %s%s (%s → %s)", file, at, clipValue(r.before), clipValue(r.after)), op, np)
+			if doc.name == "flow" && r.ident == "/metadata/cinatra/packageVersion" {
+				c.Level, c.Reason = Info, "the flow's mirror of package.json's version (a mismatch is the review's finding)"
+			}
+		}
+	}
+}
+
+// explainedByNodes drops the residues that a node's own change explains:
+// the nodes[] reference and the edges of a node added or removed, and the
+// StartNode's required and hidden lists changing by the inputs a contract
+// change names.
+func (d *differ) explainedByNodes(rs []residue) []residue {
+	nodes, ports, arts := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	produces := false
+	for _, c := range d.out {
+		switch c.Check {
+		case CheckNodeAdded.ID, CheckNodeRemoved.ID:
+			nodes[c.Node] = true
+		case CheckArtifactAdded.ID, CheckArtifactRemoved.ID, CheckArtifactRetyped.ID:
+			if _, out, ok := strings.Cut(c.Subject, " output "); ok {
+				arts[out] = true // an EndNode output's binding: the flow's outputs mirror it
+			}
+		case CheckProducesAdded.ID, CheckProducesRemoved.ID, CheckProducesTypeChanged.ID:
+			produces = true
+		}
+		if c.Port != "" {
+			ports[c.Port] = true
+		}
+	}
+	mentions := func(v string) bool {
+		for id := range nodes {
+			if strings.Contains(v, `"$component_ref":`+strconv.Quote(id)) {
+				return true
+			}
+		}
+		return false
+	}
+	var out []residue
+	for _, r := range rs {
+		if (r.before == "" || r.after == "") && mentions(r.before+r.after) {
+			continue
+		}
+		if port, ok := mirrorPort(r.ident); ok && (ports[port] || arts[port] && strings.Contains(r.ident, "]/cinatra")) {
+			continue // the flow's own inputs/outputs mirror a port the contract checks name
+		}
+		if produces && (r.ident == "/metadata/cinatra/produces" || strings.HasPrefix(r.ident, "/metadata/cinatra/produces[") || strings.HasPrefix(r.ident, "/metadata/cinatra/produces/")) {
+			continue // the flow's mirror of package.json's produces (the compile refuses a mismatch)
+		}
+		if strings.HasSuffix(r.ident, "/metadata/cinatra/required") || strings.HasSuffix(r.ident, "/metadata/cinatra/hidden") {
+			if setDiffIn(r.before, r.after, ports) {
+				continue
+			}
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// mirrorPort: ident is a top-level /inputs or /outputs element (or one of
+// its fields), named by title.
+func mirrorPort(ident string) (string, bool) {
+	for _, p := range []string{"/inputs[title=", "/outputs[title="} {
+		if rest, ok := strings.CutPrefix(ident, p); ok {
+			name, _, ok := strings.Cut(rest, "]")
+			return name, ok
+		}
+	}
+	return "", false
+}
+
+// setDiffIn: two JSON string arrays differ only by members of names.
+func setDiffIn(a, b string, names map[string]bool) bool {
+	var la, lb []string
+	if a != "" && json.Unmarshal([]byte(a), &la) != nil || b != "" && json.Unmarshal([]byte(b), &lb) != nil {
+		return false
+	}
+	ia, ib := set(la), set(lb)
+	for k := range ia {
+		if !ib[k] && !names[k] {
+			return false
+		}
+	}
+	for k := range ib {
+		if !ia[k] && !names[k] {
+			return false
+		}
+	}
+	return true
+}
+
+func clipValue(s string) string {
+	if s == "" {
+		return "absent"
+	}
+	if r := []rune(s); len(r) > 60 {
+		return string(r[:57]) + "…"
+	}
+	return s
+}
+
+// uncovered keeps the residues no covered pointer is a prefix of (on the
+// side the residue has).
+func uncovered(rs []residue, oldCov, newCov []string) []residue {
+	under := func(p string, cov []string) bool {
+		if p == "" {
+			return false
+		}
+		for _, c := range cov {
+			if c == "" {
+				continue
+			}
+			if p == c || strings.HasPrefix(p, c+"/") {
+				return true
+			}
+		}
+		return false
+	}
+	// allUnder: a whole object or array added or removed is explained when
+	// each of its members is (a dependency map whose entries each have their
+	// change).
+	allUnder := func(p string, n *compile.Node, cov []string) bool {
+		if p == "" || n == nil || len(n.Members)+len(n.Items) == 0 {
+			return false
+		}
+		for _, m := range n.Members {
+			if !under(compile.Append(p, m.Key), cov) {
+				return false
+			}
+		}
+		for i := range n.Items {
+			if !under(compile.AppendIndex(p, i), cov) {
+				return false
+			}
+		}
+		return true
+	}
+	var out []residue
+	for _, r := range rs {
+		if under(r.oldPtr, oldCov) || under(r.newPtr, newCov) {
+			continue
+		}
+		if r.newN == nil && allUnder(r.oldPtr, r.oldN, oldCov) || r.oldN == nil && allUnder(r.newPtr, r.newN, newCov) {
+			continue
+		}
+		out = append(out, r)
+	}
+	return out
+}
+
+// identKeys name an array element across revisions, in order of preference.
+var identKeys = []string{"id", "title", "name", "$component_ref", "packageName", "primitive", "slotId"}
+
+// elemIdent is the identity of an array element ("" when it has none).
+func elemIdent(n *compile.Node) string {
+	if !n.Is(compile.Object) {
+		return ""
+	}
+	for _, k := range identKeys {
+		if s, ok := n.Get(k).Str(); ok && s != "" {
+			return k + "=" + s
+		}
+	}
+	if r, ok := n.Get("from_node").Get("$component_ref").Str(); ok { // an edge: its ends
+		to, _ := n.Get("to_node").Get("$component_ref").Str()
+		if to == "" {
+			to, _ = n.Get("destination_node").Get("$component_ref").Str()
+		}
+		return "edge=" + r + "→" + to + "/" + n.Get("from_branch").StringOr("")
+	}
+	if r, ok := n.Get("source_node").Get("$component_ref").Str(); ok {
+		to, _ := n.Get("destination_node").Get("$component_ref").Str()
+		return "data=" + r + "." + n.Get("source_output").StringOr("") + "→" + to + "." + n.Get("destination_input").StringOr("")
+	}
+	return ""
+}
+
+// equalNode says two JSON values are equal (object members in any order),
+// without allocating.
+func equalNode(a, b *compile.Node) bool {
+	if a == nil || b == nil {
+		return a == b
+	}
+	if a.Kind != b.Kind {
+		return false
+	}
+	switch a.Kind {
+	case compile.Object:
+		if len(a.Members) != len(b.Members) {
+			return false
+		}
+		for _, m := range a.Members {
+			if !equalNode(a.Get(m.Key), b.Get(m.Key)) {
+				return false
+			}
+		}
+		return true
+	case compile.Array:
+		if len(a.Items) != len(b.Items) {
+			return false
+		}
+		for i := range a.Items {
+			if !equalNode(a.Items[i], b.Items[i]) {
+				return false
+			}
+		}
+		return true
+	case compile.Number:
+		return a.Text == b.Text || canonScalar(a) == canonScalar(b)
+	case compile.Bool:
+		return a.Bool == b.Bool
+	}
+	return a.Text == b.Text
+}
+
+// scalarKey is a scalar's identity in a set.
+func scalarKey(n *compile.Node) string {
+	if n.Kind == compile.Bool {
+		return fmt.Sprint(n.Bool)
+	}
+	return n.Kind.String() + ":" + n.Text
+}
+
+// walkDiff compares two JSON values and appends their differences.
+func walkDiff(o, n *compile.Node, op, np, ident string, out *[]residue) {
+	if o != nil && n != nil && equalNode(o, n) {
+		return
+	}
+	switch {
+	case o == nil && n == nil:
+		return
+	case o == nil:
+		*out = append(*out, residue{newPtr: np, newN: n, ident: ident, after: compact(n)})
+		return
+	case n == nil:
+		*out = append(*out, residue{oldPtr: op, oldN: o, ident: ident, before: compact(o)})
+		return
+	}
+	if o.Kind != n.Kind {
+		*out = append(*out, residue{oldPtr: op, newPtr: np, ident: ident, before: compact(o), after: compact(n)})
+		return
+	}
+	switch o.Kind {
+	case compile.Object:
+		seen := map[string]bool{}
+		for _, m := range o.Members {
+			if seen[m.Key] {
+				continue
+			}
+			seen[m.Key] = true
+			walkDiff(o.Get(m.Key), n.Get(m.Key), compile.Append(op, m.Key), compile.Append(np, m.Key), ident+"/"+m.Key, out)
+		}
+		for _, m := range n.Members {
+			if !seen[m.Key] {
+				seen[m.Key] = true
+				walkDiff(nil, n.Get(m.Key), "", compile.Append(np, m.Key), ident+"/"+m.Key, out)
+			}
+		}
+	case compile.Array:
+		walkArray(o, n, op, np, ident, out)
+	default:
+		if equalNode(o, n) {
+			return
+		}
+		*out = append(*out, residue{oldPtr: op, newPtr: np, ident: ident, before: compact(o), after: compact(n)})
+	}
+}
+
+func walkArray(o, n *compile.Node, op, np, ident string, out *[]residue) {
+	// scalars: a set when neither side repeats a value
+	if scalarSet(o) && scalarSet(n) {
+		os, ns := map[string]bool{}, map[string]bool{}
+		for _, it := range o.Items {
+			os[scalarKey(it)] = true
+		}
+		for _, it := range n.Items {
+			ns[scalarKey(it)] = true
+		}
+		same := len(os) == len(ns)
+		for k := range os {
+			same = same && ns[k]
+		}
+		if !same {
+			*out = append(*out, residue{oldPtr: op, newPtr: np, ident: ident, before: compact(o), after: compact(n)})
+		}
+		return
+	}
+	oi, ni := map[string]int{}, map[string]int{}
+	keyed := true
+	for i, it := range o.Items {
+		k := elemIdent(it)
+		if k == "" || oi[k] != 0 {
+			keyed = false
+			break
+		}
+		oi[k] = i + 1
+	}
+	for i, it := range n.Items {
+		k := elemIdent(it)
+		if !keyed || k == "" || ni[k] != 0 {
+			keyed = false
+			break
+		}
+		ni[k] = i + 1
+	}
+	if !keyed { // by index
+		for i := 0; i < len(o.Items) || i < len(n.Items); i++ {
+			var a, b *compile.Node
+			ap, bp := "", ""
+			if i < len(o.Items) {
+				a, ap = o.Items[i], compile.AppendIndex(op, i)
+			}
+			if i < len(n.Items) {
+				b, bp = n.Items[i], compile.AppendIndex(np, i)
+			}
+			walkDiff(a, b, ap, bp, fmt.Sprintf("%s/%d", ident, i), out)
+		}
+		return
+	}
+	keys := make([]string, 0, len(oi)+len(ni))
+	for k := range oi {
+		keys = append(keys, k)
+	}
+	for k := range ni {
+		if oi[k] == 0 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		var a, b *compile.Node
+		ap, bp := "", ""
+		if i := oi[k]; i > 0 {
+			a, ap = o.Items[i-1], compile.AppendIndex(op, i-1)
+		}
+		if i := ni[k]; i > 0 {
+			b, bp = n.Items[i-1], compile.AppendIndex(np, i-1)
+		}
+		walkDiff(a, b, ap, bp, ident+"["+k+"]", out)
+	}
+}
+
+func scalarSet(n *compile.Node) bool {
+	seen := map[string]bool{}
+	for _, it := range n.Items {
+		if it.Is(compile.Object) || it.Is(compile.Array) {
+			return false
+		}
+		k := scalarKey(it)
+		if seen[k] {
+			return false
+		}
+		seen[k] = true
+	}
+	return true
+}
+
+func canonScalar(n *compile.Node) string {
+	if n.Kind == compile.Bool {
+		return fmt.Sprint(n.Bool)
+	}
+	if n.Kind == compile.Number {
+		var f json.Number = json.Number(n.Text)
+		if v, err := f.Float64(); err == nil {
+			return fmt.Sprint(v)
+		}
+	}
+	return n.Kind.String() + ":" + n.Text
+}
+
+// compact is a value's compact JSON.
+func compact(n *compile.Node) string {
+	if n == nil {
+		return ""
+	}
+	b, err := json.Marshal(n.Interface())
+	if err != nil {
+		return ""
+	}
+	var buf bytes.Buffer
+	if json.Compact(&buf, b) != nil {
+		return string(b)
+	}
+	return buf.String()
+}
+
+// coverage of a change: what of the documents it explains, for the
+// fallback. A change at a node's pointer about one field of the node
+// covers that field only; any other change covers the subtree of its
+// positions' pointers.
+type covered struct {
+	old       bool
+	file, ptr string
+}
+
+// fieldsOf are the fields under the node a node-level check is about.
+var fieldsOf = map[string][]string{
+	"diff_node_renamed":       {"/name"},
+	"diff_node_type_changed":  {"/component_type"},
+	"diff_node_moved":         {},
+	"diff_model_changed":      {"/llm_config", "/data/model", "/data/provider", "/metadata/cinatra/model", "/metadata/cinatra/llm"},
+	"diff_risk_lowered":       {"/metadata/cinatra/riskClass", "/metadata/cinatra/gateSteps"},
+	"diff_risk_raised":        {"/metadata/cinatra/riskClass", "/metadata/cinatra/gateSteps"},
+	"diff_risk_changed":       {"/metadata/cinatra/riskClass", "/metadata/cinatra/gateSteps"},
+	"diff_hitl_owner_changed": {"/metadata/cinatra/hitlOwnedBy", "/metadata/cinatra/gateSteps"},
+	"diff_renderer_changed":   {"/metadata/cinatra/renderer", "/metadata/cinatra/inputRenderers", "/metadata/cinatra/gateSteps"},
+	"diff_surface_removed":    {"/metadata/cinatra/a2uiSurfaceId", "/metadata/cinatra/a2uiSurfaceIdOverride"},
+	"diff_surface_added":      {"/metadata/cinatra/a2uiSurfaceId", "/metadata/cinatra/a2uiSurfaceIdOverride"},
+	"diff_surface_changed":    {"/metadata/cinatra/a2uiSurfaceId", "/metadata/cinatra/a2uiSurfaceIdOverride"},
+	"diff_approval_removed":   {"/metadata/cinatra/requiresApproval", "/metadata/cinatra/gateSteps"},
+	"diff_approval_added":     {"/metadata/cinatra/requiresApproval", "/metadata/cinatra/gateSteps"},
+}
+
+// explainsNothing are the checks whose positions explain nothing of the
+// files (findings, derived checks, the fallback itself).
+var explainsNothing = map[string]bool{"diff_finding_introduced": true, "diff_finding_fixed": true, "diff_version_not_bumped": true,
+	"diff_changed": true, "diff_side_broken": true, "diff_side_fixed": true}
+
+// coverage lists what c explains.
+func coverage(c *Change) []covered {
+	if explainsNothing[c.Check] {
+		return nil
+	}
+	out := append([]covered(nil), c.extra...)
+	for _, side := range []struct {
+		p   *Pos
+		old bool
+	}{{c.Old, true}, {c.New, false}} {
+		if side.p == nil {
+			continue
+		}
+		fields, ok := fieldsOf[c.Check]
+		if !ok || !isNodePointer(side.p.Pointer) {
+			out = append(out, covered{side.old, side.p.File, side.p.Pointer})
+			continue
+		}
+		for _, f := range fields {
+			out = append(out, covered{side.old, side.p.File, side.p.Pointer + f})
+		}
+	}
+	return out
+}
+
+// isNodePointer: the pointer names a component (a node of nodes[] or of
+// $referenced_components), not one of its fields.
+func isNodePointer(p string) bool {
+	i := strings.LastIndex(p, "/")
+	if i < 0 {
+		return false
+	}
+	parent := p[:i]
+	return strings.HasSuffix(parent, "/nodes") || strings.HasSuffix(parent, "/$referenced_components") || parent == "/$referenced_components"
+}
