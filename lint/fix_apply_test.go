@@ -238,7 +238,7 @@ func TestFixGivesOKFixture(t *testing.T) {
 		got, _ := os.ReadFile(filepath.Join(cp, "cinatra", "oas.json"))
 		want, _ := os.ReadFile(filepath.Join(ruleCase("ok", code, "agent"), "cinatra", "oas.json"))
 		if string(got) != string(want) {
-			t.Errorf("%s: the fixed err fixture differs from the ok fixture:\n%s", code, edit.UnifiedDiff("oas.json", want, got))
+			t.Errorf("%s: the fixed err fixture differs from the ok fixture:\n%s", code, unifiedDiff("oas.json", want, got))
 		}
 	}
 }

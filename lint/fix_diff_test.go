@@ -36,7 +36,7 @@ func TestFixDiffIsUnifiedDiff(t *testing.T) {
 					}
 					out, _ := edit.Apply(src[p], es)
 					n++
-					if want := edit.UnifiedDiff(filepath.Base(p), src[p], out); got != want {
+					if want := unifiedDiff(filepath.Base(p), src[p], out); got != want {
 						t.Errorf("%s: the fix's diff of %s is not the diff of the two versions:\n%s\nwant\n%s", f.Code, p, got, want)
 					}
 				}

@@ -52,19 +52,6 @@ type refIndex struct {
 	deps                 map[string][]refUse // key → refs used in its definition (outside nested blocks)
 }
 
-// buildRefIndex indexes the definitions of the document root; withUses
-// also lists every reference and each definition's dependencies (for the
-// scope and cycle checks), which costs a pointer per reference. A review
-// has the flow file's definitions in its model and lists only the uses
-// (refUses).
-func buildRefIndex(root *compile.Node, withUses bool) *refIndex {
-	defs := compile.IndexDefinitions(root)
-	if !withUses {
-		return &refIndex{Definitions: defs, deps: map[string][]refUse{}}
-	}
-	return refUses(defs, root)
-}
-
 // refUses lists every reference of the document root and the dependencies
 // of each of defs (root's definitions).
 func refUses(defs *compile.Definitions, root *compile.Node) *refIndex {
