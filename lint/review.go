@@ -1,8 +1,6 @@
 package lint
 
 import (
-	"sync/atomic"
-
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/dryrun"
 	"github.com/oastui/oastui/present"
@@ -76,7 +74,6 @@ type Review struct {
 // Run reviews a loaded agent: load findings, then every check that runs in
 // the agent's profile, then the config's severity overrides and ignores.
 func Run(a *compile.Agent, opts Options) Review {
-	runs.Add(1)
 	if opts.Config == nil {
 		opts.Config = &Config{}
 	}
@@ -137,13 +134,6 @@ func bucket(fs []Finding) Review {
 	}
 	return r
 }
-
-// runs counts the reviews this process has run (Runs).
-var runs atomic.Uint64
-
-// Runs is the number of reviews (calls of Run) this process has made: the
-// tests that hold "one review per analysis" for every face read it.
-func Runs() uint64 { return runs.Load() }
 
 // groupOf is the group of the rule with code ("" for a code no rule has).
 func groupOf(code string) string {
