@@ -67,7 +67,7 @@ func TestBudgetReportsOnlyWhenExceeded(t *testing.T) {
 			}
 		}
 		found := false
-		for _, f := range Run(a, Options{Config: cfg}).Findings {
+		for _, f := range review(a, Options{Config: cfg}).Findings {
 			found = found || f.Code == RulePromptBudgetExceeded.Code
 		}
 		if found != c.count {

@@ -206,7 +206,7 @@ func TestGateResponseHasNoFixes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Run(a, Options{Config: &Config{}})
+	r := review(a, Options{Config: &Config{}})
 	withFix := 0
 	for _, f := range r.Blockers {
 		if len(f.Fixes) > 0 {

@@ -126,7 +126,7 @@ func reviewDir(t *testing.T, dir string) (*compile.Agent, []Finding) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a, Run(a, Options{Config: &Config{}}).Findings
+	return a, review(a, Options{Config: &Config{}}).Findings
 }
 
 // TestFixesOnBrokenCorpus breaks a copy of each corpus agent in every

@@ -25,7 +25,7 @@ func TestFixDiffIsUnifiedDiff(t *testing.T) {
 			t.Fatal(err)
 		}
 		src := loadedSources(a)
-		for _, f := range Run(a, Options{Config: &Config{}}).Findings {
+		for _, f := range review(a, Options{Config: &Config{}}).Findings {
 			for _, fx := range f.Fixes {
 				b := edit.Plan([]edit.Candidate{{ID: "x", Fixes: []edit.Fix{fx}}})
 				for _, p := range b.Files() {

@@ -47,11 +47,6 @@ type Options struct {
 	Prompts *prompts.Report
 }
 
-// requires fills in the results opts lacks; nil in the engine (analysis
-// hands them in). lint's own tests set it, so that a fixture reviewed with
-// Run alone has its dry-run and budget findings as `oastui lint` does.
-var requires func(a *compile.Agent, opts *Options)
-
 // Review is the result of reviewing one agent: findings sorted and
 // deduplicated, and split into the seed's three buckets.
 type Review struct {
@@ -76,9 +71,6 @@ type Review struct {
 func Run(a *compile.Agent, opts Options) Review {
 	if opts.Config == nil {
 		opts.Config = &Config{}
-	}
-	if requires != nil && a.Flow != nil && a.Flow.Root != nil {
-		requires(a, &opts)
 	}
 	p := &Pass{Agent: a, Config: opts.Config, prompts: opts.Prompts}
 	p.found = append(p.found, a.Findings...)
