@@ -347,9 +347,7 @@ func (v *valCtx) checkInputMessageOutputs() {
 
 type valScope struct {
 	refs *compile.Node
-	ptr  string         // the Flow's pointer
-	defs map[string]int // $referenced_components key → definition index (last wins)
-	mem  []int          // definition index of each member, in member order
+	mem  []int // definition index of each member, in member order
 }
 
 type valDef struct {
@@ -360,11 +358,20 @@ type valDef struct {
 func (d valDef) ptr() string { return compile.Append(d.scope, "$referenced_components", d.id) }
 
 type valWalker struct {
-	v      *valCtx
-	path   valPath
-	scopes []*valScope
-	defs   []valDef
-	stack  []int // definitions enclosing the current value
+	v    *valCtx
+	path valPath
+	// flows are the Flows enclosing the current value (the flow model's,
+	// compile.Model.FlowByNode), innermost last: a reference resolves in
+	// them (compile.Flow.Resolve).
+	flows []*compile.Flow
+	// owns[i] is flows[i]'s own scope: the innermost of flows[:i+1] that
+	// has a $referenced_components block (nil: none), so that a Flow
+	// without one reads its parent's as its own.
+	owns  []*compile.Flow
+	model *compile.Model
+	defs  []valDef
+	byDef map[*compile.Node]int // a definition's component → its index
+	stack []int                 // definitions enclosing the current value
 	// the "contains or refers to" graph between definitions; each edge
 	// keeps the first {"$component_ref"} object that caused it (nil for
 	// containment). Pointers are built only for a reported cycle.
@@ -374,6 +381,7 @@ type valWalker struct {
 
 func newValWalker(v *valCtx) *valWalker {
 	return &valWalker{v: v, path: make(valPath, 0, 32), graph: compile.NewRefGraph[*compile.Node](),
+		model: v.p.model(), byDef: map[*compile.Node]int{},
 		rt: newRtWalk(v)}
 }
 
@@ -416,17 +424,28 @@ func (w *valWalker) object(n *compile.Node) {
 	}
 	ct := ctN.StringOr("")
 	var scope *valScope
+	var flow *compile.Flow
 	if ct == "Flow" {
 		ptr := w.path.pointer()
 		w.v.flows = append(w.v.flows, valFlow{node: n, ptr: ptr})
+		if fm := w.model.FlowByNode(n); fm != nil {
+			flow = fm.Flow
+			own := flow
+			if !refsN.Is(compile.Object) {
+				own = nil
+				if k := len(w.owns); k > 0 {
+					own = w.owns[k-1]
+				}
+			}
+			w.flows, w.owns = append(w.flows, flow), append(w.owns, own)
+		}
 		if refs := refsN; refs.Is(compile.Object) {
-			scope = &valScope{refs: refs, ptr: ptr, defs: make(map[string]int, len(refs.Members)), mem: make([]int, len(refs.Members))}
+			scope = &valScope{refs: refs, mem: make([]int, len(refs.Members))}
 			for j, m := range refs.Members {
-				scope.defs[m.Key] = len(w.defs)
 				scope.mem[j] = len(w.defs)
+				w.byDef[m.Value] = len(w.defs)
 				w.defs = append(w.defs, valDef{id: m.Key, scope: ptr})
 			}
-			w.scopes = append(w.scopes, scope)
 		}
 	}
 	w.rt.object(n, ct, titleN, typeN, w.path)
@@ -452,8 +471,8 @@ func (w *valWalker) object(n *compile.Node) {
 		}
 		w.path = w.path[:len(w.path)-1]
 	}
-	if scope != nil {
-		w.scopes = w.scopes[:len(w.scopes)-1]
+	if flow != nil {
+		w.flows, w.owns = w.flows[:len(w.flows)-1], w.owns[:len(w.owns)-1]
 	}
 }
 
@@ -462,16 +481,12 @@ func (w *valWalker) ref(n *compile.Node, id string) {
 	refPtr := func() string { return w.path.pointer() + "/$component_ref" }
 	target := -1
 	outer := false
-	if k := len(w.scopes); k > 0 {
-		if d, ok := w.scopes[k-1].defs[id]; ok {
-			target = d
-		} else {
-			for i := k - 2; i >= 0; i-- {
-				if d, ok := w.scopes[i].defs[id]; ok {
-					target = d
-					outer = true
-					break
-				}
+	if k := len(w.flows); k > 0 {
+		// The Flow's scopes as the model resolves them (the registry after,
+		// below); outside its own scope (owns) is an outer one.
+		if r := w.flows[k-1].Resolve(n, "", nil); r.Node != nil && (r.Scope == compile.RefLocal || r.Scope == compile.RefOuter) {
+			if d, ok := w.byDef[r.Node]; ok {
+				target, outer = d, r.Owner != w.owns[k-1]
 			}
 		}
 	}
