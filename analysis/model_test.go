@@ -4,7 +4,6 @@ import (
 	"testing"
 
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/flowgraph"
 	"github.com/oastui/oastui/lint"
 )
 
@@ -49,11 +48,10 @@ func TestFlowModelShared(t *testing.T) {
 
 // TestOneModelPerFlow: one analysis with every stage (the dry run, the
 // prompt report, the drawn graphs) models each Flow of the document once:
-// the dry run walks the snapshot's models (dryrun.Options.Flow) and every
-// face reads Snapshot.Flow.
+// Snapshot.Flow gives every reader the same graph, and the drawn flow is a
+// copy of it over the same model (its Raw).
 func TestOneModelPerFlow(t *testing.T) {
 	for _, name := range []string{"orchestrator-agent", "context-slot-agent", "branching-agent"} {
-		before := flowgraph.Builds()
 		s := Run(fixture(name), Options{Stages: Everything, Mode: lint.ModeFull})
 		if !s.Parsed() || s.DryRun == nil {
 			t.Fatalf("%s: did not load or walk: %v", name, s.LoadErr)
@@ -63,12 +61,16 @@ func TestOneModelPerFlow(t *testing.T) {
 			f.Drawn()
 		}
 		for _, f := range flows {
-			if _, err := s.Flow(f.Pointer); err != nil {
+			g, err := s.Flow(f.Pointer)
+			if err != nil {
 				t.Fatalf("%s: model of %q: %v", name, f.Pointer, err)
 			}
-		}
-		if got := flowgraph.Builds() - before; got != uint64(len(flows)) {
-			t.Errorf("%s: %d flow models built for %d flows", name, got, len(flows))
+			if again, _ := s.Flow(f.Pointer); again != g {
+				t.Errorf("%s: %q modelled twice", name, f.Pointer)
+			}
+			if d := s.FlowAt(f.Pointer).Drawn(); d.Graph == nil || d.Graph.Raw() != g.Raw() {
+				t.Errorf("%s: the drawn %q is not the snapshot's model", name, f.Pointer)
+			}
 		}
 	}
 }

@@ -1,9 +1,6 @@
 package compile
 
-import (
-	"sync"
-	"sync/atomic"
-)
+import "sync"
 
 // Model is the flow model of an agent's flow file (one per loaded agent,
 // shared): every Flow of the document with its nodes, control edges and
@@ -32,14 +29,6 @@ type modelCache struct {
 	m              *Model
 }
 
-// modelBuilds counts the models built: the tests that hold one model per
-// agent per analysis read it (ModelBuilds).
-var modelBuilds atomic.Uint64
-
-// ModelBuilds is the number of flow models (Agent.Model) this process has
-// built.
-func ModelBuilds() uint64 { return modelBuilds.Load() }
-
 // Model is the flow model of the agent's flow file, built on first use
 // and shared by every reader, concurrent ones included. An agent that was
 // not made by Load (one written by hand, as tests do) gets a new model on
@@ -64,7 +53,6 @@ func (a *Agent) Flows() []*Flow { return a.Model().flows }
 // buildModel models the agent's flow file: one walk lists its Flows, its
 // definitions and its calling components, then each Flow is resolved.
 func buildModel(a *Agent) *Model {
-	modelBuilds.Add(1)
 	m := &Model{Defs: newDefinitions(), registry: a.RegistryComponents()}
 	if a.Flow == nil || a.Flow.Root == nil {
 		return m

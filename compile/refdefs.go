@@ -25,21 +25,6 @@ type Definitions struct {
 	Order  []string            // keys in order of first definition
 }
 
-// IndexDefinitions lists the definitions of the document root (the flow
-// model holds those of an agent's flow file: Agent.Model().Defs).
-func IndexDefinitions(root *Node) *Definitions {
-	d := newDefinitions()
-	WalkNodes(root, func(n *Node) bool {
-		if n.Kind == Object {
-			if rc := n.Get("$referenced_components"); rc.Is(Object) {
-				d.add(PointerOf(n), rc) // a pointer only for the few objects that hold a block
-			}
-		}
-		return true
-	})
-	return d
-}
-
 func newDefinitions() *Definitions {
 	return &Definitions{ByKey: map[string][]RefDef{}, Blocks: map[string]*Node{}}
 }

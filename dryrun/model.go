@@ -412,18 +412,6 @@ func items(n *compile.Node) []*compile.Node {
 	return n.Items
 }
 
-// endpoint is the id a node reference names: the $component_ref, or an
-// inline node's id.
-func endpoint(n *compile.Node) string {
-	if id, ok := compile.RefID(n); ok {
-		return id
-	}
-	if n.Is(compile.Object) {
-		return n.Get("id").StringOr("")
-	}
-	return ""
-}
-
 // parallel resolves a ParallelFlowNode's subflows (those that resolve to
 // a Flow of the document).
 func (e *explorer) parallel(m *flowModel, n *node, depth int) []*flowModel {

@@ -25,8 +25,10 @@ func TestPreviewPresented(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if shown := hostile.Shown(d); len(shown) > 0 {
-		t.Errorf("the preview shows %v:\n%s", shown, d)
+	for _, raw := range hostile.Raw {
+		if strings.Contains(d, raw) {
+			t.Errorf("the preview shows %q:\n%s", raw, d)
+		}
 	}
 	for _, l := range strings.Split(d, "\n") {
 		if strings.Contains(l, "password") && strings.Contains(l, "q8vLw3mRt") {

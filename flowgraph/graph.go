@@ -202,7 +202,6 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 // takes a component only where the Flow's scopes or the registry define it
 // (compile.Resolved.FlowScoped).
 func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
-	builds.Add(1)
 	// Every id appears in nodes and again at each edge's ends: its label
 	// (present.Text, which scans for secrets) is computed once per Build.
 	label := labeler()

@@ -1,8 +1,6 @@
 package flowgraph
 
 import (
-	"sync/atomic"
-
 	"github.com/oastui/oastui/compile"
 )
 
@@ -46,10 +44,3 @@ type RawData struct {
 // Raw returns the graph's model in the document's terms (nil for a graph
 // not made by Build).
 func (g *Graph) Raw() *Raw { return g.raw }
-
-// builds counts Build calls: the tests that hold one model per flow per
-// analysis read it (Builds).
-var builds atomic.Uint64
-
-// Builds is the number of flow models (Build calls) this process has made.
-func Builds() uint64 { return builds.Load() }

@@ -31,7 +31,7 @@ func lintFile(t testing.TB, path string, profile compile.Profile) Review {
 	if err != nil {
 		t.Fatalf("%s: %v", path, err)
 	}
-	return Run(a, Options{})
+	return review(a, Options{})
 }
 
 func ownFindings(r Review) []Finding {

@@ -156,7 +156,7 @@ func lintNeverPanics(t *testing.T, doc *compile.Doc) {
 	t.Helper()
 	for _, prof := range []compile.Profile{compile.ProfileAgentSpec, compile.ProfileCinatra} {
 		a := &compile.Agent{FlowPath: doc.Path, Flow: doc, Profile: prof}
-		for _, f := range Run(a, Options{}).Findings {
+		for _, f := range review(a, Options{}).Findings {
 			if LookupRule(f.Code) == nil || f.Code == RuleInternalUnregisteredRule.Code {
 				t.Errorf("%s profile: unlisted rule %q: %s", prof, f.Code, f.Message)
 			}
@@ -219,9 +219,9 @@ func BenchmarkAgentSpecLint(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	Run(a, Options{}) // compile the schema once
+	review(a, Options{}) // compile the schema once
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		Run(a, Options{})
+		review(a, Options{})
 	}
 }

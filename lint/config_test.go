@@ -98,8 +98,8 @@ func TestConfigApply(t *testing.T) {
 	}
 
 	urls := rvLoad(t, ruleCase("err", "untrusted_external_url", "urls-everywhere"))
-	plain := only(Run(urls, Options{}).Findings)
-	got := only(Run(urls, Options{Config: cfg}).Findings)
+	plain := only(review(urls, Options{}).Findings)
+	got := only(review(urls, Options{Config: cfg}).Findings)
 	if len(got) != len(plain)+1 { // one silenced, two unused_ignore added
 		t.Errorf("with config %d findings, without %d", len(got), len(plain))
 	}
@@ -107,7 +107,7 @@ func TestConfigApply(t *testing.T) {
 		t.Error("ignored finding still reported")
 	}
 	var unused []Finding
-	for _, f := range Run(urls, Options{Config: cfg}).Findings {
+	for _, f := range review(urls, Options{Config: cfg}).Findings {
 		if f.Code == "unused_ignore" {
 			unused = append(unused, f)
 		}
@@ -119,7 +119,7 @@ func TestConfigApply(t *testing.T) {
 	}
 
 	bridge := rvLoad(t, ruleCase("err", "llm_bridge_missing_agent_id", "bridge-nested"))
-	got = only(Run(bridge, Options{Config: cfg}).Findings)
+	got = only(review(bridge, Options{Config: cfg}).Findings)
 	for _, g := range got {
 		if strings.Contains(g, "/bridge-subflow/") || (strings.HasPrefix(g, "unused_ignore") && g != "unused_ignore warning /ignores/3") {
 			t.Errorf("bridge-nested: %s (the subflow is ignored; only the missing-file ignore is reported)", g)
@@ -127,21 +127,21 @@ func TestConfigApply(t *testing.T) {
 	}
 
 	start := rvLoad(t, ruleCase("err", "start_node_inputs_without_required", "startnode-nested-inline"))
-	for _, g := range only(Run(start, Options{Config: cfg}).Findings) {
+	for _, g := range only(review(start, Options{Config: cfg}).Findings) {
 		if !strings.HasPrefix(g, "start_node_inputs_without_required suggestion") && !strings.HasPrefix(g, "unused_ignore") {
 			t.Errorf("startnode: %s, want the warning lowered to a suggestion", g)
 		}
 	}
 	pkg := rvLoad(t, ruleCase("err", "package_version_oas_pkg_drift", "package-drift-license-name"))
-	for _, g := range only(Run(pkg, Options{Config: cfg}).Findings) {
+	for _, g := range only(review(pkg, Options{Config: cfg}).Findings) {
 		if strings.HasPrefix(g, "package_name_mismatch") {
 			t.Errorf("rule off but reported: %s", g)
 		}
 	}
 
 	allow := rvLoad(t, ruleCase("err", "untrusted_external_url", "urls-allowlist"))
-	n := len(only(Run(allow, Options{}).Findings))
-	m := len(only(Run(allow, Options{Config: cfg}).Findings))
+	n := len(only(review(allow, Options{}).Findings))
+	m := len(only(review(allow, Options{Config: cfg}).Findings))
 	if m >= n {
 		t.Errorf("allowed_hosts: %d findings with, %d without", m, n)
 	}

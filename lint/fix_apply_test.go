@@ -206,7 +206,7 @@ func TestGateResponseHasNoFixes(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Run(a, Options{Config: &Config{}})
+	r := review(a, Options{Config: &Config{}})
 	withFix := 0
 	for _, f := range r.Blockers {
 		if len(f.Fixes) > 0 {
@@ -238,7 +238,7 @@ func TestFixGivesOKFixture(t *testing.T) {
 		got, _ := os.ReadFile(filepath.Join(cp, "cinatra", "oas.json"))
 		want, _ := os.ReadFile(filepath.Join(ruleCase("ok", code, "agent"), "cinatra", "oas.json"))
 		if string(got) != string(want) {
-			t.Errorf("%s: the fixed err fixture differs from the ok fixture:\n%s", code, edit.UnifiedDiff("oas.json", want, got))
+			t.Errorf("%s: the fixed err fixture differs from the ok fixture:\n%s", code, unifiedDiff("oas.json", want, got))
 		}
 	}
 }

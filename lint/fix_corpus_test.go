@@ -126,7 +126,7 @@ func reviewDir(t *testing.T, dir string) (*compile.Agent, []Finding) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	return a, Run(a, Options{Config: &Config{}}).Findings
+	return a, review(a, Options{Config: &Config{}}).Findings
 }
 
 // TestFixesOnBrokenCorpus breaks a copy of each corpus agent in every
@@ -181,7 +181,7 @@ func TestFixesOnBrokenCorpus(t *testing.T) {
 				}
 				fixed, _ := os.ReadFile(path)
 				if cb.restores && !bytes.Equal(fixed, orig) {
-					t.Errorf("the fix does not restore the original bytes:\n%s", edit.UnifiedDiff(cb.file, orig, fixed))
+					t.Errorf("the fix does not restore the original bytes:\n%s", unifiedDiff(cb.file, orig, fixed))
 				}
 				_, after := reviewDir(t, dir)
 				cb0, ca := codeCounts(base), codeCounts(after)

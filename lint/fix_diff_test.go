@@ -25,7 +25,7 @@ func TestFixDiffIsUnifiedDiff(t *testing.T) {
 			t.Fatal(err)
 		}
 		src := loadedSources(a)
-		for _, f := range Run(a, Options{Config: &Config{}}).Findings {
+		for _, f := range review(a, Options{Config: &Config{}}).Findings {
 			for _, fx := range f.Fixes {
 				b := edit.Plan([]edit.Candidate{{ID: "x", Fixes: []edit.Fix{fx}}})
 				for _, p := range b.Files() {
@@ -36,7 +36,7 @@ func TestFixDiffIsUnifiedDiff(t *testing.T) {
 					}
 					out, _ := edit.Apply(src[p], es)
 					n++
-					if want := edit.UnifiedDiff(filepath.Base(p), src[p], out); got != want {
+					if want := unifiedDiff(filepath.Base(p), src[p], out); got != want {
 						t.Errorf("%s: the fix's diff of %s is not the diff of the two versions:\n%s\nwant\n%s", f.Code, p, got, want)
 					}
 				}

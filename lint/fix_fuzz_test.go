@@ -49,7 +49,7 @@ func FuzzFixesKeepJSON(f *testing.F) {
 		}
 		src := loadedSources(a)
 		var cands []edit.Candidate
-		for _, fd := range Run(a, Options{Config: &Config{}}).Findings {
+		for _, fd := range review(a, Options{Config: &Config{}}).Findings {
 			for _, x := range fd.Fixes {
 				for _, p := range x.Files() {
 					out, err := edit.Apply(src[p], edit.EditsOf(x.Edits, p))

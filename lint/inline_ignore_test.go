@@ -22,7 +22,7 @@ func inlineFindings(t *testing.T, path string, profile compile.Profile) []string
 		t.Fatal(err)
 	}
 	var out []string
-	for _, f := range Run(a, Options{}).Findings {
+	for _, f := range review(a, Options{}).Findings {
 		out = append(out, fmt.Sprintf("%s %s %s", f.Code, f.Location, f.Message))
 	}
 	slices.Sort(out)
@@ -94,7 +94,7 @@ func TestInlineIgnoreSilences(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	r := Run(a, Options{})
+	r := review(a, Options{})
 	if len(r.Findings) != 0 {
 		t.Errorf("findings %v", r.Findings)
 	}
@@ -117,7 +117,7 @@ func TestInlineIgnoreSilences(t *testing.T) {
 		t.Fatal(err)
 	}
 	var codes []string
-	for _, f := range Run(a, Options{}).Findings {
+	for _, f := range review(a, Options{}).Findings {
 		codes = append(codes, f.Code)
 	}
 	if !slices.Contains(codes, "untrusted_external_url") || !slices.Contains(codes, "unused_ignore") {

@@ -13,15 +13,6 @@ func (p *Pass) model() *compile.Model {
 	return p.flowModel
 }
 
-// docModelBuilds reads compile's count of flow models built
-// (compile.ModelBuilds): the test that holds one model per review reads it.
-var docModelBuilds modelBuildCount
-
-type modelBuildCount struct{}
-
-// Load is the number of flow models this process has built.
-func (modelBuildCount) Load() uint64 { return compile.ModelBuilds() }
-
 // resolveAt resolves a reference found at ptr in any scope (the reference
 // rules report scoping problems): compile.Model.Resolve outside a Flow.
 func resolveAt(dm *compile.Model, n *compile.Node, ptr string) *compile.Node {

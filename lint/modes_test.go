@@ -69,7 +69,7 @@ func TestReviewHandlerFixtures(t *testing.T) {
 			if got := IsTrivial(a); got != fx.IsTrivialOas {
 				t.Errorf("IsTrivial = %v, reference isTrivialOas = %v", got, fx.IsTrivialOas)
 			}
-			r := Run(a, Options{})
+			r := review(a, Options{})
 			var got []string
 			for _, f := range r.Findings {
 				if rvReviewScope(f.Code) {
@@ -185,10 +185,10 @@ func TestAdvisoryMode(t *testing.T) {
 	// them only when the whole review has no blocker.
 	for _, dir := range []string{ruleCase("err", "untrusted_external_url", "urls-everywhere"), ruleCase("ok", "untrusted_external_url", "ok-clean")} {
 		a := rvLoad(t, dir)
-		if m := rvMarkers(Run(a, Options{Mode: ModeDeterministic}).Findings); len(m) != 0 {
+		if m := rvMarkers(review(a, Options{Mode: ModeDeterministic}).Findings); len(m) != 0 {
 			t.Errorf("%s: markers in deterministic mode: %v", dir, m)
 		}
-		r := Run(a, Options{Mode: ModeAdvisory})
+		r := review(a, Options{Mode: ModeAdvisory})
 		if m := rvMarkers(r.Findings); (len(r.Blockers) > 0) == (len(m) > 0) {
 			t.Errorf("%s: %d blockers and markers %v", dir, len(r.Blockers), m)
 		}
@@ -214,7 +214,7 @@ func TestGate(t *testing.T) {
 	if err := dec.Decode(&res); err != nil {
 		t.Fatalf("%v\n%s", err, out)
 	}
-	n := len(Run(a, Options{}).Blockers)
+	n := len(review(a, Options{}).Blockers)
 	if res.OK == nil || *res.OK {
 		t.Errorf(`gate response lacks "ok": false (the README promises it): %.80s`, out)
 	}
@@ -257,7 +257,7 @@ func TestGate(t *testing.T) {
 // gateJSON is the gate of a deterministic review of a with cfg, as
 // `oastui compile` prints it.
 func gateJSON(a *compile.Agent, cfg *Config) ([]byte, bool) {
-	g := Run(a, Options{Mode: ModeDeterministic, Config: cfg}).Gate
+	g := review(a, Options{Mode: ModeDeterministic, Config: cfg}).Gate
 	if !g.Blocked() {
 		return nil, false
 	}
@@ -276,9 +276,9 @@ func TestGateInEveryMode(t *testing.T) {
 	} {
 		a := rvLoad(t, dir)
 		cfg := &Config{Rules: map[string]string{RuleAdvisoryDispatchDeferred.Code: "blocker"}}
-		want := Run(a, Options{Mode: ModeDeterministic, Config: cfg}).Gate
+		want := review(a, Options{Mode: ModeDeterministic, Config: cfg}).Gate
 		for _, m := range []Mode{ModeAdvisory, ModeFull} {
-			r := Run(a, Options{Mode: m, Config: cfg})
+			r := review(a, Options{Mode: m, Config: cfg})
 			if !reflect.DeepEqual(r.Gate, want) {
 				t.Errorf("%s, mode %s: gate %d blockers, the deterministic review's %d", dir, m, len(r.Gate.Blockers), len(want.Blockers))
 			}

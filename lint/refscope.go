@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 	"sync"
 
@@ -50,19 +49,6 @@ type refIndex struct {
 	*compile.Definitions                     // the $referenced_components entries
 	uses                 []refUse            // in source order
 	deps                 map[string][]refUse // key → refs used in its definition (outside nested blocks)
-}
-
-// buildRefIndex indexes the definitions of the document root; withUses
-// also lists every reference and each definition's dependencies (for the
-// scope and cycle checks), which costs a pointer per reference. A review
-// has the flow file's definitions in its model and lists only the uses
-// (refUses).
-func buildRefIndex(root *compile.Node, withUses bool) *refIndex {
-	defs := compile.IndexDefinitions(root)
-	if !withUses {
-		return &refIndex{Definitions: defs, deps: map[string][]refUse{}}
-	}
-	return refUses(defs, root)
 }
 
 // refUses lists every reference of the document root and the dependencies
@@ -146,55 +132,33 @@ func pointerSet(ns map[*compile.Node]bool) map[string]bool {
 	return out
 }
 
-// reportRefCycles finds definitions that contain themselves through refs.
+// reportRefCycles reports the definitions that contain themselves through
+// refs: the SDKs' table is the document's, so a reference resolves to the
+// first definition of its key anywhere (Agent Spec's scope policy); the
+// cycle search is compile.RefGraph's. Each cycle is reported once, at the
+// reference that closes it.
 func reportRefCycles(p *Pass, doc *compile.Doc, ri *refIndex) {
-	const (
-		white = iota
-		grey
-		black
-	)
-	color := map[string]int{}
-	var stack []string
-	reported := map[string]bool{}
-	var visit func(key string)
-	visit = func(key string) {
-		color[key] = grey
-		stack = append(stack, key)
+	num := make(map[string]int, len(ri.Order))
+	for i, key := range ri.Order {
+		num[key] = i
+	}
+	g := compile.NewRefGraph[string]() // edge → the pointer of its first reference
+	for i, key := range ri.Order {
 		for _, u := range ri.deps[key] {
-			if _, ok := ri.ByKey[u.id]; !ok {
-				continue
-			}
-			switch color[u.id] {
-			case white:
-				visit(u.id)
-			case grey:
-				i := len(stack) - 1
-				for i > 0 && stack[i] != u.id {
-					i--
-				}
-				cycle := append(append([]string{}, stack[i:]...), u.id)
-				sig := canonicalCycle(cycle[:len(cycle)-1])
-				if !reported[sig] {
-					reported[sig] = true
-					p.Report(doc, u.ptr, RuleComponentRefCircular, fmt.Sprintf(
-						"component %q contains itself through $component_ref: %s", u.id, strings.Join(cycle, " → ")))
-				}
+			if to, ok := num[u.id]; ok {
+				g.Add(i, to, u.ptr)
 			}
 		}
-		stack = stack[:len(stack)-1]
-		color[key] = black
 	}
-	for _, key := range ri.Order {
-		if color[key] == white {
-			visit(key)
+	for _, c := range g.Cycles(len(ri.Order)) {
+		keys := make([]string, 0, len(c)+1)
+		for _, k := range c {
+			keys = append(keys, ri.Order[k])
 		}
+		keys = append(keys, keys[0])
+		p.Report(doc, g.Via(c[len(c)-1], c[0]), RuleComponentRefCircular, fmt.Sprintf(
+			"component %q contains itself through $component_ref: %s", keys[0], strings.Join(keys, " → ")))
 	}
-}
-
-func canonicalCycle(keys []string) string {
-	s := append([]string{}, keys...)
-	sort.Strings(s)
-	return strings.Join(s, "\x00")
 }
 
 // checkDuplicateDefinitions reports D16 in both profiles: a

@@ -49,7 +49,7 @@ func TestSimulateLoad(t *testing.T) {
 			if doc.Root == nil {
 				t.Fatal("fixture does not parse")
 			}
-			ri := buildRefIndex(doc.Root, true)
+			ri := refUses((&compile.Agent{Flow: doc}).Model().Defs, doc.Root)
 			early, met := simulateLoad(doc.Root, ri, func(id string) bool { return slices.Contains(tc.registry, id) })
 			got := sortedKeys(pointerSet(early))
 			if !slices.Equal(got, tc.early) {

@@ -11,31 +11,28 @@ import (
 
 // In the engine, package analysis makes the dry run and the prompt report
 // and hands them to Run (Options.DryRun, Options.Prompts); lint never runs
-// them. Its own tests review fixtures with Run alone, so they make them
-// here, as analysis does.
-func init() {
-	requires = func(a *compile.Agent, opts *Options) {
+// them. Its own tests review fixtures with review, which makes them as
+// analysis does and then runs Run.
+func review(a *compile.Agent, opts Options) Review {
+	if a != nil && a.Flow != nil && a.Flow.Root != nil {
 		if opts.DryRun == nil && opts.Mode == ModeFull {
 			opts.DryRun = dryrun.Explore(a, dryrun.Options{Children: a.FindAgent})
 		}
-		if opts.Prompts == nil && opts.Config.Budget.Limited() { // as analysis: no budget, no count
+		if opts.Prompts == nil && opts.Config != nil && opts.Config.Budget.Limited() { // as analysis: no budget, no count
 			opts.Prompts = prompts.Build(prompts.Input{Agent: a, Budget: opts.Config.Budget, BudgetOnly: true})
 		}
 	}
+	return Run(a, opts)
 }
 
-// Run never runs the passes it requires: without their results (and
-// without the tests' requires) mode full has no dry-run finding and no
-// prompt budget is counted.
+// Run never runs the passes it requires: without their results mode full
+// has no dry-run finding.
 func TestRunRequiresResults(t *testing.T) {
 	a := rvLoad(t, filepath.Join("testdata", "rules", "err", "dryrun_gate_without_data"))
-	with := Run(a, Options{Mode: ModeFull})
+	with := review(a, Options{Mode: ModeFull})
 	if with.DryRun == nil || !hasGroup(with.Findings, GroupDryRun) {
 		t.Fatalf("the fixture has no dry-run finding even with the results: %+v", with.Findings)
 	}
-	saved := requires
-	requires = nil
-	defer func() { requires = saved }()
 	r := Run(a, Options{Mode: ModeFull})
 	if r.DryRun != nil || hasGroup(r.Findings, GroupDryRun) {
 		t.Errorf("Run explored by itself: %+v", r.Findings)
@@ -62,12 +59,12 @@ func TestOneDocModelPerReview(t *testing.T) {
 	if a.Profile != compile.ProfileAgentSpec {
 		t.Fatalf("the fixture is in profile %s; both passes run in agentspec", a.Profile)
 	}
-	before := docModelBuilds.Load()
-	r := Run(a, Options{})
+	m := a.Model()
+	r := review(a, Options{})
 	if !hasCode(r.Findings, RuleIOWrappedMismatch.Code) {
 		t.Fatalf("the fixture's finding is missing: %+v", r.Findings)
 	}
-	if got := docModelBuilds.Load() - before; got != 1 {
-		t.Errorf("%d models of the flow file built in one review, want 1", got)
+	if p := (&Pass{Agent: a}); p.model() != m || a.Model() != m {
+		t.Error("the review read another model of the flow file than the agent's one")
 	}
 }

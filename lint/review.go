@@ -1,8 +1,6 @@
 package lint
 
 import (
-	"sync/atomic"
-
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/dryrun"
 	"github.com/oastui/oastui/present"
@@ -49,11 +47,6 @@ type Options struct {
 	Prompts *prompts.Report
 }
 
-// requires fills in the results opts lacks; nil in the engine (analysis
-// hands them in). lint's own tests set it, so that a fixture reviewed with
-// Run alone has its dry-run and budget findings as `oastui lint` does.
-var requires func(a *compile.Agent, opts *Options)
-
 // Review is the result of reviewing one agent: findings sorted and
 // deduplicated, and split into the seed's three buckets.
 type Review struct {
@@ -76,12 +69,8 @@ type Review struct {
 // Run reviews a loaded agent: load findings, then every check that runs in
 // the agent's profile, then the config's severity overrides and ignores.
 func Run(a *compile.Agent, opts Options) Review {
-	runs.Add(1)
 	if opts.Config == nil {
 		opts.Config = &Config{}
-	}
-	if requires != nil && a.Flow != nil && a.Flow.Root != nil {
-		requires(a, &opts)
 	}
 	p := &Pass{Agent: a, Config: opts.Config, prompts: opts.Prompts}
 	p.found = append(p.found, a.Findings...)
@@ -137,13 +126,6 @@ func bucket(fs []Finding) Review {
 	}
 	return r
 }
-
-// runs counts the reviews this process has run (Runs).
-var runs atomic.Uint64
-
-// Runs is the number of reviews (calls of Run) this process has made: the
-// tests that hold "one review per analysis" for every face read it.
-func Runs() uint64 { return runs.Load() }
 
 // groupOf is the group of the rule with code ("" for a code no rule has).
 func groupOf(code string) string {

@@ -262,7 +262,7 @@ func reviewFixture(t *testing.T, fx ruleFixture) []Finding {
 			t.Fatal(err)
 		}
 	}
-	return Run(a, Options{Mode: fx.mode, Config: cfg}).Findings
+	return review(a, Options{Mode: fx.mode, Config: cfg}).Findings
 }
 
 func rvIsDir(p string) bool {

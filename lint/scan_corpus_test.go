@@ -115,7 +115,7 @@ func TestCorpusScansAgreeWithReference(t *testing.T) {
 func TestCorpusReviewAgreesWithReference(t *testing.T) {
 	for _, ca := range rvCorpusAgents(t) {
 		t.Run(ca.Slug, func(t *testing.T) {
-			r := Run(rvLoad(t, ca.Dir), Options{})
+			r := review(rvLoad(t, ca.Dir), Options{})
 			var got, want []string
 			for _, f := range r.Findings {
 				if rvReviewScope(f.Code) {
@@ -169,7 +169,7 @@ func TestCorpusLintAddsOnlyDocumentedDeviations(t *testing.T) {
 	extra := map[string]int{}
 	for _, ca := range rvCorpusAgents(t) {
 		t.Run(ca.Slug, func(t *testing.T) {
-			r := Run(rvLoad(t, ca.Dir), Options{})
+			r := review(rvLoad(t, ca.Dir), Options{})
 			ref := map[string]bool{}
 			ex := ca.Expected.Review
 			// the review's buckets, and its package scans (reference §7)

@@ -110,7 +110,7 @@ func TestSecretReferenceFixtures(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			r := Run(a, Options{})
+			r := review(a, Options{})
 			var got, want []string
 			var gotMsgs []string
 			for _, f := range r.Findings {

@@ -303,7 +303,7 @@ func TestSecretScanInReview(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		r := Run(a, Options{})
+		r := review(a, Options{})
 		var got []string
 		for _, f := range r.Findings {
 			switch f.Code {

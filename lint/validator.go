@@ -344,9 +344,7 @@ func (v *valCtx) checkInputMessageOutputs() {
 
 type valScope struct {
 	refs *compile.Node
-	ptr  string         // the Flow's pointer
-	defs map[string]int // $referenced_components key → definition index (last wins)
-	mem  []int          // definition index of each member, in member order
+	mem  []int // definition index of each member, in member order
 }
 
 type valDef struct {
@@ -356,37 +354,37 @@ type valDef struct {
 
 func (d valDef) ptr() string { return compile.Append(d.scope, "$referenced_components", d.id) }
 
-type valEdge struct{ from, to int }
-
 type valWalker struct {
-	v      *valCtx
-	path   valPath
-	scopes []*valScope
-	defs   []valDef
-	stack  []int // definitions enclosing the current value
-	// edges of the "contains or refers to" graph between definitions; the
-	// value is the first {"$component_ref"} object that caused the edge
-	// (nil for containment). Pointers are built only for a reported cycle.
-	edges map[valEdge]*compile.Node
-	adj   map[int][]int
+	v    *valCtx
+	path valPath
+	// flows are the Flows enclosing the current value (the flow model's,
+	// compile.Model.FlowByNode), innermost last: a reference resolves in
+	// them (compile.Flow.Resolve).
+	flows []*compile.Flow
+	// owns[i] is flows[i]'s own scope: the innermost of flows[:i+1] that
+	// has a $referenced_components block (nil: none), so that a Flow
+	// without one reads its parent's as its own.
+	owns  []*compile.Flow
+	model *compile.Model
+	defs  []valDef
+	byDef map[*compile.Node]int // a definition's component → its index
+	stack []int                 // definitions enclosing the current value
+	// the "contains or refers to" graph between definitions; each edge
+	// keeps the first {"$component_ref"} object that caused it (nil for
+	// containment). Pointers are built only for a reported cycle.
+	graph *compile.RefGraph[*compile.Node]
 	rt    *rtWalk
 }
 
 func newValWalker(v *valCtx) *valWalker {
-	return &valWalker{v: v, path: make(valPath, 0, 32), edges: map[valEdge]*compile.Node{}, adj: map[int][]int{},
+	return &valWalker{v: v, path: make(valPath, 0, 32), graph: compile.NewRefGraph[*compile.Node](),
+		model: v.p.model(), byDef: map[*compile.Node]int{},
 		rt: newRtWalk(v)}
 }
 
 func (w *valWalker) run() { w.visit(w.v.root) }
 
-func (w *valWalker) addEdge(from, to int, ref *compile.Node) {
-	e := valEdge{from, to}
-	if _, ok := w.edges[e]; ok {
-		return
-	}
-	w.edges[e] = ref
-	w.adj[from] = append(w.adj[from], to)
-}
+func (w *valWalker) addEdge(from, to int, ref *compile.Node) { w.graph.Add(from, to, ref) }
 
 func (w *valWalker) visit(n *compile.Node) {
 	switch n.Kind {
@@ -423,17 +421,28 @@ func (w *valWalker) object(n *compile.Node) {
 	}
 	ct := ctN.StringOr("")
 	var scope *valScope
+	var flow *compile.Flow
 	if ct == "Flow" {
 		ptr := w.path.pointer()
 		w.v.flows = append(w.v.flows, valFlow{node: n, ptr: ptr})
+		if fm := w.model.FlowByNode(n); fm != nil {
+			flow = fm.Flow
+			own := flow
+			if !refsN.Is(compile.Object) {
+				own = nil
+				if k := len(w.owns); k > 0 {
+					own = w.owns[k-1]
+				}
+			}
+			w.flows, w.owns = append(w.flows, flow), append(w.owns, own)
+		}
 		if refs := refsN; refs.Is(compile.Object) {
-			scope = &valScope{refs: refs, ptr: ptr, defs: make(map[string]int, len(refs.Members)), mem: make([]int, len(refs.Members))}
+			scope = &valScope{refs: refs, mem: make([]int, len(refs.Members))}
 			for j, m := range refs.Members {
-				scope.defs[m.Key] = len(w.defs)
 				scope.mem[j] = len(w.defs)
+				w.byDef[m.Value] = len(w.defs)
 				w.defs = append(w.defs, valDef{id: m.Key, scope: ptr})
 			}
-			w.scopes = append(w.scopes, scope)
 		}
 	}
 	w.rt.object(n, ct, titleN, typeN, w.path)
@@ -459,8 +468,8 @@ func (w *valWalker) object(n *compile.Node) {
 		}
 		w.path = w.path[:len(w.path)-1]
 	}
-	if scope != nil {
-		w.scopes = w.scopes[:len(w.scopes)-1]
+	if flow != nil {
+		w.flows, w.owns = w.flows[:len(w.flows)-1], w.owns[:len(w.owns)-1]
 	}
 }
 
@@ -469,16 +478,12 @@ func (w *valWalker) ref(n *compile.Node, id string) {
 	refPtr := func() string { return w.path.pointer() + "/$component_ref" }
 	target := -1
 	outer := false
-	if k := len(w.scopes); k > 0 {
-		if d, ok := w.scopes[k-1].defs[id]; ok {
-			target = d
-		} else {
-			for i := k - 2; i >= 0; i-- {
-				if d, ok := w.scopes[i].defs[id]; ok {
-					target = d
-					outer = true
-					break
-				}
+	if k := len(w.flows); k > 0 {
+		// The Flow's scopes as the model resolves them (the registry after,
+		// below); outside its own scope (owns) is an outer one.
+		if r := w.flows[k-1].Resolve(n, "", nil); r.Node != nil && (r.Scope == compile.RefLocal || r.Scope == compile.RefOuter) {
+			if d, ok := w.byDef[r.Node]; ok {
+				target, outer = d, r.Owner != w.owns[k-1]
 			}
 		}
 	}
@@ -508,59 +513,9 @@ func (w *valWalker) dottedOrRoot() string {
 }
 
 // checkCycles reports each group of components that contain themselves
-// through references (a strongly connected component of the "contains or
-// refers to" graph), once, at the first reference of the cycle.
+// through references (compile.RefGraph.Cycles: the shortest cycle through
+// the group's first definition), once, at the first reference of the cycle.
 func (w *valWalker) checkCycles() {
-	if len(w.edges) == 0 {
-		return
-	}
-	n := len(w.defs)
-	index := make([]int, n)
-	low := make([]int, n)
-	on := make([]bool, n)
-	for i := range index {
-		index[i] = -1
-	}
-	var st []int
-	counter := 0
-	var sccs [][]int
-	var strong func(u int)
-	strong = func(u int) {
-		index[u], low[u] = counter, counter
-		counter++
-		st = append(st, u)
-		on[u] = true
-		for _, x := range w.adj[u] {
-			if index[x] < 0 {
-				strong(x)
-				low[u] = min(low[u], low[x])
-			} else if on[x] {
-				low[u] = min(low[u], index[x])
-			}
-		}
-		if low[u] == index[u] {
-			var comp []int
-			for {
-				x := st[len(st)-1]
-				st = st[:len(st)-1]
-				on[x] = false
-				comp = append(comp, x)
-				if x == u {
-					break
-				}
-			}
-			_, self := w.edges[valEdge{u, u}]
-			if len(comp) > 1 || self {
-				sccs = append(sccs, comp)
-			}
-		}
-	}
-	for u := 0; u < n; u++ {
-		if index[u] < 0 && len(w.adj[u]) > 0 {
-			strong(u)
-		}
-	}
-	// The pointers of the refs that close each cycle, found in one walk.
 	type cyc struct {
 		start   int
 		ids     []string
@@ -568,21 +523,14 @@ func (w *valWalker) checkCycles() {
 	}
 	var cycles []cyc
 	want := map[*compile.Node]string{}
-	for _, comp := range sccs {
-		in := make(map[int]bool, len(comp))
-		start := comp[0]
-		for _, c := range comp {
-			in[c] = true
-			start = min(start, c)
-		}
-		path := w.cyclePath(start, in)
+	for _, path := range w.graph.Cycles(len(w.defs)) {
+		start := path[0]
 		ids := make([]string, 0, len(path)+1)
 		var refNode *compile.Node
 		for i, u := range path {
 			ids = append(ids, w.defs[u].id)
-			next := path[(i+1)%len(path)]
 			if refNode == nil {
-				refNode = w.edges[valEdge{u, next}]
+				refNode = w.graph.Via(u, path[(i+1)%len(path)])
 			}
 		}
 		ids = append(ids, w.defs[start].id)
@@ -600,42 +548,6 @@ func (w *valWalker) checkCycles() {
 		w.v.report(loc, RuleComponentRefCycle,
 			fmt.Sprintf(`component "%s" contains itself through $component_ref: %s`, w.defs[c.start].id, strings.Join(c.ids, " → ")))
 	}
-}
-
-// cyclePath finds a shortest cycle through start inside one SCC.
-func (w *valWalker) cyclePath(start int, in map[int]bool) []int {
-	if _, self := w.edges[valEdge{start, start}]; self {
-		return []int{start}
-	}
-	prev := map[int]int{}
-	queue := []int{start}
-	for len(queue) > 0 {
-		u := queue[0]
-		queue = queue[1:]
-		next := append([]int(nil), w.adj[u]...)
-		sort.Ints(next)
-		for _, x := range next {
-			if !in[x] {
-				continue
-			}
-			if x == start {
-				var rev []int
-				for c := u; c != start; c = prev[c] {
-					rev = append(rev, c)
-				}
-				rev = append(rev, start)
-				for i, j := 0, len(rev)-1; i < j; i, j = i+1, j-1 {
-					rev[i], rev[j] = rev[j], rev[i]
-				}
-				return rev
-			}
-			if _, seen := prev[x]; !seen && x != start {
-				prev[x] = u
-				queue = append(queue, x)
-			}
-		}
-	}
-	return []int{start}
 }
 
 // valPointersOf fills want (node → pointer).

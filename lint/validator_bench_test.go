@@ -66,7 +66,7 @@ func BenchmarkLintCorpus(b *testing.B) {
 			if err != nil {
 				b.Fatal(err)
 			}
-			Run(a, Options{})
+			review(a, Options{})
 		}
 	})
 }

@@ -26,7 +26,7 @@ func validatorFindings(t testing.TB, path string, opts compile.LoadOptions) []Fi
 		t.Fatalf("load %s: %v", path, err)
 	}
 	var out []Finding
-	for _, f := range Run(a, Options{}).Findings {
+	for _, f := range review(a, Options{}).Findings {
 		if r := LookupRule(f.Code); r != nil && r.Group == validatorGroup {
 			out = append(out, f)
 		}

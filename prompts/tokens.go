@@ -36,12 +36,9 @@ func (c Counts) add(d Counts) {
 // identical to tiktoken's (internal/bpe's conformance tests).
 
 // tokenized counts the non-empty texts Count was asked to count in this
-// process (Tokenized): tests check that lint counts nothing it need not.
+// process (memoised or not): prompts' tests check that a budget-only
+// report counts nothing it need not.
 var tokenized atomic.Int64
-
-// Tokenized is the number of non-empty texts Count was asked to count so
-// far in this process (memoised or not).
-func Tokenized() int64 { return tokenized.Load() }
 
 // memo keeps the count of each chunk of text already counted, per
 // encoding: a re-analysis after a save re-counts only the paragraphs that

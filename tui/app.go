@@ -6,7 +6,6 @@ import (
 	"strings"
 
 	tea "charm.land/bubbletea/v2"
-	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/tui/watch"
 )
@@ -47,12 +46,12 @@ type agentScreen struct {
 type (
 	// openAgentMsg: the workspace asks to open the agent at dir.
 	openAgentMsg struct{ dir string }
-	// agentLoadedMsg: the agent at dir was loaded (off the UI goroutine).
+	// agentLoadedMsg: the agent at dir was analysed (off the UI
+	// goroutine): the agent view's first analysis.
 	agentLoadedMsg struct {
 		dir string
 		gen int
-		a   *compile.Agent
-		err error
+		an  *Analysis
 	}
 	// backMsg: the agent view asks to go back to the table.
 	backMsg struct{}
@@ -137,22 +136,29 @@ func (a *app) toAgent(msg tea.Msg) tea.Cmd {
 	return tag(a.agent.gen, cmd)
 }
 
-// open loads the agent at dir off the UI goroutine.
+// open analyses the agent at dir off the UI goroutine, with the tree's
+// package index: that analysis is the agent view's first (it loads the
+// agent once).
 func (a *app) open(dir string) tea.Cmd {
 	if a.opening != "" {
 		return nil
 	}
 	a.opening = dir
 	a.gen++
-	gen, opts := a.gen, a.rc.Options.Load
-	opts.Packages = nil
-	if a.ws.pool != nil {
-		opts.Packages = a.ws.pool.pkgs.Load()
-	}
+	gen, opts := a.gen, a.rc.Options
+	opts.Load.Packages = a.packages()
 	return func() tea.Msg {
-		ag, err := compile.Load(dir, opts)
-		return agentLoadedMsg{dir: dir, gen: gen, a: ag, err: err}
+		return agentLoadedMsg{dir: dir, gen: gen, an: Analyze(dir, opts, 1)}
 	}
+}
+
+// packages is the tree's package index as the workspace has it now (nil
+// before its first scan): the agent view's analyses share it.
+func (a *app) packages() *compile.PackageIndex {
+	if a.ws.pool == nil {
+		return nil
+	}
+	return a.ws.pool.pkgs.Load()
 }
 
 // loaded opens the agent view on a loaded agent.
@@ -161,15 +167,15 @@ func (a *app) loaded(msg agentLoadedMsg) tea.Cmd {
 		return nil
 	}
 	a.opening = ""
-	if msg.err != nil {
-		a.ws.note = "cannot open " + msg.dir + ": " + msg.err.Error()
+	if msg.an.LoadErr != nil {
+		a.ws.note = "cannot open " + msg.dir + ": " + msg.an.LoadErr.Error()
 		return nil
 	}
 	s := &agentScreen{dir: msg.dir, gen: msg.gen, stop: make(chan struct{})}
 	s.last = a.ws.findingsOf(msg.dir)
 	cfg := Config{Path: msg.dir, Options: a.rc.Options, Tracer: a.tr, Project: a.rc.Project, Catalog: a.rc.Catalog,
-		Audit: a.rc.Audit, FromList: true, Outside: s.last, Done: s.stop}
-	wcfg := WatchConfig(analysis.WatchSetOf(msg.a, analysis.ConfigPathOf(msg.a, a.rc.Options.ConfigPath)))
+		Audit: a.rc.Audit, FromList: true, Outside: s.last, Done: s.stop, First: msg.an, Packages: a.packages}
+	wcfg := WatchConfig(msg.an.WatchSet())
 	w, werr := watch.New(wcfg)
 	if werr == nil {
 		s.watch = w

@@ -27,7 +27,7 @@ func TestHelpNamesItsKeys(t *testing.T) {
 	km := New(Config{}).keys
 	check := func(where string, b key.Binding) {
 		t.Helper()
-		for _, k := range views.UnnamedKeys(b) {
+		for _, k := range unnamedKeys(b) {
 			t.Errorf("%s: help %q does not name key %q", where, b.Help().Key, k)
 		}
 	}
@@ -48,6 +48,9 @@ func TestHelpNamesItsKeys(t *testing.T) {
 	for _, b := range km.fixHelp(true) {
 		check("fix preview line", b)
 	}
+	for _, b := range views.DefaultPickerKeyMap().Bindings() {
+		check("picker", b)
+	}
 }
 
 // TestEveryKeyHasHelp: each key a binding matches is named by some row of
@@ -58,7 +61,7 @@ func TestEveryKeyHasHelp(t *testing.T) {
 	listed := map[string]bool{}
 	add := func(bs []key.Binding) {
 		for _, b := range bs {
-			unnamed := views.UnnamedKeys(b)
+			unnamed := unnamedKeys(b)
 			for _, k := range b.Keys() {
 				if !slices.Contains(unnamed, k) {
 					listed[k] = true
@@ -125,4 +128,38 @@ func TestSpacePagesText(t *testing.T) {
 	if c.Offset() != 0 {
 		t.Error("g did not go to the top")
 	}
+}
+
+// unnamedKeys are the keys of b its help key does not name. A help key
+// names keys by their words ("esc q"), arrows ("↑↓" names up and down) and
+// digit ranges ("1-5"); up, down, left, right, backspace, shift+tab and
+// pgdown are written ↑ ↓ ← → ⌫ ⇧tab pgdn.
+func unnamedKeys(b key.Binding) []string {
+	named := map[string]bool{}
+	for _, w := range strings.Fields(b.Help().Key) {
+		named[w] = true
+		if strings.Trim(w, "↑↓←→") == "" {
+			for _, r := range w {
+				named[string(r)] = true
+			}
+		}
+		if lo, hi, ok := strings.Cut(w, "-"); ok && len(lo) == 1 && len(hi) == 1 {
+			for c := lo[0]; c <= hi[0]; c++ {
+				named[string(c)] = true
+			}
+		}
+	}
+	symbol := map[string]string{"up": "↑", "down": "↓", "left": "←", "right": "→",
+		"backspace": "⌫", "shift+tab": "⇧tab", "pgdown": "pgdn"}
+	var missing []string
+	for _, k := range b.Keys() {
+		s, ok := symbol[k]
+		if !ok {
+			s = k
+		}
+		if !named[s] {
+			missing = append(missing, k)
+		}
+	}
+	return missing
 }

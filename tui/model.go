@@ -67,6 +67,15 @@ type Config struct {
 	// the watcher return then.
 	Done <-chan struct{}
 
+	// First is the first analysis, already made by the caller (the
+	// workspace analyses an agent to open it): Init shows it instead of
+	// analysing again. Later analyses load the files afresh.
+	First *Analysis
+	// Packages, when set, is the tree's package index at each analysis
+	// (the workspace's, current): child look-ups read it instead of
+	// scanning the tree.
+	Packages func() *compile.PackageIndex
+
 	// pin, when set, adjusts each finished analysis before it is sent
 	// to the model (tests pin time and findings for goldens).
 	pin func(*Analysis)
@@ -178,10 +187,19 @@ func waitOn[T any](ch <-chan T, done <-chan struct{}, wrap func(T) tea.Msg) tea.
 func (m *Model) requestAnalysis(trigger time.Time) tea.Cmd {
 	m.seqReq++
 	m.pending++
-	seq, path, opts, tr, pin := m.seqReq, m.cfg.Path, m.cfg.Options, m.cfg.Tracer, m.cfg.pin
+	seq, path, opts, tr, pin, first := m.seqReq, m.cfg.Path, m.cfg.Options, m.cfg.Tracer, m.cfg.pin, m.cfg.First
 	m.cfg.Options.Agent = nil // an agent the entry loaded serves the first analysis only
+	m.cfg.First = nil         // and so does an analysis the caller made
+	if m.cfg.Packages != nil {
+		opts.Load.Packages = m.cfg.Packages()
+	}
 	return func() tea.Msg {
-		an := Analyze(path, opts, seq)
+		an := first
+		if an != nil {
+			an.Seq = seq
+		} else {
+			an = Analyze(path, opts, seq)
+		}
 		an.Trigger = trigger
 		if pin != nil {
 			pin(an)

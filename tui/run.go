@@ -1,6 +1,8 @@
 package tui
 
 import (
+	"errors"
+
 	tea "charm.land/bubbletea/v2"
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
@@ -22,20 +24,17 @@ type RunConfig struct {
 	Project     string // --project: the context picker's starting project
 	Catalog     string // --catalog: the context picker's artifact catalog
 	Audit       string // --audit: the audit database the picker records to
-	// Agent is Path already loaded by the caller (it checked that Path is an
-	// agent); nil makes Run load it.
+	// Agent is Path already loaded by the caller, the entry that checked
+	// that Path is an agent: the first analysis analyses it.
 	Agent *compile.Agent
 }
 
-// Run opens the TUI on an agent that loads (the caller checked that) and
+// Run opens the TUI on the agent the caller loaded (RunConfig.Agent) and
 // returns when the user quits.
 func Run(rc RunConfig) error {
 	a := rc.Agent
 	if a == nil {
-		var err error
-		if a, err = compile.Load(rc.Path, rc.Options.Load); err != nil {
-			return err
-		}
+		return errors.New("tui.Run: no agent (the entry loads PATH and hands it in)")
 	}
 	tr, err := TracerFromEnv()
 	if err != nil {

@@ -6,7 +6,6 @@ import (
 	"testing"
 
 	"charm.land/bubbles/v2/key"
-	"github.com/oastui/oastui/views"
 )
 
 // TestWorkspaceKeysHaveHelp: every key the workspace screen handles is
@@ -18,7 +17,7 @@ func TestWorkspaceKeysHaveHelp(t *testing.T) {
 	for _, g := range km.fullHelp() {
 		for _, b := range g.Bindings {
 			for _, k := range b.Keys() {
-				if !slices.Contains(views.UnnamedKeys(b), k) {
+				if !slices.Contains(unnamedKeys(b), k) {
 					listed[k] = true
 				}
 			}
@@ -28,7 +27,7 @@ func TestWorkspaceKeysHaveHelp(t *testing.T) {
 	for i := 0; i < v.NumField(); i++ {
 		name := v.Type().Field(i).Name
 		b := v.Field(i).Interface().(key.Binding)
-		for _, k := range views.UnnamedKeys(b) {
+		for _, k := range unnamedKeys(b) {
 			t.Errorf("%s: help %q does not name key %q", name, b.Help().Key, k)
 		}
 		if name == "CloseHelp" || name == "ForceQuit" {

@@ -84,37 +84,3 @@ func (k PickerKeyMap) footers(override bool) []string {
 	tail := first(k.Confirm, "confirm") + " · " + first(k.Cancel, "cancel") + " · " + first(k.Help, "help")
 	return []string{toggle + " · " + tail, tail, first(k.Help, "help")}
 }
-
-// UnnamedKeys are the keys of b its help key does not name. A help key
-// names keys by their words ("esc q"), arrows ("↑↓" names up and down) and
-// digit ranges ("1-5"); up, down, left, right, backspace, shift+tab and
-// pgdown are written ↑ ↓ ← → ⌫ ⇧tab pgdn.
-func UnnamedKeys(b key.Binding) []string {
-	named := map[string]bool{}
-	for _, w := range strings.Fields(b.Help().Key) {
-		named[w] = true
-		if strings.Trim(w, "↑↓←→") == "" {
-			for _, r := range w {
-				named[string(r)] = true
-			}
-		}
-		if lo, hi, ok := strings.Cut(w, "-"); ok && len(lo) == 1 && len(hi) == 1 {
-			for c := lo[0]; c <= hi[0]; c++ {
-				named[string(c)] = true
-			}
-		}
-	}
-	symbol := map[string]string{"up": "↑", "down": "↓", "left": "←", "right": "→",
-		"backspace": "⌫", "shift+tab": "⇧tab", "pgdown": "pgdn"}
-	var missing []string
-	for _, k := range b.Keys() {
-		s, ok := symbol[k]
-		if !ok {
-			s = k
-		}
-		if !named[s] {
-			missing = append(missing, k)
-		}
-	}
-	return missing
-}

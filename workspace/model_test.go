@@ -10,12 +10,11 @@ import (
 	"github.com/oastui/oastui/lint"
 )
 
-// TestOneFlowModelPerAgent: one analysis builds each agent's flow model
-// (compile.Agent.Model) once, however many readers it has. The review of
-// `oastui lint` (the flow-graph and I/O rules) with the workspace's summary
-// (the child calls) build one; every stage in review mode full — the
-// graphs, the dry run, the prompt report, the drawn flows, the summary —
-// build one for the agent and one for each child agent the dry run walks.
+// TestOneFlowModelPerAgent: one analysis reads each agent's one flow model
+// (compile.Agent.Model), however many readers it has: after the review and
+// the summary, and after every stage in review mode full (the graphs, the
+// dry run, the prompt report, the drawn flows, the summary), the agent and
+// each child agent the dry run walks still hold the model they had before.
 func TestOneFlowModelPerAgent(t *testing.T) {
 	fixtures := filepath.Join("..", "testdata", "agents")
 	tree := callerTree(t)
@@ -25,32 +24,31 @@ func TestOneFlowModelPerAgent(t *testing.T) {
 		root, name := agent.root, agent.name
 		dir := filepath.Join(root, "oastui", name)
 
-		before := compile.ModelBuilds()
-		a := ReviewAgent(root, dir, analysis.Options{})
+		ag, err := compile.Load(dir, compile.LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		m := ag.Model()
+		a := Summarize(root, analysis.Run(dir, analysis.Options{Agent: ag, Stages: Stages}))
 		if !a.Parsed || len(a.Top)+a.Steps < 0 {
 			t.Fatalf("%s: did not parse", name)
 		}
 		if (name == "orchestrator-agent" || name == "caller") && len(a.Children) == 0 {
 			t.Fatalf("%s: no child calls in the summary: the model's callers were not read", name)
 		}
-		if got := compile.ModelBuilds() - before; got != 1 {
-			t.Errorf("%s: the review and the summary built %d flow models, want 1", name, got)
+		if ag.Model() != m {
+			t.Errorf("%s: the review and the summary left the agent with another model", name)
 		}
 
-		ag, err := compile.Load(dir, compile.LoadOptions{})
-		if err != nil {
-			t.Fatal(err)
-		}
-		walked := map[*compile.Agent]bool{} // the child agents handed to the dry run
+		walked := map[*compile.Agent]*compile.Model{} // the child agents handed to the dry run, with their model
 		opts := analysis.Options{Agent: ag, Stages: analysis.Everything, Mode: lint.ModeFull}
 		opts.DryRun.Children = func(pkg string) (*compile.Agent, error) {
 			c, err := ag.FindAgent(pkg)
-			if err == nil && c != nil {
-				walked[c] = true
+			if err == nil && c != nil && walked[c] == nil {
+				walked[c] = c.Model()
 			}
 			return c, err
 		}
-		before = compile.ModelBuilds()
 		s := analysis.Run(dir, opts)
 		if s.DryRun == nil || s.Prompts == nil || len(s.Flows) == 0 {
 			t.Fatalf("%s: a stage did not run", name)
@@ -62,8 +60,13 @@ func TestOneFlowModelPerAgent(t *testing.T) {
 		if name == "caller" && len(walked) != 1 {
 			t.Fatalf("%s: the dry run walked %d child agents, want 1", name, len(walked))
 		}
-		if got, want := compile.ModelBuilds()-before, uint64(1+len(walked)); got != want {
-			t.Errorf("%s: one analysis with every stage built %d flow models, want %d (the agent and %d child agents)", name, got, want, len(walked))
+		if ag.Model() != m {
+			t.Errorf("%s: one analysis with every stage left the agent with another model", name)
+		}
+		for c, cm := range walked {
+			if c.Model() != cm {
+				t.Errorf("%s: child %s has another model after the analysis", name, c.Dir)
+			}
 		}
 	}
 }

@@ -70,7 +70,11 @@ func tuiMain(cmd *cobra.Command, args []string) error {
 		}
 		defer cleanup()
 		defer removeOnHangup(cleanup)()
-		rc.Path = dir
+		a, err := compile.Load(dir, compile.LoadOptions{})
+		if err != nil {
+			return internalErrorf("cannot load the bundled example: %v", err)
+		}
+		rc.Path, rc.Agent = dir, a
 		rc.DisplayPath = "bundled example (" + dir + ")"
 	}
 	if err := tui.Run(rc); err != nil {

@@ -76,9 +76,6 @@ func u32(s string, i int) uint32 {
 	return uint32(s[i]) | uint32(s[i+1])<<8 | uint32(s[i+2])<<16 | uint32(s[i+3])<<24
 }
 
-// Tokens is the number of tokens in the table (ranks 0 … Tokens-1).
-func (e *Encoding) Tokens() int { return int(e.n) }
-
 // Token is the bytes of the token of rank r.
 func (e *Encoding) Token(r int) string {
 	a, b := u32(e.data, e.offs+4*r), u32(e.data, e.offs+4*r+4)
@@ -125,17 +122,6 @@ func (e *Encoding) Count(text string) int {
 		i = j
 	}
 	return n
-}
-
-// Pieces cuts text as the encoding's pre-tokenizer does (valid UTF-8).
-func (e *Encoding) Pieces(text string) []string {
-	var out []string
-	for i := 0; i < len(text); {
-		j := e.next(text, i)
-		out = append(out, text[i:j])
-		i = j
-	}
-	return out
 }
 
 // scratch is the reusable memory of countPiece.

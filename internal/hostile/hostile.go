@@ -105,14 +105,3 @@ const Token = "ghp_R8x2Kq7LmZ4vN1pW9sT3yB6cD0fG5hJ8kLmN"
 // Raw lists the parts of Secrets no face may show: the token, the
 // password and the three characters.
 var Raw = []string{Token, "hunter2pass", "\u009b", "\u202e", "\u2066"}
-
-// Shown returns the parts of Raw that s shows.
-func Shown(s string) []string {
-	var out []string
-	for _, r := range Raw {
-		if strings.Contains(s, r) {
-			out = append(out, fmt.Sprintf("%q", r))
-		}
-	}
-	return out
-}

@@ -11,6 +11,7 @@ import (
 	"go/ast"
 	"go/parser"
 	"go/token"
+	"os"
 	"os/exec"
 	"path/filepath"
 	"slices"
@@ -178,6 +179,202 @@ func TestPendingEdgesExist(t *testing.T) {
 				t.Errorf("pending edge %s → %s is gone: remove it from pending", from, to)
 			}
 		}
+	}
+}
+
+// stages are the functions that load, review, compile or run a stage of
+// the pipeline: package → the names (a name ending in "*" is a prefix:
+// flowgraph.Build, BuildFlow, BuildRaw and any Build… to come). Outside
+// analysis, which runs the pipeline, and the package that defines them,
+// nothing refers to them (a call, or a function value that becomes one),
+// but for the calls of allowedCalls.
+var stages = map[string][]string{
+	"compile":   {"Load", "Compile"},
+	"lint":      {"Run"},
+	"prompts":   {"Build"},
+	"dryrun":    {"Explore"},
+	"flowgraph": {"Build*"},
+}
+
+// allowedCalls is the short list of files outside analysis that may call a
+// stage, each with the reason: file (module-relative) → "pkg.Func" refs.
+var allowedCalls = map[string][]string{
+	// The entry that loads a target to hand it in: `oastui [PATH]` loads
+	// PATH to decide what it is (an agent, a flow file, a tree, nothing),
+	// and hands the agent it loaded to the TUI (tui.RunConfig.Agent →
+	// analysis.Options.Agent), whose first analysis does not load it again.
+	"cmd/oastui/tui.go": {"compile.Load"},
+	// `oastui audit [PATH]` loads PATH only to find the workspace root the
+	// audit store lives at; it reviews nothing.
+	"cmd/oastui/audit.go": {"compile.Load"},
+	// The benchmark of the prompt report times the stage on its own.
+	"cmd/oastbench/prompts.go": {"compile.Load", "prompts.Build"},
+	// The engine's own stages, where no analysis hands the graph in: the
+	// dry run walks the flows of child agents it reaches (and of an agent
+	// explored without an analysis); the prompt report and the locator
+	// build the graph of a flow only when their caller gave no graph
+	// source (prompts.Input.Graph, locate's index).
+	"dryrun/model.go":    {"flowgraph.BuildRaw"},
+	"prompts/prompts.go": {"flowgraph.Build"},
+	"locate/locate.go":   {"flowgraph.Build"},
+	// removed by issue 36's diff entry point (diff reads snapshots only)
+	"diff/callers.go": {"compile.Load", "compile.Compile"},
+	"diff/view.go":    {"prompts.Build"},
+}
+
+// stageRef is a reference to a stage function in a file.
+type stageRef struct {
+	pos  token.Position
+	name string // "pkg.Func"
+}
+
+// stageRefs lists every reference in f to a stage function of another
+// package: a selector pkg.F on the file's name for an imported stage
+// package (a local variable of that name aside: the parser resolves it), and
+// every dot import of one (which would hide the package name).
+func stageRefs(fset *token.FileSet, f *ast.File) []stageRef {
+	local := map[string]string{} // name in the file → package
+	var refs []stageRef
+	for _, im := range f.Imports {
+		path := strings.Trim(im.Path.Value, `"`)
+		dep, own := strings.CutPrefix(path, module)
+		if _, stage := stages[dep]; !own || !stage {
+			continue
+		}
+		name := filepath.Base(dep)
+		if im.Name != nil {
+			name = im.Name.Name
+		}
+		if name == "." {
+			refs = append(refs, stageRef{fset.Position(im.Pos()), dep + ".*"})
+			continue
+		}
+		local[name] = dep
+	}
+	ast.Inspect(f, func(n ast.Node) bool {
+		sel, ok := n.(*ast.SelectorExpr)
+		if !ok {
+			return true
+		}
+		id, ok := sel.X.(*ast.Ident)
+		if !ok || id.Obj != nil || local[id.Name] == "" {
+			return true
+		}
+		dep := local[id.Name]
+		for _, fn := range stages[dep] {
+			if fn == sel.Sel.Name || strings.HasSuffix(fn, "*") && strings.HasPrefix(sel.Sel.Name, strings.TrimSuffix(fn, "*")) {
+				refs = append(refs, stageRef{fset.Position(sel.Pos()), dep + "." + sel.Sel.Name})
+			}
+		}
+		return true
+	})
+	return refs
+}
+
+// stageViolations are the references to stages in the non-test files of
+// pkgs outside analysis, the defining package and allowedCalls; used
+// reports which allowed references were seen.
+func stageViolations(pkgs []pkg, used map[string]bool) ([]string, error) {
+	var out []string
+	for _, p := range pkgs {
+		name := strings.TrimPrefix(p.ImportPath, module)
+		if name == "analysis" {
+			continue
+		}
+		files := slices.Clone(p.GoFiles)
+		sort.Strings(files)
+		for _, file := range files {
+			fset := token.NewFileSet()
+			f, err := parser.ParseFile(fset, filepath.Join(p.Dir, file), nil, 0)
+			if err != nil {
+				return nil, err
+			}
+			rel := name + "/" + file
+			for _, r := range stageRefs(fset, f) {
+				if slices.Contains(allowedCalls[rel], r.name) {
+					used[rel+" "+r.name] = true
+					continue
+				}
+				out = append(out, fmt.Sprintf("%s:%d: %s refers to %s: only analysis runs the pipeline (read the snapshot, or add the file to allowedCalls with the reason)", rel, r.pos.Line, name, r.name))
+			}
+		}
+	}
+	return out, nil
+}
+
+// TestNoStageOutsideAnalysis: no face, and no package but analysis, loads,
+// reviews, compiles, builds a prompt report, explores or builds a graph on
+// its own (the allow-list aside); every entry of the allow-list is still
+// needed.
+func TestNoStageOutsideAnalysis(t *testing.T) {
+	used := map[string]bool{}
+	bad, err := stageViolations(listPackages(t), used)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, b := range bad {
+		t.Error(b)
+	}
+	for file, refs := range allowedCalls {
+		for _, r := range refs {
+			if !used[file+" "+r] {
+				t.Errorf("allowedCalls: %s no longer refers to %s; remove the entry", file, r)
+			}
+		}
+	}
+}
+
+// TestStageRefsFindPlantedCalls: the check finds a planted call however it
+// is spelled (a call, a renamed import, a function value, a dot import, a
+// Build… prefix), and not a local variable that shadows a package name nor
+// a function of the same name in another package.
+func TestStageRefsFindPlantedCalls(t *testing.T) {
+	src := `package views
+
+import (
+	"github.com/oastui/oastui/compile"
+	eng "github.com/oastui/oastui/lint"
+	. "github.com/oastui/oastui/dryrun"
+	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/analysis"
+)
+
+func f() {
+	a, _ := compile.Load("x", compile.LoadOptions{})
+	_ = eng.Run(a, eng.Options{})
+	run := flowgraph.BuildRaw
+	_ = run
+	_ = analysis.Run("x", analysis.Options{})
+	_ = compile.Flows(nil)
+}
+
+func g(compile struct{ Load func() }) { compile.Load() }
+`
+	fset := token.NewFileSet()
+	f, err := parser.ParseFile(fset, "planted.go", src, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range stageRefs(fset, f) {
+		got = append(got, fmt.Sprintf("%d %s", r.pos.Line, r.name))
+	}
+	want := []string{"6 dryrun.*", "12 compile.Load", "13 lint.Run", "14 flowgraph.BuildRaw"}
+	if !slices.Equal(got, want) {
+		t.Errorf("found %q, want %q", got, want)
+	}
+
+	// and the whole test fails on a package that plants one
+	dir := t.TempDir()
+	if err := os.WriteFile(filepath.Join(dir, "planted.go"), []byte(src), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	bad, err := stageViolations([]pkg{{ImportPath: module + "views", Dir: dir, GoFiles: []string{"planted.go"}}}, map[string]bool{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(bad) != 4 || !strings.Contains(bad[1], "views/planted.go:12: views refers to compile.Load") {
+		t.Errorf("violations: %q", bad)
 	}
 }
 
