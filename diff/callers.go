@@ -56,12 +56,6 @@ func NewCallerIndex(root string, rev *compile.GitRev) *CallerIndex {
 	return ix
 }
 
-// FindCallers lists the agents of the tree at root that call or declare
-// the package pkg, reading the tree from rev (nil: the disk).
-func FindCallers(root, pkg string, rev *compile.GitRev) []CallerAgent {
-	return NewCallerIndex(root, rev).Of(pkg)
-}
-
 // DependencyRange is the one reading of a declared dependency's range: the
 // legacy map's value, versionConstraint's range or string, or an exact
 // versionConstraint {"kind": "exact", "version": V} as "=V".

@@ -69,7 +69,7 @@ func TestCallers(t *testing.T) {
 
 	cfg := &analysis.ConfigResult{}
 	ns := Analyze(leaf, nil, cfg)
-	callers := FindCallers(ns.Agent.TreeRoot, ns.Agent.PackageName(), nil)
+	callers := NewCallerIndex(ns.Agent.TreeRoot, nil).Of(ns.Agent.PackageName())
 	if len(callers) != 1 || callers[0].Package != "@oastui/orchestrator-agent" {
 		t.Fatalf("callers %+v", callers)
 	}

@@ -2,7 +2,6 @@ package diff
 
 import (
 	"fmt"
-	"sort"
 	"strings"
 )
 
@@ -205,25 +204,6 @@ func Checks() []Check {
 	for i, c := range checks {
 		out[i] = *c
 	}
-	return out
-}
-
-// Lookup returns the check with id.
-func Lookup(id string) (Check, bool) {
-	c, ok := byID[id]
-	if !ok {
-		return Check{}, false
-	}
-	return *c, true
-}
-
-// CheckIDs are the ids, sorted.
-func CheckIDs() []string {
-	out := make([]string, 0, len(checks))
-	for _, c := range checks {
-		out = append(out, c.ID)
-	}
-	sort.Strings(out)
 	return out
 }
 

@@ -217,9 +217,6 @@ var allowedCalls = map[string][]string{
 	"dryrun/model.go":    {"flowgraph.BuildRaw"},
 	"prompts/prompts.go": {"flowgraph.Build"},
 	"locate/locate.go":   {"flowgraph.Build"},
-	// removed by issue 36's diff entry point (diff reads snapshots only)
-	"diff/callers.go": {"compile.Load", "compile.Compile"},
-	"diff/view.go":    {"prompts.Build"},
 }
 
 // stageRef is a reference to a stage function in a file.
