@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
@@ -78,6 +79,8 @@ func TestWriteTextClean(t *testing.T) {
 	}
 }
 
+// TestTokenWidth: a finding without a span underlines the JSON token at
+// its column (the engine's excerpt).
 func TestTokenWidth(t *testing.T) {
 	for _, tc := range []struct {
 		src  string
@@ -85,7 +88,8 @@ func TestTokenWidth(t *testing.T) {
 	}{
 		{`"abc"`, 5}, {`"a\"b", 1`, 6}, {`123,`, 3}, {`true}`, 4}, {`{"a":1}`, 1}, {`"é"`, 3}, {`"open`, 5},
 	} {
-		if got := txtTokenWidth([]byte(tc.src), 0); got != tc.want {
+		ex := lint.Excerpt(compile.ParseDoc("x.json", []byte(tc.src)), lint.Finding{Code: "oas_structural", Line: 1, Column: 1})
+		if got := utf8.RuneCountInString(ex.Line().Text[ex.Caret:ex.CaretEnd]); got != tc.want {
 			t.Errorf("%s: got %d want %d", tc.src, got, tc.want)
 		}
 	}
