@@ -103,4 +103,3 @@ func TestExcerptSanitises(t *testing.T) {
 		t.Errorf("%q, underlined %q", e.Line().Text, under(e))
 	}
 }
-
