@@ -147,6 +147,15 @@ func workspaceKeys(t *testing.T, m *wsModel) {
 	if m.rows[m.cursor].Dir != want {
 		t.Errorf("back: cursor on %s, want %s", m.rows[m.cursor].Dir, want)
 	}
+	// / starts a fresh filter: the kept "email" goes, "trigger" is typed
+	// on its own (issue 37).
+	for _, k := range []string{"/", "t", "r", "i", "g", "enter"} {
+		m.Update(keyMsg(k))
+	}
+	if m.filter != "trig" || !strings.Contains(wsScreen(m), `filter "trig": `) {
+		t.Errorf("/ after a kept filter: %q\n%s", m.filter, wsScreen(m))
+	}
+	m.Update(keyMsg("esc"))
 	m.Update(keyMsg("?"))
 	if !strings.Contains(wsScreen(m), "esc or ⌫ with nothing") {
 		t.Errorf("? help:\n%s", wsScreen(m))

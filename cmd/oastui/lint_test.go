@@ -53,7 +53,7 @@ func TestLintText(t *testing.T) {
 		t.Errorf("colour in output to a buffer")
 	}
 	last := out[strings.LastIndex(strings.TrimSuffix(out, "\n"), "\n")+1:]
-	if !strings.HasSuffix(last, "in 1 file\n") {
+	if !strings.HasSuffix(last, "in 1 of 1 agent\n") { // issue 37: "in N of M agents"
 		t.Errorf("summary line %q", last)
 	}
 }

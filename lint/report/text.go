@@ -17,6 +17,10 @@ type TextOptions struct {
 	Files int  // files linted, for the summary line
 	// Baselined is how many findings a baseline left out (said in the summary line).
 	Baselined int
+	// Agents is how many agents were linted and Flagged how many of them
+	// have a finding or did not load (the summary line says "in N of M
+	// agents"); with no agents (a report without targets) it counts files.
+	Agents, Flagged int
 }
 
 const (
@@ -39,7 +43,17 @@ type textFormat struct{}
 func (textFormat) UsesSource() bool { return true }
 
 func (textFormat) Format(w io.Writer, r Report) error {
-	return writeText(w, r.Findings, r.Docs, TextOptions{Color: r.Color, Files: r.Files, Baselined: r.Baselined})
+	opts := TextOptions{Color: r.Color, Files: r.Files, Baselined: r.Baselined}
+	for _, t := range r.Targets {
+		if t.NotAgent {
+			continue
+		}
+		opts.Agents++
+		if t.Problem != "" || t.Blockers+t.Warnings+t.Suggestions > 0 {
+			opts.Flagged++
+		}
+	}
+	return writeText(w, r.Findings, r.Docs, opts)
 }
 
 // writeText renders findings like actionlint: one
@@ -73,6 +87,12 @@ func writeText(w io.Writer, fs []lint.Finding, docs Docs, opts TextOptions) erro
 	}
 	s := Summarize(fs, opts.Files)
 	files := txtPlural(s.Files, "file", "files")
+	if opts.Agents > 0 {
+		files = txtPlural(opts.Agents, "agent", "agents")
+		if len(fs) > 0 {
+			files = fmt.Sprintf("%d of %s", opts.Flagged, files)
+		}
+	}
 	if len(fs) == 0 {
 		b.WriteString(paint(txtGreen, "no findings in "+files) + "\n")
 	} else {

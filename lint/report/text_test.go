@@ -126,3 +126,26 @@ func TestWriteTextRedacts(t *testing.T) {
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }
+
+// TestWriteTextAgentsSummary (issue 37): with the agents of the run known,
+// the summary line says in how many of them the findings are (an agent
+// that did not load counts; a file of no agent does not).
+func TestWriteTextAgentsSummary(t *testing.T) {
+	fs := []lint.Finding{{Code: "x", Severity: compile.Warning, Message: "m", File: "a/oas.json", Line: 1, Column: 1}}
+	targets := []Target{{Path: "a", Warnings: 1}, {Path: "b", Problem: "does not parse", Blockers: 1}, {Path: "c"}, {Path: ".oastui.yaml", NotAgent: true, Warnings: 1}}
+	for _, c := range []struct {
+		fs   []lint.Finding
+		want string
+	}{
+		{fs, "1 finding (0 blockers, 1 warning, 0 suggestions) in 2 of 3 agents\n"},
+		{nil, "no findings in 3 agents\n"},
+	} {
+		var b bytes.Buffer
+		if err := Write(&b, Formats["text"], Report{Findings: c.fs, Files: 3, Targets: targets}); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.String(); !strings.HasSuffix(got, c.want) {
+			t.Errorf("got %q, want it to end %q", got, c.want)
+		}
+	}
+}
