@@ -166,3 +166,18 @@ func TestLintCorpus(t *testing.T) {
 		t.Errorf("%d files, want 25", rep.Summary.Files)
 	}
 }
+
+// TestLintNoPath (issue 37): with no PATH, lint lints the current
+// directory, as golangci-lint and ruff do.
+func TestLintNoPath(t *testing.T) {
+	abs, err := filepath.Abs(exampleAgent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code0, want, _ := runLintCmd(t, abs)
+	t.Chdir(abs)
+	code, out, errOut := runLintCmd(t)
+	if code != code0 || out != want || !strings.HasSuffix(out, "in 1 agent\n") {
+		t.Errorf("exit %d (%d), stderr %q\ngot  %q\nwant %q", code, code0, errOut, out, want)
+	}
+}
