@@ -26,6 +26,10 @@ type Doc struct {
 	posOnce sync.Once
 	lines   []int      // byte offset of the start of each line
 	marks   []runeMark // checkpoints every runeMarkStep bytes inside long lines
+
+	// The excerpts built for findings in this document (Excerpt).
+	exMu     sync.Mutex
+	excerpts map[excerptKey]Excerpt
 }
 
 // runeMark is a checkpoint inside a line: the byte offset off is the start

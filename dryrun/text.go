@@ -89,3 +89,60 @@ func ValueText(v any, max int) string {
 	}
 	return string(r)
 }
+
+// Summary is the dry run at a glance, for the head of the text output:
+// one line per path with its status, its end, its number of steps and the
+// branches that tell it apart from the other paths (a branching node that
+// takes another branch, or is not reached, on some other path; the
+// branches every path takes alike are left out). Nested steps' branches
+// count as the top level's do.
+func Summary(res *Result) []string {
+	if res == nil || len(res.Paths) == 0 {
+		return nil
+	}
+	type choice struct{ node, branch string }
+	taken := make([][]choice, len(res.Paths))
+	alike := map[choice]int{} // how many paths take each choice
+	for i, p := range res.Paths {
+		seen := map[choice]bool{}
+		for _, st := range p.Steps {
+			if st.Branch == "" {
+				continue
+			}
+			c := choice{st.Node, st.Branch}
+			if !seen[c] {
+				seen[c] = true
+				taken[i] = append(taken[i], c)
+				alike[c]++
+			}
+		}
+	}
+	out := []string{fmt.Sprintf("%d %s:", len(res.Paths), plural(len(res.Paths), "path", "paths"))}
+	for i, p := range res.Paths {
+		head := fmt.Sprintf("  path %d: %s", p.ID, p.Status)
+		if p.End != "" {
+			head += " at " + p.End
+		}
+		head += fmt.Sprintf(", %d %s", len(p.Steps), plural(len(p.Steps), "step", "steps"))
+		var apart []string
+		for _, c := range taken[i] {
+			if alike[c] < len(res.Paths) {
+				apart = append(apart, c.node+" → "+c.branch)
+			}
+		}
+		if len(apart) > 0 {
+			head += "; " + strings.Join(apart, ", ")
+		} else if len(res.Paths) > 1 {
+			head += "; no branch of its own"
+		}
+		out = append(out, head)
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return one
+	}
+	return many
+}

@@ -30,7 +30,7 @@ func WriteRulesMarkdown(w io.Writer, examples func(r *Rule) (ok, bad RuleExample
 	b.WriteString("# oastui rules\n\n")
 	b.WriteString("<!-- Generated from lint.All by `go generate ./lint` (go test ./lint -run TestRulesDoc -update); do not edit. -->\n\n")
 	b.WriteString("Every finding code oastui reports, in the order of its rule list. The severity is the default\n")
-	b.WriteString("(`.oastui.yaml` may change it; see the README's configuration section). Rules tagged `security`\n")
+	b.WriteString("(`.oastui.yaml` may change it; see [configuration.md](configuration.md)). Rules tagged `security`\n")
 	b.WriteString("carry a `security-severity` in SARIF and need a reason to be turned off. Examples are excerpts of\n")
 	b.WriteString("the rule fixtures the tests run, `lint/testdata/rules/{ok,err}/<code>` (credentials in them are masked here).\n\n")
 	group := ""

@@ -11,6 +11,7 @@ import (
 	tea "charm.land/bubbletea/v2"
 	"github.com/charmbracelet/x/ansi"
 	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/views"
 )
 
 func numCPU() int { return runtime.GOMAXPROCS(0) }
@@ -139,6 +140,9 @@ func (m *wsModel) graphLines(w, h int) []string {
 		return out
 	}
 	c := m.canvas
+	if c.W > w {
+		return m.treeLines(w, h)
+	}
 	var out []string
 	m.goffX = max(0, min(m.goffX, c.W-w))
 	m.goffY = max(0, min(m.goffY, c.H-1))
@@ -173,6 +177,51 @@ func (m *wsModel) graphLines(w, h int) []string {
 		}
 		flush()
 		out = append(out, b.String())
+	}
+	if m.cg.Alone > 0 && len(out) < h {
+		out = append(out, "", m.th.Dim.Render(plural(m.cg.Alone, "agent")+" call no other agent and no agent calls them (not drawn; see the Agents tab)"))
+	}
+	return out
+}
+
+// treeLines is the Graph tab when the drawing is wider than the pane: a
+// note saying so, then the call graph as an indented tree (what `oastui
+// graph --workspace` prints when the drawing does not fit), scrolled with
+// the page keys and to the selected agent, whose lines are highlighted.
+func (m *wsModel) treeLines(w, h int) []string {
+	if m.tree == nil || m.treeW != w {
+		m.tree = strings.Split(strings.TrimRight(m.ix.CallTree(false, w), "\n"), "\n")
+		m.treeW = w
+		m.treeSel = -1
+	}
+	note := m.th.Dim.Render(views.Trunc(fmt.Sprintf("calls as a tree: the drawing is %d columns wide (--format dot draws it)", m.canvas.W), w))
+	body := max(1, h-2)
+	name := ""
+	if m.gsel >= 0 && m.gsel < len(m.gorder) {
+		name = m.cg.Graph.Nodes[m.gorder[m.gsel]].Name
+	}
+	isSel := func(l string) bool {
+		return name != "" && (strings.HasPrefix(l, name+"  ") || strings.Contains(l, "→ "+name+"  "))
+	}
+	if m.gsel != m.treeSel { // the selection moved: its first line in view
+		m.treeSel = m.gsel
+		for i, l := range m.tree {
+			if isSel(l) {
+				if i < m.goffY || i >= m.goffY+body {
+					m.goffY = max(0, i-body/2)
+				}
+				break
+			}
+		}
+	}
+	m.goffY = max(0, min(m.goffY, len(m.tree)-body))
+	out := []string{note, ""}
+	for _, l := range m.tree[m.goffY:min(len(m.tree), m.goffY+body)] {
+		l = present.Text(l)
+		if isSel(l) {
+			l = m.th.Selected.Render(views.Fit(l, w))
+		}
+		out = append(out, l)
 	}
 	if m.cg.Alone > 0 && len(out) < h {
 		out = append(out, "", m.th.Dim.Render(plural(m.cg.Alone, "agent")+" call no other agent and no agent calls them (not drawn; see the Agents tab)"))

@@ -59,7 +59,13 @@ func (m *wsModel) key(k tea.KeyPressMsg) tea.Cmd {
 			m.tab = 1 - m.tab
 		}
 	case key.Matches(k, km.Filter):
+		// a fresh filter: what was kept goes (issue 37: typing after /
+		// added to a kept filter nobody saw being edited)
 		m.filtering = true
+		if m.filter != "" {
+			m.filter = ""
+			m.refilter()
+		}
 	case key.Matches(k, km.FilterClear) && m.filter != "":
 		m.filter = "" // esc in the table drops a kept filter
 		m.refilter()

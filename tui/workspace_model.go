@@ -52,7 +52,14 @@ type wsModel struct {
 	moved     bool   // the user moved the selection: until then it stays on the first (worst) row
 	gplaced   bool   // the graph was scrolled to its root once
 	tooLarge  string // the call graph is too large to draw: what the Graph tab says instead
-	tab       int    // 0 Agents, 1 Graph
+	// The call graph as an indented tree, for a pane narrower than the
+	// drawing (as `oastui graph --workspace` prints it): the lines, the
+	// width they were cut to, and the agent selected when they were last
+	// scrolled to it.
+	tree    []string
+	treeW   int
+	treeSel int
+	tab     int // 0 Agents, 1 Graph
 
 	total, done int             // the first full review's progress
 	queued      map[string]bool // agents waiting for (or in) a review: their rows are stale
@@ -419,6 +426,7 @@ func (m *wsModel) install(b *wsBuilt) {
 	m.refilter()
 	m.cg = nil
 	m.canvas, m.layout = nil, nil
+	m.tree = nil
 }
 
 // sortKey is an order of the rows.

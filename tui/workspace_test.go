@@ -78,6 +78,44 @@ func TestWorkspaceGolden(t *testing.T) {
 		golden.RequireEqual(t, wsScreen(m))
 		m.Update(keyMsg("1"))
 	})
+	// Issue 37: the Graph tab at the sizes terminals open at: the corpus'
+	// drawing is 456 columns wide, so the tab shows the calls as an indented
+	// tree (as `oastui graph --workspace` prints it), the selected agent's
+	// lines highlighted and scrolled into view as the selection moves.
+	for _, sz := range [][2]int{{80, 24}, {100, 30}, {140, 40}} {
+		t.Run(fmt.Sprintf("graph_%dx%d", sz[0], sz[1]), func(t *testing.T) {
+			m.Update(tea.WindowSizeMsg{Width: sz[0], Height: sz[1]})
+			m.Update(keyMsg("2"))
+			defer m.Update(keyMsg("1"))
+			assertFrame(t, m.render(), sz[0], sz[1])
+			screen := wsScreen(m)
+			if !strings.Contains(screen, "calls as a tree") || !strings.Contains(screen, "└─→ ") {
+				t.Errorf("no tree:\n%s", screen)
+			}
+			golden.RequireEqual(t, screen)
+		})
+	}
+	t.Run("graph_tree_follows_selection", func(t *testing.T) {
+		m.Update(tea.WindowSizeMsg{Width: 80, Height: 24})
+		m.Update(keyMsg("2"))
+		defer m.Update(keyMsg("1"))
+		m.render()
+		for range 12 {
+			m.Update(keyMsg("down"))
+		}
+		m.render()
+		name := m.cg.Graph.Nodes[m.gorder[m.gsel]].Name
+		lines := m.graphLines(77, 20)
+		found := false
+		for _, l := range lines {
+			if strings.Contains(ansi.Strip(l), name+"  ") {
+				found = true
+			}
+		}
+		if !found {
+			t.Errorf("the selected agent %s is not in view:\n%s", name, strings.Join(lines, "\n"))
+		}
+	})
 	// Issue 28: the table at the sizes terminals open at, and wider.
 	for _, sz := range [][2]int{{80, 24}, {100, 30}, {140, 40}} {
 		t.Run(fmt.Sprintf("%dx%d", sz[0], sz[1]), func(t *testing.T) {
@@ -147,6 +185,15 @@ func workspaceKeys(t *testing.T, m *wsModel) {
 	if m.rows[m.cursor].Dir != want {
 		t.Errorf("back: cursor on %s, want %s", m.rows[m.cursor].Dir, want)
 	}
+	// / starts a fresh filter: the kept "email" goes, "trigger" is typed
+	// on its own (issue 37).
+	for _, k := range []string{"/", "t", "r", "i", "g", "enter"} {
+		m.Update(keyMsg(k))
+	}
+	if m.filter != "trig" || !strings.Contains(wsScreen(m), `filter "trig": `) {
+		t.Errorf("/ after a kept filter: %q\n%s", m.filter, wsScreen(m))
+	}
+	m.Update(keyMsg("esc"))
 	m.Update(keyMsg("?"))
 	if !strings.Contains(wsScreen(m), "esc or ⌫ with nothing") {
 		t.Errorf("? help:\n%s", wsScreen(m))

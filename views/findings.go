@@ -310,25 +310,18 @@ func Excerpt(th Theme, doc *compile.Doc, x compile.Finding, w int) []string {
 	return ExcerptAround(th, doc, x, w, 1, 0)
 }
 
-// spanEnd is the column where x's span ends when the span starts at its
-// line and column and ends on that line (0 otherwise): the caret then
-// underlines the exact text.
-func spanEnd(doc *compile.Doc, x compile.Finding) int {
-	if !x.HasSpan() || x.EndLine != x.Line || x.EndColumn <= x.Column || doc.Offset(x.Line, x.Column) != x.Start {
-		return 0
-	}
-	return x.EndColumn
-}
-
 // ExcerptAround renders `before` lines before finding x's line, the line,
-// a caret under its column (underlining its span, when it has one on that
-// line), then `after` lines after it, numbered. Nil when the document or
-// line is unknown.
+// a caret line underlining what the finding is about, then `after` lines
+// after it, numbered: the engine's excerpt (lint.Excerpt, the one the
+// CLI's text format shows), windowed around the column and presented
+// already, so a minified file's megabyte line costs no more than a short
+// one. Nil when the document or line is unknown.
 func ExcerptAround(th Theme, doc *compile.Doc, x compile.Finding, w, before, after int) []string {
-	line, col := x.Line, x.Column
-	if doc == nil || line < 1 || len(doc.Src) == 0 {
+	ex := lint.Excerpt(doc, x)
+	if ex.Empty() {
 		return nil
 	}
+	line := x.Line
 	num := len(fmt.Sprint(line + after + 1))
 	gutter := func(n int) string {
 		if n == 0 {
@@ -337,51 +330,67 @@ func ExcerptAround(th Theme, doc *compile.Doc, x compile.Finding, w, before, aft
 		return th.LineNo.Render(fmt.Sprintf("%*d │ ", num, n))
 	}
 	gw := num + 3
-	expand := func(n int) string { return strings.ReplaceAll(doc.Line(n), "\t", "    ") }
-	// Caret under the column (counted in characters on the raw line).
-	raw := []rune(expand(line))
-	tabs := strings.Count(string([]rune(doc.Line(line))[:max(0, min(col-1, len([]rune(doc.Line(line)))))]), "\t")
-	c := min(max(0, col-1+3*tabs), len(raw))
-	pad := Width(present.Text(string(raw[:c])))
+	expand := func(s string) string { return strings.ReplaceAll(s, "\t", "    ") }
+	text := func(l compile.ExcerptLine) string {
+		if l.CutLeft {
+			return "…" + expand(l.Text)
+		}
+		return expand(l.Text)
+	}
+	var shown []compile.ExcerptLine
+	for _, l := range ex.Lines {
+		if l.N >= line-before && l.N <= line+after {
+			shown = append(shown, l)
+		}
+	}
+	fl := ex.Line()
+	pad := Width(text(compile.ExcerptLine{Text: fl.Text[:ex.Caret], CutLeft: fl.CutLeft}))
 	// When the caret would fall off the right edge, the indentation the
-	// lines share is dropped.
-	cut := 0
+	// lines share is dropped, and then, if need be, as many cells more
+	// from the left of every line (marked …).
+	cut, extra := 0, 0
 	if pad >= w-gw {
 		cut = pad
-		last := strings.Count(string(doc.Src), "\n") + 1
-		for n := max(1, line-before); n <= min(line+after, last); n++ {
-			if l := expand(n); strings.TrimSpace(l) != "" {
-				cut = min(cut, len(l)-len(strings.TrimLeft(l, " ")))
+		for _, l := range shown {
+			if t := text(l); strings.TrimSpace(t) != "" {
+				cut = min(cut, len(t)-len(strings.TrimLeft(t, " ")))
 			}
 		}
 		pad -= cut
+		if pad >= w-gw && w-gw > 2 {
+			extra = pad - (w-gw)/2
+			pad -= extra
+		}
 	}
-	src := func(n int) string {
-		l := expand(n)
-		l = l[min(cut, len(l)-len(strings.TrimLeft(l, " "))):]
-		return gutter(n) + Trunc(present.Text(l), w-gw)
+	src := func(l compile.ExcerptLine) string {
+		t := text(l)
+		t = t[min(cut, len(t)-len(strings.TrimLeft(t, " "))):]
+		if extra > 0 {
+			t = "…" + TruncLeft(t, extra+1)
+		}
+		if l.CutRight {
+			t += "…"
+		}
+		return gutter(l.N) + Trunc(t, w-gw)
 	}
 	var out []string
-	for n := max(1, line-before); n <= line; n++ {
-		out = append(out, src(n))
+	for _, l := range shown {
+		if l.N > line {
+			break
+		}
+		out = append(out, src(l))
 	}
 	if pad < w-gw {
 		caret := "^"
-		if end := spanEnd(doc, x); end > 0 {
-			seg := []rune(doc.Line(line))
-			seg = seg[min(col-1, len(seg)):min(end-1, len(seg))]
-			if n := min(Width(present.Text(strings.ReplaceAll(string(seg), "\t", "    "))), w-gw-pad); n > 1 {
-				caret += strings.Repeat("~", n-1)
-			}
+		if n := min(Width(expand(fl.Text[ex.Caret:ex.CaretEnd])), w-gw-pad); n > 1 {
+			caret += strings.Repeat("~", n-1)
 		}
 		out = append(out, gutter(0)+strings.Repeat(" ", pad)+th.Caret.Render(caret))
 	}
-	last := strings.Count(string(doc.Src), "\n") + 1
-	for n := line + 1; n <= line+after && n <= last; n++ {
-		if n == last && doc.Line(n) == "" {
-			break
+	for _, l := range shown {
+		if l.N > line {
+			out = append(out, src(l))
 		}
-		out = append(out, src(n))
 	}
 	return out
 }

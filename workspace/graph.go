@@ -244,6 +244,13 @@ func (ix *Index) TextFit(opts flowgraph.Options, width int) (text string, drawn 
 // counts and, on a call whose version the caller does not accept, the
 // edge's label. An agent met again (called by two agents, or a cycle) is
 // named with "(see above)" instead of its calls again.
+// CallTree is the call graph as an indented tree (each orchestrator, the
+// agents it calls below it), every line cut to width: what TextFit prints,
+// and the TUI's Graph tab shows, when the drawing is wider than width.
+func (ix *Index) CallTree(ascii bool, width int) string {
+	return callTree(ix.CallGraph().Graph, ascii, width)
+}
+
 func callTree(g *flowgraph.Graph, ascii bool, width int) string {
 	idx := map[string]int{}
 	for i, n := range g.Nodes {

@@ -122,7 +122,10 @@ check "/ edits the filter" w "enter keep · esc clear"
 tm send-keys -t w Escape
 if wait_gone w 'filter "' 10; then ok "esc clears the filter"; else bad "esc clears the filter" "$(screen w)"; fi
 tm send-keys -t w 2
-check "the Graph tab draws the call graph" w "▶ agents/"
+# the corpus' drawing is 456 columns wide: wider than the pane, the tab shows
+# the calls as an indented tree, as graph --workspace does (issue 37)
+check "the Graph tab shows the call graph (as a tree: wider than the pane)" w "calls as a tree"
+check "the tree lists an orchestrator's children" w "└─→ "
 check "the graph shows a missing child" w "missing"
 tm send-keys -t w 1
 check "1 comes back to the table" w "sorted by status"

@@ -43,13 +43,14 @@ type lintFlags struct {
 func newLintCmd() *cobra.Command {
 	var fl lintFlags
 	cmd := &cobra.Command{
-		Use:   "lint PATH... | -",
+		Use:   "lint [PATH]... | -",
 		Short: "Review agents headless and print the findings",
 		Long: `Lint every agent named on the command line. A PATH is an agent package
 directory (agents/<vendor>/<slug> or extensions/<vendor>/<slug>), a flow file,
 or a directory tree holding agent packages (every package below it is linted;
 _shared and packages with no flow file, such as connectors, artifact packs and
 skills, are skipped).
+With no PATH the current directory is linted.
 
 Output: text (file:line:col: severity: message [code], the source line and a
 caret), json ({"schemaVersion":1,"findings":[...],"summary":{...}}), sarif
@@ -83,8 +84,11 @@ files; K skipped: reasons" (a fix touching bytes another fix touches is
 skipped, never merged; a file changed on disk since it was read is not
 written: exit 2). --fix --dry-run, or --diff, prints the unified diff and
 writes nothing.`,
-		Args: cobra.MinimumNArgs(1),
+		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if len(args) == 0 {
+				args = []string{"."} // the current directory, as golangci-lint and ruff do
+			}
 			return runLint(cmdIO{cmd.InOrStdin(), cmd.OutOrStdout(), cmd.ErrOrStderr()}, args, fl)
 		},
 	}

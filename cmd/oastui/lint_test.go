@@ -53,7 +53,7 @@ func TestLintText(t *testing.T) {
 		t.Errorf("colour in output to a buffer")
 	}
 	last := out[strings.LastIndex(strings.TrimSuffix(out, "\n"), "\n")+1:]
-	if !strings.HasSuffix(last, "in 1 file\n") {
+	if !strings.HasSuffix(last, "in 1 of 1 agent\n") { // issue 37: "in N of M agents"
 		t.Errorf("summary line %q", last)
 	}
 }
@@ -164,5 +164,20 @@ func TestLintCorpus(t *testing.T) {
 	}
 	if rep.Summary.Files != 25 {
 		t.Errorf("%d files, want 25", rep.Summary.Files)
+	}
+}
+
+// TestLintNoPath (issue 37): with no PATH, lint lints the current
+// directory, as golangci-lint and ruff do.
+func TestLintNoPath(t *testing.T) {
+	abs, err := filepath.Abs(exampleAgent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	code0, want, _ := runLintCmd(t, abs)
+	t.Chdir(abs)
+	code, out, errOut := runLintCmd(t)
+	if code != code0 || out != want || !strings.HasSuffix(out, "in 1 agent\n") {
+		t.Errorf("exit %d (%d), stderr %q\ngot  %q\nwant %q", code, code0, errOut, out, want)
 	}
 }

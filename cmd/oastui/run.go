@@ -155,6 +155,11 @@ func cleanFindings(fs []compile.Finding) []compile.Finding {
 func writeRunText(w io.Writer, s *analysis.Snapshot, res *dryrun.Result, fs []compile.Finding) error {
 	var b strings.Builder
 	fmt.Fprintf(&b, "dry run of %s (%s)\n%s; %d node runs\n", present.Text(s.AgentName()), present.Text(s.FlowFile()), res.Note, res.States)
+	// The summary first (issue 37): the paths and the branches that tell
+	// them apart, before each path's steps.
+	if sum := dryrun.Summary(res); len(sum) > 0 {
+		b.WriteString("\n" + strings.Join(sum, "\n") + "\n")
+	}
 	for _, p := range res.Paths {
 		b.WriteString("\n")
 		b.WriteString(dryrun.PathHeader(p) + "\n")

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
@@ -78,6 +79,8 @@ func TestWriteTextClean(t *testing.T) {
 	}
 }
 
+// TestTokenWidth: a finding without a span underlines the JSON token at
+// its column (the engine's excerpt).
 func TestTokenWidth(t *testing.T) {
 	for _, tc := range []struct {
 		src  string
@@ -85,7 +88,8 @@ func TestTokenWidth(t *testing.T) {
 	}{
 		{`"abc"`, 5}, {`"a\"b", 1`, 6}, {`123,`, 3}, {`true}`, 4}, {`{"a":1}`, 1}, {`"é"`, 3}, {`"open`, 5},
 	} {
-		if got := txtTokenWidth([]byte(tc.src), 0); got != tc.want {
+		ex := lint.Excerpt(compile.ParseDoc("x.json", []byte(tc.src)), lint.Finding{Code: "oas_structural", Line: 1, Column: 1})
+		if got := utf8.RuneCountInString(ex.Line().Text[ex.Caret:ex.CaretEnd]); got != tc.want {
 			t.Errorf("%s: got %d want %d", tc.src, got, tc.want)
 		}
 	}
@@ -122,3 +126,26 @@ func TestWriteTextRedacts(t *testing.T) {
 }
 
 func itoa(n int) string { return fmt.Sprint(n) }
+
+// TestWriteTextAgentsSummary (issue 37): with the agents of the run known,
+// the summary line says in how many of them the findings are (an agent
+// that did not load counts; a file of no agent does not).
+func TestWriteTextAgentsSummary(t *testing.T) {
+	fs := []lint.Finding{{Code: "x", Severity: compile.Warning, Message: "m", File: "a/oas.json", Line: 1, Column: 1}}
+	targets := []Target{{Path: "a", Warnings: 1}, {Path: "b", Problem: "does not parse", Blockers: 1}, {Path: "c"}, {Path: ".oastui.yaml", NotAgent: true, Warnings: 1}}
+	for _, c := range []struct {
+		fs   []lint.Finding
+		want string
+	}{
+		{fs, "1 finding (0 blockers, 1 warning, 0 suggestions) in 2 of 3 agents\n"},
+		{nil, "no findings in 3 agents\n"},
+	} {
+		var b bytes.Buffer
+		if err := Write(&b, Formats["text"], Report{Findings: c.fs, Files: 3, Targets: targets}); err != nil {
+			t.Fatal(err)
+		}
+		if got := b.String(); !strings.HasSuffix(got, c.want) {
+			t.Errorf("got %q, want it to end %q", got, c.want)
+		}
+	}
+}

@@ -54,6 +54,14 @@ type Config struct {
 	// Debounce is the quiet time before a batch is flushed; 0 means
 	// DefaultDebounce.
 	Debounce time.Duration
+
+	// releaseOn, when set (by this package's tests), holds the first
+	// batch until an event on that path has been read. inotify reports
+	// the events of one watcher in order, so a test that touches the path
+	// after a save gets the whole save in one batch however long the
+	// machine pauses it between the save's steps (a pause longer than the
+	// debounce otherwise splits the save in two: the flake of issue 37).
+	releaseOn string
 }
 
 // Batch is one settled change.
@@ -265,6 +273,7 @@ func (wt *Watcher) loop(ctx context.Context) {
 	defer poll.Stop()
 	missing := wt.missing()
 	quiet := min(settleQuiet, wt.cfg.Debounce)
+	held := wt.cfg.releaseOn != ""
 	arm := func() {
 		lastEvent = time.Now()
 		if first.IsZero() {
@@ -284,6 +293,12 @@ func (wt *Watcher) loop(ctx context.Context) {
 				continue // chmod-only noise (touch, vim's CHMOD after write)
 			}
 			name := clean(ev.Name)
+			if held && name == clean(wt.cfg.releaseOn) {
+				held = false
+				if !first.IsZero() {
+					timer.Reset(quiet)
+				}
+			}
 			// inotify reports a rename within a directory as a Rename of the
 			// old name immediately followed by a Create of the new one.
 			byRename := ev.Has(fsnotify.Create) && lastRename != "" && lastRename != name &&
@@ -337,6 +352,9 @@ func (wt *Watcher) loop(ctx context.Context) {
 			}
 			missing = now
 		case <-timer.C:
+			if held {
+				continue // the release event re-arms the timer
+			}
 			if wait := wt.cfg.Debounce - time.Since(lastEvent); wait > 0 && (rescan || !wt.settled(pending, renamedIn)) {
 				timer.Reset(wait) // not known complete: wait out the debounce
 				continue
