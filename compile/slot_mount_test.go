@@ -41,11 +41,11 @@ func slimSpec(slots []any, consumerInputs ...string) jm {
 	ref := func(id string) jm { return jm{"$component_ref": id} }
 	return jm{
 		"agentspec_version": "26.1.0", "component_type": "Flow", "id": "slim-agent-flow", "name": "Slim agent",
-		"metadata":    jm{"cinatra": jm{"type": "agent", "packageName": "@cinatra-ai/slim-agent", "contextSlots": slots}},
-		"inputs":      []any{jm{"title": "brief", "type": "string"}},
-		"outputs":     []any{jm{"title": "result", "type": "string"}},
-		"start_node":  ref("start"),
-		"nodes":       []any{ref("start"), ref("work"), ref("end")},
+		"metadata":   jm{"cinatra": jm{"type": "agent", "packageName": "@cinatra-ai/slim-agent", "contextSlots": slots}},
+		"inputs":     []any{jm{"title": "brief", "type": "string"}},
+		"outputs":    []any{jm{"title": "result", "type": "string"}},
+		"start_node": ref("start"),
+		"nodes":      []any{ref("start"), ref("work"), ref("end")},
 		"control_flow_connections": []any{
 			jm{"component_type": "ControlFlowEdge", "name": "start_to_work", "from_node": ref("start"), "to_node": ref("work")},
 			jm{"component_type": "ControlFlowEdge", "name": "work_to_end", "from_node": ref("work"), "to_node": ref("end")},
