@@ -163,6 +163,35 @@ func (m *SlotMount) FedInput(def, node, input string) bool {
 	return false
 }
 
+// SlimInput is whether input is the bindings input of a slim slot of the
+// flow definition def ("" for the document's own flow): contextSlotBindings,
+// or <slot>ContextSlotBindings. The loader feeds it at mount, or refuses
+// the mount (a refusal says why); either way the file is not to wire it.
+func (m *SlotMount) SlimInput(def, input string) bool {
+	if m == nil {
+		return false
+	}
+	for _, s := range m.Slots {
+		if s.Definition == def && s.Form == SlotSlim && (input == "contextSlotBindings" || input == s.Slot+"ContextSlotBindings") {
+			return true
+		}
+	}
+	return false
+}
+
+// HasSlim is whether a slot of the document is in the slim form.
+func (m *SlotMount) HasSlim() bool {
+	if m == nil {
+		return false
+	}
+	for _, s := range m.Slots {
+		if s.Form == SlotSlim {
+			return true
+		}
+	}
+	return false
+}
+
 // InjectedIDs are the ids the injection of slot adds (the loader's
 // collision set).
 func InjectedIDs(slot string) []string {
