@@ -119,6 +119,7 @@ var checks = []Check{
 	{ID: "diff_slot_extension_added", Level: Info, Area: "slots", Inverse: "diff_slot_extension_removed", Doc: "A context slot accepts another artifact extension."},
 	{ID: "diff_slot_mode_changed", Level: Warn, Area: "slots", Inverse: "diff_slot_mode_changed", Doc: "A context slot's selectionMode or resolutionMode changed."},
 	{ID: "diff_slot_items_changed", Level: Warn, Area: "slots", Inverse: "diff_slot_items_changed", Doc: "A context slot's minItems or maxItems changed."},
+	{ID: "diff_slot_form_changed", Level: Info, Area: "slots", Inverse: "diff_slot_form_changed", Doc: "A context slot moved between the slim form (the WayFlow loader injects its context step at mount), the explicit form (the author placed it, with the purpose marker) and the parent-satisfied form."},
 	// package
 	{ID: "diff_version_changed", Level: Info, Area: "package", Inverse: "diff_version_changed", Doc: "package.json version changed."},
 	{ID: "diff_version_not_bumped", Level: Breaking, Area: "package", Doc: "The revision has breaking changes and package.json's version does not say so (semver: a major bump, or a minor bump below 1.0)."},

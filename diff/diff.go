@@ -140,6 +140,7 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 		d.contract()
 		d.approval()
 		d.slots()
+		d.slotForms()
 		d.pkg()
 		d.findings()
 		d.callers(opts)
