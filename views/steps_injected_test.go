@@ -47,3 +47,16 @@ func TestStepsShowTheInjectedContextStep(t *testing.T) {
 		t.Errorf("the explicit form shows an injected step:\n%s", v)
 	}
 }
+
+// The Slots tab says a slim slot is wired by the loader at mount.
+func TestSlotRowsSayTheForm(t *testing.T) {
+	slim := analysis.Run(filepath.Join("..", "lint", "testdata", "rules", "ok", "context_slot_mount_refused", "slim-one-slot"), analysis.Options{Stages: analysis.Everything})
+	rows := SlotRows(slim.Slots)
+	if len(rows) != 1 || !rows[0].OK || rows[0].Status != "wired by the loader at mount (slim)" || slim.Slots[0].Form != "slim" {
+		t.Errorf("%+v %+v", rows, slim.Slots)
+	}
+	explicit := analysis.Run(filepath.Join("..", "lint", "testdata", "rules", "ok", "context_slot_not_wired", "ok-agentdependencies"), analysis.Options{Stages: analysis.Everything})
+	if rows := SlotRows(explicit.Slots); len(rows) != 1 || rows[0].Status != "wired" || explicit.Slots[0].Form != "explicit" {
+		t.Errorf("%+v", rows)
+	}
+}
