@@ -205,10 +205,11 @@ func InjectedIDs(slot string) []string {
 
 // MountSlots models the loader's mount of the flow file doc's context
 // slots. Pure: it reads doc only. A document without "contextSlots" costs
-// one byte search.
+// one byte search (for `Slots"`, whose rare first byte keeps it fast on
+// JSON, where a quote starts every other token).
 func MountSlots(doc *Doc) *SlotMount {
 	m := &SlotMount{}
-	if doc == nil || doc.Root == nil || doc.Root.Kind != Object || !bytes.Contains(doc.Src, []byte(`"contextSlots"`)) {
+	if doc == nil || doc.Root == nil || doc.Root.Kind != Object || !bytes.Contains(doc.Src, []byte(`Slots"`)) {
 		return m
 	}
 	carriers := slotCarriers(doc.Root)
@@ -262,12 +263,18 @@ func MountSlots(doc *Doc) *SlotMount {
 			handDownTo[o.c.def] = append(handDownTo[o.c.def], target)
 		}
 	}
-	allIDs := mountAllIDs(doc.Root)
+	var allIDs map[string]bool // every id of the document, walked only when a slot is injected
+	ids := func() map[string]bool {
+		if allIDs == nil {
+			allIDs = mountAllIDs(doc.Root)
+		}
+		return allIDs
+	}
 	for _, o := range all {
 		if o.c.malformed || len(o.c.slots) == 0 {
 			continue
 		}
-		m.inject(doc.Root, o.c, satisfied[o.c.def], handDown[o.c.def], handDownTo[o.c.def], allIDs)
+		m.inject(doc.Root, o.c, satisfied[o.c.def], handDown[o.c.def], handDownTo[o.c.def], ids)
 	}
 	for i := range m.Slots {
 		for _, r := range m.Refusals {
@@ -575,7 +582,7 @@ func mountRef(n *Node) (string, bool) {
 	return n.Str()
 }
 
-func (m *SlotMount) inject(root *Node, c *slotCarrier, satisfied map[string]bool, lines []ParentSatisfiedLine, targets []*slotCarrier, allIDs map[string]bool) {
+func (m *SlotMount) inject(root *Node, c *slotCarrier, satisfied map[string]bool, lines []ParentSatisfiedLine, targets []*slotCarrier, idsOf func() map[string]bool) {
 	markers := markerSlots(c.def)
 	defPtr := PointerOf(c.def)
 	single := len(c.slots) == 1
@@ -635,7 +642,7 @@ func (m *SlotMount) inject(root *Node, c *slotCarrier, satisfied map[string]bool
 	if len(before) == 0 {
 		refuseAll(MountNoSuccessor, Append(defPtr, "start_node"), fmt.Sprintf("%s: start node %q has no outgoing control edge, so there is nowhere to splice the context step", c.label, startRef))
 	}
-	injected := map[string]bool{}
+	injected, allIDs := map[string]bool{}, idsOf()
 	for _, s := range c.slots {
 		if !pending[s.id] {
 			continue

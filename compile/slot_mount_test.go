@@ -347,3 +347,24 @@ func TestMountSlotsCorpusQuiet(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkMountSlotsCorpus: the loader model over the 25 corpus agents
+// (three carry slots, in the explicit form), what every lint of an agent
+// now adds through Agent.Model.
+func BenchmarkMountSlotsCorpus(b *testing.B) {
+	dir, slugs := testshared.CorpusAgents(b)
+	var docs []*Doc
+	for _, slug := range slugs {
+		src, err := os.ReadFile(filepath.Join(dir, "agents", "cinatra-ai", slug, "cinatra", "oas.json"))
+		if err != nil {
+			b.Fatal(err)
+		}
+		docs = append(docs, ParseDoc("oas.json", src))
+	}
+	b.ResetTimer()
+	for range b.N {
+		for _, d := range docs {
+			MountSlots(d)
+		}
+	}
+}

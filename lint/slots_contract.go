@@ -63,11 +63,12 @@ func checkContextSlots(p *Pass) {
 	root := doc.Root
 	const slotsPtr = "/metadata/cinatra/contextSlots"
 	slotsNode := root.Path("metadata", "cinatra", "contextSlots")
-	dep := slotDependency(a.Package)
 	mount := a.Model().Mount
-	if slotsNode == nil && !dep.declared && len(mount.Refusals) == 0 && !bytes.Contains(doc.Src, []byte("contextRefs")) {
+	depNamed := a.Package != nil && bytes.Contains(a.Package.Src, []byte(ContextSelectionAgent))
+	if slotsNode == nil && !depNamed && len(mount.Refusals) == 0 && !bytes.Contains(doc.Src, []byte("contextRefs")) {
 		return // nothing of the contract applies (the common case: no slots)
 	}
+	dep := slotDependency(a.Package)
 	flows := a.Flows()
 	reg := a.RegistryComponents()
 
