@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/flowgraph"
 )
 
 // slotForms names a context slot that moved between the forms the WayFlow
@@ -41,4 +42,45 @@ func slotFormNote(form string) string {
 		return "the context step is the one written in the file"
 	}
 	return "a parent's pick is handed down, and the agent does not pause for it"
+}
+
+// fileGraph is g as the file writes it: without the context steps the
+// loader injects at mount for slim slots (flowgraph.Node.Injected), whose
+// form change is diff_slot_form_changed's; the start node's edges the
+// injection moved behind them lead from the start again. g itself when it
+// holds none.
+func fileGraph(g *flowgraph.Graph) *flowgraph.Graph {
+	injected := map[string]bool{}
+	for _, n := range g.Nodes {
+		if n.Injected {
+			injected[n.ID] = true
+		}
+	}
+	if len(injected) == 0 {
+		return g
+	}
+	c := *g
+	c.Nodes = nil
+	for _, n := range g.Nodes {
+		if !n.Injected {
+			c.Nodes = append(c.Nodes, n)
+		}
+	}
+	c.Edges = nil
+	for _, e := range g.Edges {
+		switch {
+		case e.Pointer == "" && (injected[e.From] || injected[e.To]):
+			continue // an edge the injection adds
+		case injected[e.From]:
+			e.From = g.Start
+		}
+		c.Edges = append(c.Edges, e)
+	}
+	c.Data = nil
+	for _, d := range g.Data {
+		if !injected[d.From] && !injected[d.To] {
+			c.Data = append(c.Data, d)
+		}
+	}
+	return &c
 }

@@ -139,8 +139,81 @@ func slotMountRefusals(p *Pass, mount *compile.SlotMount) {
 			msg = fmt.Sprintf("slot %q: %s", r.Slot, msg)
 		}
 		msg += strings.TrimPrefix(r.Message, fmt.Sprintf("slot %q: ", r.Slot))
-		p.reportSlot(r.Slot, p.Agent.Flow, r.Pointer, RuleContextSlotMountRefused, msg+" ("+r.Kind+")")
+		var x edit.Fix
+		switch r.Kind {
+		case compile.MountConsumerMissing:
+			x = slotConsumerFix(p.Agent.Flow, mount, r.Slot)
+		case compile.MountCollision:
+			x = slotMarkerFix(p.Agent.Flow, r.Slot)
+		}
+		p.ReportFix(p.Agent.Flow, r.Pointer, RuleContextSlotMountRefused, msg+" ("+r.Kind+")", x)
+		p.found[len(p.found)-1].Slot = r.Slot
 	}
+}
+
+// slotConsumerFix gives the step the start node leads to (in the flow's
+// own $referenced_components) the bindings input the loader wires: the
+// slim form's consumer, named contextSlotBindings when the flow declares
+// one slot, <slot>ContextSlotBindings when it declares several.
+func slotConsumerFix(doc *compile.Doc, mount *compile.SlotMount, slot string) edit.Fix {
+	ms := mount.Slot("", slot)
+	if ms == nil || len(ms.Before) != 1 {
+		return edit.Fix{}
+	}
+	n := 0
+	for _, s := range mount.Slots {
+		if s.Definition == "" {
+			n++
+		}
+	}
+	title := "contextSlotBindings"
+	if n > 1 {
+		title = slot + "ContextSlotBindings"
+	}
+	step := doc.Root.Get("$referenced_components").Get(ms.Before[0])
+	in := step.Get("inputs")
+	if !in.Is(compile.Array) {
+		return edit.Fix{}
+	}
+	f := newFix(fmt.Sprintf("add the input %s to %s (the loader wires slot %s into it)", title, ms.Before[0], slot))
+	f.add(fix.Append(doc, ptrOf(in), fix.Raw(`{"title": `+strconv.Quote(title)+`, "type": "array", "items": {"type": "object"}}`)))
+	// An ApiNode takes only the inputs its data template names.
+	if data := step.Get("data"); compile.ComponentType(step) == "ApiNode" && data.Is(compile.Object) && data.Get(title) == nil {
+		f.add(fix.Insert(doc, ptrOf(data), title, "{{"+title+"}}"))
+	}
+	return f.fix()
+}
+
+// slotMarkerFix marks the hand-placed context FlowNode context_<slot> as
+// the author's (metadata.cinatra.purpose), so the loader keeps it instead
+// of injecting a second one over its ids: the explicit form.
+func slotMarkerFix(doc *compile.Doc, slot string) edit.Fix {
+	n := doc.Root.Get("$referenced_components").Get("context_" + slot)
+	if compile.ComponentType(n) != "FlowNode" || n.Path("metadata", "cinatra", "purpose") != nil {
+		return edit.Fix{}
+	}
+	f := newFix("mark context_" + slot + " as placed by the author (" + compile.AuthorPlacedPurpose + slot + ")")
+	return f.add(slotPurposeEdit(doc, n, compile.AuthorPlacedPurpose+slot)).fix()
+}
+
+// slotPurposeEdit sets metadata.cinatra.purpose on component n, creating
+// the objects on the way.
+func slotPurposeEdit(doc *compile.Doc, n *compile.Node, purpose string) (edit.Edit, error) {
+	meta := n.Get("metadata")
+	switch {
+	case meta == nil:
+		return fix.Insert(doc, ptrOf(n), "metadata", map[string]any{"cinatra": map[string]string{"purpose": purpose}})
+	case !meta.Is(compile.Object):
+		return edit.Edit{}, fix.ErrNotJSON
+	}
+	c := meta.Get("cinatra")
+	switch {
+	case c == nil:
+		return fix.Insert(doc, ptrOf(meta), "cinatra", map[string]string{"purpose": purpose})
+	case !c.Is(compile.Object):
+		return edit.Edit{}, fix.ErrNotJSON
+	}
+	return fix.Insert(doc, ptrOf(c), "purpose", purpose)
 }
 
 // contextResolveURL is the context-resolve URL of the context subflow,
