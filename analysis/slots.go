@@ -16,6 +16,11 @@ import (
 type SlotReport struct {
 	Slot     slots.Slot
 	Problems []string
+	// Form is how the WayFlow loader mounts the slot (compile.MountSlots):
+	// compile.SlotSlim (it injects the context step), SlotExplicit (the
+	// author placed it) or SlotParentSatisfied; "" when the declaration is
+	// too malformed to mount.
+	Form string
 }
 
 // Wired says no context-slot finding concerns the slot.
@@ -45,8 +50,13 @@ func (s *Snapshot) readSlots() {
 			general = append(general, f.Code)
 		}
 	}
+	mount := s.Agent.Model().Mount
 	for _, sl := range list {
-		s.Slots = append(s.Slots, SlotReport{Slot: sl, Problems: dedup(append(perSlot[sl.SlotID], general...))})
+		r := SlotReport{Slot: sl, Problems: dedup(append(perSlot[sl.SlotID], general...))}
+		if ms := mount.Slot("", sl.SlotID); ms != nil {
+			r.Form = ms.Form
+		}
+		s.Slots = append(s.Slots, r)
 	}
 }
 

@@ -13,6 +13,10 @@ import "sync"
 type Model struct {
 	Flows []*FlowModel // every Flow of the document, in source order (the order and nesting of Flows)
 	Defs  *Definitions // the document's $referenced_components definitions
+	// Mount is what the WayFlow loader does to the context slots when it
+	// mounts the agent (MountSlots): the slim slots' injected context
+	// steps, the inputs it feeds, and why it would refuse the mount.
+	Mount *SlotMount
 
 	flows    []*Flow              // the Flow of each of Flows (Agent.Flows)
 	byNode   map[*Node]*FlowModel // Flow component → its model
@@ -53,10 +57,11 @@ func (a *Agent) Flows() []*Flow { return a.Model().flows }
 // buildModel models the agent's flow file: one walk lists its Flows, its
 // definitions and its calling components, then each Flow is resolved.
 func buildModel(a *Agent) *Model {
-	m := &Model{Defs: newDefinitions(), registry: a.RegistryComponents()}
+	m := &Model{Defs: newDefinitions(), registry: a.RegistryComponents(), Mount: &SlotMount{}}
 	if a.Flow == nil || a.Flow.Root == nil {
 		return m
 	}
+	m.Mount = MountSlots(a.Flow)
 	var nest flowNesting
 	var walk func(n *Node)
 	walk = func(n *Node) {

@@ -174,6 +174,7 @@ var checkers = []checker{
 	{(*differ).artifactBindings, []*Check{CheckArtifactBindingsRemoved, CheckArtifactBindingsAdded}},
 	{(*differ).slots, []*Check{CheckSlotAdded, CheckSlotRemoved, CheckSlotExtensionRemoved, CheckSlotExtensionAdded,
 		CheckSlotModeChanged, CheckSlotItemsChanged}},
+	{(*differ).slotForms, []*Check{CheckSlotFormChanged}},
 	{(*differ).pkg, []*Check{CheckVersionChanged, CheckPackageRenamed, CheckManifestChanged, CheckDependencyAdded,
 		CheckDependencyRemoved, CheckDependencyRangeChanged, CheckProducesAdded, CheckProducesRemoved, CheckProducesTypeChanged,
 		CheckConsumesAdded, CheckConsumesRemoved, CheckConsumesChanged}},

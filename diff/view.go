@@ -100,6 +100,7 @@ func view(s *analysis.Snapshot) *sideView {
 		if err != nil {
 			continue
 		}
+		g = fileGraph(g)
 		key := g.FlowID
 		if i == 0 {
 			key = ""

@@ -33,18 +33,21 @@ type dedge struct {
 }
 
 type node struct {
-	id      string
-	name    string
-	ctype   string
-	comp    *compile.Node
-	ptr     string // pointer of the component in the flow's document ("" from the registry)
-	bfs     int
-	steps   []int // compiled approval step numbers (top-level flow only)
-	inputs  []prop
-	outputs []prop
-	out     []edge
-	in      map[string][]dedge // explicit data edges into this node, by input title
-	reads   map[string]bool    // outputs of this node that some data edge reads
+	id    string
+	name  string
+	ctype string
+	comp  *compile.Node
+	ptr   string // pointer of the component in the flow's document ("" from the registry)
+	bfs   int
+	// injected: the WayFlow loader adds the node at mount (a slim context
+	// slot's context step, flowgraph.RawNode.Injected); not in the file.
+	injected bool
+	steps    []int // compiled approval step numbers (top-level flow only)
+	inputs   []prop
+	outputs  []prop
+	out      []edge
+	in       map[string][]dedge // explicit data edges into this node, by input title
+	reads    map[string]bool    // outputs of this node that some data edge reads
 
 	endReach bool // an EndNode is reachable from here over control edges
 
@@ -109,7 +112,7 @@ func (e *explorer) modelOf(a *compile.Agent, f *compile.Flow, top bool) *flowMod
 	// resolved once per analysis), read in the document's own terms.
 	g := e.rawOf(a, f)
 	for _, rn := range g.Nodes {
-		n := &node{id: rn.ID, name: rn.ID, comp: rn.Comp, ptr: rn.Pointer, bfs: rn.BFS} // in and reads: made by the first data edge
+		n := &node{id: rn.ID, name: rn.ID, comp: rn.Comp, ptr: rn.Pointer, bfs: rn.BFS, injected: rn.Injected} // in and reads: made by the first data edge
 		if rn.Comp.Is(compile.Object) {
 			n.ctype = compile.ComponentType(rn.Comp)
 			if s := strings.TrimSpace(rn.Comp.Get("name").StringOr("")); s != "" {
@@ -258,6 +261,10 @@ func (e *explorer) subflow(m *flowModel, n *node, depth int) *flowModel {
 			return nil
 		}
 	default:
+		return nil
+	}
+	if pkg == "" && n.injected {
+		n.subNote = "added by the WayFlow loader at mount (not in the file): the context-selection subflow, stubbed from its outputs"
 		return nil
 	}
 	if pkg == "" {

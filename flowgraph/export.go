@@ -34,6 +34,9 @@ func DOT(g *Graph) string {
 		if n.ComponentType != "" {
 			attrs = append(attrs, "tooltip="+dotQuote(n.ComponentType))
 		}
+		if n.Injected { // added by the loader at mount, not in the file
+			attrs = append(attrs, "style=\"rounded,dashed\"")
+		}
 		fmt.Fprintf(&b, "  %s [%s];\n", dotQuote(n.ID), strings.Join(attrs, ", "))
 	}
 	for _, e := range g.Edges {

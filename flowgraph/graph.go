@@ -99,6 +99,10 @@ type Node struct {
 	Subflow       string   // pointer of the child Flow (FlowNode, MapNode, ParallelFlowNode), "" if none
 	Subflows      []string // every child Flow (ParallelFlowNode has several); Subflow is the first
 	SelfLoop      bool     // has a control edge to itself
+	// Injected: the WayFlow loader adds this step at mount (a slim context
+	// slot's context FlowNode); it is not in the file, and its name ends
+	// with InjectedSuffix.
+	Injected bool
 
 	related []string // pointers whose findings count for this node
 }
@@ -230,7 +234,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	for i, rn := range raw.Nodes {
 		id := rm.keys[i]
 		r := rm.comps[i]
-		n := &Node{ID: label(id), Name: label(id), Kind: KindOther, related: []string{rn.Entry}}
+		n := &Node{ID: label(id), Name: label(id), Kind: KindOther, related: []string{rn.Entry}, Injected: rn.Injected}
 		if r.Node != nil && r.Node.Kind == compile.Object {
 			ct := compile.ComponentType(r.Node)
 			n.ComponentType = label(ct)
@@ -363,6 +367,7 @@ func buildRaw(a *compile.Agent, f *compile.Flow, key func(string) string) rawMod
 			raw.Start = i
 		}
 	}
+	injectSlots(a, f, &rm, key)
 	for k, id := range compile.BFSOrder(f.Node) {
 		if i, ok := rm.index[key(id)]; ok && raw.Nodes[i].BFS < 0 {
 			raw.Nodes[i].BFS = k

@@ -25,6 +25,9 @@ type RawNode struct {
 	Pointer string        // where the component is defined ("" from the registry or unresolved)
 	Entry   string        // its entry in the Flow's nodes
 	BFS     int           // its first index in the compiler's order (compile.BFSOrder), -1 when not in it
+	// Injected: the WayFlow loader adds the node at mount (a slim context
+	// slot's context step); it is not in the file (no Pointer, no Entry).
+	Injected bool
 }
 
 // RawEdge is one control edge between nodes of the flow (indices in Nodes).

@@ -182,6 +182,10 @@ func unsatisfiedInputs(p *Pass, m *compile.FlowModel) {
 		return // [] is E5's business
 	}
 	reach := reachable(m)
+	mount, def := p.Agent.Model().Mount, ""
+	if m.Flow.Pointer != "" {
+		def = m.Flow.ID()
+	}
 	for i := range m.Nodes {
 		n := &m.Nodes[i]
 		if n == start || !reach[n] {
@@ -193,8 +197,8 @@ func unsatisfiedInputs(p *Pass, m *compile.FlowModel) {
 		}
 		for _, in := range ins {
 			title, ok := in.Get("title").Str()
-			if !ok || in.Get("default") != nil {
-				continue
+			if !ok || in.Get("default") != nil || mount.SlimInput(def, title) {
+				continue // the loader's injected context step feeds a slim slot's consumer
 			}
 			producers := map[*compile.FlowNode]bool{}
 			if explicit {

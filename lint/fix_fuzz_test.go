@@ -24,7 +24,7 @@ func FuzzFixesKeepJSON(f *testing.F) {
 		}
 		f.Add(flow, pkg)
 	}
-	slot := ruleCase("err", "context_slot_not_wired", "second-slot-without-flownode") // the slot wiring fix
+	slot := ruleCase("err", "context_slot_not_wired", "context-resolve-url-not-exact") // the slot wiring fix
 	slotFlow, err1 := os.ReadFile(filepath.Join(slot, "cinatra", "oas.json"))
 	slotPkg, err2 := os.ReadFile(filepath.Join(slot, "package.json"))
 	if err1 != nil || err2 != nil {

@@ -62,7 +62,7 @@ var All = assemble(
 	// Context slots.
 	reportedBy(passContextSlots,
 		RuleContextSlotInvalid, RuleContextSlotDuplicate, RuleContextSlotDependencyMissing,
-		RuleContextSlotNotWired, RuleContextSlotStubWiring, RuleContextDependencyLeak),
+		RuleContextSlotNotWired, RuleContextSlotMountRefused, RuleContextSlotStubWiring, RuleContextDependencyLeak),
 
 	// The Cinatra validator: one walk reports all of these.
 	reportedBy(passValidator,

@@ -29,17 +29,19 @@ const GroupSlots = "slots"
 
 var (
 	RuleContextSlotInvalid = &Rule{Code: "context_slot_invalid", Severity: compile.Blocker, Group: GroupSlots,
-		Doc: "a contextSlots entry breaks the slot schema (slotId identifier-safe, ≥1 accepted extension, selectionMode/resolutionMode enums, minItems ≥ 0, maxItems > 0, minItems ≤ maxItems, no unknown keys)"}
+		Doc: "a contextSlots entry breaks the slot schema (slotId a non-empty string without the loader's __SLOT__ token, ≥1 accepted extension, selectionMode/resolutionMode enums, minItems ≥ 0, maxItems > 0, minItems ≤ maxItems, no unknown keys)"}
 	RuleContextSlotDuplicate = &Rule{Code: "context_slot_duplicate", Severity: compile.Blocker, Group: GroupSlots,
 		Doc: "two contextSlots entries share a slotId; the context_resolve handler rejects the agent"}
 	RuleContextSlotDependencyMissing = &Rule{Code: "context_slot_dependency_missing", Severity: compile.Blocker, Group: GroupSlots,
 		Doc:       "the agent declares contextSlots but package.json lists @cinatra-ai/context-selection-agent in neither cinatra.agentDependencies nor cinatra.dependencies[]",
 		AutoFixes: []string{"add " + ContextSelectionAgent + " to package.json in the form it already uses (cinatra.agentDependencies, else cinatra.dependencies[] entries)"}}
 	RuleContextSlotNotWired = &Rule{Code: "context_slot_not_wired", Severity: compile.Blocker, Group: GroupSlots,
-		Doc:       "a slot has no context FlowNode (a FlowNode whose subflow calls /api/context-resolve), the FlowNode is not placed before its consumer, or the contextSlotBindings data edge into the consumer is missing",
+		Doc:       "a slot in the explicit form (a node carries metadata.cinatra.purpose author-placed-context-resolution-for-<slot>) has no context FlowNode (a FlowNode whose subflow calls /api/context-resolve), the FlowNode is not placed before its consumer, or the contextSlotBindings data edge into the consumer is missing",
 		AutoFixes: []string{"wire context slot <id>: add the context FlowNode context_<id> and its subflow (as the corpus's slotted agents), placed before the slot's consumer, with the control and data edges in and out (a slot with no context FlowNode at all)"}}
 	RuleContextSlotStubWiring = &Rule{Code: "context_slot_stub_wiring", Severity: compile.Blocker, Group: GroupSlots,
 		Doc: "a stub stands in for the context-selection agent: start.contextSlotBindings fed to a consumer, start.contextRefs passed to end.contextRefs, a contextSlotBindings Start input, or the context-selector screen without a context FlowNode"}
+	RuleContextSlotMountRefused = &Rule{Code: "context_slot_mount_refused", Severity: compile.Blocker, Group: GroupSlots,
+		Doc: "the WayFlow loader would refuse to mount the agent because of a context slot (docker/wayflow/context_subflow_injection.py): an injected id collides with one in the file, no or an ambiguous owner package, no or an ambiguous consumer input, a consumer input already wired, a start with no successor, an incompatible hidden input, a malformed nested declaration, or a parentSatisfiedContextSlots line it cannot keep"}
 	RuleContextDependencyLeak = &Rule{Code: "context_dependency_leak", Severity: compile.Warning, Group: GroupSlots,
 		Doc: "package.json declares @cinatra-ai/context-selection-agent but the agent has no contextSlots (a transitive-declaration leak)"}
 )
@@ -61,20 +63,23 @@ func checkContextSlots(p *Pass) {
 	root := doc.Root
 	const slotsPtr = "/metadata/cinatra/contextSlots"
 	slotsNode := root.Path("metadata", "cinatra", "contextSlots")
-	depPtr, depDeclared := slotDependencyDeclared(a.Package)
-	if slotsNode == nil && !depDeclared && !bytes.Contains(doc.Src, []byte("contextRefs")) {
+	mount := a.Model().Mount
+	depNamed := a.Package != nil && bytes.Contains(a.Package.Src, []byte(ContextSelectionAgent))
+	if slotsNode == nil && !depNamed && len(mount.Refusals) == 0 && !bytes.Contains(doc.Src, []byte("contextRefs")) {
 		return // nothing of the contract applies (the common case: no slots)
 	}
+	dep := slotDependency(a.Package)
 	flows := a.Flows()
 	reg := a.RegistryComponents()
 
 	slotStubStartToEnd(p, flows, reg)
+	slotMountRefusals(p, mount)
 
 	hasSlots := slotsNode != nil && slotsNode.Kind != compile.Null &&
 		!(slotsNode.Kind == compile.Array && len(slotsNode.Items) == 0)
 	if !hasSlots {
-		if depDeclared {
-			p.Report(a.Package, depPtr, RuleContextDependencyLeak,
+		if dep.declared {
+			p.Report(a.Package, dep.ptr, RuleContextDependencyLeak,
 				"package.json declares "+ContextSelectionAgent+" but the agent declares no contextSlots; a parent declares it only for its own slots, never because a child uses one — remove the dependency")
 		}
 		return
@@ -82,27 +87,36 @@ func checkContextSlots(p *Pass) {
 
 	slots := slotValidate(p, doc, slotsPtr, slotsNode)
 
-	if !depDeclared {
-		if a.Package != nil && a.Package.Root != nil {
-			p.ReportFix(a.Package, "/cinatra/agentDependencies", RuleContextSlotDependencyMissing,
-				"the agent declares contextSlots but package.json lists "+ContextSelectionAgent+" in neither cinatra.agentDependencies nor cinatra.dependencies[]; add \""+ContextSelectionAgent+"\": \"^0.1.1\" to cinatra.agentDependencies",
-				slotDependencyFix(a.Package))
-		} else {
-			p.Report(doc, slotsPtr, RuleContextSlotDependencyMissing,
-				"the agent declares contextSlots but no package.json beside it declares "+ContextSelectionAgent+" (cinatra.agentDependencies or cinatra.dependencies[])")
-		}
+	switch {
+	case dep.declared && !dep.runtimeRequired:
+		p.Report(a.Package, dep.ptr, RuleContextSlotDependencyMissing,
+			fmt.Sprintf("package.json declares %s as a %s/%s edge; the agent declares contextSlots, so it needs a runtime, required edge", ContextSelectionAgent, dep.edge.EdgeType, dep.edge.Requirement))
+	case dep.declared:
+	case a.Package != nil && a.Package.Root != nil:
+		p.ReportFix(a.Package, "/cinatra/agentDependencies", RuleContextSlotDependencyMissing,
+			"the agent declares contextSlots but package.json has no runtime, required edge to "+ContextSelectionAgent+" (in cinatra.dependencies[], or in cinatra.agentDependencies when there is no such list); add it",
+			slotDependencyFix(a.Package))
+	default:
+		p.Report(doc, slotsPtr, RuleContextSlotDependencyMissing,
+			"the agent declares contextSlots but no package.json beside it declares "+ContextSelectionAgent+" (cinatra.dependencies[] or cinatra.agentDependencies)")
 	}
 
 	ctx := findContextFlowNodes(flows, reg)
 	if len(flows) > 0 {
-		slotStubTopLevel(p, flows[0], reg, ctx, slots)
+		slotStubTopLevel(p, flows[0], reg, ctx, slots, mount.HasSlim())
 	}
 	for _, s := range slots {
 		c := matchContextFlowNode(s, slots, ctx)
 		if c == nil {
+			// The slim form (no purpose marker): the loader injects the
+			// context step at mount; what it refuses is reported by
+			// slotMountRefusals.
+			if ms := mount.Slot("", s.ID); ms == nil || ms.Form != compile.SlotExplicit {
+				continue
+			}
 			x, _ := WireContextSlot(doc, slotPackageName(a), s.ID)
 			p.ReportFix(doc, s.Ptr, RuleContextSlotNotWired,
-				fmt.Sprintf("slot %q has no context FlowNode: add a FlowNode context_%s whose subflow calls /api/context-resolve (the %s flow), placed before the node that consumes the slot", s.ID, s.ID, ContextSelectionAgent),
+				fmt.Sprintf("slot %q is marked as placed by the author (metadata.cinatra.purpose %q) but has no context FlowNode: add a FlowNode context_%s whose subflow calls %s (the %s flow), placed before the node that consumes the slot; or remove the marker and let the loader inject it", s.ID, compile.AuthorPlacedPurpose+s.ID, s.ID, contextResolveURL, ContextSelectionAgent),
 				x)
 			p.found[len(p.found)-1].Slot = s.ID
 			continue
@@ -110,6 +124,102 @@ func checkContextSlots(p *Pass) {
 		slotCheckWiring(p, doc, s, c)
 	}
 }
+
+// slotMountRefusals reports why the WayFlow loader would refuse the mount.
+// A malformed or duplicate declaration of the flow's own contextSlots is
+// context_slot_invalid's and context_slot_duplicate's.
+func slotMountRefusals(p *Pass, mount *compile.SlotMount) {
+	for _, r := range mount.Refusals {
+		if (r.Kind == compile.MountMalformed || r.Kind == compile.MountDuplicate) &&
+			(r.Pointer == "/metadata/cinatra/contextSlots" || strings.HasPrefix(r.Pointer, "/metadata/cinatra/contextSlots/")) {
+			continue
+		}
+		msg := "the WayFlow loader would refuse to mount the agent: "
+		if r.Slot != "" {
+			msg = fmt.Sprintf("slot %q: %s", r.Slot, msg)
+		}
+		msg += strings.TrimPrefix(r.Message, fmt.Sprintf("slot %q: ", r.Slot))
+		var x edit.Fix
+		switch r.Kind {
+		case compile.MountConsumerMissing:
+			x = slotConsumerFix(p.Agent.Flow, mount, r.Slot)
+		case compile.MountCollision:
+			x = slotMarkerFix(p.Agent.Flow, r.Slot)
+		}
+		p.ReportFix(p.Agent.Flow, r.Pointer, RuleContextSlotMountRefused, msg+" ("+r.Kind+")", x)
+		p.found[len(p.found)-1].Slot = r.Slot
+	}
+}
+
+// slotConsumerFix gives the step the start node leads to (in the flow's
+// own $referenced_components) the bindings input the loader wires: the
+// slim form's consumer, named contextSlotBindings when the flow declares
+// one slot, <slot>ContextSlotBindings when it declares several.
+func slotConsumerFix(doc *compile.Doc, mount *compile.SlotMount, slot string) edit.Fix {
+	ms := mount.Slot("", slot)
+	if ms == nil || len(ms.Before) != 1 {
+		return edit.Fix{}
+	}
+	n := 0
+	for _, s := range mount.Slots {
+		if s.Definition == "" {
+			n++
+		}
+	}
+	title := "contextSlotBindings"
+	if n > 1 {
+		title = slot + "ContextSlotBindings"
+	}
+	step := doc.Root.Get("$referenced_components").Get(ms.Before[0])
+	in := step.Get("inputs")
+	if !in.Is(compile.Array) {
+		return edit.Fix{}
+	}
+	f := newFix(fmt.Sprintf("add the input %s to %s (the loader wires slot %s into it)", title, ms.Before[0], slot))
+	f.add(fix.Append(doc, ptrOf(in), fix.Raw(`{"title": `+strconv.Quote(title)+`, "type": "array", "items": {"type": "object"}}`)))
+	// An ApiNode takes only the inputs its data template names.
+	if data := step.Get("data"); compile.ComponentType(step) == "ApiNode" && data.Is(compile.Object) && data.Get(title) == nil {
+		f.add(fix.Insert(doc, ptrOf(data), title, "{{"+title+"}}"))
+	}
+	return f.fix()
+}
+
+// slotMarkerFix marks the hand-placed context FlowNode context_<slot> as
+// the author's (metadata.cinatra.purpose), so the loader keeps it instead
+// of injecting a second one over its ids: the explicit form.
+func slotMarkerFix(doc *compile.Doc, slot string) edit.Fix {
+	n := doc.Root.Get("$referenced_components").Get("context_" + slot)
+	if compile.ComponentType(n) != "FlowNode" || n.Path("metadata", "cinatra", "purpose") != nil {
+		return edit.Fix{}
+	}
+	f := newFix("mark context_" + slot + " as placed by the author (" + compile.AuthorPlacedPurpose + slot + ")")
+	return f.add(slotPurposeEdit(doc, n, compile.AuthorPlacedPurpose+slot)).fix()
+}
+
+// slotPurposeEdit sets metadata.cinatra.purpose on component n, creating
+// the objects on the way.
+func slotPurposeEdit(doc *compile.Doc, n *compile.Node, purpose string) (edit.Edit, error) {
+	meta := n.Get("metadata")
+	switch {
+	case meta == nil:
+		return fix.Insert(doc, ptrOf(n), "metadata", map[string]any{"cinatra": map[string]string{"purpose": purpose}})
+	case !meta.Is(compile.Object):
+		return edit.Edit{}, fix.ErrNotJSON
+	}
+	c := meta.Get("cinatra")
+	switch {
+	case c == nil:
+		return fix.Insert(doc, ptrOf(meta), "cinatra", map[string]string{"purpose": purpose})
+	case !c.Is(compile.Object):
+		return edit.Edit{}, fix.ErrNotJSON
+	}
+	return fix.Insert(doc, ptrOf(c), "purpose", purpose)
+}
+
+// contextResolveURL is the context-resolve URL of the context subflow,
+// exactly as the platform's explicit-wiring test requires it
+// (packages/extensions/src/__tests__/contextslots-require-explicit-context-selection-agent.test.ts @9c10bbc4).
+const contextResolveURL = "{{CINATRA_BASE_URL}}/api/context-resolve"
 
 // slotValidate reports context_slot_invalid and context_slot_duplicate and
 // returns the slots that have a string slotId (first occurrence of each).
@@ -141,8 +251,10 @@ func slotValidate(p *Pass, doc *compile.Doc, slotsPtr string, slotsNode *compile
 			bad(ptr, where+" has no slotId")
 		case !idOK:
 			bad(compile.Append(ptr, "slotId"), where+".slotId must be a string")
-		case !slotIDRe.MatchString(id):
-			bad(compile.Append(ptr, "slotId"), fmt.Sprintf("%s.slotId %q must be identifier-safe (^[A-Za-z_][A-Za-z0-9_]*$): it names the context FlowNode and the data edge into the consumer", where, id))
+		case id == "":
+			bad(compile.Append(ptr, "slotId"), where+".slotId must not be empty")
+		case strings.Contains(id, compile.SlotTemplateToken):
+			bad(compile.Append(ptr, "slotId"), fmt.Sprintf("%s.slotId %q contains %s, the WayFlow loader's reserved template token", where, id, compile.SlotTemplateToken))
 		}
 		if ext := s.Get("acceptedArtifactExtensions"); ext == nil || ext.Kind != compile.Array || len(ext.Items) == 0 {
 			bad(compile.Append(ptr, "acceptedArtifactExtensions"), where+".acceptedArtifactExtensions must list at least one artifact extension package name")
@@ -207,44 +319,20 @@ func slotInt(bad func(string, string), s *compile.Node, ptr, where, key string, 
 	return int(f), true
 }
 
-// slotDependencyDeclared finds the context-selection agent in package.json:
-// cinatra.agentDependencies (a map whose value is truthy) or the newer
-// cinatra.dependencies[] list (entries with packageName).
-func slotDependencyDeclared(pkg *compile.Doc) (string, bool) {
-	if pkg == nil || pkg.Root == nil {
-		return "", false
-	}
-	c := pkg.Root.Get("cinatra")
-	if v := c.Get("agentDependencies").Get(ContextSelectionAgent); v != nil && slotTruthy(v) {
-		return compile.Pointer("cinatra", "agentDependencies", ContextSelectionAgent), true
-	}
-	if deps := c.Get("dependencies"); deps != nil && deps.Kind == compile.Array {
-		for i, d := range deps.Items {
-			name, _ := d.Get("packageName").Str()
-			if name == "" {
-				name, _ = d.Get("name").Str()
-			}
-			if name == ContextSelectionAgent {
-				return compile.AppendIndex("/cinatra/dependencies", i), true
-			}
-		}
-	}
-	return "", false
+// slotDep is the context-selection agent's edge in package.json, read
+// through both manifest vocabularies (compile.ManifestDependencies).
+type slotDep struct {
+	declared, runtimeRequired bool
+	ptr                       string
+	edge                      compile.DependencyEdge
 }
 
-func slotTruthy(v *compile.Node) bool {
-	switch v.Kind {
-	case compile.Null:
-		return false
-	case compile.Bool:
-		return v.Bool
-	case compile.String:
-		return v.Text != ""
-	case compile.Number:
-		f, _ := v.Float()
-		return f != 0
+func slotDependency(pkg *compile.Doc) slotDep {
+	e, ok := compile.ManifestDependencies(pkg).Edge(ContextSelectionAgent)
+	if !ok {
+		return slotDep{}
 	}
-	return true
+	return slotDep{declared: true, runtimeRequired: e.RuntimeRequired(), ptr: e.Pointer, edge: e}
 }
 
 // ctxFlowNode is a context FlowNode: a FlowNode whose subflow holds an
@@ -316,18 +404,29 @@ func contextFlowNode(f *compile.Flow, r compile.Resolved, reg *compile.Node) *ct
 	return &ctxFlowNode{Flow: f, Ptr: r.Pointer, Subflow: rs.Node, SubflowPtr: rs.Pointer}
 }
 
+// callsContextResolve: one of the subflow's own components (its
+// $referenced_components, or a node written inline in its nodes) is an
+// ApiNode whose url is exactly the context-resolve URL, as the platform's
+// explicit-wiring test requires.
 func callsContextResolve(flow *compile.Node) bool {
-	found := false
-	compile.WalkNodes(flow, func(n *compile.Node) bool {
-		if found {
-			return false
+	is := func(n *compile.Node) bool {
+		return compile.ComponentType(n) == "ApiNode" && n.Get("url").StringOr("") == contextResolveURL
+	}
+	if refs := flow.Get("$referenced_components"); refs.Is(compile.Object) {
+		for _, m := range refs.Members {
+			if is(m.Value) {
+				return true
+			}
 		}
-		if compile.ComponentType(n) == "ApiNode" && strings.Contains(n.Get("url").StringOr(""), "/api/context-resolve") {
-			found = true
+	}
+	if nodes := flow.Get("nodes"); nodes.Is(compile.Array) {
+		for _, n := range nodes.Items {
+			if is(n) {
+				return true
+			}
 		}
-		return !found
-	})
-	return found
+	}
+	return false
 }
 
 // slotEdgeID is the id that edges use for a node: the $component_ref id, or
@@ -474,7 +573,7 @@ func slotCheckWiring(p *Pass, doc *compile.Doc, s slotDecl, c *ctxFlowNode) {
 // with slots: start.contextSlotBindings fed straight to a consumer, a
 // contextSlotBindings Start input, and the context-selector screen listed
 // without any context FlowNode.
-func slotStubTopLevel(p *Pass, root *compile.Flow, reg *compile.Node, ctx []*ctxFlowNode, slots []slotDecl) {
+func slotStubTopLevel(p *Pass, root *compile.Flow, reg *compile.Node, ctx []*ctxFlowNode, slots []slotDecl, slim bool) {
 	doc := p.Agent.Flow
 	slotEachDFE(root, func(ptr string, e *compile.Node) {
 		if e.Get("source_output").StringOr("") != "contextSlotBindings" || e.Get("destination_input").StringOr("") != "contextSlotBindings" {
@@ -500,7 +599,7 @@ func slotStubTopLevel(p *Pass, root *compile.Flow, reg *compile.Node, ctx []*ctx
 	for _, s := range slots {
 		interactive = interactive || s.Interactive
 	}
-	if len(ctx) == 0 && interactive {
+	if len(ctx) == 0 && interactive && !slim { // a slim slot's injected step opens the screen
 		screens := doc.Root.Path("metadata", "cinatra", "hitlScreens")
 		if screens != nil && screens.Kind == compile.Array {
 			for i, it := range screens.Items {
@@ -535,35 +634,48 @@ func slotStubStartToEnd(p *Pass, flows []*compile.Flow, reg *compile.Node) {
 const slotDependencyRange = "^0.1.1"
 
 // slotDependencyFix declares the context-selection agent in package.json
-// in the form the file already uses: a member of cinatra.agentDependencies
-// when that object exists; else an entry of cinatra.dependencies[] shaped
-// like the entries there (packageName, edgeType, versionConstraint,
-// requirement, kind: email-outreach's form) when it holds such entries;
-// else a new cinatra.agentDependencies object.
+// as a runtime, required edge, in the vocabulary the platform's manifest
+// reader takes (packages/extensions/src/manifest-dependencies.ts @496336f8):
+// an entry of the canonical cinatra.dependencies[] list when the file has
+// that list or no dependency block at all (the form the platform now
+// writes); a member of the legacy cinatra.agentDependencies map too when
+// that map exists, so the two still agree; the map alone when it is the
+// only block (a new canonical list beside it would leave its other entries
+// in conflict).
 func slotDependencyFix(pkg *compile.Doc) edit.Fix {
-	f := newFix("add " + ContextSelectionAgent + " " + slotDependencyRange + " to package.json")
+	f := newFix("add " + ContextSelectionAgent + " " + slotDependencyRange + " to package.json as a runtime, required dependency")
+	entry := `{"packageName": ` + strconv.Quote(ContextSelectionAgent) + `, "edgeType": "runtime", ` +
+		`"versionConstraint": {"kind": "semver-range", "range": "` + slotDependencyRange + `"}, "requirement": "required", "kind": "agent"}`
 	c := pkg.Root.Get("cinatra")
 	if c == nil {
-		return f.add(fix.Insert(pkg, "", "cinatra", map[string]any{"agentDependencies": map[string]string{ContextSelectionAgent: slotDependencyRange}})).fix()
+		return f.add(fix.Insert(pkg, "", "cinatra", fix.Raw(`{"dependencies": [`+entry+`]}`))).fix()
 	}
 	if !c.Is(compile.Object) {
 		return edit.Fix{}
 	}
-	if ad := c.Get("agentDependencies"); ad != nil {
-		if !ad.Is(compile.Object) {
-			return edit.Fix{}
-		}
-		if ad.Get(ContextSelectionAgent) != nil { // present but false, null or empty
-			return f.add(fix.Replace(pkg, ptrOf(ad.Get(ContextSelectionAgent)), slotDependencyRange)).fix()
-		}
-		return f.add(fix.Insert(pkg, ptrOf(ad), ContextSelectionAgent, slotDependencyRange)).fix()
+	ad, deps := c.Get("agentDependencies"), c.Get("dependencies")
+	if (ad != nil && !ad.Is(compile.Object)) || (deps != nil && !deps.Is(compile.Array)) {
+		return edit.Fix{}
 	}
-	if deps := c.Get("dependencies"); deps.Is(compile.Array) && len(deps.Items) > 0 && deps.Items[0].Get("packageName") != nil {
-		entry := fix.Raw(`{"packageName": ` + strconv.Quote(ContextSelectionAgent) + `, "edgeType": "runtime", ` +
-			`"versionConstraint": {"kind": "semver-range", "range": "` + slotDependencyRange + `"}, "requirement": "required", "kind": "agent"}`)
-		return f.add(fix.Append(pkg, ptrOf(deps), entry)).fix()
+	if deps != nil {
+		for _, d := range deps.Items {
+			if d.Get("packageName").StringOr("") == ContextSelectionAgent {
+				return edit.Fix{} // there, but not a runtime, required edge: the author decides
+			}
+		}
+		f.add(fix.Append(pkg, ptrOf(deps), fix.Raw(entry)))
 	}
-	return f.add(fix.Insert(pkg, ptrOf(c), "agentDependencies", map[string]string{ContextSelectionAgent: slotDependencyRange})).fix()
+	if ad != nil {
+		if v := ad.Get(ContextSelectionAgent); v != nil { // present but not a range
+			f.add(fix.Replace(pkg, ptrOf(v), slotDependencyRange))
+		} else {
+			f.add(fix.Insert(pkg, ptrOf(ad), ContextSelectionAgent, slotDependencyRange))
+		}
+	}
+	if deps == nil && ad == nil {
+		f.add(fix.Insert(pkg, ptrOf(c), "dependencies", fix.Raw("["+entry+"]")))
+	}
+	return f.fix()
 }
 
 // slotPackageName is the agent's package name: metadata.cinatra.packageName,

@@ -314,6 +314,7 @@ type GraphNode struct {
 	Warnings      int      `json:"warnings"`
 	Suggestions   int      `json:"suggestions"`
 	Subflows      []string `json:"subflows,omitempty" jsonschema:"JSON Pointers of the node's child Flows"`
+	Injected      bool     `json:"injected,omitempty" jsonschema:"the WayFlow loader adds this step at mount (a slim context slot's context step): it is not in the file"`
 }
 
 // GraphEdge is a control-flow edge.
@@ -389,7 +390,7 @@ func (s *Server) graph(_ context.Context, c *call, in GraphInput) (GraphOutput, 
 	for _, n := range g.Nodes {
 		out.Nodes = append(out.Nodes, GraphNode{ID: n.ID, Name: n.Name, Kind: string(n.Kind), ComponentType: n.ComponentType,
 			Pointer: n.Pointer, BFS: n.BFS, Steps: n.Steps, Approval: n.Approval, Risk: n.Risk, Reachable: n.Reachable,
-			Blockers: n.Blockers, Warnings: n.Warnings, Suggestions: n.Suggestions, Subflows: n.Subflows})
+			Blockers: n.Blockers, Warnings: n.Warnings, Suggestions: n.Suggestions, Subflows: n.Subflows, Injected: n.Injected})
 		if n.BFS >= 0 && n.BFS < len(order) {
 			order[n.BFS] = n.ID
 		}

@@ -176,8 +176,11 @@ type Provenance struct {
 	Default     string `json:"default,omitempty"`      // the default, as JSON
 	HasDefault  bool   `json:"has_default,omitempty"`
 	Slot        string `json:"slot,omitempty"`
-	Rule        string `json:"rule,omitempty"` // unresolved: the rule that reports it
-	Detail      string `json:"detail"`
+	// Injected: the feeding node is the context step the WayFlow loader
+	// adds at mount for a slim context slot (not in the file).
+	Injected bool   `json:"injected,omitempty"`
+	Rule     string `json:"rule,omitempty"` // unresolved: the rule that reports it
+	Detail   string `json:"detail"`
 }
 
 // Text is the provenance in a few words, the one wording every face shows
@@ -208,6 +211,9 @@ func (p Provenance) Text() string {
 		s = "edge from " + p.From + "." + p.Output
 	case FromSlot:
 		s = "context slot " + p.Slot + " via " + p.From
+		if p.Injected {
+			s += " (added by the loader at mount)"
+		}
 	case FromDefault:
 		s = "default " + p.Default
 	case FromAgentInput:

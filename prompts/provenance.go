@@ -135,7 +135,7 @@ func (b *builder) fromEdge(p *Placeholder, g *flowgraph.Graph, edges []flowgraph
 	case src.ComponentType == "FlowNode" && (e.Input == "contextSlotBindings" || strings.HasPrefix(src.ID, "context")):
 		slot := b.slotOf(src.ID)
 		p.Provenance = Provenance{Kind: FromSlot, From: src.ID, FromPointer: src.Pointer, Output: e.Output, EdgePointer: e.Pointer, Slot: slot.id,
-			Detail: "the selection of context slot " + slot.id + more}
+			Detail: "the selection of context slot " + slot.id + more, Injected: src.Injected}
 		p.Bucket = Business
 		p.Sample, p.SampleFrom = fmt.Sprintf("<array:%s, up to %d artifact refs>", p.Name, slot.max), "stub"
 	default:

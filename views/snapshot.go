@@ -109,6 +109,9 @@ func SlotRows(reports []analysis.SlotReport) []SlotRow {
 			mode += " · readable-only"
 		}
 		row := SlotRow{ID: s.SlotID, Mode: mode, Cardinality: card, Extensions: s.Accepted, OK: true, Status: "wired"}
+		if r.Form == compile.SlotSlim {
+			row.Status = "wired by the loader at mount (slim)"
+		}
 		if !r.Wired() {
 			row.OK = false
 			row.Status = strings.Join(r.Problems, ", ")

@@ -2,6 +2,8 @@ package views
 
 import (
 	"fmt"
+
+	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/present"
 	"strings"
 )
@@ -23,6 +25,9 @@ type StepRow struct {
 	// it while edges still reach it): the step says so, as the graph
 	// does not draw it.
 	NotInGraph bool
+	// Injected: not a compiled step but the context step the WayFlow
+	// loader adds at mount for a slim context slot (flowgraph.Node.Injected).
+	Injected bool
 }
 
 // Steps is the steps tab: the compiled approval steps in BFS order.
@@ -85,7 +90,12 @@ func (s *Steps) View(th Theme) string {
 		if r.NotInGraph {
 			node += " (not in the graph: missing from the flow's nodes)"
 		}
-		for j, v := range []string{fmt.Sprint(r.Number), present.Text(r.Name), node, present.Text(r.NodeType), appr,
+		num := fmt.Sprint(r.Number)
+		if r.Injected {
+			num = "+"
+			node += " (added by the loader at mount, not in the file)"
+		}
+		for j, v := range []string{num, present.Text(r.Name), node, present.Text(r.NodeType), appr,
 			present.Text(r.Risk), present.Text(r.Renderer), present.Text(r.Child)} {
 			cols[j].cells[i] = v
 		}
@@ -216,6 +226,7 @@ func (s *Steps) Show(sh Shown) {
 			rows[i].NotInGraph = !ok && rows[i].NodeID != ""
 		}
 	}
+	rows = withInjectedSteps(sh.LastParsed, rows)
 	s.SetSteps(rows, errText(sh.LastParsed.CompileErr))
 }
 
@@ -241,3 +252,31 @@ func errText(err error) string {
 
 // ShowsLastParsed: the steps are those of the newest good analysis.
 func (s *Steps) ShowsLastParsed() {}
+
+// withInjectedSteps puts the context steps the WayFlow loader adds at
+// mount (the graph model's Injected nodes of the top-level flow) after the
+// setup step, where they run: they are in no compiled output, since the
+// loader adds them to the mounted graph, not to the file.
+func withInjectedSteps(s *analysis.Snapshot, rows []StepRow) []StepRow {
+	if s == nil || s.Compiled == nil {
+		return rows
+	}
+	model, err := s.Flow("")
+	if err != nil || model == nil {
+		return rows
+	}
+	var add []StepRow
+	for _, n := range model.Nodes {
+		if n.Injected {
+			add = append(add, StepRow{Name: n.Name, NodeType: n.ComponentType, NodeID: n.ID, NodeName: n.Name, Injected: true})
+		}
+	}
+	if len(add) == 0 {
+		return rows
+	}
+	at := 0
+	for at < len(rows) && rows[at].Number == 0 {
+		at++
+	}
+	return append(append(append([]StepRow{}, rows[:at]...), add...), rows[at:]...)
+}

@@ -6,6 +6,7 @@
 //
 //	go run ./cmd/oastbench -n 40        # 25 corpus agents × 40 = 1,000 agents
 //	go run ./cmd/oastbench -n 40 -full  # also lint --mode full, paired with deterministic
+//	go run ./cmd/oastbench -n 40 -runs 15 -base /tmp/oastui-main  # also that binary, paired: the CPU ratio of a change
 //	go run ./cmd/oastbench -n 40 -cpuprofile cpu.out -memprofile mem.out
 //
 // -cpuprofile and -memprofile profile any mode: after the timed runs, each
@@ -45,6 +46,7 @@ func main() {
 	keep := flag.Bool("keep", false, "keep the temporary tree and print its path")
 	hostileMode := flag.Bool("hostile", false, "instead: time oastui lint on the hostile layouts of issue 11 (4k-node flow minified vs pretty, valid 50k-node flow, 20k-key YAML mapping)")
 	full := flag.Bool("full", false, "also time lint --mode full (adds the dry run), paired with deterministic")
+	flag.StringVar(&baseBin, "base", "", "also time this oastui binary (built from another revision) on the same tree, paired by run with the one built here, and print their CPU ratio")
 	flag.StringVar(&profiles.cpu, "cpuprofile", "", "write a CPU profile of each measured run to this file")
 	flag.StringVar(&profiles.mem, "memprofile", "", "write an allocation profile of each measured run to this file")
 	promptsMode := flag.Bool("prompts", false, "instead: time the prompt report (issue 16) of every corpus agent in this process, first (every chunk counted anew) and warm")
@@ -73,6 +75,9 @@ func main() {
 		os.Exit(1)
 	}
 }
+
+// baseBin is -base: an oastui binary timed beside the one built here.
+var baseBin string
 
 func run(n int, corpus string, runs int, keep, full bool) error {
 	if n < 1 || runs < 1 {
@@ -123,6 +128,7 @@ func run(n int, corpus string, runs int, keep, full bool) error {
 
 	type measured struct {
 		label string
+		bin   string // "" for the binary built here
 		args  []string
 		walls []time.Duration
 		cpus  []time.Duration
@@ -132,6 +138,11 @@ func run(n int, corpus string, runs int, keep, full bool) error {
 	cmds := []*measured{{label: "deterministic", args: []string{"lint", tree, "--format", "json"}}}
 	if full {
 		cmds = append(cmds, &measured{label: "full", args: []string{"lint", tree, "--format", "json", "--mode", "full"}})
+	}
+	var base *measured
+	if baseBin != "" {
+		base = &measured{label: "deterministic, -base " + baseBin, bin: baseBin, args: cmds[0].args}
+		cmds = append(cmds, base)
 	}
 	// The files the linter reads: every JSON file of every package, and
 	// the registry once (a lint run shares one read of it between its
@@ -165,9 +176,17 @@ func run(n int, corpus string, runs int, keep, full bool) error {
 	// that each lint run has a floor measured beside it.
 	var floor, floorCPU []time.Duration
 	total := 0
-	for range runs {
-		for _, m := range cmds {
-			wall, maxrss, out, err := lintOnce(bin, m.args, nil)
+	for r := range runs {
+		for k := range cmds {
+			m := cmds[k]
+			if base != nil && r%2 == 1 { // every other run the other way round: no order favours either binary
+				m = cmds[len(cmds)-1-k]
+			}
+			b := bin
+			if m.bin != "" {
+				b = m.bin
+			}
+			wall, maxrss, out, err := lintOnce(b, m.args, nil)
 			if err != nil {
 				return err
 			}
@@ -197,6 +216,14 @@ func run(n int, corpus string, runs int, keep, full bool) error {
 		}
 		sort.Float64s(rc)
 		fmt.Printf("ratio full / deterministic, paired by run: median %.2f× wall, %.2f× cpu (target ≤ 1.5×)\n", r[len(r)/2], rc[len(rc)/2])
+	}
+	if base != nil {
+		var rc []float64
+		for i := range base.cpus {
+			rc = append(rc, float64(cmds[0].cpus[i])/float64(base.cpus[i]))
+		}
+		sort.Float64s(rc)
+		fmt.Printf("ratio this build / -base, cpu time, paired by run: median %.3f× (runs: %s)\n", rc[len(rc)/2], ratios(rc))
 	}
 	for _, m := range cmds {
 		if err := profiles.child(bin, m.args, m.label, len(cmds) > 1); err != nil {

@@ -28,8 +28,8 @@ import (
 //     child agent (--child: metadata.cinatra.packageName, as the corpus
 //     orchestrators do, declared in package.json) or a local subflow.
 //
-// --slot declares context slots and wires each with lint.WireContextSlot,
-// the generator behind the context_slot_not_wired fix.
+// --slot declares context slots in the slim form (addSlots): the WayFlow
+// loader injects each slot's context step at mount.
 // Placeholders: __PACKAGE__, __SLUG__, __TITLE__, and __CHILD_*__ for the
 // orchestrator.
 //
@@ -57,8 +57,9 @@ func init() {
 			Long: "new writes DIR/package.json and DIR/cinatra/oas.json: an agent that lints clean and compiles.\n" +
 				"--kind leaf (one LLM step with a review gate), gate (an LLM step then a human approval\n" +
 				"gate) or orchestrator (a FlowNode running a child agent, --child @vendor/slug, or a local\n" +
-				"subflow). --slot ID:EXTENSION[,EXTENSION...] declares a context slot and wires it exactly\n" +
-				"as the context_slot_not_wired fix does (repeat the flag, or ID:EXT,ID2:EXT, for more).\n" +
+				"subflow). --slot ID:EXTENSION[,EXTENSION...] declares a context slot in the slim form the\n" +
+				"platform recommends: the declaration and the step's bindings input; the WayFlow loader\n" +
+				"injects the context step at mount (repeat the flag, or ID:EXT,ID2:EXT, for more).\n" +
 				"DIR must not exist or be empty; new never overwrites a file. The package name defaults\n" +
 				"to @<vendor>/<slug> when DIR is agents/<vendor>/<slug> or extensions/<vendor>/<slug>, else @local/<slug>.",
 			Example: "  oastui new agents/acme/summary-agent\n" +
@@ -74,7 +75,7 @@ func init() {
 		cmd.Flags().StringVar(&o.pkg, "package", "", "npm package name (@vendor/slug)")
 		cmd.Flags().StringVar(&o.title, "title", "", "display name of the agent (default: from the slug)")
 		cmd.Flags().StringVar(&o.kind, "kind", "leaf", "what to scaffold: leaf, orchestrator or gate")
-		cmd.Flags().StringArrayVar(&o.slots, "slot", nil, "a context slot ID:EXTENSION[,EXTENSION...], wired before the agent's step (repeatable)")
+		cmd.Flags().StringArrayVar(&o.slots, "slot", nil, "a context slot ID:EXTENSION[,EXTENSION...] in the slim form, fed to the agent's step (repeatable)")
 		cmd.Flags().StringVar(&o.child, "child", "", "orchestrator only: the child agent's package (@vendor/slug) its FlowNode runs")
 		mustRegister(cmd, "kind", completeValues(scaffoldKinds...))
 		return cmd
@@ -324,10 +325,17 @@ func jsonQuote(s string) string {
 	return string(b)
 }
 
-// addSlots declares the slots in the flow, wires each with
-// lint.WireContextSlot (re-parsing between: each wiring is placed before
-// the agent's step, after the previous one) and declares the
-// context-selection agent in package.json.
+// addSlots writes the slots in the slim form, the one the platform now
+// recommends (cinatra-ai/cinatra docker/wayflow/context_subflow_injection.py
+// @b76ddc22, cinatra#1194: "Agent authors declare only
+// metadata.cinatra.contextSlots; the loader injects the canonical ...
+// subflow at mount"): the declaration; on the agent's step (the node the
+// StartNode leads to) the input the loader wires, contextSlotBindings for
+// one slot, <slot>ContextSlotBindings for each of several; the
+// context-selector screen in hitlScreens; and the context-selection agent
+// as a runtime, required entry of package.json's canonical
+// cinatra.dependencies[] list. metadata.cinatra.packageName, the loader's
+// owner package, is in every scaffold.
 func addSlots(files map[string][]byte, flowPath, pkg string, slots []slotSpec) error {
 	var decl []any
 	for _, s := range slots {
@@ -356,30 +364,97 @@ func addSlots(files map[string][]byte, flowPath, pkg string, slots []slotSpec) e
 	}
 	err := apply("cinatra/oas.json", func(d *compile.Doc) ([]edit.Edit, error) {
 		e, err := fix.Insert(d, "/metadata/cinatra", "contextSlots", fix.Raw("["+joinRaw(decl)+"]"))
-		return []edit.Edit{e}, err
+		if err != nil {
+			return nil, err
+		}
+		es := []edit.Edit{e}
+		const screen = lint.ContextSelectionAgent + ":context-selector"
+		if hs := d.Root.Path("metadata", "cinatra", "hitlScreens"); hs.Is(compile.Array) {
+			has := false
+			for _, it := range hs.Items {
+				has = has || it.StringOr("") == screen
+			}
+			if !has {
+				e, err := fix.Append(d, compile.PointerOf(hs), screen)
+				if err != nil {
+					return nil, err
+				}
+				es = append(es, e)
+			}
+		}
+		return es, nil
 	})
 	if err != nil {
 		return err
 	}
-	for _, s := range slots {
+	for _, s := range slots { // one input per pass: two appends to one list would overlap
+		title := "contextSlotBindings"
+		if len(slots) > 1 {
+			title = s.ID + "ContextSlotBindings"
+		}
+		input := `{"title":` + jsonQuote(title) + `,"type":"array","items":{"type":"object"}}`
 		err := apply("cinatra/oas.json", func(d *compile.Doc) ([]edit.Edit, error) {
-			x, err := lint.WireContextSlot(d, pkg, s.ID)
-			return x.Edits, err
+			step, err := slotConsumerStep(d)
+			if err != nil {
+				return nil, err
+			}
+			if in := step.Get("inputs"); in != nil {
+				e, err := fix.Append(d, compile.PointerOf(in), fix.Raw(input))
+				return []edit.Edit{e}, err
+			}
+			// A FlowNode that declares no inputs takes its subflow's: the
+			// loader reads the node's own, so they are declared, then the
+			// bindings input.
+			list := []string{}
+			if id, ok := compile.RefID(step.Get("subflow")); ok {
+				if in := d.Root.Get("$referenced_components").Get(id).Get("inputs"); in.Is(compile.Array) {
+					for _, it := range in.Items {
+						b, err := json.Marshal(it.Interface())
+						if err != nil {
+							return nil, err
+						}
+						list = append(list, string(b))
+					}
+				}
+			}
+			e, err := fix.Insert(d, compile.PointerOf(step), "inputs", fix.Raw("["+strings.Join(append(list, input), ",")+"]"))
+			return []edit.Edit{e}, err
 		})
 		if err != nil {
 			return err
 		}
 	}
 	return apply("package.json", func(d *compile.Doc) ([]edit.Edit, error) {
-		// In the form the file already uses (a child makes it dependencies[]).
+		entry := `{"packageName":` + jsonQuote(lint.ContextSelectionAgent) +
+			`,"edgeType":"runtime","versionConstraint":{"kind":"semver-range","range":"^0.1.1"},"requirement":"required","kind":"agent"}`
 		if deps := d.Root.Path("cinatra", "dependencies"); deps.Is(compile.Array) {
-			e, err := fix.Append(d, compile.PointerOf(deps), fix.Raw(`{"packageName":`+jsonQuote(lint.ContextSelectionAgent)+
-				`,"edgeType":"runtime","versionConstraint":{"kind":"semver-range","range":"^0.1.1"},"requirement":"required","kind":"agent"}`))
+			e, err := fix.Append(d, compile.PointerOf(deps), fix.Raw(entry))
 			return []edit.Edit{e}, err
 		}
-		e, err := fix.Insert(d, "/cinatra", "agentDependencies", map[string]string{lint.ContextSelectionAgent: "^0.1.1"})
+		e, err := fix.Insert(d, "/cinatra", "dependencies", fix.Raw("["+entry+"]"))
 		return []edit.Edit{e}, err
 	})
+}
+
+// slotConsumerStep is the scaffold's step the slots feed: the component
+// the StartNode's control edge leads to.
+func slotConsumerStep(d *compile.Doc) (*compile.Node, error) {
+	refs := d.Root.Get("$referenced_components")
+	start, _ := compile.RefID(d.Root.Get("start_node"))
+	if edges := d.Root.Get("control_flow_connections"); edges.Is(compile.Array) {
+		for _, e := range edges.Items {
+			if from, _ := compile.RefID(e.Get("from_node")); from != start {
+				continue
+			}
+			to, _ := compile.RefID(e.Get("to_node"))
+			if c := refs.Get(to); c.Is(compile.Object) {
+				if in := c.Get("inputs"); in == nil || in.Is(compile.Array) {
+					return c, nil
+				}
+			}
+		}
+	}
+	return nil, fmt.Errorf("the scaffold's start leads to no step that takes inputs")
 }
 
 func joinRaw(vs []any) string {

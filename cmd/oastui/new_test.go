@@ -3,6 +3,7 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"github.com/oastui/oastui/compile"
 	"os"
 	"path/filepath"
 	"slices"
@@ -137,8 +138,15 @@ func TestNewKindMatrix(t *testing.T) {
 						}
 					}
 					joined := strings.Join(names, "|")
-					if got := strings.Contains(joined, "Resolve draftContext|Resolve voice"); got != slot {
-						t.Errorf("steps %q: context steps present %v, want %v", joined, got, slot)
+					// The slim form: the file holds no context step (the
+					// loader injects it at mount), and the mount is not refused.
+					if strings.Contains(joined, "Resolve ") {
+						t.Errorf("steps %q: a context step in the file", joined)
+					}
+					flow, _ := os.ReadFile(filepath.Join(dir, "cinatra", "oas.json"))
+					m := compile.MountSlots(compile.ParseDoc("oas.json", flow))
+					if len(m.Refusals) != 0 || m.Injected() != slot {
+						t.Errorf("mount: %+v", m)
 					}
 					if kind == "gate" && !strings.Contains(joined, "Approve summary") {
 						t.Errorf("gate: steps %q lack the approval gate", joined)
@@ -156,19 +164,34 @@ func TestNewKindMatrix(t *testing.T) {
 	}
 }
 
-// The slot wiring of `new` is the fix's generator (lint.WireContextSlot):
-// the corpus's names and template appear in the scaffold.
-func TestNewSlotUsesTheFixGenerator(t *testing.T) {
+// `new --slot` writes the slim form the platform recommends
+// (docker/wayflow/context_subflow_injection.py @b76ddc22): the declaration
+// and the step's bindings input, no context step, and the dependency as a
+// canonical runtime, required edge.
+func TestNewSlotWritesTheSlimForm(t *testing.T) {
 	dir := filepath.Join(t.TempDir(), "a")
 	if code, _, errs := runCmd("new", dir, "--slot", "notes:@acme/notes-artifact"); code != 0 {
 		t.Fatal(errs)
 	}
 	src, _ := os.ReadFile(filepath.Join(dir, "cinatra", "oas.json"))
-	for _, want := range []string{`"context_notes"`, `"context-notes-subflow"`, `"ctx-notes-resolve_context"`, `/api/context-resolve`,
-		`"context_notes_contextSlotBindings_to_summarize"`, `"notesSlotId"`, `"@cinatra-ai/context-selection-agent:context-selector"`} {
+	for _, want := range []string{`"contextSlots"`, `"slotId": "notes"`, `"title": "contextSlotBindings"`, `"@cinatra-ai/context-selection-agent:context-selector"`} {
 		if !strings.Contains(string(src), want) {
 			t.Errorf("oas.json lacks %s", want)
 		}
+	}
+	for _, not := range []string{`"context_notes"`, `"context-notes-subflow"`, `/api/context-resolve`, `"notesSlotId"`} {
+		if strings.Contains(string(src), not) {
+			t.Errorf("oas.json holds %s: the loader adds it at mount", not)
+		}
+	}
+	m := compile.MountSlots(compile.ParseDoc("oas.json", src))
+	if len(m.Slots) != 1 || m.Slots[0].Form != compile.SlotSlim || len(m.Refusals) != 0 || len(m.Slots[0].Consumers) != 1 {
+		t.Errorf("mount: %+v", m)
+	}
+	pkg, _ := os.ReadFile(filepath.Join(dir, "package.json"))
+	deps := compile.ManifestDependencies(compile.ParseDoc("package.json", pkg))
+	if e, ok := deps.Edge("@cinatra-ai/context-selection-agent"); !ok || !e.RuntimeRequired() || deps.Source != compile.DepsCanonical || len(deps.Problems) != 0 {
+		t.Errorf("package.json dependencies %+v:\n%s", deps, pkg)
 	}
 }
 
