@@ -54,6 +54,14 @@ var All = assemble(
 	reportedBy(passStartNodeInputs, RuleStartNodeInputsWithoutRequired),
 	reportedBy(passURLs, RuleUntrustedExternalURL),
 
+	// Added by the platform since the pin (reference cinatra.md §17.3): the
+	// advisory artifact-parity family of scan-all, and the invariant tests
+	// and CI gates that read a package.
+	reportedBy(passArtifactParity, RuleOASRuntime009, RuleOASRuntime010, RuleOASRuntime011, RuleOASRuntime012),
+	reportedBy(passPlatformInvariants, RuleOASSkillIDs, RuleCreationAgentPromptTooLong, RuleAgentSkillBundle,
+		RuleManifestDependenciesMalformed, RuleManifestDependenciesConflict, RuleProducesDependencyMissing,
+		RuleRetiredCRMPrimitive),
+
 	// Credentials, both profiles.
 	reportedBy(passLiteralSecrets, RuleLiteralCredentialDetected, RuleCredentialInDescription),
 	reportedBy(passSiblingFiles, RuleLiteralCredentialInSiblingFile, RulePackageEnvFileForbidden, RulePackageFileTooLargeToScan),
