@@ -549,18 +549,28 @@ func slotDependencyFix(pkg *compile.Doc) edit.Fix {
 	if !c.Is(compile.Object) {
 		return edit.Fix{}
 	}
+	entry := fix.Raw(`{"packageName": ` + strconv.Quote(ContextSelectionAgent) + `, "edgeType": "runtime", ` +
+		`"versionConstraint": {"kind": "semver-range", "range": "` + slotDependencyRange + `"}, "requirement": "required", "kind": "agent"}`)
+	deps := c.Get("dependencies")
+	canonical := deps.Is(compile.Array) && len(deps.Items) > 0 && deps.Items[0].Get("packageName") != nil
 	if ad := c.Get("agentDependencies"); ad != nil {
 		if !ad.Is(compile.Object) {
 			return edit.Fix{}
 		}
 		if ad.Get(ContextSelectionAgent) != nil { // present but false, null or empty
-			return f.add(fix.Replace(pkg, ptrOf(ad.Get(ContextSelectionAgent)), slotDependencyRange)).fix()
+			f.add(fix.Replace(pkg, ptrOf(ad.Get(ContextSelectionAgent)), slotDependencyRange))
+		} else {
+			f.add(fix.Insert(pkg, ptrOf(ad), ContextSelectionAgent, slotDependencyRange))
 		}
-		return f.add(fix.Insert(pkg, ptrOf(ad), ContextSelectionAgent, slotDependencyRange)).fix()
+		// Both vocabularies present: the canonical list must restate the
+		// legacy edge, or the installer refuses the manifest
+		// (manifest_dependencies_conflict).
+		if canonical && !slotListsPackage(deps, ContextSelectionAgent) {
+			f.add(fix.Append(pkg, ptrOf(deps), entry))
+		}
+		return f.fix()
 	}
-	if deps := c.Get("dependencies"); deps.Is(compile.Array) && len(deps.Items) > 0 && deps.Items[0].Get("packageName") != nil {
-		entry := fix.Raw(`{"packageName": ` + strconv.Quote(ContextSelectionAgent) + `, "edgeType": "runtime", ` +
-			`"versionConstraint": {"kind": "semver-range", "range": "` + slotDependencyRange + `"}, "requirement": "required", "kind": "agent"}`)
+	if canonical {
 		return f.add(fix.Append(pkg, ptrOf(deps), entry)).fix()
 	}
 	return f.add(fix.Insert(pkg, ptrOf(c), "agentDependencies", map[string]string{ContextSelectionAgent: slotDependencyRange})).fix()
@@ -576,4 +586,15 @@ func slotPackageName(a *compile.Agent) string {
 		return a.Package.Root.Get("name").StringOr("")
 	}
 	return ""
+}
+
+// slotListsPackage reports whether a cinatra.dependencies array has an
+// entry for name.
+func slotListsPackage(deps *compile.Node, name string) bool {
+	for _, it := range deps.Items {
+		if n, _ := it.Get("packageName").Str(); n == name {
+			return true
+		}
+	}
+	return false
 }
