@@ -34,7 +34,7 @@ var platformRaisedOnCorpus = map[string][]platformRaised{
 // platformCodes are the rules of the platform's checks since the pin.
 var platformCodes = []string{"OAS-RUNTIME-009", "OAS-RUNTIME-010", "OAS-RUNTIME-011", "OAS-RUNTIME-012",
 	"oas_skill_ids", "creation_agent_prompt_too_long", "agent_skill_bundle", "manifest_dependencies_malformed",
-	"manifest_dependencies_conflict", "produces_dependency_missing", "retired_crm_primitive"}
+	"manifest_dependencies_conflict", "produces_dependency_missing", "retired_crm_primitive", "output_message_unread_input"}
 
 // TestPlatformRaisedOnCorpus: on each of the 25 corpus agents the rules of
 // the platform's newer checks report exactly the artifact-parity oracle
@@ -65,5 +65,26 @@ func TestPlatformRaisedOnCorpus(t *testing.T) {
 				t.Errorf("platform checks differ:\ngot\n  %s\nwant\n  %s", strings.Join(got, "\n  "), strings.Join(want, "\n  "))
 			}
 		})
+	}
+}
+
+// TestGateLetsPlatformCIThrough: the compile gate does not count the
+// blockers of the platform's CI gates and invariant tests (the platform
+// compiles blog-pipeline-agent and security-reviewer-agent: expected
+// compile ok), while the review still reports them.
+func TestGateLetsPlatformCIThrough(t *testing.T) {
+	for _, ca := range rvCorpusAgents(t) {
+		if len(platformRaisedOnCorpus[ca.Slug]) == 0 {
+			continue
+		}
+		for _, mode := range []Mode{ModeDeterministic, ModeFull} {
+			r := Run(rvLoad(t, ca.Dir), Options{Mode: mode})
+			if len(r.Blockers) == 0 {
+				t.Errorf("%s (%s): the review reports no blocker", ca.Slug, mode)
+			}
+			if r.Gate.Blocked() {
+				t.Errorf("%s (%s): the gate refuses the compile: %+v", ca.Slug, mode, r.Gate.Blockers)
+			}
+		}
 	}
 }

@@ -27,24 +27,31 @@ import (
 //   - retired CRM primitives: scripts/audit/oas-banned-primitives-gate.mjs @a75fee7c
 
 var (
-	RuleOASSkillIDs = &Rule{Code: "oas_skill_ids", Severity: compile.Blocker, Group: groupPlatform,
+	RuleOASSkillIDs = &Rule{Code: "oas_skill_ids", Severity: compile.Blocker, Group: groupPlatformCI,
 		Doc: `the flow file names "skillIds" or "skill_ids" (as a key or a string); skills are resolved from the catalog, never from oas.json (the platform's skill-free invariant; lint-policy-agent, auditor-agent and skill-recommender-agent are exempt)`}
-	RuleCreationAgentPromptTooLong = &Rule{Code: "creation_agent_prompt_too_long", Severity: compile.Blocker, Group: groupPlatform,
+	RuleCreationAgentPromptTooLong = &Rule{Code: "creation_agent_prompt_too_long", Severity: compile.Blocker, Group: groupPlatformCI,
 		Doc: "a system / user / prompt_template / instructions string over 400 characters in one of the four creation agents (security-reviewer, code-reviewer, planner, author): their methodology lives in catalog skills (Jinja-only strings are exempt)"}
-	RuleAgentSkillBundle = &Rule{Code: "agent_skill_bundle", Severity: compile.Blocker, Group: groupPlatform,
+	RuleAgentSkillBundle = &Rule{Code: "agent_skill_bundle", Severity: compile.Blocker, Group: groupPlatformCI,
 		Doc:       "an agent package ships a skills/ bundle (or package.json#files lists it for the three blog text agents the platform pins): an agent extension folds its rules into its own bridge node's data.system (cinatra#2090 S3)",
 		AutoFixes: []string{`remove "skills" from package.json#files`}}
-	RuleProducesDependencyMissing = &Rule{Code: "produces_dependency_missing", Severity: compile.Blocker, Group: groupPlatform,
+	RuleProducesDependencyMissing = &Rule{Code: "produces_dependency_missing", Severity: compile.Blocker, Group: groupPlatformCI,
 		Doc:       `a cinatra.produces extension that the package does not declare in cinatra.dependencies as a required, non-peer edge of kind "artifact", so installing the agent never installs the artifact (cinatra#2537)`,
 		AutoFixes: []string{`add a required runtime artifact edge (range "*") to cinatra.dependencies`}}
-	RuleManifestDependenciesConflict = &Rule{Code: "manifest_dependencies_conflict", Severity: compile.Blocker, Group: groupPlatform,
+	RuleManifestDependenciesConflict = &Rule{Code: "manifest_dependencies_conflict", Severity: compile.Blocker, Group: groupPlatformCI,
 		Doc:       "package.json's cinatra.agentDependencies (legacy map) names a package that cinatra.dependencies (canonical) drops or declares as optional or peer; the installer refuses the manifest (CONFLICT)",
 		AutoFixes: []string{"add the legacy entry to cinatra.dependencies as a required runtime edge with its range"}}
-	RuleManifestDependenciesMalformed = &Rule{Code: "manifest_dependencies_malformed", Severity: compile.Blocker, Group: groupPlatform,
+	RuleManifestDependenciesMalformed = &Rule{Code: "manifest_dependencies_malformed", Severity: compile.Blocker, Group: groupPlatformCI,
 		Doc: "package.json's cinatra.dependencies or cinatra.agentDependencies is null or of the wrong shape, has an entry the installer cannot read, names the package itself, or names a package twice (MALFORMED)"}
-	RuleRetiredCRMPrimitive = &Rule{Code: "retired_crm_primitive", Severity: compile.Blocker, Group: groupPlatform,
+	RuleOutputMessageUnreadInput = &Rule{Code: "output_message_unread_input", Severity: compile.Blocker, Group: groupPlatform,
+		Doc: "an OutputMessageNode declares an input its message template never names ({# … #} comments do not count); pyagentspec refuses the unknown input descriptor at mount (the platform's mount contract)"}
+	RuleRetiredCRMPrimitive = &Rule{Code: "retired_crm_primitive", Severity: compile.Blocker, Group: groupPlatformCI,
 		Doc: "a system / user / description string names a retired CRM primitive (lists_*, accounts_*, contacts_*), a legacy @cinatra-ai/entity-{accounts,contacts} typeHint, or objects_list over one; route through the crm_* facade"}
 )
+
+// groupPlatformCI is the group of the rules of the platform's CI gates,
+// invariant tests and install-time manifest reader: blockers the compile
+// gate does not count (gateBlockers).
+const groupPlatformCI = "platform-ci"
 
 var passPlatformInvariants = &Check{Name: "platform_invariants", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkPlatformInvariants}
 
@@ -59,6 +66,7 @@ func checkPlatformInvariants(p *Pass) {
 			checkCreationPrompts(p)
 		}
 		checkRetiredCRM(p)
+		checkOutputMessageInputs(p)
 	}
 	checkSkillBundle(p)
 	deps := checkManifestDependencies(p)
@@ -437,5 +445,33 @@ func checkProducesDependency(p *Pass, edges []manifestEdge) {
 	check(a.Package, a.Package.Root.Path("cinatra", "produces"), "package.json")
 	if a.Flow.Root != nil {
 		check(a.Flow, a.Flow.Root.Path("metadata", "cinatra", "produces"), "metadata.cinatra")
+	}
+}
+
+var jinjaCommentRe = regexp.MustCompile(`(?s)\{#.*?#\}`)
+
+// checkOutputMessageInputs: cinatra-ai/email-outreach-agent
+// tests/wayflow-mount-contract.test.mjs @ca080d7a (B) — every input title
+// of every OutputMessageNode must occur as a word in its message, comments
+// taken out.
+func checkOutputMessageInputs(p *Pass) {
+	for _, c := range p.flowComponents() {
+		if c.Type != "OutputMessageNode" {
+			continue
+		}
+		msg, _ := c.Node.Get("message").Str()
+		rendered := jinjaCommentRe.ReplaceAllString(msg, "")
+		inputs := c.Node.Get("inputs")
+		if !inputs.Is(compile.Array) {
+			continue
+		}
+		for _, in := range inputs.Items {
+			title, ok := in.Get("title").Str()
+			if !ok || title == "" || wordIndex(rendered, title) {
+				continue
+			}
+			p.Report(p.Agent.Flow, compile.PointerOf(in.Get("title")), RuleOutputMessageUnreadInput,
+				"OutputMessageNode "+strconv.Quote(c.Label())+" declares input "+strconv.Quote(title)+" but its message never names it (a {# … #} comment does not count); pyagentspec reads the node's inputs from the template and refuses the flow at mount. Use the input in the message or drop it.")
+		}
 	}
 }

@@ -60,7 +60,7 @@ var All = assemble(
 	reportedBy(passArtifactParity, RuleOASRuntime009, RuleOASRuntime010, RuleOASRuntime011, RuleOASRuntime012),
 	reportedBy(passPlatformInvariants, RuleOASSkillIDs, RuleCreationAgentPromptTooLong, RuleAgentSkillBundle,
 		RuleManifestDependenciesMalformed, RuleManifestDependenciesConflict, RuleProducesDependencyMissing,
-		RuleRetiredCRMPrimitive),
+		RuleRetiredCRMPrimitive, RuleOutputMessageUnreadInput),
 
 	// Credentials, both profiles.
 	reportedBy(passLiteralSecrets, RuleLiteralCredentialDetected, RuleCredentialInDescription),
