@@ -26,12 +26,12 @@ type rvExpected struct {
 		Warnings    []rvRefFinding `json:"warnings"`
 		Suggestions []rvRefFinding `json:"suggestions"`
 	} `json:"review"`
-	Trivial      bool              `json:"trivial"`
-	PackageScans []rvRefFinding    `json:"packageScans"`
+	Trivial      bool           `json:"trivial"`
+	PackageScans []rvRefFinding `json:"packageScans"`
 	// ArtifactParity is what scanOasForArtifactParityFindings returns on
 	// the agent (OAS-RUNTIME-009…012).
-	ArtifactParity []rvRefFinding `json:"artifactParity"`
-	ContextSlots []json.RawMessage `json:"contextSlots"`
+	ArtifactParity []rvRefFinding    `json:"artifactParity"`
+	ContextSlots   []json.RawMessage `json:"contextSlots"`
 }
 
 type rvCorpusAgent struct {
