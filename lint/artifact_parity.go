@@ -41,7 +41,16 @@ var (
 		Doc: "a prompt field (system, user, message, prompt_template, …) tells the model to call objects_save or artifact_authoring_emit, which the declarative artifact binding replaces (advisory, scan-all only)"}
 )
 
-var passArtifactParity = &Check{Name: "artifact_parity", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkArtifactParity}
+// passPlatform reports the artifact-parity family and the platform's
+// invariant-test, CI-gate and mount-contract rules (platform_invariants.go)
+// in one pass: one walk of the document serves the rules that look at
+// every value (platformWalk).
+var passPlatform = &Check{Name: "platform", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkPlatform}
+
+func checkPlatform(p *Pass) {
+	checkArtifactParity(p)
+	checkPlatformInvariants(p)
+}
 
 const (
 	parityMaterializeTool = "artifact_materialize"
@@ -57,10 +66,6 @@ var parityWriteTools = map[string]bool{"objects_save": true, "objects_update": t
 // tool whose snake_case name carries a writing verb as a word.
 var parityWriteVerb = regexp.MustCompile(`(^|_)(save|update|create|delete|remove|send|publish|post|write|upsert|insert|put|patch|emit|materialize)(_|$)`)
 
-// parityProseKeys are the members whose string is prose an LLM reads.
-var parityProseKeys = map[string]bool{"system_prompt": true, "prompt_template": true, "instructions": true, "task": true,
-	"taskSpec": true, "system": true, "user": true, "message": true}
-
 // parityLegacyTokens are the persistence primitives the binding replaced,
 // in the order the platform tries them (one finding per field).
 var parityLegacyTokens = []string{"artifact_authoring_emit", "objects_save"}
@@ -73,10 +78,7 @@ func checkArtifactParity(p *Pass) {
 	}
 	produces, producesNodes := parityProduces(a)
 	parityCoverage(p, produces, producesNodes)
-	paritySeen := map[*compile.Node]bool{}
-	parityFlows(root, paritySeen, func(flow *compile.Node) { parityWriteDataflow(p, flow) })
-	parityRiskClass(p, root)
-	parityProse(p, root)
+	parityFlows(root, map[*compile.Node]bool{}, func(flow *compile.Node) { parityWriteDataflow(p, flow) })
 }
 
 // parityProduces reads package.json cinatra.produces the way the scan-all
@@ -156,7 +158,7 @@ var (
 // the binding grammar; produces nil skips the produces membership check.
 func parityBindings(root *compile.Node, produces []string) []parityRoad {
 	var out []parityRoad
-	for _, m := range valEntries(root.Get("$referenced_components")) {
+	for _, m := range membersOf(root.Get("$referenced_components")) {
 		end := m.Value
 		if !end.Is(compile.Object) || compile.ComponentType(end) != "EndNode" {
 			continue
@@ -327,7 +329,7 @@ func parityMaterializeNodes(root *compile.Node, produces []string) []parityRoad 
 				}
 			}
 		}
-		for _, m := range valEntries(n.Get("$referenced_components")) {
+		for _, m := range membersOf(n.Get("$referenced_components")) {
 			walk(m.Value, m.Key, depth+1)
 		}
 		walk(n.Get("subflow"), refKey, depth+1)
@@ -354,7 +356,15 @@ func parityMaterialize(n *compile.Node, refKey string, produces []string) (parit
 	if !data.Is(compile.Object) {
 		return parityRoad{}, false
 	}
-	v, _ := data.Interface().(map[string]any)
+	// Only an artifact_materialize node's input is turned into values; the
+	// tool of every other passthrough node is read in place.
+	v := map[string]any{}
+	if tool := data.Get("tool"); tool != nil {
+		v["tool"] = tool.Interface()
+		if s, _ := tool.Str(); s == parityMaterializeTool {
+			v["input"] = data.Get("input").Interface()
+		}
+	}
 	return parityMaterializeValue(n, id, v, produces)
 }
 
@@ -420,7 +430,7 @@ func parityFlows(n *compile.Node, seen map[*compile.Node]bool, visit func(flow *
 	if compile.ComponentType(n) == "Flow" {
 		visit(n)
 	}
-	for _, m := range valEntries(n.Get("$referenced_components")) {
+	for _, m := range membersOf(n.Get("$referenced_components")) {
 		parityFlows(m.Value, seen, visit)
 	}
 	parityFlows(n.Get("subflow"), seen, visit)
@@ -439,30 +449,23 @@ func parityFlowID(flow *compile.Node) string {
 
 // parityWriteDataflow: OAS-RUNTIME-010 on one Flow.
 func parityWriteDataflow(p *Pass, flow *compile.Node) {
-	fed := map[[2]string]bool{}
-	if edges := flow.Get("data_flow_connections"); edges.Is(compile.Array) {
-		for _, e := range edges.Items {
-			if !e.Is(compile.Object) || compile.ComponentType(e) != "DataFlowEdge" {
-				continue
-			}
-			dst, _ := e.Path("destination_node", "$component_ref").Str()
-			if !e.Get("destination_node").Is(compile.Object) {
-				dst = ""
-			}
-			in, _ := e.Get("destination_input").Str()
-			fed[[2]string{dst, in}] = true
-		}
-	}
-	for _, m := range valEntries(flow.Get("$referenced_components")) {
+	var fed map[[2]string]bool // built on the first write node: most flows have none
+	for _, m := range membersOf(flow.Get("$referenced_components")) {
 		node := m.Value
 		if !node.Is(compile.Object) || compile.ComponentType(node) != "ApiNode" {
 			continue
 		}
-		u, _ := node.Get("url").Str()
 		tool, _ := node.Path("data", "tool").Str()
-		inputs := node.Get("inputs")
-		if !strings.Contains(u, parityPassthroughURL) || !node.Get("data").Is(compile.Object) || !parityWriteTools[tool] || !inputs.Is(compile.Array) {
+		if !parityWriteTools[tool] {
 			continue
+		}
+		u, _ := node.Get("url").Str()
+		inputs := node.Get("inputs")
+		if !strings.Contains(u, parityPassthroughURL) || !inputs.Is(compile.Array) {
+			continue
+		}
+		if fed == nil {
+			fed = parityFed(flow)
 		}
 		used := rtPlaceholders(node)
 		for _, in := range inputs.Items {
@@ -478,53 +481,29 @@ func parityWriteDataflow(p *Pass, flow *compile.Node) {
 	}
 }
 
-// parityRiskClass: OAS-RUNTIME-011 on every object of the document.
-func parityRiskClass(p *Pass, root *compile.Node) {
-	compile.WalkNodes(root, func(n *compile.Node) bool {
-		if n.Kind != compile.Object {
-			return true
-		}
-		if rc, _ := n.Path("metadata", "cinatra", "riskClass").Str(); rc != "read_only" {
-			return true
-		}
-		tool, ok := n.Path("data", "tool").Str()
-		if !ok || !(parityWriteTools[tool] || parityWriteVerb.MatchString(tool)) {
-			return true
-		}
-		p.Report(p.Agent.Flow, compile.PointerOf(n.Path("metadata", "cinatra", "riskClass")), RuleOASRuntime011,
-			"this node is labelled riskClass \"read_only\" but calls the writing tool "+strconv.Quote(tool)+"; the approval gate reads riskClass, so the write runs without being gated. Give it a writing risk class (for example \"write_safe\").")
-		return true
-	})
-}
-
-// parityProse: OAS-RUNTIME-012, one finding per prompt string.
-func parityProse(p *Pass, root *compile.Node) {
-	var walk func(n *compile.Node, key string, depth int)
-	walk = func(n *compile.Node, key string, depth int) {
-		if n == nil || depth > compile.MaxDepth {
-			return
-		}
-		switch n.Kind {
-		case compile.String:
-			if !parityProseKeys[key] {
-				return
+// parityFed is the (destination node, input) pairs a Flow's data edges feed.
+func parityFed(flow *compile.Node) map[[2]string]bool {
+	fed := map[[2]string]bool{}
+	if edges := flow.Get("data_flow_connections"); edges.Is(compile.Array) {
+		for _, e := range edges.Items {
+			if !e.Is(compile.Object) || compile.ComponentType(e) != "DataFlowEdge" {
+				continue
 			}
-			for _, tok := range parityLegacyTokens {
-				if strings.Contains(n.Text, tok) {
-					p.Report(p.Agent.Flow, compile.PointerOf(n), RuleOASRuntime012,
-						"the prompt field "+strconv.Quote(key)+" asks the model to call "+strconv.Quote(tok)+" to store its result; the declarative artifact binding (outputs[].cinatra.artifact) or an artifact_materialize node stores it now, and a model-driven write on top of it stores the artifact twice. Take the instruction out of the prompt and bind the output instead.")
-					break
-				}
+			dst, _ := e.Path("destination_node", "$component_ref").Str()
+			if !e.Get("destination_node").Is(compile.Object) {
+				dst = ""
 			}
-		case compile.Array:
-			for _, it := range n.Items {
-				walk(it, key, depth+1)
-			}
-		case compile.Object:
-			for _, m := range valEntries(n) {
-				walk(m.Value, m.Key, depth+1)
-			}
+			in, _ := e.Get("destination_input").Str()
+			fed[[2]string{dst, in}] = true
 		}
 	}
-	walk(root, "$", 0)
+	return fed
+}
+
+// membersOf is the members of an object node; none for anything else.
+func membersOf(n *compile.Node) []compile.Member {
+	if n == nil || n.Kind != compile.Object {
+		return nil
+	}
+	return n.Members
 }

@@ -53,19 +53,14 @@ var (
 // gate does not count (gateBlockers).
 const groupPlatformCI = "platform-ci"
 
-var passPlatformInvariants = &Check{Name: "platform_invariants", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkPlatformInvariants}
-
 func checkPlatformInvariants(p *Pass) {
 	a := p.Agent
 	if a.Flow.Root != nil {
 		slug := platformSlug(a)
-		if !skillIDsExempt[slug] {
-			checkSkillIDs(p)
-		}
+		platformWalk(p, a.Flow.Root, !skillIDsExempt[slug])
 		if creationAgents[slug] {
 			checkCreationPrompts(p)
 		}
-		checkRetiredCRM(p)
 		checkOutputMessageInputs(p)
 	}
 	checkSkillBundle(p)
@@ -95,24 +90,6 @@ var (
 	// blog-text parity test holds free of "skills".
 	blogTextAgents = map[string]bool{"blog-idea-generator-agent": true, "blog-draft-writer-agent": true, "blog-linkedin-writer-agent": true}
 )
-
-// checkSkillIDs: the test looks for the quoted words anywhere in the
-// serialised document, so a key or a string value counts.
-func checkSkillIDs(p *Pass) {
-	compile.WalkNodes(p.Agent.Flow.Root, func(n *compile.Node) bool {
-		for _, m := range n.Members {
-			if m.Key == "skillIds" || m.Key == "skill_ids" {
-				p.Report(p.Agent.Flow, compile.PointerOf(m.Value), RuleOASSkillIDs,
-					"the flow file declares "+strconv.Quote(m.Key)+"; an agent's skills come from the skills catalog (skills_installed_resolve_for_agent), never from oas.json, and the platform's skill-free invariant rejects the file")
-			}
-		}
-		if n.Kind == compile.String && (n.Text == "skillIds" || n.Text == "skill_ids") {
-			p.Report(p.Agent.Flow, compile.PointerOf(n), RuleOASSkillIDs,
-				"the flow file names "+strconv.Quote(n.Text)+"; an agent's skills come from the skills catalog, never from oas.json, and the platform's skill-free invariant rejects the file")
-		}
-		return true
-	})
-}
 
 const creationPromptCap = 400 // UTF-16 code units, as JavaScript counts
 
@@ -197,41 +174,9 @@ var (
 		"lists_members_add", "lists_members_remove", "lists_members_count", "accounts_list", "accounts_get",
 		"accounts_create", "accounts_update", "accounts_delete", "contacts_list", "contacts_get", "contacts_create",
 		"contacts_update", "contacts_delete", "contacts_sources_list"}
-	retiredTypeHints   = []string{"@cinatra-ai/entity-accounts:account", "@cinatra-ai/entity-contacts:contact"}
-	objectsListCRMRe   = regexp.MustCompile(`objects_list[\s\S]{0,120}@cinatra-ai/entity-(accounts:account|contacts:contact)`)
-	retiredCRMVisibles = map[string]bool{"system": true, "user": true, "description": true}
+	retiredTypeHints = []string{"@cinatra-ai/entity-accounts:account", "@cinatra-ai/entity-contacts:contact"}
+	objectsListCRMRe = regexp.MustCompile(`objects_list[\s\S]{0,120}@cinatra-ai/entity-(accounts:account|contacts:contact)`)
 )
-
-// checkRetiredCRM: one finding per string, naming every retired token in it.
-func checkRetiredCRM(p *Pass) {
-	compile.WalkNodes(p.Agent.Flow.Root, func(n *compile.Node) bool {
-		for _, m := range n.Members {
-			if m.Value.Kind != compile.String || !retiredCRMVisibles[m.Key] {
-				continue
-			}
-			text := m.Value.Text
-			var hits []string
-			for _, tok := range retiredCRMPrimitives {
-				if wordIndex(text, tok) {
-					hits = append(hits, tok)
-				}
-			}
-			for _, h := range retiredTypeHints {
-				if strings.Contains(text, h) {
-					hits = append(hits, h)
-				}
-			}
-			if objectsListCRMRe.MatchString(text) {
-				hits = append(hits, "objects_list over a CRM entity type")
-			}
-			if len(hits) > 0 {
-				p.Report(p.Agent.Flow, compile.PointerOf(m.Value), RuleRetiredCRMPrimitive,
-					"the model-visible "+strconv.Quote(m.Key)+" names what the CRM migration retired ("+strings.Join(hits, ", ")+"); a model told to call it fails at run time. Use the crm_* facade (crm_account_search, crm_contact_search, …).")
-			}
-		}
-		return true
-	})
-}
 
 // wordIndex reports whether tok occurs in s with no letter, digit or "_"
 // on either side.

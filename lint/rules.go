@@ -57,8 +57,7 @@ var All = assemble(
 	// Added by the platform since the pin (reference cinatra.md §17.3): the
 	// advisory artifact-parity family of scan-all, and the invariant tests
 	// and CI gates that read a package.
-	reportedBy(passArtifactParity, RuleOASRuntime009, RuleOASRuntime010, RuleOASRuntime011, RuleOASRuntime012),
-	reportedBy(passPlatformInvariants, RuleOASSkillIDs, RuleCreationAgentPromptTooLong, RuleAgentSkillBundle,
+	reportedBy(passPlatform, RuleOASRuntime009, RuleOASRuntime010, RuleOASRuntime011, RuleOASRuntime012, RuleOASSkillIDs, RuleCreationAgentPromptTooLong, RuleAgentSkillBundle,
 		RuleManifestDependenciesMalformed, RuleManifestDependenciesConflict, RuleProducesDependencyMissing,
 		RuleRetiredCRMPrimitive, RuleOutputMessageUnreadInput),
 
