@@ -56,9 +56,7 @@ const groupPlatformCI = "platform-ci"
 func checkPlatformInvariants(p *Pass) {
 	a := p.Agent
 	if a.Flow.Root != nil {
-		slug := platformSlug(a)
-		platformWalk(p, a.Flow.Root, !skillIDsExempt[slug])
-		if creationAgents[slug] {
+		if creationAgents[platformSlug(a)] {
 			checkCreationPrompts(p)
 		}
 		checkOutputMessageInputs(p)

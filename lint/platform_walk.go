@@ -7,45 +7,27 @@ import (
 	"github.com/oastui/oastui/compile"
 )
 
-// platformWalk is the one walk of the flow document for the platform's
-// rules that look at every value: OAS-RUNTIME-011 (every object),
-// OAS-RUNTIME-012 (every string under a prose key, array items taking
-// their array's key), oas_skill_ids (every key and string, unless the
-// agent is exempt) and retired_crm_primitive (strings held directly by a
-// system / user / description member).
-func platformWalk(p *Pass, root *compile.Node, skillIDs bool) {
-	var walk func(n *compile.Node, key string, depth int)
-	walk = func(n *compile.Node, key string, depth int) {
-		if n == nil || depth > compile.MaxDepth {
-			return
-		}
-		switch n.Kind {
-		case compile.String:
-			if skillIDs && (n.Text == "skillIds" || n.Text == "skill_ids") {
-				p.Report(p.Agent.Flow, compile.PointerOf(n), RuleOASSkillIDs,
-					"the flow file names "+strconv.Quote(n.Text)+"; an agent's skills come from the skills catalog, never from oas.json, and the platform's skill-free invariant rejects the file")
-			}
-			if isProseKey(key) {
-				for _, tok := range parityLegacyTokens {
-					if strings.Contains(n.Text, tok) {
-						p.Report(p.Agent.Flow, compile.PointerOf(n), RuleOASRuntime012,
-							"the prompt field "+strconv.Quote(key)+" asks the model to call "+strconv.Quote(tok)+" to store its result; the declarative artifact binding (outputs[].cinatra.artifact) or an artifact_materialize node stores it now, and a model-driven write on top of it stores the artifact twice. Take the instruction out of the prompt and bind the output instead.")
-						break
-					}
-				}
-			}
-		case compile.Array:
-			for _, it := range n.Items {
-				walk(it, key, depth+1)
-			}
-		case compile.Object:
-			platformObject(p, n, skillIDs)
-			for _, m := range n.Members {
-				walk(m.Value, m.Key, depth+1)
+// The platform's rules that look at every value ride the validator's one
+// walk of the flow document (rtWalk.str and rtWalk.object call these):
+// OAS-RUNTIME-011 (every object), OAS-RUNTIME-012 (every string under a
+// prose key, array items taking their array's key), oas_skill_ids (every
+// key and string, unless the agent is exempt) and retired_crm_primitive
+// (strings held directly by a system / user / description member).
+
+func platformString(p *Pass, n *compile.Node, key string, skillIDs bool) {
+	if skillIDs && (n.Text == "skillIds" || n.Text == "skill_ids") {
+		p.Report(p.Agent.Flow, compile.PointerOf(n), RuleOASSkillIDs,
+			"the flow file names "+strconv.Quote(n.Text)+"; an agent's skills come from the skills catalog, never from oas.json, and the platform's skill-free invariant rejects the file")
+	}
+	if isProseKey(key) {
+		for _, tok := range parityLegacyTokens {
+			if strings.Contains(n.Text, tok) {
+				p.Report(p.Agent.Flow, compile.PointerOf(n), RuleOASRuntime012,
+					"the prompt field "+strconv.Quote(key)+" asks the model to call "+strconv.Quote(tok)+" to store its result; the declarative artifact binding (outputs[].cinatra.artifact) or an artifact_materialize node stores it now, and a model-driven write on top of it stores the artifact twice. Take the instruction out of the prompt and bind the output instead.")
+				break
 			}
 		}
 	}
-	walk(root, "$", 0)
 }
 
 func platformObject(p *Pass, n *compile.Node, skillIDs bool) {
