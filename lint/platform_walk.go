@@ -31,21 +31,29 @@ func platformString(p *Pass, n *compile.Node, key string, skillIDs bool) {
 }
 
 func platformObject(p *Pass, n *compile.Node, skillIDs bool) {
+	var meta *compile.Node
 	for _, m := range n.Members {
-		if skillIDs && (m.Key == "skillIds" || m.Key == "skill_ids") {
-			p.Report(p.Agent.Flow, compile.PointerOf(m.Value), RuleOASSkillIDs,
-				"the flow file declares "+strconv.Quote(m.Key)+"; an agent's skills come from the skills catalog (skills_installed_resolve_for_agent), never from oas.json, and the platform's skill-free invariant rejects the file")
-		}
-		if m.Value.Kind == compile.String && isLLMVisibleKey(m.Key) {
-			retiredCRM(p, m.Key, m.Value)
+		switch m.Key {
+		case "skillIds", "skill_ids":
+			if skillIDs {
+				p.Report(p.Agent.Flow, compile.PointerOf(m.Value), RuleOASSkillIDs,
+					"the flow file declares "+strconv.Quote(m.Key)+"; an agent's skills come from the skills catalog (skills_installed_resolve_for_agent), never from oas.json, and the platform's skill-free invariant rejects the file")
+			}
+		case "system", "user", "description":
+			if m.Value.Kind == compile.String {
+				retiredCRM(p, m.Key, m.Value)
+			}
+		case "metadata":
+			meta = m.Value
 		}
 	}
-	if meta := n.Get("metadata"); meta != nil {
-		if rc, _ := meta.Path("cinatra", "riskClass").Str(); rc == "read_only" {
-			if tool, ok := n.Path("data", "tool").Str(); ok && (parityWriteTools[tool] || parityWriteVerb.MatchString(tool)) {
-				p.Report(p.Agent.Flow, compile.PointerOf(meta.Path("cinatra", "riskClass")), RuleOASRuntime011,
-					"this node is labelled riskClass \"read_only\" but calls the writing tool "+strconv.Quote(tool)+"; the approval gate reads riskClass, so the write runs without being gated. Give it a writing risk class (for example \"write_safe\").")
-			}
+	if meta == nil {
+		return
+	}
+	if rc, _ := meta.Path("cinatra", "riskClass").Str(); rc == "read_only" {
+		if tool, ok := n.Path("data", "tool").Str(); ok && (parityWriteTools[tool] || parityWriteVerb.MatchString(tool)) {
+			p.Report(p.Agent.Flow, compile.PointerOf(meta.Path("cinatra", "riskClass")), RuleOASRuntime011,
+				"this node is labelled riskClass \"read_only\" but calls the writing tool "+strconv.Quote(tool)+"; the approval gate reads riskClass, so the write runs without being gated. Give it a writing risk class (for example \"write_safe\").")
 		}
 	}
 }
@@ -118,5 +126,3 @@ func isProseKey(k string) bool {
 	}
 	return false
 }
-
-func isLLMVisibleKey(k string) bool { return k == "system" || k == "user" || k == "description" }
