@@ -33,9 +33,15 @@ var siblingSkipDirs = stringSet("node_modules", ".git", ".hg", ".svn", "dist", "
 var siblingBinaryExt = stringSet(".png", ".jpg", ".jpeg", ".gif", ".webp", ".ico", ".bmp", ".tif", ".tiff", ".pdf",
 	".zip", ".gz", ".tgz", ".tar", ".bz2", ".xz", ".7z", ".rar", ".jar", ".war", ".woff", ".woff2", ".ttf",
 	".otf", ".eot", ".mp3", ".mp4", ".mov", ".avi", ".wav", ".ogg", ".webm", ".flac", ".so", ".dylib", ".dll",
-	".exe", ".bin", ".class", ".o", ".a", ".wasm", ".pyc", ".sqlite", ".db", ".lockb", ".p12", ".pfx", ".der")
+	".exe", ".bin", ".class", ".o", ".a", ".wasm", ".pyc", ".sqlite", ".db", ".lockb", ".p12", ".pfx", ".der",
+	".dat") // .dat: the platform's sibling scan skips it too (reference cinatra.md §17.3)
 
-var siblingLockfiles = stringSet("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock")
+// siblingLockfiles: npm's, yarn's, pnpm's and bun's, and the ones the
+// platform's sibling scan (packages/agents/src/scan-package-siblings.ts,
+// known through reference cinatra.md §17.3 only) added: composer, bundler,
+// cargo, poetry and uv.
+var siblingLockfiles = stringSet("package-lock.json", "npm-shrinkwrap.json", "yarn.lock", "pnpm-lock.yaml", "bun.lock",
+	"composer.lock", "Gemfile.lock", "Cargo.lock", "poetry.lock", "uv.lock")
 
 func stringSet(xs ...string) map[string]bool {
 	m := make(map[string]bool, len(xs))

@@ -143,3 +143,29 @@ func TestFilesIncludesLoadedChildren(t *testing.T) {
 		t.Errorf("Files() lacks the loaded child's flow: %q", a.Files())
 	}
 }
+
+// TestSiblingPlatformLists: the lockfiles and the binary extension the
+// platform's sibling scan added since the pin (reference cinatra.md §17.3).
+func TestSiblingPlatformLists(t *testing.T) {
+	files := map[string]string{"package.json": `{"name":"@acme/pkg","version":"1.0.0"}`, "cinatra/oas.json": okFlow, "table.dat": "\x00\x01"}
+	locks := []string{"composer.lock", "Gemfile.lock", "Cargo.lock", "poetry.lock", "uv.lock"}
+	for _, l := range locks {
+		files[l] = "lock\n"
+	}
+	a, err := Load(writePkg(t, files), LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	seen := map[string]SiblingFile{}
+	for _, f := range a.Siblings.Files {
+		seen[f.Rel] = f
+	}
+	for _, l := range locks {
+		if !seen[l].Lockfile {
+			t.Errorf("%s is a lockfile", l)
+		}
+	}
+	if seen["table.dat"].Skipped != SiblingBinaryExt {
+		t.Errorf("table.dat: skipped %q, want %q", seen["table.dat"].Skipped, SiblingBinaryExt)
+	}
+}

@@ -21,7 +21,7 @@ var (
 	RuleDataFlowTypeIncompatible = &Rule{Code: "dataflow_type_incompatible", Severity: compile.Blocker, Group: "flowgraph",
 		Doc: "E3: a data edge connects an output to an input whose type it cannot be cast to (spec §Type compatibility)"}
 	RuleDataFlowInputUnsatisfied = &Rule{Code: "dataflow_input_unsatisfied", Severity: compile.Warning, Group: "flowgraph",
-		Doc: "E4: an input without a default has no producer on some control path that reaches its node; WayFlow refuses such a flow"}
+		Doc: "E4: an input without a default has no producer on some control path that reaches its node; WayFlow refuses to mount such a flow (a blocker in the cinatra profile, as the platform's mount contract test has it; a warning in agentspec)"}
 	RuleDataFlowEmptyList = &Rule{Code: "dataflow_empty_list", Severity: compile.Warning, Group: "flowgraph",
 		Doc: "E5: data_flow_connections is [] (spec: no data edges at all) — WayFlow reads it as null (name-based data flow); write null or the edges"}
 	RuleDataEdgeDuplicate = &Rule{Code: "data_edge_duplicate", Severity: compile.Warning, Group: "flowgraph",
@@ -229,6 +229,12 @@ func unsatisfiedInputs(p *Pass, m *compile.FlowModel) {
 				}
 				p.Report(p.Agent.Flow, n.Pointer, RuleDataFlowInputUnsatisfied, fmt.Sprintf(
 					"input %q of %q in flow %q has no default and %s", title, n.Label(), m.Label(), how))
+				if p.Agent.Profile == compile.ProfileCinatra {
+					// The platform's severity: wayflowcore refuses to mount
+					// such a flow (cinatra-ai/email-outreach-agent
+					// tests/wayflow-mount-contract.test.mjs @ca080d7a).
+					p.found[len(p.found)-1].Severity = compile.Blocker
+				}
 			}
 		}
 	}

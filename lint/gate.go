@@ -77,11 +77,29 @@ func deterministicGate(a *compile.Agent, cfg *Config, inline *inlineIgnores, fou
 	fs, _ := cfg.apply(a, inline, found)
 	var blockers []Finding
 	for _, f := range fs {
-		if f.Severity == compile.Blocker {
+		if f.Severity == compile.Blocker && groupOf(f.Code) != groupPlatformCI {
 			f.Message = present.Lines(f.Message)
 			f.Group = groupOf(f.Code)
 			blockers = append(blockers, f)
 		}
 	}
 	return Gate{Blockers: compile.SortFindings(blockers)}
+}
+
+// gateBlockers are the blockers that stop a compile: all but those of the
+// platform's CI gates and invariant tests (group platform-ci), which the
+// platform raises in its repository CI and at install, never when it
+// compiles an agent (agent_source_compile) — oastui reports them, the gate
+// lets the agent through as the platform does.
+func gateBlockers(bs []Finding) []Finding {
+	out := bs[:0:0]
+	for _, f := range bs {
+		if groupOf(f.Code) != groupPlatformCI {
+			out = append(out, f)
+		}
+	}
+	if len(out) == len(bs) {
+		return bs
+	}
+	return out
 }

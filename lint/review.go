@@ -107,7 +107,7 @@ func Run(a *compile.Agent, opts Options) Review {
 	if opts.Mode == ModeAdvisory || opts.Mode == ModeFull {
 		r.Gate = deterministicGate(a, opts.Config, inline, checked)
 	} else { // the review is the deterministic one
-		r.Gate = Gate{Blockers: r.Blockers}
+		r.Gate = Gate{Blockers: gateBlockers(r.Blockers)}
 	}
 	return r
 }

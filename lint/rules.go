@@ -55,6 +55,15 @@ var All = assemble(
 	reportedBy(passStartNodeInputs, RuleStartNodeInputsWithoutRequired),
 	reportedBy(passURLs, RuleUntrustedExternalURL),
 
+	// Added by the platform since the pin (reference cinatra.md §17.3): the
+	// advisory artifact-parity family of scan-all, and the invariant tests
+	// and CI gates that read a package.
+	// (OAS-RUNTIME-011, 012, oas_skill_ids and retired_crm_primitive ride
+	// the validator's walk: listed with it below.)
+	reportedBy(passPlatform, RuleOASRuntime009, RuleOASRuntime010, RuleCreationAgentPromptTooLong, RuleAgentSkillBundle,
+		RuleManifestDependenciesMalformed, RuleManifestDependenciesConflict, RuleProducesDependencyMissing,
+		RuleOutputMessageUnreadInput),
+
 	// Credentials, both profiles.
 	reportedBy(passLiteralSecrets, RuleLiteralCredentialDetected, RuleCredentialInDescription),
 	reportedBy(passSiblingFiles, RuleLiteralCredentialInSiblingFile, RulePackageEnvFileForbidden, RulePackageFileTooLargeToScan),
@@ -72,7 +81,10 @@ var All = assemble(
 		RuleObjectTypeNamespace, RuleObjectTypeRetired, RuleInputMessageWithoutOutput,
 		RuleOASLLM001, RuleOASLLM002, RuleOASLLM003, RuleOASLLM004,
 		RuleOASRuntime001, RuleOASRuntime002, RuleOASRuntime003, RuleOASRuntime004, RuleOASRuntime005,
-		RuleOASRuntime006, RuleOASRuntime007, RuleOASRuntime008, RuleOASRuntime013),
+		RuleOASRuntime006, RuleOASRuntime007, RuleOASRuntime008, RuleOASRuntime013,
+		// the platform's rules that look at every value, on the same walk
+		// (platform_walk.go)
+		RuleOASRuntime011, RuleOASRuntime012, RuleOASSkillIDs, RuleRetiredCRMPrimitive),
 
 	// Prompts and the ContextOS budget (issue 16).
 	reportedBy(passPromptBudget, RulePromptBudgetExceeded),

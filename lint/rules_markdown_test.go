@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-//go:generate go test -run TestRulesDoc -update .
+//go:generate go test -run TestRulesDoc|TestParityDoc -update .
 
 // RuleExample is an excerpt of a file that shows a rule: the file (a path
 // relative to the repository), the line the excerpt starts at, the lines,

@@ -41,14 +41,21 @@ var (
 // single walk (002, 003, 008, 013).
 type rtWalk struct {
 	v *valCtx
+	// skillIDs: the walk also reports oas_skill_ids (the agent is not one
+	// the skill-free invariant exempts). The walk serves the platform's
+	// rules that look at every value (platform_walk.go).
+	skillIDs bool
 }
 
-func newRtWalk(v *valCtx) *rtWalk { return &rtWalk{v: v} }
+func newRtWalk(v *valCtx) *rtWalk {
+	return &rtWalk{v: v, skillIDs: !skillIDsExempt[platformSlug(v.p.Agent)]}
+}
 
 func (r *rtWalk) report(ptr string, rule *Rule, msg string) { r.v.report(ptr, rule, msg) }
 
 // str: OAS-RUNTIME-002.
 func (r *rtWalk) str(n *compile.Node, path valPath) {
+	platformString(r.v.p, n, path.lastKey(), r.skillIDs)
 	if !strings.Contains(n.Text, "{{") {
 		return
 	}
@@ -102,6 +109,7 @@ func rtFindJsTernary(text string) string {
 
 // object: OAS-RUNTIME-003, 008, 013 on every object.
 func (r *rtWalk) object(n *compile.Node, ct string, titleN, typeN *compile.Node, path valPath) {
+	platformObject(r.v.p, n, r.skillIDs)
 	if title, ok := titleN.Str(); ok {
 		if typ, ok := typeN.Str(); ok && typ == "number" {
 			r.floatDefault(n, title, path)

@@ -26,9 +26,12 @@ type rvExpected struct {
 		Warnings    []rvRefFinding `json:"warnings"`
 		Suggestions []rvRefFinding `json:"suggestions"`
 	} `json:"review"`
-	Trivial      bool              `json:"trivial"`
-	PackageScans []rvRefFinding    `json:"packageScans"`
-	ContextSlots []json.RawMessage `json:"contextSlots"`
+	Trivial      bool           `json:"trivial"`
+	PackageScans []rvRefFinding `json:"packageScans"`
+	// ArtifactParity is what scanOasForArtifactParityFindings returns on
+	// the agent (OAS-RUNTIME-009…012).
+	ArtifactParity []rvRefFinding    `json:"artifactParity"`
+	ContextSlots   []json.RawMessage `json:"contextSlots"`
 }
 
 type rvCorpusAgent struct {
@@ -175,6 +178,14 @@ func TestCorpusLintAddsOnlyDocumentedDeviations(t *testing.T) {
 			// the review's buckets, and its package scans (reference §7)
 			for _, w := range append(append(append(ex.Blockers, ex.Warnings...), ex.Suggestions...), ca.Expected.PackageScans...) {
 				ref[w.Code+" "+w.Severity+" "+rvPointer(w.Location)] = true
+			}
+			// the artifact-parity family, and what the platform's invariant
+			// tests and CI gates raise on the agent (platform_corpus_test.go)
+			for _, w := range ca.Expected.ArtifactParity {
+				ref[w.Code+" "+w.Severity+" "+rvPointer(w.Location)] = true
+			}
+			for _, k := range platformRaisedOnCorpus[ca.Slug] {
+				ref[k.key()] = true
 			}
 			for _, f := range r.Findings {
 				if ref[f.Code+" "+string(f.Severity)+" "+f.Location] {

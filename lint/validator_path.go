@@ -20,6 +20,17 @@ type valTok struct {
 func (p valPath) key(k string) valPath { return append(p, valTok{key: k, idx: -1}) }
 func (p valPath) index(i int) valPath  { return append(p, valTok{idx: i}) }
 
+// lastKey is the key of the nearest member the path goes through (array
+// items take their array's key), "$" at the root.
+func (p valPath) lastKey() string {
+	for i := len(p) - 1; i >= 0; i-- {
+		if p[i].idx < 0 {
+			return p[i].key
+		}
+	}
+	return "$"
+}
+
 // pointer is the RFC 6901 JSON Pointer.
 func (p valPath) pointer() string {
 	var b strings.Builder

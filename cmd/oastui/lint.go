@@ -35,6 +35,9 @@ type lintFlags struct {
 	baseline string // --baseline FILE: leave out the findings it holds
 	// --new-from-rev REV: leave out the findings REV has (lint_newfromrev.go)
 	newFromRev string
+	// --gate NAME: only what one of the platform's views reports
+	// (lint.Gates: scan-all, compile, creation-review)
+	gate string
 
 	formatter report.Formatter // set by `oastui baseline` instead of --format
 	fixes     fixFlags         // --fix, --dry-run, --diff (lint_fix.go)
@@ -83,7 +86,14 @@ what remains (exit code from it); stderr says "fixed N findings in M
 files; K skipped: reasons" (a fix touching bytes another fix touches is
 skipped, never merged; a file changed on disk since it was read is not
 written: exit 2). --fix --dry-run, or --diff, prints the unified diff and
-writes nothing.`,
+writes nothing.
+
+--gate NAME reports only what one of the platform's own views of the agent
+reports, at the platform's severities (docs/gates.md): scan-all (the
+/api/oas-lint/scan-all endpoint the lint-policy agent and the fleet
+dashboard call), compile (what agent_source_compile and publish refuse:
+blockers only) or creation-review (the lint lane of agent_creation_review).
+Without it, lint reports its wider set.`,
 		Args: cobra.ArbitraryArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
 			if len(args) == 0 {
@@ -94,6 +104,8 @@ writes nothing.`,
 	}
 	addCIFlags(cmd, &fl)
 	f := cmd.Flags()
+	f.StringVar(&fl.gate, "gate", "", "only what one of the platform's views reports: "+strings.Join(lint.GateNames(), "|"))
+	mustRegister(cmd, "gate", completeValues(lint.GateNames()...))
 	addIOFlags(f, &fl.ioFlags)
 	addFixFlags(cmd, &fl.fixes)
 	f.StringVar(&fl.registry, "registry", "", "global component registry file (default: the _shared/cinatra/components.json of each agent's tree, agents/ or extensions/, else the built-in one)")
@@ -141,6 +153,12 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 		profile = compile.Profile(fl.profile)
 	default:
 		return usageErrorf("--profile must be cinatra or agentspec (got %q)", fl.profile)
+	}
+	var gate *lint.GateView
+	if fl.gate != "" {
+		if gate = lint.LookupGate(fl.gate); gate == nil {
+			return usageErrorf("--gate must be one of %s (got %q)", strings.Join(lint.GateNames(), ", "), fl.gate)
+		}
 	}
 	if _, ok := lint.ParseMode(fl.mode); !ok {
 		return usageErrorf("--mode must be deterministic, advisory or full (got %q)", fl.mode)
@@ -271,6 +289,9 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 				suppressed = append(suppressed, sf)
 			}
 		}
+	}
+	if gate != nil { // one of the platform's views: its rules at its severities, nothing else
+		all = gate.Apply(all)
 	}
 	all = compile.SortFindings(all)
 	all, baselined := ci.filterBaseline(all)

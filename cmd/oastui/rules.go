@@ -36,37 +36,120 @@ func ruleEntries() []ruleEntry {
 
 func newRulesCmd() *cobra.Command {
 	var format string
+	var parity bool
 	cmd := &cobra.Command{
-		Use:   "rules",
-		Short: "List every rule oastui reports, with its severity, group, profiles, tags and doc",
+		Use:   "rules [CODE]",
+		Short: "List every rule oastui reports, explain one, or print the parity table with the platform",
 		Long: "rules lists every finding code oastui can report, in the order of its rule list: the codes\n" +
 			"raised while loading, then each check's rules. The severity is the default; .oastui.yaml may\n" +
 			"change it. --format json prints an array of objects (code, severity, group, profiles, tags, doc,\n" +
 			"fixable, fixes). A fixable rule's findings carry automatic fixes (`oastui lint --fix`);\n" +
-			"the others have no safe mechanical fix.",
-		Args: cobra.NoArgs,
+			"the others have no safe mechanical fix.\n\n" +
+			"rules CODE explains one rule: what it reports, its fixes, and the platform checks it\n" +
+			"reproduces with their source (repository, path, commit, identifier).\n\n" +
+			"rules --parity prints the parity table (lint/parity.json, docs/parity.md): every check the\n" +
+			"platform runs or pins in a test, in every place, with its source and the oastui rules that\n" +
+			"reproduce it or the reason none does; --format json prints its rows.",
+		Args: cobra.MaximumNArgs(1),
 		RunE: func(cmd *cobra.Command, args []string) error {
+			if format != "text" && format != "json" {
+				return usageErrorf("rules: unknown --format %q (text or json)", format)
+			}
+			var v any
+			var text func(io.Writer) error
+			switch {
+			case parity && len(args) > 0:
+				return usageErrorf("rules: --parity takes no CODE")
+			case parity:
+				rows := lint.Parity()
+				v, text = rows, func(w io.Writer) error { return lint.WriteParityText(w, rows) }
+			case len(args) == 1:
+				e, ok := ruleExplanation(args[0])
+				if !ok {
+					return usageErrorf("rules: no rule %q (oastui rules lists them)", args[0])
+				}
+				v, text = e, func(w io.Writer) error { return writeRuleExplanation(w, e) }
+			default:
+				rs := ruleEntries()
+				v, text = rs, func(w io.Writer) error { return writeRulesText(w, rs) }
+			}
 			var err error
-			switch format {
-			case "text":
-				err = writeRulesText(cmd.OutOrStdout(), ruleEntries())
-			case "json":
+			if format == "json" {
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetEscapeHTML(false)
 				enc.SetIndent("", "  ")
-				err = enc.Encode(ruleEntries())
-			default:
-				return usageErrorf("rules: unknown --format %q (text or json)", format)
+				err = enc.Encode(v)
+			} else {
+				err = text(cmd.OutOrStdout())
 			}
 			if err != nil {
 				return internalErrorf("rules: %v", err)
 			}
 			return nil
 		},
+		ValidArgsFunction: func(*cobra.Command, []string, string) ([]string, cobra.ShellCompDirective) {
+			codes := make([]string, len(lint.All))
+			for i, r := range lint.All {
+				codes[i] = r.Code
+			}
+			return codes, cobra.ShellCompDirectiveNoFileComp
+		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().BoolVar(&parity, "parity", false, "print the parity table with the platform's checks")
 	mustRegister(cmd, "format", completeValues("text", "json"))
 	return cmd
+}
+
+// ruleExplained is `oastui rules CODE`: the rule and the platform checks
+// it reproduces.
+type ruleExplained struct {
+	ruleEntry
+	Platform []lint.ParityRow `json:"platform"` // [] for a rule of oastui's own
+	DocURL   string           `json:"docUrl"`
+}
+
+func ruleExplanation(code string) (ruleExplained, bool) {
+	r := lint.LookupRule(code)
+	if r == nil {
+		return ruleExplained{}, false
+	}
+	for _, e := range ruleEntries() {
+		if e.Code == r.Code {
+			rows := lint.ParityOf(r.Code)
+			if rows == nil {
+				rows = []lint.ParityRow{}
+			}
+			return ruleExplained{ruleEntry: e, Platform: rows, DocURL: lint.RulesDocURL + "#" + r.Anchor()}, true
+		}
+	}
+	return ruleExplained{}, false
+}
+
+func writeRuleExplanation(w io.Writer, e ruleExplained) error {
+	var b strings.Builder
+	fmt.Fprintf(&b, "%s  %s  %s  %s\n\n%s\n", e.Code, e.Severity, e.Group, strings.Join(e.Profiles, ","), e.Doc)
+	if len(e.Fixes) > 0 {
+		fmt.Fprintf(&b, "\nautomatic fixes (oastui lint --fix applies the first):\n")
+		for _, f := range e.Fixes {
+			fmt.Fprintf(&b, "  - %s\n", f)
+		}
+	}
+	if len(e.Platform) == 0 {
+		b.WriteString("\nplatform: none — a rule of oastui's own (the platform runs no such check; docs/parity.md)\n")
+	} else {
+		b.WriteString("\nplatform checks it reproduces:\n")
+		var rows strings.Builder
+		if err := lint.WriteParityText(&rows, e.Platform); err != nil {
+			return err
+		}
+		for _, l := range strings.Split(strings.TrimRight(rows.String(), "\n"), "\n") {
+			b.WriteString("  " + l + "\n")
+		}
+	}
+	fmt.Fprintf(&b, "\n%s\n", e.DocURL)
+	_, err := io.WriteString(w, b.String())
+	return err
 }
 
 // writeRulesText prints two lines a rule:

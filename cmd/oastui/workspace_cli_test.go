@@ -27,7 +27,12 @@ func workspaceTree(t *testing.T, workerVersion string) string {
 	}
 	boss := filepath.Join(root, "acme", "boss", "package.json")
 	src, _ := os.ReadFile(boss)
-	os.WriteFile(boss, []byte(strings.Replace(string(src), `"cinatra": {`, `"cinatra": {"agentDependencies": {"@acme/ghost": "^1.0.0"},`, 1)), 0o644)
+	// ghost in both vocabularies: a legacy edge the canonical list drops is
+	// manifest_dependencies_conflict, not what this tree is about
+	ghost := `{"packageName": "@acme/ghost", "edgeType": "runtime", "versionConstraint": {"kind": "semver-range", "range": "^1.0.0"}, "requirement": "required", "kind": "agent"}, `
+	withGhost := strings.Replace(string(src), `"cinatra": {`, `"cinatra": {"agentDependencies": {"@acme/ghost": "^1.0.0"},`, 1)
+	withGhost = strings.Replace(withGhost, `"dependencies": [`, `"dependencies": [`+ghost, 1)
+	os.WriteFile(boss, []byte(withGhost), 0o644)
 	pkg := filepath.Join(root, "acme", "worker", "package.json")
 	src, _ = os.ReadFile(pkg)
 	os.WriteFile(pkg, []byte(strings.Replace(string(src), `"version": "0.1.0"`, `"version": "`+workerVersion+`"`, 1)), 0o644)
@@ -73,7 +78,7 @@ func TestLintTreeWorkspace(t *testing.T) {
 	}
 	lines := strings.Split(strings.TrimSpace(out), "\n") // worst first
 	if len(lines) != 4 || !strings.Contains(lines[0], "worker") || !strings.Contains(lines[0], "blocked") ||
-		!strings.Contains(lines[1], "boss") || !strings.Contains(lines[1], "0 blockers, 2 warnings") ||
+		!strings.Contains(lines[1], "boss") || !strings.Contains(lines[1], "0 blockers, 3 warnings") ||
 		!strings.Contains(lines[3], "3 agents: 0 do not parse or load") {
 		t.Errorf("summary:\n%s", out)
 	}
@@ -107,6 +112,7 @@ func TestWorkspaceIgnores(t *testing.T) {
 	root := workspaceTree(t, "0.1.0")
 	cfg := `ignores:
   - {rule: workspace_child_missing, file: agents/acme/boss/package.json, pointer: /cinatra/agentDependencies, reason: installed from the registry}
+  - {rule: workspace_child_missing, file: agents/acme/boss/package.json, pointer: /cinatra/dependencies/0, reason: installed from the registry}
   - {rule: workspace_dependency_cycle, file: agents/acme/lone/package.json, reason: nothing to silence}
 `
 	os.WriteFile(filepath.Join(filepath.Dir(root), ".oastui.yaml"), []byte(cfg), 0o644)

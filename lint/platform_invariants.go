@@ -1,0 +1,420 @@
+package lint
+
+import (
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"unicode/utf16"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/lint/fix"
+)
+
+// The platform's repository-wide invariant tests and CI gates that read an
+// agent package (reference cinatra.md §17.3). Each is a blocker: the
+// platform's CI fails on it. The messages are ours; the sources:
+//
+//   - skill-free invariant: cinatra-ai/cinatra
+//     packages/agents/src/__tests__/oas-skill-free.test.ts @4761c48a
+//   - no skill bundle: packages/extensions/src/__tests__/blog-text-parity.test.ts
+//     @01fc5eed (cinatra#2086/#2090 S3)
+//   - produces dependency edge: scripts/audit/extension-produces-deps-gate.mjs
+//     @73049e5c (cinatra#2537)
+//   - the two dependency vocabularies: packages/extensions/src/manifest-dependencies.ts
+//     @496336f8 (parseManifestDependencyEdges), enumerations from
+//     packages/extensions/src/canonical-types.ts
+//   - retired CRM primitives: scripts/audit/oas-banned-primitives-gate.mjs @a75fee7c
+
+var (
+	RuleOASSkillIDs = &Rule{Code: "oas_skill_ids", Severity: compile.Blocker, Group: groupPlatformCI,
+		Doc: `the flow file names "skillIds" or "skill_ids" (as a key or a string); skills are resolved from the catalog, never from oas.json (the platform's skill-free invariant; lint-policy-agent, auditor-agent and skill-recommender-agent are exempt)`}
+	RuleCreationAgentPromptTooLong = &Rule{Code: "creation_agent_prompt_too_long", Severity: compile.Blocker, Group: groupPlatformCI,
+		Doc: "a system / user / prompt_template / instructions string over 400 characters in one of the four creation agents (security-reviewer, code-reviewer, planner, author): their methodology lives in catalog skills (Jinja-only strings are exempt)"}
+	RuleAgentSkillBundle = &Rule{Code: "agent_skill_bundle", Severity: compile.Blocker, Group: groupPlatformCI,
+		Doc:       "an agent package ships a skills/ bundle (or package.json#files lists it for the three blog text agents the platform pins): an agent extension folds its rules into its own bridge node's data.system (cinatra#2090 S3)",
+		AutoFixes: []string{`remove "skills" from package.json#files`}}
+	RuleProducesDependencyMissing = &Rule{Code: "produces_dependency_missing", Severity: compile.Blocker, Group: groupPlatformCI,
+		Doc:       `a cinatra.produces extension that the package does not declare in cinatra.dependencies as a required, non-peer edge of kind "artifact", so installing the agent never installs the artifact (cinatra#2537)`,
+		AutoFixes: []string{`add a required runtime artifact edge (range "*") to cinatra.dependencies`}}
+	RuleManifestDependenciesConflict = &Rule{Code: "manifest_dependencies_conflict", Severity: compile.Blocker, Group: groupPlatformCI,
+		Doc:       "package.json's cinatra.agentDependencies (legacy map) names a package that cinatra.dependencies (canonical) drops or declares as optional or peer; the installer refuses the manifest (CONFLICT)",
+		AutoFixes: []string{"add the legacy entry to cinatra.dependencies as a required runtime edge with its range"}}
+	RuleManifestDependenciesMalformed = &Rule{Code: "manifest_dependencies_malformed", Severity: compile.Blocker, Group: groupPlatformCI,
+		Doc: "package.json's cinatra.dependencies or cinatra.agentDependencies is null or of the wrong shape, has an entry the installer cannot read, names the package itself, or names a package twice (MALFORMED)"}
+	RuleOutputMessageUnreadInput = &Rule{Code: "output_message_unread_input", Severity: compile.Blocker, Group: groupPlatform,
+		Doc: "an OutputMessageNode declares an input its message template never names ({# … #} comments do not count); pyagentspec refuses the unknown input descriptor at mount (the platform's mount contract)"}
+	RuleRetiredCRMPrimitive = &Rule{Code: "retired_crm_primitive", Severity: compile.Blocker, Group: groupPlatformCI,
+		Doc: "a system / user / description string names a retired CRM primitive (lists_*, accounts_*, contacts_*), a legacy @cinatra-ai/entity-{accounts,contacts} typeHint, or objects_list over one; route through the crm_* facade"}
+)
+
+// groupPlatformCI is the group of the rules of the platform's CI gates,
+// invariant tests and install-time manifest reader: blockers the compile
+// gate does not count (gateBlockers).
+const groupPlatformCI = "platform-ci"
+
+func checkPlatformInvariants(p *Pass) {
+	a := p.Agent
+	if a.Flow.Root != nil {
+		if creationAgents[platformSlug(a)] {
+			checkCreationPrompts(p)
+		}
+		checkOutputMessageInputs(p)
+	}
+	checkSkillBundle(p)
+	deps := checkManifestDependencies(p)
+	checkProducesDependency(p, deps)
+}
+
+// platformSlug is the agent's folder name (extensions/<vendor>/<slug>), the
+// name the platform's tests scope by; without a folder, package.json's name
+// after its scope.
+func platformSlug(a *compile.Agent) string {
+	if a.Dir != "" {
+		return filepath.Base(a.Dir)
+	}
+	if a.Package != nil {
+		if n, ok := a.Package.Root.Get("name").Str(); ok {
+			return packageSlug(n)
+		}
+	}
+	return ""
+}
+
+var (
+	skillIDsExempt = map[string]bool{"lint-policy-agent": true, "auditor-agent": true, "skill-recommender-agent": true}
+	creationAgents = map[string]bool{"security-reviewer-agent": true, "code-reviewer-agent": true, "planner-agent": true, "author-agent": true}
+	// blogTextAgents are the agents whose package.json#files the platform's
+	// blog-text parity test holds free of "skills".
+	blogTextAgents = map[string]bool{"blog-idea-generator-agent": true, "blog-draft-writer-agent": true, "blog-linkedin-writer-agent": true}
+)
+
+const creationPromptCap = 400 // UTF-16 code units, as JavaScript counts
+
+var (
+	creationPromptKeys = map[string]bool{"system": true, "user": true, "prompt_template": true, "prompttemplate": true, "instructions": true}
+	jinjaPlaceholderRe = regexp.MustCompile(`(?s)\{\{.*?\}\}`)
+)
+
+func checkCreationPrompts(p *Pass) {
+	var walk func(n *compile.Node, depth int)
+	walk = func(n *compile.Node, depth int) {
+		if n == nil || depth > 12 {
+			return
+		}
+		switch n.Kind {
+		case compile.Array:
+			for _, it := range n.Items {
+				walk(it, depth+1)
+			}
+		case compile.Object:
+			for _, m := range n.Members {
+				v := m.Value
+				if v.Kind != compile.String {
+					walk(v, depth+1)
+					continue
+				}
+				if !creationPromptKeys[strings.ToLower(m.Key)] {
+					continue
+				}
+				if l := utf16Len(v.Text); l > creationPromptCap && strings.TrimSpace(jinjaPlaceholderRe.ReplaceAllString(v.Text, "")) != "" {
+					p.Report(p.Agent.Flow, compile.PointerOf(v), RuleCreationAgentPromptTooLong,
+						strconv.Quote(m.Key)+" is "+strconv.Itoa(l)+" characters; the four creation agents keep their prompts under "+strconv.Itoa(creationPromptCap)+
+							" characters and load their methodology from catalog skills (the platform's skill-free invariant). Move the methodology into a skill and keep a thin dispatcher here.")
+				}
+			}
+		}
+	}
+	walk(p.Agent.Flow.Root, 0)
+}
+
+func utf16Len(s string) int {
+	n := 0
+	for _, r := range s {
+		n += utf16.RuneLen(r)
+	}
+	return n
+}
+
+func checkSkillBundle(p *Pass) {
+	a := p.Agent
+	if a.Siblings != nil {
+		for _, f := range a.Siblings.Files {
+			if strings.HasPrefix(f.Rel, "skills/") {
+				p.ReportFinding(Finding{Code: RuleAgentSkillBundle.Code, Severity: RuleAgentSkillBundle.Severity,
+					Message: "the package ships a skills/ bundle (" + f.Rel + "); an agent extension may not: fold the rules into the agent's own bridge node (data.system) and keep shared methodology in the skills catalog",
+					Source:  compile.SourceDeterministic, File: f.Path, Line: 1, Column: 1})
+				break
+			}
+		}
+	}
+	if a.Package == nil || a.Package.Root == nil || !blogTextAgents[platformSlug(a)] {
+		return
+	}
+	files := a.Package.Root.Get("files")
+	if !files.Is(compile.Array) {
+		return
+	}
+	for _, it := range files.Items {
+		if s, _ := it.Str(); s == "skills" {
+			ptr := compile.PointerOf(it)
+			// Tier: safe — it only stops npm from packing a folder the
+			// platform forbids; the folder itself is the user's to delete.
+			p.ReportFix(a.Package, ptr, RuleAgentSkillBundle,
+				`package.json#files lists "skills": an agent extension may not re-admit a skill bundle (cinatra#2090 S3)`,
+				newFix(`remove "skills" from package.json#files`).add(fix.Remove(a.Package, ptr)).fix())
+		}
+	}
+}
+
+var (
+	retiredCRMPrimitives = []string{"lists_list", "lists_get", "lists_create", "lists_update", "lists_delete",
+		"lists_members_add", "lists_members_remove", "lists_members_count", "accounts_list", "accounts_get",
+		"accounts_create", "accounts_update", "accounts_delete", "contacts_list", "contacts_get", "contacts_create",
+		"contacts_update", "contacts_delete", "contacts_sources_list"}
+	retiredTypeHints = []string{"@cinatra-ai/entity-accounts:account", "@cinatra-ai/entity-contacts:contact"}
+	objectsListCRMRe = regexp.MustCompile(`objects_list[\s\S]{0,120}@cinatra-ai/entity-(accounts:account|contacts:contact)`)
+)
+
+// wordIndex reports whether tok occurs in s with no letter, digit or "_"
+// on either side.
+func wordIndex(s, tok string) bool {
+	for i := 0; ; {
+		k := strings.Index(s[i:], tok)
+		if k < 0 {
+			return false
+		}
+		at := i + k
+		end := at + len(tok)
+		if (at == 0 || !isWordByte(s[at-1])) && (end == len(s) || !isWordByte(s[end])) {
+			return true
+		}
+		i = at + 1
+	}
+}
+
+func isWordByte(c byte) bool {
+	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
+}
+
+// manifestEdge is one readable canonical cinatra.dependencies entry.
+type manifestEdge struct {
+	node                           *compile.Node
+	name, edgeType, requirement, k string
+}
+
+var (
+	depEdgeTypes    = map[string]bool{"runtime": true, "install-time": true, "peer": true}
+	depRequirements = map[string]bool{"required": true, "optional": true}
+	depKinds        = map[string]bool{"agent": true, "connector": true, "artifact": true, "skill": true, "workflow": true}
+)
+
+// checkManifestDependencies reads package.json's two dependency
+// vocabularies as the installer does and reports MALFORMED and CONFLICT;
+// it returns the canonical edges it could read (nil when the key is
+// absent).
+func checkManifestDependencies(p *Pass) []manifestEdge {
+	a := p.Agent
+	if a.Package == nil || a.Package.Root == nil {
+		return nil
+	}
+	pkg := a.Package
+	cin := pkg.Root.Get("cinatra")
+	if !cin.Is(compile.Object) {
+		return nil
+	}
+	own, _ := pkg.Root.Get("name").Str()
+	malformed := func(n *compile.Node, msg string) {
+		p.Report(pkg, compile.PointerOf(n), RuleManifestDependenciesMalformed, msg+"; the platform's installer refuses the manifest")
+	}
+	var edges []manifestEdge
+	canon := cin.Get("dependencies")
+	if canon != nil {
+		if !canon.Is(compile.Array) {
+			malformed(canon, `cinatra.dependencies must be an array (spell "no dependencies" as [])`)
+		} else {
+			seen := map[string]bool{}
+			for _, e := range canon.Items {
+				if probs := manifestEdgeProblems(e, own); len(probs) > 0 {
+					malformed(e, "this cinatra.dependencies entry is malformed: "+strings.Join(probs, "; "))
+					continue
+				}
+				ed := manifestEdge{node: e}
+				ed.name, _ = e.Get("packageName").Str()
+				ed.edgeType, _ = e.Get("edgeType").Str()
+				ed.requirement, _ = e.Get("requirement").Str()
+				ed.k, _ = e.Get("kind").Str()
+				if seen[ed.name] {
+					malformed(e, "cinatra.dependencies names "+strconv.Quote(ed.name)+" twice")
+					continue
+				}
+				seen[ed.name] = true
+				edges = append(edges, ed)
+			}
+		}
+	}
+	legacy := cin.Get("agentDependencies")
+	if legacy == nil {
+		return edges
+	}
+	if !legacy.Is(compile.Object) {
+		malformed(legacy, "cinatra.agentDependencies must be a { name: range } map")
+		return edges
+	}
+	byName := map[string]manifestEdge{}
+	for _, e := range edges {
+		byName[e.name] = e
+	}
+	for _, m := range valEntries(legacy) {
+		rng, ok := m.Value.Str()
+		switch {
+		case m.Key == "" || !ok || rng == "":
+			malformed(m.Value, "this cinatra.agentDependencies entry needs a non-empty name and range")
+			continue
+		case own != "" && m.Key == own:
+			malformed(m.Value, "cinatra.agentDependencies names the package itself")
+			continue
+		}
+		if !canon.Is(compile.Array) {
+			continue
+		}
+		c, found := byName[m.Key]
+		switch {
+		case !found:
+			// Tier: safe — the canonical edge restates exactly what the
+			// legacy map already means to the installer.
+			edge := map[string]any{"packageName": m.Key, "edgeType": "runtime",
+				"versionConstraint": map[string]any{"kind": "semver-range", "range": rng}, "requirement": "required"}
+			p.ReportFix(pkg, compile.PointerOf(m.Value), RuleManifestDependenciesConflict,
+				strconv.Quote(m.Key)+" is in cinatra.agentDependencies but not in cinatra.dependencies; the canonical list wins and must restate every legacy edge, so the installer refuses the manifest",
+				newFix("add "+strconv.Quote(m.Key)+" to cinatra.dependencies as a required runtime edge").add(fix.Append(pkg, compile.PointerOf(canon), edge)).fix())
+		case c.requirement != "required" || c.edgeType == "peer":
+			p.Report(pkg, compile.PointerOf(c.node), RuleManifestDependenciesConflict,
+				strconv.Quote(m.Key)+" is a required runtime edge in cinatra.agentDependencies but "+c.edgeType+"/"+c.requirement+" in cinatra.dependencies; the installer refuses the manifest until the two agree")
+		}
+	}
+	return edges
+}
+
+// manifestEdgeProblems is what the installer finds wrong with one entry.
+func manifestEdgeProblems(e *compile.Node, own string) []string {
+	if !e.Is(compile.Object) {
+		return []string{"not an object"}
+	}
+	var probs []string
+	name, ok := e.Get("packageName").Str()
+	switch {
+	case !ok || name == "":
+		probs = append(probs, "packageName must be a non-empty string")
+	case own != "" && name == own:
+		probs = append(probs, "it names the package itself")
+	}
+	if t, _ := e.Get("edgeType").Str(); !depEdgeTypes[t] {
+		probs = append(probs, "edgeType must be runtime, install-time or peer")
+	}
+	if r, _ := e.Get("requirement").Str(); !depRequirements[r] {
+		probs = append(probs, "requirement must be required or optional")
+	}
+	if k := e.Get("kind"); k != nil {
+		if s, _ := k.Str(); !depKinds[s] {
+			probs = append(probs, "kind must be agent, connector, artifact, skill or workflow")
+		}
+	}
+	if role := e.Get("role"); role != nil {
+		if s, _ := e.Get("kind").Str(); s != "skill" {
+			probs = append(probs, `role only applies to a kind "skill" edge`)
+		}
+	}
+	vc := e.Get("versionConstraint")
+	kind, _ := vc.Get("kind").Str()
+	field := map[string]string{"semver-range": "range", "exact": "version", "git-ref": "ref"}[kind]
+	switch {
+	case !vc.Is(compile.Object):
+		probs = append(probs, "versionConstraint must be an object")
+	case field == "":
+		probs = append(probs, "versionConstraint.kind must be semver-range, exact or git-ref")
+	default:
+		if s, _ := vc.Get(field).Str(); s == "" {
+			probs = append(probs, "versionConstraint."+field+" must be a non-empty string")
+		}
+	}
+	return probs
+}
+
+// checkProducesDependency: every produced extension (package.json and the
+// flow's metadata.cinatra mirror) needs a required, non-peer, kind
+// "artifact" edge in cinatra.dependencies. Whether the target is a real
+// artifact with the claimed object type needs the extension catalog, which
+// a lint of one package does not have: that half is not checked.
+func checkProducesDependency(p *Pass, edges []manifestEdge) {
+	a := p.Agent
+	if a.Package == nil || a.Package.Root == nil {
+		return
+	}
+	ok := map[string]bool{}
+	for _, e := range edges {
+		if e.k == "artifact" && e.requirement == "required" && e.edgeType != "peer" {
+			ok[e.name] = true
+		}
+	}
+	reported := map[string]bool{}
+	check := func(d *compile.Doc, arr *compile.Node, where string) {
+		if !arr.Is(compile.Array) {
+			return
+		}
+		for _, it := range arr.Items {
+			ext, isStr := it.Get("extension").Str()
+			if !isStr || ext == "" || ok[ext] || reported[ext] {
+				continue
+			}
+			reported[ext] = true
+			msg := where + " produces " + strconv.Quote(ext) + " but cinatra.dependencies has no required artifact edge to it, so installing this agent never installs the artifact and every run fails to store it (cinatra#2537)"
+			canon := a.Package.Root.Path("cinatra", "dependencies")
+			var already bool
+			for _, e := range edges {
+				already = already || e.name == ext
+			}
+			if canon.Is(compile.Array) && !already {
+				// Tier: unsafe — the range "*" is a guess the author should narrow.
+				edge := map[string]any{"packageName": ext, "edgeType": "runtime",
+					"versionConstraint": map[string]any{"kind": "semver-range", "range": "*"}, "requirement": "required", "kind": "artifact"}
+				p.ReportFix(d, compile.PointerOf(it.Get("extension")), RuleProducesDependencyMissing, msg,
+					newFix("add "+strconv.Quote(ext)+" to cinatra.dependencies as a required artifact edge").add(fix.Append(a.Package, compile.PointerOf(canon), edge)).fix())
+				continue
+			}
+			p.Report(d, compile.PointerOf(it.Get("extension")), RuleProducesDependencyMissing, msg)
+		}
+	}
+	check(a.Package, a.Package.Root.Path("cinatra", "produces"), "package.json")
+	if a.Flow.Root != nil {
+		check(a.Flow, a.Flow.Root.Path("metadata", "cinatra", "produces"), "metadata.cinatra")
+	}
+}
+
+var jinjaCommentRe = regexp.MustCompile(`(?s)\{#.*?#\}`)
+
+// checkOutputMessageInputs: cinatra-ai/email-outreach-agent
+// tests/wayflow-mount-contract.test.mjs @ca080d7a (B) — every input title
+// of every OutputMessageNode must occur as a word in its message, comments
+// taken out.
+func checkOutputMessageInputs(p *Pass) {
+	for _, c := range p.flowComponents() {
+		if c.Type != "OutputMessageNode" {
+			continue
+		}
+		msg, _ := c.Node.Get("message").Str()
+		rendered := jinjaCommentRe.ReplaceAllString(msg, "")
+		inputs := c.Node.Get("inputs")
+		if !inputs.Is(compile.Array) {
+			continue
+		}
+		for _, in := range inputs.Items {
+			title, ok := in.Get("title").Str()
+			if !ok || title == "" || wordIndex(rendered, title) {
+				continue
+			}
+			p.Report(p.Agent.Flow, compile.PointerOf(in.Get("title")), RuleOutputMessageUnreadInput,
+				"OutputMessageNode "+strconv.Quote(c.Label())+" declares input "+strconv.Quote(title)+" but its message never names it (a {# … #} comment does not count); pyagentspec reads the node's inputs from the template and refuses the flow at mount. Use the input in the message or drop it.")
+		}
+	}
+}

@@ -1,0 +1,128 @@
+package lint
+
+import (
+	"strconv"
+	"strings"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// The platform's rules that look at every value ride the validator's one
+// walk of the flow document (rtWalk.str and rtWalk.object call these):
+// OAS-RUNTIME-011 (every object), OAS-RUNTIME-012 (every string under a
+// prose key, array items taking their array's key), oas_skill_ids (every
+// key and string, unless the agent is exempt) and retired_crm_primitive
+// (strings held directly by a system / user / description member).
+
+func platformString(p *Pass, n *compile.Node, key string, skillIDs bool) {
+	if skillIDs && (n.Text == "skillIds" || n.Text == "skill_ids") {
+		p.Report(p.Agent.Flow, compile.PointerOf(n), RuleOASSkillIDs,
+			"the flow file names "+strconv.Quote(n.Text)+"; an agent's skills come from the skills catalog, never from oas.json, and the platform's skill-free invariant rejects the file")
+	}
+	if isProseKey(key) {
+		for _, tok := range parityLegacyTokens {
+			if strings.Contains(n.Text, tok) {
+				p.Report(p.Agent.Flow, compile.PointerOf(n), RuleOASRuntime012,
+					"the prompt field "+strconv.Quote(key)+" asks the model to call "+strconv.Quote(tok)+" to store its result; the declarative artifact binding (outputs[].cinatra.artifact) or an artifact_materialize node stores it now, and a model-driven write on top of it stores the artifact twice. Take the instruction out of the prompt and bind the output instead.")
+				break
+			}
+		}
+	}
+}
+
+func platformObject(p *Pass, n *compile.Node, skillIDs bool) {
+	var meta *compile.Node
+	for _, m := range n.Members {
+		switch m.Key {
+		case "skillIds", "skill_ids":
+			if skillIDs {
+				p.Report(p.Agent.Flow, compile.PointerOf(m.Value), RuleOASSkillIDs,
+					"the flow file declares "+strconv.Quote(m.Key)+"; an agent's skills come from the skills catalog (skills_installed_resolve_for_agent), never from oas.json, and the platform's skill-free invariant rejects the file")
+			}
+		case "system", "user", "description":
+			if m.Value.Kind == compile.String {
+				retiredCRM(p, m.Key, m.Value)
+			}
+		case "metadata":
+			meta = m.Value
+		}
+	}
+	if meta == nil {
+		return
+	}
+	if rc, _ := meta.Path("cinatra", "riskClass").Str(); rc == "read_only" {
+		if tool, ok := n.Path("data", "tool").Str(); ok && (parityWriteTools[tool] || parityWriteVerb.MatchString(tool)) {
+			p.Report(p.Agent.Flow, compile.PointerOf(meta.Path("cinatra", "riskClass")), RuleOASRuntime011,
+				"this node is labelled riskClass \"read_only\" but calls the writing tool "+strconv.Quote(tool)+"; the approval gate reads riskClass, so the write runs without being gated. Give it a writing risk class (for example \"write_safe\").")
+		}
+	}
+}
+
+// retiredCRM: one finding per string, naming every retired token in it.
+// Each token has "s_" in it, and each typeHint "@cinatra-ai/entity-": a
+// string with neither is skipped after two scans.
+func retiredCRM(p *Pass, key string, v *compile.Node) {
+	text := v.Text
+	if !strings.Contains(text, "s_") && !strings.Contains(text, "@cinatra-ai/entity-") {
+		return
+	}
+	hits := crmPrimitivesIn(text)
+	for _, h := range retiredTypeHints {
+		if strings.Contains(text, h) {
+			hits = append(hits, h)
+		}
+	}
+	if strings.Contains(text, "objects_list") && objectsListCRMRe.MatchString(text) {
+		hits = append(hits, "objects_list over a CRM entity type")
+	}
+	if len(hits) > 0 {
+		p.Report(p.Agent.Flow, compile.PointerOf(v), RuleRetiredCRMPrimitive,
+			"the model-visible "+strconv.Quote(key)+" names what the CRM migration retired ("+strings.Join(hits, ", ")+"); a model told to call it fails at run time. Use the crm_* facade (crm_account_search, crm_contact_search, …).")
+	}
+}
+
+// crmPrimitivesIn lists the retired primitives named as words in text, in
+// the order of retiredCRMPrimitives: one scan for "s_" (every one of them
+// is lists_…, accounts_… or contacts_…).
+func crmPrimitivesIn(text string) []string {
+	var found [32]bool
+	seen := false
+	for i := 0; ; {
+		k := strings.Index(text[i:], "s_")
+		if k < 0 {
+			break
+		}
+		at := i + k
+		i = at + 2
+		for _, stem := range [...]string{"lists", "accounts", "contacts"} {
+			start := at + 1 - len(stem)
+			if start < 0 || text[start:at+1] != stem || (start > 0 && isWordByte(text[start-1])) {
+				continue
+			}
+			rest := text[start:]
+			for j, tok := range retiredCRMPrimitives {
+				if strings.HasPrefix(rest, tok) && (len(rest) == len(tok) || !isWordByte(rest[len(tok)])) {
+					found[j], seen = true, true
+				}
+			}
+		}
+	}
+	if !seen {
+		return nil
+	}
+	var hits []string
+	for j, tok := range retiredCRMPrimitives {
+		if found[j] {
+			hits = append(hits, tok)
+		}
+	}
+	return hits
+}
+
+func isProseKey(k string) bool {
+	switch k {
+	case "system_prompt", "prompt_template", "instructions", "task", "taskSpec", "system", "user", "message":
+		return true
+	}
+	return false
+}
