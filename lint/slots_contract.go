@@ -34,10 +34,12 @@ var (
 		Doc: "two contextSlots entries share a slotId; the context_resolve handler rejects the agent"}
 	RuleContextSlotDependencyMissing = &Rule{Code: "context_slot_dependency_missing", Severity: compile.Blocker, Group: GroupSlots,
 		Doc:       "the agent declares contextSlots but package.json lists @cinatra-ai/context-selection-agent in neither cinatra.agentDependencies nor cinatra.dependencies[]",
-		AutoFixes: []string{"add " + ContextSelectionAgent + " to package.json in the form it already uses (cinatra.agentDependencies, else cinatra.dependencies[] entries)"}}
+		AutoFixes: []string{"add " + ContextSelectionAgent + " to package.json in the form it already uses (cinatra.agentDependencies, else cinatra.dependencies[] entries)"},
+		FixTiers:  []edit.Tier{edit.Unsafe}}
 	RuleContextSlotNotWired = &Rule{Code: "context_slot_not_wired", Severity: compile.Blocker, Group: GroupSlots,
 		Doc:       "a slot has no context FlowNode (a FlowNode whose subflow calls /api/context-resolve), the FlowNode is not placed before its consumer, or the contextSlotBindings data edge into the consumer is missing",
-		AutoFixes: []string{"wire context slot <id>: add the context FlowNode context_<id> and its subflow (as the corpus's slotted agents), placed before the slot's consumer, with the control and data edges in and out (a slot with no context FlowNode at all)"}}
+		AutoFixes: []string{"wire context slot <id>: add the context FlowNode context_<id> and its subflow (as the corpus's slotted agents), placed before the slot's consumer, with the control and data edges in and out (a slot with no context FlowNode at all)"},
+		FixTiers:  []edit.Tier{edit.Unsafe}}
 	RuleContextSlotStubWiring = &Rule{Code: "context_slot_stub_wiring", Severity: compile.Blocker, Group: GroupSlots,
 		Doc: "a stub stands in for the context-selection agent: start.contextSlotBindings fed to a consumer, start.contextRefs passed to end.contextRefs, a contextSlotBindings Start input, or the context-selector screen without a context FlowNode"}
 	RuleContextDependencyLeak = &Rule{Code: "context_dependency_leak", Severity: compile.Warning, Group: GroupSlots,
@@ -541,7 +543,7 @@ const slotDependencyRange = "^0.1.1"
 // requirement, kind: email-outreach's form) when it holds such entries;
 // else a new cinatra.agentDependencies object.
 func slotDependencyFix(pkg *compile.Doc) edit.Fix {
-	f := newFix("add " + ContextSelectionAgent + " " + slotDependencyRange + " to package.json")
+	f := newFix(edit.Unsafe, "add "+ContextSelectionAgent+" "+slotDependencyRange+" to package.json")
 	c := pkg.Root.Get("cinatra")
 	if c == nil {
 		return f.add(fix.Insert(pkg, "", "cinatra", map[string]any{"agentDependencies": map[string]string{ContextSelectionAgent: slotDependencyRange}})).fix()

@@ -353,8 +353,17 @@ func TestFix(t *testing.T) {
 	pkg := filepath.Join(agent, "package.json")
 	before, _ := os.ReadFile(pkg)
 
+	// A rule code is a batch: the license fix is unsafe, held back.
 	res, _ := callTool(t, cs, "agent_fix", map[string]any{"path": agent, "fix": "agent_package_missing_license"})
 	var fo FixOutput
+	structured(t, res, &fo)
+	if fo.Diff != "" || len(fo.Fixed) != 0 || len(fo.Skipped) != 1 || !strings.Contains(fo.Skipped[0].Reason, "unsafe_fixes") {
+		t.Fatalf("a batch applied an unsafe fix: %+v", fo)
+	}
+	res, _ = callTool(t, cs, "agent_fix", map[string]any{"path": agent, "fix": "all", "dangerous": true})
+	wantError(t, res, "never applied in a batch")
+	res, _ = callTool(t, cs, "agent_fix", map[string]any{"path": agent, "fix": "agent_package_missing_license", "unsafe_fixes": true})
+	fo = FixOutput{}
 	structured(t, res, &fo)
 	if fo.Applied || !strings.Contains(fo.Diff, `+  "license": `) || len(fo.Fixed) != 1 {
 		t.Fatalf("preview: %+v", fo)

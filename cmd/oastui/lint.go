@@ -190,7 +190,7 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 		}
 	}
 	if fl.fixes.on() { // lint_fix.go: fix (or print the diff), then report what remains
-		worst, err := runLintFixes(std, targets, opts, ci, fl.fixes.dry())
+		worst, err := runLintFixes(std, targets, opts, ci, fl.fixes)
 		if err != nil {
 			return err
 		}

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/oastui/oastui/edit"
 	"strings"
 	"testing"
 
@@ -30,7 +31,7 @@ func TestLintDiffPresented(t *testing.T) {
 		t.Errorf("lint --diff shows %v:\n%s", shown, out)
 	}
 	snap := analysis.Run(dir, analysis.Options{})
-	want, err := analysis.PlanFixes(snap.Review.Findings).Preview(snap.Sources(), func(p string) string { return p })
+	want, err := analysis.PlanFixes(snap.Review.Findings, edit.Safe).Preview(snap.Sources(), func(p string) string { return p })
 	if err != nil || out != want {
 		t.Errorf("lint --diff is not edit's preview (%v):\n%s\n--- want\n%s", err, out, want)
 	}

@@ -22,14 +22,21 @@ type ruleEntry struct {
 	Doc      string   `json:"doc"`
 	Fixable  bool     `json:"fixable"`
 	Fixes    []string `json:"fixes"` // titles of the automatic fixes, [] when none
+	// FixTiers is each fix's tier (safe, unsafe, dangerous; docs/fixes.md),
+	// in the order of Fixes.
+	FixTiers []string `json:"fix_tiers"`
 }
 
 func ruleEntries() []ruleEntry {
 	out := make([]ruleEntry, 0, len(lint.All))
 	for _, r := range lint.All {
 		tags := append([]string{}, r.Tags...)
+		tiers := []string{}
+		for _, t := range r.FixTiers {
+			tiers = append(tiers, string(t))
+		}
 		out = append(out, ruleEntry{Code: r.Code, Severity: string(r.Severity), Group: r.Group,
-			Profiles: r.ProfileNames(), Tags: tags, Doc: r.Doc, Fixable: r.Fixable(), Fixes: append([]string{}, r.AutoFixes...)})
+			Profiles: r.ProfileNames(), Tags: tags, Doc: r.Doc, Fixable: r.Fixable(), Fixes: append([]string{}, r.AutoFixes...), FixTiers: tiers})
 	}
 	return out
 }
@@ -42,7 +49,7 @@ func newRulesCmd() *cobra.Command {
 		Long: "rules lists every finding code oastui can report, in the order of its rule list: the codes\n" +
 			"raised while loading, then each check's rules. The severity is the default; .oastui.yaml may\n" +
 			"change it. --format json prints an array of objects (code, severity, group, profiles, tags, doc,\n" +
-			"fixable, fixes). A fixable rule's findings carry automatic fixes (`oastui lint --fix`);\n" +
+			"fixable, fixes, fix_tiers: each fix's tier, safe, unsafe or dangerous). A fixable rule's findings carry automatic fixes (`oastui lint --fix`);\n" +
 			"the others have no safe mechanical fix.",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
