@@ -79,7 +79,7 @@ var All = assemble(
 	// Prompts and the ContextOS budget (issue 16).
 	reportedBy(passPromptBudget, RulePromptBudgetExceeded),
 
-	reportedElsewhere(RuleUnusedIgnore, RuleInlineIgnoreInvalid, RuleAdvisoryDispatchDeferred),
+	reportedElsewhere(RuleUnusedIgnore, RuleInlineIgnoreInvalid, RuleAdvisoryDispatchDeferred, RulePolicyFailed),
 
 	// Across the agents of a tree (package workspace).
 	reportedElsewhere(RuleWorkspaceChildMissing, RuleWorkspaceChildVersionMismatch, RuleWorkspaceDependencyCycle,
