@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/lint"
 	"github.com/spf13/cobra"
 )
@@ -41,8 +42,28 @@ func ruleEntries() []ruleEntry {
 	return out
 }
 
+// policyEntries are the team's policies of the .oastui.yaml in force
+// (--config, else the one found upward from the working directory) as
+// rule entries of group "policy", after the built-in rules.
+func policyEntries(config string) ([]ruleEntry, error) {
+	res := analysis.ResolveConfig(config, ".")
+	if res.Err != nil {
+		return nil, usageErrorf("config: %v", res.Err)
+	}
+	var out []ruleEntry
+	if res.Config == nil {
+		return out, nil
+	}
+	for _, p := range res.Config.Policies {
+		r := p.Rule()
+		out = append(out, ruleEntry{Code: r.Code, Severity: string(r.Severity), Group: r.Group,
+			Profiles: r.ProfileNames(), Tags: []string{}, Doc: r.Doc, Fixes: []string{}, FixTiers: []string{}})
+	}
+	return out, nil
+}
+
 func newRulesCmd() *cobra.Command {
-	var format string
+	var format, config string
 	cmd := &cobra.Command{
 		Use:   "rules",
 		Short: "List every rule oastui reports, with its severity, group, profiles, tags and doc",
@@ -50,18 +71,23 @@ func newRulesCmd() *cobra.Command {
 			"raised while loading, then each check's rules. The severity is the default; .oastui.yaml may\n" +
 			"change it. --format json prints an array of objects (code, severity, group, profiles, tags, doc,\n" +
 			"fixable, fixes, fix_tiers: each fix's tier, safe, unsafe or dangerous). A fixable rule's findings carry automatic fixes (`oastui lint --fix`);\n" +
-			"the others have no safe mechanical fix.",
+			"the others have no safe mechanical fix. The team's policies of .oastui.yaml (policies:) follow,\n" +
+			"group policy (docs/policies.md).",
 		Args: cobra.NoArgs,
 		RunE: func(cmd *cobra.Command, args []string) error {
-			var err error
+			policies, err := policyEntries(config)
+			if err != nil {
+				return err
+			}
+			all := append(ruleEntries(), policies...)
 			switch format {
 			case "text":
-				err = writeRulesText(cmd.OutOrStdout(), ruleEntries())
+				err = writeRulesText(cmd.OutOrStdout(), all)
 			case "json":
 				enc := json.NewEncoder(cmd.OutOrStdout())
 				enc.SetEscapeHTML(false)
 				enc.SetIndent("", "  ")
-				err = enc.Encode(ruleEntries())
+				err = enc.Encode(all)
 			default:
 				return usageErrorf("rules: unknown --format %q (text or json)", format)
 			}
@@ -72,6 +98,7 @@ func newRulesCmd() *cobra.Command {
 		},
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
+	cmd.Flags().StringVar(&config, "config", "", "the .oastui.yaml whose team policies are listed after the built-in rules (default: the one found upward from the working directory)")
 	mustRegister(cmd, "format", completeValues("text", "json"))
 	return cmd
 }
