@@ -72,8 +72,8 @@ func TestLintPolicyFindings(t *testing.T) {
 			Tool struct {
 				Driver struct {
 					Rules []struct {
-						ID               string `json:"id"`
-						ShortDescription struct{ Text string }
+						ID                   string `json:"id"`
+						ShortDescription     struct{ Text string }
 						DefaultConfiguration struct{ Level string }
 					} `json:"rules"`
 				} `json:"driver"`
