@@ -58,12 +58,14 @@ var RulePolicyFailed = &Rule{Code: "policy_failed", Severity: compile.Warning, G
 	Doc: "a team policy of .oastui.yaml could not be evaluated on this agent: it exceeded its cost budget or its expression failed at run time (a key the agent lacks, a division by zero); the policy is not applied, so its finding would be missed. Reported at the policy's own severity"}
 
 // PolicyCostLimit is the cost budget of one evaluation of one policy
-// expression (cel-go's estimated cost units, about one per element a
-// comprehension visits): far above what a policy over a real flow needs
-// (the corpus's largest flows cost a few thousand), far below what makes
-// a run hang. A triple comprehension over a 2,000-node flow (8·10⁹) is
-// stopped within its first ten million steps.
-const PolicyCostLimit = 10_000_000
+// expression (cel-go's cost units, about one per element a comprehension
+// visits and per field read): far above what a policy over a real flow
+// needs (a per-node reachability check over the corpus's largest flow
+// costs a few hundred), low enough that the budget, not the time bound,
+// stops a runaway expression within about a second even on a loaded
+// machine. A triple comprehension over a 2,000-node flow (8·10⁹) is
+// stopped after its first two million steps.
+const PolicyCostLimit = 2_000_000
 
 // policyTimeout bounds one evaluation's wall time besides its cost.
 const policyTimeout = 5 * time.Second
@@ -284,32 +286,41 @@ func checkPolicies(a *compile.Agent, ps []*Policy) []Finding {
 		return nil
 	}
 	var out []Finding
+	vars := map[string]any{"agent": v.agent, "flow": v.flow, "node": &PolicyNode{}}
 	for _, p := range ps {
-		vars := map[string]any{"agent": v.agent, "flow": v.flow, "node": &PolicyNode{}}
-		if p.match == nil {
-			ok, err := evalBool(p.assert, vars)
-			switch {
-			case err != nil:
-				out = append(out, policyFailed(a.Flow, "/id", p, err))
-			case !ok:
-				out = append(out, policyFinding(a.Flow, "/id", p))
-			}
-			continue
+		// One time bound per policy and agent, besides each evaluation's cost budget.
+		ctx, cancel := context.WithTimeout(context.Background(), policyTimeout)
+		out = append(out, checkPolicy(ctx, a, v, p, vars)...)
+		cancel()
+	}
+	return out
+}
+
+// checkPolicy evaluates one policy over the agent's vocabulary v.
+func checkPolicy(ctx context.Context, a *compile.Agent, v policyVars, p *Policy, vars map[string]any) []Finding {
+	vars["node"] = &PolicyNode{}
+	if p.match == nil {
+		switch ok, err := evalBool(ctx, p.assert, vars); {
+		case err != nil:
+			return []Finding{policyFailed(a.Flow, "/id", p, err)}
+		case !ok:
+			return []Finding{policyFinding(a.Flow, "/id", p)}
 		}
-		for _, n := range v.flow.Nodes {
-			vars["node"] = n
-			m, err := evalBool(p.match, vars)
-			if err == nil && m {
-				var ok bool
-				ok, err = evalBool(p.assert, vars)
-				if err == nil && !ok {
-					out = append(out, policyFinding(n.doc, n.Pointer, p))
-				}
+		return nil
+	}
+	var out []Finding
+	for _, n := range v.flow.Nodes {
+		vars["node"] = n
+		m, err := evalBool(ctx, p.match, vars)
+		if err == nil && m {
+			var ok bool
+			ok, err = evalBool(ctx, p.assert, vars)
+			if err == nil && !ok {
+				out = append(out, policyFinding(n.doc, n.Pointer, p))
 			}
-			if err != nil {
-				out = append(out, policyFailed(n.doc, n.Pointer, p, err))
-				break // one failure a policy: the others would say the same
-			}
+		}
+		if err != nil {
+			return append(out, policyFailed(n.doc, n.Pointer, p, err)) // one failure a policy: the other nodes would say the same
 		}
 	}
 	return out
@@ -321,16 +332,17 @@ func policyFinding(d *compile.Doc, ptr string, p *Policy) Finding {
 
 func policyFailed(d *compile.Doc, ptr string, p *Policy, err error) Finding {
 	msg := fmt.Sprintf("policy %q could not be evaluated here and was not applied: %v", p.ID, err)
+	if strings.Contains(err.Error(), "context deadline exceeded") {
+		msg = fmt.Sprintf("policy %q was stopped: it ran longer than its time budget (%s) on this agent and was not applied", p.ID, policyTimeout)
+	}
 	if strings.Contains(err.Error(), "cost limit exceeded") {
 		msg = fmt.Sprintf("policy %q was stopped: it exceeded its cost budget (%d) on this agent and was not applied; make its comprehensions smaller (one match per node instead of nested loops over flow.nodes)", p.ID, PolicyCostLimit)
 	}
 	return d.AtNamed(ptr, RulePolicyFailed.Code, p.Severity, msg, idFirst...)
 }
 
-// evalBool runs a bool program under its cost budget and a time bound.
-func evalBool(prg cel.Program, vars map[string]any) (bool, error) {
-	ctx, cancel := context.WithTimeout(context.Background(), policyTimeout)
-	defer cancel()
+// evalBool runs a bool program under its cost budget and ctx's time bound.
+func evalBool(ctx context.Context, prg cel.Program, vars map[string]any) (bool, error) {
 	out, _, err := prg.ContextEval(ctx, vars)
 	if err != nil {
 		return false, err

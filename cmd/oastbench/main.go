@@ -6,6 +6,7 @@
 //
 //	go run ./cmd/oastbench -n 40        # 25 corpus agents × 40 = 1,000 agents
 //	go run ./cmd/oastbench -n 40 -full  # also lint --mode full, paired with deterministic
+//	go run ./cmd/oastbench -n 40 -policies cfg.yaml  # also lint --config cfg.yaml (team policies), paired
 //	go run ./cmd/oastbench -n 40 -cpuprofile cpu.out -memprofile mem.out
 //
 // -cpuprofile and -memprofile profile any mode: after the timed runs, each
@@ -45,6 +46,7 @@ func main() {
 	keep := flag.Bool("keep", false, "keep the temporary tree and print its path")
 	hostileMode := flag.Bool("hostile", false, "instead: time oastui lint on the hostile layouts of issue 11 (4k-node flow minified vs pretty, valid 50k-node flow, 20k-key YAML mapping)")
 	full := flag.Bool("full", false, "also time lint --mode full (adds the dry run), paired with deterministic")
+	policies := flag.String("policies", "", "also time lint --config FILE (a .oastui.yaml with team policies, issue 38), paired with deterministic by CPU time")
 	flag.StringVar(&profiles.cpu, "cpuprofile", "", "write a CPU profile of each measured run to this file")
 	flag.StringVar(&profiles.mem, "memprofile", "", "write an allocation profile of each measured run to this file")
 	promptsMode := flag.Bool("prompts", false, "instead: time the prompt report (issue 16) of every corpus agent in this process, first (every chunk counted anew) and warm")
@@ -68,13 +70,21 @@ func main() {
 		}
 		return
 	}
-	if err := run(*n, *corpus, *runs, *keep, *full); err != nil {
+	if *policies != "" {
+		abs, err := filepath.Abs(*policies)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "oastbench:", err)
+			os.Exit(1)
+		}
+		*policies = abs
+	}
+	if err := run(*n, *corpus, *runs, *keep, *full, *policies); err != nil {
 		fmt.Fprintln(os.Stderr, "oastbench:", err)
 		os.Exit(1)
 	}
 }
 
-func run(n int, corpus string, runs int, keep, full bool) error {
+func run(n int, corpus string, runs int, keep, full bool, policies string) error {
 	if n < 1 || runs < 1 {
 		return errors.New("-n and -runs must be at least 1")
 	}
@@ -133,6 +143,9 @@ func run(n int, corpus string, runs int, keep, full bool) error {
 	if full {
 		cmds = append(cmds, &measured{label: "full", args: []string{"lint", tree, "--format", "json", "--mode", "full"}})
 	}
+	if policies != "" {
+		cmds = append(cmds, &measured{label: "policies", args: []string{"lint", tree, "--format", "json", "--config", policies}})
+	}
 	// The files the linter reads: every JSON file of every package, and
 	// the registry once (a lint run shares one read of it between its
 	// agents: compile.RegistryCache). Only their paths are kept while the
@@ -185,18 +198,15 @@ func run(n int, corpus string, runs int, keep, full bool) error {
 		fmt.Printf("oastui lint --format json (%s): wall %s; cpu %s; peak RSS %s (output %d bytes)\n",
 			m.label, durs(m.walls), durs(m.cpus), kibs(m.rss), m.out)
 	}
-	if full {
-		var r []float64
+	for _, m := range cmds[1:] {
+		var r, rc []float64
 		for i := range cmds[0].walls {
-			r = append(r, float64(cmds[1].walls[i])/float64(cmds[0].walls[i]))
+			r = append(r, float64(m.walls[i])/float64(cmds[0].walls[i]))
+			rc = append(rc, float64(m.cpus[i])/float64(cmds[0].cpus[i]))
 		}
 		sort.Float64s(r)
-		var rc []float64
-		for i := range cmds[0].cpus {
-			rc = append(rc, float64(cmds[1].cpus[i])/float64(cmds[0].cpus[i]))
-		}
 		sort.Float64s(rc)
-		fmt.Printf("ratio full / deterministic, paired by run: median %.2f× wall, %.2f× cpu (target ≤ 1.5×)\n", r[len(r)/2], rc[len(rc)/2])
+		fmt.Printf("ratio %s / deterministic, paired by run: median %.2f× wall, %.2f× cpu (runs: %s; target ≤ 1.5×)\n", m.label, r[len(r)/2], rc[len(rc)/2], ratios(rc))
 	}
 	for _, m := range cmds {
 		if err := profiles.child(bin, m.args, m.label, len(cmds) > 1); err != nil {
