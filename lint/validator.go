@@ -35,8 +35,8 @@ var (
 	RuleLegacyField = &Rule{Code: "legacy_field", Severity: compile.Blocker, Group: validatorGroup,
 		Doc:       "a legacy field (root componentType, metadata.cinatra formatVersion/executionMode/approvalPolicy/compiledPlan/inputSchema/outputSchema/prompt/taskSpec) that the compiler derives or that moved to Agent.system_prompt",
 		Fix:       "remove the field: the compiler derives it (prompt and taskSpec hold text that belongs in Agent.system_prompt)",
-		AutoFixes: []string{"remove the legacy field (not prompt/taskSpec; metadata.cinatra.approvalPolicy is dangerous: it names approval)", "for prompt/taskSpec: move the text into the system_prompt of the flow's only local Agent, when that is absent or empty (no fix when there are several Agents or it already has a prompt: merging texts is the author's)"},
-		FixTiers:  []edit.Tier{edit.Safe, edit.Unsafe}}
+		AutoFixes: []string{"remove the legacy field (not prompt/taskSpec/approvalPolicy)", "for prompt/taskSpec: move the text into the system_prompt of the flow's only local Agent, when that is absent or empty (no fix when there are several Agents or it already has a prompt: merging texts is the author's)", "remove metadata.cinatra.approvalPolicy (the compiler derives the approval policy; dangerous: it names approval, so never in a batch)"},
+		FixTiers:  []edit.Tier{edit.Safe, edit.Unsafe, edit.Dangerous}}
 	RuleAgentNodeHITLOwnedBy = &Rule{Code: "agentnode_hitl_owned_by", Severity: compile.Blocker, Group: validatorGroup,
 		Doc: `an AgentNode's metadata.cinatra.hitlOwnedBy is neither "childAgent" nor "self"`}
 	RuleAgentNodeSurfaceOverride = &Rule{Code: "agentnode_surface_override", Severity: compile.Blocker, Group: validatorGroup,

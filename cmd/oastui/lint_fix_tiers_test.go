@@ -108,3 +108,40 @@ func TestLintFixTierFlags(t *testing.T) {
 		}
 	}
 }
+
+// TestLintFixDangerous: a dangerous fix (removing the legacy
+// metadata.cinatra.approvalPolicy) is never in a batch, not even with
+// --unsafe-fixes: --fix says so and names the flag; --fix-dangerous with
+// the finding's id applies that one fix and nothing else.
+func TestLintFixDangerous(t *testing.T) {
+	dir := t.TempDir()
+	flow := filepath.Join(dir, "approval_policy.json")
+	src, err := os.ReadFile("../../lint/testdata/rules/err/legacy_field/approval_policy.json")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(flow, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, args := range [][]string{{"--fix"}, {"--fix", "--unsafe-fixes"}} {
+		_, _, errOut := runLintCmd(t, append(args, "--fail-on", "none", flow)...)
+		if !strings.Contains(errOut, "held back 1 dangerous fix") || !strings.Contains(errOut, `--fix-dangerous "ID" applies one: `+flow+":10:25 legacy_field") {
+			t.Errorf("%v: stderr %q", args, errOut)
+		}
+		if b, _ := os.ReadFile(flow); !strings.Contains(string(b), `"approvalPolicy"`) {
+			t.Fatalf("%v removed approvalPolicy", args)
+		}
+	}
+	// A fresh copy: --unsafe-fixes above renamed the bridge's prompt.
+	if err := os.WriteFile(flow, src, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut := runLintCmd(t, "--fix-dangerous", flow+":10:25 legacy_field", "--fail-on", "none", flow)
+	b, _ := os.ReadFile(flow)
+	if code != exitClean || strings.Contains(string(b), `"approvalPolicy"`) || !strings.Contains(errOut, "fixed 1 finding in 1 file") {
+		t.Errorf("--fix-dangerous: exit %d, stderr %q\n%s", code, errOut, b)
+	}
+	if !strings.Contains(string(b), `"prompt"`) { // the unsafe llm_bridge_user_missing fix was not applied with it
+		t.Error("--fix-dangerous applied another finding's fix")
+	}
+}
