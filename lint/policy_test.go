@@ -270,3 +270,39 @@ func TestStarterPoliciesOnCorpus(t *testing.T) {
 		t.Errorf("the starter pack on the corpus:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
 	}
 }
+
+// BenchmarkReviewPolicies: the review of every corpus agent without
+// policies and with three of the starter pack (cmd/oastbench -policies
+// measures the whole CLI).
+func BenchmarkReviewPolicies(b *testing.B) {
+	corpus, slugs := testshared.CorpusAgents(b)
+	cfg, err := ParseConfig("cfg.yaml", []byte(StarterPolicies))
+	if err != nil {
+		b.Fatal(err)
+	}
+	three := &Config{Policies: []*Policy{cfg.Policies[0], cfg.Policies[1], cfg.Policies[3]}}
+	var agents []*compile.Agent
+	for _, s := range slugs {
+		a, err := compile.Load(filepath.Join(corpus, "agents", "cinatra-ai", s), compile.LoadOptions{})
+		if err != nil {
+			b.Fatal(err)
+		}
+		agents = append(agents, a)
+	}
+	for _, bc := range []struct {
+		name string
+		cfg  *Config
+	}{{"none", &Config{}}, {"three", three}, {"policies-only", three}} {
+		b.Run(bc.name, func(b *testing.B) {
+			for b.Loop() {
+				for _, a := range agents {
+					if bc.name == "policies-only" {
+						checkPolicies(a, bc.cfg.Policies)
+					} else {
+						Run(a, Options{Config: bc.cfg})
+					}
+				}
+			}
+		})
+	}
+}
