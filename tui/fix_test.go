@@ -413,3 +413,20 @@ func TestFixUnsafeShowsCompiledChange(t *testing.T) {
 		t.Error("the dangerous fix was not written")
 	}
 }
+
+// TestPolicyFindingShown: a team policy's finding is on the Findings tab
+// like a rule's, its id as the code.
+func TestPolicyFindingShown(t *testing.T) {
+	dir := copyDir(t, fixture("clean-agent"))
+	cfg := "policies:\n  - {id: team-frozen, severity: warning, message: the team froze this agent, assert: 'false'}\n"
+	if err := os.WriteFile(filepath.Join(dir, ".oastui.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	an := analyze(t, dir, 1)
+	m := newModel(t, dir, 140, 30, an)
+	m.seqReq = an.Seq
+	press(m, "1")
+	if v := ansi.Strip(m.Render()); !strings.Contains(v, "team-frozen") || !strings.Contains(v, "the team froze this agent") {
+		t.Errorf("the Findings tab does not show the policy's finding:\n%s", v)
+	}
+}
