@@ -306,3 +306,38 @@ func BenchmarkReviewPolicies(b *testing.B) {
 		})
 	}
 }
+
+// TestPolicyInlineIgnore: an x-oastui-ignore member of the node may name
+// a team policy of the config in force, as it names a rule.
+func TestPolicyInlineIgnore(t *testing.T) {
+	dir := copyFixture(t, filepath.Join("testdata", "policies", "ungated"))
+	flow := filepath.Join(dir, "cinatra", "oas.json")
+	src, err := os.ReadFile(flow)
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := strings.Replace(string(src), `"id": "send",`, `"id": "send", "x-oastui-ignore": [{"rule": "sends", "reason": "accepted by the team"}],`, 1)
+	if out == string(src) {
+		t.Fatal("fixture changed: no send id")
+	}
+	if err := os.WriteFile(flow, []byte(out), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cfg, err := ParseConfig(filepath.Join(dir, ".oastui.yaml"), []byte("policies:\n  - {id: sends, message: a send, match: \"node.riskClass == 'email_send'\", assert: 'false'}\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	a, err := compile.Load(dir, compile.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := Run(a, Options{Config: cfg})
+	for _, f := range r.Findings {
+		if f.Code == "sends" || f.Code == RuleInlineIgnoreInvalid.Code || f.Code == RuleUnusedIgnore.Code {
+			t.Errorf("finding %s: %s", f.Code, f.Message)
+		}
+	}
+	if !slices.ContainsFunc(r.Suppressed, func(s SuppressedFinding) bool { return s.Code == "sends" && s.InSource }) {
+		t.Errorf("the policy's finding is not suppressed in source: %+v", r.Suppressed)
+	}
+}

@@ -101,7 +101,7 @@ func Run(a *compile.Agent, opts Options) Review {
 	if opts.Mode == ModeFull {
 		p.found = append(p.found, dryRunFindings(a, dry)...)
 	}
-	inline := inlineIgnoresOf(a)
+	inline := inlineIgnoresOf(a, opts.Config)
 	fs, suppressed := opts.Config.apply(a, inline, p.found)
 	if opts.Mode == ModeAdvisory || opts.Mode == ModeFull {
 		fs = advisoryFindings(a, opts.Config, fs)
