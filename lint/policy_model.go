@@ -2,6 +2,7 @@ package lint
 
 import (
 	"sort"
+	"strings"
 
 	"github.com/oastui/oastui/compile"
 )
@@ -196,8 +197,16 @@ func policyNodeOf(a *compile.Agent, n *compile.FlowNode, sub string) *PolicyNode
 		pn.Method = c.Get("http_method").StringOr("")
 		d := c.Get("data")
 		pn.Tool = d.Get("tool").StringOr("")
-		pn.Model = d.Path("cinatra_llm", "preferredModel").StringOr("")
-		pn.Provider = d.Path("cinatra_llm", "preferredProvider").StringOr("")
+		llm := d.Get("cinatra_llm")
+		if llm == nil && strings.HasSuffix(pn.URL, "/api/llm-bridge") {
+			// The compiler gives every bridge call without its own
+			// cinatra_llm the flow's metadata.cinatra.llm, subflows' too
+			// (cinatra-ai/cinatra packages/agents/src/oas-compiler.ts
+			// @1b0975c9, injectCinatraLlmIntoApiNodes).
+			llm = a.Flow.Root.Path("metadata", "cinatra", "llm")
+		}
+		pn.Model = llm.Get("preferredModel").StringOr("")
+		pn.Provider = llm.Get("preferredProvider").StringOr("")
 	}
 	pn.RequiresApproval = approval
 	// Only a step stops the run for a human (reference §11.4: AgentNode,
