@@ -30,16 +30,45 @@ func FixID(f lint.Finding) string {
 	return fmt.Sprintf("%s:%d:%d %s", f.File, f.Line, f.Column, f.Code)
 }
 
-// PlanFixes plans the first fix of each finding that has one, in order
-// (edit.Plan: a fix touching bytes another chosen fix touches is skipped
-// with its reason, never merged). It is the planning of `oastui lint
-// --fix/--diff` and of every other face that applies fixes in bulk.
-func PlanFixes(fs []lint.Finding) *edit.Batch {
+// PlanFixes plans, for each finding in order, the first of its fixes (its
+// alternatives, best first: at most one is ever applied) whose tier is
+// within max (edit.Tier), with edit.Plan: a fix touching bytes another
+// chosen fix touches is skipped with its reason, never merged. It is the
+// planning of `oastui lint --fix/--diff` and of every other face that
+// applies fixes in bulk; a batch passes edit.Safe, or edit.Unsafe for
+// --unsafe-fixes, never edit.Dangerous (only one named finding is).
+func PlanFixes(fs []lint.Finding, max edit.Tier) *edit.Batch {
 	var cands []edit.Candidate
 	for _, f := range fs {
-		if len(f.Fixes) > 0 {
-			cands = append(cands, edit.Candidate{ID: FixID(f), Fixes: f.Fixes})
+		if i := edit.FirstWithin(f.Fixes, max); i >= 0 {
+			cands = append(cands, edit.Candidate{ID: FixID(f), Fixes: f.Fixes[i : i+1]})
 		}
 	}
 	return edit.Plan(cands)
+}
+
+// Held is what a batch up to some tier leaves out: the findings that have
+// fixes, none of them within the tier, counted by the lowest tier that
+// would apply one, with their ids (FixID) in order.
+type Held struct {
+	Unsafe, Dangerous []string
+}
+
+// Count is the number of findings held back.
+func (h Held) Count() int { return len(h.Unsafe) + len(h.Dangerous) }
+
+// HeldBack says which findings' fixes a batch up to max leaves out.
+func HeldBack(fs []lint.Finding, max edit.Tier) Held {
+	var h Held
+	for _, f := range fs {
+		if len(f.Fixes) == 0 || edit.FirstWithin(f.Fixes, max) >= 0 {
+			continue
+		}
+		if edit.FirstWithin(f.Fixes, edit.Unsafe) >= 0 {
+			h.Unsafe = append(h.Unsafe, FixID(f))
+		} else {
+			h.Dangerous = append(h.Dangerous, FixID(f))
+		}
+	}
+	return h
 }

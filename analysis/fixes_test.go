@@ -2,8 +2,11 @@ package analysis
 
 import (
 	"errors"
+	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/lint"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -26,7 +29,10 @@ func TestPlanFixesAndSources(t *testing.T) {
 	if string(src[pkg]) == "" || src[s.FlowFile()] == nil {
 		t.Fatalf("sources: %d files", len(src))
 	}
-	batch := PlanFixes(s.Review.Findings)
+	batch := PlanFixes(s.Review.Findings, edit.Unsafe) // the license fix is unsafe: a license is not the linter's choice
+	if held := HeldBack(s.Review.Findings, edit.Safe); !slices.Contains(held.Unsafe, FixID(licenseFinding(t, s.Review.Findings))) {
+		t.Errorf("a safe batch does not hold the license fix back: %+v", held)
+	}
 	if len(batch.Chosen) == 0 {
 		t.Fatal("no fix planned")
 	}
@@ -76,5 +82,54 @@ func TestPrepareSlot(t *testing.T) {
 	}
 	if _, _, err := PrepareSlot(filepath.Join(t.TempDir(), "missing"), Options{}, SlotQuery{Slot: "x"}); err == nil {
 		t.Error("a missing agent prepared")
+	}
+}
+
+func licenseFinding(t *testing.T, fs []lint.Finding) lint.Finding {
+	t.Helper()
+	for _, f := range fs {
+		if f.Code == "agent_package_missing_license" {
+			return f
+		}
+	}
+	t.Fatal("no agent_package_missing_license finding")
+	return lint.Finding{}
+}
+
+// TestPlanFixesTiers: of a finding's alternatives the first within the
+// batch's tier is planned, one at most; a finding whose fixes are all
+// above it is held back, counted by the lowest tier that would apply it;
+// an undeclared tier counts as dangerous.
+func TestPlanFixesTiers(t *testing.T) {
+	e := func(start int) []edit.Edit { return []edit.Edit{{Path: "f", Start: start, End: start + 1, New: "x"}} }
+	fs := []lint.Finding{
+		{File: "f", Line: 1, Column: 1, Code: "a", Fixes: []edit.Fix{{Title: "u", Tier: edit.Unsafe, Edits: e(0)}, {Title: "s", Tier: edit.Safe, Edits: e(2)}}},
+		{File: "f", Line: 2, Column: 1, Code: "b", Fixes: []edit.Fix{{Title: "u", Tier: edit.Unsafe, Edits: e(4)}}},
+		{File: "f", Line: 3, Column: 1, Code: "c", Fixes: []edit.Fix{{Title: "d", Tier: edit.Dangerous, Edits: e(6)}}},
+		{File: "f", Line: 4, Column: 1, Code: "d", Fixes: []edit.Fix{{Title: "none", Edits: e(8)}}},
+		{File: "f", Line: 5, Column: 1, Code: "e"},
+	}
+	titles := func(b *edit.Batch) (out []string) {
+		for _, c := range b.Chosen {
+			out = append(out, c.Fix.Title)
+		}
+		return out
+	}
+	for _, tc := range []struct {
+		max        edit.Tier
+		want       []string
+		unsafe, dg int
+	}{
+		{edit.Safe, []string{"s"}, 1, 2},
+		{edit.Unsafe, []string{"u", "u"}, 0, 2},
+		{edit.Dangerous, []string{"u", "u", "d", "none"}, 0, 0},
+	} {
+		if got := titles(PlanFixes(fs, tc.max)); !slices.Equal(got, tc.want) {
+			t.Errorf("%s: planned %v, want %v", tc.max, got, tc.want)
+		}
+		h := HeldBack(fs, tc.max)
+		if len(h.Unsafe) != tc.unsafe || len(h.Dangerous) != tc.dg || h.Count() != tc.unsafe+tc.dg {
+			t.Errorf("%s: held back %+v, want %d unsafe and %d dangerous", tc.max, h, tc.unsafe, tc.dg)
+		}
 	}
 }

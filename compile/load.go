@@ -297,7 +297,7 @@ func addLegacyMoveFix(a *Agent) {
 	for i := range a.Findings {
 		f := &a.Findings[i]
 		if f.Code == "legacy_agent_filename" && f.File == a.FlowPath {
-			f.Fixes = append(f.Fixes, edit.Fix{Title: "move the flow file to " + FlowCandidates[0],
+			f.Fixes = append(f.Fixes, edit.Fix{Title: "move the flow file to " + FlowCandidates[0], Tier: edit.Safe,
 				Moves: []edit.Move{{From: a.FlowPath, To: to}}})
 		}
 	}

@@ -31,6 +31,8 @@ type Edit struct {
 // fix or batch.
 type Fix struct {
 	Title string `json:"title"`
+	// Tier is what the fix may change and so who may apply it (Tier).
+	Tier  Tier   `json:"tier,omitempty"`
 	Edits []Edit `json:"edits,omitempty"`
 	Moves []Move `json:"moves,omitempty"`
 }

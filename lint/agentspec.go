@@ -19,7 +19,8 @@ import (
 var (
 	RuleAgentSpecVersionMissing = &Rule{Code: "agentspec_version_missing", Severity: compile.Warning, Group: "agentspec",
 		Doc:       "D8: the top-level component has no agentspec_version; loaders assume their own current version",
-		AutoFixes: []string{"declare the lowest released agentspec_version the document's components need (JSON files; none for YAML)"}}
+		AutoFixes: []string{"declare the lowest released agentspec_version the document's components need (JSON files; none for YAML)"},
+		FixTiers:  []edit.Tier{edit.Unsafe}}
 	RuleAgentSpecVersionUnknown = &Rule{Code: "agentspec_version_unknown", Severity: compile.Blocker, Group: "agentspec",
 		Doc: "D9: agentspec_version is not a released Agent Spec version (25.4.1, 25.4.2, 26.1.0, 26.1.2, 26.3.1, nightly 26.4.0)"}
 	RuleAgentSpecVersionLegacy = &Rule{Code: "agentspec_version_legacy", Severity: compile.Blocker, Group: "agentspec",
@@ -685,5 +686,5 @@ func versionFix(doc *compile.Doc, t topComponent) edit.Fix {
 		return 0
 	})
 	best := ok[0]
-	return newFix("declare \"agentspec_version\": \"" + best.String() + "\"").add(fix.Insert(doc, t.ptr, "agentspec_version", best.String())).fix()
+	return newFix(edit.Unsafe, "declare \"agentspec_version\": \""+best.String()+"\"").add(fix.Insert(doc, t.ptr, "agentspec_version", best.String())).fix()
 }

@@ -29,7 +29,10 @@ type Config struct {
 	// Diff overrides the levels of `oastui diff`'s checks (diff: keys):
 	// check id → breaking|warn|info|off; the diff package checks the ids.
 	Diff map[string]string `yaml:"-"`
-	dir  string            // absolute directory of Path; ignore files are relative to it
+	// Policies are the team's policies (policies:), compiled when the
+	// config was read; checked on every agent (docs/policies.md).
+	Policies []*Policy `yaml:"-"`
+	dir      string    // absolute directory of Path; ignore files are relative to it
 }
 
 // Ignore silences one rule at one place, with a reason.
@@ -280,4 +283,17 @@ func absPath(p string) string {
 		return filepath.Clean(p)
 	}
 	return abs
+}
+
+// Policy is the team policy with that id, or nil.
+func (c *Config) Policy(id string) *Policy {
+	if c == nil {
+		return nil
+	}
+	for _, p := range c.Policies {
+		if p.ID == id {
+			return p
+		}
+	}
+	return nil
 }

@@ -104,6 +104,15 @@ func ParseConfig(path string, src []byte) (*Config, error) {
 	if root.Kind != yaml.MappingNode {
 		return nil, fail(root, "the config must be a mapping with allowed_hosts, rules and ignores")
 	}
+	// The policies first: rules: and ignores: may name their ids.
+	for i := 0; i+1 < len(root.Content); i += 2 {
+		if root.Content[i].Value == "policies" {
+			if err := c.parsePolicies(root.Content[i+1], src, fail); err != nil {
+				return nil, err
+			}
+			break
+		}
+	}
 	seen := map[string]bool{}
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		k, v := root.Content[i], root.Content[i+1]
@@ -128,8 +137,9 @@ func ParseConfig(path string, src []byte) (*Config, error) {
 			err = c.parseBudget(v, fail)
 		case "diff":
 			err = c.parseDiff(v, fail)
+		case "policies": // read above
 		default:
-			err = fail(k, "unknown key %q (known: allowed_hosts, rules, ignores, default_license, budget, diff)", k.Value)
+			err = fail(k, "unknown key %q (known: allowed_hosts, rules, ignores, default_license, budget, diff, policies)", k.Value)
 		}
 		if err != nil {
 			return nil, err
@@ -223,7 +233,7 @@ func (c *Config) parseRules(v *yaml.Node, fail failFunc) error {
 	c.RuleReasons = map[string]string{}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, s := v.Content[i], v.Content[i+1]
-		if err := checkRuleCode(k, fail); err != nil {
+		if err := c.checkRuleCode(k, fail); err != nil {
 			return err
 		}
 		if _, dup := c.Rules[k.Value]; dup {
@@ -259,7 +269,7 @@ func (c *Config) parseRules(v *yaml.Node, fail failFunc) error {
 		default:
 			return fail(sevNode, "rule %q: severity must be blocker, warning, suggestion or off, got %q", k.Value, sevNode.Value)
 		}
-		if r := LookupRule(k.Value); val == "off" && r.Security() && reason == "" {
+		if r := LookupRule(k.Value); r != nil && val == "off" && r.Security() && reason == "" {
 			return fail(k, "rule %q is a security rule: turning it off needs a reason, as in\n  rules:\n    %s: {severity: off, reason: \"why this is safe\"}", k.Value, k.Value)
 		}
 		c.Rules[k.Value] = val
@@ -270,11 +280,11 @@ func (c *Config) parseRules(v *yaml.Node, fail failFunc) error {
 	return nil
 }
 
-func checkRuleCode(k *yaml.Node, fail failFunc) error {
+func (c *Config) checkRuleCode(k *yaml.Node, fail failFunc) error {
 	if k.Kind != yaml.ScalarNode || k.Value == "" {
 		return fail(k, "a rule code must be a non-empty string")
 	}
-	if LookupRule(k.Value) != nil {
+	if LookupRule(k.Value) != nil || c.Policy(k.Value) != nil {
 		return nil
 	}
 	return fail(k, "unknown rule %q%s", k.Value, suggestRule(k.Value))
@@ -354,7 +364,7 @@ func (c *Config) parseIgnores(v *yaml.Node, fail failFunc) error {
 		if ig.Rule == "" {
 			return fail(e, "%s: \"rule\" is required (the finding code to ignore)", where)
 		}
-		if err := checkRuleCode(fields["rule"], fail); err != nil {
+		if err := c.checkRuleCode(fields["rule"], fail); err != nil {
 			return err
 		}
 		if ig.File == "" {
@@ -369,7 +379,7 @@ func (c *Config) parseIgnores(v *yaml.Node, fail failFunc) error {
 		if ig.ValueHash != "" && !valueHashRe.MatchString(ig.ValueHash) {
 			return fail(fields["value_hash"], "%s (rule %s): value_hash %q must be the 32 hex digits of the finding's valueHash (oastui lint --format json)", where, ig.Rule, ig.ValueHash)
 		}
-		if r := LookupRule(ig.Rule); r.Secret && ig.ValueHash == "" {
+		if r := LookupRule(ig.Rule); r != nil && r.Secret && ig.ValueHash == "" {
 			return fail(e, "%s (rule %s at %s%s): an ignore of a secret rule must name the secret it accepts with value_hash (the finding's \"valueHash\" in `oastui lint --format json`), so that a different secret at the same place is reported again", where, ig.Rule, ig.File, ignorePointerText(ig.Pointer))
 		}
 		p := filepath.FromSlash(ig.File)
@@ -403,4 +413,107 @@ func (c *Config) parseDiff(v *yaml.Node, fail func(*yaml.Node, string, ...any) e
 		c.Diff[k.Value] = val.Value
 	}
 	return nil
+}
+
+// policyIDRe is what a policy id may be: a finding code of its own.
+var policyIDRe = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
+
+// parsePolicies reads policies: and compiles every expression once (a
+// PolicyError, exit 2, for one that does not parse or type-check).
+func (c *Config) parsePolicies(v *yaml.Node, src []byte, fail failFunc) error {
+	if isNull(v) {
+		return nil
+	}
+	if v.Kind != yaml.SequenceNode {
+		return fail(v, "policies must be a list of {id, severity, message, match, assert, doc} (docs/policies.md)")
+	}
+	if len(v.Content) == 0 {
+		return nil // policies: [] costs nothing: no CEL environment
+	}
+	env, err := policyEnv()
+	if err != nil {
+		return fail(v, "internal: the policies' CEL environment: %v", err)
+	}
+	seen := map[string]bool{}
+	for i, e := range v.Content {
+		where := fmt.Sprintf("policies[%d]", i)
+		if e.Kind != yaml.MappingNode {
+			return fail(e, "%s must be a mapping with id, severity, message, assert (and match, doc)", where)
+		}
+		fields := map[string]*yaml.Node{}
+		for j := 0; j+1 < len(e.Content); j += 2 {
+			k, val := e.Content[j], e.Content[j+1]
+			switch k.Value {
+			case "id", "severity", "message", "match", "assert", "doc":
+			default:
+				return fail(k, "%s: unknown key %q (known: id, severity, message, match, assert, doc)", where, k.Value)
+			}
+			if _, dup := fields[k.Value]; dup {
+				return fail(k, "%s: %q is given twice", where, k.Value)
+			}
+			if val.Kind != yaml.ScalarNode || isNull(val) {
+				return fail(val, "%s: %s must be a string", where, k.Value)
+			}
+			fields[k.Value] = val
+		}
+		get := func(k string) string {
+			if n := fields[k]; n != nil {
+				return strings.TrimSpace(n.Value)
+			}
+			return ""
+		}
+		p := &Policy{ID: get("id"), Message: get("message"), Match: get("match"), Assert: get("assert"), Doc: get("doc"), Line: e.Line, Column: e.Column}
+		switch {
+		case p.ID == "":
+			return fail(e, "%s: \"id\" is required (the policy's finding code)", where)
+		case !policyIDRe.MatchString(p.ID):
+			return fail(fields["id"], "%s: id %q must be lower case letters, digits, _ and - (it is the findings' code)", where, p.ID)
+		case LookupRule(p.ID) != nil:
+			return fail(fields["id"], "%s: id %q is a built-in rule's code; give the policy its own", where, p.ID)
+		case seen[p.ID]:
+			return fail(fields["id"], "%s: policy %q is defined twice", where, p.ID)
+		case p.Message == "":
+			return fail(e, "%s (policy %s): \"message\" is required (what the finding says)", where, p.ID)
+		case p.Assert == "":
+			return fail(e, "%s (policy %s): \"assert\" is required (a CEL expression that must be true)", where, p.ID)
+		}
+		seen[p.ID] = true
+		switch sev := get("severity"); sev {
+		case "blocker", "warning", "suggestion":
+			p.Severity = compile.Severity(sev)
+		case "":
+			p.Severity = compile.Warning
+		default:
+			return fail(fields["severity"], "%s (policy %s): severity must be blocker, warning or suggestion, got %q", where, p.ID, sev)
+		}
+		if n := fields["match"]; n != nil {
+			if p.match, err = compileExpr(env, c.Path, p.ID, "match", n.Value, exprPosOf(n, src)); err != nil {
+				return err
+			}
+		}
+		if p.assert, err = compileExpr(env, c.Path, p.ID, "assert", fields["assert"].Value, exprPosOf(fields["assert"], src)); err != nil {
+			return err
+		}
+		c.Policies = append(c.Policies, p)
+	}
+	return nil
+}
+
+// exprPosOf is where the text of a scalar starts in the file: after the
+// quote of a quoted one; on the next line, at the block's indentation, for
+// a literal or folded block.
+func exprPosOf(n *yaml.Node, src []byte) exprPos {
+	switch n.Style {
+	case yaml.LiteralStyle, yaml.FoldedStyle:
+		lines := strings.Split(string(src), "\n")
+		indent := 0
+		if n.Line < len(lines) { // n.Line is the indicator's line; the text starts below it
+			l := lines[n.Line]
+			indent = len(l) - len(strings.TrimLeft(l, " "))
+		}
+		return exprPos{line: n.Line + 1, col: indent + 1, block: true, indent: indent}
+	case yaml.DoubleQuotedStyle, yaml.SingleQuotedStyle:
+		return exprPos{line: n.Line, col: n.Column + 1}
+	}
+	return exprPos{line: n.Line, col: n.Column}
 }

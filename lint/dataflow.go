@@ -26,7 +26,11 @@ var (
 		Doc: "E5: data_flow_connections is [] (spec: no data edges at all) — WayFlow reads it as null (name-based data flow); write null or the edges"}
 	RuleDataEdgeDuplicate = &Rule{Code: "data_edge_duplicate", Severity: compile.Warning, Group: "flowgraph",
 		Doc:       "E6: a Flow lists the same data edge twice (same source node and output, same destination node and input); the repeat does nothing but hide edits to one copy",
-		AutoFixes: []string{"remove the later entry of data_flow_connections (when it is inline or a second reference to the same edge; an entry naming another edge component is left to the author)"}}
+		AutoFixes: []string{"remove the later entry of data_flow_connections (when it is inline or a second reference to the same edge; an entry naming another edge component is left to the author)"},
+		// Unsafe: the edge list is what the runtime wires, and the fix's
+		// effect on the compiled output cannot be shown identical (an
+		// invalid document's errors index the edges: TestFixTierProof).
+		FixTiers: []edit.Tier{edit.Unsafe}}
 )
 
 // prop builds a synthetic property schema for an inferred input or output.
@@ -155,7 +159,7 @@ func duplicateDataEdges(p *Pass, m *compile.FlowModel) {
 		}
 		var fx edit.Fix
 		if e.Ref == "" || seen {
-			fx = newFix("remove this repeated entry of data_flow_connections").add(fix.Remove(doc, e.Entry)).fix()
+			fx = newFix(edit.Unsafe, "remove this repeated entry of data_flow_connections").add(fix.Remove(doc, e.Entry)).fix()
 		}
 		src, dst := e.Source.ID, e.Destination.ID
 		if e.Source.Node != nil {

@@ -12,11 +12,14 @@ import (
 // voids it (a fix is offered whole or not at all).
 type fixer struct {
 	title string
+	tier  edit.Tier
 	edits []edit.Edit
 	bad   bool
 }
 
-func newFix(title string) *fixer { return &fixer{title: title} }
+// Every fix declares its tier (edit.Tier, docs/fixes.md): what it changes
+// decides who may apply it.
+func newFix(tier edit.Tier, title string) *fixer { return &fixer{title: title, tier: tier} }
 
 func (f *fixer) add(e edit.Edit, err error) *fixer {
 	if err != nil {
@@ -30,9 +33,9 @@ func (f *fixer) add(e edit.Edit, err error) *fixer {
 // fix is the built fix, with no edits when a step failed.
 func (f *fixer) fix() edit.Fix {
 	if f.bad {
-		return edit.Fix{Title: f.title}
+		return edit.Fix{Title: f.title, Tier: f.tier}
 	}
-	return edit.Fix{Title: f.title, Edits: f.edits}
+	return edit.Fix{Title: f.title, Tier: f.tier, Edits: f.edits}
 }
 
 // ptrOf is the JSON Pointer of a node of a parsed document.

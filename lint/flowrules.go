@@ -44,7 +44,8 @@ var (
 		Doc: "F13: two control edges leave the same node on the same branch; WayFlow refuses the flow"}
 	RuleBranchUnconnected = &Rule{Code: "branch_unconnected", Severity: compile.Warning, Group: "flowgraph",
 		Doc:       "F14: a branch of a node has no control edge; at run time the flow silently ends there",
-		AutoFixes: []string{"add a control edge from the branch to the flow's only EndNode"}}
+		AutoFixes: []string{"add a control edge from the branch to the flow's only EndNode"},
+		FixTiers:  []edit.Tier{edit.Unsafe}}
 	RuleFlowUnreachableNode = &Rule{Code: "flow_unreachable_node", Severity: compile.Blocker, Group: "flowgraph",
 		Doc: "F15: a node cannot be reached from the start node over control edges; WayFlow refuses the flow"}
 	RuleFlowDeadEnd = &Rule{Code: "flow_dead_end", Severity: compile.Warning, Group: "flowgraph",
@@ -55,10 +56,12 @@ var (
 		Doc: "F18: a node's declared branches differ from the branches its configuration gives it (BranchingNode: mapping values + default)"}
 	RuleFlowDuplicateNodeName = &Rule{Code: "flow_duplicate_node_name", Severity: compile.Warning, Group: "flowgraph",
 		Doc:       "F19: two nodes of one Flow share a name; WayFlow renames one of them on load",
-		AutoFixes: []string{"rename the later node to a name no node of the flow has"}}
+		AutoFixes: []string{"rename the later node to a name no node of the flow has"},
+		FixTiers:  []edit.Tier{edit.Unsafe}}
 	RuleFlowNodeListedTwice = &Rule{Code: "flow_node_listed_twice", Severity: compile.Warning, Group: "flowgraph",
 		Doc:       "F20: the same node appears twice in a Flow's nodes",
-		AutoFixes: []string{"remove the repeated entry of nodes"}}
+		AutoFixes: []string{"remove the repeated entry of nodes"},
+		FixTiers:  []edit.Tier{edit.Safe}}
 	RuleBranchingNodeInputs = &Rule{Code: "branching_node_inputs", Severity: compile.Blocker, Group: "flowgraph",
 		Doc: "I5: a BranchingNode takes exactly one input (the value looked up in its mapping) and has no outputs"}
 )
@@ -406,7 +409,7 @@ func checkNodeNames(fc *flowCheck) {
 		if listed := 1 + len(n.Repeats); listed > 1 {
 			for _, ptr := range n.Repeats {
 				fc.p.ReportFix(fc.doc, ptr, RuleFlowNodeListedTwice, fmt.Sprintf("node %q is listed %d times in the nodes of flow %q", n.Label(), listed, fc.fl),
-					newFix("remove this repeated entry of nodes").add(fix.Remove(fc.doc, ptr)).fix())
+					newFix(edit.Safe, "remove this repeated entry of nodes").add(fix.Remove(fc.doc, ptr)).fix())
 			}
 		}
 	}
@@ -484,7 +487,7 @@ func renameNodeFix(fc *flowCheck, n *compile.FlowNode) edit.Fix {
 		name = fmt.Sprintf("%s %d", n.Name, i)
 	}
 	fc.taken[name], fc.suffix[n.Name] = true, i+1
-	return newFix(fmt.Sprintf("rename node %q to %q", n.Name, name)).add(fix.Replace(fc.doc, ptrOf(v), name)).fix()
+	return newFix(edit.Unsafe, fmt.Sprintf("rename node %q to %q", n.Name, name)).add(fix.Replace(fc.doc, ptrOf(v), name)).fix()
 }
 
 // branchEdgeFix adds a ControlFlowEdge from branch b of n to the flow's
@@ -529,6 +532,6 @@ func branchEdgeFix(fc *flowCheck, n *compile.FlowNode, b string) edit.Fix {
 		raw += `, "metadata": {}`
 	}
 	raw += `, "from_node": {"$component_ref": ` + q(fromID) + `}, "from_branch": ` + q(b) + `, "to_node": {"$component_ref": ` + q(toID) + `}}`
-	return newFix(fmt.Sprintf("add a control edge from branch %q of %q to EndNode %q", b, n.Label(), end.Label())).
+	return newFix(edit.Unsafe, fmt.Sprintf("add a control edge from branch %q of %q to EndNode %q", b, n.Label(), end.Label())).
 		add(fix.Append(fc.doc, ptrOf(edges), fix.Raw(raw))).fix()
 }

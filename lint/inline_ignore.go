@@ -42,14 +42,15 @@ type inlineIgnores struct {
 	path    string // doc.Path: the file whose findings the entries may silence
 	entries []*inlineIgnore
 	invalid []Finding
-	found   bool // the file has an x-oastui-ignore member
+	found   bool    // the file has an x-oastui-ignore member
+	cfg     *Config // the review's: an inline ignore may name one of its team policies
 }
 
 // inlineIgnoresOf collects the x-oastui-ignore members of a's flow file,
 // in one walk per review: Run hands the result to each settling of the
 // findings (apply) and keeps those of workspace rules (Review.Inline).
-func inlineIgnoresOf(a *compile.Agent) *inlineIgnores {
-	ii := &inlineIgnores{}
+func inlineIgnoresOf(a *compile.Agent, cfg *Config) *inlineIgnores {
+	ii := &inlineIgnores{cfg: cfg}
 	if a == nil || a.Flow == nil || a.Flow.Root == nil {
 		return ii
 	}
@@ -153,6 +154,14 @@ func (ii *inlineIgnores) parse(scope string, v *compile.Node) {
 		switch {
 		case ig.rule == "":
 			ii.bad(ptr, `an inline ignore needs "rule" (the finding code to ignore)`)
+		case r == nil && ii.cfg.Policy(ig.rule) != nil: // a team policy: no secret rule
+			if ig.reason == "" {
+				ii.bad(ptr, fmt.Sprintf(`inline ignore of %s has no "reason": say why this finding is accepted`, ig.rule))
+				break
+			}
+			ig.unused = ii.doc.At(ig.ptr, RuleUnusedIgnore.Code, RuleUnusedIgnore.Severity,
+				fmt.Sprintf("unused inline ignore: no %s finding in this object (reason given: %q); remove the entry", ig.rule, ig.reason))
+			ii.entries = append(ii.entries, ig)
 		case r == nil:
 			ii.bad(compile.Append(ptr, "rule"), fmt.Sprintf("inline ignore of unknown rule %q%s", ig.rule, suggestRule(ig.rule)))
 		case ig.reason == "":

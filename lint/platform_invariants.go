@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"github.com/oastui/oastui/edit"
 	"path/filepath"
 	"regexp"
 	"strconv"
@@ -33,13 +34,16 @@ var (
 		Doc: "a system / user / prompt_template / instructions string over 400 characters in one of the four creation agents (security-reviewer, code-reviewer, planner, author): their methodology lives in catalog skills (Jinja-only strings are exempt)"}
 	RuleAgentSkillBundle = &Rule{Code: "agent_skill_bundle", Severity: compile.Blocker, Group: groupPlatformCI,
 		Doc:       "an agent package ships a skills/ bundle (or package.json#files lists it for the three blog text agents the platform pins): an agent extension folds its rules into its own bridge node's data.system (cinatra#2090 S3)",
-		AutoFixes: []string{`remove "skills" from package.json#files`}}
+		AutoFixes: []string{`remove "skills" from package.json#files`},
+		FixTiers:  []edit.Tier{edit.Safe}}
 	RuleProducesDependencyMissing = &Rule{Code: "produces_dependency_missing", Severity: compile.Blocker, Group: groupPlatformCI,
 		Doc:       `a cinatra.produces extension that the package does not declare in cinatra.dependencies as a required, non-peer edge of kind "artifact", so installing the agent never installs the artifact (cinatra#2537)`,
-		AutoFixes: []string{`add a required runtime artifact edge (range "*") to cinatra.dependencies`}}
+		AutoFixes: []string{`add a required runtime artifact edge (range "*") to cinatra.dependencies`},
+		FixTiers:  []edit.Tier{edit.Unsafe}}
 	RuleManifestDependenciesConflict = &Rule{Code: "manifest_dependencies_conflict", Severity: compile.Blocker, Group: groupPlatformCI,
 		Doc:       "package.json's cinatra.agentDependencies (legacy map) names a package that cinatra.dependencies (canonical) drops or declares as optional or peer; the installer refuses the manifest (CONFLICT)",
-		AutoFixes: []string{"add the legacy entry to cinatra.dependencies as a required runtime edge with its range"}}
+		AutoFixes: []string{"add the legacy entry to cinatra.dependencies as a required runtime edge with its range"},
+		FixTiers:  []edit.Tier{edit.Safe}}
 	RuleManifestDependenciesMalformed = &Rule{Code: "manifest_dependencies_malformed", Severity: compile.Blocker, Group: groupPlatformCI,
 		Doc: "package.json's cinatra.dependencies or cinatra.agentDependencies is null or of the wrong shape, has an entry the installer cannot read, names the package itself, or names a package twice (MALFORMED)"}
 	RuleOutputMessageUnreadInput = &Rule{Code: "output_message_unread_input", Severity: compile.Blocker, Group: groupPlatform,
@@ -162,7 +166,7 @@ func checkSkillBundle(p *Pass) {
 			// platform forbids; the folder itself is the user's to delete.
 			p.ReportFix(a.Package, ptr, RuleAgentSkillBundle,
 				`package.json#files lists "skills": an agent extension may not re-admit a skill bundle (cinatra#2090 S3)`,
-				newFix(`remove "skills" from package.json#files`).add(fix.Remove(a.Package, ptr)).fix())
+				newFix(edit.Safe, `remove "skills" from package.json#files`).add(fix.Remove(a.Package, ptr)).fix())
 		}
 	}
 }
@@ -287,7 +291,7 @@ func checkManifestDependencies(p *Pass) []manifestEdge {
 				"versionConstraint": map[string]any{"kind": "semver-range", "range": rng}, "requirement": "required"}
 			p.ReportFix(pkg, compile.PointerOf(m.Value), RuleManifestDependenciesConflict,
 				strconv.Quote(m.Key)+" is in cinatra.agentDependencies but not in cinatra.dependencies; the canonical list wins and must restate every legacy edge, so the installer refuses the manifest",
-				newFix("add "+strconv.Quote(m.Key)+" to cinatra.dependencies as a required runtime edge").add(fix.Append(pkg, compile.PointerOf(canon), edge)).fix())
+				newFix(edit.Safe, "add "+strconv.Quote(m.Key)+" to cinatra.dependencies as a required runtime edge").add(fix.Append(pkg, compile.PointerOf(canon), edge)).fix())
 		case c.requirement != "required" || c.edgeType == "peer":
 			p.Report(pkg, compile.PointerOf(c.node), RuleManifestDependenciesConflict,
 				strconv.Quote(m.Key)+" is a required runtime edge in cinatra.agentDependencies but "+c.edgeType+"/"+c.requirement+" in cinatra.dependencies; the installer refuses the manifest until the two agree")
@@ -379,7 +383,7 @@ func checkProducesDependency(p *Pass, edges []manifestEdge) {
 				edge := map[string]any{"packageName": ext, "edgeType": "runtime",
 					"versionConstraint": map[string]any{"kind": "semver-range", "range": "*"}, "requirement": "required", "kind": "artifact"}
 				p.ReportFix(d, compile.PointerOf(it.Get("extension")), RuleProducesDependencyMissing, msg,
-					newFix("add "+strconv.Quote(ext)+" to cinatra.dependencies as a required artifact edge").add(fix.Append(a.Package, compile.PointerOf(canon), edge)).fix())
+					newFix(edit.Unsafe, "add "+strconv.Quote(ext)+" to cinatra.dependencies as a required artifact edge").add(fix.Append(a.Package, compile.PointerOf(canon), edge)).fix())
 				continue
 			}
 			p.Report(d, compile.PointerOf(it.Get("extension")), RuleProducesDependencyMissing, msg)

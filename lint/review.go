@@ -82,23 +82,26 @@ func Run(a *compile.Agent, opts Options) Review {
 			}
 		}
 	}
+	if len(opts.Config.Policies) > 0 && a.Flow != nil && a.Flow.Root != nil {
+		p.found = append(p.found, checkPolicies(a, opts.Config.Policies)...)
+	}
 	checked := p.found[:len(p.found):len(p.found)] // the deterministic review's findings, before any dry-run one
 	dry := opts.DryRun
 	if opts.Mode == ModeFull {
 		p.found = append(p.found, dryRunFindings(a, dry)...)
 	}
-	inline := inlineIgnoresOf(a)
+	inline := inlineIgnoresOf(a, opts.Config)
 	fs, suppressed := opts.Config.apply(a, inline, p.found)
 	if opts.Mode == ModeAdvisory || opts.Mode == ModeFull {
 		fs = advisoryFindings(a, opts.Config, fs)
 	}
 	for i := range fs { // the one presentation function (sanitise, then mask), once, as findings leave the engine
 		fs[i].Message = present.Lines(fs[i].Message)
-		fs[i].Group = groupOf(fs[i].Code)
+		fs[i].Group = opts.Config.groupOf(fs[i].Code)
 	}
 	for i := range suppressed {
 		suppressed[i].Message = present.Lines(suppressed[i].Message)
-		suppressed[i].Group = groupOf(suppressed[i].Code)
+		suppressed[i].Group = opts.Config.groupOf(suppressed[i].Code)
 	}
 	r := bucket(compile.SortFindings(fs))
 	r.Suppressed = suppressed
@@ -125,6 +128,15 @@ func bucket(fs []Finding) Review {
 		}
 	}
 	return r
+}
+
+// groupOf is groupOf for a review under config c: a team policy's
+// findings are of group "policy".
+func (c *Config) groupOf(code string) string {
+	if c.Policy(code) != nil {
+		return GroupPolicy
+	}
+	return groupOf(code)
 }
 
 // groupOf is the group of the rule with code ("" for a code no rule has).

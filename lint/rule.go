@@ -35,8 +35,12 @@ type Rule struct {
 	// may carry (Finding.Fixes; `oastui lint --fix` applies the first), in
 	// order; empty for a rule without a safe mechanical fix.
 	AutoFixes []string
-	OK, Err   string // a minimal example without and with the finding, for docs/rules.md ("" = taken from the fixtures)
-	Profiles  []compile.Profile
+	// FixTiers is the tier of each of AutoFixes (same order): what it may
+	// change, so who may apply it (edit.Tier, docs/fixes.md). A fix a
+	// finding carries declares its own tier, one of these.
+	FixTiers []edit.Tier
+	OK, Err  string // a minimal example without and with the finding, for docs/rules.md ("" = taken from the fixtures)
+	Profiles []compile.Profile
 	// Profiles the rule can be reported in; empty = every profile. For a
 	// rule of a Check it is the Check's profiles (set when All is built).
 
@@ -271,7 +275,15 @@ func (r *Rule) HelpURI() string { return RulesDocURL + "#" + r.Anchor() }
 // hand.
 func (r *Rule) FixText() string {
 	if r.Fixable() {
-		auto := "automatic with `oastui lint --fix` (the first applies): " + strings.Join(r.AutoFixes, "; or ")
+		fixes := make([]string, len(r.AutoFixes))
+		for i, t := range r.AutoFixes {
+			tier := edit.Dangerous // undeclared: TestFixTiersDeclared fails
+			if i < len(r.FixTiers) {
+				tier = r.FixTiers[i]
+			}
+			fixes[i] = t + " [" + string(tier) + "]"
+		}
+		auto := "automatic, one alternative at most, the first its tier allows (safe: `oastui lint --fix`; unsafe: `--unsafe-fixes`; dangerous: `--fix-dangerous` on one finding; docs/fixes.md): " + strings.Join(fixes, "; or ")
 		if r.Fix != "" {
 			return r.Fix + ". " + auto
 		}

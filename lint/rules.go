@@ -1,6 +1,9 @@
 package lint
 
-import "github.com/oastui/oastui/compile"
+import (
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
+)
 
 // The rule list. A new rule is a RuleXxx value beside the check that
 // reports it, one line here, and two fixture folders,
@@ -89,7 +92,7 @@ var All = assemble(
 	// Prompts and the ContextOS budget (issue 16).
 	reportedBy(passPromptBudget, RulePromptBudgetExceeded),
 
-	reportedElsewhere(RuleUnusedIgnore, RuleInlineIgnoreInvalid, RuleAdvisoryDispatchDeferred),
+	reportedElsewhere(RuleUnusedIgnore, RuleInlineIgnoreInvalid, RuleAdvisoryDispatchDeferred, RulePolicyFailed),
 
 	// Across the agents of a tree (package workspace).
 	reportedElsewhere(RuleWorkspaceChildMissing, RuleWorkspaceChildVersionMismatch, RuleWorkspaceDependencyCycle,
@@ -117,7 +120,8 @@ var (
 		Doc: "a JSON object has the same key twice; JSON.parse keeps the last one and silently ignores the first (a warning in the agentspec profile)"}
 	RuleLegacyAgentFilename = &Rule{Code: "legacy_agent_filename", Severity: compile.Warning, Group: groupLoading,
 		Doc:       "the package's flow file is at a legacy path (cinatra/agent.json or agent.json); move it to cinatra/oas.json",
-		AutoFixes: []string{"move the flow file, bytes unchanged, to cinatra/oas.json (not offered when something is already there)"}}
+		AutoFixes: []string{"move the flow file, bytes unchanged, to cinatra/oas.json (not offered when something is already there)"},
+		FixTiers:  []edit.Tier{edit.Safe}}
 	RulePackageJSONInvalid = &Rule{Code: "package_json_invalid", Severity: compile.Blocker, Group: groupLoading,
 		Doc: "package.json is not an object, or its name/version/license is not a string, or its dependencies/peerDependencies/devDependencies is not an object"}
 	RuleInternalError = &Rule{Code: "internal_error", Severity: compile.Blocker, Group: groupLoading,

@@ -16,11 +16,13 @@ import (
 var (
 	RuleLLMBridgeMissingAgentID = &Rule{Code: "llm_bridge_missing_agent_id", Severity: compile.Blocker, Group: "scan",
 		Doc:       "an ApiNode calling /api/llm-bridge has no non-empty agent_id in data, body or config, so the bridge cannot resolve the calling agent's compiled toolboxes",
-		AutoFixes: []string{"add agent_id (package.json's name without its scope) to the ApiNode's data"}}
+		AutoFixes: []string{"add agent_id (package.json's name without its scope) to the ApiNode's data"},
+		FixTiers:  []edit.Tier{edit.Unsafe}}
 	RuleLLMBridgeUserMissing = &Rule{Code: "llm_bridge_user_missing", Severity: compile.Warning, Group: "scan",
 		Doc: "an ApiNode calling /api/llm-bridge sends no `user` string in its data: the bridge's request schema requires `user` (the user message; " +
 			"src/app/api/llm-bridge/route.ts), so the call is rejected before any model runs; a `prompt` or `message` member is not read by the bridge",
-		AutoFixes: []string{"rename the data's `prompt` (or `message`) member to `user`, when it is a string and there is no `user`"}}
+		AutoFixes: []string{"rename the data's `prompt` (or `message`) member to `user`, when it is a string and there is no `user`"},
+		FixTiers:  []edit.Tier{edit.Unsafe}}
 )
 
 var (
@@ -86,7 +88,7 @@ func checkBridgeUser(p *Pass, c scanComponent) {
 	}
 	for _, k := range []string{"prompt", "message"} {
 		if v := body.Get(k); v.Is(compile.String) {
-			f := newFix("rename `" + k + "` to `user` in the ApiNode's data")
+			f := newFix(edit.Unsafe, "rename `"+k+"` to `user` in the ApiNode's data")
 			p.ReportFix(doc, ptrOf(v), RuleLLMBridgeUserMissing, msg+"; its `"+k+"` member is not read by the bridge", f.add(fix.RenameKey(doc, ptrOf(v), "user")).fix())
 			return
 		}
@@ -136,7 +138,7 @@ func bridgeFix(a *compile.Agent, n *compile.Node) edit.Fix {
 		return edit.Fix{}
 	}
 	d := a.Flow
-	f := newFix("add \"agent_id\": \"" + id + "\" to the ApiNode's data")
+	f := newFix(edit.Unsafe, "add \"agent_id\": \""+id+"\" to the ApiNode's data")
 	for _, k := range []string{"data", "body", "config"} {
 		if v := n.Get(k).Get("agent_id"); v != nil {
 			return f.add(fix.Replace(d, ptrOf(v), id)).fix()

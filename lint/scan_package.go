@@ -14,13 +14,16 @@ import (
 var (
 	RulePackageVersionOASPkgDrift = &Rule{Code: "package_version_oas_pkg_drift", Severity: compile.Blocker, Group: "package",
 		Doc:       "metadata.cinatra.packageVersion differs from package.json#version, so the startup loader skips re-importing the new code",
-		AutoFixes: []string{"set metadata.cinatra.packageVersion to package.json's version", "set package.json's version to metadata.cinatra.packageVersion"}}
+		AutoFixes: []string{"remove metadata.cinatra.packageVersion (the fix the corpus's authors shipped: the loader falls back to package.json's version)", "set metadata.cinatra.packageVersion to package.json's version", "set package.json's version to metadata.cinatra.packageVersion"},
+		FixTiers:  []edit.Tier{edit.Safe, edit.Unsafe, edit.Unsafe}}
 	RuleAgentPackageMissingLicense = &Rule{Code: "agent_package_missing_license", Severity: compile.Blocker, Group: "package",
 		Doc:       "package.json has no license; an agent package needs an SPDX license to be published",
-		AutoFixes: []string{"set package.json's license to .oastui.yaml's default_license, else UNLICENSED"}}
+		AutoFixes: []string{"set package.json's license to .oastui.yaml's default_license, else UNLICENSED"},
+		FixTiers:  []edit.Tier{edit.Unsafe}}
 	RulePackageNameMismatch = &Rule{Code: "package_name_mismatch", Severity: compile.Blocker, Group: "package",
 		Doc:       "metadata.cinatra.packageName differs from package.json#name",
-		AutoFixes: []string{"set metadata.cinatra.packageName to package.json's name"}}
+		AutoFixes: []string{"set metadata.cinatra.packageName to package.json's name"},
+		FixTiers:  []edit.Tier{edit.Safe}}
 )
 
 var passPackage = &Check{Name: "scan_package", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkPackage}
@@ -37,8 +40,16 @@ func checkPackage(p *Pass) {
 		if pv, ok := pkg.Get("version").Str(); ok && pv != "" && pv != ov {
 			p.ReportFix(a.Flow, "/metadata/cinatra/packageVersion", RulePackageVersionOASPkgDrift,
 				"metadata.cinatra.packageVersion \""+ov+"\" must match sibling package.json#version \""+pv+"\". Mismatch causes the startup loader (ensureAgentPackageFromGitFile) to read the stale OAS value, hit the version-skip guard, and silently skip re-importing the new code.",
-				newFix("set metadata.cinatra.packageVersion to \""+pv+"\" (package.json's version)").add(fix.Replace(a.Flow, "/metadata/cinatra/packageVersion", pv)).fix(),
-				newFix("set package.json's version to \""+ov+"\" (metadata.cinatra.packageVersion)").add(fix.Replace(a.Package, "/version", ov)).fix())
+				// What the authors shipped (history: "chore: drop redundant
+				// metadata.cinatra.packageVersion from OAS", eleven agents on
+				// 2026-07-02): the loader falls back to package.json#version
+				// when the OAS has none (cinatra-ai/cinatra
+				// packages/agents/src/validate-agent-json.ts@a75fee7,
+				// scanOasForPackageVersionSync), and the compiler takes
+				// packageVersion from package.json (reference §11.10).
+				newFix(edit.Safe, "remove metadata.cinatra.packageVersion: package.json's version \""+pv+"\" is the one the loader falls back to").add(fix.Remove(a.Flow, "/metadata/cinatra/packageVersion")).fix(),
+				newFix(edit.Unsafe, "set metadata.cinatra.packageVersion to \""+pv+"\" (package.json's version)").add(fix.Replace(a.Flow, "/metadata/cinatra/packageVersion", pv)).fix(),
+				newFix(edit.Unsafe, "set package.json's version to \""+ov+"\" (metadata.cinatra.packageVersion)").add(fix.Replace(a.Package, "/version", ov)).fix())
 		}
 	}
 
@@ -54,7 +65,7 @@ func checkPackage(p *Pass) {
 		if pn, ok := pkg.Get("name").Str(); ok && pn != "" && pn != on {
 			p.ReportFix(a.Flow, "/metadata/cinatra/packageName", RulePackageNameMismatch,
 				"metadata.cinatra.packageName \""+on+"\" must match sibling package.json#name \""+pn+"\"; the platform installs the package and looks the agent up by that name",
-				newFix("set metadata.cinatra.packageName to \""+pn+"\" (package.json's name)").add(fix.Replace(a.Flow, "/metadata/cinatra/packageName", pn)).fix())
+				newFix(edit.Safe, "set metadata.cinatra.packageName to \""+pn+"\" (package.json's name)").add(fix.Replace(a.Flow, "/metadata/cinatra/packageName", pn)).fix())
 		}
 	}
 }
@@ -67,7 +78,7 @@ func licenseFix(p *Pass, pkg *compile.Doc) edit.Fix {
 	if p.Config != nil && p.Config.DefaultLicense != "" {
 		lic = p.Config.DefaultLicense
 	}
-	f := newFix("set package.json's license to \"" + lic + "\"")
+	f := newFix(edit.Unsafe, "set package.json's license to \""+lic+"\"")
 	if pkg.Root.Get("license") != nil {
 		return f.add(fix.Replace(pkg, "/license", lic)).fix()
 	}

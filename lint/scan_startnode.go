@@ -2,6 +2,7 @@ package lint
 
 import (
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
 )
 
 // start_node_inputs_without_required (reference §6): a StartNode input that
@@ -12,7 +13,8 @@ import (
 var (
 	RuleStartNodeInputsWithoutRequired = &Rule{Code: "start_node_inputs_without_required", Severity: compile.Warning, Group: "scan",
 		Doc:       "a StartNode input is in neither metadata.cinatra.required nor metadata.cinatra.hidden, so the runtime never prompts for it",
-		AutoFixes: []string{"add the inputs to metadata.cinatra.required", "add the inputs to metadata.cinatra.hidden"}}
+		AutoFixes: []string{"add the inputs to metadata.cinatra.required", "add the inputs to metadata.cinatra.hidden"},
+		FixTiers:  []edit.Tier{edit.Unsafe, edit.Unsafe}}
 )
 
 var passStartNodeInputs = &Check{Name: "scan_startnode", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkStartNodeInputs}
@@ -45,7 +47,7 @@ func checkStartNodeInputs(p *Pass) {
 		}
 		p.ReportFix(doc, c.Ptr(), RuleStartNodeInputsWithoutRequired,
 			"StartNode \""+c.Label()+"\" declares input(s) "+scanQuoteList(orphans)+startNodeMessageTail,
-			newFix("add "+scanQuoteList(orphans)+" to metadata.cinatra.required").add(setPath(doc, c.Node, []string{"metadata", "cinatra", "required"}, orphans)).fix(),
-			newFix("add "+scanQuoteList(orphans)+" to metadata.cinatra.hidden").add(setPath(doc, c.Node, []string{"metadata", "cinatra", "hidden"}, orphans)).fix())
+			newFix(edit.Unsafe, "add "+scanQuoteList(orphans)+" to metadata.cinatra.required").add(setPath(doc, c.Node, []string{"metadata", "cinatra", "required"}, orphans)).fix(),
+			newFix(edit.Unsafe, "add "+scanQuoteList(orphans)+" to metadata.cinatra.hidden").add(setPath(doc, c.Node, []string{"metadata", "cinatra", "hidden"}, orphans)).fix())
 	}
 }

@@ -34,14 +34,18 @@ var (
 		Doc: "two contextSlots entries share a slotId; the context_resolve handler rejects the agent"}
 	RuleContextSlotDependencyMissing = &Rule{Code: "context_slot_dependency_missing", Severity: compile.Blocker, Group: GroupSlots,
 		Doc:       "the agent declares contextSlots but package.json lists @cinatra-ai/context-selection-agent in neither cinatra.agentDependencies nor cinatra.dependencies[]",
-		AutoFixes: []string{"add " + ContextSelectionAgent + " to package.json in the form it already uses (cinatra.agentDependencies, else cinatra.dependencies[] entries)"}}
+		AutoFixes: []string{"add " + ContextSelectionAgent + " to package.json in the form it already uses (cinatra.agentDependencies, else cinatra.dependencies[] entries)"},
+		FixTiers:  []edit.Tier{edit.Unsafe}}
 	RuleContextSlotNotWired = &Rule{Code: "context_slot_not_wired", Severity: compile.Blocker, Group: GroupSlots,
 		Doc:       "a slot in the explicit form (a node carries metadata.cinatra.purpose author-placed-context-resolution-for-<slot>) has no context FlowNode (a FlowNode whose subflow calls /api/context-resolve), the FlowNode is not placed before its consumer, or the contextSlotBindings data edge into the consumer is missing",
-		AutoFixes: []string{"wire context slot <id>: add the context FlowNode context_<id> and its subflow (as the corpus's slotted agents), placed before the slot's consumer, with the control and data edges in and out (a slot with no context FlowNode at all)"}}
+		AutoFixes: []string{"wire context slot <id>: add the context FlowNode context_<id> and its subflow (as the corpus's slotted agents), placed before the slot's consumer, with the control and data edges in and out (a slot with no context FlowNode at all)"},
+		FixTiers:  []edit.Tier{edit.Unsafe}}
 	RuleContextSlotStubWiring = &Rule{Code: "context_slot_stub_wiring", Severity: compile.Blocker, Group: GroupSlots,
 		Doc: "a stub stands in for the context-selection agent: start.contextSlotBindings fed to a consumer, start.contextRefs passed to end.contextRefs, a contextSlotBindings Start input, or the context-selector screen without a context FlowNode"}
 	RuleContextSlotMountRefused = &Rule{Code: "context_slot_mount_refused", Severity: compile.Blocker, Group: GroupSlots,
-		Doc: "the WayFlow loader would refuse to mount the agent because of a context slot (docker/wayflow/context_subflow_injection.py): an injected id collides with one in the file, no or an ambiguous owner package, no or an ambiguous consumer input, a consumer input already wired, a start with no successor, an incompatible hidden input, a malformed nested declaration, or a parentSatisfiedContextSlots line it cannot keep"}
+		Doc:       "the WayFlow loader would refuse to mount the agent because of a context slot (docker/wayflow/context_subflow_injection.py): an injected id collides with one in the file, no or an ambiguous owner package, no or an ambiguous consumer input, a consumer input already wired, a start with no successor, an incompatible hidden input, a malformed nested declaration, or a parentSatisfiedContextSlots line it cannot keep",
+		AutoFixes: []string{"add the bindings input the loader wires the slot into (a slot with no consumer)", "mark a hand-placed context step as placed by the author (metadata.cinatra.purpose)"},
+		FixTiers:  []edit.Tier{edit.Unsafe, edit.Unsafe}}
 	RuleContextDependencyLeak = &Rule{Code: "context_dependency_leak", Severity: compile.Warning, Group: GroupSlots,
 		Doc: "package.json declares @cinatra-ai/context-selection-agent but the agent has no contextSlots (a transitive-declaration leak)"}
 )
@@ -175,7 +179,7 @@ func slotConsumerFix(doc *compile.Doc, mount *compile.SlotMount, slot string) ed
 	if !in.Is(compile.Array) {
 		return edit.Fix{}
 	}
-	f := newFix(fmt.Sprintf("add the input %s to %s (the loader wires slot %s into it)", title, ms.Before[0], slot))
+	f := newFix(edit.Unsafe, fmt.Sprintf("add the input %s to %s (the loader wires slot %s into it)", title, ms.Before[0], slot))
 	f.add(fix.Append(doc, ptrOf(in), fix.Raw(`{"title": `+strconv.Quote(title)+`, "type": "array", "items": {"type": "object"}}`)))
 	// An ApiNode takes only the inputs its data template names.
 	if data := step.Get("data"); compile.ComponentType(step) == "ApiNode" && data.Is(compile.Object) && data.Get(title) == nil {
@@ -192,7 +196,7 @@ func slotMarkerFix(doc *compile.Doc, slot string) edit.Fix {
 	if compile.ComponentType(n) != "FlowNode" || n.Path("metadata", "cinatra", "purpose") != nil {
 		return edit.Fix{}
 	}
-	f := newFix("mark context_" + slot + " as placed by the author (" + compile.AuthorPlacedPurpose + slot + ")")
+	f := newFix(edit.Unsafe, "mark context_"+slot+" as placed by the author ("+compile.AuthorPlacedPurpose+slot+")")
 	return f.add(slotPurposeEdit(doc, n, compile.AuthorPlacedPurpose+slot)).fix()
 }
 
@@ -643,7 +647,7 @@ const slotDependencyRange = "^0.1.1"
 // only block (a new canonical list beside it would leave its other entries
 // in conflict).
 func slotDependencyFix(pkg *compile.Doc) edit.Fix {
-	f := newFix("add " + ContextSelectionAgent + " " + slotDependencyRange + " to package.json as a runtime, required dependency")
+	f := newFix(edit.Unsafe, "add "+ContextSelectionAgent+" "+slotDependencyRange+" to package.json as a runtime, required dependency")
 	entry := `{"packageName": ` + strconv.Quote(ContextSelectionAgent) + `, "edgeType": "runtime", ` +
 		`"versionConstraint": {"kind": "semver-range", "range": "` + slotDependencyRange + `"}, "requirement": "required", "kind": "agent"}`
 	c := pkg.Root.Get("cinatra")

@@ -277,7 +277,7 @@ func (w *slotWiring) build() (edit.Fix, error) {
 	d, tag := w.doc, w.tag
 	ctxID := "context_" + tag
 	subID := "context-" + tag + "-subflow"
-	f := newFix(WireSlotTitle(w.slot))
+	f := newFix(edit.Unsafe, WireSlotTitle(w.slot))
 
 	// Start inputs (reused when present: cinatra_run_id and projectId are
 	// shared by every slot, as in the corpus).

@@ -34,7 +34,8 @@ var (
 	RuleLegacyField = &Rule{Code: "legacy_field", Severity: compile.Blocker, Group: validatorGroup,
 		Doc:       "a legacy field (root componentType, metadata.cinatra formatVersion/executionMode/approvalPolicy/compiledPlan/inputSchema/outputSchema/prompt/taskSpec) that the compiler derives or that moved to Agent.system_prompt",
 		Fix:       "remove the field: the compiler derives it (prompt and taskSpec hold text that belongs in Agent.system_prompt)",
-		AutoFixes: []string{"remove the legacy field (not prompt/taskSpec)", "for prompt/taskSpec: move the text into the system_prompt of the flow's only local Agent, when that is absent or empty (no fix when there are several Agents or it already has a prompt: merging texts is the author's)"}}
+		AutoFixes: []string{"remove the legacy field (not prompt/taskSpec/approvalPolicy)", "for prompt/taskSpec: move the text into the system_prompt of the flow's only local Agent, when that is absent or empty (no fix when there are several Agents or it already has a prompt: merging texts is the author's)", "remove metadata.cinatra.approvalPolicy (the compiler derives the approval policy; dangerous: it names approval, so never in a batch)"},
+		FixTiers:  []edit.Tier{edit.Safe, edit.Unsafe, edit.Dangerous}}
 	RuleAgentNodeHITLOwnedBy = &Rule{Code: "agentnode_hitl_owned_by", Severity: compile.Blocker, Group: validatorGroup,
 		Doc: `an AgentNode's metadata.cinatra.hitlOwnedBy is neither "childAgent" nor "self"`}
 	RuleAgentNodeSurfaceOverride = &Rule{Code: "agentnode_surface_override", Severity: compile.Blocker, Group: validatorGroup,
@@ -58,7 +59,8 @@ var (
 	RuleObjectTypeRetired = &Rule{Code: "object_type_retired", Severity: compile.Suggestion, Group: validatorGroup,
 		Doc:       "a root output carries the retired cinatra.object_type annotation (cinatra#1788): today's platform ignores and strips it (the output annotation is {artifact?}), so it declares nothing",
 		Fix:       "remove it; bind the output to an artifact extension with outputs[].cinatra.artifact when the output is an artifact",
-		AutoFixes: []string{"remove the retired cinatra.object_type"}}
+		AutoFixes: []string{"remove the retired cinatra.object_type"},
+		FixTiers:  []edit.Tier{edit.Safe}}
 	RuleInputMessageWithoutOutput = &Rule{Code: "input_message_without_output", Severity: compile.Blocker, Group: validatorGroup,
 		Doc: "an InputMessageNode of the root Flow declares no outputs, so the compiler cannot name its field (MISSING_INPUT_MESSAGE_OUTPUT)"}
 )
@@ -142,7 +144,7 @@ var valLegacyCinatraFields = []string{"formatVersion", "executionMode", "approva
 func (v *valCtx) checkLegacy() {
 	if v.root.Get("componentType") != nil {
 		v.reportFix("/componentType", RuleLegacyField, "legacy field componentType must not appear in OAS agent.json",
-			newFix("remove the legacy field componentType").add(fix.Remove(v.doc, "/componentType")).fix())
+			newFix(edit.Safe, "remove the legacy field componentType").add(fix.Remove(v.doc, "/componentType")).fix())
 	}
 	c := v.root.Path("metadata", "cinatra")
 	if c == nil || c.Kind != compile.Object {
@@ -153,7 +155,7 @@ func (v *valCtx) checkLegacy() {
 			ptr := compile.Pointer("metadata", "cinatra", f)
 			var fx edit.Fix
 			if f != "prompt" && f != "taskSpec" { // their text belongs in Agent.system_prompt: not deleted
-				fx = newFix("remove the legacy field metadata.cinatra." + f).add(fix.Remove(v.doc, ptr)).fix()
+				fx = newFix(legacyFieldTier(f), "remove the legacy field metadata.cinatra."+f).add(fix.Remove(v.doc, ptr)).fix()
 			} else {
 				fx = v.promptMoveFix(f, ptr, c.Get(f))
 			}
@@ -161,6 +163,17 @@ func (v *valCtx) checkLegacy() {
 				"legacy field metadata.cinatra."+f+" must not appear in OAS agent.json (derived at compile time or moved to Agent.system_prompt)", fx)
 		}
 	}
+}
+
+// legacyFieldTier is the tier of removing the legacy field
+// metadata.cinatra.<f>: the compiler derives these and ignores the
+// source's copy (safe), but approvalPolicy names approval, which no batch
+// touches (dangerous: only on an explicit request).
+func legacyFieldTier(f string) edit.Tier {
+	if f == "approvalPolicy" {
+		return edit.Dangerous
+	}
+	return edit.Safe
 }
 
 // promptMoveFix moves the text of metadata.cinatra.prompt or taskSpec
@@ -201,7 +214,7 @@ func (v *valCtx) promptMoveFix(field, ptr string, val *compile.Node) edit.Fix {
 		return edit.Fix{}
 	}
 	aptr := compile.Pointer("$referenced_components", agentID)
-	b := newFix("move metadata.cinatra." + field + " into the Agent's system_prompt").add(fix.Remove(v.doc, ptr))
+	b := newFix(edit.Unsafe, "move metadata.cinatra."+field+" into the Agent's system_prompt").add(fix.Remove(v.doc, ptr))
 	switch sp := refs.Get(agentID).Get("system_prompt"); {
 	case sp == nil:
 		b.add(fix.Insert(v.doc, aptr, "system_prompt", text))
@@ -310,7 +323,7 @@ func (v *valCtx) checkObjectTypes() {
 			ptr := compile.Append(base, "object_type")
 			v.reportFix(ptr, RuleObjectTypeRetired,
 				fmt.Sprintf("outputs[%s].cinatra.object_type is retired: the platform ignores and strips it, so it declares nothing; bind the output with cinatra.artifact when it is an artifact", title),
-				newFix("remove the retired cinatra.object_type").add(fix.Remove(v.doc, ptr)).fix())
+				newFix(edit.Safe, "remove the retired cinatra.object_type").add(fix.Remove(v.doc, ptr)).fix())
 		}
 	}
 }

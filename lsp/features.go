@@ -70,11 +70,15 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) (any, *rpcError) {
 				if !ok {
 					continue
 				}
+				title := clean(fx.Title)
+				if fx.Tier != edit.Safe { // the editor's user applies it knowingly (docs/fixes.md)
+					title = "(" + string(tierOf(fx)) + ") " + title
+				}
 				actions = append(actions, codeAction{
-					Title:       clean(fx.Title),
+					Title:       title,
 					Kind:        protocol.QuickFix,
 					Diagnostics: []protocol.Diagnostic{pd.d},
-					IsPreferred: i == 0,
+					IsPreferred: i == 0 && fx.Tier == edit.Safe,
 					Edit:        we,
 				})
 			}
@@ -93,18 +97,29 @@ func (s *Server) codeActions(p *protocol.CodeActionParams) (any, *rpcError) {
 // "editor.codeActionsOnSave": {"source.fixAll.oastui": "explicit"}).
 const FixAll protocol.CodeActionKind = "source.fixAll.oastui"
 
-// fixAll is one action applying the first fix of every finding of the
-// document, as `oastui lint --fix` chooses them (edit.Plan: a fix touching
-// bytes an earlier chosen fix touches waits for the next run). Fixes that
-// move files are left out (a quick fix each, never applied on save).
+// tierOf is a fix's tier as shown: an undeclared one counts as dangerous.
+func tierOf(fx edit.Fix) edit.Tier {
+	if !fx.Tier.Valid() {
+		return edit.Dangerous
+	}
+	return fx.Tier
+}
+
+// fixAll is one action applying the first safe fix of every finding of
+// the document, as `oastui lint --fix` chooses them (gopls: only the
+// indisputably safe fixes are "fix all"; unsafe and dangerous ones stay
+// quick fixes the user picks one at a time). A fix touching bytes an
+// earlier chosen fix touches waits for the next run (edit.Plan). Fixes
+// that move files are left out (a quick fix each, never applied on save).
 func (s *Server) fixAll(r *result, path string) (codeAction, bool) {
 	var cands []edit.Candidate
 	n := 0
 	for _, pd := range r.diags[path] {
-		if len(pd.f.Fixes) == 0 || len(pd.f.Fixes[0].Moves) > 0 {
+		i := edit.FirstWithin(pd.f.Fixes, edit.Safe)
+		if i < 0 || len(pd.f.Fixes[i].Moves) > 0 {
 			continue
 		}
-		cands = append(cands, edit.Candidate{ID: fmt.Sprintf("%d:%d %s", pd.f.Line, pd.f.Column, pd.f.Code), Fixes: pd.f.Fixes[:1]})
+		cands = append(cands, edit.Candidate{ID: fmt.Sprintf("%d:%d %s", pd.f.Line, pd.f.Column, pd.f.Code), Fixes: pd.f.Fixes[i : i+1]})
 		n++
 	}
 	if n == 0 {
@@ -115,7 +130,7 @@ func (s *Server) fixAll(r *result, path string) (codeAction, bool) {
 	if !ok {
 		return codeAction{}, false
 	}
-	return codeAction{Title: fmt.Sprintf("oastui: apply %d automatic fix(es)", len(b.Chosen)), Kind: FixAll, Edit: we}, true
+	return codeAction{Title: fmt.Sprintf("oastui: apply %d safe automatic fix(es)", len(b.Chosen)), Kind: FixAll, Edit: we}, true
 }
 
 // overlaps: two ranges share a position (an empty range at the cursor

@@ -402,3 +402,65 @@ func TestFixAll(t *testing.T) {
 		t.Errorf("findings after fix all: %v", after)
 	}
 }
+
+// TestFixAllSafeOnly: source.fixAll takes safe fixes only (gopls' "fix
+// all" of indisputably safe fixes): a finding whose only fix is unsafe
+// (the bridge's prompt renamed to user) is left to its quick fix, which
+// says its tier in its title and is not preferred.
+func TestFixAllSafeOnly(t *testing.T) {
+	path, src := exampleAgent(t)
+	s, out, _ := newTestServer(t, -1)
+	broken := strings.Replace(string(src), `"packageVersion": "0.1.0"`, `"packageVersion": "9.9.9"`, 1)
+	broken = strings.Replace(broken, `"user": "Write release notes`, `"prompt": "Write release notes`, 1)
+	u := string(uriOf(path))
+	s.Handle(note("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "version": 1, "text": broken}}))
+	before := diagsOf(t, out, path, broken)
+	if len(before["package_version_oas_pkg_drift"]) != 1 || len(before["llm_bridge_user_missing"]) != 1 {
+		t.Fatalf("findings before: %v", before)
+	}
+	s.Handle(req(5, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": u},
+		"range": map[string]any{"start": pos(0, 0), "end": pos(0, 0)}, "context": map[string]any{"diagnostics": []any{}, "only": []string{"source.fixAll"}}}))
+	var actions []protocol.CodeAction
+	if err := json.Unmarshal(out.response("5")["result"], &actions); err != nil || len(actions) != 1 {
+		t.Fatalf("fix all: %s", out.response("5")["result"])
+	}
+	edits := actions[0].Edit.Changes[protocol.DocumentURI(u)]
+	if len(edits) != 1 || edits[0].NewText != "" || actions[0].Title != "oastui: apply 1 safe automatic fix(es)" {
+		t.Fatalf("fix all applies more than the safe drift fix: %s %+v", actions[0].Title, edits)
+	}
+	s.Handle(req(6, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": u},
+		"range": map[string]any{"start": pos(0, 0), "end": pos(100000, 0)}, "context": map[string]any{"diagnostics": []any{}, "only": []string{"quickfix"}}}))
+	actions = nil
+	if err := json.Unmarshal(out.response("6")["result"], &actions); err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, a := range actions {
+		if strings.HasPrefix(a.Title, "(unsafe) rename `prompt` to `user`") {
+			found = true
+			if a.IsPreferred {
+				t.Error("an unsafe quick fix is preferred")
+			}
+		}
+	}
+	if !found {
+		t.Errorf("no labelled unsafe quick fix: %s", out.response("6")["result"])
+	}
+}
+
+// TestPolicyDiagnostics: a team policy of the .oastui.yaml in force is a
+// diagnostic like a rule's, its id the code, at the node it is about.
+func TestPolicyDiagnostics(t *testing.T) {
+	path, src := exampleAgent(t)
+	cfg := "policies:\n  - id: bridge-posts-twice\n    severity: warning\n    message: an llm-bridge call\n    match: node.url.endsWith('/api/llm-bridge')\n    assert: 'false'\n"
+	if err := os.WriteFile(filepath.Join(filepath.Dir(filepath.Dir(path)), ".oastui.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	s, out, _ := newTestServer(t, -1)
+	u := string(uriOf(path))
+	s.Handle(note("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "version": 1, "text": string(src)}}))
+	got := diagsOf(t, out, path, string(src))
+	if len(got["bridge-posts-twice"]) == 0 {
+		t.Fatalf("no policy diagnostic: %v", got)
+	}
+}

@@ -1,6 +1,7 @@
 package mcpserver
 
 import (
+	"github.com/oastui/oastui/edit"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -19,7 +20,7 @@ func TestFixDiffIsEditsPreview(t *testing.T) {
 	pkg := filepath.Join(agent, "package.json")
 	rewrite(t, pkg, "    \"note\": \"token ", "    \"note\": \""+hostile.Secrets+" ")
 	cs := connect(t, []string{dir}, nil, "")
-	res, _ := callTool(t, cs, "agent_fix", map[string]any{"path": agent, "fix": "all"})
+	res, _ := callTool(t, cs, "agent_fix", map[string]any{"path": agent, "fix": "all", "unsafe_fixes": true})
 	var fo FixOutput
 	structured(t, res, &fo)
 	if !strings.Contains(fo.Diff, `"note": "see https://bob:`) {
@@ -31,7 +32,7 @@ func TestFixDiffIsEditsPreview(t *testing.T) {
 		}
 	}
 	snap := analysis.Run(agent, analysis.Options{})
-	want, err := analysis.PlanFixes(snap.Review.Findings).Preview(snap.Sources(), Roots{Dirs: []string{dir}}.Relative)
+	want, err := analysis.PlanFixes(snap.Review.Findings, edit.Unsafe).Preview(snap.Sources(), Roots{Dirs: []string{dir}}.Relative)
 	if err != nil || fo.Diff != want || want == "" {
 		t.Errorf("agent_fix's diff is not edit's preview (%v):\n%s\n--- want\n%s", err, fo.Diff, want)
 	}

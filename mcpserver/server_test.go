@@ -353,8 +353,17 @@ func TestFix(t *testing.T) {
 	pkg := filepath.Join(agent, "package.json")
 	before, _ := os.ReadFile(pkg)
 
+	// A rule code is a batch: the license fix is unsafe, held back.
 	res, _ := callTool(t, cs, "agent_fix", map[string]any{"path": agent, "fix": "agent_package_missing_license"})
 	var fo FixOutput
+	structured(t, res, &fo)
+	if fo.Diff != "" || len(fo.Fixed) != 0 || len(fo.Skipped) != 1 || !strings.Contains(fo.Skipped[0].Reason, "unsafe_fixes") {
+		t.Fatalf("a batch applied an unsafe fix: %+v", fo)
+	}
+	res, _ = callTool(t, cs, "agent_fix", map[string]any{"path": agent, "fix": "all", "dangerous": true})
+	wantError(t, res, "never applied in a batch")
+	res, _ = callTool(t, cs, "agent_fix", map[string]any{"path": agent, "fix": "agent_package_missing_license", "unsafe_fixes": true})
+	fo = FixOutput{}
 	structured(t, res, &fo)
 	if fo.Applied || !strings.Contains(fo.Diff, `+  "license": `) || len(fo.Fixed) != 1 {
 		t.Fatalf("preview: %+v", fo)
@@ -572,4 +581,32 @@ func TestReviewConfig(t *testing.T) {
 	}
 	res, _ = callTool(t, cs, "agent_source_review", map[string]any{"path": "agents/oastui/a"})
 	wantError(t, res, "config:")
+}
+
+// TestReviewPolicyFindings: agent_source_review reports the team's
+// policies of the .oastui.yaml in force like rules: the id as code, the
+// configured severity.
+func TestReviewPolicyFindings(t *testing.T) {
+	dir := tempDir(t)
+	agent := workspace(t, dir, "policy-agent", false)
+	cfg := "policies:\n  - id: bridge-calls\n    severity: blocker\n    message: an llm-bridge call\n    match: node.url.endsWith('/api/llm-bridge')\n    assert: 'false'\n"
+	if err := os.WriteFile(filepath.Join(dir, ".oastui.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	cs := connect(t, []string{dir}, nil, "")
+	res, _ := callTool(t, cs, "agent_source_review", map[string]any{"path": agent})
+	var rev ReviewOutput
+	structured(t, res, &rev)
+	n := 0
+	for _, f := range rev.Findings {
+		if f.Code == "bridge-calls" {
+			n++
+			if f.Severity != "blocker" {
+				t.Errorf("severity %s", f.Severity)
+			}
+		}
+	}
+	if n == 0 || len(rev.Buckets.Blockers) == 0 {
+		t.Errorf("no policy finding in the review: %+v", rev.Findings)
+	}
 }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
 	"github.com/oastui/oastui/flowgraph"
 	"github.com/oastui/oastui/lint"
 	"github.com/oastui/oastui/lint/report"
@@ -175,6 +176,7 @@ type FixOffer struct {
 	Fingerprint string `json:"fingerprint" jsonschema:"the finding's stable fingerprint (SARIF oastui/v3, baselines; relative to the repository root)"`
 	Code        string `json:"code"`
 	Title       string `json:"title" jsonschema:"what the fix does"`
+	Tier        string `json:"tier" jsonschema:"safe, unsafe or dangerous: what the fix may change (docs/fixes.md); fix all applies safe fixes only"`
 	// Alternatives are the titles of the finding's other fixes (agent_fix
 	// picks one with choice: 1 is the first of them).
 	Alternatives []string `json:"alternatives,omitempty" jsonschema:"the titles of the finding's other fixes, choice 1, 2, … of agent_fix"`
@@ -224,7 +226,7 @@ func (s *Server) review(_ context.Context, c *call, in ReviewInput) (ReviewOutpu
 		}
 		if len(f.Fixes) > 0 {
 			offer := FixOffer{Finding: i, ID: analysis.FixID(f), Fingerprint: report.Fingerprint(f, root),
-				Code: f.Code, Title: f.Fixes[0].Title}
+				Code: f.Code, Title: f.Fixes[0].Title, Tier: string(f.Fixes[0].Tier)}
 			for _, alt := range f.Fixes[1:] {
 				offer.Alternatives = append(offer.Alternatives, alt.Title)
 			}
@@ -418,6 +420,12 @@ type FixInput struct {
 	// Choice picks another of one finding's fixes: 0 is the first (what
 	// oastui lint --fix applies), n the n-th of the review's alternatives.
 	Choice int `json:"choice,omitempty" jsonschema:"which of the finding's fixes: 0 (default) the first, n the n-th alternative listed by agent_source_review; only when fix names one finding"`
+	// UnsafeFixes lets a batch (all, a rule code) apply unsafe fixes too;
+	// Dangerous lets the one finding named apply a dangerous fix. Without
+	// them a batch applies safe fixes only and one named finding up to
+	// unsafe (docs/fixes.md).
+	UnsafeFixes bool `json:"unsafe_fixes,omitempty" jsonschema:"with all or a rule code: apply unsafe fixes too (they change what the platform compiles or shows)"`
+	Dangerous   bool `json:"dangerous,omitempty" jsonschema:"with one named finding: allow a dangerous fix (approval, gates, riskClass); never for all or a rule code"`
 }
 
 // FixOutput is the fix's diff and what was done.
@@ -478,7 +486,16 @@ func (s *Server) fix(_ context.Context, c *call, in FixInput) (FixOutput, string
 		f.Fixes = f.Fixes[in.Choice : in.Choice+1]
 		chosen[0] = f
 	}
-	b := analysis.PlanFixes(chosen)
+	max := edit.Safe
+	switch single := len(chosen) == 1 && in.Fix != "all" && in.Fix != chosen[0].Code; {
+	case single && in.Dangerous:
+		max = edit.Dangerous
+	case in.Dangerous:
+		return FixOutput{}, "", fmt.Errorf("dangerous needs a fix that names one finding (a fingerprint or fix id): dangerous fixes are never applied in a batch")
+	case single || in.UnsafeFixes:
+		max = edit.Unsafe
+	}
+	b := analysis.PlanFixes(chosen, max)
 	for _, p := range b.Files() {
 		if !c.roots.ContainsFile(p) {
 			return FixOutput{}, "", proseErr("the fix edits %s: %w", p, ErrOutsideRoots)
@@ -495,6 +512,13 @@ func (s *Server) fix(_ context.Context, c *call, in FixInput) (FixOutput, string
 		return FixOutput{}, "", err
 	}
 	out := FixOutput{Diff: d, Fixed: []string{}, Skipped: []SkippedFix{}, Written: []string{}}
+	held := analysis.HeldBack(chosen, max)
+	for _, id := range held.Unsafe {
+		out.Skipped = append(out.Skipped, SkippedFix{ID: id, Reason: "its fix is unsafe (it changes what the platform compiles or shows): name the finding, or pass unsafe_fixes"})
+	}
+	for _, id := range held.Dangerous {
+		out.Skipped = append(out.Skipped, SkippedFix{ID: id, Reason: "its fix is dangerous (approval, gates, riskClass): name this one finding and pass dangerous"})
+	}
 	for _, ch := range b.Chosen {
 		out.Fixed = append(out.Fixed, ch.ID)
 	}

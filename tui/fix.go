@@ -1,6 +1,7 @@
 package tui
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"github.com/oastui/oastui/present"
@@ -10,6 +11,8 @@ import (
 
 	"charm.land/bubbles/v2/key"
 	tea "charm.land/bubbletea/v2"
+	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/diff"
 	"github.com/oastui/oastui/edit"
 	"github.com/oastui/oastui/views"
 )
@@ -25,6 +28,7 @@ type fixState struct {
 	srcs    map[string][]byte
 	display func(string) string
 	busy    bool       // a write is in flight
+	confirm bool       // Enter was pressed once on a dangerous fix: the next Enter applies it
 	undo    []*undoRec // the fixes applied and not undone, oldest first
 }
 
@@ -80,7 +84,46 @@ func (m *Model) openFix() {
 	}
 	m.fix.srcs = srcs
 	m.fix.display = m.displayPath
+	m.fix.confirm = false
 	m.fix.preview = views.NewFixPreview(x, srcs, m.displayPath)
+	// An unsafe or dangerous fix changes what the platform compiles or
+	// shows: its preview says how, with the diff engine, before it can be
+	// applied (docs/fixes.md).
+	for i, f := range x.Fixes {
+		if f.Tier != edit.Safe {
+			if m.cur != nil {
+				m.fix.preview.AddCompiled(i, compiledChange(m.cur.Snapshot, m.cfg.Path, m.cfg.Options, f, srcs))
+			}
+		}
+	}
+}
+
+// compiledChange is what fix f would change in the agent's compiled
+// output and review, as `oastui diff` says it: the agent analysed again
+// with the fixed bytes as an overlay, compared with the snapshot shown.
+func compiledChange(cur *analysis.Snapshot, path string, opts analysis.Options, f edit.Fix, srcs map[string][]byte) []string {
+	if cur == nil || len(f.Moves) > 0 {
+		return nil
+	}
+	overlay := map[string][]byte{}
+	for p, b := range opts.Load.Overlay {
+		overlay[p] = b
+	}
+	for _, p := range f.Files() {
+		b, err := edit.Apply(srcs[p], edit.EditsOf(f.Edits, p))
+		if err != nil {
+			return []string{"the compiled output after this fix cannot be shown: " + err.Error()}
+		}
+		overlay[p] = b
+	}
+	opts.Load.Overlay, opts.Agent, opts.Stages = overlay, nil, analysis.Everything
+	after := analysis.Run(path, opts)
+	var b bytes.Buffer
+	if err := diff.Text(&b, diff.Diff(cur, after, diff.Options{OldRev: "now", NewRev: "with this fix"}), "", false); err != nil {
+		return []string{"the compiled output after this fix cannot be shown: " + err.Error()}
+	}
+	out := []string{"what the platform gets after this fix (oastui diff):"}
+	return append(out, strings.Split(strings.TrimRight(b.String(), "\n"), "\n")...)
 }
 
 // displayPath names a file relative to the agent's package directory
@@ -108,15 +151,23 @@ func (m *Model) fixKey(k tea.KeyPressMsg) tea.Cmd {
 	case key.Matches(k, km.FixCancel):
 		m.fix.preview = nil
 	case key.Matches(k, km.FixApply):
+		if fx := p.Chosen(); !fx.Tier.Within(edit.Unsafe) && !m.fix.confirm {
+			m.fix.confirm = true // a dangerous fix: one at a time, and only on a second, explicit Enter
+			m.note = "dangerous fix (approval, gates or riskClass): read the compiled-output change, then Enter again applies it; Esc cancels"
+			return nil
+		}
 		m.fix.preview = nil
 		m.fix.busy = true
 		return applyFixCmd(p.Chosen(), m.fix.srcs, m.fix.display)
 	case key.Matches(k, km.FixNext):
 		p.Cycle(1)
+		m.fix.confirm = false
 	case key.Matches(k, km.FixPrev):
 		p.Cycle(-1)
+		m.fix.confirm = false
 	case key.Matches(k, km.FixChoose):
 		p.Choose(int(k.String()[0] - '1'))
+		m.fix.confirm = false
 	default:
 		if n, ok := m.navOf(k); ok {
 			p.Nav(n, max(1, m.h/2))

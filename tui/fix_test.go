@@ -62,9 +62,11 @@ func attachDriftFixes(t *testing.T, an *Analysis, n int) {
 	t.Helper()
 	a := an.Agent
 	fixes := []edit.Fix{
-		{Title: `Set metadata.cinatra.packageVersion to "0.1.0" (package.json's version)`,
+		// Declared safe here, so that these tests see the plain preview;
+		// TestFixUnsafeShowsCompiledChange has the other tiers.
+		{Title: `Set metadata.cinatra.packageVersion to "0.1.0" (package.json's version)`, Tier: edit.Safe,
 			Edits: []edit.Edit{valueEdit(t, a.Flow, "packageVersion", "0.1.0")}},
-		{Title: `Set package.json's version to "0.0.9" (the flow's packageVersion)`,
+		{Title: `Set package.json's version to "0.0.9" (the flow's packageVersion)`, Tier: edit.Safe,
 			Edits: []edit.Edit{valueEdit(t, a.Package, "version", "0.0.9")}},
 	}[:n]
 	if n == 0 {
@@ -380,5 +382,51 @@ func TestFixPreviewWidthSweep(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// TestFixUnsafeShowsCompiledChange: the preview of an unsafe fix shows,
+// below the file diff, what the diff engine says the fix changes in what
+// the platform gets; a dangerous fix is applied only on a second Enter.
+func TestFixUnsafeShowsCompiledChange(t *testing.T) {
+	m, flow, _ := driftModel(t, 2, 120, 60)
+	x := &m.Current().Review.Findings[0]
+	x.Fixes[1].Tier = edit.Unsafe // package.json's version: the compiled packageVersion changes
+	press(m, "f", "2")
+	v := ansi.Strip(m.Render())
+	if !strings.Contains(v, "[unsafe") || !strings.Contains(v, "~ what the platform gets after this fix (oastui diff):") || !strings.Contains(v, "0.0.9") {
+		t.Fatalf("the unsafe fix's preview has no compiled-output change:\n%s", v)
+	}
+	press(m, "esc")
+
+	x.Fixes[0].Tier = edit.Dangerous
+	before := read(t, flow)
+	if cmd := press(m, "f", "enter"); cmd != nil || !m.fixOpen() || !strings.Contains(m.note, "Enter again applies it") {
+		t.Fatalf("one Enter applied a dangerous fix (note %q)", m.note)
+	}
+	cmd := press(m, "enter")
+	if cmd == nil || m.fixOpen() {
+		t.Fatal("the second Enter did not apply the dangerous fix")
+	}
+	runCmd(t, m, cmd)
+	if bytes.Equal(read(t, flow), before) {
+		t.Error("the dangerous fix was not written")
+	}
+}
+
+// TestPolicyFindingShown: a team policy's finding is on the Findings tab
+// like a rule's, its id as the code.
+func TestPolicyFindingShown(t *testing.T) {
+	dir := copyDir(t, fixture("clean-agent"))
+	cfg := "policies:\n  - {id: team-frozen, severity: warning, message: the team froze this agent, assert: 'false'}\n"
+	if err := os.WriteFile(filepath.Join(dir, ".oastui.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	an := analyze(t, dir, 1)
+	m := newModel(t, dir, 140, 30, an)
+	m.seqReq = an.Seq
+	press(m, "1")
+	if v := ansi.Strip(m.Render()); !strings.Contains(v, "team-frozen") || !strings.Contains(v, "the team froze this agent") {
+		t.Errorf("the Findings tab does not show the policy's finding:\n%s", v)
 	}
 }

@@ -59,6 +59,33 @@ func (p *FixPreview) show() {
 	p.text.Home()
 }
 
+// AddCompiled appends to fix i's preview the change it makes to the
+// compiled output (the diff engine's text, "~ " lines), shown before an
+// unsafe or dangerous fix is applied (docs/fixes.md).
+func (p *FixPreview) AddCompiled(i int, lines []string) {
+	if i < 0 || i >= len(p.diffs) || len(lines) == 0 {
+		return
+	}
+	p.diffs[i] = append(p.diffs[i], "")
+	for _, l := range lines {
+		p.diffs[i] = append(p.diffs[i], "~ "+l)
+	}
+	if i == p.chosen {
+		p.show()
+	}
+}
+
+// tierLabel is how the preview names a fix's tier ("" for a safe fix).
+func tierLabel(f edit.Fix) string {
+	switch f.Tier {
+	case edit.Safe:
+		return ""
+	case edit.Unsafe:
+		return "[unsafe: changes what the platform compiles or shows] "
+	}
+	return "[dangerous: approval, gates or riskClass; Enter twice] "
+}
+
 // Finding is the finding the preview is for.
 func (p *FixPreview) Finding() compile.Finding { return p.finding }
 
@@ -119,11 +146,11 @@ func (p *FixPreview) View(th Theme, w, h int) string {
 	x := p.finding
 	head = append(head, Trunc(th.Code.Render(present.Text(x.Code))+" "+th.Dim.Render(present.Text(x.Message)), inner))
 	if len(p.fixes) == 1 {
-		head = append(head, strings.Split(ansiWrap(th.Bold.Render("fix: ")+th.Text.Render(present.Text(p.fixes[0].Title)), inner), "\n")...)
+		head = append(head, strings.Split(ansiWrap(th.Bold.Render("fix: ")+th.Blocker.Render(tierLabel(p.fixes[0]))+th.Text.Render(present.Text(p.fixes[0].Title)), inner), "\n")...)
 	} else {
 		var parts []string
 		for i, f := range p.fixes {
-			label := fmt.Sprintf("%d %s", i+1, present.Text(f.Title))
+			label := fmt.Sprintf("%d %s%s", i+1, tierLabel(f), present.Text(f.Title))
 			if i == p.chosen {
 				parts = append(parts, th.TabActive.Render("▸ "+label))
 			} else {
@@ -133,7 +160,7 @@ func (p *FixPreview) View(th Theme, w, h int) string {
 		strip := th.Bold.Render(fmt.Sprintf("%d fixes: ", len(p.fixes))) + strings.Join(parts, th.Dim.Render(" │ "))
 		head = append(head, Trunc(strip, inner))
 		if Width(strip) > inner { // the chosen fix's title, whole, under the cut strip
-			chosen := fmt.Sprintf("▸ %d %s", p.chosen+1, present.Text(p.fixes[p.chosen].Title))
+			chosen := fmt.Sprintf("▸ %d %s%s", p.chosen+1, tierLabel(p.fixes[p.chosen]), present.Text(p.fixes[p.chosen].Title))
 			head = append(head, strings.Split(ansiWrap(th.TabActive.Render(chosen), inner), "\n")...)
 		}
 	}

@@ -17,7 +17,7 @@ func TestFixPreviewCleansAgentText(t *testing.T) {
 	src := []byte("{\r\n  \"name\": \"evil\x1b]0;pwned\x07\u202e\",\r\n  \"v\": \"1\"\r\n}\r\n")
 	i := strings.Index(string(src), `"1"`) + 1
 	x := compile.Finding{Code: "c\x1b[31m", Message: "m\x1b]0;t\x07", Fixes: []edit.Fix{{
-		Title: "set \x1b[2Jv",
+		Title: "set \x1b[2Jv", Tier: edit.Safe,
 		Edits: []edit.Edit{{Path: "a.json", Start: i, End: i + 1, New: "2\x1b]0;x\x07"}},
 	}}}
 	p := NewFixPreview(x, map[string][]byte{"a.json": src}, func(s string) string { return s })
@@ -55,7 +55,7 @@ func TestFixPreviewScrollsAndChooses(t *testing.T) {
 		at := strings.Index(b.String(), fmt.Sprintf("line %d\n", i))
 		edits = append(edits, edit.Edit{Path: "f", Start: at, End: at + 4, New: "LINE"})
 	}
-	x := compile.Finding{Code: "c", Fixes: []edit.Fix{{Title: "one", Edits: edits}, {Title: "two", Edits: edits[:1]}}}
+	x := compile.Finding{Code: "c", Fixes: []edit.Fix{{Title: "one", Tier: edit.Safe, Edits: edits}, {Title: "two", Tier: edit.Safe, Edits: edits[:1]}}}
 	p := NewFixPreview(x, map[string][]byte{"f": src}, func(s string) string { return s })
 	th := Theme{}
 	if out := p.View(th, 60, 15); !strings.Contains(out, "fix preview · lines 1-") {
@@ -99,8 +99,8 @@ func TestFixPreviewIsEditsPreview(t *testing.T) {
 	i := strings.Index(string(src), `"1"`) + 1
 	j := strings.Index(string(src), "Zq8")
 	fixes := []edit.Fix{
-		{Title: "one", Edits: []edit.Edit{{Path: "a.json", Start: i, End: i + 1, New: "2"}}},
-		{Title: "two", Edits: []edit.Edit{{Path: "a.json", Start: j, End: j + 1, New: "Y"}}},
+		{Title: "one", Tier: edit.Safe, Edits: []edit.Edit{{Path: "a.json", Start: i, End: i + 1, New: "2"}}},
+		{Title: "two", Tier: edit.Safe, Edits: []edit.Edit{{Path: "a.json", Start: j, End: j + 1, New: "Y"}}},
 	}
 	srcs := map[string][]byte{"a.json": src}
 	ident := func(s string) string { return s }

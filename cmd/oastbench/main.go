@@ -7,6 +7,7 @@
 //	go run ./cmd/oastbench -n 40        # 25 corpus agents × 40 = 1,000 agents
 //	go run ./cmd/oastbench -n 40 -full  # also lint --mode full, paired with deterministic
 //	go run ./cmd/oastbench -n 40 -runs 15 -base /tmp/oastui-main  # also that binary, paired: the CPU ratio of a change
+//	go run ./cmd/oastbench -n 40 -policies cfg.yaml  # also lint --config cfg.yaml (team policies), paired
 //	go run ./cmd/oastbench -n 40 -cpuprofile cpu.out -memprofile mem.out
 //
 // -cpuprofile and -memprofile profile any mode: after the timed runs, each
@@ -47,6 +48,7 @@ func main() {
 	hostileMode := flag.Bool("hostile", false, "instead: time oastui lint on the hostile layouts of issue 11 (4k-node flow minified vs pretty, valid 50k-node flow, 20k-key YAML mapping)")
 	full := flag.Bool("full", false, "also time lint --mode full (adds the dry run), paired with deterministic")
 	flag.StringVar(&baseBin, "base", "", "also time this oastui binary (built from another revision) on the same tree, paired by run with the one built here, and print their CPU ratio")
+	policies := flag.String("policies", "", "also time lint --config FILE (a .oastui.yaml with team policies, issue 38), paired with deterministic by CPU time")
 	flag.StringVar(&profiles.cpu, "cpuprofile", "", "write a CPU profile of each measured run to this file")
 	flag.StringVar(&profiles.mem, "memprofile", "", "write an allocation profile of each measured run to this file")
 	promptsMode := flag.Bool("prompts", false, "instead: time the prompt report (issue 16) of every corpus agent in this process, first (every chunk counted anew) and warm")
@@ -70,7 +72,15 @@ func main() {
 		}
 		return
 	}
-	if err := run(*n, *corpus, *runs, *keep, *full); err != nil {
+	if *policies != "" {
+		abs, err := filepath.Abs(*policies)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "oastbench:", err)
+			os.Exit(1)
+		}
+		*policies = abs
+	}
+	if err := run(*n, *corpus, *runs, *keep, *full, *policies); err != nil {
 		fmt.Fprintln(os.Stderr, "oastbench:", err)
 		os.Exit(1)
 	}
@@ -79,7 +89,7 @@ func main() {
 // baseBin is -base: an oastui binary timed beside the one built here.
 var baseBin string
 
-func run(n int, corpus string, runs int, keep, full bool) error {
+func run(n int, corpus string, runs int, keep, full bool, policies string) error {
 	if n < 1 || runs < 1 {
 		return errors.New("-n and -runs must be at least 1")
 	}
@@ -138,6 +148,9 @@ func run(n int, corpus string, runs int, keep, full bool) error {
 	cmds := []*measured{{label: "deterministic", args: []string{"lint", tree, "--format", "json"}}}
 	if full {
 		cmds = append(cmds, &measured{label: "full", args: []string{"lint", tree, "--format", "json", "--mode", "full"}})
+	}
+	if policies != "" {
+		cmds = append(cmds, &measured{label: "policies", args: []string{"lint", tree, "--format", "json", "--config", policies}})
 	}
 	var base *measured
 	if baseBin != "" {
@@ -204,18 +217,18 @@ func run(n int, corpus string, runs int, keep, full bool) error {
 		fmt.Printf("oastui lint --format json (%s): wall %s; cpu %s; peak RSS %s (output %d bytes)\n",
 			m.label, durs(m.walls), durs(m.cpus), kibs(m.rss), m.out)
 	}
-	if full {
-		var r []float64
+	for _, m := range cmds[1:] {
+		if m == base {
+			continue // paired below, the other way round
+		}
+		var r, rc []float64
 		for i := range cmds[0].walls {
-			r = append(r, float64(cmds[1].walls[i])/float64(cmds[0].walls[i]))
+			r = append(r, float64(m.walls[i])/float64(cmds[0].walls[i]))
+			rc = append(rc, float64(m.cpus[i])/float64(cmds[0].cpus[i]))
 		}
 		sort.Float64s(r)
-		var rc []float64
-		for i := range cmds[0].cpus {
-			rc = append(rc, float64(cmds[1].cpus[i])/float64(cmds[0].cpus[i]))
-		}
 		sort.Float64s(rc)
-		fmt.Printf("ratio full / deterministic, paired by run: median %.2f× wall, %.2f× cpu (target ≤ 1.5×)\n", r[len(r)/2], rc[len(rc)/2])
+		fmt.Printf("ratio %s / deterministic, paired by run: median %.2f× wall, %.2f× cpu (runs: %s; target ≤ 1.5×)\n", m.label, r[len(r)/2], rc[len(rc)/2], ratios(rc))
 	}
 	if base != nil {
 		var rc []float64

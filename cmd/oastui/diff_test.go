@@ -255,3 +255,29 @@ func TestDiffOneVerdict(t *testing.T) {
 		t.Errorf("oastui diff and the History tab differ:\nCLI:\n%s\ntab:\n%s", a, b)
 	}
 }
+
+// TestLintNewFromRevPolicy: --new-from-rev reports a team policy's new
+// finding and leaves out one the revision had already.
+func TestLintNewFromRevPolicy(t *testing.T) {
+	repo, leaf := diffRepo(t)
+	rel, _ := filepath.Rel(repo, leaf)
+	cfg := "policies:\n  - {id: old-policy, message: always, assert: 'agent.package == \"\"'}\n  - {id: version-frozen, message: the version is frozen, assert: 'agent.version == \"0.1.0\"'}\n"
+	if err := os.WriteFile(filepath.Join(repo, ".oastui.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	gitIn(t, repo, "add", ".oastui.yaml")
+	gitIn(t, repo, "commit", "-q", "-m", "policies")
+	pkg := filepath.Join(leaf, "package.json")
+	b, _ := os.ReadFile(pkg)
+	if err := os.WriteFile(pkg, bytes.Replace(b, []byte(`"version": "0.1.0"`), []byte(`"version": "0.2.0"`), 1), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	_, all, _ := runIn(t, repo, "lint", "--format", "json", "--fail-on", "none", rel)
+	_, fresh, _ := runIn(t, repo, "lint", "--format", "json", "--fail-on", "none", "--new-from-rev", "HEAD", rel)
+	if !strings.Contains(all, `"old-policy"`) || !strings.Contains(all, `"version-frozen"`) {
+		t.Fatalf("the policies do not report:\n%s", all)
+	}
+	if !strings.Contains(fresh, `"version-frozen"`) || strings.Contains(fresh, `"old-policy"`) {
+		t.Errorf("--new-from-rev HEAD:\n%s", fresh)
+	}
+}

@@ -214,7 +214,7 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 		}
 	}
 	if fl.fixes.on() { // lint_fix.go: fix (or print the diff), then report what remains
-		worst, err := runLintFixes(std, targets, opts, ci, fl.fixes.dry())
+		worst, err := runLintFixes(std, targets, opts, ci, fl.fixes)
 		if err != nil {
 			return err
 		}
@@ -298,7 +298,7 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 	ci.noteBaselined(stderr, textOnStdoutOnly(outs), baselined)
 
 	report.MaskOwned(all) // in place: Write would copy every finding of a tree to present one
-	err = writeOutputs(outs, report.Report{Findings: all, Files: len(targets), Docs: docs, ToolVersion: versionString(),
+	err = writeOutputs(outs, report.Report{Findings: all, Files: len(targets), Docs: docs, ToolVersion: versionString(), Policies: policyRules(cfg),
 		BaseDir: ci.root, Suppressed: suppressed, Baselined: baselined, Targets: lintTargetsSummary(targets, results, all, rel)}, stdout, stderr, fl.color)
 	if err != nil {
 		return err
@@ -535,5 +535,18 @@ func lintTargetsSummary(targets []string, results []lintResult, all []lint.Findi
 		}
 		return a.Path < b.Path
 	})
+	return out
+}
+
+// policyRules are the team's policies of the run's config as rules (SARIF
+// describes them).
+func policyRules(cfg *analysis.ConfigResult) []lint.Rule {
+	if cfg == nil || cfg.Config == nil {
+		return nil
+	}
+	var out []lint.Rule
+	for _, p := range cfg.Config.Policies {
+		out = append(out, p.Rule())
+	}
 	return out
 }

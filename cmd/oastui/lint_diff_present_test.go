@@ -1,6 +1,7 @@
 package main
 
 import (
+	"github.com/oastui/oastui/edit"
 	"strings"
 	"testing"
 
@@ -32,7 +33,7 @@ func TestLintDiffPresented(t *testing.T) {
 		}
 	}
 	snap := analysis.Run(dir, analysis.Options{})
-	want, err := analysis.PlanFixes(snap.Review.Findings).Preview(snap.Sources(), func(p string) string { return p })
+	want, err := analysis.PlanFixes(snap.Review.Findings, edit.Safe).Preview(snap.Sources(), func(p string) string { return p })
 	if err != nil || out != want {
 		t.Errorf("lint --diff is not edit's preview (%v):\n%s\n--- want\n%s", err, out, want)
 	}

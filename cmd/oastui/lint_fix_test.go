@@ -4,6 +4,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -83,19 +84,28 @@ const driftFixture = "../../lint/testdata/rules/err/package_version_oas_pkg_drif
 func TestLintDiffWritesNothing(t *testing.T) {
 	dir := copyFixtureTree(t, driftFixture)
 	before := readAll(t, dir)
-	for _, args := range [][]string{{"--diff", dir}, {"--fix", "--dry-run", dir}} {
+	for _, args := range [][]string{{"--diff", dir}, {"--fix", "--dry-run", dir}, {"--diff", "--unsafe-fixes", dir}} {
 		code, out, errs := runLintCmd(t, args...)
 		if code != exitFindings {
 			t.Errorf("%v: exit %d (%s)", args, code, errs)
 		}
-		for _, want := range []string{"--- a/", "+++ b/", `-      "packageVersion": "0.2.0"`, `+      "packageVersion": "0.1.0"`,
-			`+      "packageName": "@acme/package-agent",`, `+  "license": "UNLICENSED"`} {
+		// The drift's safe fix is the authors' (packageVersion removed);
+		// the license is unsafe: only with --unsafe-fixes.
+		wants := []string{"--- a/", "+++ b/", `-      "packageVersion": "0.2.0"`, `+      "packageName": "@acme/package-agent"` + "\n"}
+		summary := "oastui: would fix 2 findings in 1 file\noastui: held back 1 unsafe fix (they change what the platform compiles or shows); --unsafe-fixes applies it: "
+		if slices.Contains(args, "--unsafe-fixes") {
+			wants = append(wants, `+  "license": "UNLICENSED"`)
+			summary = "oastui: would fix 3 findings in 2 files\n"
+		} else if strings.Contains(out, `"license"`) {
+			t.Errorf("%v: the unsafe license fix is in the safe diff:\n%s", args, out)
+		}
+		for _, want := range wants {
 			if !strings.Contains(out, want) {
 				t.Errorf("%v: diff lacks %q:\n%s", args, want, out)
 			}
 		}
-		if !strings.Contains(errs, "oastui: would fix 3 findings in 2 files") {
-			t.Errorf("%v: stderr %q", args, errs)
+		if !strings.HasPrefix(errs, summary) {
+			t.Errorf("%v: stderr %q, want it to start %q", args, errs, summary)
 		}
 		if after := readAll(t, dir); len(after) != len(before) {
 			t.Fatalf("%v: files appeared or vanished", args)
@@ -120,7 +130,7 @@ func TestLintFix(t *testing.T) {
 			t.Fatalf("fixture: %s reported %d times", c, before[c])
 		}
 	}
-	code, out, errs := runLintCmd(t, "--fix", "--format", "json", dir)
+	code, out, errs := runLintCmd(t, "--fix", "--unsafe-fixes", "--format", "json", dir)
 	if !strings.Contains(errs, "oastui: fixed 3 findings in 2 files") {
 		t.Errorf("stderr %q", errs)
 	}
@@ -156,7 +166,7 @@ func TestLintFixDefaultLicense(t *testing.T) {
 	if err := os.WriteFile(filepath.Join(dir, ".oastui.yaml"), []byte("default_license: Apache-2.0\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if code, _, errs := runLintCmd(t, "--fix", dir); code != exitClean {
+	if code, _, errs := runLintCmd(t, "--fix", "--unsafe-fixes", dir); code != exitClean {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	pkg, _ := os.ReadFile(filepath.Join(dir, "package.json"))

@@ -334,7 +334,7 @@ func TestLSPStdio(t *testing.T) {
 		t.Fatalf("diagnostic %+v, want range %+v, severity 1 (Error), the rule's doc link", drift, want)
 	}
 
-	// The quick fixes: set packageVersion (the flow buffer) or package.json's version.
+	// The quick fixes: remove packageVersion (the flow buffer; safe, preferred), set it, or set package.json's version.
 	res, rerr = c.call("textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": flowURI},
 		"range": drift.Range, "context": map[string]any{"diagnostics": []lspDiag{*drift}}})
 	var actions []struct {
@@ -368,8 +368,8 @@ func TestLSPStdio(t *testing.T) {
 		t.Fatalf("the first fix edits %+v, want the flow buffer at version 1", dc)
 	}
 	fixed := applyEdits(broken, dc[0].Edits)
-	if !strings.Contains(fixed, `"packageVersion": "0.1.0"`) {
-		t.Fatalf("the fix did not restore packageVersion: %q", fixed[at-40:at+40])
+	if strings.Contains(fixed, `"packageVersion"`) { // the preferred fix is the authors': the redundant copy removed
+		t.Fatalf("the fix did not remove packageVersion: %q", fixed[at-40:at+40])
 	}
 	c.notify("textDocument/didChange", map[string]any{"textDocument": map[string]any{"uri": flowURI, "version": 2},
 		"contentChanges": []any{map[string]any{"range": dc[0].Edits[0].Range, "text": dc[0].Edits[0].NewText}}})
@@ -378,10 +378,10 @@ func TestLSPStdio(t *testing.T) {
 	// An unsaved package.json buffer is reviewed instead of the disk file.
 	pkgSrc, _ := os.ReadFile(pkg)
 	c.notify("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": pkgURI, "languageId": "json", "version": 1,
-		"text": strings.Replace(string(pkgSrc), `"version": "0.1.0"`, `"version": "0.2.0"`, 1)}})
-	c.diagnostics(flowURI, func(ds []lspDiag) bool { return hasCode(ds, "package_version_oas_pkg_drift") })
+		"text": strings.Replace(string(pkgSrc), `"name": "@oastui/example-agent"`, `"name": "@oastui/renamed-agent"`, 1)}})
+	c.diagnostics(flowURI, func(ds []lspDiag) bool { return hasCode(ds, "package_name_mismatch") })
 	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": pkgURI}})
-	c.diagnostics(flowURI, func(ds []lspDiag) bool { return !hasCode(ds, "package_version_oas_pkg_drift") })
+	c.diagnostics(flowURI, func(ds []lspDiag) bool { return !hasCode(ds, "package_name_mismatch") })
 
 	// A flow file at a legacy place: its move is a quick fix renaming the file.
 	legacy := filepath.Join(filepath.Dir(filepath.Dir(dir)), "oastui-test", "rule-fixture")

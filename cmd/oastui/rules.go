@@ -6,6 +6,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/lint"
 	"github.com/spf13/cobra"
 )
@@ -22,20 +23,47 @@ type ruleEntry struct {
 	Doc      string   `json:"doc"`
 	Fixable  bool     `json:"fixable"`
 	Fixes    []string `json:"fixes"` // titles of the automatic fixes, [] when none
+	// FixTiers is each fix's tier (safe, unsafe, dangerous; docs/fixes.md),
+	// in the order of Fixes.
+	FixTiers []string `json:"fix_tiers"`
 }
 
 func ruleEntries() []ruleEntry {
 	out := make([]ruleEntry, 0, len(lint.All))
 	for _, r := range lint.All {
 		tags := append([]string{}, r.Tags...)
+		tiers := []string{}
+		for _, t := range r.FixTiers {
+			tiers = append(tiers, string(t))
+		}
 		out = append(out, ruleEntry{Code: r.Code, Severity: string(r.Severity), Group: r.Group,
-			Profiles: r.ProfileNames(), Tags: tags, Doc: r.Doc, Fixable: r.Fixable(), Fixes: append([]string{}, r.AutoFixes...)})
+			Profiles: r.ProfileNames(), Tags: tags, Doc: r.Doc, Fixable: r.Fixable(), Fixes: append([]string{}, r.AutoFixes...), FixTiers: tiers})
 	}
 	return out
 }
 
+// policyEntries are the team's policies of the .oastui.yaml in force
+// (--config, else the one found upward from the working directory) as
+// rule entries of group "policy", after the built-in rules.
+func policyEntries(config string) ([]ruleEntry, error) {
+	res := analysis.ResolveConfig(config, ".")
+	if res.Err != nil {
+		return nil, usageErrorf("config: %v", res.Err)
+	}
+	var out []ruleEntry
+	if res.Config == nil {
+		return out, nil
+	}
+	for _, p := range res.Config.Policies {
+		r := p.Rule()
+		out = append(out, ruleEntry{Code: r.Code, Severity: string(r.Severity), Group: r.Group,
+			Profiles: r.ProfileNames(), Tags: []string{}, Doc: r.Doc, Fixes: []string{}, FixTiers: []string{}})
+	}
+	return out, nil
+}
+
 func newRulesCmd() *cobra.Command {
-	var format string
+	var format, config string
 	var parity bool
 	cmd := &cobra.Command{
 		Use:   "rules [CODE]",
@@ -43,10 +71,12 @@ func newRulesCmd() *cobra.Command {
 		Long: "rules lists every finding code oastui can report, in the order of its rule list: the codes\n" +
 			"raised while loading, then each check's rules. The severity is the default; .oastui.yaml may\n" +
 			"change it. --format json prints an array of objects (code, severity, group, profiles, tags, doc,\n" +
-			"fixable, fixes). A fixable rule's findings carry automatic fixes (`oastui lint --fix`);\n" +
-			"the others have no safe mechanical fix.\n\n" +
-			"rules CODE explains one rule: what it reports, its fixes, and the platform checks it\n" +
-			"reproduces with their source (repository, path, commit, identifier).\n\n" +
+			"fixable, fixes, fix_tiers: each fix's tier, safe, unsafe or dangerous). A fixable rule's\n" +
+			"findings carry automatic fixes (`oastui lint --fix` applies the safe ones); the others have\n" +
+			"no mechanical fix. The team's policies of .oastui.yaml (policies:) follow, group policy\n" +
+			"(docs/policies.md).\n\n" +
+			"rules CODE explains one rule (or team policy): what it reports, its fixes, and the platform\n" +
+			"checks it reproduces with their source (repository, path, commit, identifier).\n\n" +
 			"rules --parity prints the parity table (lint/parity.json, docs/parity.md): every check the\n" +
 			"platform runs or pins in a test, in every place, with its source and the oastui rules that\n" +
 			"reproduce it or the reason none does; --format json prints its rows.",
@@ -66,11 +96,26 @@ func newRulesCmd() *cobra.Command {
 			case len(args) == 1:
 				e, ok := ruleExplanation(args[0])
 				if !ok {
+					policies, err := policyEntries(config)
+					if err != nil {
+						return err
+					}
+					for _, p := range policies {
+						if p.Code == args[0] {
+							e, ok = ruleExplained{ruleEntry: p, Platform: []lint.ParityRow{}}, true
+						}
+					}
+				}
+				if !ok {
 					return usageErrorf("rules: no rule %q (oastui rules lists them)", args[0])
 				}
 				v, text = e, func(w io.Writer) error { return writeRuleExplanation(w, e) }
 			default:
-				rs := ruleEntries()
+				policies, err := policyEntries(config)
+				if err != nil {
+					return err
+				}
+				rs := append(ruleEntries(), policies...)
 				v, text = rs, func(w io.Writer) error { return writeRulesText(w, rs) }
 			}
 			var err error
@@ -97,6 +142,7 @@ func newRulesCmd() *cobra.Command {
 	}
 	cmd.Flags().StringVar(&format, "format", "text", "output format: text or json")
 	cmd.Flags().BoolVar(&parity, "parity", false, "print the parity table with the platform's checks")
+	cmd.Flags().StringVar(&config, "config", "", "the .oastui.yaml whose team policies are listed after the built-in rules (default: the one found upward from the working directory)")
 	mustRegister(cmd, "format", completeValues("text", "json"))
 	return cmd
 }

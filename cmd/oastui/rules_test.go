@@ -33,7 +33,10 @@ func TestRulesJSON(t *testing.T) {
 	}
 	for i, r := range lint.All {
 		want := ruleEntry{Code: r.Code, Severity: string(r.Severity), Group: r.Group, Profiles: r.ProfileNames(), Tags: r.Tags, Doc: r.Doc,
-			Fixable: r.Fixable(), Fixes: append([]string{}, r.AutoFixes...)}
+			Fixable: r.Fixable(), Fixes: append([]string{}, r.AutoFixes...), FixTiers: []string{}}
+		for _, tier := range r.FixTiers {
+			want.FixTiers = append(want.FixTiers, string(tier))
+		}
 		if want.Tags == nil {
 			want.Tags = []string{}
 		}

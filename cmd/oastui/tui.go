@@ -95,10 +95,46 @@ func subcommandHint(cmd *cobra.Command, arg string) string {
 	if cmd.SuggestionsMinimumDistance <= 0 {
 		cmd.SuggestionsMinimumDistance = 2 // cobra's default, applied only when it suggests by itself
 	}
-	if s := cmd.SuggestionsFor(arg); len(s) > 0 {
+	if s := closest(arg, cmd.SuggestionsFor(arg)); len(s) > 0 {
 		return fmt.Sprintf("unknown command %q: did you mean %s? (oastui --help lists the commands)", arg, strings.Join(s, " or "))
 	}
 	return ""
+}
+
+// closest keeps the suggestions nearest to arg (cobra's are all within
+// its minimum distance, in command order): "lnt" is lint, not init or lsp.
+func closest(arg string, s []string) []string {
+	best, out := -1, []string(nil)
+	for _, c := range s {
+		d := levenshtein(strings.ToLower(arg), strings.ToLower(c))
+		switch {
+		case best < 0 || d < best:
+			best, out = d, []string{c}
+		case d == best:
+			out = append(out, c)
+		}
+	}
+	return out
+}
+
+func levenshtein(a, b string) int {
+	prev := make([]int, len(b)+1)
+	for j := range prev {
+		prev[j] = j
+	}
+	for i := 1; i <= len(a); i++ {
+		cur := make([]int, len(b)+1)
+		cur[0] = i
+		for j := 1; j <= len(b); j++ {
+			cost := 1
+			if a[i-1] == b[j-1] {
+				cost = 0
+			}
+			cur[j] = min(prev[j]+1, cur[j-1]+1, prev[j-1]+cost)
+		}
+		prev = cur
+	}
+	return prev[len(b)]
 }
 
 // tuiTarget is what `oastui [PATH]` opens: one agent, the list of a tree's

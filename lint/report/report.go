@@ -38,6 +38,9 @@ type Report struct {
 	BaseDir     string                   // sarif, github: the repository root; file paths are made relative to it; "" = the working directory
 	Suppressed  []lint.SuppressedFinding // sarif: ignored findings, written with a suppression (other formats leave them out)
 	Baselined   int                      // findings left out because a baseline holds them (text summary)
+	// Policies are the team's policies as rules (lint.Policy.Rule): SARIF
+	// describes them among the rules, from their message and doc.
+	Policies []lint.Rule
 	// Targets are the agents linted, in order, each with its findings
 	// counted (summary: one line per agent); the CLI fills it.
 	Targets []Target

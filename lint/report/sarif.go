@@ -24,6 +24,7 @@ type SARIFOptions struct {
 	Agents      []*compile.Agent         // the agents the findings come from: their parsed files give the value hashes of fingerprints without re-reading
 	Docs        Docs                     // parsed files by Finding.File (as the text renderer gets them); files in neither are read from disk
 	Suppressed  []lint.SuppressedFinding // ignored findings: written as results with a suppression
+	Policies    []lint.Rule              // the team's policies as rules (lint.Policy.Rule), described after the built-in rules
 }
 
 // sarifFormat: SARIF 2.1.0 for code scanning (--format sarif).
@@ -32,7 +33,7 @@ type sarifFormat struct{}
 func (sarifFormat) UsesSource() bool { return true }
 
 func (sarifFormat) Format(w io.Writer, r Report) error {
-	return writeSARIF(w, r.Findings, SARIFOptions{ToolVersion: r.ToolVersion, BaseDir: r.BaseDir, Agents: r.Agents, Docs: r.Docs, Suppressed: r.Suppressed})
+	return writeSARIF(w, r.Findings, SARIFOptions{ToolVersion: r.ToolVersion, BaseDir: r.BaseDir, Agents: r.Agents, Docs: r.Docs, Suppressed: r.Suppressed, Policies: r.Policies})
 }
 
 type sarifLog struct {
@@ -319,6 +320,12 @@ func writeSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
 	for _, r := range all {
 		index[r.Code] = len(descs)
 		descs = append(descs, sarifDescriptor(r))
+	}
+	for _, r := range opts.Policies { // the team's: described by their message and doc
+		if _, dup := index[r.Code]; !dup {
+			index[r.Code] = len(descs)
+			descs = append(descs, sarifDescriptor(r))
+		}
 	}
 	// codes outside Rules(): the loading rules (with their registered
 	// description) and, defensively, any unregistered code
