@@ -37,7 +37,7 @@ func (ci *ciState) addRevBaseline(rev string, args, targets []string, opts analy
 	var agents []workspace.Agent
 	var internal error
 	diff.AnalyzeSides(targets, g, opts, func(_ int, s *analysis.Snapshot) {
-		agents = append(agents, workspace.Summarize("", s))
+		agents = append(agents, lintSummary(s, opts))
 		for _, f := range s.Review.Findings {
 			if f.Code == lint.RuleInternalError.Code && internal == nil {
 				internal = errors.New(f.Message)
