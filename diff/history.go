@@ -64,20 +64,16 @@ func Step(path string, e Entry, cfg *analysis.ConfigResult) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	dir := abs
-	if !compile.IsAgentDirRev(abs, nil) {
-		dir = filepath.Dir(abs)
-	}
 	var newRev *compile.GitRev
 	if !e.WorkingTree() {
-		if newRev, err = compile.OpenGitRev(dir, e.Hash); err != nil {
+		if newRev, err = OpenRev(abs, e.Hash); err != nil {
 			return nil, err
 		}
 		defer newRev.Close()
 	}
 	var oldRev *compile.GitRev
 	if e.Parent != "" {
-		if oldRev, err = compile.OpenGitRev(dir, e.Parent); err != nil {
+		if oldRev, err = OpenRev(abs, e.Parent); err != nil {
 			return nil, err
 		}
 		defer oldRev.Close()

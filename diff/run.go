@@ -47,11 +47,11 @@ func Run(req Request) (*Result, error) {
 	if newPath == "" {
 		newPath = req.OldPath
 	}
-	o := &analysis.Snapshot{}
+	o, oldHas := &analysis.Snapshot{}, false
 	if !req.OldNone {
-		o = Analyze(req.OldPath, req.Old, req.Config)
+		o, oldHas = AnalyzeSide(req.OldPath, req.Old, sideOptions(req.Config))
 	}
-	n := Analyze(newPath, req.New, req.Config)
+	n, newHas := AnalyzeSide(newPath, req.New, sideOptions(req.Config))
 	if o.Agent == nil && n.Agent == nil {
 		if n.LoadErr != nil {
 			return nil, fmt.Errorf("%s: %w (%v)", newPath, ErrNoAgent, n.LoadErr)
@@ -92,13 +92,13 @@ func Run(req Request) (*Result, error) {
 		opts.Callers = ix.Of(named.Agent.PackageName())
 	}
 	if !hasAgent(o) {
-		if !req.OldNone && sideHas(req.OldPath, req.Old) {
+		if oldHas {
 			opts.OldErr = o.LoadErr
 		}
 		o = nil
 	}
 	if !hasAgent(n) {
-		if sideHas(newPath, req.New) {
+		if newHas {
 			opts.NewErr = n.LoadErr
 		}
 		n = nil

@@ -410,11 +410,7 @@ func lintAll(targets []string, opts analysis.Options, keepDocs bool, done func()
 // an agent_read_failed finding.
 func lintOne(path string, opts analysis.Options, keepDocs bool) (r lintResult) {
 	s := analysis.Run(path, opts)
-	r.agent = workspace.Summarize("", s)
-	r.agent.Top = nil // the rows' finding preview: lint keeps every finding in r.findings already
-	if c := opts.Config; c == nil || c.Config == nil || len(c.Config.Ignores) == 0 {
-		r.agent.Files = nil // read by workspace.Build only for the config's ignores (and by the TUI's save tracking)
-	}
+	r.agent = lintSummary(s, opts)
 	r.findings = s.Review.Findings
 	r.suppressed = s.Review.Suppressed
 	for _, f := range r.findings {
@@ -426,6 +422,16 @@ func lintOne(path string, opts analysis.Options, keepDocs bool) (r lintResult) {
 		r.docs = s.Agent.Docs()
 	}
 	return r
+}
+
+// lintSummary is what lint keeps of an agent for workspace.Build.
+func lintSummary(s *analysis.Snapshot, opts analysis.Options) workspace.Agent {
+	a := workspace.Summarize("", s)
+	a.Top = nil // the rows' finding preview: lint keeps every finding in r.findings already
+	if c := opts.Config; c == nil || c.Config == nil || len(c.Config.Ignores) == 0 {
+		a.Files = nil // read by workspace.Build only for the config's ignores (and by the TUI's save tracking)
+	}
+	return a
 }
 
 // relPather returns a function that shows a path relative to the current
