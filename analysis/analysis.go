@@ -98,7 +98,7 @@ type Snapshot struct {
 	// SlotProblem says why the slots could not be read ("" when they could).
 	SlotProblem string
 
-	models flowModels // Flow: the one graph model of each Flow (model.go)
+	models flowModels // Graph: the one graph model of each Flow (model.go)
 
 	Started time.Time     // when the analysis started
 	Took    time.Duration // how long it took
@@ -267,7 +267,7 @@ func (s *Snapshot) buildPrompts(textOnly bool) {
 	if s.Compiled != nil {
 		in.CompiledPrompt = s.Compiled.Prompt
 	}
-	in.Graph = s.Flow
+	in.Graph = s.Graph
 	s.Prompts = prompts.Build(in)
 }
 

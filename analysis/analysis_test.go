@@ -89,11 +89,11 @@ func TestRunFlowsDrawnLazily(t *testing.T) {
 	if nested.Canvas != nil {
 		t.Errorf("nested flow drawn before it was asked for")
 	}
-	if s.FlowAt(nested.Pointer) != nested || nested.Drawn().Canvas == nil {
+	if s.Flow(nested.Pointer) != nested || nested.Drawn().Canvas == nil {
 		t.Errorf("nested flow %q not found or not drawn: %q", nested.Pointer, nested.Err)
 	}
-	if s.FlowAt("/no/such") != nil {
-		t.Errorf("FlowAt of an unknown pointer is not nil")
+	if s.Flow("/no/such") != nil {
+		t.Errorf("Flow of an unknown pointer is not nil")
 	}
 }
 

@@ -36,8 +36,8 @@ func (f *Flow) Drawn() *Flow {
 	return f
 }
 
-// FlowAt is the Flow at pointer ptr, or nil.
-func (s *Snapshot) FlowAt(ptr string) *Flow { return s.byPtr[ptr] }
+// Flow is the Flow at pointer ptr (its graph and drawing built on first use: Drawn), or nil.
+func (s *Snapshot) Flow(ptr string) *Flow { return s.byPtr[ptr] }
 
 // listFlows lists every Flow of the document and draws the top one.
 func (s *Snapshot) listFlows() {
@@ -61,7 +61,7 @@ func (f *Flow) draw() {
 			f.Err = fmt.Sprintf("internal error drawing the graph: %v", r)
 		}
 	}()
-	model, err := f.s.Flow(f.Pointer) // the snapshot's one model of the flow
+	model, err := f.s.Graph(f.Pointer) // the snapshot's one model of the flow
 	if err != nil {
 		f.Err = err.Error()
 		return

@@ -8,7 +8,7 @@ import (
 )
 
 // flowModels holds the one graph model of each Flow of a snapshot
-// (Snapshot.Flow), built on first use; the zero value is ready.
+// (Snapshot.Graph), built on first use; the zero value is ready.
 type flowModels struct {
 	mu sync.Mutex
 	m  map[string]*flowModel
@@ -20,13 +20,13 @@ type flowModel struct {
 	err  error
 }
 
-// Flow is the graph model of the Flow at pointer ptr ("" the root): its
+// Graph is the graph model of the Flow at pointer ptr ("" the root): its
 // nodes, control and data edges resolved through `$component_ref`s, built
 // once per snapshot on first use and shared by every reader (the prompt
 // report, the drawn graph, oastui graph, MCP agent_graph). It is not
 // rendered, and readers must not modify it: a face that marks findings on
 // it draws a copy (Flow.Drawn does).
-func (s *Snapshot) Flow(ptr string) (*flowgraph.Graph, error) {
+func (s *Snapshot) Graph(ptr string) (*flowgraph.Graph, error) {
 	if s == nil || s.Agent == nil {
 		return nil, fmt.Errorf("no agent")
 	}

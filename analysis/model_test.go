@@ -7,7 +7,7 @@ import (
 	"github.com/oastui/oastui/lint"
 )
 
-// TestFlowModelShared: Snapshot.Flow builds each Flow's model once and
+// TestFlowModelShared: Snapshot.Graph builds each Flow's model once and
 // hands the same one to every reader; the drawn graph is a copy carrying
 // the review's counts, the model stays as built.
 func TestFlowModelShared(t *testing.T) {
@@ -15,11 +15,11 @@ func TestFlowModelShared(t *testing.T) {
 	if !s.Parsed() {
 		t.Fatalf("did not load: %v", s.LoadErr)
 	}
-	m1, err := s.Flow("")
+	m1, err := s.Graph("")
 	if err != nil || m1 == nil {
 		t.Fatalf("root model: %v", err)
 	}
-	if m2, _ := s.Flow(""); m2 != m1 {
+	if m2, _ := s.Graph(""); m2 != m1 {
 		t.Error("the root model was built twice")
 	}
 	drawn := s.Flows[0].Drawn().Graph
@@ -38,17 +38,17 @@ func TestFlowModelShared(t *testing.T) {
 		}
 	}
 	nested := s.Flows[1]
-	if mn, err := s.Flow(nested.Pointer); err != nil || mn == nil || mn.FlowPointer != nested.Pointer {
+	if mn, err := s.Graph(nested.Pointer); err != nil || mn == nil || mn.FlowPointer != nested.Pointer {
 		t.Errorf("nested model %q: %v", nested.Pointer, err)
 	}
-	if _, err := (&Snapshot{}).Flow(""); err == nil {
+	if _, err := (&Snapshot{}).Graph(""); err == nil {
 		t.Error("a snapshot without an agent has no model")
 	}
 }
 
 // TestOneModelPerFlow: one analysis with every stage (the dry run, the
 // prompt report, the drawn graphs) models each Flow of the document once:
-// Snapshot.Flow gives every reader the same graph, and the drawn flow is a
+// Snapshot.Graph gives every reader the same graph, and the drawn flow is a
 // copy of it over the same model (its Raw).
 func TestOneModelPerFlow(t *testing.T) {
 	for _, name := range []string{"orchestrator-agent", "context-slot-agent", "branching-agent"} {
@@ -61,14 +61,14 @@ func TestOneModelPerFlow(t *testing.T) {
 			f.Drawn()
 		}
 		for _, f := range flows {
-			g, err := s.Flow(f.Pointer)
+			g, err := s.Graph(f.Pointer)
 			if err != nil {
 				t.Fatalf("%s: model of %q: %v", name, f.Pointer, err)
 			}
-			if again, _ := s.Flow(f.Pointer); again != g {
+			if again, _ := s.Graph(f.Pointer); again != g {
 				t.Errorf("%s: %q modelled twice", name, f.Pointer)
 			}
-			if d := s.FlowAt(f.Pointer).Drawn(); d.Graph == nil || d.Graph.Raw() != g.Raw() {
+			if d := s.Flow(f.Pointer).Drawn(); d.Graph == nil || d.Graph.Raw() != g.Raw() {
 				t.Errorf("%s: the drawn %q is not the snapshot's model", name, f.Pointer)
 			}
 		}

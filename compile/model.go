@@ -22,6 +22,8 @@ type Model struct {
 	byNode   map[*Node]*FlowModel // Flow component → its model
 	callers  []*Node              // every component of a type that may run a child agent (CalledPackage), in document order
 	registry *Node                // the registry's components, which references resolve against
+	root     *Node                // the document's root (nil when it did not parse)
+	uses     *usesCache           // the definitions-and-uses index, built on first use (Uses)
 }
 
 // modelCache holds an agent's model, built once (Load gives every agent
@@ -57,11 +59,12 @@ func (a *Agent) Flows() []*Flow { return a.Model().flows }
 // buildModel models the agent's flow file: one walk lists its Flows, its
 // definitions and its calling components, then each Flow is resolved.
 func buildModel(a *Agent) *Model {
-	m := &Model{Defs: newDefinitions(), registry: a.RegistryComponents(), Mount: &SlotMount{}}
+	m := &Model{Defs: newDefinitions(), registry: a.RegistryComponents(), Mount: &SlotMount{}, uses: &usesCache{}}
 	if a.Flow == nil || a.Flow.Root == nil {
 		return m
 	}
 	m.Mount = MountSlots(a.Flow)
+	m.root = a.Flow.Root
 	var nest flowNesting
 	var walk func(n *Node)
 	walk = func(n *Node) {

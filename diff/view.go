@@ -96,7 +96,7 @@ func view(s *analysis.Snapshot) *sideView {
 	}
 	v.ok = true
 	for i, f := range a.Flows() {
-		g, err := s.Flow(f.Pointer) // the snapshot's one model of the flow
+		g, err := s.Graph(f.Pointer) // the snapshot's one model of the flow
 		if err != nil {
 			continue
 		}

@@ -38,88 +38,50 @@ var passRefScope = &Check{Name: "agentspec-refscope", Profiles: []compile.Profil
 
 var passDuplicateDefinitions = &Check{Name: "agentspec-duplicates", Run: checkDuplicateDefinitions}
 
-// refUse is one {"$component_ref": id} object.
-type refUse struct {
-	id  string
-	ptr string
-}
-
-// refIndex lists every definition and use of the document.
-type refIndex struct {
-	*compile.Definitions                     // the $referenced_components entries
-	uses                 []refUse            // in source order
-	deps                 map[string][]refUse // key → refs used in its definition (outside nested blocks)
-}
-
-// refUses lists every reference of the document root and the dependencies
-// of each of defs (root's definitions).
-func refUses(defs *compile.Definitions, root *compile.Node) *refIndex {
-	ri := &refIndex{Definitions: defs, deps: map[string][]refUse{}}
-	compile.WalkNodes(root, func(n *compile.Node) bool {
-		if id, isRef := compile.RefID(n); isRef {
-			ri.uses = append(ri.uses, refUse{id: id, ptr: compile.PointerOf(n)})
-		}
-		return true
-	})
-	for _, key := range ri.Order {
-		d := ri.ByKey[key][0]
-		compile.WalkNodes(d.Node, func(n *compile.Node) bool {
-			if n != d.Node && n.Key() == "$referenced_components" {
-				return false // nested definitions are their own entries
-			}
-			if id, ok := compile.RefID(n); ok {
-				ri.deps[key] = append(ri.deps[key], refUse{id: id, ptr: compile.PointerOf(n)})
-			}
-			return true
-		})
-	}
-	return ri
-}
-
 func checkRefScope(p *Pass) {
 	doc := p.Agent.Flow
 	if foreignFormat(doc.Root) != "" {
 		return
 	}
-	ri := refUses(p.model().Defs, doc.Root)
+	ri := p.model().Uses() // compile's definitions-and-uses index; the scope policy is this check's
 	registry := p.Agent.RegistryComponents()
 	// Pointers of the refs pyagentspec meets before their definition, and
 	// of those it meets at all (built on the first sibling-scope ref).
 	var tooEarly, reached map[string]bool
-	for _, u := range ri.uses {
-		if ri.Lexical(u.id, u.ptr) != nil {
+	for _, u := range ri.All {
+		if ri.Lexical(u.ID, u.Ptr) != nil {
 			continue
 		}
-		if ds := ri.ByKey[u.id]; len(ds) > 0 {
+		if ds := ri.ByKey[u.ID]; len(ds) > 0 {
 			if tooEarly == nil {
 				early, met := simulateLoad(doc.Root, ri, func(id string) bool { return registry.Get(id) != nil })
 				tooEarly, reached = pointerSet(early), pointerSet(met)
 			}
-			if tooEarly[u.ptr] {
-				p.Report(doc, u.ptr, RuleComponentRefLoadOrder, fmt.Sprintf(
+			if tooEarly[u.Ptr] {
+				p.Report(doc, u.Ptr, RuleComponentRefLoadOrder, fmt.Sprintf(
 					"$component_ref %q is defined only at %s, a sibling part that pyagentspec loads after this reference (it loads a component's fields in model order and a $referenced_components block when it reaches its owner): loading fails with KeyError \"Missing reference for ID: %s\" — move the definition to a common ancestor's $referenced_components",
-					u.id, ds[0].Pointer(), u.id))
+					u.ID, ds[0].Pointer(), u.ID))
 				continue
 			}
 			why := "pyagentspec loads that part first, so it resolves, but reordering nodes or fields breaks it"
-			if !reached[u.ptr] {
+			if !reached[u.Ptr] {
 				why = "pyagentspec never loads this reference (it sits in a field the component does not define or in a definition nothing uses), other loaders may"
 			}
-			p.Report(doc, u.ptr, RuleComponentRefSiblingScope, fmt.Sprintf(
+			p.Report(doc, u.Ptr, RuleComponentRefSiblingScope, fmt.Sprintf(
 				"$component_ref %q is defined only at %s, outside this reference's own and enclosing scopes; %s — move the definition to a common ancestor's $referenced_components",
-				u.id, ds[0].Pointer(), why))
+				u.ID, ds[0].Pointer(), why))
 			continue
 		}
-		if registry.Get(u.id) != nil {
+		if registry.Get(u.ID) != nil {
 			continue
 		}
-		if strings.Contains(u.id, ".") {
-			p.Report(doc, u.ptr, RuleComponentRefExternal, fmt.Sprintf(
-				"$component_ref %q is a sensitive-field reference not defined in this file; it must be supplied when the configuration is loaded", u.id))
+		if strings.Contains(u.ID, ".") {
+			p.Report(doc, u.Ptr, RuleComponentRefExternal, fmt.Sprintf(
+				"$component_ref %q is a sensitive-field reference not defined in this file; it must be supplied when the configuration is loaded", u.ID))
 			continue
 		}
-		p.Report(doc, u.ptr, RuleComponentRefUnresolved, fmt.Sprintf(
-			"$component_ref %q is not defined in any $referenced_components of the document", u.id))
+		p.Report(doc, u.Ptr, RuleComponentRefUnresolved, fmt.Sprintf(
+			"$component_ref %q is not defined in any $referenced_components of the document", u.ID))
 	}
 	reportRefCycles(p, doc, ri)
 }
@@ -137,16 +99,16 @@ func pointerSet(ns map[*compile.Node]bool) map[string]bool {
 // first definition of its key anywhere (Agent Spec's scope policy); the
 // cycle search is compile.RefGraph's. Each cycle is reported once, at the
 // reference that closes it.
-func reportRefCycles(p *Pass, doc *compile.Doc, ri *refIndex) {
+func reportRefCycles(p *Pass, doc *compile.Doc, ri *compile.RefUses) {
 	num := make(map[string]int, len(ri.Order))
 	for i, key := range ri.Order {
 		num[key] = i
 	}
 	g := compile.NewRefGraph[string]() // edge → the pointer of its first reference
 	for i, key := range ri.Order {
-		for _, u := range ri.deps[key] {
-			if to, ok := num[u.id]; ok {
-				g.Add(i, to, u.ptr)
+		for _, u := range ri.Deps[key] {
+			if to, ok := num[u.ID]; ok {
+				g.Add(i, to, u.Ptr)
 			}
 		}
 	}
@@ -297,7 +259,7 @@ var modelFieldOrder = sync.OnceValue(func() map[string][]string {
 
 // loadSim is one simulated pyagentspec load.
 type loadSim struct {
-	ri       *refIndex
+	ri       *compile.RefUses
 	known    func(key string) bool // in the registry: always resolvable
 	table    map[string]*compile.Node
 	loading  map[string]bool // keys loaded or being loaded
@@ -308,7 +270,7 @@ type loadSim struct {
 // simulateLoad returns the {"$component_ref"} objects pyagentspec meets
 // before their key is in its table, although the document defines it, and
 // every reference it meets at all.
-func simulateLoad(root *compile.Node, ri *refIndex, known func(string) bool) (tooEarly, reached map[*compile.Node]bool) {
+func simulateLoad(root *compile.Node, ri *compile.RefUses, known func(string) bool) (tooEarly, reached map[*compile.Node]bool) {
 	s := &loadSim{ri: ri, known: known, tooEarly: map[*compile.Node]bool{}, reached: map[*compile.Node]bool{}}
 	reset := func() {
 		s.table = map[string]*compile.Node{}

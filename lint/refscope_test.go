@@ -49,7 +49,7 @@ func TestSimulateLoad(t *testing.T) {
 			if doc.Root == nil {
 				t.Fatal("fixture does not parse")
 			}
-			ri := refUses((&compile.Agent{Flow: doc}).Model().Defs, doc.Root)
+			ri := (&compile.Agent{Flow: doc}).Model().Uses()
 			early, met := simulateLoad(doc.Root, ri, func(id string) bool { return slices.Contains(tc.registry, id) })
 			got := sortedKeys(pointerSet(early))
 			if !slices.Equal(got, tc.early) {
@@ -57,9 +57,9 @@ func TestSimulateLoad(t *testing.T) {
 			}
 			var unreached []string
 			reached := pointerSet(met)
-			for _, u := range ri.uses {
-				if !reached[u.ptr] {
-					unreached = append(unreached, u.ptr)
+			for _, u := range ri.All {
+				if !reached[u.Ptr] {
+					unreached = append(unreached, u.Ptr)
 				}
 			}
 			if !slices.Equal(unreached, tc.unreached) {

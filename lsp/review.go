@@ -53,7 +53,7 @@ func (r *result) text(path string) *text {
 }
 
 func (r *result) locate() *locate.Index {
-	r.once.Do(func() { r.index = locate.NewWith(r.snap.Agent, r.snap.Flow) })
+	r.once.Do(func() { r.index = locate.NewWith(r.snap.Agent, r.snap.Graph) })
 	return r.index
 }
 

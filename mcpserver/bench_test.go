@@ -54,10 +54,10 @@ func BenchmarkGraphLarge(b *testing.B) {
 	b.Run("engine", func(b *testing.B) {
 		for b.Loop() {
 			s := analysis.Run(flow, analysis.Options{Stages: analysis.StageGraphs})
-			if g := s.FlowAt("").Drawn(); g == nil || g.Graph == nil {
+			if g := s.Flow("").Drawn(); g == nil || g.Graph == nil {
 				b.Fatal("no graph")
 			}
-			_ = flowgraph.Text(s.FlowAt("").Drawn().Graph, flowgraph.Options{})
+			_ = flowgraph.Text(s.Flow("").Drawn().Graph, flowgraph.Options{})
 		}
 	})
 	cs := connect(b, []string{dir}, nil, "")

@@ -312,7 +312,7 @@ func TestReviewCompileGraphResolve(t *testing.T) {
 	var g GraphOutput
 	structured(t, res, &g)
 	gs := analysis.Run(agent, analysis.Options{Stages: analysis.StageGraphs})
-	fg := gs.FlowAt("").Drawn().Graph
+	fg := gs.Flow("").Drawn().Graph
 	if len(g.Nodes) != len(fg.Nodes) || len(g.Edges) != len(fg.Edges) || len(g.Order) != len(fg.Nodes) || g.Order[0] != fg.Start {
 		t.Errorf("graph: %d nodes %d edges order %v; engine %d nodes %d edges start %s", len(g.Nodes), len(g.Edges), g.Order, len(fg.Nodes), len(fg.Edges), fg.Start)
 	}

@@ -357,7 +357,7 @@ func (s *Server) graph(_ context.Context, c *call, in GraphInput) (GraphOutput, 
 	}
 	ptr := ""
 	if in.Flow != "" {
-		if snap.FlowAt(in.Flow) != nil {
+		if snap.Flow(in.Flow) != nil {
 			ptr = in.Flow
 		} else if p, ok := flowgraph.FindFlow(snap.Agent, in.Flow); ok {
 			ptr = p
@@ -370,7 +370,7 @@ func (s *Server) graph(_ context.Context, c *call, in GraphInput) (GraphOutput, 
 			return GraphOutput{}, "", proseErr("no Flow with id %q (flows: %s)", in.Flow, strings.Join(names, ", "))
 		}
 	}
-	fl := snap.FlowAt(ptr).Drawn()
+	fl := snap.Flow(ptr).Drawn()
 	if fl == nil || fl.Graph == nil {
 		why := "no such flow"
 		if fl != nil {

@@ -63,7 +63,7 @@ func (g *Graph) cur() *analysis.Flow {
 	if g.good == nil {
 		return nil
 	}
-	if fg := g.good.FlowAt(g.stack[len(g.stack)-1]); fg != nil {
+	if fg := g.good.Flow(g.stack[len(g.stack)-1]); fg != nil {
 		return fg.Drawn()
 	}
 	if len(g.good.Flows) > 0 {
@@ -80,12 +80,12 @@ func (g *Graph) SetSnapshot(good *analysis.Snapshot) {
 	g.notDrawn = notDrawnNote(missing)
 	keep := g.stack[:1]
 	for _, p := range g.stack[1:] {
-		if good.FlowAt(p) == nil {
+		if good.Flow(p) == nil {
 			break
 		}
 		keep = append(keep, p)
 	}
-	if len(good.Flows) > 0 && good.FlowAt(keep[0]) == nil {
+	if len(good.Flows) > 0 && good.Flow(keep[0]) == nil {
 		keep[0] = good.Flows[0].Pointer
 	}
 	g.stack = keep
@@ -329,7 +329,7 @@ func (g *Graph) Breadcrumb() string {
 	}
 	var parts []string
 	for _, p := range g.stack {
-		if fg := g.good.FlowAt(p); fg != nil {
+		if fg := g.good.Flow(p); fg != nil {
 			parts = append(parts, present.Text(fg.Name))
 		}
 	}
@@ -428,7 +428,7 @@ func (g *Graph) Open() bool {
 		return false
 	}
 	n := fg.Graph.Nodes[g.selected]
-	if n.Subflow == "" || g.good.FlowAt(n.Subflow).Drawn() == nil {
+	if n.Subflow == "" || g.good.Flow(n.Subflow).Drawn() == nil {
 		return false
 	}
 	g.stack = append(g.stack, n.Subflow)
@@ -451,7 +451,7 @@ func (g *Graph) Back() bool {
 func (g *Graph) pathTo(ptr string) []string {
 	var chain []string
 	for p, ok := ptr, true; ok; {
-		fg := g.good.FlowAt(p)
+		fg := g.good.Flow(p)
 		if fg == nil {
 			break
 		}
@@ -460,7 +460,7 @@ func (g *Graph) pathTo(ptr string) []string {
 			break
 		}
 		p = fg.Parent
-		ok = g.good.FlowAt(p) != nil
+		ok = g.good.Flow(p) != nil
 	}
 	return chain
 }
@@ -495,7 +495,7 @@ func (g *Graph) SelectPointer(loc string) {
 			best = nil
 			break
 		}
-		best = g.good.FlowAt(best.Parent)
+		best = g.good.Flow(best.Parent)
 	}
 	if best == nil || best.Graph == nil || nodeAt(best.Graph, loc) < 0 {
 		return

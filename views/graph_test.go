@@ -123,7 +123,7 @@ func TestGraphBoxesFitThePane(t *testing.T) {
 // boxes of minFitBox cells scrolls.
 func TestGraphDrawingFitsThePane(t *testing.T) {
 	s := analysis.Run(filepath.Join("..", "testdata", "agents", "oastui", "example-agent"), analysis.Options{Stages: analysis.Everything})
-	fg := s.FlowAt("")
+	fg := s.Flow("")
 	if fg == nil || fg.Canvas == nil {
 		t.Fatal("the example's root flow is not drawn")
 	}

@@ -33,7 +33,7 @@ func StepRows(c *compile.CompiledAgentOas) []StepRow {
 }
 
 // stepsNotDrawn are the compiled steps of s whose node the snapshot's model
-// of the top-level flow (Snapshot.Flow, the one model the graph pane draws)
+// of the top-level flow (Snapshot.Graph, the one model the graph pane draws)
 // has no node for, and the model's node names by id. The compiler walks
 // control_flow_connections from start_node (reference cinatra.md §11.4),
 // so a node that edges reach is compiled into a step even when the flow's
@@ -44,7 +44,7 @@ func stepsNotDrawn(s *analysis.Snapshot) (missing []StepRow, names map[string]st
 	if s == nil || s.Compiled == nil {
 		return nil, nil
 	}
-	model, err := s.Flow("")
+	model, err := s.Graph("")
 	if err != nil || model == nil {
 		return nil, nil
 	}

@@ -261,7 +261,7 @@ func withInjectedSteps(s *analysis.Snapshot, rows []StepRow) []StepRow {
 	if s == nil || s.Compiled == nil {
 		return rows
 	}
-	model, err := s.Flow("")
+	model, err := s.Graph("")
 	if err != nil || model == nil {
 		return rows
 	}

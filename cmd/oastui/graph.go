@@ -82,7 +82,7 @@ func newGraphCmd() *cobra.Command {
 			// The snapshot's graph carries the review's counts per node; with
 			// --no-findings the snapshot's model of the flow (no counts) is
 			// drawn instead.
-			fl := s.FlowAt(ptr).Drawn()
+			fl := s.Flow(ptr).Drawn()
 			if fl == nil || fl.Graph == nil {
 				why := "no such flow"
 				if fl != nil {
@@ -92,7 +92,7 @@ func newGraphCmd() *cobra.Command {
 			}
 			g := fl.Graph
 			if noFindings {
-				bare, err := s.Flow(ptr)
+				bare, err := s.Graph(ptr)
 				if err != nil {
 					return usageErrorf("graph: %s: %v", a.FlowPath, err)
 				}

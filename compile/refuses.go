@@ -1,0 +1,67 @@
+package compile
+
+import "sync"
+
+// The document's `$component_ref` uses, beside its definitions
+// (Definitions): the one definitions-and-uses index of a flow file. The
+// linter's Agent Spec reference-scope check reads it as it is (one table
+// per load, reference/agentspec.md §4.2); each reader keeps its own scope
+// policy.
+
+// RefUse is one {"$component_ref": id} object of the document.
+type RefUse struct {
+	ID   string
+	Node *Node  // the {"$component_ref"} object
+	Ptr  string // its pointer
+}
+
+// RefUses lists every use of the document and, for each definition, the
+// uses inside it.
+type RefUses struct {
+	*Definitions                     // the $referenced_components entries
+	All          []RefUse            // every use, in source order
+	Deps         map[string][]RefUse // key → the uses in its first definition (outside nested blocks, which are their own entries)
+}
+
+// usesCache builds a model's RefUses once.
+type usesCache struct {
+	once sync.Once
+	u    *RefUses
+}
+
+// Uses is the definitions-and-uses index of the model's document, built on
+// first use and shared (concurrent readers included). Nobody modifies it.
+func (m *Model) Uses() *RefUses {
+	if m.uses == nil { // a Model written by hand
+		return buildRefUses(m.Defs, m.root)
+	}
+	m.uses.once.Do(func() { m.uses.u = buildRefUses(m.Defs, m.root) })
+	return m.uses.u
+}
+
+// buildRefUses lists every use under root and the uses of each of defs.
+func buildRefUses(defs *Definitions, root *Node) *RefUses {
+	if defs == nil {
+		defs = newDefinitions()
+	}
+	u := &RefUses{Definitions: defs, Deps: map[string][]RefUse{}}
+	WalkNodes(root, func(n *Node) bool {
+		if id, isRef := RefID(n); isRef {
+			u.All = append(u.All, RefUse{ID: id, Node: n, Ptr: PointerOf(n)})
+		}
+		return true
+	})
+	for _, key := range u.Order {
+		d := u.ByKey[key][0]
+		WalkNodes(d.Node, func(n *Node) bool {
+			if n != d.Node && n.Key() == "$referenced_components" {
+				return false
+			}
+			if id, ok := RefID(n); ok {
+				u.Deps[key] = append(u.Deps[key], RefUse{ID: id, Node: n, Ptr: PointerOf(n)})
+			}
+			return true
+		})
+	}
+	return u
+}
