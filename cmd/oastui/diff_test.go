@@ -219,3 +219,33 @@ func TestLintNewFromRev(t *testing.T) {
 		t.Errorf("missing REV: exit %d %s", code, errs)
 	}
 }
+
+// TestDiffRevisionOrPathAmbiguous (issue 35, point 2): a directory the
+// change adds, named like the base revision, does not turn the CI gate
+// into a diff of that directory: without "--" the argument is ambiguous
+// (exit 2, both readings named); with "--" each reading is what it says.
+func TestDiffRevisionOrPathAmbiguous(t *testing.T) {
+	repo, leaf := diffRepo(t)
+	rel, _ := filepath.Rel(repo, leaf)
+	gitIn(t, repo, "update-ref", "refs/remotes/origin/main", "HEAD")
+	if err := os.MkdirAll(filepath.Join(repo, "origin", "main"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runIn(t, repo, "diff", "origin/main", "--fail-on", "breaking")
+	if code != exitUsage || !strings.Contains(errs, "both a revision and a path") ||
+		!strings.Contains(errs, "oastui diff origin/main -- ") || !strings.Contains(errs, "oastui diff -- origin/main") {
+		t.Fatalf("ambiguous argument: exit %d\n%s%s", code, out, errs)
+	}
+	// The unambiguous recipe sees the breaking change.
+	code, out, errs = runIn(t, repo, "diff", "origin/main", "--fail-on", "breaking", "--", rel)
+	if code != exitFindings || !strings.Contains(out, "diff_approval_removed") {
+		t.Errorf("origin/main -- PATH: exit %d\n%s%s", code, out, errs)
+	}
+	// A path that is not a revision is still a path, a revision that is no path a revision.
+	if code, out, errs := runIn(t, repo, "diff", rel); code != exitFindings {
+		t.Errorf("PATH: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := runIn(t, repo, "diff", "HEAD", rel); code != exitFindings {
+		t.Errorf("HEAD PATH: exit %d\n%s%s", code, out, errs)
+	}
+}
