@@ -303,6 +303,10 @@ func (g *GitRev) readDir(p string) ([]fs.DirEntry, error) {
 	return nil, &fs.PathError{Op: "readdir", Path: p, Err: fs.ErrNotExist}
 }
 
+// ReadFile is ReadFileLimited over the revision: the file at path (under
+// the work tree's absolute paths) as the revision has it.
+func (g *GitRev) ReadFile(path string, limit int64) ([]byte, error) { return g.readFile(path, limit) }
+
 // readFile is ReadFileLimited over the revision.
 func (g *GitRev) readFile(p string, limit int64) ([]byte, error) {
 	r, ok := g.rel(p)

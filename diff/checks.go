@@ -112,6 +112,7 @@ var checks = []Check{
 	{ID: "diff_hitl_screens_changed", Level: Warn, Area: "approval", Safety: true, Inverse: "diff_hitl_screens_changed", Doc: "metadata.cinatra.hitlScreens (the screens gates show) changed."},
 	{ID: "diff_gated_step_removed", Level: Breaking, Area: "approval", Safety: true, Inverse: "diff_gated_step_added", Doc: "A step with an irreversible side effect is no longer listed in gatedSteps."},
 	{ID: "diff_gated_step_added", Level: Info, Area: "approval", Safety: true, Inverse: "diff_gated_step_removed", Doc: "A step with an irreversible side effect is now listed in gatedSteps."},
+	{ID: "diff_gate_relaxed", Level: Breaking, Area: "approval", Safety: true, Inverse: "diff_gate_relaxed", Doc: "The change lowers (or turns off) a check's level in the diff: section of .oastui.yaml, the config the gate reviewing it reads: the change relaxes its own gate. No diff: setting lowers this check; lowering an approval-safety check needs a reason and prints a notice on every run."},
 	// slots
 	{ID: "diff_slot_added", Level: Info, Area: "slots", Inverse: "diff_slot_removed", Doc: "A context slot was added."},
 	{ID: "diff_slot_removed", Level: Warn, Area: "slots", Inverse: "diff_slot_added", Doc: "A context slot was removed: selections made for it are no longer read."},

@@ -113,6 +113,10 @@ type Options struct {
 	// Tree says the tree was searched (so that no caller means none uses it).
 	Callers []CallerAgent
 	Tree    bool
+	// BaseLevels is the diff: section as the old revision's config had it
+	// (BaseLevels()); nil: unknown. A level the change lowers is itself a
+	// breaking change, diff_gate_relaxed (gate.go).
+	BaseLevels map[string]string
 }
 
 // Diff compares two snapshots of one agent. When only one side holds the
@@ -147,6 +151,7 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 		d.versionBump()
 	}
 	d.levels(opts.Levels)
+	d.gate(opts) // after the overrides: no diff: level lowers it
 	for i := range d.out {
 		c := &d.out[i]
 		cleanChange(c)
@@ -221,6 +226,10 @@ func (d *differ) levels(over map[string]string) {
 	}
 	kept := d.out[:0]
 	for _, c := range d.out {
+		if c.Check == GateRelaxed { // the gate's own safety: never lowered (gate.go)
+			kept = append(kept, c)
+			continue
+		}
 		switch s := over[c.Check]; s {
 		case "":
 		case "off":

@@ -91,16 +91,18 @@ func Step(path string, e Entry, cfg *analysis.ConfigResult) (*Result, error) {
 	if newSnap = Analyze(abs, newRev, cfg); newSnap.Agent == nil {
 		newSnap = nil // the agent is gone at this commit
 	}
-	var levels map[string]string
+	var levels, reasons map[string]string
+	cfgPath := ""
 	if cfg != nil && cfg.Config != nil {
-		levels = cfg.Config.Diff
+		levels, reasons, cfgPath = cfg.Config.Diff, cfg.Config.DiffReasons, cfg.Path
 	} else if newSnap != nil && newSnap.Config.Config != nil {
-		levels = newSnap.Config.Config.Diff
+		levels, reasons, cfgPath = newSnap.Config.Config.Diff, newSnap.Config.Config.DiffReasons, newSnap.Config.Path
 	}
-	if ValidateLevels(levels) != nil {
-		levels = nil
+	if ValidateLevels(levels) != nil || ValidateReasons(levels, reasons) != nil {
+		levels = nil // a safety check lowered without a reason is not lowered
 	}
 	opts := Options{OldRev: e.Parent, NewRev: e.Hash, Levels: levels}
+	opts.BaseLevels, _ = BaseLevels(oldRev, cfgPath)
 	if e.WorkingTree() {
 		opts.NewRev = "working tree"
 	}

@@ -63,13 +63,21 @@ func (s *Server) diff(_ context.Context, c *call, in DiffInput) (*diff.Result, s
 	if err := diff.ValidateLevels(levels); err != nil {
 		return nil, "", err
 	}
+	var reasons map[string]string
+	if cfg.Config != nil {
+		reasons = cfg.Config.DiffReasons
+	}
+	if err := diff.ValidateReasons(levels, reasons); err != nil {
+		return nil, "", err
+	}
+	baseLevels, _ := diff.BaseLevels(oldRev, cfg.Path)
 	o, n := diff.Analyze(p, oldRev, &cfg), diff.Analyze(p, newRev, &cfg)
 	for _, sn := range []*analysis.Snapshot{o, n} {
 		if sn.LoadErr != nil {
 			return nil, "", sn.LoadErr
 		}
 	}
-	opts := diff.Options{OldRev: in.Old, NewRev: newLabel, Levels: levels}
+	opts := diff.Options{OldRev: in.Old, NewRev: newLabel, Levels: levels, BaseLevels: baseLevels}
 	if root := n.Agent.TreeRoot; root != "" {
 		opts.Tree = true
 		opts.Callers = diff.FindCallers(root, n.Agent.PackageName(), newRev)

@@ -127,6 +127,19 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 	if err := diff.ValidateLevels(levels); err != nil {
 		return usageErrorf("%s: %v", cfg.Path, err)
 	}
+	var reasons map[string]string
+	if cfg.Config != nil {
+		reasons = cfg.Config.DiffReasons
+	}
+	if err := diff.ValidateReasons(levels, reasons); err != nil {
+		return usageErrorf("%s: %v", cfg.Path, err)
+	}
+	for _, n := range diff.SafetyNotices(levels, reasons, cfg.Path) {
+		fmt.Fprintln(cmd.ErrOrStderr(), "oastui:", n)
+	}
+	// The gate's levels as the old revision had them: a change that lowers
+	// one is itself breaking (diff_gate_relaxed).
+	baseLevels, _ := diff.BaseLevels(oldSide.g, cfg.Path)
 
 	pairs, err := diffPairs(oldSide, newSide, paths)
 	if err != nil {
@@ -145,7 +158,7 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 		if ns.Agent == nil {
 			named = oldSnap
 		}
-		opts := diff.Options{OldRev: oldSide.label, NewRev: newSide.label, Levels: levels}
+		opts := diff.Options{OldRev: oldSide.label, NewRev: newSide.label, Levels: levels, BaseLevels: baseLevels}
 		if root := named.Agent.TreeRoot; root != "" {
 			if callers[root] == nil {
 				callers[root] = diff.NewCallerIndex(root, newSide.g) // once per tree
