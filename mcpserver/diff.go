@@ -53,6 +53,9 @@ func (s *Server) diff(_ context.Context, c *call, in DiffInput) (*diff.Result, s
 		newLabel = in.New
 	}
 	cfg := analysis.ResolveConfig("", p)
+	if err := c.confineConfig(cfg.Path); err != nil {
+		return nil, "", err
+	}
 	if cfg.Err != nil {
 		return nil, "", cfg.Err
 	}
@@ -71,14 +74,20 @@ func (s *Server) diff(_ context.Context, c *call, in DiffInput) (*diff.Result, s
 		return nil, "", err
 	}
 	baseLevels, _ := diff.BaseLevels(oldRev, cfg.Path)
-	o, n := diff.Analyze(p, oldRev, &cfg), diff.Analyze(p, newRev, &cfg)
+	lo := s.confine(c)
+	o, n := diff.AnalyzeLoad(p, lo, oldRev, &cfg), diff.AnalyzeLoad(p, lo, newRev, &cfg)
+	if err := c.refusal(); err != nil {
+		return nil, "", err
+	}
 	for _, sn := range []*analysis.Snapshot{o, n} {
 		if sn.LoadErr != nil {
 			return nil, "", sn.LoadErr
 		}
 	}
 	opts := diff.Options{OldRev: in.Old, NewRev: newLabel, Levels: levels, BaseLevels: baseLevels}
-	if root := n.Agent.TreeRoot; root != "" {
+	// The callers are searched in the agent's tree only when the roots hold
+	// it (a one-agent root lists none rather than read above it).
+	if root := n.Agent.TreeRoot; root != "" && c.roots.Contains(root) {
 		opts.Tree = true
 		opts.Callers = diff.FindCallers(root, n.Agent.PackageName(), newRev)
 	}
