@@ -187,11 +187,13 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 }
 
 func side(s *analysis.Snapshot, rev string) Side {
-	out := Side{Rev: rev}
+	// The revision as given (a branch name, a :/search) and the agent's
+	// path come from the repository: presented like the agent's strings.
+	out := Side{Rev: present.Text(rev)}
 	if s == nil || s.Agent == nil {
 		return out
 	}
-	out.File = s.Agent.FlowPath
+	out.File = present.Text(s.Agent.FlowPath)
 	if s.Agent.Package != nil && s.Agent.Package.Root != nil {
 		out.Version = present.Text(s.Agent.Package.Root.Get("version").StringOr(""))
 	}
@@ -327,5 +329,11 @@ func cleanChange(c *Change) {
 	}
 	for i := range c.Words {
 		c.Words[i].Text = present.Text(c.Words[i].Text)
+	}
+	for i := range c.Callers {
+		k := &c.Callers[i]
+		for _, s := range []*string{&k.Package, &k.Dir, &k.Via, &k.Range} {
+			*s = present.Text(*s)
+		}
 	}
 }
