@@ -154,8 +154,8 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 	d.gate(opts) // after the overrides: no diff: level lowers it
 	for i := range d.out {
 		c := &d.out[i]
+		c.Fingerprint = fingerprint(c) // of the values as they are, before masking
 		cleanChange(c)
-		c.Fingerprint = fingerprint(c)
 		if c.Callers == nil {
 			c.Callers = []Caller{}
 		}
@@ -319,6 +319,7 @@ func trimFlow(subject string) string { return strings.TrimPrefix(subject, "/") }
 // cleanChange passes every string of c taken from the agent's files
 // through Clean (sanitised, secrets masked).
 func cleanChange(c *Change) {
+	maskNamed(c) // a secret-named key's values (safe.go)
 	for _, s := range []*string{&c.Message, &c.Node, &c.Subject, &c.Before, &c.After, &c.Reason, &c.Port} {
 		*s = present.Text(*s)
 	}

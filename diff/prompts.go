@@ -27,7 +27,7 @@ func (d *differ) prompts() {
 			if at != bt {
 				c := d.add("diff_prompt_changed", subj+" "+field, id, hashShort(at), hashShort(bt),
 					fmt.Sprintf("%s prompt of %s (%s) reworded", roleOf(a, b), quote(n.Name), field), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
-				c.Words = Words(at, bt)
+				c.Words = maskedWords(at, bt)
 				c.Message += wordSummary(c.Words)
 			}
 			op, np := placeholders(a), placeholders(b)
@@ -292,7 +292,7 @@ func (d *differ) descriptions() {
 				}
 				c := d.add("diff_description_changed", nodeSubject(fk, id)+" "+f.label, id, hashShort(a), hashShort(b),
 					fmt.Sprintf("%s of %s reworded", f.label, quote(n.Name)), pos(d.old.flow, o.Pointer+f.ptr), pos(d.new.flow, n.Pointer+f.ptr))
-				c.Words = Words(a, b)
+				c.Words = maskedWords(a, b)
 				c.Message += wordSummary(c.Words)
 			}
 		}
