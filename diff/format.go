@@ -172,7 +172,7 @@ func shorten(s string, first, last bool) string {
 // mdEscape makes a string safe inside a Markdown table cell or line.
 func mdEscape(s string) string {
 	r := strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "`", "'", "\n", " ", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`)
-	return r.Replace(s)
+	return mdNeutral(r.Replace(s)) // safe_md.go
 }
 
 // Markdown writes one pull-request comment: a summary table, the changes
@@ -242,7 +242,7 @@ func Markdown(w io.Writer, r *Result, base string) error {
 }
 
 func htmlEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+	return mdNeutral(strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)) // safe_md.go
 }
 
 // GitHub writes one workflow annotation per change (::error for breaking,
