@@ -136,7 +136,7 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 			r.Package = present.Text(named.Agent.PackageName())
 		}
 	}
-	d := &differ{old: view(old), new: view(new)}
+	d := &differ{old: view(old), new: view(new), budget: newBudget()}
 	if !d.presence(old, new, opts) { // an agent on one side only is one change (agents.go)
 		d.graph()
 		d.prompts()
@@ -271,6 +271,7 @@ func ValidateLevels(m map[string]string) error {
 type differ struct {
 	old, new *sideView
 	out      []Change
+	budget   *budget // what word diffs may still spend (budget.go)
 }
 
 // add records a change of check with the check's level.

@@ -71,7 +71,8 @@ func Text(w io.Writer, r *Result, base string, color bool) error {
 	if len(r.Changes) == 0 {
 		b.WriteString("no changes\n")
 	}
-	for _, c := range r.Changes {
+	shown, more := shownChanges(r) // budget.go
+	for _, c := range shown {
 		at := where(c.New, base)
 		if at == "" {
 			at = where(c.Old, base) + " (old)"
@@ -88,6 +89,7 @@ func Text(w io.Writer, r *Result, base string, color bool) error {
 			fmt.Fprintf(&b, "         %s\n", wordText(c.Words, paint))
 		}
 	}
+	b.WriteString(moreNote(more))
 	fmt.Fprintf(&b, "%s breaking, %s warn, %s info\n", paint(cRed, fmt.Sprint(r.Summary.Breaking)), paint(cYellow, fmt.Sprint(r.Summary.Warn)), paint(cCyan, fmt.Sprint(r.Summary.Info)))
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -191,9 +193,10 @@ func Markdown(w io.Writer, r *Result, base string) error {
 	if len(r.Changes) == 0 {
 		b.WriteString("No changes.\n")
 	}
+	shown, more := shownChanges(r) // budget.go
 	for _, lv := range []Level{Breaking, Warn, Info} {
 		var rows []Change
-		for _, c := range r.Changes {
+		for _, c := range shown {
 			if c.Level == lv {
 				rows = append(rows, c)
 			}
@@ -237,6 +240,9 @@ func Markdown(w io.Writer, r *Result, base string) error {
 			fmt.Fprintf(&b, "<blockquote>%s</blockquote>\n\n</details>\n\n", d.String())
 		}
 	}
+	if more != "" {
+		b.WriteString("_" + mdEscape(more) + "_\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -252,7 +258,8 @@ func GitHub(w io.Writer, r *Result, base string) error {
 	var b strings.Builder
 	esc := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A")
 	prop := strings.NewReplacer("%", "%25", "\r", "%0D", "\n", "%0A", ":", "%3A", ",", "%2C")
-	for _, c := range r.Changes {
+	shown, more := shownChanges(r) // budget.go
+	for _, c := range shown {
 		cmd := "notice"
 		switch c.Level {
 		case Breaking:
@@ -277,6 +284,9 @@ func GitHub(w io.Writer, r *Result, base string) error {
 			msg += " (" + c.Reason + ")"
 		}
 		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, strings.Join(props, ","), esc.Replace(msg))
+	}
+	if more != "" {
+		fmt.Fprintf(&b, "::notice title=oastui diff::%s\n", esc.Replace(more))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err

@@ -14,8 +14,9 @@ import (
 // maskedWords is the word diff of a and b, each side masked first as whole
 // statements (present.Lines judges "The admin password: …" under its
 // label), so that no word piece of a secret is shown away from its label.
-func maskedWords(a, b string) []Word {
-	return Words(present.Lines(a), present.Lines(b))
+// The alignment spends the diff's budget (budget.go).
+func (d *differ) maskedWords(a, b string) []Word {
+	return wordsWithin(present.Lines(a), present.Lines(b), d.budget)
 }
 
 // secretKey is the first name c is about that names a secret (the port, the
