@@ -7,10 +7,13 @@
 set -eu
 cd "$(dirname "$0")/.."
 t="${FUZZTIME:-30s}"
+# Minimising each new input is bounded too (go test's default is 60s an input,
+# which stalls a target whose executions are analyses).
+m="${FUZZMINIMIZETIME:-10s}"
 grep -rl --include='*_test.go' '^func Fuzz' . | sort | while read -r f; do
 	pkg="./$(dirname "${f#./}")"
 	for name in $(sed -n 's/^func \(Fuzz[A-Za-z0-9_]*\)(.*/\1/p' "$f"); do
 		echo "== $pkg $name ($t)"
-		go test "$pkg" -run '^$' -fuzz "^${name}\$" -fuzztime "$t"
+		go test "$pkg" -run '^$' -fuzz "^${name}\$" -fuzztime "$t" -fuzzminimizetime "$m"
 	done
 done
