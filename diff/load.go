@@ -15,3 +15,10 @@ const Stages = analysis.StageCompile | analysis.StageSlots | analysis.StagePromp
 func Analyze(path string, rev *compile.GitRev, cfg *analysis.ConfigResult) *analysis.Snapshot {
 	return analysis.Run(path, analysis.Options{Load: compile.LoadOptions{Rev: rev}, Stages: Stages, Config: cfg})
 }
+
+// AnalyzeLoad is Analyze with the load options of a confined face (an MCP
+// call's registry and Allow); lo.Rev is set to rev.
+func AnalyzeLoad(path string, lo compile.LoadOptions, rev *compile.GitRev, cfg *analysis.ConfigResult) *analysis.Snapshot {
+	lo.Rev = rev
+	return analysis.Run(path, analysis.Options{Load: lo, Stages: Stages, Config: cfg})
+}

@@ -29,7 +29,10 @@ type Config struct {
 	// Diff overrides the levels of `oastui diff`'s checks (diff: keys):
 	// check id → breaking|warn|info|off; the diff package checks the ids.
 	Diff map[string]string `yaml:"-"`
-	dir  string            // absolute directory of Path; ignore files are relative to it
+	// DiffReasons: check id → the reason given with its diff: level
+	// ({level: off, reason: "…"}); required to lower an approval-safety check.
+	DiffReasons map[string]string `yaml:"-"`
+	dir         string            // absolute directory of Path; ignore files are relative to it
 }
 
 // Ignore silences one rule at one place, with a reason.
