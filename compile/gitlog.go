@@ -27,7 +27,7 @@ type GitCommit struct {
 // GitLog lists the commits of the git repository around dir that touch
 // any of files (absolute or relative to dir; files outside the work tree
 // are ignored), newest first, at most limit of them (0: no limit): `git
-// log -- files`. A dir outside a git work tree is an error wrapping
+// log -- files`, hardened as every git call is (gitproc.go). A dir outside a git work tree is an error wrapping
 // ErrNotGitWorkTree; a repository without commits has an empty log.
 func GitLog(dir string, files []string, limit int) ([]GitCommit, error) {
 	absDir, err := filepath.Abs(dir)
@@ -36,6 +36,9 @@ func GitLog(dir string, files []string, limit int) ([]GitCommit, error) {
 	}
 	if _, err := exec.LookPath("git"); err != nil {
 		return nil, fmt.Errorf("%w: git is not installed (%v)", ErrNotGitWorkTree, err)
+	}
+	if err := checkGitDir(absDir); err != nil {
+		return nil, err
 	}
 	topOut, err := gitCmd(absDir, "rev-parse", "--show-toplevel")
 	if err != nil {
@@ -64,7 +67,10 @@ func GitLog(dir string, files []string, limit int) ([]GitCommit, error) {
 	if _, err := gitCmd(top, "rev-parse", "--verify", "--quiet", "HEAD^{commit}"); err != nil {
 		return nil, nil // no commits yet
 	}
-	args := []string{"log", "--format=%H%x1f%h%x1f%P%x1f%an%x1f%at%x1f%s%x1e"}
+	// --no-show-signature: whatever log.showSignature says, no gpg runs;
+	// no diff is asked for, so no textconv or external diff either.
+	args := []string{"log", "--no-show-signature", "--no-textconv", "--no-ext-diff", "--no-color", "--no-mailmap",
+		"--format=%H%x1f%h%x1f%P%x1f%an%x1f%at%x1f%s%x1e"}
 	if limit > 0 {
 		args = append(args, "-n", strconv.Itoa(limit))
 	}

@@ -3,6 +3,7 @@ package compile
 import (
 	"bufio"
 	"bytes"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"io"
@@ -29,50 +30,35 @@ var ErrRevision = errors.New("cannot read the git revision")
 // from the disk, under the same absolute paths as the work tree's. A file
 // absent at the commit is absent, even when it exists on disk now.
 //
-// The files are read through the user's git (`git ls-tree` once, then one
-// `git cat-file --batch` process for the blobs), so the user's git config
-// applies. Close ends that process.
+// The files are read through the user's git, hardened (gitproc.go): one
+// `git cat-file --batch` process reads the trees of the directories
+// loading asks about (and no others: a repository's paths elsewhere are
+// never listed) and the blobs of the files it reads, and one `git cat-file
+// --batch-check` process the sizes of files loading stats. Every request
+// has a deadline; Close ends both processes.
 type GitRev struct {
 	Repo   string // top-level directory of the work tree, as the caller spelled it (absolute)
 	Rev    string // the revision as given
 	Commit string // the commit it names (full hash)
 
-	files map[string]gitEntry      // slash path relative to Repo → entry
-	dirs  map[string][]fs.DirEntry // slash path ("." for the top) → entries, sorted by name
-
-	mu  sync.Mutex
-	cmd *exec.Cmd
-	in  io.WriteCloser
-	out *bufio.Reader
+	mu     sync.Mutex
+	rawLen int                      // bytes of a binary object id (20 for SHA-1, 32 for SHA-256)
+	dirs   map[string][]fs.DirEntry // slash path ("." for the top) → entries, sorted by name; read lazily
+	sizes  map[string]int64         // blob id → size
+	batch  *catFile                 // --batch: trees and blobs
+	check  *catFile                 // --batch-check: sizes
 }
 
 type gitEntry struct {
-	mode fs.FileMode // 0 for a regular file, fs.ModeSymlink, fs.ModeIrregular (submodule)
+	mode fs.FileMode // 0 for a regular file, fs.ModeSymlink, fs.ModeIrregular (submodule), fs.ModeDir
 	oid  string
-	size int64
 	name string
-}
-
-// gitCmd runs git in dir and returns its stdout; a failure carries git's
-// stderr.
-func gitCmd(dir string, args ...string) ([]byte, error) {
-	cmd := exec.Command("git", append([]string{"-C", dir}, args...)...)
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	out, err := cmd.Output()
-	if err != nil {
-		msg := strings.TrimSpace(stderr.String())
-		if msg == "" {
-			msg = err.Error()
-		}
-		return out, errors.New(msg)
-	}
-	return out, nil
 }
 
 // OpenGitRev opens revision rev of the git repository around dir (any
 // directory of its work tree). A revision the repository does not have is
-// an error wrapping ErrRevision, which says when the clone is shallow.
+// an error wrapping ErrRevision, which says when the clone is shallow. A
+// repository whose .git holds a special file is refused before git runs.
 func OpenGitRev(dir, rev string) (*GitRev, error) {
 	absDir, err := filepath.Abs(dir)
 	if err != nil {
@@ -84,9 +70,35 @@ func OpenGitRev(dir, rev string) (*GitRev, error) {
 	if rev == "" || strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, "\x00\n") {
 		return nil, fmt.Errorf("%w %q: not a revision", ErrRevision, rev)
 	}
-	prefix, err := gitCmd(absDir, "rev-parse", "--show-prefix")
+	if err := checkGitDir(absDir); err != nil {
+		return nil, fmt.Errorf("%w %q: %w", ErrRevision, rev, err)
+	}
+	top, err := gitTop(absDir)
 	if err != nil {
 		return nil, fmt.Errorf("%w %q: %s is not in a git work tree (%v)", ErrRevision, rev, dir, err)
+	}
+	commit, ok, err := resolveCommit(top, rev)
+	if err != nil {
+		return nil, fmt.Errorf("%w %q: %v", ErrRevision, rev, err)
+	}
+	if !ok {
+		hint := ""
+		if sh, _ := gitCmd(top, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(string(sh)) == "true" {
+			hint = " (the clone is shallow: fetch the history it needs, e.g. git fetch --unshallow, or actions/checkout with fetch-depth: 0)"
+		}
+		return nil, fmt.Errorf("%w %q: no such revision in %s%s", ErrRevision, rev, top, hint)
+	}
+	g := &GitRev{Repo: top, Rev: rev, Commit: commit, rawLen: len(commit) / 2,
+		dirs: map[string][]fs.DirEntry{}, sizes: map[string]int64{}}
+	return g, nil
+}
+
+// gitTop is the top directory of the work tree around absDir, spelled as
+// absDir is (not with its symlinks resolved, as git would).
+func gitTop(absDir string) (string, error) {
+	prefix, err := gitCmd(absDir, "rev-parse", "--show-prefix")
+	if err != nil {
+		return "", err
 	}
 	top := absDir
 	if p := strings.TrimSuffix(strings.TrimSpace(string(prefix)), "/"); p != "" {
@@ -94,94 +106,68 @@ func OpenGitRev(dir, rev string) (*GitRev, error) {
 			top = filepath.Dir(top)
 		}
 	}
-	commit, err := gitCmd(top, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
-	if err != nil || len(bytes.TrimSpace(commit)) == 0 {
-		hint := ""
-		if sh, _ := gitCmd(top, "rev-parse", "--is-shallow-repository"); strings.TrimSpace(string(sh)) == "true" {
-			hint = " (the clone is shallow: fetch the history it needs, e.g. git fetch --unshallow, or actions/checkout with fetch-depth: 0)"
-		}
-		return nil, fmt.Errorf("%w %q: no such revision in %s%s", ErrRevision, rev, top, hint)
-	}
-	g := &GitRev{Repo: top, Rev: rev, Commit: strings.TrimSpace(string(commit)),
-		files: map[string]gitEntry{}, dirs: map[string][]fs.DirEntry{".": nil}}
-	list, err := gitCmd(top, "ls-tree", "-r", "-z", "-l", "--full-tree", g.Commit)
+	return top, nil
+}
+
+// resolveCommit is the commit rev names in the repository at top (false
+// when it names none); err only when git could not answer.
+func resolveCommit(top, rev string) (string, bool, error) {
+	out, err := gitCmd(top, "rev-parse", "--verify", "--quiet", "--end-of-options", rev+"^{commit}")
+	commit := strings.TrimSpace(string(out))
 	if err != nil {
-		return nil, fmt.Errorf("%w %q: %v", ErrRevision, rev, err)
+		if errors.Is(err, errTooMuchOutput) || strings.Contains(err.Error(), "did not finish") {
+			return "", false, err
+		}
+		return "", false, nil
 	}
-	if err := g.index(list); err != nil {
-		return nil, fmt.Errorf("%w %q: %v", ErrRevision, rev, err)
+	if len(commit) != 40 && len(commit) != 64 {
+		return "", false, nil
 	}
-	return g, nil
+	return commit, true, nil
 }
 
-// index reads `git ls-tree -r -z -l` output: "<mode> <type> <oid> <size>\t<path>\0".
-func (g *GitRev) index(list []byte) error {
-	seenDir := map[string]map[string]bool{}
-	addDir := func(dir, name string, isDir bool, e *gitEntry) {
-		if seenDir[dir] == nil {
-			seenDir[dir] = map[string]bool{}
-		}
-		if seenDir[dir][name] {
-			return
-		}
-		seenDir[dir][name] = true
-		de := gitDirEntry{name: name, dir: isDir}
-		if e != nil {
-			de.e = *e
-		}
-		g.dirs[dir] = append(g.dirs[dir], de)
+// IsRevision says rev names a commit of the git repository around dir, as
+// git's own revision-or-path rule asks (false outside a work tree, or for
+// anything git does not resolve). A repository whose .git holds a special
+// file is an error.
+func IsRevision(dir, rev string) (bool, error) {
+	if rev == "" || strings.HasPrefix(rev, "-") || strings.ContainsAny(rev, "\x00\n") {
+		return false, nil
 	}
-	for _, rec := range bytes.Split(list, []byte{0}) {
-		if len(rec) == 0 {
-			continue
-		}
-		tab := bytes.IndexByte(rec, '\t')
-		if tab < 0 {
-			return fmt.Errorf("unexpected git ls-tree output %q", rec)
-		}
-		f := strings.Fields(string(rec[:tab]))
-		if len(f) != 4 {
-			return fmt.Errorf("unexpected git ls-tree output %q", rec)
-		}
-		p := string(rec[tab+1:])
-		e := gitEntry{oid: f[2], name: pathpkg.Base(p)}
-		switch {
-		case f[0] == "120000":
-			e.mode = fs.ModeSymlink
-		case f[1] != "blob":
-			e.mode = fs.ModeIrregular
-		}
-		e.size, _ = strconv.ParseInt(f[3], 10, 64)
-		g.files[p] = e
-		child, dir := p, pathpkg.Dir(p)
-		addDir(dir, pathpkg.Base(child), false, &e)
-		for dir != "." {
-			child, dir = dir, pathpkg.Dir(dir)
-			if _, ok := g.dirs[child]; !ok {
-				g.dirs[child] = nil
-			}
-			addDir(dir, pathpkg.Base(child), true, nil)
-		}
+	if _, err := exec.LookPath("git"); err != nil {
+		return false, nil
 	}
-	for _, ents := range g.dirs {
-		sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	absDir, err := filepath.Abs(dir)
+	if err != nil {
+		return false, nil
 	}
-	return nil
+	if err := checkGitDir(absDir); err != nil {
+		return false, fmt.Errorf("%w %q: %w", ErrRevision, rev, err)
+	}
+	top, err := gitTop(absDir)
+	if err != nil {
+		return false, nil
+	}
+	_, ok, err := resolveCommit(top, rev)
+	return ok, err
 }
 
-// Close ends the git process reading blobs (if one was started).
+// maxTreeBytes bounds one tree object oastui reads (a directory of a
+// quarter of a million entries).
+const maxTreeBytes = 32 << 20
+
+// Close ends the git processes reading objects (if any were started).
 func (g *GitRev) Close() error {
 	if g == nil {
 		return nil
 	}
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.cmd == nil {
-		return nil
+	err := g.batch.close()
+	if e := g.check.close(); err == nil {
+		err = e
 	}
-	_ = g.in.Close()
-	err := g.cmd.Wait()
-	g.cmd, g.in, g.out = nil, nil, nil
+	g.batch, g.check = nil, nil
 	return err
 }
 
@@ -200,12 +186,85 @@ func (g *GitRev) rel(p string) (string, bool) {
 
 // Has says the file (not directory) at path exists at the revision.
 func (g *GitRev) Has(p string) bool {
-	r, ok := g.rel(p)
-	if !ok {
-		return false
+	st, err := g.stat(p)
+	return err == nil && !st.IsDir()
+}
+
+// entry is the tree entry at slash path r (r != ".").
+func (g *GitRev) entry(r string) (gitDirEntry, bool) {
+	ents, err := g.dirLocked(pathpkg.Dir(r))
+	if err != nil {
+		return gitDirEntry{}, false
 	}
-	_, ok = g.files[r]
-	return ok
+	name := pathpkg.Base(r)
+	i := sort.Search(len(ents), func(i int) bool { return ents[i].Name() >= name })
+	if i < len(ents) && ents[i].Name() == name {
+		return ents[i].(gitDirEntry), true
+	}
+	return gitDirEntry{}, false
+}
+
+// dirLocked is the entries of the directory at slash path r, reading its
+// tree (and its parents') on first use.
+func (g *GitRev) dirLocked(r string) ([]fs.DirEntry, error) {
+	if ents, ok := g.dirs[r]; ok {
+		return ents, nil
+	}
+	var oid string
+	if r == "." {
+		oid = g.Commit + "^{tree}"
+	} else {
+		e, ok := g.entry(r)
+		if !ok || !e.dir {
+			return nil, fs.ErrNotExist
+		}
+		oid = e.e.oid
+	}
+	body, typ, err := g.object(oid, maxTreeBytes)
+	if err != nil {
+		return nil, err
+	}
+	if typ != "tree" {
+		return nil, fmt.Errorf("git: %s is a %s, not a tree", oid, typ)
+	}
+	ents, err := g.parseTree(body)
+	if err != nil {
+		return nil, err
+	}
+	g.dirs[r] = ents
+	return ents, nil
+}
+
+// parseTree reads a tree object: "<mode> <name>\0<raw id>"…
+func (g *GitRev) parseTree(b []byte) ([]fs.DirEntry, error) {
+	var ents []fs.DirEntry
+	for len(b) > 0 {
+		sp := bytes.IndexByte(b, ' ')
+		nul := bytes.IndexByte(b, 0)
+		if sp < 0 || nul < sp || nul+1+g.rawLen > len(b) {
+			return nil, errors.New("git: malformed tree object")
+		}
+		mode, name := string(b[:sp]), string(b[sp+1:nul])
+		oid := hex.EncodeToString(b[nul+1 : nul+1+g.rawLen])
+		b = b[nul+1+g.rawLen:]
+		if name == "" || name == "." || name == ".." || strings.ContainsRune(name, '/') {
+			continue // not a name a work tree could hold
+		}
+		e := gitDirEntry{name: name, g: g, e: gitEntry{oid: oid, name: name}}
+		switch mode {
+		case "40000", "040000":
+			e.dir = true
+			e.e.mode = fs.ModeDir
+		case "120000":
+			e.e.mode = fs.ModeSymlink
+		case "100644", "100755", "100664":
+		default: // a gitlink (submodule) or anything else
+			e.e.mode = fs.ModeIrregular
+		}
+		ents = append(ents, e)
+	}
+	sort.Slice(ents, func(i, j int) bool { return ents[i].Name() < ents[j].Name() })
+	return ents, nil
 }
 
 // stat is os.Stat over the revision (a symlink is reported as one: the
@@ -214,11 +273,14 @@ func (g *GitRev) Has(p string) bool {
 func (g *GitRev) stat(p string) (fs.FileInfo, error) {
 	r, ok := g.rel(p)
 	if ok {
-		if e, ok := g.files[r]; ok {
-			return gitDirEntry{name: e.name, e: e}, nil
-		}
-		if _, ok := g.dirs[r]; ok {
-			return gitDirEntry{name: pathpkg.Base(filepath.ToSlash(p)), dir: true}, nil
+		g.mu.Lock()
+		defer g.mu.Unlock()
+		if r == "." {
+			if _, err := g.dirLocked("."); err == nil {
+				return gitDirEntry{name: pathpkg.Base(filepath.ToSlash(p)), dir: true, g: g}, nil
+			}
+		} else if e, ok := g.entry(r); ok {
+			return e, nil
 		}
 	}
 	return nil, &fs.PathError{Op: "stat", Path: p, Err: fs.ErrNotExist}
@@ -228,89 +290,220 @@ func (g *GitRev) stat(p string) (fs.FileInfo, error) {
 func (g *GitRev) readDir(p string) ([]fs.DirEntry, error) {
 	r, ok := g.rel(p)
 	if ok {
-		if ents, ok := g.dirs[r]; ok {
+		g.mu.Lock()
+		ents, err := g.dirLocked(r)
+		g.mu.Unlock()
+		if err == nil {
 			return ents, nil
+		}
+		if !errors.Is(err, fs.ErrNotExist) {
+			return nil, &fs.PathError{Op: "readdir", Path: p, Err: err}
 		}
 	}
 	return nil, &fs.PathError{Op: "readdir", Path: p, Err: fs.ErrNotExist}
 }
 
+// ReadFile is ReadFileLimited over the revision: the file at path (under
+// the work tree's absolute paths) as the revision has it.
+func (g *GitRev) ReadFile(path string, limit int64) ([]byte, error) { return g.readFile(path, limit) }
+
 // readFile is ReadFileLimited over the revision.
 func (g *GitRev) readFile(p string, limit int64) ([]byte, error) {
 	r, ok := g.rel(p)
-	e, found := g.files[r]
-	if !ok || !found {
-		if _, isDir := g.dirs[r]; ok && isDir {
+	if !ok || r == "." {
+		if ok {
 			return nil, &fs.PathError{Op: "read", Path: p, Err: notRegularError{"directory"}}
 		}
 		return nil, &fs.PathError{Op: "open", Path: p, Err: fs.ErrNotExist}
 	}
-	switch e.mode {
+	g.mu.Lock()
+	defer g.mu.Unlock()
+	e, found := g.entry(r)
+	if !found {
+		return nil, &fs.PathError{Op: "open", Path: p, Err: fs.ErrNotExist}
+	}
+	switch e.e.mode {
+	case fs.ModeDir:
+		return nil, &fs.PathError{Op: "read", Path: p, Err: notRegularError{"directory"}}
 	case fs.ModeSymlink:
 		return nil, &fs.PathError{Op: "read", Path: p, Err: notRegularError{"symlink"}}
 	case fs.ModeIrregular:
 		return nil, &fs.PathError{Op: "read", Path: p, Err: notRegularError{"submodule"}}
 	}
-	if e.size > limit {
-		return nil, &fs.PathError{Op: "read", Path: p, Err: &TooLargeError{Size: e.size, Limit: limit}}
-	}
-	b, err := g.blob(e.oid)
+	b, typ, err := g.object(e.e.oid, limit)
 	if err != nil {
 		return nil, &fs.PathError{Op: "read", Path: p, Err: err}
+	}
+	if typ != "blob" {
+		return nil, &fs.PathError{Op: "read", Path: p, Err: notRegularError{typ}}
 	}
 	return b, nil
 }
 
-// blob reads one object through the `git cat-file --batch` process,
-// started on first use.
-func (g *GitRev) blob(oid string) ([]byte, error) {
+// object reads one object through the `git cat-file --batch` process,
+// started on first use: its contents (at most limit bytes: a larger one is
+// a *TooLargeError, unread) and its type.
+func (g *GitRev) object(oid string, limit int64) ([]byte, string, error) {
+	if g.batch == nil {
+		c, err := startCatFile(g.Repo, "--batch")
+		if err != nil {
+			return nil, "", err
+		}
+		g.batch = c
+	}
+	b, typ, err := g.batch.get(oid, limit)
+	if g.batch.broken {
+		_ = g.batch.close()
+		g.batch = nil
+	}
+	return b, typ, err
+}
+
+// size is the size of blob oid (-1 when git cannot say), through the
+// `git cat-file --batch-check` process.
+func (g *GitRev) size(oid string) int64 {
 	g.mu.Lock()
 	defer g.mu.Unlock()
-	if g.cmd == nil {
-		cmd := exec.Command("git", "-C", g.Repo, "cat-file", "--batch")
-		in, err := cmd.StdinPipe()
-		if err != nil {
-			return nil, err
-		}
-		out, err := cmd.StdoutPipe()
-		if err != nil {
-			return nil, err
-		}
-		if err := cmd.Start(); err != nil {
-			return nil, err
-		}
-		g.cmd, g.in, g.out = cmd, in, bufio.NewReaderSize(out, 64<<10)
+	if n, ok := g.sizes[oid]; ok {
+		return n
 	}
-	fail := func(err error) ([]byte, error) {
-		// The stream is out of step: end the process, start afresh next time.
-		_ = g.in.Close()
-		if g.cmd.Process != nil {
-			_ = g.cmd.Process.Kill()
+	if g.check == nil {
+		c, err := startCatFile(g.Repo, "--batch-check")
+		if err != nil {
+			return -1
 		}
-		_ = g.cmd.Wait()
-		g.cmd, g.in, g.out = nil, nil, nil
+		g.check = c
+	}
+	n, err := g.check.info(oid)
+	if g.check.broken {
+		_ = g.check.close()
+		g.check = nil
+	}
+	if err != nil {
+		return -1
+	}
+	g.sizes[oid] = n
+	return n
+}
+
+// catFile is one long-lived `git cat-file --batch[-check]` process; each
+// request has the deadline GitTimeout (the process group is killed when it
+// passes). broken: the stream is out of step, the process must go.
+type catFile struct {
+	cmd    *exec.Cmd
+	in     io.WriteCloser
+	out    *bufio.Reader
+	stderr *limitedBuffer
+	broken bool
+}
+
+func startCatFile(repo, mode string) (*catFile, error) {
+	cmd := newGitCmd(repo, "cat-file", mode)
+	stderr := &limitedBuffer{max: 16 << 10}
+	cmd.Stderr = stderr
+	in, err := cmd.StdinPipe()
+	if err != nil {
 		return nil, err
 	}
-	if _, err := io.WriteString(g.in, oid+"\n"); err != nil {
+	out, err := cmd.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	return &catFile{cmd: cmd, in: in, out: bufio.NewReaderSize(out, 64<<10), stderr: stderr}, nil
+}
+
+// close ends the process (and its group).
+func (c *catFile) close() error {
+	if c == nil {
+		return nil
+	}
+	_ = c.in.Close()
+	if c.cmd.Process == nil {
+		return nil // died and waited for
+	}
+	t := time.AfterFunc(GitTimeout, func() { killGroup(c.cmd) })
+	err := c.cmd.Wait()
+	t.Stop()
+	killGroup(c.cmd)
+	if c.broken {
+		return nil // killed on purpose
+	}
+	return err
+}
+
+// header sends one request and reads the answer's header line
+// "<oid> <type> <size>" within the deadline (the timer keeps running for
+// the body; stop it when done).
+func (c *catFile) header(oid string) (typ string, size int64, timer *time.Timer, err error) {
+	timer = time.AfterFunc(GitTimeout, func() { killGroup(c.cmd) })
+	fail := func(e error) (string, int64, *time.Timer, error) {
+		c.broken = true
+		killGroup(c.cmd)
+		return "", 0, timer, e
+	}
+	if _, err := io.WriteString(c.in, oid+"\n"); err != nil {
 		return fail(err)
 	}
-	head, err := g.out.ReadString('\n')
+	head, err := c.out.ReadString('\n')
 	if err != nil {
-		return fail(err)
+		return fail(c.died(err))
 	}
 	f := strings.Fields(head)
-	if len(f) != 3 {
-		return nil, fmt.Errorf("git cat-file: %s", strings.TrimSpace(head))
+	if len(f) == 2 && f[1] == "missing" {
+		return "", 0, timer, fmt.Errorf("git cat-file: %s is missing (a partial clone is not fetched)", oid)
 	}
-	n, err := strconv.Atoi(f[2])
+	if len(f) != 3 {
+		return fail(fmt.Errorf("git cat-file: %s", strings.TrimSpace(head)))
+	}
+	n, err := strconv.ParseInt(f[2], 10, 64)
 	if err != nil || n < 0 {
 		return fail(fmt.Errorf("git cat-file: bad header %q", head))
 	}
-	b := make([]byte, n+1) // contents and the trailing newline
-	if _, err := io.ReadFull(g.out, b); err != nil {
-		return fail(err)
+	return f[1], n, timer, nil
+}
+
+// died is the error of a request the process did not answer: what git
+// said, once it is gone (an object a partial clone lacks is never fetched:
+// every transport is refused).
+func (c *catFile) died(err error) error {
+	killGroup(c.cmd)
+	_ = c.cmd.Wait()
+	c.cmd.Process = nil // waited for
+	if msg := strings.TrimSpace(c.stderr.String()); msg != "" {
+		return fmt.Errorf("git cat-file failed (no object is ever fetched): %s", msg)
 	}
-	return b[:n], nil
+	return fmt.Errorf("git cat-file did not answer within %s (%v)", GitTimeout, err)
+}
+
+// get reads one object of at most limit bytes (--batch).
+func (c *catFile) get(oid string, limit int64) ([]byte, string, error) {
+	typ, n, timer, err := c.header(oid)
+	defer timer.Stop()
+	if err != nil {
+		return nil, "", err
+	}
+	if n > limit {
+		c.broken = true // its body is not read: the process goes
+		killGroup(c.cmd)
+		return nil, typ, &TooLargeError{Size: n, Limit: limit}
+	}
+	b := make([]byte, n+1) // contents and the trailing newline
+	if _, err := io.ReadFull(c.out, b); err != nil {
+		c.broken = true
+		killGroup(c.cmd)
+		return nil, "", c.died(err)
+	}
+	return b[:n], typ, nil
+}
+
+// info reads one object's size (--batch-check).
+func (c *catFile) info(oid string) (int64, error) {
+	_, n, timer, err := c.header(oid)
+	timer.Stop()
+	return n, err
 }
 
 // gitDirEntry is both the fs.DirEntry and the fs.FileInfo of a revision's
@@ -319,6 +512,7 @@ type gitDirEntry struct {
 	name string
 	dir  bool
 	e    gitEntry
+	g    *GitRev // for the size, read on first use
 }
 
 func (d gitDirEntry) Name() string { return d.name }
@@ -330,7 +524,12 @@ func (d gitDirEntry) Type() fs.FileMode {
 	return d.e.mode
 }
 func (d gitDirEntry) Info() (fs.FileInfo, error) { return d, nil }
-func (d gitDirEntry) Size() int64                { return d.e.size }
+func (d gitDirEntry) Size() int64 {
+	if d.dir || d.g == nil || d.e.mode != 0 {
+		return 0
+	}
+	return d.g.size(d.e.oid)
+}
 func (d gitDirEntry) Mode() fs.FileMode {
 	if d.dir {
 		return fs.ModeDir | 0o755

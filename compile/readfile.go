@@ -162,6 +162,15 @@ func (o overlay) readFile(path string, limit int64) ([]byte, error) {
 	b, ok := o.get(path)
 	if !ok {
 		if o.rev != nil {
+			// A revision's file is confined by its path in the work tree
+			// (a revision's symlinks are never followed: not regular).
+			if o.allow != nil {
+				if abs, err := filepath.Abs(path); err == nil {
+					if err := o.allow(abs); err != nil {
+						return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+					}
+				}
+			}
 			return o.rev.readFile(path, limit)
 		}
 		if err := CheckAllowed(path, o.allow); err != nil {

@@ -8,6 +8,7 @@ import (
 
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/hostile"
 	"github.com/oastui/oastui/internal/testshared"
 )
 
@@ -71,4 +72,37 @@ func BenchmarkDiffLargestHistory(b *testing.B) {
 			Diff(Analyze(agent, g1, cfg), Analyze(agent, g2, cfg), Options{})
 		}
 	})
+}
+
+// BenchmarkDiffHostile (issue 35, points 10 and 12): the diff of hostile
+// inputs next to the analysis of one side ("lint"), which the diff must
+// stay within 2.5× of. Report CPU time, paired, on a loaded machine.
+func BenchmarkDiffHostile(b *testing.B) {
+	for _, in := range []struct {
+		name     string
+		old, new []byte
+	}{
+		{"descriptions1000", hostile.DescribedFlow(1000, 300, 0), hostile.DescribedFlow(1000, 300, 1)},
+		{"renamed33000", hostile.Flow(33000, true), hostile.RenamedFlow(33000)},
+	} {
+		dir := b.TempDir()
+		op, np := filepath.Join(dir, "old.json"), filepath.Join(dir, "new.json")
+		if err := os.WriteFile(op, in.old, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		if err := os.WriteFile(np, in.new, 0o644); err != nil {
+			b.Fatal(err)
+		}
+		cfg := &analysis.ConfigResult{}
+		b.Run(in.name+"/lint", func(b *testing.B) {
+			for b.Loop() {
+				Analyze(np, nil, cfg)
+			}
+		})
+		b.Run(in.name+"/diff", func(b *testing.B) {
+			for b.Loop() {
+				Diff(Analyze(op, nil, cfg), Analyze(np, nil, cfg), Options{})
+			}
+		})
+	}
 }

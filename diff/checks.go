@@ -117,6 +117,7 @@ var (
 	CheckHitlScreensChanged       = &Check{ID: "diff_hitl_screens_changed", Level: Warn, Area: "approval", Safety: true, Inverse: "diff_hitl_screens_changed", Doc: "metadata.cinatra.hitlScreens (the screens gates show) changed."}
 	CheckGatedStepRemoved         = &Check{ID: "diff_gated_step_removed", Level: Breaking, Area: "approval", Safety: true, Inverse: "diff_gated_step_added", Doc: "A step with an irreversible side effect is no longer listed in gatedSteps."}
 	CheckGatedStepAdded           = &Check{ID: "diff_gated_step_added", Level: Info, Area: "approval", Safety: true, Inverse: "diff_gated_step_removed", Doc: "A step with an irreversible side effect is now listed in gatedSteps."}
+	CheckGateRelaxed              = &Check{ID: "diff_gate_relaxed", Level: Breaking, Area: "approval", Safety: true, Inverse: "diff_gate_relaxed", Doc: "The change lowers (or turns off) a check's level in the diff: section of .oastui.yaml, the config the gate reviewing it reads: the change relaxes its own gate. No diff: setting lowers this check; lowering an approval-safety check needs a reason and prints a notice on every run."}
 	CheckSlotAdded                = &Check{ID: "diff_slot_added", Level: Info, Area: "slots", Inverse: "diff_slot_removed", Doc: "A context slot was added."}
 	CheckSlotRemoved              = &Check{ID: "diff_slot_removed", Level: Warn, Area: "slots", Inverse: "diff_slot_added", Doc: "A context slot was removed: selections made for it are no longer read."}
 	CheckSlotExtensionRemoved     = &Check{ID: "diff_slot_extension_removed", Level: Breaking, Area: "slots", Inverse: "diff_slot_extension_added", Doc: "A context slot accepts fewer artifact extensions: selections of that kind are refused."}
@@ -171,6 +172,7 @@ var checkers = []checker{
 		CheckHitlOwnerChanged, CheckRendererChanged, CheckSurfaceRemoved, CheckSurfaceAdded, CheckSurfaceChanged,
 		CheckHitlScreensChanged, CheckGatedStepRemoved, CheckGatedStepAdded}},
 	{(*differ).approvalPaths, []*Check{CheckApprovalBypassed}},
+	{nil, []*Check{CheckGateRelaxed}}, // gate (gate.go), run by Diff after the levels: no diff: level lowers it
 	{(*differ).artifactBindings, []*Check{CheckArtifactBindingsRemoved, CheckArtifactBindingsAdded}},
 	{(*differ).slots, []*Check{CheckSlotAdded, CheckSlotRemoved, CheckSlotExtensionRemoved, CheckSlotExtensionAdded,
 		CheckSlotModeChanged, CheckSlotItemsChanged}},

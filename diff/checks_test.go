@@ -23,6 +23,26 @@ func diffDirs(t testing.TB, old, new string) *Result {
 		}
 		opts.Tree = true
 	}
+	// A fixture with a config on either side: its diff: section is the
+	// gate's, as each side has it (diff_gate_relaxed).
+	sideLevels := func(dir string) (map[string]string, bool) {
+		c := analysis.ResolveConfig(filepath.Join(dir, ".oastui.yaml"), "")
+		if c.Err != nil {
+			if _, err := os.Stat(filepath.Join(dir, ".oastui.yaml")); err == nil {
+				t.Fatal(c.Err)
+			}
+			return map[string]string{}, false
+		}
+		if c.Config.Diff == nil {
+			return map[string]string{}, true
+		}
+		return c.Config.Diff, true
+	}
+	ol, okOld := sideLevels(old)
+	nl, okNew := sideLevels(new)
+	if okOld || okNew {
+		opts.BaseLevels, opts.Levels = ol, nl
+	}
 	return Diff(Analyze(old, nil, cfg), Analyze(new, nil, cfg), opts)
 }
 

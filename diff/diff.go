@@ -141,6 +141,10 @@ type Options struct {
 	// side without the agent at all has none): diff_side_broken or
 	// diff_side_fixed instead of diff_agent_added or diff_agent_removed.
 	OldErr, NewErr error
+	// BaseLevels is the diff: section as the old revision's config had it
+	// (BaseLevels()); nil: unknown. A level the change lowers is itself a
+	// breaking change, diff_gate_relaxed (gate.go).
+	BaseLevels map[string]string
 }
 
 // Diff compares two snapshots of one agent. When only one side holds the
@@ -160,7 +164,7 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 			r.Package = present.Text(named.Agent.PackageName())
 		}
 	}
-	d := &differ{old: view(old), new: view(new), opts: opts}
+	d := &differ{old: view(old), new: view(new), opts: opts, budget: newBudget()}
 	d.cur = &checkers[0]
 	if !d.presence(old, new, opts) { // an agent on one side only is one change (agents.go)
 		for i := range checkers {
@@ -175,11 +179,12 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 		d.versionBump()
 	}
 	d.levels(opts.Levels)
+	d.gate(opts) // after the overrides: no diff: level lowers it
 	d.anchor()
 	for i := range d.out {
 		c := &d.out[i]
+		c.Fingerprint = fingerprint(c) // of the values as they are, before masking
 		cleanChange(c)
-		c.Fingerprint = fingerprint(c)
 		if c.Callers == nil {
 			c.Callers = []Caller{}
 		}
@@ -273,11 +278,13 @@ func (d *differ) anchor() {
 }
 
 func side(s *analysis.Snapshot, rev string) Side {
-	out := Side{Rev: rev}
+	// The revision as given (a branch name, a :/search) and the agent's
+	// path come from the repository: presented like the agent's strings.
+	out := Side{Rev: present.Text(rev)}
 	if s == nil || s.Agent == nil {
 		return out
 	}
-	out.File = s.Agent.FlowPath
+	out.File = present.Text(s.Agent.FlowPath)
 	if s.Agent.Package != nil && s.Agent.Package.Root != nil {
 		out.Version = present.Text(s.Agent.Package.Root.Get("version").StringOr(""))
 	}
@@ -333,6 +340,10 @@ func (d *differ) levels(over map[string]string) {
 	}
 	kept := d.out[:0]
 	for _, c := range d.out {
+		if c.Check == CheckGateRelaxed.ID { // the gate's own safety: never lowered (gate.go)
+			kept = append(kept, c)
+			continue
+		}
 		switch s := over[c.Check]; s {
 		case "":
 		case "off":
@@ -374,6 +385,7 @@ type differ struct {
 	out      []Change
 	cur      *checker // the function running: the only one that may raise its checks
 	opts     Options
+	budget   *budget // what word diffs may still spend (budget.go)
 }
 
 // add records a change of check with the check's level.
@@ -421,6 +433,7 @@ func trimFlow(subject string) string { return strings.TrimPrefix(subject, "/") }
 // cleanChange passes every string of c taken from the agent's files
 // through Clean (sanitised, secrets masked).
 func cleanChange(c *Change) {
+	maskNamed(c) // a secret-named key's values (safe.go)
 	for _, s := range []*string{&c.Message, &c.Node, &c.Subject, &c.Before, &c.After, &c.Reason, &c.Port} {
 		*s = present.Text(*s)
 	}
@@ -431,6 +444,12 @@ func cleanChange(c *Change) {
 	}
 	for i := range c.Words {
 		c.Words[i].Text = present.Text(c.Words[i].Text)
+	}
+	for i := range c.Callers {
+		k := &c.Callers[i]
+		for _, s := range []*string{&k.Package, &k.Dir, &k.Via, &k.Range} {
+			*s = present.Text(*s)
+		}
 	}
 }
 

@@ -306,7 +306,8 @@ func Text(w io.Writer, r *Result, base string, color bool) error {
 	if len(r.Changes) == 0 {
 		b.WriteString("no changes\n")
 	}
-	for _, rw := range rows(r) {
+	shown, more := shownRows(r) // budget.go
+	for _, rw := range shown {
 		c := rw.c
 		fmt.Fprintf(&b, "%s %s %s\n", paint(levelStyle(c.Level)+report.StyleBold, fmt.Sprintf("%-8s", c.Level)), paint(report.StyleDim, c.Check), c.Message)
 		if len(rw.fold) > 0 {
@@ -315,7 +316,9 @@ func Text(w io.Writer, r *Result, base string, color bool) error {
 			}
 			continue
 		}
-		fmt.Fprintf(&b, "         %s\n", paint(report.StyleDim, at(c, base)))
+		if where := at(c, base); where != "" { // diff_gate_relaxed has no place in the flow
+			fmt.Fprintf(&b, "         %s\n", paint(report.StyleDim, where))
+		}
 		if c.Reason != "" {
 			fmt.Fprintf(&b, "         %s\n", paint(report.StyleDim, "("+c.Reason+")"))
 		}
@@ -326,6 +329,7 @@ func Text(w io.Writer, r *Result, base string, color bool) error {
 			fmt.Fprintf(&b, "         %s\n", wordText(c.Words, paint))
 		}
 	}
+	b.WriteString(moreNote(more))
 	fmt.Fprintf(&b, "%s breaking, %s warn, %s info\n", paint(report.StyleRed, fmt.Sprint(r.Summary.Breaking)), paint(report.StyleYellow, fmt.Sprint(r.Summary.Warn)), paint(report.StyleCyan, fmt.Sprint(r.Summary.Info)))
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -388,7 +392,7 @@ func Markdown(w io.Writer, r *Result, base string) error {
 	if len(r.Changes) == 0 {
 		b.WriteString("No changes.\n")
 	}
-	all := rows(r)
+	all, more := shownRows(r) // budget.go
 	for _, lv := range []Level{Breaking, Warn, Info} {
 		var rs []row
 		for _, rw := range all {
@@ -442,6 +446,9 @@ func Markdown(w io.Writer, r *Result, base string) error {
 			fmt.Fprintf(&b, "<blockquote>%s</blockquote>\n\n</details>\n\n", d.String())
 		}
 	}
+	if more != "" {
+		b.WriteString("_" + mdEscape(more) + "_\n")
+	}
 	_, err := io.WriteString(w, b.String())
 	return err
 }
@@ -452,7 +459,8 @@ func Markdown(w io.Writer, r *Result, base string) error {
 // message saying so.
 func GitHub(w io.Writer, r *Result, base string) error {
 	var b strings.Builder
-	for _, c := range r.Changes {
+	shown, more := shownChanges(r) // budget.go
+	for _, c := range shown {
 		cmd := "notice"
 		switch c.Level {
 		case Breaking:
@@ -485,6 +493,9 @@ func GitHub(w io.Writer, r *Result, base string) error {
 			msg += " (" + c.Reason + ")"
 		}
 		fmt.Fprintf(&b, "::%s %s::%s\n", cmd, strings.Join(props, ","), report.GitHubData(msg))
+	}
+	if more != "" {
+		fmt.Fprintf(&b, "::notice title=oastui diff::%s\n", report.GitHubData(more))
 	}
 	_, err := io.WriteString(w, b.String())
 	return err
@@ -526,10 +537,10 @@ func shorten(s string, first, last bool) string {
 }
 func mdEscape(s string) string {
 	r := strings.NewReplacer("|", `\|`, "<", "&lt;", ">", "&gt;", "`", "'", "\n", " ", "*", `\*`, "_", `\_`, "[", `\[`, "]", `\]`)
-	return r.Replace(s)
+	return mdNeutral(r.Replace(s)) // safe_md.go
 }
 func htmlEscape(s string) string {
-	return strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)
+	return mdNeutral(strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;").Replace(s)) // safe_md.go
 }
 func (r *Result) Relative(base string) {
 	r.Old.File, r.New.File = relTo(base, r.Old.File), relTo(base, r.New.File)

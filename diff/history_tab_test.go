@@ -2,6 +2,7 @@ package diff
 
 import (
 	"errors"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -80,5 +81,56 @@ func TestAgentRemovedLevel(t *testing.T) {
 	}
 	if r := Diff(gone, old, Options{}); len(r.Changes) != 1 || r.Changes[0].Check != "diff_agent_added" {
 		t.Fatalf("added: %+v", r.Changes)
+	}
+}
+
+// TestRunGateEveryFace (issue 35, point 3, through diff.Run): the History
+// tab's Step, like oastui diff and agent_diff, reads the gate's levels as
+// the old revision had them: a diff: section the working tree adds that
+// lowers a check is diff_gate_relaxed, and one that lowers an
+// approval-safety check without a reason is refused.
+func TestRunGateEveryFace(t *testing.T) {
+	dir := testgit.LeafHistory(t, filepath.Join("..", "testdata", "agents"))
+	top := strings.TrimSpace(testgit.Git(t, dir, "", "rev-parse", "--show-toplevel"))
+	cfgPath := filepath.Join(top, ".oastui.yaml")
+	step := func(yaml string) (*Result, error) {
+		t.Helper()
+		if err := os.WriteFile(cfgPath, []byte(yaml), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return Step(dir, Entry{Short: "working tree", Parent: "HEAD"}, nil)
+	}
+	r, err := step("diff:\n  diff_node_renamed: off\n")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(r.Changes) != 1 || r.Changes[0].Check != CheckGateRelaxed.ID || r.Changes[0].Subject != "diff: diff_node_renamed" ||
+		r.Changes[0].Before != "info" || r.Changes[0].After != "off" {
+		t.Errorf("lowered in the working tree: %+v", r.Changes)
+	}
+	if r, err := step("diff:\n  diff_node_renamed: breaking\n"); err != nil || len(r.Changes) != 0 {
+		t.Errorf("raised: %v %+v", err, r)
+	}
+	if _, err := step("diff:\n  diff_approval_removed: off\n"); err == nil || !strings.Contains(err.Error(), "needs a reason") {
+		t.Errorf("a safety check lowered without a reason: %v", err)
+	}
+}
+
+// TestRunTreeOK: a face that may not read a tree (an MCP call whose roots
+// do not hold it) gets no callers searched there.
+func TestRunTreeOK(t *testing.T) {
+	leaf := filepath.Join("..", "testdata", "agents", "oastui", "leaf-agent")
+	for _, ok := range []bool{true, false} {
+		var asked []string
+		r, err := Run(Request{OldPath: leaf, OldLabel: "a", NewLabel: "b", TreeOK: func(root string) bool {
+			asked = append(asked, root)
+			return ok
+		}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if len(asked) != 1 || r.Tree != ok {
+			t.Errorf("TreeOK %v: asked %v, tree searched %v", ok, asked, r.Tree)
+		}
 	}
 }

@@ -22,3 +22,4 @@ func sideOptions(cfg *analysis.ConfigResult) analysis.Options {
 func Analyze(path string, rev *compile.GitRev, cfg *analysis.ConfigResult) *analysis.Snapshot {
 	return analyzeSide(path, rev, sideOptions(cfg))
 }
+

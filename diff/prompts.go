@@ -27,7 +27,7 @@ func (d *differ) prompts() {
 			if at != bt {
 				c := d.add(CheckPromptChanged, subj+" "+field, id, hashShort(at), hashShort(bt),
 					fmt.Sprintf("%s prompt of %s (%s) reworded", roleOf(a, b), quote(n.Name), field), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
-				c.Words = Words(at, bt)
+				c.Words = d.maskedWords(at, bt)
 				c.Message += wordSummary(c.Words)
 			}
 			op, np := placeholders(a), placeholders(b)
@@ -229,7 +229,12 @@ func tokens(s string) []string {
 
 // Words is the word-level diff of a and b: runs kept, removed and added,
 // adjacent runs of one kind merged.
-func Words(a, b string) []Word {
+func Words(a, b string) []Word { return wordsWithin(a, b, nil) }
+
+// wordsWithin is Words spending the cells of its alignment table from bud
+// (nil: only the bound of one diff); past the budget, the middle that
+// differs is one removal and one addition.
+func wordsWithin(a, b string, bud *budget) []Word {
 	x, y := tokens(a), tokens(b)
 	// Common prefix and suffix first: a reworded sentence in a long prompt
 	// leaves a small middle for the quadratic part.
@@ -254,7 +259,7 @@ func Words(a, b string) []Word {
 	}
 	push("=", strings.Join(x[:p], ""))
 	mx, my := x[p:len(x)-s], y[p:len(y)-s]
-	if len(mx)*len(my) > 4_000_000 { // too large to align word by word
+	if !bud.take(len(mx) * len(my)) { // too large to align word by word (budget.go)
 		push("-", strings.Join(mx, ""))
 		push("+", strings.Join(my, ""))
 	} else {
@@ -345,7 +350,7 @@ func (d *differ) descriptions() {
 	if a, b := d.old.flow.Root.Get("description").StringOr(""), d.new.flow.Root.Get("description").StringOr(""); a != b {
 		c := d.add(CheckDescriptionChanged, "flow description", "", hashShort(a), hashShort(b), "the agent's description reworded",
 			pos(d.old.flow, "/description"), pos(d.new.flow, "/description"))
-		c.Words = Words(a, b)
+		c.Words = d.maskedWords(a, b)
 		c.Message += wordSummary(c.Words)
 	}
 	for _, fk := range unionKeys(d.old.flows, d.new.flows) {
@@ -376,7 +381,7 @@ func (d *differ) descriptions() {
 				}
 				c := d.add(CheckDescriptionChanged, nodeSubject(fk, id)+" "+f.label, id, hashShort(a), hashShort(b),
 					fmt.Sprintf("%s of %s reworded", label, quote(n.Name)), pos(d.old.flow, o.Pointer+f.ptr), pos(d.new.flow, n.Pointer+f.ptr))
-				c.Words = Words(a, b)
+				c.Words = d.maskedWords(a, b)
 				c.Message += wordSummary(c.Words)
 			}
 		}

@@ -32,6 +32,13 @@ type Request struct {
 	// Indexes caches the caller index of each agents/ tree (keyed by the
 	// tree root) across the Requests of one run; nil: a fresh one.
 	Indexes map[string]*CallerIndex
+	// Load is the load options of a confined face (an MCP call's registry
+	// and Allow); Rev is set per side. Zero: an unconfined load.
+	Load compile.LoadOptions
+	// TreeOK says the callers may be searched in the tree rooted at root
+	// (an MCP call whose roots do not hold the tree lists none rather than
+	// read above them); nil: every tree.
+	TreeOK func(root string) bool
 }
 
 // ErrNoAgent is returned by Run when neither side holds the agent.
@@ -47,11 +54,13 @@ func Run(req Request) (*Result, error) {
 	if newPath == "" {
 		newPath = req.OldPath
 	}
+	side := sideOptions(req.Config)
+	side.Load = req.Load // a confined face's load options; Rev is set per side
 	o, oldHas := &analysis.Snapshot{}, false
 	if !req.OldNone {
-		o, oldHas = AnalyzeSide(req.OldPath, req.Old, sideOptions(req.Config))
+		o, oldHas = AnalyzeSide(req.OldPath, req.Old, side)
 	}
-	n, newHas := AnalyzeSide(newPath, req.New, sideOptions(req.Config))
+	n, newHas := AnalyzeSide(newPath, req.New, side)
 	if o.Agent == nil && n.Agent == nil {
 		if n.LoadErr != nil {
 			return nil, fmt.Errorf("%s: %w (%v)", newPath, ErrNoAgent, n.LoadErr)
@@ -65,22 +74,28 @@ func Run(req Request) (*Result, error) {
 			cfg = &o.Config
 		}
 	}
-	var levels map[string]string
+	var levels, reasons map[string]string
 	if cfg.Config != nil {
-		levels = cfg.Config.Diff
+		levels, reasons = cfg.Config.Diff, cfg.Config.DiffReasons
 	}
-	if err := ValidateLevels(levels); err != nil {
+	for _, err := range []error{ValidateLevels(levels), ValidateReasons(levels, reasons)} {
+		if err == nil {
+			continue
+		}
 		if cfg.Path != "" {
 			return nil, fmt.Errorf("%s: %w", cfg.Path, err)
 		}
 		return nil, err
 	}
 	opts := Options{OldRev: req.OldLabel, NewRev: req.NewLabel, Levels: levels}
+	// The gate's levels as the old revision had them: a change that lowers
+	// one is itself breaking (diff_gate_relaxed, gate.go).
+	opts.BaseLevels, _ = BaseLevels(req.Old, cfg.Path)
 	named := n
 	if n.Agent == nil {
 		named = o
 	}
-	if root := named.Agent.TreeRoot; root != "" {
+	if root := named.Agent.TreeRoot; root != "" && (req.TreeOK == nil || req.TreeOK(root)) {
 		ix := req.Indexes[root]
 		if ix == nil {
 			ix = NewCallerIndex(root, req.New)

@@ -32,7 +32,10 @@ type Config struct {
 	// Policies are the team's policies (policies:), compiled when the
 	// config was read; checked on every agent (docs/policies.md).
 	Policies []*Policy `yaml:"-"`
-	dir      string    // absolute directory of Path; ignore files are relative to it
+	// DiffReasons: check id → the reason given with its diff: level
+	// ({level: off, reason: "…"}); required to lower an approval-safety check.
+	DiffReasons map[string]string `yaml:"-"`
+	dir         string            // absolute directory of Path; ignore files are relative to it
 }
 
 // Ignore silences one rule at one place, with a reason.

@@ -394,23 +394,47 @@ func (c *Config) parseIgnores(v *yaml.Node, fail failFunc) error {
 	return nil
 }
 
-// parseDiff reads the diff: section: check id → breaking|warn|info|off.
+// parseDiff reads the diff: section: check id → breaking|warn|info|off,
+// or {level: …, reason: "…"} (the diff package requires the reason for
+// lowering an approval-safety check: diff.ValidateReasons).
 func (c *Config) parseDiff(v *yaml.Node, fail func(*yaml.Node, string, ...any) error) error {
 	if v.Kind != yaml.MappingNode {
 		return fail(v, "diff must be a mapping of check id to breaking, warn, info or off")
 	}
 	c.Diff = map[string]string{}
+	c.DiffReasons = map[string]string{}
 	for i := 0; i+1 < len(v.Content); i += 2 {
 		k, val := v.Content[i], v.Content[i+1]
-		switch val.Value {
+		levelNode, reason := val, ""
+		if val.Kind == yaml.MappingNode { // {level: off, reason: "…"}
+			levelNode = nil
+			for j := 0; j+1 < len(val.Content); j += 2 {
+				mk, mv := val.Content[j], val.Content[j+1]
+				switch mk.Value {
+				case "level":
+					levelNode = mv
+				case "reason":
+					reason = strings.TrimSpace(mv.Value)
+				default:
+					return fail(mk, "diff: %s: unknown key %q (known: level, reason)", k.Value, mk.Value)
+				}
+			}
+			if levelNode == nil {
+				return fail(val, "diff: %s: level is required", k.Value)
+			}
+		}
+		switch levelNode.Value {
 		case "breaking", "warn", "info", "off":
 		default:
-			return fail(val, "diff: %s: level %q is not breaking, warn, info or off", k.Value, val.Value)
+			return fail(levelNode, "diff: %s: level %q is not breaking, warn, info or off", k.Value, levelNode.Value)
 		}
 		if !strings.HasPrefix(k.Value, "diff_") {
 			return fail(k, "diff: %q is not a check id of oastui diff (they start with diff_; oastui diff --checks lists them)", k.Value)
 		}
-		c.Diff[k.Value] = val.Value
+		c.Diff[k.Value] = levelNode.Value
+		if reason != "" {
+			c.DiffReasons[k.Value] = reason
+		}
 	}
 	return nil
 }

@@ -294,3 +294,24 @@ ignores:
 		}
 	}
 }
+
+// TestParseDiffReasons (issue 35, point 3): a diff: level may carry a
+// reason ({level, reason}); unknown keys and a missing level are errors.
+func TestParseDiffReasons(t *testing.T) {
+	c, err := ParseConfig(".oastui.yaml", []byte("diff:\n  diff_risk_lowered: {level: off, reason: \" gated upstream \"}\n  diff_node_renamed: warn\n"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if c.Diff["diff_risk_lowered"] != "off" || c.DiffReasons["diff_risk_lowered"] != "gated upstream" || c.Diff["diff_node_renamed"] != "warn" {
+		t.Errorf("diff %v reasons %v", c.Diff, c.DiffReasons)
+	}
+	for src, want := range map[string]string{
+		"diff:\n  diff_risk_lowered: {reason: x}\n":               "level is required",
+		"diff:\n  diff_risk_lowered: {level: off, why: x}\n":      "unknown key",
+		"diff:\n  diff_risk_lowered: {level: never, reason: x}\n": "not breaking, warn, info or off",
+	} {
+		if _, err := ParseConfig(".oastui.yaml", []byte(src)); err == nil || !strings.Contains(err.Error(), want) {
+			t.Errorf("%q: %v, want %q", src, err, want)
+		}
+	}
+}

@@ -66,12 +66,13 @@ type Server struct {
 	published   map[string][]string  // flow path → files it published non-empty diagnostics for
 	pending     map[string]bool      // flow paths waiting for the debounce
 	timer       *time.Timer
-	docChanges  bool     // the client applies documentChanges in a WorkspaceEdit
-	renames     bool     // the client applies RenameFile operations (in documentChanges)
-	watchFiles  bool     // the client registers file watchers on request
-	hoverMD     bool     // the client renders markdown in hovers
-	prepRename  bool     // the client sends textDocument/prepareRename
-	folders     []string // the workspace: edits name no file outside it (workspace.go)
+	docChanges  bool            // the client applies documentChanges in a WorkspaceEdit
+	renames     bool            // the client applies RenameFile operations (in documentChanges)
+	watchFiles  bool            // the client registers file watchers on request
+	hoverMD     bool            // the client renders markdown in hovers
+	prepRename  bool            // the client sends textDocument/prepareRename
+	folders     []string        // the workspace: edits name no file outside it (workspace.go)
+	realRoots   map[string]bool // folders with symlinks resolved; nil: not yet (rootSet)
 
 	runMu sync.Mutex // one review at a time
 
@@ -343,6 +344,7 @@ func (s *Server) initialize(params json.RawMessage) (any, *rpcError) {
 	s.mu.Lock()
 	s.initialized = true
 	s.folders = workspaceDirs(&p)
+	s.realRoots = nil
 	if w := p.Capabilities.Workspace; w != nil && w.WorkspaceEdit != nil {
 		s.docChanges = w.WorkspaceEdit.DocumentChanges
 		// as gopls: "rename" among the resource operations, which only

@@ -53,10 +53,19 @@ func (s *Server) diff(_ context.Context, c *call, in DiffInput) (*diff.Result, s
 		newLabel = in.New
 	}
 	cfg := analysis.ResolveConfig("", p)
+	if err := c.confineConfig(cfg.Path); err != nil {
+		return nil, "", err
+	}
 	if cfg.Err != nil {
 		return nil, "", cfg.Err
 	}
-	r, err := diff.Run(diff.Request{OldPath: p, Old: oldRev, New: newRev, OldLabel: in.Old, NewLabel: newLabel, Config: &cfg})
+	// Confined as every tool is (Server.confine): the registry and the
+	// roots' Allow; the callers only in a tree the roots hold.
+	r, err := diff.Run(diff.Request{OldPath: p, Old: oldRev, New: newRev, OldLabel: in.Old, NewLabel: newLabel, Config: &cfg,
+		Load: s.confine(c), TreeOK: c.roots.Contains})
+	if rerr := c.refusal(); rerr != nil { // a file the agent reads resolves outside the roots
+		return nil, "", rerr
+	}
 	if err != nil {
 		return nil, "", err
 	}

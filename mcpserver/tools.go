@@ -57,9 +57,35 @@ type Input struct {
 	Source string `json:"source,omitempty" jsonschema:"inline flow JSON (e.g. an unsaved buffer) analysed instead of the file on disk; without path it is a bare flow file with no package"`
 }
 
+// confine is the one confinement of every tool (issue 35, point 1): the
+// load options every analysis of a call runs with (the server's registry;
+// no file read, from the disk or a git revision, whose path lies outside
+// the workspace roots, symlinks resolved) and the check of the config in
+// force (refused outside the roots, as analysis refuses it for loading).
+func (s *Server) confine(c *call) compile.LoadOptions {
+	return compile.LoadOptions{RegistryPath: s.registry, Allow: c.allow}
+}
+
+// confineConfig refuses a config file outside the roots (an .oastui.yaml
+// above a one-agent root, or a symlink out of them).
+func (c *call) confineConfig(path string) error {
+	if path == "" {
+		return nil
+	}
+	if err := compile.CheckAllowed(path, c.allow); err != nil {
+		return c.refusal()
+	}
+	if !c.roots.ContainsFile(path) {
+		abs, _ := filepath.Abs(path)
+		_ = c.allow(abs)
+		return c.refusal()
+	}
+	return nil
+}
+
 // target resolves an Input to the path to analyse and the load options.
 func (s *Server) target(c *call, src Input) (string, compile.LoadOptions, error) {
-	lo := compile.LoadOptions{RegistryPath: s.registry, Allow: c.allow}
+	lo := s.confine(c)
 	if src.Source == "" {
 		if src.Path == "" {
 			return "", lo, errors.New("path is required (or source with inline JSON)")
@@ -585,7 +611,7 @@ func (s *Server) resolve(_ context.Context, c *call, in ResolveInput) (ResolveOu
 			return ResolveOutput{}, "", err
 		}
 	}
-	snap, prep, err := analysis.PrepareSlot(p, analysis.Options{Load: compile.LoadOptions{RegistryPath: s.registry, Allow: c.allow}}, q)
+	snap, prep, err := analysis.PrepareSlot(p, analysis.Options{Load: s.confine(c)}, q)
 	if rerr := c.refusal(); rerr != nil {
 		return ResolveOutput{}, "", rerr
 	}

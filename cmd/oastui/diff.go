@@ -38,7 +38,8 @@ Revisions follow git's grammar, read through your git:
   oastui diff                      HEAD against the working tree
   oastui diff REV [PATH...]        REV against the working tree
   oastui diff A..B [PATH...]       two revisions (also: oastui diff A B)
-  oastui diff A B -- PATH...       "--" ends the revisions
+  oastui diff A B -- PATH...       "--" ends the revisions (a CI gate should always write it:
+                                   oastui diff origin/main -- agents/)
   oastui diff REV:PATH [PATH2]     one flow file or agent at REV (PATH relative to the repository's top,
                                    ./PATH to the working directory) against PATH2 (default: PATH) on disk
   oastui diff --no-index A B       two directories (or two flow files) on disk; outside a git work
@@ -47,6 +48,9 @@ Revisions follow git's grammar, read through your git:
 Both sides are loaded, reviewed and compiled the same way (package.json, cinatra.json, the registry
 and the child agents of the tree as each revision has them), with the config found upward from the
 first PATH; its diff: section overrides levels (check: breaking|warn|info|off).
+
+Without "--", an argument is read as git reads it: a revision, or else a path in the working tree;
+one that is both is refused as ambiguous (exit 2).
 
 Exit codes: 0 nothing at or above --fail-on, 1 changes at or above --fail-on, 2 usage or input
 errors (an unknown or missing revision, a shallow clone lacking it), 3 internal errors.`,
@@ -121,6 +125,18 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 	if err := diff.ValidateLevels(levels); err != nil {
 		return usageErrorf("%s: %v", cfg.Path, err)
 	}
+	var reasons map[string]string
+	if cfg.Config != nil {
+		reasons = cfg.Config.DiffReasons
+	}
+	if err := diff.ValidateReasons(levels, reasons); err != nil {
+		return usageErrorf("%s: %v", cfg.Path, err)
+	}
+	for _, n := range diff.SafetyNotices(levels, reasons, cfg.Path) {
+		fmt.Fprintln(cmd.ErrOrStderr(), "oastui:", n)
+	}
+	// diff.Run reads the gate's levels as the old revision had them: a
+	// change that lowers one is itself breaking (diff_gate_relaxed).
 
 	pairs, err := diffPairs(oldSide, newSide, paths)
 	if err != nil {
@@ -167,7 +183,11 @@ func parseDiffArgs(args []string, dash int, noIndex bool) (oldSide, newSide diff
 	} else {
 		i := 0
 		for ; i < len(args); i++ {
-			if _, statErr := os.Stat(args[i]); statErr == nil {
+			isPath, err := revOrPath(args[i])
+			if err != nil {
+				return oldSide, newSide, nil, err
+			}
+			if isPath {
 				break
 			}
 			revs = append(revs, args[i])
@@ -272,6 +292,51 @@ func parseDiffArgs(args []string, dash int, noIndex bool) (oldSide, newSide diff
 		return oldSide, newSide, nil, err
 	}
 	return diffSide{label: revs[0], g: g0}, diffSide{label: revs[1], g: g1}, paths, nil
+}
+
+// revOrPath decides, as git does without "--", whether arg is a path
+// (true) or a revision: an argument that is both an existing path and a
+// revision is ambiguous (a usage error naming both readings and "--"),
+// one that is neither is a revision git will refuse. A pull request that
+// adds a directory named like the base revision cannot turn
+// "oastui diff origin/main" into a diff of that directory.
+func revOrPath(arg string) (bool, error) {
+	_, statErr := os.Lstat(arg)
+	isPath := statErr == nil
+	isRev, err := revisionSpec(arg)
+	if err != nil {
+		return false, usageErrorf("diff: %v", err)
+	}
+	if isPath && isRev {
+		return false, usageErrorf("diff: %q is both a revision and a path in the working tree: write\n"+
+			"  oastui diff %s -- [PATH...]   to compare the revision %s\n"+
+			"  oastui diff -- %s             for the path %s",
+			arg, arg, arg, arg, arg)
+	}
+	return isPath, nil
+}
+
+// revisionSpec says arg names revisions as diff reads them: REV, REV:PATH
+// or A..B (an empty side of A..B is HEAD).
+func revisionSpec(arg string) (bool, error) {
+	if strings.HasPrefix(arg, "-") {
+		return false, nil
+	}
+	if rev, p, ok := strings.Cut(arg, ":"); ok && rev != "" && p != "" {
+		return compile.IsRevision(".", rev)
+	}
+	if a, b, ok := strings.Cut(arg, ".."); ok && !strings.HasPrefix(b, ".") {
+		for _, r := range []string{a, b} {
+			if r == "" {
+				r = "HEAD"
+			}
+			if ok, err := compile.IsRevision(".", r); !ok || err != nil {
+				return false, err
+			}
+		}
+		return true, nil
+	}
+	return compile.IsRevision(".", arg)
 }
 
 // diffPairs lists the agents to compare: the one of REV:PATH or of two

@@ -119,10 +119,14 @@ func TestDiffCLI(t *testing.T) {
 	if _, out, _ := runIn(t, repo, "diff", "--format", "github", rel); !strings.Contains(out, "::error file=") {
 		t.Errorf("github:\n%s", out)
 	}
-	// The config's diff: section sets a level.
-	if err := os.WriteFile(filepath.Join(repo, ".oastui.yaml"), []byte("diff:\n  diff_approval_removed: info\n"), 0o644); err != nil {
+	// The config's diff: section sets a level (a safety check: with a
+	// reason, and committed before the change, else the change relaxes its
+	// own gate).
+	if err := os.WriteFile(filepath.Join(repo, ".oastui.yaml"), []byte("diff:\n  diff_approval_removed: {level: info, reason: test}\n"), 0o644); err != nil {
 		t.Fatal(err)
 	}
+	gitIn(t, repo, "add", ".oastui.yaml")
+	gitIn(t, repo, "commit", "-q", "-m", "config")
 	if code, out, errs := runIn(t, repo, "diff", rel); code != exitClean || !strings.Contains(out, "level set by the config") {
 		t.Errorf("config override: exit %d\n%s%s", code, out, errs)
 	}
@@ -279,5 +283,70 @@ func TestLintNewFromRevPolicy(t *testing.T) {
 	}
 	if !strings.Contains(fresh, `"version-frozen"`) || strings.Contains(fresh, `"old-policy"`) {
 		t.Errorf("--new-from-rev HEAD:\n%s", fresh)
+	}
+}
+
+// TestDiffRevisionOrPathAmbiguous (issue 35, point 2): a directory the
+// change adds, named like the base revision, does not turn the CI gate
+// into a diff of that directory: without "--" the argument is ambiguous
+// (exit 2, both readings named); with "--" each reading is what it says.
+func TestDiffRevisionOrPathAmbiguous(t *testing.T) {
+	repo, leaf := diffRepo(t)
+	rel, _ := filepath.Rel(repo, leaf)
+	gitIn(t, repo, "update-ref", "refs/remotes/origin/main", "HEAD")
+	if err := os.MkdirAll(filepath.Join(repo, "origin", "main"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runIn(t, repo, "diff", "origin/main", "--fail-on", "breaking")
+	if code != exitUsage || !strings.Contains(errs, "both a revision and a path") ||
+		!strings.Contains(errs, "oastui diff origin/main -- ") || !strings.Contains(errs, "oastui diff -- origin/main") {
+		t.Fatalf("ambiguous argument: exit %d\n%s%s", code, out, errs)
+	}
+	// The unambiguous recipe sees the breaking change.
+	code, out, errs = runIn(t, repo, "diff", "origin/main", "--fail-on", "breaking", "--", rel)
+	if code != exitFindings || !strings.Contains(out, "diff_approval_removed") {
+		t.Errorf("origin/main -- PATH: exit %d\n%s%s", code, out, errs)
+	}
+	// A path that is not a revision is still a path, a revision that is no path a revision.
+	if code, out, errs := runIn(t, repo, "diff", rel); code != exitFindings {
+		t.Errorf("PATH: exit %d\n%s%s", code, out, errs)
+	}
+	if code, out, errs := runIn(t, repo, "diff", "HEAD", rel); code != exitFindings {
+		t.Errorf("HEAD PATH: exit %d\n%s%s", code, out, errs)
+	}
+}
+
+// TestDiffGateCannotRelaxItself (issue 35, point 3): the change under
+// review cannot silence its own approval-safety checks: turning one off
+// without a reason is a usage error; with a reason every run prints a
+// notice, and the lowering is itself a breaking change.
+func TestDiffGateCannotRelaxItself(t *testing.T) {
+	repo, leaf := diffRepo(t)
+	rel, _ := filepath.Rel(repo, leaf)
+	cfg := filepath.Join(repo, ".oastui.yaml")
+	if err := os.WriteFile(cfg, []byte("diff:\n  diff_approval_removed: off\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs := runIn(t, repo, "diff", "HEAD", "--", rel)
+	if code != exitUsage || !strings.Contains(errs, "needs a reason") {
+		t.Fatalf("off without a reason: exit %d\n%s%s", code, out, errs)
+	}
+	if err := os.WriteFile(cfg, []byte("diff:\n  diff_approval_removed: {level: off, reason: \"reviewed elsewhere\"}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errs = runIn(t, repo, "diff", "HEAD", "--", rel)
+	if code != exitFindings || !strings.Contains(errs, "notice: approval-safety check diff_approval_removed is set to off") ||
+		!strings.Contains(errs, "reviewed elsewhere") {
+		t.Errorf("off with a reason: exit %d\n%s%s", code, out, errs)
+	}
+	if !strings.Contains(out, "diff_gate_relaxed") || !strings.Contains(out, "relaxes its own gate") || strings.Contains(out, "diff_approval_removed  ") {
+		t.Errorf("the lowering is not reported as breaking:\n%s", out)
+	}
+	// Committed, the same config is the gate (no longer a change of it).
+	gitIn(t, repo, "add", ".oastui.yaml")
+	gitIn(t, repo, "commit", "-q", "-m", "config")
+	code, out, errs = runIn(t, repo, "diff", "HEAD", "--", rel)
+	if code != exitClean || strings.Contains(out, "diff_gate_relaxed") || !strings.Contains(errs, "notice:") {
+		t.Errorf("committed config: exit %d\n%s%s", code, out, errs)
 	}
 }
