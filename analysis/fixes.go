@@ -54,9 +54,6 @@ type Held struct {
 	Unsafe, Dangerous []string
 }
 
-// Count is the number of findings held back.
-func (h Held) Count() int { return len(h.Unsafe) + len(h.Dangerous) }
-
 // HeldBack says which findings' fixes a batch up to max leaves out.
 func HeldBack(fs []lint.Finding, max edit.Tier) Held {
 	var h Held

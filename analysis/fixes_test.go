@@ -2,13 +2,14 @@ package analysis
 
 import (
 	"errors"
-	"github.com/oastui/oastui/edit"
-	"github.com/oastui/oastui/lint"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/lint"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/slots"

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+
 	"github.com/oastui/oastui/present"
 
 	"github.com/oastui/oastui/analysis"

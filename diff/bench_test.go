@@ -82,8 +82,8 @@ func BenchmarkDiffHostile(b *testing.B) {
 		name     string
 		old, new []byte
 	}{
-		{"descriptions1000", hostile.DescribedFlow(1000, 300, 0), hostile.DescribedFlow(1000, 300, 1)},
-		{"renamed33000", hostile.Flow(33000, true), hostile.RenamedFlow(33000)},
+		{"descriptions1000", DescribedFlow(1000, 300, 0), DescribedFlow(1000, 300, 1)},
+		{"renamed33000", hostile.Flow(33000, true), RenamedFlow(33000)},
 	} {
 		dir := b.TempDir()
 		op, np := filepath.Join(dir, "old.json"), filepath.Join(dir, "new.json")

@@ -32,7 +32,7 @@ func hostilePair(t testing.TB, old, new []byte) (*analysis.Snapshot, *analysis.S
 // (linear), so many long reworded descriptions cost a bounded alignment.
 func TestWordDiffBudget(t *testing.T) {
 	const nodes, words = 80, 700 // 80 alignments of ~470×470 words: past the budget
-	o, n := hostilePair(t, hostile.DescribedFlow(nodes, words, 0), hostile.DescribedFlow(nodes, words, 1))
+	o, n := hostilePair(t, DescribedFlow(nodes, words, 0), DescribedFlow(nodes, words, 1))
 	r := Diff(o, n, Options{})
 	aligned, whole := 0, 0
 	for _, c := range r.Changes {
@@ -59,7 +59,7 @@ func TestWordDiffBudget(t *testing.T) {
 // TestShownCapped (issue 35, point 10): the faces for people show at most
 // MaxShown changes and say how many more the JSON lists.
 func TestShownCapped(t *testing.T) {
-	o, n := hostilePair(t, hostile.Flow(MaxShown+60, true), hostile.RenamedFlow(MaxShown+60))
+	o, n := hostilePair(t, hostile.Flow(MaxShown+60, true), RenamedFlow(MaxShown+60))
 	r := Diff(o, n, Options{})
 	if len(r.Changes) <= MaxShown {
 		t.Fatalf("%d changes", len(r.Changes))

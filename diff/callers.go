@@ -2,9 +2,10 @@ package diff
 
 import (
 	"fmt"
-	"github.com/oastui/oastui/present"
 	"sort"
 	"strings"
+
+	"github.com/oastui/oastui/present"
 
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"

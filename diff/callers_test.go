@@ -2,11 +2,12 @@ package diff
 
 import (
 	"encoding/json"
-	"github.com/oastui/oastui/internal/testgit"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/internal/testgit"
 
 	"github.com/oastui/oastui/analysis"
 )

@@ -4,13 +4,14 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
-	"github.com/oastui/oastui/internal/testgit"
 	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/internal/testgit"
 
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"

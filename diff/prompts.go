@@ -227,10 +227,6 @@ func tokens(s string) []string {
 	return out
 }
 
-// Words is the word-level diff of a and b: runs kept, removed and added,
-// adjacent runs of one kind merged.
-func Words(a, b string) []Word { return wordsWithin(a, b, nil) }
-
 // wordsWithin is Words spending the cells of its alignment table from bud
 // (nil: only the bound of one diff); past the budget, the middle that
 // differs is one removal and one addition.

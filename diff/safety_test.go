@@ -3,11 +3,12 @@ package diff
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/oastui/oastui/internal/testgit"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/internal/testgit"
 
 	"github.com/oastui/oastui/internal/testshared"
 )

@@ -1,7 +1,5 @@
 package edit
 
-import "fmt"
-
 // Tier is how much a fix may change, which decides who may apply it
 // (docs/fixes.md):
 //
@@ -46,15 +44,6 @@ func (t Tier) Valid() bool { return t == Safe || t == Unsafe || t == Dangerous }
 // Within reports whether a fix of tier t may be applied where fixes up to
 // max are allowed.
 func (t Tier) Within(max Tier) bool { return t.Rank() <= max.Rank() }
-
-// ParseTier reads a tier's name.
-func ParseTier(s string) (Tier, error) {
-	t := Tier(s)
-	if !t.Valid() {
-		return "", fmt.Errorf("unknown fix tier %q (safe, unsafe or dangerous)", s)
-	}
-	return t, nil
-}
 
 // FirstWithin is the index of the first of a finding's fixes (its
 // alternatives, best first) that may be applied up to tier max, or -1.

@@ -1,12 +1,13 @@
 package lint
 
 import (
-	"github.com/oastui/oastui/edit"
 	"path/filepath"
 	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf16"
+
+	"github.com/oastui/oastui/edit"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint/fix"

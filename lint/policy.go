@@ -229,10 +229,6 @@ type exprPos struct {
 // policyCompiles counts the policy expressions compiled (PolicyCompiles).
 var policyCompiles atomic.Uint64
 
-// PolicyCompiles is the number of policy expressions this process has
-// compiled: the tests that hold "compiled once per run" read it.
-func PolicyCompiles() uint64 { return policyCompiles.Load() }
-
 // compileExpr compiles one expression of policy id to a program of bool
 // type with the cost budget.
 func compileExpr(env *cel.Env, path, id, field, src string, pos exprPos) (cel.Program, error) {

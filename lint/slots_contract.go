@@ -693,14 +693,3 @@ func slotPackageName(a *compile.Agent) string {
 	}
 	return ""
 }
-
-// slotListsPackage reports whether a cinatra.dependencies array has an
-// entry for name.
-func slotListsPackage(deps *compile.Node, name string) bool {
-	for _, it := range deps.Items {
-		if n, _ := it.Get("packageName").Str(); n == name {
-			return true
-		}
-	}
-	return false
-}

@@ -80,17 +80,6 @@ func (s *Server) foldersChanged(p *protocol.DidChangeWorkspaceFoldersParams) {
 	s.realRoots = nil // resolved again on the next edit
 }
 
-// editRoots are the directories edits may name (the folders, else the
-// packages of the open files).
-func (s *Server) editRoots() []string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if len(s.folders) > 0 {
-		return append([]string(nil), s.folders...)
-	}
-	return s.docRootsLocked()
-}
-
 // docRootsLocked are the packages of the open files (single-file mode).
 func (s *Server) docRootsLocked() []string {
 	var dirs []string
