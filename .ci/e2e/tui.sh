@@ -273,12 +273,12 @@ if [ "$seen" != preview ]; then
 else
   ok "f opens the fix preview"
   check "the row shows the fix mark" x "⚒ package_version_oas_pkg_drift"
-  check "the preview shows the diff" x '+      "packageVersion": "0.1.0",'
+  check "the preview offers the authors' fix first" x 'remove metadata.cinatra.packageVersion'
   check "the preview shows the removed line" x '-      "packageVersion": "0.0.9",'
   tm send-keys -t x Enter
   check "enter applies the fix" x "fixed:"
   if wait_gone x "package_version_oas_pkg_drift" 10; then ok "the blocker disappears after the fix"; else bad "the blocker disappears after the fix" "$(screen x)"; fi
-  if grep -q '"packageVersion": "0.1.0",' "$fxflow"; then ok "the file holds the fix"; else bad "the file holds the fix" "$(cat "$fxflow")"; fi
+  if ! grep -q '"packageVersion"' "$fxflow"; then ok "the file holds the fix (the redundant packageVersion is gone)"; else bad "the file holds the fix" "$(cat "$fxflow")"; fi
   tm send-keys -t x u
   check "u undoes the fix" x "undone:"
   check "the blocker comes back after the undo" x "package_version_oas_pkg_drift"
@@ -292,26 +292,28 @@ else
 fi
 tm send-keys -t x q
 
-# --- a fix that wires a context slot (issue 14): context_slot_not_wired -------
-# A scaffolded leaf declares a slot (and its dependency) but has no context
-# FlowNode: f on the selected blocker previews the wiring, enter writes it,
-# the blocker goes and the graph shows the new step "Resolve notes" before
-# the consumer.
+# --- a fix that wires a context slot (issues 14, 33) --------------------------
+# A scaffolded leaf declares a slim slot (and its dependency) but no step
+# consumes it: the WayFlow loader would refuse to mount it
+# (context_slot_mount_refused). f on the selected blocker previews the
+# consumer's contextSlotBindings input, enter writes it, the blocker goes and
+# the graph shows the step the loader injects at mount, "Resolve notes (at
+# mount)", before the consumer.
 sl="$work/agents/e2e/slot-agent"
 "$bin" new "$sl" >/dev/null
 sed -i 's|"type": "leaf",|"type": "leaf",\n      "contextSlots": [{"slotId": "notes", "acceptedArtifactExtensions": ["@acme/notes-artifact"], "selectionMode": "interactive", "resolutionMode": "accumulate", "minItems": 0, "maxItems": 5}],|' "$sl/cinatra/oas.json"
 sed -i 's|"kind": "agent",|"kind": "agent",\n    "agentDependencies": {"@cinatra-ai/context-selection-agent": "^0.1.1"},|' "$sl/package.json"
 tm new-session -d -s w -x 120 -y 32 "$bin $sl"
-check "unwired slot agent opens with the blocker" w "⚒ context_slot_not_wired"
+check "unwired slot agent opens with the blocker" w "⚒ context_slot_mount_refused"
 if screen w | grep -qF "Resolve notes"; then bad "no context step before the fix" "$(screen w)"; else ok "no context step before the fix"; fi
 tm send-keys -t w 1
 tm send-keys -t w f
-check "f previews the slot wiring" w "fix: wire context slot notes"
-check "the preview adds the slot's Start input" w '+      "title": "notesSlotId",'
+check "f previews the slot wiring" w "add the input contextSlotBindings"
+check "the preview adds the consumer's bindings input" w '+          "title": "contextSlotBindings",'
 tm send-keys -t w Enter
-check "enter applies the wiring" w 'fixed: “wire context slot notes”'
-if wait_gone w "context_slot_not_wired" 10; then ok "the slot blocker disappears"; else bad "the slot blocker disappears" "$(screen w)"; fi
-check "the graph shows the new context step" w "Resolve notes"
+check "enter applies the wiring" w 'fixed: “add the input contextSlotBindings'
+if wait_gone w "context_slot_mount_refused" 10; then ok "the slot blocker disappears"; else bad "the slot blocker disappears" "$(screen w)"; fi
+check "the graph shows the context step the loader injects" w "Resolve notes (at mount)"
 check "the agent is clean after the wiring" w "● clean"
 if "$bin" lint "$sl" --fail-on suggestion >/dev/null 2>&1; then ok "the wired agent lints clean"; else bad "the wired agent lints clean" "$("$bin" lint "$sl" 2>&1)"; fi
 tm send-keys -t w q
