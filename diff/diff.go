@@ -374,6 +374,10 @@ type differ struct {
 	out      []Change
 	cur      *checker // the function running: the only one that may raise its checks
 	opts     Options
+	// formNodes and formPorts are the explicit context FlowNodes and the
+	// hidden start inputs a slot's move between the slim and the explicit
+	// form explains (slotForms): the fallback names none of their traces.
+	formNodes, formPorts map[string]bool
 }
 
 // add records a change of check with the check's level.
