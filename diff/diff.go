@@ -386,6 +386,10 @@ type differ struct {
 	cur      *checker // the function running: the only one that may raise its checks
 	opts     Options
 	budget   *budget // what word diffs may still spend (budget.go)
+	// formNodes and formPorts are the explicit context FlowNodes and the
+	// hidden start inputs a slot's move between the slim and the explicit
+	// form explains (slotForms): the fallback names none of their traces.
+	formNodes, formPorts map[string]bool
 }
 
 // add records a change of check with the check's level.

@@ -158,6 +158,12 @@ func (d *differ) explainedByNodes(rs []residue) []residue {
 			ports[c.Port] = true
 		}
 	}
+	for id := range d.formNodes {
+		nodes[id] = true // a slot's form move explains its context FlowNode (slotForms)
+	}
+	for p := range d.formPorts {
+		ports[p] = true
+	}
 	mentions := func(v string) bool {
 		for id := range nodes {
 			if strings.Contains(v, `"$component_ref":`+strconv.Quote(id)) {
@@ -170,6 +176,9 @@ func (d *differ) explainedByNodes(rs []residue) []residue {
 	for _, r := range rs {
 		if (r.before == "" || r.after == "") && mentions(r.before+r.after) {
 			continue
+		}
+		if port, ok := componentPort(r.ident); ok && d.formPorts[port] {
+			continue // a hidden start input (and output) the loader adds at mount for a slim slot
 		}
 		if port, ok := mirrorPort(r.ident); ok && (ports[port] || arts[port] && strings.Contains(r.ident, "]/cinatra")) {
 			continue // the flow's own inputs/outputs mirror a port the contract checks name
@@ -185,6 +194,24 @@ func (d *differ) explainedByNodes(rs []residue) []residue {
 		out = append(out, r)
 	}
 	return out
+}
+
+// componentPort: ident is an inputs or outputs element (or one of its
+// fields) of a component of $referenced_components, as "<component
+// id>/<title>".
+func componentPort(ident string) (string, bool) {
+	rest, ok := strings.CutPrefix(ident, "/$referenced_components/")
+	if !ok {
+		return "", false
+	}
+	id, rest, _ := strings.Cut(rest, "/")
+	for _, p := range []string{"inputs[title=", "outputs[title="} {
+		if after, ok := strings.CutPrefix(rest, p); ok {
+			name, _, ok := strings.Cut(after, "]")
+			return id + "/" + name, ok
+		}
+	}
+	return "", false
 }
 
 // mirrorPort: ident is a top-level /inputs or /outputs element (or one of

@@ -2,6 +2,8 @@ package diff
 
 import (
 	"fmt"
+	"slices"
+	"strings"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
@@ -21,7 +23,10 @@ func (d *differ) slotForms() {
 	if !d.old.ok || !d.new.ok {
 		return
 	}
-	om, nm := compile.MountSlots(d.old.flow), compile.MountSlots(d.new.flow)
+	om, nm := d.old.mount, d.new.mount // the snapshot's model, not recomputed
+	if om == nil || nm == nil {
+		return
+	}
 	for _, n := range nm.Slots {
 		o := om.Slot(n.Definition, n.Slot)
 		if o == nil || o.Form == n.Form {
@@ -31,9 +36,105 @@ func (d *differ) slotForms() {
 		if n.Definition != "" {
 			subj = n.Definition + "/" + subj
 		}
-		d.add(CheckSlotFormChanged, subj, "", o.Form, n.Form,
+		c := d.add(CheckSlotFormChanged, subj, "", o.Form, n.Form,
 			fmt.Sprintf("context slot %s is in the %s form now (was %s): %s", quote(n.Slot), n.Form, o.Form, slotFormNote(n.Form)),
 			pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
+		d.explainFormMove(c, o, &n)
+	}
+}
+
+// explainFormMove: a slot moving between the slim and the explicit form
+// changes what the file holds (the explicit side's context FlowNode, its
+// subflow and edges, the hidden start inputs) but not what the loader
+// mounts: the slim side's step is injected at mount under the same ids
+// (context_<slot>, context-<slot>-subflow) with the same hidden inputs.
+// So the graph changes about the explicit side's context FlowNode are
+// dropped (c, the form change, covers what they covered), and the
+// fallback names none of the traces (formNodes, formPorts). The contract
+// needs nothing here: the slim side's inputs hold those the loader adds
+// (addMountInputs). A refused slim mount injects nothing, and the
+// parent-satisfied form mounts no context step: those moves keep every
+// change.
+func (d *differ) explainFormMove(c *Change, o, n *compile.MountedSlot) {
+	var exp *sideView
+	var expOld bool
+	var sm *compile.MountedSlot
+	switch {
+	case o.Form == compile.SlotExplicit && n.Form == compile.SlotSlim:
+		exp, expOld, sm = d.old, true, n
+	case o.Form == compile.SlotSlim && n.Form == compile.SlotExplicit:
+		exp, expOld, sm = d.new, false, o
+	default:
+		return
+	}
+	fv := exp.flows[n.Definition]
+	if sm.Refused || fv == nil {
+		return
+	}
+	marks := []string{compile.AuthorPlacedPurpose + n.Slot, compile.LoaderInjectedPurpose + n.Slot}
+	nodes := map[string]bool{}
+	var extra []covered
+	for _, x := range fv.g.Nodes {
+		if x.Pointer == "" || x.Injected {
+			continue
+		}
+		p, _ := exp.flow.Lookup(x.Pointer).Get("metadata").Get("cinatra").Get("purpose").Str()
+		if !slices.Contains(marks, p) {
+			continue
+		}
+		nodes[x.ID] = true
+		extra = append(extra, covered{expOld, exp.flow.Path, x.Pointer})
+		var scratch Change
+		d.groupSubflow(&scratch, exp, x, expOld)
+		extra = append(extra, scratch.extra...)
+	}
+	if len(nodes) == 0 {
+		return
+	}
+	if d.formNodes == nil {
+		d.formNodes, d.formPorts = map[string]bool{}, map[string]bool{}
+	}
+	for id := range nodes {
+		d.formNodes[id] = true
+	}
+	for _, h := range sm.HiddenInputs {
+		d.formPorts[fv.g.Start+"/"+h] = true // the start node's input (and output) h
+		d.formPorts[h] = true                // the flow's own input h
+	}
+	mentions := func(ch *Change) bool {
+		for id := range nodes {
+			if ch.Node == id || ch.Before == id || ch.After == id || slices.Contains(ch.Group, id) ||
+				strings.HasSuffix(ch.Subject, "/"+id) || ch.Subject == id {
+				return true
+			}
+		}
+		return false
+	}
+	graphChecks := map[string]bool{}
+	for _, k := range []*Check{CheckNodeAdded, CheckNodeRemoved, CheckNodeRenamed, CheckNodeTypeChanged, CheckNodeMoved,
+		CheckControlEdgeAdded, CheckControlEdgeRemoved, CheckControlEdgeRewired, CheckBranchAdded, CheckBranchRemoved,
+		CheckDataEdgeAdded, CheckDataEdgeRemoved, CheckDataEdgeResourced, CheckNodeIOChanged} {
+		graphChecks[k.ID] = true
+	}
+	formAt := -1
+	kept := d.out[:0]
+	var dropped []Change
+	for i := range d.out {
+		ch := d.out[i]
+		if graphChecks[ch.Check] && mentions(&ch) {
+			dropped = append(dropped, ch)
+			continue
+		}
+		if &d.out[i] == c {
+			formAt = len(kept)
+		}
+		kept = append(kept, ch)
+	}
+	d.out = kept
+	c = &d.out[formAt]
+	c.extra = append(c.extra, extra...)
+	for i := range dropped {
+		c.extra = append(c.extra, coverage(&dropped[i])...)
 	}
 }
 
@@ -86,4 +187,49 @@ func fileGraph(g *flowgraph.Graph) *flowgraph.Graph {
 		}
 	}
 	return &c
+}
+
+// addMountInputs adds to the contract's inputs those the WayFlow loader
+// adds to the top-level flow at mount for its slim slots
+// (MountedSlot.HiddenInputs: cinatra_run_id, projectId,
+// <slot>ParentPackageName, <slot>SlotId when the file lacks them), as the
+// compiled inputSchema would hold them had the file declared them: a
+// string, hidden, not required, with the loader's default (the owner
+// package, the slot id, else "": its _ensure_input adds
+// {"title", "type": "string", "default"} and lists the title in the start
+// node's metadata.cinatra.hidden; cinatra-ai/cinatra
+// docker/wayflow/context_subflow_injection.py @3ce367a2, the same loader
+// as @b76ddc22 compile.MountSlots follows). A slot moving between the slim
+// and the explicit form then changes no input: the mounted contract is the
+// same, and the move is diff_slot_form_changed's alone. A refused mount
+// adds nothing.
+func (v *sideView) addMountInputs() {
+	if v.mount == nil {
+		return
+	}
+	for _, ms := range v.mount.Slots {
+		if ms.Definition != "" || ms.Form != compile.SlotSlim || ms.Refused {
+			continue
+		}
+		for _, h := range ms.HiddenInputs {
+			if _, ok := v.inputs[h]; ok {
+				continue
+			}
+			def := ""
+			switch h {
+			case ms.Slot + "ParentPackageName":
+				def = ms.Owner
+			case ms.Slot + "SlotId":
+				def = ms.Slot
+			}
+			p := schemaPorts(map[string]any{"type": "object", "properties": map[string]any{
+				h: map[string]any{"type": "string", "title": h, "x-hidden": true, "default": def}}})[h]
+			p.ptr = ms.Pointer // where the slot that adds it is declared
+			v.inputs[h] = p
+			if v.mountInputs == nil {
+				v.mountInputs = map[string]bool{}
+			}
+			v.mountInputs[h] = true
+		}
+	}
 }

@@ -35,6 +35,13 @@ type sideView struct {
 	pkg     pkgView
 	finds   map[string]compile.Finding // fingerprint → finding
 	ok      bool                       // the flow parsed
+	// mount is what the WayFlow loader does to the context slots at mount
+	// (the snapshot's model: Agent.Model().Mount, compile.MountSlots).
+	mount *compile.SlotMount
+	// mountInputs are the inputs the loader adds to the top-level flow at
+	// mount for its slim slots (not in the file, nor in the compiled
+	// inputSchema): they are in the mounted contract all the same.
+	mountInputs map[string]bool
 }
 
 type flowView struct {
@@ -95,6 +102,7 @@ func view(s *analysis.Snapshot) *sideView {
 		return v
 	}
 	v.ok = true
+	v.mount = a.Model().Mount
 	for i, f := range a.Flows() {
 		g, err := s.Graph(f.Pointer) // the snapshot's one model of the flow
 		if err != nil {
@@ -123,6 +131,7 @@ func view(s *analysis.Snapshot) *sideView {
 			}
 		}
 		v.inputs = schemaPorts(c.InputSchema)
+		v.addMountInputs()
 		v.outputs = schemaPorts(c.OutputSchema)
 		for _, gs := range c.GatedSteps {
 			v.gated[canon(gs.StepID)] = gs

@@ -90,12 +90,13 @@ func (s *Steps) View(th Theme) string {
 		if r.NotInGraph {
 			node += " (not in the graph: missing from the flow's nodes)"
 		}
-		num := fmt.Sprint(r.Number)
+		num, typ := fmt.Sprint(r.Number), present.Text(r.NodeType)
 		if r.Injected {
 			num = "+"
 			node += " (added by the loader at mount, not in the file)"
+			typ += " at mount" // the type column never shrinks: the mark shows in a table too
 		}
-		for j, v := range []string{num, present.Text(r.Name), node, present.Text(r.NodeType), appr,
+		for j, v := range []string{num, present.Text(r.Name), node, typ, appr,
 			present.Text(r.Risk), present.Text(r.Renderer), present.Text(r.Child)} {
 			cols[j].cells[i] = v
 		}
