@@ -81,7 +81,7 @@ cp "$flow" "$work/good.json"
 tm new-session -d -s keep -x 40 -y 5 "sleep 600"
 tm new-session -d -s w -x 170 -y 36 -c "$work" "$bin agents"
 check "the tree opens the workspace table" w "workspace agents/ · 25 agents"
-check "the header counts the problems" w "✖ 2 blocked"
+check "the header counts the problems" w "✖ 4 blocked"
 check "the table has its columns" w "status"
 check_row "worst first: a blocked agent on top" w 1 "✖1 "
 check_row "a clean agent is clean" w 25 "● clean"
@@ -149,7 +149,7 @@ for size in 80x24 100x30; do
   x=${size%x*}; y=${size#*x}
   tm new-session -d -s "n$x" -x "$x" -y "$y" -c "$work" "$bin agents"
   check "$size: the table opens" "n$x" "workspace agents/ · 25 agents"
-  check_row "$size: the slug shows whole, the status as counts" "n$x" 1 "blog-linkedin-publish-agent" "✖1 "
+  check_row "$size: the slug shows whole, the status as counts" "n$x" 1 "blog-pipeline-agent" "✖1 "
   if screen "n$x" | grep -qF "cinatra…"; then bad "$size: no row reads cinatra…" "$(screen "n$x")"; else ok "$size: no row reads cinatra…"; fi
   tm send-keys -t "n$x" Enter
   check "$size: the agent view's tabs have whole names" "n$x" "│Steps│Node"
