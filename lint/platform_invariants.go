@@ -325,7 +325,9 @@ func manifestEdgeProblems(e *compile.Node, own string) []string {
 		}
 	}
 	if role := e.Get("role"); role != nil {
-		if s, _ := e.Get("kind").Str(); s != "skill" {
+		if r, _ := role.Str(); r != "matcher" && r != "authoring" {
+			probs = append(probs, "role must be matcher or authoring")
+		} else if s, _ := e.Get("kind").Str(); s != "skill" {
 			probs = append(probs, `role only applies to a kind "skill" edge`)
 		}
 	}
