@@ -202,148 +202,79 @@ func isWordByte(c byte) bool {
 	return c == '_' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
 }
 
-// manifestEdge is one readable canonical cinatra.dependencies entry.
-type manifestEdge struct {
-	node                           *compile.Node
-	name, edgeType, requirement, k string
-}
-
-var (
-	depEdgeTypes    = map[string]bool{"runtime": true, "install-time": true, "peer": true}
-	depRequirements = map[string]bool{"required": true, "optional": true}
-	depKinds        = map[string]bool{"agent": true, "connector": true, "artifact": true, "skill": true, "workflow": true}
-)
-
-// checkManifestDependencies reads package.json's two dependency
-// vocabularies as the installer does and reports MALFORMED and CONFLICT;
-// it returns the canonical edges it could read (nil when the key is
-// absent).
-func checkManifestDependencies(p *Pass) []manifestEdge {
-	a := p.Agent
-	if a.Package == nil || a.Package.Root == nil {
-		return nil
-	}
-	pkg := a.Package
-	cin := pkg.Root.Get("cinatra")
-	if !cin.Is(compile.Object) {
-		return nil
-	}
-	own, _ := pkg.Root.Get("name").Str()
-	malformed := func(n *compile.Node, msg string) {
-		p.Report(pkg, compile.PointerOf(n), RuleManifestDependenciesMalformed, msg+"; the platform's installer refuses the manifest")
-	}
-	var edges []manifestEdge
-	canon := cin.Get("dependencies")
-	if canon != nil {
-		if !canon.Is(compile.Array) {
-			malformed(canon, `cinatra.dependencies must be an array (spell "no dependencies" as [])`)
-		} else {
-			seen := map[string]bool{}
-			for _, e := range canon.Items {
-				if probs := manifestEdgeProblems(e, own); len(probs) > 0 {
-					malformed(e, "this cinatra.dependencies entry is malformed: "+strings.Join(probs, "; "))
-					continue
-				}
-				ed := manifestEdge{node: e}
-				ed.name, _ = e.Get("packageName").Str()
-				ed.edgeType, _ = e.Get("edgeType").Str()
-				ed.requirement, _ = e.Get("requirement").Str()
-				ed.k, _ = e.Get("kind").Str()
-				if seen[ed.name] {
-					malformed(e, "cinatra.dependencies names "+strconv.Quote(ed.name)+" twice")
-					continue
-				}
-				seen[ed.name] = true
-				edges = append(edges, ed)
+// checkManifestDependencies reports what the installer refuses in
+// package.json's two dependency vocabularies (MALFORMED, CONFLICT), as
+// compile.ManifestDependencies reads them, and returns that reading.
+func checkManifestDependencies(p *Pass) compile.ManifestDeps {
+	pkg := p.Agent.Package
+	deps := compile.ManifestDependencies(pkg)
+	for _, pr := range deps.Problems {
+		var msg string
+		switch pr.Reason {
+		case compile.DepNotList:
+			msg = `cinatra.dependencies must be an array (spell "no dependencies" as [])`
+		case compile.DepBadEntry:
+			probs := make([]string, len(pr.Faults))
+			for i, f := range pr.Faults {
+				probs[i] = manifestFaultText(f, pr.Edge)
 			}
-		}
-	}
-	legacy := cin.Get("agentDependencies")
-	if legacy == nil {
-		return edges
-	}
-	if !legacy.Is(compile.Object) {
-		malformed(legacy, "cinatra.agentDependencies must be a { name: range } map")
-		return edges
-	}
-	byName := map[string]manifestEdge{}
-	for _, e := range edges {
-		byName[e.name] = e
-	}
-	for _, m := range valEntries(legacy) {
-		rng, ok := m.Value.Str()
-		switch {
-		case m.Key == "" || !ok || rng == "":
-			malformed(m.Value, "this cinatra.agentDependencies entry needs a non-empty name and range")
-			continue
-		case own != "" && m.Key == own:
-			malformed(m.Value, "cinatra.agentDependencies names the package itself")
-			continue
-		}
-		if !canon.Is(compile.Array) {
-			continue
-		}
-		c, found := byName[m.Key]
-		switch {
-		case !found:
+			msg = "this cinatra.dependencies entry is malformed: " + strings.Join(probs, "; ")
+		case compile.DepDuplicate:
+			msg = "cinatra.dependencies names " + strconv.Quote(pr.Package) + " twice"
+		case compile.DepLegacyNotMap:
+			msg = "cinatra.agentDependencies must be a { name: range } map"
+		case compile.DepLegacyBadEntry:
+			msg = "this cinatra.agentDependencies entry needs a non-empty name and range"
+		case compile.DepLegacySelf:
+			msg = "cinatra.agentDependencies names the package itself"
+		case compile.DepMissing:
 			// Tier: safe — the canonical edge restates exactly what the
 			// legacy map already means to the installer.
-			edge := map[string]any{"packageName": m.Key, "edgeType": "runtime",
-				"versionConstraint": map[string]any{"kind": "semver-range", "range": rng}, "requirement": "required"}
-			p.ReportFix(pkg, compile.PointerOf(m.Value), RuleManifestDependenciesConflict,
-				strconv.Quote(m.Key)+" is in cinatra.agentDependencies but not in cinatra.dependencies; the canonical list wins and must restate every legacy edge, so the installer refuses the manifest",
-				newFix(edit.Safe, "add "+strconv.Quote(m.Key)+" to cinatra.dependencies as a required runtime edge").add(fix.Append(pkg, compile.PointerOf(canon), edge)).fix())
-		case c.requirement != "required" || c.edgeType == "peer":
-			p.Report(pkg, compile.PointerOf(c.node), RuleManifestDependenciesConflict,
-				strconv.Quote(m.Key)+" is a required runtime edge in cinatra.agentDependencies but "+c.edgeType+"/"+c.requirement+" in cinatra.dependencies; the installer refuses the manifest until the two agree")
+			edge := map[string]any{"packageName": pr.Package, "edgeType": "runtime",
+				"versionConstraint": map[string]any{"kind": "semver-range", "range": pr.Edge.Range}, "requirement": "required"}
+			p.ReportFix(pkg, pr.Pointer, RuleManifestDependenciesConflict,
+				strconv.Quote(pr.Package)+" is in cinatra.agentDependencies but not in cinatra.dependencies; the canonical list wins and must restate every legacy edge, so the installer refuses the manifest",
+				newFix(edit.Safe, "add "+strconv.Quote(pr.Package)+" to cinatra.dependencies as a required runtime edge").add(fix.Append(pkg, compile.PointerOf(pkg.Root.Path("cinatra", "dependencies")), edge)).fix())
+			continue
+		case compile.DepWeakened:
+			p.Report(pkg, pr.Pointer, RuleManifestDependenciesConflict,
+				strconv.Quote(pr.Package)+" is a required runtime edge in cinatra.agentDependencies but "+pr.Edge.EdgeType+"/"+pr.Edge.Requirement+" in cinatra.dependencies; the installer refuses the manifest until the two agree")
+			continue
+		default:
+			msg = pr.Message
 		}
+		p.Report(pkg, pr.Pointer, RuleManifestDependenciesMalformed, msg+"; the platform's installer refuses the manifest")
 	}
-	return edges
+	return deps
 }
 
-// manifestEdgeProblems is what the installer finds wrong with one entry.
-func manifestEdgeProblems(e *compile.Node, own string) []string {
-	if !e.Is(compile.Object) {
-		return []string{"not an object"}
+// manifestFaultText words one fault of the canonical entry e.
+func manifestFaultText(fault string, e compile.DependencyEdge) string {
+	switch fault {
+	case compile.DepFaultNotObject:
+		return "not an object"
+	case compile.DepFaultPackageName:
+		return "packageName must be a non-empty string"
+	case compile.DepFaultSelf:
+		return "it names the package itself"
+	case compile.DepFaultEdgeType:
+		return "edgeType must be runtime, install-time or peer"
+	case compile.DepFaultRequirement:
+		return "requirement must be required or optional"
+	case compile.DepFaultKind:
+		return "kind must be agent, connector, artifact, skill or workflow"
+	case compile.DepFaultRole:
+		return "role must be matcher or authoring"
+	case compile.DepFaultRoleOffSkill:
+		return `role only applies to a kind "skill" edge`
+	case compile.DepFaultConstraint:
+		return "versionConstraint must be an object"
+	case compile.DepFaultConstraintKind:
+		return "versionConstraint.kind must be semver-range, exact or git-ref"
+	case compile.DepFaultConstraintValue:
+		return "versionConstraint." + compile.ConstraintValueKey(e.Constraint) + " must be a non-empty string"
 	}
-	var probs []string
-	name, ok := e.Get("packageName").Str()
-	switch {
-	case !ok || name == "":
-		probs = append(probs, "packageName must be a non-empty string")
-	case own != "" && name == own:
-		probs = append(probs, "it names the package itself")
-	}
-	if t, _ := e.Get("edgeType").Str(); !depEdgeTypes[t] {
-		probs = append(probs, "edgeType must be runtime, install-time or peer")
-	}
-	if r, _ := e.Get("requirement").Str(); !depRequirements[r] {
-		probs = append(probs, "requirement must be required or optional")
-	}
-	if k := e.Get("kind"); k != nil {
-		if s, _ := k.Str(); !depKinds[s] {
-			probs = append(probs, "kind must be agent, connector, artifact, skill or workflow")
-		}
-	}
-	if role := e.Get("role"); role != nil {
-		if s, _ := e.Get("kind").Str(); s != "skill" {
-			probs = append(probs, `role only applies to a kind "skill" edge`)
-		}
-	}
-	vc := e.Get("versionConstraint")
-	kind, _ := vc.Get("kind").Str()
-	field := map[string]string{"semver-range": "range", "exact": "version", "git-ref": "ref"}[kind]
-	switch {
-	case !vc.Is(compile.Object):
-		probs = append(probs, "versionConstraint must be an object")
-	case field == "":
-		probs = append(probs, "versionConstraint.kind must be semver-range, exact or git-ref")
-	default:
-		if s, _ := vc.Get(field).Str(); s == "" {
-			probs = append(probs, "versionConstraint."+field+" must be a non-empty string")
-		}
-	}
-	return probs
+	return fault
 }
 
 // checkProducesDependency: every produced extension (package.json and the
@@ -351,15 +282,19 @@ func manifestEdgeProblems(e *compile.Node, own string) []string {
 // "artifact" edge in cinatra.dependencies. Whether the target is a real
 // artifact with the claimed object type needs the extension catalog, which
 // a lint of one package does not have: that half is not checked.
-func checkProducesDependency(p *Pass, edges []manifestEdge) {
+func checkProducesDependency(p *Pass, deps compile.ManifestDeps) {
 	a := p.Agent
 	if a.Package == nil || a.Package.Root == nil {
 		return
 	}
+	var edges []compile.DependencyEdge
+	if deps.Source == compile.DepsCanonical {
+		edges = deps.Edges // a legacy edge never declares a kind
+	}
 	ok := map[string]bool{}
 	for _, e := range edges {
-		if e.k == "artifact" && e.requirement == "required" && e.edgeType != "peer" {
-			ok[e.name] = true
+		if e.Kind == "artifact" && e.Requirement == "required" && e.EdgeType != "peer" {
+			ok[e.Package] = true
 		}
 	}
 	reported := map[string]bool{}
@@ -377,7 +312,7 @@ func checkProducesDependency(p *Pass, edges []manifestEdge) {
 			canon := a.Package.Root.Path("cinatra", "dependencies")
 			var already bool
 			for _, e := range edges {
-				already = already || e.name == ext
+				already = already || e.Package == ext
 			}
 			if canon.Is(compile.Array) && !already {
 				// Tier: unsafe — the range "*" is a guess the author should narrow.
