@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -337,21 +338,9 @@ func (c *Config) parseIgnores(v *yaml.Node, fail failFunc) error {
 			return fail(e, "%s must be a mapping with rule, file, pointer and reason", where)
 		}
 		ig := Ignore{Line: e.Line, Column: e.Column}
-		fields := map[string]*yaml.Node{}
-		for j := 0; j+1 < len(e.Content); j += 2 {
-			k, val := e.Content[j], e.Content[j+1]
-			switch k.Value {
-			case "rule", "file", "pointer", "value_hash", "reason":
-			default:
-				return fail(k, "%s: unknown key %q (known: rule, file, pointer, value_hash, reason)", where, k.Value)
-			}
-			if _, dup := fields[k.Value]; dup {
-				return fail(k, "%s: %q is given twice", where, k.Value)
-			}
-			if val.Kind != yaml.ScalarNode || isNull(val) {
-				return fail(val, "%s: %s must be a string", where, k.Value)
-			}
-			fields[k.Value] = val
+		fields, err := scalarFields(e, where, fail, "rule", "file", "pointer", "value_hash", "reason")
+		if err != nil {
+			return err
 		}
 		get := func(k string) string {
 			if n := fields[k]; n != nil {
@@ -464,21 +453,9 @@ func (c *Config) parsePolicies(v *yaml.Node, src []byte, fail failFunc) error {
 		if e.Kind != yaml.MappingNode {
 			return fail(e, "%s must be a mapping with id, severity, message, assert (and match, doc)", where)
 		}
-		fields := map[string]*yaml.Node{}
-		for j := 0; j+1 < len(e.Content); j += 2 {
-			k, val := e.Content[j], e.Content[j+1]
-			switch k.Value {
-			case "id", "severity", "message", "match", "assert", "doc":
-			default:
-				return fail(k, "%s: unknown key %q (known: id, severity, message, match, assert, doc)", where, k.Value)
-			}
-			if _, dup := fields[k.Value]; dup {
-				return fail(k, "%s: %q is given twice", where, k.Value)
-			}
-			if val.Kind != yaml.ScalarNode || isNull(val) {
-				return fail(val, "%s: %s must be a string", where, k.Value)
-			}
-			fields[k.Value] = val
+		fields, err := scalarFields(e, where, fail, "id", "severity", "message", "match", "assert", "doc")
+		if err != nil {
+			return err
 		}
 		get := func(k string) string {
 			if n := fields[k]; n != nil {
@@ -540,4 +517,26 @@ func exprPosOf(n *yaml.Node, src []byte) exprPos {
 		return exprPos{line: n.Line, col: n.Column + 1}
 	}
 	return exprPos{line: n.Line, col: n.Column}
+}
+
+// scalarFields reads a mapping whose values are all strings, keyed by one
+// of known: an unknown key, a key given twice or a value that is not a
+// string is an error at its line (an ignore entry and a policy are read
+// the same way).
+func scalarFields(e *yaml.Node, where string, fail func(*yaml.Node, string, ...any) error, known ...string) (map[string]*yaml.Node, error) {
+	fields := map[string]*yaml.Node{}
+	for j := 0; j+1 < len(e.Content); j += 2 {
+		k, val := e.Content[j], e.Content[j+1]
+		if !slices.Contains(known, k.Value) {
+			return nil, fail(k, "%s: unknown key %q (known: %s)", where, k.Value, strings.Join(known, ", "))
+		}
+		if _, dup := fields[k.Value]; dup {
+			return nil, fail(k, "%s: %q is given twice", where, k.Value)
+		}
+		if val.Kind != yaml.ScalarNode || isNull(val) {
+			return nil, fail(val, "%s: %s must be a string", where, k.Value)
+		}
+		fields[k.Value] = val
+	}
+	return fields, nil
 }

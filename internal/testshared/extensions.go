@@ -1,10 +1,11 @@
 package testshared
 
 import (
-	"io/fs"
 	"os"
 	"path/filepath"
 	"testing"
+
+	"github.com/oastui/oastui/internal/testgit"
 )
 
 // nonAgentPacks are packages of today's extensions/ tree that are not
@@ -40,8 +41,8 @@ func ExtensionsTree(t testing.TB) string {
 	t.Helper()
 	dir, _ := CorpusAgents(t)
 	ext := filepath.Join(t.TempDir(), "extensions")
-	copyTree(t, filepath.Join(dir, "agents", "cinatra-ai"), filepath.Join(ext, "cinatra-ai"))
-	copyTree(t, filepath.Join(dir, "agents", "_shared"), filepath.Join(ext, "_shared"))
+	testgit.CopyTree(t, filepath.Join(dir, "agents", "cinatra-ai"), filepath.Join(ext, "cinatra-ai"))
+	testgit.CopyTree(t, filepath.Join(dir, "agents", "_shared"), filepath.Join(ext, "_shared"))
 	for rel, body := range nonAgentPacks {
 		p := filepath.Join(ext, filepath.FromSlash(rel))
 		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -52,26 +53,4 @@ func ExtensionsTree(t testing.TB) string {
 		}
 	}
 	return ext
-}
-
-func copyTree(t testing.TB, from, to string) {
-	t.Helper()
-	err := filepath.WalkDir(from, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, _ := filepath.Rel(from, p)
-		dst := filepath.Join(to, rel)
-		if d.IsDir() {
-			return os.MkdirAll(dst, 0o755)
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(dst, b, 0o644)
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
 }
