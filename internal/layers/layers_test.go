@@ -79,7 +79,7 @@ var allowed = map[string][]string{
 	// test helpers
 	"internal/hostile":    {},
 	"internal/race":       {},
-	"internal/testshared": {},
+	"internal/testshared": {"internal/testgit"}, // the extensions/ tree is copied with testgit.CopyTree
 	"internal/testgit":    {},
 }
 
