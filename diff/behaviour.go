@@ -31,58 +31,51 @@ func (d *differ) calls() {
 	if !d.old.ok || !d.new.ok {
 		return
 	}
-	for _, fk := range unionKeys(d.old.flows, d.new.flows) {
-		of, nf := d.old.flows[fk], d.new.flows[fk]
-		if of == nil || nf == nil {
-			continue
+	d.bothNodes(func(fk, id string, o, n *flowgraph.Node) {
+		if o.ComponentType != n.ComponentType {
+			return
 		}
-		for _, id := range sortedKeys(nf.nodes) {
-			o, n := of.nodes[id], nf.nodes[id]
-			if o == nil || o.Pointer == "" || n.Pointer == "" || o.ComponentType != n.ComponentType {
+		oc, nc := d.old.flow.Lookup(o.Pointer), d.new.flow.Lookup(n.Pointer)
+		type field struct {
+			label, ptr string
+			a, b       *compile.Node
+		}
+		var fs []field
+		for _, k := range []string{"url", "http_method", "method"} {
+			fs = append(fs, field{k, "/" + k, oc.Get(k), nc.Get(k)})
+		}
+		od, nd := oc.Get("data"), nc.Get("data")
+		keys := map[string]bool{}
+		for _, x := range []*compile.Node{od, nd} {
+			if x.Is(compile.Object) {
+				for _, m := range x.Members {
+					keys[m.Key] = true
+				}
+			}
+		}
+		for _, k := range sortedKeys(keys) {
+			if promptKeys[k] {
 				continue
 			}
-			oc, nc := d.old.flow.Lookup(o.Pointer), d.new.flow.Lookup(n.Pointer)
-			type field struct {
-				label, ptr string
-				a, b       *compile.Node
+			fs = append(fs, field{"data." + k, compile.Append("/data", k), od.Get(k), nd.Get(k)})
+		}
+		risk := n.Risk
+		if g, ok := d.new.gates[nodeSubject(fk, id)]; ok && g.risk != "" {
+			risk = g.risk
+		}
+		for _, f := range fs {
+			if equalNode(f.a, f.b) {
+				continue
 			}
-			var fs []field
-			for _, k := range []string{"url", "http_method", "method"} {
-				fs = append(fs, field{k, "/" + k, oc.Get(k), nc.Get(k)})
-			}
-			od, nd := oc.Get("data"), nc.Get("data")
-			keys := map[string]bool{}
-			for _, x := range []*compile.Node{od, nd} {
-				if x.Is(compile.Object) {
-					for _, m := range x.Members {
-						keys[m.Key] = true
-					}
-				}
-			}
-			for _, k := range sortedKeys(keys) {
-				if promptKeys[k] {
-					continue
-				}
-				fs = append(fs, field{"data." + k, compile.Append("/data", k), od.Get(k), nd.Get(k)})
-			}
-			risk := n.Risk
-			if g, ok := d.new.gates[nodeSubject(fk, id)]; ok && g.risk != "" {
-				risk = g.risk
-			}
-			for _, f := range fs {
-				if equalNode(f.a, f.b) {
-					continue
-				}
-				a, b := compact(f.a), compact(f.b)
-				c := d.add(CheckStepCallChanged, nodeSubject(fk, id)+" "+f.label, id, shortValue(a), shortValue(b),
-					fmt.Sprintf("%s %s of %s (%s) is %s now (was %s)", kindWord(n), f.label, quote(n.Name), id, clipValue(b), clipValue(a)),
-					pos(d.old.flow, o.Pointer+f.ptr), pos(d.new.flow, n.Pointer+f.ptr))
-				if writeRisk(risk) {
-					c.Level, c.Reason = Breaking, "the step's riskClass is "+risk+": it acts on the world"
-				}
+			a, b := compact(f.a), compact(f.b)
+			c := d.add(CheckStepCallChanged, nodeSubject(fk, id)+" "+f.label, id, shortValue(a), shortValue(b),
+				fmt.Sprintf("%s %s of %s (%s) is %s now (was %s)", kindWord(n), f.label, quote(n.Name), id, clipValue(b), clipValue(a)),
+				pos(d.old.flow, o.Pointer+f.ptr), pos(d.new.flow, n.Pointer+f.ptr))
+			if writeRisk(risk) {
+				c.Level, c.Reason = Breaking, "the step's riskClass is "+risk+": it acts on the world"
 			}
 		}
-	}
+	})
 }
 
 // nodeIO: the inputs and outputs of inner nodes (the StartNode's and
@@ -93,90 +86,83 @@ func (d *differ) nodeIO() {
 	if !d.old.ok || !d.new.ok {
 		return
 	}
-	for _, fk := range unionKeys(d.old.flows, d.new.flows) {
-		of, nf := d.old.flows[fk], d.new.flows[fk]
-		if of == nil || nf == nil {
-			continue
+	d.bothNodes(func(fk, id string, o, n *flowgraph.Node) {
+		if n.Kind == flowgraph.KindStart || n.Kind == flowgraph.KindEnd {
+			return
 		}
-		for _, id := range sortedKeys(nf.nodes) {
-			o, n := of.nodes[id], nf.nodes[id]
-			if o == nil || o.Pointer == "" || n.Pointer == "" || n.Kind == flowgraph.KindStart || n.Kind == flowgraph.KindEnd {
+		oc, nc := d.old.flow.Lookup(o.Pointer), d.new.flow.Lookup(n.Pointer)
+		if equalNode(oc, nc) {
+			return
+		}
+		for _, list := range []string{"inputs", "outputs"} {
+			if equalNode(oc.Get(list), nc.Get(list)) {
 				continue
 			}
-			oc, nc := d.old.flow.Lookup(o.Pointer), d.new.flow.Lookup(n.Pointer)
-			if equalNode(oc, nc) {
+			op, np := ports(oc.Get(list), compile.Append(o.Pointer, list)), ports(nc.Get(list), compile.Append(n.Pointer, list))
+			// one change per node and list, naming each port added,
+			// removed or changed (one edit of a node is one row)
+			var added, removed, changed, before, after []string
+			var opos, npos *Pos
+			for _, t := range unionKeys(op, np) {
+				a, inA := op[t]
+				b, inB := np[t]
+				switch {
+				case !inA:
+					added = append(added, t)
+				case !inB:
+					removed = append(removed, t)
+				case a.value != b.value:
+					changed = append(changed, fmt.Sprintf("%s (%s → %s)", t, clipValue(portType(a.value)), clipValue(portType(b.value))))
+				default:
+					continue
+				}
+				if inA {
+					before = append(before, a.value)
+					if opos == nil {
+						opos = pos(d.old.flow, a.ptr)
+					}
+				}
+				if inB {
+					after = append(after, b.value)
+					if npos == nil {
+						npos = pos(d.new.flow, b.ptr)
+					}
+				}
+			}
+			if len(added)+len(removed)+len(changed) == 0 {
 				continue
 			}
-			for _, list := range []string{"inputs", "outputs"} {
-				if equalNode(oc.Get(list), nc.Get(list)) {
-					continue
+			var parts []string
+			for _, x := range []struct {
+				l    []string
+				word string
+			}{{added, "added"}, {removed, "removed"}, {changed, "changed"}} {
+				if len(x.l) > 0 {
+					parts = append(parts, strings.Join(x.l, ", ")+" "+x.word)
 				}
-				op, np := ports(oc.Get(list), compile.Append(o.Pointer, list)), ports(nc.Get(list), compile.Append(n.Pointer, list))
-				// one change per node and list, naming each port added,
-				// removed or changed (one edit of a node is one row)
-				var added, removed, changed, before, after []string
-				var opos, npos *Pos
-				for _, t := range unionKeys(op, np) {
-					a, inA := op[t]
-					b, inB := np[t]
-					switch {
-					case !inA:
-						added = append(added, t)
-					case !inB:
-						removed = append(removed, t)
-					case a.value != b.value:
-						changed = append(changed, fmt.Sprintf("%s (%s → %s)", t, clipValue(portType(a.value)), clipValue(portType(b.value))))
-					default:
-						continue
-					}
-					if inA {
-						before = append(before, a.value)
-						if opos == nil {
-							opos = pos(d.old.flow, a.ptr)
-						}
-					}
-					if inB {
-						after = append(after, b.value)
-						if npos == nil {
-							npos = pos(d.new.flow, b.ptr)
-						}
-					}
-				}
-				if len(added)+len(removed)+len(changed) == 0 {
-					continue
-				}
-				var parts []string
-				for _, x := range []struct {
-					l    []string
-					word string
-				}{{added, "added"}, {removed, "removed"}, {changed, "changed"}} {
-					if len(x.l) > 0 {
-						parts = append(parts, strings.Join(x.l, ", ")+" "+x.word)
-					}
-				}
-				if opos == nil {
-					opos = pos(d.old.flow, compile.Append(o.Pointer, list))
-				}
-				if npos == nil {
-					npos = pos(d.new.flow, compile.Append(n.Pointer, list))
-				}
-				c := d.add(CheckNodeIOChanged, nodeSubject(fk, id)+" "+list, id, shortValue(strings.Join(before, ",")), shortValue(strings.Join(after, ",")),
-					fmt.Sprintf("%s of %s (%s): %s", list, quote(n.Name), id, strings.Join(parts, "; ")), opos, npos)
-				// it explains the whole list on both sides
-				c.extra = append(c.extra, covered{true, d.old.flow.Path, compile.Append(o.Pointer, list)}, covered{false, d.new.flow.Path, compile.Append(n.Pointer, list)})
 			}
-			sp := "/metadata/cinatra/inputMessageSchema"
-			a, b := compact(d.old.flow.Lookup(o.Pointer+sp)), compact(d.new.flow.Lookup(n.Pointer+sp))
-			if a != b {
-				msg := fmt.Sprintf("the answer gate %s (%s) hands back is shaped %s now (was %s)", quote(n.Name), id, payloadSummary(b), payloadSummary(a))
-				if payloadSummary(a) == payloadSummary(b) {
-					msg = fmt.Sprintf("the answer gate %s (%s) hands back changed inside %s", quote(n.Name), id, payloadSummary(b))
-				}
-				d.add(CheckResumePayloadChanged, nodeSubject(fk, id)+" resume payload", id, shortValue(a), shortValue(b), msg,
-					pos(d.old.flow, o.Pointer+sp), pos(d.new.flow, n.Pointer+sp))
+			if opos == nil {
+				opos = pos(d.old.flow, compile.Append(o.Pointer, list))
 			}
+			if npos == nil {
+				npos = pos(d.new.flow, compile.Append(n.Pointer, list))
+			}
+			c := d.add(CheckNodeIOChanged, nodeSubject(fk, id)+" "+list, id, shortValue(strings.Join(before, ",")), shortValue(strings.Join(after, ",")),
+				fmt.Sprintf("%s of %s (%s): %s", list, quote(n.Name), id, strings.Join(parts, "; ")), opos, npos)
+			// it explains the whole list on both sides
+			c.extra = append(c.extra, covered{true, d.old.flow.Path, compile.Append(o.Pointer, list)}, covered{false, d.new.flow.Path, compile.Append(n.Pointer, list)})
 		}
-	}
+		sp := "/metadata/cinatra/inputMessageSchema"
+		a, b := compact(d.old.flow.Lookup(o.Pointer+sp)), compact(d.new.flow.Lookup(n.Pointer+sp))
+		if a != b {
+			msg := fmt.Sprintf("the answer gate %s (%s) hands back is shaped %s now (was %s)", quote(n.Name), id, payloadSummary(b), payloadSummary(a))
+			if payloadSummary(a) == payloadSummary(b) {
+				msg = fmt.Sprintf("the answer gate %s (%s) hands back changed inside %s", quote(n.Name), id, payloadSummary(b))
+			}
+			d.add(CheckResumePayloadChanged, nodeSubject(fk, id)+" resume payload", id, shortValue(a), shortValue(b), msg,
+				pos(d.old.flow, o.Pointer+sp), pos(d.new.flow, n.Pointer+sp))
+		}
+	})
 }
 
 type portDecl struct{ value, ptr string }

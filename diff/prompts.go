@@ -5,6 +5,7 @@ import (
 	"strings"
 	"unicode"
 
+	"github.com/oastui/oastui/flowgraph"
 	"github.com/oastui/oastui/prompts"
 )
 
@@ -349,39 +350,29 @@ func (d *differ) descriptions() {
 		c.Words = d.maskedWords(a, b)
 		c.Message += wordSummary(c.Words)
 	}
-	for _, fk := range unionKeys(d.old.flows, d.new.flows) {
-		of, nf := d.old.flows[fk], d.new.flows[fk]
-		if of == nil || nf == nil {
-			continue
-		}
-		for _, id := range unionKeys(of.nodes, nf.nodes) {
-			o, n := of.nodes[id], nf.nodes[id]
-			if o == nil || n == nil || o.Pointer == "" || n.Pointer == "" {
+	d.bothNodes(func(fk, id string, o, n *flowgraph.Node) {
+		oc, nc := d.old.flow.Lookup(o.Pointer), d.new.flow.Lookup(n.Pointer)
+		for _, f := range []struct {
+			label, ptr string
+			path       []string
+		}{
+			{"description", "/description", []string{"description"}},
+			{"gate description", "/metadata/cinatra/description", []string{"metadata", "cinatra", "description"}},
+		} {
+			a, b := oc.Path(f.path...).StringOr(""), nc.Path(f.path...).StringOr("")
+			if a == b {
 				continue
 			}
-			oc, nc := d.old.flow.Lookup(o.Pointer), d.new.flow.Lookup(n.Pointer)
-			for _, f := range []struct {
-				label, ptr string
-				path       []string
-			}{
-				{"description", "/description", []string{"description"}},
-				{"gate description", "/metadata/cinatra/description", []string{"metadata", "cinatra", "description"}},
-			} {
-				a, b := oc.Path(f.path...).StringOr(""), nc.Path(f.path...).StringOr("")
-				if a == b {
-					continue
-				}
-				label := f.label
-				if label == "gate description" && !d.isGate(fk, id, n.ComponentType) {
-					label = "step description" // metadata.cinatra.description of a node that asks no one
-				}
-				c := d.add(CheckDescriptionChanged, nodeSubject(fk, id)+" "+f.label, id, hashShort(a), hashShort(b),
-					fmt.Sprintf("%s of %s reworded", label, quote(n.Name)), pos(d.old.flow, o.Pointer+f.ptr), pos(d.new.flow, n.Pointer+f.ptr))
-				c.Words = d.maskedWords(a, b)
-				c.Message += wordSummary(c.Words)
+			label := f.label
+			if label == "gate description" && !d.isGate(fk, id, n.ComponentType) {
+				label = "step description" // metadata.cinatra.description of a node that asks no one
 			}
+			c := d.add(CheckDescriptionChanged, nodeSubject(fk, id)+" "+f.label, id, hashShort(a), hashShort(b),
+				fmt.Sprintf("%s of %s reworded", label, quote(n.Name)), pos(d.old.flow, o.Pointer+f.ptr), pos(d.new.flow, n.Pointer+f.ptr))
+			c.Words = d.maskedWords(a, b)
+			c.Message += wordSummary(c.Words)
 		}
-	}
+	})
 }
 
 // isGate says node id of flow fk asks a person on the new side (or the old

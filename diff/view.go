@@ -592,3 +592,20 @@ func (v *sideView) readGates() {
 		v.gates[key] = g
 	}
 }
+
+// bothNodes calls f, flow by flow and in id order, for each node both sides
+// have where each side knows the node's place in its file: the walk of the
+// checks that compare one node with itself (calls, nodeIO, descriptions).
+func (d *differ) bothNodes(f func(fk, id string, o, n *flowgraph.Node)) {
+	for _, fk := range unionKeys(d.old.flows, d.new.flows) {
+		of, nf := d.old.flows[fk], d.new.flows[fk]
+		if of == nil || nf == nil {
+			continue
+		}
+		for _, id := range sortedKeys(nf.nodes) {
+			if o, n := of.nodes[id], nf.nodes[id]; o != nil && o.Pointer != "" && n.Pointer != "" {
+				f(fk, id, o, n)
+			}
+		}
+	}
+}
