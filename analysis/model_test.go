@@ -49,7 +49,7 @@ func TestFlowModelShared(t *testing.T) {
 // TestOneModelPerFlow: one analysis with every stage (the dry run, the
 // prompt report, the drawn graphs) models each Flow of the document once:
 // Snapshot.Graph gives every reader the same graph, and the drawn flow is a
-// copy of it over the same model (its Raw).
+// copy of it (its own nodes, the same ones).
 func TestOneModelPerFlow(t *testing.T) {
 	for _, name := range []string{"orchestrator-agent", "context-slot-agent", "branching-agent"} {
 		s := Run(fixture(name), Options{Stages: Everything, Mode: lint.ModeFull})
@@ -68,8 +68,14 @@ func TestOneModelPerFlow(t *testing.T) {
 			if again, _ := s.Graph(f.Pointer); again != g {
 				t.Errorf("%s: %q modelled twice", name, f.Pointer)
 			}
-			if d := s.Flow(f.Pointer).Drawn(); d.Graph == nil || d.Graph.Raw() != g.Raw() {
-				t.Errorf("%s: the drawn %q is not the snapshot's model", name, f.Pointer)
+			d := s.Flow(f.Pointer).Drawn()
+			if d.Graph == nil || d.Graph == g || d.Graph.FlowPointer != g.FlowPointer || len(d.Graph.Nodes) != len(g.Nodes) {
+				t.Fatalf("%s: the drawn %q is not a copy of the snapshot's model", name, f.Pointer)
+			}
+			for i, n := range g.Nodes {
+				if d.Graph.Nodes[i] == n || d.Graph.Nodes[i].ID != n.ID {
+					t.Errorf("%s: the drawn %q node %d is not a copy of the model's %s", name, f.Pointer, i, n.ID)
+				}
 			}
 		}
 	}

@@ -132,6 +132,9 @@ func (m *Model) FlowOf(f *Flow) *FlowModel {
 		return fm
 	}
 	alone := &Model{registry: m.registry}
+	if m.byNode[f.Node] != nil {
+		alone.Mount = m.Mount // the document's component, seen from elsewhere
+	}
 	return alone.buildFlow(f)
 }
 

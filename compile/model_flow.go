@@ -19,7 +19,9 @@ type FlowModel struct {
 	Data      []DataEdge    // the entries of data_flow_connections that resolve to an object, in order
 	DataGiven bool          // data_flow_connections is a list (not null or absent)
 
-	byID map[string]*FlowNode // identity → node, for a flow with many nodes (NodeByID)
+	byID  map[string]*FlowNode // identity → node, for a flow with many nodes (NodeByID)
+	mount *SlotMount           // the document's mount, nil for a Flow of another document (View)
+	view  viewCache
 }
 
 // NodeEntry is one entry of a Flow's nodes.
@@ -130,7 +132,7 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 	dfc := fn.Get("data_flow_connections")
 	data := dfc.itemsOrNil()
 	fm := &FlowModel{Flow: f, Entries: make([]NodeEntry, 0, len(nodes)), Nodes: make([]FlowNode, 0, len(nodes)),
-		Control: make([]ControlEdge, 0, len(ctrl)), Data: make([]DataEdge, 0, len(data)), DataGiven: dfc.Is(Array)}
+		Control: make([]ControlEdge, 0, len(ctrl)), Data: make([]DataEdge, 0, len(data)), DataGiven: dfc.Is(Array), mount: m.Mount}
 
 	if len(nodes) > 0 {
 		nodesPtr := Append(f.Pointer, "nodes")

@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/oastui/oastui/compile"
-	"github.com/oastui/oastui/flowgraph"
 )
 
 // The flow model the walk runs over: one per Flow object, built once per
@@ -40,7 +39,7 @@ type node struct {
 	ptr   string // pointer of the component in the flow's document ("" from the registry)
 	bfs   int
 	// injected: the WayFlow loader adds the node at mount (a slim context
-	// slot's context step, flowgraph.RawNode.Injected); not in the file.
+	// slot's context step, compile.ViewNode.Injected); not in the file.
 	injected bool
 	steps    []int // compiled approval step numbers (top-level flow only)
 	inputs   []prop
@@ -108,24 +107,27 @@ func (e *explorer) modelOf(a *compile.Agent, f *compile.Flow, top bool) *flowMod
 		m.file = a.Flow.Path
 	}
 	e.models[f.Node] = m
-	// The nodes and edges are the flow's one model (flowgraph's Raw,
-	// resolved once per analysis), read in the document's own terms.
-	g := e.rawOf(a, f)
-	for _, rn := range g.Nodes {
-		n := &node{id: rn.ID, name: rn.ID, comp: rn.Comp, ptr: rn.Pointer, bfs: rn.BFS, injected: rn.Injected} // in and reads: made by the first data edge
-		if rn.Comp.Is(compile.Object) {
-			n.ctype = compile.ComponentType(rn.Comp)
-			if s := strings.TrimSpace(rn.Comp.Get("name").StringOr("")); s != "" {
+	// The nodes and edges are the view of the flow's one model
+	// (compile.FlowModel.View, built once per flow model and shared with
+	// the drawn graph), read in the document's own terms.
+	g := a.Model().FlowOf(f).View()
+	for i := range g.Nodes {
+		vn := &g.Nodes[i]
+		comp := vn.Resolved.Node
+		n := &node{id: vn.ID, name: vn.ID, comp: comp, ptr: vn.Resolved.Pointer, bfs: vn.BFS, injected: vn.Injected} // in and reads: made by the first data edge
+		if comp.Is(compile.Object) {
+			n.ctype = compile.ComponentType(comp)
+			if s := strings.TrimSpace(comp.Get("name").StringOr("")); s != "" {
 				n.name = s
 			}
 		}
 		if n.ptr == "" {
-			n.ptr = rn.Entry
+			n.ptr = vn.Entry
 		}
-		if m.byID[rn.ID] != nil { // two ids with one label in the graph: the first, as ever
+		if m.byID[vn.ID] != nil { // two ids with one label in the graph: the first, as ever
 			continue
 		}
-		m.byID[rn.ID] = n
+		m.byID[vn.ID] = n
 		m.nodes = append(m.nodes, n)
 	}
 	at := func(i int) *node { return m.byID[g.Nodes[i].ID] }
@@ -285,13 +287,6 @@ func (e *explorer) subflow(m *flowModel, n *node, depth int) *flowModel {
 	n.sub = e.modelOf(child, flows[0], false)
 	n.subChild = pkg
 	return n.sub
-}
-
-// rawOf is Flow f of agent a in the document's terms (flowgraph.Raw),
-// read from a's one flow model (compile.Agent.Model, shared by the
-// analysis); the dry run needs none of the drawn graph's labels.
-func (e *explorer) rawOf(a *compile.Agent, f *compile.Flow) *flowgraph.Raw {
-	return flowgraph.BuildRaw(a, f)
 }
 
 // docFlows maps the pointer of each Flow of a's document to it.

@@ -101,7 +101,7 @@ type Node struct {
 	SelfLoop      bool     // has a control edge to itself
 	// Injected: the WayFlow loader adds this step at mount (a slim context
 	// slot's context FlowNode); it is not in the file, and its name ends
-	// with InjectedSuffix.
+	// with compile.InjectedSuffix.
 	Injected bool
 
 	related []string // pointers whose findings count for this node
@@ -135,7 +135,7 @@ type Graph struct {
 	Data        []DataEdge
 
 	index map[string]int
-	raw   *Raw // the same model in the document's own terms (Raw)
+	view  *compile.FlowView // the flow model's view the graph is drawn from
 }
 
 // NodeIndex returns the index of the node with id, or -1.
@@ -199,11 +199,11 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 
 // BuildFlow builds the graph of the Flow f of agent a (a Flow of its
 // document, or one its references resolve to, such as a registry
-// component's). Build finds f from a pointer; the dry run, which reaches
-// flows by resolving references, calls this. It reads the agent's flow
-// model (compile.Agent.Model), which resolved the Flow's entries once for
-// every reader: the graph keys nodes by the ids the document writes, and
-// takes a component only where the Flow's scopes or the registry define it
+// component's); Build finds f from a pointer. It draws from the view of
+// the agent's flow model (compile.FlowModel.View), which resolved the
+// Flow's entries once for every reader, the dry run included: the graph
+// keys nodes by the ids the document writes, and takes a component only
+// where the Flow's scopes or the registry define it
 // (compile.Resolved.FlowScoped).
 func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	// Every id appears in nodes and again at each edge's ends: its label
@@ -218,23 +218,22 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		}
 	}
 	resolve := func(n *compile.Node, ptr string) compile.Resolved { return f.Resolve(n, ptr, registry) }
-	rm := buildRaw(a, f, label)
-	raw := rm.raw
+	v := a.Model().FlowOf(f).View()
 	g := &Graph{
-		raw:         raw,
+		view:        v,
 		FlowID:      label(f.ID()),
 		FlowName:    label(f.Node.Get("name").StringOr("")),
 		FlowPointer: f.Pointer,
 		File:        file,
-		Nodes:       make([]*Node, 0, len(raw.Nodes)),
-		Edges:       make([]Edge, 0, len(raw.Edges)),
-		Data:        make([]DataEdge, 0, len(raw.Data)),
-		index:       rm.index,
+		Nodes:       make([]*Node, 0, len(v.Nodes)),
+		Edges:       make([]Edge, 0, len(v.Edges)),
+		Data:        make([]DataEdge, 0, len(v.Data)),
+		index:       v.Index,
 	}
-	for i, rn := range raw.Nodes {
-		id := rm.keys[i]
-		r := rm.comps[i]
-		n := &Node{ID: label(id), Name: label(id), Kind: KindOther, related: []string{rn.Entry}, Injected: rn.Injected}
+	for i := range v.Nodes {
+		vn := &v.Nodes[i]
+		r := vn.Resolved
+		n := &Node{ID: label(vn.Key), Name: label(vn.Key), Kind: KindOther, related: []string{vn.Entry}, Injected: vn.Injected}
 		if r.Node != nil && r.Node.Kind == compile.Object {
 			ct := compile.ComponentType(r.Node)
 			n.ComponentType = label(ct)
@@ -245,27 +244,27 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 			n.Pointer = r.Pointer
 			addRelated(n, r, resolve)
 		}
-		n.related = append(n.related, rm.repeats[i]...)
+		n.related = append(n.related, vn.Repeats...)
 		g.Nodes = append(g.Nodes, n)
 	}
-	for _, re := range raw.Edges {
-		g.Edges = append(g.Edges, Edge{From: g.Nodes[re.From].ID, To: label(rm.keys[re.To]), Branch: label(re.Branch), Pointer: re.Pointer})
-		if re.From == re.To {
-			g.Nodes[re.From].SelfLoop = true
+	for _, ve := range v.Edges {
+		g.Edges = append(g.Edges, Edge{From: g.Nodes[ve.From].ID, To: label(v.Nodes[ve.To].Key), Branch: label(ve.Branch), Pointer: ve.Pointer})
+		if ve.From == ve.To {
+			g.Nodes[ve.From].SelfLoop = true
 		}
 	}
-	for _, rd := range raw.Data {
-		g.Data = append(g.Data, DataEdge{From: label(rm.keys[rd.From]), To: label(rm.keys[rd.To]), Pointer: rd.Pointer,
-			Output: label(rd.Output), Input: label(rd.Input)})
+	for _, vd := range v.Data {
+		g.Data = append(g.Data, DataEdge{From: label(v.Nodes[vd.From].Key), To: label(v.Nodes[vd.To].Key), Pointer: vd.Pointer,
+			Output: label(vd.Output), Input: label(vd.Input)})
 	}
-	if raw.Start >= 0 {
-		g.Start = label(rm.keys[raw.Start])
+	if v.Start >= 0 {
+		g.Start = label(v.Nodes[v.Start].Key)
 	}
 
 	g.order()
 	g.markBackEdges()
 	for i, n := range g.Nodes {
-		n.Approval, n.Risk = approvalOf(rm.comps[i], resolve)
+		n.Approval, n.Risk = approvalOf(v.Nodes[i].Resolved, resolve)
 	}
 	if a != nil && a.Profile == compile.ProfileCinatra && f.Parent == nil {
 		g.numberSteps(f.Node)
@@ -287,93 +286,6 @@ func labeler() func(string) string {
 		}
 		return l
 	}
-}
-
-// rawModel is Raw with what the graph is drawn from besides: for each
-// node, the key it is found by (the label of its id: two ids shown alike
-// are one node, as in the graph), its component, and the nodes entries
-// that repeat it.
-type rawModel struct {
-	raw     *Raw
-	index   map[string]int // key → index in raw.Nodes
-	keys    []string
-	comps   []compile.Resolved
-	repeats [][]string
-}
-
-// BuildRaw is the model of Flow f in the document's own terms that
-// BuildFlow draws its graph from (Graph.Raw), without the graph: no
-// names, labels of edges, layout order, approvals or steps. The dry run,
-// which reads only this, calls it.
-func BuildRaw(a *compile.Agent, f *compile.Flow) *Raw {
-	return buildRaw(a, f, labeler()).raw
-}
-
-// buildRaw resolves f's nodes and edges from the agent's flow model: the
-// nodes in `nodes` order (a node listed twice is kept once), the control
-// and data edges between them, the start node and the compiler's BFS
-// order. key is the label nodes are found by.
-func buildRaw(a *compile.Agent, f *compile.Flow, key func(string) string) rawModel {
-	fm := a.Model().FlowOf(f)
-	nn := len(fm.Entries)
-	raw := &Raw{Flow: f, Start: -1, Nodes: make([]RawNode, 0, nn), Edges: make([]RawEdge, 0, len(fm.Control)), Data: make([]RawData, 0, len(fm.Data))}
-	rm := rawModel{raw: raw, index: make(map[string]int, nn), keys: make([]string, 0, nn), comps: make([]compile.Resolved, 0, nn), repeats: make([][]string, 0, nn)}
-	for _, en := range fm.Entries {
-		id := key(en.RawID)
-		if id == "" {
-			continue
-		}
-		if j, dup := rm.index[id]; dup {
-			rm.repeats[j] = append(rm.repeats[j], en.Pointer)
-			continue
-		}
-		r := en.Resolved.FlowScoped()
-		rm.index[id] = len(raw.Nodes)
-		rm.keys = append(rm.keys, id)
-		rm.comps = append(rm.comps, r)
-		rm.repeats = append(rm.repeats, nil)
-		raw.Nodes = append(raw.Nodes, RawNode{ID: en.RawID, Comp: r.Node, Pointer: r.Pointer, Entry: en.Pointer, BFS: -1})
-	}
-	for i := range fm.Control {
-		e := &fm.Control[i]
-		if e.Scope.OutsideFlowScopes() {
-			continue // a component of the Flow's scopes only
-		}
-		fi, ok1 := rm.index[key(e.From.RawID)]
-		ti, ok2 := rm.index[key(e.To.RawID)]
-		if !ok1 || !ok2 {
-			continue
-		}
-		branch := ""
-		if e.BranchGiven {
-			branch = e.Branch
-		}
-		raw.Edges = append(raw.Edges, RawEdge{From: fi, To: ti, Branch: branch, Pointer: e.Entry})
-	}
-	for i := range fm.Data {
-		e := &fm.Data[i]
-		if e.Scope.OutsideFlowScopes() {
-			continue
-		}
-		fi, ok1 := rm.index[key(e.Source.RawID)]
-		ti, ok2 := rm.index[key(e.Destination.RawID)]
-		if !ok1 || !ok2 {
-			continue
-		}
-		raw.Data = append(raw.Data, RawData{From: fi, To: ti, Output: e.Output, Input: e.Input, Pointer: e.Entry})
-	}
-	if id := key(fm.Start.RawID); id != "" {
-		if i, ok := rm.index[id]; ok {
-			raw.Start = i
-		}
-	}
-	injectSlots(a, f, &rm, key)
-	for k, id := range compile.BFSOrder(f.Node) {
-		if i, ok := rm.index[key(id)]; ok && raw.Nodes[i].BFS < 0 {
-			raw.Nodes[i].BFS = k
-		}
-	}
-	return rm
 }
 
 // resolver resolves a component reference inside one Flow.
@@ -476,15 +388,15 @@ func addRelated(n *Node, r compile.Resolved, resolve resolver) {
 // seed 001, SPEC §4), appending inline nodes it does not list, and marks the
 // nodes reachable from start_node over control edges.
 func (g *Graph) order() {
-	// the compiler's BFS order first (Raw's BFS, the index in it), then
-	// the nodes it does not reach, in `nodes` order
+	// the compiler's BFS order first (the view's BFS, the index in it),
+	// then the nodes it does not reach, in `nodes` order
 	byBFS := make([]int, 0, len(g.Nodes))
 	for i := range g.Nodes {
-		if g.raw.Nodes[i].BFS >= 0 {
+		if g.view.Nodes[i].BFS >= 0 {
 			byBFS = append(byBFS, i)
 		}
 	}
-	slices.SortFunc(byBFS, func(i, j int) int { return g.raw.Nodes[i].BFS - g.raw.Nodes[j].BFS })
+	slices.SortFunc(byBFS, func(i, j int) int { return g.view.Nodes[i].BFS - g.view.Nodes[j].BFS })
 	pos := 0
 	placed := make([]bool, len(g.Nodes))
 	for _, i := range byBFS {

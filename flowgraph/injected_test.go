@@ -26,6 +26,9 @@ func TestGraphShowsInjectedContextSteps(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if g.view != a.Model().Flows[0].View() {
+		t.Error("the graph is not drawn from the flow model's view")
+	}
 	var edges, data []string
 	for _, e := range g.Edges {
 		edges = append(edges, e.From+">"+e.To)
@@ -48,7 +51,7 @@ func TestGraphShowsInjectedContextSteps(t *testing.T) {
 	}
 	for _, id := range []string{"context_draftContext", "context_voiceContext"} {
 		i := g.NodeIndex(id)
-		if i < 0 || !g.Nodes[i].Injected || g.Nodes[i].Pointer != "" || !strings.HasSuffix(g.Nodes[i].Name, InjectedSuffix) || !g.Raw().Nodes[i].Injected {
+		if i < 0 || !g.Nodes[i].Injected || g.Nodes[i].Pointer != "" || !strings.HasSuffix(g.Nodes[i].Name, compile.InjectedSuffix) || !g.view.Nodes[i].Injected {
 			t.Errorf("%s: %+v", id, g.Nodes)
 		}
 	}

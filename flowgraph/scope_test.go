@@ -32,7 +32,7 @@ func TestBuildInFlowScopes(t *testing.T) {
 	}
 	g := BuildFlow(a, m.Flows[0].Flow)
 	sib := g.Nodes[g.NodeIndex("sib")]
-	if sib.Kind != KindOther || sib.Name != "sib" || sib.Pointer != "" || g.Raw().Nodes[1].Comp != nil {
+	if sib.Kind != KindOther || sib.Name != "sib" || sib.Pointer != "" || g.view.Nodes[1].Resolved.Node != nil {
 		t.Errorf("a node defined outside the Flow's scopes is drawn as %+v", sib)
 	}
 	if len(g.Edges) != 1 || g.Edges[0].To != "sib" {

@@ -58,7 +58,7 @@ var allowed = map[string][]string{
 	"slots":       {"compile"},
 	"slots/audit": {"slots", "edit"},                        // the audit store writes through edit's atomic write
 	"prompts":     {"compile", "flowgraph", "internal/bpe"}, // token counts
-	"dryrun":      {"compile", "flowgraph"},
+	"dryrun":      {"compile"},
 	"locate":      {"compile", "flowgraph", "edit"}, // rename's edits
 
 	// the pipeline, and what reads many snapshots
@@ -184,7 +184,7 @@ func TestPendingEdgesExist(t *testing.T) {
 
 // stages are the functions that load, review, compile or run a stage of
 // the pipeline: package → the names (a name ending in "*" is a prefix:
-// flowgraph.Build, BuildFlow, BuildRaw and any Build… to come). Outside
+// flowgraph.Build, BuildFlow and any Build… to come). Outside
 // analysis, which runs the pipeline, and the package that defines them,
 // nothing refers to them (a call, or a function value that becomes one),
 // but for the calls of allowedCalls.
@@ -210,11 +210,10 @@ var allowedCalls = map[string][]string{
 	// The benchmark of the prompt report times the stage on its own.
 	"cmd/oastbench/prompts.go": {"compile.Load", "prompts.Build"},
 	// The engine's own stages, where no analysis hands the graph in: the
-	// dry run walks the flows of child agents it reaches (and of an agent
-	// explored without an analysis); the prompt report and the locator
-	// build the graph of a flow only when their caller gave no graph
-	// source (prompts.Input.Graph, locate's index).
-	"dryrun/model.go":    {"flowgraph.BuildRaw"},
+	// prompt report and the locator build the graph of a flow only when
+	// their caller gave no graph source (prompts.Input.Graph, locate's
+	// index). (The dry run reads the flow model's view,
+	// compile.FlowModel.View, and builds no graph.)
 	"prompts/prompts.go": {"flowgraph.Build"},
 	"locate/locate.go":   {"flowgraph.Build"},
 }
@@ -339,7 +338,7 @@ import (
 func f() {
 	a, _ := compile.Load("x", compile.LoadOptions{})
 	_ = eng.Run(a, eng.Options{})
-	run := flowgraph.BuildRaw
+	run := flowgraph.BuildFlow
 	_ = run
 	_ = analysis.Run("x", analysis.Options{})
 	_ = compile.Flows(nil)
@@ -356,7 +355,7 @@ func g(compile struct{ Load func() }) { compile.Load() }
 	for _, r := range stageRefs(fset, f) {
 		got = append(got, fmt.Sprintf("%d %s", r.pos.Line, r.name))
 	}
-	want := []string{"6 dryrun.*", "12 compile.Load", "13 lint.Run", "14 flowgraph.BuildRaw"}
+	want := []string{"6 dryrun.*", "12 compile.Load", "13 lint.Run", "14 flowgraph.BuildFlow"}
 	if !slices.Equal(got, want) {
 		t.Errorf("found %q, want %q", got, want)
 	}
