@@ -15,10 +15,12 @@ import (
 	"path/filepath"
 	"runtime/debug"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/dryrun"
+	"github.com/oastui/oastui/flowgraph"
 	"github.com/oastui/oastui/lint"
 	"github.com/oastui/oastui/prompts"
 )
@@ -82,8 +84,11 @@ type Snapshot struct {
 	Compiled   *compile.CompiledAgentOas // nil unless StageCompile ran and the agent compiled
 	CompileErr error                     // why it did not compile (StageCompile only)
 
-	Flows []*Flow          // every Flow of the document, root first (StageGraphs)
-	byPtr map[string]*Flow // flow pointer → Flow
+	Flows []*Flow // every Flow of the document, root first (StageGraphs)
+
+	listed sync.Once        // the Flows listed on first use (Flow), drawn or not
+	all    []*Flow          // every Flow of the document, root first
+	byPtr  map[string]*Flow // flow pointer → Flow
 
 	// DryRun is the agent walked on stub data (StageDryRun, or review mode
 	// full): one exploration per snapshot, which the review's dryrun_*
@@ -98,8 +103,6 @@ type Snapshot struct {
 	// SlotProblem says why the slots could not be read ("" when they could).
 	SlotProblem string
 
-	models flowModels // Graph: the one graph model of each Flow (model.go)
-
 	Started time.Time     // when the analysis started
 	Took    time.Duration // how long it took
 }
@@ -108,7 +111,7 @@ type Snapshot struct {
 // becomes an internal_error blocker in the review.
 func Run(path string, opts Options) (s *Snapshot) {
 	start := time.Now()
-	s = &Snapshot{Path: path, Mode: opts.Mode, Started: start, byPtr: map[string]*Flow{}}
+	s = &Snapshot{Path: path, Mode: opts.Mode, Started: start}
 	if s.Mode == "" {
 		s.Mode = lint.ModeDeterministic
 	}
@@ -267,7 +270,7 @@ func (s *Snapshot) buildPrompts(textOnly bool) {
 	if s.Compiled != nil {
 		in.CompiledPrompt = s.Compiled.Prompt
 	}
-	in.Graph = s.Graph
+	in.Graph = func(ptr string) (*flowgraph.Graph, error) { return s.Flow(ptr).Model() }
 	s.Prompts = prompts.Build(in)
 }
 

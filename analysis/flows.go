@@ -4,12 +4,14 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
 	"github.com/oastui/oastui/present"
 )
 
-// Flow is one Flow of the document with its graph, drawing and where each
-// node's box is.
+// Flow is one Flow of the document: its graph model (Model), and its
+// graph drawn with the review's findings, where each node's box is
+// (Drawn). Both are built on first use, once.
 type Flow struct {
 	Pointer string // where the Flow is ("" for the root)
 	Parent  string // pointer of the enclosing Flow ("" for the root's children and the root)
@@ -22,6 +24,11 @@ type Flow struct {
 
 	s    *Snapshot
 	once sync.Once
+
+	flow      *compile.Flow
+	modelOnce sync.Once
+	model     *flowgraph.Graph
+	modelErr  error
 }
 
 // Drawn builds and draws the flow on first use and returns it. The root
@@ -36,19 +43,54 @@ func (f *Flow) Drawn() *Flow {
 	return f
 }
 
-// Flow is the Flow at pointer ptr (its graph and drawing built on first use: Drawn), or nil.
-func (s *Snapshot) Flow(ptr string) *Flow { return s.byPtr[ptr] }
+// Model is the graph model of the Flow: its nodes, control and data edges
+// resolved through `$component_ref`s (from the view of the agent's flow
+// model, compile.FlowModel.View), built once per snapshot on first use and
+// shared by every reader (the prompt report, the drawn graph, oastui
+// graph, MCP agent_graph, the diff). It is not rendered, and readers must
+// not modify it: a face that marks findings on it draws a copy (Drawn
+// does). A nil Flow (Snapshot.Flow of no Flow) has none.
+func (f *Flow) Model() (*flowgraph.Graph, error) {
+	if f == nil {
+		return nil, flowgraph.ErrNoFlow
+	}
+	f.modelOnce.Do(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				f.model, f.modelErr = nil, fmt.Errorf("internal error building the graph: %v", r)
+			}
+		}()
+		f.model = flowgraph.BuildFlow(f.s.Agent, f.flow)
+	})
+	return f.model, f.modelErr
+}
 
-// listFlows lists every Flow of the document and draws the top one.
-func (s *Snapshot) listFlows() {
-	for _, f := range s.Agent.Flows() {
-		fl := &Flow{Pointer: f.Pointer, Name: present.Text(f.ID()), s: s}
+// Flow is the Flow at pointer ptr, or nil. Its graph model and drawing
+// are built on first use (Model, Drawn).
+func (s *Snapshot) Flow(ptr string) *Flow {
+	s.listed.Do(s.list)
+	return s.byPtr[ptr]
+}
+
+// list lists every Flow of the document, once.
+func (s *Snapshot) list() {
+	flows := s.Agent.Flows()
+	s.byPtr = make(map[string]*Flow, len(flows))
+	s.all = make([]*Flow, 0, len(flows))
+	for _, f := range flows {
+		fl := &Flow{Pointer: f.Pointer, Name: present.Text(f.ID()), s: s, flow: f}
 		if f.Parent != nil {
 			fl.Parent = f.Parent.Pointer
 		}
-		s.Flows = append(s.Flows, fl)
+		s.all = append(s.all, fl)
 		s.byPtr[f.Pointer] = fl
 	}
+}
+
+// listFlows lists every Flow of the document (Flows) and draws the top one.
+func (s *Snapshot) listFlows() {
+	s.listed.Do(s.list)
+	s.Flows = s.all
 	if len(s.Flows) > 0 {
 		s.Flows[0].Drawn()
 	}
@@ -61,7 +103,7 @@ func (f *Flow) draw() {
 			f.Err = fmt.Sprintf("internal error drawing the graph: %v", r)
 		}
 	}()
-	model, err := f.s.Graph(f.Pointer) // the snapshot's one model of the flow
+	model, err := f.Model() // the snapshot's one model of the flow
 	if err != nil {
 		f.Err = err.Error()
 		return
@@ -101,4 +143,18 @@ func readingOrder(g *flowgraph.Graph, l *flowgraph.Layout) []int {
 		}
 	}
 	return idx
+}
+
+// graphCopy is g with its own nodes and edges, for a face that marks
+// findings on them or lays them out (the shared model stays as built).
+func graphCopy(g *flowgraph.Graph) *flowgraph.Graph {
+	c := *g
+	c.Nodes = make([]*flowgraph.Node, len(g.Nodes))
+	for i, n := range g.Nodes {
+		cp := *n
+		c.Nodes[i] = &cp
+	}
+	c.Edges = append([]flowgraph.Edge(nil), g.Edges...)
+	c.Data = append([]flowgraph.DataEdge(nil), g.Data...)
+	return &c
 }

@@ -7,19 +7,19 @@ import (
 	"github.com/oastui/oastui/lint"
 )
 
-// TestFlowModelShared: Snapshot.Graph builds each Flow's model once and
-// hands the same one to every reader; the drawn graph is a copy carrying
+// TestFlowModelShared: a Flow of the snapshot (Snapshot.Flow) builds its
+// graph model once (Flow.Model) and hands the same one to every reader; the drawn graph is a copy carrying
 // the review's counts, the model stays as built.
 func TestFlowModelShared(t *testing.T) {
 	s := Run(fixture("orchestrator-agent"), Options{Stages: Everything})
 	if !s.Parsed() {
 		t.Fatalf("did not load: %v", s.LoadErr)
 	}
-	m1, err := s.Graph("")
+	m1, err := s.Flows[0].Model()
 	if err != nil || m1 == nil {
 		t.Fatalf("root model: %v", err)
 	}
-	if m2, _ := s.Graph(""); m2 != m1 {
+	if m2, _ := s.Flow(s.Flows[0].Pointer).Model(); m2 != m1 {
 		t.Error("the root model was built twice")
 	}
 	drawn := s.Flows[0].Drawn().Graph
@@ -38,17 +38,35 @@ func TestFlowModelShared(t *testing.T) {
 		}
 	}
 	nested := s.Flows[1]
-	if mn, err := s.Graph(nested.Pointer); err != nil || mn == nil || mn.FlowPointer != nested.Pointer {
+	if mn, err := s.Flow(nested.Pointer).Model(); err != nil || mn == nil || mn.FlowPointer != nested.Pointer {
 		t.Errorf("nested model %q: %v", nested.Pointer, err)
 	}
-	if _, err := (&Snapshot{}).Graph(""); err == nil {
+	if _, err := (&Snapshot{}).Flow("").Model(); err == nil {
 		t.Error("a snapshot without an agent has no model")
+	}
+	if _, err := s.Flow("/no/such/flow").Model(); err == nil {
+		t.Error("a pointer that names no Flow has a model")
+	}
+
+	// Without the graphs stage (the diff's snapshots) the Flows are not
+	// listed nor drawn, and each still has its one model.
+	bare := Run(fixture("orchestrator-agent"), Options{Stages: StageCompile})
+	if len(bare.Flows) != 0 {
+		t.Fatalf("listed %d Flows without the graphs stage", len(bare.Flows))
+	}
+	f := bare.Flow(nested.Pointer)
+	mb, err := f.Model()
+	if err != nil || mb == nil || mb.FlowPointer != nested.Pointer || len(mb.Nodes) != len(s.Flows[1].Drawn().Graph.Nodes) {
+		t.Fatalf("model of %q without the graphs stage: %v", nested.Pointer, err)
+	}
+	if again, _ := bare.Flow(nested.Pointer).Model(); again != mb || f.Graph != nil {
+		t.Error("the model was built twice, or the Flow drawn without being asked")
 	}
 }
 
 // TestOneModelPerFlow: one analysis with every stage (the dry run, the
 // prompt report, the drawn graphs) models each Flow of the document once:
-// Snapshot.Graph gives every reader the same graph, and the drawn flow is a
+// Flow.Model gives every reader the same graph, and the drawn flow is a
 // copy of it (its own nodes, the same ones).
 func TestOneModelPerFlow(t *testing.T) {
 	for _, name := range []string{"orchestrator-agent", "context-slot-agent", "branching-agent"} {
@@ -61,11 +79,11 @@ func TestOneModelPerFlow(t *testing.T) {
 			f.Drawn()
 		}
 		for _, f := range flows {
-			g, err := s.Graph(f.Pointer)
+			g, err := s.Flow(f.Pointer).Model()
 			if err != nil {
 				t.Fatalf("%s: model of %q: %v", name, f.Pointer, err)
 			}
-			if again, _ := s.Graph(f.Pointer); again != g {
+			if again, _ := s.Flow(f.Pointer).Model(); again != g {
 				t.Errorf("%s: %q modelled twice", name, f.Pointer)
 			}
 			d := s.Flow(f.Pointer).Drawn()

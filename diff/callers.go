@@ -128,7 +128,7 @@ func (ix *CallerIndex) Of(pkg string) []CallerAgent {
 		}
 		if len(callNodes) > 0 && ta.s.Parsed() {
 			for _, f := range a.Flows() {
-				g, err := ta.s.Graph(f.Pointer)
+				g, err := ta.s.Flow(f.Pointer).Model()
 				if err != nil {
 					continue
 				}

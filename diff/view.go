@@ -104,7 +104,7 @@ func view(s *analysis.Snapshot) *sideView {
 	v.ok = true
 	v.mount = a.Model().Mount
 	for i, f := range a.Flows() {
-		g, err := s.Graph(f.Pointer) // the snapshot's one model of the flow
+		g, err := s.Flow(f.Pointer).Model() // the snapshot's one model of the flow
 		if err != nil {
 			continue
 		}

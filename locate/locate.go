@@ -10,7 +10,7 @@
 // analysis read (compile.Doc.Src); a face converts them to its own
 // positions (the language server to UTF-16 line/character). Graph facts
 // come from the snapshot's flow models when a face hands them in
-// (NewWith: analysis.Snapshot.Graph, built once per analysis and shared by
+// (NewWith: analysis.Flow.Model, built once per analysis and shared by
 // every face), else from flowgraph.Build.
 package locate
 
@@ -88,7 +88,7 @@ type GraphOf func(ptr string) (*flowgraph.Graph, error)
 func New(a *compile.Agent) *Index { return NewWith(a, nil) }
 
 // NewWith is New over the flow models a face already has: the language
-// server hands in its snapshot's (analysis.Snapshot.Graph), so no graph is
+// server hands in its snapshot's (analysis.Flow.Model), so no graph is
 // built twice for one analysis. A nil graphOf builds them.
 func NewWith(a *compile.Agent, graphOf GraphOf) *Index {
 	x := &Index{a: a, graphOf: graphOf}

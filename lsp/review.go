@@ -13,6 +13,7 @@ import (
 
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/flowgraph"
 	"github.com/oastui/oastui/lint"
 	"github.com/oastui/oastui/locate"
 	"github.com/oastui/oastui/present"
@@ -53,7 +54,9 @@ func (r *result) text(path string) *text {
 }
 
 func (r *result) locate() *locate.Index {
-	r.once.Do(func() { r.index = locate.NewWith(r.snap.Agent, r.snap.Graph) })
+	r.once.Do(func() {
+		r.index = locate.NewWith(r.snap.Agent, func(ptr string) (*flowgraph.Graph, error) { return r.snap.Flow(ptr).Model() })
+	})
 	return r.index
 }
 

@@ -63,7 +63,7 @@ type Input struct {
 	// set it.
 	BudgetOnly bool
 	// Graph, when set, gives the graph model of the Flow at a pointer (the
-	// analysis's one model per flow, analysis.Snapshot.Graph), which the
+	// analysis's one model per flow, analysis.Flow.Model), which the
 	// report only reads; nil: Build builds its own.
 	Graph func(flowPointer string) (*flowgraph.Graph, error)
 }

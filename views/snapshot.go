@@ -7,6 +7,7 @@ import (
 
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/flowgraph"
 )
 
 // This file turns the engine's snapshot into the rows the panes show; it
@@ -33,7 +34,7 @@ func StepRows(c *compile.CompiledAgentOas) []StepRow {
 }
 
 // stepsNotDrawn are the compiled steps of s whose node the snapshot's model
-// of the top-level flow (Snapshot.Graph, the one model the graph pane draws)
+// of the top-level flow (topModel, the one model the graph pane draws)
 // has no node for, and the model's node names by id. The compiler walks
 // control_flow_connections from start_node (reference cinatra.md §11.4),
 // so a node that edges reach is compiled into a step even when the flow's
@@ -44,7 +45,7 @@ func stepsNotDrawn(s *analysis.Snapshot) (missing []StepRow, names map[string]st
 	if s == nil || s.Compiled == nil {
 		return nil, nil
 	}
-	model, err := s.Graph("")
+	model, err := topModel(s)
 	if err != nil || model == nil {
 		return nil, nil
 	}
@@ -127,4 +128,14 @@ func SlotNote(problem string) string {
 		return ""
 	}
 	return "context slots ignored: " + problem
+}
+
+// topModel is the graph model of the document's top-level flow (the root
+// when it is a Flow, else its first Flow): analysis.Flow.Model.
+func topModel(s *analysis.Snapshot) (*flowgraph.Graph, error) {
+	flows := s.Agent.Flows()
+	if len(flows) == 0 {
+		return nil, flowgraph.ErrNoFlow
+	}
+	return s.Flow(flows[0].Pointer).Model()
 }

@@ -262,7 +262,7 @@ func withInjectedSteps(s *analysis.Snapshot, rows []StepRow) []StepRow {
 	if s == nil || s.Compiled == nil {
 		return rows
 	}
-	model, err := s.Graph("")
+	model, err := topModel(s)
 	if err != nil || model == nil {
 		return rows
 	}

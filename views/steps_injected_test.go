@@ -33,7 +33,7 @@ func TestStepsShowTheInjectedContextStep(t *testing.T) {
 	if at < 0 || write >= 0 && write < at {
 		t.Errorf("the injected step is not before the consumer:\n%s", view)
 	}
-	g, err := slim.Graph("")
+	g, err := topModel(slim)
 	if err != nil {
 		t.Fatal(err)
 	}

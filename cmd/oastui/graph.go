@@ -92,7 +92,7 @@ func newGraphCmd() *cobra.Command {
 			}
 			g := fl.Graph
 			if noFindings {
-				bare, err := s.Graph(ptr)
+				bare, err := fl.Model()
 				if err != nil {
 					return usageErrorf("graph: %s: %v", a.FlowPath, err)
 				}
