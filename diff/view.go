@@ -44,8 +44,10 @@ type sideView struct {
 	mountInputs map[string]bool
 }
 
+// flowView is one Flow as the diff reads it: the snapshot's graph model
+// of the Flow (analysis.Flow.Model) as the file writes it (fileGraph),
+// and its nodes by id, which the checks walk as a set.
 type flowView struct {
-	key   string
 	g     *flowgraph.Graph
 	nodes map[string]*flowgraph.Node
 }
@@ -116,7 +118,7 @@ func view(s *analysis.Snapshot) *sideView {
 		if _, dup := v.flows[key]; dup {
 			continue
 		}
-		fv := &flowView{key: key, g: g, nodes: map[string]*flowgraph.Node{}}
+		fv := &flowView{g: g, nodes: make(map[string]*flowgraph.Node, len(g.Nodes))}
 		for _, n := range g.Nodes {
 			fv.nodes[n.ID] = n
 		}
