@@ -1,5 +1,7 @@
 package compile
 
+import "sync"
+
 // FlowModel is one Flow of the model with its parts resolved
 // (Model.Resolve): its `nodes` entries and the distinct nodes they name,
 // its start node, and its control and data edges. Endpoints are kept when
@@ -19,9 +21,10 @@ type FlowModel struct {
 	Data      []DataEdge    // the entries of data_flow_connections that resolve to an object, in order
 	DataGiven bool          // data_flow_connections is a list (not null or absent)
 
-	byID  map[string]*FlowNode // identity → node, for a flow with many nodes (NodeByID)
-	mount *SlotMount           // the document's mount, nil for a Flow of another document (View)
-	view  viewCache
+	byID     map[string]*FlowNode // identity → node, for a flow with many nodes (NodeByID)
+	mount    *SlotMount           // the document's mount, nil for a Flow of another document (View)
+	viewOnce sync.Once
+	view     *FlowView // built on first use (View)
 }
 
 // NodeEntry is one entry of a Flow's nodes.

@@ -2,7 +2,6 @@ package compile
 
 import (
 	"encoding/json"
-	"sync"
 
 	"github.com/oastui/oastui/present"
 )
@@ -56,14 +55,8 @@ const InjectedSuffix = " (at mount)"
 
 // View is the Flow's view, built on first use and shared by every reader.
 func (fm *FlowModel) View() *FlowView {
-	fm.view.once.Do(func() { fm.view.v = fm.buildView() })
-	return fm.view.v
-}
-
-// viewCache holds a flow model's view (View).
-type viewCache struct {
-	once sync.Once
-	v    *FlowView
+	fm.viewOnce.Do(func() { fm.view = fm.buildView() })
+	return fm.view
 }
 
 // buildView resolves the view's nodes and edges from the flow model: the
