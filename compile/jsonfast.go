@@ -40,16 +40,19 @@ func (p *parser) fast() (*Node, bool) {
 	return n, p.pos == len(p.src)
 }
 
-// ws skips JSON whitespace.
+// ws skips JSON whitespace. Most calls find none, or one space, or a
+// newline and an indentation: the first test sends every byte above ' '
+// out of the loop at once.
 func (p *parser) ws() {
-	for p.pos < len(p.src) {
-		switch p.src[p.pos] {
-		case ' ', '\t', '\n', '\r':
-			p.pos++
-		default:
-			return
+	src, i := p.src, p.pos
+	for i < len(src) {
+		c := src[i]
+		if c > ' ' || c != ' ' && c != '\n' && c != '\t' && c != '\r' {
+			break
 		}
+		i++
 	}
+	p.pos = i
 }
 
 // fvalue reads the value at p.pos (no whitespace before it).
