@@ -88,7 +88,7 @@ func TestFastParseFiles(t *testing.T) {
 			if err != nil || e.IsDir() || !strings.HasSuffix(path, ".json") {
 				return err
 			}
-			if seen++; seen%race.Stride(10) != 0 {
+			if seen++; seen%race.Stride(40) != 0 {
 				return nil
 			}
 			src, err := os.ReadFile(path)
@@ -108,12 +108,12 @@ func TestFastParseFiles(t *testing.T) {
 		}
 		return n
 	}
-	if n := check(t, filepath.Join("..", "testdata")); n < 15/race.Stride(10) {
+	if n := check(t, filepath.Join("..", "testdata")); n < 15/race.Stride(40) {
 		t.Errorf("%d valid JSON files under testdata", n)
 	}
 	t.Run("shared", func(t *testing.T) {
 		dir := testshared.Dir(t, "corpus")
-		if n := check(t, dir); n < 200/race.Stride(10) {
+		if n := check(t, dir); n < 200/race.Stride(40) {
 			t.Errorf("%d valid JSON files in the shared corpus", n)
 		}
 		src, err := os.ReadFile(smallestFlow(t, dir))

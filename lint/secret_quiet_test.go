@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/race"
 	"github.com/oastui/oastui/internal/testshared"
 	"github.com/oastui/oastui/present"
 )
@@ -64,7 +65,10 @@ func TestQuietStringsSameReports(t *testing.T) {
 		hits++
 	}
 	var items []any
-	for _, r := range secLoadGitleaks(t) {
+	for i, r := range secLoadGitleaks(t) {
+		if i%race.Stride(8) != 0 {
+			continue
+		}
 		v := r.Value
 		items = append(items, map[string]any{"note": v, "api_key": v, "password": v, "description": v, "node_id": v,
 			"list": []string{v, v}, "header": map[string]string{"name": "Authorization", "value": v},
@@ -84,7 +88,7 @@ func TestQuietStringsSameReports(t *testing.T) {
 		}
 		t.Fatalf("%d reports with the table, %d without", len(got), len(want))
 	}
-	if len(items) < 500 || len(want) < 1000 || hits != testshared.CorpusAgentCount {
+	if len(items) < 500/race.Stride(8) || len(want) < 1000/race.Stride(8) || hits != testshared.CorpusAgentCount {
 		t.Errorf("%d samples, %d reports, %d flows: the test does not exercise the scan", len(items), len(want), hits)
 	}
 }
