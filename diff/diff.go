@@ -85,6 +85,9 @@ type Change struct {
 	Group []string `json:"group,omitempty"`
 
 	extra []covered // more of the files the change explains (the fallback's)
+	// wordsOf is the two texts of a reworded prompt or description, whose
+	// word diff (Words) is made only when the change is listed (differ.words).
+	wordsOf *[2]string
 }
 
 // Summary counts changes by level.
@@ -108,7 +111,11 @@ type Result struct {
 	Tree    bool          `json:"tree"`
 	Callers []AgentCaller `json:"callers,omitempty"`
 	Changes []Change      `json:"changes"`
-	Summary Summary       `json:"summary"`
+	// Truncated is how many changes the cap (Options.MaxChanges, oastui
+	// diff --max-changes) left out of Changes, the least severe; Summary
+	// counts them.
+	Truncated int     `json:"truncated,omitempty"`
+	Summary   Summary `json:"summary"`
 }
 
 // AgentCaller is one agent of the tree that calls or declares the agent.
@@ -145,6 +152,10 @@ type Options struct {
 	// (BaseLevels()); nil: unknown. A level the change lowers is itself a
 	// breaking change, diff_gate_relaxed (gate.go).
 	BaseLevels map[string]string
+	// MaxChanges caps the changes listed (the most severe first; the rest
+	// are counted in Result.Truncated and the summary, and cost no word
+	// diff); 0 lists them all. The faces pass DefaultMaxChanges unless told.
+	MaxChanges int
 }
 
 // Diff compares two snapshots of one agent. When only one side holds the
@@ -180,15 +191,6 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 	}
 	d.levels(opts.Levels)
 	d.gate(opts) // after the overrides: no diff: level lowers it
-	d.anchor()
-	for i := range d.out {
-		c := &d.out[i]
-		c.Fingerprint = fingerprint(c) // of the values as they are, before masking
-		cleanChange(c)
-		if c.Callers == nil {
-			c.Callers = []Caller{}
-		}
-	}
 	sort.SliceStable(d.out, func(i, j int) bool {
 		a, b := &d.out[i], &d.out[j]
 		if a.Level != b.Level {
@@ -202,10 +204,7 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 		}
 		return false
 	})
-	if d.out != nil {
-		r.Changes = d.out
-	}
-	for _, c := range r.Changes {
+	for _, c := range d.out { // every change counts, listed or not
 		switch c.Level {
 		case Breaking:
 			r.Summary.Breaking++
@@ -214,6 +213,25 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 		default:
 			r.Summary.Info++
 		}
+	}
+	// The cap (budget.go): the most severe MaxChanges are listed; what is
+	// dropped gets no word diff, position anchor, fingerprint or masking.
+	if m := opts.MaxChanges; m > 0 && len(d.out) > m {
+		r.Truncated = len(d.out) - m
+		d.out = slices.Clip(d.out[:m])
+	}
+	d.words()
+	d.anchor()
+	for i := range d.out {
+		c := &d.out[i]
+		c.Fingerprint = fingerprint(c) // of the values as they are, before masking
+		cleanChange(c)
+		if c.Callers == nil {
+			c.Callers = []Caller{}
+		}
+	}
+	if d.out != nil {
+		r.Changes = d.out
 	}
 	r.Tree = opts.Tree
 	for _, ca := range opts.Callers {

@@ -78,3 +78,54 @@ func verdict(r *diff.Result) string {
 	fmt.Fprintf(&b, "%+v callers=%d", r.Summary, len(r.Callers))
 	return b.String()
 }
+
+// TestAgentDiffMaxChanges (issue 35, point 11): agent_diff lists at most
+// maxChanges changes (default diff.DefaultMaxChanges) and says how many it
+// left out; the summary counts them all.
+func TestAgentDiffMaxChanges(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("no git")
+	}
+	repo := t.TempDir()
+	copyTree(t, filepath.Join("..", "testdata", "agents"), filepath.Join(repo, "agents"))
+	git := func(args ...string) {
+		cmd := exec.Command("git", append([]string{"-C", repo}, args...)...)
+		cmd.Env = append(os.Environ(), "GIT_CONFIG_GLOBAL=/dev/null", "GIT_CONFIG_SYSTEM=/dev/null",
+			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@t", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@t")
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	git("init", "-q")
+	git("add", "-A")
+	git("commit", "-q", "-m", "one")
+	rewrite(t, filepath.Join(repo, "agents", "oastui", "leaf-agent", "cinatra", "oas.json"), `"requiresApproval": true`, `"requiresApproval": false`)
+	cs := connect(t, []string{repo}, nil, "")
+	get := func(args map[string]any) (diff.Result, bool, string) {
+		res, js := callTool(t, cs, "agent_diff", args)
+		var r diff.Result
+		sc, _ := json.Marshal(res.StructuredContent)
+		if !res.IsError {
+			if err := json.Unmarshal(sc, &r); err != nil {
+				t.Fatalf("%v\n%.2000s", err, js)
+			}
+		}
+		return r, res.IsError, js
+	}
+	all, isErr, js := get(map[string]any{"path": "agents/oastui/leaf-agent", "maxChanges": 0})
+	if isErr || len(all.Changes) < 2 || all.Truncated != 0 {
+		t.Fatalf("maxChanges 0:\n%.2000s", js)
+	}
+	def, _, _ := get(map[string]any{"path": "agents/oastui/leaf-agent"})
+	if len(def.Changes) != min(len(all.Changes), diff.DefaultMaxChanges) {
+		t.Errorf("default: %d changes of %d", len(def.Changes), len(all.Changes))
+	}
+	one, isErr, js := get(map[string]any{"path": "agents/oastui/leaf-agent", "maxChanges": 1})
+	if isErr || len(one.Changes) != 1 || one.Truncated != len(all.Changes)-1 || one.Summary != all.Summary ||
+		one.Changes[0].Fingerprint != all.Changes[0].Fingerprint {
+		t.Errorf("maxChanges 1:\n%.2000s", js)
+	}
+	if _, isErr, js := get(map[string]any{"path": "agents/oastui/leaf-agent", "maxChanges": -1}); !isErr || !strings.Contains(js, "maxChanges") {
+		t.Errorf("maxChanges -1:\n%.2000s", js)
+	}
+}

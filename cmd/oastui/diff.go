@@ -22,6 +22,7 @@ func init() { subcommands = append(subcommands, newDiffCmd) }
 type diffFlags struct {
 	format, failOn, color, config string
 	checks, noIndex               bool
+	maxChanges                    int
 }
 
 func newDiffCmd() *cobra.Command {
@@ -64,6 +65,7 @@ errors (an unknown or missing revision, a shallow clone lacking it), 3 internal 
 	f.StringVar(&fl.color, "color", "auto", "colour text output: auto, always or never")
 	f.StringVar(&fl.config, "config", "", "config file (default: .oastui.yaml found upward from the first PATH)")
 	f.BoolVar(&fl.checks, "checks", false, "list every check with its level and doc, and exit")
+	f.IntVar(&fl.maxChanges, "max-changes", diff.DefaultMaxChanges, "list at most this many changes of each agent, the most severe first (the rest are counted: \"truncated\" in the JSON); 0 lists them all")
 	f.BoolVar(&fl.noIndex, "no-index", false, "compare two paths on disk (the default for two paths outside a git work tree)")
 	mustRegister(cmd, "format", completeValues("text", "json", "markdown", "github"))
 	mustRegister(cmd, "fail-on", completeValues("breaking", "warn", "info", "none"))
@@ -99,6 +101,9 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 	}
 	if err := checkColorFlag(fl.color); err != nil {
 		return err
+	}
+	if fl.maxChanges < 0 {
+		return usageErrorf("diff: --max-changes must be 0 (all) or more (got %d)", fl.maxChanges)
 	}
 	dash := cmd.ArgsLenAtDash()
 	oldSide, newSide, paths, err := parseDiffArgs(args, dash, fl.noIndex)
@@ -147,7 +152,7 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 	indexes := map[string]*diff.CallerIndex{} // one per tree
 	for _, p := range pairs {
 		r, err := diff.Run(diff.Request{OldPath: p.old, NewPath: p.new, Old: oldSide.g, New: newSide.g,
-			OldLabel: oldSide.label, NewLabel: newSide.label, Config: &cfg, Indexes: indexes})
+			OldLabel: oldSide.label, NewLabel: newSide.label, Config: &cfg, Indexes: indexes, MaxChanges: fl.maxChanges})
 		if err != nil {
 			return usageErrorf("diff: %v", err)
 		}
@@ -158,8 +163,12 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 	}
 	if failOn != "" {
 		for _, r := range results {
-			for _, c := range r.Changes {
-				if c.Level.AtLeast(failOn) {
+			// the summary counts the changes the cap left out too
+			for _, x := range []struct {
+				l diff.Level
+				n int
+			}{{diff.Breaking, r.Summary.Breaking}, {diff.Warn, r.Summary.Warn}, {diff.Info, r.Summary.Info}} {
+				if x.n > 0 && x.l.AtLeast(failOn) {
 					return &exitError{code: exitFindings}
 				}
 			}
