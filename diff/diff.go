@@ -106,6 +106,9 @@ type Result struct {
 	New           Side   `json:"new"`
 	// Headline is the one line a reviewer reads first.
 	Headline string `json:"headline,omitempty"`
+	// Notices say which approval-safety checks the config in force lowers
+	// or turns off, with its reason (SafetyNotices): every face shows them.
+	Notices []string `json:"notices,omitempty"`
 	// Tree says an agents/ tree was searched for callers; Callers are the
 	// agents of it that call or declare this one.
 	Tree    bool          `json:"tree"`

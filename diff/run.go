@@ -121,7 +121,10 @@ func Run(req Request) (*Result, error) {
 		}
 		n = nil
 	}
-	return Diff(o, n, opts), nil
+	r := Diff(o, n, opts)
+	// Computed once here, shown by every face (docs/security.md).
+	r.Notices = SafetyNotices(levels, reasons, cfg.Path)
+	return r, nil
 }
 
 // sideHas says the agent's files exist at path on that side (a package

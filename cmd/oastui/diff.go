@@ -137,11 +137,9 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 	if err := diff.ValidateReasons(levels, reasons); err != nil {
 		return usageErrorf("%s: %v", cfg.Path, err)
 	}
-	for _, n := range diff.SafetyNotices(levels, reasons, cfg.Path) {
-		fmt.Fprintln(cmd.ErrOrStderr(), "oastui:", n)
-	}
 	// diff.Run reads the gate's levels as the old revision had them: a
-	// change that lowers one is itself breaking (diff_gate_relaxed).
+	// change that lowers one is itself breaking (diff_gate_relaxed), and
+	// says which safety checks the config lowers (Result.Notices).
 
 	pairs, err := diffPairs(oldSide, newSide, paths)
 	if err != nil {
@@ -158,7 +156,11 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 		}
 		results = append(results, r)
 	}
-	if err := writeDiff(out, results, fl, base); err != nil {
+	doc := diff.NewDocument(results)
+	for _, n := range doc.Notices() { // every format, on stderr too (the JSON, markdown and github output hold them)
+		fmt.Fprintln(cmd.ErrOrStderr(), "oastui:", n)
+	}
+	if err := writeDiff(out, doc, fl, base); err != nil {
 		return internalErrorf("diff: %v", err)
 	}
 	if failOn != "" {
@@ -386,12 +388,12 @@ func diffPairs(o, n diffSide, paths []string) ([]diffPair, error) {
 	return out, nil
 }
 
-func writeDiff(w io.Writer, results []*diff.Result, fl diffFlags, base string) error {
+func writeDiff(w io.Writer, doc *diff.Document, fl diffFlags, base string) error {
 	f, ok := diff.Formats[fl.format]
 	if !ok {
 		return fmt.Errorf("unknown format %q", fl.format)
 	}
-	return f.Format(w, diff.NewDocument(results), diff.FormatOptions{Base: base, Color: fl.format == "text" && useColor(w, fl.color, os.Environ())})
+	return f.Format(w, doc, diff.FormatOptions{Base: base, Color: fl.format == "text" && useColor(w, fl.color, os.Environ())})
 }
 
 // writeChecks prints every check (text: id, level, area, doc; json; or

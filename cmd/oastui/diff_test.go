@@ -349,6 +349,16 @@ func TestDiffGateCannotRelaxItself(t *testing.T) {
 	if code != exitClean || strings.Contains(out, "diff_gate_relaxed") || !strings.Contains(errs, "notice:") {
 		t.Errorf("committed config: exit %d\n%s%s", code, out, errs)
 	}
+	// Every format holds the notice too, once (issue 35, point 3).
+	for _, f := range []string{"json", "markdown", "github"} {
+		_, out, errs = runIn(t, repo, "diff", "HEAD", "--format", f, "--", rel)
+		if n := strings.ReplaceAll(out, `\_`, "_"); strings.Count(n, "approval-safety check diff_approval_removed is set to off") != 1 || strings.Count(errs, "notice:") != 1 {
+			t.Errorf("--format %s: no notice, or more than one:\n%s%s", f, out, errs)
+		}
+		if f == "json" {
+			validateDiffJSON(t, []byte(out))
+		}
+	}
 }
 
 // TestDiffMaxChanges (issue 35, point 11): --max-changes caps the changes
