@@ -35,6 +35,8 @@ type Pos struct {
 	Line    int    `json:"line,omitempty"`
 	Column  int    `json:"column,omitempty"`
 	Pointer string `json:"pointer,omitempty"`
+
+	doc *compile.Doc // Line and Column are still to find in it (pos)
 }
 
 // Word is one piece of a word diff: Op "=" kept, "-" removed, "+" added.
@@ -227,6 +229,9 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 	d.anchor()
 	for i := range d.out {
 		c := &d.out[i]
+		for _, p := range []*Pos{c.Old, c.New, c.Anchor} {
+			p.resolve()
+		}
 		c.Fingerprint = fingerprint(c) // of the values as they are, before masking
 		cleanChange(c)
 		if c.Callers == nil {
@@ -441,16 +446,25 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-// pos is where pointer ptr of doc is.
+// pos is where pointer ptr of doc is. Its line and column are found when
+// the change is listed (resolve): a change the cap leaves out costs none.
 func pos(doc *compile.Doc, ptr string) *Pos {
 	if doc == nil {
 		return nil
 	}
 	p := &Pos{File: doc.Path, Pointer: ptr}
 	if doc.Root != nil {
-		p.Line, p.Column = doc.PointerPosition(ptr)
+		p.doc = doc
 	}
 	return p
+}
+
+// resolve sets p's line and column from the document pos named.
+func (p *Pos) resolve() {
+	if p != nil && p.doc != nil {
+		p.Line, p.Column = p.doc.PointerPosition(p.Pointer)
+		p.doc = nil
+	}
 }
 
 func trimFlow(subject string) string { return strings.TrimPrefix(subject, "/") }
