@@ -30,6 +30,8 @@ import (
 //   - renamed: a flow of -nodes FlowNodes (default 33,000), every node
 //     renamed.
 //
+// -placeholders 0 or -nodes 0 skips that input.
+//
 // It prints each command's wall time, CPU time (user+system), peak RSS and
 // output bytes, and the diff's CPU ÷ the lint's, paired by run (target
 // ≤ 2.5× for the renamed flow). With -base, that binary's diff is timed too
@@ -65,6 +67,9 @@ func runDiffCost(runs, placeholders, nodes int) error {
 			}, false},
 	}
 	for k, in := range inputs {
+		if (k == 0 && placeholders < 1) || (k == 1 && nodes < 1) {
+			continue // -placeholders 0 or -nodes 0: that input is skipped
+		}
 		repo := filepath.Join(tmp, fmt.Sprintf("repo%d", k))
 		agent := filepath.Join("agents", "acme", "big")
 		if err := commitSides(repo, agent, in.old(), in.new()); err != nil {

@@ -53,8 +53,8 @@ func main() {
 	flag.StringVar(&profiles.cpu, "cpuprofile", "", "write a CPU profile of each measured run to this file")
 	flag.StringVar(&profiles.mem, "memprofile", "", "write an allocation profile of each measured run to this file")
 	diffCost := flag.Bool("diffcost", false, "instead: time oastui diff --format json (and MCP agent_diff) on the hostile changes of issue 35 (renamed placeholders, a renamed large flow), next to lint, paired")
-	placeholders := flag.Int("placeholders", 100000, "-diffcost: placeholders renamed in one prompt")
-	nodes := flag.Int("nodes", 33000, "-diffcost: nodes of the renamed flow")
+	placeholders := flag.Int("placeholders", 100000, "-diffcost: placeholders renamed in one prompt (0: skip that input)")
+	nodes := flag.Int("nodes", 33000, "-diffcost: nodes of the renamed flow (0: skip that input)")
 	promptsMode := flag.Bool("prompts", false, "instead: time the prompt report (issue 16) of every corpus agent in this process, first (every chunk counted anew) and warm")
 	flag.Parse()
 	if *promptsMode {

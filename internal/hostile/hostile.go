@@ -122,11 +122,12 @@ func PlaceholderFlow(n int, prefix string) []byte {
 	prompt, _ := json.Marshal(p.String()) // a JSON string of plain ASCII: cannot fail
 	var b strings.Builder
 	b.WriteString(`{"agentspec_version":"26.1.0","component_type":"Flow","id":"ph","name":"Placeholders","metadata":{"cinatra":{"type":"flow"}},"inputs":[],"outputs":[],"start_node":{"$component_ref":"start"},`)
-	b.WriteString(`"nodes":[{"component_type":"StartNode","id":"start","name":"start","inputs":[],"outputs":[]},`)
-	b.WriteString(`{"component_type":"LlmNode","id":"llm","name":"llm","inputs":[],"outputs":[],"prompt_template":`)
-	b.Write(prompt)
-	b.WriteString(`},{"component_type":"EndNode","id":"end","name":"end","inputs":[],"outputs":[]}],`)
+	b.WriteString(`"nodes":[{"$component_ref":"start"},{"$component_ref":"llm"},{"$component_ref":"end"}],`)
 	b.WriteString(`"control_flow_connections":[{"component_type":"ControlFlowEdge","id":"e0","name":"e0","from_node":{"$component_ref":"start"},"to_node":{"$component_ref":"llm"}},`)
-	b.WriteString(`{"component_type":"ControlFlowEdge","id":"e1","name":"e1","from_node":{"$component_ref":"llm"},"to_node":{"$component_ref":"end"}}],"data_flow_connections":[]}`)
+	b.WriteString(`{"component_type":"ControlFlowEdge","id":"e1","name":"e1","from_node":{"$component_ref":"llm"},"to_node":{"$component_ref":"end"}}],"data_flow_connections":[],`)
+	b.WriteString(`"$referenced_components":{"start":{"component_type":"StartNode","id":"start","name":"start","inputs":[],"outputs":[]},`)
+	b.WriteString(`"llm":{"component_type":"LlmNode","id":"llm","name":"llm","inputs":[],"outputs":[],"prompt_template":`)
+	b.Write(prompt)
+	b.WriteString(`},"end":{"component_type":"EndNode","id":"end","name":"end","inputs":[],"outputs":[]}}}`)
 	return []byte(b.String())
 }
