@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -32,6 +33,21 @@ func (d *differ) prompts() {
 				c.wordsOf = &[2]string{at, bt}
 			}
 			op, np := placeholders(a), placeholders(b)
+			// One room for all the placeholder changes: a prompt renaming
+			// 100,000 placeholders adds 200,000 changes, which growing the
+			// list by doubling would copy many times over.
+			k := 0
+			for ph := range np {
+				if !op[ph] {
+					k++
+				}
+			}
+			for ph := range op {
+				if !np[ph] {
+					k++
+				}
+			}
+			d.out = slices.Grow(d.out, k)
 			for _, ph := range sortedKeys(np) {
 				if !op[ph] {
 					c := d.add(CheckPromptPlaceholderAdded, subj+" "+field+" {{"+ph+"}}", id, "", ph,
