@@ -191,7 +191,7 @@ func bigFlow(t *testing.T, n int) string {
 }
 
 // TestPolicyCostBudget: a triple comprehension over a 2,000-node flow
-// (8·10⁹ steps) is stopped by its cost budget within seconds and reported
+// (8·10⁹ steps) is stopped by its cost budget (2M steps) and reported
 // as policy_failed naming the policy, at the policy's severity; a policy
 // after it still runs.
 func TestPolicyCostBudget(t *testing.T) {
@@ -216,9 +216,12 @@ func TestPolicyCostBudget(t *testing.T) {
 	// One review serves both checks (each review spends the whole budget,
 	// the most of this test under -race).
 	fs := Run(a, Options{Config: cfg}).Findings
-	if d := time.Since(start); d > 20*time.Second {
-		t.Errorf("the cost budget took %v to stop the policy", d)
-	}
+	// The budget is a count of evaluation steps, not a time: the findings
+	// below prove it stopped the policy (unstopped, the 8·10⁹ steps would
+	// run into the test binary's timeout). The time is logged only; a
+	// bound in seconds failed on the shared 2-core machine under load
+	// (22 s with other jobs running) without anything being wrong.
+	t.Logf("the cost budget stopped the policy after %v", time.Since(start))
 	var got []string
 	for _, f := range fs {
 		if cfg.Policy(f.Code) != nil || f.Code == RulePolicyFailed.Code {
