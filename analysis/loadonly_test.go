@@ -62,3 +62,23 @@ func TestLoadThenRun(t *testing.T) {
 		t.Errorf("a missing agent: %v %+v", s.LoadErr, s.Review.Findings)
 	}
 }
+
+// Options.Stop stops the review between its checks: the snapshot says so
+// (its review is partial); a Stop that never says stop changes nothing.
+func TestRunStop(t *testing.T) {
+	dir := fixture("orchestrator-agent")
+	full := Run(dir, Options{})
+	asked := 0
+	never := Run(dir, Options{Stop: func() bool { asked++; return false }})
+	if never.Stopped || len(never.Review.Findings) != len(full.Review.Findings) || asked < 10 {
+		t.Fatalf("never stopping: stopped %v, %d findings (want %d), asked %d times", never.Stopped, len(never.Review.Findings), len(full.Review.Findings), asked)
+	}
+	calls := 0
+	stopped := Run(dir, Options{Stop: func() bool { calls++; return calls > 3 }, Stages: Everything})
+	if !stopped.Stopped || calls > 5 {
+		t.Fatalf("stopped %v after %d questions", stopped.Stopped, calls)
+	}
+	if stopped.Flows != nil || stopped.Slots != nil {
+		t.Error("the stages after the review ran on a stopped one")
+	}
+}

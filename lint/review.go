@@ -50,6 +50,10 @@ type Options struct {
 	// overrides and ignores, and runs no check of the flow: the language
 	// server's fast first answer on a large buffer (analysis.Load).
 	LoadOnly bool
+	// Stop, when set, is asked between the checks: once it says true the
+	// review stops there, partial (the caller knows it asked, and shows
+	// nothing of it: analysis.Snapshot.Stopped).
+	Stop func() bool
 }
 
 // Review is the result of reviewing one agent: findings sorted and
@@ -81,6 +85,9 @@ func Run(a *compile.Agent, opts Options) Review {
 	p.found = append(p.found, a.Findings...)
 	if a.Flow != nil && a.Flow.Root != nil && !opts.LoadOnly {
 		for _, c := range checks {
+			if opts.Stop != nil && opts.Stop() {
+				break
+			}
 			if c.runsIn(a.Profile) {
 				p.names = c.nameKeys()
 				c.Run(p)
