@@ -403,3 +403,89 @@ func TestStaleReviewNotPublished(t *testing.T) {
 		t.Errorf("the last publication (%d) is not the review of the newest text (%d)", len(a), len(b))
 	}
 }
+
+// response waits for the response to request id (other messages are
+// skipped) and returns its body.
+func (c *stdioClient) response(id int) []byte {
+	want := fmt.Sprintf(`"id":%d`, id)
+	for {
+		body := c.next()
+		if bytes.Contains(body, []byte(want)) && !bytes.Contains(body, []byte(`"method"`)) {
+			return body
+		}
+	}
+}
+
+// BenchmarkWorkspaceFolders (issue 35, point 14), driven over stdio, with
+// 100,000 workspace folders (/…/ws/0 … /…/ws/99999, which do not exist,
+// and the folder holding an agent): remove is a didChangeWorkspaceFolders
+// removing the 100,000, timed to the answer of the request after it;
+// codeAction-changed is a code action right after a folder change (the
+// folders are resolved again), codeAction a code action with the folders
+// unchanged. Targets: each under a second.
+//
+//	go test ./lsp -run '^$' -bench WorkspaceFolders -benchtime 5x
+func BenchmarkWorkspaceFolders(b *testing.B) {
+	const n = 100_000
+	path, src := exampleAgent(b)
+	tree := filepath.Dir(filepath.Dir(filepath.Dir(filepath.Dir(path))))
+	broken := strings.Replace(string(src), `"packageVersion": "0.1.0"`, `"packageVersion": "9.9.9"`, 1)
+	many := foldersEvent(filepath.Join(b.TempDir(), "ws"), n, true).Event.Added
+	start := func(b *testing.B) (*stdioClient, string) {
+		c := startStdio(b, Options{Debounce: -1}, nil)
+		c.write(req(0, "initialize", map[string]any{"capabilities": map[string]any{}, "workspaceFolders": append([]protocol.WorkspaceFolder{{URI: string(uriOf(tree)), Name: "t"}}, many...)}))
+		c.response(0)
+		u := string(uriOf(path))
+		c.write(note("textDocument/didOpen", map[string]any{"textDocument": map[string]any{"uri": u, "version": 1, "text": broken}}))
+		c.published(u, false)
+		return c, u
+	}
+	codeAction := func(c *stdioClient, u string, id int) {
+		c.write(req(id, "textDocument/codeAction", map[string]any{"textDocument": map[string]any{"uri": u},
+			"range": map[string]any{"start": pos(0, 0), "end": pos(100000, 0)}, "context": map[string]any{"diagnostics": []any{}}}))
+		if body := c.response(id); !bytes.Contains(body, []byte(`"edit"`)) {
+			b.Fatalf("no quick fix inside the workspace: %.300s", body)
+		}
+	}
+	b.Run("remove", func(b *testing.B) {
+		removal := note("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{"added": []any{}, "removed": many}})
+		var cpu time.Duration
+		for i := 0; i < b.N; i++ {
+			b.StopTimer()
+			c, _ := start(b)
+			b.StartTimer()
+			cpu0 := cpuTime()
+			c.write(removal)
+			c.write(req(1, "textDocument/documentSymbol", map[string]any{"textDocument": map[string]any{"uri": "file:///nowhere.json"}}))
+			c.response(1)
+			cpu += cpuTime() - cpu0
+			b.StopTimer()
+			c.close()
+			b.StartTimer()
+		}
+		b.ReportMetric(float64(cpu.Milliseconds())/float64(b.N), "cpu-ms/op")
+	})
+	b.Run("codeAction-changed", func(b *testing.B) {
+		c, u := start(b)
+		one := []any{map[string]any{"uri": uriOf(b.TempDir()), "name": "x"}}
+		cpu0 := cpuTime()
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			ev := map[string]any{"added": one, "removed": []any{}}
+			if i%2 == 1 {
+				ev = map[string]any{"added": []any{}, "removed": one}
+			}
+			c.write(note("workspace/didChangeWorkspaceFolders", map[string]any{"event": ev}))
+			codeAction(c, u, i+1)
+		}
+		b.ReportMetric(float64((cpuTime()-cpu0).Milliseconds())/float64(b.N), "cpu-ms/op")
+	})
+	b.Run("codeAction", func(b *testing.B) {
+		c, u := start(b)
+		codeAction(c, u, 1)
+		b.ResetTimer()
+		for i := 0; i < b.N; i++ {
+			codeAction(c, u, i+2)
+		}
+	})
+}
