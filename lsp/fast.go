@@ -48,8 +48,8 @@ func (s *Server) carrierLocked(flow string) *carrier {
 
 // publishFast publishes the first answer of review fr (the loading
 // findings) for the flow buffer, with c's carried findings when the flow
-// still parses.
-func (s *Server) publishFast(flow string, fr *result, c *carrier) {
+// still parses — unless a newer change made it stale (gen moved).
+func (s *Server) publishFast(flow string, fr *result, c *carrier, gen uint64) {
 	ds := fr.diags[flow]
 	old, now := c.prev.text(flow), fr.text(flow)
 	// a flow that does not parse any more has no finding of its checks
@@ -72,6 +72,11 @@ func (s *Server) publishFast(flow string, fr *result, c *carrier) {
 			pd.d.Range = now.rangeOf(ns, ne)
 			ds = append(ds, pd)
 		}
+	}
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	if s.stale(flow, gen) {
+		return
 	}
 	s.publish(fr, flow, ds)
 }

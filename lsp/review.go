@@ -28,6 +28,7 @@ type result struct {
 	diags    map[string][]protoDiag
 	index    *locate.Index // built on demand
 	seq      int           // the flow buffer's edit count when reviewed (document.seq), -1: not open
+	gen      uint64        // the flow's review generation it began at (Server.gen)
 	once     sync.Once
 	textMu   sync.Mutex
 }
@@ -239,12 +240,20 @@ func (s *Server) freshLocked(r *result) bool {
 // new text (its syntax and structure) with the previous review's other
 // findings carried to their new places, published at once; then the whole
 // review. A newer change of any buffer arriving meanwhile makes it stale:
-// it stops before the whole review, or keeps its result unpublished — the
-// newest version's review publishes, and nothing older is published after
-// it.
+// it stops before the whole review, or between two of its checks, or
+// keeps its result unpublished — the newest version's review publishes,
+// and nothing older is published after it (publications are made under
+// pubMu, each checking it is not stale). The whole review of a large
+// buffer runs without runMu: the next change's first answer need not wait
+// for the check a stale review is finishing.
 func (s *Server) review(flow string, background bool) *result {
 	s.runMu.Lock()
-	defer s.runMu.Unlock()
+	running := true
+	defer func() {
+		if running {
+			s.runMu.Unlock()
+		}
+	}()
 	s.mu.Lock()
 	overlay := s.overlayLocked()
 	versions := map[string]int32{}
@@ -278,7 +287,7 @@ func (s *Server) review(flow string, background bool) *result {
 		first := analysis.Load(target, opts)
 		fr := s.newResult(flow, first, overlay, versions, nil)
 		fr.diags = s.diagnostics(fr)
-		s.publishFast(flow, fr, carry)
+		s.publishFast(flow, fr, carry, gen)
 		if s.hookFast != nil {
 			s.hookFast(flow)
 		}
@@ -287,6 +296,8 @@ func (s *Server) review(flow string, background bool) *result {
 		}
 		opts.Agent, opts.Config = first.Agent, &first.Config
 		texts = fr.texts // the line tables of the same texts, made once
+		s.runMu.Unlock()
+		running = false
 	}
 	if background {
 		opts.Stop = stale
@@ -299,15 +310,19 @@ func (s *Server) review(flow string, background bool) *result {
 		s.logf("config %s: %v (the defaults apply)", snap.Config.Path, snap.Config.Err)
 	}
 	r := s.newResult(flow, snap, overlay, versions, texts)
-	r.seq = seq
+	r.seq, r.gen = seq, gen
 	r.diags = s.diagnostics(r)
 
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
 	s.mu.Lock()
 	if s.shutdown {
 		s.mu.Unlock()
 		return r
 	}
-	s.results[flow] = r
+	if cur := s.results[flow]; cur == nil || cur.gen <= gen { // never an older one over a newer
+		s.results[flow] = r
+	}
 	if background && s.gen[flow] != gen {
 		// stale: a newer change is queued, whose review publishes (this
 		// one is kept: requests and the next fast answer may use it)

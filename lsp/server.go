@@ -75,7 +75,8 @@ type Server struct {
 	folders     []string        // the workspace: edits name no file outside it (workspace.go)
 	realRoots   map[string]bool // folders with symlinks resolved; nil: not yet (rootSet)
 
-	runMu sync.Mutex // one review at a time
+	runMu sync.Mutex // one review at a time (a large buffer's whole review runs beside the next one's first answer: fast.go)
+	pubMu sync.Mutex // one review's publications at a time, each checking that it is not stale
 
 	fastBytes int // flow buffers this large are answered in two steps (fast.go)
 
