@@ -62,6 +62,11 @@ type Options struct {
 	// filled in with the agent's child look-up when nil).
 	DryRun dryrun.Options
 
+	// Stop, when set, is asked between the review's checks (a language
+	// server's review of a buffer changed since): once it says true, Run
+	// returns as soon as the check at hand ends, its Snapshot Stopped.
+	Stop func() bool
+
 	// Agent is the agent at path already loaded with Load, by a caller
 	// that had to load it to decide what path is (the TUI's entry): Run
 	// analyses it instead of loading it a second time. nil: Run loads path.
@@ -102,6 +107,10 @@ type Snapshot struct {
 	Slots []SlotReport // the context slots with their wiring (StageSlots)
 	// SlotProblem says why the slots could not be read ("" when they could).
 	SlotProblem string
+
+	// Stopped says Options.Stop stopped the review: it is partial, and no
+	// face may show it.
+	Stopped bool
 
 	Started time.Time     // when the analysis started
 	Took    time.Duration // how long it took
@@ -164,7 +173,11 @@ func Run(path string, opts Options) (s *Snapshot) {
 		// where the team set a budget (no budget, no check, no tokenizer)
 		budget = prompts.Build(prompts.Input{Agent: a, BudgetOnly: true, Budget: s.Config.Config.Budget})
 	}
-	s.Review = lint.Run(a, lint.Options{Mode: s.Mode, Config: s.Config.Config, DryRun: s.DryRun, Prompts: budget})
+	s.Review = lint.Run(a, lint.Options{Mode: s.Mode, Config: s.Config.Config, DryRun: s.DryRun, Prompts: budget, Stop: opts.Stop})
+	if opts.Stop != nil && opts.Stop() {
+		s.Stopped = true
+		return s
+	}
 	if !s.Parsed() {
 		return s
 	}

@@ -248,11 +248,18 @@ func parse(src []byte) (*Node, []DuplicateKey, *SyntaxError) { return parseInto(
 // parseInto is parse with its nodes, members and items carved from blocks
 // (nil: allocated).
 func parseInto(src []byte, blocks *Blocks) (*Node, []DuplicateKey, *SyntaxError) {
+	return parseWith(src, blocks, true)
+}
+
+// parseWith is parseInto; with fast, the document is first read by the
+// parser's own scanner (jsonfast.go), and by jsontext's decoder only when
+// the scanner meets something it does not accept (the decoder then says
+// what is wrong, and where). Without fast, the decoder reads it.
+func parseWith(src []byte, blocks *Blocks, fast bool) (*Node, []DuplicateKey, *SyntaxError) {
 	if len(src) > MaxFileBytes {
 		return nil, nil, tooLarge(len(src))
 	}
-	// A bytes.Buffer is parsed in place: the decoder copies nothing.
-	p := parser{src: src, dec: jsontext.NewDecoder(bytes.NewBuffer(src), jsontext.AllowDuplicateNames(true)), blocks: blocks}
+	p := parser{src: src, blocks: blocks}
 	if blocks != nil {
 		p.slab = blocks.nodes.rest
 		defer func() { blocks.nodes.rest = p.slab }()
@@ -260,6 +267,19 @@ func parseInto(src []byte, blocks *Blocks) (*Node, []DuplicateKey, *SyntaxError)
 	sc := scratchPool.Get().(*scratch)
 	p.strs, p.members, p.items = sc.strs, sc.members, sc.items
 	defer p.release(sc)
+	if fast {
+		if root, ok := p.fast(); ok {
+			sort.Slice(p.dups, func(i, j int) bool { return p.dups[i].Offset < p.dups[j].Offset })
+			return root, p.dups, nil
+		}
+		// What the scanner built is dropped; the decoder parses into
+		// fresh nodes (the ones carved so far are not zero any more).
+		clear(p.members)
+		clear(p.items)
+		p.members, p.items, p.dups = p.members[:0], p.items[:0], nil
+	}
+	// A bytes.Buffer is parsed in place: the decoder copies nothing.
+	p.dec = jsontext.NewDecoder(bytes.NewBuffer(src), jsontext.AllowDuplicateNames(true))
 	root, err := p.value(0)
 	if err != nil {
 		return nil, nil, p.syntaxError(err)
@@ -279,8 +299,10 @@ func isEOF(err error) bool { return err != nil && err.Error() == "EOF" }
 
 type parser struct {
 	src  []byte
-	dec  *jsontext.Decoder
-	slab []Node // nodes are carved from blocks sized to the input left (slabSize)
+	dec  *jsontext.Decoder // nil while the scanner reads (pos)
+	pos  int               // the scanner's offset
+	unq  []byte            // the scanner's buffer for unescaping a string
+	slab []Node            // nodes are carved from blocks sized to the input left (slabSize)
 
 	// The members of objects and the items of arrays are carved from
 	// blocks too (keepMembers, keepItems): one allocation per block
@@ -357,28 +379,34 @@ func (p *parser) text(tok jsontext.Token, off int, intern bool) string {
 	if off >= 0 && end <= len(p.src) && end-off >= 2 && p.src[off] == '"' && p.src[end-1] == '"' {
 		raw := p.src[off+1 : end-1]
 		if bytes.IndexByte(raw, '\\') < 0 {
-			if !intern || p.strs == nil {
-				return string(raw) // one copy, where the token would unquote into a buffer first
-			}
-			if len(raw) == 0 {
-				return ""
-			}
-			slot := &p.recent[recentSlot(raw)]
-			if *slot == string(raw) {
-				return *slot
-			}
-			s, ok := p.strs[string(raw)]
-			if !ok {
-				s = string(raw)
-				if len(p.strs) < internCap { // a file of distinct ids does not grow the map without end
-					p.strs[s] = s
-				}
-			}
-			*slot = s
-			return s
+			return p.str(raw, intern)
 		}
 	}
 	return tok.String()
+}
+
+// str is the string of raw, the bytes of a string token without escapes
+// between its quotes: interned when intern is set.
+func (p *parser) str(raw []byte, intern bool) string {
+	if !intern || p.strs == nil {
+		return string(raw) // one copy, where the token would unquote into a buffer first
+	}
+	if len(raw) == 0 {
+		return ""
+	}
+	slot := &p.recent[recentSlot(raw)]
+	if *slot == string(raw) {
+		return *slot
+	}
+	s, ok := p.strs[string(raw)]
+	if !ok {
+		s = string(raw)
+		if len(p.strs) < internCap { // a file of distinct ids does not grow the map without end
+			p.strs[s] = s
+		}
+	}
+	*slot = s
+	return s
 }
 
 func (p *parser) newNode() *Node {
@@ -386,7 +414,7 @@ func (p *parser) newNode() *Node {
 		if p.blocks != nil {
 			p.slab = p.blocks.nodes.next(nodeBlock)
 		} else {
-			p.slab = make([]Node, slabSize(len(p.src)-int(p.dec.InputOffset())))
+			p.slab = make([]Node, slabSize(p.rest()))
 		}
 	}
 	n := &p.slab[0]
@@ -414,7 +442,12 @@ func (p *parser) keepItems(items []*Node) []*Node {
 }
 
 // rest is the number of input bytes not yet read.
-func (p *parser) rest() int { return len(p.src) - int(p.dec.InputOffset()) }
+func (p *parser) rest() int {
+	if p.dec == nil {
+		return len(p.src) - p.pos
+	}
+	return len(p.src) - int(p.dec.InputOffset())
+}
 
 // keep copies s into a slice of its exact length (its capacity is its
 // length, so a later append — a tree edited by hand — copies instead of

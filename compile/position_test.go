@@ -5,6 +5,8 @@ import (
 	"strconv"
 	"testing"
 	"unicode/utf8"
+
+	"github.com/oastui/oastui/internal/race"
 )
 
 // naivePosition is the definition Position must keep: count characters
@@ -57,7 +59,9 @@ func TestPositionIndexMatchesCount(t *testing.T) {
 			src = append(src, p...)
 		}
 		d := &Doc{Src: src}
-		for q := 0; q < 300; q++ {
+		// 75 offsets a trial under -race (the naive scans are byte loops,
+		// several times slower there); 300 without it.
+		for q := 0; q < 300/race.Stride(4); q++ {
 			off := r.Intn(len(src) + 1)
 			gl, gc := d.Position(off)
 			wl, wc := naivePosition(src, off)
@@ -105,7 +109,9 @@ func TestGetLargeObjectLastWins(t *testing.T) {
 // key is repeated records each repetition against its first occurrence,
 // without a scan per duplicate (that was quadratic: minutes on this input).
 func TestManyDuplicateKeysLinear(t *testing.T) {
-	const n = 100000
+	// A fifth of the keys under -race (one goroutine's parse, several
+	// times slower there); the pass without -race parses all 100,000.
+	n := 100000 / race.Stride(5)
 	src := []byte("{")
 	for r := 0; r < 2; r++ {
 		for i := 0; i < n; i++ {
@@ -122,7 +128,7 @@ func TestManyDuplicateKeysLinear(t *testing.T) {
 	if d.Root == nil || len(d.Duplicates) != n {
 		t.Fatalf("%d duplicates, want %d (%v)", len(d.Duplicates), n, d.Err)
 	}
-	if k := d.Duplicates[n-1]; k.Key != "k99999" || k.First != d.Root.Members[n-1].KeyOffset || k.Offset != d.Root.Members[2*n-1].KeyOffset {
+	if k := d.Duplicates[n-1]; k.Key != "k"+strconv.Itoa(n-1) || k.First != d.Root.Members[n-1].KeyOffset || k.Offset != d.Root.Members[2*n-1].KeyOffset {
 		t.Fatalf("last duplicate %+v", k)
 	}
 }

@@ -12,9 +12,15 @@ import (
 //     (wordCellsEach), and so is their sum over a result (wordCellsTotal);
 //     past it a reworded text is shown as one removal and one addition
 //     after the common prefix and suffix, which is linear;
+//   - a result lists at most Options.MaxChanges changes (the faces:
+//     DefaultMaxChanges, oastui diff --max-changes N, 0 for all), the most
+//     severe first; the rest are counted (Result.Truncated, the summary)
+//     and cost no word diff, masking or fingerprint, so the JSON and MCP
+//     agent_diff stay bounded however many placeholders a change renames;
 //   - the faces meant for people (text, markdown, github) show at most
 //     MaxShown changes of an agent, then "N more changes (--format json
-//     lists them all)".
+//     lists them all)" (or "--format json --max-changes 0" when the result
+//     itself was capped).
 
 const (
 	wordCellsEach  = 4_000_000
@@ -22,6 +28,9 @@ const (
 	// MaxShown is how many changes of one agent the text, markdown and
 	// github formats show.
 	MaxShown = 200
+	// DefaultMaxChanges is how many changes of one agent a face lists
+	// unless told otherwise (--max-changes, agent_diff's maxChanges).
+	DefaultMaxChanges = 1000
 )
 
 // budget is what is left of a result's word-diff cells.
@@ -45,10 +54,22 @@ func (b *budget) take(n int) bool {
 // for the rest ("" when all are shown).
 func shownChanges(r *Result) ([]Change, string) {
 	if len(r.Changes) <= MaxShown {
-		return r.Changes, ""
+		return r.Changes, moreText(r, 0)
 	}
-	more := len(r.Changes) - MaxShown
-	return r.Changes[:MaxShown], fmt.Sprintf("%d more changes (--format json lists them all)", more)
+	return r.Changes[:MaxShown], moreText(r, len(r.Changes)-MaxShown)
+}
+
+// moreText is the note for more changes not shown (of r's list) and those
+// the cap left out of it ("" when none).
+func moreText(r *Result, more int) string {
+	more += r.Truncated
+	switch {
+	case more == 0:
+		return ""
+	case r.Truncated > 0:
+		return fmt.Sprintf("%d more changes (--format json --max-changes 0 lists them all)", more)
+	}
+	return fmt.Sprintf("%d more changes (--format json lists them all)", more)
 }
 
 // shownRows is the rows (format.go: the package.json changes folded) a
@@ -57,13 +78,13 @@ func shownChanges(r *Result) ([]Change, string) {
 func shownRows(r *Result) ([]row, string) {
 	rs := rows(r)
 	if len(rs) <= MaxShown {
-		return rs, ""
+		return rs, moreText(r, 0)
 	}
 	more := 0
 	for _, rw := range rs[MaxShown:] {
 		more += max(len(rw.fold), 1)
 	}
-	return rs[:MaxShown], fmt.Sprintf("%d more changes (--format json lists them all)", more)
+	return rs[:MaxShown], moreText(r, more)
 }
 
 // moreNote is the note as a line of the text format.

@@ -2,6 +2,8 @@ package diff
 
 import (
 	"bytes"
+	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -79,6 +81,57 @@ func TestShownCapped(t *testing.T) {
 		}
 		if got := strings.Count(b.String(), "diff_node_renamed"); got > MaxShown {
 			t.Errorf("%s shows %d changes", name, got)
+		}
+	}
+}
+
+// TestMaxChanges (issue 35, point 11): a change renaming many placeholders
+// lists at most MaxChanges changes, the most severe first and in the order
+// of the whole list; the rest are counted (Truncated, the summary), and the
+// faces for people say how to list them all.
+func TestMaxChanges(t *testing.T) {
+	const n = 400
+	o, nw := hostilePair(t, hostile.PlaceholderFlow(n, "a"), hostile.PlaceholderFlow(n, "b"))
+	all := Diff(o, nw, Options{})
+	if len(all.Changes) < 2*n || all.Truncated != 0 {
+		t.Fatalf("uncapped: %d changes, truncated %d", len(all.Changes), all.Truncated)
+	}
+	const limit = 50
+	r := Diff(o, nw, Options{MaxChanges: limit})
+	if len(r.Changes) != limit || r.Truncated != len(all.Changes)-limit {
+		t.Fatalf("capped at %d: %d changes, truncated %d (of %d)", limit, len(r.Changes), r.Truncated, len(all.Changes))
+	}
+	if r.Summary != all.Summary {
+		t.Errorf("summary %+v, want every change counted %+v", r.Summary, all.Summary)
+	}
+	for i, c := range r.Changes {
+		a := all.Changes[i]
+		if c.Fingerprint != a.Fingerprint || c.Message != a.Message || len(c.Words) != len(a.Words) {
+			t.Fatalf("change %d: %s %q, uncapped %s %q", i, c.Fingerprint, c.Message, a.Fingerprint, a.Message)
+		}
+	}
+	js, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if want := fmt.Sprintf(`"truncated":%d`, r.Truncated); !strings.Contains(string(js), want) {
+		t.Errorf("JSON lacks %s", want)
+	}
+	if js, _ := json.Marshal(all); strings.Contains(string(js), `"truncated"`) {
+		t.Error("an uncapped result says truncated")
+	}
+	want := fmt.Sprintf("%d more changes (--format json --max-changes 0 lists them all)", len(all.Changes)-limit)
+	for name, f := range map[string]func(*bytes.Buffer) error{
+		"text":     func(b *bytes.Buffer) error { return Text(b, r, "", false) },
+		"markdown": func(b *bytes.Buffer) error { return Markdown(b, r, "") },
+		"github":   func(b *bytes.Buffer) error { return GitHub(b, r, "") },
+	} {
+		var b bytes.Buffer
+		if err := f(&b); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.Contains(b.String(), want) {
+			t.Errorf("%s: no %q note:\n%.600s", name, want, b.String())
 		}
 	}
 }

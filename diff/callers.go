@@ -24,13 +24,18 @@ type CallerAgent struct {
 }
 
 // CallerIndex is who calls whom in an agents/ tree, built once for all
-// the agents a diff compares: each package analysed once (loaded, reviewed
-// and compiled by analysis.Run), its calls read from the snapshot
-// (compile.Agent.ChildCalls, the platform's rule of which node runs which
-// child: compile.CalledPackage) and its declared dependencies. Not safe
+// the agents a diff compares: each package analysed once, when a question
+// first needs it (loaded, reviewed and compiled by analysis.Run), its calls
+// read from the snapshot (compile.Agent.ChildCalls, the platform's rule of
+// which node runs which child: compile.CalledPackage) and its declared
+// dependencies. The agent asked about is not analysed for its own
+// question (a one-agent diff never reads the agent a third time). Not safe
 // for concurrent use.
 type CallerIndex struct {
-	agents []treeAgent
+	names  []string // the tree's packages, sorted
+	pkgs   *compile.PackageIndex
+	rev    *compile.GitRev
+	agents map[string]*treeAgent // analysed so far (nil: no agent there)
 }
 
 type treeAgent struct {
@@ -38,23 +43,32 @@ type treeAgent struct {
 	s    *analysis.Snapshot
 }
 
-// NewCallerIndex reads the agents of the tree at root (an agents/
+// NewCallerIndex reads the packages of the tree at root (an agents/
 // directory, compile.TreeRoot) from rev (nil: the disk).
 func NewCallerIndex(root string, rev *compile.GitRev) *CallerIndex {
-	ix := &CallerIndex{}
+	ix := &CallerIndex{rev: rev, agents: map[string]*treeAgent{}}
 	if root == "" {
 		return ix
 	}
-	pkgs := compile.ScanPackagesRev(root, rev)
-	for _, name := range sortedKeys(pkgs.ByName) {
-		s := analysis.Run(pkgs.ByName[name], analysis.Options{Load: compile.LoadOptions{NoSiblings: true, Rev: rev, Packages: pkgs},
-			Stages: analysis.StageCompile, Config: &analysis.ConfigResult{}})
-		if s.Agent == nil || s.Agent.Flow == nil {
-			continue
-		}
-		ix.agents = append(ix.agents, treeAgent{name: name, s: s})
-	}
+	ix.pkgs = compile.ScanPackagesRev(root, rev)
+	ix.names = sortedKeys(ix.pkgs.ByName)
 	return ix
+}
+
+// agent is the tree's package name, analysed on first use (nil when it
+// holds no flow).
+func (ix *CallerIndex) agent(name string) *treeAgent {
+	if ta, done := ix.agents[name]; done {
+		return ta
+	}
+	var ta *treeAgent
+	s := analysis.Run(ix.pkgs.ByName[name], analysis.Options{Load: compile.LoadOptions{NoSiblings: true, Rev: ix.rev, Packages: ix.pkgs},
+		Stages: analysis.StageCompile, Config: &analysis.ConfigResult{}})
+	if s.Agent != nil && s.Agent.Flow != nil {
+		ta = &treeAgent{name: name, s: s}
+	}
+	ix.agents[name] = ta
+	return ta
 }
 
 // DependencyRange is the one reading of a declared dependency's range: the
@@ -78,9 +92,12 @@ func (ix *CallerIndex) Of(pkg string) []CallerAgent {
 		return nil
 	}
 	var out []CallerAgent
-	for i := range ix.agents {
-		ta := &ix.agents[i]
-		if ta.name == pkg {
+	for _, name := range ix.names {
+		if name == pkg {
+			continue
+		}
+		ta := ix.agent(name)
+		if ta == nil {
 			continue
 		}
 		a := ta.s.Agent

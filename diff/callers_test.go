@@ -70,9 +70,15 @@ func TestCallers(t *testing.T) {
 
 	cfg := &analysis.ConfigResult{}
 	ns := Analyze(leaf, nil, cfg)
-	callers := NewCallerIndex(ns.Agent.TreeRoot, nil).Of(ns.Agent.PackageName())
+	ix := NewCallerIndex(ns.Agent.TreeRoot, nil)
+	callers := ix.Of(ns.Agent.PackageName())
 	if len(callers) != 1 || callers[0].Package != "@oastui/orchestrator-agent" {
 		t.Fatalf("callers %+v", callers)
+	}
+	// issue 35 point 12: the agent asked about is not analysed a third
+	// time for its own question (a large flow's diff paid a whole analysis).
+	if _, done := ix.agents[ns.Agent.PackageName()]; done || len(ix.agents) == 0 {
+		t.Errorf("the index analysed %d agents, the leaf among them: %v", len(ix.agents), done)
 	}
 	r := Diff(Analyze(filepath.Join(oldDir, "cinatra", "oas.json"), nil, cfg), ns, Options{Callers: callers, Tree: true})
 	got := map[string]Change{}

@@ -35,6 +35,8 @@ type Pos struct {
 	Line    int    `json:"line,omitempty"`
 	Column  int    `json:"column,omitempty"`
 	Pointer string `json:"pointer,omitempty"`
+
+	doc *compile.Doc // Line and Column are still to find in it (pos)
 }
 
 // Word is one piece of a word diff: Op "=" kept, "-" removed, "+" added.
@@ -85,6 +87,9 @@ type Change struct {
 	Group []string `json:"group,omitempty"`
 
 	extra []covered // more of the files the change explains (the fallback's)
+	// wordsOf is the two texts of a reworded prompt or description, whose
+	// word diff (Words) is made only when the change is listed (differ.words).
+	wordsOf *[2]string
 }
 
 // Summary counts changes by level.
@@ -103,12 +108,19 @@ type Result struct {
 	New           Side   `json:"new"`
 	// Headline is the one line a reviewer reads first.
 	Headline string `json:"headline,omitempty"`
+	// Notices say which approval-safety checks the config in force lowers
+	// or turns off, with its reason (SafetyNotices): every face shows them.
+	Notices []string `json:"notices,omitempty"`
 	// Tree says an agents/ tree was searched for callers; Callers are the
 	// agents of it that call or declare this one.
 	Tree    bool          `json:"tree"`
 	Callers []AgentCaller `json:"callers,omitempty"`
 	Changes []Change      `json:"changes"`
-	Summary Summary       `json:"summary"`
+	// Truncated is how many changes the cap (Options.MaxChanges, oastui
+	// diff --max-changes) left out of Changes, the least severe; Summary
+	// counts them.
+	Truncated int     `json:"truncated,omitempty"`
+	Summary   Summary `json:"summary"`
 }
 
 // AgentCaller is one agent of the tree that calls or declares the agent.
@@ -145,6 +157,10 @@ type Options struct {
 	// (BaseLevels()); nil: unknown. A level the change lowers is itself a
 	// breaking change, diff_gate_relaxed (gate.go).
 	BaseLevels map[string]string
+	// MaxChanges caps the changes listed (the most severe first; the rest
+	// are counted in Result.Truncated and the summary, and cost no word
+	// diff); 0 lists them all. The faces pass DefaultMaxChanges unless told.
+	MaxChanges int
 }
 
 // Diff compares two snapshots of one agent. When only one side holds the
@@ -180,15 +196,6 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 	}
 	d.levels(opts.Levels)
 	d.gate(opts) // after the overrides: no diff: level lowers it
-	d.anchor()
-	for i := range d.out {
-		c := &d.out[i]
-		c.Fingerprint = fingerprint(c) // of the values as they are, before masking
-		cleanChange(c)
-		if c.Callers == nil {
-			c.Callers = []Caller{}
-		}
-	}
 	sort.SliceStable(d.out, func(i, j int) bool {
 		a, b := &d.out[i], &d.out[j]
 		if a.Level != b.Level {
@@ -202,10 +209,7 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 		}
 		return false
 	})
-	if d.out != nil {
-		r.Changes = d.out
-	}
-	for _, c := range r.Changes {
+	for _, c := range d.out { // every change counts, listed or not
 		switch c.Level {
 		case Breaking:
 			r.Summary.Breaking++
@@ -214,6 +218,28 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 		default:
 			r.Summary.Info++
 		}
+	}
+	// The cap (budget.go): the most severe MaxChanges are listed; what is
+	// dropped gets no word diff, position anchor, fingerprint or masking.
+	if m := opts.MaxChanges; m > 0 && len(d.out) > m {
+		r.Truncated = len(d.out) - m
+		d.out = slices.Clip(d.out[:m])
+	}
+	d.words()
+	d.anchor()
+	for i := range d.out {
+		c := &d.out[i]
+		for _, p := range []*Pos{c.Old, c.New, c.Anchor} {
+			p.resolve()
+		}
+		c.Fingerprint = fingerprint(c) // of the values as they are, before masking
+		cleanChange(c)
+		if c.Callers == nil {
+			c.Callers = []Caller{}
+		}
+	}
+	if d.out != nil {
+		r.Changes = d.out
 	}
 	r.Tree = opts.Tree
 	for _, ca := range opts.Callers {
@@ -420,16 +446,25 @@ func sortedKeys[V any](m map[string]V) []string {
 	return out
 }
 
-// pos is where pointer ptr of doc is.
+// pos is where pointer ptr of doc is. Its line and column are found when
+// the change is listed (resolve): a change the cap leaves out costs none.
 func pos(doc *compile.Doc, ptr string) *Pos {
 	if doc == nil {
 		return nil
 	}
 	p := &Pos{File: doc.Path, Pointer: ptr}
 	if doc.Root != nil {
-		p.Line, p.Column = doc.PointerPosition(ptr)
+		p.doc = doc
 	}
 	return p
+}
+
+// resolve sets p's line and column from the document pos named.
+func (p *Pos) resolve() {
+	if p != nil && p.doc != nil {
+		p.Line, p.Column = p.doc.PointerPosition(p.Pointer)
+		p.doc = nil
+	}
 }
 
 func trimFlow(subject string) string { return strings.TrimPrefix(subject, "/") }

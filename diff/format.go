@@ -115,7 +115,34 @@ func (textFormat) Format(w io.Writer, doc *Document, opts FormatOptions) error {
 	return treeTrailer(w, doc, len(shown))
 }
 
+// Notices are the safety notices of a document's results (Result.Notices),
+// each once, in order: a run with one config says each once however many
+// agents it compares.
+func (doc *Document) Notices() []string {
+	var out []string
+	seen := map[string]bool{}
+	for _, r := range doc.Agents {
+		for _, n := range r.Notices {
+			if !seen[n] {
+				seen[n] = true
+				out = append(out, n)
+			}
+		}
+	}
+	return out
+}
+
 func (markdownFormat) Format(w io.Writer, doc *Document, opts FormatOptions) error {
+	if ns := doc.Notices(); len(ns) > 0 {
+		var b strings.Builder
+		for _, n := range ns {
+			fmt.Fprintf(&b, "> %s\n", mdEscape(n))
+		}
+		b.WriteString("\n")
+		if _, err := io.WriteString(w, b.String()); err != nil {
+			return err
+		}
+	}
 	shown := changed(doc)
 	for _, r := range shown {
 		if err := Markdown(w, r, opts.Base); err != nil {
@@ -126,6 +153,11 @@ func (markdownFormat) Format(w io.Writer, doc *Document, opts FormatOptions) err
 }
 
 func (githubFormat) Format(w io.Writer, doc *Document, opts FormatOptions) error {
+	for _, n := range doc.Notices() {
+		if _, err := fmt.Fprintf(w, "::warning title=oastui diff::%s\n", report.GitHubData(n)); err != nil {
+			return err
+		}
+	}
 	for _, r := range changed(doc) {
 		if err := GitHub(w, r, opts.Base); err != nil {
 			return err

@@ -1,8 +1,13 @@
 package diff
 
 import (
+	"bytes"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/lint"
 )
 
 // TestValidateReasons (issue 35, point 3): lowering an approval-safety
@@ -40,5 +45,48 @@ func TestGateRelaxedNotLowered(t *testing.T) {
 	d.levels(map[string]string{CheckGateRelaxed.ID: "off"})
 	if len(d.out) != 1 || d.out[0].Check != CheckGateRelaxed.ID || d.out[0].Subject != "diff: diff_risk_lowered" || d.out[0].Level != Breaking {
 		t.Errorf("changes %+v", d.out)
+	}
+}
+
+// TestNoticesOnEveryFace (issue 35, point 3): Run says which safety check
+// the config lowers (Result.Notices, computed once), and the JSON, markdown
+// and github formats show it once per run however many agents it holds.
+func TestNoticesOnEveryFace(t *testing.T) {
+	fix := filepath.Join("testdata", "checks", "diff_prompt_changed")
+	cfg := &analysis.ConfigResult{Path: "/r/.oastui.yaml", Config: &lint.Config{
+		Diff:        map[string]string{"diff_risk_lowered": "off", "diff_node_renamed": "off"},
+		DiffReasons: map[string]string{"diff_risk_lowered": "the gateway reviews risk"},
+	}}
+	req := Request{OldPath: filepath.Join(fix, "old"), NewPath: filepath.Join(fix, "new"), Config: cfg}
+	r, err := Run(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	const want = `notice: approval-safety check diff_risk_lowered is set to off by /r/.oastui.yaml (reason: "the gateway reviews risk")`
+	if len(r.Notices) != 1 || r.Notices[0] != want {
+		t.Fatalf("notices %q", r.Notices)
+	}
+	r2, err := Run(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	doc := NewDocument([]*Result{r, r2})
+	for name, want := range map[string]string{
+		"json":     `"notices": [` + "\n" + `        "notice: approval-safety check diff_risk_lowered is set to off by /r/.oastui.yaml (reason: \"the gateway reviews risk\")"`,
+		"markdown": `> notice: approval-safety check diff\_risk\_lowered is set to off by /r/.oastui.yaml (reason: "the gateway reviews risk")`,
+		"github":   "::warning title=oastui diff::" + want,
+	} {
+		var b bytes.Buffer
+		if err := Formats[name].Format(&b, doc, FormatOptions{}); err != nil {
+			t.Fatal(err)
+		}
+		if n := strings.Count(b.String(), want); (name == "json" && n != 2) || (name != "json" && n != 1) {
+			t.Errorf("%s shows the notice %d times:\n%.1500s", name, n, b.String())
+		}
+	}
+	// No lowering, no notice.
+	req.Config = &analysis.ConfigResult{}
+	if r, err := Run(req); err != nil || r.Notices != nil {
+		t.Errorf("notices %q, %v", r.Notices, err)
 	}
 }

@@ -83,5 +83,6 @@ func Step(path string, e Entry, cfg *analysis.ConfigResult) (*Result, error) {
 	if e.WorkingTree() {
 		label = "working tree"
 	}
-	return Run(Request{OldPath: abs, Old: oldRev, OldNone: e.Parent == "", New: newRev, OldLabel: e.Parent, NewLabel: label, Config: cfg})
+	return Run(Request{OldPath: abs, Old: oldRev, OldNone: e.Parent == "", New: newRev, OldLabel: e.Parent, NewLabel: label, Config: cfg,
+		MaxChanges: DefaultMaxChanges})
 }

@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"unicode"
 
@@ -22,21 +23,39 @@ func (d *differ) prompts() {
 		fk, id, _ := strings.Cut(k, "/")
 		subj := nodeSubject(fk, id)
 		ot, nt := templates(o), templates(n)
+		var fed map[string]*prompts.Placeholder // n's placeholders by name, when one is added
 		for _, field := range unionKeys(ot, nt) {
 			a, b := ot[field], nt[field]
 			at, bt := joinText(a), joinText(b)
 			if at != bt {
 				c := d.add(CheckPromptChanged, subj+" "+field, id, hashShort(at), hashShort(bt),
 					fmt.Sprintf("%s prompt of %s (%s) reworded", roleOf(a, b), quote(n.Name), field), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
-				c.Words = d.maskedWords(at, bt)
-				c.Message += wordSummary(c.Words)
+				c.wordsOf = &[2]string{at, bt}
 			}
 			op, np := placeholders(a), placeholders(b)
+			// One room for all the placeholder changes: a prompt renaming
+			// 100,000 placeholders adds 200,000 changes, which growing the
+			// list by doubling would copy many times over.
+			k := 0
+			for ph := range np {
+				if !op[ph] {
+					k++
+				}
+			}
+			for ph := range op {
+				if !np[ph] {
+					k++
+				}
+			}
+			d.out = slices.Grow(d.out, k)
 			for _, ph := range sortedKeys(np) {
 				if !op[ph] {
 					c := d.add(CheckPromptPlaceholderAdded, subj+" "+field+" {{"+ph+"}}", id, "", ph,
 						fmt.Sprintf("%s (%s) uses {{%s}} now", quote(n.Name), field, ph), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
-					if fed := fedBy(n, ph); fed != "" {
+					if fed == nil {
+						fed = placeholderIndex(n)
+					}
+					if fed := fedBy(fed, ph); fed != "" {
 						// already fed: nothing to wire, a change of what the model reads
 						c.Level, c.Reason = Info, "already fed by "+fed
 					}
@@ -169,13 +188,23 @@ func expressions(t *prompts.Template) map[string]bool {
 	return m
 }
 
-// fedBy says what feeds placeholder ph of node n ("" when nothing does):
-// the prompt report's provenance.
-func fedBy(n *prompts.NodePrompt, ph string) string {
-	for _, p := range n.Placeholders {
-		if p.Name != ph {
-			continue
+// placeholderIndex is node n's placeholders by name (the first of a name),
+// so that a change adding many placeholders looks each up once.
+func placeholderIndex(n *prompts.NodePrompt) map[string]*prompts.Placeholder {
+	m := make(map[string]*prompts.Placeholder, len(n.Placeholders))
+	for i := range n.Placeholders {
+		if p := &n.Placeholders[i]; m[p.Name] == nil {
+			m[p.Name] = p
 		}
+	}
+	return m
+}
+
+// fedBy says what feeds placeholder ph of a node (its placeholders by
+// name: placeholderIndex) ("" when nothing does): the prompt report's
+// provenance.
+func fedBy(byName map[string]*prompts.Placeholder, ph string) string {
+	if p := byName[ph]; p != nil {
 		pv := p.Provenance
 		switch pv.Kind {
 		case prompts.FromUnresolved, "":
@@ -347,8 +376,7 @@ func (d *differ) descriptions() {
 	if a, b := d.old.flow.Root.Get("description").StringOr(""), d.new.flow.Root.Get("description").StringOr(""); a != b {
 		c := d.add(CheckDescriptionChanged, "flow description", "", hashShort(a), hashShort(b), "the agent's description reworded",
 			pos(d.old.flow, "/description"), pos(d.new.flow, "/description"))
-		c.Words = d.maskedWords(a, b)
-		c.Message += wordSummary(c.Words)
+		c.wordsOf = &[2]string{a, b}
 	}
 	d.bothNodes(func(fk, id string, o, n *flowgraph.Node) {
 		oc, nc := d.old.flow.Lookup(o.Pointer), d.new.flow.Lookup(n.Pointer)
@@ -369,8 +397,7 @@ func (d *differ) descriptions() {
 			}
 			c := d.add(CheckDescriptionChanged, nodeSubject(fk, id)+" "+f.label, id, hashShort(a), hashShort(b),
 				fmt.Sprintf("%s of %s reworded", label, quote(n.Name)), pos(d.old.flow, o.Pointer+f.ptr), pos(d.new.flow, n.Pointer+f.ptr))
-			c.Words = d.maskedWords(a, b)
-			c.Message += wordSummary(c.Words)
+			c.wordsOf = &[2]string{a, b}
 		}
 	})
 }

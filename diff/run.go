@@ -39,6 +39,9 @@ type Request struct {
 	// (an MCP call whose roots do not hold the tree lists none rather than
 	// read above them); nil: every tree.
 	TreeOK func(root string) bool
+	// MaxChanges caps the changes listed (Options.MaxChanges; 0: all).
+	// The faces pass DefaultMaxChanges unless told otherwise.
+	MaxChanges int
 }
 
 // ErrNoAgent is returned by Run when neither side holds the agent.
@@ -87,7 +90,7 @@ func Run(req Request) (*Result, error) {
 		}
 		return nil, err
 	}
-	opts := Options{OldRev: req.OldLabel, NewRev: req.NewLabel, Levels: levels}
+	opts := Options{OldRev: req.OldLabel, NewRev: req.NewLabel, Levels: levels, MaxChanges: req.MaxChanges}
 	// The gate's levels as the old revision had them: a change that lowers
 	// one is itself breaking (diff_gate_relaxed, gate.go).
 	opts.BaseLevels, _ = BaseLevels(req.Old, cfg.Path)
@@ -118,7 +121,10 @@ func Run(req Request) (*Result, error) {
 		}
 		n = nil
 	}
-	return Diff(o, n, opts), nil
+	r := Diff(o, n, opts)
+	// Computed once here, shown by every face (docs/security.md).
+	r.Notices = SafetyNotices(levels, reasons, cfg.Path)
+	return r, nil
 }
 
 // sideHas says the agent's files exist at path on that side (a package

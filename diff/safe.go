@@ -19,6 +19,21 @@ func (d *differ) maskedWords(a, b string) []Word {
 	return wordsWithin(present.Lines(a), present.Lines(b), d.budget)
 }
 
+// words makes the word diff of each listed change that has texts to
+// align, in the order the changes are listed (the most severe spend the
+// budget first), and adds its counts to the message.
+func (d *differ) words() {
+	for i := range d.out {
+		c := &d.out[i]
+		if c.wordsOf == nil {
+			continue
+		}
+		c.Words = d.maskedWords(c.wordsOf[0], c.wordsOf[1])
+		c.Message += wordSummary(c.Words)
+		c.wordsOf = nil
+	}
+}
+
 // secretKey is the first name c is about that names a secret (the port, the
 // last word of the subject, the last segment of either pointer), "" when
 // none does: its values are then masked as lint masks a value under that

@@ -258,16 +258,30 @@ func clipValue(s string) string {
 
 // uncovered keeps the residues no covered pointer is a prefix of (on the
 // side the residue has).
-func uncovered(rs []residue, oldCov, newCov []string) []residue {
-	under := func(p string, cov []string) bool {
-		if p == "" {
+func uncovered(rs []residue, oldCovList, newCovList []string) []residue {
+	// The covered pointers as sets: a pointer is under one when it, or a
+	// prefix of it ending before a "/", is in the set (one look-up per
+	// segment, not one comparison per covered pointer: a flow with every
+	// node renamed has tens of thousands of both).
+	set := func(l []string) map[string]bool {
+		m := make(map[string]bool, len(l))
+		for _, c := range l {
+			if c != "" {
+				m[c] = true
+			}
+		}
+		return m
+	}
+	oldCov, newCov := set(oldCovList), set(newCovList)
+	under := func(p string, cov map[string]bool) bool {
+		if p == "" || len(cov) == 0 {
 			return false
 		}
-		for _, c := range cov {
-			if c == "" {
-				continue
-			}
-			if p == c || strings.HasPrefix(p, c+"/") {
+		if cov[p] {
+			return true
+		}
+		for i := 1; i < len(p); i++ {
+			if p[i] == '/' && cov[p[:i]] {
 				return true
 			}
 		}
@@ -276,7 +290,7 @@ func uncovered(rs []residue, oldCov, newCov []string) []residue {
 	// allUnder: a whole object or array added or removed is explained when
 	// each of its members is (a dependency map whose entries each have their
 	// change).
-	allUnder := func(p string, n *compile.Node, cov []string) bool {
+	allUnder := func(p string, n *compile.Node, cov map[string]bool) bool {
 		if p == "" || n == nil || len(n.Members)+len(n.Items) == 0 {
 			return false
 		}

@@ -191,7 +191,7 @@ func bigFlow(t *testing.T, n int) string {
 }
 
 // TestPolicyCostBudget: a triple comprehension over a 2,000-node flow
-// (8·10⁹ steps) is stopped by its cost budget within seconds and reported
+// (8·10⁹ steps) is stopped by its cost budget (2M steps) and reported
 // as policy_failed naming the policy, at the policy's severity; a policy
 // after it still runs.
 func TestPolicyCostBudget(t *testing.T) {
@@ -208,16 +208,31 @@ func TestPolicyCostBudget(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	start := time.Now()
-	got := policyFindings(t, dir, cfg)
-	if d := time.Since(start); d > 20*time.Second {
-		t.Errorf("the cost budget took %v to stop the policy", d)
+	a, err := compile.Load(dir, compile.LoadOptions{})
+	if err != nil {
+		t.Fatal(err)
 	}
+	start := time.Now()
+	// One review serves both checks (each review spends the whole budget,
+	// the most of this test under -race).
+	fs := Run(a, Options{Config: cfg}).Findings
+	// The budget is a count of evaluation steps, not a time: the findings
+	// below prove it stopped the policy (unstopped, the 8·10⁹ steps would
+	// run into the test binary's timeout). The time is logged only; a
+	// bound in seconds failed on the shared 2-core machine under load
+	// (22 s with other jobs running) without anything being wrong.
+	t.Logf("the cost budget stopped the policy after %v", time.Since(start))
+	var got []string
+	for _, f := range fs {
+		if cfg.Policy(f.Code) != nil || f.Code == RulePolicyFailed.Code {
+			got = append(got, f.Code+"@"+f.Location)
+		}
+	}
+	slices.Sort(got)
 	if !slices.Equal(got, []string{"policy_failed@/id"}) {
 		t.Fatalf("findings %v, want the budget's policy_failed only", got)
 	}
-	a, _ := compile.Load(dir, compile.LoadOptions{})
-	for _, f := range Run(a, Options{Config: cfg}).Findings {
+	for _, f := range fs {
 		if f.Code == RulePolicyFailed.Code && (!strings.Contains(f.Message, `policy "cubic" was stopped: it exceeded its cost budget`) || f.Severity != compile.Blocker) {
 			t.Errorf("policy_failed: %s %q", f.Severity, f.Message)
 		}

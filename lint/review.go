@@ -45,6 +45,15 @@ type Options struct {
 	// Prompts is the agent's prompt report, built with Config's budget:
 	// prompt_budget_exceeded reads it (no finding without it).
 	Prompts *prompts.Report
+	// LoadOnly reviews the loading findings alone (the files' syntax and
+	// structure: invalid_json, duplicate_key, …), with the config's
+	// overrides and ignores, and runs no check of the flow: the language
+	// server's fast first answer on a large buffer (analysis.Load).
+	LoadOnly bool
+	// Stop, when set, is asked between the checks: once it says true the
+	// review stops there, partial (the caller knows it asked, and shows
+	// nothing of it: analysis.Snapshot.Stopped).
+	Stop func() bool
 }
 
 // Review is the result of reviewing one agent: findings sorted and
@@ -74,15 +83,18 @@ func Run(a *compile.Agent, opts Options) Review {
 	}
 	p := &Pass{Agent: a, Config: opts.Config, prompts: opts.Prompts}
 	p.found = append(p.found, a.Findings...)
-	if a.Flow != nil && a.Flow.Root != nil {
+	if a.Flow != nil && a.Flow.Root != nil && !opts.LoadOnly {
 		for _, c := range checks {
+			if opts.Stop != nil && opts.Stop() {
+				break
+			}
 			if c.runsIn(a.Profile) {
 				p.names = c.nameKeys()
 				c.Run(p)
 			}
 		}
 	}
-	if len(opts.Config.Policies) > 0 && a.Flow != nil && a.Flow.Root != nil {
+	if len(opts.Config.Policies) > 0 && a.Flow != nil && a.Flow.Root != nil && !opts.LoadOnly {
 		p.found = append(p.found, checkPolicies(a, opts.Config.Policies)...)
 	}
 	checked := p.found[:len(p.found):len(p.found)] // the deterministic review's findings, before any dry-run one

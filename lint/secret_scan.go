@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"strconv"
+	"sync"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/present"
@@ -40,7 +41,10 @@ func scanDocSecrets(p *Pass, d *compile.Doc) {
 		}
 		p.reportValue(d, ptr, r, secretMessage(what, ptr, det), secret)
 	}}
+	w.quiet = quietPool.Get().(*quietStrings)
 	w.walk(d.Root, "", present.KeyNeutral)
+	clear(w.quiet[:]) // the next document starts afresh, holding none of this one's strings
+	quietPool.Put(w.quiet)
 }
 
 func secretMessage(what, ptr string, det present.Detection) string {
@@ -62,6 +66,38 @@ type secretWalker struct {
 		ok    bool
 	}
 	nodes int
+	// quiet, when set, remembers strings that reported nothing
+	quiet *quietStrings
+}
+
+// quietStrings remembers the strings of one document that reported
+// nothing, with the key classes they were judged under: a flow names each
+// node by its id again and again (its list of nodes, every edge from or to
+// it, every data edge), and two thirds of the strings the scan looks at
+// in the corpus repeat one before them in the same document. The detector
+// is a pure function of the class and the value, so a string quiet under
+// a class once is quiet there again; detections are not remembered (each
+// is reported at its own pointer). A direct-mapped table: a slot keeps the
+// last string hashed to it, and a collision only costs the scan.
+type quietStrings [1 << quietBits]quietEntry
+
+type quietEntry struct {
+	s       string
+	classes uint8 // bit c: quiet under KeyClass c
+}
+
+const quietBits = 10
+
+// quietPool lends the tables (24 KiB each) from one document to the next.
+var quietPool = sync.Pool{New: func() any { return new(quietStrings) }}
+
+// slot is the entry of s: from its length and five of its bytes, mixed.
+func (q *quietStrings) slot(s string) *quietEntry {
+	n := len(s) // at least 6: shorter strings are not scanned
+	h := uint32(n)*0x9E3779B1 ^ (uint32(s[0]) | uint32(s[n-1])<<8 | uint32(s[n/2])<<16 | uint32(s[n/4])<<24)
+	h ^= uint32(s[n-n/4-1]) * 0x27D4EB2F
+	h *= 0x85EBCA6B
+	return &q[h>>(32-quietBits)]
 }
 
 // secretMaxNodes bounds the walk (the parser already bounds depth and size).
@@ -98,6 +134,22 @@ func (w *secretWalker) walk(n *compile.Node, key string, kc present.KeyClass) {
 	case compile.String:
 		if len(n.Text) < 6 {
 			return // nothing that short is reported under any key
+		}
+		if w.quiet != nil && kc < 8 {
+			e := w.quiet.slot(n.Text)
+			if e.s == n.Text && e.classes&(1<<kc) != 0 {
+				return // this string was quiet under this class before
+			}
+			det, ok := present.DetectIn(kc, n.Text)
+			if !ok || kc == present.KeyDescriptive && !det.Strong {
+				if e.s != n.Text {
+					e.s, e.classes = n.Text, 0
+				}
+				e.classes |= 1 << kc
+				return
+			}
+			w.report(w.pointer(), kc, det, secretOf(n.Text, det))
+			return
 		}
 		det, ok := present.DetectIn(kc, n.Text)
 		if !ok {

@@ -247,13 +247,21 @@ type contentChange struct {
 	Text  string          `json:"text"`
 }
 
+// byteEdit is one ranged change as it was applied: the bytes [start,
+// end) of the buffer at that moment became n bytes. The server keeps them
+// to carry a review's findings to the text after the edits (carrySpan).
+type byteEdit struct{ start, end, n int }
+
 // applyContentChanges applies a didChange's changes, in order, to src.
-// The result is a new slice (src is not written).
-func applyContentChanges(src []byte, changes []contentChange) []byte {
+// The result is a new slice (src is not written). edits are the ranged
+// changes after the last whole-text one; full says there was one (the
+// text before it cannot be mapped to the result).
+func applyContentChanges(src []byte, changes []contentChange) (out []byte, edits []byteEdit, full bool) {
 	var p *pieces
 	for _, c := range changes {
 		if c.Range == nil {
 			p = newPieces([]byte(c.Text))
+			edits, full = edits[:0], true
 			continue
 		}
 		if p == nil {
@@ -264,9 +272,27 @@ func applyContentChanges(src []byte, changes []contentChange) []byte {
 			start, end = end, start
 		}
 		p.replace(start, end, c.Text)
+		edits = append(edits, byteEdit{start: start, end: end, n: len(c.Text)})
 	}
 	if p == nil {
-		return src
+		return src, nil, false
 	}
-	return p.bytes()
+	return p.bytes(), edits, full
+}
+
+// carrySpan is where the bytes [start, end) of a text are after edits
+// (in order), and false when an edit touches them (replaces, or inserts
+// next to or inside, any of them): a finding there may not hold any more.
+func carrySpan(start, end int, edits []byteEdit) (int, int, bool) {
+	for _, e := range edits {
+		switch {
+		case e.end < start:
+			d := e.n - (e.end - e.start)
+			start, end = start+d, end+d
+		case e.start > end:
+		default:
+			return 0, 0, false
+		}
+	}
+	return start, end, true
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -129,8 +130,29 @@ func FuzzBatchedEdits(f *testing.F) {
 			changes = append(changes, c)
 		}
 		want := naiveChanges([]byte(src), changes)
-		if got := applyContentChanges([]byte(src), changes); !bytes.Equal(got, want) {
+		got, edits, full := applyContentChanges([]byte(src), changes)
+		if !bytes.Equal(got, want) {
 			t.Fatalf("one pass %q\nnaive    %q", trunc(got), trunc(want))
+		}
+		// the edits logged, replayed on the text after the last whole-text
+		// change, make the same text (the log carries findings)
+		base, ranged := []byte(src), changes
+		for i, c := range changes {
+			if c.Range == nil {
+				base, ranged = []byte(c.Text), changes[i+1:]
+			}
+		}
+		if full != (len(ranged) < len(changes) && slices.ContainsFunc(changes, func(c contentChange) bool { return c.Range == nil })) || len(edits) != len(ranged) {
+			t.Fatalf("full %v, %d edits logged for %d ranged changes after the last whole text", full, len(edits), len(ranged))
+		}
+		for i, e := range edits {
+			if e.n != len(ranged[i].Text) {
+				t.Fatalf("edit %d: %d bytes logged, the text has %d", i, e.n, len(ranged[i].Text))
+			}
+			base = slices.Concat(base[:e.start:e.start], []byte(ranged[i].Text), base[e.end:])
+		}
+		if !bytes.Equal(base, got) {
+			t.Fatalf("the edits logged make %q\nthe changes make %q", trunc(base), trunc(got))
 		}
 	})
 }

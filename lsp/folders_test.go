@@ -1,8 +1,11 @@
 package lsp
 
 import (
+	"errors"
 	"fmt"
 	"io"
+	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime"
 	"testing"
@@ -79,8 +82,62 @@ func TestOutsideWorkspaceCachedRoots(t *testing.T) {
 	if allocs > 200 {
 		t.Errorf("%.0f allocations per check with %d folders: the folders are resolved again", allocs, n)
 	}
+	// after a change, the folders are resolved again: one lstat of each
+	// (their parent's answer remembered), not a walk of every component
+	// of each (issue 35, point 14: 12 s for 100,000 folders)
+	none := &protocol.DidChangeWorkspaceFoldersParams{}
+	if perFolder := testing.AllocsPerRun(3, func() { s.foldersChanged(none); _ = s.outsideWorkspace(inside) }) / n; perFolder > 8 {
+		t.Errorf("%.1f allocations per folder to resolve the folders again", perFolder)
+	}
 	s.foldersChanged(foldersEvent(base, 8, false)) // 0…7 gone
 	if err := s.outsideWorkspace(inside); err == nil {
 		t.Error("a removed folder still holds its files")
+	}
+}
+
+// realPathWalk is the resolution resolver.path must agree with: the
+// longest existing prefix through filepath.EvalSymlinks, the rest joined.
+func realPathWalk(p string) string {
+	rest := ""
+	for cur := p; ; {
+		if real, err := filepath.EvalSymlinks(cur); err == nil {
+			return filepath.Join(real, rest)
+		} else if !errors.Is(err, fs.ErrNotExist) {
+			return p
+		}
+		parent := filepath.Dir(cur)
+		if parent == cur {
+			return p
+		}
+		rest = filepath.Join(filepath.Base(cur), rest)
+		cur = parent
+	}
+}
+
+// The resolver resolves as EvalSymlinks of the longest existing prefix
+// does: links (to directories, chained, dangling), missing parts, files.
+func TestResolver(t *testing.T) {
+	base, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	j := func(p ...string) string { return filepath.Join(append([]string{base}, p...)...) }
+	if err := os.MkdirAll(j("a", "b"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(j("a", "f"), nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for link, to := range map[string]string{"l": j("a"), "ll": j("l"), "rel": "a/b", "dangling": j("nowhere"), "up": ".."} {
+		if err := os.Symlink(to, j(link)); err != nil {
+			t.Skip("no symlinks here:", err)
+		}
+	}
+	r := newResolver()
+	for _, p := range []string{j("a", "f"), j("l", "f"), j("ll", "b", "x", "y"), j("rel", "z"), j("dangling", "x"), j("missing", "y", "z"),
+		j("a"), j("l"), j("up", filepath.Base(base), "a"), j("a", "f", "under-a-file"), base, string(filepath.Separator)} {
+		if got, want := r.path(p), realPathWalk(p); got != want {
+			t.Errorf("%s: %s, want %s", p, got, want)
+		}
 	}
 }

@@ -28,6 +28,8 @@ type result struct {
 	texts    map[string]*text   // built on demand from srcs
 	diags    map[string][]protoDiag
 	index    *locate.Index // built on demand
+	seq      int           // the flow buffer's edit count when reviewed (document.seq), -1: not open
+	gen      uint64        // the flow's review generation it began at (Server.gen)
 	once     sync.Once
 	textMu   sync.Mutex
 }
@@ -125,13 +127,20 @@ func samePath(a, b string) bool {
 	return err1 == nil && err2 == nil && aa == bb
 }
 
+// queueLocked queues a review of flow, which makes any review of it in
+// flight stale (s.mu held).
+func (s *Server) queueLocked(flow string) {
+	s.pending[flow] = true
+	s.gen[flow]++
+}
+
 // schedule queues the review of what a change of path touches and
 // (re)starts the debounce timer.
 func (s *Server) schedule(path string) {
 	flows := s.flowsOf(path)
 	s.mu.Lock()
 	for _, f := range flows {
-		s.pending[f] = true
+		s.queueLocked(f)
 	}
 	s.mu.Unlock()
 	s.kick()
@@ -182,14 +191,15 @@ func (s *Server) Flush() {
 }
 
 // safeReview is review for the timer's goroutine: a panic is logged (a
-// request's review is guarded by the request's recover).
+// request's review is guarded by the request's recover). It may be
+// abandoned for a newer change (review's background).
 func (s *Server) safeReview(flow string) {
 	defer func() {
 		if r := recover(); r != nil {
 			s.logf("panic reviewing %s: %v\n%s", flow, r, debug.Stack())
 		}
 	}()
-	s.review(flow)
+	s.review(flow, true)
 }
 
 // current returns the review of flow at the open buffers' present
@@ -202,7 +212,7 @@ func (s *Server) current(flow string) *result {
 	if fresh {
 		return r
 	}
-	return s.review(flow)
+	return s.review(flow, false)
 }
 
 // freshLocked: every open buffer the review overlaid is at the same
@@ -227,9 +237,26 @@ func (s *Server) freshLocked(r *result) bool {
 
 // review runs the engine over flow with every open buffer overlaid,
 // stores the result and publishes its diagnostics.
-func (s *Server) review(flow string) *result {
+//
+// A background review (the debounce's, not a request's) of a large flow
+// buffer (fast.go) answers in two steps: first the loading findings of the
+// new text (its syntax and structure) with the previous review's other
+// findings carried to their new places, published at once; then the whole
+// review. A newer change of any buffer arriving meanwhile makes it stale:
+// it stops before the whole review, or between two of its checks, or
+// keeps its result unpublished — the newest version's review publishes,
+// and nothing older is published after it (publications are made under
+// pubMu, each checking it is not stale). The whole review of a large
+// buffer runs without runMu: the next change's first answer need not wait
+// for the check a stale review is finishing.
+func (s *Server) review(flow string, background bool) *result {
 	s.runMu.Lock()
-	defer s.runMu.Unlock()
+	running := true
+	defer func() {
+		if running {
+			s.runMu.Unlock()
+		}
+	}()
 	s.mu.Lock()
 	overlay := s.overlayLocked()
 	versions := map[string]int32{}
@@ -237,7 +264,17 @@ func (s *Server) review(flow string) *result {
 		versions[p] = d.version
 	}
 	delete(s.pending, flow) // this review covers a change queued so far
+	var carry *carrier
+	if background {
+		carry = s.carrierLocked(flow)
+	}
+	seq := -1
+	if d := s.docs[flow]; d != nil {
+		seq = d.seq()
+	}
+	gen := s.gen[flow]
 	s.mu.Unlock()
+	stale := func() bool { return s.stale(flow, gen) }
 
 	opts := analysis.Options{Mode: s.opts.Mode, Load: s.opts.Load, ConfigPath: s.opts.ConfigPath, Stages: analysis.ReviewOnly}
 	opts.Load.Overlay = overlay
@@ -248,11 +285,96 @@ func (s *Server) review(flow string) *result {
 	if o, ok := compile.OwnerOf(flow, overlay); ok && o.Flow == flow {
 		target = o.Load
 	}
+	var texts map[string]*text
+	if carry != nil {
+		first := analysis.Load(target, opts)
+		fr := s.newResult(flow, first, overlay, versions, nil)
+		fr.diags = s.diagnostics(fr)
+		s.publishFast(flow, fr, carry, gen)
+		if s.hookFast != nil {
+			s.hookFast(flow)
+		}
+		if stale() {
+			return nil // a newer change: its review runs next
+		}
+		opts.Agent, opts.Config = first.Agent, &first.Config
+		texts = fr.texts // the line tables of the same texts, made once
+		s.runMu.Unlock()
+		running = false
+	}
+	if background {
+		opts.Stop = stale
+	}
 	snap := analysis.Run(target, opts)
+	if snap.Stopped {
+		return nil // stopped for a newer change: its review runs next
+	}
 	if snap.Config.Err != nil {
 		s.logf("config %s: %v (the defaults apply)", snap.Config.Path, snap.Config.Err)
 	}
-	r := &result{flow: flow, snap: snap, versions: map[string]int32{}, srcs: map[string][]byte{}, texts: map[string]*text{}}
+	r := s.newResult(flow, snap, overlay, versions, texts)
+	r.seq, r.gen = seq, gen
+	r.diags = s.diagnostics(r)
+
+	s.pubMu.Lock()
+	defer s.pubMu.Unlock()
+	s.mu.Lock()
+	if s.shutdown {
+		s.mu.Unlock()
+		return r
+	}
+	if cur := s.results[flow]; cur == nil || cur.gen <= gen { // never an older one over a newer
+		s.results[flow] = r
+	}
+	if background && s.gen[flow] != gen {
+		// stale: a newer change is queued, whose review publishes (this
+		// one is kept: requests and the next fast answer may use it)
+		s.mu.Unlock()
+		return r
+	}
+	prev := s.published[flow]
+	var now []string
+	for p, ds := range r.diags {
+		if len(ds) > 0 {
+			now = append(now, p)
+		}
+	}
+	sort.Strings(now)
+	s.published[flow] = now
+	s.mu.Unlock()
+
+	// publish every open buffer the review read (its diagnostics at the
+	// version reviewed, even when there are none), every file with
+	// findings, and clear the ones that had some
+	files := slices.Clone(now)
+	for p := range r.versions {
+		files = append(files, p)
+	}
+	files = append(files, prev...)
+	sort.Strings(files)
+	files = slices.Compact(files)
+	for _, p := range files {
+		s.publish(r, p, r.diags[p])
+	}
+	return r
+}
+
+// stale: a newer change of flow's files was queued since its review
+// began (at generation gen), or the server is shutting down.
+func (s *Server) stale(flow string, gen uint64) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.gen[flow] != gen || s.shutdown
+}
+
+// newResult is the result of a snapshot: the texts the review read, and
+// the versions of the open buffers among them. texts are line tables
+// already made of the same texts (nil: none).
+func (s *Server) newResult(flow string, snap *analysis.Snapshot, overlay map[string][]byte, versions map[string]int32, texts map[string]*text) *result {
+	if texts == nil {
+		texts = map[string]*text{}
+	}
+	r := &result{flow: flow, snap: snap, versions: map[string]int32{}, srcs: map[string][]byte{}, texts: texts, seq: -1}
 	if snap.Agent != nil {
 		for _, d := range snap.Agent.Docs() {
 			if d != nil {
@@ -281,46 +403,25 @@ func (s *Server) review(flow string) *result {
 		r.srcs[flow] = src
 		r.versions[flow] = versions[flow]
 	}
-	r.diags = s.diagnostics(r)
-
-	s.mu.Lock()
-	if s.shutdown {
-		s.mu.Unlock()
-		return r
-	}
-	s.results[flow] = r
-	prev := s.published[flow]
-	var now []string
-	for p, ds := range r.diags {
-		if len(ds) > 0 {
-			now = append(now, p)
+	for p, t := range r.texts { // a table of another text is not reused
+		if src, ok := r.srcs[p]; !ok || len(src) != len(t.src) || (len(src) > 0 && &src[0] != &t.src[0]) {
+			delete(r.texts, p)
 		}
-	}
-	sort.Strings(now)
-	s.published[flow] = now
-	s.mu.Unlock()
-
-	// publish every open buffer the review read (its diagnostics at the
-	// version reviewed, even when there are none), every file with
-	// findings, and clear the ones that had some
-	files := slices.Clone(now)
-	for p := range r.versions {
-		files = append(files, p)
-	}
-	files = append(files, prev...)
-	sort.Strings(files)
-	files = slices.Compact(files)
-	for _, p := range files {
-		params := protocol.PublishDiagnosticsParams{URI: s.uriFor(p), Diagnostics: []protocol.Diagnostic{}}
-		if v, ok := r.versions[p]; ok && v >= 0 {
-			params.Version = uint32(v)
-		}
-		for _, pd := range r.diags[p] {
-			params.Diagnostics = append(params.Diagnostics, pd.d)
-		}
-		s.notify("textDocument/publishDiagnostics", params)
 	}
 	return r
+}
+
+// publish sends the diagnostics of file p of review r (at the version of
+// its buffer the review read).
+func (s *Server) publish(r *result, p string, ds []protoDiag) {
+	params := protocol.PublishDiagnosticsParams{URI: s.uriFor(p), Diagnostics: make([]protocol.Diagnostic, 0, len(ds))}
+	if v, ok := r.versions[p]; ok && v >= 0 {
+		params.Version = uint32(v)
+	}
+	for _, pd := range ds {
+		params.Diagnostics = append(params.Diagnostics, pd.d)
+	}
+	s.notify("textDocument/publishDiagnostics", params)
 }
 
 // closed forgets the review of a closed flow when none of its files is
@@ -346,7 +447,7 @@ func (s *Server) closed(path string, u protocol.DocumentURI) {
 			delete(s.pending, flow)
 			continue
 		}
-		s.pending[flow] = true
+		s.queueLocked(flow)
 	}
 	s.mu.Unlock()
 	sort.Strings(clearFiles)

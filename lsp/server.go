@@ -65,6 +65,7 @@ type Server struct {
 	results     map[string]*result   // last review by flow path
 	published   map[string][]string  // flow path → files it published non-empty diagnostics for
 	pending     map[string]bool      // flow paths waiting for the debounce
+	gen         map[string]uint64    // flow path → reviews queued so far: a review in flight is stale once it moves
 	timer       *time.Timer
 	docChanges  bool            // the client applies documentChanges in a WorkspaceEdit
 	renames     bool            // the client applies RenameFile operations (in documentChanges)
@@ -74,10 +75,14 @@ type Server struct {
 	folders     []string        // the workspace: edits name no file outside it (workspace.go)
 	realRoots   map[string]bool // folders with symlinks resolved; nil: not yet (rootSet)
 
-	runMu sync.Mutex // one review at a time
+	runMu sync.Mutex // one review at a time (a large buffer's whole review runs beside the next one's first answer: fast.go)
+	pubMu sync.Mutex // one review's publications at a time, each checking that it is not stale
+
+	fastBytes int // flow buffers this large are answered in two steps (fast.go)
 
 	// test hooks
-	panicOn string // a method that panics (tests of the recovery)
+	panicOn  string            // a method that panics (tests of the recovery)
+	hookFast func(flow string) // called after a first answer is published
 }
 
 // document is one open buffer.
@@ -86,6 +91,41 @@ type document struct {
 	path    string
 	version int32
 	src     []byte
+	// The ranged edits applied since the buffer's text was last replaced
+	// whole, numbered: edits[i] is edit editBase+i, and seq (editBase +
+	// len(edits)) counts them. A review notes the seq it read; the edits
+	// after it carry its findings to the present text (fast.go).
+	edits    []byteEdit
+	editBase int
+}
+
+// maxEditLog bounds a buffer's log of edits: past it, the older half goes
+// (a review that old is not carried; it is replaced soon anyway).
+const maxEditLog = 4096
+
+func (d *document) seq() int { return d.editBase + len(d.edits) }
+
+// logEdits records a didChange's edits (a whole-text change starts the
+// log afresh: nothing before it can be carried).
+func (d *document) logEdits(edits []byteEdit, full bool) {
+	if full {
+		d.editBase, d.edits = d.seq()+1, nil
+	}
+	d.edits = append(d.edits, edits...)
+	if len(d.edits) > maxEditLog {
+		half := len(d.edits) / 2
+		d.editBase += half
+		d.edits = slices.Clone(d.edits[half:])
+	}
+}
+
+// editsSince are the edits after seq, a copy; false when they are no
+// longer all known (a whole-text change since, or the log trimmed).
+func (d *document) editsSince(seq int) ([]byteEdit, bool) {
+	if seq < d.editBase || seq > d.seq() {
+		return nil, false
+	}
+	return slices.Clone(d.edits[seq-d.editBase:]), true
 }
 
 // New returns a server writing to out.
@@ -97,7 +137,7 @@ func New(out io.Writer, opts Options) *Server {
 		opts.Log = io.Discard
 	}
 	return &Server{opts: opts, out: out, docs: map[string]*document{}, results: map[string]*result{},
-		published: map[string][]string{}, pending: map[string]bool{}}
+		published: map[string][]string{}, pending: map[string]bool{}, gen: map[string]uint64{}, fastBytes: FastPathBytes}
 }
 
 // ErrExitWithoutShutdown is Serve's error for an exit notification that
@@ -433,7 +473,9 @@ func (s *Server) applyChanges(path string, p *didChangeParams) bool {
 		return false
 	}
 	// a new slice: reviews in flight keep the text they read
-	d.src = applyContentChanges(d.src, p.ContentChanges)
+	src, edits, full := applyContentChanges(d.src, p.ContentChanges)
+	d.src = src
+	d.logEdits(edits, full)
 	d.version = p.TextDocument.Version
 	return true
 }
@@ -446,6 +488,7 @@ func (s *Server) didSave(p *protocol.DidSaveTextDocumentParams) {
 	s.mu.Lock()
 	if d := s.docs[path]; d != nil && p.Text != "" {
 		d.src = []byte(p.Text)
+		d.logEdits(nil, true)
 	}
 	s.mu.Unlock()
 	s.schedule(path)
@@ -558,7 +601,7 @@ func (s *Server) watchedFilesChanged(p *protocol.DidChangeWatchedFilesParams) {
 		}
 		for flow, r := range s.results {
 			if _, read := r.srcs[path]; read || filepath.Base(path) == ".oastui.yaml" || filepath.Dir(filepath.Dir(flow)) == filepath.Dir(path) {
-				s.pending[flow] = true
+				s.queueLocked(flow)
 			}
 		}
 	}

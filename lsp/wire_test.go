@@ -19,8 +19,12 @@ func (r *repeatReader) Read(p []byte) (int, error) {
 		return 0, io.EOF
 	}
 	k := min(len(p), r.n)
-	for i := range p[:k] {
-		p[i] = r.c
+	if k == 0 {
+		return 0, nil
+	}
+	p[0] = r.c
+	for i := 1; i < k; i *= 2 { // doubling copies: a byte loop is slow under -race
+		copy(p[i:k], p[:i])
 	}
 	r.n -= k
 	return k, nil

@@ -25,6 +25,8 @@ type DiffInput struct {
 	Path string `json:"path" jsonschema:"the agent: a package directory (agents/<vendor>/<slug>) or a flow file, relative to the first workspace root or absolute inside a root"`
 	Old  string `json:"old,omitempty" jsonschema:"the old git revision (default HEAD)"`
 	New  string `json:"new,omitempty" jsonschema:"the new git revision (default: the working tree)"`
+	// MaxChanges caps the changes listed (nil: diff.DefaultMaxChanges).
+	MaxChanges *int `json:"maxChanges,omitempty" jsonschema:"list at most this many changes, the most severe first (default 1000; the rest are counted in truncated and the summary); 0 lists them all"`
 }
 
 func (s *Server) diff(_ context.Context, c *call, in DiffInput) (*diff.Result, string, error) {
@@ -37,6 +39,13 @@ func (s *Server) diff(_ context.Context, c *call, in DiffInput) (*diff.Result, s
 	}
 	if in.Old == "" {
 		in.Old = "HEAD"
+	}
+	maxChanges := diff.DefaultMaxChanges
+	if in.MaxChanges != nil {
+		if *in.MaxChanges < 0 {
+			return nil, "", errors.New("maxChanges must be 0 (all) or more")
+		}
+		maxChanges = *in.MaxChanges
 	}
 	oldRev, err := compile.OpenGitRev(dirOf(p), in.Old)
 	if err != nil {
@@ -62,7 +71,7 @@ func (s *Server) diff(_ context.Context, c *call, in DiffInput) (*diff.Result, s
 	// Confined as every tool is (Server.confine): the registry and the
 	// roots' Allow; the callers only in a tree the roots hold.
 	r, err := diff.Run(diff.Request{OldPath: p, Old: oldRev, New: newRev, OldLabel: in.Old, NewLabel: newLabel, Config: &cfg,
-		Load: s.confine(c), TreeOK: c.roots.Contains})
+		Load: s.confine(c), TreeOK: c.roots.Contains, MaxChanges: maxChanges})
 	if rerr := c.refusal(); rerr != nil { // a file the agent reads resolves outside the roots
 		return nil, "", rerr
 	}

@@ -6,6 +6,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
+	"github.com/oastui/oastui/internal/race"
 	"github.com/oastui/oastui/internal/testshared"
 )
 
@@ -246,7 +247,10 @@ func TestRedactSecrets(t *testing.T) {
 // masked result must be no longer than the input plus its masks and stable
 // when masked again.
 func TestDetectSecretHostile(t *testing.T) {
-	const n = 256 << 10
+	// 64 KiB a value under -race (one goroutine's scans; a quadratic one
+	// still shows thousands of bytes allocated per input byte), 256 KiB
+	// in the pass without it.
+	n := 256 << 10 / race.Stride(4)
 	// allocBound is bytes allocated per input byte for four detections and
 	// one redaction; today's cost is well under it (see the log with -v).
 	const allocBound = 16

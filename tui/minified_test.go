@@ -47,7 +47,14 @@ func minifiedAgent(tb testing.TB) string {
 func minifiedModel(tb testing.TB, w, h int) *Model {
 	tb.Helper()
 	dir := minifiedAgent(tb)
-	m := newModel(tb, dir, w, h, analyze(tb, dir, 1))
+	return minifiedModelOf(tb, dir, analyze(tb, dir, 1), w, h)
+}
+
+// minifiedModelOf is minifiedModel on an agent already written and
+// analysed (models only read their analysis, so one serves several).
+func minifiedModelOf(tb testing.TB, dir string, an *Analysis, w, h int) *Model {
+	tb.Helper()
+	m := newModel(tb, dir, w, h, an)
 	m.cfg.DisplayPath = "agents/tmp/findings-agent"
 	if len(m.cur.Review.Findings) < 3 {
 		tb.Fatalf("the minified fixture has %d findings", len(m.cur.Review.Findings))
@@ -65,10 +72,14 @@ func TestMinifiedFlowGolden(t *testing.T) {
 	if testing.Short() {
 		t.Skip("a 5 MB fixture")
 	}
+	// One write and one analysis of the 5 MB agent for the six models
+	// (each was a 5 MB load and review, the most of this test under -race).
+	dir := minifiedAgent(t)
+	an := analyze(t, dir, 1)
 	for _, sz := range []struct{ w, h int }{{80, 24}, {100, 30}, {140, 40}} {
 		name := itoa(sz.w) + "x" + itoa(sz.h)
 		t.Run(name, func(t *testing.T) {
-			m := minifiedModel(t, sz.w, sz.h)
+			m := minifiedModelOf(t, dir, an, sz.w, sz.h)
 			start := time.Now()
 			for range 10 {
 				press(m, "down")
@@ -88,7 +99,7 @@ func TestMinifiedFlowGolden(t *testing.T) {
 			}
 		})
 		t.Run(name+"_detail", func(t *testing.T) {
-			m := minifiedModel(t, sz.w, sz.h)
+			m := minifiedModelOf(t, dir, an, sz.w, sz.h)
 			press(m, "home", "down", "enter")
 			out := m.Render()
 			assertFrame(t, out, m.w, m.h)

@@ -61,6 +61,14 @@ func newWS(t *testing.T, root string, w, h int) *wsModel {
 		reviewed = append(reviewed, review{agent: a})
 	}
 	m.apply(reviewed)
+	// apply rebuilds the index at once only when the last rebuild was
+	// quick; on a loaded machine it hands the rebuild to a command, which
+	// no program runs here. Rebuild now, as that command would, so the
+	// screen never depends on how long an earlier rebuild took.
+	if m.dirty || m.building {
+		m.building = false
+		m.rebuild()
+	}
 	return m
 }
 

@@ -325,6 +325,14 @@ func (h *History) View(th Theme) string {
 	}
 	out = append(out, th.Bold.Render(Trunc(fmt.Sprintf("vs %s: %d breaking · %d warn · %d info", parentLabel(e),
 		r.Summary.Breaking, r.Summary.Warn, r.Summary.Info), w)))
+	for _, n := range r.Notices { // a safety check the config lowers (diff.Run computes them)
+		for _, l := range strings.Split(ansiWrap(present.Text(n), max(1, w)), "\n") {
+			out = append(out, th.Warning.Render(Trunc(l, w)))
+		}
+	}
+	if r.Truncated > 0 {
+		out = append(out, th.Dim.Render(Trunc(fmt.Sprintf("%d listed; %d more changes (oastui diff --format json --max-changes 0 lists them all)", len(r.Changes), r.Truncated), w)))
+	}
 	if len(r.Changes) == 0 {
 		return fill(append(out, th.Dim.Render("no changes to this agent")), w, h.h)
 	}

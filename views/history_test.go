@@ -2,6 +2,7 @@ package views
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -139,5 +140,34 @@ func TestHistoryOutsideGit(t *testing.T) {
 	checkBox(t, p.View(th), 60, 8)
 	if !strings.Contains(strings.Join(strings.Fields(out), " "), "not in a git work tree") {
 		t.Errorf("outside git:\n%s", out)
+	}
+}
+
+// TestHistorySafetyNotice (issue 35, point 3): the History tab says, above
+// the changes, which approval-safety check the config turns off and why
+// (diff.Run's notices), and how many changes the cap left out.
+func TestHistorySafetyNotice(t *testing.T) {
+	dir := testgit.LeafHistory(t, filepath.Join("..", "testdata", "agents"))
+	cfg := "diff:\n  diff_risk_lowered: {level: off, reason: \"the gateway reviews risk\"}\n"
+	if err := os.WriteFile(filepath.Join(dir, ".oastui.yaml"), []byte(cfg), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	p := historyPane(t, dir, 400, 40)
+	r := p.result()
+	if r == nil || len(r.Notices) != 1 {
+		t.Fatalf("the step's result has no notice: %+v", r)
+	}
+	out := ansi.Strip(p.View(th))
+	for _, want := range []string{"notice: approval-safety check diff_risk_lowered is set to off", "the gateway reviews risk"} {
+		if !strings.Contains(out, want) {
+			t.Errorf("no %q:\n%s", want, out)
+		}
+	}
+	if strings.Contains(out, "more changes") {
+		t.Errorf("a note of changes left out, none were:\n%s", out)
+	}
+	r.Truncated = 7
+	if out := ansi.Strip(p.View(th)); !strings.Contains(out, "7 more changes (oastui diff --format json --max-changes 0 lists them all)") {
+		t.Errorf("no note of the changes the cap left out:\n%s", out)
 	}
 }

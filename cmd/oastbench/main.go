@@ -8,6 +8,7 @@
 //	go run ./cmd/oastbench -n 40 -full  # also lint --mode full, paired with deterministic
 //	go run ./cmd/oastbench -n 40 -runs 15 -base /tmp/oastui-main  # also that binary, paired: the CPU ratio of a change
 //	go run ./cmd/oastbench -n 40 -policies cfg.yaml  # also lint --config cfg.yaml (team policies), paired
+//	go run ./cmd/oastbench -diffcost -runs 9 -base /tmp/oastui-main  # issue 35: diff of 100,000 renamed placeholders and a renamed 33,000-node flow against lint
 //	go run ./cmd/oastbench -n 40 -cpuprofile cpu.out -memprofile mem.out
 //
 // -cpuprofile and -memprofile profile any mode: after the timed runs, each
@@ -51,6 +52,9 @@ func main() {
 	policies := flag.String("policies", "", "also time lint --config FILE (a .oastui.yaml with team policies, issue 38), paired with deterministic by CPU time")
 	flag.StringVar(&profiles.cpu, "cpuprofile", "", "write a CPU profile of each measured run to this file")
 	flag.StringVar(&profiles.mem, "memprofile", "", "write an allocation profile of each measured run to this file")
+	diffCost := flag.Bool("diffcost", false, "instead: time oastui diff --format json (and MCP agent_diff) on the hostile changes of issue 35 (renamed placeholders, a renamed large flow), next to lint, paired")
+	placeholders := flag.Int("placeholders", 100000, "-diffcost: placeholders renamed in one prompt (0: skip that input)")
+	nodes := flag.Int("nodes", 33000, "-diffcost: nodes of the renamed flow (0: skip that input)")
 	promptsMode := flag.Bool("prompts", false, "instead: time the prompt report (issue 16) of every corpus agent in this process, first (every chunk counted anew) and warm")
 	flag.Parse()
 	if *promptsMode {
@@ -60,6 +64,13 @@ func main() {
 			stop()
 		}
 		if err != nil {
+			fmt.Fprintln(os.Stderr, "oastbench:", err)
+			os.Exit(1)
+		}
+		return
+	}
+	if *diffCost {
+		if err := runDiffCost(*runs, *placeholders, *nodes); err != nil {
 			fmt.Fprintln(os.Stderr, "oastbench:", err)
 			os.Exit(1)
 		}

@@ -22,6 +22,7 @@ func init() { subcommands = append(subcommands, newDiffCmd) }
 type diffFlags struct {
 	format, failOn, color, config string
 	checks, noIndex               bool
+	maxChanges                    int
 }
 
 func newDiffCmd() *cobra.Command {
@@ -64,6 +65,7 @@ errors (an unknown or missing revision, a shallow clone lacking it), 3 internal 
 	f.StringVar(&fl.color, "color", "auto", "colour text output: auto, always or never")
 	f.StringVar(&fl.config, "config", "", "config file (default: .oastui.yaml found upward from the first PATH)")
 	f.BoolVar(&fl.checks, "checks", false, "list every check with its level and doc, and exit")
+	f.IntVar(&fl.maxChanges, "max-changes", diff.DefaultMaxChanges, "list at most this many changes of each agent, the most severe first (the rest are counted: \"truncated\" in the JSON); 0 lists them all")
 	f.BoolVar(&fl.noIndex, "no-index", false, "compare two paths on disk (the default for two paths outside a git work tree)")
 	mustRegister(cmd, "format", completeValues("text", "json", "markdown", "github"))
 	mustRegister(cmd, "fail-on", completeValues("breaking", "warn", "info", "none"))
@@ -100,6 +102,9 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 	if err := checkColorFlag(fl.color); err != nil {
 		return err
 	}
+	if fl.maxChanges < 0 {
+		return usageErrorf("diff: --max-changes must be 0 (all) or more (got %d)", fl.maxChanges)
+	}
 	dash := cmd.ArgsLenAtDash()
 	oldSide, newSide, paths, err := parseDiffArgs(args, dash, fl.noIndex)
 	if err != nil {
@@ -132,11 +137,9 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 	if err := diff.ValidateReasons(levels, reasons); err != nil {
 		return usageErrorf("%s: %v", cfg.Path, err)
 	}
-	for _, n := range diff.SafetyNotices(levels, reasons, cfg.Path) {
-		fmt.Fprintln(cmd.ErrOrStderr(), "oastui:", n)
-	}
 	// diff.Run reads the gate's levels as the old revision had them: a
-	// change that lowers one is itself breaking (diff_gate_relaxed).
+	// change that lowers one is itself breaking (diff_gate_relaxed), and
+	// says which safety checks the config lowers (Result.Notices).
 
 	pairs, err := diffPairs(oldSide, newSide, paths)
 	if err != nil {
@@ -147,19 +150,27 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 	indexes := map[string]*diff.CallerIndex{} // one per tree
 	for _, p := range pairs {
 		r, err := diff.Run(diff.Request{OldPath: p.old, NewPath: p.new, Old: oldSide.g, New: newSide.g,
-			OldLabel: oldSide.label, NewLabel: newSide.label, Config: &cfg, Indexes: indexes})
+			OldLabel: oldSide.label, NewLabel: newSide.label, Config: &cfg, Indexes: indexes, MaxChanges: fl.maxChanges})
 		if err != nil {
 			return usageErrorf("diff: %v", err)
 		}
 		results = append(results, r)
 	}
-	if err := writeDiff(out, results, fl, base); err != nil {
+	doc := diff.NewDocument(results)
+	for _, n := range doc.Notices() { // every format, on stderr too (the JSON, markdown and github output hold them)
+		fmt.Fprintln(cmd.ErrOrStderr(), "oastui:", n)
+	}
+	if err := writeDiff(out, doc, fl, base); err != nil {
 		return internalErrorf("diff: %v", err)
 	}
 	if failOn != "" {
 		for _, r := range results {
-			for _, c := range r.Changes {
-				if c.Level.AtLeast(failOn) {
+			// the summary counts the changes the cap left out too
+			for _, x := range []struct {
+				l diff.Level
+				n int
+			}{{diff.Breaking, r.Summary.Breaking}, {diff.Warn, r.Summary.Warn}, {diff.Info, r.Summary.Info}} {
+				if x.n > 0 && x.l.AtLeast(failOn) {
 					return &exitError{code: exitFindings}
 				}
 			}
@@ -377,12 +388,12 @@ func diffPairs(o, n diffSide, paths []string) ([]diffPair, error) {
 	return out, nil
 }
 
-func writeDiff(w io.Writer, results []*diff.Result, fl diffFlags, base string) error {
+func writeDiff(w io.Writer, doc *diff.Document, fl diffFlags, base string) error {
 	f, ok := diff.Formats[fl.format]
 	if !ok {
 		return fmt.Errorf("unknown format %q", fl.format)
 	}
-	return f.Format(w, diff.NewDocument(results), diff.FormatOptions{Base: base, Color: fl.format == "text" && useColor(w, fl.color, os.Environ())})
+	return f.Format(w, doc, diff.FormatOptions{Base: base, Color: fl.format == "text" && useColor(w, fl.color, os.Environ())})
 }
 
 // writeChecks prints every check (text: id, level, area, doc; json; or

@@ -13,6 +13,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/oastui/oastui/diff"
+	"github.com/oastui/oastui/internal/race"
 )
 
 func gitIn(t *testing.T, dir string, args ...string) {
@@ -348,5 +349,63 @@ func TestDiffGateCannotRelaxItself(t *testing.T) {
 	code, out, errs = runIn(t, repo, "diff", "HEAD", "--", rel)
 	if code != exitClean || strings.Contains(out, "diff_gate_relaxed") || !strings.Contains(errs, "notice:") {
 		t.Errorf("committed config: exit %d\n%s%s", code, out, errs)
+	}
+	// Every format holds the notice too, once (issue 35, point 3); under
+	// -race one of them (the engine's TestNoticesOnEveryFace has all).
+	for i, f := range []string{"json", "markdown", "github"} {
+		if i%race.Stride(3) != 0 {
+			continue
+		}
+		_, out, errs = runIn(t, repo, "diff", "HEAD", "--format", f, "--", rel)
+		if n := strings.ReplaceAll(out, `\_`, "_"); strings.Count(n, "approval-safety check diff_approval_removed is set to off") != 1 || strings.Count(errs, "notice:") != 1 {
+			t.Errorf("--format %s: no notice, or more than one:\n%s%s", f, out, errs)
+		}
+		if f == "json" {
+			validateDiffJSON(t, []byte(out))
+		}
+	}
+}
+
+// TestDiffMaxChanges (issue 35, point 11): --max-changes caps the changes
+// listed (the JSON says how many it left out, the summary and the exit
+// code count them all), 0 lists them all, a negative cap is a usage error.
+func TestDiffMaxChanges(t *testing.T) {
+	repo, leaf := diffRepo(t)
+	rel, _ := filepath.Rel(repo, leaf)
+	type doc struct {
+		Agents []struct {
+			Changes   []struct{ Check, Level string }
+			Truncated int
+			Summary   diff.Summary
+		}
+	}
+	read := func(out string) doc {
+		var d doc
+		if err := json.Unmarshal([]byte(out), &d); err != nil || len(d.Agents) != 1 {
+			t.Fatalf("%v\n%s", err, out)
+		}
+		return d
+	}
+	code, out, errs := runIn(t, repo, "diff", "HEAD", "--format", "json", "--max-changes", "0", "--", rel)
+	all := read(out)
+	n := len(all.Agents[0].Changes)
+	if code != exitFindings || n < 2 || all.Agents[0].Truncated != 0 {
+		t.Fatalf("--max-changes 0: exit %d, %d changes\n%s%s", code, n, out, errs)
+	}
+	validateDiffJSON(t, []byte(out))
+	code, out, errs = runIn(t, repo, "diff", "HEAD", "--format", "json", "--max-changes", "1", "--", rel)
+	one := read(out)
+	a := one.Agents[0]
+	if code != exitFindings || len(a.Changes) != 1 || a.Truncated != n-1 || a.Summary != all.Agents[0].Summary ||
+		a.Changes[0] != all.Agents[0].Changes[0] {
+		t.Errorf("--max-changes 1: exit %d, %+v\n%s", code, a, errs)
+	}
+	validateDiffJSON(t, []byte(out))
+	_, out, _ = runIn(t, repo, "diff", "HEAD", "--max-changes", "1", "--", rel)
+	if want := fmt.Sprintf("… %d more changes (--format json --max-changes 0 lists them all)", n-1); !strings.Contains(out, want) {
+		t.Errorf("text: no %q\n%s", want, out)
+	}
+	if code, _, errs := runIn(t, repo, "diff", "HEAD", "--max-changes", "-1", "--", rel); code != exitUsage || !strings.Contains(errs, "--max-changes") {
+		t.Errorf("--max-changes -1: exit %d %s", code, errs)
 	}
 }

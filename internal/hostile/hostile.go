@@ -105,3 +105,29 @@ const Token = "ghp_R8x2Kq7LmZ4vN1pW9sT3yB6cD0fG5hJ8kLmN"
 // Raw lists the parts of Secrets no face may show: the token, the
 // password and the three characters.
 var Raw = []string{Token, "hunter2pass", "\u009b", "\u202e", "\u2066"}
+
+// PlaceholderFlow is a flow Start → LlmNode → End whose LLM node's prompt
+// uses n placeholders {{<prefix>0}} … (issue 35 point 11: a change that
+// renames 100,000 placeholders is PlaceholderFlow(100000, "a") against
+// PlaceholderFlow(100000, "b")).
+func PlaceholderFlow(n int, prefix string) []byte {
+	var p strings.Builder
+	p.Grow(n * (len(prefix) + 12))
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			p.WriteByte(' ')
+		}
+		fmt.Fprintf(&p, "{{%s%d}}", prefix, i)
+	}
+	prompt, _ := json.Marshal(p.String()) // a JSON string of plain ASCII: cannot fail
+	var b strings.Builder
+	b.WriteString(`{"agentspec_version":"26.1.0","component_type":"Flow","id":"ph","name":"Placeholders","metadata":{"cinatra":{"type":"flow"}},"inputs":[],"outputs":[],"start_node":{"$component_ref":"start"},`)
+	b.WriteString(`"nodes":[{"$component_ref":"start"},{"$component_ref":"llm"},{"$component_ref":"end"}],`)
+	b.WriteString(`"control_flow_connections":[{"component_type":"ControlFlowEdge","id":"e0","name":"e0","from_node":{"$component_ref":"start"},"to_node":{"$component_ref":"llm"}},`)
+	b.WriteString(`{"component_type":"ControlFlowEdge","id":"e1","name":"e1","from_node":{"$component_ref":"llm"},"to_node":{"$component_ref":"end"}}],"data_flow_connections":[],`)
+	b.WriteString(`"$referenced_components":{"start":{"component_type":"StartNode","id":"start","name":"start","inputs":[],"outputs":[]},`)
+	b.WriteString(`"llm":{"component_type":"LlmNode","id":"llm","name":"llm","inputs":[],"outputs":[],"prompt_template":`)
+	b.Write(prompt)
+	b.WriteString(`},"end":{"component_type":"EndNode","id":"end","name":"end","inputs":[],"outputs":[]}}}`)
+	return []byte(b.String())
+}

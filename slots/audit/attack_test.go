@@ -8,6 +8,8 @@ import (
 	"reflect"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/internal/race"
 )
 
 // auditAttacks are the statements of issue 11 item 3 (and their close
@@ -175,8 +177,15 @@ func TestAuditAttacks(t *testing.T) {
 	} else {
 		t.Log("sqlite3 CLI not on PATH: the CLI half of the attacks is not run")
 	}
-	for _, r := range runners {
-		for _, at := range auditAttacks {
+	for ri, r := range runners {
+		for ai, at := range auditAttacks {
+			// Under -race a third of the attacks per runner (each runner a
+			// different third): an attack is one goroutine's SQL in the
+			// instrumented SQLite, which can reveal no race another does not;
+			// CI's pass without -race runs them all (.ci/run).
+			if (ri+ai)%race.Stride(3) != 0 {
+				continue
+			}
 			t.Run(r.name+"/"+at.name, func(t *testing.T) {
 				path := seedAudit(t)
 				a, err := Open(path)

@@ -1,0 +1,273 @@
+package compile
+
+import (
+	"unicode/utf8"
+
+	"github.com/go-json-experiment/json/jsontext"
+)
+
+// The parser's own scanner: the common case of a valid document, read
+// straight from the bytes into the same tree the decoder path builds
+// (the same nodes, offsets, strings, interning and duplicate keys).
+// jsontext's decoder validates a state machine per token and copies every
+// string through its token; the scanner reads each byte once and copies a
+// string without escapes straight from the source. It accepts exactly
+// what the decoder accepts (RFC 8259, strict UTF-8, duplicate names
+// allowed) and gives up at the first byte it does not expect; the decoder
+// then parses the document again and reports the error, so every error
+// (message, offset, refusal) is the decoder's. FuzzFastParse holds the two
+// to the same trees and the same verdicts.
+
+// strStop marks the bytes that end the fast loop over a string's bytes: the
+// closing quote, an escape, a control character (an error) and the first
+// byte of a multi-byte character (whose string is then checked as UTF-8).
+var strStop = func() (t [256]bool) {
+	for c := 0; c < 256; c++ {
+		t[c] = c < 0x20 || c == '"' || c == '\\' || c >= utf8.RuneSelf
+	}
+	return t
+}()
+
+// fast parses the whole document; false: it is not one the scanner
+// accepts (the decoder will say why).
+func (p *parser) fast() (*Node, bool) {
+	p.ws()
+	n, ok := p.fvalue(0)
+	if !ok {
+		return nil, false
+	}
+	p.ws()
+	return n, p.pos == len(p.src)
+}
+
+// ws skips JSON whitespace. Most calls find none, or one space, or a
+// newline and an indentation: the first test sends every byte above ' '
+// out of the loop at once.
+func (p *parser) ws() {
+	src, i := p.src, p.pos
+	for i < len(src) {
+		c := src[i]
+		if c > ' ' || c != ' ' && c != '\n' && c != '\t' && c != '\r' {
+			break
+		}
+		i++
+	}
+	p.pos = i
+}
+
+// fvalue reads the value at p.pos (no whitespace before it).
+func (p *parser) fvalue(depth int) (*Node, bool) {
+	if depth > MaxDepth || p.pos >= len(p.src) {
+		return nil, false
+	}
+	src, off := p.src, p.pos
+	switch c := src[off]; {
+	case c == '"':
+		s, ok := p.fstring(false)
+		if !ok {
+			return nil, false
+		}
+		n := p.newNode()
+		n.Offset, n.Kind, n.Text = off, String, s
+		return n, true
+	case c == '{':
+		p.pos++
+		n := p.newNode()
+		n.Offset, n.Kind = off, Object
+		p.ws()
+		if p.pos < len(src) && src[p.pos] == '}' {
+			p.pos++
+			return n, true
+		}
+		base := len(p.members)
+		for {
+			keyOff := p.pos
+			if keyOff >= len(src) || src[keyOff] != '"' {
+				return nil, false
+			}
+			key, ok := p.fstring(true)
+			if !ok {
+				return nil, false
+			}
+			p.ws()
+			if p.pos >= len(src) || src[p.pos] != ':' {
+				return nil, false
+			}
+			p.pos++
+			p.ws()
+			v, ok := p.fvalue(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			v.parent, v.slot = n, int32(len(p.members)-base)
+			p.members = append(p.members, Member{Key: key, KeyOffset: keyOff, Value: v})
+			if !p.next2('}') {
+				if p.pos >= len(src) || src[p.pos] != ',' {
+					return nil, false
+				}
+				p.pos++
+				p.ws()
+				continue
+			}
+			break
+		}
+		n.Members = p.keepMembers(p.members[base:])
+		clear(p.members[base:])
+		p.members = p.members[:base]
+		p.dups = indexKeys(n, p.dups)
+		return n, true
+	case c == '[':
+		p.pos++
+		n := p.newNode()
+		n.Offset, n.Kind = off, Array
+		p.ws()
+		if p.pos < len(src) && src[p.pos] == ']' {
+			p.pos++
+			return n, true
+		}
+		base := len(p.items)
+		for {
+			v, ok := p.fvalue(depth + 1)
+			if !ok {
+				return nil, false
+			}
+			v.parent, v.slot = n, int32(len(p.items)-base)
+			p.items = append(p.items, v)
+			if !p.next2(']') {
+				if p.pos >= len(src) || src[p.pos] != ',' {
+					return nil, false
+				}
+				p.pos++
+				p.ws()
+				continue
+			}
+			break
+		}
+		n.Items = p.keepItems(p.items[base:])
+		clear(p.items[base:])
+		p.items = p.items[:base]
+		return n, true
+	case c == '-' || c >= '0' && c <= '9':
+		if !p.fnumber() {
+			return nil, false
+		}
+		n := p.newNode()
+		n.Offset, n.Kind, n.Text = off, Number, string(src[off:p.pos]) // the literal as written
+		return n, true
+	case c == 't':
+		return p.fliteral("true", Bool, true)
+	case c == 'f':
+		return p.fliteral("false", Bool, false)
+	case c == 'n':
+		return p.fliteral("null", Null, false)
+	}
+	return nil, false
+}
+
+// next2 skips whitespace and then close, reporting whether it was there.
+func (p *parser) next2(close byte) bool {
+	p.ws()
+	if p.pos < len(p.src) && p.src[p.pos] == close {
+		p.pos++
+		return true
+	}
+	return false
+}
+
+func (p *parser) fliteral(lit string, k Kind, b bool) (*Node, bool) {
+	off := p.pos
+	if len(p.src)-off < len(lit) || string(p.src[off:off+len(lit)]) != lit {
+		return nil, false
+	}
+	p.pos += len(lit)
+	n := p.newNode()
+	n.Offset, n.Kind, n.Bool = off, k, b
+	return n, true
+}
+
+// fnumber reads a number (RFC 8259's grammar); what follows it is the
+// caller's to check (a delimiter, whitespace or the end).
+func (p *parser) fnumber() bool {
+	src, i := p.src, p.pos
+	if i < len(src) && src[i] == '-' {
+		i++
+	}
+	switch {
+	case i >= len(src):
+		return false
+	case src[i] == '0':
+		i++
+	case src[i] >= '1' && src[i] <= '9':
+		i = digits(src, i+1)
+	default:
+		return false
+	}
+	if i < len(src) && src[i] == '.' {
+		j := digits(src, i+1)
+		if j == i+1 {
+			return false
+		}
+		i = j
+	}
+	if i < len(src) && (src[i] == 'e' || src[i] == 'E') {
+		i++
+		if i < len(src) && (src[i] == '+' || src[i] == '-') {
+			i++
+		}
+		j := digits(src, i)
+		if j == i {
+			return false
+		}
+		i = j
+	}
+	p.pos = i
+	return true
+}
+
+func digits(src []byte, i int) int {
+	for i < len(src) && src[i] >= '0' && src[i] <= '9' {
+		i++
+	}
+	return i
+}
+
+// fstring reads the string token at p.pos (its opening quote): a key
+// (interned, as the decoder path interns keys) or a value (interned when
+// short). A string without escapes is copied from the source; one with
+// escapes is unquoted by jsontext, which checks them as the decoder would.
+func (p *parser) fstring(key bool) (string, bool) {
+	src, off := p.src, p.pos
+	i := off + 1
+	for i < len(src) && !strStop[src[i]] {
+		i++
+	}
+	if i < len(src) && src[i] == '"' { // ASCII without escapes: the common case
+		p.pos = i + 1
+		return p.str(src[off+1:i], key || i+1-off <= internMax+2), true
+	}
+	escaped := false
+	for ; i < len(src); i++ {
+		switch c := src[i]; {
+		case c == '"':
+			p.pos = i + 1
+			raw := src[off:p.pos]
+			if escaped {
+				var err error
+				if p.unq, err = jsontext.AppendUnquote(p.unq[:0], raw); err != nil {
+					return "", false
+				}
+				return string(p.unq), true
+			}
+			if !utf8.Valid(raw) {
+				return "", false
+			}
+			return p.str(raw[1:len(raw)-1], key || len(raw) <= internMax+2), true
+		case c == '\\':
+			escaped = true
+			i++ // the escaped byte (AppendUnquote checks the escape)
+		case c < 0x20:
+			return "", false
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,157 @@
+package compile
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+
+	"github.com/oastui/oastui/internal/race"
+	"github.com/oastui/oastui/internal/testshared"
+)
+
+// sameParse fails t unless the scanner path (parseWith fast) and the
+// decoder path give src the same tree (values, kinds, offsets, key
+// offsets, pointers, slice lengths and capacities), the same duplicate
+// keys and the same error; it returns whether src is valid.
+func sameParse(t *testing.T, name string, src []byte) bool {
+	t.Helper()
+	fr, fd, fe := parseWith(src, nil, true)
+	sr, sd, se := parseWith(src, nil, false)
+	if !reflect.DeepEqual(fe, se) {
+		t.Fatalf("%s: scanner error %+v, decoder error %+v", name, fe, se)
+	}
+	if got, want := docJSON(t, &Doc{Src: src, Root: fr}), docJSON(t, &Doc{Src: src, Root: sr}); got != want {
+		t.Fatalf("%s: trees differ\nscanner %s\ndecoder %s", name, got, want)
+	}
+	if len(fd) != len(sd) {
+		t.Fatalf("%s: %d duplicate keys, decoder %d", name, len(fd), len(sd))
+	}
+	for i := range fd {
+		f, s := fd[i], sd[i]
+		if f.Key != s.Key || f.Offset != s.Offset || f.First != s.First || f.Pointer() != s.Pointer() {
+			t.Fatalf("%s: duplicate %d: %+v, decoder %+v", name, i, f, s)
+		}
+	}
+	return se == nil
+}
+
+// scannerAccepts reports whether the scanner alone reads src (no fallback).
+func scannerAccepts(src []byte) bool {
+	p := parser{src: src}
+	_, ok := p.fast()
+	return ok
+}
+
+var fastParseCases = []string{
+	``, ` `, `{}`, `[]`, ` {} `, "\t\r\n[\n]\n", `{"a":1}`, `{"a" : 1 , "b" :[ 1 , 2 ] }`,
+	`null`, `true`, `false`, `nul`, `tru`, `truex`, `[true,false,null]`, `[truefalse]`, `nullx`, `[nan]`,
+	`0`, `-0`, `01`, `-`, `-01`, `1.`, `.5`, `1.5`, `1e`, `1e+`, `1E-7`, `1e400`, `-1.25e+10`, `1x`, `[1 2]`, `[1,]`, `[,1]`, `{,}`,
+	`{"a":1,}`, `{"a"}`, `{"a":}`, `{"a" 1}`, `{1:2}`, `{"a":1 "b":2}`, `{"a":1,"a":2,"b":3,"a":4}`, `{} {}`, `{} x`, `[`, `]`, `{`, `}`, `"`,
+	`""`, `"abc"`, `"é"`, `"\u00e9"`, `"\ud83d\ude00"`, `"\ud83d"`, `"\ude00"`, `"\ud83dx"`, `"\u12"`, `"\x"`, `"a\"b"`, `"\\"`, `"\/"`,
+	"\"\x00\"", "\"a\tb\"", "\"\x7f\"", "\"\xff\"", "\"\xc3\"", "\"\xc3\xa9\"", "\"\xed\xa0\x80\"", "\xef\xbb\xbf{}", "{\"\xff\":1}",
+	`{"\u0041":1,"A":2}`, `{"":1,"":2}`, `"\b\f\n\r\t"`, `"\`, `"\"`, `"abc`, "[1,\n2,\n3]\n\n",
+	`{"k":{"k":{"k":[{"k":"v"}]}}}`, `[[],[[]],{}]`, `{"a":[],"b":{}}`,
+	strings.Repeat("[", MaxDepth) + strings.Repeat("]", MaxDepth),
+	strings.Repeat("[", MaxDepth+1) + strings.Repeat("]", MaxDepth+1),
+	strings.Repeat("[", MaxDepth+2) + strings.Repeat("]", MaxDepth+2),
+	`{"x":"` + strings.Repeat("y", 40) + `"}`, `{"` + strings.Repeat("k", 40) + `":"` + strings.Repeat("é", 20) + `"}`,
+}
+
+func TestFastParseCases(t *testing.T) {
+	for _, c := range fastParseCases {
+		sameParse(t, c, []byte(c))
+	}
+	// Objects large enough for a key index, with repeated keys.
+	var b strings.Builder
+	b.WriteString("{")
+	for i := 0; i < 40; i++ {
+		if i > 0 {
+			b.WriteString(",")
+		}
+		b.WriteString(`"k` + string(rune('a'+i%7)) + `":[` + strings.Repeat(`{"z":1},`, i%3) + `0]`)
+	}
+	b.WriteString("}")
+	sameParse(t, "indexed", []byte(b.String()))
+}
+
+// Every valid JSON file of the bundled agents and fixtures, and of the
+// shared corpus and its history, is read by the scanner alone, into the
+// tree the decoder builds; every prefix and a sample of one-byte changes
+// of a corpus agent parse (or fail) as the decoder says.
+func TestFastParseFiles(t *testing.T) {
+	check := func(t *testing.T, root string) int {
+		n, seen := 0, 0
+		err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
+			if err != nil || e.IsDir() || !strings.HasSuffix(path, ".json") {
+				return err
+			}
+			if seen++; seen%race.Stride(40) != 0 {
+				return nil
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			if sameParse(t, path, src) {
+				n++
+				if !scannerAccepts(src) {
+					t.Errorf("%s: valid JSON the scanner left to the decoder", path)
+				}
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+		return n
+	}
+	if n := check(t, filepath.Join("..", "testdata")); n < 15/race.Stride(40) {
+		t.Errorf("%d valid JSON files under testdata", n)
+	}
+	t.Run("shared", func(t *testing.T) {
+		dir := testshared.Dir(t, "corpus")
+		if n := check(t, dir); n < 200/race.Stride(40) {
+			t.Errorf("%d valid JSON files in the shared corpus", n)
+		}
+		src, err := os.ReadFile(smallestFlow(t, dir))
+		if err != nil {
+			t.Fatal(err)
+		}
+		// about 1,000 offsets (50 under -race)
+		stride := max(len(src)/1000, 1) * race.Stride(20)
+		for i := 0; i < len(src); i += stride {
+			sameParse(t, "prefix", src[:i])
+			mut := append([]byte(nil), src...)
+			mut[i] = "\"{}[],:\\ 0a\x00\xff"[i%13]
+			sameParse(t, "mutation", mut)
+		}
+	})
+}
+
+// smallestFlow is the path of the smallest corpus flow file.
+func smallestFlow(t *testing.T, corpus string) string {
+	files, _ := filepath.Glob(filepath.Join(corpus, "cinatra", "agents", "cinatra-ai", "*", "cinatra", "oas.json"))
+	best, size := "", int64(-1)
+	for _, f := range files {
+		if fi, err := os.Stat(f); err == nil && (size < 0 || fi.Size() < size) {
+			best, size = f, fi.Size()
+		}
+	}
+	if best == "" {
+		t.Fatal("no corpus flows")
+	}
+	return best
+}
+
+// FuzzFastParse: the scanner and the decoder agree on every input.
+func FuzzFastParse(f *testing.F) {
+	for _, c := range fastParseCases {
+		f.Add([]byte(c))
+	}
+	f.Fuzz(func(t *testing.T, src []byte) {
+		sameParse(t, "fuzz", src)
+	})
+}
