@@ -86,19 +86,32 @@ func (f *Flow) Resolve(n *Node, ptr string, registry *Node) Resolved {
 	if !isRef {
 		return Resolved{Node: n, Pointer: ptr, Scope: RefInline, Owner: f}
 	}
-	for s := f; s != nil; s = s.Parent {
-		if c := s.Refs().Get(id); c != nil {
-			scope := RefLocal
-			if s != f {
-				scope = RefOuter
-			}
-			return Resolved{Node: c, Pointer: Append(s.RefsPointer(), id), Scope: scope, Owner: s}
+	if c, s := f.Lookup(id); c != nil {
+		scope := RefLocal
+		if s != f {
+			scope = RefOuter
 		}
+		return Resolved{Node: c, Pointer: Append(s.RefsPointer(), id), Scope: scope, Owner: s}
 	}
 	if c := registry.Get(id); c != nil {
 		return Resolved{Node: c, Scope: RefRegistry}
 	}
 	return Resolved{Scope: RefUnresolved}
+}
+
+// Lookup is Resolve's search of the Flow's scopes for the definition id,
+// without the pointer Resolve builds: the component the Flow's own
+// $referenced_components, else the nearest enclosing Flow's, hold under
+// id, and that Flow (the Owner Resolve gives, RefLocal when it is f); nil
+// and nil when none does (the registry is not asked). A walk that resolves
+// every reference builds a pointer only for the few it reports.
+func (f *Flow) Lookup(id string) (*Node, *Flow) {
+	for s := f; s != nil; s = s.Parent {
+		if c := s.Refs().Get(id); c != nil {
+			return c, s
+		}
+	}
+	return nil, nil
 }
 
 // Flows lists every Flow component of the document in source order: the root

@@ -493,10 +493,11 @@ func (w *valWalker) ref(n *compile.Node, id string) {
 	outer := false
 	if k := len(w.flows); k > 0 {
 		// The Flow's scopes as the model resolves them (the registry after,
-		// below); outside its own scope (owns) is an outer one.
-		if r := w.flows[k-1].Resolve(n, "", nil); r.Node != nil && (r.Scope == compile.RefLocal || r.Scope == compile.RefOuter) {
-			if d, ok := w.byDef[r.Node]; ok {
-				target, outer = d, r.Owner != w.owns[k-1]
+		// below), without building a pointer (Flow.Lookup); outside its own
+		// scope (owns) is an outer one.
+		if c, owner := w.flows[k-1].Lookup(id); c != nil {
+			if d, ok := w.byDef[c]; ok {
+				target, outer = d, owner != w.owns[k-1]
 			}
 		}
 	}
