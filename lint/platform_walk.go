@@ -8,7 +8,8 @@ import (
 )
 
 // The platform's rules that look at every value ride the validator's one
-// walk of the flow document (rtWalk.str and rtWalk.object call these):
+// walk of the flow document (its scan of an object's members calls
+// platformMember, rtWalk.str and rtWalk.object call the others):
 // OAS-RUNTIME-011 (every object), OAS-RUNTIME-012 (every string under a
 // prose key, array items taking their array's key), oas_skill_ids (every
 // key and string, unless the agent is exempt) and retired_crm_primitive
@@ -30,23 +31,26 @@ func platformString(p *Pass, n *compile.Node, key string, skillIDs bool) {
 	}
 }
 
-func platformObject(p *Pass, n *compile.Node, skillIDs bool) {
-	var meta *compile.Node
-	for _, m := range n.Members {
-		switch m.Key {
-		case "skillIds", "skill_ids":
-			if skillIDs {
-				p.Report(p.Agent.Flow, compile.PointerOf(m.Value), RuleOASSkillIDs,
-					"the flow file declares "+strconv.Quote(m.Key)+"; an agent's skills come from the skills catalog (skills_installed_resolve_for_agent), never from oas.json, and the platform's skill-free invariant rejects the file")
-			}
-		case "system", "user", "description":
-			if m.Value.Kind == compile.String {
-				retiredCRM(p, m.Key, m.Value)
-			}
-		case "metadata":
-			meta = m.Value
+// platformMember: oas_skill_ids and retired_crm_primitive on one member of
+// an object, called by the walk's one scan of the object's members for
+// the keys skillIds, skill_ids, system, user and description.
+func platformMember(p *Pass, m compile.Member, skillIDs bool) {
+	switch m.Key {
+	case "skillIds", "skill_ids":
+		if skillIDs {
+			p.Report(p.Agent.Flow, compile.PointerOf(m.Value), RuleOASSkillIDs,
+				"the flow file declares "+strconv.Quote(m.Key)+"; an agent's skills come from the skills catalog (skills_installed_resolve_for_agent), never from oas.json, and the platform's skill-free invariant rejects the file")
+		}
+	case "system", "user", "description":
+		if m.Value.Kind == compile.String {
+			retiredCRM(p, m.Key, m.Value)
 		}
 	}
+}
+
+// platformRiskClass: OAS-RUNTIME-011 on object n, whose metadata member
+// (the last, as Get) is meta (nil: none).
+func platformRiskClass(p *Pass, n, meta *compile.Node) {
 	if meta == nil {
 		return
 	}
@@ -59,21 +63,21 @@ func platformObject(p *Pass, n *compile.Node, skillIDs bool) {
 }
 
 // retiredCRM: one finding per string, naming every retired token in it.
-// Each token has "s_" in it, and each typeHint "@cinatra-ai/entity-": a
-// string with neither is skipped after two scans.
+// Each primitive has "s_" in it (one scan finds them all), and each
+// typeHint, like the objects_list pattern, "@cinatra-ai/entity-": a string
+// with neither costs two scans.
 func retiredCRM(p *Pass, key string, v *compile.Node) {
 	text := v.Text
-	if !strings.Contains(text, "s_") && !strings.Contains(text, "@cinatra-ai/entity-") {
-		return
-	}
 	hits := crmPrimitivesIn(text)
-	for _, h := range retiredTypeHints {
-		if strings.Contains(text, h) {
-			hits = append(hits, h)
+	if strings.Contains(text, "@cinatra-ai/entity-") {
+		for _, h := range retiredTypeHints {
+			if strings.Contains(text, h) {
+				hits = append(hits, h)
+			}
 		}
-	}
-	if strings.Contains(text, "objects_list") && objectsListCRMRe.MatchString(text) {
-		hits = append(hits, "objects_list over a CRM entity type")
+		if strings.Contains(text, "objects_list") && objectsListCRMRe.MatchString(text) {
+			hits = append(hits, "objects_list over a CRM entity type")
+		}
 	}
 	if len(hits) > 0 {
 		p.Report(p.Agent.Flow, compile.PointerOf(v), RuleRetiredCRMPrimitive,
