@@ -369,11 +369,13 @@ func checkOutputMessageInputs(p *Pass) {
 		if c.Type != "OutputMessageNode" {
 			continue
 		}
-		msg, _ := c.Node.Get("message").Str()
-		rendered := jinjaCommentRe.ReplaceAllString(msg, "")
 		inputs := c.Node.Get("inputs")
-		if !inputs.Is(compile.Array) {
+		if !inputs.Is(compile.Array) || len(inputs.Items) == 0 {
 			continue
+		}
+		rendered, _ := c.Node.Get("message").Str()
+		if strings.Contains(rendered, "{#") { // the comments taken out (most messages have none)
+			rendered = jinjaCommentRe.ReplaceAllString(rendered, "")
 		}
 		for _, in := range inputs.Items {
 			title, ok := in.Get("title").Str()
