@@ -11,6 +11,10 @@ type Flow struct {
 	Depth   int    // 0 for the outermost Flow
 
 	refsPtr string // RefsPointer, built once
+	// refs is Refs, read once (refsRead) for a Flow of a document's model,
+	// whose nodes nobody modifies: Lookup asks for it at every reference.
+	refs     *Node
+	refsRead bool
 }
 
 // ID is the Flow's id (or name when it has no id).
@@ -22,7 +26,12 @@ func (f *Flow) ID() string {
 }
 
 // Refs is the Flow's own $referenced_components object, or nil.
-func (f *Flow) Refs() *Node { return f.Node.Get("$referenced_components") }
+func (f *Flow) Refs() *Node {
+	if f.refsRead {
+		return f.refs
+	}
+	return f.Node.Get("$referenced_components") // a Flow built by hand
+}
 
 // RefsPointer is the pointer of the Flow's $referenced_components.
 func (f *Flow) RefsPointer() string {
@@ -144,7 +153,8 @@ func (s *flowNesting) add(n *Node) *Flow {
 	for len(s.stack) > 0 && !isUnder(ptr, s.stack[len(s.stack)-1].Pointer) {
 		s.stack = s.stack[:len(s.stack)-1]
 	}
-	f := &Flow{Node: n, Pointer: ptr, Depth: len(s.stack), refsPtr: Append(ptr, "$referenced_components")}
+	f := &Flow{Node: n, Pointer: ptr, Depth: len(s.stack), refsPtr: Append(ptr, "$referenced_components"),
+		refs: n.Get("$referenced_components"), refsRead: true}
 	if len(s.stack) > 0 {
 		f.Parent = s.stack[len(s.stack)-1]
 	}

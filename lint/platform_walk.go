@@ -21,15 +21,52 @@ func platformString(p *Pass, n *compile.Node, key string, skillIDs bool) {
 			"the flow file names "+strconv.Quote(n.Text)+"; an agent's skills come from the skills catalog, never from oas.json, and the platform's skill-free invariant rejects the file")
 	}
 	if isProseKey(key) {
-		for _, tok := range parityLegacyTokens {
-			if strings.Contains(n.Text, tok) {
-				p.Report(p.Agent.Flow, compile.PointerOf(n), RuleOASRuntime012,
-					"the prompt field "+strconv.Quote(key)+" asks the model to call "+strconv.Quote(tok)+" to store its result; the declarative artifact binding (outputs[].cinatra.artifact) or an artifact_materialize node stores it now, and a model-driven write on top of it stores the artifact twice. Take the instruction out of the prompt and bind the output instead.")
-				break
-			}
+		if tok := legacyTokenIn(n.Text); tok != "" {
+			p.Report(p.Agent.Flow, compile.PointerOf(n), RuleOASRuntime012,
+				"the prompt field "+strconv.Quote(key)+" asks the model to call "+strconv.Quote(tok)+" to store its result; the declarative artifact binding (outputs[].cinatra.artifact) or an artifact_materialize node stores it now, and a model-driven write on top of it stores the artifact twice. Take the instruction out of the prompt and bind the output instead.")
 		}
 	}
 }
+
+// legacyTokenIn is the first of parityLegacyTokens (in their order) that
+// text contains, "" for none: one scan for the "_" each of them has at
+// legacyTokenUnderscore, instead of a search of the whole text per token.
+func legacyTokenIn(text string) string {
+	found := -1
+	for i := 0; ; {
+		k := strings.IndexByte(text[i:], '_')
+		if k < 0 {
+			break
+		}
+		at := i + k
+		i = at + 1
+		for j, tok := range parityLegacyTokens {
+			if found >= 0 && j >= found {
+				break
+			}
+			if start := at - legacyTokenUnderscore[j]; start >= 0 && strings.HasPrefix(text[start:], tok) {
+				found = j
+			}
+		}
+		if found == 0 {
+			break
+		}
+	}
+	if found < 0 {
+		return ""
+	}
+	return parityLegacyTokens[found]
+}
+
+// legacyTokenUnderscore is where the first "_" of each of
+// parityLegacyTokens is.
+var legacyTokenUnderscore = func() []int {
+	at := make([]int, len(parityLegacyTokens))
+	for j, tok := range parityLegacyTokens {
+		at[j] = strings.IndexByte(tok, '_')
+	}
+	return at
+}()
 
 // platformMember: oas_skill_ids and retired_crm_primitive on one member of
 // an object, called by the walk's one scan of the object's members for
