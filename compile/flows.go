@@ -11,6 +11,10 @@ type Flow struct {
 	Depth   int    // 0 for the outermost Flow
 
 	refsPtr string // RefsPointer, built once
+	// refs is Refs, read once (refsRead) for a Flow of a document's model,
+	// whose nodes nobody modifies: Lookup asks for it at every reference.
+	refs     *Node
+	refsRead bool
 }
 
 // ID is the Flow's id (or name when it has no id).
@@ -22,7 +26,12 @@ func (f *Flow) ID() string {
 }
 
 // Refs is the Flow's own $referenced_components object, or nil.
-func (f *Flow) Refs() *Node { return f.Node.Get("$referenced_components") }
+func (f *Flow) Refs() *Node {
+	if f.refsRead {
+		return f.refs
+	}
+	return f.Node.Get("$referenced_components") // a Flow built by hand
+}
 
 // RefsPointer is the pointer of the Flow's $referenced_components.
 func (f *Flow) RefsPointer() string {
@@ -86,19 +95,32 @@ func (f *Flow) Resolve(n *Node, ptr string, registry *Node) Resolved {
 	if !isRef {
 		return Resolved{Node: n, Pointer: ptr, Scope: RefInline, Owner: f}
 	}
-	for s := f; s != nil; s = s.Parent {
-		if c := s.Refs().Get(id); c != nil {
-			scope := RefLocal
-			if s != f {
-				scope = RefOuter
-			}
-			return Resolved{Node: c, Pointer: Append(s.RefsPointer(), id), Scope: scope, Owner: s}
+	if c, s := f.Lookup(id); c != nil {
+		scope := RefLocal
+		if s != f {
+			scope = RefOuter
 		}
+		return Resolved{Node: c, Pointer: Append(s.RefsPointer(), id), Scope: scope, Owner: s}
 	}
 	if c := registry.Get(id); c != nil {
 		return Resolved{Node: c, Scope: RefRegistry}
 	}
 	return Resolved{Scope: RefUnresolved}
+}
+
+// Lookup is Resolve's search of the Flow's scopes for the definition id,
+// without the pointer Resolve builds: the component the Flow's own
+// $referenced_components, else the nearest enclosing Flow's, hold under
+// id, and that Flow (the Owner Resolve gives, RefLocal when it is f); nil
+// and nil when none does (the registry is not asked). A walk that resolves
+// every reference builds a pointer only for the few it reports.
+func (f *Flow) Lookup(id string) (*Node, *Flow) {
+	for s := f; s != nil; s = s.Parent {
+		if c := s.Refs().Get(id); c != nil {
+			return c, s
+		}
+	}
+	return nil, nil
 }
 
 // Flows lists every Flow component of the document in source order: the root
@@ -131,7 +153,8 @@ func (s *flowNesting) add(n *Node) *Flow {
 	for len(s.stack) > 0 && !isUnder(ptr, s.stack[len(s.stack)-1].Pointer) {
 		s.stack = s.stack[:len(s.stack)-1]
 	}
-	f := &Flow{Node: n, Pointer: ptr, Depth: len(s.stack), refsPtr: Append(ptr, "$referenced_components")}
+	f := &Flow{Node: n, Pointer: ptr, Depth: len(s.stack), refsPtr: Append(ptr, "$referenced_components"),
+		refs: n.Get("$referenced_components"), refsRead: true}
 	if len(s.stack) > 0 {
 		f.Parent = s.stack[len(s.stack)-1]
 	}

@@ -239,21 +239,17 @@ func (m *Model) endpoint(fm *FlowModel, obj *Node, objPtr, key string) Endpoint 
 	default:
 		// A reference to a definition of the Flow's own or an enclosing
 		// scope (most endpoints) is resolved as Flow.Resolve would,
-		// without building the definition's pointer: identity needs it
-		// only for a definition with no id.
-		found := false
-		for s := fm.Flow; s != nil && !found; s = s.Parent {
-			if c := s.Refs().Get(id); c != nil {
-				if c.Kind != Object {
-					return ep
-				}
-				ep.Comp, found = c, true
-				if ep.ID = c.Get("id").StringOr(""); ep.ID == "" {
-					ep.ID = "@" + Append(s.RefsPointer(), id)
-				}
+		// without building the definition's pointer (Flow.Lookup):
+		// identity needs it only for a definition with no id.
+		if c, s := fm.Flow.Lookup(id); c != nil {
+			if c.Kind != Object {
+				return ep
 			}
-		}
-		if !found {
+			ep.Comp = c
+			if ep.ID = c.Get("id").StringOr(""); ep.ID == "" {
+				ep.ID = "@" + Append(s.RefsPointer(), id)
+			}
+		} else {
 			ptr := ep.Pointer()
 			r := m.Resolve(fm.Flow, v, ptr)
 			if r.Node == nil || r.Node.Kind != Object {

@@ -78,7 +78,7 @@ func checkArtifactParity(p *Pass) {
 	}
 	produces, producesNodes := parityProduces(a)
 	parityCoverage(p, produces, producesNodes)
-	parityFlows(root, map[*compile.Node]bool{}, func(flow *compile.Node) { parityWriteDataflow(p, flow) })
+	parityFlows(root, new(int), func(flow *compile.Node) { parityWriteDataflow(p, flow) })
 }
 
 // parityProduces reads package.json cinatra.produces the way the scan-all
@@ -422,11 +422,14 @@ func parityMaterializeValue(n *compile.Node, id string, data map[string]any, pro
 
 // parityFlows visits every Flow the platform's scanner walks: the root and
 // what $referenced_components and FlowNode subflows hold, at any depth.
-func parityFlows(n *compile.Node, seen map[*compile.Node]bool, visit func(flow *compile.Node)) {
-	if !n.Is(compile.Object) || seen[n] || len(seen) > compile.MaxDepth*1024 {
+// The document is a tree, so no component is met twice: seen counts the
+// components met, and the walk stops after MaxDepth*1024 of them (a
+// hostile file's bound).
+func parityFlows(n *compile.Node, seen *int, visit func(flow *compile.Node)) {
+	if !n.Is(compile.Object) || *seen > compile.MaxDepth*1024 {
 		return
 	}
-	seen[n] = true
+	*seen++
 	if compile.ComponentType(n) == "Flow" {
 		visit(n)
 	}

@@ -5,7 +5,9 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"unicode"
 	"unicode/utf16"
+	"unicode/utf8"
 
 	"github.com/oastui/oastui/edit"
 
@@ -98,7 +100,6 @@ const creationPromptCap = 400 // UTF-16 code units, as JavaScript counts
 
 var (
 	creationPromptKeys = map[string]bool{"system": true, "user": true, "prompt_template": true, "prompttemplate": true, "instructions": true}
-	jinjaPlaceholderRe = regexp.MustCompile(`(?s)\{\{.*?\}\}`)
 )
 
 func checkCreationPrompts(p *Pass) {
@@ -119,10 +120,12 @@ func checkCreationPrompts(p *Pass) {
 					walk(v, depth+1)
 					continue
 				}
-				if !creationPromptKeys[strings.ToLower(m.Key)] {
+				// A string of at most the cap in bytes is at most the cap in
+				// UTF-16 code units: most strings stop here.
+				if len(v.Text) <= creationPromptCap || !creationPromptKeys[strings.ToLower(m.Key)] {
 					continue
 				}
-				if l := utf16Len(v.Text); l > creationPromptCap && strings.TrimSpace(jinjaPlaceholderRe.ReplaceAllString(v.Text, "")) != "" {
+				if l := utf16Len(v.Text); l > creationPromptCap && !jinjaOnly(v.Text) {
 					p.Report(p.Agent.Flow, compile.PointerOf(v), RuleCreationAgentPromptTooLong,
 						strconv.Quote(m.Key)+" is "+strconv.Itoa(l)+" characters; the four creation agents keep their prompts under "+strconv.Itoa(creationPromptCap)+
 							" characters and load their methodology from catalog skills (the platform's skill-free invariant). Move the methodology into a skill and keep a thin dispatcher here.")
@@ -131,6 +134,30 @@ func checkCreationPrompts(p *Pass) {
 		}
 	}
 	walk(p.Agent.Flow.Root, 0)
+}
+
+// jinjaOnly: s is Jinja placeholders and white space only (the exemption
+// of the creation agents' cap), as removing every (?s)\{\{.*?\}\} and
+// trimming white space leaves nothing, without building that string: each
+// "{{" up to the first "}}" after it is a placeholder (an unclosed one is
+// text), anything else must be space (TestJinjaOnlyIsTheRegexp).
+func jinjaOnly(s string) bool {
+	for i := 0; i < len(s); {
+		if strings.HasPrefix(s[i:], "{{") {
+			k := strings.Index(s[i+2:], "}}")
+			if k < 0 {
+				return false
+			}
+			i += 2 + k + 2
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if !unicode.IsSpace(r) {
+			return false
+		}
+		i += size
+	}
+	return true
 }
 
 func utf16Len(s string) int {
@@ -342,11 +369,13 @@ func checkOutputMessageInputs(p *Pass) {
 		if c.Type != "OutputMessageNode" {
 			continue
 		}
-		msg, _ := c.Node.Get("message").Str()
-		rendered := jinjaCommentRe.ReplaceAllString(msg, "")
 		inputs := c.Node.Get("inputs")
-		if !inputs.Is(compile.Array) {
+		if !inputs.Is(compile.Array) || len(inputs.Items) == 0 {
 			continue
+		}
+		rendered, _ := c.Node.Get("message").Str()
+		if strings.Contains(rendered, "{#") { // the comments taken out (most messages have none)
+			rendered = jinjaCommentRe.ReplaceAllString(rendered, "")
 		}
 		for _, in := range inputs.Items {
 			title, ok := in.Get("title").Str()

@@ -8,7 +8,8 @@ import (
 )
 
 // The platform's rules that look at every value ride the validator's one
-// walk of the flow document (rtWalk.str and rtWalk.object call these):
+// walk of the flow document (its scan of an object's members calls
+// platformMember, rtWalk.str and rtWalk.object call the others):
 // OAS-RUNTIME-011 (every object), OAS-RUNTIME-012 (every string under a
 // prose key, array items taking their array's key), oas_skill_ids (every
 // key and string, unless the agent is exempt) and retired_crm_primitive
@@ -20,33 +21,73 @@ func platformString(p *Pass, n *compile.Node, key string, skillIDs bool) {
 			"the flow file names "+strconv.Quote(n.Text)+"; an agent's skills come from the skills catalog, never from oas.json, and the platform's skill-free invariant rejects the file")
 	}
 	if isProseKey(key) {
-		for _, tok := range parityLegacyTokens {
-			if strings.Contains(n.Text, tok) {
-				p.Report(p.Agent.Flow, compile.PointerOf(n), RuleOASRuntime012,
-					"the prompt field "+strconv.Quote(key)+" asks the model to call "+strconv.Quote(tok)+" to store its result; the declarative artifact binding (outputs[].cinatra.artifact) or an artifact_materialize node stores it now, and a model-driven write on top of it stores the artifact twice. Take the instruction out of the prompt and bind the output instead.")
-				break
-			}
+		if tok := legacyTokenIn(n.Text); tok != "" {
+			p.Report(p.Agent.Flow, compile.PointerOf(n), RuleOASRuntime012,
+				"the prompt field "+strconv.Quote(key)+" asks the model to call "+strconv.Quote(tok)+" to store its result; the declarative artifact binding (outputs[].cinatra.artifact) or an artifact_materialize node stores it now, and a model-driven write on top of it stores the artifact twice. Take the instruction out of the prompt and bind the output instead.")
 		}
 	}
 }
 
-func platformObject(p *Pass, n *compile.Node, skillIDs bool) {
-	var meta *compile.Node
-	for _, m := range n.Members {
-		switch m.Key {
-		case "skillIds", "skill_ids":
-			if skillIDs {
-				p.Report(p.Agent.Flow, compile.PointerOf(m.Value), RuleOASSkillIDs,
-					"the flow file declares "+strconv.Quote(m.Key)+"; an agent's skills come from the skills catalog (skills_installed_resolve_for_agent), never from oas.json, and the platform's skill-free invariant rejects the file")
+// legacyTokenIn is the first of parityLegacyTokens (in their order) that
+// text contains, "" for none: one scan for the "_" each of them has at
+// legacyTokenUnderscore, instead of a search of the whole text per token.
+func legacyTokenIn(text string) string {
+	found := -1
+	for i := 0; ; {
+		k := strings.IndexByte(text[i:], '_')
+		if k < 0 {
+			break
+		}
+		at := i + k
+		i = at + 1
+		for j, tok := range parityLegacyTokens {
+			if found >= 0 && j >= found {
+				break
 			}
-		case "system", "user", "description":
-			if m.Value.Kind == compile.String {
-				retiredCRM(p, m.Key, m.Value)
+			if start := at - legacyTokenUnderscore[j]; start >= 0 && strings.HasPrefix(text[start:], tok) {
+				found = j
 			}
-		case "metadata":
-			meta = m.Value
+		}
+		if found == 0 {
+			break
 		}
 	}
+	if found < 0 {
+		return ""
+	}
+	return parityLegacyTokens[found]
+}
+
+// legacyTokenUnderscore is where the first "_" of each of
+// parityLegacyTokens is.
+var legacyTokenUnderscore = func() []int {
+	at := make([]int, len(parityLegacyTokens))
+	for j, tok := range parityLegacyTokens {
+		at[j] = strings.IndexByte(tok, '_')
+	}
+	return at
+}()
+
+// platformMember: oas_skill_ids and retired_crm_primitive on one member of
+// an object, called by the walk's one scan of the object's members for
+// the keys skillIds, skill_ids, system, user and description.
+func platformMember(p *Pass, m compile.Member, skillIDs bool) {
+	switch m.Key {
+	case "skillIds", "skill_ids":
+		if skillIDs {
+			p.Report(p.Agent.Flow, compile.PointerOf(m.Value), RuleOASSkillIDs,
+				"the flow file declares "+strconv.Quote(m.Key)+"; an agent's skills come from the skills catalog (skills_installed_resolve_for_agent), never from oas.json, and the platform's skill-free invariant rejects the file")
+		}
+	case "system", "user", "description":
+		if m.Value.Kind == compile.String {
+			retiredCRM(p, m.Key, m.Value)
+		}
+	}
+}
+
+// platformRiskClass: OAS-RUNTIME-011 on object n, whose metadata member
+// (the last, as Get) is meta (nil: none).
+func platformRiskClass(p *Pass, n, meta *compile.Node) {
 	if meta == nil {
 		return
 	}
@@ -59,21 +100,21 @@ func platformObject(p *Pass, n *compile.Node, skillIDs bool) {
 }
 
 // retiredCRM: one finding per string, naming every retired token in it.
-// Each token has "s_" in it, and each typeHint "@cinatra-ai/entity-": a
-// string with neither is skipped after two scans.
+// Each primitive has "s_" in it (one scan finds them all), and each
+// typeHint, like the objects_list pattern, "@cinatra-ai/entity-": a string
+// with neither costs two scans.
 func retiredCRM(p *Pass, key string, v *compile.Node) {
 	text := v.Text
-	if !strings.Contains(text, "s_") && !strings.Contains(text, "@cinatra-ai/entity-") {
-		return
-	}
 	hits := crmPrimitivesIn(text)
-	for _, h := range retiredTypeHints {
-		if strings.Contains(text, h) {
-			hits = append(hits, h)
+	if strings.Contains(text, "@cinatra-ai/entity-") {
+		for _, h := range retiredTypeHints {
+			if strings.Contains(text, h) {
+				hits = append(hits, h)
+			}
 		}
-	}
-	if strings.Contains(text, "objects_list") && objectsListCRMRe.MatchString(text) {
-		hits = append(hits, "objects_list over a CRM entity type")
+		if strings.Contains(text, "objects_list") && objectsListCRMRe.MatchString(text) {
+			hits = append(hits, "objects_list over a CRM entity type")
+		}
 	}
 	if len(hits) > 0 {
 		p.Report(p.Agent.Flow, compile.PointerOf(v), RuleRetiredCRMPrimitive,

@@ -54,8 +54,8 @@ func newRtWalk(v *valCtx) *rtWalk {
 func (r *rtWalk) report(ptr string, rule *Rule, msg string) { r.v.report(ptr, rule, msg) }
 
 // str: OAS-RUNTIME-002.
-func (r *rtWalk) str(n *compile.Node, path valPath) {
-	platformString(r.v.p, n, path.lastKey(), r.skillIDs)
+func (r *rtWalk) str(n *compile.Node) {
+	platformString(r.v.p, n, valLastKey(n), r.skillIDs)
 	if !strings.Contains(n.Text, "{{") {
 		return
 	}
@@ -63,8 +63,8 @@ func (r *rtWalk) str(n *compile.Node, path valPath) {
 	if m == "" {
 		return
 	}
-	r.report(path.pointer(), RuleOASRuntime002,
-		`Found JS-style ternary inside Jinja placeholder at `+path.dollar()+`: `+
+	r.report(compile.PointerOf(n), RuleOASRuntime002,
+		`Found JS-style ternary inside Jinja placeholder at `+valPathOf(n).dollar()+`: `+
 			`"`+m+`". This is broken twice — (a) Jinja conditional `+
 			`syntax uses {{ a if cond else b }}, not the JS `+"`? :`"+` form, `+
 			`so rendering raises a TemplateSyntaxError at runtime; (b) the `+
@@ -107,31 +107,32 @@ func rtFindJsTernary(text string) string {
 	return ""
 }
 
-// object: OAS-RUNTIME-003, 008, 013 on every object.
-func (r *rtWalk) object(n *compile.Node, ct string, titleN, typeN *compile.Node, path valPath) {
-	platformObject(r.v.p, n, r.skillIDs)
+// object: OAS-RUNTIME-003, 008, 013 on every object, with the members the
+// walk's one scan of it found (metaN: metadata, for OAS-RUNTIME-011).
+func (r *rtWalk) object(n *compile.Node, ct string, titleN, typeN, metaN *compile.Node) {
+	platformRiskClass(r.v.p, n, metaN)
 	if title, ok := titleN.Str(); ok {
 		if typ, ok := typeN.Str(); ok && typ == "number" {
-			r.floatDefault(n, title, path)
+			r.floatDefault(n, title)
 		}
 	}
 	switch ct {
 	case "A2AAgent":
-		r.internalA2A(n, path)
+		r.internalA2A(n)
 	case "PluginInputMessageNode", "InputMessageNode":
-		r.gate(n, ct, path)
+		r.gate(n, ct)
 	}
 }
 
-func (r *rtWalk) floatDefault(n *compile.Node, title string, path valPath) {
+func (r *rtWalk) floatDefault(n *compile.Node, title string) {
 	d := n.Get("default")
 	f, ok := d.Float()
 	if !ok || math.IsInf(f, 0) || f != math.Trunc(f) {
 		return
 	}
 	ds := valJSNumber(d)
-	r.report(path.pointer()+"/default", RuleOASRuntime003,
-		`Property "`+title+`" at `+path.dollar()+` declares "type":"number" with an `+
+	r.report(compile.PointerOf(n)+"/default", RuleOASRuntime003,
+		`Property "`+title+`" at `+valPathOf(n).dollar()+` declares "type":"number" with an `+
 			`integer literal default (`+ds+`). pyagentspec maps "type":"number" `+
 			`to FloatProperty, and constructing FloatProperty(default_value=`+ds+`) `+
 			`with an integer literal raises "Error when initializing: `+
@@ -175,7 +176,7 @@ func rtLabel(n *compile.Node) string {
 	return valJSON(name)
 }
 
-func (r *rtWalk) internalA2A(n *compile.Node, path valPath) {
+func (r *rtWalk) internalA2A(n *compile.Node) {
 	u, _ := n.Get("agent_url").Str()
 	if !rtIsInternalA2A(u) {
 		return
@@ -184,8 +185,8 @@ func (r *rtWalk) internalA2A(n *compile.Node, path valPath) {
 	if shown == "" {
 		shown = "<empty agent_url>"
 	}
-	r.report(path.pointer()+"/agent_url", RuleOASRuntime008,
-		`A2AAgent "`+rtLabel(n)+`" at `+path.dollar()+` targets an internal URL (`+
+	r.report(compile.PointerOf(n)+"/agent_url", RuleOASRuntime008,
+		`A2AAgent "`+rtLabel(n)+`" at `+valPathOf(n).dollar()+` targets an internal URL (`+
 			shown+`). A2A is the cross-instance/`+
 			`external protocol; internal sub-agent composition must use `+
 			`FlowNode subflow inlining (the email-outreach-agent pattern) `+
@@ -243,11 +244,11 @@ func rtQuoteList(xs []string) string {
 	return strings.Join(q, ", ")
 }
 
-func (r *rtWalk) gate(n *compile.Node, ct string, path valPath) {
-	ptr := path.pointer()
+func (r *rtWalk) gate(n *compile.Node, ct string) {
+	ptr := func() string { return compile.PointerOf(n) } // for a finding only
 	label := rtGateLabel(n)
 	if ct == "PluginInputMessageNode" {
-		r.report(ptr+"/component_type", RuleOASRuntime013,
+		r.report(ptr()+"/component_type", RuleOASRuntime013,
 			`Gate "`+label+`" is authored as "PluginInputMessageNode". `+
 				`Do not author the reconciled form directly: the host compiler `+
 				`(packages/agents/src/oas-compiler.ts) pins `+
@@ -266,7 +267,7 @@ func (r *rtWalk) gate(n *compile.Node, ct string, path valPath) {
 			for i, o := range outs.Items {
 				titles[i] = o.Get("title").StringOr("<unnamed>")
 			}
-			r.report(ptr+"/outputs", RuleOASRuntime013,
+			r.report(ptr()+"/outputs", RuleOASRuntime013,
 				fmt.Sprintf(`InputMessageNode gate "%s" declares %d `, label, k)+
 					`outputs [`+rtQuoteList(titles)+`]. A gate returns `+
 					`EXACTLY ONE string output — the resume payload. pyagentspec rejects a `+
@@ -276,7 +277,7 @@ func (r *rtWalk) gate(n *compile.Node, ct string, path valPath) {
 					`extra fields from the single resume payload in a post-resume node. `+
 					rtGateDoc)
 		case k == 0:
-			r.report(ptr+"/outputs", RuleOASRuntime013,
+			r.report(ptr()+"/outputs", RuleOASRuntime013,
 				`InputMessageNode gate "`+label+`" declares an EMPTY outputs[]. `+
 					`A gate must declare exactly one string output (the resume payload); `+
 					`pyagentspec rejects an output-less gate at mount ("expected a property `+
@@ -284,7 +285,7 @@ func (r *rtWalk) gate(n *compile.Node, ct string, path valPath) {
 					`this title: []"). `+rtGateDoc)
 		default:
 			if t, ok := outs.Items[0].Get("type").Str(); ok && outs.Items[0].Is(compile.Object) && t != "string" {
-				r.report(ptr+"/outputs/0/type", RuleOASRuntime013,
+				r.report(ptr()+"/outputs/0/type", RuleOASRuntime013,
 					`InputMessageNode gate "`+label+`" declares its single output `+
 						`as "type":"`+t+`". A gate output is the JSON-encoded resume `+
 						`payload and must be a string; pyagentspec rejects any other type at `+
@@ -298,7 +299,7 @@ func (r *rtWalk) gate(n *compile.Node, ct string, path valPath) {
 		return
 	}
 	if mt := n.Get("message_template"); rtPythonTruthy(mt) {
-		r.report(ptr+"/message_template", RuleOASRuntime013,
+		r.report(ptr()+"/message_template", RuleOASRuntime013,
 			`InputMessageNode gate "`+label+`" declares inputs[] AND an `+
 				`author-supplied "message_template". The WayFlow loader shim skips a `+
 				`gate that already carries a message_template, so the declared inputs `+
@@ -321,7 +322,7 @@ func (r *rtWalk) gate(n *compile.Node, ct string, path valPath) {
 		}
 	}
 	if len(bad) > 0 {
-		r.report(ptr+"/inputs", RuleOASRuntime013,
+		r.report(ptr()+"/inputs", RuleOASRuntime013,
 			`InputMessageNode gate "`+label+`" declares input title(s) `+
 				`[`+strings.Join(bad, ", ")+`] `+
 				`that are not plain Jinja identifiers (/^[A-Za-z_][A-Za-z0-9_]*$/). `+
@@ -344,7 +345,7 @@ func (r *rtWalk) gate(n *compile.Node, ct string, path valPath) {
 		seen[t] = true
 	}
 	if len(dups) > 0 {
-		r.report(ptr+"/inputs", RuleOASRuntime013,
+		r.report(ptr()+"/inputs", RuleOASRuntime013,
 			`InputMessageNode gate "`+label+`" declares duplicate input `+
 				`title(s) [`+rtQuoteList(dups)+`]. The `+
 				`WayFlow loader shim declines to fold duplicate titles, and pyagentspec `+

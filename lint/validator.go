@@ -368,11 +368,13 @@ type valDef struct {
 func (d valDef) ptr() string { return compile.Append(d.scope, "$referenced_components", d.id) }
 
 type valWalker struct {
-	v    *valCtx
-	path valPath
+	v *valCtx
+	// The walk keeps no path: a finding names its place from the parsed
+	// document's parent links (compile.PointerOf, valPathOf).
+	//
 	// flows are the Flows enclosing the current value (the flow model's,
 	// compile.Model.FlowByNode), innermost last: a reference resolves in
-	// them (compile.Flow.Resolve).
+	// them (compile.Flow.Lookup).
 	flows []*compile.Flow
 	// owns[i] is flows[i]'s own scope: the innermost of flows[:i+1] that
 	// has a $referenced_components block (nil: none), so that a Flow
@@ -390,7 +392,7 @@ type valWalker struct {
 }
 
 func newValWalker(v *valCtx) *valWalker {
-	return &valWalker{v: v, path: make(valPath, 0, 32), graph: compile.NewRefGraph[*compile.Node](),
+	return &valWalker{v: v, graph: compile.NewRefGraph[*compile.Node](),
 		model: v.p.model(), byDef: map[*compile.Node]int{},
 		rt: newRtWalk(v)}
 }
@@ -402,12 +404,10 @@ func (w *valWalker) addEdge(from, to int, ref *compile.Node) { w.graph.Add(from,
 func (w *valWalker) visit(n *compile.Node) {
 	switch n.Kind {
 	case compile.String:
-		w.rt.str(n, w.path)
+		w.rt.str(n)
 	case compile.Array:
-		for i, it := range n.Items {
-			w.path = w.path.index(i)
+		for _, it := range n.Items {
 			w.visit(it)
-			w.path = w.path[:len(w.path)-1]
 		}
 	case compile.Object:
 		w.object(n)
@@ -416,8 +416,8 @@ func (w *valWalker) visit(n *compile.Node) {
 
 func (w *valWalker) object(n *compile.Node) {
 	// One scan for the members every object is asked about (last wins, as
-	// Node.Get).
-	var ctN, titleN, typeN, refN, refsN *compile.Node
+	// Node.Get); the platform's member rules run on the members they read.
+	var ctN, titleN, typeN, refN, refsN, metaN *compile.Node
 	for _, m := range n.Members {
 		switch m.Key {
 		case "component_type":
@@ -430,16 +430,21 @@ func (w *valWalker) object(n *compile.Node) {
 			refN = m.Value
 		case "$referenced_components":
 			refsN = m.Value
+		case "metadata":
+			metaN = m.Value
+		case "skillIds", "skill_ids", "system", "user", "description":
+			platformMember(w.v.p, m, w.rt.skillIDs)
 		}
 	}
 	ct := ctN.StringOr("")
 	var scope *valScope
 	var flow *compile.Flow
 	if ct == "Flow" {
-		ptr := w.path.pointer()
-		w.v.flows = append(w.v.flows, valFlow{node: n, ptr: ptr})
-		if fm := w.model.FlowByNode(n); fm != nil {
+		fm := w.model.FlowByNode(n)
+		var ptr string
+		if fm != nil {
 			flow = fm.Flow
+			ptr = flow.Pointer
 			own := flow
 			if !refsN.Is(compile.Object) {
 				own = nil
@@ -448,7 +453,10 @@ func (w *valWalker) object(n *compile.Node) {
 				}
 			}
 			w.flows, w.owns = append(w.flows, flow), append(w.owns, own)
+		} else {
+			ptr = compile.PointerOf(n)
 		}
+		w.v.flows = append(w.v.flows, valFlow{node: n, ptr: ptr})
 		if refs := refsN; refs.Is(compile.Object) {
 			scope = &valScope{refs: refs, mem: make([]int, len(refs.Members))}
 			for j, m := range refs.Members {
@@ -458,45 +466,42 @@ func (w *valWalker) object(n *compile.Node) {
 			}
 		}
 	}
-	w.rt.object(n, ct, titleN, typeN, w.path)
+	w.rt.object(n, ct, titleN, typeN, metaN)
 	if id, ok := refN.Str(); ok {
 		w.ref(n, id)
 	}
 	for _, m := range n.Members {
-		w.path = w.path.key(m.Key)
 		if scope != nil && m.Key == "$referenced_components" && m.Value == scope.refs {
 			for j, dm := range m.Value.Members {
 				def := scope.mem[j]
-				w.path = w.path.key(dm.Key)
 				if len(w.stack) > 0 {
 					w.addEdge(w.stack[len(w.stack)-1], def, nil)
 				}
 				w.stack = append(w.stack, def)
 				w.visit(dm.Value)
 				w.stack = w.stack[:len(w.stack)-1]
-				w.path = w.path[:len(w.path)-1]
 			}
 		} else {
 			w.visit(m.Value)
 		}
-		w.path = w.path[:len(w.path)-1]
 	}
 	if flow != nil {
 		w.flows, w.owns = w.flows[:len(w.flows)-1], w.owns[:len(w.owns)-1]
 	}
 }
 
-// ref checks one {"$component_ref": id} at the current path.
+// ref checks one {"$component_ref": id} object n.
 func (w *valWalker) ref(n *compile.Node, id string) {
-	refPtr := func() string { return w.path.pointer() + "/$component_ref" }
+	refPtr := func() string { return compile.PointerOf(n) + "/$component_ref" }
 	target := -1
 	outer := false
 	if k := len(w.flows); k > 0 {
 		// The Flow's scopes as the model resolves them (the registry after,
-		// below); outside its own scope (owns) is an outer one.
-		if r := w.flows[k-1].Resolve(n, "", nil); r.Node != nil && (r.Scope == compile.RefLocal || r.Scope == compile.RefOuter) {
-			if d, ok := w.byDef[r.Node]; ok {
-				target, outer = d, r.Owner != w.owns[k-1]
+		// below), without building a pointer (Flow.Lookup); outside its own
+		// scope (owns) is an outer one.
+		if c, owner := w.flows[k-1].Lookup(id); c != nil {
+			if d, ok := w.byDef[c]; ok {
+				target, outer = d, owner != w.owns[k-1]
 			}
 		}
 	}
@@ -505,7 +510,7 @@ func (w *valWalker) ref(n *compile.Node, id string) {
 		if outer {
 			w.v.report(refPtr(), RuleComponentRefOuterScope,
 				fmt.Sprintf(`$component_ref "%s" at %s resolves only in an outer Flow's $referenced_components (defined at %s); the runtime resolves a Flow's refs in its own scope, so define "%s" in this Flow's $referenced_components too`,
-					id, w.dottedOrRoot(), w.defs[target].ptr(), id))
+					id, dottedOrRoot(n), w.defs[target].ptr(), id))
 		}
 		if len(w.stack) > 0 {
 			w.addEdge(w.stack[len(w.stack)-1], target, n)
@@ -514,12 +519,13 @@ func (w *valWalker) ref(n *compile.Node, id string) {
 		// the global registry has it (documented deviation from the reference)
 	default:
 		w.v.report(refPtr(), RuleUnresolvedComponentRef,
-			fmt.Sprintf(`unresolved $component_ref "%s" at %s (not in local $referenced_components nor a known global id)`, id, w.dottedOrRoot()))
+			fmt.Sprintf(`unresolved $component_ref "%s" at %s (not in local $referenced_components nor a known global id)`, id, dottedOrRoot(n)))
 	}
 }
 
-func (w *valWalker) dottedOrRoot() string {
-	if d := w.path.dotted(); d != "" {
+// dottedOrRoot is the reference's dotted path of n, "<root>" for the root.
+func dottedOrRoot(n *compile.Node) string {
+	if d := valPathOf(n).dotted(); d != "" {
 		return d
 	}
 	return "<root>"

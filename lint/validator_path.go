@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"slices"
 	"strconv"
 	"strings"
 
@@ -20,12 +21,32 @@ type valTok struct {
 func (p valPath) key(k string) valPath { return append(p, valTok{key: k, idx: -1}) }
 func (p valPath) index(i int) valPath  { return append(p, valTok{idx: i}) }
 
-// lastKey is the key of the nearest member the path goes through (array
-// items take their array's key), "$" at the root.
-func (p valPath) lastKey() string {
-	for i := len(p) - 1; i >= 0; i-- {
-		if p[i].idx < 0 {
-			return p[i].key
+// valPathOf is the path from the document root to n, read from the
+// parser's parent links: the validator's walk keeps no path of its own and
+// builds one only for a finding (n must be a node of a parsed document).
+func valPathOf(n *compile.Node) valPath {
+	depth := 0
+	for c := n; c.Parent() != nil; c = c.Parent() {
+		depth++
+	}
+	p := make(valPath, depth)
+	for c := n; c.Parent() != nil; c = c.Parent() {
+		depth--
+		if par := c.Parent(); par.Kind == compile.Object {
+			p[depth] = valTok{key: c.Key(), idx: -1}
+		} else {
+			p[depth] = valTok{idx: slices.Index(par.Items, c)}
+		}
+	}
+	return p
+}
+
+// valLastKey is the key of the nearest member above n (array items take
+// their array's key), "$" at the root, read from the parent links.
+func valLastKey(n *compile.Node) string {
+	for c := n; c.Parent() != nil; c = c.Parent() {
+		if c.Parent().Kind == compile.Object {
+			return c.Key()
 		}
 	}
 	return "$"
