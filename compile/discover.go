@@ -70,12 +70,39 @@ func findAgents(ov overlay, root string, limit int) ([]string, error) {
 // is a link, or a directory it did not list, is asked of the disk as
 // before. A listing is a snapshot: a run that changes the files (lint
 // --fix) loads without it, and a live face never keeps one.
+//
+// It keeps the listings of the agent packages and of their cinatra/ only
+// (those loading asks for), each entry as a name and a type: about 200
+// bytes an agent.
 type Listing struct {
-	dirs map[string][]fs.DirEntry // by cleaned path; sorted by name
+	dirs map[string][]listedEntry // by cleaned path; sorted by name
 }
 
 // NewListing returns an empty listing, filled by FindAgents.
-func NewListing() *Listing { return &Listing{dirs: map[string][]fs.DirEntry{}} }
+func NewListing() *Listing { return &Listing{dirs: map[string][]listedEntry{}} }
+
+// listedEntry is one entry of a listed directory: an fs.DirEntry of its
+// name and type (Info asks the disk).
+type listedEntry struct {
+	parent, name string
+	typ          fs.FileMode
+}
+
+func (e *listedEntry) Name() string               { return e.name }
+func (e *listedEntry) IsDir() bool                { return e.typ.IsDir() }
+func (e *listedEntry) Type() fs.FileMode          { return e.typ }
+func (e *listedEntry) Info() (fs.FileInfo, error) { return os.Lstat(filepath.Join(e.parent, e.name)) }
+func (e *listedEntry) String() string             { return fs.FormatDirEntry(e) }
+
+// keep records the listing of dir.
+func (l *Listing) keep(dir string, ents []fs.DirEntry) {
+	dir = filepath.Clean(dir)
+	out := make([]listedEntry, len(ents))
+	for i, e := range ents {
+		out[i] = listedEntry{parent: dir, name: e.Name(), typ: e.Type()}
+	}
+	l.dirs[dir] = out
+}
 
 // listedKind is what a listing says of a path.
 type listedKind uint8
@@ -93,7 +120,14 @@ func (l *Listing) dir(dir string) ([]fs.DirEntry, bool) {
 		return nil, false
 	}
 	ents, ok := l.dirs[filepath.Clean(dir)]
-	return ents, ok
+	if !ok {
+		return nil, false
+	}
+	out := make([]fs.DirEntry, len(ents))
+	for i := range ents {
+		out[i] = &ents[i]
+	}
+	return out, true
 }
 
 // kind is what the listings say of path: from its directory's listing,
@@ -103,6 +137,9 @@ func (l *Listing) kind(path string) listedKind {
 		return listedUnknown
 	}
 	path = filepath.Clean(path)
+	if _, ok := l.dirs[path]; ok {
+		return listedDir // it was listed
+	}
 	parent := filepath.Dir(path)
 	if parent == path {
 		return listedUnknown
@@ -112,9 +149,9 @@ func (l *Listing) kind(path string) listedKind {
 		switch {
 		case e == nil:
 			return listedAbsent
-		case e.Type().IsRegular():
+		case e.typ.IsRegular():
 			return listedRegular
-		case e.Type().IsDir():
+		case e.typ.IsDir():
 			return listedDir
 		}
 		return listedUnknown
@@ -128,12 +165,12 @@ func (l *Listing) kind(path string) listedKind {
 }
 
 // findEntry is the entry named name of a listing sorted by name, or nil.
-func findEntry(ents []fs.DirEntry, name string) fs.DirEntry {
-	i, ok := sort.Find(len(ents), func(i int) int { return strings.Compare(name, ents[i].Name()) })
+func findEntry(ents []listedEntry, name string) *listedEntry {
+	i, ok := sort.Find(len(ents), func(i int) int { return strings.Compare(name, ents[i].name) })
 	if !ok {
 		return nil
 	}
-	return ents[i]
+	return &ents[i]
 }
 
 // FindAgents is compile.FindAgents on the disk, keeping every listing it
@@ -154,12 +191,12 @@ func (l *Listing) FindAgents(root string, limit int) ([]string, error) {
 	var walk func(dir string) error
 	walk = func(dir string) error {
 		ents, lerr := os.ReadDir(dir)
+		sub := filepath.Join(dir, "cinatra")
 		if lerr == nil {
-			l.dirs[filepath.Clean(dir)] = ents
-			if e := findEntry(ents, "cinatra"); e != nil && e.Type().IsDir() {
-				sub := filepath.Join(dir, "cinatra")
+			l.keep(dir, ents)
+			if e := findEntry(l.dirs[filepath.Clean(dir)], "cinatra"); e != nil && e.typ.IsDir() {
 				if sents, err := os.ReadDir(sub); err == nil {
-					l.dirs[sub] = sents
+					l.keep(sub, sents)
 				}
 			}
 		}
@@ -170,6 +207,9 @@ func (l *Listing) FindAgents(root string, limit int) ([]string, error) {
 			}
 			return nil
 		}
+		// Not a package: loading never asks for these listings.
+		delete(l.dirs, filepath.Clean(dir))
+		delete(l.dirs, sub)
 		if lerr != nil {
 			return lerr
 		}
