@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 )
 
 // IsAgentDir says dir holds a flow file at one of a package's flow paths.
@@ -74,8 +75,24 @@ func findAgents(ov overlay, root string, limit int) ([]string, error) {
 // It keeps the listings of the agent packages and of their cinatra/ only
 // (those loading asks for), each entry as a name and a type: about 200
 // bytes an agent.
+//
+// Its methods are safe for concurrent use: the workers of a run load
+// with one listing, and each gives up a package's listings once it is
+// loaded (Forget).
 type Listing struct {
+	mu   sync.RWMutex
 	dirs map[string][]listedEntry // by cleaned path; sorted by name
+}
+
+// Forget drops the listings of the package at dir (and of its
+// cinatra/): a caller that has loaded it and will not load it again with
+// this listing (a later load of it asks the disk).
+func (l *Listing) Forget(dir string) {
+	dir = filepath.Clean(dir)
+	l.mu.Lock()
+	delete(l.dirs, dir)
+	delete(l.dirs, filepath.Join(dir, "cinatra"))
+	l.mu.Unlock()
 }
 
 // NewListing returns an empty listing, filled by FindAgents.
@@ -94,14 +111,18 @@ func (e *listedEntry) Type() fs.FileMode          { return e.typ }
 func (e *listedEntry) Info() (fs.FileInfo, error) { return os.Lstat(filepath.Join(e.parent, e.name)) }
 func (e *listedEntry) String() string             { return fs.FormatDirEntry(e) }
 
-// keep records the listing of dir.
-func (l *Listing) keep(dir string, ents []fs.DirEntry) {
+// keep records the listing of dir and returns its entry named cinatra
+// (nil without one).
+func (l *Listing) keep(dir string, ents []fs.DirEntry) *listedEntry {
 	dir = filepath.Clean(dir)
 	out := make([]listedEntry, len(ents))
 	for i, e := range ents {
 		out[i] = listedEntry{parent: dir, name: e.Name(), typ: e.Type()}
 	}
+	l.mu.Lock()
 	l.dirs[dir] = out
+	l.mu.Unlock()
+	return findEntry(out, "cinatra")
 }
 
 // listedKind is what a listing says of a path.
@@ -119,7 +140,9 @@ func (l *Listing) dir(dir string) ([]fs.DirEntry, bool) {
 	if l == nil {
 		return nil, false
 	}
+	l.mu.RLock()
 	ents, ok := l.dirs[filepath.Clean(dir)]
+	l.mu.RUnlock()
 	if !ok {
 		return nil, false
 	}
@@ -137,6 +160,8 @@ func (l *Listing) kind(path string) listedKind {
 		return listedUnknown
 	}
 	path = filepath.Clean(path)
+	l.mu.RLock()
+	defer l.mu.RUnlock()
 	if _, ok := l.dirs[path]; ok {
 		return listedDir // it was listed
 	}
@@ -193,8 +218,7 @@ func (l *Listing) FindAgents(root string, limit int) ([]string, error) {
 		ents, lerr := os.ReadDir(dir)
 		sub := filepath.Join(dir, "cinatra")
 		if lerr == nil {
-			l.keep(dir, ents)
-			if e := findEntry(l.dirs[filepath.Clean(dir)], "cinatra"); e != nil && e.typ.IsDir() {
+			if e := l.keep(dir, ents); e != nil && e.typ.IsDir() {
 				if sents, err := os.ReadDir(sub); err == nil {
 					l.keep(sub, sents)
 				}
@@ -207,9 +231,7 @@ func (l *Listing) FindAgents(root string, limit int) ([]string, error) {
 			}
 			return nil
 		}
-		// Not a package: loading never asks for these listings.
-		delete(l.dirs, filepath.Clean(dir))
-		delete(l.dirs, sub)
+		l.Forget(dir) // not a package: loading never asks for these listings
 		if lerr != nil {
 			return lerr
 		}

@@ -198,6 +198,14 @@ func TestLoadTakesTheListing(t *testing.T) {
 	if n := len(with.Siblings.Files); n != 1 || with.Siblings.Files[0].Rel != "package.json" {
 		t.Fatalf("siblings with the listing: %+v", with.Siblings.Files)
 	}
+	l.Forget(dir) // a package forgotten is asked of the disk again
+	again, err := Load(dir, LoadOptions{Listing: l})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if again.CinatraJSON == nil || len(again.Siblings.Files) != 2 {
+		t.Fatalf("after Forget: cinatra.json %v, siblings %+v", again.CinatraJSON, again.Siblings.Files)
+	}
 }
 
 // TestReadListedRegular: a file the listing showed regular is opened

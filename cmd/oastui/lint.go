@@ -398,6 +398,9 @@ func lintAll(targets []string, opts analysis.Options, keepDocs bool, done func()
 			wopts.Load.Blocks = &compile.Blocks{}
 			for i := int(next.Add(1) - 1); i < len(targets); i = int(next.Add(1) - 1) {
 				results[i] = lintOne(targets[i], wopts, keepDocs)
+				if l := wopts.Load.Listing; l != nil {
+					l.Forget(targets[i]) // loaded: its listings are not asked again
+				}
 				if results[i].docs != nil {
 					wopts.Load.Blocks.Keep()
 				} else {
