@@ -133,7 +133,7 @@ type PackageIndex struct {
 
 // TreeRoot is the agents/ tree an agent at path belongs to: the nearest
 // enclosing directory named agents (absolute), or "".
-func TreeRoot(path string) string { return findAgentsRoot(path) }
+func TreeRoot(path string) string { return findAgentsRoot(path, "") }
 
 // ScanPackages indexes the packages of the agents/ tree at root (root as
 // TreeRoot returns it): one walk, every package.json read once.

@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/oastui/oastui/edit"
@@ -71,6 +72,17 @@ type LoadOptions struct {
 	// it keeps nothing of them: a worker of `oastui lint` that loads many
 	// agents in turn. The registry of Registries never goes into it.
 	Blocks *Blocks
+
+	// Listing, when set, is what the discovery of the agents saw of the
+	// disk (Listing.FindAgents): loading takes from it whether the
+	// package's files are there and the listings of its directories,
+	// instead of a stat or a listing of its own (the disk only; a run that
+	// changes the files must not pass one).
+	Listing *Listing
+	// WorkDir, when set, is the working directory relative paths are made
+	// absolute against (the tree root above an agent), read once by a
+	// caller loading many agents instead of once per agent.
+	WorkDir string
 }
 
 // Agent is everything read for one agent: the flow file and the files beside it.
@@ -107,14 +119,13 @@ var ErrNotAnAgent = errors.New("not an agent")
 // Load reads the agent at path: a package directory or a flow file.
 func Load(path string, opts LoadOptions) (*Agent, error) {
 	a := &Agent{kids: &agentIndex{shared: opts.Packages}, overlay: opts.Overlay, ov: newOverlay(opts.Overlay, opts.Allow, opts.Rev)}
-	a.ov.blocks = opts.Blocks
+	a.ov.blocks, a.ov.seen = opts.Blocks, opts.Listing
 	isDir := false
 	if _, ok := a.ov.get(path); !ok {
-		info, err := a.ov.stat(path)
-		if err != nil {
+		var err error
+		if isDir, err = a.ov.isDir(path); err != nil {
 			return nil, fmt.Errorf("%s: %w", path, err)
 		}
-		isDir = info.IsDir()
 	}
 	if isDir {
 		a.Dir = filepath.Clean(path)
@@ -146,7 +157,7 @@ func Load(path string, opts LoadOptions) (*Agent, error) {
 	if a.Dir != "" {
 		a.Package = readOptionalDoc(a.ov, filepath.Join(a.Dir, "package.json"), &a.Findings)
 		a.CinatraJSON = readOptionalDoc(a.ov, filepath.Join(a.Dir, "cinatra.json"), &a.Findings)
-		a.TreeRoot = findAgentsRoot(a.Dir)
+		a.TreeRoot = findAgentsRoot(a.Dir, opts.WorkDir)
 	}
 	if a.Dir != "" && !opts.NoSiblings {
 		a.Siblings = loadSiblings(a)
@@ -221,11 +232,15 @@ var TreeDirNames = []string{"agents", "extensions"}
 func IsTreeDir(name string) bool { return name == "agents" || name == "extensions" }
 
 // findAgentsRoot walks up from dir to the nearest directory named agents
-// or extensions (TreeDirNames).
-func findAgentsRoot(dir string) string {
-	abs, err := filepath.Abs(dir)
-	if err != nil {
-		return ""
+// or extensions (TreeDirNames); wd, when set, is the working directory
+// (else it is read).
+func findAgentsRoot(dir, wd string) string {
+	abs := filepath.Join(wd, dir)
+	if wd == "" || filepath.IsAbs(dir) {
+		var err error
+		if abs, err = filepath.Abs(dir); err != nil {
+			return ""
+		}
 	}
 	for d := abs; ; d = filepath.Dir(d) {
 		if IsTreeDir(filepath.Base(d)) {
@@ -276,6 +291,12 @@ func readOptionalDoc(ov overlay, path string, findings *[]Finding) *Doc {
 	if _, ok := ov.get(path); ok {
 		return readDoc(ov, path, findings)
 	}
+	switch ov.listed(path) {
+	case listedAbsent:
+		return nil
+	case listedRegular:
+		return readDoc(ov, path, findings)
+	}
 	if _, err := ov.stat(path); errors.Is(err, fs.ErrNotExist) {
 		return nil
 	}
@@ -289,6 +310,9 @@ func readOptionalDoc(ov overlay, path string, findings *[]Finding) *Doc {
 func addLegacyMoveFix(a *Agent) {
 	if a.Dir == "" || a.Flow == nil || a.Flow.Src == nil || a.ov.rev != nil {
 		return
+	}
+	if !slices.ContainsFunc(a.Findings, func(f Finding) bool { return f.Code == "legacy_agent_filename" }) {
+		return // no stat of the target for the agents at their place
 	}
 	to := filepath.Join(a.Dir, FlowCandidates[0])
 	if _, err := os.Lstat(to); err == nil || a.ov.exists(to) {

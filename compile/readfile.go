@@ -45,14 +45,40 @@ func (e *TooLargeError) Is(target error) bool { return target == ErrTooLarge }
 //   - read at most limit+1 bytes, so a file growing meanwhile is refused
 //     too.
 //
+// Loading skips the first stat for a file its directory listing
+// (Listing) showed as a regular file, not a link: the fstat of the opened
+// file still refuses anything else. A read that returns exactly the size
+// fstat gave into a buffer one byte larger is the whole file (a regular
+// file reads short only at its end): no second read to see the end.
+//
 // Errors are *fs.PathError; errors.Is finds ErrNotRegular or ErrTooLarge
 // in them, and fs.ErrNotExist for a missing file.
-func ReadFileLimited(path string, limit int64) ([]byte, error) { return readFileInto(path, limit, nil) }
+func ReadFileLimited(path string, limit int64) ([]byte, error) {
+	return readFileInto(path, limit, nil, false)
+}
 
 // readFileInto is ReadFileLimited reading into a buffer carved from
-// blocks (nil: allocated).
-func readFileInto(path string, limit int64, blocks *Blocks) ([]byte, error) {
-	st, err := os.Stat(path)
+// blocks (nil: allocated); listedRegular: the directory listing showed a
+// regular file there (no stat before the open).
+func readFileInto(path string, limit int64, blocks *Blocks, listedRegular bool) ([]byte, error) {
+	if !listedRegular {
+		st, err := os.Stat(path)
+		if err != nil {
+			return nil, err
+		}
+		if !st.Mode().IsRegular() {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: notRegularError{edit.FileKind(st.Mode())}}
+		}
+		if st.Size() > limit {
+			return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Size: st.Size(), Limit: limit}}
+		}
+	}
+	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	st, err := f.Stat()
 	if err != nil {
 		return nil, err
 	}
@@ -61,17 +87,6 @@ func readFileInto(path string, limit int64, blocks *Blocks) ([]byte, error) {
 	}
 	if st.Size() > limit {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Size: st.Size(), Limit: limit}}
-	}
-	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	if st, err = f.Stat(); err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: notRegularError{edit.FileKind(st.Mode())}}
 	}
 	// One buffer of the size stat gave plus one byte, so a file that
 	// grew since is seen to have (io.ReadAll would double its way up).
@@ -85,13 +100,17 @@ func readFileInto(path string, limit int64, blocks *Blocks) ([]byte, error) {
 		if len(data) == cap(data) {
 			data = append(data, 0)[:len(data)] // grew meanwhile: let append pick the next size
 		}
-		n, err := f.Read(data[len(data):min(int64(cap(data)), limit+1)])
+		want := int(min(int64(cap(data)), limit+1)) - len(data)
+		n, err := f.Read(data[len(data) : len(data)+want])
 		data = data[:len(data)+n]
 		if err == io.EOF {
 			break
 		}
 		if err != nil {
 			return nil, &fs.PathError{Op: "read", Path: path, Err: err}
+		}
+		if n > 0 && n < want && int64(len(data)) == st.Size() {
+			break // short of the buffer, at the size fstat gave: the end
 		}
 	}
 	if int64(len(data)) > limit {
@@ -114,7 +133,8 @@ type overlay struct {
 	allow func(path string) error
 	rev   *GitRev // nil: the disk
 
-	blocks *Blocks // LoadOptions.Blocks: what the files read from disk and parsed as JSON are put in
+	blocks *Blocks  // LoadOptions.Blocks: what the files read from disk and parsed as JSON are put in
+	seen   *Listing // LoadOptions.Listing: the directories discovery listed (the disk only)
 }
 
 // shared is o for a read whose document outlives the load (the registry
@@ -176,7 +196,7 @@ func (o overlay) readFile(path string, limit int64) ([]byte, error) {
 		if err := CheckAllowed(path, o.allow); err != nil {
 			return nil, err
 		}
-		return readFileInto(path, limit, o.blocks)
+		return readFileInto(path, limit, o.blocks, o.listed(path) == listedRegular)
 	}
 	if int64(len(b)) > limit {
 		return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Size: int64(len(b)), Limit: limit}}
@@ -222,12 +242,25 @@ func (o overlay) lstat(path string) (fs.FileInfo, error) {
 	return os.Lstat(path)
 }
 
-// readDir is os.ReadDir of the disk or of the revision.
+// readDir is os.ReadDir of the disk or of the revision (on the disk,
+// the listing discovery made of dir, when it made one).
 func (o overlay) readDir(dir string) ([]fs.DirEntry, error) {
 	if o.rev != nil {
 		return o.rev.readDir(dir)
 	}
+	if ents, ok := o.seen.dir(dir); ok {
+		return ents, nil
+	}
 	return os.ReadDir(dir)
+}
+
+// listed is what the listings discovery made say of path on the disk
+// (listedUnknown without them, over a revision, or for a link).
+func (o overlay) listed(path string) listedKind {
+	if o.rev != nil {
+		return listedUnknown
+	}
+	return o.seen.kind(path)
 }
 
 // exists: path is overlaid, or anything stands there on disk.
@@ -235,14 +268,41 @@ func (o overlay) exists(path string) bool {
 	if _, ok := o.get(path); ok {
 		return true
 	}
+	switch o.listed(path) {
+	case listedAbsent:
+		return false
+	case listedRegular, listedDir:
+		return true
+	}
 	_, err := o.stat(path)
 	return err == nil
+}
+
+// isDir: a directory stands at path on disk (never an overlaid file).
+func (o overlay) isDir(path string) (bool, error) {
+	switch o.listed(path) {
+	case listedDir:
+		return true, nil
+	case listedRegular:
+		return false, nil
+	}
+	st, err := o.stat(path)
+	if err != nil {
+		return false, err
+	}
+	return st.IsDir(), nil
 }
 
 // isFile: path is overlaid, or something other than a directory stands
 // there on disk (a special file is refused when read, with a finding).
 func (o overlay) isFile(path string) bool {
 	if _, ok := o.get(path); ok {
+		return true
+	}
+	switch o.listed(path) {
+	case listedAbsent, listedDir:
+		return false
+	case listedRegular:
 		return true
 	}
 	st, err := o.stat(path)

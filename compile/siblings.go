@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -133,8 +134,13 @@ func loadSiblings(a *Agent) *Siblings {
 			s.Files = append(s.Files, f)
 			continue
 		}
+		// A file the listing showed regular is not stat'ed: its size is
+		// that of its read (refused over the limit by the read itself).
+		listed := a.ov.listed(path) == listedRegular
 		if b, ok := a.ov.get(path); ok {
 			f.Size = int64(len(b))
+		} else if listed {
+			f.Size = -1
 		} else if st, err := a.ov.lstat(path); err != nil || !st.Mode().IsRegular() {
 			f.Skipped = SiblingNotRegular
 			s.Files = append(s.Files, f)
@@ -160,10 +166,23 @@ func loadSiblings(a *Agent) *Siblings {
 		default:
 			f.Data, err = a.ov.readFile(path, SiblingMaxFileBytes)
 		}
+		var tl *TooLargeError
+		if f.Size < 0 && errors.As(err, &tl) {
+			f.Data, f.Size, f.Skipped = nil, tl.Size, SiblingTooLarge
+			s.Files = append(s.Files, f)
+			continue
+		}
 		if err != nil {
 			f.Data, f.Skipped = nil, SiblingUnreadable
 			s.Files = append(s.Files, f)
 			continue
+		}
+		if f.Size < 0 {
+			if f.Size = int64(len(f.Data)); total+f.Size > SiblingMaxTotalBytes {
+				f.Data = nil
+				tooMany = true
+				break
+			}
 		}
 		total += int64(len(f.Data))
 		s.Files = append(s.Files, f)

@@ -158,12 +158,18 @@ func (a *Agent) Kind() string {
 // Summarize extracts the workspace's summary of one analysis of the agent
 // at dir; root is the tree's root (for Rel). The snapshot must have run
 // with analysis.StageCompile and StageSlots for Steps and Slots.
-func Summarize(root string, s *analysis.Snapshot) Agent {
+func Summarize(root string, s *analysis.Snapshot) Agent { return SummarizeFrom(workDir(), root, s) }
+
+// SummarizeFrom is Summarize with the working directory wd read once by a
+// caller summarizing many agents ("": read here).
+func SummarizeFrom(wd, root string, s *analysis.Snapshot) Agent {
 	a := Agent{Dir: s.Path, Steps: -1, Took: s.Took}
 	if s.Agent != nil && s.Agent.Dir != "" {
 		a.Dir = s.Agent.Dir
 	}
-	wd := workDir()
+	if wd == "" {
+		wd = workDir()
+	}
 	absPath := func(p string) string { return absFrom(wd, p) }
 	a.Rel = relTo(wd, root, a.Dir)
 	a.Blockers, a.Warnings, a.Suggestions = len(s.Review.Blockers), len(s.Review.Warnings), len(s.Review.Suggestions)

@@ -42,6 +42,13 @@ import (
 )
 
 func main() {
+	if tree := os.Getenv(floorEnv); tree != "" {
+		if err := runFloorChild(tree); err != nil {
+			fmt.Fprintln(os.Stderr, "oastbench floor:", err)
+			os.Exit(1)
+		}
+		return
+	}
 	n := flag.Int("n", 40, "copies of the corpus agents")
 	corpus := flag.String("corpus", filepath.Join("..", "shared", "corpus", "cinatra"), "the Cinatra corpus (holds agents/cinatra-ai and agents/_shared)")
 	runs := flag.Int("runs", 3, "measurements of each kind")
@@ -255,6 +262,17 @@ func run(n int, corpus string, runs int, keep, full bool, policies string) error
 		}
 	}
 	walls, rss, cpus := cmds[0].walls, cmds[0].rss, cmds[0].cpus
+	var counted []syscallRun
+	for _, m := range cmds {
+		b := bin
+		if m.bin != "" {
+			b = m.bin
+		}
+		counted = append(counted, syscallRun{label: m.label, bin: b, args: m.args})
+	}
+	if err := printSyscalls(tree, counted); err != nil {
+		return err
+	}
 
 	fmt.Printf("tree: %d agents (%d corpus agents × %d) + registry; %d JSON documents read, %.1f MB; GOMAXPROCS %d\n",
 		agents, len(slugs), n, len(paths), float64(total)/1e6, runtime.GOMAXPROCS(0))

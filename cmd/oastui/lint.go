@@ -193,9 +193,10 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 	}
 	var targets []string
 	cfgArgs := args
+	listing := compile.NewListing() // what finding the agents listed: loading them takes it from there
 	if stdin != nil {
 		targets, cfgArgs = []string{stdin.path}, []string{stdin.configStart()}
-	} else if targets, err = lintTargets(args); err != nil {
+	} else if targets, err = lintTargets(args, listing); err != nil {
 		return err
 	}
 	cfg, err := loadLintConfig(fl.config, cfgArgs)
@@ -227,6 +228,10 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 	}
 	inc, stop := startProgress(std.stderr, writerIsTerminal(std.stderr), len(targets))
 	opts.Load.Registries = compile.NewRegistryCache() // one read of the tree's registry for every agent of this run
+	if !fl.fixes.on() {
+		opts.Load.Listing = listing // the fixes changed the files since they were listed
+	}
+	opts.Load.WorkDir, _ = os.Getwd() // once: every agent's tree root is made absolute against it
 	results := lintAll(targets, opts, usesSource(outs), inc)
 	stop()
 
@@ -330,8 +335,9 @@ func loadLintConfig(path string, args []string) (*analysis.ConfigResult, error) 
 }
 
 // lintTargets turns the PATH arguments into agent paths (package
-// directories or flow files), sorted, without repeats.
-func lintTargets(args []string) ([]string, error) {
+// directories or flow files), sorted, without repeats; the directories
+// listed to find them are kept in listing.
+func lintTargets(args []string, listing *compile.Listing) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	add := func(p string) {
@@ -357,7 +363,7 @@ func lintTargets(args []string) ([]string, error) {
 			}
 			return nil, usageErrorf("%s: not an agent: a flow file is .json, .yaml or .yml", arg)
 		}
-		found, err := compile.FindAgents(arg, 0)
+		found, err := listing.FindAgents(arg, 0)
 		if err != nil {
 			return nil, usageErrorf("%v", err)
 		}
@@ -392,6 +398,9 @@ func lintAll(targets []string, opts analysis.Options, keepDocs bool, done func()
 			wopts.Load.Blocks = &compile.Blocks{}
 			for i := int(next.Add(1) - 1); i < len(targets); i = int(next.Add(1) - 1) {
 				results[i] = lintOne(targets[i], wopts, keepDocs)
+				if l := wopts.Load.Listing; l != nil {
+					l.Forget(targets[i]) // loaded: its listings are not asked again
+				}
 				if results[i].docs != nil {
 					wopts.Load.Blocks.Keep()
 				} else {
@@ -426,7 +435,7 @@ func lintOne(path string, opts analysis.Options, keepDocs bool) (r lintResult) {
 
 // lintSummary is what lint keeps of an agent for workspace.Build.
 func lintSummary(s *analysis.Snapshot, opts analysis.Options) workspace.Agent {
-	a := workspace.Summarize("", s)
+	a := workspace.SummarizeFrom(opts.Load.WorkDir, "", s)
 	a.Top = nil // the rows' finding preview: lint keeps every finding in r.findings already
 	if c := opts.Config; c == nil || c.Config == nil || len(c.Config.Ignores) == 0 {
 		a.Files = nil // read by workspace.Build only for the config's ignores (and by the TUI's save tracking)

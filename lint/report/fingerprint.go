@@ -31,13 +31,13 @@ const FingerprintKey = "oastui/v3"
 // is hashed as it is shown (present.Text: a token in it masked), so a
 // finding masked by Mask keeps its fingerprint.
 func Fingerprint(f lint.Finding, root string) string {
-	return fingerprint(f, root, StablePointer(f))
+	return fingerprint(workPaths(), f, root, StablePointer(f))
 }
 
 // FingerprintV2 is the fingerprint of v2 (the pointer as it is): what
 // baselines written before v3 hold, still matched by them.
 func FingerprintV2(f lint.Finding, root string) string {
-	return fingerprint(f, root, f.Location)
+	return fingerprint(workPaths(), f, root, f.Location)
 }
 
 // StablePointer is the finding's pointer as its fingerprint keys it: its
@@ -58,9 +58,9 @@ func StablePointer(f lint.Finding) string {
 	return strings.Join(segs, "/")
 }
 
-func fingerprint(f lint.Finding, root, pointer string) string {
+func fingerprint(ps paths, f lint.Finding, root, pointer string) string {
 	h := sha256.New()
-	for _, s := range []string{f.Code, RelFile(f.File, root), present.Text(pointer), f.ValueHash} {
+	for _, s := range []string{f.Code, ps.rel(f.File, root), present.Text(pointer), f.ValueHash} {
 		h.Write([]byte(s))
 		h.Write([]byte{0})
 	}
@@ -71,7 +71,32 @@ func fingerprint(f lint.Finding, root, pointer string) string {
 // to root with "/" separators when it lies below root; otherwise the
 // absolute slash path. A pseudo file such as "<built-in registry>" is
 // returned without its brackets. root "" is the working directory.
-func RelFile(file, root string) string {
+func RelFile(file, root string) string { return workPaths().rel(file, root) }
+
+// paths makes paths absolute against the working directory read once
+// (os.Getwd stats "." and $PWD on every call: a report of thousands of
+// findings read it several times for each), "" when it cannot be read.
+type paths struct{ wd string }
+
+func workPaths() paths {
+	wd, _ := os.Getwd()
+	return paths{wd: wd}
+}
+
+// abs is filepath.Abs without its error: p cleaned when it is absolute
+// or the working directory is unknown.
+func (ps paths) abs(p string) string {
+	if p == "" {
+		return ""
+	}
+	if filepath.IsAbs(p) || ps.wd == "" {
+		return filepath.Clean(p)
+	}
+	return filepath.Join(ps.wd, p)
+}
+
+// rel is RelFile.
+func (ps paths) rel(file, root string) string {
 	if file == "" {
 		return ""
 	}
@@ -81,7 +106,7 @@ func RelFile(file, root string) string {
 	if root == "" {
 		root = "."
 	}
-	base, abs := absPath(root), absPath(file)
+	base, abs := ps.abs(root), ps.abs(file)
 	if rel, err := filepath.Rel(base, abs); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
 		return filepath.ToSlash(rel)
 	}
@@ -89,11 +114,11 @@ func RelFile(file, root string) string {
 }
 
 // relFileURI is RelFile as a SARIF artifact URI and its uriBaseId.
-func relFileURI(file, root string) (string, string) {
+func relFileURI(ps paths, file, root string) (string, string) {
 	if file == "" {
 		return "unknown", "%SRCROOT%"
 	}
-	rel := RelFile(file, root)
+	rel := ps.rel(file, root)
 	if strings.HasPrefix(file, "<") || !filepath.IsAbs(filepath.FromSlash(rel)) {
 		return (&url.URL{Path: rel}).EscapedPath(), "%SRCROOT%"
 	}
@@ -104,7 +129,7 @@ func relFileURI(file, root string) (string, string) {
 // above it holding .git (a directory, or a file for a worktree or a
 // submodule), or "" when there is none. No git command is run.
 func FindRoot(path string) string {
-	dir := absPath(path)
+	dir := workPaths().abs(path)
 	if st, err := os.Stat(dir); err == nil && !st.IsDir() {
 		dir = filepath.Dir(dir)
 	}

@@ -25,6 +25,7 @@ func (githubFormat) Format(w io.Writer, r Report) error { return writeGitHub(w, 
 // so no escape sequence reaches them.
 func writeGitHub(w io.Writer, findings []lint.Finding, root string) error {
 	bw := bufio.NewWriter(w)
+	ps := workPaths()
 	for _, f := range findings {
 		bw.WriteString("::")
 		bw.WriteString(githubCommand(f.Severity))
@@ -33,7 +34,7 @@ func writeGitHub(w io.Writer, findings []lint.Finding, root string) error {
 		if f.File != "" {
 			file := filepath.ToSlash(f.File)
 			if root != "" && !strings.HasPrefix(f.File, "<") {
-				file = RelFile(f.File, root)
+				file = ps.rel(f.File, root)
 			}
 			props = append(props, "file="+githubProperty(file))
 		}

@@ -15,7 +15,6 @@ package report
 
 import (
 	"io"
-	"path/filepath"
 	"runtime"
 	"slices"
 	"sort"
@@ -207,15 +206,4 @@ func Summarize(fs []lint.Finding, files int) Summary {
 		}
 	}
 	return s
-}
-
-func absPath(p string) string {
-	if p == "" {
-		return ""
-	}
-	abs, err := filepath.Abs(p)
-	if err != nil {
-		return filepath.Clean(p)
-	}
-	return abs
 }

@@ -127,7 +127,7 @@ type sarifByteRegion struct {
 }
 
 // sarifFixes converts a finding's fixes, one artifactChange per file.
-func sarifFixes(f lint.Finding, base string) []sarifFix {
+func sarifFixes(ps paths, f lint.Finding, base string) []sarifFix {
 	var out []sarifFix
 	for _, x := range f.Fixes {
 		if len(x.Edits) == 0 {
@@ -135,7 +135,7 @@ func sarifFixes(f lint.Finding, base string) []sarifFix {
 		}
 		sf := sarifFix{Description: sarifText{x.Title}}
 		for _, p := range x.Files() {
-			uri, baseID := relFileURI(p, base)
+			uri, baseID := relFileURI(ps, p, base)
 			ch := sarifArtifactChange{ArtifactLocation: sarifArtifact{URI: uri, URIBaseID: baseID}}
 			for _, e := range edit.EditsOf(x.Edits, p) {
 				r := sarifReplacement{DeletedRegion: sarifByteRegion{ByteOffset: e.Start, ByteLength: e.End - e.Start}}
@@ -312,7 +312,8 @@ func writeSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
 	if base == "" {
 		base = "."
 	}
-	base = absPath(base)
+	ps := workPaths()
+	base = ps.abs(base)
 
 	all := lint.Rules()
 	index := map[string]int{}
@@ -347,10 +348,10 @@ func writeSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
 		describe(sf.Finding)
 	}
 
-	docs := newSarifDocs(opts.Agents, opts.Docs)
+	docs := newSarifDocs(ps, opts.Agents, opts.Docs)
 	results := make([]sarifResult, 0, len(findings)+len(opts.Suppressed))
 	result := func(f lint.Finding) sarifResult {
-		uri, baseID := relFileURI(f.File, base)
+		uri, baseID := relFileURI(ps, f.File, base)
 		line, col := f.Line, f.Column
 		if line < 1 {
 			line = 1
@@ -373,8 +374,8 @@ func writeSARIF(w io.Writer, findings []lint.Finding, opts SARIFOptions) error {
 			RuleID: f.Code, RuleIndex: index[f.Code], Level: sarifLevel(f.Severity),
 			Message:             sarifText{f.Message},
 			Locations:           []sarifLocation{loc},
-			PartialFingerprints: map[string]string{FingerprintKey: Fingerprint(f, base)},
-			Fixes:               sarifFixes(f, base),
+			PartialFingerprints: map[string]string{FingerprintKey: fingerprint(ps, f, base, StablePointer(f))},
+			Fixes:               sarifFixes(ps, f, base),
 			Properties:          sarifResultProps{Pointer: f.Location, Source: f.Source, Severity: string(f.Severity)},
 		}
 	}
@@ -418,13 +419,14 @@ func sarifKind(n *compile.Node) string {
 // given, else read once from disk.
 type sarifDocs struct {
 	byPath map[string]*compile.Doc
+	ps     paths
 }
 
-func newSarifDocs(agents []*compile.Agent, byFile Docs) *sarifDocs {
-	d := &sarifDocs{byPath: map[string]*compile.Doc{}}
+func newSarifDocs(ps paths, agents []*compile.Agent, byFile Docs) *sarifDocs {
+	d := &sarifDocs{byPath: map[string]*compile.Doc{}, ps: ps}
 	for file, doc := range byFile {
 		if doc != nil {
-			d.byPath[absPath(file)] = doc
+			d.byPath[ps.abs(file)] = doc
 		}
 	}
 	for _, a := range agents {
@@ -433,7 +435,7 @@ func newSarifDocs(agents []*compile.Agent, byFile Docs) *sarifDocs {
 		}
 		for _, doc := range []*compile.Doc{a.Flow, a.Package, a.CinatraJSON, a.Registry} {
 			if doc != nil && doc.Path != "" {
-				d.byPath[absPath(doc.Path)] = doc
+				d.byPath[ps.abs(doc.Path)] = doc
 			}
 		}
 	}
@@ -444,7 +446,7 @@ func (d *sarifDocs) doc(file string) *compile.Doc {
 	if file == "" || strings.HasPrefix(file, "<") {
 		return nil
 	}
-	key := absPath(file)
+	key := d.ps.abs(file)
 	if doc, ok := d.byPath[key]; ok {
 		return doc
 	}
