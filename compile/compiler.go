@@ -159,18 +159,37 @@ func (c *compiler) validate() error {
 // data is not an object, the {} it is replaced by (seen by the
 // artifact_materialize collector). Recorded, not applied.
 func (c *compiler) prepasses() error {
-	c.bridgeData = map[*Node]bool{}
-	if llm := get(c.cin, "llm"); llm != nil {
-		if err := c.prepass(c.root.Get("$referenced_components"), 0, "injectCinatraLlmIntoApiNodes: traversal exceeded MAX_DEPTH=16; possible pathological OAS input"); err != nil {
-			return err
+	bridge, err := prepassBridgeData(c.root)
+	c.bridgeData = bridge
+	return err
+}
+
+// prepassBridgeData runs the reference's llm and toolbox pre-passes over
+// root's components (only when metadata.cinatra names an llm or a list of
+// toolboxes, as the reference does) and returns the bridge ApiNodes whose
+// data they replace; the error is the pre-pass's depth limit.
+func prepassBridgeData(root *Node) (map[*Node]bool, error) {
+	bridge := map[*Node]bool{}
+	cin := path(root, "metadata", "cinatra")
+	if llm := get(cin, "llm"); llm != nil {
+		if err := prepass(root.Get("$referenced_components"), 0, "injectCinatraLlmIntoApiNodes: traversal exceeded MAX_DEPTH=16; possible pathological OAS input", bridge); err != nil {
+			return bridge, err
 		}
 	}
-	if tb := get(c.cin, "toolboxes"); tb != nil && tb.Kind == Array && len(tb.Items) > 0 && allStrings(tb) {
-		if err := c.prepass(c.root.Get("$referenced_components"), 0, "propagateToolboxesIntoApiNodes: traversal exceeded MAX_DEPTH=16"); err != nil {
-			return err
+	if tb := get(cin, "toolboxes"); tb != nil && tb.Kind == Array && len(tb.Items) > 0 && allStrings(tb) {
+		if err := prepass(root.Get("$referenced_components"), 0, "propagateToolboxesIntoApiNodes: traversal exceeded MAX_DEPTH=16", bridge); err != nil {
+			return bridge, err
 		}
 	}
-	return nil
+	return bridge, nil
+}
+
+// bridgeDataOf is prepassBridgeData without its error (the compile
+// reports the depth limit; a linter of the artifact checks needs only
+// the nodes).
+func bridgeDataOf(root *Node) map[*Node]bool {
+	bridge, _ := prepassBridgeData(root)
+	return bridge
 }
 
 func allStrings(n *Node) bool {
@@ -185,7 +204,7 @@ func allStrings(n *Node) bool {
 // prepass walks $referenced_components containers as the reference's
 // llm/toolbox injectors do: bridge ApiNodes get an object data, Flow
 // components are descended into, depth is limited.
-func (c *compiler) prepass(container *Node, depth int, tooDeep string) error {
+func prepass(container *Node, depth int, tooDeep string, bridge map[*Node]bool) error {
 	if !truthy(container) {
 		return nil
 	}
@@ -211,13 +230,13 @@ func (c *compiler) prepass(container *Node, depth int, tooDeep string) error {
 		case "ApiNode":
 			if targetsLlmBridge(get(n, "url")) {
 				if d := get(n, "data"); !(truthy(d) && isObj(d)) {
-					c.bridgeData[n] = true
+					bridge[n] = true
 				}
 				continue
 			}
 		case "Flow":
 			if nested := get(n, "$referenced_components"); isObj(nested) {
-				if err := c.prepass(nested, depth+1, tooDeep); err != nil {
+				if err := prepass(nested, depth+1, tooDeep, bridge); err != nil {
 					return err
 				}
 			}
@@ -364,10 +383,10 @@ func (c *compiler) artifacts() error {
 		return fail("produces-mirror validation failed for %s: %s", c.pkg, m.Msg)
 	}
 	if errs := collectArtifactBindings(c.root, known, produces, producesRefs); len(errs) > 0 {
-		return fail("artifact output-binding validation failed for %s:\n%s", c.pkg, strings.Join(errs, "\n"))
+		return fail("artifact output-binding validation failed for %s:\n%s", c.pkg, strings.Join(refusalLines(errs), "\n"))
 	}
 	if errs := collectMaterializeNodes(c.root, known, produces, producesRefs, c.bridgeData); len(errs) > 0 {
-		return fail("artifact_materialize node validation failed for %s:\n%s", c.pkg, strings.Join(errs, "\n"))
+		return fail("artifact_materialize node validation failed for %s:\n%s", c.pkg, strings.Join(refusalLines(errs), "\n"))
 	}
 	c.out.HasArtifactBindings = HasArtifactBindings(c.root)
 	if exts := ProducesWithoutRoad(c.a); len(exts) > 0 {

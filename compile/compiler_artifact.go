@@ -124,8 +124,8 @@ func containsStr(list []string, s string) bool {
 
 // collectArtifactBindings validates every outputs[].cinatra.artifact of the
 // top-level EndNodes. known: package.json was readable (parity applies).
-func collectArtifactBindings(root *Node, known bool, produces []string, refs []producesRef) []string {
-	var errs []string
+func collectArtifactBindings(root *Node, known bool, produces []string, refs []producesRef) []ArtifactRefusal {
+	var errs []ArtifactRefusal
 	comps := root.Get("$referenced_components")
 	if !comps.Is(Object) {
 		return nil
@@ -162,7 +162,7 @@ func collectArtifactBindings(root *Node, known bool, produces []string, refs []p
 			}
 			where := fmt.Sprintf("$referenced_components.%s.outputs[%s].cinatra.artifact", nodeID, shown)
 			if !hasTitle {
-				errs = append(errs, where+`: the annotated output has no string "title"`)
+				errs = append(errs, ArtifactRefusal{At: o, Msg: where + `: the annotated output has no string "title"`})
 				continue
 			}
 			if issues := checkBinding(art); len(issues) > 0 {
@@ -171,12 +171,12 @@ func collectArtifactBindings(root *Node, known bool, produces []string, refs []p
 					if len(is.Path) > 0 {
 						p = "." + strings.Join(is.Path, ".")
 					}
-					errs = append(errs, where+p+": "+is.Message)
+					errs = append(errs, ArtifactRefusal{At: nodeAt(art, is.Path), Msg: where + p + ": " + is.Message})
 				}
 				continue
 			}
 			if fanOutIdentityRe.MatchString(title) {
-				errs = append(errs, fmt.Sprintf(`%s: a bound output may not be named "%s" — a trailing [index] is reserved for the members of a fanned-out list`, where, title))
+				errs = append(errs, ArtifactRefusal{At: art, Msg: fmt.Sprintf(`%s: a bound output may not be named "%s" — a trailing [index] is reserved for the members of a fanned-out list`, where, title)})
 				continue
 			}
 			refErr := false
@@ -186,7 +186,7 @@ func collectArtifactBindings(root *Node, known bool, produces []string, refs []p
 					continue
 				}
 				if !seen[v] {
-					errs = append(errs, fmt.Sprintf(`%s.%s: "%s" does not name an output of EndNode "%s" (outputs: [%s])`, where, f, v, nodeID, strings.Join(dedupe(titles), ", ")))
+					errs = append(errs, ArtifactRefusal{At: art.Get(f), Msg: fmt.Sprintf(`%s.%s: "%s" does not name an output of EndNode "%s" (outputs: [%s])`, where, f, v, nodeID, strings.Join(dedupe(titles), ", "))})
 					refErr = true
 				}
 			}
@@ -195,7 +195,7 @@ func collectArtifactBindings(root *Node, known bool, produces []string, refs []p
 			}
 			if art.Get("fanOut") != nil {
 				if cf := str(art.Get("contentFrom")); cf != title {
-					errs = append(errs, fmt.Sprintf(`%s.contentFrom: a fan-out binding must name its OWN output ("%s"), not "%s" — the annotated list IS the fanned-out list`, where, title, jsString(art.Get("contentFrom"))))
+					errs = append(errs, ArtifactRefusal{At: art.Get("contentFrom"), Msg: fmt.Sprintf(`%s.contentFrom: a fan-out binding must name its OWN output ("%s"), not "%s" — the annotated list IS the fanned-out list`, where, title, jsString(art.Get("contentFrom")))})
 					continue
 				}
 				if t := o.Get("type"); str(t) != "array" || !t.Is(String) {
@@ -203,12 +203,12 @@ func collectArtifactBindings(root *Node, known bool, produces []string, refs []p
 					if !nullish(t) {
 						ts = jsString(t)
 					}
-					errs = append(errs, fmt.Sprintf(`%s: fanOut requires an output of type "array" (output "%s" declares type "%s")`, where, title, ts))
+					errs = append(errs, ArtifactRefusal{At: art, Msg: fmt.Sprintf(`%s: fanOut requires an output of type "array" (output "%s" declares type "%s")`, where, title, ts)})
 					continue
 				}
 				items := o.Get("json_schema").Get("items")
 				if !items.Is(Object) {
-					errs = append(errs, fmt.Sprintf(`%s: the bound list "%s" leaves its member level undeclared (json_schema.items) — a bound structured list declares its members`, where, title))
+					errs = append(errs, ArtifactRefusal{At: art, Msg: fmt.Sprintf(`%s: the bound list "%s" leaves its member level undeclared (json_schema.items) — a bound structured list declares its members`, where, title)})
 					continue
 				}
 				if it := items.Get("type"); !it.Is(String) || it.Text != "string" {
@@ -216,18 +216,18 @@ func collectArtifactBindings(root *Node, known bool, produces []string, refs []p
 					if !nullish(it) {
 						ts = jsString(it)
 					}
-					errs = append(errs, fmt.Sprintf(`%s: fanOut members must be declared plain string members (json_schema.items.type "string"; "%s" declares "%s")`, where, title, ts))
+					errs = append(errs, ArtifactRefusal{At: art, Msg: fmt.Sprintf(`%s: fanOut members must be declared plain string members (json_schema.items.type "string"; "%s" declares "%s")`, where, title, ts)})
 					continue
 				}
 			}
 			ext := str(art.Get("extension"))
 			if known && !containsStr(produces, ext) {
-				errs = append(errs, fmt.Sprintf(`%s.extension: "%s" is not declared in package.json cinatra.produces ([%s]) — declared production and bindings must agree`, where, ext, strings.Join(produces, ", ")))
+				errs = append(errs, ArtifactRefusal{At: art.Get("extension"), Msg: fmt.Sprintf(`%s.extension: "%s" is not declared in package.json cinatra.produces ([%s]) — declared production and bindings must agree`, where, ext, strings.Join(produces, ", "))})
 				continue
 			}
 			if pt := typedProducesFor(refs, ext); pt != "" {
 				if ot, ok := art.Get("objectTypeId").Str(); ok && ot != pt {
-					errs = append(errs, fmt.Sprintf(`%s.objectTypeId: "%s" contradicts the typed cinatra.produces entry for "%s" (declares type "%s") — a binding may narrow a coarse produces entry but must agree with a typed one`, where, ot, ext, pt))
+					errs = append(errs, ArtifactRefusal{At: art.Get("objectTypeId"), Msg: fmt.Sprintf(`%s.objectTypeId: "%s" contradicts the typed cinatra.produces entry for "%s" (declares type "%s") — a binding may narrow a coarse produces entry but must agree with a typed one`, where, ot, ext, pt)})
 					continue
 				}
 			}
@@ -264,8 +264,8 @@ func jsonStringify(n *Node) string {
 // collectMaterializeNodes validates every artifact_materialize passthrough
 // ApiNode (url containing /api/agents/passthrough), top-level components
 // and FlowNode subflows, nested Flows included.
-func collectMaterializeNodes(root *Node, known bool, produces []string, refs []producesRef, bridgeData map[*Node]bool) []string {
-	var errs []string
+func collectMaterializeNodes(root *Node, known bool, produces []string, refs []producesRef, bridgeData map[*Node]bool) []ArtifactRefusal {
+	var errs []ArtifactRefusal
 	var visit func(n *Node, refKey, path string, depth int)
 	visit = func(n *Node, refKey, path string, depth int) {
 		if !n.Is(Object) || depth > MaxDepth {
@@ -291,21 +291,26 @@ func collectMaterializeNodes(root *Node, known bool, produces []string, refs []p
 
 func isTemplated(s string) bool { return strings.Contains(s, "{{") }
 
-func checkMaterializeNode(n *Node, refKey, path string, known bool, produces []string, refs []producesRef, dataReplaced bool) []string {
-	var errs []string
+func checkMaterializeNode(n *Node, refKey, path string, known bool, produces []string, refs []producesRef, dataReplaced bool) []ArtifactRefusal {
+	var errs []ArtifactRefusal
+	one := func(at *Node, msg string) []ArtifactRefusal { return []ArtifactRefusal{{At: at, Msg: msg}} }
 	nodeID := refKey
 	if id, ok := n.Get("id").Str(); ok && id != "" {
 		nodeID = id
 	}
 	where := fmt.Sprintf(`%s (ApiNode "%s")`, path, nodeID)
 	data := n.Get("data")
+	dataAt := data
+	if dataAt == nil {
+		dataAt = n
+	}
 	if dataReplaced {
 		data = &Node{Kind: Object}
 	}
 	if data.Is(String) {
 		parsed, err := Parse([]byte(data.Text))
 		if err != nil || !parsed.Is(Object) {
-			return []string{where + ".data: a passthrough data block must be object-shaped (or a parseable JSON string) so the tool selection is statically validatable (got a non-JSON string)"}
+			return one(dataAt, where+".data: a passthrough data block must be object-shaped (or a parseable JSON string) so the tool selection is statically validatable (got a non-JSON string)")
 		}
 		data = parsed
 	}
@@ -314,16 +319,18 @@ func checkMaterializeNode(n *Node, refKey, path string, known bool, produces []s
 	}
 	tool := data.Get("tool")
 	if t, ok := tool.Str(); !ok || t == "" || isTemplated(t) {
-		return []string{fmt.Sprintf("%s.data.tool: passthrough tool selection must be a literal string (got %s) — a templated/dynamic tool cannot be compile-validated", where, jsonStringify(tool))}
+		return one(orNode(tool, dataAt), fmt.Sprintf("%s.data.tool: passthrough tool selection must be a literal string (got %s) — a templated/dynamic tool cannot be compile-validated", where, jsonStringify(tool)))
 	}
 	if tool.Text != "artifact_materialize" {
 		return nil
 	}
 	input := data.Get("input")
 	if !input.Is(Object) {
-		return []string{where + ".data.input: required object with {extension, content, declaredMime, title, node_id}"}
+		return one(orNode(input, dataAt), where+".data.input: required object with {extension, content, declaredMime, title, node_id}")
 	}
-	fieldErr := func(field, msg string) { errs = append(errs, fmt.Sprintf("%s.data.input.%s: %s", where, field, msg)) }
+	fieldErr := func(field, msg string) {
+		errs = append(errs, ArtifactRefusal{At: orNode(input.Get(field), input), Msg: fmt.Sprintf("%s.data.input.%s: %s", where, field, msg)})
+	}
 
 	ext := input.Get("extension")
 	if s, ok := ext.Str(); !ok || s == "" || isTemplated(s) {

@@ -54,7 +54,7 @@ var All = assemble(
 	reportedBy(passLLMBridge, RuleLLMBridgeMissingAgentID),
 	reportedBy(passLLMBridgeUser, RuleLLMBridgeUserMissing),
 	reportedBy(passPackage, RulePackageVersionOASPkgDrift, RuleAgentPackageMissingLicense, RulePackageNameMismatch),
-	reportedBy(passProduces, RuleProducesMirrorMismatch, RuleProducesWithoutRoad),
+	reportedBy(passProduces, RuleProducesMirrorMismatch, RuleArtifactBindingRefused, RuleProducesWithoutRoad),
 	reportedBy(passStartNodeInputs, RuleStartNodeInputsWithoutRequired),
 	reportedBy(passURLs, RuleUntrustedExternalURL),
 
