@@ -266,27 +266,41 @@ func jsonStringify(n *Node) string {
 // and FlowNode subflows, nested Flows included.
 func collectMaterializeNodes(root *Node, known bool, produces []string, refs []producesRef, bridgeData map[*Node]bool) []ArtifactRefusal {
 	var errs []ArtifactRefusal
-	var visit func(n *Node, refKey, path string, depth int)
-	visit = func(n *Node, refKey, path string, depth int) {
+	var visit func(n *Node, refKey string, at *pathStep, depth int)
+	visit = func(n *Node, refKey string, at *pathStep, depth int) {
 		if !n.Is(Object) || depth > MaxDepth {
 			return
 		}
 		if ComponentType(n) == "ApiNode" {
 			if u, ok := n.Get("url").Str(); ok && strings.Contains(u, "/api/agents/passthrough") {
-				errs = append(errs, checkMaterializeNode(n, refKey, path, known, produces, refs, bridgeData[n])...)
+				errs = append(errs, checkMaterializeNode(n, refKey, at.String(), known, produces, refs, bridgeData[n])...)
 			}
 		}
 		if rc := n.Get("$referenced_components"); rc.Is(Object) {
 			for _, e := range entries(rc) {
-				visit(e.Value, e.Key, path+".$referenced_components."+e.Key, depth+1)
+				visit(e.Value, e.Key, &pathStep{up: at, text: ".$referenced_components." + e.Key}, depth+1)
 			}
 		}
 		if sf := n.Get("subflow"); sf.Is(Object) {
-			visit(sf, refKey, path+".subflow", depth+1)
+			visit(sf, refKey, &pathStep{up: at, text: ".subflow"}, depth+1)
 		}
 	}
-	visit(root, "$", "$", 0)
+	visit(root, "$", &pathStep{text: "$"}, 0)
 	return errs
+}
+
+// pathStep is one step of the path an error names, joined only for an
+// error (the walk visits every component; few are passthrough nodes).
+type pathStep struct {
+	up   *pathStep
+	text string
+}
+
+func (p *pathStep) String() string {
+	if p.up == nil {
+		return p.text
+	}
+	return p.up.String() + p.text
 }
 
 func isTemplated(s string) bool { return strings.Contains(s, "{{") }

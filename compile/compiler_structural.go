@@ -91,6 +91,9 @@ func arrayIndexKey(k string) (uint64, bool) {
 // entries lists an object's members as JSON.parse leaves them, in
 // JavaScript order: one per key, the last duplicate's value.
 func entries(n *Node) []Member {
+	if sourceOrderIsJSOrder(n) {
+		return n.Members // read only: every caller ranges over it
+	}
 	last := make(map[string]*Node, len(n.Members))
 	for _, m := range n.Members {
 		last[m.Key] = m.Value
@@ -101,6 +104,33 @@ func entries(n *Node) []Member {
 		out[i] = Member{Key: k, Value: last[k]}
 	}
 	return out
+}
+
+// sourceOrderIsJSOrder: n's members are already what entries returns
+// (no key repeated, none an array index, which JavaScript lists first):
+// the common case, answered without allocating.
+func sourceOrderIsJSOrder(n *Node) bool {
+	ms := n.Members
+	indexed := n.keys != nil && n.keys.n == len(ms)
+	for i, m := range ms {
+		if k := m.Key; k != "" && k[0] >= '0' && k[0] <= '9' {
+			if _, ok := arrayIndexKey(k); ok {
+				return false
+			}
+		}
+		if indexed {
+			if n.keys.last[m.Key] != i {
+				return false
+			}
+			continue
+		}
+		for j := 0; j < i; j++ {
+			if ms[j].Key == m.Key {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // A tiny subset of zod, enough for the reference's schemas.
