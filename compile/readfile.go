@@ -57,6 +57,17 @@ func ReadFileLimited(path string, limit int64) ([]byte, error) {
 	return readFileInto(path, limit, nil, false)
 }
 
+// readable refuses what st says is not a regular file or is over limit.
+func readable(path string, st fs.FileInfo, limit int64) error {
+	if !st.Mode().IsRegular() {
+		return &fs.PathError{Op: "read", Path: path, Err: notRegularError{edit.FileKind(st.Mode())}}
+	}
+	if st.Size() > limit {
+		return &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Size: st.Size(), Limit: limit}}
+	}
+	return nil
+}
+
 // readFileInto is ReadFileLimited reading into a buffer carved from
 // blocks (nil: allocated); listedRegular: the directory listing showed a
 // regular file there (no stat before the open).
@@ -66,11 +77,8 @@ func readFileInto(path string, limit int64, blocks *Blocks, listedRegular bool) 
 		if err != nil {
 			return nil, err
 		}
-		if !st.Mode().IsRegular() {
-			return nil, &fs.PathError{Op: "read", Path: path, Err: notRegularError{edit.FileKind(st.Mode())}}
-		}
-		if st.Size() > limit {
-			return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Size: st.Size(), Limit: limit}}
+		if err := readable(path, st, limit); err != nil {
+			return nil, err
 		}
 	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
@@ -82,11 +90,8 @@ func readFileInto(path string, limit int64, blocks *Blocks, listedRegular bool) 
 	if err != nil {
 		return nil, err
 	}
-	if !st.Mode().IsRegular() {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: notRegularError{edit.FileKind(st.Mode())}}
-	}
-	if st.Size() > limit {
-		return nil, &fs.PathError{Op: "read", Path: path, Err: &TooLargeError{Size: st.Size(), Limit: limit}}
+	if err := readable(path, st, limit); err != nil {
+		return nil, err
 	}
 	// One buffer of the size stat gave plus one byte, so a file that
 	// grew since is seen to have (io.ReadAll would double its way up).
