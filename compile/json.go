@@ -61,24 +61,6 @@ type Node struct {
 	slot int32
 	Kind Kind
 	Bool bool // value of a boolean
-
-	// keyBits filters Get's look-ups in a small object (under keyIndexMin
-	// members, built by indexKeys): the low 4 bits are the member count
-	// when it was built, the 12 above hold keyBit of every key. A key whose
-	// bit is not set is not there, without a look at the members (a third
-	// of lint's look-ups ask for a key the object does not have). Zero, or
-	// a count that is not len(Members) any more (a tree edited by hand):
-	// no filter.
-	keyBits uint16
-}
-
-// keyBit is the bit of keyBits (above its count) that a key sets: from
-// its length and its first and last bytes.
-func keyBit(k string) uint16 {
-	if len(k) == 0 {
-		return 1 << 4
-	}
-	return 1 << (4 + (uint(len(k))*5+uint(k[0])+uint(k[len(k)-1])*3)%12)
 }
 
 // keyIndex maps each key of an object to its last member (last wins, as in
@@ -103,9 +85,6 @@ type Member struct {
 // last one wins, as in JavaScript.
 func (n *Node) Get(key string) *Node {
 	if n == nil || n.Kind != Object {
-		return nil
-	}
-	if f := n.keyBits; f != 0 && int(f&15) == len(n.Members) && f&keyBit(key) == 0 {
 		return nil
 	}
 	if n.keys != nil && n.keys.n == len(n.Members) {
@@ -208,11 +187,6 @@ func (k DuplicateKey) Pointer() string { return Append(PointerOf(k.obj), k.Key) 
 func indexKeys(n *Node, dups []DuplicateKey) []DuplicateKey {
 	ms := n.Members
 	if len(ms) < keyIndexMin {
-		bits := uint16(len(ms))
-		for i := range ms {
-			bits |= keyBit(ms[i].Key)
-		}
-		n.keyBits = bits
 		for i := 1; i < len(ms); i++ {
 			for j := 0; j < i; j++ {
 				if ms[j].Key == ms[i].Key {
