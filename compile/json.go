@@ -425,6 +425,9 @@ func (p *parser) newNode() *Node {
 	}
 	n := &p.slab[0]
 	p.slab = p.slab[1:]
+	if p.blocks != nil {
+		*n = Node{} // a lent block is not cleared by Reuse: what the node held before goes here
+	}
 	return n
 }
 
