@@ -93,9 +93,13 @@ func (n *Node) Get(key string) *Node {
 		}
 		return nil
 	}
-	for i := len(n.Members) - 1; i >= 0; i-- {
-		if n.Members[i].Key == key {
-			return n.Members[i].Value
+	// The members in a local slice: the loop keeps its bounds in registers
+	// (n.Members would be loaded again after each memequal call) and
+	// needs no bounds check.
+	ms := n.Members
+	for i := len(ms) - 1; i >= 0; i-- {
+		if m := &ms[i]; m.Key == key {
+			return m.Value
 		}
 	}
 	return nil
