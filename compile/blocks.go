@@ -34,15 +34,20 @@ const (
 )
 
 // Reuse lends every block again: the documents parsed into them must no
-// longer be reachable.
+// longer be reachable. Nothing is cleared here: a node is cleared when
+// the parser carves it, and a member, an item or a byte is written over
+// before it is read. Until the next loads write over them, the blocks'
+// old entries keep what they pointed to (the strings and key indexes of
+// the documents before) reachable: at most one load's worth, for as long
+// as the Blocks lives.
 func (b *Blocks) Reuse() {
 	if b == nil {
 		return
 	}
-	b.nodes.reuse(true)
-	b.members.reuse(true)
-	b.items.reuse(true)
-	b.bytes.reuse(false) // a buffer is overwritten by the read before it is used
+	b.nodes.reuse()
+	b.members.reuse()
+	b.items.reuse()
+	b.bytes.reuse()
 }
 
 // Keep gives up the blocks lent so far: the documents in them are kept.
@@ -94,12 +99,7 @@ func (l *blockList[T]) take(n, size int) []T {
 	return out
 }
 
-func (l *blockList[T]) reuse(zero bool) {
-	if zero {
-		for _, b := range l.blocks[:l.lent] {
-			clear(b)
-		}
-	}
+func (l *blockList[T]) reuse() {
 	l.lent, l.rest = 0, nil
 }
 

@@ -189,3 +189,43 @@ func FuzzBlocksReuse(f *testing.F) {
 		}
 	})
 }
+
+// A node carved again from a reused block keeps nothing of what it held:
+// objects of many members (with a key index) parsed first, then objects of
+// a few into the same nodes, must have no index, and a root no parent.
+func TestBlocksReuseClearsNodes(t *testing.T) {
+	obj := func(members int) string {
+		var ms []string
+		for i := range members {
+			ms = append(ms, `"k`+strings.Repeat("x", i)+`":true`)
+		}
+		return "{" + strings.Join(ms, ",") + "}"
+	}
+	doc := func(members int) []byte {
+		var vs []string
+		for range 40 {
+			vs = append(vs, obj(members))
+		}
+		return []byte(`{"a":[` + strings.Join(vs, ",") + `]}`)
+	}
+	var b Blocks
+	for _, src := range [][]byte{doc(keyIndexMin + 4), doc(3)} {
+		root, _, err := parseInto(src, &b)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if root.parent != nil {
+			t.Fatal("the root of a parse into reused blocks has a parent")
+		}
+		WalkNodes(root, func(n *Node) bool {
+			if n.Kind == Object && (n.keys != nil) != (len(n.Members) >= keyIndexMin) {
+				t.Fatalf("%s: %d members, key index %v", PointerOf(n), len(n.Members), n.keys != nil)
+			}
+			if n.Kind != Object && (n.keys != nil || n.Members != nil) || n.Kind != Array && n.Items != nil {
+				t.Fatalf("%s: a %s node holding members or items", PointerOf(n), n.Kind)
+			}
+			return true
+		})
+		b.Reuse()
+	}
+}

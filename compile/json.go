@@ -93,9 +93,13 @@ func (n *Node) Get(key string) *Node {
 		}
 		return nil
 	}
-	for i := len(n.Members) - 1; i >= 0; i-- {
-		if n.Members[i].Key == key {
-			return n.Members[i].Value
+	// The members in a local slice: the loop keeps its bounds in registers
+	// (n.Members would be loaded again after each memequal call) and
+	// needs no bounds check.
+	ms := n.Members
+	for i := len(ms) - 1; i >= 0; i-- {
+		if m := &ms[i]; m.Key == key {
+			return m.Value
 		}
 	}
 	return nil
@@ -265,7 +269,7 @@ func parseWith(src []byte, blocks *Blocks, fast bool) (*Node, []DuplicateKey, *S
 		defer func() { blocks.nodes.rest = p.slab }()
 	}
 	sc := scratchPool.Get().(*scratch)
-	p.strs, p.members, p.items = sc.strs, sc.members, sc.items
+	p.strs, p.members, p.items, p.unq = sc.strs, sc.members, sc.items, sc.unq
 	defer p.release(sc)
 	if fast {
 		if root, ok := p.fast(); ok {
@@ -335,8 +339,9 @@ func recentSlot(b []byte) uint8 {
 }
 
 // scratchPool holds a parse's scratch between parses: the interning map
-// (its buckets reused, its strings dropped) and the members and items
-// stacks (emptied: they hold no reference once a parse returns).
+// (its buckets reused, its strings dropped), the members and items
+// stacks (emptied: they hold no reference once a parse returns) and the
+// scanner's unescaping buffer (a string is copied out of it).
 var scratchPool = sync.Pool{New: func() any {
 	return &scratch{strs: make(map[string]string, 256), members: make([]Member, 0, 64), items: make([]*Node, 0, 64)}
 }}
@@ -345,14 +350,19 @@ type scratch struct {
 	strs    map[string]string
 	members []Member
 	items   []*Node
+	unq     []byte
 }
 
 // release returns the scratch to the pool; stacks a hostile file grew
-// past 4,096 entries are dropped instead.
+// past 4,096 entries, and an unescaping buffer past 64 KiB, are dropped
+// instead.
 func (p *parser) release(sc *scratch) {
 	clear(p.strs)
 	sc.strs = p.strs
-	sc.members, sc.items = p.members[:0], p.items[:0]
+	sc.members, sc.items, sc.unq = p.members[:0], p.items[:0], p.unq[:0]
+	if cap(sc.unq) > 64<<10 {
+		sc.unq = nil
+	}
 	if cap(sc.members) > 4096 {
 		sc.members = make([]Member, 0, 64)
 	}
@@ -362,7 +372,7 @@ func (p *parser) release(sc *scratch) {
 	clear(sc.members[:cap(sc.members)])
 	clear(sc.items[:cap(sc.items)])
 	scratchPool.Put(sc)
-	p.strs, p.members, p.items = nil, nil, nil
+	p.strs, p.members, p.items, p.unq = nil, nil, nil, nil
 }
 
 // internCap bounds the strings interned per parse.
@@ -419,6 +429,9 @@ func (p *parser) newNode() *Node {
 	}
 	n := &p.slab[0]
 	p.slab = p.slab[1:]
+	if p.blocks != nil {
+		*n = Node{} // a lent block is not cleared by Reuse: what the node held before goes here
+	}
 	return n
 }
 

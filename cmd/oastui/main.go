@@ -65,6 +65,9 @@ func newRootCmd() *cobra.Command {
 }
 
 func main() {
+	if wantBatchGC(os.Args[1:], os.LookupEnv) {
+		setBatchGC(batchGCPercent, batchGCLimit, batchGCLimit/4*batchGCLift)
+	}
 	os.Exit(withProfiles(func() int { return run(os.Args[1:], os.Stdout, os.Stderr) }))
 }
 
