@@ -867,8 +867,16 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int) (Detection, 
 		if count > secMaxTokensPerValue {
 			break
 		}
-		tok := value[a:b]
 		n := b - a
+		if n < 8 && fl&tfColon == 0 && firstEq < 0 {
+			// a short word (most of prose): it holds no provider key, no
+			// credential-shaped literal and no entropy candidate, and
+			// without a ':' before it or a '=' in it, it starts no URL and
+			// is no value of a "name: x" or "name=x" pair
+			prevA, prevB = a, b
+			continue
+		}
+		tok := value[a:b]
 		// marks of structural secrets: a PEM armour line (-----), a JWT or
 		// hooks.slack.com (two dots in a long token), a URL (://)
 		if fl&tfDots != 0 && n >= 16 {
