@@ -82,7 +82,7 @@ func secRandomValue(r *rand.Rand) string {
 
 func TestScanTokensAgreeRandom(t *testing.T) {
 	r := rand.New(rand.NewPCG(39, 2026))
-	n := 6000 / race.Stride(16)
+	n := 6000 / race.Stride(32)
 	for range n {
 		secAgree(t, secRandomValue(r))
 	}
@@ -172,7 +172,7 @@ func TestPrefixInWordAgree(t *testing.T) {
 	r := rand.New(rand.NewPCG(7, 39))
 	vals := []string{"start_organizationDomains_to_prospect_organizationDomains", "/$referenced_components/" + testshared.FakeGitHub + "/id",
 		"secret_" + testshared.FakeAWS, "node." + testshared.FakeGitHub + ".out", "a+" + testshared.FakeGitHub, "sk-sk-sk-sk-sk-sk-sk-sk-sk-sk-sk-sk-sk-sk-sk-sk-sk-sk-" + testshared.FakeOpenAI}
-	for range 3000 / race.Stride(16) {
+	for range 3000 / race.Stride(32) {
 		vals = append(vals, secRandomValue(r))
 	}
 	for _, v := range vals {

@@ -87,7 +87,7 @@ func TestAppendFindingIdentical(t *testing.T) {
 		checkAppendFinding(t, f)
 	}
 	r := rand.New(rand.NewPCG(39, 7))
-	for range 20000 / race.Stride(8) {
+	for range 20000 / race.Stride(32) {
 		checkAppendFinding(t, randomFinding(r))
 	}
 }
