@@ -239,12 +239,26 @@ func secPrefixAt(value string, a, b int) (Detection, bool) { return secPrefix(va
 // prefixes, "sk-sk-sk-…", is not looked at further: a key's identifier has
 // few boundaries) and each look reads at most secMaxWordBody bytes.
 func secPrefixInWord(value string, a, b int) (Detection, bool) {
+	if b-a < 9 {
+		return Detection{}, false // no room for a boundary and a key
+	}
 	tries := 0
-	for p := a + 1; p+8 <= b; p++ {
+	// q is the boundary byte, p = q+1 where a key would start (p+8 <= b);
+	// the runs of letters and digits between boundaries are skipped in a
+	// loop of their own (secCharClass is 0 for exactly those bytes)
+	s := value[:b-8]
+	for q := a; q < len(s); q++ {
+		for q < len(s) && secCharClass[s[q]] == 0 {
+			q++
+		}
+		if q >= len(s) {
+			break
+		}
 		// '+' is no boundary: base64 text is full of them
-		if c := value[p-1]; secIsAlnum(c) || c == '+' || !secIsAlnum(value[p]) {
+		if c := value[q+1]; s[q] == '+' || secCharClass[c] != 0 {
 			continue
 		}
+		p := q + 1
 		if secProviderSecond[value[p]][value[p+1]>>6]&(1<<(value[p+1]&63)) == 0 {
 			continue
 		}

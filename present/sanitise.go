@@ -32,6 +32,34 @@ func clean(s string, keepTab bool) string {
 	if isClean(s) {
 		return s
 	}
+	return cleanRunes(s, keepTab)
+}
+
+// cleanRunes is clean past its first look: text with characters beyond
+// ASCII that are all kept (a dash, an accent, a quotation mark in a
+// prompt) is returned as it is, uncopied; any other goes through
+// cleanCopy.
+func cleanRunes(s string, keepTab bool) string {
+	for i := 0; i < len(s); {
+		c := s[i]
+		if c < utf8.RuneSelf {
+			if c < 0x20 || c == 0x7f {
+				return cleanCopy(s, keepTab)
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if r == utf8.RuneError && size <= 1 || Unsafe(r) {
+			return cleanCopy(s, keepTab)
+		}
+		i += size
+	}
+	return s
+}
+
+// cleanCopy writes s without what Clean removes.
+func cleanCopy(s string, keepTab bool) string {
 	var b strings.Builder
 	b.Grow(len(s))
 	for i := 0; i < len(s); {

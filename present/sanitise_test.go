@@ -1,6 +1,8 @@
 package present
 
 import (
+	"math/rand/v2"
+	"strings"
 	"testing"
 	"unicode/utf8"
 )
@@ -48,6 +50,9 @@ func FuzzClean(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		out := Clean(s)
+		if copied := cleanCopy(s, false); out != copied {
+			t.Fatalf("Clean(%q) = %q, the copy %q", s, out, copied)
+		}
 		if !utf8.ValidString(out) {
 			t.Fatalf("invalid UTF-8 out of %q", s)
 		}
@@ -68,6 +73,27 @@ func TestCleanLine(t *testing.T) {
 	} {
 		if got := CleanLine(in); got != want {
 			t.Errorf("CleanLine(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+// TestCleanUncopiedSame: the look that returns kept text uncopied
+// (cleanRunes) gives what the copy gives, on random text made of what
+// Clean removes and what it keeps.
+func TestCleanUncopiedSame(t *testing.T) {
+	pieces := []string{"a", " ", "—", "é", "日本", "😀", "\ufffd", "\u00a0", "\t", "\n", "\r", "\x00", "\x1b[31m", "\x1b]0;t\x07", "\x7f",
+		"\u0085", "\u009b1m", "\u009d", "\u2028", "\u2029", "\u202e", "\u200b", "\u2066", "\ufeff", "\u061c", "\xff", "\xc3", "\xe2\x80", "\xed\xa0\x80"}
+	r := rand.New(rand.NewPCG(39, 1))
+	for range 20000 {
+		var b strings.Builder
+		for range r.IntN(10) {
+			b.WriteString(pieces[r.IntN(len(pieces))])
+		}
+		s := b.String()
+		for _, keepTab := range []bool{false, true} {
+			if got, want := cleanRunes(s, keepTab), cleanCopy(s, keepTab); got != want {
+				t.Fatalf("clean(%q, %v) = %q, the copy %q", s, keepTab, got, want)
+			}
 		}
 	}
 }

@@ -66,10 +66,7 @@ func streamJSONReport(w io.Writer, r JSONReport) error {
 		}
 		wg.Wait()
 		for k := range parts {
-			if parts[k].err != nil {
-				return parts[k].err
-			}
-			bw.Write(parts[k].out.Bytes())
+			bw.Write(parts[k].findings)
 		}
 	}
 	if len(r.Findings) > 0 {
@@ -88,28 +85,27 @@ func streamJSONReport(w io.Writer, r JSONReport) error {
 // jsonWindow is the number of findings encoded before they are written.
 const jsonWindow = 2048
 
-// jsonPart encodes findings into out as streamJSONReport lays them out.
+// jsonPart encodes findings into findings as streamJSONReport lays them
+// out (appendFinding), and another value into out (value).
 type jsonPart struct {
-	out bytes.Buffer
-	buf bytes.Buffer
-	enc *json.Encoder
-	err error
+	findings []byte // reused from one window to the next
+	out      bytes.Buffer
+	buf      bytes.Buffer
+	enc      *json.Encoder
 }
 
-// encode puts fs in out, each on its own line after a comma (none before
+// encode puts fs in findings, each on its own line after a comma (none before
 // the report's first finding: first is false).
 func (p *jsonPart) encode(fs []lint.Finding, notFirst bool) {
-	p.out.Reset()
-	p.err = nil
+	dst := p.findings[:0]
 	for i := range fs {
 		if notFirst || i > 0 {
-			p.out.WriteString(",")
+			dst = append(dst, ',')
 		}
-		p.out.WriteString("\n    ")
-		if p.err = p.value(&fs[i], "    "); p.err != nil {
-			return
-		}
+		dst = append(dst, "\n    "...)
+		dst = p.appendFinding(dst, &fs[i], "    ")
 	}
+	p.findings = dst
 }
 
 // value appends v, indented under prefix, to out.
