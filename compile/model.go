@@ -23,6 +23,7 @@ type Model struct {
 	callers  []*Node              // every component of a type that may run a child agent (CalledPackage), in document order
 	registry *Node                // the registry's components, which references resolve against
 	root     *Node                // the document's root (nil when it did not parse)
+	refNodes []*Node              // every {"$component_ref"} object, in source order (RefNodes), found by the model's walk
 	uses     *usesCache           // the definitions-and-uses index, built on first use (Uses)
 }
 
@@ -77,16 +78,21 @@ func buildModel(a *Agent) *Model {
 		if n.Kind != Object {
 			return
 		}
-		// the two members every object is asked about, in one scan (the
-		// last of a repeated key wins, as with Get)
-		var ctN, rc *Node
+		// the members every object is asked about, in one scan (the last
+		// of a repeated key wins, as with Get and RefID)
+		var ctN, rc, ref *Node
 		for _, mem := range n.Members {
 			switch mem.Key {
 			case "component_type":
 				ctN = mem.Value
 			case "$referenced_components":
 				rc = mem.Value
+			case "$component_ref":
+				ref = mem.Value
 			}
+		}
+		if ref != nil && ref.Kind == String { // a use: RefID(n) holds
+			m.refNodes = append(m.refNodes, n)
 		}
 		ct := ctN.StringOr("")
 		ptr, named := "", false

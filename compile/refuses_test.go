@@ -53,3 +53,43 @@ func TestModelUsesBuiltOnce(t *testing.T) {
 		t.Error("Uses builds a new index on every call")
 	}
 }
+
+// TestModelRefNodes: the model's walk lists the uses a walk of the whole
+// document finds (RefID), in source order, as does a Model written by
+// hand; FlowAround is a use's innermost Flow.
+func TestModelRefNodes(t *testing.T) {
+	doc := ParseDocFile("agent.json", []byte(`{"component_type": "Flow", "id": "r", "nodes": [{"$component_ref": "a"}, [{"$component_ref": "b"}]],
+	  "$referenced_components": {"f": {"component_type": "Flow", "$component_ref": "f", "nodes": [{"$component_ref": "b"}]},
+	    "b": {"x": {"$component_ref": 1}, "y": {"$component_ref": "c", "$component_ref": 2}, "z": {"$component_ref": 2, "$component_ref": "d"}}}}`))
+	if doc.Root == nil {
+		t.Fatal("fixture does not parse")
+	}
+	var want []*Node
+	WalkNodes(doc.Root, func(n *Node) bool {
+		if _, ok := RefID(n); ok {
+			want = append(want, n)
+		}
+		return true
+	})
+	m := (&Agent{Flow: doc}).Model()
+	if got := m.RefNodes(); len(want) != 5 || !slices.Equal(got, want) {
+		t.Errorf("model's uses %d, want the walk's %d (5)", len(got), len(want))
+	}
+	hand := &Model{root: doc.Root}
+	if got := hand.RefNodes(); !slices.Equal(got, want) {
+		t.Errorf("hand-written model's uses %d, want %d", len(got), len(want))
+	}
+	var around []string
+	for _, n := range want {
+		f := m.FlowAround(n)
+		around = append(around, PointerOf(n)+" in "+f.Pointer)
+	}
+	wantAround := []string{"/nodes/0 in ", "/nodes/1/0 in ", "/$referenced_components/f in /$referenced_components/f",
+		"/$referenced_components/f/nodes/0 in /$referenced_components/f", "/$referenced_components/b/z in "}
+	if !slices.Equal(around, wantAround) {
+		t.Errorf("flows around the uses %q, want %q", around, wantAround)
+	}
+	if f := m.FlowAround(nil); f != nil {
+		t.Errorf("FlowAround(nil) = %v", f.Pointer)
+	}
+}
