@@ -23,7 +23,7 @@ type Model struct {
 	callers  []*Node              // every component of a type that may run a child agent (CalledPackage), in document order
 	registry *Node                // the registry's components, which references resolve against
 	root     *Node                // the document's root (nil when it did not parse)
-	refNodes []*Node              // every {"$component_ref"} object, in source order (RefNodes), found by the model's walk
+	refNodes []RefSite            // every {"$component_ref"} object, in source order (RefNodes), found by the model's walk
 	uses     *usesCache           // the definitions-and-uses index, built on first use (Uses)
 }
 
@@ -67,6 +67,7 @@ func buildModel(a *Agent) *Model {
 	m.Mount = MountSlots(a.Flow)
 	m.root = a.Flow.Root
 	var nest flowNesting
+	var around *Flow // the innermost Flow holding the walk's value
 	var walk func(n *Node)
 	walk = func(n *Node) {
 		if n.Kind == Array {
@@ -91,13 +92,15 @@ func buildModel(a *Agent) *Model {
 				ref = mem.Value
 			}
 		}
-		if ref != nil && ref.Kind == String { // a use: RefID(n) holds
-			m.refNodes = append(m.refNodes, n)
-		}
 		ct := ctN.StringOr("")
 		ptr, named := "", false
+		outer := around
 		if ct == "Flow" {
-			ptr, named = nest.add(n).Pointer, true
+			around = nest.add(n)
+			ptr, named = around.Pointer, true
+		}
+		if ref != nil && ref.Kind == String { // a use: RefID(n) holds
+			m.refNodes = append(m.refNodes, RefSite{Node: n, Flow: around})
 		}
 		if rc.Is(Object) {
 			if !named {
@@ -112,6 +115,7 @@ func buildModel(a *Agent) *Model {
 		for _, mem := range n.Members {
 			walk(mem.Value)
 		}
+		around = outer
 	}
 	walk(a.Flow.Root)
 	m.flows = nest.flows

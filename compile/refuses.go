@@ -39,16 +39,24 @@ func (m *Model) Uses() *RefUses {
 	return m.uses.u
 }
 
-// RefNodes is every {"$component_ref": id} object of the model's document
-// (RefID holds), in source order: the uses the model's own walk met, with
-// no pointer built. Uses is made of them; the Cinatra validator reads them
-// as they are. Callers must not modify the list.
-func (m *Model) RefNodes() []*Node {
+// RefSite is one {"$component_ref": id} object of a model's document
+// (RefID holds) and the innermost Flow of the model that holds it (the
+// object itself when it is one; nil outside every Flow).
+type RefSite struct {
+	Node *Node
+	Flow *Flow
+}
+
+// RefNodes is every use of the model's document, in source order: the
+// uses the model's own walk met, with no pointer built. Uses is made of
+// them; the Cinatra validator reads them as they are. Callers must not
+// modify the list.
+func (m *Model) RefNodes() []RefSite {
 	if m.uses == nil { // a Model written by hand: its walk did not run
-		var refs []*Node
+		var refs []RefSite
 		WalkNodes(m.root, func(n *Node) bool {
 			if _, isRef := RefID(n); isRef {
-				refs = append(refs, n)
+				refs = append(refs, RefSite{Node: n, Flow: m.flowAround(n)})
 			}
 			return true
 		})
@@ -57,9 +65,9 @@ func (m *Model) RefNodes() []*Node {
 	return m.refNodes
 }
 
-// FlowAround is the innermost Flow of the model that holds n (n itself
+// flowAround is the innermost Flow of the model that holds n (n itself
 // when it is one), found through n's parents; nil outside every Flow.
-func (m *Model) FlowAround(n *Node) *Flow {
+func (m *Model) flowAround(n *Node) *Flow {
 	for ; n != nil; n = n.parent {
 		if fm := m.byNode[n]; fm != nil {
 			return fm.Flow
@@ -70,14 +78,14 @@ func (m *Model) FlowAround(n *Node) *Flow {
 
 // buildRefUses indexes the uses refs (every use of the document, in source
 // order) and the uses of each of defs.
-func buildRefUses(defs *Definitions, refs []*Node) *RefUses {
+func buildRefUses(defs *Definitions, refs []RefSite) *RefUses {
 	if defs == nil {
 		defs = newDefinitions()
 	}
 	u := &RefUses{Definitions: defs, Deps: map[string][]RefUse{}, All: make([]RefUse, len(refs))}
-	for i, n := range refs {
-		id, _ := RefID(n)
-		u.All[i] = RefUse{ID: id, Node: n, Ptr: PointerOf(n)}
+	for i, r := range refs {
+		id, _ := RefID(r.Node)
+		u.All[i] = RefUse{ID: id, Node: r.Node, Ptr: PointerOf(r.Node)}
 	}
 	for _, key := range u.Order {
 		d := u.ByKey[key][0]

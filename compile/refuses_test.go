@@ -55,8 +55,8 @@ func TestModelUsesBuiltOnce(t *testing.T) {
 }
 
 // TestModelRefNodes: the model's walk lists the uses a walk of the whole
-// document finds (RefID), in source order, as does a Model written by
-// hand; FlowAround is a use's innermost Flow.
+// document finds (RefID), in source order, each with its innermost Flow,
+// as does a Model written by hand.
 func TestModelRefNodes(t *testing.T) {
 	doc := ParseDocFile("agent.json", []byte(`{"component_type": "Flow", "id": "r", "nodes": [{"$component_ref": "a"}, [{"$component_ref": "b"}]],
 	  "$referenced_components": {"f": {"component_type": "Flow", "$component_ref": "f", "nodes": [{"$component_ref": "b"}]},
@@ -71,25 +71,32 @@ func TestModelRefNodes(t *testing.T) {
 		}
 		return true
 	})
+	nodes := func(refs []RefSite) (ns []*Node, around []string) {
+		for _, r := range refs {
+			ns = append(ns, r.Node)
+			f := "none"
+			if r.Flow != nil {
+				f = "/" + r.Flow.Pointer
+			}
+			around = append(around, PointerOf(r.Node)+" in "+f)
+		}
+		return ns, around
+	}
+	wantAround := []string{"/nodes/0 in /", "/nodes/1/0 in /", "/$referenced_components/f in //$referenced_components/f",
+		"/$referenced_components/f/nodes/0 in //$referenced_components/f", "/$referenced_components/b/z in /"}
 	m := (&Agent{Flow: doc}).Model()
-	if got := m.RefNodes(); len(want) != 5 || !slices.Equal(got, want) {
-		t.Errorf("model's uses %d, want the walk's %d (5)", len(got), len(want))
+	built := &Model{root: doc.Root, byNode: m.byNode} // written by hand: RefNodes walks
+	for name, model := range map[string]*Model{"the model": m, "a model written by hand": built} {
+		got, around := nodes(model.RefNodes())
+		if len(want) != 5 || !slices.Equal(got, want) {
+			t.Errorf("%s: %d uses, want the walk's %d (5)", name, len(got), len(want))
+		}
+		if !slices.Equal(around, wantAround) {
+			t.Errorf("%s: flows around the uses %q, want %q", name, around, wantAround)
+		}
 	}
-	hand := &Model{root: doc.Root}
-	if got := hand.RefNodes(); !slices.Equal(got, want) {
-		t.Errorf("hand-written model's uses %d, want %d", len(got), len(want))
-	}
-	var around []string
-	for _, n := range want {
-		f := m.FlowAround(n)
-		around = append(around, PointerOf(n)+" in "+f.Pointer)
-	}
-	wantAround := []string{"/nodes/0 in ", "/nodes/1/0 in ", "/$referenced_components/f in /$referenced_components/f",
-		"/$referenced_components/f/nodes/0 in /$referenced_components/f", "/$referenced_components/b/z in "}
-	if !slices.Equal(around, wantAround) {
-		t.Errorf("flows around the uses %q, want %q", around, wantAround)
-	}
-	if f := m.FlowAround(nil); f != nil {
-		t.Errorf("FlowAround(nil) = %v", f.Pointer)
+	outside := ParseDocFile("agent.json", []byte(`{"x": {"$component_ref": "a"}}`))
+	if _, around := nodes((&Agent{Flow: outside}).Model().RefNodes()); !slices.Equal(around, []string{"/x in none"}) {
+		t.Errorf("a use outside every Flow: %q", around)
 	}
 }

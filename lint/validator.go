@@ -372,11 +372,11 @@ type valWalker struct {
 	// The walk keeps no path: a finding names its place from the parsed
 	// document's parent links (compile.PointerOf, valPathOf).
 	//
-	// uses are the document's {"$component_ref"} objects in source order
-	// (compile.Model.RefNodes, the one uses index, found by the model's
-	// walk); next is the first one the walk has not reached. A use's
-	// enclosing Flows are the model's (compile.Model.FlowAround).
-	uses  []*compile.Node
+	// uses are the document's {"$component_ref"} objects in source order,
+	// each with its innermost Flow (compile.Model.RefNodes, the one uses
+	// index, found by the model's walk); next is the first one the walk
+	// has not reached.
+	uses  []compile.RefSite
 	next  int
 	model *compile.Model
 	defs  []valDef
@@ -453,10 +453,9 @@ func (w *valWalker) object(n *compile.Node) {
 		}
 	}
 	w.rt.object(n, ct, titleN, typeN, metaN)
-	if w.next < len(w.uses) && w.uses[w.next] == n {
+	if w.next < len(w.uses) && w.uses[w.next].Node == n {
+		w.ref(w.uses[w.next])
 		w.next++
-		id, _ := compile.RefID(n)
-		w.ref(n, id)
 	}
 	for _, m := range n.Members {
 		if scope != nil && m.Key == "$referenced_components" && m.Value == scope.refs {
@@ -475,12 +474,14 @@ func (w *valWalker) object(n *compile.Node) {
 	}
 }
 
-// ref checks one {"$component_ref": id} object n.
-func (w *valWalker) ref(n *compile.Node, id string) {
+// ref checks one {"$component_ref": id} object.
+func (w *valWalker) ref(use compile.RefSite) {
+	n := use.Node
+	id, _ := compile.RefID(n)
 	refPtr := func() string { return compile.PointerOf(n) + "/$component_ref" }
 	target := -1
 	outer := false
-	if f := w.model.FlowAround(n); f != nil {
+	if f := use.Flow; f != nil {
 		// The Flow's scopes as the model resolves them (the registry after,
 		// below), without building a pointer (Flow.Lookup); outside its own
 		// scope is an outer one.
