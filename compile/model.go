@@ -100,7 +100,7 @@ func buildModel(a *Agent) *Model {
 			ptr, named = around.Pointer, true
 		}
 		if ref != nil && ref.Kind == String { // a use: RefID(n) holds
-			m.refNodes = append(m.refNodes, RefSite{Node: n, Flow: around})
+			m.refNodes = append(m.refNodes, RefSite{Node: n, ID: ref.Text, Flow: around})
 		}
 		if rc.Is(Object) {
 			if !named {

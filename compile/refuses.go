@@ -44,6 +44,7 @@ func (m *Model) Uses() *RefUses {
 // object itself when it is one; nil outside every Flow).
 type RefSite struct {
 	Node *Node
+	ID   string // the id it refers to
 	Flow *Flow
 }
 
@@ -55,8 +56,8 @@ func (m *Model) RefNodes() []RefSite {
 	if m.uses == nil { // a Model written by hand: its walk did not run
 		var refs []RefSite
 		WalkNodes(m.root, func(n *Node) bool {
-			if _, isRef := RefID(n); isRef {
-				refs = append(refs, RefSite{Node: n, Flow: m.flowAround(n)})
+			if id, isRef := RefID(n); isRef {
+				refs = append(refs, RefSite{Node: n, ID: id, Flow: m.flowAround(n)})
 			}
 			return true
 		})
@@ -84,8 +85,7 @@ func buildRefUses(defs *Definitions, refs []RefSite) *RefUses {
 	}
 	u := &RefUses{Definitions: defs, Deps: map[string][]RefUse{}, All: make([]RefUse, len(refs))}
 	for i, r := range refs {
-		id, _ := RefID(r.Node)
-		u.All[i] = RefUse{ID: id, Node: r.Node, Ptr: PointerOf(r.Node)}
+		u.All[i] = RefUse{ID: r.ID, Node: r.Node, Ptr: PointerOf(r.Node)}
 	}
 	for _, key := range u.Order {
 		d := u.ByKey[key][0]

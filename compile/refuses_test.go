@@ -78,6 +78,9 @@ func TestModelRefNodes(t *testing.T) {
 			if r.Flow != nil {
 				f = "/" + r.Flow.Pointer
 			}
+			if id, _ := RefID(r.Node); id != r.ID {
+				t.Errorf("use at %s: id %q, RefID says %q", PointerOf(r.Node), r.ID, id)
+			}
 			around = append(around, PointerOf(r.Node)+" in "+f)
 		}
 		return ns, around

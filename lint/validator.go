@@ -476,8 +476,7 @@ func (w *valWalker) object(n *compile.Node) {
 
 // ref checks one {"$component_ref": id} object.
 func (w *valWalker) ref(use compile.RefSite) {
-	n := use.Node
-	id, _ := compile.RefID(n)
+	n, id := use.Node, use.ID
 	refPtr := func() string { return compile.PointerOf(n) + "/$component_ref" }
 	target := -1
 	outer := false
