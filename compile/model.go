@@ -23,6 +23,7 @@ type Model struct {
 	callers  []*Node              // every component of a type that may run a child agent (CalledPackage), in document order
 	registry *Node                // the registry's components, which references resolve against
 	root     *Node                // the document's root (nil when it did not parse)
+	refNodes []RefSite            // every {"$component_ref"} object, in source order (RefNodes), found by the model's walk
 	uses     *usesCache           // the definitions-and-uses index, built on first use (Uses)
 }
 
@@ -66,6 +67,7 @@ func buildModel(a *Agent) *Model {
 	m.Mount = MountSlots(a.Flow)
 	m.root = a.Flow.Root
 	var nest flowNesting
+	var around *Flow // the innermost Flow holding the walk's value
 	var walk func(n *Node)
 	walk = func(n *Node) {
 		if n.Kind == Array {
@@ -77,21 +79,28 @@ func buildModel(a *Agent) *Model {
 		if n.Kind != Object {
 			return
 		}
-		// the two members every object is asked about, in one scan (the
-		// last of a repeated key wins, as with Get)
-		var ctN, rc *Node
+		// the members every object is asked about, in one scan (the last
+		// of a repeated key wins, as with Get and RefID)
+		var ctN, rc, ref *Node
 		for _, mem := range n.Members {
 			switch mem.Key {
 			case "component_type":
 				ctN = mem.Value
 			case "$referenced_components":
 				rc = mem.Value
+			case "$component_ref":
+				ref = mem.Value
 			}
 		}
 		ct := ctN.StringOr("")
 		ptr, named := "", false
+		outer := around
 		if ct == "Flow" {
-			ptr, named = nest.add(n).Pointer, true
+			around = nest.add(n)
+			ptr, named = around.Pointer, true
+		}
+		if ref != nil && ref.Kind == String { // a use: RefID(n) holds
+			m.refNodes = append(m.refNodes, RefSite{Node: n, ID: ref.Text, Flow: around})
 		}
 		if rc.Is(Object) {
 			if !named {
@@ -106,6 +115,7 @@ func buildModel(a *Agent) *Model {
 		for _, mem := range n.Members {
 			walk(mem.Value)
 		}
+		around = outer
 	}
 	walk(a.Flow.Root)
 	m.flows = nest.flows

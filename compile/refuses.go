@@ -33,24 +33,60 @@ type usesCache struct {
 // first use and shared (concurrent readers included). Nobody modifies it.
 func (m *Model) Uses() *RefUses {
 	if m.uses == nil { // a Model written by hand
-		return buildRefUses(m.Defs, m.root)
+		return buildRefUses(m.Defs, m.RefNodes())
 	}
-	m.uses.once.Do(func() { m.uses.u = buildRefUses(m.Defs, m.root) })
+	m.uses.once.Do(func() { m.uses.u = buildRefUses(m.Defs, m.refNodes) })
 	return m.uses.u
 }
 
-// buildRefUses lists every use under root and the uses of each of defs.
-func buildRefUses(defs *Definitions, root *Node) *RefUses {
+// RefSite is one {"$component_ref": id} object of a model's document
+// (RefID holds) and the innermost Flow of the model that holds it (the
+// object itself when it is one; nil outside every Flow).
+type RefSite struct {
+	Node *Node
+	ID   string // the id it refers to
+	Flow *Flow
+}
+
+// RefNodes is every use of the model's document, in source order: the
+// uses the model's own walk met, with no pointer built. Uses is made of
+// them; the Cinatra validator reads them as they are. Callers must not
+// modify the list.
+func (m *Model) RefNodes() []RefSite {
+	if m.uses == nil { // a Model written by hand: its walk did not run
+		var refs []RefSite
+		WalkNodes(m.root, func(n *Node) bool {
+			if id, isRef := RefID(n); isRef {
+				refs = append(refs, RefSite{Node: n, ID: id, Flow: m.flowAround(n)})
+			}
+			return true
+		})
+		return refs
+	}
+	return m.refNodes
+}
+
+// flowAround is the innermost Flow of the model that holds n (n itself
+// when it is one), found through n's parents; nil outside every Flow.
+func (m *Model) flowAround(n *Node) *Flow {
+	for ; n != nil; n = n.parent {
+		if fm := m.byNode[n]; fm != nil {
+			return fm.Flow
+		}
+	}
+	return nil
+}
+
+// buildRefUses indexes the uses refs (every use of the document, in source
+// order) and the uses of each of defs.
+func buildRefUses(defs *Definitions, refs []RefSite) *RefUses {
 	if defs == nil {
 		defs = newDefinitions()
 	}
-	u := &RefUses{Definitions: defs, Deps: map[string][]RefUse{}}
-	WalkNodes(root, func(n *Node) bool {
-		if id, isRef := RefID(n); isRef {
-			u.All = append(u.All, RefUse{ID: id, Node: n, Ptr: PointerOf(n)})
-		}
-		return true
-	})
+	u := &RefUses{Definitions: defs, Deps: map[string][]RefUse{}, All: make([]RefUse, len(refs))}
+	for i, r := range refs {
+		u.All[i] = RefUse{ID: r.ID, Node: r.Node, Ptr: PointerOf(r.Node)}
+	}
 	for _, key := range u.Order {
 		d := u.ByKey[key][0]
 		WalkNodes(d.Node, func(n *Node) bool {

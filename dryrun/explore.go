@@ -216,7 +216,7 @@ func Explore(a *compile.Agent, opts Options) *Result {
 	for i, o := range outs {
 		p := Path{ID: i + 1, Status: o.status, Note: o.note, Steps: o.steps}
 		if o.end != nil {
-			p.End = o.end.id
+			p.End = o.end.id()
 		}
 		for j := range p.Steps {
 			p.Steps[j].N = j + 1
@@ -256,19 +256,19 @@ func (e *explorer) walk(m *flowModel, cur *node, fr *frame, steps []Step, depth 
 		}
 		if fr.visits[cur] >= e.opts.MaxVisits {
 			if cur.endReach {
-				return []outcome{{steps: steps, status: StatusLoop, note: fmt.Sprintf("%q would run a %s time: the loop is walked %d times (--max-visits)", cur.id, ordinal(fr.visits[cur]+1), e.opts.MaxVisits)}}
+				return []outcome{{steps: steps, status: StatusLoop, note: fmt.Sprintf("%q would run a %s time: the loop is walked %d times (--max-visits)", cur.id(), ordinal(fr.visits[cur]+1), e.opts.MaxVisits)}}
 			}
-			return []outcome{{steps: steps, status: StatusStuck, note: fmt.Sprintf("%q runs again and again: no EndNode is reachable from the loop through it", cur.id)}}
+			return []outcome{{steps: steps, status: StatusStuck, note: fmt.Sprintf("%q runs again and again: no EndNode is reachable from the loop through it", cur.id())}}
 		}
 		e.states++
 		fr.visits[cur]++
 		e.visited[cur] = true
 		e.nodeFlow[cur] = m
-		st := Step{Depth: depth, Flow: m.id, File: m.file, Node: cur.id, Name: cur.name, Type: cur.ctype, Pointer: cur.ptr,
+		st := Step{Depth: depth, Flow: m.id, File: m.file, Node: cur.id(), Name: cur.name, Type: cur.ctype, Pointer: cur.ptr(),
 			FlowPointer: m.flow.Pointer, Steps: cur.steps}
 		st.Anchor = anchor
 		if anchor == "" {
-			st.Anchor = cur.ptr
+			st.Anchor = cur.ptr()
 		}
 
 		var in map[string]val
@@ -307,7 +307,7 @@ func (e *explorer) walk(m *flowModel, cur *node, fr *frame, steps []Step, depth 
 				outs[k] = v
 			}
 			st.Outputs = nil
-			br := cur.comp.Get("branch_name").StringOr("next")
+			br := cur.comp().Get("branch_name").StringOr("next")
 			return []outcome{{steps: append(steps, st), status: StatusEnd, end: cur, branch: br, outputs: outs}}
 		case "FlowNode", "AgentNode", "MapNode", "ParallelMapNode", "CatchExceptionNode", "ParallelFlowNode":
 			if subOuts, ok := e.nested(m, cur, &st, in, depth, anchor); ok {
@@ -371,14 +371,14 @@ func (e *explorer) follow(m *flowModel, cur *node, fr *frame, steps []Step, at, 
 			cs = append(cs, choice{b, ed})
 		}
 	}
-	sort.SliceStable(cs, func(i, j int) bool { return cs[i].ed.to.bfs < cs[j].ed.to.bfs })
+	sort.SliceStable(cs, func(i, j int) bool { return cs[i].ed.to.v.BFS < cs[j].ed.to.v.BFS })
 	var out []outcome
 	for _, b := range missing {
 		s := copySteps(steps, 0)
 		s[at].Branch = b
-		note := fmt.Sprintf("%q ends the path: no control edge leaves it", cur.id)
+		note := fmt.Sprintf("%q ends the path: no control edge leaves it", cur.id())
 		if b != "next" || len(cur.out) > 0 {
-			note = fmt.Sprintf("branch %q of %q has no control edge: the run stops there, short of an EndNode", b, cur.id)
+			note = fmt.Sprintf("branch %q of %q has no control edge: the run stops there, short of an EndNode", b, cur.id())
 		}
 		if cur.ctype == "EndNode" {
 			continue
@@ -462,7 +462,7 @@ func edgesFor(n *node, b string) []edge {
 // one when the value is canned, those its schema's enum maps to, else every
 // mapping value and "default".
 func (e *explorer) branchChoices(n *node, in map[string]val) []string {
-	mapping := n.comp.Get("mapping")
+	mapping := n.comp().Get("mapping")
 	var key val
 	have := false
 	if len(n.inputs) > 0 {
@@ -526,7 +526,7 @@ func (e *explorer) startValues(m *flowModel, n *node, given map[string]val) ([]I
 	vals := map[string]val{}
 	for _, p := range n.inputs {
 		var v val
-		if c, ok := e.stub(m, n.id, p.title); ok {
+		if c, ok := e.stub(m, n.id(), p.title); ok {
 			v = val{v: c, from: "stubs", concrete: true}
 		} else if g, ok := given[p.title]; ok {
 			v = g
@@ -616,13 +616,13 @@ func (e *explorer) stubOutputs(m *flowModel, n *node, fr *frame) []IO {
 	outs := map[string]val{}
 	for _, p := range n.outputs {
 		var v val
-		if c, ok := e.stub(m, n.id, p.title); ok {
+		if c, ok := e.stub(m, n.id(), p.title); ok {
 			v = val{v: c, from: "stubs", concrete: true}
 		} else {
 			x, en := Stub(p.schema)
 			v = val{v: x, from: "schema", enum: en}
 			if en != nil { // named only where a branch on it is explained
-				v.enumFrom = fmt.Sprintf("output %q of %q", p.title, n.id)
+				v.enumFrom = fmt.Sprintf("output %q of %q", p.title, n.id())
 			}
 		}
 		outs[p.title] = v
@@ -674,7 +674,7 @@ func (e *explorer) subOutputs(m *flowModel, n *node, fr *frame, so outcome) []IO
 	outs := map[string]val{}
 	for _, p := range props {
 		v, ok := so.outputs[p.title]
-		if c, canned := e.stub(m, n.id, p.title); canned {
+		if c, canned := e.stub(m, n.id(), p.title); canned {
 			v, ok = val{v: c, from: "stubs", concrete: true}, true
 		}
 		if !ok && p.hasDefault {
@@ -686,7 +686,7 @@ func (e *explorer) subOutputs(m *flowModel, n *node, fr *frame, so outcome) []IO
 			outs[p.title] = v
 			io.From = "subflow"
 			if fm := e.nodeFlow[so.end]; so.end != nil && fm != nil {
-				io.From = so.end.id + " of " + fm.id
+				io.From = so.end.id() + " of " + fm.id
 			}
 		}
 		ios = append(ios, io)
@@ -786,7 +786,7 @@ func firstItems(sub *flowModel, in map[string]val) map[string]val {
 // collected: a MapNode's outputs from one iteration's: collected_<y>,
 // reduced as its reducers say (append, the default, makes a list).
 func collected(n *node, outs map[string]val) map[string]val {
-	red := n.comp.Get("reducers")
+	red := n.comp().Get("reducers")
 	res := map[string]val{}
 	for k, v := range outs {
 		switch red.Get(k).StringOr("append") {
@@ -804,7 +804,7 @@ func collected(n *node, outs map[string]val) map[string]val {
 func (e *explorer) nested(m *flowModel, cur *node, st *Step, in map[string]val, depth int, anchor string) ([]outcome, bool) {
 	childAnchor := anchor
 	if childAnchor == "" {
-		childAnchor = cur.ptr
+		childAnchor = cur.ptr()
 	}
 	if cur.ctype == "ParallelFlowNode" {
 		subs := e.parallel(m, cur, depth)

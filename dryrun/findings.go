@@ -182,10 +182,10 @@ func (e *explorer) unreached(res *Result) []Finding {
 		nodes = append(nodes, n)
 	}
 	sort.Slice(nodes, func(i, j int) bool {
-		if nodes[i].ptr != nodes[j].ptr {
-			return nodes[i].ptr < nodes[j].ptr
+		if nodes[i].ptr() != nodes[j].ptr() {
+			return nodes[i].ptr() < nodes[j].ptr()
 		}
-		return nodes[i].id < nodes[j].id
+		return nodes[i].id() < nodes[j].id()
 	})
 	for _, n := range nodes {
 		if e.stubbed[n] || len(e.taken[n]) == 0 {
@@ -207,18 +207,18 @@ func (e *explorer) unreached(res *Result) []Finding {
 			case n.ctype == "BranchingNode":
 				why = fmt.Sprintf(": %q is not among the branches its mapping gives (%s)", b, strings.Join(sortedKeys(e.taken[n]), ", "))
 			default:
-				why = fmt.Sprintf(": %q (%s) leaves only by %s", n.id, n.ctype, strings.Join(sortedKeys(e.taken[n]), ", "))
+				why = fmt.Sprintf(": %q (%s) leaves only by %s", n.id(), n.ctype, strings.Join(sortedKeys(e.taken[n]), ", "))
 			}
 			path := 0
 			for _, p := range res.Paths {
 				for _, st := range p.Steps {
-					if st.Pointer == n.ptr && st.File == m.file && path == 0 {
+					if st.Pointer == n.ptr() && st.File == m.file && path == 0 {
 						path = p.ID
 					}
 				}
 			}
 			out = append(out, Finding{Code: CodeBranchUnreached, Severity: compile.Warning, File: e.file, Pointer: ed.ptr, Path: path,
-				Message: fmt.Sprintf("branch %q of %q (to %q) is never taken on any explored path%s", b, n.id, ed.to.id, why)})
+				Message: fmt.Sprintf("branch %q of %q (to %q) is never taken on any explored path%s", b, n.id(), ed.to.id(), why)})
 		}
 	}
 	return out

@@ -32,21 +32,17 @@ type dedge struct {
 }
 
 type node struct {
-	id    string
-	name  string
-	ctype string
-	comp  *compile.Node
-	ptr   string // pointer of the component in the flow's document ("" from the registry)
-	bfs   int
-	// injected: the WayFlow loader adds the node at mount (a slim context
-	// slot's context step, compile.ViewNode.Injected); not in the file.
-	injected bool
-	steps    []int // compiled approval step numbers (top-level flow only)
-	inputs   []prop
-	outputs  []prop
-	out      []edge
-	in       map[string][]dedge // explicit data edges into this node, by input title
-	reads    map[string]bool    // outputs of this node that some data edge reads
+	// v is the node in the flow model's view (compile.FlowView): its id,
+	// component, place, BFS rank and injected mark are read there.
+	v       *compile.ViewNode
+	name    string
+	ctype   string
+	steps   []int // compiled approval step numbers (top-level flow only)
+	inputs  []prop
+	outputs []prop
+	out     []edge
+	in      map[string][]dedge // explicit data edges into this node, by input title
+	reads   map[string]bool    // outputs of this node that some data edge reads
 
 	endReach bool // an EndNode is reachable from here over control edges
 
@@ -59,6 +55,21 @@ type node struct {
 	subs     []*flowModel // a ParallelFlowNode's subflows
 
 	producers map[producerKey]string // how a consumer names this node as the producer of an output (producer)
+}
+
+// id is the node's id as the document writes it.
+func (n *node) id() string { return n.v.ID }
+
+// comp is the node's component (nil when it does not resolve).
+func (n *node) comp() *compile.Node { return n.v.Resolved.Node }
+
+// ptr is the pointer of the node's component in the flow's document, else
+// its entry in the Flow's nodes ("" for an injected node).
+func (n *node) ptr() string {
+	if p := n.v.Resolved.Pointer; p != "" {
+		return p
+	}
+	return n.v.Entry
 }
 
 type producerKey struct {
@@ -74,7 +85,7 @@ func (n *node) producer(k string, canned bool) string {
 	if s, ok := n.producers[key]; ok {
 		return s
 	}
-	s := n.id + "." + k
+	s := n.id() + "." + k
 	if canned {
 		s += " (stubs)"
 	}
@@ -114,15 +125,12 @@ func (e *explorer) modelOf(a *compile.Agent, f *compile.Flow, top bool) *flowMod
 	for i := range g.Nodes {
 		vn := &g.Nodes[i]
 		comp := vn.Resolved.Node
-		n := &node{id: vn.ID, name: vn.ID, comp: comp, ptr: vn.Resolved.Pointer, bfs: vn.BFS, injected: vn.Injected} // in and reads: made by the first data edge
+		n := &node{v: vn, name: vn.ID} // in and reads: made by the first data edge
 		if comp.Is(compile.Object) {
 			n.ctype = compile.ComponentType(comp)
 			if s := strings.TrimSpace(comp.Get("name").StringOr("")); s != "" {
 				n.name = s
 			}
-		}
-		if n.ptr == "" {
-			n.ptr = vn.Entry
 		}
 		if m.byID[vn.ID] != nil { // two ids with one label in the graph: the first, as ever
 			continue
@@ -163,9 +171,9 @@ func (e *explorer) modelOf(a *compile.Agent, f *compile.Flow, top bool) *flowMod
 	}
 	// Inputs and outputs; a FlowNode's come from its subflow, resolved lazily.
 	for _, n := range m.nodes {
-		n.inputs = declared(n.comp, "inputs", n.ptr)
-		n.outputs = declared(n.comp, "outputs", n.ptr)
-		if n.outputs == nil && n.comp.Get("outputs") == nil {
+		n.inputs = declared(n.comp(), "inputs", n.ptr())
+		n.outputs = declared(n.comp(), "outputs", n.ptr())
+		if n.outputs == nil && n.comp().Get("outputs") == nil {
 			switch n.ctype {
 			case "LlmNode":
 				n.outputs = []prop{synth("generated_text", "string")}
@@ -177,7 +185,7 @@ func (e *explorer) modelOf(a *compile.Agent, f *compile.Flow, top bool) *flowMod
 				n.outputs = n.inputs
 			}
 		}
-		if n.inputs == nil && n.comp.Get("inputs") == nil {
+		if n.inputs == nil && n.comp().Get("inputs") == nil {
 			switch n.ctype {
 			case "BranchingNode":
 				n.inputs = []prop{synth("branching_mapping_key", "string")}
@@ -186,7 +194,7 @@ func (e *explorer) modelOf(a *compile.Agent, f *compile.Flow, top bool) *flowMod
 			case "StartNode":
 				n.inputs = n.outputs
 			case "LlmNode", "InputMessageNode", "OutputMessageNode", "PluginInputMessageNode":
-				n.inputs = placeholders(n.comp)
+				n.inputs = placeholders(n.comp())
 			}
 		}
 	}
@@ -235,19 +243,19 @@ func (e *explorer) subflow(m *flowModel, n *node, depth int) *flowModel {
 	if m.agent != nil {
 		registry = m.agent.RegistryComponents()
 	}
-	pkg := compile.CalledPackage(n.comp, nil).StringOr("")
+	pkg := compile.CalledPackage(n.comp(), nil).StringOr("")
 	switch n.ctype {
 	case "FlowNode", "MapNode", "ParallelMapNode", "CatchExceptionNode":
-		sf := n.comp.Get("subflow")
-		r := m.flow.Resolve(sf, compile.Append(n.ptr, "subflow"), registry)
+		sf := n.comp().Get("subflow")
+		r := m.flow.Resolve(sf, compile.Append(n.ptr(), "subflow"), registry)
 		if r.Node.Is(compile.Object) && compile.ComponentType(r.Node) == "Flow" {
 			f := e.flowAt(m.agent, r)
 			n.sub = e.modelOf(m.agent, f, false)
 			return n.sub
 		}
 	case "AgentNode":
-		ag := n.comp.Get("agent")
-		r := m.flow.Resolve(ag, compile.Append(n.ptr, "agent"), registry)
+		ag := n.comp().Get("agent")
+		r := m.flow.Resolve(ag, compile.Append(n.ptr(), "agent"), registry)
 		if !r.Node.Is(compile.Object) {
 			n.subNote = "its agent does not resolve: stubbed from its outputs"
 			return nil
@@ -257,7 +265,7 @@ func (e *explorer) subflow(m *flowModel, n *node, depth int) *flowModel {
 			n.sub = e.modelOf(m.agent, e.flowAt(m.agent, r), false)
 			return n.sub
 		case "A2AAgent":
-			pkg = compile.CalledPackage(n.comp, r.Node).StringOr("")
+			pkg = compile.CalledPackage(n.comp(), r.Node).StringOr("")
 		default:
 			n.subNote = "an LLM agent: stubbed from its outputs"
 			return nil
@@ -265,7 +273,7 @@ func (e *explorer) subflow(m *flowModel, n *node, depth int) *flowModel {
 	default:
 		return nil
 	}
-	if pkg == "" && n.injected {
+	if pkg == "" && n.v.Injected {
 		n.subNote = "added by the WayFlow loader at mount (not in the file): the context-selection subflow, stubbed from its outputs"
 		return nil
 	}
@@ -429,8 +437,8 @@ func (e *explorer) parallel(m *flowModel, n *node, depth int) []*flowModel {
 	if m.agent != nil {
 		registry = m.agent.RegistryComponents()
 	}
-	for i, it := range items(n.comp.Get("subflows")) {
-		r := m.flow.Resolve(it, compile.AppendIndex(compile.Append(n.ptr, "subflows"), i), registry)
+	for i, it := range items(n.comp().Get("subflows")) {
+		r := m.flow.Resolve(it, compile.AppendIndex(compile.Append(n.ptr(), "subflows"), i), registry)
 		if r.Node.Is(compile.Object) && compile.ComponentType(r.Node) == "Flow" {
 			n.subs = append(n.subs, e.modelOf(m.agent, e.flowAt(m.agent, r), false))
 		}

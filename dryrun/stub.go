@@ -191,8 +191,8 @@ func nodeIndex(a *compile.Agent) map[string][]*node {
 	for _, f := range a.Flows() {
 		m := e.modelOf(a, f, f.Parent == nil)
 		for _, n := range m.nodes {
-			found[n.id] = append(found[n.id], n)
-			found[m.id+"/"+n.id] = append(found[m.id+"/"+n.id], n)
+			found[n.id()] = append(found[n.id()], n)
+			found[m.id+"/"+n.id()] = append(found[m.id+"/"+n.id()], n)
 		}
 	}
 	return found

@@ -372,14 +372,12 @@ type valWalker struct {
 	// The walk keeps no path: a finding names its place from the parsed
 	// document's parent links (compile.PointerOf, valPathOf).
 	//
-	// flows are the Flows enclosing the current value (the flow model's,
-	// compile.Model.FlowByNode), innermost last: a reference resolves in
-	// them (compile.Flow.Lookup).
-	flows []*compile.Flow
-	// owns[i] is flows[i]'s own scope: the innermost of flows[:i+1] that
-	// has a $referenced_components block (nil: none), so that a Flow
-	// without one reads its parent's as its own.
-	owns  []*compile.Flow
+	// uses are the document's {"$component_ref"} objects in source order,
+	// each with its innermost Flow (compile.Model.RefNodes, the one uses
+	// index, found by the model's walk); next is the first one the walk
+	// has not reached.
+	uses  []compile.RefSite
+	next  int
 	model *compile.Model
 	defs  []valDef
 	byDef map[*compile.Node]int // a definition's component → its index
@@ -392,8 +390,9 @@ type valWalker struct {
 }
 
 func newValWalker(v *valCtx) *valWalker {
+	m := v.p.model()
 	return &valWalker{v: v, graph: compile.NewRefGraph[*compile.Node](),
-		model: v.p.model(), byDef: map[*compile.Node]int{},
+		model: m, uses: m.RefNodes(), byDef: map[*compile.Node]int{},
 		rt: newRtWalk(v)}
 }
 
@@ -417,7 +416,7 @@ func (w *valWalker) visit(n *compile.Node) {
 func (w *valWalker) object(n *compile.Node) {
 	// One scan for the members every object is asked about (last wins, as
 	// Node.Get); the platform's member rules run on the members they read.
-	var ctN, titleN, typeN, refN, refsN, metaN *compile.Node
+	var ctN, titleN, typeN, refsN, metaN *compile.Node
 	for _, m := range n.Members {
 		switch m.Key {
 		case "component_type":
@@ -426,8 +425,6 @@ func (w *valWalker) object(n *compile.Node) {
 			titleN = m.Value
 		case "type":
 			typeN = m.Value
-		case "$component_ref":
-			refN = m.Value
 		case "$referenced_components":
 			refsN = m.Value
 		case "metadata":
@@ -438,21 +435,10 @@ func (w *valWalker) object(n *compile.Node) {
 	}
 	ct := ctN.StringOr("")
 	var scope *valScope
-	var flow *compile.Flow
 	if ct == "Flow" {
-		fm := w.model.FlowByNode(n)
 		var ptr string
-		if fm != nil {
-			flow = fm.Flow
-			ptr = flow.Pointer
-			own := flow
-			if !refsN.Is(compile.Object) {
-				own = nil
-				if k := len(w.owns); k > 0 {
-					own = w.owns[k-1]
-				}
-			}
-			w.flows, w.owns = append(w.flows, flow), append(w.owns, own)
+		if fm := w.model.FlowByNode(n); fm != nil {
+			ptr = fm.Flow.Pointer
 		} else {
 			ptr = compile.PointerOf(n)
 		}
@@ -467,8 +453,9 @@ func (w *valWalker) object(n *compile.Node) {
 		}
 	}
 	w.rt.object(n, ct, titleN, typeN, metaN)
-	if id, ok := refN.Str(); ok {
-		w.ref(n, id)
+	if w.next < len(w.uses) && w.uses[w.next].Node == n {
+		w.ref(w.uses[w.next])
+		w.next++
 	}
 	for _, m := range n.Members {
 		if scope != nil && m.Key == "$referenced_components" && m.Value == scope.refs {
@@ -485,23 +472,21 @@ func (w *valWalker) object(n *compile.Node) {
 			w.visit(m.Value)
 		}
 	}
-	if flow != nil {
-		w.flows, w.owns = w.flows[:len(w.flows)-1], w.owns[:len(w.owns)-1]
-	}
 }
 
-// ref checks one {"$component_ref": id} object n.
-func (w *valWalker) ref(n *compile.Node, id string) {
+// ref checks one {"$component_ref": id} object.
+func (w *valWalker) ref(use compile.RefSite) {
+	n, id := use.Node, use.ID
 	refPtr := func() string { return compile.PointerOf(n) + "/$component_ref" }
 	target := -1
 	outer := false
-	if k := len(w.flows); k > 0 {
+	if f := use.Flow; f != nil {
 		// The Flow's scopes as the model resolves them (the registry after,
 		// below), without building a pointer (Flow.Lookup); outside its own
-		// scope (owns) is an outer one.
-		if c, owner := w.flows[k-1].Lookup(id); c != nil {
+		// scope is an outer one.
+		if c, owner := f.Lookup(id); c != nil {
 			if d, ok := w.byDef[c]; ok {
-				target, outer = d, owner != w.owns[k-1]
+				target, outer = d, owner != ownScope(f)
 			}
 		}
 	}
@@ -521,6 +506,18 @@ func (w *valWalker) ref(n *compile.Node, id string) {
 		w.v.report(refPtr(), RuleUnresolvedComponentRef,
 			fmt.Sprintf(`unresolved $component_ref "%s" at %s (not in local $referenced_components nor a known global id)`, id, dottedOrRoot(n)))
 	}
+}
+
+// ownScope is the scope Flow f resolves in first: the innermost of f and
+// its enclosing Flows with a $referenced_components block (nil: none), so
+// that a Flow without one reads its parent's as its own.
+func ownScope(f *compile.Flow) *compile.Flow {
+	for ; f != nil; f = f.Parent {
+		if f.Refs().Is(compile.Object) {
+			return f
+		}
+	}
+	return nil
 }
 
 // dottedOrRoot is the reference's dotted path of n, "<root>" for the root.

@@ -1,8 +1,13 @@
 package lint
 
 import (
+	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/testshared"
 )
 
 // TestValidatorScopesAreTheModels: the validator resolves a reference in
@@ -50,5 +55,42 @@ func TestValidatorScopesAreTheModels(t *testing.T) {
 		if outer != c.outer || unresolved != c.unresolved {
 			t.Errorf("%s: %d outer-scope and %d unresolved findings, want %d and %d", c.name, outer, unresolved, c.outer, c.unresolved)
 		}
+	}
+}
+
+// TestValidatorWalkMeetsEveryUse: the validator finds its uses in the one
+// index (compile.Model.RefNodes) while its walk meets them, so the walk
+// must meet every one, in the index's order: on awkward documents (uses
+// in arrays, a use that is a Flow, repeated keys, a use under a repeated
+// $referenced_components, non-string refs) and on every corpus agent.
+func TestValidatorWalkMeetsEveryUse(t *testing.T) {
+	check := func(name string, a *compile.Agent) {
+		t.Helper()
+		want := 0
+		compile.WalkNodes(a.Flow.Root, func(n *compile.Node) bool {
+			if _, ok := compile.RefID(n); ok {
+				want++
+			}
+			return true
+		})
+		p := &Pass{Agent: a, Config: &Config{}}
+		w := newValWalker(&valCtx{p: p, doc: a.Flow, root: a.Flow.Root, reg: a.RegistryComponents()})
+		w.run()
+		if len(w.uses) != want || w.next != want {
+			t.Errorf("%s: the walk met %d of %d uses in the index, the document has %d", name, w.next, len(w.uses), want)
+		}
+	}
+	for i, src := range []string{
+		`{"component_type": "Flow", "id": "r", "nodes": [{"$component_ref": "a"}, [{"$component_ref": "b"}]],
+		  "$referenced_components": {"a": {"component_type": "Flow", "$component_ref": "a", "nodes": [{"$component_ref": "b"}]},
+		    "b": {"component_type": "EndNode", "x": {"$component_ref": 1}, "y": {"$component_ref": "c", "$component_ref": 2}}}}`,
+		`{"component_type": "Flow", "id": "r", "$referenced_components": {"a": {"z": {"$component_ref": "a"}}},
+		  "$referenced_components": {"b": {"z": {"$component_ref": 2, "$component_ref": "b"}}}, "w": [[[{"$component_ref": "q"}]]]}`,
+	} {
+		check(fmt.Sprintf("case %d", i), rvWriteFlow(t, src))
+	}
+	corpus, slugs := testshared.CorpusAgents(t)
+	for _, slug := range slugs {
+		check(slug, rvLoad(t, filepath.Join(corpus, "agents", "cinatra-ai", slug)))
 	}
 }
