@@ -60,7 +60,8 @@ func (d *differ) graph() {
 				d.groupSubflow(c, d.old, o, true)
 				continue
 			}
-			if o.Name != n.Name {
+			if o.Name != n.Name && !d.spill(CheckNodeRenamed, CheckNodeRenamed.Level,
+				coveredAt(coveredAt(nil, CheckNodeRenamed.ID, true, d.old.flow.Path, o.Pointer), CheckNodeRenamed.ID, false, d.new.flow.Path, n.Pointer)...) {
 				d.add(CheckNodeRenamed, subj, id, o.Name, n.Name,
 					fmt.Sprintf("node %s renamed from %s to %s", id, quote(o.Name), quote(n.Name)), pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
 			}
@@ -862,6 +863,7 @@ func (d *differ) versionBump() {
 			breaking = append(breaking, c.Check)
 		}
 	}
+	spilled := d.spilledAt(Breaking) // counted only (spill): their checks are among the above
 	ov, ok1 := workspace.ParseVersion(d.old.pkg.version)
 	nv, ok2 := workspace.ParseVersion(d.new.pkg.version)
 	if ok1 && ok2 && d.old.pkg.version != d.new.pkg.version {
@@ -880,6 +882,7 @@ func (d *differ) versionBump() {
 	if len(breaking) == 0 {
 		return
 	}
+	nBreaking := len(breaking) + spilled
 	if ok2 {
 		for _, ca := range d.opts.Callers {
 			r, ok := workspace.ParseRange(ca.Range)
@@ -888,7 +891,7 @@ func (d *differ) versionBump() {
 			}
 			ca := cleanCaller(ca)
 			c := d.add(CheckCallerPicksUpBreak, "caller "+ca.Package, "", ca.Range, d.new.pkg.version,
-				fmt.Sprintf("caller %s declares %s, which accepts %s: it will pick up %d breaking change(s)", ca.Package, ca.Range, d.new.pkg.version, len(breaking)),
+				fmt.Sprintf("caller %s declares %s, which accepts %s: it will pick up %d breaking change(s)", ca.Package, ca.Range, d.new.pkg.version, nBreaking),
 				nil, pos(d.new.pkgDoc, "/version"))
 			c.Callers = []Caller{{Package: ca.Package, Dir: ca.Dir, Via: ca.Via, Range: ca.Range, Accepts: true}}
 		}
@@ -897,7 +900,7 @@ func (d *differ) versionBump() {
 		return
 	}
 	msg := fmt.Sprintf("%d breaking change(s) (%s), and the version %s: bump the major version (the minor one below 1.0)",
-		len(breaking), strings.Join(dedupe(breaking), ", "), versionText(d.old.pkg.version, d.new.pkg.version))
+		nBreaking, strings.Join(dedupe(breaking), ", "), versionText(d.old.pkg.version, d.new.pkg.version))
 	d.add(CheckVersionNotBumped, "version", "", d.old.pkg.version, d.new.pkg.version, msg, pos(d.old.pkgDoc, "/version"), pos(d.new.pkgDoc, "/version"))
 }
 

@@ -47,22 +47,36 @@ func (d *differ) prompts() {
 					k++
 				}
 			}
+			if m := d.opts.MaxChanges; m > 0 {
+				k = min(k, 3*m) // past the cap's share of each group, changes are only counted (spill)
+			}
 			d.out = slices.Grow(d.out, k)
+			// What a placeholder change explains (the template on each side),
+			// for one only counted (spill).
+			cov := coveredAt(coveredAt(nil, CheckPromptPlaceholderAdded.ID, true, d.old.flow.Path, ptrOf(a, o.Pointer)),
+				CheckPromptPlaceholderAdded.ID, false, d.new.flow.Path, ptrOf(b, n.Pointer))
 			for _, ph := range sortedKeys(np) {
 				if !op[ph] {
-					c := d.add(CheckPromptPlaceholderAdded, subj+" "+field+" {{"+ph+"}}", id, "", ph,
-						fmt.Sprintf("%s (%s) uses {{%s}} now", quote(n.Name), field, ph), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
 					if fed == nil {
 						fed = placeholderIndex(n)
 					}
-					if fed := fedBy(fed, ph); fed != "" {
-						// already fed: nothing to wire, a change of what the model reads
-						c.Level, c.Reason = Info, "already fed by "+fed
+					// already fed: nothing to wire, a change of what the model reads
+					by, lvl := fedBy(fed, ph), CheckPromptPlaceholderAdded.Level
+					if by != "" {
+						lvl = Info
+					}
+					if d.spill(CheckPromptPlaceholderAdded, lvl, cov...) {
+						continue
+					}
+					c := d.add(CheckPromptPlaceholderAdded, subj+" "+field+" {{"+ph+"}}", id, "", ph,
+						fmt.Sprintf("%s (%s) uses {{%s}} now", quote(n.Name), field, ph), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
+					if by != "" {
+						c.Level, c.Reason = Info, "already fed by "+by
 					}
 				}
 			}
 			for _, ph := range sortedKeys(op) {
-				if !np[ph] {
+				if !np[ph] && !d.spill(CheckPromptPlaceholderRemoved, CheckPromptPlaceholderRemoved.Level, cov...) {
 					d.add(CheckPromptPlaceholderRemoved, subj+" "+field+" {{"+ph+"}}", id, ph, "",
 						fmt.Sprintf("%s (%s) no longer uses {{%s}}", quote(n.Name), field, ph), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
 				}

@@ -97,15 +97,21 @@ func (d *differ) fallback() {
 			continue
 		}
 		var oldCov, newCov []string
+		add := func(cv covered) {
+			switch {
+			case cv.old && cv.file == doc.old.Path:
+				oldCov = append(oldCov, cv.ptr)
+			case !cv.old && cv.file == doc.new.Path:
+				newCov = append(newCov, cv.ptr)
+			}
+		}
 		for i := range d.out {
 			for _, cv := range coverage(&d.out[i]) {
-				switch {
-				case cv.old && cv.file == doc.old.Path:
-					oldCov = append(oldCov, cv.ptr)
-				case !cv.old && cv.file == doc.new.Path:
-					newCov = append(newCov, cv.ptr)
-				}
+				add(cv)
 			}
+		}
+		for _, cv := range d.spillCov { // what the changes only counted explain (spill)
+			add(cv)
 		}
 		var rs []residue
 		walkDiff(doc.old.Root, doc.new.Root, "", "", "", &rs)
@@ -597,17 +603,23 @@ func coverage(c *Change) []covered {
 		p   *Pos
 		old bool
 	}{{c.Old, true}, {c.New, false}} {
-		if side.p == nil {
-			continue
+		if side.p != nil {
+			out = coveredAt(out, c.Check, side.old, side.p.File, side.p.Pointer)
 		}
-		fields, ok := fieldsOf[c.Check]
-		if !ok || !isNodePointer(side.p.Pointer) {
-			out = append(out, covered{side.old, side.p.File, side.p.Pointer})
-			continue
-		}
-		for _, f := range fields {
-			out = append(out, covered{side.old, side.p.File, side.p.Pointer + f})
-		}
+	}
+	return out
+}
+
+// coveredAt appends to out what a change of check id explains at pointer
+// ptr of file on one side: the check's fields under a node it is about,
+// else the pointer's subtree.
+func coveredAt(out []covered, id string, old bool, file, ptr string) []covered {
+	fields, ok := fieldsOf[id]
+	if !ok || !isNodePointer(ptr) {
+		return append(out, covered{old, file, ptr})
+	}
+	for _, f := range fields {
+		out = append(out, covered{old, file, ptr + f})
 	}
 	return out
 }
