@@ -168,6 +168,12 @@ type Options struct {
 // diff_agent_added or diff_agent_removed. The snapshots should hold the compiled output (StageCompile) and
 // the slots (StageSlots); what a snapshot lacks is not compared.
 func Diff(old, new *analysis.Snapshot, opts Options) *Result {
+	return diffViews(old, new, view(old), view(new), opts)
+}
+
+// diffViews is Diff of the two snapshots with their views already made
+// (Run makes each as soon as its side is analysed).
+func diffViews(old, new *analysis.Snapshot, ov, nv *sideView, opts Options) *Result {
 	r := &Result{SchemaVersion: SchemaVersion, Changes: []Change{}}
 	r.Old = side(old, opts.OldRev)
 	r.New = side(new, opts.NewRev)
@@ -180,7 +186,7 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 			r.Package = present.Text(named.Agent.PackageName())
 		}
 	}
-	d := &differ{old: view(old), new: view(new), opts: opts, budget: newBudget()}
+	d := &differ{old: ov, new: nv, opts: opts, budget: newBudget()}
 	d.formMove = d.slotFormMoves()
 	d.cur = &checkers[0]
 	if !d.presence(old, new, opts) { // an agent on one side only is one change (agents.go)

@@ -10,7 +10,6 @@ import (
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
 	"github.com/oastui/oastui/lint/report"
-	"github.com/oastui/oastui/prompts"
 	"github.com/oastui/oastui/slots"
 )
 
@@ -28,7 +27,7 @@ type sideView struct {
 	inputs  map[string]port
 	outputs map[string]port
 	arts    map[string]artifact
-	prompts map[string]*prompts.NodePrompt // flow/node key → prompt
+	prompts map[string]*promptView // flow/node key → what the prompt checks read of its prompt
 	slots   map[string]slots.Slot
 	gated   map[string]compile.GatedStep
 	screens string // canonical JSON of hitlScreens
@@ -90,7 +89,7 @@ type pkgView struct {
 
 func view(s *analysis.Snapshot) *sideView {
 	v := &sideView{s: s, flows: map[string]*flowView{}, steps: map[string]compile.Step{}, gates: map[string]gate{}, inputs: map[string]port{},
-		outputs: map[string]port{}, arts: map[string]artifact{}, prompts: map[string]*prompts.NodePrompt{},
+		outputs: map[string]port{}, arts: map[string]artifact{}, prompts: map[string]*promptView{},
 		slots: map[string]slots.Slot{}, gated: map[string]compile.GatedStep{}, finds: map[string]compile.Finding{},
 		pkg: pkgView{deps: map[string]string{}, depPtr: map[string]string{}, other: map[string]string{}, otherPtr: map[string]string{}, produces: map[string]string{}, consumes: map[string]string{}}}
 	if s == nil || s.Agent == nil {
@@ -392,7 +391,9 @@ func (v *sideView) readArtifacts() {
 }
 
 // readPrompts reads the snapshot's prompt report (StagePromptText:
-// templates, placeholders and models, no token counts).
+// templates, placeholders and models, no token counts) into what the
+// prompt checks compare (promptView), which holds nothing of the report:
+// a side's report may go once its view is made (Run).
 func (v *sideView) readPrompts() {
 	r := v.s.Prompts
 	if r == nil {
@@ -401,7 +402,7 @@ func (v *sideView) readPrompts() {
 	for _, n := range r.Nodes {
 		key := flowKeyOf(v, n.FlowPointer) + "/" + n.ID
 		if _, dup := v.prompts[key]; !dup {
-			v.prompts[key] = n
+			v.prompts[key] = newPromptView(n)
 		}
 	}
 }
