@@ -413,7 +413,7 @@ func (d *differ) descriptions() {
 		c.wordsOf = &[2]string{a, b}
 	}
 	d.bothNodes(func(fk, id string, o, n *flowgraph.Node) {
-		oc, nc := d.old.flow.Lookup(o.Pointer), d.new.flow.Lookup(n.Pointer)
+		oc, nc := d.old.comp(o), d.new.comp(n)
 		for _, f := range []struct {
 			label, ptr string
 			path       []string

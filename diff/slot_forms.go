@@ -92,7 +92,7 @@ func (d *differ) explainFormMove(c *Change, o, n *compile.MountedSlot) {
 		if x.Pointer == "" || x.Injected {
 			continue
 		}
-		p, _ := exp.flow.Lookup(x.Pointer).Get("metadata").Get("cinatra").Get("purpose").Str()
+		p, _ := exp.comp(x).Get("metadata").Get("cinatra").Get("purpose").Str()
 		if !slices.Contains(marks, p) {
 			continue
 		}

@@ -41,6 +41,9 @@ type sideView struct {
 	// mount for its slim slots (not in the file, nor in the compiled
 	// inputSchema): they are in the mounted contract all the same.
 	mountInputs map[string]bool
+	// comps is each graph node's component in the flow file, looked up
+	// once (comp): the view and four checks read every node's.
+	comps map[*flowgraph.Node]*compile.Node
 }
 
 // flowView is one Flow as the diff reads it: the snapshot's graph model
@@ -90,7 +93,7 @@ type pkgView struct {
 func view(s *analysis.Snapshot) *sideView {
 	v := &sideView{s: s, flows: map[string]*flowView{}, steps: map[string]compile.Step{}, gates: map[string]gate{}, inputs: map[string]port{},
 		outputs: map[string]port{}, arts: map[string]artifact{}, prompts: map[string]*promptView{},
-		slots: map[string]slots.Slot{}, gated: map[string]compile.GatedStep{}, finds: map[string]compile.Finding{},
+		slots: map[string]slots.Slot{}, gated: map[string]compile.GatedStep{}, finds: map[string]compile.Finding{}, comps: map[*flowgraph.Node]*compile.Node{},
 		pkg: pkgView{deps: map[string]string{}, depPtr: map[string]string{}, other: map[string]string{}, otherPtr: map[string]string{}, produces: map[string]string{}, consumes: map[string]string{}}}
 	if s == nil || s.Agent == nil {
 		return v
@@ -321,7 +324,7 @@ func (v *sideView) readPortPointers() {
 		default:
 			continue
 		}
-		comp := v.flow.Lookup(n.Pointer)
+		comp := v.comp(n)
 		for i, it := range items(comp.Get(list)) {
 			t, ok := it.Get("title").Str()
 			if !ok {
@@ -363,7 +366,7 @@ func (v *sideView) readArtifacts() {
 			if n.Pointer == "" {
 				continue
 			}
-			comp := v.flow.Lookup(n.Pointer)
+			comp := v.comp(n)
 			switch n.Kind {
 			case flowgraph.KindEnd:
 				for i, o := range items(comp.Get("outputs")) {
@@ -528,6 +531,17 @@ func (v *sideView) readFindings() {
 	}
 }
 
+// comp is graph node n's component in the flow file (n.Pointer looked up
+// in it), found once per node.
+func (v *sideView) comp(n *flowgraph.Node) *compile.Node {
+	c, ok := v.comps[n]
+	if !ok {
+		c = v.flow.Lookup(n.Pointer)
+		v.comps[n] = c
+	}
+	return c
+}
+
 func items(n *compile.Node) []*compile.Node {
 	if !n.Is(compile.Array) {
 		return nil
@@ -551,7 +565,7 @@ func (v *sideView) readGates() {
 			if n.Pointer == "" {
 				continue
 			}
-			m := v.flow.Lookup(n.Pointer).Path("metadata", "cinatra")
+			m := v.comp(n).Path("metadata", "cinatra")
 			if !m.Is(compile.Object) {
 				if n.Kind == flowgraph.KindInput { // the compiler forces approval on it (its own value is ignored)
 					v.gates[nodeSubject(fk, n.ID)] = gate{node: n.ID, ptr: n.Pointer, approval: true}
