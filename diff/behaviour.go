@@ -36,6 +36,13 @@ func (d *differ) calls() {
 			return
 		}
 		oc, nc := d.old.comp(o), d.new.comp(n)
+		same := equalNode(oc.Get("data"), nc.Get("data"))
+		for _, k := range []string{"url", "http_method", "method"} {
+			same = same && equalNode(oc.Get(k), nc.Get(k))
+		}
+		if same {
+			return // nothing it calls or sends changed (most nodes of a large flow): nothing to list
+		}
 		type field struct {
 			label, ptr string
 			a, b       *compile.Node

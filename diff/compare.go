@@ -560,8 +560,11 @@ func (d *differ) approval() {
 		if !inNew {
 			node = o.node
 		}
-		op, np := gpos(d.old, o, inOld), gpos(d.new, n, inNew)
 		oa, na := inOld && o.approval, inNew && n.approval
+		if oa == na && (!inOld || !inNew || o.risk == n.risk && o.owner == n.owner && o.renderer == n.renderer && o.surface == n.surface) {
+			continue // nothing below differs (most steps of a large flow): no positions to make
+		}
+		op, np := gpos(d.old, o, inOld), gpos(d.new, n, inNew)
 		switch {
 		case oa && !na:
 			msg := fmt.Sprintf("step %s no longer requires approval", k)
