@@ -42,14 +42,15 @@ func (d *differ) graph() {
 		}
 		of, nf := d.old.flows[fk], d.new.flows[fk]
 		on, nn := map[string]*flowgraph.Node{}, map[string]*flowgraph.Node{}
+		var oids, nids []string
 		if of != nil {
-			on = of.nodes
+			on, oids = of.nodes, of.sortedIDs()
 		}
 		if nf != nil {
-			nn = nf.nodes
+			nn, nids = nf.nodes, nf.sortedIDs()
 		}
 		gone := map[string]bool{}
-		for _, id := range sortedKeys(on) {
+		for _, id := range oids {
 			o := on[id]
 			n, ok := nn[id]
 			subj := nodeSubject(fk, id)
@@ -70,7 +71,7 @@ func (d *differ) graph() {
 					fmt.Sprintf("node %s is a %s now (was a %s)", id, n.ComponentType, o.ComponentType), pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
 			}
 		}
-		for _, id := range sortedKeys(nn) {
+		for _, id := range nids {
 			if _, ok := on[id]; !ok {
 				n := nn[id]
 				gone[id] = true
@@ -503,14 +504,26 @@ func (d *differ) portPos(v *sideView, p port, ok bool) *Pos {
 }
 
 func unionKeys[V any](a, b map[string]V) []string {
-	m := map[string]bool{}
+	return unionKeysWhere(a, b, nil)
+}
+
+// unionKeysWhere is unionKeys of the keys keep says yes to (nil: all),
+// asked before sorting: a check that compares every step of a large flow
+// sorts only the keys whose values differ.
+func unionKeysWhere[V any](a, b map[string]V, keep func(string) bool) []string {
+	out := make([]string, 0, max(len(a), len(b)))
 	for k := range a {
-		m[k] = true
+		if keep == nil || keep(k) {
+			out = append(out, k)
+		}
 	}
 	for k := range b {
-		m[k] = true
+		if _, both := a[k]; !both && (keep == nil || keep(k)) {
+			out = append(out, k)
+		}
 	}
-	return sortedKeys(m)
+	sort.Strings(out)
+	return out
 }
 
 // riskRank orders the riskClass values oastui knows; -1 for others.
@@ -552,7 +565,15 @@ func (d *differ) approval() {
 		}
 		return &Pos{File: v.flow.Path}
 	}
-	for _, k := range unionKeys(d.old.gates, d.new.gates) {
+	// A step where nothing below differs (most steps of a large flow) is
+	// left out before the keys are sorted.
+	differs := func(k string) bool {
+		o, inOld := d.old.gates[k]
+		n, inNew := d.new.gates[k]
+		oa, na := inOld && o.approval, inNew && n.approval
+		return oa != na || inOld && inNew && (o.risk != n.risk || o.owner != n.owner || o.renderer != n.renderer || o.surface != n.surface)
+	}
+	for _, k := range unionKeysWhere(d.old.gates, d.new.gates, differs) {
 		o, inOld := d.old.gates[k]
 		n, inNew := d.new.gates[k]
 		subj := "step " + k
@@ -561,9 +582,6 @@ func (d *differ) approval() {
 			node = o.node
 		}
 		oa, na := inOld && o.approval, inNew && n.approval
-		if oa == na && (!inOld || !inNew || o.risk == n.risk && o.owner == n.owner && o.renderer == n.renderer && o.surface == n.surface) {
-			continue // nothing below differs (most steps of a large flow): no positions to make
-		}
 		op, np := gpos(d.old, o, inOld), gpos(d.new, n, inNew)
 		switch {
 		case oa && !na:

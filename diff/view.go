@@ -52,6 +52,16 @@ type sideView struct {
 type flowView struct {
 	g     *flowgraph.Graph
 	nodes map[string]*flowgraph.Node
+	ids   []string // the keys of nodes, sorted once (sortedIDs)
+}
+
+// sortedIDs is the flow's node ids in order, sorted on first use: the
+// checks that walk every node in id order share one sort.
+func (f *flowView) sortedIDs() []string {
+	if f.ids == nil {
+		f.ids = sortedKeys(f.nodes)
+	}
+	return f.ids
 }
 
 type port struct {
@@ -619,7 +629,7 @@ func (d *differ) bothNodes(f func(fk, id string, o, n *flowgraph.Node)) {
 		if of == nil || nf == nil {
 			continue
 		}
-		for _, id := range sortedKeys(nf.nodes) {
+		for _, id := range nf.sortedIDs() {
 			if o, n := of.nodes[id], nf.nodes[id]; o != nil && o.Pointer != "" && n.Pointer != "" {
 				f(fk, id, o, n)
 			}
