@@ -2,6 +2,7 @@ package diff
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 )
 
@@ -93,4 +94,79 @@ func moreNote(note string) string {
 		return ""
 	}
 	return "… " + strings.TrimSpace(note) + "\n"
+}
+
+// spillKey is a group of changes that sort together to the end: one check
+// raised at one level.
+type spillKey struct {
+	check string
+	level Level
+}
+
+// spill says whether a change of check c at level lvl, about to be
+// raised, can only be counted: the cap lists the most severe MaxChanges
+// changes, ordered by level, area and check, then as raised; a change of a
+// check whose level nothing but the config's uniform override moves (not a
+// contract or approval-safety check, which callers re-levels, nor one whose
+// changes a slot's form move may drop) follows at least MaxChanges raised
+// before it at the same level, so it is never listed. It is then counted
+// (d.spilled: the summary, Truncated, versionBump's count) and what its
+// positions explain kept for the fallback (cov), and nothing else is made
+// of it: no message, subject or position. false: the caller raises it (at
+// level lvl), and it is counted towards its group's listed ones.
+func (d *differ) spill(c *Check, lvl Level, cov ...covered) bool {
+	m := d.opts.MaxChanges
+	if m <= 0 || c.Contract || c.Safety || d.formMove {
+		return false
+	}
+	k := spillKey{c.ID, lvl}
+	if d.raised[k] < m {
+		if d.raised == nil {
+			d.raised = map[spillKey]int{}
+		}
+		d.raised[k]++
+		return false
+	}
+	if d.spilled == nil {
+		d.spilled = map[spillKey]int{}
+	}
+	d.spilled[k]++
+	if n := len(d.spillCov); n >= len(cov) && slices.Equal(d.spillCov[n-len(cov):], cov) {
+		return true // the same places as the last (a prompt's placeholders)
+	}
+	d.spillCov = append(d.spillCov, cov...)
+	return true
+}
+
+// spilledLevels applies the config's overrides to the spilled counts as
+// levels does to the changes raised ("off" drops them).
+func (d *differ) spilledLevels(over map[string]string) {
+	if len(over) == 0 || len(d.spilled) == 0 {
+		return
+	}
+	out := map[spillKey]int{}
+	for k, n := range d.spilled {
+		switch s := over[k.check]; s {
+		case "":
+		case "off":
+			continue
+		default:
+			if l, ok := ParseLevel(s); ok {
+				k.level = l
+			}
+		}
+		out[k] += n
+	}
+	d.spilled = out
+}
+
+// spilledAt is how many spilled changes are at level l (all levels: "").
+func (d *differ) spilledAt(l Level) int {
+	n := 0
+	for k, c := range d.spilled {
+		if l == "" || k.level == l {
+			n += c
+		}
+	}
+	return n
 }

@@ -135,3 +135,101 @@ func TestMaxChanges(t *testing.T) {
 		}
 	}
 }
+
+// agentPair writes two agent packages (package.json at version ver, the
+// flow) and returns their snapshots as diff reads them.
+func agentPair(t testing.TB, old, new []byte, ver string) (*analysis.Snapshot, *analysis.Snapshot) {
+	t.Helper()
+	root := t.TempDir()
+	var snaps []*analysis.Snapshot
+	for i, flow := range [][]byte{old, new} {
+		dir := filepath.Join(root, fmt.Sprint(i), "big")
+		if err := os.MkdirAll(filepath.Join(dir, "cinatra"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		pkg := `{"name":"@acme/big","version":"` + ver + `","cinatra":{"kind":"agent"}}`
+		if err := os.WriteFile(filepath.Join(dir, "package.json"), []byte(pkg), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(dir, "cinatra", "oas.json"), flow, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		snaps = append(snaps, Analyze(dir, nil, &analysis.ConfigResult{}))
+	}
+	return snaps[0], snaps[1]
+}
+
+// TestSpilledAsCapped (issue 35, points 11 and 12): the changes the cap
+// can never list are only counted (spill), and the result is the one the
+// whole list capped gives: the same listed changes in the same order, the
+// same summary and truncated count, the same version message, whatever the
+// config's levels make of the spilled checks; and nothing the spilled
+// changes explain is named by the fallback.
+func TestSpilledAsCapped(t *testing.T) {
+	const limit = 50
+	ph := func() (*analysis.Snapshot, *analysis.Snapshot) {
+		return agentPair(t, hostile.PlaceholderFlow(400, "a"), hostile.PlaceholderFlow(400, "b"), "1.0.0")
+	}
+	ren := func() (*analysis.Snapshot, *analysis.Snapshot) {
+		return agentPair(t, hostile.Flow(300, true), RenamedFlow(300), "1.0.0")
+	}
+	for _, tc := range []struct {
+		name   string
+		pair   func() (*analysis.Snapshot, *analysis.Snapshot)
+		levels map[string]string
+	}{
+		{"placeholders", ph, nil},
+		{"placeholders added breaking", ph, map[string]string{"diff_prompt_placeholder_added": "breaking"}},
+		{"placeholders removed off", ph, map[string]string{"diff_prompt_placeholder_removed": "off"}},
+		{"placeholders swapped", ph, map[string]string{"diff_prompt_placeholder_added": "info", "diff_prompt_placeholder_removed": "breaking"}},
+		{"renamed", ren, nil},
+		{"renamed warn", ren, map[string]string{"diff_node_renamed": "warn"}},
+		{"renamed breaking", ren, map[string]string{"diff_node_renamed": "breaking"}},
+		{"renamed off", ren, map[string]string{"diff_node_renamed": "off"}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o, n := tc.pair()
+			all := Diff(o, n, Options{Levels: tc.levels})
+			r := Diff(o, n, Options{Levels: tc.levels, MaxChanges: limit})
+			if len(r.Changes) != min(limit, len(all.Changes)) || r.Truncated != max(len(all.Changes)-limit, 0) || r.Summary != all.Summary {
+				t.Fatalf("capped: %d changes, truncated %d, %+v; uncapped %d changes, %+v", len(r.Changes), r.Truncated, r.Summary, len(all.Changes), all.Summary)
+			}
+			for i, c := range r.Changes {
+				if a := all.Changes[i]; c.Fingerprint != a.Fingerprint || c.Level != a.Level || c.Message != a.Message {
+					t.Fatalf("change %d: %s %s %q, uncapped %s %s %q", i, c.Fingerprint, c.Level, c.Message, a.Fingerprint, a.Level, a.Message)
+				}
+			}
+			for _, c := range all.Changes {
+				if c.Check == CheckChanged.ID {
+					t.Errorf("the fallback names %s", c.Message)
+				}
+			}
+		})
+	}
+}
+
+// TestSpillBounds: past the cap's share of a group, a check raises no
+// change (the whole list of a prompt renaming n placeholders is 2n changes:
+// its memory was most of the diff's).
+func TestSpillBounds(t *testing.T) {
+	const limit, n = 20, 300
+	for _, tc := range []struct {
+		name     string
+		old, new []byte
+		run      func(*differ)
+		check    *Check
+	}{
+		{"placeholders", hostile.PlaceholderFlow(n, "a"), hostile.PlaceholderFlow(n, "b"), (*differ).prompts, CheckPromptPlaceholderAdded},
+		{"renamed", hostile.Flow(n, true), RenamedFlow(n), (*differ).graph, CheckNodeRenamed},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			o, nw := hostilePair(t, tc.old, tc.new)
+			d := &differ{old: view(o), new: view(nw), opts: Options{MaxChanges: limit}, budget: newBudget()}
+			d.cur = checkerOf(tc.check)
+			tc.run(d)
+			if len(d.out) > 2*limit+1 || d.spilledAt("")+len(d.out) < n {
+				t.Errorf("%d changes raised, %d spilled: want at most %d raised (a prompt reworded too), every change counted", len(d.out), d.spilledAt(""), 2*limit+1)
+			}
+		})
+	}
+}

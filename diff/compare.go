@@ -42,14 +42,15 @@ func (d *differ) graph() {
 		}
 		of, nf := d.old.flows[fk], d.new.flows[fk]
 		on, nn := map[string]*flowgraph.Node{}, map[string]*flowgraph.Node{}
+		var oids, nids []string
 		if of != nil {
-			on = of.nodes
+			on, oids = of.nodes, of.sortedIDs()
 		}
 		if nf != nil {
-			nn = nf.nodes
+			nn, nids = nf.nodes, nf.sortedIDs()
 		}
 		gone := map[string]bool{}
-		for _, id := range sortedKeys(on) {
+		for _, id := range oids {
 			o := on[id]
 			n, ok := nn[id]
 			subj := nodeSubject(fk, id)
@@ -60,7 +61,8 @@ func (d *differ) graph() {
 				d.groupSubflow(c, d.old, o, true)
 				continue
 			}
-			if o.Name != n.Name {
+			if o.Name != n.Name && !d.spill(CheckNodeRenamed, CheckNodeRenamed.Level,
+				coveredAt(coveredAt(nil, CheckNodeRenamed.ID, true, d.old.flow.Path, o.Pointer), CheckNodeRenamed.ID, false, d.new.flow.Path, n.Pointer)...) {
 				d.add(CheckNodeRenamed, subj, id, o.Name, n.Name,
 					fmt.Sprintf("node %s renamed from %s to %s", id, quote(o.Name), quote(n.Name)), pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
 			}
@@ -69,7 +71,7 @@ func (d *differ) graph() {
 					fmt.Sprintf("node %s is a %s now (was a %s)", id, n.ComponentType, o.ComponentType), pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
 			}
 		}
-		for _, id := range sortedKeys(nn) {
+		for _, id := range nids {
 			if _, ok := on[id]; !ok {
 				n := nn[id]
 				gone[id] = true
@@ -502,14 +504,26 @@ func (d *differ) portPos(v *sideView, p port, ok bool) *Pos {
 }
 
 func unionKeys[V any](a, b map[string]V) []string {
-	m := map[string]bool{}
+	return unionKeysWhere(a, b, nil)
+}
+
+// unionKeysWhere is unionKeys of the keys keep says yes to (nil: all),
+// asked before sorting: a check that compares every step of a large flow
+// sorts only the keys whose values differ.
+func unionKeysWhere[V any](a, b map[string]V, keep func(string) bool) []string {
+	out := make([]string, 0, max(len(a), len(b)))
 	for k := range a {
-		m[k] = true
+		if keep == nil || keep(k) {
+			out = append(out, k)
+		}
 	}
 	for k := range b {
-		m[k] = true
+		if _, both := a[k]; !both && (keep == nil || keep(k)) {
+			out = append(out, k)
+		}
 	}
-	return sortedKeys(m)
+	sort.Strings(out)
+	return out
 }
 
 // riskRank orders the riskClass values oastui knows; -1 for others.
@@ -551,7 +565,15 @@ func (d *differ) approval() {
 		}
 		return &Pos{File: v.flow.Path}
 	}
-	for _, k := range unionKeys(d.old.gates, d.new.gates) {
+	// A step where nothing below differs (most steps of a large flow) is
+	// left out before the keys are sorted.
+	differs := func(k string) bool {
+		o, inOld := d.old.gates[k]
+		n, inNew := d.new.gates[k]
+		oa, na := inOld && o.approval, inNew && n.approval
+		return oa != na || inOld && inNew && (o.risk != n.risk || o.owner != n.owner || o.renderer != n.renderer || o.surface != n.surface)
+	}
+	for _, k := range unionKeysWhere(d.old.gates, d.new.gates, differs) {
 		o, inOld := d.old.gates[k]
 		n, inNew := d.new.gates[k]
 		subj := "step " + k
@@ -559,8 +581,8 @@ func (d *differ) approval() {
 		if !inNew {
 			node = o.node
 		}
-		op, np := gpos(d.old, o, inOld), gpos(d.new, n, inNew)
 		oa, na := inOld && o.approval, inNew && n.approval
+		op, np := gpos(d.old, o, inOld), gpos(d.new, n, inNew)
 		switch {
 		case oa && !na:
 			msg := fmt.Sprintf("step %s no longer requires approval", k)
@@ -862,6 +884,7 @@ func (d *differ) versionBump() {
 			breaking = append(breaking, c.Check)
 		}
 	}
+	spilled := d.spilledAt(Breaking) // counted only (spill): their checks are among the above
 	ov, ok1 := workspace.ParseVersion(d.old.pkg.version)
 	nv, ok2 := workspace.ParseVersion(d.new.pkg.version)
 	if ok1 && ok2 && d.old.pkg.version != d.new.pkg.version {
@@ -880,6 +903,7 @@ func (d *differ) versionBump() {
 	if len(breaking) == 0 {
 		return
 	}
+	nBreaking := len(breaking) + spilled
 	if ok2 {
 		for _, ca := range d.opts.Callers {
 			r, ok := workspace.ParseRange(ca.Range)
@@ -888,7 +912,7 @@ func (d *differ) versionBump() {
 			}
 			ca := cleanCaller(ca)
 			c := d.add(CheckCallerPicksUpBreak, "caller "+ca.Package, "", ca.Range, d.new.pkg.version,
-				fmt.Sprintf("caller %s declares %s, which accepts %s: it will pick up %d breaking change(s)", ca.Package, ca.Range, d.new.pkg.version, len(breaking)),
+				fmt.Sprintf("caller %s declares %s, which accepts %s: it will pick up %d breaking change(s)", ca.Package, ca.Range, d.new.pkg.version, nBreaking),
 				nil, pos(d.new.pkgDoc, "/version"))
 			c.Callers = []Caller{{Package: ca.Package, Dir: ca.Dir, Via: ca.Via, Range: ca.Range, Accepts: true}}
 		}
@@ -897,7 +921,7 @@ func (d *differ) versionBump() {
 		return
 	}
 	msg := fmt.Sprintf("%d breaking change(s) (%s), and the version %s: bump the major version (the minor one below 1.0)",
-		len(breaking), strings.Join(dedupe(breaking), ", "), versionText(d.old.pkg.version, d.new.pkg.version))
+		nBreaking, strings.Join(dedupe(breaking), ", "), versionText(d.old.pkg.version, d.new.pkg.version))
 	d.add(CheckVersionNotBumped, "version", "", d.old.pkg.version, d.new.pkg.version, msg, pos(d.old.pkgDoc, "/version"), pos(d.new.pkgDoc, "/version"))
 }
 

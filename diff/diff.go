@@ -168,6 +168,12 @@ type Options struct {
 // diff_agent_added or diff_agent_removed. The snapshots should hold the compiled output (StageCompile) and
 // the slots (StageSlots); what a snapshot lacks is not compared.
 func Diff(old, new *analysis.Snapshot, opts Options) *Result {
+	return diffViews(old, new, view(old), view(new), opts)
+}
+
+// diffViews is Diff of the two snapshots with their views already made
+// (Run makes each as soon as its side is analysed).
+func diffViews(old, new *analysis.Snapshot, ov, nv *sideView, opts Options) *Result {
 	r := &Result{SchemaVersion: SchemaVersion, Changes: []Change{}}
 	r.Old = side(old, opts.OldRev)
 	r.New = side(new, opts.NewRev)
@@ -180,7 +186,8 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 			r.Package = present.Text(named.Agent.PackageName())
 		}
 	}
-	d := &differ{old: view(old), new: view(new), opts: opts, budget: newBudget()}
+	d := &differ{old: ov, new: nv, opts: opts, budget: newBudget()}
+	d.formMove = d.slotFormMoves()
 	d.cur = &checkers[0]
 	if !d.presence(old, new, opts) { // an agent on one side only is one change (agents.go)
 		for i := range checkers {
@@ -219,10 +226,21 @@ func Diff(old, new *analysis.Snapshot, opts Options) *Result {
 			r.Summary.Info++
 		}
 	}
+	for k, n := range d.spilled { // and those only counted (spill)
+		switch k.level {
+		case Breaking:
+			r.Summary.Breaking += n
+		case Warn:
+			r.Summary.Warn += n
+		default:
+			r.Summary.Info += n
+		}
+	}
 	// The cap (budget.go): the most severe MaxChanges are listed; what is
 	// dropped gets no word diff, position anchor, fingerprint or masking.
+	r.Truncated = d.spilledAt("")
 	if m := opts.MaxChanges; m > 0 && len(d.out) > m {
-		r.Truncated = len(d.out) - m
+		r.Truncated += len(d.out) - m
 		d.out = slices.Clip(d.out[:m])
 	}
 	d.words()
@@ -364,6 +382,7 @@ func (d *differ) levels(over map[string]string) {
 	if len(over) == 0 {
 		return
 	}
+	d.spilledLevels(over)
 	kept := d.out[:0]
 	for _, c := range d.out {
 		if c.Check == CheckGateRelaxed.ID { // the gate's own safety: never lowered (gate.go)
@@ -416,6 +435,13 @@ type differ struct {
 	// hidden start inputs a slot's move between the slim and the explicit
 	// form explains (slotForms): the fallback names none of their traces.
 	formNodes, formPorts map[string]bool
+	// The changes the cap can never list, counted only (spill, budget.go):
+	// raised and spilled count them by check and level, spillCov is what
+	// they explain for the fallback; formMove says a slot moves between
+	// forms (slotForms may then drop graph changes: nothing spills).
+	raised, spilled map[spillKey]int
+	spillCov        []covered
+	formMove        bool
 }
 
 // add records a change of check with the check's level.

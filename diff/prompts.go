@@ -22,63 +22,62 @@ func (d *differ) prompts() {
 		}
 		fk, id, _ := strings.Cut(k, "/")
 		subj := nodeSubject(fk, id)
-		ot, nt := templates(o), templates(n)
-		var fed map[string]*prompts.Placeholder // n's placeholders by name, when one is added
+		ot, nt := o.templates, n.templates
 		for _, field := range unionKeys(ot, nt) {
 			a, b := ot[field], nt[field]
-			at, bt := joinText(a), joinText(b)
+			at, bt := a.joined(), b.joined()
 			if at != bt {
 				c := d.add(CheckPromptChanged, subj+" "+field, id, hashShort(at), hashShort(bt),
-					fmt.Sprintf("%s prompt of %s (%s) reworded", roleOf(a, b), quote(n.Name), field), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
+					fmt.Sprintf("%s prompt of %s (%s) reworded", roleOf(a, b), quote(n.name), field), pos(d.old.flow, ptrOf(a, o.pointer)), pos(d.new.flow, ptrOf(b, n.pointer)))
 				c.wordsOf = &[2]string{at, bt}
 			}
-			op, np := placeholders(a), placeholders(b)
+			op, np := a.placeholderList(), b.placeholderList()
+			added, removed := minus(np, op), minus(op, np)
 			// One room for all the placeholder changes: a prompt renaming
 			// 100,000 placeholders adds 200,000 changes, which growing the
 			// list by doubling would copy many times over.
-			k := 0
-			for ph := range np {
-				if !op[ph] {
-					k++
-				}
-			}
-			for ph := range op {
-				if !np[ph] {
-					k++
-				}
+			k := len(added) + len(removed)
+			if m := d.opts.MaxChanges; m > 0 {
+				k = min(k, 3*m) // past the cap's share of each group, changes are only counted (spill)
 			}
 			d.out = slices.Grow(d.out, k)
-			for _, ph := range sortedKeys(np) {
-				if !op[ph] {
-					c := d.add(CheckPromptPlaceholderAdded, subj+" "+field+" {{"+ph+"}}", id, "", ph,
-						fmt.Sprintf("%s (%s) uses {{%s}} now", quote(n.Name), field, ph), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
-					if fed == nil {
-						fed = placeholderIndex(n)
-					}
-					if fed := fedBy(fed, ph); fed != "" {
-						// already fed: nothing to wire, a change of what the model reads
-						c.Level, c.Reason = Info, "already fed by "+fed
-					}
+			// What a placeholder change explains (the template on each side),
+			// for one only counted (spill).
+			cov := coveredAt(coveredAt(nil, CheckPromptPlaceholderAdded.ID, true, d.old.flow.Path, ptrOf(a, o.pointer)),
+				CheckPromptPlaceholderAdded.ID, false, d.new.flow.Path, ptrOf(b, n.pointer))
+			for _, ph := range added {
+				// already fed: nothing to wire, a change of what the model reads
+				by, lvl := n.fed[ph], CheckPromptPlaceholderAdded.Level
+				if by != "" {
+					lvl = Info
+				}
+				if d.spill(CheckPromptPlaceholderAdded, lvl, cov...) {
+					continue
+				}
+				c := d.add(CheckPromptPlaceholderAdded, subj+" "+field+" {{"+ph+"}}", id, "", ph,
+					fmt.Sprintf("%s (%s) uses {{%s}} now", quote(n.name), field, ph), pos(d.old.flow, ptrOf(a, o.pointer)), pos(d.new.flow, ptrOf(b, n.pointer)))
+				if by != "" {
+					c.Level, c.Reason = Info, "already fed by "+by
 				}
 			}
-			for _, ph := range sortedKeys(op) {
-				if !np[ph] {
+			for _, ph := range removed {
+				if !d.spill(CheckPromptPlaceholderRemoved, CheckPromptPlaceholderRemoved.Level, cov...) {
 					d.add(CheckPromptPlaceholderRemoved, subj+" "+field+" {{"+ph+"}}", id, ph, "",
-						fmt.Sprintf("%s (%s) no longer uses {{%s}}", quote(n.Name), field, ph), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
+						fmt.Sprintf("%s (%s) no longer uses {{%s}}", quote(n.name), field, ph), pos(d.old.flow, ptrOf(a, o.pointer)), pos(d.new.flow, ptrOf(b, n.pointer)))
 				}
 			}
-			oe, ne := expressions(a), expressions(b)
+			oe, ne := a.expressionSet(), b.expressionSet()
 			for _, x := range sortedKeys(ne) {
 				if !oe[x] {
 					d.add(CheckPromptExpressionAdded, subj+" "+field+" "+x, id, "", x,
-						fmt.Sprintf("%s (%s) has %s now: the runtime renders only {{ name }} placeholders, so the model is sent it as written", quote(n.Name), field, x),
-						pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
+						fmt.Sprintf("%s (%s) has %s now: the runtime renders only {{ name }} placeholders, so the model is sent it as written", quote(n.name), field, x),
+						pos(d.old.flow, ptrOf(a, o.pointer)), pos(d.new.flow, ptrOf(b, n.pointer)))
 				}
 			}
 			for _, x := range sortedKeys(oe) {
 				if !ne[x] {
 					d.add(CheckPromptExpressionRemoved, subj+" "+field+" "+x, id, x, "",
-						fmt.Sprintf("%s (%s) no longer has %s", quote(n.Name), field, x), pos(d.old.flow, ptrOf(a, o.Pointer)), pos(d.new.flow, ptrOf(b, n.Pointer)))
+						fmt.Sprintf("%s (%s) no longer has %s", quote(n.name), field, x), pos(d.old.flow, ptrOf(a, o.pointer)), pos(d.new.flow, ptrOf(b, n.pointer)))
 				}
 			}
 		}
@@ -97,12 +96,136 @@ func (d *differ) models() {
 		}
 		fk, id, _ := strings.Cut(k, "/")
 		subj := nodeSubject(fk, id)
-		om, nm := modelText(o.Model), modelText(n.Model)
+		om, nm := o.model, n.model
 		if om != nm {
-			d.add(CheckModelChanged, subj+" model", id, om, nm, fmt.Sprintf("%s uses %s now (was %s)", quote(n.Name), orNone(nm), orNone(om)),
-				pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
+			d.add(CheckModelChanged, subj+" model", id, om, nm, fmt.Sprintf("%s uses %s now (was %s)", quote(n.name), orNone(nm), orNone(om)),
+				pos(d.old.flow, o.pointer), pos(d.new.flow, n.pointer))
 		}
 	}
+}
+
+// promptView is what the prompt checks read of one node's prompt (a
+// prompts.NodePrompt): its name, place and model, its templates by field,
+// and what feeds each placeholder. It keeps nothing of the report.
+type promptView struct {
+	name, pointer, model string
+	templates            map[string]*templateView // by field (role when fields repeat)
+	// fed is what feeds each placeholder that something feeds (fedBy):
+	// a placeholder added and already fed is a change of what the model
+	// reads, not something to wire.
+	fed map[string]string
+}
+
+// templateView is one template: its role, place and text, its
+// placeholders (sorted, each once: a list is a tenth of a set's memory
+// for a prompt of 100,000) and its expressions.
+type templateView struct {
+	role, pointer, text string
+	placeholders        []string
+	expressions         map[string]bool // {{ … }} and {% … %} that are not placeholders, by their text
+}
+
+func newPromptView(n *prompts.NodePrompt) *promptView {
+	v := &promptView{name: n.Name, pointer: n.Pointer, model: modelText(n.Model), templates: map[string]*templateView{}}
+	for i := range n.Templates {
+		t := &n.Templates[i]
+		k := t.Field
+		if k == "" {
+			k = t.Role
+		}
+		if _, dup := v.templates[k]; dup {
+			k += " (" + t.Role + ")"
+		}
+		tv := &templateView{role: t.Role, pointer: t.Pointer, expressions: map[string]bool{}}
+		var b strings.Builder
+		for _, s := range t.Segments {
+			b.WriteString(s.Text)
+			switch s.Kind {
+			case prompts.SegPlaceholder:
+				tv.placeholders = append(tv.placeholders, s.Name)
+			case prompts.SegExpression:
+				tv.expressions[strings.Join(strings.Fields(s.Text), " ")] = true
+			}
+		}
+		tv.text = b.String()
+		slices.Sort(tv.placeholders)
+		tv.placeholders = slices.Clip(slices.Compact(tv.placeholders))
+		v.templates[k] = tv
+	}
+	for i := range n.Placeholders { // the first of a name
+		p := &n.Placeholders[i]
+		if _, seen := v.fed[p.Name]; seen {
+			continue
+		}
+		if v.fed == nil {
+			v.fed = map[string]string{}
+		}
+		v.fed[p.Name] = fedBy(p)
+	}
+	for k, by := range v.fed {
+		if by == "" {
+			delete(v.fed, k) // read as "" all the same: kept small
+		}
+	}
+	return v
+}
+
+func roleOf(a, b *templateView) string {
+	if b != nil && b.role != "" {
+		return b.role
+	}
+	if a != nil && a.role != "" {
+		return a.role
+	}
+	return "the"
+}
+
+func ptrOf(t *templateView, def string) string {
+	if t != nil && t.pointer != "" {
+		return t.pointer
+	}
+	return def
+}
+
+// joined is the template's text ("" for none).
+func (t *templateView) joined() string {
+	if t == nil {
+		return ""
+	}
+	return t.text
+}
+
+// placeholderList is the template's placeholders, sorted (none for no
+// template).
+func (t *templateView) placeholderList() []string {
+	if t == nil {
+		return nil
+	}
+	return t.placeholders
+}
+
+// minus is the members of sorted list a that sorted list b lacks, in order.
+func minus(a, b []string) []string {
+	var out []string
+	j := 0
+	for _, x := range a {
+		for j < len(b) && b[j] < x {
+			j++
+		}
+		if j < len(b) && b[j] == x {
+			continue
+		}
+		out = append(out, x)
+	}
+	return out
+}
+
+// expressionSet is the template's expressions that are not placeholders.
+func (t *templateView) expressionSet() map[string]bool {
+	if t == nil {
+		return map[string]bool{}
+	}
+	return t.expressions
 }
 
 func modelText(m prompts.Model) string {
@@ -115,112 +238,23 @@ func modelText(m prompts.Model) string {
 	return m.Provider
 }
 
-// templates keys a node's templates by field (role when fields repeat).
-func templates(n *prompts.NodePrompt) map[string]*prompts.Template {
-	out := map[string]*prompts.Template{}
-	for i := range n.Templates {
-		t := &n.Templates[i]
-		k := t.Field
-		if k == "" {
-			k = t.Role
-		}
-		if _, dup := out[k]; dup {
-			k += " (" + t.Role + ")"
-		}
-		out[k] = t
-	}
-	return out
-}
-
-func roleOf(a, b *prompts.Template) string {
-	if b != nil && b.Role != "" {
-		return b.Role
-	}
-	if a != nil && a.Role != "" {
-		return a.Role
-	}
-	return "the"
-}
-
-func ptrOf(t *prompts.Template, def string) string {
-	if t != nil && t.Pointer != "" {
-		return t.Pointer
-	}
-	return def
-}
-
-func joinText(t *prompts.Template) string {
-	if t == nil {
+// fedBy says what feeds placeholder p ("" when nothing does): the prompt
+// report's provenance.
+func fedBy(p *prompts.Placeholder) string {
+	pv := p.Provenance
+	switch pv.Kind {
+	case prompts.FromUnresolved, "":
 		return ""
+	case prompts.FromEdge:
+		return pv.From + "." + pv.Output
+	case prompts.FromStart:
+		return "the run input " + p.Name
+	case prompts.FromSlot:
+		return "context slot " + pv.Slot
+	case prompts.FromDefault:
+		return "its default"
 	}
-	var b strings.Builder
-	for _, s := range t.Segments {
-		b.WriteString(s.Text)
-	}
-	return b.String()
-}
-
-func placeholders(t *prompts.Template) map[string]bool {
-	m := map[string]bool{}
-	if t == nil {
-		return m
-	}
-	for _, s := range t.Segments {
-		if s.Kind == prompts.SegPlaceholder {
-			m[s.Name] = true
-		}
-	}
-	return m
-}
-
-// expressions are a template's {{ … }} and {% … %} constructs that are not
-// placeholders (prompts.SegExpression), by their text.
-func expressions(t *prompts.Template) map[string]bool {
-	m := map[string]bool{}
-	if t == nil {
-		return m
-	}
-	for _, s := range t.Segments {
-		if s.Kind == prompts.SegExpression {
-			m[strings.Join(strings.Fields(s.Text), " ")] = true
-		}
-	}
-	return m
-}
-
-// placeholderIndex is node n's placeholders by name (the first of a name),
-// so that a change adding many placeholders looks each up once.
-func placeholderIndex(n *prompts.NodePrompt) map[string]*prompts.Placeholder {
-	m := make(map[string]*prompts.Placeholder, len(n.Placeholders))
-	for i := range n.Placeholders {
-		if p := &n.Placeholders[i]; m[p.Name] == nil {
-			m[p.Name] = p
-		}
-	}
-	return m
-}
-
-// fedBy says what feeds placeholder ph of a node (its placeholders by
-// name: placeholderIndex) ("" when nothing does): the prompt report's
-// provenance.
-func fedBy(byName map[string]*prompts.Placeholder, ph string) string {
-	if p := byName[ph]; p != nil {
-		pv := p.Provenance
-		switch pv.Kind {
-		case prompts.FromUnresolved, "":
-			return ""
-		case prompts.FromEdge:
-			return pv.From + "." + pv.Output
-		case prompts.FromStart:
-			return "the run input " + ph
-		case prompts.FromSlot:
-			return "context slot " + pv.Slot
-		case prompts.FromDefault:
-			return "its default"
-		}
-		return pv.Kind
-	}
-	return ""
+	return pv.Kind
 }
 
 func wordSummary(ws []Word) string {
@@ -379,7 +413,7 @@ func (d *differ) descriptions() {
 		c.wordsOf = &[2]string{a, b}
 	}
 	d.bothNodes(func(fk, id string, o, n *flowgraph.Node) {
-		oc, nc := d.old.flow.Lookup(o.Pointer), d.new.flow.Lookup(n.Pointer)
+		oc, nc := d.old.comp(o), d.new.comp(n)
 		for _, f := range []struct {
 			label, ptr string
 			path       []string

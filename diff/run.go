@@ -63,7 +63,13 @@ func Run(req Request) (*Result, error) {
 	if !req.OldNone {
 		o, oldHas = AnalyzeSide(req.OldPath, req.Old, side)
 	}
+	// Each side's view is made as soon as the side is analysed, and its
+	// prompt report (which the view copies what it compares of) released:
+	// the two reports of a prompt with 100,000 placeholders were most of the
+	// diff's memory. Run owns these snapshots; nothing else reads them.
+	ov := viewOf(o)
 	n, newHas := AnalyzeSide(newPath, req.New, side)
+	nv := viewOf(n)
 	if o.Agent == nil && n.Agent == nil {
 		if n.LoadErr != nil {
 			return nil, fmt.Errorf("%s: %w (%v)", newPath, ErrNoAgent, n.LoadErr)
@@ -113,18 +119,26 @@ func Run(req Request) (*Result, error) {
 		if oldHas {
 			opts.OldErr = o.LoadErr
 		}
-		o = nil
+		o, ov = nil, view(nil)
 	}
 	if !hasAgent(n) {
 		if newHas {
 			opts.NewErr = n.LoadErr
 		}
-		n = nil
+		n, nv = nil, view(nil)
 	}
-	r := Diff(o, n, opts)
+	r := diffViews(o, n, ov, nv, opts)
 	// Computed once here, shown by every face (docs/security.md).
 	r.Notices = SafetyNotices(levels, reasons, cfg.Path)
 	return r, nil
+}
+
+// viewOf is the view of a side Run analysed, its prompt report released
+// (the view holds what it compares of it).
+func viewOf(s *analysis.Snapshot) *sideView {
+	v := view(s)
+	s.Prompts = nil
+	return v
 }
 
 // sideHas says the agent's files exist at path on that side (a package

@@ -74,9 +74,9 @@ func firstLine(s string) string {
 // residue is one difference of a document found by the structural walk.
 type residue struct {
 	oldPtr, newPtr string        // where it is on each side ("" where absent)
-	oldN, newN     *compile.Node // the values ("" where absent)
+	oldN, newN     *compile.Node // the values (nil where absent)
 	ident          string        // the same place named by identities, never array indexes
-	before, after  string        // compact JSON ("" where absent)
+	before, after  string        // compact JSON ("" where absent), made for the residues left uncovered
 }
 
 // fallback names every difference of the flow file and package.json that
@@ -97,19 +97,28 @@ func (d *differ) fallback() {
 			continue
 		}
 		var oldCov, newCov []string
+		add := func(cv covered) {
+			switch {
+			case cv.old && cv.file == doc.old.Path:
+				oldCov = append(oldCov, cv.ptr)
+			case !cv.old && cv.file == doc.new.Path:
+				newCov = append(newCov, cv.ptr)
+			}
+		}
 		for i := range d.out {
 			for _, cv := range coverage(&d.out[i]) {
-				switch {
-				case cv.old && cv.file == doc.old.Path:
-					oldCov = append(oldCov, cv.ptr)
-				case !cv.old && cv.file == doc.new.Path:
-					newCov = append(newCov, cv.ptr)
-				}
+				add(cv)
 			}
+		}
+		for _, cv := range d.spillCov { // what the changes only counted explain (spill)
+			add(cv)
 		}
 		var rs []residue
 		walkDiff(doc.old.Root, doc.new.Root, "", "", "", &rs)
 		rs = uncovered(rs, oldCov, newCov)
+		for i := range rs { // the values of what is left (the covered need none)
+			rs[i].before, rs[i].after = compact(rs[i].oldN), compact(rs[i].newN)
+		}
 		rs = d.explainedByNodes(rs)
 		for _, r := range rs {
 			var op, np *Pos
@@ -401,14 +410,14 @@ func walkDiff(o, n *compile.Node, op, np, ident string, out *[]residue) {
 	case o == nil && n == nil:
 		return
 	case o == nil:
-		*out = append(*out, residue{newPtr: np, newN: n, ident: ident, after: compact(n)})
+		*out = append(*out, residue{newPtr: np, newN: n, ident: ident})
 		return
 	case n == nil:
-		*out = append(*out, residue{oldPtr: op, oldN: o, ident: ident, before: compact(o)})
+		*out = append(*out, residue{oldPtr: op, oldN: o, ident: ident})
 		return
 	}
 	if o.Kind != n.Kind {
-		*out = append(*out, residue{oldPtr: op, newPtr: np, ident: ident, before: compact(o), after: compact(n)})
+		*out = append(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
 		return
 	}
 	switch o.Kind {
@@ -419,7 +428,11 @@ func walkDiff(o, n *compile.Node, op, np, ident string, out *[]residue) {
 				continue
 			}
 			seen[m.Key] = true
-			walkDiff(o.Get(m.Key), n.Get(m.Key), compile.Append(op, m.Key), compile.Append(np, m.Key), ident+"/"+m.Key, out)
+			a, b := o.Get(m.Key), n.Get(m.Key)
+			if b != nil && equalNode(a, b) {
+				continue // equal: no pointers to build (most of a large flow)
+			}
+			walkDiff(a, b, compile.Append(op, m.Key), compile.Append(np, m.Key), ident+"/"+m.Key, out)
 		}
 		for _, m := range n.Members {
 			if !seen[m.Key] {
@@ -433,7 +446,7 @@ func walkDiff(o, n *compile.Node, op, np, ident string, out *[]residue) {
 		if equalNode(o, n) {
 			return
 		}
-		*out = append(*out, residue{oldPtr: op, newPtr: np, ident: ident, before: compact(o), after: compact(n)})
+		*out = append(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
 	}
 }
 
@@ -452,7 +465,7 @@ func walkArray(o, n *compile.Node, op, np, ident string, out *[]residue) {
 			same = same && ns[k]
 		}
 		if !same {
-			*out = append(*out, residue{oldPtr: op, newPtr: np, ident: ident, before: compact(o), after: compact(n)})
+			*out = append(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
 		}
 		return
 	}
@@ -484,6 +497,9 @@ func walkArray(o, n *compile.Node, op, np, ident string, out *[]residue) {
 			if i < len(n.Items) {
 				b, bp = n.Items[i], compile.AppendIndex(np, i)
 			}
+			if a != nil && b != nil && equalNode(a, b) {
+				continue
+			}
 			walkDiff(a, b, ap, bp, fmt.Sprintf("%s/%d", ident, i), out)
 		}
 		return
@@ -499,13 +515,17 @@ func walkArray(o, n *compile.Node, op, np, ident string, out *[]residue) {
 	}
 	sort.Strings(keys)
 	for _, k := range keys {
+		oi, ni := oi[k], ni[k]
+		if oi > 0 && ni > 0 && equalNode(o.Items[oi-1], n.Items[ni-1]) {
+			continue // equal: no pointers to build
+		}
 		var a, b *compile.Node
 		ap, bp := "", ""
-		if i := oi[k]; i > 0 {
-			a, ap = o.Items[i-1], compile.AppendIndex(op, i-1)
+		if oi > 0 {
+			a, ap = o.Items[oi-1], compile.AppendIndex(op, oi-1)
 		}
-		if i := ni[k]; i > 0 {
-			b, bp = n.Items[i-1], compile.AppendIndex(np, i-1)
+		if ni > 0 {
+			b, bp = n.Items[ni-1], compile.AppendIndex(np, ni-1)
 		}
 		walkDiff(a, b, ap, bp, ident+"["+k+"]", out)
 	}
@@ -597,17 +617,23 @@ func coverage(c *Change) []covered {
 		p   *Pos
 		old bool
 	}{{c.Old, true}, {c.New, false}} {
-		if side.p == nil {
-			continue
+		if side.p != nil {
+			out = coveredAt(out, c.Check, side.old, side.p.File, side.p.Pointer)
 		}
-		fields, ok := fieldsOf[c.Check]
-		if !ok || !isNodePointer(side.p.Pointer) {
-			out = append(out, covered{side.old, side.p.File, side.p.Pointer})
-			continue
-		}
-		for _, f := range fields {
-			out = append(out, covered{side.old, side.p.File, side.p.Pointer + f})
-		}
+	}
+	return out
+}
+
+// coveredAt appends to out what a change of check id explains at pointer
+// ptr of file on one side: the check's fields under a node it is about,
+// else the pointer's subtree.
+func coveredAt(out []covered, id string, old bool, file, ptr string) []covered {
+	fields, ok := fieldsOf[id]
+	if !ok || !isNodePointer(ptr) {
+		return append(out, covered{old, file, ptr})
+	}
+	for _, f := range fields {
+		out = append(out, covered{old, file, ptr + f})
 	}
 	return out
 }

@@ -43,6 +43,20 @@ func (d *differ) slotForms() {
 	}
 }
 
+// slotFormMoves says a slot moves between forms (what slotForms names):
+// its explainFormMove may then drop graph changes already raised.
+func (d *differ) slotFormMoves() bool {
+	if !d.old.ok || !d.new.ok || d.old.mount == nil || d.new.mount == nil {
+		return false
+	}
+	for _, n := range d.new.mount.Slots {
+		if o := d.old.mount.Slot(n.Definition, n.Slot); o != nil && o.Form != n.Form {
+			return true
+		}
+	}
+	return false
+}
+
 // explainFormMove: a slot moving between the slim and the explicit form
 // changes what the file holds (the explicit side's context FlowNode, its
 // subflow and edges, the hidden start inputs) but not what the loader
@@ -78,7 +92,7 @@ func (d *differ) explainFormMove(c *Change, o, n *compile.MountedSlot) {
 		if x.Pointer == "" || x.Injected {
 			continue
 		}
-		p, _ := exp.flow.Lookup(x.Pointer).Get("metadata").Get("cinatra").Get("purpose").Str()
+		p, _ := exp.comp(x).Get("metadata").Get("cinatra").Get("purpose").Str()
 		if !slices.Contains(marks, p) {
 			continue
 		}

@@ -10,7 +10,6 @@ import (
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/flowgraph"
 	"github.com/oastui/oastui/lint/report"
-	"github.com/oastui/oastui/prompts"
 	"github.com/oastui/oastui/slots"
 )
 
@@ -28,7 +27,7 @@ type sideView struct {
 	inputs  map[string]port
 	outputs map[string]port
 	arts    map[string]artifact
-	prompts map[string]*prompts.NodePrompt // flow/node key → prompt
+	prompts map[string]*promptView // flow/node key → what the prompt checks read of its prompt
 	slots   map[string]slots.Slot
 	gated   map[string]compile.GatedStep
 	screens string // canonical JSON of hitlScreens
@@ -42,6 +41,9 @@ type sideView struct {
 	// mount for its slim slots (not in the file, nor in the compiled
 	// inputSchema): they are in the mounted contract all the same.
 	mountInputs map[string]bool
+	// comps is each graph node's component in the flow file, looked up
+	// once (comp): the view and four checks read every node's.
+	comps map[*flowgraph.Node]*compile.Node
 }
 
 // flowView is one Flow as the diff reads it: the snapshot's graph model
@@ -50,6 +52,16 @@ type sideView struct {
 type flowView struct {
 	g     *flowgraph.Graph
 	nodes map[string]*flowgraph.Node
+	ids   []string // the keys of nodes, sorted once (sortedIDs)
+}
+
+// sortedIDs is the flow's node ids in order, sorted on first use: the
+// checks that walk every node in id order share one sort.
+func (f *flowView) sortedIDs() []string {
+	if f.ids == nil {
+		f.ids = sortedKeys(f.nodes)
+	}
+	return f.ids
 }
 
 type port struct {
@@ -90,8 +102,8 @@ type pkgView struct {
 
 func view(s *analysis.Snapshot) *sideView {
 	v := &sideView{s: s, flows: map[string]*flowView{}, steps: map[string]compile.Step{}, gates: map[string]gate{}, inputs: map[string]port{},
-		outputs: map[string]port{}, arts: map[string]artifact{}, prompts: map[string]*prompts.NodePrompt{},
-		slots: map[string]slots.Slot{}, gated: map[string]compile.GatedStep{}, finds: map[string]compile.Finding{},
+		outputs: map[string]port{}, arts: map[string]artifact{}, prompts: map[string]*promptView{},
+		slots: map[string]slots.Slot{}, gated: map[string]compile.GatedStep{}, finds: map[string]compile.Finding{}, comps: map[*flowgraph.Node]*compile.Node{},
 		pkg: pkgView{deps: map[string]string{}, depPtr: map[string]string{}, other: map[string]string{}, otherPtr: map[string]string{}, produces: map[string]string{}, consumes: map[string]string{}}}
 	if s == nil || s.Agent == nil {
 		return v
@@ -322,7 +334,7 @@ func (v *sideView) readPortPointers() {
 		default:
 			continue
 		}
-		comp := v.flow.Lookup(n.Pointer)
+		comp := v.comp(n)
 		for i, it := range items(comp.Get(list)) {
 			t, ok := it.Get("title").Str()
 			if !ok {
@@ -364,7 +376,7 @@ func (v *sideView) readArtifacts() {
 			if n.Pointer == "" {
 				continue
 			}
-			comp := v.flow.Lookup(n.Pointer)
+			comp := v.comp(n)
 			switch n.Kind {
 			case flowgraph.KindEnd:
 				for i, o := range items(comp.Get("outputs")) {
@@ -392,7 +404,9 @@ func (v *sideView) readArtifacts() {
 }
 
 // readPrompts reads the snapshot's prompt report (StagePromptText:
-// templates, placeholders and models, no token counts).
+// templates, placeholders and models, no token counts) into what the
+// prompt checks compare (promptView), which holds nothing of the report:
+// a side's report may go once its view is made (Run).
 func (v *sideView) readPrompts() {
 	r := v.s.Prompts
 	if r == nil {
@@ -401,7 +415,7 @@ func (v *sideView) readPrompts() {
 	for _, n := range r.Nodes {
 		key := flowKeyOf(v, n.FlowPointer) + "/" + n.ID
 		if _, dup := v.prompts[key]; !dup {
-			v.prompts[key] = n
+			v.prompts[key] = newPromptView(n)
 		}
 	}
 }
@@ -527,6 +541,17 @@ func (v *sideView) readFindings() {
 	}
 }
 
+// comp is graph node n's component in the flow file (n.Pointer looked up
+// in it), found once per node.
+func (v *sideView) comp(n *flowgraph.Node) *compile.Node {
+	c, ok := v.comps[n]
+	if !ok {
+		c = v.flow.Lookup(n.Pointer)
+		v.comps[n] = c
+	}
+	return c
+}
+
 func items(n *compile.Node) []*compile.Node {
 	if !n.Is(compile.Array) {
 		return nil
@@ -550,7 +575,7 @@ func (v *sideView) readGates() {
 			if n.Pointer == "" {
 				continue
 			}
-			m := v.flow.Lookup(n.Pointer).Path("metadata", "cinatra")
+			m := v.comp(n).Path("metadata", "cinatra")
 			if !m.Is(compile.Object) {
 				if n.Kind == flowgraph.KindInput { // the compiler forces approval on it (its own value is ignored)
 					v.gates[nodeSubject(fk, n.ID)] = gate{node: n.ID, ptr: n.Pointer, approval: true}
@@ -604,7 +629,7 @@ func (d *differ) bothNodes(f func(fk, id string, o, n *flowgraph.Node)) {
 		if of == nil || nf == nil {
 			continue
 		}
-		for _, id := range sortedKeys(nf.nodes) {
+		for _, id := range nf.sortedIDs() {
 			if o, n := of.nodes[id], nf.nodes[id]; o != nil && o.Pointer != "" && n.Pointer != "" {
 				f(fk, id, o, n)
 			}

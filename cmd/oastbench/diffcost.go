@@ -30,13 +30,14 @@ import (
 //   - renamed: a flow of -nodes FlowNodes (default 33,000), every node
 //     renamed.
 //
-// -placeholders 0 or -nodes 0 skips that input.
+// -placeholders 0 or -nodes 0 skips that input; -keep keeps the
+// repositories (and the binary) and prints where, for profiling by hand.
 //
 // It prints each command's wall time, CPU time (user+system), peak RSS and
 // output bytes, and the diff's CPU ÷ the lint's, paired by run (target
 // ≤ 2.5× for the renamed flow). With -base, that binary's diff is timed too
 // and paired against this build's.
-func runDiffCost(runs, placeholders, nodes int) error {
+func runDiffCost(runs, placeholders, nodes int, keep bool) error {
 	if runs < 1 {
 		return errors.New("-runs must be at least 1")
 	}
@@ -44,7 +45,11 @@ func runDiffCost(runs, placeholders, nodes int) error {
 	if err != nil {
 		return err
 	}
-	defer os.RemoveAll(tmp)
+	if keep {
+		fmt.Println("kept:", tmp)
+	} else {
+		defer os.RemoveAll(tmp)
+	}
 	bin := filepath.Join(tmp, "oastui")
 	build := exec.Command("go", "build", "-o", bin, "./cmd/oastui")
 	build.Stdout, build.Stderr = os.Stderr, os.Stderr

@@ -77,7 +77,7 @@ func main() {
 		return
 	}
 	if *diffCost {
-		if err := runDiffCost(*runs, *placeholders, *nodes); err != nil {
+		if err := runDiffCost(*runs, *placeholders, *nodes, *keep); err != nil {
 			fmt.Fprintln(os.Stderr, "oastbench:", err)
 			os.Exit(1)
 		}
