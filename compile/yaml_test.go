@@ -9,6 +9,8 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/internal/race"
 )
 
 func TestParseYAMLValues(t *testing.T) {
@@ -117,9 +119,13 @@ func TestYAMLJSONTwins(t *testing.T) {
 		t.Skipf("shared corpus not found at %s: skipping", dir)
 	}
 	ents, _ := os.ReadDir(dir)
-	twins, same := 0, 0
+	twins, same, seen := 0, 0, 0
 	for _, e := range ents {
 		if filepath.Ext(e.Name()) != ".json" {
+			continue
+		}
+		// Under -race every second pair; all of them without it.
+		if seen++; seen%race.Stride(2) != 0 {
 			continue
 		}
 		base := strings.TrimSuffix(e.Name(), ".json")
@@ -142,7 +148,7 @@ func TestYAMLJSONTwins(t *testing.T) {
 	}
 	// Measured: 26 of 31 twin pairs are the same document; the other five
 	// differ upstream (input order, field names, a plugin's state list, pre-release syntax).
-	if twins < 25 || same < twins-5 {
+	if twins < 25/race.Stride(2) || same < twins-5 {
 		t.Errorf("%d of %d twins equal", same, twins)
 	}
 }

@@ -209,7 +209,7 @@ func TestAgentSpecCorpusBaseline(t *testing.T) {
 			continue
 		}
 		loadable++
-		if loadable%race.Stride(4) != 0 {
+		if loadable%race.Stride(8) != 0 {
 			continue
 		}
 		p := row["corpus_path"]
@@ -237,7 +237,7 @@ func TestAgentSpecCorpusBaseline(t *testing.T) {
 			}
 		}
 	}
-	if loadable < 100 || checked < loadable/race.Stride(4) {
+	if loadable < 100 || checked < loadable/race.Stride(8) {
 		t.Errorf("only %d of %d OK files checked", checked, loadable)
 	}
 	t.Logf("%d SDK-loadable corpus files checked", checked)

@@ -178,7 +178,10 @@ func TestAgentSpecNeverPanicsSmoke(t *testing.T) {
 		{Kind: compile.Object}, {Kind: compile.Number, Text: "1"}}
 	const stride = 151 // a prime, so that the picks fall on values of every depth and kind across the fixtures
 	runs := 0
-	for _, p := range fixtures {
+	for fi, p := range fixtures {
+		if fi%race.Stride(3) != 0 {
+			continue // under -race every third fixture; all in CI's run without it
+		}
 		src, err := os.ReadFile(p)
 		if err != nil {
 			t.Fatal(err)
@@ -198,7 +201,7 @@ func TestAgentSpecNeverPanicsSmoke(t *testing.T) {
 			*n = saved
 		}
 	}
-	if runs < 15 {
+	if runs < 15/race.Stride(3) {
 		t.Errorf("only %d mutated documents", runs)
 	}
 }

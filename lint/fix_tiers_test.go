@@ -9,6 +9,7 @@ import (
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/internal/race"
 )
 
 // TestFixTiersDeclared: every fixable rule gives each of its automatic
@@ -53,8 +54,14 @@ func compiledBytes(t *testing.T, path string) []byte {
 func TestFixTierProof(t *testing.T) {
 	t.Parallel()
 	proved := map[string]int{}
+	fixable, sampledOut := 0, map[string]bool{}
 	for _, r := range All {
 		if !r.Fixable() || r.Group == groupWorkspace {
+			continue
+		}
+		// Under -race every third fixable rule; all in CI's run without it.
+		if fixable++; fixable%race.Stride(3) != 0 {
+			sampledOut[r.Code] = true
 			continue
 		}
 		_, errs := fixturesOf(t, r)
@@ -109,7 +116,7 @@ func TestFixTierProof(t *testing.T) {
 		}
 	}
 	for _, r := range All {
-		if slices.Contains(r.FixTiers, edit.Safe) && proved[r.Code] == 0 {
+		if slices.Contains(r.FixTiers, edit.Safe) && proved[r.Code] == 0 && !sampledOut[r.Code] {
 			t.Errorf("%s: declares a safe fix, but no err fixture's safe fix was proved to leave the compiled output unchanged", r.Code)
 		}
 	}
