@@ -11,49 +11,85 @@ package compile
 // It accepts any Flow object, valid or not: entries that are not
 // {"$component_ref": "<id>"} are skipped.
 func BFSOrder(flow *Node) []string {
-	adj := map[string][]string{}
-	for _, e := range flow.Get("control_flow_connections").itemsOrNil() {
+	// Ids are numbered as first seen and the search runs on the numbers:
+	// a flow of 33,000 nodes is ordered on every side of a diff, by the
+	// compiler, the flow model's view and the graph's step numbers.
+	nodes := flow.Get("nodes").itemsOrNil()
+	edges := flow.Get("control_flow_connections").itemsOrNil()
+	num := make(map[string]int32, len(nodes)+1)
+	var ids []string
+	intern := func(id string) int32 {
+		k, ok := num[id]
+		if !ok {
+			k = int32(len(ids))
+			num[id] = k
+			ids = append(ids, id)
+		}
+		return k
+	}
+	// the edges that name both ends, in order
+	pairs := make([][2]int32, 0, len(edges))
+	for _, e := range edges {
 		from, _ := RefID(get(e, "from_node"))
 		to, _ := RefID(get(e, "to_node"))
 		if from == "" || to == "" {
 			continue
 		}
-		dup := false
-		for _, t := range adj[from] {
-			if t == to {
-				dup = true
-				break
-			}
-		}
-		if !dup {
-			adj[from] = append(adj[from], to)
-		}
+		pairs = append(pairs, [2]int32{intern(from), intern(to)})
+	}
+	start, hasStart := RefID(flow.Get("start_node"))
+	s := int32(-1)
+	if hasStart {
+		s = intern(start)
+	}
+	// successors of each id in edge order: a counting sort of the pairs by
+	// source (a target listed twice changes nothing: it is visited once)
+	first := make([]int32, len(ids)+1)
+	for _, p := range pairs {
+		first[p[0]+1]++
+	}
+	for i := 1; i < len(first); i++ {
+		first[i] += first[i-1]
+	}
+	succ := make([]int32, len(pairs))
+	end := append([]int32(nil), first[:len(ids)]...)
+	for _, p := range pairs {
+		succ[end[p[0]]] = p[1]
+		end[p[0]]++
 	}
 	var order []string
-	visited := map[string]bool{}
-	if start, ok := RefID(flow.Get("start_node")); ok {
-		queue := []string{start}
-		for len(queue) > 0 {
-			id := queue[0]
-			queue = queue[1:]
-			if visited[id] {
-				continue
-			}
-			visited[id] = true
-			order = append(order, id)
-			for _, n := range adj[id] {
-				if !visited[n] {
-					queue = append(queue, n)
+	visited := make([]bool, len(ids))
+	if s >= 0 {
+		queue := make([]int32, 1, len(ids))
+		queue[0] = s
+		visited[s] = true
+		for h := 0; h < len(queue); h++ {
+			id := queue[h]
+			order = append(order, ids[id])
+			for _, t := range succ[first[id]:end[id]] {
+				if !visited[t] {
+					visited[t] = true
+					queue = append(queue, t)
 				}
 			}
 		}
 	}
-	for _, n := range flow.Get("nodes").itemsOrNil() {
-		if id, ok := RefID(n); ok && !visited[id] {
-			order = append(order, id)
+	for _, n := range nodes {
+		if id, ok := RefID(n); ok {
+			if k, known := num[id]; !known || !visited[k] {
+				order = append(order, id)
+			}
 		}
 	}
 	return order
+}
+
+// BFSOrder is BFSOrder(fm.Flow.Node), computed once per flow model: the
+// compiler, the model's view and the graph's step numbers
+// (FlowStepOrderOf) share it. Callers must not modify it.
+func (fm *FlowModel) BFSOrder() []string {
+	fm.bfsOnce.Do(func() { fm.bfs = BFSOrder(fm.Flow.Node) })
+	return fm.bfs
 }
 
 func (n *Node) itemsOrNil() []*Node {
@@ -88,7 +124,11 @@ type StepNode struct {
 // ApprovalPolicy.Steps (whose Step.NodeID names the same node). For a
 // nested subflow the numbers are those the subflow would get compiled as an
 // agent of its own.
-func FlowStepOrder(flow *Node) []StepNode {
+func FlowStepOrder(flow *Node) []StepNode { return FlowStepOrderOf(flow, BFSOrder(flow)) }
+
+// FlowStepOrderOf is FlowStepOrder of a flow whose BFSOrder is ids (a
+// flow model's, FlowModel.BFSOrder).
+func FlowStepOrderOf(flow *Node, ids []string) []StepNode {
 	refs := flow.Get("$referenced_components")
 	byID := map[string]*Node{}
 	if refs.Is(Object) {
@@ -96,7 +136,6 @@ func FlowStepOrder(flow *Node) []StepNode {
 			byID[m.Key] = m.Value
 		}
 	}
-	ids := BFSOrder(flow)
 	out := make([]StepNode, len(ids))
 	next := 1
 	for i, id := range ids {

@@ -25,6 +25,8 @@ type FlowModel struct {
 	mount    *SlotMount           // the document's mount, nil for a Flow of another document (View)
 	viewOnce sync.Once
 	view     *FlowView // built on first use (View)
+	bfsOnce  sync.Once
+	bfs      []string // BFSOrder of the Flow, on first use (FlowModel.BFSOrder)
 }
 
 // NodeEntry is one entry of a Flow's nodes.

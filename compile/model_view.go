@@ -125,7 +125,7 @@ func (fm *FlowModel) buildView() *FlowView {
 		}
 	}
 	v.injectSlots(fm.Flow, fm.mount, key)
-	for k, id := range BFSOrder(fm.Flow.Node) {
+	for k, id := range fm.BFSOrder() {
 		if i, ok := v.Index[key(id)]; ok && v.Nodes[i].BFS < 0 {
 			v.Nodes[i].BFS = k
 		}

@@ -218,7 +218,8 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		}
 	}
 	resolve := func(n *compile.Node, ptr string) compile.Resolved { return f.Resolve(n, ptr, registry) }
-	v := a.Model().FlowOf(f).View()
+	fm := a.Model().FlowOf(f)
+	v := fm.View()
 	g := &Graph{
 		view:        v,
 		FlowID:      label(f.ID()),
@@ -267,7 +268,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		n.Approval, n.Risk = approvalOf(v.Nodes[i].Resolved, resolve)
 	}
 	if a != nil && a.Profile == compile.ProfileCinatra && f.Parent == nil {
-		g.numberSteps(f.Node)
+		g.numberSteps(f.Node, fm.BFSOrder())
 	}
 	return g
 }
@@ -546,10 +547,11 @@ func approvalOf(r compile.Resolved, resolve resolver) (bool, string) {
 }
 
 // numberSteps gives the top-level flow's nodes the compiler's step numbers
-// (compile.FlowStepOrder; reference §11.4–11.5). The StartNode holding the
-// implicit setup step 0 is marked as an approval.
-func (g *Graph) numberSteps(flow *compile.Node) {
-	for _, sn := range compile.FlowStepOrder(flow) {
+// (compile.FlowStepOrder of the flow model's BFS order, bfs; reference
+// §11.4–11.5). The StartNode holding the implicit setup step 0 is marked as
+// an approval.
+func (g *Graph) numberSteps(flow *compile.Node, bfs []string) {
+	for _, sn := range compile.FlowStepOrderOf(flow, bfs) {
 		i := g.NodeIndex(sn.ID)
 		if i < 0 || len(sn.Steps) == 0 || len(g.Nodes[i].Steps) > 0 {
 			continue

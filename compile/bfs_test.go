@@ -1,0 +1,112 @@
+package compile
+
+import (
+	"fmt"
+	"math/rand"
+	"reflect"
+	"strings"
+	"testing"
+)
+
+// bfsOrderMaps is BFSOrder as it was written before ids were numbered
+// (maps of strings, visited checked at dequeue): the oracle of
+// TestBFSOrderAsMaps.
+func bfsOrderMaps(flow *Node) []string {
+	adj := map[string][]string{}
+	for _, e := range flow.Get("control_flow_connections").itemsOrNil() {
+		from, _ := RefID(get(e, "from_node"))
+		to, _ := RefID(get(e, "to_node"))
+		if from == "" || to == "" {
+			continue
+		}
+		dup := false
+		for _, t := range adj[from] {
+			if t == to {
+				dup = true
+				break
+			}
+		}
+		if !dup {
+			adj[from] = append(adj[from], to)
+		}
+	}
+	var order []string
+	visited := map[string]bool{}
+	if start, ok := RefID(flow.Get("start_node")); ok {
+		queue := []string{start}
+		for len(queue) > 0 {
+			id := queue[0]
+			queue = queue[1:]
+			if visited[id] {
+				continue
+			}
+			visited[id] = true
+			order = append(order, id)
+			for _, n := range adj[id] {
+				if !visited[n] {
+					queue = append(queue, n)
+				}
+			}
+		}
+	}
+	for _, n := range flow.Get("nodes").itemsOrNil() {
+		if id, ok := RefID(n); ok && !visited[id] {
+			order = append(order, id)
+		}
+	}
+	return order
+}
+
+// TestBFSOrderAsMaps: the numbered search orders random flows (loops,
+// duplicate edges and entries, edges naming unlisted ids or one end only,
+// an empty id, a start not in nodes, entries that are no reference) as
+// the map-based one did.
+func TestBFSOrderAsMaps(t *testing.T) {
+	r := rand.New(rand.NewSource(7))
+	ref := func(id string) string { return fmt.Sprintf(`{"$component_ref":%q}`, id) }
+	for c := 0; c < 400; c++ {
+		n := 1 + r.Intn(12)
+		id := func() string {
+			switch r.Intn(20) {
+			case 0:
+				return ""
+			case 1:
+				return "ghost"
+			}
+			return fmt.Sprintf("n%d", r.Intn(n))
+		}
+		var nodes, edges []string
+		for i := 0; i < n+r.Intn(3); i++ {
+			switch r.Intn(12) {
+			case 0:
+				nodes = append(nodes, `{"id":"inline"}`)
+			case 1:
+				nodes = append(nodes, `"n0"`)
+			default:
+				nodes = append(nodes, ref(id()))
+			}
+		}
+		for i := 0; i < r.Intn(3*n); i++ {
+			switch r.Intn(10) {
+			case 0:
+				edges = append(edges, fmt.Sprintf(`{"from_node":%s}`, ref(id())))
+			case 1:
+				edges = append(edges, `[1,2]`)
+			default:
+				edges = append(edges, fmt.Sprintf(`{"from_node":%s,"to_node":%s}`, ref(id()), ref(id())))
+			}
+		}
+		start := ""
+		if r.Intn(8) > 0 {
+			start = `"start_node":` + ref(id()) + `,`
+		}
+		src := `{"component_type":"Flow",` + start + `"nodes":[` + strings.Join(nodes, ",") + `],"control_flow_connections":[` + strings.Join(edges, ",") + `]}`
+		d := ParseDoc("f.json", []byte(src))
+		if d.Root == nil {
+			t.Fatalf("case %d does not parse: %s", c, src)
+		}
+		if got, want := BFSOrder(d.Root), bfsOrderMaps(d.Root); !reflect.DeepEqual(got, want) {
+			t.Fatalf("case %d: %s\nBFSOrder %q\nwant     %q", c, src, got, want)
+		}
+	}
+}
