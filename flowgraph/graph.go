@@ -136,6 +136,11 @@ type Graph struct {
 
 	index map[string]int
 	view  *compile.FlowView // the flow model's view the graph is drawn from
+	// resolve resolves a reference inside the Flow (BuildFlow), for the
+	// pointers whose findings count for each node: gathered by SetFindings,
+	// the only reader (a diff or a prompt report never counts findings).
+	resolve resolver
+	related bool // relate ran
 }
 
 // NodeIndex returns the index of the node with id, or -1.
@@ -206,9 +211,6 @@ func Build(a *compile.Agent, flowPointer string) (*Graph, error) {
 // where the Flow's scopes or the registry define it
 // (compile.Resolved.FlowScoped).
 func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
-	// Every id appears in nodes and again at each edge's ends: its label
-	// (present.Text, which scans for secrets) is computed once per Build.
-	label := labeler()
 	var registry *compile.Node
 	file := ""
 	if a != nil {
@@ -220,6 +222,11 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	resolve := func(n *compile.Node, ptr string) compile.Resolved { return f.Resolve(n, ptr, registry) }
 	fm := a.Model().FlowOf(f)
 	v := fm.View()
+	// Every id appears in nodes and again at each edge's ends: its label
+	// (present.Text, which scans for secrets) is computed once per Build,
+	// for the node, and the edges take the node's; the strings many nodes
+	// or edges share (types, branches, ports) once each through the labeler.
+	labelOnce := labeler(len(v.Nodes))
 	g := &Graph{
 		view:        v,
 		FlowID:      label(f.ID()),
@@ -230,36 +237,37 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		Edges:       make([]Edge, 0, len(v.Edges)),
 		Data:        make([]DataEdge, 0, len(v.Data)),
 		index:       v.Index,
+		resolve:     resolve,
 	}
 	for i := range v.Nodes {
 		vn := &v.Nodes[i]
 		r := vn.Resolved
-		n := &Node{ID: label(vn.Key), Name: label(vn.Key), Kind: KindOther, related: []string{vn.Entry}, Injected: vn.Injected}
+		id := label(vn.Key) // the view's keys are distinct: each presented once, here
+		n := &Node{ID: id, Name: id, Kind: KindOther, Injected: vn.Injected}
 		if r.Node != nil && r.Node.Kind == compile.Object {
 			ct := compile.ComponentType(r.Node)
-			n.ComponentType = label(ct)
+			n.ComponentType = labelOnce(ct)
 			n.Kind = KindOf(ct)
 			if name := strings.TrimSpace(label(r.Node.Get("name").StringOr(""))); name != "" {
 				n.Name = name
 			}
 			n.Pointer = r.Pointer
-			addRelated(n, r, resolve)
+			addSubflows(n, r, resolve)
 		}
-		n.related = append(n.related, vn.Repeats...)
 		g.Nodes = append(g.Nodes, n)
 	}
 	for _, ve := range v.Edges {
-		g.Edges = append(g.Edges, Edge{From: g.Nodes[ve.From].ID, To: label(v.Nodes[ve.To].Key), Branch: label(ve.Branch), Pointer: ve.Pointer})
+		g.Edges = append(g.Edges, Edge{From: g.Nodes[ve.From].ID, To: g.Nodes[ve.To].ID, Branch: labelOnce(ve.Branch), Pointer: ve.Pointer})
 		if ve.From == ve.To {
 			g.Nodes[ve.From].SelfLoop = true
 		}
 	}
 	for _, vd := range v.Data {
-		g.Data = append(g.Data, DataEdge{From: label(v.Nodes[vd.From].Key), To: label(v.Nodes[vd.To].Key), Pointer: vd.Pointer,
-			Output: label(vd.Output), Input: label(vd.Input)})
+		g.Data = append(g.Data, DataEdge{From: g.Nodes[vd.From].ID, To: g.Nodes[vd.To].ID, Pointer: vd.Pointer,
+			Output: labelOnce(vd.Output), Input: labelOnce(vd.Input)})
 	}
 	if v.Start >= 0 {
-		g.Start = label(v.Nodes[v.Start].Key)
+		g.Start = g.Nodes[v.Start].ID
 	}
 
 	g.order()
@@ -273,9 +281,10 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	return g
 }
 
-// labeler is label with a memory: each distinct string is presented once.
-func labeler() func(string) string {
-	labels := map[string]string{}
+// labeler is label with a memory: each distinct string is presented once
+// (room for about n of them).
+func labeler(n int) func(string) string {
+	labels := make(map[string]string, min(n, 1<<16))
 	return func(s string) string {
 		if s == "" {
 			return ""
@@ -344,13 +353,12 @@ func label(s string) string {
 	return present.Text(s)
 }
 
-// addRelated records the child flows of a node and the components it
-// refers to, so findings inside them count for the node.
-func addRelated(n *Node, r compile.Resolved, resolve resolver) {
+// addSubflows records the child flows of a node (FlowNode, MapNode,
+// ParallelFlowNode).
+func addSubflows(n *Node, r compile.Resolved, resolve resolver) {
 	if r.Pointer == "" {
 		return
 	}
-	n.related = append(n.related, r.Pointer)
 	sub := func(v *compile.Node, ptr string) {
 		s := resolve(v, ptr)
 		if s.Node != nil && s.Pointer != "" && compile.ComponentType(s.Node) == "Flow" {
@@ -370,19 +378,40 @@ func addRelated(n *Node, r compile.Resolved, resolve resolver) {
 	if len(n.Subflows) > 0 {
 		n.Subflow = n.Subflows[0]
 	}
-	// Components referenced from inside the node (its agent, tools, …).
-	seen := map[string]bool{}
-	compile.WalkNodes(r.Node, func(v *compile.Node) bool {
-		if _, ok := compile.RefID(v); ok {
-			res := resolve(v, compile.PointerOf(v))
-			if res.Pointer != "" && !seen[res.Pointer] && res.Scope != compile.RefInline {
-				seen[res.Pointer] = true
-				n.related = append(n.related, res.Pointer)
-			}
-			return false
+}
+
+// relate records, for each node, the pointers whose findings count for
+// it: its `nodes` entry, its component, its child flows and the
+// components it refers to (its agent, tools, …), and its repeated
+// entries. A graph not built from a flow (New) has none.
+func (g *Graph) relate() {
+	if g.view == nil || g.related {
+		return
+	}
+	g.related = true
+	for i, n := range g.Nodes {
+		if i >= len(g.view.Nodes) {
+			break
 		}
-		return true
-	})
+		vn := &g.view.Nodes[i]
+		n.related = []string{vn.Entry}
+		if r := vn.Resolved; r.Node != nil && r.Node.Kind == compile.Object && r.Pointer != "" {
+			n.related = append(n.related, r.Pointer)
+			seen := map[string]bool{}
+			compile.WalkNodes(r.Node, func(v *compile.Node) bool {
+				if _, ok := compile.RefID(v); ok {
+					res := g.resolve(v, compile.PointerOf(v))
+					if res.Pointer != "" && !seen[res.Pointer] && res.Scope != compile.RefInline {
+						seen[res.Pointer] = true
+						n.related = append(n.related, res.Pointer)
+					}
+					return false
+				}
+				return true
+			})
+		}
+		n.related = append(n.related, vn.Repeats...)
+	}
 }
 
 // order sets BFS positions from the compiler's own order (compile.BFSOrder:
@@ -574,6 +603,7 @@ func (g *Graph) numberSteps(flow *compile.Node, bfs []string) {
 // the node's component, its `nodes` entry, the components it references,
 // its child flows, or a control edge leaving it. Earlier counts are reset.
 func (g *Graph) SetFindings(fs []compile.Finding) {
+	g.relate()
 	edgeFrom := map[string]int{}
 	for _, e := range g.Edges {
 		edgeFrom[e.Pointer] = g.index[e.From]
