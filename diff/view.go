@@ -2,8 +2,9 @@ package diff
 
 import (
 	"bytes"
+	"cmp"
 	"encoding/json"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/oastui/oastui/analysis"
@@ -138,6 +139,7 @@ func view(s *analysis.Snapshot) *sideView {
 		v.flowKey = append(v.flowKey, key)
 	}
 	if c := s.Compiled; c != nil {
+		v.steps = make(map[string]compile.Step, len(c.ApprovalPolicy.Steps))
 		for _, st := range c.ApprovalPolicy.Steps {
 			k := stepKey(st)
 			if _, dup := v.steps[k]; !dup {
@@ -285,8 +287,9 @@ func schemaPorts(schema any) map[string]port {
 // readOrder lists node keys in compiled step order then the other nodes
 // in BFS order (when the agent compiled), and in BFS order alone.
 func (v *sideView) readOrder() {
-	seen := map[string]bool{}
+	var seen map[string]bool
 	if c := v.s.Compiled; c != nil {
+		seen = make(map[string]bool, len(c.ApprovalPolicy.Steps))
 		for _, st := range c.ApprovalPolicy.Steps {
 			if st.NodeID == "" || seen["/"+st.NodeID] {
 				continue
@@ -298,7 +301,7 @@ func (v *sideView) readOrder() {
 	for _, k := range v.flowKey {
 		f := v.flows[k]
 		ns := append([]*flowgraph.Node(nil), f.g.Nodes...)
-		sort.SliceStable(ns, func(i, j int) bool { return ns[i].BFS < ns[j].BFS })
+		slices.SortStableFunc(ns, func(a, b *flowgraph.Node) int { return cmp.Compare(a.BFS, b.BFS) })
 		for _, n := range ns {
 			if n.Kind == flowgraph.KindStart || n.Kind == flowgraph.KindEnd {
 				continue // always first and last: their BFS rank moves with every node added
@@ -570,6 +573,12 @@ type gate struct {
 }
 
 func (v *sideView) readGates() {
+	n := len(v.steps)
+	for _, f := range v.flows {
+		n = max(n, len(f.g.Nodes))
+	}
+	v.gates = make(map[string]gate, n)
+	v.comps = make(map[*flowgraph.Node]*compile.Node, n)
 	for _, fk := range v.flowKey {
 		for _, n := range v.flows[fk].g.Nodes {
 			if n.Pointer == "" {
