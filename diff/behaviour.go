@@ -245,11 +245,12 @@ func (v *sideView) ungated(fk string) map[string]bool {
 	if f == nil || f.g.Start == "" {
 		return out
 	}
-	next := map[string][]string{}
+	next := make(map[string][]string, len(f.g.Nodes))
 	for _, e := range f.g.Edges {
 		next[e.From] = append(next[e.From], e.To)
 	}
-	seen := map[string]bool{f.g.Start: true}
+	seen := make(map[string]bool, len(f.g.Nodes))
+	seen[f.g.Start] = true
 	queue := []string{f.g.Start}
 	for len(queue) > 0 {
 		id := queue[0]

@@ -100,10 +100,10 @@ func (d *differ) edges(fk string, of, nf *flowView, gone map[string]bool) {
 		ptr string
 	}
 	read := func(f *flowView) (map[string]*ctl, map[string]string) {
-		c, dd := map[string]*ctl{}, map[string]string{}
 		if f == nil {
-			return c, dd
+			return map[string]*ctl{}, map[string]string{}
 		}
+		c, dd := make(map[string]*ctl, len(f.g.Edges)), make(map[string]string, len(f.g.Data))
 		for _, e := range f.g.Edges {
 			k := e.From + "\x00" + e.Branch
 			if c[k] == nil {
@@ -121,7 +121,7 @@ func (d *differ) edges(fk string, of, nf *flowView, gone map[string]bool) {
 	}
 	oc, od := read(of)
 	nc, nd := read(nf)
-	all := map[string]bool{}
+	all := make(map[string]bool, max(len(oc), len(nc)))
 	for k := range oc {
 		all[k] = true
 	}
@@ -226,7 +226,7 @@ func (d *differ) moved() {
 	if len(oldOrder) == 0 || len(newOrder) == 0 {
 		oldOrder, newOrder = d.old.bfs, d.new.bfs // one side did not compile: compare like with like
 	}
-	inNew := map[string]int{}
+	inNew := make(map[string]int, len(newOrder))
 	for i, k := range newOrder {
 		inNew[k] = i
 	}
@@ -240,7 +240,7 @@ func (d *differ) moved() {
 		return
 	}
 	keep := keptInOrder(common, inNew)
-	oldIdx := map[string]int{}
+	oldIdx := make(map[string]int, len(oldOrder))
 	for i, k := range oldOrder {
 		oldIdx[k] = i
 	}
