@@ -422,12 +422,14 @@ func walkDiff(o, n *compile.Node, op, np, ident string, out *[]residue) {
 	}
 	switch o.Kind {
 	case compile.Object:
-		seen := map[string]bool{}
+		var seen keySet
+		if k := len(o.Members) + len(n.Members); k > keySetList {
+			seen.m = make(map[string]bool, k)
+		}
 		for _, m := range o.Members {
-			if seen[m.Key] {
+			if !seen.add(m.Key) {
 				continue
 			}
-			seen[m.Key] = true
 			a, b := o.Get(m.Key), n.Get(m.Key)
 			if b != nil && equalNode(a, b) {
 				continue // equal: no pointers to build (most of a large flow)
@@ -435,8 +437,7 @@ func walkDiff(o, n *compile.Node, op, np, ident string, out *[]residue) {
 			walkDiff(a, b, compile.Append(op, m.Key), compile.Append(np, m.Key), ident+"/"+m.Key, out)
 		}
 		for _, m := range n.Members {
-			if !seen[m.Key] {
-				seen[m.Key] = true
+			if seen.add(m.Key) {
 				walkDiff(nil, n.Get(m.Key), "", compile.Append(np, m.Key), ident+"/"+m.Key, out)
 			}
 		}
@@ -448,6 +449,36 @@ func walkDiff(o, n *compile.Node, op, np, ident string, out *[]residue) {
 		}
 		*out = append(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
 	}
+}
+
+// keySet is a set of object keys: a list for the few members of most
+// objects (a map each was most of the walk's allocations), a map past
+// keySetList of them.
+type keySet struct {
+	list [keySetList]string
+	n    int
+	m    map[string]bool
+}
+
+const keySetList = 16
+
+// add adds k and says whether it was new.
+func (s *keySet) add(k string) bool {
+	if s.m != nil {
+		if s.m[k] {
+			return false
+		}
+		s.m[k] = true
+		return true
+	}
+	for _, x := range s.list[:s.n] {
+		if x == k {
+			return false
+		}
+	}
+	s.list[s.n] = k
+	s.n++
+	return true
 }
 
 func walkArray(o, n *compile.Node, op, np, ident string, out *[]residue) {
