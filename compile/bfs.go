@@ -17,7 +17,7 @@ func BFSOrder(flow *Node) []string {
 	nodes := flow.Get("nodes").itemsOrNil()
 	edges := flow.Get("control_flow_connections").itemsOrNil()
 	num := make(map[string]int32, len(nodes)+1)
-	var ids []string
+	ids := make([]string, 0, len(nodes)+1)
 	intern := func(id string) int32 {
 		k, ok := num[id]
 		if !ok {
@@ -57,7 +57,7 @@ func BFSOrder(flow *Node) []string {
 		succ[end[p[0]]] = p[1]
 		end[p[0]]++
 	}
-	var order []string
+	order := make([]string, 0, len(nodes))
 	visited := make([]bool, len(ids))
 	if s >= 0 {
 		queue := make([]int32, 1, len(ids))
@@ -80,6 +80,9 @@ func BFSOrder(flow *Node) []string {
 				order = append(order, id)
 			}
 		}
+	}
+	if len(order) == 0 {
+		return nil // as before: no order is nil
 	}
 	return order
 }
