@@ -95,6 +95,9 @@ func kindWord(n *flowgraph.Node) string {
 // edges compares control edges by (from, branch) and data edges as a set;
 // edges leaving a node only one side has are that node's change.
 func (d *differ) edges(fk string, of, nf *flowView, gone map[string]bool) {
+	if sameEdges(of, nf) {
+		return // every edge as it was, in the same order: nothing to key or sort
+	}
 	type ctl struct {
 		to  []string
 		ptr string
@@ -205,6 +208,26 @@ func (d *differ) edges(fk string, of, nf *flowView, gone map[string]bool) {
 	}
 }
 
+// sameEdges: both sides have the flow, and its control edges (ends and
+// branch) and data edges (ends and ports) are the same, in the same order
+// (where edges differs nothing; the pointers it would only position with).
+func sameEdges(of, nf *flowView) bool {
+	if of == nil || nf == nil || len(of.g.Edges) != len(nf.g.Edges) || len(of.g.Data) != len(nf.g.Data) {
+		return false
+	}
+	for i, e := range of.g.Edges {
+		if f := nf.g.Edges[i]; e.From != f.From || e.To != f.To || e.Branch != f.Branch {
+			return false
+		}
+	}
+	for i, e := range of.g.Data {
+		if f := nf.g.Data[i]; e.From != f.From || e.To != f.To || e.Output != f.Output || e.Input != f.Input {
+			return false
+		}
+	}
+	return true
+}
+
 // edgeOfGone: a data edge "a.x → b.y" touching a node only one side has.
 func edgeOfGone(k string, gone map[string]bool) bool {
 	from, rest, _ := strings.Cut(k, " → ")
@@ -225,6 +248,9 @@ func (d *differ) moved() {
 	oldOrder, newOrder := d.old.order, d.new.order
 	if len(oldOrder) == 0 || len(newOrder) == 0 {
 		oldOrder, newOrder = d.old.bfs, d.new.bfs // one side did not compile: compare like with like
+	}
+	if slices.Equal(oldOrder, newOrder) {
+		return // every node in its place
 	}
 	inNew := make(map[string]int, len(newOrder))
 	for i, k := range newOrder {
