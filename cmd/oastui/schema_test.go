@@ -55,6 +55,7 @@ func fixtureTargets(t *testing.T, roots ...string) []string {
 // fixture (lint/testdata) validates against the checked
 // in JSON Schema (draft 2020-12), and its summary agrees with its findings.
 func TestJSONOutputSchemaOnFixtures(t *testing.T) {
+	t.Parallel() // among the package's slowest: run together at its tail, where one core would idle; only run(), no chdir, env or package variable
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(report.JSONSchema))
 	if err != nil {
 		t.Fatal(err)
