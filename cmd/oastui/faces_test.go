@@ -191,6 +191,7 @@ func writeSecretFlow(t *testing.T, secs []string) string {
 // of a minified file. Any 12 characters of a secret past the first four
 // (what a mask may show) count as a leak.
 func TestNoRawSecretInAnyFace(t *testing.T) {
+	t.Parallel() // among the package's slowest: run together at its tail, where one core would idle; only run(), no chdir, env or package variable
 	everywhere := "../../lint/testdata/rules/err/literal_credential_detected/secrets-everywhere"
 	src, err := os.ReadFile(filepath.Join(everywhere, "cinatra", "oas.json"))
 	if err != nil {

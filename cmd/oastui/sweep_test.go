@@ -149,6 +149,7 @@ func jsonStrings(v any, acc []string) []string {
 // raw secret and no control character in what it prints (stdout and
 // stderr).
 func TestHostileSweep(t *testing.T) {
+	t.Parallel() // among the package's slowest: run together at its tail, where one core would idle; only run(), no chdir, env or package variable
 	dir := hostileAgent(t)
 	base := filepath.Dir(filepath.Dir(filepath.Dir(dir)))
 	old := filepath.Join(t.TempDir(), "old")
