@@ -165,7 +165,7 @@ func (l *Listing) kind(path string) listedKind {
 	if _, ok := l.dirs[path]; ok {
 		return listedDir // it was listed
 	}
-	parent := dirPath(path)
+	parent := dirOfClean(path)
 	if parent == path {
 		return listedUnknown
 	}
@@ -181,7 +181,7 @@ func (l *Listing) kind(path string) listedKind {
 		}
 		return listedUnknown
 	}
-	if grand := dirPath(parent); grand != parent {
+	if grand := dirOfClean(parent); grand != parent {
 		if ents, ok := l.dirs[grand]; ok && findEntry(ents, filepath.Base(parent)) == nil {
 			return listedAbsent
 		}

@@ -22,23 +22,67 @@ func isClean(p string) bool {
 	if p == "." || p == "/" {
 		return true
 	}
-	start := 0 // start of the current element
-	if p[0] == '/' {
-		start = 1
+	if p[len(p)-1] == '/' || dotElem(p, 0) {
+		return false
 	}
-	for i := start; i <= len(p); i++ {
-		if i < len(p) && p[i] != '/' {
-			continue
-		}
-		switch e := p[start:i]; {
-		case len(e) == 0: // "//" or a trailing slash
+	// Every other empty, "." or ".." element follows a '/' with a '/' or
+	// a '.' after it: look for those pairs eight bytes at a time (a word
+	// that may hold one, the zero-byte test can flag a byte too many, is
+	// checked a byte at a time).
+	i := 0
+	for ; i+9 <= len(p); i += 8 {
+		if pairMask(load64(p, i), load64(p, i+1)) != 0 && !cleanFrom(p, i, i+8) {
 			return false
-		case e[0] == '.' && (len(e) == 1 || len(e) == 2 && e[1] == '.'):
-			return false
 		}
-		start = i + 1
+	}
+	return cleanFrom(p, i, len(p)-1)
+}
+
+// cleanFrom reports that no '/' at an offset in [i, end) starts an
+// empty, "." or ".." element (end < len(p)).
+func cleanFrom(p string, i, end int) bool {
+	for ; i < end; i++ {
+		if p[i] == '/' {
+			if c := p[i+1]; c == '/' || c == '.' && dotElem(p, i+1) {
+				return false
+			}
+		}
 	}
 	return true
+}
+
+// dotElem reports that the element of p starting at i is "." or "..".
+func dotElem(p string, i int) bool {
+	if i >= len(p) || p[i] != '.' {
+		return false
+	}
+	if i+1 == len(p) || p[i+1] == '/' {
+		return true
+	}
+	return p[i+1] == '.' && (i+2 == len(p) || p[i+2] == '/')
+}
+
+const (
+	loBytes = 0x0101010101010101
+	hiBytes = 0x8080808080808080
+)
+
+// pairMask has the high bit of byte j set when byte j of w may be a '/'
+// and byte j of next (the byte after it) a '/' or a '.'; never unset
+// where they are.
+func pairMask(w, next uint64) uint64 {
+	return zeroBytes(w^('/'*loBytes)) & (zeroBytes(next^('/'*loBytes)) | zeroBytes(next^('.'*loBytes)))
+}
+
+// zeroBytes has the high bit set of every zero byte of x (and maybe of a
+// byte above one).
+func zeroBytes(x uint64) uint64 { return (x - loBytes) &^ x & hiBytes }
+
+// load64 is the eight bytes of s from i, little-endian.
+func load64(s string, i int) uint64 {
+	s = s[i : i+8]
+	return uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
 // cleanPath is filepath.Clean(p).
@@ -65,7 +109,16 @@ func joinPath(dir, rel string) string {
 
 // dirPath is filepath.Dir(p).
 func dirPath(p string) string {
-	if !isClean(p) || p == "." || p == "/" {
+	if !isClean(p) {
+		return filepath.Dir(p)
+	}
+	return dirOfClean(p)
+}
+
+// dirOfClean is filepath.Dir(p) for a p that filepath.Clean leaves as
+// it is.
+func dirOfClean(p string) string {
+	if p == "." || p == "/" || filepath.Separator != '/' {
 		return filepath.Dir(p)
 	}
 	for i := len(p) - 1; i >= 0; i-- {

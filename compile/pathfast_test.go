@@ -3,6 +3,7 @@ package compile
 import (
 	"math/rand"
 	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -13,6 +14,12 @@ import (
 func TestPathHelpersMatchFilepath(t *testing.T) {
 	cases := []string{"", ".", "..", "/", "//", "/.", "/..", "a", "a/", "a//b", "./a", "a/.", "a/..", "../a", "/a/b/c",
 		"a/./b", "a/../b", ".a", "..a", "a.", "a..", "/a/.b/..c/c..", "agents/v000/cinatra-ai/x/cinatra/oas.json"}
+	// every pair the word test looks for, at every offset of a long path
+	for k := range 24 {
+		for _, pair := range []string{"//", "/./", "/../", "/.x/", "/..x/", "/x./", "/"} {
+			cases = append(cases, "/"+strings.Repeat("a", k)+pair+"bcdefghijklmnopqrstuvwxyz", strings.Repeat("ab", k)+pair+"c", strings.Repeat("a", k)+pair)
+		}
+	}
 	r := rand.New(rand.NewSource(3))
 	elems := []string{"", ".", "..", "a", "bc", ".d", "..e", "f.", "cinatra", "oas.json"}
 	for range 3000 {
@@ -42,6 +49,9 @@ func TestPathHelpersMatchFilepath(t *testing.T) {
 		}
 		if got, want := dirPath(p), filepath.Dir(p); got != want {
 			t.Fatalf("dirPath(%q) = %q, want %q", p, got, want)
+		}
+		if c := filepath.Clean(p); dirOfClean(c) != filepath.Dir(c) {
+			t.Fatalf("dirOfClean(%q) = %q, want %q", c, dirOfClean(c), filepath.Dir(c))
 		}
 		for _, q := range cases[:40] {
 			if got, want := joinPath(p, q), filepath.Join(p, q); got != want {
