@@ -62,13 +62,13 @@ func TestInternDroppedPastBounds(t *testing.T) {
 			if _, _, err := parseScratch([]byte(`{"kept":"v"}`), nil, fast, sc); err != nil {
 				t.Fatal(err)
 			}
-			if len(sc.strs) != 2 || sc.internBytes != 5 {
-				t.Fatalf("fast=%v: a small file left %d strings (%d bytes), want 2 (5)", fast, len(sc.strs), sc.internBytes)
+			if len(sc.strs) != len(seedKeys)+2 || sc.internBytes != 5 {
+				t.Fatalf("fast=%v: a small file left %d strings (%d bytes), want %d (5)", fast, len(sc.strs), sc.internBytes, len(seedKeys)+2)
 			}
 			if _, _, err := parseScratch([]byte(src), nil, fast, sc); err != nil {
 				t.Fatal(err)
 			}
-			if len(sc.strs) != 0 || sc.internBytes != 0 || sc.recent != [256]string{} {
+			if len(sc.strs) != len(seedKeys) || sc.internBytes != 0 || sc.recent != [256]string{} {
 				t.Errorf("fast=%v %s: %d strings (%d bytes) kept past the bounds", fast, name, len(sc.strs), sc.internBytes)
 			}
 		}
@@ -114,4 +114,33 @@ func TestInternKeptSameTrees(t *testing.T) {
 	}
 	check(t, filepath.Join("..", "testdata"))
 	t.Run("shared", func(t *testing.T) { check(t, testshared.Dir(t, "corpus")) })
+}
+
+// TestSeedKeysInterned: a key of seedKeys is parsed (on both paths, in a
+// fresh scratch and after one dropped its strings) into the literal
+// itself, which Get finds by its pointer; a key given with an escape is
+// a copy, found by its bytes.
+func TestSeedKeysInterned(t *testing.T) {
+	for _, fast := range []bool{true, false} {
+		sc := newScratch()
+		for round := range 2 {
+			root, _, err := parseScratch([]byte(`{"component_type":"Flow","n\u0061me":"x"}`), nil, fast, sc)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if unsafe.StringData(root.Members[0].Key) != unsafe.StringData("component_type") {
+				t.Errorf("fast=%v round %d: component_type is not the literal", fast, round)
+			}
+			if unsafe.StringData(root.Members[1].Key) == unsafe.StringData("name") {
+				t.Errorf("fast=%v round %d: an escaped key is the literal", fast, round)
+			}
+			if root.Get("component_type").Text != "Flow" || root.Get("name").Text != "x" || root.Get("nam") != nil {
+				t.Errorf("fast=%v round %d: Get is wrong", fast, round)
+			}
+			sc.internBytes = internKeepBytes + 1 // the next release drops the strings
+			if _, _, err := parseScratch([]byte(`{}`), nil, fast, sc); err != nil || len(sc.strs) != len(seedKeys) {
+				t.Fatalf("fast=%v: %d strings after the drop, want the %d seeds (%v)", fast, len(sc.strs), len(seedKeys), err)
+			}
+		}
+	}
 }

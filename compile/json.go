@@ -7,6 +7,7 @@ import (
 	"sort"
 	"strconv"
 	"sync"
+	"unsafe"
 
 	"github.com/go-json-experiment/json/jsontext"
 )
@@ -95,10 +96,13 @@ func (n *Node) Get(key string) *Node {
 	}
 	// The members in a local slice: the loop keeps its bounds in registers
 	// (n.Members would be loaded again after each memequal call) and
-	// needs no bounds check.
+	// needs no bounds check. A key the parser interned from seedKeys is
+	// the caller's literal itself: found by its pointer, without a call
+	// to compare its bytes.
 	ms := n.Members
+	kp := unsafe.StringData(key)
 	for i := len(ms) - 1; i >= 0; i-- {
-		if m := &ms[i]; m.Key == key {
+		if m := &ms[i]; len(m.Key) == len(key) && (unsafe.StringData(m.Key) == kp || m.Key == key) {
 			return m.Value
 		}
 	}
@@ -358,7 +362,17 @@ func recentSlot(b []byte) uint8 {
 var scratchPool = sync.Pool{New: func() any { return newScratch() }}
 
 func newScratch() *scratch {
-	return &scratch{strs: make(map[string]string, 256), members: make([]Member, 0, 64), items: make([]*Node, 0, 64)}
+	sc := &scratch{strs: make(map[string]string, 256), members: make([]Member, 0, 64), items: make([]*Node, 0, 64)}
+	seedStrs(sc.strs)
+	return sc
+}
+
+// seedStrs interns seedKeys in strs (they are not counted in
+// internBytes: their bytes are the program's).
+func seedStrs(strs map[string]string) {
+	for _, k := range seedKeys {
+		strs[k] = k
+	}
 }
 
 type scratch struct {
@@ -388,6 +402,7 @@ func (p *parser) release(sc *scratch) {
 		clear(p.strs)
 		clear(sc.recent[:])
 		p.internBytes = 0
+		seedStrs(p.strs)
 	}
 	sc.strs, sc.internBytes = p.strs, p.internBytes
 	sc.members, sc.items, sc.unq = p.members[:0], p.items[:0], p.unq[:0]
