@@ -18,7 +18,7 @@ func IsAgentDir(dir string) bool { return overlay{}.isAgentDir(dir) }
 // isAgentDir is IsAgentDir on the disk or a git revision.
 func (o overlay) isAgentDir(dir string) bool {
 	for _, rel := range FlowCandidates {
-		if o.isFile(filepath.Join(dir, filepath.FromSlash(rel))) {
+		if o.isFile(joinPath(dir, filepath.FromSlash(rel))) {
 			return true
 		}
 	}
@@ -88,10 +88,10 @@ type Listing struct {
 // cinatra/): a caller that has loaded it and will not load it again with
 // this listing (a later load of it asks the disk).
 func (l *Listing) Forget(dir string) {
-	dir = filepath.Clean(dir)
+	dir = cleanPath(dir)
 	l.mu.Lock()
 	delete(l.dirs, dir)
-	delete(l.dirs, filepath.Join(dir, "cinatra"))
+	delete(l.dirs, joinPath(dir, "cinatra"))
 	l.mu.Unlock()
 }
 
@@ -114,7 +114,7 @@ func (e *listedEntry) String() string             { return fs.FormatDirEntry(e) 
 // keep records the listing of dir and returns its entry named cinatra
 // (nil without one).
 func (l *Listing) keep(dir string, ents []fs.DirEntry) *listedEntry {
-	dir = filepath.Clean(dir)
+	dir = cleanPath(dir)
 	out := make([]listedEntry, len(ents))
 	for i, e := range ents {
 		out[i] = listedEntry{parent: dir, name: e.Name(), typ: e.Type()}
@@ -141,7 +141,7 @@ func (l *Listing) dir(dir string) ([]fs.DirEntry, bool) {
 		return nil, false
 	}
 	l.mu.RLock()
-	ents, ok := l.dirs[filepath.Clean(dir)]
+	ents, ok := l.dirs[cleanPath(dir)]
 	l.mu.RUnlock()
 	if !ok {
 		return nil, false
@@ -159,13 +159,13 @@ func (l *Listing) kind(path string) listedKind {
 	if l == nil {
 		return listedUnknown
 	}
-	path = filepath.Clean(path)
+	path = cleanPath(path)
 	l.mu.RLock()
 	defer l.mu.RUnlock()
 	if _, ok := l.dirs[path]; ok {
 		return listedDir // it was listed
 	}
-	parent := filepath.Dir(path)
+	parent := dirOfClean(path)
 	if parent == path {
 		return listedUnknown
 	}
@@ -181,7 +181,7 @@ func (l *Listing) kind(path string) listedKind {
 		}
 		return listedUnknown
 	}
-	if grand := filepath.Dir(parent); grand != parent {
+	if grand := dirOfClean(parent); grand != parent {
 		if ents, ok := l.dirs[grand]; ok && findEntry(ents, filepath.Base(parent)) == nil {
 			return listedAbsent
 		}
@@ -216,7 +216,7 @@ func (l *Listing) FindAgents(root string, limit int) ([]string, error) {
 	var walk func(dir string) error
 	walk = func(dir string) error {
 		ents, lerr := os.ReadDir(dir)
-		sub := filepath.Join(dir, "cinatra")
+		sub := joinPath(dir, "cinatra")
 		if lerr == nil {
 			if e := l.keep(dir, ents); e != nil && e.typ.IsDir() {
 				if sents, err := os.ReadDir(sub); err == nil {
@@ -240,7 +240,7 @@ func (l *Listing) FindAgents(root string, limit int) ([]string, error) {
 			if !e.IsDir() || name == "_shared" || name == "node_modules" || strings.HasPrefix(name, ".") {
 				continue
 			}
-			if err := walk(filepath.Join(dir, name)); err != nil {
+			if err := walk(joinPath(dir, name)); err != nil {
 				return err
 			}
 		}

@@ -2,6 +2,7 @@ package compile
 
 import (
 	"bytes"
+	"encoding/binary"
 	"sort"
 	"strconv"
 	"strings"
@@ -84,6 +85,18 @@ func (d *Doc) buildPosIndex() {
 				if i-last >= runeMarkStep {
 					marks = append(marks, runeMark{off: i, col: col})
 					last = i
+				}
+				// Eight ASCII bytes are eight characters: skip them a word
+				// at a time, short of the next checkpoint (every offset a
+				// word skips is a character start before it, so no
+				// checkpoint moves).
+				lim := min(end, last+runeMarkStep)
+				for i+8 <= lim && binary.LittleEndian.Uint64(src[i:])&0x8080808080808080 == 0 {
+					i += 8
+					col += 8
+				}
+				if i >= lim {
+					continue
 				}
 				if c := src[i]; c < utf8.RuneSelf {
 					i++

@@ -1,6 +1,8 @@
 package compile
 
 import (
+	"encoding/binary"
+	"math/bits"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -28,6 +30,9 @@ var strStop = func() (t [256]bool) {
 	return t
 }()
 
+// wsByte marks the four bytes of JSON whitespace.
+var wsByte = [' ' + 1]bool{' ': true, '\n': true, '\t': true, '\r': true}
+
 // fast parses the whole document; false: it is not one the scanner
 // accepts (the decoder will say why).
 func (p *parser) fast() (*Node, bool) {
@@ -42,15 +47,26 @@ func (p *parser) fast() (*Node, bool) {
 
 // ws skips JSON whitespace. Most calls find none, or one space, or a
 // newline and an indentation: the first test sends every byte above ' '
-// out of the loop at once.
+// out of the loop at once, and after a newline the spaces of the
+// indentation are counted eight bytes at a time (the corpus's files
+// indent a line by nine spaces on average).
 func (p *parser) ws() {
 	src, i := p.src, p.pos
 	for i < len(src) {
 		c := src[i]
-		if c > ' ' || c != ' ' && c != '\n' && c != '\t' && c != '\r' {
+		if c > ' ' || !wsByte[c] {
 			break
 		}
 		i++
+		if c == '\n' { // the spaces of the indentation, eight bytes at a time
+			for i+8 <= len(src) {
+				if x := binary.LittleEndian.Uint64(src[i:]) ^ 0x2020202020202020; x != 0 {
+					i += bits.TrailingZeros64(x) >> 3
+					break
+				}
+				i += 8
+			}
+		}
 	}
 	p.pos = i
 }
@@ -101,15 +117,16 @@ func (p *parser) fvalue(depth int) (*Node, bool) {
 			}
 			v.parent, v.slot = n, int32(len(p.members)-base)
 			p.members = append(p.members, Member{Key: key, KeyOffset: keyOff, Value: v})
-			if !p.next2('}') {
-				if p.pos >= len(src) || src[p.pos] != ',' {
-					return nil, false
-				}
+			p.ws()
+			if p.pos < len(src) && src[p.pos] == '}' {
 				p.pos++
-				p.ws()
-				continue
+				break
 			}
-			break
+			if p.pos >= len(src) || src[p.pos] != ',' {
+				return nil, false
+			}
+			p.pos++
+			p.ws()
 		}
 		n.Members = p.keepMembers(p.members[base:])
 		clear(p.members[base:])
@@ -133,15 +150,16 @@ func (p *parser) fvalue(depth int) (*Node, bool) {
 			}
 			v.parent, v.slot = n, int32(len(p.items)-base)
 			p.items = append(p.items, v)
-			if !p.next2(']') {
-				if p.pos >= len(src) || src[p.pos] != ',' {
-					return nil, false
-				}
+			p.ws()
+			if p.pos < len(src) && src[p.pos] == ']' {
 				p.pos++
-				p.ws()
-				continue
+				break
 			}
-			break
+			if p.pos >= len(src) || src[p.pos] != ',' {
+				return nil, false
+			}
+			p.pos++
+			p.ws()
 		}
 		n.Items = p.keepItems(p.items[base:])
 		clear(p.items[base:])
@@ -162,16 +180,6 @@ func (p *parser) fvalue(depth int) (*Node, bool) {
 		return p.fliteral("null", Null, false)
 	}
 	return nil, false
-}
-
-// next2 skips whitespace and then close, reporting whether it was there.
-func (p *parser) next2(close byte) bool {
-	p.ws()
-	if p.pos < len(p.src) && p.src[p.pos] == close {
-		p.pos++
-		return true
-	}
-	return false
 }
 
 func (p *parser) fliteral(lit string, k Kind, b bool) (*Node, bool) {

@@ -155,3 +155,20 @@ func FuzzFastParse(f *testing.F) {
 		sameParse(t, "fuzz", src)
 	})
 }
+
+// TestFastParseIndentation: indentation of every length after a newline
+// (the scanner skips it eight spaces at a time), followed by a value, a
+// tab, another newline, a stray byte or the end, gives the decoder's tree
+// or error, and the scanner alone reads every valid one.
+func TestFastParseIndentation(t *testing.T) {
+	for n := 0; n <= 26; n++ {
+		ind := "\n" + strings.Repeat(" ", n)
+		for _, after := range []string{`"a"`, `1`, "\t2", "\n3", "\r\n 4", `x`, ``, "\x00", "  \t" + strings.Repeat(" ", 9) + "5"} {
+			for _, src := range []string{"[" + ind + after + ind + "]", "{" + ind + `"k":` + ind + after + "}", "[]" + ind + after, ind + after} {
+				if sameParse(t, src, []byte(src)) && !scannerAccepts([]byte(src)) {
+					t.Errorf("%q: valid JSON the scanner left to the decoder", src)
+				}
+			}
+		}
+	}
+}

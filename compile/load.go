@@ -128,9 +128,9 @@ func Load(path string, opts LoadOptions) (*Agent, error) {
 		}
 	}
 	if isDir {
-		a.Dir = filepath.Clean(path)
+		a.Dir = cleanPath(path)
 		for i, rel := range FlowCandidates {
-			p := filepath.Join(a.Dir, rel)
+			p := joinPath(a.Dir, rel)
 			if a.ov.isFile(p) {
 				a.FlowPath = p
 				if i > 0 {
@@ -146,7 +146,7 @@ func Load(path string, opts LoadOptions) (*Agent, error) {
 				FlowCandidates[0], strings.Join(FlowCandidates[1:], ", "))
 		}
 	} else {
-		a.FlowPath = filepath.Clean(path)
+		a.FlowPath = cleanPath(path)
 		if !opts.Bare {
 			a.Dir = packageDirOf(a.ov, a.FlowPath)
 		}
@@ -155,8 +155,8 @@ func Load(path string, opts LoadOptions) (*Agent, error) {
 	a.Flow = readDoc(a.ov, a.FlowPath, &a.Findings)
 	addLegacyMoveFix(a)
 	if a.Dir != "" {
-		a.Package = readOptionalDoc(a.ov, filepath.Join(a.Dir, "package.json"), &a.Findings)
-		a.CinatraJSON = readOptionalDoc(a.ov, filepath.Join(a.Dir, "cinatra.json"), &a.Findings)
+		a.Package = readOptionalDoc(a.ov, joinPath(a.Dir, "package.json"), &a.Findings)
+		a.CinatraJSON = readOptionalDoc(a.ov, joinPath(a.Dir, "cinatra.json"), &a.Findings)
 		a.TreeRoot = findAgentsRoot(a.Dir, opts.WorkDir)
 	}
 	if a.Dir != "" && !opts.NoSiblings {
@@ -208,11 +208,11 @@ func DetectProfile(a *Agent) Profile {
 // (…/pkg/cinatra/oas.json → …/pkg, …/pkg/agent.json → …/pkg) when a
 // package.json stands there, else "".
 func packageDirOf(ov overlay, flowPath string) string {
-	dir := filepath.Dir(flowPath)
+	dir := dirPath(flowPath)
 	if filepath.Base(dir) == "cinatra" {
-		dir = filepath.Dir(dir)
+		dir = dirPath(dir)
 	}
-	if ov.exists(filepath.Join(dir, "package.json")) {
+	if ov.exists(joinPath(dir, "package.json")) {
 		return dir
 	}
 	return ""
@@ -235,18 +235,18 @@ func IsTreeDir(name string) bool { return name == "agents" || name == "extension
 // or extensions (TreeDirNames); wd, when set, is the working directory
 // (else it is read).
 func findAgentsRoot(dir, wd string) string {
-	abs := filepath.Join(wd, dir)
+	abs := joinPath(wd, dir)
 	if wd == "" || filepath.IsAbs(dir) {
 		var err error
 		if abs, err = filepath.Abs(dir); err != nil {
 			return ""
 		}
 	}
-	for d := abs; ; d = filepath.Dir(d) {
+	for d := abs; ; d = dirPath(d) {
 		if IsTreeDir(filepath.Base(d)) {
 			return d
 		}
-		if filepath.Dir(d) == d {
+		if dirPath(d) == d {
 			return ""
 		}
 	}

@@ -2,6 +2,7 @@ package compile
 
 import (
 	"math/rand"
+	"slices"
 	"strconv"
 	"testing"
 	"unicode/utf8"
@@ -143,5 +144,78 @@ func TestLineSpanMatchesLine(t *testing.T) {
 	}
 	if d.Offset(2, 2) != 4 || d.Offset(2, 3) != 6 || d.Offset(2, 9) != 6 {
 		t.Errorf("Offset(2,2) = %d, Offset(2,3) = %d, Offset(2,9) = %d", d.Offset(2, 2), d.Offset(2, 3), d.Offset(2, 9))
+	}
+}
+
+// refPosIndex is the position index as it was built a character at a
+// time (before the ASCII word skip): the oracle of
+// TestPositionIndexWordSkip.
+func refPosIndex(src []byte) (lines []int, marks []runeMark) {
+	lines = []int{0}
+	for start := 0; ; {
+		end := len(src)
+		for j := start; j < len(src); j++ {
+			if src[j] == '\n' {
+				end = j
+				break
+			}
+		}
+		if end-start >= runeMarkStep {
+			last, col := start, 0
+			for i := start; i < end; {
+				if i-last >= runeMarkStep {
+					marks = append(marks, runeMark{off: i, col: col})
+					last = i
+				}
+				_, size := utf8.DecodeRune(src[i:end])
+				if src[i] < utf8.RuneSelf {
+					size = 1
+				}
+				i += size
+				col++
+			}
+		}
+		if end == len(src) {
+			break
+		}
+		start = end + 1
+		lines = append(lines, start)
+	}
+	return lines, marks
+}
+
+// TestPositionIndexWordSkip: the index skipping ASCII a word at a time
+// has exactly the line starts and checkpoints of a count a character at a
+// time, on long lines of ASCII runs of every length broken by multi-byte
+// characters, invalid and truncated sequences, at every alignment.
+func TestPositionIndexWordSkip(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	multi := [][]byte{[]byte("é"), []byte("日本"), []byte("🙂"), {0xff}, {0xe6, 0x97}, {0x80}, []byte("\n")}
+	for trial := 0; trial < 400/race.Stride(4); trial++ {
+		var src []byte
+		n := r.Intn(5000)
+		for len(src) < n {
+			if r.Intn(4) == 0 {
+				p := multi[r.Intn(len(multi))]
+				if p[0] == '\n' && r.Intn(8) != 0 {
+					continue
+				}
+				src = append(src, p...)
+				continue
+			}
+			run := r.Intn(40)
+			if r.Intn(10) == 0 {
+				run = r.Intn(1500)
+			}
+			for k := 0; k < run; k++ {
+				src = append(src, byte(' '+r.Intn(95)))
+			}
+		}
+		d := &Doc{Src: src}
+		d.lineStarts()
+		wl, wm := refPosIndex(src)
+		if !slices.Equal(d.lines, wl) || !slices.Equal(d.marks, wm) {
+			t.Fatalf("trial %d (%d bytes): lines %d marks %v, want lines %d marks %v", trial, len(src), len(d.lines), d.marks, len(wl), wm)
+		}
 	}
 }

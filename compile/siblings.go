@@ -100,7 +100,7 @@ func loadSiblings(a *Agent) *Siblings {
 			}
 			if e.IsDir() {
 				if !siblingSkipDirs[name] {
-					walk(filepath.Join(dir, name), r, depth+1)
+					walk(joinPath(dir, name), r, depth+1)
 				}
 				continue
 			}
@@ -120,10 +120,10 @@ func loadSiblings(a *Agent) *Siblings {
 	walk(a.Dir, "", 0)
 	sort.Strings(rels)
 
-	flowPath := filepath.Clean(a.FlowPath)
+	flowPath := cleanPath(a.FlowPath)
 	var total int64
 	for _, rel := range rels {
-		path := filepath.Join(a.Dir, filepath.FromSlash(rel))
+		path := joinPath(a.Dir, filepath.FromSlash(rel))
 		if path == flowPath || (a.ov.rev == nil && sameFile(path, a.FlowPath)) {
 			continue
 		}
@@ -251,8 +251,8 @@ func (a *Agent) addFiles(set map[string]bool, seen map[*Agent]bool) {
 	}
 	add(a.FlowPath)
 	if a.Dir != "" {
-		add(filepath.Join(a.Dir, "package.json"))
-		add(filepath.Join(a.Dir, "cinatra.json"))
+		add(joinPath(a.Dir, "package.json"))
+		add(joinPath(a.Dir, "cinatra.json"))
 	}
 	add(a.RegistryPath)
 	if a.Siblings != nil {

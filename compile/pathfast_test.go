@@ -1,0 +1,64 @@
+package compile
+
+import (
+	"math/rand"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/oastui/oastui/internal/race"
+)
+
+// TestPathHelpersMatchFilepath: cleanPath, joinPath and dirPath give
+// filepath's Clean, Join and Dir on paths built from every kind of
+// element (empty, ".", "..", dotted names, names) with and without a
+// leading or trailing slash, and on a list of edge cases.
+func TestPathHelpersMatchFilepath(t *testing.T) {
+	cases := []string{"", ".", "..", "/", "//", "/.", "/..", "a", "a/", "a//b", "./a", "a/.", "a/..", "../a", "/a/b/c",
+		"a/./b", "a/../b", ".a", "..a", "a.", "a..", "/a/.b/..c/c..", "agents/v000/cinatra-ai/x/cinatra/oas.json"}
+	// every pair the word test looks for, at every offset of a long path
+	for k := range 24 {
+		for _, pair := range []string{"//", "/./", "/../", "/.x/", "/..x/", "/x./", "/"} {
+			cases = append(cases, "/"+strings.Repeat("a", k)+pair+"bcdefghijklmnopqrstuvwxyz", strings.Repeat("ab", k)+pair+"c", strings.Repeat("a", k)+pair)
+		}
+	}
+	r := rand.New(rand.NewSource(3))
+	elems := []string{"", ".", "..", "a", "bc", ".d", "..e", "f.", "cinatra", "oas.json"}
+	for range 3000 / race.Stride(4) { // a quarter under -race
+		p := ""
+		if r.Intn(3) == 0 {
+			p = "/"
+		}
+		for k := r.Intn(5); k >= 0; k-- {
+			p += elems[r.Intn(len(elems))]
+			if k > 0 || r.Intn(4) == 0 {
+				p += "/"
+			}
+		}
+		cases = append(cases, p)
+	}
+	for _, p := range []string{".", "/", "a", "/tmp/oastbench-1/agents/v000/cinatra-ai/x/cinatra/oas.json", "agents/_shared/cinatra/components.json", "a/.b/c.."} {
+		if !isClean(p) {
+			t.Errorf("isClean(%q) = false: the fast path is not taken", p)
+		}
+	}
+	for _, p := range cases {
+		if got, want := isClean(p), p == filepath.Clean(p); got && !want {
+			t.Fatalf("isClean(%q) = true, Clean gives %q", p, filepath.Clean(p))
+		}
+		if got, want := cleanPath(p), filepath.Clean(p); got != want {
+			t.Fatalf("cleanPath(%q) = %q, want %q", p, got, want)
+		}
+		if got, want := dirPath(p), filepath.Dir(p); got != want {
+			t.Fatalf("dirPath(%q) = %q, want %q", p, got, want)
+		}
+		if c := filepath.Clean(p); dirOfClean(c) != filepath.Dir(c) {
+			t.Fatalf("dirOfClean(%q) = %q, want %q", c, dirOfClean(c), filepath.Dir(c))
+		}
+		for _, q := range cases[:40] {
+			if got, want := joinPath(p, q), filepath.Join(p, q); got != want {
+				t.Fatalf("joinPath(%q, %q) = %q, want %q", p, q, got, want)
+			}
+		}
+	}
+}
