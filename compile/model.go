@@ -24,6 +24,7 @@ type Model struct {
 	registry *Node                // the registry's components, which references resolve against
 	root     *Node                // the document's root (nil when it did not parse)
 	refNodes []RefSite            // every {"$component_ref"} object, in source order (RefNodes), found by the model's walk
+	typed    []*Node              // every object whose component_type is a string, in source order (Typed), found by the model's walk
 	uses     *usesCache           // the definitions-and-uses index, built on first use (Uses)
 }
 
@@ -93,6 +94,9 @@ func buildModel(a *Agent) *Model {
 			}
 		}
 		ct := ctN.StringOr("")
+		if ctN != nil && ctN.Kind == String {
+			m.typed = append(m.typed, n)
+		}
 		ptr, named := "", false
 		outer := around
 		if ct == "Flow" {
@@ -128,6 +132,13 @@ func buildModel(a *Agent) *Model {
 	}
 	return m
 }
+
+// Typed lists every object of the document whose component_type member
+// (the last, when it is repeated) is a string, the empty string included,
+// in source order: what a walk of the whole document asking each object
+// for its component_type finds, found by the model's own walk. Callers
+// must not modify the list.
+func (m *Model) Typed() []*Node { return m.typed }
 
 // FlowByNode is the model of the Flow component n of the document, or nil.
 func (m *Model) FlowByNode(n *Node) *FlowModel { return m.byNode[n] }
