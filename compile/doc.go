@@ -2,6 +2,7 @@ package compile
 
 import (
 	"bytes"
+	"encoding/binary"
 	"sort"
 	"strconv"
 	"strings"
@@ -85,13 +86,23 @@ func (d *Doc) buildPosIndex() {
 					marks = append(marks, runeMark{off: i, col: col})
 					last = i
 				}
-				if c := src[i]; c < utf8.RuneSelf {
-					i++
-				} else {
+				// The ASCII run up to the next checkpoint or the line's end,
+				// eight bytes at a time: one character a byte.
+				lim := min(last+runeMarkStep, end)
+				j := i
+				for j+8 <= lim && binary.LittleEndian.Uint64(src[j:])&0x8080808080808080 == 0 {
+					j += 8
+				}
+				for j < lim && src[j] < utf8.RuneSelf {
+					j++
+				}
+				col += j - i
+				i = j
+				if i < lim { // a byte beyond ASCII starts a character (or is one, invalid)
 					_, size := utf8.DecodeRune(src[i:])
 					i += size
+					col++
 				}
-				col++
 			}
 		}
 		if end == len(src) {
