@@ -4,6 +4,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -103,4 +104,65 @@ func TestModelTypedFiles(t *testing.T) {
 			t.Errorf("shared corpus: %d JSON files, %d typed objects", files, typed)
 		}
 	})
+}
+
+// TestModelIgnoring: the model's list of objects holding an IgnoreKey
+// member is what a walk asking every object for one finds, in its order,
+// repeated members and escaped keys included, and on every JSON file of
+// testdata and the shared corpus.
+func TestModelIgnoring(t *testing.T) {
+	byWalk := func(root *Node) []*Node {
+		var out []*Node
+		WalkNodes(root, func(n *Node) bool {
+			for _, m := range n.Members {
+				if m.Key == IgnoreKey {
+					out = append(out, n)
+					break
+				}
+			}
+			return true
+		})
+		return out
+	}
+	same := func(t *testing.T, name string, doc *Doc) int {
+		got, want := (&Agent{Flow: doc}).Model().Ignoring(), byWalk(doc.Root)
+		if !slices.Equal(got, want) {
+			t.Fatalf("%s: %d objects with an ignore, a walk finds %d", name, len(got), len(want))
+		}
+		return len(got)
+	}
+	src := `{"x-oastui-ignore": [], "a": [{"x-oastui-ignore": 1, "x-oastui-ignore": 2}],
+		"b": {"x-oastui\u002dignore": []}, "c": {"x-oastui-ignore ": []}, "d": ["x-oastui-ignore"]}`
+	if n := same(t, "cases", ParseDoc("cases.json", []byte(src))); n != 3 {
+		t.Errorf("%d objects with an ignore in the cases, want 3", n)
+	}
+	found := 0
+	for i, dir := range []string{filepath.Join("..", "lint", "testdata"), filepath.Join("..", "testdata"), testshared.Dir(t, "corpus")} {
+		stride, seen := race.Stride(5), 0 // every fifth file of the larger sets under -race
+		if i == 0 {
+			stride = 1 // the rule fixtures hold the inline ignores
+		}
+		err := filepath.WalkDir(dir, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".json") {
+				return err
+			}
+			if seen++; seen%stride != 0 {
+				return nil
+			}
+			src, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			if doc := ParseDoc(path, src); doc.Root != nil {
+				found += same(t, path, doc)
+			}
+			return nil
+		})
+		if err != nil {
+			t.Fatal(err)
+		}
+	}
+	if found < 2 {
+		t.Errorf("%d objects with an inline ignore in the fixtures, want 2 or more", found)
+	}
 }
