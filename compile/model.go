@@ -24,6 +24,8 @@ type Model struct {
 	registry *Node                // the registry's components, which references resolve against
 	root     *Node                // the document's root (nil when it did not parse)
 	refNodes []RefSite            // every {"$component_ref"} object, in source order (RefNodes), found by the model's walk
+	typed    []*Node              // every object whose component_type is a string, in source order (Typed), found by the model's walk
+	ignoring []*Node              // every object with an IgnoreKey member, in source order (Ignoring), found by the model's walk
 	uses     *usesCache           // the definitions-and-uses index, built on first use (Uses)
 }
 
@@ -82,6 +84,7 @@ func buildModel(a *Agent) *Model {
 		// the members every object is asked about, in one scan (the last
 		// of a repeated key wins, as with Get and RefID)
 		var ctN, rc, ref *Node
+		ignoring := false
 		for _, mem := range n.Members {
 			switch mem.Key {
 			case "component_type":
@@ -90,9 +93,17 @@ func buildModel(a *Agent) *Model {
 				rc = mem.Value
 			case "$component_ref":
 				ref = mem.Value
+			case IgnoreKey:
+				ignoring = true
 			}
 		}
+		if ignoring {
+			m.ignoring = append(m.ignoring, n)
+		}
 		ct := ctN.StringOr("")
+		if ctN != nil && ctN.Kind == String {
+			m.typed = append(m.typed, n)
+		}
 		ptr, named := "", false
 		outer := around
 		if ct == "Flow" {
@@ -128,6 +139,22 @@ func buildModel(a *Agent) *Model {
 	}
 	return m
 }
+
+// Typed lists every object of the document whose component_type member
+// (the last, when it is repeated) is a string, the empty string included,
+// in source order: what a walk of the whole document asking each object
+// for its component_type finds, found by the model's own walk. Callers
+// must not modify the list.
+func (m *Model) Typed() []*Node { return m.typed }
+
+// IgnoreKey is the member through which a document silences oastui's own
+// findings in the object that holds it (lint's inline ignores).
+const IgnoreKey = "x-oastui-ignore"
+
+// Ignoring lists every object of the document that has an IgnoreKey
+// member, in source order, found by the model's walk. Callers must not
+// modify the list.
+func (m *Model) Ignoring() []*Node { return m.ignoring }
 
 // FlowByNode is the model of the Flow component n of the document, or nil.
 func (m *Model) FlowByNode(n *Node) *FlowModel { return m.byNode[n] }

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"bytes"
 	"math/rand"
 	"slices"
 	"strconv"
@@ -217,5 +218,45 @@ func TestPositionIndexWordSkip(t *testing.T) {
 		if !slices.Equal(d.lines, wl) || !slices.Equal(d.marks, wm) {
 			t.Fatalf("trial %d (%d bytes): lines %d marks %v, want lines %d marks %v", trial, len(src), len(d.lines), d.marks, len(wl), wm)
 		}
+	}
+}
+
+// TestPosIndexSameMarks: the index's lines and checkpoints are those of a
+// count a character at a time, on lines of long ASCII runs broken by
+// multi-byte characters (at every offset from a checkpoint), invalid and
+// truncated sequences, and lines just under, at and over runeMarkStep.
+func TestPosIndexSameMarks(t *testing.T) {
+	r := rand.New(rand.NewSource(2))
+	pieces := [][]byte{[]byte("é"), []byte("日本"), []byte("🙂"), {0xff}, {0xe6, 0x97}, {0x80}, {0xf0, 0x9f, 0x99}}
+	total := 0
+	for trial := 0; trial < 400/race.Stride(4); trial++ {
+		var src []byte
+		for lines := r.Intn(4) + 1; lines > 0; lines-- {
+			n := runeMarkStep - 2 + r.Intn(5) // just under, at or over a checkpoint's step
+			if r.Intn(2) == 0 {
+				n = r.Intn(5000)
+			}
+			for line := len(src); len(src)-line < n; {
+				if r.Intn(3) == 0 {
+					src = append(src, pieces[r.Intn(len(pieces))]...)
+				} else {
+					src = append(src, bytes.Repeat([]byte("a"), r.Intn(40))...)
+				}
+			}
+			src = append(src, '\n')
+		}
+		if r.Intn(2) == 0 {
+			src = src[:len(src)-1]
+		}
+		d := &Doc{Src: src}
+		d.buildPosIndex()
+		wl, wm := refPosIndex(src)
+		if !slices.Equal(d.lines, wl) || !slices.Equal(d.marks, wm) {
+			t.Fatalf("trial %d: %d lines, %d marks; want %d, %d", trial, len(d.lines), len(d.marks), len(wl), len(wm))
+		}
+		total += len(wm)
+	}
+	if total < 100/race.Stride(4) {
+		t.Errorf("only %d checkpoints compared", total)
 	}
 }

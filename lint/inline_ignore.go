@@ -21,7 +21,7 @@ import (
 // removes it before validating; Cinatra's validator accepts unknown keys).
 
 // InlineIgnoreKey is the member name of an inline suppression.
-const InlineIgnoreKey = "x-oastui-ignore"
+const InlineIgnoreKey = compile.IgnoreKey
 
 var RuleInlineIgnoreInvalid = &Rule{Code: "inline_ignore_invalid", Severity: compile.Warning, Group: groupReview,
 	Doc: "an \"x-oastui-ignore\" member is not a list of {rule, reason} objects, names an unknown rule, has no reason, or ignores a secret rule without value_hash; it silences nothing",
@@ -46,24 +46,35 @@ type inlineIgnores struct {
 	cfg     *Config // the review's: an inline ignore may name one of its team policies
 }
 
-// inlineIgnoresOf collects the x-oastui-ignore members of a's flow file,
-// in one walk per review: Run hands the result to each settling of the
-// findings (apply) and keeps those of workspace rules (Review.Inline).
-func inlineIgnoresOf(a *compile.Agent, cfg *Config) *inlineIgnores {
+// inlineIgnoresIn collects the x-oastui-ignore members of a's flow file,
+// once per review: Run hands the result to each settling of the findings
+// (apply) and keeps those of workspace rules (Review.Inline). The objects
+// that hold one are read off dm, the agent's flow model when the pass
+// built it (its walk finds them: compile.Model.Ignoring), rather than found
+// in a walk of the document of their own; with dm nil it walks.
+func inlineIgnoresIn(a *compile.Agent, dm *compile.Model, cfg *Config) *inlineIgnores {
 	ii := &inlineIgnores{cfg: cfg}
 	if a == nil || a.Flow == nil || a.Flow.Root == nil {
 		return ii
 	}
 	ii.doc, ii.path = a.Flow, a.Flow.Path
-	compile.WalkNodes(a.Flow.Root, func(n *compile.Node) bool {
-		if n.Kind != compile.Object {
-			return true
-		}
+	holder := func(n *compile.Node) {
 		for _, m := range n.Members {
 			if m.Key == InlineIgnoreKey {
 				ii.found = true
 				ii.parse(compile.PointerOf(n), m.Value)
 			}
+		}
+	}
+	if dm != nil {
+		for _, n := range dm.Ignoring() {
+			holder(n)
+		}
+		return ii
+	}
+	compile.WalkNodes(a.Flow.Root, func(n *compile.Node) bool {
+		if n.Kind == compile.Object {
+			holder(n)
 		}
 		return true
 	})

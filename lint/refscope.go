@@ -145,23 +145,16 @@ func checkDuplicateDefinitions(p *Pass) {
 	}
 	ids := map[string][]*compile.Node{} // pointers are built only for the ids seen twice
 	var order []string
-	compile.WalkNodes(doc.Root, func(n *compile.Node) bool {
-		if n.Kind != compile.Object {
-			return true
-		}
-		if _, ok := n.Get("component_type").Str(); !ok {
-			return true
-		}
+	for _, n := range p.model().Typed() { // every object with a string component_type, in source order
 		id, ok := n.Get("id").Str()
 		if !ok || id == "" {
-			return true
+			continue
 		}
 		if _, seen := ids[id]; !seen {
 			order = append(order, id)
 		}
 		ids[id] = append(ids[id], n)
-		return true
-	})
+	}
 	for _, id := range order {
 		if len(ids[id]) < 2 {
 			continue

@@ -102,7 +102,7 @@ func Run(a *compile.Agent, opts Options) Review {
 	if opts.Mode == ModeFull {
 		p.found = append(p.found, dryRunFindings(a, dry)...)
 	}
-	inline := inlineIgnoresOf(a, opts.Config)
+	inline := inlineIgnoresIn(a, p.flowModel, opts.Config) // the model's walk found the ignores when a check built it
 	fs, suppressed := opts.Config.apply(a, inline, p.found)
 	if opts.Mode == ModeAdvisory || opts.Mode == ModeFull {
 		fs = advisoryFindings(a, opts.Config, fs)

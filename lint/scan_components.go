@@ -55,12 +55,19 @@ func scanComponents(root *compile.Node) []scanComponent {
 	return out
 }
 
-// flowComponents are the components of the agent's flow file, found in
-// one walk shared by every scan of the pass (each walked the whole
-// document for its own list).
+// flowComponents are the components of the agent's flow file, shared by
+// every scan of the pass (each walked the whole document for its own
+// list), and read off the flow model's walk (Model.Typed), which the
+// pass builds anyway, rather than found in a walk of their own.
 func (p *Pass) flowComponents() []scanComponent {
 	if !p.compsOK {
-		p.comps, p.compsOK = scanComponents(p.Agent.Flow.Root), true
+		var out []scanComponent
+		for _, n := range p.model().Typed() {
+			if t := n.Get("component_type").Text; t != "" {
+				out = append(out, scanComponent{Node: n, Type: t})
+			}
+		}
+		p.comps, p.compsOK = out, true
 	}
 	return p.comps
 }

@@ -3,6 +3,7 @@ package lint
 import (
 	"fmt"
 	"strconv"
+	"strings"
 	"sync"
 
 	"github.com/oastui/oastui/compile"
@@ -42,9 +43,11 @@ func scanDocSecrets(p *Pass, d *compile.Doc) {
 		p.reportValue(d, ptr, r, secretMessage(what, ptr, det), secret)
 	}}
 	w.quiet = quietPool.Get().(*quietStrings)
+	w.classes = classPool.Get().(*keyClasses)
 	w.walk(d.Root, "", present.KeyNeutral)
 	clear(w.quiet[:]) // the next document starts afresh, holding none of this one's strings
 	quietPool.Put(w.quiet)
+	classPool.Put(w.classes) // keys and their classes only: kept for the next document
 }
 
 func secretMessage(what, ptr string, det present.Detection) string {
@@ -58,14 +61,9 @@ type secretWalker struct {
 	// report gets the secret itself (the detected part of the string) for
 	// the finding's ValueHash; it must not be kept or shown
 	report func(ptr string, class present.KeyClass, det present.Detection, secret string)
-	// cache of key classes: keys repeat a lot in one document; a small
-	// direct-mapped table is cheaper than a map for these short keys
-	cache [256]struct {
-		key   string
-		class present.KeyClass
-		ok    bool
-	}
-	nodes int
+	// classes caches key classes (keyClasses); nil: the walk makes its own
+	classes *keyClasses
+	nodes   int
 	// quiet, when set, remembers strings that reported nothing
 	quiet *quietStrings
 }
@@ -103,17 +101,37 @@ func (q *quietStrings) slot(s string) *quietEntry {
 // secretMaxNodes bounds the walk (the parser already bounds depth and size).
 const secretMaxNodes = 1 << 22
 
+// keyClasses caches present.ClassifyKey: keys repeat a lot in one
+// document and from one document to the next (every flow has its
+// component_type, name, inputs, title, …), and a small direct-mapped table
+// is cheaper than a map for these short keys. ClassifyKey is a pure
+// function of the key, so a table is lent from one document to the next
+// (classPool) without being cleared: what it holds is keys and their
+// classes, never a value, and each key is a copy of its own.
+type keyClasses [1 << keyClassBits]struct {
+	key   string
+	class present.KeyClass
+	ok    bool
+}
+
+const keyClassBits = 9
+
+var classPool = sync.Pool{New: func() any { return new(keyClasses) }}
+
 func (w *secretWalker) class(key string) present.KeyClass {
+	if w.classes == nil {
+		w.classes = new(keyClasses)
+	}
 	h := uint(len(key))
 	if len(key) > 0 {
 		h = h*31 + uint(key[0])*7 + uint(key[len(key)-1])*131 + uint(key[len(key)/2])
 	}
-	e := &w.cache[h&255]
+	e := &w.classes[h&(1<<keyClassBits-1)]
 	if e.ok && e.key == key {
 		return e.class
 	}
 	c := present.ClassifyKey(key)
-	e.key, e.class, e.ok = key, c, true
+	e.key, e.class, e.ok = strings.Clone(key), c, true
 	return c
 }
 

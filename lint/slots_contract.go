@@ -61,6 +61,23 @@ type slotDecl struct {
 	Interactive bool
 }
 
+// containsContextRefs is bytes.Contains(src, "contextRefs"), searching for
+// its rare tail "xtRefs" and checking the five bytes before: a search led
+// by "co" stops at every "component_type" and "connections" of a flow.
+func containsContextRefs(src []byte) bool {
+	const head, tail = "conte", "xtRefs"
+	for off := 0; ; {
+		i := bytes.Index(src[off:], []byte(tail))
+		if i < 0 {
+			return false
+		}
+		if at := off + i; at >= len(head) && string(src[at-len(head):at]) == head {
+			return true
+		}
+		off += i + 1
+	}
+}
+
 func checkContextSlots(p *Pass) {
 	a := p.Agent
 	doc := a.Flow
@@ -69,7 +86,7 @@ func checkContextSlots(p *Pass) {
 	slotsNode := root.Path("metadata", "cinatra", "contextSlots")
 	mount := a.Model().Mount
 	depNamed := a.Package != nil && bytes.Contains(a.Package.Src, []byte(ContextSelectionAgent))
-	if slotsNode == nil && !depNamed && len(mount.Refusals) == 0 && !bytes.Contains(doc.Src, []byte("contextRefs")) {
+	if slotsNode == nil && !depNamed && len(mount.Refusals) == 0 && !containsContextRefs(doc.Src) {
 		return // nothing of the contract applies (the common case: no slots)
 	}
 	dep := slotDependency(a.Package)
