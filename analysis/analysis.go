@@ -126,28 +126,15 @@ func Run(path string, opts Options) (s *Snapshot) {
 	}
 	defer func() {
 		if r := recover(); r != nil {
-			msg := fmt.Sprintf("internal error while analysing: %v", r)
-			if os.Getenv("OASTUI_DEBUG") != "" {
-				msg += "\n" + string(debug.Stack())
-			}
-			s.Review = onlyFinding(internalError(s.FlowFile(), msg))
-			s.Review.Gate = lint.Gate{Blockers: s.Review.Blockers} // nothing passes a failed review
-			s.LoadErr = errors.New(msg)
+			s.failed("analysing", r)
 		}
 		s.Took = time.Since(start)
 	}()
 
-	a, err := opts.Agent, error(nil)
-	if a == nil {
-		a, err = compile.Load(path, opts.Load)
-	}
-	if err != nil {
-		s.LoadErr = err
-		s.Review = onlyFinding(LoadFailure(path, err))
+	if !s.load(path, opts) {
 		return s
 	}
-	s.Agent = a
-	s.Config = resolveConfig(opts, a)
+	a := s.Agent
 	if (opts.Stages&StageDryRun != 0 || s.Mode == lint.ModeFull) && a.Flow != nil && a.Flow.Root != nil {
 		do := opts.DryRun
 		if do.Children == nil {
@@ -195,6 +182,37 @@ func Run(path string, opts Options) (s *Snapshot) {
 func LoadFailure(path string, err error) compile.Finding {
 	return compile.Finding{Code: lint.RuleAgentReadFailed.Code, Severity: lint.RuleAgentReadFailed.Severity, Message: err.Error(),
 		Source: compile.SourceDeterministic, File: path, Line: 1, Column: 1}
+}
+
+// load is the first stage of Run and Load: the agent at path (or
+// opts.Agent, loaded before) and its config. A load error becomes the
+// snapshot's one finding and load reports false.
+func (s *Snapshot) load(path string, opts Options) bool {
+	a, err := opts.Agent, error(nil)
+	if a == nil {
+		a, err = compile.Load(path, opts.Load)
+	}
+	if err != nil {
+		s.LoadErr = err
+		s.Review = onlyFinding(LoadFailure(path, err))
+		return false
+	}
+	s.Agent = a
+	s.Config = resolveConfig(opts, a)
+	return true
+}
+
+// failed makes a panic recovered while doing the snapshot's work its one
+// finding, an internal_error blocker that nothing passes (with the stack
+// when OASTUI_DEBUG is set).
+func (s *Snapshot) failed(doing string, r any) {
+	msg := fmt.Sprintf("internal error while %s: %v", doing, r)
+	if os.Getenv("OASTUI_DEBUG") != "" {
+		msg += "\n" + string(debug.Stack())
+	}
+	s.Review = onlyFinding(internalError(s.FlowFile(), msg))
+	s.Review.Gate = lint.Gate{Blockers: s.Review.Blockers} // nothing passes a failed review
+	s.LoadErr = errors.New(msg)
 }
 
 func internalError(file, msg string) compile.Finding {

@@ -1,11 +1,8 @@
 package analysis
 
 import (
-	"errors"
-	"fmt"
 	"time"
 
-	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint"
 )
 
@@ -22,23 +19,13 @@ func Load(path string, opts Options) (s *Snapshot) {
 	s = &Snapshot{Path: path, Mode: lint.ModeDeterministic, Started: start}
 	defer func() {
 		if r := recover(); r != nil {
-			msg := fmt.Sprintf("internal error while loading: %v", r)
-			s.Review = onlyFinding(internalError(s.FlowFile(), msg))
-			s.LoadErr = errors.New(msg)
+			s.failed("loading", r)
 		}
 		s.Took = time.Since(start)
 	}()
-	a, err := opts.Agent, error(nil)
-	if a == nil {
-		a, err = compile.Load(path, opts.Load)
-	}
-	if err != nil {
-		s.LoadErr = err
-		s.Review = onlyFinding(LoadFailure(path, err))
+	if !s.load(path, opts) {
 		return s
 	}
-	s.Agent = a
-	s.Config = resolveConfig(opts, a)
-	s.Review = lint.Run(a, lint.Options{Mode: lint.ModeDeterministic, Config: s.Config.Config, LoadOnly: true})
+	s.Review = lint.Run(s.Agent, lint.Options{Mode: lint.ModeDeterministic, Config: s.Config.Config, LoadOnly: true})
 	return s
 }
