@@ -25,7 +25,7 @@ func WriteParityMarkdown(w io.Writer) error {
 	b.WriteString("[gates.md](gates.md) says how the `--gate` views are read from it and how to add a row.\n")
 	for _, place := range ParityPlaces {
 		var rows []ParityRow
-		for _, r := range parityRows {
+		for _, r := range parityRows() {
 			if r.Place == place {
 				rows = append(rows, r)
 			}
@@ -63,7 +63,7 @@ func mdCell(s string) string { return strings.ReplaceAll(s, "|", `\|`) }
 // Codes are the rules the view runs, sorted.
 func (g *GateView) Codes() []string {
 	var out []string
-	for _, r := range parityRows {
+	for _, r := range parityRows() {
 		if slices.Contains(g.places, r.Place) {
 			for _, c := range r.Codes {
 				if !slices.Contains(out, c) && LookupRule(c) != nil {

@@ -8,6 +8,7 @@ import (
 	"io"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/oastui/oastui/compile"
 )
@@ -54,7 +55,10 @@ var ParityPlaces = []string{"validator", "runtime-invariants", "artifact-parity"
 	"package-scan", "publish", "sibling-scan", "compile-refusal", "compile-warning", "invariant-test", "ci-gate", "install",
 	"mount-contract", "slot-loader"}
 
-var parityRows = mustParity(parityJSON)
+// parityRows is the table of parity.json, decoded on first use: at
+// package init every process that imports lint paid for it (14 ms under
+// -race, in every test binary and every re-executed one).
+var parityRows = sync.OnceValue(func() []ParityRow { return mustParity(parityJSON) })
 
 func mustParity(src []byte) []ParityRow {
 	var doc struct {
@@ -78,12 +82,12 @@ func mustParity(src []byte) []ParityRow {
 }
 
 // Parity returns the parity table, in file order.
-func Parity() []ParityRow { return slices.Clone(parityRows) }
+func Parity() []ParityRow { return slices.Clone(parityRows()) }
 
 // ParityOf returns the rows that name code.
 func ParityOf(code string) []ParityRow {
 	var out []ParityRow
-	for _, r := range parityRows {
+	for _, r := range parityRows() {
 		if slices.Contains(r.Codes, code) {
 			out = append(out, r)
 		}
@@ -170,7 +174,7 @@ func GateNames() []string {
 // severityOf is the platform's severity of code in the view, and whether
 // the view runs it.
 func (g *GateView) severityOf(code string) (compile.Severity, bool) {
-	for _, r := range parityRows {
+	for _, r := range parityRows() {
 		if slices.Contains(g.places, r.Place) && slices.Contains(r.Codes, code) {
 			return compile.Severity(r.Severity), true
 		}

@@ -64,6 +64,7 @@ type Server struct {
 	roots      Roots // the server's own roots
 	registry   string
 	beforeCall func(tool string, args []byte) // Options.BeforeCall
+	lineLimit  int                            // the longest message line read: maxLine (TestLongLines lowers it under -race)
 
 	mu     sync.Mutex
 	client map[*mcp.ServerSession]Roots // roots the client listed, until it says they changed
@@ -88,7 +89,7 @@ func New(opts Options) (*Server, error) {
 	if version == "" {
 		version = "dev"
 	}
-	s := &Server{roots: roots, registry: opts.Registry, beforeCall: opts.BeforeCall, client: map[*mcp.ServerSession]Roots{}, gen: map[*mcp.ServerSession]int{}}
+	s := &Server{roots: roots, registry: opts.Registry, beforeCall: opts.BeforeCall, lineLimit: maxLine, client: map[*mcp.ServerSession]Roots{}, gen: map[*mcp.ServerSession]int{}}
 	s.Server = mcp.NewServer(&mcp.Implementation{Name: "oastui", Title: "oastui: OAS Flow agent review", Version: version},
 		&mcp.ServerOptions{
 			Instructions: instructions,

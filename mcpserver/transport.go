@@ -43,7 +43,7 @@ const (
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
 	w := &lockedWriter{w: out}
 	pr, pw := io.Pipe()
-	go filterLines(in, pw, w)
+	go filterLines(in, pw, w, s.lineLimit)
 	return s.Server.Run(ctx, &mcp.IOTransport{Reader: pr, Writer: w, MaxLineLength: -1}) // lines are capped here
 }
 
@@ -64,13 +64,14 @@ func (l *lockedWriter) Close() error { return nil }
 
 // filterLines copies the lines of in that are JSON-RPC messages the SDK
 // decodes to pw, answers every other line on w with a JSON-RPC error, and
-// closes pw when in ends (or the SDK stops reading).
-func filterLines(in io.Reader, pw *io.PipeWriter, w io.Writer) {
+// closes pw when in ends (or the SDK stops reading). A line is at most
+// limit bytes (maxLine).
+func filterLines(in io.Reader, pw *io.PipeWriter, w io.Writer, limit int) {
 	r := bufio.NewReaderSize(in, 64<<10)
 	for {
-		line, long, err := readLine(r)
+		line, long, err := readLine(r, limit)
 		if long {
-			reply(w, nil, codeInvalidRequest, fmt.Sprintf("message longer than %d bytes (inline sources are limited to %d bytes)", maxLine, maxSource))
+			reply(w, nil, codeInvalidRequest, fmt.Sprintf("message longer than %d bytes (inline sources are limited to %d bytes)", limit, maxSource))
 		} else if len(bytes.TrimSpace(line)) > 0 {
 			if id, code, msg := check(line); code != 0 {
 				reply(w, id, code, msg)
@@ -88,13 +89,13 @@ func filterLines(in io.Reader, pw *io.PipeWriter, w io.Writer) {
 	}
 }
 
-// readLine reads one line without its newline, keeping at most maxLine
-// bytes: long reports a longer line (read through, not kept).
-func readLine(r *bufio.Reader) (line []byte, long bool, err error) {
+// readLine reads one line without its newline, keeping at most limit
+// bytes (maxLine): long reports a longer line (read through, not kept).
+func readLine(r *bufio.Reader, limit int) (line []byte, long bool, err error) {
 	for {
 		frag, err := r.ReadSlice('\n')
 		if !long {
-			if len(line)+len(frag) > maxLine+1 { // +1: the newline
+			if len(line)+len(frag) > limit+1 { // +1: the newline
 				line, long = nil, true
 			} else {
 				line = append(line, frag...)
