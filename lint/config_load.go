@@ -83,7 +83,13 @@ func LoadConfig(path string) (*Config, error) {
 
 // ParseConfig is LoadConfig over bytes already read.
 func ParseConfig(path string, src []byte) (*Config, error) {
-	c := &Config{Path: path, dir: filepath.Dir(absPath(path))}
+	return parseConfig(path, src, PolicyCostLimit)
+}
+
+// parseConfig is ParseConfig with the policies' cost budget (PolicyCostLimit;
+// a test under -race lowers it to stop a runaway policy sooner, by the same path).
+func parseConfig(path string, src []byte, costLimit uint64) (*Config, error) {
+	c := &Config{Path: path, dir: filepath.Dir(absPath(path)), costLimit: costLimit}
 	fail := func(n *yaml.Node, format string, args ...any) error {
 		line := 0
 		if n != nil {
@@ -487,12 +493,13 @@ func (c *Config) parsePolicies(v *yaml.Node, src []byte, fail failFunc) error {
 		default:
 			return fail(fields["severity"], "%s (policy %s): severity must be blocker, warning or suggestion, got %q", where, p.ID, sev)
 		}
+		p.costLimit = c.costLimit
 		if n := fields["match"]; n != nil {
-			if p.match, err = compileExpr(env, c.Path, p.ID, "match", n.Value, exprPosOf(n, src)); err != nil {
+			if p.match, err = compileExpr(env, c.costLimit, c.Path, p.ID, "match", n.Value, exprPosOf(n, src)); err != nil {
 				return err
 			}
 		}
-		if p.assert, err = compileExpr(env, c.Path, p.ID, "assert", fields["assert"].Value, exprPosOf(fields["assert"], src)); err != nil {
+		if p.assert, err = compileExpr(env, c.costLimit, c.Path, p.ID, "assert", fields["assert"].Value, exprPosOf(fields["assert"], src)); err != nil {
 			return err
 		}
 		c.Policies = append(c.Policies, p)

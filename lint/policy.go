@@ -37,6 +37,7 @@ type Policy struct {
 	Column   int
 
 	match, assert cel.Program
+	costLimit     uint64 // the budget they were compiled with (PolicyCostLimit)
 }
 
 // Rule is the policy as a rule: for SARIF's rule metadata and `oastui
@@ -231,7 +232,7 @@ var policyCompiles atomic.Uint64
 
 // compileExpr compiles one expression of policy id to a program of bool
 // type with the cost budget.
-func compileExpr(env *cel.Env, path, id, field, src string, pos exprPos) (cel.Program, error) {
+func compileExpr(env *cel.Env, costLimit uint64, path, id, field, src string, pos exprPos) (cel.Program, error) {
 	policyCompiles.Add(1)
 	a, iss := env.Compile(src)
 	if iss == nil || iss.Err() == nil {
@@ -239,7 +240,7 @@ func compileExpr(env *cel.Env, path, id, field, src string, pos exprPos) (cel.Pr
 			return nil, &PolicyError{Path: path, Line: pos.line, Column: pos.col, ID: id, Field: field,
 				Msg: fmt.Sprintf("the expression is of type %s; it must be a bool", a.OutputType())}
 		}
-		prg, err := env.Program(a, cel.CostLimit(PolicyCostLimit), cel.EvalOptions(cel.OptOptimize))
+		prg, err := env.Program(a, cel.CostLimit(costLimit), cel.EvalOptions(cel.OptOptimize))
 		if err != nil {
 			return nil, &PolicyError{Path: path, Line: pos.line, Column: pos.col, ID: id, Field: field, Msg: err.Error()}
 		}
@@ -321,7 +322,7 @@ func policyFinding(d *compile.Doc, ptr string, p *Policy) Finding {
 func policyFailed(d *compile.Doc, ptr string, p *Policy, err error) Finding {
 	msg := fmt.Sprintf("policy %q could not be evaluated here and was not applied: %v", p.ID, err)
 	if strings.Contains(err.Error(), "cost limit exceeded") {
-		msg = fmt.Sprintf("policy %q was stopped: it exceeded its cost budget (%d) on this agent and was not applied; make its comprehensions smaller (one match per node instead of nested loops over flow.nodes)", p.ID, PolicyCostLimit)
+		msg = fmt.Sprintf("policy %q was stopped: it exceeded its cost budget (%d) on this agent and was not applied; make its comprehensions smaller (one match per node instead of nested loops over flow.nodes)", p.ID, p.costLimit)
 	}
 	return d.AtNamed(ptr, RulePolicyFailed.Code, p.Severity, msg, idFirst...)
 }
