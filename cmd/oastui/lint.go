@@ -433,8 +433,9 @@ func lintAll(targets []string, opts analysis.Options, keepDocs bool, done func()
 // the walk finds it, GOMAXPROCS workers taking them in the order found
 // while the walk goes on; it returns the targets sorted and their
 // results in that order, as lintTargets and lintAll would. A usage error
-// of the PATHs is returned once the workers have stopped (what they
-// linted is dropped: nothing is written before the run's end).
+// of the PATHs is returned once the workers have stopped: they lint
+// nothing after it (the agents still queued are dropped) and what they
+// linted before is dropped too (nothing is written before the run's end).
 func lintStream(args []string, listing *compile.Listing, opts analysis.Options, keepDocs bool) ([]string, []lintResult, error) {
 	type job struct {
 		i    int // the target's place in the order found
@@ -450,6 +451,7 @@ func lintStream(args []string, listing *compile.Listing, opts analysis.Options, 
 	jobs := make(chan job, 1024)
 	workers := max(1, runtime.GOMAXPROCS(0))
 	done := make([][]linted, workers)
+	var failed atomic.Bool // a PATH was bad: the queue is drained, not linted
 	var wg sync.WaitGroup
 	for k := range workers {
 		wg.Add(1)
@@ -457,7 +459,9 @@ func lintStream(args []string, listing *compile.Listing, opts analysis.Options, 
 			defer wg.Done()
 			w := newLintWorker(opts, keepDocs)
 			for j := range jobs {
-				done[k] = append(done[k], linted{j.i, w.lint(j.path)})
+				if !failed.Load() {
+					done[k] = append(done[k], linted{j.i, w.lint(j.path)})
+				}
 			}
 		}()
 	}
@@ -466,6 +470,9 @@ func lintStream(args []string, listing *compile.Listing, opts analysis.Options, 
 		jobs <- job{len(found), p}
 		found = append(found, p)
 	})
+	if err != nil {
+		failed.Store(true)
+	}
 	close(jobs)
 	wg.Wait()
 	if err != nil {
