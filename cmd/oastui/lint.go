@@ -478,19 +478,16 @@ func lintStream(args []string, listing *compile.Listing, opts analysis.Options, 
 	if err != nil {
 		return nil, nil, err
 	}
-	byFound := make([]lintResult, len(found))
-	for _, d := range done {
-		for _, l := range d {
-			byFound[l.i] = l.r
-		}
-	}
-	place := make(map[string]int, len(found))
-	for i, p := range found {
-		place[p] = i
+	place := make(map[string]int, len(targets)) // a target → its place in the sorted order
+	for i, t := range targets {
+		place[t] = i
 	}
 	results := make([]lintResult, len(targets))
-	for i, t := range targets {
-		results[i] = byFound[place[t]]
+	for k, d := range done {
+		for _, l := range d {
+			results[place[found[l.i]]] = l.r
+		}
+		done[k] = nil // moved: a tree of 10,000 agents does not hold them twice
 	}
 	return targets, results, nil
 }
