@@ -202,7 +202,12 @@ func findEntry(ents []listedEntry, name string) *listedEntry {
 // makes: each directory of the walk, agent packages and their cinatra/
 // included, is listed once, and whether it is an agent package is read
 // from those listings instead of a stat of each of FlowCandidates.
-func (l *Listing) FindAgents(root string, limit int) ([]string, error) {
+//
+// each, when not nil, is called with every package as the walk finds it
+// (in the walk's order, its listings already kept), before FindAgents
+// returns them sorted: a caller can start loading the first packages
+// while the walk goes on.
+func (l *Listing) FindAgents(root string, limit int, each func(dir string)) ([]string, error) {
 	st, err := os.Lstat(root)
 	if err != nil {
 		return nil, err
@@ -226,6 +231,9 @@ func (l *Listing) FindAgents(root string, limit int) ([]string, error) {
 		}
 		if ov.isAgentDir(dir) {
 			out = append(out, dir)
+			if each != nil {
+				each(dir)
+			}
 			if limit > 0 && len(out) >= limit {
 				return errLimit
 			}

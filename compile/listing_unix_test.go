@@ -9,6 +9,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"sort"
 	"strings"
 	"syscall"
 	"testing"
@@ -99,13 +100,18 @@ func TestListingFindAgents(t *testing.T) {
 		filepath.Join(root, "acme", "pkg", "README.md")} {
 		for _, limit := range []int{0, 1, 3} {
 			want, werr := FindAgents(r, limit)
-			got, gerr := NewListing().FindAgents(r, limit)
+			var each []string // the packages as the walk found them
+			got, gerr := NewListing().FindAgents(r, limit, func(dir string) { each = append(each, dir) })
 			if !reflect.DeepEqual(got, want) || (werr == nil) != (gerr == nil) {
 				t.Errorf("FindAgents(%s, %d): listing %q (%v), walk %q (%v)", r, limit, got, gerr, want, werr)
 			}
+			sort.Strings(each)
+			if len(each) != len(got) || (len(got) > 0 && !reflect.DeepEqual(each, got)) {
+				t.Errorf("FindAgents(%s, %d): each saw %q, returned %q", r, limit, each, got)
+			}
 		}
 	}
-	got, _ := NewListing().FindAgents(root, 0)
+	got, _ := NewListing().FindAgents(root, 0, nil)
 	var rels []string
 	for _, p := range got {
 		rel, _ := filepath.Rel(root, p)
@@ -122,7 +128,7 @@ func TestListingFindAgents(t *testing.T) {
 func TestLoadWithListing(t *testing.T) {
 	root := listingTree(t)
 	l := NewListing()
-	dirs, err := l.FindAgents(root, 0)
+	dirs, err := l.FindAgents(root, 0, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -178,7 +184,7 @@ func loadedView(a *Agent) string {
 func TestLoadTakesTheListing(t *testing.T) {
 	dir, _ := hostilePkg(t)
 	l := NewListing()
-	if got, err := l.FindAgents(filepath.Dir(filepath.Dir(dir)), 0); err != nil || len(got) != 1 {
+	if got, err := l.FindAgents(filepath.Dir(filepath.Dir(dir)), 0, nil); err != nil || len(got) != 1 {
 		t.Fatalf("found %q, %v", got, err)
 	}
 	if err := os.WriteFile(filepath.Join(dir, "cinatra.json"), []byte(`{}`), 0o644); err != nil {

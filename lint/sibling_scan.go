@@ -117,7 +117,9 @@ func scanSiblingContent(rel, path string, src []byte, d *compile.Doc, lockfile b
 				d.SetSpan(&f, d.Offset(line, col), d.Offset(endLine, endCol)) // the secret inside the string
 				out = append(out, f)
 			}}
+			w.classes = classPool.Get().(*keyClasses) // lent, as to scanDocSecrets: a table (12 KiB) a package.json otherwise
 			w.walk(d.Root, "", present.KeyNeutral)
+			classPool.Put(w.classes)
 			return out
 		}
 	}

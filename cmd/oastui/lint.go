@@ -195,15 +195,29 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 	cfgArgs := args
 	listing := compile.NewListing() // what finding the agents listed: loading them takes it from there
 	if stdin != nil {
-		targets, cfgArgs = []string{stdin.path}, []string{stdin.configStart()}
-	} else if targets, err = lintTargets(args, listing); err != nil {
-		return err
+		cfgArgs = []string{stdin.configStart()}
 	}
-	cfg, err := loadLintConfig(fl.config, cfgArgs)
-	if err != nil {
-		return err
+	// The plain run (a tree or packages, no fixes, no --new-from-rev, no
+	// progress line) lints each agent as the walk finds it (lintStream):
+	// nothing before the linting needs every target. The config is
+	// resolved first; when it fails, the targets are found first as in
+	// any other run, so that their usage error still comes first.
+	progress := writerIsTerminal(std.stderr)
+	cfg, cfgErr := loadLintConfig(fl.config, cfgArgs)
+	stream := stdin == nil && cfgErr == nil && !fl.fixes.on() && fl.newFromRev == "" && !progress
+	if stdin != nil {
+		targets = []string{stdin.path}
+	} else if !stream {
+		if targets, err = lintTargets(args, listing, nil); err != nil {
+			return err
+		}
 	}
-	printConfigNotices(stderr, cfg)
+	if cfgErr != nil {
+		return cfgErr
+	}
+	if !stream { // streaming, once the PATHs are known good
+		printConfigNotices(stderr, cfg)
+	}
 	opts := analysis.Options{Mode: lint.Mode(fl.mode), Config: cfg, Stages: analysis.ReviewOnly,
 		Load: compile.LoadOptions{RegistryPath: fl.registry, Profile: profile}}
 	if stdin != nil {
@@ -226,14 +240,22 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 			return nil
 		}
 	}
-	inc, stop := startProgress(std.stderr, writerIsTerminal(std.stderr), len(targets))
 	opts.Load.Registries = compile.NewRegistryCache() // one read of the tree's registry for every agent of this run
 	if !fl.fixes.on() {
 		opts.Load.Listing = listing // the fixes changed the files since they were listed
 	}
 	opts.Load.WorkDir, _ = os.Getwd() // once: every agent's tree root is made absolute against it
-	results := lintAll(targets, opts, usesSource(outs), inc)
-	stop()
+	var results []lintResult
+	if stream {
+		if targets, results, err = lintStream(args, listing, opts, usesSource(outs)); err != nil {
+			return err
+		}
+		printConfigNotices(stderr, cfg)
+	} else {
+		inc, stop := startProgress(std.stderr, progress, len(targets))
+		results = lintAll(targets, opts, usesSource(outs), inc)
+		stop()
+	}
 
 	n := 0
 	for _, r := range results {
@@ -303,8 +325,12 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 	ci.noteBaselined(stderr, textOnStdoutOnly(outs), baselined)
 
 	report.MaskOwned(all) // in place: Write would copy every finding of a tree to present one
+	var counted []report.Target
+	if usesTargets(outs) { // json, sarif and github never read them
+		counted = lintTargetsSummary(targets, results, all, rel)
+	}
 	err = writeOutputs(outs, report.Report{Findings: all, Files: len(targets), Docs: docs, ToolVersion: versionString(), Policies: policyRules(cfg),
-		BaseDir: ci.root, Suppressed: suppressed, Baselined: baselined, Targets: lintTargetsSummary(targets, results, all, rel)}, stdout, stderr, fl.color)
+		BaseDir: ci.root, Suppressed: suppressed, Baselined: baselined, Targets: counted}, stdout, stderr, fl.color)
 	if err != nil {
 		return err
 	}
@@ -336,8 +362,9 @@ func loadLintConfig(path string, args []string) (*analysis.ConfigResult, error) 
 
 // lintTargets turns the PATH arguments into agent paths (package
 // directories or flow files), sorted, without repeats; the directories
-// listed to find them are kept in listing.
-func lintTargets(args []string, listing *compile.Listing) ([]string, error) {
+// listed to find them are kept in listing. each, when not nil, is called
+// with every target as it is found (once, before the next is looked for).
+func lintTargets(args []string, listing *compile.Listing, each func(string)) ([]string, error) {
 	seen := map[string]bool{}
 	var out []string
 	add := func(p string) {
@@ -345,6 +372,9 @@ func lintTargets(args []string, listing *compile.Listing) ([]string, error) {
 		if !seen[p] {
 			seen[p] = true
 			out = append(out, p)
+			if each != nil {
+				each(p)
+			}
 		}
 	}
 	for _, arg := range args {
@@ -363,15 +393,12 @@ func lintTargets(args []string, listing *compile.Listing) ([]string, error) {
 			}
 			return nil, usageErrorf("%s: not an agent: a flow file is .json, .yaml or .yml", arg)
 		}
-		found, err := listing.FindAgents(arg, 0)
+		found, err := listing.FindAgents(arg, 0, add)
 		if err != nil {
 			return nil, usageErrorf("%v", err)
 		}
 		if len(found) == 0 {
 			return nil, usageErrorf("%s: not an agent package, and no agent package below it (looked for %s)", arg, strings.Join(compile.FlowCandidates, ", "))
-		}
-		for _, p := range found {
-			add(p)
 		}
 	}
 	sort.Strings(out)
@@ -391,27 +418,106 @@ func lintAll(targets []string, opts analysis.Options, keepDocs bool, done func()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			// The worker's agents are parsed into the same memory in turn
-			// (compile.Blocks): what lintOne keeps of an agent is strings
-			// and offsets, unless it keeps its documents for excerpts.
-			wopts := opts
-			wopts.Load.Blocks = &compile.Blocks{}
+			w := newLintWorker(opts, keepDocs)
 			for i := int(next.Add(1) - 1); i < len(targets); i = int(next.Add(1) - 1) {
-				results[i] = lintOne(targets[i], wopts, keepDocs)
-				if l := wopts.Load.Listing; l != nil {
-					l.Forget(targets[i]) // loaded: its listings are not asked again
-				}
-				if results[i].docs != nil {
-					wopts.Load.Blocks.Keep()
-				} else {
-					wopts.Load.Blocks.Reuse()
-				}
+				results[i] = w.lint(targets[i])
 				done()
 			}
 		}()
 	}
 	wg.Wait()
 	return results
+}
+
+// lintStream finds the targets of args (lintTargets) and lints each as
+// the walk finds it, GOMAXPROCS workers taking them in the order found
+// while the walk goes on; it returns the targets sorted and their
+// results in that order, as lintTargets and lintAll would. A usage error
+// of the PATHs is returned once the workers have stopped: they lint
+// nothing after it (the agents still queued are dropped) and what they
+// linted before is dropped too (nothing is written before the run's end).
+func lintStream(args []string, listing *compile.Listing, opts analysis.Options, keepDocs bool) ([]string, []lintResult, error) {
+	type job struct {
+		i    int // the target's place in the order found
+		path string
+	}
+	type linted struct {
+		i int
+		r lintResult
+	}
+	// The walk is far ahead of the workers (tens of microseconds a
+	// package against a millisecond of linting): the buffer lets it go
+	// on without waiting for them, and they seldom wait for it.
+	jobs := make(chan job, 1024)
+	workers := max(1, runtime.GOMAXPROCS(0))
+	done := make([][]linted, workers)
+	var failed atomic.Bool // a PATH was bad: the queue is drained, not linted
+	var wg sync.WaitGroup
+	for k := range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			w := newLintWorker(opts, keepDocs)
+			for j := range jobs {
+				if !failed.Load() {
+					done[k] = append(done[k], linted{j.i, w.lint(j.path)})
+				}
+			}
+		}()
+	}
+	var found []string
+	targets, err := lintTargets(args, listing, func(p string) {
+		jobs <- job{len(found), p}
+		found = append(found, p)
+	})
+	if err != nil {
+		failed.Store(true)
+	}
+	close(jobs)
+	wg.Wait()
+	if err != nil {
+		return nil, nil, err
+	}
+	place := make(map[string]int, len(targets)) // a target → its place in the sorted order
+	for i, t := range targets {
+		place[t] = i
+	}
+	results := make([]lintResult, len(targets))
+	for k, d := range done {
+		for _, l := range d {
+			results[place[found[l.i]]] = l.r
+		}
+		done[k] = nil // moved: a tree of 10,000 agents does not hold them twice
+	}
+	return targets, results, nil
+}
+
+// lintWorker is one worker of a run: its agents are parsed into the same
+// memory in turn (compile.Blocks): what lintOne keeps of an agent is
+// strings and offsets, unless it keeps its documents for excerpts.
+type lintWorker struct {
+	opts     analysis.Options
+	keepDocs bool
+}
+
+func newLintWorker(opts analysis.Options, keepDocs bool) *lintWorker {
+	w := &lintWorker{opts: opts, keepDocs: keepDocs}
+	w.opts.Load.Blocks = &compile.Blocks{}
+	return w
+}
+
+// lint lints one target and readies the worker's memory for the next.
+func (w *lintWorker) lint(target string) lintResult {
+	r := lintOne(target, w.opts, w.keepDocs)
+	if l := w.opts.Load.Listing; l != nil {
+		l.Forget(target) // loaded: its listings are not asked again
+	}
+	if r.docs != nil {
+		w.opts.Load.Blocks.Keep()
+	} else {
+		w.opts.Load.Blocks.Reuse()
+	}
+	return r
 }
 
 // lintOne reviews one agent through the engine's pipeline (review only).

@@ -147,6 +147,17 @@ func usesSource(outs []lintOutput) bool {
 	return false
 }
 
+// usesTargets reports whether an output reads the report's Targets (the
+// agents linted and their counts: text and summary).
+func usesTargets(outs []lintOutput) bool {
+	for _, o := range outs {
+		if report.UsesTargets(o.format) {
+			return true
+		}
+	}
+	return false
+}
+
 // writeOutputs renders r once per output, in order. Files are written
 // atomically (edit.WriteFileAtomic: a reader never sees half a report);
 // a file that cannot be written is a usage error (exit 2), naming it.

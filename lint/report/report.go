@@ -70,6 +70,12 @@ type SourceUser interface {
 	UsesSource() bool
 }
 
+// TargetsUser is implemented by a Formatter that reads Report.Targets
+// (the agents linted, with their counts); the CLI counts them only then.
+type TargetsUser interface {
+	UsesTargets() bool
+}
+
 // Formats are the output formats by name. Add a format here.
 var Formats = map[string]Formatter{
 	"text":    textFormat{},
@@ -104,6 +110,12 @@ func Names() []string {
 func UsesSource(f Formatter) bool {
 	s, ok := f.(SourceUser)
 	return ok && s.UsesSource()
+}
+
+// UsesTargets reports whether f reads Report.Targets.
+func UsesTargets(f Formatter) bool {
+	s, ok := f.(TargetsUser)
+	return ok && s.UsesTargets()
 }
 
 // Write masks the report (Mask) and renders it with f: the one way a

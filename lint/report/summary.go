@@ -14,6 +14,8 @@ import (
 // before reading the findings of one.
 type summaryFormat struct{}
 
+func (summaryFormat) UsesTargets() bool { return true }
+
 func (summaryFormat) Format(w io.Writer, r Report) error {
 	width := 0
 	for _, t := range r.Targets {

@@ -40,7 +40,8 @@ const txtMaxSnippet = compile.ExcerptWidth
 // textFormat: actionlint-like lines with source excerpts (--format text).
 type textFormat struct{}
 
-func (textFormat) UsesSource() bool { return true }
+func (textFormat) UsesSource() bool  { return true }
+func (textFormat) UsesTargets() bool { return true } // the "in N of M agents" line
 
 func (textFormat) Format(w io.Writer, r Report) error {
 	opts := TextOptions{Color: r.Color, Files: r.Files, Baselined: r.Baselined}
