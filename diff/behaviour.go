@@ -216,17 +216,6 @@ func payloadSummary(js string) string {
 	return "{" + strings.Join(names, ", ") + "}"
 }
 
-// gateNode says a node asks a person before the flow goes on: an
-// InputMessageNode (the compiler forces requiresApproval on it), or a node
-// whose step or metadata requires approval.
-func (v *sideView) gateNode(fk string, n *flowgraph.Node) bool {
-	if n.Kind == flowgraph.KindInput || n.Approval {
-		return true
-	}
-	g, ok := v.gates[nodeSubject(fk, n.ID)]
-	return ok && g.approval
-}
-
 // writeNode says a node acts on the world (its riskClass writes, sends or
 // publishes).
 func (v *sideView) writeNode(fk string, n *flowgraph.Node) bool {
@@ -245,31 +234,60 @@ func (v *sideView) ungated(fk string) map[string]bool {
 	if f == nil || f.g.Start == "" {
 		return out
 	}
-	next := make(map[string][]string, len(f.g.Nodes))
-	for _, e := range f.g.Edges {
-		next[e.From] = append(next[e.From], e.To)
+	// One map entry per node for its out-edges and whether the walk has
+	// seen it: the edges from a node are a list through link (edge index
+	// + 1; 0 ends it), made backwards so that it runs in edge order.
+	type visit struct {
+		head int32
+		seen bool
 	}
-	seen := make(map[string]bool, len(f.g.Nodes))
-	seen[f.g.Start] = true
+	edges := f.g.Edges
+	at := make(map[string]visit, len(f.g.Nodes))
+	link := make([]int32, len(edges))
+	for i := len(edges) - 1; i >= 0; i-- {
+		u := at[edges[i].From]
+		link[i], u.head = u.head, int32(i+1)
+		at[edges[i].From] = u
+	}
+	u := at[f.g.Start]
+	u.seen = true
+	at[f.g.Start] = u
 	queue := []string{f.g.Start}
 	for len(queue) > 0 {
 		id := queue[0]
 		queue = queue[1:]
-		n := f.nodes[id]
-		if n != nil && id != f.g.Start && v.gateNode(fk, n) {
-			continue // a person decides here: what follows is gated
+		if n := f.nodes[id]; n != nil {
+			gate, write := v.gateWrite(fk, n)
+			if gate && id != f.g.Start {
+				continue // a person decides here: what follows is gated
+			}
+			if write {
+				out[id] = true
+			}
 		}
-		if n != nil && v.writeNode(fk, n) {
-			out[id] = true
-		}
-		for _, t := range next[id] {
-			if !seen[t] {
-				seen[t] = true
+		for e := at[id].head; e != 0; e = link[e-1] {
+			t := edges[e-1].To
+			if u := at[t]; !u.seen {
+				u.seen = true
+				at[t] = u
 				queue = append(queue, t)
 			}
 		}
 	}
 	return out
+}
+
+// gateWrite says whether n asks a person before the flow goes on (an
+// InputMessageNode, on which the compiler forces requiresApproval, or a
+// node whose step or metadata requires approval) and whether it acts on
+// the world (writeNode), with one look-up of its gate.
+func (v *sideView) gateWrite(fk string, n *flowgraph.Node) (gate, write bool) {
+	g, ok := v.gates[nodeSubject(fk, n.ID)]
+	gate = n.Kind == flowgraph.KindInput || n.Approval || ok && g.approval
+	if ok && g.risk != "" {
+		return gate, writeRisk(g.risk)
+	}
+	return gate, writeRisk(n.Risk)
 }
 
 // approvalPaths: a write that every path from the start reached through a

@@ -1,11 +1,13 @@
 package diff
 
 import (
+	"fmt"
 	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/internal/testgit"
 )
 
@@ -49,5 +51,36 @@ func TestAnalyzeSides(t *testing.T) {
 	}
 	if s, has := AnalyzeSide(dir, g, sideOptions(nil)); !has || s.Agent == nil {
 		t.Errorf("the agent is not held by the revision: %v", s.LoadErr)
+	}
+}
+
+// TestLoadSides: the two sides are loaded at once, each as its revision has
+// it (the old one without the polish step); a side that does not load, an
+// old side Run does not read (a root commit) and loads into lent memory
+// are left to the analyses, which load them as they always have.
+func TestLoadSides(t *testing.T) {
+	dir := testgit.LeafHistory(t, filepath.Join("..", "testdata", "agents"))
+	g, err := OpenRev(dir, "HEAD~1")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer g.Close()
+	o, n := loadSides(dir, g, true, dir, nil, compile.LoadOptions{})
+	if o == nil || n == nil {
+		t.Fatalf("sides loaded: %v %v", o, n)
+	}
+	polish := func(a *compile.Agent) bool { return strings.Contains(fmt.Sprint(a.Flow.Root.Interface()), "polish") }
+	if polish(o) || !polish(n) {
+		t.Errorf("the old side read from the disk or the new one from the revision: %v %v", polish(o), polish(n))
+	}
+	gone := filepath.Join(filepath.Dir(dir), "no-such-agent")
+	if o, n := loadSides(gone, g, true, dir, nil, compile.LoadOptions{}); o != nil || n == nil {
+		t.Errorf("a side that does not load: %v %v", o, n)
+	}
+	if o, n := loadSides(dir, g, false, dir, nil, compile.LoadOptions{}); o != nil || n != nil {
+		t.Errorf("without the old side: %v %v", o, n)
+	}
+	if o, n := loadSides(dir, g, true, dir, nil, compile.LoadOptions{Blocks: &compile.Blocks{}}); o != nil || n != nil {
+		t.Errorf("into lent memory: %v %v", o, n)
 	}
 }

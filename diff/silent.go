@@ -369,8 +369,17 @@ func equalNode(a, b *compile.Node) bool {
 		if len(a.Members) != len(b.Members) {
 			return false
 		}
-		for _, m := range a.Members {
-			if !equalNode(a.Get(m.Key), b.Get(m.Key)) {
+		// Members in the same key order (nearly every object of a flow
+		// edited in place): compared pair by pair, without a look-up per
+		// key. A pair that differs decides only when it is the member
+		// JSON.parse keeps (the last of a repeated key); the same order
+		// puts that member at the same index on both sides.
+		for i := range a.Members {
+			ma, mb := &a.Members[i], &b.Members[i]
+			if ma.Key != mb.Key {
+				return equalMembers(a, b)
+			}
+			if !equalNode(ma.Value, mb.Value) && a.Get(ma.Key) == ma.Value {
 				return false
 			}
 		}
@@ -391,6 +400,17 @@ func equalNode(a, b *compile.Node) bool {
 		return a.Bool == b.Bool
 	}
 	return a.Text == b.Text
+}
+
+// equalMembers says two objects of as many members hold equal values
+// under each key, as JSON.parse leaves them (the last of a repeated key).
+func equalMembers(a, b *compile.Node) bool {
+	for _, m := range a.Members {
+		if !equalNode(a.Get(m.Key), b.Get(m.Key)) {
+			return false
+		}
+	}
+	return true
 }
 
 // scalarKey is a scalar's identity in a set.

@@ -8,32 +8,44 @@ import (
 	"time"
 )
 
+// TestWantBatchGC: the batch commands get the batch policy, the diff its
+// own limit, every other command and a user's GOGC or GOMEMLIMIT none.
 func TestWantBatchGC(t *testing.T) {
 	none := func(string) (string, bool) { return "", false }
 	env := func(name string) func(string) (string, bool) {
 		return func(v string) (string, bool) { return "1", v == name }
 	}
+	batch := gcPolicy{batchGCPercent, batchGCLimit, batchGCLimit / 4 * batchGCLift}
+	diff := gcPolicy{batchGCPercent, diffGCLimit, diffGCLimit / 4 * batchGCLift}
 	for _, c := range []struct {
 		args []string
 		env  func(string) (string, bool)
-		want bool
+		want gcPolicy
+		ok   bool
 	}{
-		{[]string{"lint", "agents"}, none, true},
-		{[]string{"lint"}, none, true},
-		{[]string{"lint", "--format", "json", "agents"}, none, true},
-		{[]string{"baseline", "agents"}, none, true},
-		{[]string{"lint", "agents"}, env("GOGC"), false},
-		{[]string{"lint", "agents"}, env("GOMEMLIMIT"), false},
-		{[]string{"lsp"}, none, false},
-		{[]string{"mcp"}, none, false},
-		{[]string{"agents/x"}, none, false}, // the TUI
-		{nil, none, false},                  // the TUI of the working directory
-		{[]string{"compile", "agents/x"}, none, false},
-		{[]string{"version"}, none, false},
+		{[]string{"lint", "agents"}, none, batch, true},
+		{[]string{"lint"}, none, batch, true},
+		{[]string{"lint", "--format", "json", "agents"}, none, batch, true},
+		{[]string{"baseline", "agents"}, none, batch, true},
+		{[]string{"diff", "HEAD~1", "HEAD", "--format", "json", "--", "agents"}, none, diff, true},
+		{[]string{"diff", "main"}, env("GOGC"), gcPolicy{}, false},
+		{[]string{"lint", "agents"}, env("GOGC"), gcPolicy{}, false},
+		{[]string{"lint", "agents"}, env("GOMEMLIMIT"), gcPolicy{}, false},
+		{[]string{"lsp"}, none, gcPolicy{}, false},
+		{[]string{"mcp"}, none, gcPolicy{}, false},
+		{[]string{"agents/x"}, none, gcPolicy{}, false}, // the TUI
+		{nil, none, gcPolicy{}, false},                  // the TUI of the working directory
+		{[]string{"compile", "agents/x"}, none, gcPolicy{}, false},
+		{[]string{"version"}, none, gcPolicy{}, false},
 	} {
-		if got := wantBatchGC(c.args, c.env); got != c.want {
-			t.Errorf("wantBatchGC(%q) = %v, want %v", c.args, got, c.want)
+		if got, ok := policyFor(c.args, c.env); got != c.want || ok != c.ok {
+			t.Errorf("policyFor(%q) = %+v %v, want %+v %v", c.args, got, ok, c.want, c.ok)
 		}
+	}
+	// The diff's limit holds the placeholders' diff (60 MiB live at most)
+	// below its lift point.
+	if diff.lift < 60<<20 || diff.lift >= diff.limit {
+		t.Errorf("diff policy lifted at %d bytes of live heap (limit %d)", diff.lift, diff.limit)
 	}
 }
 

@@ -65,8 +65,8 @@ func newRootCmd() *cobra.Command {
 }
 
 func main() {
-	if wantBatchGC(os.Args[1:], os.LookupEnv) {
-		setBatchGC(batchGCPercent, batchGCLimit, batchGCLimit/4*batchGCLift)
+	if p, ok := policyFor(os.Args[1:], os.LookupEnv); ok {
+		p.set()
 	}
 	os.Exit(withProfiles(func() int { return run(os.Args[1:], os.Stdout, os.Stderr) }))
 }

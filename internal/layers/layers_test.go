@@ -207,6 +207,10 @@ var allowedCalls = map[string][]string{
 	// `oastui audit [PATH]` loads PATH only to find the workspace root the
 	// audit store lives at; it reviews nothing.
 	"cmd/oastui/audit.go": {"compile.Load"},
+	// The diff loads (reads and parses) its two sides at once and hands
+	// each agent to that side's analysis (analysis.Options.Agent), which
+	// does not load it again; the analyses run one after the other.
+	"diff/run.go": {"compile.Load"},
 	// The benchmark of the prompt report times the stage on its own.
 	"cmd/oastbench/prompts.go": {"compile.Load", "prompts.Build"},
 	// The engine's own stages, where no analysis hands the graph in: the
