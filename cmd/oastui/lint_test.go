@@ -38,6 +38,7 @@ type lintJSON struct {
 const legacyFixture = "../../lint/testdata/rules/err/legacy_field/oas.json"
 
 func TestLintText(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runLintCmd(t, legacyFixture)
 	if code != exitFindings {
 		t.Fatalf("exit %d, want 1\n%s", code, out)
@@ -59,6 +60,7 @@ func TestLintText(t *testing.T) {
 }
 
 func TestLintJSONAndFailOn(t *testing.T) {
+	t.Parallel()
 	code, out, _ := runLintCmd(t, "--format", "json", legacyFixture)
 	if code != exitFindings {
 		t.Fatalf("exit %d", code)
@@ -85,6 +87,7 @@ func TestLintJSONAndFailOn(t *testing.T) {
 }
 
 func TestLintUsageErrors(t *testing.T) {
+	t.Parallel()
 	for _, args := range [][]string{
 		{"does/not/exist"},
 		{"--format", "yaml", legacyFixture},
@@ -105,6 +108,7 @@ func TestLintUsageErrors(t *testing.T) {
 // TestLintTree: a directory tree is searched for agent packages (skipping
 // _shared), and the output is in stable path order.
 func TestLintTree(t *testing.T) {
+	t.Parallel()
 	root := filepath.Join(t.TempDir(), "agents")
 	src, err := os.ReadFile(legacyFixture)
 	if err != nil {
@@ -153,6 +157,7 @@ func TestLintTree(t *testing.T) {
 
 // TestLintCorpus: every corpus agent loads and lints (skips without ../shared).
 func TestLintCorpus(t *testing.T) {
+	t.Parallel()
 	dir := testshared.Dir(t, "corpus", "cinatra", "agents")
 	code, out, errOut := runLintCmd(t, "--format", "json", "--fail-on", "none", dir)
 	if code != exitClean {

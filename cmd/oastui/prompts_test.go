@@ -13,6 +13,7 @@ import (
 const promptsFixture = "../../prompts/testdata/agents/acme/prompt-agent"
 
 func TestPromptsText(t *testing.T) {
+	t.Parallel()
 	if race.Enabled {
 		t.Skip("counts tokens: run without -race")
 	}
@@ -40,6 +41,7 @@ func TestPromptsText(t *testing.T) {
 }
 
 func TestPromptsJSONAndNode(t *testing.T) {
+	t.Parallel()
 	if race.Enabled {
 		t.Skip("counts tokens: run without -race")
 	}
@@ -73,6 +75,7 @@ func TestPromptsJSONAndNode(t *testing.T) {
 // TestPromptsSanitised: escape sequences and secrets of the agent never
 // reach the output, in either format; line breaks of the prompt stay.
 func TestPromptsSanitised(t *testing.T) {
+	t.Parallel()
 	if race.Enabled {
 		t.Skip("counts tokens: run without -race")
 	}
@@ -107,6 +110,7 @@ func TestPromptsSanitised(t *testing.T) {
 // json lists promptsMaxJSONPlaceholders and counts the others (it wrote 60
 // MB).
 func TestPromptsManyPlaceholdersBounded(t *testing.T) {
+	t.Parallel()
 	if race.Enabled {
 		t.Skip("counts tokens: run without -race")
 	}
