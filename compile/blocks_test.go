@@ -70,7 +70,6 @@ func loadFresh(t *testing.T, name string) map[string]string {
 // Reuse in between, parse exactly as they do into fresh memory; after the
 // first round no block is allocated again.
 func TestBlocksReuseParsesAsFresh(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	var b Blocks
 	blocksAfterFirstRound := 0
 	for round := range 3 {

@@ -33,7 +33,6 @@ func compileResult(a *Agent) map[string]any {
 // TestCompileConformance: for every corpus agent, Compile's JSON equals
 // `compile` of the reference's expected output (key order free).
 func TestCompileConformance(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	dir, slugs := testshared.CorpusAgents(t)
 	for _, slug := range slugs {
 		t.Run(slug, func(t *testing.T) {

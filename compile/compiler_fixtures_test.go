@@ -117,7 +117,6 @@ var (
 // TestFixturesHaveNoSecretsOrExternalURLs: URL fields are relative /api/…
 // paths or {{CINATRA_BASE_URL}}…, no string looks like a credential.
 func TestFixturesHaveNoSecretsOrExternalURLs(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	err := filepath.Walk(fixtureRoot, func(p string, info os.FileInfo, err error) error {
 		if err != nil || info.IsDir() || !strings.HasSuffix(p, ".json") {
 			return err

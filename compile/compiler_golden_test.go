@@ -76,7 +76,6 @@ func firstDiff(got, want []byte) string {
 // TestCompiledBytesFixtures: the fixture agents of testdata (valid and
 // invalid ones alike) compile to exactly the golden bytes.
 func TestCompiledBytesFixtures(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	var dirs []string
 	for _, g := range []string{
 		filepath.Join(fixtureRoot, "oastui", "*"),
@@ -113,7 +112,6 @@ func TestCompiledBytesFixtures(t *testing.T) {
 // TestCompiledBytesCorpus: the 25 corpus agents and the docs' golden leaf
 // compile to exactly the golden bytes.
 func TestCompiledBytesCorpus(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	dir, slugs := testshared.CorpusAgents(t)
 	for _, slug := range slugs {
 		t.Run(slug, func(t *testing.T) {
@@ -327,7 +325,6 @@ func mutationBases(t *testing.T) map[string]*Agent {
 // Under -short or the race detector one case in 16 runs, each checked
 // against its line of the golden.
 func TestCompiledBytesMutations(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	stride := 1
 	if (testing.Short() || race.Enabled) && !*update {
 		stride = 16
@@ -416,7 +413,6 @@ func keyOrder(n *Node, at string, out *[]string) {
 // reference's output (TestCompileConformance compares decoded JSON, blind
 // to order).
 func TestCompileKeyOrderConformance(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	dir, slugs := testshared.CorpusAgents(t)
 	steps := 0
 	for _, slug := range slugs {

@@ -58,7 +58,6 @@ func TestSortFindings(t *testing.T) {
 // On many findings with many ties, SortFindings orders as the stable sort
 // of the structs did.
 func TestSortFindingsMatchesStableSort(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	r := rand.New(rand.NewPCG(1, 2))
 	for range 50 {
 		fs := make([]Finding, r.IntN(400))

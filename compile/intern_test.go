@@ -79,7 +79,6 @@ func TestInternDroppedPastBounds(t *testing.T) {
 // corpus, parsed one after another with one scratch (the strings of the
 // files before kept), gives the tree a fresh scratch gives.
 func TestInternKeptSameTrees(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	check := func(t *testing.T, root string) {
 		sc, n, seen := newScratch(), 0, 0
 		err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {

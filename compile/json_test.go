@@ -66,7 +66,6 @@ func TestParseErrors(t *testing.T) {
 }
 
 func TestTooLargeIsRefused(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	big := make([]byte, MaxFileBytes+1)
 	if race.Enabled {
 		// The finding's span is the first token: in 16 MiB of NULs that

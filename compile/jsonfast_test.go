@@ -82,7 +82,6 @@ func TestFastParseCases(t *testing.T) {
 // tree the decoder builds; every prefix and a sample of one-byte changes
 // of a corpus agent parse (or fail) as the decoder says.
 func TestFastParseFiles(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	check := func(t *testing.T, root string) int {
 		n, seen := 0, 0
 		err := filepath.WalkDir(root, func(path string, e fs.DirEntry, err error) error {
@@ -162,7 +161,6 @@ func FuzzFastParse(f *testing.F) {
 // tab, another newline, a stray byte or the end, gives the decoder's tree
 // or error, and the scanner alone reads every valid one.
 func TestFastParseIndentation(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	for n := 0; n <= 26; n++ {
 		ind := "\n" + strings.Repeat(" ", n)
 		for _, after := range []string{`"a"`, `1`, "\t2", "\n3", "\r\n 4", `x`, ``, "\x00", "  \t" + strings.Repeat(" ", 9) + "5"} {

@@ -14,7 +14,6 @@ import (
 // tree's registry read by path in both; the tree walk finds exactly the 25
 // agents and passes the other packs over.
 func TestCorpusBothLayouts(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	dir, slugs := testshared.CorpusAgents(t)
 	ext := testshared.ExtensionsTree(t)
 

@@ -13,7 +13,6 @@ import (
 func corpusDir(t testing.TB) string { return testshared.Corpus(t) }
 
 func TestLoadCorpusAgents(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	root := filepath.Join(corpusDir(t), "agents", "cinatra-ai")
 	ents, err := os.ReadDir(root)
 	if err != nil {

@@ -41,7 +41,6 @@ const okFlow = `{"agentspec_version":"26.1.0","component_type":"Flow","id":"f","
 // type, is a positioned blocker; readers then see the field as absent and
 // nothing crashes.
 func TestPackageJSONInvalid(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	for _, tc := range []struct {
 		pkg, msg  string
 		line, col int

@@ -79,7 +79,6 @@ func TestModelOncePerAgent(t *testing.T) {
 // TestModelFlows: the model's Flows are Flows(root), in order, with the
 // same nesting, for the fixtures and every corpus agent.
 func TestModelFlows(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	dirs := []string{}
 	if ents, err := os.ReadDir(filepath.Join("..", "testdata", "agents", "oastui")); err == nil {
 		for _, e := range ents {

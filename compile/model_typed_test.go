@@ -72,9 +72,6 @@ func TestModelTypedCases(t *testing.T) {
 // TestModelTypedFiles: the same over every JSON file of testdata and of
 // the shared corpus with its history.
 func TestModelTypedFiles(t *testing.T) {
-	// among the package's slowest under -race: no chdir, env, package
-	// variable, allocation count or child process count
-	t.Parallel()
 	stride := race.Stride(5) // every fifth file under -race
 	check := func(t *testing.T, dir string) (files, typed int) {
 		seen := 0
@@ -115,7 +112,6 @@ func TestModelTypedFiles(t *testing.T) {
 // repeated members and escaped keys included, and on every JSON file of
 // testdata and the shared corpus.
 func TestModelIgnoring(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	byWalk := func(root *Node) []*Node {
 		var out []*Node
 		WalkNodes(root, func(n *Node) bool {

@@ -48,7 +48,6 @@ func naiveOffset(src []byte, line, col int) int {
 // exactly the columns of a count from the line start, on long lines mixing
 // ASCII, multi-byte characters, invalid bytes and truncated sequences.
 func TestPositionIndexMatchesCount(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	r := rand.New(rand.NewSource(1))
 	pieces := [][]byte{[]byte("a"), []byte("{\"k\":1}"), []byte("é"), []byte("日本"), []byte("🙂"), {0xff}, {0xe6, 0x97}, []byte("\n"), {0x80}}
 	for trial := 0; trial < 40; trial++ {
@@ -112,7 +111,6 @@ func TestGetLargeObjectLastWins(t *testing.T) {
 // key is repeated records each repetition against its first occurrence,
 // without a scan per duplicate (that was quadratic: minutes on this input).
 func TestManyDuplicateKeysLinear(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	// A fifth of the keys under -race (one goroutine's parse, several
 	// times slower there); the pass without -race parses all 100,000.
 	n := 100000 / race.Stride(5)
@@ -192,7 +190,6 @@ func refPosIndex(src []byte) (lines []int, marks []runeMark) {
 // time, on long lines of ASCII runs of every length broken by multi-byte
 // characters, invalid and truncated sequences, at every alignment.
 func TestPositionIndexWordSkip(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	r := rand.New(rand.NewSource(2))
 	multi := [][]byte{[]byte("é"), []byte("日本"), []byte("🙂"), {0xff}, {0xe6, 0x97}, {0x80}, []byte("\n")}
 	for trial := 0; trial < 400/race.Stride(4); trial++ {

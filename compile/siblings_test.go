@@ -93,7 +93,6 @@ func contains(xs []string, x string) bool {
 // TestLoadSiblingsLimits: over SiblingMaxFiles files the list stops and
 // says so.
 func TestLoadSiblingsLimits(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	files := map[string]string{"package.json": `{"name":"@acme/pkg"}`, "cinatra/oas.json": okFlow}
 	for i := 0; i <= SiblingMaxFiles; i++ {
 		files[fmt.Sprintf("many/f%05d.txt", i)] = "x"

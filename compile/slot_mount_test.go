@@ -312,7 +312,6 @@ func TestMountSlotsParentSatisfied(t *testing.T) {
 // slotted agents carry the author-placed marker for each slot (the
 // explicit form), the rest declare none, so the loader changes nothing.
 func TestMountSlotsCorpusQuiet(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	dir, slugs := testshared.CorpusAgents(t)
 	explicit := 0
 	for _, slug := range slugs {

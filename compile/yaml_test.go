@@ -61,7 +61,6 @@ func TestParseYAMLPositions(t *testing.T) {
 }
 
 func TestParseYAMLErrors(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	bomb := "a: &a [x, x, x, x, x, x, x, x, x, x]\n"
 	prev := "a"
 	for _, n := range []string{"b", "c", "d", "e", "f", "g"} {
@@ -115,7 +114,6 @@ func TestParseYAMLAliasAndMerge(t *testing.T) {
 // TestYAMLJSONTwins: the corpus holds docs examples as JSON and YAML twins;
 // both must load to the same tree.
 func TestYAMLJSONTwins(t *testing.T) {
-	t.Parallel() // among the package's slowest under -race: no chdir, env, package variable, allocation count or child process count
 	dir := filepath.Join("..", "..", "shared", "corpus", "agentspec", "docs", "pyagentspec", "source", "agentspec_config_examples")
 	if _, err := os.Stat(dir); err != nil {
 		t.Skipf("shared corpus not found at %s: skipping", dir)
