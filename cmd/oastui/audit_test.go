@@ -16,7 +16,6 @@ import (
 // the database file itself deleted) makes `oastui audit` exit 1 naming the
 // first bad row, and pick refuses to confirm into that store.
 func TestAuditCmdChainBroken(t *testing.T) {
-	t.Parallel()
 	root, agent := slotsTempWorkspace(t, slotsOneSlot, "@v/a", slotsSmallCatalog)
 	a, err := compile.Load(agent, compile.LoadOptions{})
 	if err != nil {

@@ -172,7 +172,6 @@ func ciValueHash(t *testing.T, path, rule string) string {
 // config error that says what to use. Ignored findings are SARIF
 // suppressions with the reason, and count for no exit code.
 func TestSecretIgnoreBindsToValue(t *testing.T) {
-	t.Parallel()
 	tok := ciToken("OpQrStUvWx12")
 	repo, flow := ciRepo(t, tok)
 	agent := filepath.Dir(filepath.Dir(flow))
@@ -232,7 +231,6 @@ func TestSecretIgnoreBindsToValue(t *testing.T) {
 // TestSecurityRuleOffNeedsReason: turning a security rule off needs a
 // reason and prints a notice on every run; other rules keep the short form.
 func TestSecurityRuleOffNeedsReason(t *testing.T) {
-	t.Parallel()
 	repo, flow := ciRepo(t, ciToken("OpQrStUvWx12"))
 	agent := filepath.Dir(filepath.Dir(flow))
 	cfg := filepath.Join(repo, ".oastui.yaml")

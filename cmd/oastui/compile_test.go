@@ -23,7 +23,6 @@ func runCLI(t *testing.T, args ...string) (code int, stdout, stderr string) {
 }
 
 func TestCompileCommandOK(t *testing.T) {
-	t.Parallel()
 	code, out, errOut := runCLI(t, "compile", exampleAgent)
 	if code != 0 {
 		t.Fatalf("exit %d, stderr %q", code, errOut)
@@ -48,7 +47,6 @@ func TestCompileCommandOK(t *testing.T) {
 }
 
 func TestCompileCommandOut(t *testing.T) {
-	t.Parallel()
 	dst := filepath.Join(t.TempDir(), "compiled.json")
 	if err := os.WriteFile(dst, []byte("old"), 0o600); err != nil {
 		t.Fatal(err)
@@ -130,7 +128,6 @@ func TestCompileCommandFailures(t *testing.T) {
 }
 
 func TestCompileCommandUsageErrors(t *testing.T) {
-	t.Parallel()
 	empty := t.TempDir()
 	for _, tc := range []struct {
 		name string
@@ -226,7 +223,6 @@ func TestCompileCommandCorpus(t *testing.T) {
 // attack: -o /dev/full as root replaced the device with a regular file) or
 // a symlink exits 2 with a clear message and leaves it as it was.
 func TestCompileCommandOutSpecialFile(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	fifo := filepath.Join(dir, "out.fifo")
 	mkfifo(t, fifo)

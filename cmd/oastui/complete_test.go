@@ -21,7 +21,6 @@ func complete(t *testing.T, args ...string) ([]string, string) {
 }
 
 func TestFlagCompletion(t *testing.T) {
-	t.Parallel()
 	noFiles := ":4" // cobra.ShellCompDirectiveNoFileComp
 	for _, tc := range []struct {
 		args []string

@@ -141,7 +141,6 @@ func TestDiffCLI(t *testing.T) {
 }
 
 func TestDiffChecksList(t *testing.T) {
-	t.Parallel()
 	var out, errb bytes.Buffer
 	if code := run([]string{"diff", "--checks"}, &out, &errb); code != exitClean {
 		t.Fatalf("exit %d: %s", code, errb.String())

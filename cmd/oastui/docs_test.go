@@ -17,7 +17,6 @@ import (
 // pages and the commands differ. Rewrite with
 // `go test ./cmd/oastui -run TestCommandReference -update`.
 func TestCommandReference(t *testing.T) {
-	t.Parallel()
 	root := newRootCmd()
 	root.DisableAutoGenTag = true // no date: the pages stay equal from run to run
 	gen := t.TempDir()

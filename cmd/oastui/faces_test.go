@@ -81,7 +81,6 @@ func rawControls(s string) int {
 // before, `lint --format github` wrote 54 ESC and 36 BEL bytes on this
 // fixture and json 18 raw C1 characters).
 func TestNoEscapeInAnyFace(t *testing.T) {
-	t.Parallel()
 	dir := writeInjectionAgent(t)
 	faces := map[string][]string{
 		"lint text":     {"lint", "--format", "text", dir},

@@ -15,7 +15,6 @@ import (
 // of a FIFO flow exits 2 with it; of a FIFO package.json draws the flow),
 // never a hang (issue 11 item 2). The 10 s timeout is a hang detector.
 func TestFIFOInPlaceOfAgentFiles(t *testing.T) {
-	t.Parallel()
 	for _, fifo := range []string{"cinatra/oas.json", "package.json"} {
 		dir := filepath.Join(t.TempDir(), "agents", "acme", "pipe-agent")
 		if err := os.MkdirAll(filepath.Join(dir, "cinatra"), 0o755); err != nil {

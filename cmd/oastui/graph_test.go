@@ -49,7 +49,6 @@ func writeGraphAgent(t *testing.T) string {
 }
 
 func TestGraphText(t *testing.T) {
-	t.Parallel()
 	p := writeGraphAgent(t)
 	code, out, errs := runGraphCmd(t, p)
 	if code != exitClean {
@@ -80,7 +79,6 @@ func TestGraphText(t *testing.T) {
 }
 
 func TestGraphDOTAndMermaid(t *testing.T) {
-	t.Parallel()
 	p := writeGraphAgent(t)
 	code, out, _ := runGraphCmd(t, "--format", "dot", p)
 	if code != exitClean || !strings.HasPrefix(out, `digraph "g-flow" {`) || strings.Count(out, " -> ") != 5 {
@@ -93,7 +91,6 @@ func TestGraphDOTAndMermaid(t *testing.T) {
 }
 
 func TestGraphErrors(t *testing.T) {
-	t.Parallel()
 	p := writeGraphAgent(t)
 	bad := filepath.Join(t.TempDir(), "bad.json")
 	if err := os.WriteFile(bad, []byte(`{"component_type": "Flow",`), 0o644); err != nil {
@@ -119,7 +116,6 @@ func TestGraphErrors(t *testing.T) {
 // TestGraphCorpusAndTestdata: every corpus and testdata agent draws, in
 // each format (the drawings themselves are flowgraph's goldens).
 func TestGraphCorpusAndTestdata(t *testing.T) {
-	t.Parallel()
 	dirs, _ := filepath.Glob(filepath.Join("..", "..", "testdata", "agents", "oastui", "*"))
 	corpus, _ := filepath.Glob(filepath.Join(testshared.Dir(t, "corpus", "cinatra", "agents", "cinatra-ai"), "*"))
 	// Under -race every third agent (each a single-goroutine render); the

@@ -40,7 +40,6 @@ func lintCodes(t *testing.T, tree string) []string {
 // --workspace draws all 25, and the TUI opens the tree's list from the
 // directory holding it.
 func TestExtensionsTreeFaces(t *testing.T) {
-	t.Parallel()
 	dir, _ := testshared.CorpusAgents(t)
 	ext := testshared.ExtensionsTree(t)
 
@@ -77,7 +76,6 @@ func TestExtensionsTreeFaces(t *testing.T) {
 
 // `oastui new` names the package @vendor/slug from either tree layout.
 func TestNewInfersVendorInBothLayouts(t *testing.T) {
-	t.Parallel()
 	for _, tree := range []string{"agents", "extensions"} {
 		t.Run(tree, func(t *testing.T) {
 			dir := filepath.Join(t.TempDir(), tree, "acme", "foo")
@@ -108,7 +106,6 @@ func TestNewInfersVendorInBothLayouts(t *testing.T) {
 // beside a successful compile; the mirror refusal stops the compile at the
 // review gate, naming the rule.
 func TestCompileProducesCases(t *testing.T) {
-	t.Parallel()
 	code, out, errOut := runCLI(t, "compile", "../../lint/testdata/rules/err/produces_without_road/unkept-promise")
 	if code != 0 {
 		t.Fatalf("road: exit %d\n%s%s", code, out, errOut)
@@ -128,7 +125,6 @@ func TestCompileProducesCases(t *testing.T) {
 // Every lint format carries the new findings (they come from the one
 // review, through the one snapshot).
 func TestProducesFindingsInEveryFormat(t *testing.T) {
-	t.Parallel()
 	for code, fx := range map[string]string{
 		"produces_mirror_mismatch": "../../lint/testdata/rules/err/produces_mirror_mismatch/other-extension",
 		"produces_without_road":    "../../lint/testdata/rules/err/produces_without_road/unkept-promise",
@@ -146,7 +142,6 @@ func TestProducesFindingsInEveryFormat(t *testing.T) {
 // `oastui diff` between two git revisions of an extensions/ tree names
 // the agent's changes, a hasArtifactBindings flip among them.
 func TestDiffExtensionsTree(t *testing.T) {
-	t.Parallel()
 	testgit.Have(t)
 	repo := t.TempDir()
 	testgit.Git(t, repo, "", "init", "-q", "-b", "main")

@@ -22,7 +22,6 @@ func hostileDiffFixture(t *testing.T) string {
 // U+2066), and prints exactly edit's one fix preview — the text the TUI
 // and agent_fix show for the same fixes.
 func TestLintDiffPresented(t *testing.T) {
-	t.Parallel()
 	dir := hostileDiffFixture(t)
 	_, out, errs := runLintCmd(t, "--diff", dir)
 	if !strings.Contains(out, "+++ b/") || !strings.Contains(out, `"note": "see https://bob:`) {

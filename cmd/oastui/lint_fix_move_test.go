@@ -32,7 +32,6 @@ func legacyPkg(t *testing.T) (dir, from string, body []byte) {
 // nothing; the edit of the moved file waits for the next round (skipped
 // with its reason).
 func TestLintDiffShowsMove(t *testing.T) {
-	t.Parallel()
 	dir, _, _ := legacyPkg(t)
 	before := readAll(t, dir)
 	code, out, errs := runLintCmd(t, "--diff", dir)
@@ -62,7 +61,6 @@ func TestLintDiffShowsMove(t *testing.T) {
 // move), then removes the legacy field in the moved file; both findings
 // are gone and the legacy file with them.
 func TestLintFixMoves(t *testing.T) {
-	t.Parallel()
 	dir, from, _ := legacyPkg(t)
 	code, out, errs := runLintCmd(t, "--fix", "--format", "json", dir)
 	if !strings.Contains(errs, "oastui: fixed 2 findings") {
@@ -90,7 +88,6 @@ func TestLintFixMoves(t *testing.T) {
 // not take for the flow), the move is not offered: --fix fixes the rest in
 // place and leaves the link alone.
 func TestLintFixNoMoveOntoTarget(t *testing.T) {
-	t.Parallel()
 	dir, from, body := legacyPkg(t)
 	to := filepath.Join(dir, "cinatra", "oas.json")
 	if err := os.Symlink(filepath.Join(dir, "nowhere"), to); err != nil {

@@ -82,7 +82,6 @@ const driftFixture = "../../lint/testdata/rules/err/package_version_oas_pkg_drif
 // diff of the fixes on stdout, the summary on stderr, change no file, and
 // exit by the findings (all still there).
 func TestLintDiffWritesNothing(t *testing.T) {
-	t.Parallel()
 	dir := copyFixtureTree(t, driftFixture)
 	before := readAll(t, dir)
 	for _, args := range [][]string{{"--diff", dir}, {"--fix", "--dry-run", dir}, {"--diff", "--unsafe-fixes", dir}} {
@@ -123,7 +122,6 @@ func TestLintDiffWritesNothing(t *testing.T) {
 // TestLintFix: --fix writes the fixes, reports what it did on stderr, and
 // the report (and exit code) is that of the findings that remain.
 func TestLintFix(t *testing.T) {
-	t.Parallel()
 	dir := copyFixtureTree(t, driftFixture)
 	_, out, _ := runLintCmd(t, "--format", "json", dir)
 	before := codesOf(t, out)
@@ -164,7 +162,6 @@ func TestLintFix(t *testing.T) {
 // TestLintFixDefaultLicense: the license fix writes .oastui.yaml's
 // default_license.
 func TestLintFixDefaultLicense(t *testing.T) {
-	t.Parallel()
 	dir := copyFixtureTree(t, driftFixture)
 	if err := os.WriteFile(filepath.Join(dir, ".oastui.yaml"), []byte("default_license: Apache-2.0\n"), 0o644); err != nil {
 		t.Fatal(err)
@@ -179,7 +176,6 @@ func TestLintFixDefaultLicense(t *testing.T) {
 }
 
 func TestLintFixFlags(t *testing.T) {
-	t.Parallel()
 	if code, _, errs := runLintCmd(t, "--dry-run", driftFixture); code != exitUsage || !strings.Contains(errs, "--dry-run goes with --fix") {
 		t.Errorf("--dry-run alone: exit %d %q", code, errs)
 	}
@@ -192,7 +188,6 @@ func TestLintFixFlags(t *testing.T) {
 // TestLintFixesInOutputs: the JSON and SARIF outputs carry the fixes
 // (SARIF §3.55: byte-region replacements).
 func TestLintFixesInOutputs(t *testing.T) {
-	t.Parallel()
 	_, out, _ := runLintCmd(t, "--format", "json", driftFixture)
 	if !strings.Contains(out, `"fixes": [`) || !strings.Contains(out, `"title": "set metadata.cinatra.packageName to \"@acme/package-agent\" (package.json's name)"`) {
 		t.Errorf("json output without fixes:\n%s", out)

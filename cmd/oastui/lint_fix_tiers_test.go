@@ -53,7 +53,6 @@ func corpusCompiled(t *testing.T, agents string) (out, names, versions map[strin
 // drift (metadata.cinatra.packageVersion removed), says how many unsafe
 // fixes it held back and the flag; and --unsafe-fixes then applies them.
 func TestLintFixCorpusSafe(t *testing.T) {
-	t.Parallel()
 	src := testshared.Dir(t, "corpus", "cinatra", "agents")
 	agents := copyFixtureTree(t, src)
 	before, names, versions := corpusCompiled(t, agents)
@@ -99,7 +98,6 @@ func TestLintFixCorpusSafe(t *testing.T) {
 }
 
 func TestLintFixTierFlags(t *testing.T) {
-	t.Parallel()
 	for _, args := range [][]string{
 		{"--unsafe-fixes", legacyFixture},
 		{"--fix", "--fix-dangerous", "x:1:1 legacy_field", legacyFixture},
@@ -116,7 +114,6 @@ func TestLintFixTierFlags(t *testing.T) {
 // --unsafe-fixes: --fix says so and names the flag; --fix-dangerous with
 // the finding's id applies that one fix and nothing else.
 func TestLintFixDangerous(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	flow := filepath.Join(dir, "approval_policy.json")
 	src, err := os.ReadFile("../../lint/testdata/rules/err/legacy_field/approval_policy.json")

@@ -30,7 +30,6 @@ func readFile(t *testing.T, p string) string {
 // `lint - --stdin-filename F` reports exactly what `lint F` reports (the
 // package.json beside F included); without a name the flow is bare.
 func TestLintStdin(t *testing.T) {
-	t.Parallel()
 	flow := filepath.Join(pkgJSONInvalid, "cinatra", "oas.json")
 	src := readFile(t, flow)
 
@@ -95,7 +94,6 @@ func TestLintStdin(t *testing.T) {
 }
 
 func TestLintStdinUsageErrors(t *testing.T) {
-	t.Parallel()
 	dirJSON := filepath.Join(t.TempDir(), "d.json")
 	if err := os.Mkdir(dirJSON, 0o755); err != nil {
 		t.Fatal(err)
@@ -114,7 +112,6 @@ func TestLintStdinUsageErrors(t *testing.T) {
 
 // Several outputs in one run, golangci-lint's way, written atomically.
 func TestLintOutputs(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	_, wantText, _ := runLintCmd(t, legacyFixture)
 	_, wantSARIF, _ := runLintCmd(t, "--format", "sarif", legacyFixture)
@@ -171,7 +168,6 @@ func TestLintOutputs(t *testing.T) {
 }
 
 func TestLintOutputUsageErrors(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	for _, args := range [][]string{
 		{"--format", "text", "--format", "sarif", "--output", "a"}, // counts differ
@@ -194,7 +190,6 @@ func TestLintOutputUsageErrors(t *testing.T) {
 // The colour matrix: --color and the environment, through colorprofile.
 // TTY_FORCE=1 makes colorprofile treat the writer as a terminal.
 func TestUseColor(t *testing.T) {
-	t.Parallel()
 	var buf bytes.Buffer
 	tty := []string{"TTY_FORCE=1", "TERM=xterm-256color"}
 	for _, tc := range []struct {

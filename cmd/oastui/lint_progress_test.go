@@ -15,7 +15,6 @@ import (
 // The ticker logic with an injected clock: nothing before the delay, a
 // line per change after it, cleared at the end.
 func TestProgressTicks(t *testing.T) {
-	t.Parallel()
 	var b bytes.Buffer
 	t0 := time.Date(2026, 1, 1, 0, 0, 0, 0, time.UTC)
 	p := newProgress(&b, 3, t0)

@@ -38,7 +38,6 @@ type lintJSON struct {
 const legacyFixture = "../../lint/testdata/rules/err/legacy_field/oas.json"
 
 func TestLintText(t *testing.T) {
-	t.Parallel()
 	code, out, _ := runLintCmd(t, legacyFixture)
 	if code != exitFindings {
 		t.Fatalf("exit %d, want 1\n%s", code, out)
@@ -60,7 +59,6 @@ func TestLintText(t *testing.T) {
 }
 
 func TestLintJSONAndFailOn(t *testing.T) {
-	t.Parallel()
 	code, out, _ := runLintCmd(t, "--format", "json", legacyFixture)
 	if code != exitFindings {
 		t.Fatalf("exit %d", code)
@@ -87,7 +85,6 @@ func TestLintJSONAndFailOn(t *testing.T) {
 }
 
 func TestLintUsageErrors(t *testing.T) {
-	t.Parallel()
 	for _, args := range [][]string{
 		{"does/not/exist"},
 		{"--format", "yaml", legacyFixture},
@@ -108,7 +105,6 @@ func TestLintUsageErrors(t *testing.T) {
 // TestLintTree: a directory tree is searched for agent packages (skipping
 // _shared), and the output is in stable path order.
 func TestLintTree(t *testing.T) {
-	t.Parallel()
 	root := filepath.Join(t.TempDir(), "agents")
 	src, err := os.ReadFile(legacyFixture)
 	if err != nil {
@@ -157,7 +153,6 @@ func TestLintTree(t *testing.T) {
 
 // TestLintCorpus: every corpus agent loads and lints (skips without ../shared).
 func TestLintCorpus(t *testing.T) {
-	t.Parallel()
 	dir := testshared.Dir(t, "corpus", "cinatra", "agents")
 	code, out, errOut := runLintCmd(t, "--format", "json", "--fail-on", "none", dir)
 	if code != exitClean {

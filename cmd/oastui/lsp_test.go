@@ -283,7 +283,6 @@ func fileURI(p string) string { return "file://" + filepath.ToSlash(p) }
 // definition, hover, rename and completion on the agent; bad input gets
 // protocol errors and the server keeps serving.
 func TestLSPStdio(t *testing.T) {
-	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts a process")
 	}

@@ -43,7 +43,6 @@ func TestMCPHelperProcess(t *testing.T) {
 // it), checks that escapes are refused, that the token is masked, and that
 // a fix is written only when asked.
 func TestMCPEndToEnd(t *testing.T) {
-	t.Parallel()
 	corpus := testshared.Corpus(t)
 	root := t.TempDir()
 	agent := filepath.Join(root, "agents", "cinatra-ai", "email-outreach-agent")
@@ -229,7 +228,6 @@ func TestMCPEndToEnd(t *testing.T) {
 }
 
 func TestMCPUsageErrors(t *testing.T) {
-	t.Parallel()
 	for _, args := range [][]string{
 		{"mcp", "--root", filepath.Join(t.TempDir(), "missing")},
 		{"mcp", "--registry", t.TempDir()},

@@ -20,7 +20,6 @@ func runCmd(args ...string) (int, string, string) {
 // A scaffolded agent must lint clean (nothing at all, not even a suggestion)
 // and compile, whatever its name and title.
 func TestNewScaffoldLintsCleanAndCompiles(t *testing.T) {
-	t.Parallel()
 	for _, tc := range []struct {
 		name      string
 		rel       string
@@ -63,7 +62,6 @@ func TestNewScaffoldLintsCleanAndCompiles(t *testing.T) {
 }
 
 func TestNewRefusesToOverwriteAndBadNames(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	if err := os.WriteFile(filepath.Join(dir, "keep.txt"), []byte("mine"), 0o644); err != nil {
 		t.Fatal(err)
@@ -86,7 +84,6 @@ func TestNewRefusesToOverwriteAndBadNames(t *testing.T) {
 // context FlowNodes are compiled steps, the child is the FlowNode step's
 // childAgent and a package.json dependency.
 func TestNewKindMatrix(t *testing.T) {
-	t.Parallel()
 	slots := []string{"--slot", "draftContext:@cinatra-ai/brand-voice-artifact,@cinatra-ai/blog-post-artifact", "--slot", "voice:@acme/voice-artifact"}
 	for _, kind := range []string{"leaf", "gate", "orchestrator"} {
 		for _, slot := range []bool{false, true} {
@@ -172,7 +169,6 @@ func TestNewKindMatrix(t *testing.T) {
 // and the step's bindings input, no context step, and the dependency as a
 // canonical runtime, required edge.
 func TestNewSlotWritesTheSlimForm(t *testing.T) {
-	t.Parallel()
 	dir := filepath.Join(t.TempDir(), "a")
 	if code, _, errs := runCmd("new", dir, "--slot", "notes:@acme/notes-artifact"); code != 0 {
 		t.Fatal(errs)
@@ -200,7 +196,6 @@ func TestNewSlotWritesTheSlimForm(t *testing.T) {
 }
 
 func TestNewFlagErrors(t *testing.T) {
-	t.Parallel()
 	base := t.TempDir()
 	file := filepath.Join(base, "file")
 	if err := os.WriteFile(file, []byte("x"), 0o644); err != nil {
@@ -234,7 +229,6 @@ func TestNewFlagErrors(t *testing.T) {
 }
 
 func TestNewKindCompletion(t *testing.T) {
-	t.Parallel()
 	got, dir := complete(t, "new", "x", "--kind", "")
 	if strings.Join(got, ",") != "leaf,orchestrator,gate" || dir != ":4" {
 		t.Errorf("--kind completes %q (%s)", got, dir)
@@ -246,7 +240,6 @@ func TestNewKindCompletion(t *testing.T) {
 // tree lints clean (no workspace_child_missing); outside a tree it does
 // not; a child the tree has is left alone.
 func TestNewOrchestratorInTree(t *testing.T) {
-	t.Parallel()
 	root := filepath.Join(t.TempDir(), "agents")
 	code, out, errs := runCmd("new", filepath.Join(root, "acme", "pipe"), "--kind", "orchestrator", "--child", "@acme/summary-agent")
 	if code != exitClean {

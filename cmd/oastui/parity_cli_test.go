@@ -14,7 +14,6 @@ import (
 // TestRulesParity: `oastui rules --parity` prints every row of the parity
 // table, in text and as JSON equal to lint.Parity().
 func TestRulesParity(t *testing.T) {
-	t.Parallel()
 	code, out, errs := runRulesCmd(t, "--parity")
 	if code != exitClean {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -47,7 +46,6 @@ func TestRulesParity(t *testing.T) {
 // platform checks it reproduces; a rule of oastui's own says so; an
 // unknown code is a usage error.
 func TestRulesExplain(t *testing.T) {
-	t.Parallel()
 	code, out, errs := runRulesCmd(t, "produces_dependency_missing")
 	if code != exitClean {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -76,7 +74,6 @@ func TestRulesExplain(t *testing.T) {
 // expected scanAll of the 25 agents), compile refuses none of them (the
 // platform compiles all 25), creation-review reports its lane's 7.
 func TestLintGate(t *testing.T) {
-	t.Parallel()
 	dir := filepath.Join(testshared.Dir(t, "corpus", "cinatra", "agents"), "cinatra-ai")
 	for gate, want := range map[string]string{
 		"scan-all":        "14 findings (2 blockers, 12 warnings, 0 suggestions)",

@@ -30,7 +30,6 @@ func slotsPickCmd() (*cobra.Command, *bytes.Buffer, *bytes.Buffer) {
 }
 
 func TestPickConfirm(t *testing.T) {
-	t.Parallel()
 	root, agent := slotsTempWorkspace(t, slotsOneSlot, "@v/a", slotsSmallCatalog)
 	a, err := compile.Load(agent, compile.LoadOptions{})
 	if err != nil {
@@ -107,7 +106,6 @@ func TestPickConfirm(t *testing.T) {
 }
 
 func TestPickUsageErrors(t *testing.T) {
-	t.Parallel()
 	_, noName := slotsTempWorkspace(t, slotsOneSlot, "", slotsSmallCatalog)
 	code, _, errs := runSlotsCmd(t, "pick", noName, "--slot", "ctx")
 	if code != exitUsage || !strings.Contains(errs, "parent package name") {
@@ -124,7 +122,6 @@ func TestPickUsageErrors(t *testing.T) {
 }
 
 func TestAuditCmd(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	db := filepath.Join(dir, "a.db")
 	code, out, errs := runSlotsCmd(t, "audit", "--audit", db)

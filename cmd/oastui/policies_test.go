@@ -120,7 +120,6 @@ func TestLintPolicyFindings(t *testing.T) {
 // TestLintBadPolicy: a policy that does not type-check is exit 2 naming
 // .oastui.yaml:LINE:COL, the policy and the error with a caret.
 func TestLintBadPolicy(t *testing.T) {
-	t.Parallel()
 	dir := withConfig(t, ungatedFixture, strings.Replace(sendPolicy, "node.riskClass.endsWith", "node.riskclass.endsWith", 1))
 	code, _, errOut := runLintCmd(t, dir)
 	want := ".oastui.yaml:6:16: policy \"approval-before-send\": match: undefined field 'riskclass'\n | node.riskclass.endsWith('_send')\n | ....^"
@@ -132,7 +131,6 @@ func TestLintBadPolicy(t *testing.T) {
 // TestRulesListsPolicies: oastui rules lists the team's policies after
 // the built-in rules, in both formats.
 func TestRulesListsPolicies(t *testing.T) {
-	t.Parallel()
 	dir := withConfig(t, ungatedFixture, sendPolicy)
 	cfg := filepath.Join(dir, ".oastui.yaml")
 	code, out, errs := runRulesCmd(t, "--format", "json", "--config", cfg)
@@ -161,7 +159,6 @@ func TestRulesListsPolicies(t *testing.T) {
 // and flags the ungated send), appends to a config without policies:,
 // and refuses a config that has them.
 func TestInitPolicies(t *testing.T) {
-	t.Parallel()
 	dir := copyFixtureTree(t, ungatedFixture)
 	cfg := filepath.Join(dir, ".oastui.yaml")
 	os.WriteFile(cfg, []byte("rules:\n  dataflow_empty_list: off"), 0o644)

@@ -13,7 +13,6 @@ import (
 const promptsFixture = "../../prompts/testdata/agents/acme/prompt-agent"
 
 func TestPromptsText(t *testing.T) {
-	t.Parallel()
 	if race.Enabled {
 		t.Skip("counts tokens: run without -race")
 	}
@@ -41,7 +40,6 @@ func TestPromptsText(t *testing.T) {
 }
 
 func TestPromptsJSONAndNode(t *testing.T) {
-	t.Parallel()
 	if race.Enabled {
 		t.Skip("counts tokens: run without -race")
 	}
@@ -75,7 +73,6 @@ func TestPromptsJSONAndNode(t *testing.T) {
 // TestPromptsSanitised: escape sequences and secrets of the agent never
 // reach the output, in either format; line breaks of the prompt stay.
 func TestPromptsSanitised(t *testing.T) {
-	t.Parallel()
 	if race.Enabled {
 		t.Skip("counts tokens: run without -race")
 	}
@@ -110,7 +107,6 @@ func TestPromptsSanitised(t *testing.T) {
 // json lists promptsMaxJSONPlaceholders and counts the others (it wrote 60
 // MB).
 func TestPromptsManyPlaceholdersBounded(t *testing.T) {
-	t.Parallel()
 	if race.Enabled {
 		t.Skip("counts tokens: run without -race")
 	}

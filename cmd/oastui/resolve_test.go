@@ -27,7 +27,6 @@ type slotsResolveOut struct {
 }
 
 func TestResolveDemoCatalog(t *testing.T) {
-	t.Parallel()
 	tests := []struct {
 		name    string
 		args    []string
@@ -127,7 +126,6 @@ const slotsSmallCatalog = `{"actor":{"userId":"u1","teamIds":[],"organizationId"
    "revisions":[{"representationRevisionId":"rb","createdAt":"2026-01-01T00:00:00Z","mime":"text/plain"}]}]}`
 
 func TestResolveErrors(t *testing.T) {
-	t.Parallel()
 	dup := `[` + strings.Trim(slotsOneSlot, "[]") + `,` + strings.Trim(slotsOneSlot, "[]") + `]`
 	_, dupAgent := slotsTempWorkspace(t, dup, "@v/a", slotsSmallCatalog)
 	code, _, errs := runSlotsCmd(t, "resolve", dupAgent, "--slot", "ctx")

@@ -22,7 +22,6 @@ func rvCLI(args ...string) (int, string, string) {
 var rvRules = filepath.Join("..", "..", "lint", "testdata", "rules")
 
 func TestReviewCLIFormats(t *testing.T) {
-	t.Parallel()
 	agent := filepath.Join(rvRules, "err", "untrusted_external_url", "urls-allowlist")
 	code, out, errOut := rvCLI("lint", "--format", "sarif", agent)
 	if code != 1 {
@@ -54,7 +53,6 @@ func TestReviewCLIFormats(t *testing.T) {
 }
 
 func TestReviewCLIConfig(t *testing.T) {
-	t.Parallel()
 	agent := filepath.Join(rvRules, "ok", "untrusted_external_url", "ok-clean")
 	bad := filepath.Join("..", "..", "testdata", "config", "bad", "missing-reason.yaml")
 	code, out, errOut := rvCLI("lint", "--config", bad, agent)
@@ -67,7 +65,6 @@ func TestReviewCLIConfig(t *testing.T) {
 }
 
 func TestReviewCLIAdvisory(t *testing.T) {
-	t.Parallel()
 	agent := testshared.Dir(t, "corpus", "cinatra", "agents", "cinatra-ai", "planner-agent")
 	_, det, _ := rvCLI("lint", "--format", "github", "--fail-on", "none", agent)
 	_, adv, _ := rvCLI("lint", "--format", "github", "--fail-on", "none", "--mode", "advisory", agent)
@@ -77,7 +74,6 @@ func TestReviewCLIAdvisory(t *testing.T) {
 }
 
 func TestReviewCLICompileGate(t *testing.T) {
-	t.Parallel()
 	agent := filepath.Join(rvRules, "err", "untrusted_external_url", "urls-everywhere")
 	code, out, _ := rvCLI("compile", agent)
 	if code != 1 || !strings.HasPrefix(out, `{"ok":false,"error":"review_blocked: `) || !strings.Contains(out, ` deterministic blockers","code":"review_blocked","blockers":[{`) {

@@ -20,7 +20,6 @@ func runRulesCmd(t *testing.T, args ...string) (int, string, string) {
 // TestRulesJSON: the JSON list is every rule of lint.All, in its order,
 // with every field; the loading rules and the security tags are there.
 func TestRulesJSON(t *testing.T) {
-	t.Parallel()
 	code, out, errs := runRulesCmd(t, "--format", "json")
 	if code != exitClean {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -73,7 +72,6 @@ func TestRulesJSON(t *testing.T) {
 // TestRulesText: two lines a rule, in list order; the header names code,
 // severity, group, profiles and tags, the second line is the doc.
 func TestRulesText(t *testing.T) {
-	t.Parallel()
 	code, out, errs := runRulesCmd(t)
 	if code != exitClean {
 		t.Fatalf("exit %d: %s", code, errs)
@@ -104,7 +102,6 @@ func TestRulesText(t *testing.T) {
 }
 
 func TestRulesBadFormat(t *testing.T) {
-	t.Parallel()
 	code, out, errs := runRulesCmd(t, "--format", "sarif")
 	if code != exitUsage || out != "" || !strings.Contains(errs, `unknown --format "sarif"`) {
 		t.Errorf("exit %d, out %q, err %q", code, out, errs)

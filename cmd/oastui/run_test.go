@@ -16,7 +16,6 @@ import (
 const runFixtures = "../../lint/testdata/rules"
 
 func TestRunDryText(t *testing.T) {
-	t.Parallel()
 	code, out, errOut := runCLI(t, "run", filepath.Join(runFixtures, "err", "dryrun_input_unavailable"), "--dry")
 	if code != 0 { // a warning only
 		t.Fatalf("exit %d, stderr %s", code, errOut)
@@ -30,7 +29,6 @@ func TestRunDryText(t *testing.T) {
 }
 
 func TestRunDryJSONAndBlocker(t *testing.T) {
-	t.Parallel()
 	code, out, _ := runCLI(t, "run", filepath.Join(runFixtures, "err", "dryrun_gate_without_data"), "--dry", "--format", "json")
 	if code != 1 {
 		t.Errorf("exit %d, want 1 (a dryrun blocker)", code)
@@ -54,7 +52,6 @@ func TestRunDryJSONAndBlocker(t *testing.T) {
 }
 
 func TestRunStubsDrivePath(t *testing.T) {
-	t.Parallel()
 	dir := t.TempDir()
 	stubs := filepath.Join(dir, "stubs.yaml")
 	if err := os.WriteFile(stubs, []byte("nodes:\n  start:\n    mode: a\n"), 0o644); err != nil {
@@ -81,7 +78,6 @@ func TestRunStubsDrivePath(t *testing.T) {
 }
 
 func TestRunWithoutDry(t *testing.T) {
-	t.Parallel()
 	code, _, errOut := runCLI(t, "run", filepath.Join(runFixtures, "ok", "dryrun_input_unavailable"))
 	if code != 2 || !strings.Contains(errOut, "live runs are not supported") {
 		t.Errorf("exit %d, stderr %s", code, errOut)
@@ -99,7 +95,6 @@ func TestRunWithoutDry(t *testing.T) {
 // TestRunJSONSchema: the JSON of every dryrun fixture and the example
 // agent validates against dryrun.JSONSchema.
 func TestRunJSONSchema(t *testing.T) {
-	t.Parallel()
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(dryrun.JSONSchema))
 	if err != nil {
 		t.Fatal(err)
@@ -133,7 +128,6 @@ func TestRunJSONSchema(t *testing.T) {
 // TestRunDryGolden pins the text trace of one fixture (go test
 // ./cmd/oastui -run TestRunDryGolden -update rewrites it).
 func TestRunDryGolden(t *testing.T) {
-	t.Parallel()
 	_, out, _ := runCLI(t, "run", filepath.Join(runFixtures, "err", "dryrun_subflow_output_missing"), "--dry")
 	golden.RequireEqual(t, out)
 }

@@ -23,7 +23,6 @@ func tokenIDAgent(t *testing.T) string {
 // (every format), compile, prompts, graph and baseline. Before, the
 // pointers and the messages that quote them printed it raw.
 func TestTokenAsIDMasked(t *testing.T) {
-	t.Parallel()
 	dir := tokenIDAgent(t)
 	for _, args := range [][]string{
 		{"lint", "--format", "text", dir},
@@ -58,7 +57,6 @@ func grepLines(s, sub string) string {
 // in every output — the prompt report (text and json), lint's excerpt, the
 // gate — where the same key as a value already was (issue 26 item 12).
 func TestKeyInIdentifierMasked(t *testing.T) {
-	t.Parallel()
 	const key = "AKIAQ3ZL7RWXP4N2M6TB"
 	dir := copyFixtureTree(t, exampleAgent)
 	p := filepath.Join(dir, "cinatra", "oas.json")

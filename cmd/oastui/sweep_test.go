@@ -203,7 +203,6 @@ func TestHostileSweep(t *testing.T) {
 // review offers; agent_diff against the clean agent committed to git)
 // show no raw secret and no control character on the hostile agent.
 func TestHostileSweepServers(t *testing.T) {
-	t.Parallel()
 	if testing.Short() {
 		t.Skip("starts processes")
 	}
@@ -345,7 +344,6 @@ func TestHostileSweepServers(t *testing.T) {
 // TestSweepShown: the sweep's check sees each part of sweepRaw, as it is
 // and as a JSON client decodes it.
 func TestSweepShown(t *testing.T) {
-	t.Parallel()
 	for _, r := range sweepRaw {
 		q, _ := json.Marshal(map[string]string{"k": "a" + r + "b"})
 		if len(shown("x"+r+"y")) == 0 || len(shown(string(q))) == 0 {

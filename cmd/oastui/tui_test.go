@@ -11,7 +11,6 @@ import (
 // The root command refuses what is not an agent with exit 2 and a message
 // (the TUI itself needs a terminal; .ci/e2e/tui.sh drives it in tmux).
 func TestTUINotAnAgent(t *testing.T) {
-	t.Parallel()
 	empty := t.TempDir()
 	cases := []struct {
 		args []string
@@ -34,7 +33,6 @@ func TestTUINotAnAgent(t *testing.T) {
 
 // TestOpenTarget: what `oastui [PATH]` opens (issue 13 item 3).
 func TestOpenTarget(t *testing.T) {
-	t.Parallel()
 	agents := filepath.Join("..", "..", "testdata", "agents")
 	leaf := filepath.Join(agents, "oastui", "leaf-agent")
 	txt := filepath.Join(t.TempDir(), "notes.txt")
@@ -78,7 +76,6 @@ func TestOpenTarget(t *testing.T) {
 // the cinatra/ folder we are in), else the agents/ tree there, else the
 // bundled example.
 func TestOpenHere(t *testing.T) {
-	t.Parallel()
 	leaf, err := filepath.Abs(filepath.Join("..", "..", "testdata", "agents", "oastui", "leaf-agent"))
 	if err != nil {
 		t.Fatal(err)
@@ -103,7 +100,6 @@ func TestOpenHere(t *testing.T) {
 // terminal (as in tests and CI) is a usage error pointing at lint, not an
 // internal error (issue 12 item 5).
 func TestTUIHints(t *testing.T) {
-	t.Parallel()
 	leaf := filepath.Join("..", "..", "testdata", "agents", "oastui", "leaf-agent")
 	for _, tc := range []struct {
 		args []string
@@ -124,7 +120,6 @@ func TestTUIHints(t *testing.T) {
 // (the picker's "no catalog" message names --catalog FILE); a catalog
 // that is not a file is a usage error naming it (issue 13 item 2).
 func TestTUICatalogAuditFlags(t *testing.T) {
-	t.Parallel()
 	agent := filepath.Join("..", "..", "testdata", "tui", "agents", "oastui-tui", "clean-agent")
 	cat := filepath.Join(t.TempDir(), "catalog.json")
 	if err := os.WriteFile(cat, []byte(`{}`), 0o644); err != nil {

@@ -40,7 +40,6 @@ func workspaceTree(t *testing.T, workerVersion string) string {
 }
 
 func TestGraphWorkspace(t *testing.T) {
-	t.Parallel()
 	root := workspaceTree(t, "2.0.0")
 	code, out, errs := runGraphCmd(t, root, "--workspace", "--ascii")
 	if code != exitClean {
@@ -66,7 +65,6 @@ func TestGraphWorkspace(t *testing.T) {
 // TestLintTreeWorkspace: linting a tree adds the workspace findings (in
 // every format), and --format summary prints one line per agent.
 func TestLintTreeWorkspace(t *testing.T) {
-	t.Parallel()
 	root := workspaceTree(t, "2.0.0")
 	_, out, _ := runLintCmd(t, root, "--format", "json")
 	for _, want := range []string{`"workspace_child_version_mismatch"`, `"workspace_child_missing"`} {
@@ -111,7 +109,6 @@ func TestLintTreeWorkspace(t *testing.T) {
 // in every face of the CLI: lint (each format; SARIF lists them as
 // suppressed), the summary's counts and exit code, graph --workspace.
 func TestWorkspaceIgnores(t *testing.T) {
-	t.Parallel()
 	root := workspaceTree(t, "0.1.0")
 	cfg := `ignores:
   - {rule: workspace_child_missing, file: agents/acme/boss/package.json, pointer: /cinatra/agentDependencies, reason: installed from the registry}
@@ -151,7 +148,6 @@ func TestWorkspaceIgnores(t *testing.T) {
 // unused ignore in .oastui.yaml naming a file that does not exist) gets a
 // line of its own in --format summary, and the total counts it.
 func TestSummaryCountsEveryFinding(t *testing.T) {
-	t.Parallel()
 	root := workspaceTree(t, "0.1.0")
 	cfg := "ignores:\n  - {rule: workspace_child_missing, file: agents/acme/gone/package.json, reason: stale entry}\n"
 	os.WriteFile(filepath.Join(filepath.Dir(root), ".oastui.yaml"), []byte(cfg), 0o644)
@@ -167,7 +163,6 @@ func TestSummaryCountsEveryFinding(t *testing.T) {
 // (120 columns off a terminal) says how wide it is and names the formats
 // that read well at any width (issue 28: the corpus draws 380–460 wide).
 func TestGraphWorkspaceTooWide(t *testing.T) {
-	t.Parallel()
 	tree := testshared.Dir(t, "corpus", "cinatra", "agents")
 	code, out, errs := runGraphCmd(t, tree, "--workspace")
 	if code != exitClean {
