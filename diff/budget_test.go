@@ -167,12 +167,23 @@ func agentPair(t testing.TB, old, new []byte, ver string) (*analysis.Snapshot, *
 // changes explain is named by the fallback.
 func TestSpilledAsCapped(t *testing.T) {
 	const limit = 50
-	ph := func() (*analysis.Snapshot, *analysis.Snapshot) {
+	// Each pair is analysed once, on first use, for all its cases (a
+	// snapshot is immutable; Diff only reads it).
+	once := func(mk func() (*analysis.Snapshot, *analysis.Snapshot)) func() (*analysis.Snapshot, *analysis.Snapshot) {
+		var o, n *analysis.Snapshot
+		return func() (*analysis.Snapshot, *analysis.Snapshot) {
+			if o == nil {
+				o, n = mk()
+			}
+			return o, n
+		}
+	}
+	ph := once(func() (*analysis.Snapshot, *analysis.Snapshot) {
 		return agentPair(t, hostile.PlaceholderFlow(400, "a"), hostile.PlaceholderFlow(400, "b"), "1.0.0")
-	}
-	ren := func() (*analysis.Snapshot, *analysis.Snapshot) {
+	})
+	ren := once(func() (*analysis.Snapshot, *analysis.Snapshot) {
 		return agentPair(t, hostile.Flow(300, true), RenamedFlow(300), "1.0.0")
-	}
+	})
 	for _, tc := range []struct {
 		name   string
 		pair   func() (*analysis.Snapshot, *analysis.Snapshot)

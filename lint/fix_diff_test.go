@@ -1,6 +1,7 @@
 package lint
 
 import (
+	"bytes"
 	"os"
 	"path/filepath"
 	"testing"
@@ -55,15 +56,20 @@ func TestFixDiffIsUnifiedDiff(t *testing.T) {
 				if (si+bi+1)%race.Stride(3) != 0 {
 					continue
 				}
-				dir := copyCorpusAgent(t, corpus, slug)
-				path := filepath.Join(dir, cb.file)
-				orig, err := os.ReadFile(path)
+				// Whether the breakage applies is decided on the corpus
+				// file itself, before the copy.
+				orig, err := os.ReadFile(filepath.Join(corpus, "agents", "cinatra-ai", slug, cb.file))
 				if err != nil {
 					continue
 				}
 				broken, ok := cb.brk(orig)
 				if !ok {
 					continue
+				}
+				dir := copyCorpusAgent(t, corpus, slug)
+				path := filepath.Join(dir, cb.file)
+				if copied, err := os.ReadFile(path); err != nil || !bytes.Equal(copied, orig) {
+					t.Fatalf("the copy of %s differs from the corpus file (%v)", cb.file, err)
 				}
 				if err := os.WriteFile(path, broken, 0o644); err != nil {
 					t.Fatal(err)

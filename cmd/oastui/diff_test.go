@@ -8,6 +8,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -151,18 +152,24 @@ func TestDiffChecksList(t *testing.T) {
 	}
 }
 
-func validateDiffJSON(t *testing.T, out []byte) {
-	t.Helper()
+// diffOutputSchema is diff.JSONSchema compiled, once per test binary (a
+// compiled schema is only read).
+var diffOutputSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
 	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(diff.JSONSchema))
 	if err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
 	c := jsonschema.NewCompiler()
 	c.DefaultDraft(jsonschema.Draft2020)
 	if err := c.AddResource("diff-output.schema.json", doc); err != nil {
-		t.Fatal(err)
+		return nil, err
 	}
-	s, err := c.Compile("diff-output.schema.json")
+	return c.Compile("diff-output.schema.json")
+})
+
+func validateDiffJSON(t *testing.T, out []byte) {
+	t.Helper()
+	s, err := diffOutputSchema()
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"regexp"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
@@ -43,26 +44,32 @@ func rvReviewAll(t *testing.T, dirs ...string) ([]lint.Finding, []*compile.Agent
 
 func rvSARIFSchema(t *testing.T) *jsonschema.Schema {
 	t.Helper()
-	f, err := os.Open(filepath.Join("testdata", "sarif-schema-2.1.0.json"))
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer f.Close()
-	doc, err := jsonschema.UnmarshalJSON(f)
-	if err != nil {
-		t.Fatal(err)
-	}
-	c := jsonschema.NewCompiler()
-	c.AssertFormat()
-	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
-		t.Fatal(err)
-	}
-	sch, err := c.Compile("sarif-schema-2.1.0.json")
+	sch, err := sarifSchema()
 	if err != nil {
 		t.Fatal(err)
 	}
 	return sch
 }
+
+// sarifSchema is the official SARIF 2.1.0 schema compiled, once per test
+// binary (a compiled schema is only read).
+var sarifSchema = sync.OnceValues(func() (*jsonschema.Schema, error) {
+	f, err := os.Open(filepath.Join("testdata", "sarif-schema-2.1.0.json"))
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	doc, err := jsonschema.UnmarshalJSON(f)
+	if err != nil {
+		return nil, err
+	}
+	c := jsonschema.NewCompiler()
+	c.AssertFormat()
+	if err := c.AddResource("sarif-schema-2.1.0.json", doc); err != nil {
+		return nil, err
+	}
+	return c.Compile("sarif-schema-2.1.0.json")
+})
 
 // TestSARIFValidAgainstSchema: the SARIF log validates against the official
 // 2.1.0 schema (lint/testdata/sarif-schema-2.1.0.json, see its SOURCE file),
