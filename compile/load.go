@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"cmp"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -83,6 +84,11 @@ type LoadOptions struct {
 	// absolute against (the tree root above an agent), read once by a
 	// caller loading many agents instead of once per agent.
 	WorkDir string
+
+	// siblingMaxFiles, when above 0, is the sibling file limit instead of
+	// SiblingMaxFiles: a test under -race truncates a package of 201
+	// files rather than one of 2,001, by the same path.
+	siblingMaxFiles int
 }
 
 // Agent is everything read for one agent: the flow file and the files beside it.
@@ -160,7 +166,7 @@ func Load(path string, opts LoadOptions) (*Agent, error) {
 		a.TreeRoot = findAgentsRoot(a.Dir, opts.WorkDir)
 	}
 	if a.Dir != "" && !opts.NoSiblings {
-		a.Siblings = loadSiblings(a)
+		a.Siblings = loadSiblings(a, cmp.Or(opts.siblingMaxFiles, SiblingMaxFiles))
 	}
 	a.RegistryPath = opts.RegistryPath
 	shared := opts.Registries.usable(a.ov)

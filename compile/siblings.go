@@ -74,8 +74,9 @@ type Siblings struct {
 // loadSiblings walks the package directory (symlinks and the skipped
 // directories are not followed; the flow file, cinatra/oas.json and
 // cinatra/agent.json are left out) and reads each text file, reusing the
-// bytes of package.json and cinatra.json already loaded.
-func loadSiblings(a *Agent) *Siblings {
+// bytes of package.json and cinatra.json already loaded; at most maxFiles
+// files (SiblingMaxFiles).
+func loadSiblings(a *Agent, maxFiles int) *Siblings {
 	s := &Siblings{}
 	var rels []string
 	tooMany := false
@@ -110,7 +111,7 @@ func loadSiblings(a *Agent) *Siblings {
 			if r == "cinatra/oas.json" || r == "cinatra/agent.json" {
 				continue
 			}
-			if len(rels) >= SiblingMaxFiles {
+			if len(rels) >= maxFiles {
 				tooMany = true
 				return
 			}
