@@ -219,10 +219,8 @@ func payloadSummary(js string) string {
 // writeNode says a node acts on the world (its riskClass writes, sends or
 // publishes).
 func (v *sideView) writeNode(fk string, n *flowgraph.Node) bool {
-	if g, ok := v.gates[nodeSubject(fk, n.ID)]; ok && g.risk != "" {
-		return writeRisk(g.risk)
-	}
-	return writeRisk(n.Risk)
+	_, write := v.gateWrite(fk, n)
+	return write
 }
 
 // ungated lists the write nodes of flow fk that a run can reach from the

@@ -36,7 +36,6 @@ type Config struct {
 	// ({level: off, reason: "…"}); required to lower an approval-safety check.
 	DiffReasons map[string]string `yaml:"-"`
 	dir         string            // absolute directory of Path; ignore files are relative to it
-	costLimit   uint64            // the policies' cost budget (PolicyCostLimit; parseConfig)
 }
 
 // Ignore silences one rule at one place, with a reason.

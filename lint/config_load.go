@@ -89,7 +89,7 @@ func ParseConfig(path string, src []byte) (*Config, error) {
 // parseConfig is ParseConfig with the policies' cost budget (PolicyCostLimit;
 // a test under -race lowers it to stop a runaway policy sooner, by the same path).
 func parseConfig(path string, src []byte, costLimit uint64) (*Config, error) {
-	c := &Config{Path: path, dir: filepath.Dir(absPath(path)), costLimit: costLimit}
+	c := &Config{Path: path, dir: filepath.Dir(absPath(path))}
 	fail := func(n *yaml.Node, format string, args ...any) error {
 		line := 0
 		if n != nil {
@@ -114,7 +114,7 @@ func parseConfig(path string, src []byte, costLimit uint64) (*Config, error) {
 	// The policies first: rules: and ignores: may name their ids.
 	for i := 0; i+1 < len(root.Content); i += 2 {
 		if root.Content[i].Value == "policies" {
-			if err := c.parsePolicies(root.Content[i+1], src, fail); err != nil {
+			if err := c.parsePolicies(root.Content[i+1], src, costLimit, fail); err != nil {
 				return nil, err
 			}
 			break
@@ -437,9 +437,10 @@ func (c *Config) parseDiff(v *yaml.Node, fail func(*yaml.Node, string, ...any) e
 // policyIDRe is what a policy id may be: a finding code of its own.
 var policyIDRe = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
 
-// parsePolicies reads policies: and compiles every expression once (a
+// parsePolicies reads policies: and compiles every expression once, under
+// the cost budget costLimit (PolicyCostLimit outside tests) (a
 // PolicyError, exit 2, for one that does not parse or type-check).
-func (c *Config) parsePolicies(v *yaml.Node, src []byte, fail failFunc) error {
+func (c *Config) parsePolicies(v *yaml.Node, src []byte, costLimit uint64, fail failFunc) error {
 	if isNull(v) {
 		return nil
 	}
@@ -493,13 +494,13 @@ func (c *Config) parsePolicies(v *yaml.Node, src []byte, fail failFunc) error {
 		default:
 			return fail(fields["severity"], "%s (policy %s): severity must be blocker, warning or suggestion, got %q", where, p.ID, sev)
 		}
-		p.costLimit = c.costLimit
+		p.costLimit = costLimit
 		if n := fields["match"]; n != nil {
-			if p.match, err = compileExpr(env, c.costLimit, c.Path, p.ID, "match", n.Value, exprPosOf(n, src)); err != nil {
+			if p.match, err = compileExpr(env, costLimit, c.Path, p.ID, "match", n.Value, exprPosOf(n, src)); err != nil {
 				return err
 			}
 		}
-		if p.assert, err = compileExpr(env, c.costLimit, c.Path, p.ID, "assert", fields["assert"].Value, exprPosOf(fields["assert"], src)); err != nil {
+		if p.assert, err = compileExpr(env, costLimit, c.Path, p.ID, "assert", fields["assert"].Value, exprPosOf(fields["assert"], src)); err != nil {
 			return err
 		}
 		c.Policies = append(c.Policies, p)
