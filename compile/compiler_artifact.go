@@ -50,7 +50,7 @@ var bindingSchema = zObject{strict: true, fields: []zField{
 // when that passes, as zod runs refinements) the cross-field rules.
 func checkBinding(b *Node) []StructuralIssue {
 	var out []StructuralIssue
-	bindingSchema.check(b, nil, &out)
+	bindingSchema.check(b, &zpath{}, &out)
 	if ot := b.Get("objectTypeId"); ot.Is(String) && !objectTypeIDRe.MatchString(ot.Text) {
 		addIssue(&out, []string{"objectTypeId"}, "objectTypeId must be a namespaced object type id (@scope/package:local-id)")
 	}

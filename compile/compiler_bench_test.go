@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/internal/hostile"
 )
 
 func corpusAgentDirs(b *testing.B) []string {
@@ -130,6 +132,23 @@ func BenchmarkCompileLarge(b *testing.B) {
 		out, err := Compile(a)
 		if err != nil || len(out.ApprovalPolicy.Steps) != 9998 {
 			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkValidateStructuralLarge is the compiler's structural validation
+// of a valid 33,000-node flow (the diff's hostile input of issue 35 §12,
+// where it runs once a side).
+func BenchmarkValidateStructuralLarge(b *testing.B) {
+	doc := ParseDoc("large/cinatra/oas.json", hostile.Flow(33000, true))
+	if doc.Root == nil {
+		b.Fatal(doc.Err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if issues := ValidateFlowStructural(doc.Root); len(issues) != 0 {
+			b.Fatal(issues)
 		}
 	}
 }

@@ -29,14 +29,15 @@ func (i StructuralIssue) Pointer() string { return Pointer(i.Path...) }
 // those of zod v4, in the order zod reports them.
 func ValidateFlowStructural(root *Node) []StructuralIssue {
 	var out []StructuralIssue
-	flowSchema.check(root, nil, &out)
+	path := &zpath{segs: make([]zseg, 0, 8)}
+	flowSchema.check(root, path, &out)
 	refs := root.Get("$referenced_components")
 	if refs.Is(Object) {
 		for _, e := range entries(refs) {
 			id, c := e.Key, e.Value
 			if c.Is(Object) && c.Get("component_type").StringOr("") == "ParallelFlowNode" {
 				var sub []StructuralIssue
-				parallelFlowNodeSchema.check(c, nil, &sub)
+				parallelFlowNodeSchema.check(c, path, &sub)
 				for _, s := range sub {
 					out = append(out, StructuralIssue{Path: append([]string{"$referenced_components", id}, s.Path...), Message: s.Message})
 				}
@@ -135,7 +136,39 @@ func sourceOrderIsJSOrder(n *Node) bool {
 
 // A tiny subset of zod, enough for the reference's schemas.
 type zschema interface {
-	check(n *Node, path []string, out *[]StructuralIssue)
+	check(n *Node, path *zpath, out *[]StructuralIssue)
+}
+
+// zpath is the place being checked, kept as keys and indexes and made
+// strings only when an issue is reported: a valid flow of 33,000 nodes
+// allocated a path and an index string per value checked (0.43 million
+// allocations, 21 MB) to report nothing.
+type zpath struct{ segs []zseg }
+
+// zseg is a key, or (key "" and idx ≥ 0) an array index.
+type zseg struct {
+	key string
+	idx int
+}
+
+func (p *zpath) key(k string) *zpath { p.segs = append(p.segs, zseg{key: k, idx: -1}); return p }
+func (p *zpath) index(i int) *zpath  { p.segs = append(p.segs, zseg{idx: i}); return p }
+func (p *zpath) pop()                { p.segs = p.segs[:len(p.segs)-1] }
+
+// strings is the path as the issue reports it.
+func (p *zpath) strings() []string {
+	if p == nil {
+		return nil
+	}
+	out := make([]string, len(p.segs))
+	for i, s := range p.segs {
+		if s.idx >= 0 {
+			out[i] = strconv.Itoa(s.idx)
+		} else {
+			out[i] = s.key
+		}
+	}
+	return out
 }
 
 type zopt struct {
@@ -166,13 +199,18 @@ func received(n *Node) string {
 	return "object"
 }
 
+// addIssue reports msg at path (the caller's slice, not kept).
 func addIssue(out *[]StructuralIssue, path []string, msg string) {
-	p := append([]string(nil), path...)
-	*out = append(*out, StructuralIssue{Path: p, Message: msg})
+	*out = append(*out, StructuralIssue{Path: append([]string(nil), path...), Message: msg})
 }
 
-func expected(out *[]StructuralIssue, path []string, what string, n *Node) {
-	addIssue(out, path, fmt.Sprintf("Invalid input: expected %s, received %s", what, received(n)))
+// issueAt reports msg at the place a schema is checking.
+func issueAt(out *[]StructuralIssue, path *zpath, msg string) {
+	*out = append(*out, StructuralIssue{Path: path.strings(), Message: msg})
+}
+
+func expected(out *[]StructuralIssue, path *zpath, what string, n *Node) {
+	issueAt(out, path, fmt.Sprintf("Invalid input: expected %s, received %s", what, received(n)))
 }
 
 type zString struct {
@@ -180,7 +218,7 @@ type zString struct {
 	min int
 }
 
-func (s zString) check(n *Node, path []string, out *[]StructuralIssue) {
+func (s zString) check(n *Node, path *zpath, out *[]StructuralIssue) {
 	if s.skip(n) {
 		return
 	}
@@ -189,13 +227,13 @@ func (s zString) check(n *Node, path []string, out *[]StructuralIssue) {
 		return
 	}
 	if s.min > 0 && length(n) < s.min {
-		addIssue(out, path, fmt.Sprintf("Too small: expected string to have >=%d characters", s.min))
+		issueAt(out, path, fmt.Sprintf("Too small: expected string to have >=%d characters", s.min))
 	}
 }
 
 type zBool struct{ zopt }
 
-func (s zBool) check(n *Node, path []string, out *[]StructuralIssue) {
+func (s zBool) check(n *Node, path *zpath, out *[]StructuralIssue) {
 	if s.skip(n) {
 		return
 	}
@@ -209,12 +247,12 @@ type zLiteral struct {
 	val string
 }
 
-func (s zLiteral) check(n *Node, path []string, out *[]StructuralIssue) {
+func (s zLiteral) check(n *Node, path *zpath, out *[]StructuralIssue) {
 	if s.skip(n) {
 		return
 	}
 	if n == nil || n.Kind != String || n.Text != s.val {
-		addIssue(out, path, fmt.Sprintf("Invalid input: expected %q", s.val))
+		issueAt(out, path, fmt.Sprintf("Invalid input: expected %q", s.val))
 	}
 }
 
@@ -223,7 +261,7 @@ type zEnum struct {
 	vals []string
 }
 
-func (s zEnum) check(n *Node, path []string, out *[]StructuralIssue) {
+func (s zEnum) check(n *Node, path *zpath, out *[]StructuralIssue) {
 	if s.skip(n) {
 		return
 	}
@@ -238,16 +276,16 @@ func (s zEnum) check(n *Node, path []string, out *[]StructuralIssue) {
 	for i, v := range s.vals {
 		q[i] = strconv.Quote(v)
 	}
-	addIssue(out, path, "Invalid option: expected one of "+strings.Join(q, "|"))
+	issueAt(out, path, "Invalid option: expected one of "+strings.Join(q, "|"))
 }
 
 type zUnknown struct{}
 
-func (zUnknown) check(*Node, []string, *[]StructuralIssue) {}
+func (zUnknown) check(*Node, *zpath, *[]StructuralIssue) {}
 
 type zRecord struct{ zopt }
 
-func (s zRecord) check(n *Node, path []string, out *[]StructuralIssue) {
+func (s zRecord) check(n *Node, path *zpath, out *[]StructuralIssue) {
 	if s.skip(n) {
 		return
 	}
@@ -262,7 +300,7 @@ type zArray struct {
 	min  int
 }
 
-func (s zArray) check(n *Node, path []string, out *[]StructuralIssue) {
+func (s zArray) check(n *Node, path *zpath, out *[]StructuralIssue) {
 	if s.skip(n) {
 		return
 	}
@@ -271,10 +309,11 @@ func (s zArray) check(n *Node, path []string, out *[]StructuralIssue) {
 		return
 	}
 	for i, it := range n.Items {
-		s.elem.check(it, append(path, strconv.Itoa(i)), out)
+		s.elem.check(it, path.index(i), out)
+		path.pop()
 	}
 	if s.min > 0 && len(n.Items) < s.min {
-		addIssue(out, path, fmt.Sprintf("Too small: expected array to have >=%d items", s.min))
+		issueAt(out, path, fmt.Sprintf("Too small: expected array to have >=%d items", s.min))
 	}
 }
 
@@ -289,7 +328,7 @@ type zObject struct {
 	strict bool
 }
 
-func (s zObject) check(n *Node, path []string, out *[]StructuralIssue) {
+func (s zObject) check(n *Node, path *zpath, out *[]StructuralIssue) {
 	if s.skip(n) {
 		return
 	}
@@ -298,7 +337,8 @@ func (s zObject) check(n *Node, path []string, out *[]StructuralIssue) {
 		return
 	}
 	for _, f := range s.fields {
-		f.schema.check(n.Get(f.key), append(path, f.key), out)
+		f.schema.check(n.Get(f.key), path.key(f.key), out)
+		path.pop()
 	}
 	if s.strict {
 		var unknown []string
@@ -317,9 +357,9 @@ func (s zObject) check(n *Node, path []string, out *[]StructuralIssue) {
 		switch len(unknown) {
 		case 0:
 		case 1:
-			addIssue(out, path, "Unrecognized key: "+unknown[0])
+			issueAt(out, path, "Unrecognized key: "+unknown[0])
 		default:
-			addIssue(out, path, "Unrecognized keys: "+strings.Join(unknown, ", "))
+			issueAt(out, path, "Unrecognized keys: "+strings.Join(unknown, ", "))
 		}
 	}
 }
@@ -327,9 +367,9 @@ func (s zObject) check(n *Node, path []string, out *[]StructuralIssue) {
 // zUnion of a component ref and a record: any object passes.
 type zRefOrRecord struct{}
 
-func (zRefOrRecord) check(n *Node, path []string, out *[]StructuralIssue) {
+func (zRefOrRecord) check(n *Node, path *zpath, out *[]StructuralIssue) {
 	if n == nil || n.Kind != Object {
-		addIssue(out, path, "Invalid input")
+		issueAt(out, path, "Invalid input")
 	}
 }
 
