@@ -152,3 +152,19 @@ func BenchmarkValidateStructuralLarge(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCompileHostileLarge compiles the valid 33,000-node flow of the
+// diff's hostile input (issue 35 §12: the diff compiles each side).
+func BenchmarkCompileHostileLarge(b *testing.B) {
+	a := &Agent{FlowPath: "large/cinatra/oas.json", Flow: ParseDoc("large/cinatra/oas.json", hostile.Flow(33000, true))}
+	if a.Flow.Root == nil {
+		b.Fatal(a.Flow.Err)
+	}
+	b.ReportAllocs()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if _, err := Compile(a); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -113,11 +113,17 @@ func entries(n *Node) []Member {
 func sourceOrderIsJSOrder(n *Node) bool {
 	ms := n.Members
 	indexed := n.keys != nil && n.keys.n == len(ms)
+	// An index holding one entry per member says no key repeats, without
+	// a look-up per member (a Flow's $referenced_components: one per node).
+	distinct := indexed && len(n.keys.last) == len(ms)
 	for i, m := range ms {
 		if k := m.Key; k != "" && k[0] >= '0' && k[0] <= '9' {
 			if _, ok := arrayIndexKey(k); ok {
 				return false
 			}
+		}
+		if distinct {
+			continue
 		}
 		if indexed {
 			if n.keys.last[m.Key] != i {

@@ -1,6 +1,7 @@
 package compile
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -50,5 +51,67 @@ func TestStructuralIssuePaths(t *testing.T) {
 	}
 	if strings.Join(got, "\n") != strings.Join(want, "\n") {
 		t.Errorf("issues:\n%s\nwant:\n%s", strings.Join(got, "\n"), strings.Join(want, "\n"))
+	}
+}
+
+// TestEntriesJSOrder holds entries (an object's members as JSON.parse
+// leaves them) to JavaScript's order for small and indexed objects, with
+// and without repeated keys and array-index keys: the fast path that
+// returns the members as they are must answer only where they already are
+// that order.
+func TestEntriesJSOrder(t *testing.T) {
+	obj := func(keys ...string) string {
+		var b strings.Builder
+		b.WriteByte('{')
+		for i, k := range keys {
+			if i > 0 {
+				b.WriteByte(',')
+			}
+			fmt.Fprintf(&b, "%q:%d", k, i)
+		}
+		return b.String() + "}"
+	}
+	many := func(extra ...string) []string {
+		var ks []string
+		for i := 0; i < 2*keyIndexMin; i++ {
+			ks = append(ks, fmt.Sprintf("k%d", i))
+		}
+		return append(ks, extra...)
+	}
+	for _, tc := range []struct {
+		name string
+		keys []string
+		want string // key=value, in order
+	}{
+		{"small", []string{"b", "a"}, "b=0 a=1"},
+		{"small repeated", []string{"b", "a", "b"}, "b=2 a=1"},
+		{"small index keys", []string{"b", "10", "2", "01"}, "2=2 10=1 b=0 01=3"},
+		{"indexed", many(), strings.TrimSpace(func() string {
+			var b strings.Builder
+			for i := 0; i < 2*keyIndexMin; i++ {
+				fmt.Fprintf(&b, "k%d=%d ", i, i)
+			}
+			return b.String()
+		}())},
+		{"indexed repeated", many("k0"), "k0=" + fmt.Sprint(2*keyIndexMin)},
+		{"indexed index key", many("7"), "7=" + fmt.Sprint(2*keyIndexMin)},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			doc := ParseDoc("x.json", []byte(obj(tc.keys...)))
+			if doc.Root == nil {
+				t.Fatal(doc.Err)
+			}
+			var got []string
+			for _, m := range entries(doc.Root) {
+				got = append(got, m.Key+"="+m.Value.Text)
+			}
+			g := strings.Join(got, " ")
+			if !strings.HasPrefix(g, tc.want) {
+				t.Errorf("entries: %s\nwant prefix: %s", g, tc.want)
+			}
+			if len(got) != len(uniqueKeys(doc.Root)) {
+				t.Errorf("%d entries, want %d", len(got), len(uniqueKeys(doc.Root)))
+			}
+		})
 	}
 }
