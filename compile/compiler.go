@@ -76,7 +76,7 @@ type compiler struct {
 	refs *Node // the root Flow's $referenced_components
 	reg  *Node // the global registry's components
 
-	refMap  map[string]*Node   // c.refs by key (last duplicate wins)
+	refMap  map[string]*Node   // c.refs by key (last duplicate wins), when c.refs has no index of its own
 	edgesTo map[string][]*Node // data edges by destination node id
 	fires   map[string]bool    // subflowFiresGate by subflow ref
 
@@ -260,9 +260,11 @@ func (c *compiler) registries() error {
 		c.reg = c.a.RegistryComponents()
 	}
 	c.refs = c.root.Get("$referenced_components")
-	c.refMap = make(map[string]*Node, len(c.refs.Members))
-	for _, m := range c.refs.Members {
-		c.refMap[m.Key] = m.Value
+	if !c.refs.indexed() { // a parsed object of many members has its index already
+		c.refMap = make(map[string]*Node, len(c.refs.Members))
+		for _, m := range c.refs.Members {
+			c.refMap[m.Key] = m.Value
+		}
 	}
 	c.edgesTo = map[string][]*Node{}
 	for _, e := range c.root.Get("data_flow_connections").itemsOrNil() {

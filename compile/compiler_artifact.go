@@ -271,17 +271,30 @@ func collectMaterializeNodes(root *Node, known bool, produces []string, refs []p
 		if !n.Is(Object) || depth > MaxDepth {
 			return
 		}
-		if ComponentType(n) == "ApiNode" {
+		// the three members the walk reads, in one scan (the last of a
+		// repeated key wins, as with Get)
+		var ct, rc, sf *Node
+		for i := range n.Members {
+			switch m := &n.Members[i]; m.Key {
+			case "component_type":
+				ct = m.Value
+			case "$referenced_components":
+				rc = m.Value
+			case "subflow":
+				sf = m.Value
+			}
+		}
+		if ct.StringOr("") == "ApiNode" {
 			if u, ok := n.Get("url").Str(); ok && strings.Contains(u, "/api/agents/passthrough") {
 				errs = append(errs, checkMaterializeNode(n, refKey, at.String(), known, produces, refs, bridgeData[n])...)
 			}
 		}
-		if rc := n.Get("$referenced_components"); rc.Is(Object) {
+		if rc.Is(Object) {
 			for _, e := range entries(rc) {
-				visit(e.Value, e.Key, &pathStep{up: at, text: ".$referenced_components." + e.Key}, depth+1)
+				visit(e.Value, e.Key, &pathStep{up: at, text: ".$referenced_components.", key: e.Key}, depth+1)
 			}
 		}
-		if sf := n.Get("subflow"); sf.Is(Object) {
+		if sf.Is(Object) {
 			visit(sf, refKey, &pathStep{up: at, text: ".subflow"}, depth+1)
 		}
 	}
@@ -292,15 +305,15 @@ func collectMaterializeNodes(root *Node, known bool, produces []string, refs []p
 // pathStep is one step of the path an error names, joined only for an
 // error (the walk visits every component; few are passthrough nodes).
 type pathStep struct {
-	up   *pathStep
-	text string
+	up        *pathStep
+	text, key string // the step is text+key (key kept apart: no string made per component)
 }
 
 func (p *pathStep) String() string {
 	if p.up == nil {
-		return p.text
+		return p.text + p.key
 	}
-	return p.up.String() + p.text
+	return p.up.String() + p.text + p.key
 }
 
 func isTemplated(s string) bool { return strings.Contains(s, "{{") }

@@ -18,7 +18,12 @@ func (c *compiler) resolve(id *Node) *Node {
 }
 
 // ref is the root Flow's $referenced_components[id].
-func (c *compiler) ref(id string) *Node { return c.refMap[id] }
+func (c *compiler) ref(id string) *Node {
+	if c.refMap == nil {
+		return c.refs.Get(id) // indexed: a look-up, the last duplicate winning
+	}
+	return c.refMap[id]
+}
 
 func (c *compiler) inputSchema(start *Node) (any, error) {
 	cin := path(start, "metadata", "cinatra")

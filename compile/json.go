@@ -109,6 +109,12 @@ func (n *Node) Get(key string) *Node {
 	return nil
 }
 
+// indexed says n is an object whose key index covers its members, so Get
+// is a look-up rather than a scan.
+func (n *Node) indexed() bool {
+	return n != nil && n.Kind == Object && n.keys != nil && n.keys.n == len(n.Members)
+}
+
 // Path follows keys through nested objects: n.Path("metadata", "cinatra").
 func (n *Node) Path(keys ...string) *Node {
 	for _, k := range keys {
