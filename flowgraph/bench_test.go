@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/hostile"
 )
 
 // largestCorpusAgent loads the corpus agent with the largest flow file.
@@ -92,5 +93,22 @@ func BenchmarkBuildGenerated(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// BenchmarkBuildHostileLarge: the graph model of the valid 33,000-node
+// flow of the diff's hostile input (issue 35 §12: the diff builds one a
+// side), the flow model under it included.
+func BenchmarkBuildHostileLarge(b *testing.B) {
+	doc := compile.ParseDoc("large/cinatra/oas.json", hostile.Flow(33000, true))
+	if doc.Root == nil {
+		b.Fatal(doc.Err)
+	}
+	b.ReportAllocs()
+	for b.Loop() {
+		a := &compile.Agent{FlowPath: doc.Path, Flow: doc}
+		if _, err := Build(a, ""); err != nil {
+			b.Fatal(err)
+		}
 	}
 }
