@@ -30,13 +30,28 @@ func newDefinitions() *Definitions {
 }
 
 // add records the block rc of the object at owner.
+//
+// The block's definitions share one allocation; each key's list starts as a
+// slice of it with capacity one, so a later definition of the same key is
+// appended to a copy, never over a neighbour. The first block added (the
+// root Flow's, which the model's walk meets first) sizes the table: a flow
+// of 33,000 nodes defines them all there.
 func (d *Definitions) add(owner string, rc *Node) {
 	d.Blocks[owner] = rc
-	for _, m := range rc.Members {
-		if _, seen := d.ByKey[m.Key]; !seen {
+	if len(d.ByKey) == 0 && len(rc.Members) > 8 {
+		d.ByKey = make(map[string][]RefDef, len(rc.Members))
+		d.Order = make([]string, 0, len(rc.Members))
+	}
+	slab := make([]RefDef, len(rc.Members))
+	for i, m := range rc.Members {
+		slab[i] = RefDef{Key: m.Key, Node: m.Value, Owner: owner}
+		defs, seen := d.ByKey[m.Key]
+		if !seen {
 			d.Order = append(d.Order, m.Key)
+			d.ByKey[m.Key] = slab[i : i+1 : i+1]
+			continue
 		}
-		d.ByKey[m.Key] = append(d.ByKey[m.Key], RefDef{Key: m.Key, Node: m.Value, Owner: owner})
+		d.ByKey[m.Key] = append(defs, slab[i])
 	}
 }
 
