@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 
 	"github.com/oastui/oastui/compile"
@@ -111,4 +112,41 @@ func BenchmarkBuildHostileLarge(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
+}
+
+// BenchmarkBuildStar: the graph model of a flow whose start node has one
+// edge to each of n end nodes (a hostile fan-out). Per edge it should stay
+// flat as n grows: the successors were once deduplicated by a scan of the
+// source's list, quadratic in its out-degree (40,000 edges: 0.92 s).
+func BenchmarkBuildStar(b *testing.B) {
+	for _, n := range []int{10000, 40000} {
+		doc := compile.ParseDoc("star/cinatra/oas.json", starFlow(n))
+		if doc.Root == nil {
+			b.Fatal(doc.Err)
+		}
+		b.Run(fmt.Sprintf("edges=%d", n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := Build(&compile.Agent{FlowPath: doc.Path, Flow: doc}, ""); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(n), "ns/edge")
+		})
+	}
+}
+
+// starFlow is a Flow whose start node has an edge to each of n end nodes.
+func starFlow(n int) []byte {
+	var nodes, edges, comps []string
+	nodes = append(nodes, `{"$component_ref":"s"}`)
+	comps = append(comps, `"s":{"component_type":"StartNode","name":"s"}`)
+	for i := 0; i < n; i++ {
+		id := fmt.Sprintf("n%d", i)
+		nodes = append(nodes, `{"$component_ref":"`+id+`"}`)
+		comps = append(comps, `"`+id+`":{"component_type":"EndNode","name":"`+id+`"}`)
+		edges = append(edges, `{"component_type":"ControlFlowEdge","name":"e`+id+`","from_node":{"$component_ref":"s"},"to_node":{"$component_ref":"`+id+`"}}`)
+	}
+	return []byte(`{"agentspec_version":"26.1.0","component_type":"Flow","id":"f","name":"F","metadata":{"cinatra":{"type":"flow"}},"inputs":[],"outputs":[],"start_node":{"$component_ref":"s"},"nodes":[` +
+		strings.Join(nodes, ",") + `],"control_flow_connections":[` + strings.Join(edges, ",") + `],"$referenced_components":{` + strings.Join(comps, ",") + `}}`)
 }

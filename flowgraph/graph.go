@@ -462,31 +462,55 @@ func (g *Graph) order() {
 
 // adjacency lists each node's successors in edge order, duplicates dropped.
 func (g *Graph) adjacency() [][]int {
+	_, to, first, byFrom := g.edgesBySource()
 	adj := make([][]int, len(g.Nodes))
-	for _, e := range g.Edges {
-		f, t := g.index[e.From], g.index[e.To]
-		dup := false
-		for _, x := range adj[f] {
-			if x == t {
-				dup = true
-				break
+	targets := make([]int, 0, len(g.Edges))
+	added := make([]int32, len(g.Nodes)) // source+1 that last added the node as a target
+	for f := range g.Nodes {
+		start := len(targets)
+		for _, ei := range byFrom[first[f]:first[f+1]] {
+			if t := to[ei]; added[t] != int32(f)+1 {
+				added[t] = int32(f) + 1
+				targets = append(targets, int(t))
 			}
 		}
-		if !dup {
-			adj[f] = append(adj[f], t)
+		if len(targets) > start {
+			adj[f] = targets[start:len(targets):len(targets)]
 		}
 	}
 	return adj
+}
+
+// edgesBySource numbers each edge's ends once (from, to: node indexes)
+// and groups the edges by source in edge order: byFrom[first[f]:first[f+1]]
+// are the indexes of node f's out-edges. Counting sort, no per-node slice:
+// a node with tens of thousands of out-edges costs as much as a chain.
+func (g *Graph) edgesBySource() (from, to []int32, first []int32, byFrom []int32) {
+	from = make([]int32, len(g.Edges))
+	to = make([]int32, len(g.Edges))
+	first = make([]int32, len(g.Nodes)+1)
+	for i := range g.Edges {
+		e := &g.Edges[i]
+		from[i], to[i] = int32(g.index[e.From]), int32(g.index[e.To])
+		first[from[i]+1]++
+	}
+	for i := 1; i < len(first); i++ {
+		first[i] += first[i-1]
+	}
+	byFrom = make([]int32, len(g.Edges))
+	next := append([]int32(nil), first[:len(g.Nodes)]...)
+	for i, f := range from {
+		byFrom[next[f]] = int32(i)
+		next[f]++
+	}
+	return from, to, first, byFrom
 }
 
 // markBackEdges runs an iterative depth-first search from start_node, then
 // from every unvisited node in `nodes` order, and marks the edges that reach
 // a node still on the stack (and self-loops) as Back.
 func (g *Graph) markBackEdges() {
-	out := make([][]int, len(g.Nodes)) // edge indices per source, in edge order
-	for i, e := range g.Edges {
-		out[g.index[e.From]] = append(out[g.index[e.From]], i)
-	}
+	_, to, first, byFrom := g.edgesBySource() // out-edges per source, in edge order
 	const (
 		white = iota
 		grey
@@ -499,14 +523,15 @@ func (g *Graph) markBackEdges() {
 		color[root] = grey
 		for len(stack) > 0 {
 			top := &stack[len(stack)-1]
-			if top.next >= len(out[top.node]) {
+			out := byFrom[first[top.node]:first[top.node+1]]
+			if top.next >= len(out) {
 				color[top.node] = black
 				stack = stack[:len(stack)-1]
 				continue
 			}
-			ei := out[top.node][top.next]
+			ei := out[top.next]
 			top.next++
-			t := g.index[g.Edges[ei].To]
+			t := int(to[ei])
 			switch color[t] {
 			case grey:
 				g.Edges[ei].Back = true
