@@ -627,51 +627,67 @@ func (g *Graph) numberSteps(flow *compile.Node, bfs []string) {
 // SetFindings counts, per node, the findings of the flow file located at
 // the node's component, its `nodes` entry, the components it references,
 // its child flows, or a control edge leaving it. Earlier counts are reset.
+//
+// The pointers that count for a node are indexed once, and a finding
+// looks up its location and each of its ancestors (the prefixes that end
+// before a "/"), so the cost is the findings' depth, not findings × nodes:
+// a flow of 10,000 nodes with a finding on each took 8 s to draw.
 func (g *Graph) SetFindings(fs []compile.Finding) {
 	g.relate()
-	edgeFrom := map[string]int{}
+	// control edges by pointer: the last edge with a pointer names the node
+	edgeFrom := make(map[string]int, len(g.Edges))
 	for _, e := range g.Edges {
 		edgeFrom[e.Pointer] = g.index[e.From]
 	}
-	for _, n := range g.Nodes {
+	owners := make(map[string][]int32, len(g.Nodes)+len(edgeFrom))
+	for i, n := range g.Nodes {
 		n.Blockers, n.Warnings, n.Suggestions = 0, 0, 0
+		for _, p := range n.related {
+			if p != "" {
+				owners[p] = append(owners[p], int32(i))
+			}
+		}
 	}
-	for _, f := range fs {
+	for p, i := range edgeFrom {
+		if p != "" {
+			owners[p] = append(owners[p], int32(i))
+		}
+	}
+	counted := make([]int, len(g.Nodes)) // the finding (its index + 1) a node last counted
+	for k, f := range fs {
 		if f.File != "" && g.File != "" && f.File != g.File {
 			continue
 		}
-		if f.Location == "" {
+		loc := f.Location
+		if loc == "" {
 			continue
 		}
-		hit := map[int]bool{}
-		for i, n := range g.Nodes {
-			for _, p := range n.related {
-				if under(f.Location, p) {
-					hit[i] = true
-					break
+		count := func(p string) {
+			for _, i := range owners[p] {
+				if counted[i] == k+1 {
+					continue
+				}
+				counted[i] = k + 1
+				switch n := g.Nodes[i]; f.Severity {
+				case compile.Blocker:
+					n.Blockers++
+				case compile.Warning:
+					n.Warnings++
+				default:
+					n.Suggestions++
 				}
 			}
 		}
-		for ptr, i := range edgeFrom {
-			if under(f.Location, ptr) {
-				hit[i] = true
+		// a finding at loc is under p (p = loc, or loc starts with p+"/")
+		// exactly for p = loc and for p = loc[:j]
+		// where loc[j] is a "/" (j > 0: p is never "")
+		for j := 1; j < len(loc); j++ {
+			if loc[j] == '/' {
+				count(loc[:j])
 			}
 		}
-		for i := range hit {
-			switch f.Severity {
-			case compile.Blocker:
-				g.Nodes[i].Blockers++
-			case compile.Warning:
-				g.Nodes[i].Warnings++
-			default:
-				g.Nodes[i].Suggestions++
-			}
-		}
+		count(loc)
 	}
-}
-
-func under(ptr, parent string) bool {
-	return parent != "" && (ptr == parent || strings.HasPrefix(ptr, parent+"/"))
 }
 
 // items returns the elements of an array node, or nil.
