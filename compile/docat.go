@@ -76,10 +76,19 @@ func (d *Doc) KeyEnd(m Member) int {
 }
 
 // lineEndAt is the end of the line holding off (before "\r\n" or "\n").
+// It is LineSpan's end of Position's line, bounded below by off, found
+// from off without the position index: the next newline, then back over
+// "\r"s no further than off.
 func (d *Doc) lineEndAt(off int) int {
-	line, _ := d.Position(off)
-	_, end := d.LineSpan(line)
-	return max(end, min(off, len(d.Src)))
+	off = min(max(off, 0), len(d.Src))
+	end := len(d.Src)
+	if j := bytes.IndexByte(d.Src[off:], '\n'); j >= 0 {
+		end = off + j
+	}
+	for end > off && d.Src[end-1] == '\r' {
+		end--
+	}
+	return end
 }
 
 // jsonEnd measures a JSON value; false when the source does not hold the
