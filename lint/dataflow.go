@@ -212,7 +212,7 @@ func dataSketch(e *compile.DataEdge) uint64 {
 // dataEdgeRepeatsScan is dataEdgeRepeats by comparing each edge with those
 // before it (at most dataEdgeSmall edges).
 func dataEdgeRepeatsScan(data []compile.DataEdge) func(i int) dataEdgeRepeat {
-	var sketch [dataEdgeSmall]uint64
+	sketch := make([]uint64, len(data))
 	for i := range data {
 		if e := &data[i]; e.Source.ID != "" && e.Destination.ID != "" {
 			sketch[i] = dataSketch(e) | 1 // never 0: 0 is an unresolved edge
