@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"unicode/utf8"
 )
 
@@ -27,6 +28,10 @@ type Doc struct {
 	posOnce sync.Once
 	lines   []int      // byte offset of the start of each line
 	marks   []runeMark // checkpoints every runeMarkStep bytes inside long lines
+	// posBuilt: the index is built (set inside posOnce). posScans: the
+	// positions answered without it (scanPosition), at most posScanMax.
+	posBuilt atomic.Bool
+	posScans atomic.Int32
 
 	// The excerpts built for findings in this document (Excerpt).
 	exMu     sync.Mutex
@@ -114,6 +119,37 @@ func (d *Doc) buildPosIndex() {
 		lines = append(lines, start)
 	}
 	d.lines, d.marks = lines, marks
+	d.posBuilt.Store(true)
+}
+
+// Most documents with a finding are asked for the positions of one or
+// two of them: counting the lines before the offset (a vector count) and
+// the characters from its line's start costs a small part of the index,
+// which records every line of the file. Position answers the first
+// posScanMax positions of a document so, when the document is at most
+// posScanMaxSrc bytes and the offset's line starts at most posScanLine
+// bytes before it; past any of these it builds the index, so a document
+// asked for many positions, or a long line, costs what it did.
+const (
+	posScanMax    = 16
+	posScanMaxSrc = 1 << 20
+	posScanLine   = 4096
+)
+
+// scanPosition is Position (off already clamped to Src) without the index:
+// the line is one more than the newlines before off, the column one more
+// than the characters (utf8.RuneCount) from the line's start to off — what
+// the index gives, whose checkpoints are counted from the line start too.
+// ok is false when the line starts more than posScanLine bytes before off.
+func (d *Doc) scanPosition(off int) (line, col int, ok bool) {
+	src := d.Src[:off]
+	lo := max(0, off-posScanLine)
+	start := bytes.LastIndexByte(src[lo:], '\n') + 1
+	if start == 0 && lo > 0 {
+		return 0, 0, false
+	}
+	start += lo
+	return bytes.Count(src, newline) + 1, utf8.RuneCount(src[start:]) + 1, true
 }
 
 var newline = []byte{'\n'}
@@ -132,6 +168,11 @@ func (d *Doc) Position(off int) (line, col int) {
 	}
 	if off > len(d.Src) {
 		off = len(d.Src)
+	}
+	if !d.posBuilt.Load() && len(d.Src) <= posScanMaxSrc && d.posScans.Add(1) <= posScanMax {
+		if line, col, ok := d.scanPosition(off); ok {
+			return line, col
+		}
 	}
 	i := d.lineOf(off)
 	start, base := d.lines[i], 0

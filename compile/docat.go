@@ -76,10 +76,25 @@ func (d *Doc) KeyEnd(m Member) int {
 }
 
 // lineEndAt is the end of the line holding off (before "\r\n" or "\n").
+// It is LineSpan's end of Position's line, bounded below by off, found
+// from off without the position index when the line ends within
+// posScanLine bytes of off (the next newline, then back over "\r"s no
+// further than off); a longer line (a minified file) asks the index, so
+// that many findings on one long line cost O(log n) each, not its length.
 func (d *Doc) lineEndAt(off int) int {
-	line, _ := d.Position(off)
-	_, end := d.LineSpan(line)
-	return max(end, min(off, len(d.Src)))
+	off = min(max(off, 0), len(d.Src))
+	end := len(d.Src)
+	if j := bytes.IndexByte(d.Src[off:min(len(d.Src), off+posScanLine)], '\n'); j >= 0 {
+		end = off + j
+	} else if off+posScanLine < len(d.Src) {
+		line, _ := d.Position(off)
+		_, end = d.LineSpan(line)
+		return max(end, off)
+	}
+	for end > off && d.Src[end-1] == '\r' {
+		end--
+	}
+	return end
 }
 
 // jsonEnd measures a JSON value; false when the source does not hold the

@@ -81,6 +81,9 @@ func readFileInto(path string, limit int64, blocks *Blocks, listedRegular bool) 
 			return nil, err
 		}
 	}
+	if data, ok := readRegularRaw(path, limit, blocks); ok {
+		return data, nil
+	}
 	f, err := os.OpenFile(path, os.O_RDONLY|syscall.O_NONBLOCK, 0)
 	if err != nil {
 		return nil, err

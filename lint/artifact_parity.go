@@ -2,7 +2,6 @@ package lint
 
 import (
 	"encoding/json"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -64,7 +63,7 @@ var parityWriteTools = map[string]bool{"objects_save": true, "objects_update": t
 // parityWriteVerb approximates the platform's SIDE_EFFECT_PATTERNS
 // (trigger-infer-side-effects.ts, not in any public copy we could read): a
 // tool whose snake_case name carries a writing verb as a word.
-var parityWriteVerb = regexp.MustCompile(`(^|_)(save|update|create|delete|remove|send|publish|post|write|upsert|insert|put|patch|emit|materialize)(_|$)`)
+var parityWriteVerb = newLazyRegexp(`(^|_)(save|update|create|delete|remove|send|publish|post|write|upsert|insert|put|patch|emit|materialize)(_|$)`)
 
 // parityLegacyTokens are the persistence primitives the binding replaced,
 // in the order the platform tries them (one finding per field).
@@ -146,8 +145,8 @@ type parityRoad struct {
 }
 
 var (
-	parityObjectTypeRe = regexp.MustCompile(`^@[\w-]+/[\w-]+:[\w-]+$`)
-	parityMemberRe     = regexp.MustCompile(`\[\d+\]$`)
+	parityObjectTypeRe = newLazyRegexp(`^@[\w-]+/[\w-]+:[\w-]+$`)
+	parityMemberRe     = newLazyRegexp(`\[\d+\]$`)
 	parityMimes        = map[string]bool{"text/markdown": true, "text/plain": true, "text/html": true, "application/json": true, "application/xml": true}
 	parityBindingKeys  = map[string]bool{"extension": true, "objectTypeId": true, "contentFrom": true, "fileFrom": true, "filePattern": true,
 		"titleFromFirstLine": true, "declaredMime": true, "mimeFrom": true, "titleFrom": true, "fanOut": true}

@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -156,7 +155,7 @@ func parseConfig(path string, src []byte, costLimit uint64) (*Config, error) {
 }
 
 // yamlLineRe is the position yaml.v3 puts in its syntax errors.
-var yamlLineRe = regexp.MustCompile(`^(?:yaml: )?line (\d+): `)
+var yamlLineRe = newLazyRegexp(`^(?:yaml: )?line (\d+): `)
 
 // yamlParserProblems are the problems of yaml.v3's parser (parserc.go).
 // For these it prints the 0-based line of the construct being parsed (and
@@ -198,7 +197,7 @@ func yamlSyntaxError(path string, src []byte, err error) *ConfigError {
 	return &ConfigError{Path: path, Line: line, Column: col, Msg: "invalid YAML: " + text}
 }
 
-var valueHashRe = regexp.MustCompile(`^[0-9a-f]{32}$`)
+var valueHashRe = newLazyRegexp(`^[0-9a-f]{32}$`)
 
 type failFunc func(n *yaml.Node, format string, args ...any) error
 
@@ -435,7 +434,7 @@ func (c *Config) parseDiff(v *yaml.Node, fail func(*yaml.Node, string, ...any) e
 }
 
 // policyIDRe is what a policy id may be: a finding code of its own.
-var policyIDRe = regexp.MustCompile(`^[a-z][a-z0-9_-]{0,63}$`)
+var policyIDRe = newLazyRegexp(`^[a-z][a-z0-9_-]{0,63}$`)
 
 // parsePolicies reads policies: and compiles every expression once, under
 // the cost budget costLimit (PolicyCostLimit outside tests) (a

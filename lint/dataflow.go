@@ -137,24 +137,12 @@ func duplicateDataEdges(p *Pass, m *compile.FlowModel) {
 		return
 	}
 	doc := p.Agent.Flow
-	type key struct{ src, out, dst, in string }
-	type keyRef struct {
-		key
-		ref string
-	}
-	first := make(map[key]*compile.DataEdge, len(m.Data))
-	refs := make(map[keyRef]bool, len(m.Data)) // the $component_refs of the entries seen, per edge (one map, not one per edge)
+	repeats := dataEdgeRepeats(m.Data)
 	for i := range m.Data {
 		e := &m.Data[i]
-		if e.Source.ID == "" || e.Destination.ID == "" {
-			continue // unresolved endpoints are edge_unknown_node's
-		}
-		k := key{e.Source.ID, e.Output, e.Destination.ID, e.Input}
-		f := first[k]
-		seen := refs[keyRef{k, e.Ref}]
-		refs[keyRef{k, e.Ref}] = true
+		r := repeats(i)
+		f, seen := r.first, r.seen
 		if f == nil {
-			first[k] = e
 			continue
 		}
 		var fx edit.Fix
@@ -171,6 +159,114 @@ func duplicateDataEdges(p *Pass, m *compile.FlowModel) {
 		p.ReportFix(doc, e.Entry, RuleDataEdgeDuplicate, fmt.Sprintf(
 			"data edge %q of flow %q repeats data edge %q: output %q of %q to input %q of %q",
 			e.Name, m.Label(), f.Name, e.Output, src, e.Input, dst), fx)
+	}
+}
+
+// dataEdgeRepeat is what duplicateDataEdges needs of a data edge: the
+// first edge before it with the same resolved endpoints, output and input
+// (nil: none, or it is unresolved), and whether one before it with those
+// also had its $component_ref.
+type dataEdgeRepeat struct {
+	first *compile.DataEdge
+	seen  bool
+}
+
+// dataEdgeKey is what makes two data edges the same connection.
+type dataEdgeKey struct{ src, out, dst, in string }
+
+func dataKey(e *compile.DataEdge) dataEdgeKey {
+	return dataEdgeKey{e.Source.ID, e.Output, e.Destination.ID, e.Input}
+}
+
+// dataEdgeSmall: up to this many edges a flow's repeats are found by
+// comparing each edge with those before it, without the two maps: a
+// 64-bit sketch of each edge's connection (the length and last byte of
+// each of its four strings) is compared first, the strings only when the
+// sketches are equal.
+const dataEdgeSmall = 48
+
+// dataEdgeRepeats returns, for data edges called in order 0, 1, 2, …,
+// each one's dataEdgeRepeat. Edges whose endpoints did not resolve (an ID
+// "") are edge_unknown_node's: they repeat nothing and nothing repeats
+// them.
+func dataEdgeRepeats(data []compile.DataEdge) func(i int) dataEdgeRepeat {
+	if len(data) <= dataEdgeSmall {
+		return dataEdgeRepeatsScan(data)
+	}
+	return dataEdgeRepeatsMap(data)
+}
+
+// dataSketch is 16 bits of each string of e's connection: its length's
+// low byte and its last byte. Two edges of the same connection have the
+// same sketch.
+func dataSketch(e *compile.DataEdge) uint64 {
+	part := func(s string) uint64 {
+		if s == "" {
+			return 0
+		}
+		return uint64(uint8(len(s)))<<8 | uint64(s[len(s)-1])
+	}
+	return part(e.Source.ID) | part(e.Output)<<16 | part(e.Destination.ID)<<32 | part(e.Input)<<48
+}
+
+// dataEdgeRepeatsScan is dataEdgeRepeats by comparing each edge with those
+// before it (at most dataEdgeSmall edges).
+func dataEdgeRepeatsScan(data []compile.DataEdge) func(i int) dataEdgeRepeat {
+	sketch := make([]uint64, len(data))
+	for i := range data {
+		if e := &data[i]; e.Source.ID != "" && e.Destination.ID != "" {
+			sketch[i] = dataSketch(e) | 1 // never 0: 0 is an unresolved edge
+		}
+	}
+	return func(i int) dataEdgeRepeat {
+		e := &data[i]
+		h := sketch[i]
+		if h == 0 {
+			return dataEdgeRepeat{}
+		}
+		var r dataEdgeRepeat
+		for j, hj := range sketch[:i] {
+			if hj != h {
+				continue
+			}
+			d := &data[j]
+			if d.Source.ID != e.Source.ID || d.Destination.ID != e.Destination.ID || d.Output != e.Output || d.Input != e.Input {
+				continue
+			}
+			if r.first == nil {
+				r.first = d
+			}
+			if d.Ref == e.Ref {
+				r.seen = true
+				break
+			}
+		}
+		return r
+	}
+}
+
+// dataEdgeRepeatsMap is dataEdgeRepeats with a map of the first edge of
+// each connection and one of the connections' $component_refs seen.
+func dataEdgeRepeatsMap(data []compile.DataEdge) func(i int) dataEdgeRepeat {
+	type keyRef struct {
+		dataEdgeKey
+		ref string
+	}
+	first := make(map[dataEdgeKey]*compile.DataEdge, len(data))
+	refs := make(map[keyRef]bool, len(data)) // the $component_refs of the entries seen, per edge (one map, not one per edge)
+	return func(i int) dataEdgeRepeat {
+		e := &data[i]
+		if e.Source.ID == "" || e.Destination.ID == "" {
+			return dataEdgeRepeat{}
+		}
+		k := dataKey(e)
+		f := first[k]
+		seen := refs[keyRef{k, e.Ref}]
+		refs[keyRef{k, e.Ref}] = true
+		if f == nil {
+			first[k] = e
+		}
+		return dataEdgeRepeat{f, seen}
 	}
 }
 

@@ -220,6 +220,9 @@ func checkFlowInputs(fc *flowCheck) {
 	if !ok {
 		return
 	}
+	if sameTitles(sin, fin.Items) {
+		return // the same titles in the same order: the same sets
+	}
 	want, got := titleSet(sin), titleSet(fin.Items)
 	missing, extra := setDiff(want, got), setDiff(got, want)
 	if len(missing)+len(extra) == 0 {
@@ -253,7 +256,7 @@ func checkFlowOutputs(fc *flowCheck) {
 			if !ok {
 				continue
 			}
-			if !titleSet(eo)[title] {
+			if !hasTitle(eo, title) {
 				fc.report(compile.AppendIndex(compile.Append(m.Flow.Pointer, "outputs"), i), RuleFlowOutputMissingInEndNode, fmt.Sprintf(
 					"output %q of flow %q has no default and EndNode %q does not produce it", title, fc.fl, n.Label()))
 				break
@@ -453,6 +456,34 @@ func titleSet(props []*compile.Node) map[string]bool {
 		}
 	}
 	return set
+}
+
+// sameTitles: a and b have as many properties, each with the same
+// string title (or none) as the one at its place in the other — so
+// titleSet(a) and titleSet(b) are equal (the converse does not hold: the
+// sets are compared when this is false).
+func sameTitles(a, b []*compile.Node) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		ta, oka := a[i].Get("title").Str()
+		tb, okb := b[i].Get("title").Str()
+		if oka != okb || ta != tb {
+			return false
+		}
+	}
+	return true
+}
+
+// hasTitle is titleSet(props)[title], without the set.
+func hasTitle(props []*compile.Node, title string) bool {
+	for _, p := range props {
+		if t, ok := p.Get("title").Str(); ok && t == title {
+			return true
+		}
+	}
+	return false
 }
 
 // setDiff returns the keys of a not in b, sorted.

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"path/filepath"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode"
@@ -205,7 +204,7 @@ var (
 		"accounts_create", "accounts_update", "accounts_delete", "contacts_list", "contacts_get", "contacts_create",
 		"contacts_update", "contacts_delete", "contacts_sources_list"}
 	retiredTypeHints = []string{"@cinatra-ai/entity-accounts:account", "@cinatra-ai/entity-contacts:contact"}
-	objectsListCRMRe = regexp.MustCompile(`objects_list[\s\S]{0,120}@cinatra-ai/entity-(accounts:account|contacts:contact)`)
+	objectsListCRMRe = newLazyRegexp(`objects_list[\s\S]{0,120}@cinatra-ai/entity-(accounts:account|contacts:contact)`)
 )
 
 // wordIndex reports whether tok occurs in s with no letter, digit or "_"
@@ -358,7 +357,7 @@ func checkProducesDependency(p *Pass, deps compile.ManifestDeps) {
 	}
 }
 
-var jinjaCommentRe = regexp.MustCompile(`(?s)\{#.*?#\}`)
+var jinjaCommentRe = newLazyRegexp(`(?s)\{#.*?#\}`)
 
 // checkOutputMessageInputs: cinatra-ai/email-outreach-agent
 // tests/wayflow-mount-contract.test.mjs @ca080d7a (B) — every input title

@@ -3,7 +3,6 @@ package lint
 import (
 	"fmt"
 	"math"
-	"regexp"
 	"strings"
 
 	"github.com/oastui/oastui/compile"
@@ -143,13 +142,13 @@ func (r *rtWalk) floatDefault(n *compile.Node, title string) {
 			`missed location is enough to fail the mount. See docs/developing-agents.md.`)
 }
 
-var rtInternalA2A = []*regexp.Regexp{
-	regexp.MustCompile(`\{\{\s*CINATRA_BASE_URL\s*\}\}`),
-	regexp.MustCompile(`(?i)https?://localhost(?::\d+)?(?:/|$)`),
-	regexp.MustCompile(`(?i)https?://127\.0\.0\.1(?::\d+)?(?:/|$)`),
-	regexp.MustCompile(`(?i)https?://0\.0\.0\.0(?::\d+)?(?:/|$)`),
-	regexp.MustCompile(`(?i)https?://\[::1\](?::\d+)?(?:/|$)`),
-	regexp.MustCompile(`(?i)https?://host\.docker\.internal(?::\d+)?(?:/|$)`),
+var rtInternalA2A = []*lazyRegexp{
+	newLazyRegexp(`\{\{\s*CINATRA_BASE_URL\s*\}\}`),
+	newLazyRegexp(`(?i)https?://localhost(?::\d+)?(?:/|$)`),
+	newLazyRegexp(`(?i)https?://127\.0\.0\.1(?::\d+)?(?:/|$)`),
+	newLazyRegexp(`(?i)https?://0\.0\.0\.0(?::\d+)?(?:/|$)`),
+	newLazyRegexp(`(?i)https?://\[::1\](?::\d+)?(?:/|$)`),
+	newLazyRegexp(`(?i)https?://host\.docker\.internal(?::\d+)?(?:/|$)`),
 }
 
 func rtIsInternalA2A(u string) bool {
@@ -201,7 +200,7 @@ func (r *rtWalk) internalA2A(n *compile.Node) {
 const rtGateDoc = `See docs/internals/workflows/agent-run-hitl-prompt-primitives.md ` +
 	`("Pinned-runtime contract for the gate node", cinatra#1830/#2140).`
 
-var rtGateTitleRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var rtGateTitleRe = newLazyRegexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 func rtGateLabel(n *compile.Node) string {
 	if s, ok := n.Get("id").Str(); ok && s != "" {

@@ -2,7 +2,6 @@ package lint
 
 import (
 	"net/url"
-	"regexp"
 	"strconv"
 	"strings"
 	"unicode/utf8"
@@ -75,7 +74,7 @@ func checkUntrustedURLs(p *Pass) {
 
 // cinatraBaseRe is the platform's own base URL placeholder; spaces inside
 // the braces are allowed (the reference only accepts the exact spelling).
-var cinatraBaseRe = regexp.MustCompile(`^\{\{\s*CINATRA_BASE_URL\s*\}\}`)
+var cinatraBaseRe = newLazyRegexp(`^\{\{\s*CINATRA_BASE_URL\s*\}\}`)
 
 // urlTrusted implements the trust rules of SPEC §3.3: empty; the platform
 // placeholder followed by nothing or a path, query or fragment (so that
@@ -203,7 +202,7 @@ func urlRedact(s string) string {
 }
 
 // urlTokenRe: a path segment or query value of 20 or more token characters.
-var urlTokenRe = regexp.MustCompile(`[/=][A-Za-z0-9_\-]{20,}`)
+var urlTokenRe = newLazyRegexp(`[/=][A-Za-z0-9_\-]{20,}`)
 
 func urlSecretParam(k string) bool {
 	k = strings.ToLower(k)

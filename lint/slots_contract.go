@@ -3,7 +3,6 @@ package lint
 import (
 	"bytes"
 	"fmt"
-	"regexp"
 	"sort"
 	"strconv"
 	"strings"
@@ -52,7 +51,7 @@ var (
 
 var passContextSlots = &Check{Name: "slots_contract", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkContextSlots}
 
-var slotIDRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var slotIDRe = newLazyRegexp(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // slotDecl is one well-enough-formed slot: it has a string slotId.
 type slotDecl struct {

@@ -110,3 +110,17 @@ func FuzzAppendString(f *testing.F) {
 		}
 	})
 }
+
+// TestJSONSizeHint: a window's buffer is sized once from jsonSizeHint,
+// which must stay near what encode writes for plain findings (well under:
+// a growth by doubling again; well over: memory for nothing).
+func TestJSONSizeHint(t *testing.T) {
+	fs, _ := fmtSample()
+	var p jsonPart
+	p.encode(fs, false)
+	hint := jsonSizeHint(fs)
+	if got := len(p.findings); hint < got*7/10 || hint > got*13/10 {
+		t.Fatalf("jsonSizeHint %d for %d bytes encoded", hint, got)
+	}
+	t.Logf("hint %d, encoded %d", hint, len(p.findings))
+}
