@@ -638,6 +638,13 @@ func (v *sideView) gatePtr(g gate) string {
 func (d *differ) bothNodes(f func(fk, id string, o, n *flowgraph.Node)) {
 	if !d.paired {
 		d.paired = true
+		n := 0
+		for fk, nf := range d.new.flows {
+			if d.old.flows[fk] != nil {
+				n += len(nf.nodes)
+			}
+		}
+		d.pairs = make([]nodePair, 0, n)
 		for _, fk := range unionKeys(d.old.flows, d.new.flows) {
 			of, nf := d.old.flows[fk], d.new.flows[fk]
 			if of == nil || nf == nil {
