@@ -287,12 +287,14 @@ func (v *sideView) readOrder() {
 	var seen map[string]bool
 	if c := v.s.Compiled; c != nil {
 		seen = make(map[string]bool, len(c.ApprovalPolicy.Steps))
+		v.order = make([]string, 0, len(c.ApprovalPolicy.Steps))
 		for _, st := range c.ApprovalPolicy.Steps {
 			if st.NodeID == "" || seen["/"+st.NodeID] {
 				continue
 			}
-			seen["/"+st.NodeID] = true
-			v.order = append(v.order, "/"+st.NodeID)
+			key := "/" + st.NodeID // one string for the set and the order
+			seen[key] = true
+			v.order = append(v.order, key)
 		}
 	}
 	for _, k := range v.flowKey {
