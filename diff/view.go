@@ -19,12 +19,12 @@ type sideView struct {
 	s       *analysis.Snapshot
 	flow    *compile.Doc // the flow file
 	pkgDoc  *compile.Doc
-	flows   map[string]*flowView // flow key ("" for the top-level flow, else the Flow's id) → flow
-	flowKey []string             // in document order
-	steps   map[string]compile.Step
-	gates   map[string]gate // step or node key → its approval facts
-	order   []string        // node keys in compiled step order (nil when it did not compile)
-	bfs     []string        // node keys in BFS order, flow by flow
+	flows   map[string]*flowView     // flow key ("" for the top-level flow, else the Flow's id) → flow
+	flowKey []string                 // in document order
+	steps   map[string]*compile.Step // into the compiled output's steps (read only)
+	gates   map[string]gate          // step or node key → its approval facts
+	order   []string                 // node keys in compiled step order (nil when it did not compile)
+	bfs     []string                 // node keys in BFS order, flow by flow
 	inputs  map[string]port
 	outputs map[string]port
 	arts    map[string]artifact
@@ -99,7 +99,7 @@ type pkgView struct {
 }
 
 func view(s *analysis.Snapshot) *sideView {
-	v := &sideView{s: s, flows: map[string]*flowView{}, steps: map[string]compile.Step{}, gates: map[string]gate{}, inputs: map[string]port{},
+	v := &sideView{s: s, flows: map[string]*flowView{}, steps: map[string]*compile.Step{}, gates: map[string]gate{}, inputs: map[string]port{},
 		outputs: map[string]port{}, arts: map[string]artifact{}, prompts: map[string]*promptView{},
 		slots: map[string]slots.Slot{}, gated: map[string]compile.GatedStep{}, finds: map[string]compile.Finding{},
 		pkg: pkgView{deps: map[string]string{}, depPtr: map[string]string{}, other: map[string]string{}, otherPtr: map[string]string{}, produces: map[string]string{}, consumes: map[string]string{}}}
@@ -136,9 +136,10 @@ func view(s *analysis.Snapshot) *sideView {
 		v.flowKey = append(v.flowKey, key)
 	}
 	if c := s.Compiled; c != nil {
-		v.steps = make(map[string]compile.Step, len(c.ApprovalPolicy.Steps))
-		for _, st := range c.ApprovalPolicy.Steps {
-			k := stepKey(st)
+		v.steps = make(map[string]*compile.Step, len(c.ApprovalPolicy.Steps))
+		for i := range c.ApprovalPolicy.Steps {
+			st := &c.ApprovalPolicy.Steps[i]
+			k := stepKey(*st)
 			if _, dup := v.steps[k]; !dup {
 				v.steps[k] = st
 			}
@@ -297,6 +298,11 @@ func (v *sideView) readOrder() {
 			v.order = append(v.order, key)
 		}
 	}
+	n := 0
+	for _, k := range v.flowKey {
+		n += len(v.flows[k].g.Nodes)
+	}
+	v.bfs = make([]string, 0, n)
 	for _, k := range v.flowKey {
 		f := v.flows[k]
 		ns := append([]*flowgraph.Node(nil), f.g.Nodes...)
