@@ -54,6 +54,23 @@ func (a *Agent) Model() *Model {
 	return buildModel(a)
 }
 
+// WithoutModel is a copy of a that shares its documents and everything
+// Load read, but not its flow model: a reader that keeps an agent's
+// documents past the last use of its model (a diff holds each side's
+// documents until both sides are compared, and the model of a large flow
+// is a third of its memory) lets the model go with the original. The
+// copy builds a model of its own if one is asked of it.
+func (a *Agent) WithoutModel() *Agent {
+	if a == nil {
+		return nil
+	}
+	c := *a
+	if c.model != nil {
+		c.model = &modelCache{flow: c.Flow, registry: c.Registry}
+	}
+	return &c
+}
+
 // Flows lists every Flow of the agent's flow file as Flows(a.Flow.Root)
 // does, from the agent's model (nil when the flow file did not parse).
 // Callers must not modify the list nor its Flows.

@@ -76,6 +76,28 @@ func TestModelOncePerAgent(t *testing.T) {
 	}
 }
 
+// TestWithoutModel: the copy shares the agent's documents, not its model
+// (it builds one of its own, once, when asked), and the original keeps
+// its model.
+func TestWithoutModel(t *testing.T) {
+	a := loadModelFlow(t)
+	m := a.Model()
+	c := a.WithoutModel()
+	if c == a || c.Flow != a.Flow || c.Package != a.Package || c.Dir != a.Dir {
+		t.Fatal("the copy does not share the agent's documents")
+	}
+	cm := c.Model()
+	if cm == m || cm == nil || c.Model() != cm || len(cm.Flows) != len(m.Flows) {
+		t.Error("the copy read the agent's model, or did not build its own once")
+	}
+	if a.Model() != m {
+		t.Error("the original lost its model")
+	}
+	if (*Agent)(nil).WithoutModel() != nil {
+		t.Error("a nil agent's copy is not nil")
+	}
+}
+
 // TestModelFlows: the model's Flows are Flows(root), in order, with the
 // same nesting, for the fixtures and every corpus agent.
 func TestModelFlows(t *testing.T) {

@@ -134,7 +134,7 @@ func (d *differ) spill(c *Check, lvl Level, cov ...covered) bool {
 	if n := len(d.spillCov); n >= len(cov) && slices.Equal(d.spillCov[n-len(cov):], cov) {
 		return true // the same places as the last (a prompt's placeholders)
 	}
-	d.spillCov = append(d.spillCov, cov...)
+	d.spillCov = appendDoubling(d.spillCov, cov...)
 	return true
 }
 

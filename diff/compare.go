@@ -586,8 +586,8 @@ func (d *differ) approval() {
 		if !ok {
 			return nil
 		}
-		if g.ptr != "" {
-			return pos(v.flow, g.ptr)
+		if ptr := v.gatePtr(g); ptr != "" {
+			return pos(v.flow, ptr)
 		}
 		return &Pos{File: v.flow.Path}
 	}

@@ -442,6 +442,10 @@ type differ struct {
 	raised, spilled map[spillKey]int
 	spillCov        []covered
 	formMove        bool
+	// pairs are the nodes both sides have, in bothNodes' order, found on
+	// its first call (paired).
+	pairs  []nodePair
+	paired bool
 }
 
 // add records a change of check with the check's level.

@@ -72,9 +72,9 @@ func Run(req Request) (*Result, error) {
 	// prompt report (which the view copies what it compares of) released:
 	// the two reports of a prompt with 100,000 placeholders were most of the
 	// diff's memory. Run owns these snapshots; nothing else reads them.
-	ov := viewOf(o)
+	ov, o := viewOf(o)
 	n, newHas := AnalyzeSide(newPath, req.New, newSide)
-	nv := viewOf(n)
+	nv, n := viewOf(n)
 	if o.Agent == nil && n.Agent == nil {
 		if n.LoadErr != nil {
 			return nil, fmt.Errorf("%s: %w (%v)", newPath, ErrNoAgent, n.LoadErr)
@@ -171,12 +171,23 @@ func loadSides(oldPath string, oldRev *compile.GitRev, withOld bool, newPath str
 	return o, n
 }
 
-// viewOf is the view of a side Run analysed, its prompt report released
-// (the view holds what it compares of it).
-func viewOf(s *analysis.Snapshot) *sideView {
-	v := view(s)
-	s.Prompts = nil
-	return v
+// viewOf is the view of a side Run analysed, and what Run keeps of the
+// snapshot beyond it (kept): the fields the checks still read (the
+// agent's documents, the compiled output, the review and the errors),
+// without the prompt report (the view holds what it compares of it) nor
+// the flow models (the agent's model, and the Flows' graphs but those the
+// view holds), which the old side would otherwise hold through the new
+// side's analysis, and both sides through the checks.
+func viewOf(s *analysis.Snapshot) (v *sideView, kept *analysis.Snapshot) {
+	v = view(s)
+	if s == nil || s.Agent == nil {
+		return v, s
+	}
+	kept = &analysis.Snapshot{Path: s.Path, Mode: s.Mode, Agent: s.Agent.WithoutModel(), LoadErr: s.LoadErr,
+		Config: s.Config, Review: s.Review, Compiled: s.Compiled, CompileErr: s.CompileErr,
+		DryRun: s.DryRun, Slots: s.Slots, SlotProblem: s.SlotProblem, Stopped: s.Stopped, Started: s.Started, Took: s.Took}
+	v.s = kept
+	return v, kept
 }
 
 // sideHas says the agent's files exist at path on that side (a package

@@ -114,7 +114,10 @@ func (d *differ) fallback() {
 			add(cv)
 		}
 		var rs []residue
-		walkDiff(doc.old.Root, doc.new.Root, "", "", "", &rs)
+		// no object of either file repeats a key (the parsers list every
+		// repeated key): the walk may pair members by their place
+		distinct := len(doc.old.Duplicates) == 0 && len(doc.new.Duplicates) == 0
+		walkDiff(doc.old.Root, doc.new.Root, "", "", "", distinct, &rs)
 		rs = uncovered(rs, oldCov, newCov)
 		for i := range rs { // the values of what is left (the covered need none)
 			rs[i].before, rs[i].after = compact(rs[i].oldN), compact(rs[i].newN)
@@ -422,7 +425,11 @@ func scalarKey(n *compile.Node) string {
 }
 
 // walkDiff compares two JSON values and appends their differences.
-func walkDiff(o, n *compile.Node, op, np, ident string, out *[]residue) {
+// distinct says no object of either side repeats a key: two objects whose
+// members come with the same keys in the same order (nearly every object
+// of a flow edited in place) are then walked member by member, without a
+// look-up per key on each side nor a set of the keys seen.
+func walkDiff(o, n *compile.Node, op, np, ident string, distinct bool, out *[]residue) {
 	if o != nil && n != nil && equalNode(o, n) {
 		return
 	}
@@ -430,18 +437,29 @@ func walkDiff(o, n *compile.Node, op, np, ident string, out *[]residue) {
 	case o == nil && n == nil:
 		return
 	case o == nil:
-		*out = append(*out, residue{newPtr: np, newN: n, ident: ident})
+		*out = appendDoubling(*out, residue{newPtr: np, newN: n, ident: ident})
 		return
 	case n == nil:
-		*out = append(*out, residue{oldPtr: op, oldN: o, ident: ident})
+		*out = appendDoubling(*out, residue{oldPtr: op, oldN: o, ident: ident})
 		return
 	}
 	if o.Kind != n.Kind {
-		*out = append(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
+		*out = appendDoubling(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
 		return
 	}
 	switch o.Kind {
 	case compile.Object:
+		if distinct && sameKeys(o, n) {
+			for i := range o.Members {
+				a, b := o.Members[i].Value, n.Members[i].Value
+				if equalNode(a, b) {
+					continue
+				}
+				k := o.Members[i].Key
+				walkDiff(a, b, compile.Append(op, k), compile.Append(np, k), ident+"/"+k, distinct, out)
+			}
+			return
+		}
 		var seen keySet
 		if k := len(o.Members) + len(n.Members); k > keySetList {
 			seen.m = make(map[string]bool, k)
@@ -454,21 +472,48 @@ func walkDiff(o, n *compile.Node, op, np, ident string, out *[]residue) {
 			if b != nil && equalNode(a, b) {
 				continue // equal: no pointers to build (most of a large flow)
 			}
-			walkDiff(a, b, compile.Append(op, m.Key), compile.Append(np, m.Key), ident+"/"+m.Key, out)
+			walkDiff(a, b, compile.Append(op, m.Key), compile.Append(np, m.Key), ident+"/"+m.Key, distinct, out)
 		}
 		for _, m := range n.Members {
 			if seen.add(m.Key) {
-				walkDiff(nil, n.Get(m.Key), "", compile.Append(np, m.Key), ident+"/"+m.Key, out)
+				walkDiff(nil, n.Get(m.Key), "", compile.Append(np, m.Key), ident+"/"+m.Key, distinct, out)
 			}
 		}
 	case compile.Array:
-		walkArray(o, n, op, np, ident, out)
+		walkArray(o, n, op, np, ident, distinct, out)
 	default:
 		if equalNode(o, n) {
 			return
 		}
-		*out = append(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
+		*out = appendDoubling(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
 	}
+}
+
+// appendDoubling is append that doubles the capacity of a full slice: a
+// list that grows to tens of thousands of entries one at a time (the
+// residues of a renamed flow, the places the spilled changes explain) is
+// copied about twice its final size over its life instead of about five
+// times (append grows a large slice by a quarter).
+func appendDoubling[T any](s []T, vs ...T) []T {
+	if n := len(s) + len(vs); n > cap(s) {
+		grown := make([]T, len(s), max(n, 2*cap(s), 16))
+		copy(grown, s)
+		s = grown
+	}
+	return append(s, vs...)
+}
+
+// sameKeys says objects o and n have the same keys in the same order.
+func sameKeys(o, n *compile.Node) bool {
+	if len(o.Members) != len(n.Members) {
+		return false
+	}
+	for i := range o.Members {
+		if o.Members[i].Key != n.Members[i].Key {
+			return false
+		}
+	}
+	return true
 }
 
 // keySet is a set of object keys: a list for the few members of most
@@ -501,7 +546,7 @@ func (s *keySet) add(k string) bool {
 	return true
 }
 
-func walkArray(o, n *compile.Node, op, np, ident string, out *[]residue) {
+func walkArray(o, n *compile.Node, op, np, ident string, distinct bool, out *[]residue) {
 	// scalars: a set when neither side repeats a value
 	if scalarSet(o) && scalarSet(n) {
 		os, ns := map[string]bool{}, map[string]bool{}
@@ -516,7 +561,7 @@ func walkArray(o, n *compile.Node, op, np, ident string, out *[]residue) {
 			same = same && ns[k]
 		}
 		if !same {
-			*out = append(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
+			*out = appendDoubling(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
 		}
 		return
 	}
@@ -551,7 +596,7 @@ func walkArray(o, n *compile.Node, op, np, ident string, out *[]residue) {
 			if a != nil && b != nil && equalNode(a, b) {
 				continue
 			}
-			walkDiff(a, b, ap, bp, fmt.Sprintf("%s/%d", ident, i), out)
+			walkDiff(a, b, ap, bp, fmt.Sprintf("%s/%d", ident, i), distinct, out)
 		}
 		return
 	}
@@ -578,7 +623,7 @@ func walkArray(o, n *compile.Node, op, np, ident string, out *[]residue) {
 		if ni > 0 {
 			b, bp = n.Items[ni-1], compile.AppendIndex(np, ni-1)
 		}
-		walkDiff(a, b, ap, bp, ident+"["+k+"]", out)
+		walkDiff(a, b, ap, bp, ident+"["+k+"]", distinct, out)
 	}
 }
 

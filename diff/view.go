@@ -19,12 +19,12 @@ type sideView struct {
 	s       *analysis.Snapshot
 	flow    *compile.Doc // the flow file
 	pkgDoc  *compile.Doc
-	flows   map[string]*flowView // flow key ("" for the top-level flow, else the Flow's id) → flow
-	flowKey []string             // in document order
-	steps   map[string]compile.Step
-	gates   map[string]gate // step or node key → its approval facts
-	order   []string        // node keys in compiled step order (nil when it did not compile)
-	bfs     []string        // node keys in BFS order, flow by flow
+	flows   map[string]*flowView     // flow key ("" for the top-level flow, else the Flow's id) → flow
+	flowKey []string                 // in document order
+	steps   map[string]*compile.Step // into the compiled output's steps (read only)
+	gates   map[string]gate          // step or node key → its approval facts
+	order   []string                 // node keys in compiled step order (nil when it did not compile)
+	bfs     []string                 // node keys in BFS order, flow by flow
 	inputs  map[string]port
 	outputs map[string]port
 	arts    map[string]artifact
@@ -42,9 +42,6 @@ type sideView struct {
 	// mount for its slim slots (not in the file, nor in the compiled
 	// inputSchema): they are in the mounted contract all the same.
 	mountInputs map[string]bool
-	// comps is each graph node's component in the flow file, looked up
-	// once (comp): the view and four checks read every node's.
-	comps map[*flowgraph.Node]*compile.Node
 }
 
 // flowView is one Flow as the diff reads it: the snapshot's graph model
@@ -102,9 +99,9 @@ type pkgView struct {
 }
 
 func view(s *analysis.Snapshot) *sideView {
-	v := &sideView{s: s, flows: map[string]*flowView{}, steps: map[string]compile.Step{}, gates: map[string]gate{}, inputs: map[string]port{},
+	v := &sideView{s: s, flows: map[string]*flowView{}, steps: map[string]*compile.Step{}, gates: map[string]gate{}, inputs: map[string]port{},
 		outputs: map[string]port{}, arts: map[string]artifact{}, prompts: map[string]*promptView{},
-		slots: map[string]slots.Slot{}, gated: map[string]compile.GatedStep{}, finds: map[string]compile.Finding{}, comps: map[*flowgraph.Node]*compile.Node{},
+		slots: map[string]slots.Slot{}, gated: map[string]compile.GatedStep{}, finds: map[string]compile.Finding{},
 		pkg: pkgView{deps: map[string]string{}, depPtr: map[string]string{}, other: map[string]string{}, otherPtr: map[string]string{}, produces: map[string]string{}, consumes: map[string]string{}}}
 	if s == nil || s.Agent == nil {
 		return v
@@ -139,9 +136,10 @@ func view(s *analysis.Snapshot) *sideView {
 		v.flowKey = append(v.flowKey, key)
 	}
 	if c := s.Compiled; c != nil {
-		v.steps = make(map[string]compile.Step, len(c.ApprovalPolicy.Steps))
-		for _, st := range c.ApprovalPolicy.Steps {
-			k := stepKey(st)
+		v.steps = make(map[string]*compile.Step, len(c.ApprovalPolicy.Steps))
+		for i := range c.ApprovalPolicy.Steps {
+			st := &c.ApprovalPolicy.Steps[i]
+			k := stepKey(*st)
 			if _, dup := v.steps[k]; !dup {
 				v.steps[k] = st
 			}
@@ -290,14 +288,21 @@ func (v *sideView) readOrder() {
 	var seen map[string]bool
 	if c := v.s.Compiled; c != nil {
 		seen = make(map[string]bool, len(c.ApprovalPolicy.Steps))
+		v.order = make([]string, 0, len(c.ApprovalPolicy.Steps))
 		for _, st := range c.ApprovalPolicy.Steps {
 			if st.NodeID == "" || seen["/"+st.NodeID] {
 				continue
 			}
-			seen["/"+st.NodeID] = true
-			v.order = append(v.order, "/"+st.NodeID)
+			key := "/" + st.NodeID // one string for the set and the order
+			seen[key] = true
+			v.order = append(v.order, key)
 		}
 	}
+	n := 0
+	for _, k := range v.flowKey {
+		n += len(v.flows[k].g.Nodes)
+	}
+	v.bfs = make([]string, 0, n)
 	for _, k := range v.flowKey {
 		f := v.flows[k]
 		ns := append([]*flowgraph.Node(nil), f.g.Nodes...)
@@ -544,15 +549,14 @@ func (v *sideView) readFindings() {
 	}
 }
 
-// comp is graph node n's component in the flow file (n.Pointer looked up
-// in it), found once per node.
+// comp is graph node n's component in the flow file (the object
+// n.Pointer names), as the graph resolved it (flowgraph.Node.Component);
+// looked up by pointer only for a node the graph did not resolve.
 func (v *sideView) comp(n *flowgraph.Node) *compile.Node {
-	c, ok := v.comps[n]
-	if !ok {
-		c = v.flow.Lookup(n.Pointer)
-		v.comps[n] = c
+	if c := n.Component(); c != nil || n.Pointer == "" {
+		return c
 	}
-	return c
+	return v.flow.Lookup(n.Pointer)
 }
 
 func items(n *compile.Node) []*compile.Node {
@@ -578,7 +582,6 @@ func (v *sideView) readGates() {
 		n = max(n, len(f.g.Nodes))
 	}
 	v.gates = make(map[string]gate, n)
-	v.comps = make(map[*flowgraph.Node]*compile.Node, n)
 	for _, fk := range v.flowKey {
 		for _, n := range v.flows[fk].g.Nodes {
 			if n.Pointer == "" {
@@ -617,31 +620,58 @@ func (v *sideView) readGates() {
 				*f.dst = f.val
 			}
 		}
-		if g.ptr == "" {
-			for _, fk := range v.flowKey {
-				if n := v.flows[fk].nodes[st.NodeID]; n != nil && n.Pointer != "" {
-					g.ptr = n.Pointer
-					break
-				}
-			}
-		}
-		v.gates[key] = g
+		v.gates[key] = g // a step's gate without its node's place (ptr) is placed by gatePtr, when a change is reported
 	}
+}
+
+// gatePtr is where gate g is in the flow file: the node's authored facts,
+// else the first flow's node named like its step (a gate the compiled steps
+// alone make: looked up only for the few gates a change is reported at).
+func (v *sideView) gatePtr(g gate) string {
+	if g.ptr != "" {
+		return g.ptr
+	}
+	for _, fk := range v.flowKey {
+		if n := v.flows[fk].nodes[g.node]; n != nil && n.Pointer != "" {
+			return n.Pointer
+		}
+	}
+	return ""
 }
 
 // bothNodes calls f, flow by flow and in id order, for each node both sides
 // have where each side knows the node's place in its file: the walk of the
 // checks that compare one node with itself (calls, nodeIO, descriptions).
+// The pairs are found once, for the three.
 func (d *differ) bothNodes(f func(fk, id string, o, n *flowgraph.Node)) {
-	for _, fk := range unionKeys(d.old.flows, d.new.flows) {
-		of, nf := d.old.flows[fk], d.new.flows[fk]
-		if of == nil || nf == nil {
-			continue
+	if !d.paired {
+		d.paired = true
+		n := 0
+		for fk, nf := range d.new.flows {
+			if d.old.flows[fk] != nil {
+				n += len(nf.nodes)
+			}
 		}
-		for _, id := range nf.sortedIDs() {
-			if o, n := of.nodes[id], nf.nodes[id]; o != nil && o.Pointer != "" && n.Pointer != "" {
-				f(fk, id, o, n)
+		d.pairs = make([]nodePair, 0, n)
+		for _, fk := range unionKeys(d.old.flows, d.new.flows) {
+			of, nf := d.old.flows[fk], d.new.flows[fk]
+			if of == nil || nf == nil {
+				continue
+			}
+			for _, id := range nf.sortedIDs() {
+				if o, n := of.nodes[id], nf.nodes[id]; o != nil && o.Pointer != "" && n.Pointer != "" {
+					d.pairs = append(d.pairs, nodePair{fk, id, o, n})
+				}
 			}
 		}
 	}
+	for _, p := range d.pairs {
+		f(p.fk, p.id, p.o, p.n)
+	}
+}
+
+// nodePair is a node both sides have (bothNodes).
+type nodePair struct {
+	fk, id string
+	o, n   *flowgraph.Node
 }

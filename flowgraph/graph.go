@@ -105,7 +105,16 @@ type Node struct {
 	Injected bool
 
 	related []string // pointers whose findings count for this node
+	// comp is the component object Pointer names in the flow file (nil
+	// when Pointer is ""): Component.
+	comp *compile.Node
 }
+
+// Component is the node's component object in the flow file, the one
+// Pointer names (nil when Pointer is "", or for a graph not built from a
+// flow): the readers that compare or walk each node's fields need not look
+// the pointer up in the document again.
+func (n *Node) Component() *compile.Node { return n.comp }
 
 // Edge is a control edge. Back marks an edge reversed for the layout
 // because it closes a loop (found by depth-first search from start_node);
@@ -252,6 +261,9 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 				n.Name = name
 			}
 			n.Pointer = r.Pointer
+			if r.Pointer != "" {
+				n.comp = r.Node
+			}
 			addSubflows(n, r, resolve)
 		}
 		g.Nodes = append(g.Nodes, n)
