@@ -172,21 +172,17 @@ func loadSides(oldPath string, oldRev *compile.GitRev, withOld bool, newPath str
 }
 
 // viewOf is the view of a side Run analysed, and what Run keeps of the
-// snapshot beyond it (kept): the fields the checks still read (the
-// agent's documents, the compiled output, the review and the errors),
+// snapshot beyond it (kept, Snapshot.Slim): what the checks still read,
 // without the prompt report (the view holds what it compares of it) nor
-// the flow models (the agent's model, and the Flows' graphs but those the
-// view holds), which the old side would otherwise hold through the new
-// side's analysis, and both sides through the checks.
+// the flow models (but the Flows' graphs the view holds), which the old
+// side would otherwise hold through the new side's analysis, and both
+// sides through the checks.
 func viewOf(s *analysis.Snapshot) (v *sideView, kept *analysis.Snapshot) {
 	v = view(s)
-	if s == nil || s.Agent == nil {
-		return v, s
+	kept = s.Slim()
+	if kept != nil {
+		v.s = kept
 	}
-	kept = &analysis.Snapshot{Path: s.Path, Mode: s.Mode, Agent: s.Agent.WithoutModel(), LoadErr: s.LoadErr,
-		Config: s.Config, Review: s.Review, Compiled: s.Compiled, CompileErr: s.CompileErr,
-		DryRun: s.DryRun, Slots: s.Slots, SlotProblem: s.SlotProblem, Stopped: s.Stopped, Started: s.Started, Took: s.Took}
-	v.s = kept
 	return v, kept
 }
 
