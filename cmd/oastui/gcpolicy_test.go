@@ -15,8 +15,8 @@ func TestWantBatchGC(t *testing.T) {
 	env := func(name string) func(string) (string, bool) {
 		return func(v string) (string, bool) { return "1", v == name }
 	}
-	batch := gcPolicy{batchGCPercent, batchGCLimit, batchGCLimit / 4 * batchGCLift}
-	diff := gcPolicy{batchGCPercent, diffGCLimit, diffGCLimit / 4 * batchGCLift}
+	batch := gcPolicy{batchGCPercent, batchGCLimit, batchGCLimit / 4 * batchGCLift, 100}
+	diff := gcPolicy{batchGCPercent, diffGCLimit, diffGCLimit / 4 * batchGCLift, diffGCPercentLifted}
 	for _, c := range []struct {
 		args []string
 		env  func(string) (string, bool)
@@ -65,14 +65,14 @@ func TestBatchGCLifted(t *testing.T) {
 		t.Fatalf("live heap %d bytes, want at least the 8 MiB held", liveHeap())
 	}
 	// A limit far above the live heap: the policy stays.
-	setBatchGC(batchGCPercent, 1<<40, 1<<38)
+	setBatchGC(batchGCPercent, 1<<40, 1<<38, 100)
 	runtime.GC()
 	waitFinalizers()
 	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
 		t.Fatalf("limit %d after a collection under it, want it kept (%d)", got, int64(1<<40))
 	}
 	// A lift point under the live heap: lifted at the next collection.
-	setBatchGC(batchGCPercent, 4<<20, 3<<20)
+	setBatchGC(batchGCPercent, 4<<20, 3<<20, 150)
 	for i := 0; i < 50 && debug.SetMemoryLimit(-1) != math.MaxInt64; i++ {
 		runtime.GC()
 		waitFinalizers()
@@ -80,8 +80,8 @@ func TestBatchGCLifted(t *testing.T) {
 	if got := debug.SetMemoryLimit(-1); got != math.MaxInt64 {
 		t.Errorf("limit %d with %d bytes live, want the policy lifted", got, liveHeap())
 	}
-	if got := debug.SetGCPercent(100); got != 100 {
-		t.Errorf("GC percent %d after the lift, want 100", got)
+	if got := debug.SetGCPercent(100); got != 150 {
+		t.Errorf("GC percent %d after the lift, want the policy's 150", got)
 	}
 	runtime.KeepAlive(live)
 }
