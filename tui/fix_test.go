@@ -361,6 +361,7 @@ func TestFixRealEngine(t *testing.T) {
 // TestFixPreviewWidthSweep: the preview fits every terminal size, with
 // one fix and with two.
 func TestFixPreviewWidthSweep(t *testing.T) {
+	t.Parallel() // pure renders (no program, no watcher, no package variable set): in the race suite tui is the last package running, its tail beside an idle core
 	for _, n := range []int{1, 2} {
 		m, _, _ := driftModel(t, n, 120, 30)
 		press(m, "f")

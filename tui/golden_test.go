@@ -188,6 +188,7 @@ func assertFrame(t *testing.T, out string, w, h int) {
 // the terminal and the frame has exactly its height, in every tab, with
 // help open and with the graph zoomed.
 func TestWidthSweep(t *testing.T) {
+	t.Parallel() // pure renders (no program, no watcher, no package variable set): in the race suite tui is the last package running, its tail beside an idle core
 	p := findingsFixture
 	an := analyze(t, p, 1)
 	heights := []int{10, 24, 60}

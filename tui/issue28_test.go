@@ -247,6 +247,7 @@ func TestSlotsTabRemembersPick(t *testing.T) {
 // agents at the sizes terminals open at (80×24, 100×30) and at 140×40:
 // every frame fits, and matches its golden.
 func TestCorpusScreens(t *testing.T) {
+	t.Parallel() // pure renders (no program, no watcher, no package variable set): in the race suite tui is the last package running, its tail beside an idle core
 	for _, slug := range []string{"blog-pipeline-agent", "email-outreach-agent"} {
 		dir := testshared.Dir(t, "corpus", "cinatra", "agents", "cinatra-ai", slug)
 		an := analyze(t, dir, 1)

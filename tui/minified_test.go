@@ -69,6 +69,7 @@ func minifiedModelOf(tb testing.TB, dir string, an *Analysis, w, h int) *Model {
 // read in full; and ten moves and ? render in well under a second, where
 // they took seconds when every frame presented the whole line.
 func TestMinifiedFlowGolden(t *testing.T) {
+	t.Parallel() // pure renders (no program, no watcher, no package variable set): in the race suite tui is the last package running, its tail beside an idle core
 	if testing.Short() {
 		t.Skip("a 5 MB fixture")
 	}
