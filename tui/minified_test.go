@@ -7,7 +7,6 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-	"time"
 
 	"github.com/charmbracelet/x/ansi"
 	"github.com/charmbracelet/x/exp/golden"
@@ -65,9 +64,10 @@ func minifiedModelOf(tb testing.TB, dir string, an *Analysis, w, h int) *Model {
 
 // TestMinifiedFlowGolden (issue 37): on a 5 MB one-line flow the Findings
 // tab shows each finding's excerpt as a window around its column (… on
-// both sides, the value underlined), after ten moves, and with a finding
-// read in full; and ten moves and ? render in well under a second, where
-// they took seconds when every frame presented the whole line.
+// both sides, the value underlined), after ten moves and ?, and with a
+// finding read in full. What a frame costs there (seconds, when every
+// frame presented the whole line) is BenchmarkMinifiedFindingsRender's to
+// measure: a test holds no bound in seconds.
 func TestMinifiedFlowGolden(t *testing.T) {
 	t.Parallel() // pure renders (no program, no watcher, no package variable set): in the race suite tui is the last package running, its tail beside an idle core
 	if testing.Short() {
@@ -81,23 +81,16 @@ func TestMinifiedFlowGolden(t *testing.T) {
 		name := itoa(sz.w) + "x" + itoa(sz.h)
 		t.Run(name, func(t *testing.T) {
 			m := minifiedModelOf(t, dir, an, sz.w, sz.h)
-			start := time.Now()
 			for range 10 {
 				press(m, "down")
 				m.Render()
 			}
 			press(m, "?")
 			m.Render()
-			took := time.Since(start)
 			press(m, "?", "home", "down")
 			out := m.Render()
 			assertFrame(t, out, m.w, m.h)
 			golden.RequireEqual(t, ansi.Strip(out))
-			// One generous bound, far from the seconds a frame took
-			// before and far above what the race detector costs.
-			if took > 5*time.Second {
-				t.Errorf("ten moves and ? took %v", took)
-			}
 		})
 		t.Run(name+"_detail", func(t *testing.T) {
 			m := minifiedModelOf(t, dir, an, sz.w, sz.h)
