@@ -369,8 +369,23 @@ func (e *explorer) follow(m *flowModel, cur *node, fr *frame, steps []Step, at, 
 	}
 	var cs []choice
 	var missing []string
+	// many branches: cur's edges grouped by branch once, not scanned per
+	// branch (a BranchingNode of 20,000 branches: 1.5 s of a 2.1 s run)
+	var byBranch map[string][]edge
+	if len(branches) > 8 && !scanEdgesPerBranch {
+		byBranch = make(map[string][]edge, len(cur.out))
+		for _, ed := range cur.out {
+			l := branchLabel(ed.branch)
+			byBranch[l] = append(byBranch[l], ed)
+		}
+	}
 	for _, b := range branches {
-		eds := edgesFor(cur, b)
+		var eds []edge
+		if byBranch != nil {
+			eds = byBranch[b]
+		} else {
+			eds = edgesFor(cur, b)
+		}
 		if len(eds) == 0 {
 			missing = append(missing, b)
 		}
@@ -739,6 +754,11 @@ func dedupe(outs []outcome) []outcome {
 	}
 	return keep
 }
+
+// scanEdgesPerBranch makes follow scan a node's edges for each branch, as
+// before it grouped them: the equivalence test's oracle (set from
+// shapes_test.go).
+var scanEdgesPerBranch bool
 
 // copyEverySubOutcome gives every outcome of a nested flow a copy of the
 // path, the last one too, as before: the equivalence test's oracle (set
