@@ -1073,16 +1073,28 @@ func cleanCaller(c CallerAgent) CallerAgent {
 func (d *differ) subflowGroups(keys map[string]bool) map[string]bool {
 	out := map[string]bool{}
 	for _, side := range []struct{ v, other *sideView }{{d.old, d.new}, {d.new, d.old}} {
+		// the subflows some node only this side has calls, gathered once
+		// rather than per flow (5,000 flows side by side, each renamed:
+		// 3 s of a 4 s diff)
+		var called map[string]bool
 		for fk, f := range side.v.flows {
 			if fk == "" || side.other.flows[fk] != nil {
 				continue
 			}
-			for pk, pf := range side.v.flows {
-				for _, n := range pf.g.Nodes {
-					if slices.Contains(n.Subflows, f.g.FlowPointer) && (side.other.flows[pk] == nil || side.other.flows[pk].nodes[n.ID] == nil) {
-						out[fk] = true
+			if called == nil {
+				called = map[string]bool{}
+				for pk, pf := range side.v.flows {
+					for _, n := range pf.g.Nodes {
+						if len(n.Subflows) > 0 && (side.other.flows[pk] == nil || side.other.flows[pk].nodes[n.ID] == nil) {
+							for _, sp := range n.Subflows {
+								called[sp] = true
+							}
+						}
 					}
 				}
+			}
+			if called[f.g.FlowPointer] {
+				out[fk] = true
 			}
 		}
 	}
@@ -1097,8 +1109,9 @@ func (d *differ) groupSubflow(c *Change, v *sideView, n *flowgraph.Node, old boo
 		other = d.old
 	}
 	for _, sp := range n.Subflows {
-		for fk, f := range v.flows {
-			if f.g.FlowPointer != sp || fk == "" || other.flows[fk] != nil {
+		for _, fk := range v.flowsAt(sp) {
+			f := v.flows[fk]
+			if fk == "" || other.flows[fk] != nil {
 				continue
 			}
 			var ids []string

@@ -176,14 +176,11 @@ func (d *differ) explainedByNodes(rs []residue) []residue {
 	for p := range d.formPorts {
 		ports[p] = true
 	}
-	mentions := func(v string) bool {
-		for id := range nodes {
-			if strings.Contains(v, `"$component_ref":`+strconv.Quote(id)) {
-				return true
-			}
-		}
-		return false
+	quoted := make(map[string]bool, len(nodes))
+	for id := range nodes {
+		quoted[strconv.Quote(id)] = true
 	}
+	mentions := func(v string) bool { return mentionsRef(v, quoted) }
 	var out []residue
 	for _, r := range rs {
 		if (r.before == "" || r.after == "") && mentions(r.before+r.after) {
@@ -206,6 +203,41 @@ func (d *differ) explainedByNodes(rs []residue) []residue {
 		out = append(out, r)
 	}
 	return out
+}
+
+// mentionsRef: v holds `"$component_ref":` followed by one of the quoted
+// ids (strconv.Quote of a node id). It reads each reference in v once and
+// looks its quoted id up, rather than searching v for every node's id (a
+// diff renaming every node of a 5,000-node star searched every residue for
+// every node: 11 s). A quoted id ends at its first quote no backslash
+// escapes, so the one candidate after each marker is the only prefix there
+// that can equal a quoted id.
+func mentionsRef(v string, quoted map[string]bool) bool {
+	const marker = `"$component_ref":`
+	if len(quoted) == 0 {
+		return false
+	}
+	for {
+		i := strings.Index(v, marker)
+		if i < 0 {
+			return false
+		}
+		v = v[i+len(marker):]
+		if len(v) > 0 && v[0] == '"' {
+			for j := 1; j < len(v); j++ {
+				if v[j] == '\\' {
+					j++
+					continue
+				}
+				if v[j] == '"' {
+					if quoted[v[:j+1]] {
+						return true
+					}
+					break
+				}
+			}
+		}
+	}
 }
 
 // componentPort: ident is an inputs or outputs element (or one of its

@@ -35,6 +35,8 @@ type sideView struct {
 	pkg     pkgView
 	finds   map[string]compile.Finding // fingerprint → finding
 	ok      bool                       // the flow parsed
+	// atPointer is flowsAt's index: flow pointer → the keys of its flows.
+	atPointer map[string][]string
 	// mount is what the WayFlow loader does to the context slots at mount
 	// (the snapshot's model: Agent.Model().Mount, compile.MountSlots).
 	mount *compile.SlotMount
@@ -134,6 +136,10 @@ func view(s *analysis.Snapshot) *sideView {
 		}
 		v.flows[key] = fv
 		v.flowKey = append(v.flowKey, key)
+		if v.atPointer == nil {
+			v.atPointer = map[string][]string{}
+		}
+		v.atPointer[g.FlowPointer] = append(v.atPointer[g.FlowPointer], key)
 	}
 	if c := s.Compiled; c != nil {
 		v.steps = make(map[string]*compile.Step, len(c.ApprovalPolicy.Steps))
@@ -675,3 +681,8 @@ type nodePair struct {
 	fk, id string
 	o, n   *flowgraph.Node
 }
+
+// flowsAt are the keys of the flows whose pointer is sp, in document order
+// (groupSubflow once scanned every flow for each subflow of each changed
+// node).
+func (v *sideView) flowsAt(sp string) []string { return v.atPointer[sp] }
