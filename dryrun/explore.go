@@ -42,6 +42,12 @@ type Options struct {
 	// Children finds a child agent by package name (compile's
 	// (*Agent).FindAgent); nil leaves child agents as stubs.
 	Children func(packageName string) (*compile.Agent, error)
+
+	// The walk as it was before two cuts, the equivalence tests' oracles
+	// (shapes_test.go sets them): every outcome of a nested flow given a
+	// copy of the path, the last one too; a node's edges scanned for each
+	// branch rather than grouped by branch once.
+	copyEverySubOutcome, scanEdgesPerBranch bool
 }
 
 // IO is one input or output of a step.
@@ -323,7 +329,7 @@ func (e *explorer) walk(m *flowModel, cur *node, fr *frame, steps []Step, depth 
 					// got copies), as follow's last fork does: a chain of n
 					// FlowNodes copied its path at each (5,000: 19 s, 9 GB)
 					prefix := steps
-					if i < len(subOuts)-1 || copyEverySubOutcome {
+					if i < len(subOuts)-1 || e.opts.copyEverySubOutcome {
 						prefix = copySteps(steps, len(so.steps)+1)
 					}
 					prefix = append(prefix, st2)
@@ -372,7 +378,7 @@ func (e *explorer) follow(m *flowModel, cur *node, fr *frame, steps []Step, at, 
 	// many branches: cur's edges grouped by branch once, not scanned per
 	// branch (a BranchingNode of 20,000 branches: 1.5 s of a 2.1 s run)
 	var byBranch map[string][]edge
-	if len(branches) > 8 && !scanEdgesPerBranch {
+	if len(branches) > 8 && !e.opts.scanEdgesPerBranch {
 		byBranch = make(map[string][]edge, len(cur.out))
 		for _, ed := range cur.out {
 			l := branchLabel(ed.branch)
@@ -754,16 +760,6 @@ func dedupe(outs []outcome) []outcome {
 	}
 	return keep
 }
-
-// scanEdgesPerBranch makes follow scan a node's edges for each branch, as
-// before it grouped them: the equivalence test's oracle (set from
-// shapes_test.go).
-var scanEdgesPerBranch bool
-
-// copyEverySubOutcome gives every outcome of a nested flow a copy of the
-// path, the last one too, as before: the equivalence test's oracle (set
-// from shapes_test.go).
-var copyEverySubOutcome bool
 
 // copySteps copies a path's steps for a fork (with room for more), so
 // that no two forks share a backing array: within one walk a path owns

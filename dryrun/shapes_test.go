@@ -50,15 +50,14 @@ func flowNodeChain(n int, fork bool) map[string]any {
 
 // TestSubOutcomesSameAsCopies: a nested flow's last outcome taking the
 // path's own steps explores the same paths as copying it for every
-// outcome (copyEverySubOutcome, the old way), on chains of FlowNodes whose
+// outcome (Options.copyEverySubOutcome, the old way), on chains of FlowNodes whose
 // subflows end once or fork, and on every corpus agent.
 func TestSubOutcomesSameAsCopies(t *testing.T) {
-	t.Cleanup(func() { copyEverySubOutcome = false })
 	same := func(name string, a *compile.Agent, opts Options) {
 		t.Helper()
-		copyEverySubOutcome = true
-		want := Explore(a, opts)
-		copyEverySubOutcome = false
+		old := opts
+		old.copyEverySubOutcome = true
+		want := Explore(a, old)
 		got := Explore(a, opts)
 		if !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: the paths differ from the copying walk's:\n%+v\n%+v", name, got.Paths, want.Paths)
@@ -136,18 +135,17 @@ func branchFan(n, ends int, dup bool) map[string]any {
 }
 
 // TestBranchEdgesSameAsScan: grouping a node's edges by branch explores the
-// same paths as scanning them per branch (scanEdgesPerBranch, the old way),
+// same paths as scanning them per branch (Options.scanEdgesPerBranch, the old way),
 // on BranchingNodes of few and many branches, repeated edges of a branch
 // and a branch without an edge.
 func TestBranchEdgesSameAsScan(t *testing.T) {
-	t.Cleanup(func() { scanEdgesPerBranch = false })
 	for _, n := range []int{2, 9, 40} {
 		for _, dup := range []bool{false, true} {
 			for _, opts := range []Options{{}, {MaxStates: 12}} {
 				a := agentOf(t, branchFan(n, 1+n/3, dup))
-				scanEdgesPerBranch = true
-				want := Explore(a, opts)
-				scanEdgesPerBranch = false
+				old := opts
+				old.scanEdgesPerBranch = true
+				want := Explore(a, old)
 				got := Explore(a, opts)
 				if len(want.Paths) < 2 {
 					t.Fatalf("%d branches: %d paths: the test checks nothing", n, len(want.Paths))

@@ -95,12 +95,14 @@ func propByTitle(ps []*compile.Node, title string) *compile.Node {
 type portIndex struct {
 	of    func(*compile.FlowNode) ([]*compile.Node, bool)
 	nodes map[*compile.FlowNode]*ports
+	plain bool // Options.plainPorts: every find a scan
 }
 
 type ports struct {
 	list    []*compile.Node
 	ok      bool
 	byTitle map[string]*compile.Node // the first of each title; built for long lists
+	plain   bool                     // Options.plainPorts
 }
 
 func (x *portIndex) get(n *compile.FlowNode) *ports {
@@ -110,20 +112,15 @@ func (x *portIndex) get(n *compile.FlowNode) *ports {
 	if x.nodes == nil {
 		x.nodes = map[*compile.FlowNode]*ports{}
 	}
-	ps := &ports{}
+	ps := &ports{plain: x.plain}
 	ps.list, ps.ok = x.of(n)
 	x.nodes[n] = ps
 	return ps
 }
 
-// plainPorts makes find scan and unsatisfiedInputs scan the data edges per
-// input, as they did before the indexes: the equivalence tests' oracle
-// (set from dataflow_ports_test.go).
-var plainPorts bool
-
 // find is propByTitle(ps.list, title).
 func (ps *ports) find(title string) *compile.Node {
-	if len(ps.list) <= 8 || plainPorts {
+	if len(ps.list) <= 8 || ps.plain {
 		return propByTitle(ps.list, title)
 	}
 	if ps.byTitle == nil {
@@ -146,7 +143,7 @@ func dataFlowRules(p *Pass, m *compile.FlowModel) {
 		p.Report(doc, dfcPtr, RuleDataFlowEmptyList, fmt.Sprintf(
 			"flow %q has data_flow_connections: [] — the spec reads it as \"no data edges\", WayFlow as null (name-based); write null, or list the edges", fl))
 	}
-	outsOf, insOf := portIndex{of: outputsOf}, portIndex{of: inputsOf}
+	outsOf, insOf := portIndex{of: outputsOf, plain: p.plainPorts}, portIndex{of: inputsOf, plain: p.plainPorts}
 	for i := range m.Data {
 		e := &m.Data[i]
 		src, dst := e.Source.Node, e.Destination.Node
@@ -345,7 +342,7 @@ func unsatisfiedInputs(p *Pass, m *compile.FlowModel) {
 		title string
 	}
 	var feeds map[port][]*compile.FlowNode
-	if explicit && !plainPorts {
+	if explicit && !p.plainPorts {
 		feeds = map[port][]*compile.FlowNode{}
 		for j := range m.Data {
 			if e := &m.Data[j]; e.Destination.Node != nil && e.Source.Node != nil {
@@ -370,7 +367,7 @@ func unsatisfiedInputs(p *Pass, m *compile.FlowModel) {
 			}
 			producers := map[*compile.FlowNode]bool{}
 			if explicit {
-				if plainPorts {
+				if p.plainPorts {
 					for j := range m.Data {
 						if e := &m.Data[j]; e.Destination.Node == n && e.Input == title && e.Source.Node != nil {
 							producers[e.Source.Node] = true

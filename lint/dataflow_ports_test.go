@@ -52,15 +52,13 @@ func hubAgent(src []byte) *compile.Agent {
 // TestPortIndexSameAsScan: the review of flows whose data edges meet nodes
 // of many ports (repeated titles, untitled ports, edges naming ports no
 // node has) reports the same findings with the port indexes as with the
-// plain scans they replaced (plainPorts).
+// plain scans they replaced (Options.plainPorts).
 func TestPortIndexSameAsScan(t *testing.T) {
 	r := rand.New(rand.NewPCG(8, 5))
 	for i := 0; i < 40; i += race.Stride(4) {
 		n := 1 + r.IntN(40)
 		src := hubFlow(n, r)
-		plainPorts = true
-		want := Run(hubAgent(src), Options{}).Findings
-		plainPorts = false
+		want := Run(hubAgent(src), Options{plainPorts: true}).Findings
 		got := Run(hubAgent(src), Options{}).Findings
 		if len(want) == 0 {
 			t.Fatalf("flow %d: no findings: the test checks nothing", i)
@@ -69,7 +67,6 @@ func TestPortIndexSameAsScan(t *testing.T) {
 			t.Fatalf("flow %d (%d ports): indexed\n%+v\nplain\n%+v", i, n, got, want)
 		}
 	}
-	t.Cleanup(func() { plainPorts = false })
 }
 
 // TestPortsFind: find answers what propByTitle does, the first port of the

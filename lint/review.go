@@ -54,6 +54,11 @@ type Options struct {
 	// review stops there, partial (the caller knows it asked, and shows
 	// nothing of it: analysis.Snapshot.Stopped).
 	Stop func() bool
+
+	// plainPorts makes the data-flow rules scan ports and data edges as
+	// they did before their indexes: the equivalence tests' oracle
+	// (dataflow_ports_test.go sets it).
+	plainPorts bool
 }
 
 // Review is the result of reviewing one agent: findings sorted and
@@ -81,7 +86,7 @@ func Run(a *compile.Agent, opts Options) Review {
 	if opts.Config == nil {
 		opts.Config = &Config{}
 	}
-	p := &Pass{Agent: a, Config: opts.Config, prompts: opts.Prompts}
+	p := &Pass{Agent: a, Config: opts.Config, prompts: opts.Prompts, plainPorts: opts.plainPorts}
 	p.found = append(p.found, a.Findings...)
 	if a.Flow != nil && a.Flow.Root != nil && !opts.LoadOnly {
 		for _, c := range checks {

@@ -188,6 +188,8 @@ type Pass struct {
 	compsOK bool
 	// flowModel is the flow file's model (model), read once per review.
 	flowModel *compile.Model
+	// plainPorts: Options.plainPorts.
+	plainPorts bool
 }
 
 // Report records a finding of rule r at the value ptr names in doc, with

@@ -20,6 +20,10 @@ type text struct {
 	// the line's characters (a one-line flow of 5,000 diagnostics counted
 	// up to each: 6 s; 20,000: 90 s).
 	wide []bool
+	// counting makes position count every line's characters, as it did
+	// before the wide lines were marked: the equivalence test's oracle
+	// (TestPositionSameAsCounting sets it on its own texts).
+	counting bool
 }
 
 func newText(src []byte) *text {
@@ -86,7 +90,7 @@ func (t *text) position(off int) protocol.Position {
 	i := t.lineAt(off)
 	start, end := t.lines[i], t.lineEnd(i)
 	off = min(off, end)
-	if !t.wide[i] && !plainPositions {
+	if !t.wide[i] && !t.counting {
 		return protocol.Position{Line: uint32(i), Character: uint32(off - start)}
 	}
 	n := 0
@@ -120,11 +124,6 @@ func (t *text) offset(p protocol.Position) int {
 	}
 	return off
 }
-
-// plainPositions makes position count every line's characters, as it did
-// before the wide lines were marked: the equivalence test's oracle (set
-// from textpos_shapes_test.go).
-var plainPositions bool
 
 func (t *text) rangeOf(start, end int) protocol.Range {
 	return protocol.Range{Start: t.position(start), End: t.position(max(start, end))}

@@ -8,11 +8,10 @@ import (
 )
 
 // TestPositionSameAsCounting: position answers as counting each line's
-// characters (plainPositions, the old way) at every offset of random texts
+// characters (a text's counting, the old way) at every offset of random texts
 // of ASCII, multi-byte and astral characters, invalid bytes and \n, \r\n
 // and \r breaks.
 func TestPositionSameAsCounting(t *testing.T) {
-	t.Cleanup(func() { plainPositions = false })
 	r := rand.New(rand.NewPCG(8, 16))
 	parts := []string{"a", "b", "{", `"`, " ", "\n", "\r\n", "\r", "é", "€", "😀", "\xff", "\xe2\x82"}
 	for range 300 {
@@ -27,9 +26,9 @@ func TestPositionSameAsCounting(t *testing.T) {
 		tx := newText([]byte(b.String()))
 		for off := -1; off <= len(tx.src)+1; off++ {
 			got := tx.position(off)
-			plainPositions = true
+			tx.counting = true
 			want := tx.position(off)
-			plainPositions = false
+			tx.counting = false
 			if got != want {
 				t.Fatalf("position(%d) of %q: %+v, counting %+v", off, tx.src, got, want)
 			}
