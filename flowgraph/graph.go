@@ -474,7 +474,7 @@ func (g *Graph) order() {
 
 // adjacency lists each node's successors in edge order, duplicates dropped.
 func (g *Graph) adjacency() [][]int {
-	_, to, first, byFrom := g.edgesBySource()
+	to, first, byFrom := g.edgesBySource()
 	adj := make([][]int, len(g.Nodes))
 	targets := make([]int, 0, len(g.Edges))
 	added := make([]int32, len(g.Nodes)) // source+1 that last added the node as a target
@@ -493,12 +493,12 @@ func (g *Graph) adjacency() [][]int {
 	return adj
 }
 
-// edgesBySource numbers each edge's ends once (from, to: node indexes)
-// and groups the edges by source in edge order: byFrom[first[f]:first[f+1]]
+// edgesBySource numbers each edge's target once (to: node indexes) and
+// groups the edges by source in edge order: byFrom[first[f]:first[f+1]]
 // are the indexes of node f's out-edges. Counting sort, no per-node slice:
 // a node with tens of thousands of out-edges costs as much as a chain.
-func (g *Graph) edgesBySource() (from, to []int32, first []int32, byFrom []int32) {
-	from = make([]int32, len(g.Edges))
+func (g *Graph) edgesBySource() (to, first, byFrom []int32) {
+	from := make([]int32, len(g.Edges))
 	to = make([]int32, len(g.Edges))
 	first = make([]int32, len(g.Nodes)+1)
 	for i := range g.Edges {
@@ -515,14 +515,14 @@ func (g *Graph) edgesBySource() (from, to []int32, first []int32, byFrom []int32
 		byFrom[next[f]] = int32(i)
 		next[f]++
 	}
-	return from, to, first, byFrom
+	return to, first, byFrom
 }
 
 // markBackEdges runs an iterative depth-first search from start_node, then
 // from every unvisited node in `nodes` order, and marks the edges that reach
 // a node still on the stack (and self-loops) as Back.
 func (g *Graph) markBackEdges() {
-	_, to, first, byFrom := g.edgesBySource() // out-edges per source, in edge order
+	to, first, byFrom := g.edgesBySource() // out-edges per source, in edge order
 	const (
 		white = iota
 		grey
