@@ -38,11 +38,27 @@ const injectMaxDepth = 16
 //
 // On failure the error is a *CompileError whose message is the reference's
 // error text.
-func Compile(a *Agent) (*CompiledAgentOas, error) {
+func Compile(a *Agent) (*CompiledAgentOas, error) { return CompileWith(a, CompileOptions{}) }
+
+// CompileOptions are the options of CompileWith.
+type CompileOptions struct {
+	// Modelled says the agent's documents are as Load left them, and that
+	// the caller reads the agent's flow model (Agent.Model) anyway: the
+	// compiler takes the root Flow's BFS order from that model
+	// (FlowModel.BFSOrder, which the model's view and the graphs' step
+	// numbers read too) instead of ordering the Flow once more. The order is
+	// the same function of the same tree. Compile builds no model: a caller
+	// that changed a tree after parsing it must not share a model built
+	// before.
+	Modelled bool
+}
+
+// CompileWith is Compile with options.
+func CompileWith(a *Agent, o CompileOptions) (*CompiledAgentOas, error) {
 	if a == nil || a.Flow == nil {
 		return nil, fail("packageName is required")
 	}
-	c := &compiler{a: a, pkg: compilePackageName(a)}
+	c := &compiler{a: a, pkg: compilePackageName(a), modelled: o.Modelled}
 	return c.run()
 }
 
@@ -92,6 +108,8 @@ type compiler struct {
 
 	sib *sibling // package.json, nil when absent or unreadable
 	out *CompiledAgentOas
+
+	modelled bool // CompileOptions.Modelled
 }
 
 // run is compileOasAgentJson after the source was found: its phases in the
@@ -277,7 +295,16 @@ func (c *compiler) registries() error {
 
 // topology: BFS order, the AgentNodes and the first EndNode.
 func (c *compiler) topology() error {
-	c.nodeIDs = BFSOrder(c.root)
+	c.nodeIDs = nil
+	if c.modelled {
+		// the root Flow's model orders the same tree (CompileOptions.Modelled)
+		if fm := c.a.Model().FlowByNode(c.root); fm != nil && fm.Flow.Parent == nil && fm.Flow.Node == c.root {
+			c.nodeIDs = fm.BFSOrder()
+		}
+	}
+	if c.nodeIDs == nil {
+		c.nodeIDs = BFSOrder(c.root)
+	}
 	c.order = make(map[string]int, len(c.nodeIDs))
 	for i, id := range c.nodeIDs {
 		c.order[id] = i
