@@ -132,17 +132,15 @@ func FlowStepOrder(flow *Node) []StepNode { return FlowStepOrderOf(flow, BFSOrde
 // FlowStepOrderOf is FlowStepOrder of a flow whose BFSOrder is ids (a
 // flow model's, FlowModel.BFSOrder).
 func FlowStepOrderOf(flow *Node, ids []string) []StepNode {
+	// Each id's component: Get, the last member of a repeated key as
+	// JSON.parse keeps it, through the parser's key index on a large
+	// object (no map of every component built per call); nil when refs is
+	// no object.
 	refs := flow.Get("$referenced_components")
-	byID := map[string]*Node{}
-	if refs.Is(Object) {
-		for _, m := range refs.Members {
-			byID[m.Key] = m.Value
-		}
-	}
 	out := make([]StepNode, len(ids))
 	next := 1
 	for i, id := range ids {
-		c := byID[id]
+		c := refs.Get(id)
 		out[i] = StepNode{ID: id, Position: i, ComponentType: ComponentType(c)}
 		switch out[i].ComponentType {
 		case "AgentNode", "InputMessageNode":
@@ -159,7 +157,7 @@ func FlowStepOrderOf(flow *Node, ids []string) []StepNode {
 			}
 		}
 	}
-	if start, ok := RefID(flow.Get("start_node")); ok && hasSetupStep(byID[start]) {
+	if start, ok := RefID(flow.Get("start_node")); ok && hasSetupStep(refs.Get(start)) {
 		for i := range out {
 			if out[i].ID == start {
 				out[i].Steps = append([]int{0}, out[i].Steps...)
