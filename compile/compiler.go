@@ -103,6 +103,8 @@ type compiler struct {
 	// Topology (§11.4).
 	nodeIDs      []string
 	order        map[string]int // index of each node in nodeIDs
+	nodeComps    []*Node        // the component of each node of nodeIDs (c.ref), looked up once
+	nodeTypes    []string       // the ComponentType of each of nodeComps
 	agentNodeIDs []string       // AgentNodes in BFS order
 	start, end   *Node          // the StartNode, the first EndNode
 
@@ -306,14 +308,19 @@ func (c *compiler) topology() error {
 		c.nodeIDs = BFSOrder(c.root)
 	}
 	c.order = make(map[string]int, len(c.nodeIDs))
+	c.nodeComps = make([]*Node, len(c.nodeIDs))
+	c.nodeTypes = make([]string, len(c.nodeIDs))
 	for i, id := range c.nodeIDs {
 		c.order[id] = i
-		switch ComponentType(c.ref(id)) {
+		comp := c.ref(id)
+		typ := ComponentType(comp)
+		c.nodeComps[i], c.nodeTypes[i] = comp, typ
+		switch typ {
 		case "AgentNode":
 			c.agentNodeIDs = append(c.agentNodeIDs, id)
 		case "EndNode":
 			if c.end == nil {
-				c.end = c.ref(id)
+				c.end = comp
 			}
 		}
 	}
@@ -333,9 +340,9 @@ func (c *compiler) approvalPolicy() error {
 		return err
 	}
 	var entries []entry
-	for _, id := range c.nodeIDs {
-		comp := c.ref(id)
-		switch ComponentType(comp) {
+	for i, id := range c.nodeIDs {
+		comp := c.nodeComps[i]
+		switch c.nodeTypes[i] {
 		case "InputMessageNode":
 			if outs := get(comp, "outputs"); outs == nil || outs.Kind != Array || len(outs.Items) == 0 {
 				return fail(`MISSING_INPUT_MESSAGE_OUTPUT: InputMessageNode "%s" must declare at least one output`, id)
@@ -343,7 +350,7 @@ func (c *compiler) approvalPolicy() error {
 		case "FlowNode":
 			if gs := path(comp, "metadata", "cinatra", "gateSteps"); gs != nil && gs.Kind == Array && len(gs.Items) > 0 {
 				for i, g := range gs.Items {
-					entries = append(entries, entry{id: id, gate: g, gateIdx: i})
+					entries = append(entries, entry{id: id, comp: comp, typ: "FlowNode", gate: g, gateIdx: i})
 				}
 				continue
 			}
@@ -351,7 +358,7 @@ func (c *compiler) approvalPolicy() error {
 		default:
 			continue
 		}
-		entries = append(entries, entry{id: id, gateIdx: -1})
+		entries = append(entries, entry{id: id, comp: comp, typ: c.nodeTypes[i], gateIdx: -1})
 	}
 	steps := make([]Step, 0, len(entries)+1)
 	if step0 != nil {
