@@ -88,10 +88,17 @@ func BFSOrder(flow *Node) []string {
 }
 
 // BFSOrder is BFSOrder(fm.Flow.Node), computed once per flow model: the
-// compiler, the model's view and the graph's step numbers
-// (FlowStepOrderOf) share it. Callers must not modify it.
+// model's view and the graph's step numbers (FlowStepOrderOf) share it,
+// and the root Flow of a loaded agent shares it with the compiler
+// (CompileOptions.ShareOrder). Callers must not modify it.
 func (fm *FlowModel) BFSOrder() []string {
-	fm.bfsOnce.Do(func() { fm.bfs = BFSOrder(fm.Flow.Node) })
+	fm.bfsOnce.Do(func() {
+		if fm.order != nil {
+			fm.bfs = fm.order.rootOrder(fm.Flow.Node)
+		} else {
+			fm.bfs = BFSOrder(fm.Flow.Node)
+		}
+	})
 	return fm.bfs
 }
 

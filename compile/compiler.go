@@ -42,15 +42,15 @@ func Compile(a *Agent) (*CompiledAgentOas, error) { return CompileWith(a, Compil
 
 // CompileOptions are the options of CompileWith.
 type CompileOptions struct {
-	// Modelled says the agent's documents are as Load left them, and that
-	// the caller reads the agent's flow model (Agent.Model) anyway: the
-	// compiler takes the root Flow's BFS order from that model
-	// (FlowModel.BFSOrder, which the model's view and the graphs' step
-	// numbers read too) instead of ordering the Flow once more. The order is
-	// the same function of the same tree. Compile builds no model: a caller
-	// that changed a tree after parsing it must not share a model built
-	// before.
-	Modelled bool
+	// ShareOrder says the agent's documents are as Load left them: the
+	// compiler shares the root Flow's BFS order with the agent's flow
+	// model (FlowModel.BFSOrder of the root Flow, which the model's view
+	// and the graphs' step numbers read), whichever asks first computing it
+	// for both, instead of each ordering the Flow. The order is the same
+	// function of the same tree; no model is built for it. Compile shares
+	// nothing: a caller that changed a tree after parsing it must not read
+	// an order computed before.
+	ShareOrder bool
 }
 
 // CompileWith is Compile with options.
@@ -58,7 +58,7 @@ func CompileWith(a *Agent, o CompileOptions) (*CompiledAgentOas, error) {
 	if a == nil || a.Flow == nil {
 		return nil, fail("packageName is required")
 	}
-	c := &compiler{a: a, pkg: compilePackageName(a), modelled: o.Modelled}
+	c := &compiler{a: a, pkg: compilePackageName(a), shareOrder: o.ShareOrder}
 	return c.run()
 }
 
@@ -111,7 +111,7 @@ type compiler struct {
 	sib *sibling // package.json, nil when absent or unreadable
 	out *CompiledAgentOas
 
-	modelled bool // CompileOptions.Modelled
+	shareOrder bool // CompileOptions.ShareOrder
 }
 
 // run is compileOasAgentJson after the source was found: its phases in the
@@ -297,14 +297,9 @@ func (c *compiler) registries() error {
 
 // topology: BFS order, the AgentNodes and the first EndNode.
 func (c *compiler) topology() error {
-	c.nodeIDs = nil
-	if c.modelled {
-		// the root Flow's model orders the same tree (CompileOptions.Modelled)
-		if fm := c.a.Model().FlowByNode(c.root); fm != nil && fm.Flow.Parent == nil && fm.Flow.Node == c.root {
-			c.nodeIDs = fm.BFSOrder()
-		}
-	}
-	if c.nodeIDs == nil {
+	if sc := c.a.sharedCache(); c.shareOrder && sc != nil && c.root == c.a.Flow.Root {
+		c.nodeIDs = sc.rootOrder(c.root) // shared with the root Flow's model (CompileOptions.ShareOrder)
+	} else {
 		c.nodeIDs = BFSOrder(c.root)
 	}
 	c.order = make(map[string]int, len(c.nodeIDs))

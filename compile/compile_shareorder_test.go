@@ -25,11 +25,12 @@ func compiledJSON(out *CompiledAgentOas, err error) string {
 	return string(b)
 }
 
-// modelledSame compiles the agent at dir twice, each from its own load:
-// Compile, and CompileWith Modelled (the root Flow's order taken from the
-// agent's flow model). The results must be equal, and the model's order
-// must be the compiler's own.
-func modelledSame(t *testing.T, dir string, opts LoadOptions) {
+// sharedOrderSame compiles the agent at dir twice, each from its own load:
+// Compile, and CompileWith ShareOrder (the root Flow's order shared with
+// the agent's flow model). The results must be equal, and the model's
+// order of the root Flow must be the one the compiler used (the same list)
+// and equal to BFSOrder's.
+func sharedOrderSame(t *testing.T, dir string, opts LoadOptions) {
 	t.Helper()
 	a, err := Load(dir, opts)
 	if err != nil {
@@ -40,38 +41,44 @@ func modelledSame(t *testing.T, dir string, opts LoadOptions) {
 		t.Fatalf("%s: %v", dir, err)
 	}
 	want := compiledJSON(Compile(a))
-	got := compiledJSON(CompileWith(b, CompileOptions{Modelled: true}))
+	got := compiledJSON(CompileWith(b, CompileOptions{ShareOrder: true}))
 	if got != want {
-		t.Errorf("%s: CompileWith Modelled differs from Compile\n got %.400s\nwant %.400s", dir, got, want)
+		t.Errorf("%s: CompileWith ShareOrder differs from Compile\n got %.400s\nwant %.400s", dir, got, want)
 	}
 	if b.Flow == nil || b.Flow.Root == nil {
 		return
 	}
-	if fm := b.Model().FlowByNode(b.Flow.Root); fm == nil {
-		t.Errorf("%s: no model of the root Flow", dir)
-	} else if mo, co := fm.BFSOrder(), BFSOrder(b.Flow.Root); !reflect.DeepEqual(mo, co) {
-		t.Errorf("%s: the model's order %q, the compiler's %q", dir, mo, co)
+	fm := b.Model().FlowByNode(b.Flow.Root)
+	if fm == nil {
+		t.Fatalf("%s: no model of the root Flow", dir)
+	}
+	mo := fm.BFSOrder()
+	if co := BFSOrder(b.Flow.Root); !reflect.DeepEqual(mo, co) {
+		t.Errorf("%s: the model's order %q, BFSOrder's %q", dir, mo, co)
+	}
+	if sc := b.sharedCache(); sc == nil || len(mo) > 0 && &sc.order[0] != &mo[0] {
+		t.Errorf("%s: the root Flow's model does not share the compiler's order", dir)
 	}
 }
 
-// TestCompileModelledSame: the compiler given the flow model's order
-// (analysis compiles so) compiles every corpus agent, with and without the
-// registry, every revision of the history, and a large generated flow
-// exactly as Compile does.
-func TestCompileModelledSame(t *testing.T) {
+// TestCompileShareOrderSame: the compiler sharing the root Flow's order
+// with the flow model (analysis compiles so) compiles every corpus agent,
+// with and without the registry, every revision of the history, and a
+// large generated flow, valid and not, exactly as Compile does.
+func TestCompileShareOrderSame(t *testing.T) {
 	dir, slugs := testshared.CorpusAgents(t)
 	reg := LoadOptions{RegistryPath: filepath.Join(dir, "agents", "_shared", "cinatra", "components.json")}
 	for _, slug := range slugs {
 		agent := filepath.Join(dir, "agents", "cinatra-ai", slug)
-		modelledSame(t, agent, LoadOptions{})
-		modelledSame(t, agent, reg)
+		sharedOrderSame(t, agent, LoadOptions{})
+		sharedOrderSame(t, agent, reg)
 	}
 	revs, _ := filepath.Glob(filepath.Join(testshared.Dir(t, "corpus", "history"), "*", "*", "cinatra", "oas.json"))
 	if len(revs) < 150 {
 		t.Fatalf("%d history revisions, want the 156", len(revs))
 	}
 	for i := 0; i < len(revs); i += race.Stride(4) {
-		modelledSame(t, filepath.Dir(filepath.Dir(revs[i])), LoadOptions{})
+		sharedOrderSame(t, filepath.Dir(filepath.Dir(revs[i])), LoadOptions{})
 	}
 	tmp := t.TempDir()
 	for k, valid := range []bool{true, false} {
@@ -82,6 +89,6 @@ func TestCompileModelledSame(t *testing.T) {
 		if err := os.WriteFile(filepath.Join(d, "oas.json"), hostile.Flow(2000, valid), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		modelledSame(t, filepath.Dir(d), LoadOptions{})
+		sharedOrderSame(t, filepath.Dir(d), LoadOptions{})
 	}
 }
