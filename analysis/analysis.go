@@ -312,7 +312,9 @@ func (s *Snapshot) compile() {
 			s.CompileErr = fmt.Errorf("internal error in the compiler: %v", r)
 		}
 	}()
-	s.Compiled, s.CompileErr = compile.Compile(s.Agent)
+	// The agent is as loaded: the compiler and the flow model share the
+	// root Flow's order.
+	s.Compiled, s.CompileErr = compile.CompileWith(s.Agent, compile.CompileOptions{ShareOrder: true})
 }
 
 // CompileDocument renders the snapshot's compile result (StageCompile) as

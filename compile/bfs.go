@@ -88,10 +88,17 @@ func BFSOrder(flow *Node) []string {
 }
 
 // BFSOrder is BFSOrder(fm.Flow.Node), computed once per flow model: the
-// compiler, the model's view and the graph's step numbers
-// (FlowStepOrderOf) share it. Callers must not modify it.
+// model's view and the graph's step numbers (FlowStepOrderOf) share it,
+// and the root Flow of a loaded agent shares it with the compiler
+// (CompileOptions.ShareOrder). Callers must not modify it.
 func (fm *FlowModel) BFSOrder() []string {
-	fm.bfsOnce.Do(func() { fm.bfs = BFSOrder(fm.Flow.Node) })
+	fm.bfsOnce.Do(func() {
+		if fm.order != nil {
+			fm.bfs = fm.order.rootOrder(fm.Flow.Node)
+		} else {
+			fm.bfs = BFSOrder(fm.Flow.Node)
+		}
+	})
 	return fm.bfs
 }
 
@@ -132,17 +139,15 @@ func FlowStepOrder(flow *Node) []StepNode { return FlowStepOrderOf(flow, BFSOrde
 // FlowStepOrderOf is FlowStepOrder of a flow whose BFSOrder is ids (a
 // flow model's, FlowModel.BFSOrder).
 func FlowStepOrderOf(flow *Node, ids []string) []StepNode {
+	// Each id's component: Get, the last member of a repeated key as
+	// JSON.parse keeps it, through the parser's key index on a large
+	// object (no map of every component built per call); nil when refs is
+	// no object.
 	refs := flow.Get("$referenced_components")
-	byID := map[string]*Node{}
-	if refs.Is(Object) {
-		for _, m := range refs.Members {
-			byID[m.Key] = m.Value
-		}
-	}
 	out := make([]StepNode, len(ids))
 	next := 1
 	for i, id := range ids {
-		c := byID[id]
+		c := refs.Get(id)
 		out[i] = StepNode{ID: id, Position: i, ComponentType: ComponentType(c)}
 		switch out[i].ComponentType {
 		case "AgentNode", "InputMessageNode":
@@ -159,7 +164,7 @@ func FlowStepOrderOf(flow *Node, ids []string) []StepNode {
 			}
 		}
 	}
-	if start, ok := RefID(flow.Get("start_node")); ok && hasSetupStep(byID[start]) {
+	if start, ok := RefID(flow.Get("start_node")); ok && hasSetupStep(refs.Get(start)) {
 		for i := range out {
 			if out[i].ID == start {
 				out[i].Steps = append([]int{0}, out[i].Steps...)

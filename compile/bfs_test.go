@@ -110,3 +110,92 @@ func TestBFSOrderAsMaps(t *testing.T) {
 		}
 	}
 }
+
+// flowStepOrderMaps is FlowStepOrderOf as it was written before the
+// components were looked up through the parser's key index (a map of every
+// member, the last of a repeated key kept): the oracle of
+// TestFlowStepOrderAsMaps.
+func flowStepOrderMaps(flow *Node, ids []string) []StepNode {
+	refs := flow.Get("$referenced_components")
+	byID := map[string]*Node{}
+	if refs.Is(Object) {
+		for _, m := range refs.Members {
+			byID[m.Key] = m.Value
+		}
+	}
+	out := make([]StepNode, len(ids))
+	next := 1
+	for i, id := range ids {
+		c := byID[id]
+		out[i] = StepNode{ID: id, Position: i, ComponentType: ComponentType(c)}
+		switch out[i].ComponentType {
+		case "AgentNode", "InputMessageNode":
+			out[i].Steps = []int{next}
+			next++
+		case "FlowNode":
+			n := 1
+			if gs := path(c, "metadata", "cinatra", "gateSteps"); gs != nil && gs.Kind == Array && len(gs.Items) > 0 {
+				n = len(gs.Items)
+			}
+			for k := 0; k < n; k++ {
+				out[i].Steps = append(out[i].Steps, next)
+				next++
+			}
+		}
+	}
+	if start, ok := RefID(flow.Get("start_node")); ok && hasSetupStep(byID[start]) {
+		for i := range out {
+			if out[i].ID == start {
+				out[i].Steps = append([]int{0}, out[i].Steps...)
+				break
+			}
+		}
+	}
+	return out
+}
+
+// TestFlowStepOrderAsMaps: the step order looked up through Get numbers
+// random flows as the map of every component did: components repeated
+// (the last wins) in objects below and above the key index's size, ids
+// naming no component, a $referenced_components that is no object, gate
+// steps, and start nodes with and without a setup step.
+func TestFlowStepOrderAsMaps(t *testing.T) {
+	r := rand.New(rand.NewSource(11))
+	ref := func(id string) string { return fmt.Sprintf(`{"$component_ref":%q}`, id) }
+	types := []string{"StartNode", "EndNode", "AgentNode", "InputMessageNode", "FlowNode", "ApiNode", ""}
+	for c := 0; c < 400; c++ {
+		n := 1 + r.Intn(3*keyIndexMin)
+		var nodes, edges, comps []string
+		for i := 0; i < n; i++ {
+			nodes = append(nodes, ref(fmt.Sprintf("n%d", r.Intn(n+2))))
+			if r.Intn(3) > 0 {
+				edges = append(edges, fmt.Sprintf(`{"from_node":%s,"to_node":%s}`, ref(fmt.Sprintf("n%d", r.Intn(n))), ref(fmt.Sprintf("n%d", r.Intn(n)))))
+			}
+		}
+		for i := 0; i < n+r.Intn(n+1); i++ { // some ids repeat, some are missing
+			typ := types[r.Intn(len(types))]
+			meta := ""
+			switch {
+			case typ == "FlowNode" && r.Intn(2) == 0:
+				meta = fmt.Sprintf(`,"metadata":{"cinatra":{"gateSteps":[%s]}}`, strings.Repeat(`{},`, r.Intn(3))+`{}`)
+			case typ == "StartNode" && r.Intn(2) == 0:
+				meta = `,"metadata":{"cinatra":{"required":["a","b"],"hidden":["a"]}}`
+			}
+			comps = append(comps, fmt.Sprintf(`"n%d":{"component_type":%q%s}`, r.Intn(n+1), typ, meta))
+		}
+		refs := `{` + strings.Join(comps, ",") + `}`
+		if r.Intn(20) == 0 {
+			refs = `[1]`
+		}
+		src := `{"component_type":"Flow","start_node":` + ref(fmt.Sprintf("n%d", r.Intn(n))) + `,"nodes":[` + strings.Join(nodes, ",") +
+			`],"control_flow_connections":[` + strings.Join(edges, ",") + `],"$referenced_components":` + refs + `}`
+		d := ParseDoc("f.json", []byte(src))
+		if d.Root == nil {
+			t.Fatalf("case %d does not parse: %s", c, src)
+		}
+		ids := BFSOrder(d.Root)
+		if got, want := FlowStepOrderOf(d.Root, ids), flowStepOrderMaps(d.Root, ids); !reflect.DeepEqual(got, want) {
+			t.Fatalf("case %d: %s\ngot  %+v\nwant %+v", c, src, got, want)
+		}
+	}
+}

@@ -38,11 +38,27 @@ const injectMaxDepth = 16
 //
 // On failure the error is a *CompileError whose message is the reference's
 // error text.
-func Compile(a *Agent) (*CompiledAgentOas, error) {
+func Compile(a *Agent) (*CompiledAgentOas, error) { return CompileWith(a, CompileOptions{}) }
+
+// CompileOptions are the options of CompileWith.
+type CompileOptions struct {
+	// ShareOrder says the agent's documents are as Load left them: the
+	// compiler shares the root Flow's BFS order with the agent's flow
+	// model (FlowModel.BFSOrder of the root Flow, which the model's view
+	// and the graphs' step numbers read), whichever asks first computing it
+	// for both, instead of each ordering the Flow. The order is the same
+	// function of the same tree; no model is built for it. Compile shares
+	// nothing: a caller that changed a tree after parsing it must not read
+	// an order computed before.
+	ShareOrder bool
+}
+
+// CompileWith is Compile with options.
+func CompileWith(a *Agent, o CompileOptions) (*CompiledAgentOas, error) {
 	if a == nil || a.Flow == nil {
 		return nil, fail("packageName is required")
 	}
-	c := &compiler{a: a, pkg: compilePackageName(a)}
+	c := &compiler{a: a, pkg: compilePackageName(a), shareOrder: o.ShareOrder}
 	return c.run()
 }
 
@@ -87,11 +103,15 @@ type compiler struct {
 	// Topology (§11.4).
 	nodeIDs      []string
 	order        map[string]int // index of each node in nodeIDs
+	nodeComps    []*Node        // the component of each node of nodeIDs (c.ref), looked up once
+	nodeTypes    []string       // the ComponentType of each of nodeComps
 	agentNodeIDs []string       // AgentNodes in BFS order
 	start, end   *Node          // the StartNode, the first EndNode
 
 	sib *sibling // package.json, nil when absent or unreadable
 	out *CompiledAgentOas
+
+	shareOrder bool // CompileOptions.ShareOrder
 }
 
 // run is compileOasAgentJson after the source was found: its phases in the
@@ -277,16 +297,25 @@ func (c *compiler) registries() error {
 
 // topology: BFS order, the AgentNodes and the first EndNode.
 func (c *compiler) topology() error {
-	c.nodeIDs = BFSOrder(c.root)
+	if sc := c.a.sharedCache(); c.shareOrder && sc != nil && c.root == c.a.Flow.Root {
+		c.nodeIDs = sc.rootOrder(c.root) // shared with the root Flow's model (CompileOptions.ShareOrder)
+	} else {
+		c.nodeIDs = BFSOrder(c.root)
+	}
 	c.order = make(map[string]int, len(c.nodeIDs))
+	c.nodeComps = make([]*Node, len(c.nodeIDs))
+	c.nodeTypes = make([]string, len(c.nodeIDs))
 	for i, id := range c.nodeIDs {
 		c.order[id] = i
-		switch ComponentType(c.ref(id)) {
+		comp := c.ref(id)
+		typ := ComponentType(comp)
+		c.nodeComps[i], c.nodeTypes[i] = comp, typ
+		switch typ {
 		case "AgentNode":
 			c.agentNodeIDs = append(c.agentNodeIDs, id)
 		case "EndNode":
 			if c.end == nil {
-				c.end = c.ref(id)
+				c.end = comp
 			}
 		}
 	}
@@ -306,9 +335,9 @@ func (c *compiler) approvalPolicy() error {
 		return err
 	}
 	var entries []entry
-	for _, id := range c.nodeIDs {
-		comp := c.ref(id)
-		switch ComponentType(comp) {
+	for i, id := range c.nodeIDs {
+		comp := c.nodeComps[i]
+		switch c.nodeTypes[i] {
 		case "InputMessageNode":
 			if outs := get(comp, "outputs"); outs == nil || outs.Kind != Array || len(outs.Items) == 0 {
 				return fail(`MISSING_INPUT_MESSAGE_OUTPUT: InputMessageNode "%s" must declare at least one output`, id)
@@ -316,7 +345,7 @@ func (c *compiler) approvalPolicy() error {
 		case "FlowNode":
 			if gs := path(comp, "metadata", "cinatra", "gateSteps"); gs != nil && gs.Kind == Array && len(gs.Items) > 0 {
 				for i, g := range gs.Items {
-					entries = append(entries, entry{id: id, gate: g, gateIdx: i})
+					entries = append(entries, entry{id: id, comp: comp, typ: "FlowNode", gate: g, gateIdx: i})
 				}
 				continue
 			}
@@ -324,7 +353,7 @@ func (c *compiler) approvalPolicy() error {
 		default:
 			continue
 		}
-		entries = append(entries, entry{id: id, gateIdx: -1})
+		entries = append(entries, entry{id: id, comp: comp, typ: c.nodeTypes[i], gateIdx: -1})
 	}
 	steps := make([]Step, 0, len(entries)+1)
 	if step0 != nil {

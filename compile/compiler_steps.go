@@ -13,7 +13,9 @@ import (
 // or one gateStep of a FlowNode.
 type entry struct {
 	id      string
-	gate    *Node // the gateStep, for an expanded FlowNode
+	comp    *Node  // its component (compiler.ref of id, looked up by topology)
+	typ     string // the component's ComponentType
+	gate    *Node  // the gateStep, for an expanded FlowNode
 	gateIdx int
 }
 
@@ -158,10 +160,10 @@ func merge(p, l *Node) merged {
 
 // step builds the step of entry e, number n (§11.6).
 func (c *compiler) step(e entry, n int) (Step, error) {
-	comp := c.ref(e.id)
+	comp := e.comp
 	s := Step{NodeID: e.id, GateIndex: e.gateIdx, StepNumber: n}
 	s.present(mStepNumber)
-	switch ComponentType(comp) {
+	switch e.typ {
 	case "InputMessageNode":
 		return c.inputMessageStep(s, comp), nil
 	case "AgentNode":

@@ -36,6 +36,26 @@ type modelCache struct {
 	flow, registry *Doc
 	once           sync.Once
 	m              *Model
+	// order is BFSOrder of the flow file's root, computed once on first
+	// use (rootOrder) for the compiler (CompileOptions.ShareOrder) and the
+	// model of the root Flow (FlowModel.BFSOrder), whichever asks first.
+	orderOnce sync.Once
+	order     []string
+}
+
+// rootOrder is BFSOrder(root), computed once for the cache's documents.
+func (c *modelCache) rootOrder(root *Node) []string {
+	c.orderOnce.Do(func() { c.order = BFSOrder(root) })
+	return c.order
+}
+
+// sharedCache is the agent's model cache when it is for the agent's own
+// documents (Load made it and no copy changed them), else nil.
+func (a *Agent) sharedCache() *modelCache {
+	if c := a.model; c != nil && c.flow == a.Flow && c.registry == a.Registry {
+		return c
+	}
+	return nil
 }
 
 // Model is the flow model of the agent's flow file, built on first use
@@ -47,7 +67,7 @@ func (a *Agent) Model() *Model {
 	if a == nil {
 		return &Model{}
 	}
-	if c := a.model; c != nil && c.flow == a.Flow && c.registry == a.Registry {
+	if c := a.sharedCache(); c != nil {
 		c.once.Do(func() { c.m = buildModel(a) })
 		return c.m
 	}
@@ -149,8 +169,12 @@ func buildModel(a *Agent) *Model {
 	m.flows = nest.flows
 	m.Flows = make([]*FlowModel, len(m.flows))
 	m.byNode = make(map[*Node]*FlowModel, len(m.flows))
+	shared := a.sharedCache()
 	for i, f := range m.flows {
 		fm := m.buildFlow(f)
+		if f.Node == a.Flow.Root && f.Parent == nil {
+			fm.order = shared // the compiler's order of the same root, when it is the agent's own (nil: its own)
+		}
 		m.Flows[i] = fm
 		m.byNode[f.Node] = fm
 	}

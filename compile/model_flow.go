@@ -26,7 +26,8 @@ type FlowModel struct {
 	viewOnce sync.Once
 	view     *FlowView // built on first use (View)
 	bfsOnce  sync.Once
-	bfs      []string // BFSOrder of the Flow, on first use (FlowModel.BFSOrder)
+	bfs      []string    // BFSOrder of the Flow, on first use (FlowModel.BFSOrder)
+	order    *modelCache // the agent's cache, whose root order this Flow (the root) shares with the compiler; nil: none
 }
 
 // NodeEntry is one entry of a Flow's nodes.

@@ -44,10 +44,10 @@ func (d *differ) graph() {
 		on, nn := map[string]*flowgraph.Node{}, map[string]*flowgraph.Node{}
 		var oids, nids []string
 		if of != nil {
-			on, oids = of.nodes, of.sortedIDs()
+			on, oids = of.nodes, of.sortedIDs(nf)
 		}
 		if nf != nil {
-			nn, nids = nf.nodes, nf.sortedIDs()
+			nn, nids = nf.nodes, nf.sortedIDs(of)
 		}
 		gone := map[string]bool{}
 		for _, id := range oids {

@@ -56,12 +56,40 @@ type flowView struct {
 }
 
 // sortedIDs is the flow's node ids in order, sorted on first use: the
-// checks that walk every node in id order share one sort.
-func (f *flowView) sortedIDs() []string {
-	if f.ids == nil {
-		f.ids = sortedKeys(f.nodes)
+// checks that walk every node in id order share one sort. other is the
+// other side's view of the same Flow (nil: none): when it has sorted its
+// ids already and its graph lists the same ids in the same order (a Flow
+// edited in place keeps its nodes), the two sides share that sort. Callers
+// must not modify the list.
+func (f *flowView) sortedIDs(other *flowView) []string {
+	if f.ids != nil {
+		return f.ids
 	}
+	if other != nil && other.ids != nil && sameNodeIDs(f.g.Nodes, other.g.Nodes) {
+		f.ids = other.ids
+		return f.ids
+	}
+	// the keys of nodes: the graph's ids, each once
+	ids := make([]string, len(f.g.Nodes))
+	for i, n := range f.g.Nodes {
+		ids[i] = n.ID
+	}
+	slices.Sort(ids)
+	f.ids = slices.Compact(ids)
 	return f.ids
+}
+
+// sameNodeIDs says a and b list the same node ids in the same order.
+func sameNodeIDs(a, b []*flowgraph.Node) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for i := range a {
+		if a[i].ID != b[i].ID {
+			return false
+		}
+	}
+	return true
 }
 
 type port struct {
@@ -664,7 +692,7 @@ func (d *differ) bothNodes(f func(fk, id string, o, n *flowgraph.Node)) {
 			if of == nil || nf == nil {
 				continue
 			}
-			for _, id := range nf.sortedIDs() {
+			for _, id := range nf.sortedIDs(of) {
 				if o, n := of.nodes[id], nf.nodes[id]; o != nil && o.Pointer != "" && n.Pointer != "" {
 					d.pairs = append(d.pairs, nodePair{fk, id, o, n})
 				}

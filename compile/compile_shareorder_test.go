@@ -1,0 +1,94 @@
+package compile
+
+import (
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"reflect"
+	"testing"
+
+	"github.com/oastui/oastui/internal/hostile"
+	"github.com/oastui/oastui/internal/race"
+	"github.com/oastui/oastui/internal/testshared"
+)
+
+// compiledJSON is a compile's result as its envelope shows it: the
+// compiled output's JSON, or the error's text.
+func compiledJSON(out *CompiledAgentOas, err error) string {
+	if err != nil {
+		return "error: " + err.Error()
+	}
+	b, merr := json.Marshal(out)
+	if merr != nil {
+		return "marshal: " + merr.Error()
+	}
+	return string(b)
+}
+
+// sharedOrderSame compiles the agent at dir twice, each from its own load:
+// Compile, and CompileWith ShareOrder (the root Flow's order shared with
+// the agent's flow model). The results must be equal, and the model's
+// order of the root Flow must be the one the compiler used (the same list)
+// and equal to BFSOrder's.
+func sharedOrderSame(t *testing.T, dir string, opts LoadOptions) {
+	t.Helper()
+	a, err := Load(dir, opts)
+	if err != nil {
+		t.Fatalf("%s: %v", dir, err)
+	}
+	b, err := Load(dir, opts)
+	if err != nil {
+		t.Fatalf("%s: %v", dir, err)
+	}
+	want := compiledJSON(Compile(a))
+	got := compiledJSON(CompileWith(b, CompileOptions{ShareOrder: true}))
+	if got != want {
+		t.Errorf("%s: CompileWith ShareOrder differs from Compile\n got %.400s\nwant %.400s", dir, got, want)
+	}
+	if b.Flow == nil || b.Flow.Root == nil {
+		return
+	}
+	fm := b.Model().FlowByNode(b.Flow.Root)
+	if fm == nil {
+		t.Fatalf("%s: no model of the root Flow", dir)
+	}
+	mo := fm.BFSOrder()
+	if co := BFSOrder(b.Flow.Root); !reflect.DeepEqual(mo, co) {
+		t.Errorf("%s: the model's order %q, BFSOrder's %q", dir, mo, co)
+	}
+	if sc := b.sharedCache(); sc == nil || len(mo) > 0 && &sc.order[0] != &mo[0] {
+		t.Errorf("%s: the root Flow's model does not share the compiler's order", dir)
+	}
+}
+
+// TestCompileShareOrderSame: the compiler sharing the root Flow's order
+// with the flow model (analysis compiles so) compiles every corpus agent,
+// with and without the registry, every revision of the history, and a
+// large generated flow, valid and not, exactly as Compile does.
+func TestCompileShareOrderSame(t *testing.T) {
+	dir, slugs := testshared.CorpusAgents(t)
+	reg := LoadOptions{RegistryPath: filepath.Join(dir, "agents", "_shared", "cinatra", "components.json")}
+	for _, slug := range slugs {
+		agent := filepath.Join(dir, "agents", "cinatra-ai", slug)
+		sharedOrderSame(t, agent, LoadOptions{})
+		sharedOrderSame(t, agent, reg)
+	}
+	revs, _ := filepath.Glob(filepath.Join(testshared.Dir(t, "corpus", "history"), "*", "*", "cinatra", "oas.json"))
+	if len(revs) < 150 {
+		t.Fatalf("%d history revisions, want the 156", len(revs))
+	}
+	for i := 0; i < len(revs); i += race.Stride(4) {
+		sharedOrderSame(t, filepath.Dir(filepath.Dir(revs[i])), LoadOptions{})
+	}
+	tmp := t.TempDir()
+	for k, valid := range []bool{true, false} {
+		d := filepath.Join(tmp, []string{"valid", "invalid"}[k], "cinatra")
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(filepath.Join(d, "oas.json"), hostile.Flow(2000, valid), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		sharedOrderSame(t, filepath.Dir(d), LoadOptions{})
+	}
+}
