@@ -96,16 +96,16 @@ func TestTrackBoundSameAsAssignFirst(t *testing.T) {
 		t.Fatalf("%d corpus flows drawn", seen["drawn"])
 	}
 	r := rand.New(rand.NewSource(9))
-	count, sizes, limits := 120, []int{3, 20, 120, 400}, []int{1 << 8, 1 << 11, 1 << 14, 1 << 17, 1 << 20}
+	count, sizes, limits, generated := 120, []int{3, 20, 120, 400}, []int{1 << 8, 1 << 11, 1 << 14, 1 << 17, 1 << 20}, []int{10, 50, 200}
 	if short {
-		count, sizes, limits = 8, sizes[:3], []int{1 << 8, 1 << 14, 1 << 20}
+		count, sizes, limits, generated = 3, sizes[:3], []int{1 << 8, 1 << 14}, generated[:1]
 	}
 	for i := 0; i < count; i++ {
 		g := randomGraph(r, 2+r.Intn(30))
 		seen[sameAsAssignFirst(t, fmt.Sprint("random ", i), g, Options{})]++
 		seen[sameAsAssignFirst(t, fmt.Sprint("random small ", i), g, Options{maxCells: 400 + r.Intn(4000), sparse: true})]++
 	}
-	for _, n := range []int{10, 50, 200} {
+	for _, n := range generated {
 		seen[sameAsAssignFirst(t, fmt.Sprint("generated ", n), generateGraph(n, int64(n)), Options{})]++
 	}
 	for _, n := range sizes {
