@@ -40,9 +40,14 @@ const (
 	// placeholders, models; prompts.Input.BudgetOnly): what a diff compares.
 	// StagePrompts wins when both are set.
 	StagePromptText
+	// StageDrawTop draws the top-level Flow inside Run (with StageGraphs),
+	// off the face's own goroutine (the TUI). Without it every Flow is
+	// drawn on first use (Flow.Drawn), and a face that prints no drawing
+	// (DOT, Mermaid) reads Flow.Marked and lays nothing out.
+	StageDrawTop
 
 	ReviewOnly Stages = 0
-	Everything        = StageCompile | StageGraphs | StageSlots | StageDryRun | StagePrompts
+	Everything        = StageCompile | StageGraphs | StageSlots | StageDryRun | StagePrompts | StageDrawTop
 )
 
 // Options of one analysis.
@@ -169,7 +174,7 @@ func Run(path string, opts Options) (s *Snapshot) {
 		return s
 	}
 	if opts.Stages&StageGraphs != 0 {
-		s.listFlows()
+		s.listFlows(opts.Stages&StageDrawTop != 0)
 	}
 	if opts.Stages&StageSlots != 0 {
 		s.readSlots()

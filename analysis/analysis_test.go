@@ -78,7 +78,24 @@ func TestRunStages(t *testing.T) {
 }
 
 func TestRunFlowsDrawnLazily(t *testing.T) {
-	s := Run(fixture("orchestrator-agent"), Options{Stages: StageGraphs})
+	// Without StageDrawTop nothing is drawn: Marked is the graph Drawn
+	// then draws (DOT and Mermaid read it and lay nothing out).
+	u := Run(fixture("orchestrator-agent"), Options{Stages: StageGraphs})
+	if len(u.Flows) < 2 || u.Flows[0].Canvas != nil {
+		t.Fatalf("flows %d, root drawn without StageDrawTop", len(u.Flows))
+	}
+	mg, why := u.Flows[0].Marked()
+	if mg == nil || why != "" || u.Flows[0].Canvas != nil {
+		t.Fatalf("Marked: %v %q, or it drew", mg, why)
+	}
+	if u.Flows[0].Drawn().Graph != mg || u.Flows[0].Canvas == nil {
+		t.Fatalf("Drawn drew another graph than Marked's")
+	}
+	if g, why := (*Flow)(nil).Marked(); g != nil || why == "" {
+		t.Fatalf("Marked of no Flow: %v %q", g, why)
+	}
+
+	s := Run(fixture("orchestrator-agent"), Options{Stages: StageGraphs | StageDrawTop})
 	if len(s.Flows) < 2 {
 		t.Fatalf("flows: %d, want the root and nested ones", len(s.Flows))
 	}

@@ -9,9 +9,10 @@ import (
 	"github.com/oastui/oastui/present"
 )
 
-// Flow is one Flow of the document: its graph model (Model), and its
-// graph drawn with the review's findings, where each node's box is
-// (Drawn). Both are built on first use, once.
+// Flow is one Flow of the document: its graph model (Model), that graph
+// with the review's findings counted on its nodes (Marked), and that graph
+// drawn, where each node's box is (Drawn). Each is built on first use,
+// once.
 type Flow struct {
 	Pointer string // where the Flow is ("" for the root)
 	Parent  string // pointer of the enclosing Flow ("" for the root's children and the root)
@@ -25,6 +26,10 @@ type Flow struct {
 	s    *Snapshot
 	once sync.Once
 
+	markedOnce sync.Once
+	marked     *flowgraph.Graph
+	markedErr  string
+
 	flow      *compile.Flow
 	modelOnce sync.Once
 	model     *flowgraph.Graph
@@ -32,7 +37,7 @@ type Flow struct {
 }
 
 // Drawn builds and draws the flow on first use and returns it. The root
-// flow is drawn inside Run; nested flows are drawn when first shown
+// flow is drawn inside Run (StageDrawTop); nested flows are drawn when first shown
 // (drill-down, a finding inside them), which keeps a save's re-analysis
 // short for agents with many subflows. The snapshot stays immutable: the
 // drawing is a pure function of it, computed once.
@@ -87,13 +92,40 @@ func (s *Snapshot) list() {
 	}
 }
 
-// listFlows lists every Flow of the document (Flows) and draws the top one.
-func (s *Snapshot) listFlows() {
+// listFlows lists every Flow of the document (Flows) and, with draw,
+// draws the top one.
+func (s *Snapshot) listFlows(draw bool) {
 	s.listed.Do(s.list)
 	s.Flows = s.all
-	if len(s.Flows) > 0 {
+	if draw && len(s.Flows) > 0 {
 		s.Flows[0].Drawn()
 	}
+}
+
+// Marked is the flow's graph as Drawn draws it, not laid out: a copy of
+// the model with the review's findings counted on its nodes, built once
+// (Drawn's Graph is this graph). err says why there is none (Drawn's
+// Err). Readers must not modify it.
+func (f *Flow) Marked() (g *flowgraph.Graph, err string) {
+	if f == nil {
+		return nil, flowgraph.ErrNoFlow.Error()
+	}
+	f.markedOnce.Do(func() {
+		defer func() {
+			if r := recover(); r != nil {
+				f.marked, f.markedErr = nil, fmt.Sprintf("internal error drawing the graph: %v", r)
+			}
+		}()
+		model, err := f.Model() // the snapshot's one model of the flow
+		if err != nil {
+			f.markedErr = err.Error()
+			return
+		}
+		g := graphCopy(model)
+		g.SetFindings(f.s.Review.Findings)
+		f.marked = g
+	})
+	return f.marked, f.markedErr
 }
 
 func (f *Flow) draw() {
@@ -103,13 +135,11 @@ func (f *Flow) draw() {
 			f.Err = fmt.Sprintf("internal error drawing the graph: %v", r)
 		}
 	}()
-	model, err := f.Model() // the snapshot's one model of the flow
-	if err != nil {
-		f.Err = err.Error()
+	g, why := f.Marked()
+	if g == nil {
+		f.Err = why
 		return
 	}
-	g := graphCopy(model)
-	g.SetFindings(f.s.Review.Findings)
 	if g.FlowName != "" {
 		f.Name = g.FlowName
 	}

@@ -173,3 +173,55 @@ func BenchmarkExploreBranchFan(b *testing.B) {
 		})
 	}
 }
+
+// dataHub is a flow start → h → end where h takes n inputs, each fed by a
+// data edge from start, and gives n outputs, each read by end through a
+// data edge: one node with n data edges in and n out. With flow, h is a
+// FlowNode whose subflow (referenced) takes the n inputs and gives the n
+// outputs.
+func dataHub(n int, flow bool) map[string]any {
+	ins, outs := make([]string, n), make([]string, n)
+	for i := range n {
+		ins[i], outs[i] = fmt.Sprintf("i%d", i), fmt.Sprintf("o%d", i)
+	}
+	spec := flowSpec{nodes: map[string]map[string]any{
+		"s": {"component_type": "StartNode", "inputs": props(ins...), "outputs": props(ins...)},
+		"h": {"component_type": "ApiNode", "url": "https://example.com", "http_method": "GET", "inputs": props(ins...), "outputs": props(outs...)},
+		"e": {"component_type": "EndNode", "inputs": props(outs...), "outputs": props(outs...)},
+	}, order: []string{"s", "h", "e"}, edges: []string{"s>h", "h>e"}}
+	for i := range n {
+		spec.data = append(spec.data, "s."+ins[i]+">h."+ins[i], "h."+outs[i]+">e."+outs[i])
+	}
+	if !flow {
+		return spec.doc()
+	}
+	spec.nodes["h"] = map[string]any{"component_type": "FlowNode", "subflow": map[string]any{"$component_ref": "hub"}, "inputs": props(ins...), "outputs": props(outs...)}
+	sub := flowSpec{nodes: map[string]map[string]any{
+		"hs": {"component_type": "StartNode", "inputs": props(ins...), "outputs": props(ins...)},
+		"he": {"component_type": "EndNode", "inputs": props(outs...), "outputs": props(outs...)},
+	}, order: []string{"hs", "he"}, edges: []string{"hs>he"}}
+	sd := sub.doc()
+	sd["id"], sd["name"], sd["inputs"], sd["outputs"] = "hub", "hub", props(ins...), props(outs...)
+	doc := spec.doc()
+	doc["$referenced_components"].(map[string]any)["hub"] = sd
+	return doc
+}
+
+// BenchmarkExploreDataHub: the dry run of one node with n data edges in
+// and n out. Per edge it should stay flat as n grows.
+func BenchmarkExploreDataHub(b *testing.B) {
+	for _, c := range []struct {
+		n    int
+		flow bool
+	}{{5000, false}, {20000, false}, {5000, true}, {20000, true}} {
+		n := c.n
+		a := agentOf(b, dataHub(n, c.flow))
+		b.Run(fmt.Sprintf("flownode=%v/edges=%d", c.flow, 2*n), func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				Explore(a, Options{})
+			}
+			b.ReportMetric(float64(b.Elapsed().Nanoseconds())/float64(b.N)/float64(2*n), "ns/edge")
+		})
+	}
+}

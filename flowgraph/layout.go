@@ -102,7 +102,8 @@ type channel struct {
 	h        int // rows
 	labelTop bool
 	labelBot bool
-	tracks   int
+	tracks   int  // tracks (after assign; before, the fewest the groups need)
+	exact    bool // tracks is the count assign gives
 	groups   []group
 }
 

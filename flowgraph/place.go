@@ -277,7 +277,10 @@ func isotonic(t, w []float64) []float64 {
 }
 
 // route builds the channels between layers: groups of segments sharing an
-// upper port, their tracks, label rows, and the rows of every layer.
+// upper port and their label rows. Each channel's height is first the
+// fewest tracks its groups need (trackBound: a lower bound, computed
+// without the pairwise order of the groups, which is Θ(n²) when n groups
+// overlap); assign gives the tracks and the rows for a drawing.
 func (L *lay) route() {
 	nl := len(L.layers)
 	L.layerY = make([]int, nl)
@@ -285,15 +288,8 @@ func (L *lay) route() {
 		return
 	}
 	L.chans = make([]channel, nl-1)
-	y := 0
-	for k := 0; k < nl; k++ {
-		L.layerY[k] = y
-		y += 3
-		if k == nl-1 {
-			break
-		}
+	for k := 0; k+1 < nl; k++ {
 		ch := &L.chans[k]
-		ch.y = y
 		for _, e := range L.layers[k] {
 			el := &L.elems[e]
 			for _, p := range el.bot {
@@ -337,7 +333,34 @@ func (L *lay) route() {
 				}
 			}
 		}
+		ch.tracks, ch.exact = trackBound(ch.groups)
+	}
+	L.rows()
+}
+
+// assign gives every bending group its track (assignTracks) and sets the
+// rows of the channels and layers from the track counts.
+func (L *lay) assign() {
+	for k := range L.chans {
+		ch := &L.chans[k]
 		ch.tracks = assignTracks(ch.groups)
+		ch.exact = true
+	}
+	L.rows()
+}
+
+// rows sets each channel's height from its tracks and label rows, the
+// first row of every layer and channel, and the part's height.
+func (L *lay) rows() {
+	y := 0
+	for k := range L.layers {
+		L.layerY[k] = y
+		y += 3
+		if k == len(L.chans) {
+			break
+		}
+		ch := &L.chans[k]
+		ch.y = y
 		ch.h = ch.tracks
 		if ch.labelTop {
 			ch.h++
@@ -348,6 +371,32 @@ func (L *lay) route() {
 		y += ch.h
 	}
 	L.height = y
+}
+
+// trackBound is the fewest tracks assignTracks can give the bending
+// groups gs: groups whose spans [l, r] overlap get different tracks, so
+// there are at least as many as the most spans that share a column (a
+// sweep over the ends). exact says the bound is the count assignTracks
+// returns: every bending group overlaps every other (or there are none),
+// so each gets a track of its own.
+func trackBound(gs []group) (tracks int, exact bool) {
+	var ends []int // 2l (a span opens) and 2r+1 (it closes), sorted: opens first at one column
+	for i := range gs {
+		if gs[i].track >= 0 {
+			ends = append(ends, 2*gs[i].l, 2*gs[i].r+1)
+		}
+	}
+	sort.Ints(ends)
+	open := 0
+	for _, v := range ends {
+		if v&1 == 0 {
+			open++
+			tracks = max(tracks, open)
+		} else {
+			open--
+		}
+	}
+	return tracks, 2*tracks == len(ends)
 }
 
 func contains(xs []int, x int) bool {

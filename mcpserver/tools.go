@@ -371,7 +371,7 @@ type FlowRef struct {
 }
 
 func (s *Server) graph(_ context.Context, c *call, in GraphInput) (GraphOutput, string, error) {
-	snap, err := s.analyse(c, in.Input, lint.ModeDeterministic, analysis.StageGraphs)
+	snap, err := s.analyse(c, in.Input, lint.ModeDeterministic, analysis.StageGraphs|analysis.StageDrawTop)
 	if err != nil {
 		return GraphOutput{}, "", err
 	}

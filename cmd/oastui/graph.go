@@ -81,16 +81,23 @@ func newGraphCmd() *cobra.Command {
 			}
 			// The snapshot's graph carries the review's counts per node; with
 			// --no-findings the snapshot's model of the flow (no counts) is
-			// drawn instead.
-			fl := s.Flow(ptr).Drawn()
-			if fl == nil || fl.Graph == nil {
-				why := "no such flow"
-				if fl != nil {
-					why = fl.Err
-				}
+			// drawn instead. The default text is the snapshot's drawing
+			// (Drawn); every other output lays the graph out once or not at
+			// all (DOT, Mermaid), from the snapshot's graph not drawn (Marked).
+			fl := s.Flow(ptr)
+			drawn := format == "text" && !ascii && !data && !noFindings
+			var g *flowgraph.Graph
+			why := "no such flow"
+			if fl != nil && drawn {
+				fl.Drawn()
+				g, why = fl.Graph, fl.Err
+			} else if fl != nil {
+				g, why = fl.Marked()
+			}
+			if g == nil {
 				return usageErrorf("graph: %s: %s", a.FlowPath, why)
 			}
-			g := fl.Graph
+			opts := flowgraph.Options{ASCII: ascii, ShowData: data}
 			if noFindings {
 				bare, err := fl.Model()
 				if err != nil {
@@ -100,13 +107,15 @@ func newGraphCmd() *cobra.Command {
 			}
 			var err error
 			out := cmd.OutOrStdout()
-			switch format {
-			case "dot":
+			switch {
+			case format == "dot":
 				_, err = fmt.Fprint(out, flowgraph.DOT(g))
-			case "mermaid":
+			case format == "mermaid":
 				_, err = fmt.Fprint(out, flowgraph.Mermaid(g))
+			case drawn:
+				_, err = fmt.Fprint(out, flowgraph.TextOf(g, fl.Canvas, opts)) // the snapshot drew it so
 			default:
-				_, err = fmt.Fprint(out, graphText(g, flowgraph.Options{ASCII: ascii, ShowData: data}))
+				_, err = fmt.Fprint(out, graphText(g, opts))
 			}
 			if err != nil {
 				return internalErrorf("graph: %v", err)
