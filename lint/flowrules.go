@@ -246,17 +246,39 @@ func checkFlowOutputs(fc *flowCheck) {
 	if !fout.Is(compile.Array) {
 		return
 	}
+	// each EndNode's outputs are read once; a long list is looked up in a
+	// set of its titles, built on first use (n outputs against n outputs
+	// is Θ(n²) by scans)
+	type endOutputs struct {
+		props  []*compile.Node
+		ok     bool
+		titles map[string]bool
+	}
+	var outs []endOutputs
 	for i, o := range fout.Items {
 		title := o.Get("title").StringOr("")
 		if title == "" || o.Get("default") != nil {
 			continue
 		}
-		for _, n := range fc.ends {
-			eo, ok := nodeProps(n, "outputs")
-			if !ok {
+		if outs == nil {
+			outs = make([]endOutputs, len(fc.ends))
+			for k, n := range fc.ends {
+				outs[k].props, outs[k].ok = nodeProps(n, "outputs")
+			}
+		}
+		for k, n := range fc.ends {
+			eo := &outs[k]
+			if !eo.ok {
 				continue
 			}
-			if !hasTitle(eo, title) {
+			if len(eo.props) >= titleSetMin && eo.titles == nil {
+				eo.titles = titleSet(eo.props)
+			}
+			found := eo.titles[title]
+			if eo.titles == nil {
+				found = hasTitle(eo.props, title)
+			}
+			if !found {
 				fc.report(compile.AppendIndex(compile.Append(m.Flow.Pointer, "outputs"), i), RuleFlowOutputMissingInEndNode, fmt.Sprintf(
 					"output %q of flow %q has no default and EndNode %q does not produce it", title, fc.fl, n.Label()))
 				break
@@ -475,6 +497,10 @@ func sameTitles(a, b []*compile.Node) bool {
 	}
 	return true
 }
+
+// titleSetMin is the length of a property list from which checkFlowOutputs
+// looks titles up in a set rather than scanning for each.
+const titleSetMin = 16
 
 // hasTitle is titleSet(props)[title], without the set.
 func hasTitle(props []*compile.Node, title string) bool {
