@@ -2,6 +2,7 @@ package compile
 
 import (
 	"io/fs"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -168,6 +169,29 @@ func TestFastParseIndentation(t *testing.T) {
 				if sameParse(t, src, []byte(src)) && !scannerAccepts([]byte(src)) {
 					t.Errorf("%q: valid JSON the scanner left to the decoder", src)
 				}
+			}
+		}
+	}
+}
+
+// TestFastParseEscapes: strings of random escapes (every one-character
+// escape, \u escapes and surrogate pairs, broken ones), multi-byte,
+// invalid and control bytes, as keys and as values, give the decoder's
+// tree or error; the scanner alone reads every valid one.
+func TestFastParseEscapes(t *testing.T) {
+	pieces := []string{`a`, `bc`, `é`, `€`, `\n`, `\"`, `\\`, `\/`, `\b`, `\f`, `\r`, `\t`,
+		`\u00e9`, `\u00E9`, `\u0041`, `\u2014`, `\u0000`, `\uFFFF`, `\uD83D\uDE00`, `\uzzzz`, `\u00g0`, `\ud83d\ude00`, `\ud83d`, `\ude00`, `\u12`, `\x`, `\é`, "\xff", "\xc3", "\xed\xa0\x80", "\x01", "\t",
+		strings.Repeat("y", 20), `\` + "\n"}
+	rng := rand.New(rand.NewSource(39))
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for n := rng.Intn(8); n > 0; n-- {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		s := b.String()
+		for _, src := range []string{`"` + s + `"`, `{"` + s + `":"` + s + `x","k":["` + s + `"]}`, `["` + s} {
+			if sameParse(t, src, []byte(src)) && !scannerAccepts([]byte(src)) {
+				t.Errorf("%q: valid JSON the scanner left to the decoder", src)
 			}
 		}
 	}
