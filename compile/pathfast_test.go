@@ -62,3 +62,18 @@ func TestPathHelpersMatchFilepath(t *testing.T) {
 		}
 	}
 }
+
+// TestHasPointerSpecial holds hasPointerSpecial to strings.ContainsAny.
+func TestHasPointerSpecial(t *testing.T) {
+	rng := rand.New(rand.NewSource(39))
+	alphabet := []byte("ab~/é0")
+	for n := 0; n < 20000; n++ {
+		b := make([]byte, rng.Intn(20))
+		for j := range b {
+			b[j] = alphabet[rng.Intn(len(alphabet))]
+		}
+		if got, want := hasPointerSpecial(string(b)), strings.ContainsAny(string(b), "~/"); got != want {
+			t.Fatalf("hasPointerSpecial(%q) = %v, want %v", b, got, want)
+		}
+	}
+}
