@@ -91,7 +91,9 @@ func buildModel(a *Agent) *Model {
 	walk = func(n *Node) {
 		if n.Kind == Array {
 			for _, it := range n.Items {
-				walk(it)
+				if it.Kind == Object || it.Kind == Array { // nothing to do at a scalar: no call
+					walk(it)
+				}
 			}
 			return
 		}
@@ -141,7 +143,9 @@ func buildModel(a *Agent) *Model {
 			m.callers = append(m.callers, n)
 		}
 		for _, mem := range n.Members {
-			walk(mem.Value)
+			if v := mem.Value; v.Kind == Object || v.Kind == Array {
+				walk(v)
+			}
 		}
 		around = outer
 	}
