@@ -215,11 +215,17 @@ func sameFlow(a, b *Flow) bool {
 // nil the Flow's scopes and the registry are skipped.
 func (m *Model) Resolve(f *Flow, n *Node, ptr string) Resolved {
 	id, isRef := RefID(n)
+	return m.resolveRef(f, n, ptr, id, isRef)
+}
+
+// resolveRef is Resolve with RefID(n) already read (id, isRef): the
+// model's build reads it once per entry and endpoint, for the raw id too.
+func (m *Model) resolveRef(f *Flow, n *Node, ptr string, id string, isRef bool) Resolved {
 	if !isRef {
 		return Resolved{Node: n, Pointer: ptr, Scope: RefInline, Owner: f}
 	}
 	if f != nil {
-		if r := f.Resolve(n, ptr, m.registry); r.Node != nil {
+		if r := f.resolveRef(n, ptr, m.registry, id, isRef); r.Node != nil {
 			return r
 		}
 	}
