@@ -342,8 +342,31 @@ func Append(ptr string, tokens ...string) string {
 	return b.String()
 }
 
-// AppendIndex adds an array index to a pointer.
-func AppendIndex(ptr string, i int) string { return ptr + "/" + strconv.Itoa(i) }
+// AppendIndex adds an array index to a pointer: one allocation of the
+// result's length, the index's digits written into it (a concatenation
+// with strconv.Itoa goes through the runtime's general loop over its
+// parts, and Itoa allocates an index of 100 or more on its own).
+func AppendIndex(ptr string, i int) string {
+	if i < 0 {
+		return ptr + "/" + strconv.Itoa(i)
+	}
+	var d [20]byte
+	k := len(d)
+	for {
+		k--
+		d[k] = byte('0' + i%10)
+		i /= 10
+		if i == 0 {
+			break
+		}
+	}
+	var b strings.Builder
+	b.Grow(len(ptr) + 1 + len(d) - k)
+	b.WriteString(ptr)
+	b.WriteByte('/')
+	b.Write(d[k:])
+	return b.String()
+}
 
 // SplitPointer splits a JSON Pointer into unescaped reference tokens.
 func SplitPointer(ptr string) []string {

@@ -1,8 +1,10 @@
 package compile
 
 import (
+	"math"
 	"math/rand"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -74,6 +76,25 @@ func TestHasPointerSpecial(t *testing.T) {
 		}
 		if got, want := hasPointerSpecial(string(b)), strings.ContainsAny(string(b), "~/"); got != want {
 			t.Fatalf("hasPointerSpecial(%q) = %v, want %v", b, got, want)
+		}
+	}
+}
+
+// TestAppendIndexSameAsConcat holds AppendIndex to the concatenation it
+// replaces, for indexes of every length and sign.
+func TestAppendIndexSameAsConcat(t *testing.T) {
+	rng := rand.New(rand.NewSource(39))
+	for _, ptr := range []string{"", "/nodes", "/a~1b/0"} {
+		for _, i := range []int{0, 1, 9, 10, 99, 100, 12345, -1, -100, math.MaxInt, math.MinInt} {
+			if got, want := AppendIndex(ptr, i), ptr+"/"+strconv.Itoa(i); got != want {
+				t.Fatalf("AppendIndex(%q, %d) = %q, want %q", ptr, i, got, want)
+			}
+		}
+		for n := 0; n < 2000; n++ {
+			i := rng.Intn(1 << uint(rng.Intn(40)+1))
+			if got, want := AppendIndex(ptr, i), ptr+"/"+strconv.Itoa(i); got != want {
+				t.Fatalf("AppendIndex(%q, %d) = %q, want %q", ptr, i, got, want)
+			}
 		}
 	}
 }
