@@ -25,6 +25,7 @@ type Model struct {
 	root     *Node                // the document's root (nil when it did not parse)
 	refNodes []RefSite            // every {"$component_ref"} object, in source order (RefNodes), found by the model's walk
 	typed    []*Node              // every object whose component_type is a string, in source order (Typed), found by the model's walk
+	typedIDs []string             // the id of each of typed when it is a string, else "" (TypedIDs)
 	ignoring []*Node              // every object with an IgnoreKey member, in source order (Ignoring), found by the model's walk
 	uses     *usesCache           // the definitions-and-uses index, built on first use (Uses)
 }
@@ -107,12 +108,14 @@ func buildModel(a *Agent) *Model {
 		}
 		// the members every object is asked about, in one scan (the last
 		// of a repeated key wins, as with Get and RefID)
-		var ctN, rc, ref *Node
+		var ctN, rc, ref, idN *Node
 		ignoring := false
 		for _, mem := range n.Members {
 			switch mem.Key {
 			case "component_type":
 				ctN = mem.Value
+			case "id":
+				idN = mem.Value
 			case "$referenced_components":
 				rc = mem.Value
 			case "$component_ref":
@@ -127,6 +130,7 @@ func buildModel(a *Agent) *Model {
 		ct := ctN.StringOr("")
 		if ctN != nil && ctN.Kind == String {
 			sc.typed = append(sc.typed, n)
+			sc.ids = append(sc.ids, idN.StringOr(""))
 		}
 		ptr, named := "", false
 		outer := around
@@ -155,7 +159,7 @@ func buildModel(a *Agent) *Model {
 		around = outer
 	}
 	walk(a.Flow.Root)
-	m.typed, m.refNodes = exactCopy(sc.typed), exactCopy(sc.refs)
+	m.typed, m.typedIDs, m.refNodes = exactCopy(sc.typed), exactCopy(sc.ids), exactCopy(sc.refs)
 	m.flows = nest.flows
 	m.Flows = make([]*FlowModel, len(m.flows))
 	m.byNode = make(map[*Node]*FlowModel, len(m.flows))
@@ -173,6 +177,7 @@ func buildModel(a *Agent) *Model {
 // modelScratchKeep entries (one large flow does not pin its lists).
 type modelScratch struct {
 	typed []*Node
+	ids   []string
 	refs  []RefSite
 }
 
@@ -185,8 +190,9 @@ func (sc *modelScratch) release() {
 		return
 	}
 	clear(sc.typed)
+	clear(sc.ids)
 	clear(sc.refs)
-	sc.typed, sc.refs = sc.typed[:0], sc.refs[:0]
+	sc.typed, sc.ids, sc.refs = sc.typed[:0], sc.ids[:0], sc.refs[:0]
 	modelScratchPool.Put(sc)
 }
 
@@ -204,6 +210,12 @@ func exactCopy[T any](s []T) []T {
 // for its component_type finds, found by the model's own walk. Callers
 // must not modify the list.
 func (m *Model) Typed() []*Node { return m.typed }
+
+// TypedIDs is, for each object of Typed at the same index, its id member
+// when that is a string (the last of a repeated key, as Get reads it),
+// else "": what n.Get("id").StringOr("") gives, read in the model's one
+// scan of the object's members. Callers must not modify it.
+func (m *Model) TypedIDs() []string { return m.typedIDs }
 
 // IgnoreKey is the member through which a document silences oastui's own
 // findings in the object that holds it (lint's inline ignores).
