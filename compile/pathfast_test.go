@@ -98,3 +98,41 @@ func TestAppendIndexSameAsConcat(t *testing.T) {
 		}
 	}
 }
+
+// stringEndLoop is stringEnd a byte at a time (its loop before IndexByte).
+func stringEndLoop(src []byte, start int) (int, bool) {
+	for i := start + 1; i < len(src); i++ {
+		switch src[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1, true
+		case '\n':
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// TestStringEndSameAsLoop holds stringEnd to the loop over bytes on random
+// strings of quotes, backslashes, newlines and text, from every quote.
+func TestStringEndSameAsLoop(t *testing.T) {
+	rng := rand.New(rand.NewSource(39))
+	pieces := []string{`"`, `\`, `\\`, "\n", "a", "é", `\"`, "xyz", `\n`}
+	for n := 0; n < 20000; n++ {
+		var b []byte
+		for k := rng.Intn(12); k >= 0; k-- {
+			b = append(b, pieces[rng.Intn(len(pieces))]...)
+		}
+		for start := range b {
+			if b[start] != '"' {
+				continue
+			}
+			ge, gok := stringEnd(b, start)
+			we, wok := stringEndLoop(b, start)
+			if ge != we || gok != wok {
+				t.Fatalf("stringEnd(%q, %d) = %d, %v, want %d, %v", b, start, ge, gok, we, wok)
+			}
+		}
+	}
+}
