@@ -196,3 +196,31 @@ func TestFastParseEscapes(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexKeysSmallSameAsPairs holds the repeated keys of small objects
+// (compared only on a shared signature) to a comparison of every pair:
+// random objects of up to 15 members over a few short keys, so that keys
+// repeat and signatures collide.
+func TestIndexKeysSmallSameAsPairs(t *testing.T) {
+	rng := rand.New(rand.NewSource(39))
+	keys := []string{"", "a", "b", "ab", "ba", "id", "di", "aa", "k", "x\u00e9", "name", "nbme", "type"}
+	for n := 0; n < 20000; n++ {
+		obj := &Node{Kind: Object}
+		for i := rng.Intn(keyIndexMin); i > 0; i-- {
+			obj.Members = append(obj.Members, Member{Key: keys[rng.Intn(len(keys))], KeyOffset: len(obj.Members) * 10})
+		}
+		var want []DuplicateKey
+		ms := obj.Members
+		for i := 1; i < len(ms); i++ {
+			for j := 0; j < i; j++ {
+				if ms[j].Key == ms[i].Key {
+					want = append(want, DuplicateKey{Key: ms[i].Key, Offset: ms[i].KeyOffset, First: ms[j].KeyOffset, obj: obj})
+					break
+				}
+			}
+		}
+		if got := indexKeys(obj, nil); !reflect.DeepEqual(got, want) {
+			t.Fatalf("members %+v: %+v, want %+v", ms, got, want)
+		}
+	}
+}
