@@ -159,19 +159,48 @@ func isLiteralByte(c byte) bool {
 func isSpace(c byte) bool { return c == ' ' || c == '\t' || c == '\n' || c == '\r' }
 
 // stringEnd returns the offset past the closing quote of the JSON string
-// whose opening quote is at start.
+// whose opening quote is at start: the first '"' after it that no '\\'
+// escapes; false at a newline no '\\' escapes first, or at the end. The
+// quotes and newlines are found with IndexByte (a long prompt is read a
+// vector at a time, where a loop over its bytes stopped at every escape);
+// whether one is escaped is the parity of the backslashes just before it.
+// TestStringEndSameAsLoop holds it to the loop over bytes.
 func stringEnd(src []byte, start int) (int, bool) {
-	for i := start + 1; i < len(src); i++ {
-		switch src[i] {
-		case '\\':
-			i++
-		case '"':
-			return i + 1, true
-		case '\n':
+	for i := start + 1; i <= len(src); {
+		end := len(src)
+		k := bytes.IndexByte(src[i:], '"')
+		if k >= 0 {
+			end = i + k
+		}
+		for j := i; ; {
+			n := bytes.IndexByte(src[j:end], '\n')
+			if n < 0 {
+				break
+			}
+			if !escapedAt(src, start, j+n) {
+				return 0, false
+			}
+			j += n + 1
+		}
+		if k < 0 {
 			return 0, false
 		}
+		if !escapedAt(src, start, end) {
+			return end + 1, true
+		}
+		i = end + 1
 	}
 	return 0, false
+}
+
+// escapedAt reports that the byte at p follows an odd run of backslashes
+// (after start, the opening quote).
+func escapedAt(src []byte, start, p int) bool {
+	n := 0
+	for q := p - 1; q > start && src[q] == '\\'; q-- {
+		n++
+	}
+	return n%2 == 1
 }
 
 // NodeAt returns the innermost value of d whose source holds byte offset

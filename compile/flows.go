@@ -92,6 +92,11 @@ type Resolved struct {
 // global registry; may be nil).
 func (f *Flow) Resolve(n *Node, ptr string, registry *Node) Resolved {
 	id, isRef := RefID(n)
+	return f.resolveRef(n, ptr, registry, id, isRef)
+}
+
+// resolveRef is Resolve with RefID(n) already read (id, isRef).
+func (f *Flow) resolveRef(n *Node, ptr string, registry *Node, id string, isRef bool) Resolved {
 	if !isRef {
 		return Resolved{Node: n, Pointer: ptr, Scope: RefInline, Owner: f}
 	}

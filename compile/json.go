@@ -196,18 +196,35 @@ type DuplicateKey struct {
 // the pointer, resolves to the last occurrence).
 func (k DuplicateKey) Pointer() string { return Append(PointerOf(k.obj), k.Key) }
 
+// keySig is one of 64 bits, from k's length and its first and last bytes.
+func keySig(k string) uint64 {
+	h := uint(len(k))
+	if len(k) > 0 {
+		h ^= uint(k[0])<<1 ^ uint(k[len(k)-1])<<3
+	}
+	return 1 << (h & 63)
+}
+
 // indexKeys builds the key index of a large object and appends each
 // repeated key to dups (every occurrence after the first).
 func indexKeys(n *Node, dups []DuplicateKey) []DuplicateKey {
 	ms := n.Members
 	if len(ms) < keyIndexMin {
-		for i := 1; i < len(ms); i++ {
-			for j := 0; j < i; j++ {
-				if ms[j].Key == ms[i].Key {
-					dups = append(dups, DuplicateKey{Key: ms[i].Key, Offset: ms[i].KeyOffset, First: ms[j].KeyOffset, obj: n})
-					break
+		// a key is compared with the keys before it only when one of them
+		// has its signature (equal keys have equal signatures): most
+		// objects repeat no key, and most of their keys share no signature
+		var seen uint64
+		for i := range ms {
+			sig := keySig(ms[i].Key)
+			if seen&sig != 0 {
+				for j := 0; j < i; j++ {
+					if ms[j].Key == ms[i].Key {
+						dups = append(dups, DuplicateKey{Key: ms[i].Key, Offset: ms[i].KeyOffset, First: ms[j].KeyOffset, obj: n})
+						break
+					}
 				}
 			}
+			seen |= sig
 		}
 		return dups
 	}

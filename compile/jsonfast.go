@@ -3,6 +3,7 @@ package compile
 import (
 	"encoding/binary"
 	"math/bits"
+	"unicode/utf16"
 	"unicode/utf8"
 
 	"github.com/go-json-experiment/json/jsontext"
@@ -239,10 +240,39 @@ func digits(src []byte, i int) int {
 	return i
 }
 
+// hex4 is the value of the four hexadecimal digits b begins with (either
+// case, as jsontext reads a \u escape); false when b has fewer or another
+// byte among them.
+func hex4(b []byte) (rune, bool) {
+	if len(b) < 4 {
+		return 0, false
+	}
+	var r rune
+	for _, c := range b[:4] {
+		switch {
+		case '0' <= c && c <= '9':
+			c -= '0'
+		case 'a' <= c && c <= 'f':
+			c -= 'a' - 10
+		case 'A' <= c && c <= 'F':
+			c -= 'A' - 10
+		default:
+			return 0, false
+		}
+		r = r<<4 | rune(c)
+	}
+	return r, true
+}
+
 // fstring reads the string token at p.pos (its opening quote): a key
 // (interned, as the decoder path interns keys) or a value (interned when
-// short). A string without escapes is copied from the source; one with
-// escapes is unquoted by jsontext, which checks them as the decoder would.
+// short). A string without escapes is copied from the source. One whose
+// escapes are of one character (\" \\ \/ \b \f \n \r \t) or \u escapes of
+// characters that are not surrogates is unquoted here, in the pass that
+// finds its end, into the parse's buffer: the bytes jsontext.AppendUnquote
+// gives, without a second scan of the string. One with a surrogate escape
+// (half or pair) or an escape JSON does not have is unquoted by jsontext,
+// which reads or refuses it as the decoder would.
 func (p *parser) fstring(key bool) (string, bool) {
 	src, off := p.src, p.pos
 	i := off + 1
@@ -253,29 +283,81 @@ func (p *parser) fstring(key bool) (string, bool) {
 		p.pos = i + 1
 		return p.str(src[off+1:i], key || i+1-off <= internMax+2), true
 	}
-	escaped := false
-	for ; i < len(src); i++ {
+	// u holds the unquoted bytes before from once an escape was seen
+	// (escaped); viaUnquote: an escape left to jsontext.
+	u, from := p.unq[:0], off+1
+	escaped, viaUnquote, multi := false, false, false
+	for {
+		for i < len(src) && !strStop[src[i]] {
+			i++
+		}
+		if i >= len(src) {
+			return "", false
+		}
 		switch c := src[i]; {
 		case c == '"':
 			p.pos = i + 1
 			raw := src[off:p.pos]
-			if escaped {
+			// An escape is ASCII, so the string's bytes are valid UTF-8 if
+			// and only if the bytes between its escapes are (what
+			// AppendUnquote checks).
+			if multi && !utf8.Valid(raw) {
+				return "", false
+			}
+			if viaUnquote {
 				var err error
 				if p.unq, err = jsontext.AppendUnquote(p.unq[:0], raw); err != nil {
 					return "", false
 				}
 				return string(p.unq), true
 			}
-			if !utf8.Valid(raw) {
-				return "", false
+			if escaped {
+				p.unq = append(u, src[from:i]...)
+				return string(p.unq), true
 			}
 			return p.str(raw[1:len(raw)-1], key || len(raw) <= internMax+2), true
 		case c == '\\':
+			if i+1 >= len(src) {
+				return "", false
+			}
 			escaped = true
-			i++ // the escaped byte (AppendUnquote checks the escape)
+			if !viaUnquote {
+				var b byte
+				switch src[i+1] {
+				case '"', '\\', '/':
+					b = src[i+1]
+				case 'b':
+					b = '\b'
+				case 'f':
+					b = '\f'
+				case 'n':
+					b = '\n'
+				case 'r':
+					b = '\r'
+				case 't':
+					b = '\t'
+				case 'u': // a character of the Basic Multilingual Plane; a surrogate (half or pair) is jsontext's
+					if r, ok := hex4(src[i+2:]); ok && !utf16.IsSurrogate(r) {
+						u = utf8.AppendRune(append(u, src[from:i]...), r)
+						i += 6
+						from = i
+						continue
+					}
+					viaUnquote = true
+				default: // no escape at all: jsontext's to refuse
+					viaUnquote = true
+				}
+				if !viaUnquote {
+					u = append(append(u, src[from:i]...), b)
+				}
+			}
+			i += 2 // the escaped byte (AppendUnquote checks the escape)
+			from = i
 		case c < 0x20:
 			return "", false
+		default: // the first byte of a multi-byte character
+			multi = true
+			i++
 		}
 	}
-	return "", false
 }

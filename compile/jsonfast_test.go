@@ -2,6 +2,7 @@ package compile
 
 import (
 	"io/fs"
+	"math/rand"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -169,6 +170,57 @@ func TestFastParseIndentation(t *testing.T) {
 					t.Errorf("%q: valid JSON the scanner left to the decoder", src)
 				}
 			}
+		}
+	}
+}
+
+// TestFastParseEscapes: strings of random escapes (every one-character
+// escape, \u escapes and surrogate pairs, broken ones), multi-byte,
+// invalid and control bytes, as keys and as values, give the decoder's
+// tree or error; the scanner alone reads every valid one.
+func TestFastParseEscapes(t *testing.T) {
+	pieces := []string{`a`, `bc`, `é`, `€`, `\n`, `\"`, `\\`, `\/`, `\b`, `\f`, `\r`, `\t`,
+		`\u00e9`, `\u00E9`, `\u0041`, `\u2014`, `\u0000`, `\uFFFF`, `\uD83D\uDE00`, `\uzzzz`, `\u00g0`, `\ud83d\ude00`, `\ud83d`, `\ude00`, `\u12`, `\x`, `\é`, "\xff", "\xc3", "\xed\xa0\x80", "\x01", "\t",
+		strings.Repeat("y", 20), `\` + "\n"}
+	rng := rand.New(rand.NewSource(39))
+	for i := 0; i < 20000; i++ {
+		var b strings.Builder
+		for n := rng.Intn(8); n > 0; n-- {
+			b.WriteString(pieces[rng.Intn(len(pieces))])
+		}
+		s := b.String()
+		for _, src := range []string{`"` + s + `"`, `{"` + s + `":"` + s + `x","k":["` + s + `"]}`, `["` + s} {
+			if sameParse(t, src, []byte(src)) && !scannerAccepts([]byte(src)) {
+				t.Errorf("%q: valid JSON the scanner left to the decoder", src)
+			}
+		}
+	}
+}
+
+// TestIndexKeysSmallSameAsPairs holds the repeated keys of small objects
+// (compared only on a shared signature) to a comparison of every pair:
+// random objects of up to 15 members over a few short keys, so that keys
+// repeat and signatures collide.
+func TestIndexKeysSmallSameAsPairs(t *testing.T) {
+	rng := rand.New(rand.NewSource(39))
+	keys := []string{"", "a", "b", "ab", "ba", "id", "di", "aa", "k", "x\u00e9", "name", "nbme", "type"}
+	for n := 0; n < 20000; n++ {
+		obj := &Node{Kind: Object}
+		for i := rng.Intn(keyIndexMin); i > 0; i-- {
+			obj.Members = append(obj.Members, Member{Key: keys[rng.Intn(len(keys))], KeyOffset: len(obj.Members) * 10})
+		}
+		var want []DuplicateKey
+		ms := obj.Members
+		for i := 1; i < len(ms); i++ {
+			for j := 0; j < i; j++ {
+				if ms[j].Key == ms[i].Key {
+					want = append(want, DuplicateKey{Key: ms[i].Key, Offset: ms[i].KeyOffset, First: ms[j].KeyOffset, obj: obj})
+					break
+				}
+			}
+		}
+		if got := indexKeys(obj, nil); !reflect.DeepEqual(got, want) {
+			t.Fatalf("members %+v: %+v, want %+v", ms, got, want)
 		}
 	}
 }

@@ -25,6 +25,7 @@ type Model struct {
 	root     *Node                // the document's root (nil when it did not parse)
 	refNodes []RefSite            // every {"$component_ref"} object, in source order (RefNodes), found by the model's walk
 	typed    []*Node              // every object whose component_type is a string, in source order (Typed), found by the model's walk
+	typedIDs []string             // the id of each of typed when it is a string, else "" (TypedIDs)
 	ignoring []*Node              // every object with an IgnoreKey member, in source order (Ignoring), found by the model's walk
 	uses     *usesCache           // the definitions-and-uses index, built on first use (Uses)
 }
@@ -105,13 +106,20 @@ func buildModel(a *Agent) *Model {
 	}
 	m.Mount = MountSlots(a.Flow)
 	m.root = a.Flow.Root
+	// the two longest lists grow in a lent scratch and are copied out at
+	// their length: appended to from nil, they were allocated about twice
+	// over (3.9 MB of the 1,000-agent lint's 53 MB for the uses alone)
+	sc := modelScratchPool.Get().(*modelScratch)
+	defer sc.release()
 	var nest flowNesting
 	var around *Flow // the innermost Flow holding the walk's value
 	var walk func(n *Node)
 	walk = func(n *Node) {
 		if n.Kind == Array {
 			for _, it := range n.Items {
-				walk(it)
+				if it.Kind == Object || it.Kind == Array { // nothing to do at a scalar: no call
+					walk(it)
+				}
 			}
 			return
 		}
@@ -120,12 +128,14 @@ func buildModel(a *Agent) *Model {
 		}
 		// the members every object is asked about, in one scan (the last
 		// of a repeated key wins, as with Get and RefID)
-		var ctN, rc, ref *Node
+		var ctN, rc, ref, idN *Node
 		ignoring := false
 		for _, mem := range n.Members {
 			switch mem.Key {
 			case "component_type":
 				ctN = mem.Value
+			case "id":
+				idN = mem.Value
 			case "$referenced_components":
 				rc = mem.Value
 			case "$component_ref":
@@ -139,7 +149,8 @@ func buildModel(a *Agent) *Model {
 		}
 		ct := ctN.StringOr("")
 		if ctN != nil && ctN.Kind == String {
-			m.typed = append(m.typed, n)
+			sc.typed = append(sc.typed, n)
+			sc.ids = append(sc.ids, idN.StringOr(""))
 		}
 		ptr, named := "", false
 		outer := around
@@ -148,7 +159,7 @@ func buildModel(a *Agent) *Model {
 			ptr, named = around.Pointer, true
 		}
 		if ref != nil && ref.Kind == String { // a use: RefID(n) holds
-			m.refNodes = append(m.refNodes, RefSite{Node: n, ID: ref.Text, Flow: around})
+			sc.refs = append(sc.refs, RefSite{Node: n, ID: ref.Text, Flow: around})
 		}
 		if rc.Is(Object) {
 			if !named {
@@ -161,11 +172,14 @@ func buildModel(a *Agent) *Model {
 			m.callers = append(m.callers, n)
 		}
 		for _, mem := range n.Members {
-			walk(mem.Value)
+			if v := mem.Value; v.Kind == Object || v.Kind == Array {
+				walk(v)
+			}
 		}
 		around = outer
 	}
 	walk(a.Flow.Root)
+	m.typed, m.typedIDs, m.refNodes = exactCopy(sc.typed), exactCopy(sc.ids), exactCopy(sc.refs)
 	m.flows = nest.flows
 	m.Flows = make([]*FlowModel, len(m.flows))
 	m.byNode = make(map[*Node]*FlowModel, len(m.flows))
@@ -181,12 +195,51 @@ func buildModel(a *Agent) *Model {
 	return m
 }
 
+// modelScratch holds the lists buildModel's walk grows (Model.typed and
+// refNodes) between builds. release clears them, so the pool keeps no
+// node of a document alive, and drops a scratch grown past
+// modelScratchKeep entries (one large flow does not pin its lists).
+type modelScratch struct {
+	typed []*Node
+	ids   []string
+	refs  []RefSite
+}
+
+const modelScratchKeep = 4096
+
+var modelScratchPool = sync.Pool{New: func() any { return new(modelScratch) }}
+
+func (sc *modelScratch) release() {
+	if cap(sc.typed) > modelScratchKeep || cap(sc.refs) > modelScratchKeep {
+		return
+	}
+	clear(sc.typed)
+	clear(sc.ids)
+	clear(sc.refs)
+	sc.typed, sc.ids, sc.refs = sc.typed[:0], sc.ids[:0], sc.refs[:0]
+	modelScratchPool.Put(sc)
+}
+
+// exactCopy is a copy of s at its length, nil when s is empty.
+func exactCopy[T any](s []T) []T {
+	if len(s) == 0 {
+		return nil
+	}
+	return append(make([]T, 0, len(s)), s...)
+}
+
 // Typed lists every object of the document whose component_type member
 // (the last, when it is repeated) is a string, the empty string included,
 // in source order: what a walk of the whole document asking each object
 // for its component_type finds, found by the model's own walk. Callers
 // must not modify the list.
 func (m *Model) Typed() []*Node { return m.typed }
+
+// TypedIDs is, for each object of Typed at the same index, its id member
+// when that is a string (the last of a repeated key, as Get reads it),
+// else "": what n.Get("id").StringOr("") gives, read in the model's one
+// scan of the object's members. Callers must not modify it.
+func (m *Model) TypedIDs() []string { return m.typedIDs }
 
 // IgnoreKey is the member through which a document silences oastui's own
 // findings in the object that holds it (lint's inline ignores).
@@ -235,11 +288,17 @@ func sameFlow(a, b *Flow) bool {
 // nil the Flow's scopes and the registry are skipped.
 func (m *Model) Resolve(f *Flow, n *Node, ptr string) Resolved {
 	id, isRef := RefID(n)
+	return m.resolveRef(f, n, ptr, id, isRef)
+}
+
+// resolveRef is Resolve with RefID(n) already read (id, isRef): the
+// model's build reads it once per entry and endpoint, for the raw id too.
+func (m *Model) resolveRef(f *Flow, n *Node, ptr string, id string, isRef bool) Resolved {
 	if !isRef {
 		return Resolved{Node: n, Pointer: ptr, Scope: RefInline, Owner: f}
 	}
 	if f != nil {
-		if r := f.Resolve(n, ptr, m.registry); r.Node != nil {
+		if r := f.resolveRef(n, ptr, m.registry, id, isRef); r.Node != nil {
 			return r
 		}
 	}

@@ -144,8 +144,9 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 		nodesPtr := Append(f.Pointer, "nodes")
 		for i, it := range nodes {
 			ptr := AppendIndex(nodesPtr, i)
-			r := m.Resolve(f, it, ptr)
-			fm.Entries = append(fm.Entries, NodeEntry{Pointer: ptr, RawID: rawEndpointID(it), Resolved: r, Node: fm.addNode(r, ptr)})
+			id, isRef := RefID(it)
+			r := m.resolveRef(f, it, ptr, id, isRef)
+			fm.Entries = append(fm.Entries, NodeEntry{Pointer: ptr, RawID: rawIDOf(it, id, isRef), Resolved: r, Node: fm.addNode(r, ptr)})
 		}
 	}
 	fm.Start = m.endpoint(fm, fn, f.Pointer, "start_node")
@@ -225,11 +226,11 @@ func (fm *FlowModel) addNode(r Resolved, ptr string) *FlowNode {
 // endpoint resolves the node field key of obj (at objPtr) inside the flow.
 func (m *Model) endpoint(fm *FlowModel, obj *Node, objPtr, key string) Endpoint {
 	v := obj.Get(key)
-	ep := Endpoint{Of: objPtr, Key: key, RawID: rawEndpointID(v), Given: v != nil && v.Kind != Null}
+	id, isRef := RefID(v)
+	ep := Endpoint{Of: objPtr, Key: key, RawID: rawIDOf(v, id, isRef), Given: v != nil && v.Kind != Null}
 	if !ep.Given {
 		return ep
 	}
-	id, isRef := RefID(v)
 	switch {
 	case !isRef:
 		if v.Kind != Object {
@@ -254,7 +255,7 @@ func (m *Model) endpoint(fm *FlowModel, obj *Node, objPtr, key string) Endpoint 
 			}
 		} else {
 			ptr := ep.Pointer()
-			r := m.Resolve(fm.Flow, v, ptr)
+			r := m.resolveRef(fm.Flow, v, ptr, id, isRef)
 			if r.Node == nil || r.Node.Kind != Object {
 				return ep
 			}
@@ -282,10 +283,11 @@ func identity(comp *Node, ptr string) string {
 	return "@" + ptr
 }
 
-// rawEndpointID is the id a node reference writes: the $component_ref
-// key, or the id of a node written inline.
-func rawEndpointID(n *Node) string {
-	if id, ok := RefID(n); ok {
+// rawIDOf is the id a node reference n writes: the $component_ref key
+// (id, isRef: RefID(n), which the caller has read), or the id of a node
+// written inline.
+func rawIDOf(n *Node, id string, isRef bool) string {
+	if isRef {
 		return id
 	}
 	if n.Is(Object) {

@@ -33,9 +33,16 @@ func sameTyped(t *testing.T, name string, doc *Doc) int {
 	if len(got) != len(want) {
 		t.Fatalf("%s: %d typed objects, a walk finds %d", name, len(got), len(want))
 	}
+	ids := a.Model().TypedIDs()
+	if len(ids) != len(got) {
+		t.Fatalf("%s: %d ids for %d typed objects", name, len(ids), len(got))
+	}
 	for i := range want {
 		if got[i] != want[i] {
 			t.Fatalf("%s: typed object %d is %s, a walk finds %s", name, i, PointerOf(got[i]), PointerOf(want[i]))
+		}
+		if id := want[i].Get("id").StringOr(""); ids[i] != id {
+			t.Fatalf("%s: typed object %d has id %q, TypedIDs says %q", name, i, id, ids[i])
 		}
 	}
 	return len(got)
@@ -55,6 +62,7 @@ func TestModelTypedCases(t *testing.T) {
 		"nested":    `{"component_type": "Flow", "nodes": [{"component_type": "FlowNode", "subflow": {"component_type": "Flow", "nodes": [{"component_type": "EndNode"}]}}]}`,
 		"scalar":    `"component_type"`,
 		"not typed": `{"componentType": "A", "component_type ": "B"}`,
+		"ids":       `[{"component_type": "A", "id": "x"}, {"id": 1, "component_type": "A"}, {"component_type": "A", "id": "x", "id": "y"}, {"id": "y", "component_type": "A", "id": null}]`,
 	}
 	total := 0
 	for name, src := range cases {
@@ -64,8 +72,8 @@ func TestModelTypedCases(t *testing.T) {
 		}
 		total += sameTyped(t, name, doc)
 	}
-	if total != 12 {
-		t.Errorf("%d typed objects in the cases, want 12", total)
+	if total != 16 {
+		t.Errorf("%d typed objects in the cases, want 16", total)
 	}
 }
 

@@ -85,6 +85,15 @@ func load64(s string, i int) uint64 {
 		uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
 }
 
+// CleanPath is filepath.Clean(p), without filepath's rebuild of a path
+// that is already clean (for the workspace summaries, which make every
+// agent's paths absolute).
+func CleanPath(p string) string { return cleanPath(p) }
+
+// JoinPath is filepath.Join(dir, rel), without filepath's rebuild when
+// both are clean.
+func JoinPath(dir, rel string) string { return joinPath(dir, rel) }
+
 // cleanPath is filepath.Clean(p).
 func cleanPath(p string) string {
 	if isClean(p) {

@@ -1,8 +1,10 @@
 package compile
 
 import (
+	"math"
 	"math/rand"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -58,6 +60,78 @@ func TestPathHelpersMatchFilepath(t *testing.T) {
 		for _, q := range cases[:40] {
 			if got, want := joinPath(p, q), filepath.Join(p, q); got != want {
 				t.Fatalf("joinPath(%q, %q) = %q, want %q", p, q, got, want)
+			}
+		}
+	}
+}
+
+// TestHasPointerSpecial holds hasPointerSpecial to strings.ContainsAny.
+func TestHasPointerSpecial(t *testing.T) {
+	rng := rand.New(rand.NewSource(39))
+	alphabet := []byte("ab~/é0")
+	for n := 0; n < 20000; n++ {
+		b := make([]byte, rng.Intn(20))
+		for j := range b {
+			b[j] = alphabet[rng.Intn(len(alphabet))]
+		}
+		if got, want := hasPointerSpecial(string(b)), strings.ContainsAny(string(b), "~/"); got != want {
+			t.Fatalf("hasPointerSpecial(%q) = %v, want %v", b, got, want)
+		}
+	}
+}
+
+// TestAppendIndexSameAsConcat holds AppendIndex to the concatenation it
+// replaces, for indexes of every length and sign.
+func TestAppendIndexSameAsConcat(t *testing.T) {
+	rng := rand.New(rand.NewSource(39))
+	for _, ptr := range []string{"", "/nodes", "/a~1b/0"} {
+		for _, i := range []int{0, 1, 9, 10, 99, 100, 12345, -1, -100, math.MaxInt, math.MinInt} {
+			if got, want := AppendIndex(ptr, i), ptr+"/"+strconv.Itoa(i); got != want {
+				t.Fatalf("AppendIndex(%q, %d) = %q, want %q", ptr, i, got, want)
+			}
+		}
+		for n := 0; n < 2000; n++ {
+			i := rng.Intn(1 << uint(rng.Intn(40)+1))
+			if got, want := AppendIndex(ptr, i), ptr+"/"+strconv.Itoa(i); got != want {
+				t.Fatalf("AppendIndex(%q, %d) = %q, want %q", ptr, i, got, want)
+			}
+		}
+	}
+}
+
+// stringEndLoop is stringEnd a byte at a time (its loop before IndexByte).
+func stringEndLoop(src []byte, start int) (int, bool) {
+	for i := start + 1; i < len(src); i++ {
+		switch src[i] {
+		case '\\':
+			i++
+		case '"':
+			return i + 1, true
+		case '\n':
+			return 0, false
+		}
+	}
+	return 0, false
+}
+
+// TestStringEndSameAsLoop holds stringEnd to the loop over bytes on random
+// strings of quotes, backslashes, newlines and text, from every quote.
+func TestStringEndSameAsLoop(t *testing.T) {
+	rng := rand.New(rand.NewSource(39))
+	pieces := []string{`"`, `\`, `\\`, "\n", "a", "é", `\"`, "xyz", `\n`}
+	for n := 0; n < 20000; n++ {
+		var b []byte
+		for k := rng.Intn(12); k >= 0; k-- {
+			b = append(b, pieces[rng.Intn(len(pieces))]...)
+		}
+		for start := range b {
+			if b[start] != '"' {
+				continue
+			}
+			ge, gok := stringEnd(b, start)
+			we, wok := stringEndLoop(b, start)
+			if ge != we || gok != wok {
+				t.Fatalf("stringEnd(%q, %d) = %d, %v, want %d, %v", b, start, ge, gok, we, wok)
 			}
 		}
 	}

@@ -122,6 +122,25 @@ func retiredCRM(p *Pass, key string, v *compile.Node) {
 	}
 }
 
+// indexSUnderscore is the offset of the first "s_" of text at or after i
+// (i plus strings.Index(text[i:], "s_")), or -1: a search for the '_',
+// rarer in prose than the 's' a substring search is led by, and a look at
+// the byte before it.
+func indexSUnderscore(text string, i int) int {
+	for j := i + 1; j < len(text); {
+		k := strings.IndexByte(text[j:], '_')
+		if k < 0 {
+			return -1
+		}
+		at := j + k
+		if text[at-1] == 's' {
+			return at - 1
+		}
+		j = at + 1
+	}
+	return -1
+}
+
 // crmPrimitivesIn lists the retired primitives named as words in text, in
 // the order of retiredCRMPrimitives: one scan for "s_" (every one of them
 // is lists_…, accounts_… or contacts_…).
@@ -129,11 +148,10 @@ func crmPrimitivesIn(text string) []string {
 	var found [32]bool
 	seen := false
 	for i := 0; ; {
-		k := strings.Index(text[i:], "s_")
-		if k < 0 {
+		at := indexSUnderscore(text, i)
+		if at < 0 {
 			break
 		}
-		at := i + k
 		i = at + 2
 		for _, stem := range [...]string{"lists", "accounts", "contacts"} {
 			start := at + 1 - len(stem)

@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"slices"
 	"strings"
 	"sync"
 
@@ -143,17 +144,40 @@ func checkDuplicateDefinitions(p *Pass) {
 				key, ds[0].Pointer()))
 		}
 	}
-	ids := map[string][]*compile.Node{} // pointers are built only for the ids seen twice
-	var order []string
-	for _, n := range p.model().Typed() { // every object with a string component_type, in source order
-		id, ok := n.Get("id").Str()
-		if !ok || id == "" {
+	// Each id's first object and count, in one map sized once; the lists
+	// of objects (and the pointers) only for the ids seen twice, which
+	// are few. ids are read off the model's walk (TypedIDs).
+	typed, typedIDs := p.model().Typed(), p.model().TypedIDs()
+	type seen struct{ first, count int32 }
+	byID := make(map[string]seen, len(typed))
+	var order []string            // the repeated ids, by their first object
+	for i, id := range typedIDs { // every object with a string component_type, in source order
+		if id == "" {
 			continue
 		}
-		if _, seen := ids[id]; !seen {
+		e, ok := byID[id]
+		if !ok {
+			byID[id] = seen{first: int32(i), count: 1}
+			continue
+		}
+		if e.count == 1 {
 			order = append(order, id)
 		}
-		ids[id] = append(ids[id], n)
+		e.count++
+		byID[id] = e
+	}
+	if len(order) == 0 {
+		return
+	}
+	slices.SortFunc(order, func(a, b string) int { return int(byID[a].first - byID[b].first) })
+	ids := make(map[string][]*compile.Node, len(order))
+	for _, id := range order {
+		ids[id] = make([]*compile.Node, 0, byID[id].count)
+	}
+	for i, id := range typedIDs {
+		if l, ok := ids[id]; ok && id != "" {
+			ids[id] = append(l, typed[i])
+		}
 	}
 	for _, id := range order {
 		if len(ids[id]) < 2 {

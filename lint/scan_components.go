@@ -61,8 +61,9 @@ func scanComponents(root *compile.Node) []scanComponent {
 // pass builds anyway, rather than found in a walk of their own.
 func (p *Pass) flowComponents() []scanComponent {
 	if !p.compsOK {
-		var out []scanComponent
-		for _, n := range p.model().Typed() {
+		typed := p.model().Typed()
+		out := make([]scanComponent, 0, len(typed)) // at most one each: no growth
+		for _, n := range typed {
 			if t := n.Get("component_type").Text; t != "" {
 				out = append(out, scanComponent{Node: n, Type: t})
 			}

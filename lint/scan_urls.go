@@ -72,9 +72,42 @@ func checkUntrustedURLs(p *Pass) {
 	}
 }
 
-// cinatraBaseRe is the platform's own base URL placeholder; spaces inside
-// the braces are allowed (the reference only accepts the exact spelling).
-var cinatraBaseRe = newLazyRegexp(`^\{\{\s*CINATRA_BASE_URL\s*\}\}`)
+// cinatraBasePrefix is the platform's own base URL placeholder at the
+// start of s (spaces inside the braces are allowed; the reference only
+// accepts the exact spelling), as ^\{\{\s*CINATRA_BASE_URL\s*\}\} finds it
+// (the oracle of TestCinatraBasePrefix), by hand: "{{", spaces
+// (RE2's \s: tab, newline, form feed, carriage return, space),
+// CINATRA_BASE_URL, spaces, "}}" at the start of s; "" when s does not
+// start so. The regular expression's set-up cost more than the look
+// (2,474 URLs for 1,000 agents, 3,900 instructions each).
+func cinatraBasePrefix(s string) string {
+	if !strings.HasPrefix(s, "{{") {
+		return ""
+	}
+	i := skipRE2Space(s, 2)
+	if !strings.HasPrefix(s[i:], "CINATRA_BASE_URL") {
+		return ""
+	}
+	i = skipRE2Space(s, i+len("CINATRA_BASE_URL"))
+	if !strings.HasPrefix(s[i:], "}}") {
+		return ""
+	}
+	return s[:i+2]
+}
+
+// skipRE2Space is the offset of the first byte of s at or after i that is
+// not in RE2's \s.
+func skipRE2Space(s string, i int) int {
+	for i < len(s) {
+		switch s[i] {
+		case '\t', '\n', '\f', '\r', ' ':
+			i++
+		default:
+			return i
+		}
+	}
+	return i
+}
 
 // urlTrusted implements the trust rules of SPEC §3.3: empty; the platform
 // placeholder followed by nothing or a path, query or fragment (so that
@@ -86,7 +119,7 @@ func urlTrusted(s string, allowed []string) bool {
 	if s == "" {
 		return true
 	}
-	if m := cinatraBaseRe.FindString(s); m != "" {
+	if m := cinatraBasePrefix(s); m != "" {
 		rest := s[len(m):]
 		return rest == "" || strings.ContainsAny(rest[:1], "/?#")
 	}

@@ -54,10 +54,11 @@ func secretMessage(what, ptr string, det present.Detection) string {
 	return fmt.Sprintf("%s at %s: pattern=%s, value %s", what, ptr, det.Family, det.Masked)
 }
 
-// secretWalker visits strings with the key they sit under. It keeps the
-// path as a stack of tokens and builds a JSON Pointer only for a finding.
+// secretWalker visits strings with the key they sit under. It keeps no
+// path: a finding's JSON Pointer is built from the string's parent links
+// (pointer), the few times one is reported.
 type secretWalker struct {
-	path []string
+	root *compile.Node // the node walk was called with
 	// report gets the secret itself (the detected part of the string) for
 	// the finding's ValueHash; it must not be kept or shown
 	report func(ptr string, class present.KeyClass, det present.Detection, secret string)
@@ -135,12 +136,59 @@ func (w *secretWalker) class(key string) present.KeyClass {
 	return c
 }
 
-func (w *secretWalker) pointer() string {
-	return compile.Pointer(w.path...)
+// pointer is the JSON Pointer of n below the walk's root: from n's parent
+// links (compile.PointerOf) when they lead to the root, as they do in
+// every parsed document; else (a tree built by hand, without links) found
+// by a search from the root.
+func (w *secretWalker) pointer(n *compile.Node) string {
+	top := n
+	for top.Parent() != nil {
+		top = top.Parent()
+	}
+	if top == w.root {
+		return compile.PointerOf(n)
+	}
+	var path []string
+	if pointerSearch(w.root, n, &path) {
+		return compile.Pointer(path...)
+	}
+	return ""
 }
 
-// walk visits n whose own key has class kc (array items inherit it).
+// pointerSearch extends path with the tokens from at to n; false when n
+// is not below at.
+func pointerSearch(at, n *compile.Node, path *[]string) bool {
+	if at == n {
+		return true
+	}
+	if at == nil {
+		return false
+	}
+	for _, m := range at.Members {
+		*path = append(*path, m.Key)
+		if pointerSearch(m.Value, n, path) {
+			return true
+		}
+		*path = (*path)[:len(*path)-1]
+	}
+	for i, it := range at.Items {
+		*path = append(*path, strconv.Itoa(i))
+		if pointerSearch(it, n, path) {
+			return true
+		}
+		*path = (*path)[:len(*path)-1]
+	}
+	return false
+}
+
+// walk visits n, the root of the walk, under key class kc.
 func (w *secretWalker) walk(n *compile.Node, key string, kc present.KeyClass) {
+	w.root = n
+	w.visit(n, key, kc)
+}
+
+// visit visits n whose own key has class kc (array items inherit it).
+func (w *secretWalker) visit(n *compile.Node, key string, kc present.KeyClass) {
 	if n == nil {
 		return
 	}
@@ -166,7 +214,7 @@ func (w *secretWalker) walk(n *compile.Node, key string, kc present.KeyClass) {
 				e.classes |= 1 << kc
 				return
 			}
-			w.report(w.pointer(), kc, det, secretOf(n.Text, det))
+			w.report(w.pointer(n), kc, det, secretOf(n.Text, det))
 			return
 		}
 		det, ok := present.DetectIn(kc, n.Text)
@@ -176,7 +224,7 @@ func (w *secretWalker) walk(n *compile.Node, key string, kc present.KeyClass) {
 		if kc == present.KeyDescriptive && !det.Strong {
 			return
 		}
-		w.report(w.pointer(), kc, det, secretOf(n.Text, det))
+		w.report(w.pointer(n), kc, det, secretOf(n.Text, det))
 	case compile.Object:
 		// name/value pairs: {"name": "Authorization", "value": "Bearer …"}
 		pairClass := present.KeyClass(255)
@@ -211,15 +259,11 @@ func (w *secretWalker) walk(n *compile.Node, key string, kc present.KeyClass) {
 			if pairClass != 255 && (m.Key == "value" || m.Key == "default") {
 				c = pairClass
 			}
-			w.path = append(w.path, m.Key)
-			w.walk(m.Value, m.Key, c)
-			w.path = w.path[:len(w.path)-1]
+			w.visit(m.Value, m.Key, c)
 		}
 	case compile.Array:
-		for i, it := range n.Items {
-			w.path = append(w.path, strconv.Itoa(i))
-			w.walk(it, key, kc)
-			w.path = w.path[:len(w.path)-1]
+		for _, it := range n.Items {
+			w.visit(it, key, kc)
 		}
 	}
 }

@@ -1143,14 +1143,32 @@ func secIsB64URL(c byte) bool {
 
 // secFindJWT finds eyJ<b64url>.eyJ<b64url>.<b64url> (the signature may be
 // empty for alg "none" tokens) anywhere in the value.
+// indexEyJ is the offset of the first "eyJ" of value at or after off
+// (off plus strings.Index(value[off:], "eyJ")), or -1. It looks for the
+// capital J, rare in prose, and checks the two bytes before it: a search
+// led by the 'e' stops at nearly every word of a prompt.
+func indexEyJ(value string, off int) int {
+	for i := off + 2; i < len(value); {
+		k := strings.IndexByte(value[i:], 'J')
+		if k < 0 {
+			return -1
+		}
+		j := i + k
+		if value[j-1] == 'y' && value[j-2] == 'e' {
+			return j - 2
+		}
+		i = j + 1
+	}
+	return -1
+}
+
 func secFindJWT(value string) (Detection, bool) {
 	off := 0
 	for {
-		k := strings.Index(value[off:], "eyJ")
-		if k < 0 {
+		start := indexEyJ(value, off)
+		if start < 0 {
 			return Detection{}, false
 		}
-		start := off + k
 		off = start + 3
 		if start > 0 && secIsB64URL(value[start-1]) {
 			continue

@@ -306,12 +306,14 @@ func workDir() string {
 	return wd
 }
 
-// absFrom is p made absolute against the working directory wd.
+// absFrom is p made absolute against the working directory wd
+// (filepath.Clean or filepath.Join, without their rebuild of paths that
+// are already clean: compile.CleanPath, compile.JoinPath).
 func absFrom(wd, p string) string {
 	if filepath.IsAbs(p) || wd == "" {
-		return filepath.Clean(p)
+		return compile.CleanPath(p)
 	}
-	return filepath.Join(wd, p)
+	return compile.JoinPath(wd, p)
 }
 
 func relTo(wd, root, p string) string {

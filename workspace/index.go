@@ -185,7 +185,7 @@ func (a *Agent) ownFiles() []string {
 
 // pkgPath is the path compile's package look-up orders a tree's
 // packages by (the first of a duplicate name wins).
-func pkgPath(wd string, a *Agent) string { return filepath.Join(absFrom(wd, a.Dir), "package.json") }
+func pkgPath(wd string, a *Agent) string { return compile.JoinPath(absFrom(wd, a.Dir), "package.json") }
 
 // findDuplicates reports, at the name of each package.json whose name
 // another package of the tree has too, the others and which one a child

@@ -146,6 +146,15 @@ func newline(dst []byte, indent string) []byte {
 	return append(dst, indent...)
 }
 
+// jsonPlain marks the ASCII bytes a JSON string holds as they are: not a
+// control, DEL, '"' or '\\' (one look-up per byte in appendString's loop).
+var jsonPlain = func() (t [256]bool) {
+	for c := 0x20; c < utf8.RuneSelf; c++ {
+		t[c] = c != '"' && c != '\\' && c != 0x7f
+	}
+	return t
+}()
+
 // appendString appends s quoted. The fast path covers what findings hold:
 // printable ASCII (with '"' and '\' escaped, as encoding/json does) and
 // valid UTF-8 characters that are neither U+2028/U+2029 (which
@@ -159,11 +168,11 @@ func (p *jsonPart) appendString(dst []byte, s string) []byte {
 	done := 0
 	for i := 0; i < len(s); {
 		c := s[i]
+		if jsonPlain[c] {
+			i++
+			continue
+		}
 		if c < utf8.RuneSelf {
-			if c >= 0x20 && c != '"' && c != '\\' && c != 0x7f {
-				i++
-				continue
-			}
 			if c == '"' || c == '\\' {
 				dst = append(dst, s[done:i]...)
 				dst = append(dst, '\\', c)
