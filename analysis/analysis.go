@@ -319,7 +319,7 @@ func (s *Snapshot) compile() {
 	}()
 	// The agent is as loaded: the compiler and the flow model share the
 	// root Flow's order.
-	s.Compiled, s.CompileErr = compile.CompileWith(s.Agent, compile.CompileOptions{ShareOrder: true})
+	s.Compiled, s.CompileErr = compile.Compile(s.Agent)
 }
 
 // CompileDocument renders the snapshot's compile result (StageCompile) as

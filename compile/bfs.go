@@ -90,7 +90,7 @@ func BFSOrder(flow *Node) []string {
 // BFSOrder is BFSOrder(fm.Flow.Node), computed once per flow model: the
 // model's view and the graph's step numbers (FlowStepOrderOf) share it,
 // and the root Flow of a loaded agent shares it with the compiler
-// (CompileOptions.ShareOrder). Callers must not modify it.
+// (Compile). Callers must not modify it.
 func (fm *FlowModel) BFSOrder() []string {
 	fm.bfsOnce.Do(func() {
 		if fm.order != nil {

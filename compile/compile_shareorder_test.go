@@ -26,8 +26,8 @@ func compiledJSON(out *CompiledAgentOas, err error) string {
 }
 
 // sharedOrderSame compiles the agent at dir twice, each from its own load:
-// Compile, and CompileWith ShareOrder (the root Flow's order shared with
-// the agent's flow model). The results must be equal, and the model's
+// the compiler ordering the root Flow alone (compileWith), and Compile
+// (the order shared with the agent's flow model). The results must be equal, and the model's
 // order of the root Flow must be the one the compiler used (the same list)
 // and equal to BFSOrder's.
 func sharedOrderSame(t *testing.T, dir string, opts LoadOptions) {
@@ -40,10 +40,10 @@ func sharedOrderSame(t *testing.T, dir string, opts LoadOptions) {
 	if err != nil {
 		t.Fatalf("%s: %v", dir, err)
 	}
-	want := compiledJSON(Compile(a))
-	got := compiledJSON(CompileWith(b, CompileOptions{ShareOrder: true}))
+	want := compiledJSON(compileWith(a, false))
+	got := compiledJSON(Compile(b))
 	if got != want {
-		t.Errorf("%s: CompileWith ShareOrder differs from Compile\n got %.400s\nwant %.400s", dir, got, want)
+		t.Errorf("%s: Compile sharing the order differs from the compiler ordering alone\n got %.400s\nwant %.400s", dir, got, want)
 	}
 	if b.Flow == nil || b.Flow.Root == nil {
 		return
@@ -64,7 +64,8 @@ func sharedOrderSame(t *testing.T, dir string, opts LoadOptions) {
 // TestCompileShareOrderSame: the compiler sharing the root Flow's order
 // with the flow model (analysis compiles so) compiles every corpus agent,
 // with and without the registry, every revision of the history, and a
-// large generated flow, valid and not, exactly as Compile does.
+// large generated flow, valid and not, exactly as the compiler ordering it
+// alone does.
 func TestCompileShareOrderSame(t *testing.T) {
 	dir, slugs := testshared.CorpusAgents(t)
 	reg := LoadOptions{RegistryPath: filepath.Join(dir, "agents", "_shared", "cinatra", "components.json")}

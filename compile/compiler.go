@@ -36,29 +36,23 @@ const injectMaxDepth = 16
 // global registry (Agent.RegistryComponents), and child agents' renderers
 // from the agents of the same tree (Agent.FindAgent).
 //
+// The root Flow's BFS order is shared with the agent's flow model
+// (FlowModel.BFSOrder, which the model's view and the graphs' step
+// numbers read) through the agent's model cache, whichever asks first
+// computing it for both: like Model, this holds the documents as Load
+// left them (a tree changed after Load is a new Agent's).
+//
 // On failure the error is a *CompileError whose message is the reference's
 // error text.
-func Compile(a *Agent) (*CompiledAgentOas, error) { return CompileWith(a, CompileOptions{}) }
+func Compile(a *Agent) (*CompiledAgentOas, error) { return compileWith(a, true) }
 
-// CompileOptions are the options of CompileWith.
-type CompileOptions struct {
-	// ShareOrder says the agent's documents are as Load left them: the
-	// compiler shares the root Flow's BFS order with the agent's flow
-	// model (FlowModel.BFSOrder of the root Flow, which the model's view
-	// and the graphs' step numbers read), whichever asks first computing it
-	// for both, instead of each ordering the Flow. The order is the same
-	// function of the same tree; no model is built for it. Compile shares
-	// nothing: a caller that changed a tree after parsing it must not read
-	// an order computed before.
-	ShareOrder bool
-}
-
-// CompileWith is Compile with options.
-func CompileWith(a *Agent, o CompileOptions) (*CompiledAgentOas, error) {
+// compileWith is Compile; with shareOrder false the compiler orders the
+// root Flow itself (the tests' oracle of the shared order).
+func compileWith(a *Agent, shareOrder bool) (*CompiledAgentOas, error) {
 	if a == nil || a.Flow == nil {
 		return nil, fail("packageName is required")
 	}
-	c := &compiler{a: a, pkg: compilePackageName(a), shareOrder: o.ShareOrder}
+	c := &compiler{a: a, pkg: compilePackageName(a), shareOrder: shareOrder}
 	return c.run()
 }
 
@@ -111,7 +105,7 @@ type compiler struct {
 	sib *sibling // package.json, nil when absent or unreadable
 	out *CompiledAgentOas
 
-	shareOrder bool // CompileOptions.ShareOrder
+	shareOrder bool // share the root Flow's order with the model (Compile)
 }
 
 // run is compileOasAgentJson after the source was found: its phases in the
@@ -298,7 +292,7 @@ func (c *compiler) registries() error {
 // topology: BFS order, the AgentNodes and the first EndNode.
 func (c *compiler) topology() error {
 	if sc := c.a.sharedCache(); c.shareOrder && sc != nil && c.root == c.a.Flow.Root {
-		c.nodeIDs = sc.rootOrder(c.root) // shared with the root Flow's model (CompileOptions.ShareOrder)
+		c.nodeIDs = sc.rootOrder(c.root) // shared with the root Flow's model (Compile)
 	} else {
 		c.nodeIDs = BFSOrder(c.root)
 	}

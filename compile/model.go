@@ -38,7 +38,7 @@ type modelCache struct {
 	once           sync.Once
 	m              *Model
 	// order is BFSOrder of the flow file's root, computed once on first
-	// use (rootOrder) for the compiler (CompileOptions.ShareOrder) and the
+	// use (rootOrder) for the compiler (Compile) and the
 	// model of the root Flow (FlowModel.BFSOrder), whichever asks first.
 	orderOnce sync.Once
 	order     []string

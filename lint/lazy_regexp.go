@@ -21,13 +21,7 @@ func newLazyRegexp(expr string) *lazyRegexp {
 
 func (r *lazyRegexp) MatchString(s string) bool { return r.get().MatchString(s) }
 
-func (r *lazyRegexp) FindString(s string) string { return r.get().FindString(s) }
-
 func (r *lazyRegexp) FindStringSubmatch(s string) []string { return r.get().FindStringSubmatch(s) }
-
-func (r *lazyRegexp) ReplaceAllString(src, repl string) string {
-	return r.get().ReplaceAllString(src, repl)
-}
 
 func (r *lazyRegexp) ReplaceAllStringFunc(src string, repl func(string) string) string {
 	return r.get().ReplaceAllStringFunc(src, repl)
