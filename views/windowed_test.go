@@ -1,11 +1,15 @@
 package views
 
 import (
+	"encoding/json"
+	"errors"
 	"fmt"
+	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/charmbracelet/x/ansi"
+	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/edit"
 	"github.com/oastui/oastui/internal/testshared"
@@ -100,4 +104,73 @@ func TestFindingsWindowedMatchesFullBuild(t *testing.T) {
 	both("open a finding", func(f *Findings) { f.Open() })
 	both("close it", func(f *Findings) { f.Close() })
 	both("empty review", func(f *Findings) { f.SetFindings(nil, docs, "f.json") })
+}
+
+// TestCompiledLaterMatchesFullBuild: the Compiled tab builds its lines
+// when first shown and presents those in its window; every frame of a
+// walk through a long refusal and the compiled output under it (top,
+// middle, bottom, sideways, resizes, a new snapshot while hidden or
+// scrolled, a broken refusal, a failed compile) is byte for byte the
+// frame of the path that builds and presents every line in Show
+// (fullBuild, the oracle).
+func TestCompiledLaterMatchesFullBuild(t *testing.T) {
+	good := analysis.Run(filepath.Join("..", "testdata", "tui", "agents", "oastui-tui", "ansi-agent"), analysis.Options{Stages: analysis.Everything})
+	if good.Compiled == nil {
+		t.Fatalf("the fixture does not compile: %v", good.CompileErr)
+	}
+	var blockers []map[string]any
+	for i := range 300 {
+		blockers = append(blockers, map[string]any{"code": fmt.Sprintf("rule_%d", i%13), "message": fmt.Sprintf("blocker %d \x1b[2J with %s", i, testshared.FakeGitHub), "location": fmt.Sprintf("/nodes/%d", i)})
+	}
+	refusal, err := json.Marshal(map[string]any{"error": "review_blocked", "blockers": blockers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := &analysis.Snapshot{CompileErr: errors.New("no \x1b[31mflow\x1b[0m " + testshared.FakeGitHub)}
+	later, full := NewCompiledText(), NewCompiledText()
+	full.fullBuild = true
+	step := 0
+	both := func(what string, do func(c *CompiledText)) {
+		t.Helper()
+		step++
+		do(later)
+		do(full)
+		got, want := later.View(th), full.View(th)
+		if got != want || later.Len() != full.Len() || later.Offset() != full.Offset() {
+			t.Fatalf("step %d (%s): the frame differs from the full build (len %d/%d, offset %d/%d)\nlater:\n%s\nfull:\n%s",
+				step, what, later.Len(), full.Len(), later.Offset(), full.Offset(), ansi.Strip(got), ansi.Strip(want))
+		}
+		if strings.Contains(got, testshared.FakeGitHub) || strings.Contains(got, "\x1b[2J") {
+			t.Fatalf("step %d (%s): agent text not presented:\n%q", step, what, got)
+		}
+	}
+	show := func(g *analysis.Snapshot, refusal []byte) func(c *CompiledText) {
+		return func(c *CompiledText) { c.Show(Shown{Cur: g, LastParsed: g, Theme: th, Refusal: refusal}) }
+	}
+	both("nothing parsed", func(c *CompiledText) { c.SetSize(78, 22); c.Show(Shown{Cur: good, Theme: th}) })
+	both("refused", show(good, refusal))
+	both("down", func(c *CompiledText) { c.Nav(NavDown, 20) })
+	both("middle", func(c *CompiledText) { c.Nav(NavPageDown, 700) })
+	both("sideways", func(c *CompiledText) { c.Nav(NavRight, 20); c.Nav(NavRight, 20) })
+	both("bottom", func(c *CompiledText) { c.Nav(NavBottom, 20) })
+	both("resize 100x30", func(c *CompiledText) { c.SetSize(98, 28) })
+	both("resize small", func(c *CompiledText) { c.SetSize(40, 6) })
+	both("new snapshot, scrolled", show(good, refusal[:len(refusal)/2]))
+	both("top", func(c *CompiledText) { c.Nav(NavTop, 20); c.Nav(NavLeft, 20); c.Nav(NavLeft, 20) })
+	both("new snapshot at the top, hidden, resized", func(c *CompiledText) {
+		c.Show(Shown{Cur: good, LastParsed: good, Theme: th, Refusal: refusal})
+		c.SetSize(138, 38)
+		c.Show(Shown{Cur: good, LastParsed: good, Theme: th})
+		c.SetSize(58, 10)
+	})
+	both("published", func(c *CompiledText) { c.Nav(NavPageDown, 9) })
+	both("refused again, up", func(c *CompiledText) { show(good, refusal)(c); c.Nav(NavUp, 9) })
+	both("bottom, a short snapshot and a long one while hidden", func(c *CompiledText) {
+		c.End()
+		show(good, nil)(c)
+		show(good, refusal)(c)
+	})
+	both("not compiled", show(broken, refusal))
+	both("not compiled, bottom", func(c *CompiledText) { c.End() })
+	both("not compiled, published", show(broken, nil))
 }
