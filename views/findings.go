@@ -31,8 +31,9 @@ func bucketOf(s compile.Severity) int {
 // the selected finding's full message and source excerpt with a caret.
 type Findings struct {
 	all      []compile.Finding
-	shown    []compile.Finding // after the filter, in bucket order
-	counts   [3]int            // shown per bucket
+	hay      []string // per finding of all, what the filter searches, lowercased (built on the first filter of a snapshot)
+	shown    []int    // the findings after the filter (indexes in all), in bucket order
+	counts   [3]int   // shown per bucket
 	docs     map[string]*compile.Doc
 	mainFile string
 	filter   string
@@ -67,7 +68,7 @@ func (f *Findings) SetFindings(fs []compile.Finding, docs map[string]*compile.Do
 	if !had && f.onHeader && f.cursor < len(f.rows) {
 		header = f.rows[f.cursor].bucket
 	}
-	f.all = fs
+	f.all, f.hay = fs, nil
 	f.docs = docs
 	f.mainFile = mainFile
 	f.apply()
@@ -93,7 +94,7 @@ func (f *Findings) item(r fRow) *compile.Finding {
 	if r.item < 0 || r.item >= len(f.shown) {
 		return nil
 	}
-	return &f.shown[r.item]
+	return &f.all[f.shown[r.item]]
 }
 
 // firstFinding is the row of the first finding shown (0 when none).
@@ -120,14 +121,20 @@ func (f *Findings) SetFilter(s string) {
 func (f *Findings) Filter() string { return f.filter }
 
 func (f *Findings) apply() {
-	var b [3][]compile.Finding
 	q := strings.ToLower(f.filter)
-	for _, x := range f.all {
-		if q != "" && !strings.Contains(strings.ToLower(x.Code+" "+x.Message+" "+x.Location), q) {
+	if q != "" && f.hay == nil {
+		f.hay = make([]string, len(f.all))
+		for i, x := range f.all {
+			f.hay[i] = strings.ToLower(x.Code + " " + x.Message + " " + x.Location)
+		}
+	}
+	var b [3][]int
+	for i, x := range f.all {
+		if q != "" && !strings.Contains(f.hay[i], q) {
 			continue
 		}
-		i := bucketOf(x.Severity)
-		b[i] = append(b[i], x)
+		j := bucketOf(x.Severity)
+		b[j] = append(b[j], i)
 	}
 	f.shown = f.shown[:0]
 	f.rows = f.rows[:0]

@@ -81,10 +81,38 @@ func TestFindingsWindowedMatchesFullBuild(t *testing.T) {
 	both("resize 140x40", func(f *Findings) { f.SetSize(138, 38) })
 	both("resize small", func(f *Findings) { f.SetSize(40, 9) })
 	both("resize back", func(f *Findings) { f.SetSize(78, 22) })
+	// The filter keeps what it kept when it lowercased every finding per
+	// keystroke (the search text is now lowercased once per snapshot).
+	counted := func(q string) {
+		t.Helper()
+		var want [3]int
+		var codes []string
+		for b := range 3 {
+			for _, x := range fs {
+				if bucketOf(x.Severity) == b && strings.Contains(strings.ToLower(x.Code+" "+x.Message+" "+x.Location), strings.ToLower(q)) {
+					want[b]++
+					codes = append(codes, x.Code+x.Message)
+				}
+			}
+		}
+		var got []string
+		for _, r := range win.rows {
+			if x := win.item(r); x != nil {
+				got = append(got, x.Code+x.Message)
+			}
+		}
+		if win.Counts() != want || win.Len() != len(codes) || (!win.folded[0] && !win.folded[1] && !win.folded[2] && strings.Join(got, "\n") != strings.Join(codes, "\n")) {
+			t.Errorf("filter %q: counts %v, want %v; %d shown, want %d", q, win.Counts(), want, win.Len(), len(codes))
+		}
+	}
 	both("filter", func(f *Findings) { f.SetFilter("RULE_1") })
+	counted("RULE_1")
 	both("filter, down", func(f *Findings) { f.Move(37) })
 	both("filter, bottom", func(f *Findings) { f.End() })
 	both("filter narrowed", func(f *Findings) { f.SetFilter("rule_12") })
+	counted("rule_12")
+	both("filter on a pointer", func(f *Findings) { f.SetFilter("/B/C") })
+	counted("/B/C")
 	both("filter nothing", func(f *Findings) { f.SetFilter("no such finding") })
 	both("filter cleared", func(f *Findings) { f.SetFilter("") })
 	both("to the warnings header", func(f *Findings) {
