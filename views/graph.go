@@ -34,6 +34,18 @@ type Graph struct {
 	// notDrawn is the note on compiled steps the top-level flow cannot
 	// draw, made once per snapshot (SetSnapshot), not once per frame.
 	notDrawn string
+	// Built once per snapshot when first asked (SetSnapshot drops them),
+	// so that selecting a finding's node and describing it cost the
+	// pointer's depth, not the flow's nodes or the review's findings:
+	// nodeOf, per drawn graph, the node holding each of its nodes' and
+	// subflows' pointers (the first node wins, as nodeAt's scan did);
+	// findingsAt, the flow file's findings (indexes in the review) under
+	// each pointer, in the review's order.
+	nodeOf     map[*flowgraph.Graph]map[string]int
+	findingsAt map[string][]int
+	// fullScan makes nodeAt and NodeInfo scan every node and finding, as
+	// they did before the maps: the tests' oracle.
+	fullScan bool
 }
 
 // NewGraph is an empty graph pane ("analysing…" until SetSnapshot).
@@ -76,6 +88,7 @@ func (g *Graph) cur() *analysis.Flow {
 // the selection where they still exist.
 func (g *Graph) SetSnapshot(good *analysis.Snapshot) {
 	g.good = good
+	g.nodeOf, g.findingsAt = nil, nil
 	missing, _ := stepsNotDrawn(good)
 	g.notDrawn = notDrawnNote(missing)
 	keep := g.stack[:1]
@@ -473,7 +486,7 @@ func (g *Graph) SelectPointer(loc string) {
 		return
 	}
 	if fg := g.flowOK(); fg != nil {
-		if i := nodeAt(fg.Graph, loc); i >= 0 {
+		if i := g.nodeAt(fg.Graph, loc); i >= 0 {
 			g.setSel(fg, i)
 			return
 		}
@@ -488,7 +501,7 @@ func (g *Graph) SelectPointer(loc string) {
 	// Walk outwards until a flow has a node holding it (bounded: flows nest
 	// at most len(Flows) deep).
 	for i := 0; best != nil && i <= len(g.good.Flows); i++ {
-		if best.Drawn().Graph != nil && nodeAt(best.Graph, loc) >= 0 {
+		if best.Drawn().Graph != nil && g.nodeAt(best.Graph, loc) >= 0 {
 			break
 		}
 		if best.Pointer == best.Parent {
@@ -497,27 +510,57 @@ func (g *Graph) SelectPointer(loc string) {
 		}
 		best = g.good.Flow(best.Parent)
 	}
-	if best == nil || best.Graph == nil || nodeAt(best.Graph, loc) < 0 {
+	if best == nil || best.Graph == nil || g.nodeAt(best.Graph, loc) < 0 {
 		return
 	}
 	if chain := g.pathTo(best.Pointer); len(chain) > 0 {
 		g.stack = chain
-		g.setSel(best, nodeAt(best.Graph, loc))
+		g.setSel(best, g.nodeAt(best.Graph, loc))
 	}
 }
 
 // nodeAt is the node whose component (or subflow) holds loc, the most
-// specific one winning; -1 when none.
-func nodeAt(gr *flowgraph.Graph, loc string) int {
-	best, bestLen := -1, -1
-	for i, n := range gr.Nodes {
-		for _, p := range append([]string{n.Pointer}, n.Subflows...) {
-			if p != "" && under(loc, p) && len(p) > bestLen {
-				best, bestLen = i, len(p)
+// specific one winning; -1 when none: the longest of loc and its parent
+// pointers that is a node's or a subflow's pointer.
+func (g *Graph) nodeAt(gr *flowgraph.Graph, loc string) int {
+	if g.fullScan {
+		best, bestLen := -1, -1
+		for i, n := range gr.Nodes {
+			for _, p := range append([]string{n.Pointer}, n.Subflows...) {
+				if p != "" && under(loc, p) && len(p) > bestLen {
+					best, bestLen = i, len(p)
+				}
 			}
 		}
+		return best
 	}
-	return best
+	at := g.nodeOf[gr]
+	if at == nil {
+		at = map[string]int{}
+		for i, n := range gr.Nodes {
+			for _, p := range append([]string{n.Pointer}, n.Subflows...) {
+				if _, ok := at[p]; !ok && p != "" {
+					at[p] = i
+				}
+			}
+		}
+		if g.nodeOf == nil {
+			g.nodeOf = map[*flowgraph.Graph]map[string]int{}
+		}
+		g.nodeOf[gr] = at
+	}
+	for p := loc; p != ""; p = parentPointer(p) {
+		if i, ok := at[p]; ok {
+			return i
+		}
+	}
+	return -1
+}
+
+// parentPointer is p without its last reference token ("" for one token
+// or none): the pointers p is under (see under) are p and its parents.
+func parentPointer(p string) string {
+	return p[:max(0, strings.LastIndexByte(p, '/'))]
 }
 
 func under(ptr, parent string) bool {
@@ -609,12 +652,37 @@ func (g *Graph) NodeInfo() *NodeInfo {
 	info.Inputs = flowgraph.Ports(comp.Get("inputs"))
 	info.Outputs = flowgraph.Ports(comp.Get("outputs"))
 	info.DataIn, info.DataOut = fg.Graph.DataEdgesOf(n.ID)
-	for _, f := range g.good.Review.Findings {
-		if n.Pointer != "" && f.File == g.good.Agent.FlowPath && under(f.Location, n.Pointer) {
+	if n.Pointer != "" && !g.fullScan {
+		for _, i := range g.findingsUnder(n.Pointer) {
+			f := g.good.Review.Findings[i]
 			info.Findings = append(info.Findings, fmt.Sprintf("%d:%d %s %s", f.Line, f.Column, f.Code, f.Message))
 		}
 	}
+	if g.fullScan {
+		for _, f := range g.good.Review.Findings {
+			if n.Pointer != "" && f.File == g.good.Agent.FlowPath && under(f.Location, n.Pointer) {
+				info.Findings = append(info.Findings, fmt.Sprintf("%d:%d %s %s", f.Line, f.Column, f.Code, f.Message))
+			}
+		}
+	}
 	return info
+}
+
+// findingsUnder are the flow file's findings whose location is ptr or
+// under it (indexes in the review, in its order).
+func (g *Graph) findingsUnder(ptr string) []int {
+	if g.findingsAt == nil {
+		g.findingsAt = map[string][]int{}
+		for i, f := range g.good.Review.Findings {
+			if f.File != g.good.Agent.FlowPath {
+				continue
+			}
+			for p := f.Location; p != ""; p = parentPointer(p) {
+				g.findingsAt[p] = append(g.findingsAt[p], i)
+			}
+		}
+	}
+	return g.findingsAt[ptr]
 }
 
 // NodePosition is where the selected node is defined, for the editor.

@@ -202,3 +202,74 @@ func TestCompiledLaterMatchesFullBuild(t *testing.T) {
 	both("not compiled, bottom", func(c *CompiledText) { c.End() })
 	both("not compiled, published", show(broken, nil))
 }
+
+// TestGraphPointerMapsMatchScan: selecting the node of a pointer and
+// describing the selected node (the node's findings) read maps built once
+// per snapshot; for every finding's location, every node's and subflow's
+// pointer and their parents, the selection, the drill-down path and the
+// node's description are those of the scans of every node and finding
+// (fullScan, the oracle).
+func TestGraphPointerMapsMatchScan(t *testing.T) {
+	described := 0
+	for _, dir := range []string{
+		filepath.Join("..", "testdata", "tui", "agents", "oastui-tui", "subflow-agent"),
+		filepath.Join("..", "tui", "testdata", "agents", "oastui-tui", "findings-agent"),
+	} {
+		described += pointerMapsMatchScan(t, dir)
+	}
+	if described == 0 {
+		t.Errorf("no node described with findings: the test compares nothing")
+	}
+	t.Run("corpus", func(t *testing.T) {
+		corpus, slugs := testshared.CorpusAgents(t)
+		for _, slug := range slugs {
+			pointerMapsMatchScan(t, filepath.Join(corpus, "agents", "cinatra-ai", slug))
+		}
+	})
+}
+
+// pointerMapsMatchScan is the test on the agent at dir; it returns how
+// many selections described a node with findings.
+func pointerMapsMatchScan(t *testing.T, dir string) (described int) {
+	t.Helper()
+	s := analysis.Run(dir, analysis.Options{Stages: analysis.Everything})
+	if s.Agent == nil || len(s.Flows) == 0 {
+		t.Fatalf("%s: no flow", dir)
+	}
+	var locs []string
+	for _, f := range s.Review.Findings {
+		locs = append(locs, f.Location, f.Location+"/x", parentPointer(f.Location))
+	}
+	for _, fl := range s.Flows {
+		if fl.Drawn().Graph == nil {
+			continue
+		}
+		for _, n := range fl.Graph.Nodes {
+			for _, p := range append([]string{n.Pointer}, n.Subflows...) {
+				locs = append(locs, p, p+"/inputs/0", parentPointer(p), p+"x")
+			}
+		}
+	}
+	locs = append(locs, "", "/", "/nowhere")
+	mapped, scan := NewGraph(), NewGraph()
+	scan.fullScan = true
+	for _, g := range []*Graph{mapped, scan} {
+		g.SetSize(60, 20)
+		g.SetSnapshot(s)
+	}
+	for _, loc := range locs {
+		mapped.SelectPointer(loc)
+		scan.SelectPointer(loc)
+		if mapped.selected != scan.selected || strings.Join(mapped.stack, " ") != strings.Join(scan.stack, " ") {
+			t.Fatalf("%s: %q selects %d in %v, the scan %d in %v", dir, loc, mapped.selected, mapped.stack, scan.selected, scan.stack)
+		}
+		a, b := mapped.NodeInfo(), scan.NodeInfo()
+		if fmt.Sprintf("%+v", a) != fmt.Sprintf("%+v", b) {
+			t.Fatalf("%s: %q: the node described\n%+v\nthe scan's\n%+v", dir, loc, a, b)
+		}
+		if a != nil && len(a.Findings) > 0 {
+			described++
+		}
+	}
+	return described
+}
