@@ -223,3 +223,31 @@ func BenchmarkShapeKeys(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkShapeTabKeys: a keypress (down) and the frame after it on
+// every side tab of a model already showing a hostile shape of n = 5,000,
+// per tab in ms (the graph pane's own keys are not timed).
+func BenchmarkShapeTabKeys(b *testing.B) {
+	for _, shape := range []string{"star", "branches", "dataedges"} {
+		dir := hostileShape(b, shape, 5000)
+		a := Analyze(dir, Options{}, 1)
+		b.Run(shape+"/n=5000", func(b *testing.B) {
+			m := newModel(b, dir, 80, 24, a)
+			press(m, "tab") // the side pane has the focus
+			per := make([]time.Duration, len(m.tabs))
+			for b.Loop() {
+				for i := range m.tabs {
+					m.Render()
+					t0 := time.Now()
+					press(m, "down")
+					m.Render()
+					per[i] += time.Since(t0)
+					press(m, "]")
+				}
+			}
+			for i, d := range per {
+				b.ReportMetric(float64(d.Microseconds())/1000/float64(b.N), m.tabs[i].Name()+"-ms")
+			}
+		})
+	}
+}

@@ -19,6 +19,10 @@ type Run struct {
 	res  *dryrun.Result
 	file string // the reviewed flow file (steps of other files point at their anchor)
 	step int    // index in the selected path's steps
+
+	// fullBuild makes View lay out every line of the step, not only those
+	// that fit: the tests' oracle.
+	fullBuild bool
 }
 
 // Name is the tab's title.
@@ -132,6 +136,9 @@ func (r *Run) View(th Theme) string {
 	}
 	out = append(out, th.Bold.Render(Trunc(nav, r.w)))
 	for i, l := range dryrun.StepLines(st) {
+		if len(out) >= r.h && !r.fullBuild {
+			break // fill shows the first r.h lines: a step of thousands of bindings costs a screen
+		}
 		l = strings.TrimLeft(l, " ")
 		if i > 0 {
 			l = "  " + l

@@ -273,3 +273,99 @@ func pointerMapsMatchScan(t *testing.T, dir string) (described int) {
 	}
 	return described
 }
+
+// TestNodeAndRunMatchFullBuild: the Node tab lays a node out when first
+// shown, the Run tab lays out only the lines of a step that fit; on every
+// node and every step of every path of the bundled agents (and the
+// corpus), at two sizes, scrolled, the frames are byte for byte those of
+// the full builds (fullBuild, the oracle).
+func TestNodeAndRunMatchFullBuild(t *testing.T) {
+	for _, dir := range []string{
+		filepath.Join("..", "testdata", "tui", "agents", "oastui-tui", "subflow-agent"),
+		filepath.Join("..", "tui", "testdata", "agents", "oastui-tui", "findings-agent"),
+	} {
+		nodeAndRunMatchFullBuild(t, dir)
+	}
+	t.Run("corpus", func(t *testing.T) {
+		corpus, slugs := testshared.CorpusAgents(t)
+		for _, slug := range slugs {
+			nodeAndRunMatchFullBuild(t, filepath.Join(corpus, "agents", "cinatra-ai", slug))
+		}
+	})
+}
+
+func nodeAndRunMatchFullBuild(t *testing.T, dir string) {
+	t.Helper()
+	s := analysis.Run(dir, analysis.Options{Stages: analysis.Everything})
+	if s.Agent == nil {
+		t.Fatalf("%s: does not load", dir)
+	}
+	sizes := [][2]int{{78, 22}, {40, 6}}
+	later, full := &NodeText{}, &NodeText{fullBuild: true}
+	g := NewGraph()
+	g.SetSize(60, 20)
+	g.SetSnapshot(s)
+	for _, fl := range s.Flows {
+		if fl.Drawn().Graph == nil {
+			continue
+		}
+		for i, n := range fl.Graph.Nodes {
+			g.SelectPointer(n.Pointer)
+			info := g.NodeInfo()
+			sz := sizes[i%2]
+			for _, x := range []*NodeText{later, full} {
+				x.SetSize(sz[0], sz[1])
+				x.SetNode(th, info)
+				if i%3 == 2 {
+					x.SetSize(sz[1]+30, sz[0]/3) // resized while hidden
+				}
+			}
+			for k := range 3 {
+				if got, want := later.View(th), full.View(th); got != want {
+					t.Fatalf("%s: node %s, scroll %d: the Node tab differs from the full build\nlater:\n%s\nfull:\n%s", dir, n.ID, k, ansi.Strip(got), ansi.Strip(want))
+				}
+				later.Nav(NavPageDown, 5)
+				full.Nav(NavPageDown, 5)
+			}
+			if i%4 == 0 {
+				later.Nav(NavTop, 5)
+				full.Nav(NavTop, 5)
+			}
+		}
+	}
+	// A name wider than the pane is cut at the width SetNode saw.
+	long := &NodeInfo{Name: strings.Repeat("a long name ", 12) + testshared.FakeGitHub, Inputs: []string{"x: " + testshared.FakeGitHub}}
+	for _, x := range []*NodeText{later, full} {
+		x.Nav(NavTop, 5)
+		x.SetSize(30, 10)
+		x.SetNode(th, long)
+		x.SetSize(78, 22)
+	}
+	if got, want := later.View(th), full.View(th); got != want || strings.Contains(got, testshared.FakeGitHub) {
+		t.Fatalf("%s: a long name: the Node tab differs from the full build or shows the token\nlater:\n%s\nfull:\n%s", dir, ansi.Strip(got), ansi.Strip(want))
+	}
+	if s.DryRun == nil {
+		return
+	}
+	for _, sz := range sizes {
+		later, full := &Run{}, &Run{fullBuild: true}
+		for _, r := range []*Run{later, full} {
+			r.SetSize(sz[0], sz[1])
+			r.Show(Shown{Cur: s, LastParsed: s, Theme: th})
+		}
+		for p := range len(later.rows) {
+			for st := 0; ; st++ {
+				if got, want := later.View(th), full.View(th); got != want {
+					t.Fatalf("%s: path %d step %d at %v: the Run tab differs from the full build\nlater:\n%s\nfull:\n%s", dir, p, st, sz, ansi.Strip(got), ansi.Strip(want))
+				}
+				if path, _ := later.path(); st+1 >= len(path.Steps) {
+					break
+				}
+				later.Nav(NavRight, 5)
+				full.Nav(NavRight, 5)
+			}
+			later.Nav(NavDown, 5)
+			full.Nav(NavDown, 5)
+		}
+	}
+}
