@@ -12,6 +12,7 @@ import (
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/internal/race"
 	"github.com/oastui/oastui/internal/testshared"
 )
 
@@ -48,7 +49,7 @@ func largeReview(n int) []compile.Finding {
 // middle, bottom, a filter, folds, resizes, a refresh) is byte for byte
 // the frame of the path that builds every row (fullBuild, the oracle).
 func TestFindingsWindowedMatchesFullBuild(t *testing.T) {
-	fs := largeReview(500)
+	fs := largeReview(500 / race.Stride(2)) // 250 under -race (CI runs 500 without it)
 	docs := map[string]*compile.Doc{"f.json": doc()}
 	win, full := &Findings{}, &Findings{fullBuild: true}
 	step := 0
@@ -66,12 +67,12 @@ func TestFindingsWindowedMatchesFullBuild(t *testing.T) {
 		}
 	}
 	both("open", func(f *Findings) { f.SetSize(78, 22); f.SetFindings(fs, docs, "f.json") })
-	for i := range 30 {
+	for i := range 15 {
 		both(fmt.Sprintf("down %d", i), func(f *Findings) { f.Move(1) })
 	}
 	both("page down", func(f *Findings) { f.Nav(NavPageDown, 10) })
 	both("middle", func(f *Findings) { f.Move(200) })
-	for i := range 25 {
+	for i := range 12 {
 		both(fmt.Sprintf("up %d", i), func(f *Findings) { f.Move(-1) })
 	}
 	both("bottom", func(f *Findings) { f.End() })
@@ -126,7 +127,7 @@ func TestFindingsWindowedMatchesFullBuild(t *testing.T) {
 	})
 	both("fold the warnings", func(f *Findings) { f.Toggle() })
 	both("below the fold", func(f *Findings) { f.Move(60) })
-	both("refresh, fewer findings", func(f *Findings) { f.SetFindings(fs[:321], docs, "f.json") })
+	both("refresh, fewer findings", func(f *Findings) { f.SetFindings(fs[:len(fs)*2/3], docs, "f.json") })
 	both("refresh, all", func(f *Findings) { f.SetFindings(fs, docs, "f.json") })
 	both("bottom again", func(f *Findings) { f.End(); f.Move(-1) })
 	both("open a finding", func(f *Findings) { f.Open() })
@@ -222,8 +223,10 @@ func TestGraphPointerMapsMatchScan(t *testing.T) {
 	}
 	t.Run("corpus", func(t *testing.T) {
 		corpus, slugs := testshared.CorpusAgents(t)
-		for _, slug := range slugs {
-			pointerMapsMatchScan(t, filepath.Join(corpus, "agents", "cinatra-ai", slug))
+		for i, slug := range slugs {
+			if i%race.Stride(8) == 0 { // a sample under -race (CI runs them all without it)
+				pointerMapsMatchScan(t, filepath.Join(corpus, "agents", "cinatra-ai", slug))
+			}
 		}
 	})
 }
@@ -288,8 +291,10 @@ func TestNodeAndRunMatchFullBuild(t *testing.T) {
 	}
 	t.Run("corpus", func(t *testing.T) {
 		corpus, slugs := testshared.CorpusAgents(t)
-		for _, slug := range slugs {
-			nodeAndRunMatchFullBuild(t, filepath.Join(corpus, "agents", "cinatra-ai", slug))
+		for i, slug := range slugs {
+			if i%race.Stride(8) == 0 { // a sample under -race (CI runs them all without it)
+				nodeAndRunMatchFullBuild(t, filepath.Join(corpus, "agents", "cinatra-ai", slug))
+			}
 		}
 	})
 }
