@@ -358,7 +358,7 @@ func nodeAndRunMatchFullBuild(t *testing.T, dir string) {
 			r.SetSize(sz[0], sz[1])
 			r.Show(Shown{Cur: s, LastParsed: s, Theme: th})
 		}
-		for p := range len(later.rows) {
+		for p := range len(full.rows) {
 			for st := 0; ; st++ {
 				if got, want := later.View(th), full.View(th); got != want {
 					t.Fatalf("%s: path %d step %d at %v: the Run tab differs from the full build\nlater:\n%s\nfull:\n%s", dir, p, st, sz, ansi.Strip(got), ansi.Strip(want))
@@ -371,6 +371,23 @@ func nodeAndRunMatchFullBuild(t *testing.T, dir string) {
 			}
 			later.Nav(NavDown, 5)
 			full.Nav(NavDown, 5)
+		}
+		// New snapshots while hidden: the cursor and the step are kept
+		// or clamped as when each was presented at once.
+		for k, shows := range [][]*analysis.Snapshot{{s, s}, {nil, s}, {s}} {
+			for _, r := range []*Run{later, full} {
+				r.Nav(NavBottom, 5)
+				r.Nav(NavRight, 5)
+				r.Nav(NavRight, 5)
+				for _, x := range shows {
+					r.Show(Shown{Cur: s, LastParsed: x, Theme: th})
+				}
+			}
+			lt, lok := later.Target()
+			ft, fok := full.Target()
+			if got, want := later.View(th), full.View(th); got != want || lt != ft || lok != fok || later.step != full.step {
+				t.Fatalf("%s: shows %d at %v: the Run tab differs from the full build\nlater:\n%s\nfull:\n%s", dir, k, sz, ansi.Strip(got), ansi.Strip(want))
+			}
 		}
 	}
 }
