@@ -43,6 +43,11 @@ type Graph struct {
 	// each pointer, in the review's order.
 	nodeOf     map[*flowgraph.Graph]map[string]int
 	findingsAt map[string][]int
+	described  struct { // the last NodeInfo (per snapshot: SetSnapshot drops it)
+		fg   *analysis.Flow
+		node int
+		info *NodeInfo
+	}
 	// fullScan makes nodeAt and NodeInfo scan every node and finding, as
 	// they did before the maps: the tests' oracle.
 	fullScan bool
@@ -89,6 +94,7 @@ func (g *Graph) cur() *analysis.Flow {
 func (g *Graph) SetSnapshot(good *analysis.Snapshot) {
 	g.good = good
 	g.nodeOf, g.findingsAt = nil, nil
+	g.described.info = nil
 	missing, _ := stepsNotDrawn(good)
 	g.notDrawn = notDrawnNote(missing)
 	keep := g.stack[:1]
@@ -602,12 +608,26 @@ func (g *Graph) SelectedNode() (*analysis.Flow, *flowgraph.Node) {
 	return fg, fg.Graph.Nodes[g.selected]
 }
 
-// NodeInfo describes the selected node for the Node tab.
+// NodeInfo describes the selected node for the Node tab. Every move in
+// the Findings tab asks again; moves between findings of one node (a node
+// of thousands of ports or data edges) describe it once per snapshot:
+// the description is a function of the snapshot, the flow and the node,
+// and callers only read it.
 func (g *Graph) NodeInfo() *NodeInfo {
 	fg, n := g.SelectedNode()
 	if n == nil {
 		return nil
 	}
+	if d := g.described; !g.fullScan && d.info != nil && d.fg == fg && d.node == g.selected {
+		return d.info
+	}
+	info := g.describe(fg, n)
+	g.described.fg, g.described.node, g.described.info = fg, g.selected, info
+	return info
+}
+
+// describe is NodeInfo of node n of fg.
+func (g *Graph) describe(fg *analysis.Flow, n *flowgraph.Node) *NodeInfo {
 	info := &NodeInfo{Name: n.Name, Pointer: n.Pointer}
 	add := func(k, v string) {
 		if v != "" {
