@@ -183,3 +183,71 @@ func BenchmarkOpenShape(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkShapeKeys: a keypress on a model already showing the star of
+// n findings: the Findings tab, cursor moved down a row and the frame
+// drawn (findings-key-ms), a filter typed and cleared on it
+// (filter-ms, per keystroke), and the Compiled tab scrolled a line
+// (compiled-key-ms). What a frame costs once the snapshot is in.
+func BenchmarkShapeKeys(b *testing.B) {
+	for _, n := range []int{5000, 20000} {
+		dir := hostileShape(b, "star", n)
+		a := Analyze(dir, Options{}, 1)
+		b.Run(fmt.Sprintf("star/n=%d", n), func(b *testing.B) {
+			m := newModel(b, dir, 80, 24, a)
+			press(m, "tab") // the side pane has the focus
+			m.Render()
+			compiled := newModel(b, dir, 80, 24, a)
+			press(compiled, "tab", "]", "]", "]")
+			compiled.Render()
+			var key, filter, ckey time.Duration
+			for b.Loop() {
+				t0 := time.Now()
+				press(m, "down")
+				m.Render()
+				t1 := time.Now()
+				for _, k := range []string{"/", "e", "esc"} {
+					press(m, k)
+					m.Render()
+				}
+				t2 := time.Now()
+				press(compiled, "down")
+				compiled.Render()
+				t3 := time.Now()
+				key, filter, ckey = key+t1.Sub(t0), filter+t2.Sub(t1), ckey+t3.Sub(t2)
+			}
+			ms := func(d time.Duration, k int) float64 { return float64(d.Microseconds()) / 1000 / float64(b.N*k) }
+			b.ReportMetric(ms(key, 1), "findings-key-ms")
+			b.ReportMetric(ms(filter, 3), "filter-ms")
+			b.ReportMetric(ms(ckey, 1), "compiled-key-ms")
+		})
+	}
+}
+
+// BenchmarkShapeTabKeys: a keypress (down) and the frame after it on
+// every side tab of a model already showing a hostile shape of n = 5,000,
+// per tab in ms (the graph pane's own keys are not timed).
+func BenchmarkShapeTabKeys(b *testing.B) {
+	for _, shape := range []string{"star", "branches", "dataedges"} {
+		dir := hostileShape(b, shape, 5000)
+		a := Analyze(dir, Options{}, 1)
+		b.Run(shape+"/n=5000", func(b *testing.B) {
+			m := newModel(b, dir, 80, 24, a)
+			press(m, "tab") // the side pane has the focus
+			per := make([]time.Duration, len(m.tabs))
+			for b.Loop() {
+				for i := range m.tabs {
+					m.Render()
+					t0 := time.Now()
+					press(m, "down")
+					m.Render()
+					per[i] += time.Since(t0)
+					press(m, "]")
+				}
+			}
+			for i, d := range per {
+				b.ReportMetric(float64(d.Microseconds())/1000/float64(b.N), m.tabs[i].Name()+"-ms")
+			}
+		})
+	}
+}

@@ -3,12 +3,21 @@ package views
 import (
 	"bytes"
 	"encoding/json"
-	"github.com/oastui/oastui/present"
 	"strings"
+
+	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/present"
 )
 
 // CompiledText is the Compiled tab: CompiledAgentOas as numbered JSON.
-type CompiledText struct{ Text }
+type CompiledText struct {
+	Text
+
+	// fullBuild makes Show build and present every line at once, as it
+	// did before the lines were built when first shown and presented
+	// when scrolled into view: the tests' oracle.
+	fullBuild bool
+}
 
 // NewCompiledText is an empty Compiled tab with line numbers.
 func NewCompiledText() *CompiledText {
@@ -23,13 +32,45 @@ func (t *CompiledText) Name() string { return "Compiled" }
 // Show takes the compiled output of the newest good analysis. When the
 // compile gate refuses it (a deterministic blocker), the refusal comes
 // first, as `oastui compile` prints it, and the output under it is marked
-// not publishable.
+// not publishable. The lines are built when the tab first needs them,
+// once per snapshot, and each is presented (present.Text) when it comes
+// into view: a snapshot costs nothing until the tab is shown, a frame
+// what its window shows.
 func (t *CompiledText) Show(sh Shown) {
-	g, th := sh.LastParsed, sh.Theme
+	g, th, refusal := sh.LastParsed, sh.Theme, sh.Refusal
 	if g == nil {
 		t.SetLines([]string{th.Dim.Render(NoGraphNote)})
 		return
 	}
+	if t.fullBuild {
+		t.SetLines(compiledTabLines(th, g, refusal))
+		return
+	}
+	t.setLinesLater(func() ([]string, []bool) {
+		var lines []string
+		var raw []bool
+		err := g.CompileErr
+		if g.Compiled != nil {
+			lines, err = compiledRaw(g.Compiled)
+			raw = make([]bool, len(lines))
+			for i := range raw {
+				raw[i] = true
+			}
+		}
+		if err != nil {
+			lines, raw = []string{th.Blocker.Render("not compiled: " + present.Text(err.Error()))}, []bool{false}
+		}
+		if len(refusal) > 0 {
+			rl, rr := refusalRaw(th, refusal)
+			lines, raw = append(rl, lines...), append(rr, raw...)
+		}
+		return lines, raw
+	})
+}
+
+// compiledTabLines are the tab's lines built and presented at once (the
+// oracle of Show).
+func compiledTabLines(th Theme, g *analysis.Snapshot, refusal []byte) []string {
 	lines, err := []string(nil), g.CompileErr
 	if g.Compiled != nil {
 		lines, err = CompiledLines(g.Compiled)
@@ -37,16 +78,28 @@ func (t *CompiledText) Show(sh Shown) {
 	if err != nil {
 		lines = []string{th.Blocker.Render("not compiled: " + present.Text(err.Error()))}
 	}
-	if len(sh.Refusal) > 0 {
-		lines = append(RefusalLines(th, sh.Refusal), lines...)
+	if len(refusal) > 0 {
+		lines = append(RefusalLines(th, refusal), lines...)
 	}
-	t.SetLines(lines)
+	return lines
 }
 
 // RefusalLines are the Compiled tab's lines for a gate refusal: a heading
 // in words, the review_blocked document (indented), and the heading of
 // the output below it.
 func RefusalLines(th Theme, refusal []byte) []string {
+	lines, raw := refusalRaw(th, refusal)
+	for i, r := range raw {
+		if r {
+			lines[i] = present.Text(lines[i])
+		}
+	}
+	return lines
+}
+
+// refusalRaw is RefusalLines with the document's lines not yet presented
+// (raw[i] marks them).
+func refusalRaw(th Theme, refusal []byte) (lines []string, raw []bool) {
 	var res struct {
 		Blockers []json.RawMessage `json:"blockers"`
 	}
@@ -60,10 +113,14 @@ func RefusalLines(th Theme, refusal []byte) []string {
 		b.Reset()
 		b.Write(refusal)
 	}
-	for _, l := range strings.Split(b.String(), "\n") {
-		out = append(out, present.Text(l))
+	doc := strings.Split(b.String(), "\n")
+	raw = make([]bool, len(out), len(out)+len(doc)+2)
+	out = append(out, doc...)
+	for range doc {
+		raw = append(raw, true)
 	}
-	return append(out, "", th.StatusStale.Render("── last compiled output · not publishable ──"))
+	out = append(out, "", th.StatusStale.Render("── last compiled output · not publishable ──"))
+	return out, append(raw, false, false)
 }
 
 // NoGraphNote is shown in the graph and the Compiled tab until an analysis

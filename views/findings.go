@@ -31,8 +31,9 @@ func bucketOf(s compile.Severity) int {
 // the selected finding's full message and source excerpt with a caret.
 type Findings struct {
 	all      []compile.Finding
-	shown    []compile.Finding // after the filter, in bucket order
-	counts   [3]int            // shown per bucket
+	hay      []string // per finding of all, what the filter searches, lowercased (built on the first filter of a snapshot)
+	shown    []int    // the findings after the filter (indexes in all), in bucket order
+	counts   [3]int   // shown per bucket
 	docs     map[string]*compile.Doc
 	mainFile string
 	filter   string
@@ -45,6 +46,10 @@ type Findings struct {
 
 	detailOpen bool // the selected finding is shown in full (enter; esc closes)
 	detail     Text
+
+	// fullBuild makes View build every row of the list, not only those
+	// in the window: the path before windowing, kept as the tests' oracle.
+	fullBuild bool
 }
 
 // fRow is one visible row of the list: a bucket header (item -1) or a
@@ -63,7 +68,7 @@ func (f *Findings) SetFindings(fs []compile.Finding, docs map[string]*compile.Do
 	if !had && f.onHeader && f.cursor < len(f.rows) {
 		header = f.rows[f.cursor].bucket
 	}
-	f.all = fs
+	f.all, f.hay = fs, nil
 	f.docs = docs
 	f.mainFile = mainFile
 	f.apply()
@@ -89,7 +94,7 @@ func (f *Findings) item(r fRow) *compile.Finding {
 	if r.item < 0 || r.item >= len(f.shown) {
 		return nil
 	}
-	return &f.shown[r.item]
+	return &f.all[f.shown[r.item]]
 }
 
 // firstFinding is the row of the first finding shown (0 when none).
@@ -116,14 +121,20 @@ func (f *Findings) SetFilter(s string) {
 func (f *Findings) Filter() string { return f.filter }
 
 func (f *Findings) apply() {
-	var b [3][]compile.Finding
 	q := strings.ToLower(f.filter)
-	for _, x := range f.all {
-		if q != "" && !strings.Contains(strings.ToLower(x.Code+" "+x.Message+" "+x.Location), q) {
+	if q != "" && f.hay == nil {
+		f.hay = make([]string, len(f.all))
+		for i, x := range f.all {
+			f.hay[i] = strings.ToLower(x.Code + " " + x.Message + " " + x.Location)
+		}
+	}
+	var b [3][]int
+	for i, x := range f.all {
+		if q != "" && !strings.Contains(f.hay[i], q) {
 			continue
 		}
-		i := bucketOf(x.Severity)
-		b[i] = append(b[i], x)
+		j := bucketOf(x.Severity)
+		b[j] = append(b[j], i)
 	}
 	f.shown = f.shown[:0]
 	f.rows = f.rows[:0]
@@ -229,37 +240,47 @@ func (f *Findings) View(th Theme) string {
 		detail = nil
 		listH = f.h
 	}
-	styles := [3]lipgloss.Style{th.Blocker, th.Warning, th.Suggestion}
-	lines := make([]string, len(f.rows))
-	for i, r := range f.rows {
-		sel := i == f.cursor
-		if x := f.item(r); x != nil {
-			lines[i] = f.row(th, *x, sel)
-			continue
-		}
-		mark := "▾"
-		if f.counts[r.bucket] == 0 || f.folded[r.bucket] {
-			mark = "▸"
-		}
-		text := styles[r.bucket].Render(fmt.Sprintf("%s %s (%d)", mark, bucketNames[r.bucket], f.counts[r.bucket]))
-		if sel {
-			text = th.Selected.Render(Fit(text, f.w))
-		}
-		lines[i] = text
-	}
-	f.off = clampScroll(f.cursor, f.off, listH, len(lines))
+	f.off = clampScroll(f.cursor, f.off, listH, len(f.rows))
 	if f.cursor < listH && f.off <= 1 {
 		f.off = 0 // keep the first header in view when near the top
 	}
+	// Only the rows in the window are built (formatted, presented,
+	// styled): a keypress costs what the screen shows, not the review.
+	lo, hi := f.off, min(len(f.rows), f.off+max(0, listH))
+	if f.fullBuild { // the test's oracle: every row built, as before
+		lo, hi = 0, len(f.rows)
+	}
+	lines := make([]string, 0, hi-lo)
+	for i := lo; i < hi; i++ {
+		lines = append(lines, f.line(th, i))
+	}
 	out := make([]string, 0, f.h)
-	for i := f.off; i < len(lines) && len(out) < listH; i++ {
-		out = append(out, Fit(lines[i], f.w))
+	for i := f.off; i-lo < len(lines) && len(out) < listH; i++ {
+		out = append(out, Fit(lines[i-lo], f.w))
 	}
 	for len(out) < listH {
 		out = append(out, "")
 	}
 	out = append(out, detail...)
 	return fill(out, f.w, f.h)
+}
+
+// line is row i of the list: a finding, or a bucket header with its count.
+func (f *Findings) line(th Theme, i int) string {
+	r, sel := f.rows[i], i == f.cursor
+	if x := f.item(r); x != nil {
+		return f.row(th, *x, sel)
+	}
+	styles := [3]lipgloss.Style{th.Blocker, th.Warning, th.Suggestion}
+	mark := "▾"
+	if f.counts[r.bucket] == 0 || f.folded[r.bucket] {
+		mark = "▸"
+	}
+	text := styles[r.bucket].Render(fmt.Sprintf("%s %s (%d)", mark, bucketNames[r.bucket], f.counts[r.bucket]))
+	if sel {
+		text = th.Selected.Render(Fit(text, f.w))
+	}
+	return text
 }
 
 func (f *Findings) row(th Theme, x compile.Finding, sel bool) string {

@@ -34,6 +34,23 @@ type Graph struct {
 	// notDrawn is the note on compiled steps the top-level flow cannot
 	// draw, made once per snapshot (SetSnapshot), not once per frame.
 	notDrawn string
+	// Built once per snapshot when first asked (SetSnapshot drops them),
+	// so that selecting a finding's node and describing it cost the
+	// pointer's depth, not the flow's nodes or the review's findings:
+	// nodeOf, per drawn graph, the node holding each of its nodes' and
+	// subflows' pointers (the first node wins, as nodeAt's scan did);
+	// findingsAt, the flow file's findings (indexes in the review) under
+	// each pointer, in the review's order.
+	nodeOf     map[*flowgraph.Graph]map[string]int
+	findingsAt map[string][]int
+	described  struct { // the last NodeInfo (per snapshot: SetSnapshot drops it)
+		fg   *analysis.Flow
+		node int
+		info *NodeInfo
+	}
+	// fullScan makes nodeAt and NodeInfo scan every node and finding, as
+	// they did before the maps: the tests' oracle.
+	fullScan bool
 }
 
 // NewGraph is an empty graph pane ("analysing…" until SetSnapshot).
@@ -76,6 +93,8 @@ func (g *Graph) cur() *analysis.Flow {
 // the selection where they still exist.
 func (g *Graph) SetSnapshot(good *analysis.Snapshot) {
 	g.good = good
+	g.nodeOf, g.findingsAt = nil, nil
+	g.described.info = nil
 	missing, _ := stepsNotDrawn(good)
 	g.notDrawn = notDrawnNote(missing)
 	keep := g.stack[:1]
@@ -473,7 +492,7 @@ func (g *Graph) SelectPointer(loc string) {
 		return
 	}
 	if fg := g.flowOK(); fg != nil {
-		if i := nodeAt(fg.Graph, loc); i >= 0 {
+		if i := g.nodeAt(fg.Graph, loc); i >= 0 {
 			g.setSel(fg, i)
 			return
 		}
@@ -488,7 +507,7 @@ func (g *Graph) SelectPointer(loc string) {
 	// Walk outwards until a flow has a node holding it (bounded: flows nest
 	// at most len(Flows) deep).
 	for i := 0; best != nil && i <= len(g.good.Flows); i++ {
-		if best.Drawn().Graph != nil && nodeAt(best.Graph, loc) >= 0 {
+		if best.Drawn().Graph != nil && g.nodeAt(best.Graph, loc) >= 0 {
 			break
 		}
 		if best.Pointer == best.Parent {
@@ -497,27 +516,57 @@ func (g *Graph) SelectPointer(loc string) {
 		}
 		best = g.good.Flow(best.Parent)
 	}
-	if best == nil || best.Graph == nil || nodeAt(best.Graph, loc) < 0 {
+	if best == nil || best.Graph == nil || g.nodeAt(best.Graph, loc) < 0 {
 		return
 	}
 	if chain := g.pathTo(best.Pointer); len(chain) > 0 {
 		g.stack = chain
-		g.setSel(best, nodeAt(best.Graph, loc))
+		g.setSel(best, g.nodeAt(best.Graph, loc))
 	}
 }
 
 // nodeAt is the node whose component (or subflow) holds loc, the most
-// specific one winning; -1 when none.
-func nodeAt(gr *flowgraph.Graph, loc string) int {
-	best, bestLen := -1, -1
-	for i, n := range gr.Nodes {
-		for _, p := range append([]string{n.Pointer}, n.Subflows...) {
-			if p != "" && under(loc, p) && len(p) > bestLen {
-				best, bestLen = i, len(p)
+// specific one winning; -1 when none: the longest of loc and its parent
+// pointers that is a node's or a subflow's pointer.
+func (g *Graph) nodeAt(gr *flowgraph.Graph, loc string) int {
+	if g.fullScan {
+		best, bestLen := -1, -1
+		for i, n := range gr.Nodes {
+			for _, p := range append([]string{n.Pointer}, n.Subflows...) {
+				if p != "" && under(loc, p) && len(p) > bestLen {
+					best, bestLen = i, len(p)
+				}
 			}
 		}
+		return best
 	}
-	return best
+	at := g.nodeOf[gr]
+	if at == nil {
+		at = map[string]int{}
+		for i, n := range gr.Nodes {
+			for _, p := range append([]string{n.Pointer}, n.Subflows...) {
+				if _, ok := at[p]; !ok && p != "" {
+					at[p] = i
+				}
+			}
+		}
+		if g.nodeOf == nil {
+			g.nodeOf = map[*flowgraph.Graph]map[string]int{}
+		}
+		g.nodeOf[gr] = at
+	}
+	for p := loc; p != ""; p = parentPointer(p) {
+		if i, ok := at[p]; ok {
+			return i
+		}
+	}
+	return -1
+}
+
+// parentPointer is p without its last reference token ("" for one token
+// or none): the pointers p is under (see under) are p and its parents.
+func parentPointer(p string) string {
+	return p[:max(0, strings.LastIndexByte(p, '/'))]
 }
 
 func under(ptr, parent string) bool {
@@ -559,12 +608,26 @@ func (g *Graph) SelectedNode() (*analysis.Flow, *flowgraph.Node) {
 	return fg, fg.Graph.Nodes[g.selected]
 }
 
-// NodeInfo describes the selected node for the Node tab.
+// NodeInfo describes the selected node for the Node tab. Every move in
+// the Findings tab asks again; moves between findings of one node (a node
+// of thousands of ports or data edges) describe it once per snapshot:
+// the description is a function of the snapshot, the flow and the node,
+// and callers only read it.
 func (g *Graph) NodeInfo() *NodeInfo {
 	fg, n := g.SelectedNode()
 	if n == nil {
 		return nil
 	}
+	if d := g.described; !g.fullScan && d.info != nil && d.fg == fg && d.node == g.selected {
+		return d.info
+	}
+	info := g.describe(fg, n)
+	g.described.fg, g.described.node, g.described.info = fg, g.selected, info
+	return info
+}
+
+// describe is NodeInfo of node n of fg.
+func (g *Graph) describe(fg *analysis.Flow, n *flowgraph.Node) *NodeInfo {
 	info := &NodeInfo{Name: n.Name, Pointer: n.Pointer}
 	add := func(k, v string) {
 		if v != "" {
@@ -609,12 +672,37 @@ func (g *Graph) NodeInfo() *NodeInfo {
 	info.Inputs = flowgraph.Ports(comp.Get("inputs"))
 	info.Outputs = flowgraph.Ports(comp.Get("outputs"))
 	info.DataIn, info.DataOut = fg.Graph.DataEdgesOf(n.ID)
-	for _, f := range g.good.Review.Findings {
-		if n.Pointer != "" && f.File == g.good.Agent.FlowPath && under(f.Location, n.Pointer) {
+	if n.Pointer != "" && !g.fullScan {
+		for _, i := range g.findingsUnder(n.Pointer) {
+			f := g.good.Review.Findings[i]
 			info.Findings = append(info.Findings, fmt.Sprintf("%d:%d %s %s", f.Line, f.Column, f.Code, f.Message))
 		}
 	}
+	if g.fullScan {
+		for _, f := range g.good.Review.Findings {
+			if n.Pointer != "" && f.File == g.good.Agent.FlowPath && under(f.Location, n.Pointer) {
+				info.Findings = append(info.Findings, fmt.Sprintf("%d:%d %s %s", f.Line, f.Column, f.Code, f.Message))
+			}
+		}
+	}
 	return info
+}
+
+// findingsUnder are the flow file's findings whose location is ptr or
+// under it (indexes in the review, in its order).
+func (g *Graph) findingsUnder(ptr string) []int {
+	if g.findingsAt == nil {
+		g.findingsAt = map[string][]int{}
+		for i, f := range g.good.Review.Findings {
+			if f.File != g.good.Agent.FlowPath {
+				continue
+			}
+			for p := f.Location; p != ""; p = parentPointer(p) {
+				g.findingsAt[p] = append(g.findingsAt[p], i)
+			}
+		}
+	}
+	return g.findingsAt[ptr]
 }
 
 // NodePosition is where the selected node is defined, for the editor.

@@ -77,7 +77,13 @@ func itoa(n int) string {
 }
 
 // NodeText is the Node tab: what the graph's selected node is.
-type NodeText struct{ Text }
+type NodeText struct {
+	Text
+
+	// fullBuild makes SetNode lay the lines out at once, as it did before
+	// they were laid out when first shown: the tests' oracle.
+	fullBuild bool
+}
 
 // Name is the tab's title.
 func (t *NodeText) Name() string { return "Node" }
@@ -86,7 +92,17 @@ func (t *NodeText) Name() string { return "Node" }
 func (t *NodeText) Show(Shown) {}
 
 // SetNode lays out the selected node (nil: none) for the current width.
-func (t *NodeText) SetNode(th Theme, info *NodeInfo) { t.SetLines(NodeLines(th, info, t.w)) }
+// The lines are laid out when the tab first needs them (setLinesLater):
+// every move in the graph or the Findings tab selects a node, and a node
+// of thousands of ports costs nothing while the tab is not shown.
+func (t *NodeText) SetNode(th Theme, info *NodeInfo) {
+	if t.fullBuild {
+		t.SetLines(NodeLines(th, info, t.w))
+		return
+	}
+	w := t.w
+	t.setLinesLater(func() ([]string, []bool) { return NodeLines(th, info, w), nil })
+}
 
 // ShowsLastParsed: the node is drawn from the newest good analysis.
 func (t *NodeText) ShowsLastParsed() {}

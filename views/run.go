@@ -19,27 +19,58 @@ type Run struct {
 	res  *dryrun.Result
 	file string // the reviewed flow file (steps of other files point at their anchor)
 	step int    // index in the selected path's steps
+	// raw is the dry run Show took, not presented yet (nil once it is:
+	// res and rows are then the presented result and its paths).
+	raw *dryrun.Result
+
+	// fullBuild makes Show present the dry run at once and View lay out
+	// every line of the step, not only those that fit: the tests' oracle.
+	fullBuild bool
 }
 
 // Name is the tab's title.
 func (r *Run) Name() string { return "Run" }
 
-// Show takes the dry run of the newest good analysis.
+// Show takes the dry run of the newest good analysis. The dry run is
+// presented (every string through present.Text) when the tab first needs
+// it, once per snapshot; until then the rows are the raw paths, whose
+// counts of paths and steps (all Show's bookkeeping reads) are the
+// presented ones'.
 func (r *Run) Show(sh Shown) {
+	r.raw = nil
 	if sh.LastParsed == nil || sh.LastParsed.DryRun == nil {
 		r.res, r.file = nil, ""
 		r.setRows(nil)
 		r.step = 0
 		return
 	}
-	r.res = sh.LastParsed.DryRun.Presented(present.Text)
 	r.file = sh.LastParsed.FlowFile()
 	prev := r.cursor
-	r.setRows(r.res.Paths)
+	if r.fullBuild {
+		r.res = sh.LastParsed.DryRun.Presented(present.Text)
+		r.setRows(r.res.Paths)
+	} else {
+		r.res, r.raw = nil, sh.LastParsed.DryRun
+		r.setRows(r.raw.Paths)
+	}
 	if r.cursor != prev {
 		r.step = 0
 	}
 	r.clampStep()
+}
+
+// present presents the dry run Show left raw.
+func (r *Run) present() {
+	if r.raw != nil {
+		r.res, r.raw = r.raw.Presented(present.Text), nil
+		r.rows = r.res.Paths
+	}
+}
+
+// Selected is the path under the cursor, presented.
+func (r *Run) Selected() (dryrun.Path, bool) {
+	r.present()
+	return r.cursorList.Selected()
 }
 
 // ShowsLastParsed: the dry run is that of the newest good analysis.
@@ -48,7 +79,7 @@ func (r *Run) ShowsLastParsed() {}
 func (r *Run) path() (dryrun.Path, bool) { return r.Selected() }
 
 func (r *Run) clampStep() {
-	p, ok := r.path()
+	p, ok := r.cursorList.Selected() // raw or presented: the same count of steps
 	if !ok {
 		r.step = 0
 		return
@@ -90,6 +121,7 @@ func (r *Run) Target() (Target, bool) {
 
 // View: the exploration's note, the path list, then the current step.
 func (r *Run) View(th Theme) string {
+	r.present()
 	var out []string
 	if r.res == nil {
 		out = append(out, th.Dim.Render(Trunc("no dry run: the flow file does not parse", r.w)))
@@ -132,6 +164,9 @@ func (r *Run) View(th Theme) string {
 	}
 	out = append(out, th.Bold.Render(Trunc(nav, r.w)))
 	for i, l := range dryrun.StepLines(st) {
+		if len(out) >= r.h && !r.fullBuild {
+			break // fill shows the first r.h lines: a step of thousands of bindings costs a screen
+		}
 		l = strings.TrimLeft(l, " ")
 		if i > 0 {
 			l = "  " + l

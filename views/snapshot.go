@@ -80,15 +80,21 @@ func notDrawnNote(missing []StepRow) string {
 
 // CompiledLines is c as indented JSON, one sanitised line per entry.
 func CompiledLines(c *compile.CompiledAgentOas) ([]string, error) {
+	lines, err := compiledRaw(c)
+	for i, l := range lines {
+		lines[i] = present.Text(l)
+	}
+	return lines, err
+}
+
+// compiledRaw is CompiledLines not yet presented: the Compiled tab
+// presents the lines it shows.
+func compiledRaw(c *compile.CompiledAgentOas) ([]string, error) {
 	b, err := compile.IndentJSON(c) // as `oastui compile` prints it
 	if err != nil {
 		return nil, err
 	}
-	var lines []string
-	for _, l := range strings.Split(strings.TrimRight(string(b), "\n"), "\n") {
-		lines = append(lines, present.Text(l))
-	}
-	return lines, nil
+	return strings.Split(strings.TrimRight(string(b), "\n"), "\n"), nil
 }
 
 // SlotRows are the Slots tab's rows of the snapshot's slot reports.

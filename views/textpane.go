@@ -3,43 +3,84 @@ package views
 import (
 	"fmt"
 	"strings"
+
+	"github.com/oastui/oastui/present"
 )
 
 // Text is a scrollable block of lines (the Compiled and Node tabs). Lines
-// are drawn as given: callers pass text already presented with present.Text.
+// are drawn as given: callers pass text already presented with
+// present.Text, or mark the lines still to present (setRawLines), which
+// View presents when they come into its window.
 type Text struct {
 	lines  []string
+	raw    []bool // raw[i]: lines[i] is agent text View passes through present.Text
 	off    int
 	left   int
 	w, h   int
 	number bool
+
+	// pending builds the content when it is first needed (setLinesLater):
+	// a tab not shown costs nothing per snapshot.
+	pending func() (lines []string, raw []bool)
 }
 
 // SetLines replaces the content, keeping the scroll position when possible.
-func (t *Text) SetLines(lines []string) {
-	t.lines = lines
+func (t *Text) SetLines(lines []string) { t.setRawLines(lines, nil) }
+
+// setRawLines is SetLines with the lines marked raw left to present:
+// View presents those of its window, each as present.Text would have.
+func (t *Text) setRawLines(lines []string, raw []bool) {
+	t.pending = nil
+	t.lines, t.raw = lines, raw
 	t.clamp()
+}
+
+// setLinesLater replaces the content with what build returns, built when
+// the content is first read (View, a scroll, Len), at most once. The
+// pane at the top stays at the top whatever the content's length, so
+// only then is the build put off: a scrolled pane builds now and keeps
+// its position as SetLines does.
+func (t *Text) setLinesLater(build func() ([]string, []bool)) {
+	if t.off != 0 {
+		t.setRawLines(build())
+		return
+	}
+	t.pending = build
+}
+
+// resolve builds the content set with setLinesLater, if it is pending.
+func (t *Text) resolve() {
+	if t.pending != nil {
+		t.setRawLines(t.pending())
+	}
 }
 
 // SetNumbered turns line numbers on.
 func (t *Text) SetNumbered(on bool) { t.number = on }
 
 // SetSize sets the inner size.
-func (t *Text) SetSize(w, h int) { t.w, t.h = w, h; t.clamp() }
+// While content is pending the pane is at its top (setLinesLater), where
+// a clamp leaves it: nothing is built.
+func (t *Text) SetSize(w, h int) {
+	t.w, t.h = w, h
+	if t.pending == nil {
+		t.clamp()
+	}
+}
 
 // Scroll moves the view by d lines; ScrollH by d columns.
-func (t *Text) Scroll(d int)  { t.off += d; t.clamp() }
+func (t *Text) Scroll(d int)  { t.resolve(); t.off += d; t.clamp() }
 func (t *Text) ScrollH(d int) { t.left = max(0, t.left+d) }
 
 // Home and End jump to the top and bottom.
 func (t *Text) Home() { t.off = 0 }
-func (t *Text) End()  { t.off = len(t.lines); t.clamp() }
+func (t *Text) End()  { t.resolve(); t.off = len(t.lines); t.clamp() }
 
 // Offset is the first visible line.
 func (t *Text) Offset() int { return t.off }
 
 // Len is the number of lines.
-func (t *Text) Len() int { return len(t.lines) }
+func (t *Text) Len() int { t.resolve(); return len(t.lines) }
 
 func (t *Text) clamp() {
 	t.off = max(0, min(t.off, len(t.lines)-t.h))
@@ -47,10 +88,14 @@ func (t *Text) clamp() {
 
 // View renders the visible window.
 func (t *Text) View(th Theme) string {
+	t.resolve()
 	out := make([]string, 0, t.h)
 	num := len(fmt.Sprint(len(t.lines)))
 	for i := t.off; i < len(t.lines) && len(out) < t.h; i++ {
 		l := t.lines[i]
+		if t.raw != nil && t.raw[i] {
+			l = present.Text(l)
+		}
 		if t.left > 0 {
 			l = cutLeft(l, t.left)
 		}

@@ -1,0 +1,393 @@
+package views
+
+import (
+	"encoding/json"
+	"errors"
+	"fmt"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/charmbracelet/x/ansi"
+	"github.com/oastui/oastui/analysis"
+	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/edit"
+	"github.com/oastui/oastui/internal/race"
+	"github.com/oastui/oastui/internal/testshared"
+)
+
+// largeReview is a review of n findings in the three buckets, some in a
+// sibling file, with fixes, from the LLM, with long messages, control
+// characters and a credential in agent text (what present.Text masks).
+func largeReview(n int) []compile.Finding {
+	d := doc()
+	sev := []compile.Severity{compile.Blocker, compile.Warning, compile.Suggestion}
+	var fs []compile.Finding
+	for i := range n {
+		x := d.At([]string{"/a", "/b", "/b/c"}[i%3], fmt.Sprintf("rule_%d", i%17), sev[i%3], fmt.Sprintf("finding %d of the review", i))
+		switch i % 7 {
+		case 1:
+			x.Message += " with a token " + testshared.FakeGitHub + " in it"
+		case 2:
+			x.Message = "\x1b[31mred\x1b[0m and a bell\a " + x.Message
+		case 3:
+			x.Message += strings.Repeat(" and a long tail", 12)
+		case 4:
+			x.Fixes = []edit.Fix{{Title: "fix it"}}
+		case 5:
+			x.Source = "llm"
+		case 6:
+			x.File, x.Line, x.Column = "package.json", i, 2
+		}
+		fs = append(fs, x)
+	}
+	return compile.SortFindings(fs)
+}
+
+// TestFindingsWindowedMatchesFullBuild: the Findings tab builds only the
+// rows in its window; every frame of a walk through a large review (top,
+// middle, bottom, a filter, folds, resizes, a refresh) is byte for byte
+// the frame of the path that builds every row (fullBuild, the oracle).
+func TestFindingsWindowedMatchesFullBuild(t *testing.T) {
+	fs := largeReview(500 / race.Stride(2)) // 250 under -race (CI runs 500 without it)
+	docs := map[string]*compile.Doc{"f.json": doc()}
+	win, full := &Findings{}, &Findings{fullBuild: true}
+	step := 0
+	both := func(what string, do func(f *Findings)) {
+		t.Helper()
+		step++
+		do(win)
+		do(full)
+		got, want := win.View(th), full.View(th)
+		if got != want {
+			t.Fatalf("step %d (%s): the windowed frame differs from the full build\nwindowed:\n%s\nfull:\n%s", step, what, ansi.Strip(got), ansi.Strip(want))
+		}
+		if strings.Contains(got, testshared.FakeGitHub) || strings.Contains(got, "\a") {
+			t.Fatalf("step %d (%s): agent text not presented:\n%q", step, what, got)
+		}
+	}
+	both("open", func(f *Findings) { f.SetSize(78, 22); f.SetFindings(fs, docs, "f.json") })
+	for i := range 15 {
+		both(fmt.Sprintf("down %d", i), func(f *Findings) { f.Move(1) })
+	}
+	both("page down", func(f *Findings) { f.Nav(NavPageDown, 10) })
+	both("middle", func(f *Findings) { f.Move(200) })
+	for i := range 12 {
+		both(fmt.Sprintf("up %d", i), func(f *Findings) { f.Move(-1) })
+	}
+	both("bottom", func(f *Findings) { f.End() })
+	both("up from the bottom", func(f *Findings) { f.Move(-3) })
+	both("top", func(f *Findings) { f.Home() })
+	both("resize 100x30", func(f *Findings) { f.SetSize(98, 28); f.Move(140) })
+	both("resize 140x40", func(f *Findings) { f.SetSize(138, 38) })
+	both("resize small", func(f *Findings) { f.SetSize(40, 9) })
+	both("resize back", func(f *Findings) { f.SetSize(78, 22) })
+	// The filter keeps what it kept when it lowercased every finding per
+	// keystroke (the search text is now lowercased once per snapshot).
+	counted := func(q string) {
+		t.Helper()
+		var want [3]int
+		var codes []string
+		for b := range 3 {
+			for _, x := range fs {
+				if bucketOf(x.Severity) == b && strings.Contains(strings.ToLower(x.Code+" "+x.Message+" "+x.Location), strings.ToLower(q)) {
+					want[b]++
+					codes = append(codes, x.Code+x.Message)
+				}
+			}
+		}
+		var got []string
+		for _, r := range win.rows {
+			if x := win.item(r); x != nil {
+				got = append(got, x.Code+x.Message)
+			}
+		}
+		if win.Counts() != want || win.Len() != len(codes) || (!win.folded[0] && !win.folded[1] && !win.folded[2] && strings.Join(got, "\n") != strings.Join(codes, "\n")) {
+			t.Errorf("filter %q: counts %v, want %v; %d shown, want %d", q, win.Counts(), want, win.Len(), len(codes))
+		}
+	}
+	both("filter", func(f *Findings) { f.SetFilter("RULE_1") })
+	counted("RULE_1")
+	both("filter, down", func(f *Findings) { f.Move(37) })
+	both("filter, bottom", func(f *Findings) { f.End() })
+	both("filter narrowed", func(f *Findings) { f.SetFilter("rule_12") })
+	counted("rule_12")
+	both("filter on a pointer", func(f *Findings) { f.SetFilter("/B/C") })
+	counted("/B/C")
+	both("filter nothing", func(f *Findings) { f.SetFilter("no such finding") })
+	both("filter cleared", func(f *Findings) { f.SetFilter("") })
+	both("to the warnings header", func(f *Findings) {
+		f.Home()
+		for {
+			if _, ok := f.Selected(); !ok && f.cursor > 0 {
+				return
+			}
+			f.Move(1)
+		}
+	})
+	both("fold the warnings", func(f *Findings) { f.Toggle() })
+	both("below the fold", func(f *Findings) { f.Move(60) })
+	both("refresh, fewer findings", func(f *Findings) { f.SetFindings(fs[:len(fs)*2/3], docs, "f.json") })
+	both("refresh, all", func(f *Findings) { f.SetFindings(fs, docs, "f.json") })
+	both("bottom again", func(f *Findings) { f.End(); f.Move(-1) })
+	both("open a finding", func(f *Findings) { f.Open() })
+	both("close it", func(f *Findings) { f.Close() })
+	both("empty review", func(f *Findings) { f.SetFindings(nil, docs, "f.json") })
+}
+
+// TestCompiledLaterMatchesFullBuild: the Compiled tab builds its lines
+// when first shown and presents those in its window; every frame of a
+// walk through a long refusal and the compiled output under it (top,
+// middle, bottom, sideways, resizes, a new snapshot while hidden or
+// scrolled, a broken refusal, a failed compile) is byte for byte the
+// frame of the path that builds and presents every line in Show
+// (fullBuild, the oracle).
+func TestCompiledLaterMatchesFullBuild(t *testing.T) {
+	good := analysis.Run(filepath.Join("..", "testdata", "tui", "agents", "oastui-tui", "ansi-agent"), analysis.Options{Stages: analysis.Everything})
+	if good.Compiled == nil {
+		t.Fatalf("the fixture does not compile: %v", good.CompileErr)
+	}
+	var blockers []map[string]any
+	for i := range 300 {
+		blockers = append(blockers, map[string]any{"code": fmt.Sprintf("rule_%d", i%13), "message": fmt.Sprintf("blocker %d \x1b[2J with %s", i, testshared.FakeGitHub), "location": fmt.Sprintf("/nodes/%d", i)})
+	}
+	refusal, err := json.Marshal(map[string]any{"error": "review_blocked", "blockers": blockers})
+	if err != nil {
+		t.Fatal(err)
+	}
+	broken := &analysis.Snapshot{CompileErr: errors.New("no \x1b[31mflow\x1b[0m " + testshared.FakeGitHub)}
+	later, full := NewCompiledText(), NewCompiledText()
+	full.fullBuild = true
+	step := 0
+	both := func(what string, do func(c *CompiledText)) {
+		t.Helper()
+		step++
+		do(later)
+		do(full)
+		got, want := later.View(th), full.View(th)
+		if got != want || later.Len() != full.Len() || later.Offset() != full.Offset() {
+			t.Fatalf("step %d (%s): the frame differs from the full build (len %d/%d, offset %d/%d)\nlater:\n%s\nfull:\n%s",
+				step, what, later.Len(), full.Len(), later.Offset(), full.Offset(), ansi.Strip(got), ansi.Strip(want))
+		}
+		if strings.Contains(got, testshared.FakeGitHub) || strings.Contains(got, "\x1b[2J") {
+			t.Fatalf("step %d (%s): agent text not presented:\n%q", step, what, got)
+		}
+	}
+	show := func(g *analysis.Snapshot, refusal []byte) func(c *CompiledText) {
+		return func(c *CompiledText) { c.Show(Shown{Cur: g, LastParsed: g, Theme: th, Refusal: refusal}) }
+	}
+	both("nothing parsed", func(c *CompiledText) { c.SetSize(78, 22); c.Show(Shown{Cur: good, Theme: th}) })
+	both("refused", show(good, refusal))
+	both("down", func(c *CompiledText) { c.Nav(NavDown, 20) })
+	both("middle", func(c *CompiledText) { c.Nav(NavPageDown, 700) })
+	both("sideways", func(c *CompiledText) { c.Nav(NavRight, 20); c.Nav(NavRight, 20) })
+	both("bottom", func(c *CompiledText) { c.Nav(NavBottom, 20) })
+	both("resize 100x30", func(c *CompiledText) { c.SetSize(98, 28) })
+	both("resize small", func(c *CompiledText) { c.SetSize(40, 6) })
+	both("new snapshot, scrolled", show(good, refusal[:len(refusal)/2]))
+	both("top", func(c *CompiledText) { c.Nav(NavTop, 20); c.Nav(NavLeft, 20); c.Nav(NavLeft, 20) })
+	both("new snapshot at the top, hidden, resized", func(c *CompiledText) {
+		c.Show(Shown{Cur: good, LastParsed: good, Theme: th, Refusal: refusal})
+		c.SetSize(138, 38)
+		c.Show(Shown{Cur: good, LastParsed: good, Theme: th})
+		c.SetSize(58, 10)
+	})
+	both("published", func(c *CompiledText) { c.Nav(NavPageDown, 9) })
+	both("refused again, up", func(c *CompiledText) { show(good, refusal)(c); c.Nav(NavUp, 9) })
+	both("bottom, a short snapshot and a long one while hidden", func(c *CompiledText) {
+		c.End()
+		show(good, nil)(c)
+		show(good, refusal)(c)
+	})
+	both("not compiled", show(broken, refusal))
+	both("not compiled, bottom", func(c *CompiledText) { c.End() })
+	both("not compiled, published", show(broken, nil))
+}
+
+// TestGraphPointerMapsMatchScan: selecting the node of a pointer and
+// describing the selected node (the node's findings) read maps built once
+// per snapshot; for every finding's location, every node's and subflow's
+// pointer and their parents, the selection, the drill-down path and the
+// node's description are those of the scans of every node and finding
+// (fullScan, the oracle).
+func TestGraphPointerMapsMatchScan(t *testing.T) {
+	described := 0
+	for _, dir := range []string{
+		filepath.Join("..", "testdata", "tui", "agents", "oastui-tui", "subflow-agent"),
+		filepath.Join("..", "tui", "testdata", "agents", "oastui-tui", "findings-agent"),
+	} {
+		described += pointerMapsMatchScan(t, dir)
+	}
+	if described == 0 {
+		t.Errorf("no node described with findings: the test compares nothing")
+	}
+	t.Run("corpus", func(t *testing.T) {
+		corpus, slugs := testshared.CorpusAgents(t)
+		for i, slug := range slugs {
+			if i%race.Stride(8) == 0 { // a sample under -race (CI runs them all without it)
+				pointerMapsMatchScan(t, filepath.Join(corpus, "agents", "cinatra-ai", slug))
+			}
+		}
+	})
+}
+
+// pointerMapsMatchScan is the test on the agent at dir; it returns how
+// many selections described a node with findings.
+func pointerMapsMatchScan(t *testing.T, dir string) (described int) {
+	t.Helper()
+	s := analysis.Run(dir, analysis.Options{Stages: analysis.Everything})
+	if s.Agent == nil || len(s.Flows) == 0 {
+		t.Fatalf("%s: no flow", dir)
+	}
+	var locs []string
+	for _, f := range s.Review.Findings {
+		locs = append(locs, f.Location, f.Location+"/x", parentPointer(f.Location))
+	}
+	for _, fl := range s.Flows {
+		if fl.Drawn().Graph == nil {
+			continue
+		}
+		for _, n := range fl.Graph.Nodes {
+			for _, p := range append([]string{n.Pointer}, n.Subflows...) {
+				locs = append(locs, p, p+"/inputs/0", parentPointer(p), p+"x")
+			}
+		}
+	}
+	locs = append(locs, "", "/", "/nowhere")
+	mapped, scan := NewGraph(), NewGraph()
+	scan.fullScan = true
+	for _, g := range []*Graph{mapped, scan} {
+		g.SetSize(60, 20)
+		g.SetSnapshot(s)
+	}
+	for _, loc := range locs {
+		mapped.SelectPointer(loc)
+		scan.SelectPointer(loc)
+		if mapped.selected != scan.selected || strings.Join(mapped.stack, " ") != strings.Join(scan.stack, " ") {
+			t.Fatalf("%s: %q selects %d in %v, the scan %d in %v", dir, loc, mapped.selected, mapped.stack, scan.selected, scan.stack)
+		}
+		a, b := mapped.NodeInfo(), scan.NodeInfo()
+		if fmt.Sprintf("%+v", a) != fmt.Sprintf("%+v", b) {
+			t.Fatalf("%s: %q: the node described\n%+v\nthe scan's\n%+v", dir, loc, a, b)
+		}
+		if a != nil && len(a.Findings) > 0 {
+			described++
+		}
+	}
+	return described
+}
+
+// TestNodeAndRunMatchFullBuild: the Node tab lays a node out when first
+// shown, the Run tab lays out only the lines of a step that fit; on every
+// node and every step of every path of the bundled agents (and the
+// corpus), at two sizes, scrolled, the frames are byte for byte those of
+// the full builds (fullBuild, the oracle).
+func TestNodeAndRunMatchFullBuild(t *testing.T) {
+	for _, dir := range []string{
+		filepath.Join("..", "testdata", "tui", "agents", "oastui-tui", "subflow-agent"),
+		filepath.Join("..", "tui", "testdata", "agents", "oastui-tui", "findings-agent"),
+	} {
+		nodeAndRunMatchFullBuild(t, dir)
+	}
+	t.Run("corpus", func(t *testing.T) {
+		corpus, slugs := testshared.CorpusAgents(t)
+		for i, slug := range slugs {
+			if i%race.Stride(8) == 0 { // a sample under -race (CI runs them all without it)
+				nodeAndRunMatchFullBuild(t, filepath.Join(corpus, "agents", "cinatra-ai", slug))
+			}
+		}
+	})
+}
+
+func nodeAndRunMatchFullBuild(t *testing.T, dir string) {
+	t.Helper()
+	s := analysis.Run(dir, analysis.Options{Stages: analysis.Everything})
+	if s.Agent == nil {
+		t.Fatalf("%s: does not load", dir)
+	}
+	sizes := [][2]int{{78, 22}, {40, 6}}
+	later, full := &NodeText{}, &NodeText{fullBuild: true}
+	g := NewGraph()
+	g.SetSize(60, 20)
+	g.SetSnapshot(s)
+	for _, fl := range s.Flows {
+		if fl.Drawn().Graph == nil {
+			continue
+		}
+		for i, n := range fl.Graph.Nodes {
+			g.SelectPointer(n.Pointer)
+			info := g.NodeInfo()
+			sz := sizes[i%2]
+			for _, x := range []*NodeText{later, full} {
+				x.SetSize(sz[0], sz[1])
+				x.SetNode(th, info)
+				if i%3 == 2 {
+					x.SetSize(sz[1]+30, sz[0]/3) // resized while hidden
+				}
+			}
+			for k := range 3 {
+				if got, want := later.View(th), full.View(th); got != want {
+					t.Fatalf("%s: node %s, scroll %d: the Node tab differs from the full build\nlater:\n%s\nfull:\n%s", dir, n.ID, k, ansi.Strip(got), ansi.Strip(want))
+				}
+				later.Nav(NavPageDown, 5)
+				full.Nav(NavPageDown, 5)
+			}
+			if i%4 == 0 {
+				later.Nav(NavTop, 5)
+				full.Nav(NavTop, 5)
+			}
+		}
+	}
+	// A name wider than the pane is cut at the width SetNode saw.
+	long := &NodeInfo{Name: strings.Repeat("a long name ", 12) + testshared.FakeGitHub, Inputs: []string{"x: " + testshared.FakeGitHub}}
+	for _, x := range []*NodeText{later, full} {
+		x.Nav(NavTop, 5)
+		x.SetSize(30, 10)
+		x.SetNode(th, long)
+		x.SetSize(78, 22)
+	}
+	if got, want := later.View(th), full.View(th); got != want || strings.Contains(got, testshared.FakeGitHub) {
+		t.Fatalf("%s: a long name: the Node tab differs from the full build or shows the token\nlater:\n%s\nfull:\n%s", dir, ansi.Strip(got), ansi.Strip(want))
+	}
+	if s.DryRun == nil {
+		return
+	}
+	for _, sz := range sizes {
+		later, full := &Run{}, &Run{fullBuild: true}
+		for _, r := range []*Run{later, full} {
+			r.SetSize(sz[0], sz[1])
+			r.Show(Shown{Cur: s, LastParsed: s, Theme: th})
+		}
+		for p := range len(full.rows) {
+			for st := 0; ; st++ {
+				if got, want := later.View(th), full.View(th); got != want {
+					t.Fatalf("%s: path %d step %d at %v: the Run tab differs from the full build\nlater:\n%s\nfull:\n%s", dir, p, st, sz, ansi.Strip(got), ansi.Strip(want))
+				}
+				if path, _ := later.path(); st+1 >= len(path.Steps) {
+					break
+				}
+				later.Nav(NavRight, 5)
+				full.Nav(NavRight, 5)
+			}
+			later.Nav(NavDown, 5)
+			full.Nav(NavDown, 5)
+		}
+		// New snapshots while hidden: the cursor and the step are kept
+		// or clamped as when each was presented at once.
+		for k, shows := range [][]*analysis.Snapshot{{s, s}, {nil, s}, {s}} {
+			for _, r := range []*Run{later, full} {
+				r.Nav(NavBottom, 5)
+				r.Nav(NavRight, 5)
+				r.Nav(NavRight, 5)
+				for _, x := range shows {
+					r.Show(Shown{Cur: s, LastParsed: x, Theme: th})
+				}
+			}
+			lt, lok := later.Target()
+			ft, fok := full.Target()
+			if got, want := later.View(th), full.View(th); got != want || lt != ft || lok != fok || later.step != full.step {
+				t.Fatalf("%s: shows %d at %v: the Run tab differs from the full build\nlater:\n%s\nfull:\n%s", dir, k, sz, ansi.Strip(got), ansi.Strip(want))
+			}
+		}
+	}
+}
