@@ -141,9 +141,9 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 		Control: make([]ControlEdge, 0, len(ctrl)), Data: make([]DataEdge, 0, len(data)), DataGiven: dfc.Is(Array), mount: m.Mount}
 
 	if len(nodes) > 0 {
-		nodesPtr := Append(f.Pointer, "nodes")
-		for i, it := range nodes {
-			ptr := AppendIndex(nodesPtr, i)
+		nodesPtrs := newIndexPointers(Append(f.Pointer, "nodes"), len(nodes))
+		for _, it := range nodes {
+			ptr := nodesPtrs.next()
 			id, isRef := RefID(it)
 			r := m.resolveRef(f, it, ptr, id, isRef)
 			fm.Entries = append(fm.Entries, NodeEntry{Pointer: ptr, RawID: rawIDOf(it, id, isRef), Resolved: r, Node: fm.addNode(r, ptr)})
@@ -152,9 +152,9 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 	fm.Start = m.endpoint(fm, fn, f.Pointer, "start_node")
 
 	if len(ctrl) > 0 {
-		cfPtr := Append(f.Pointer, "control_flow_connections")
-		for i, it := range ctrl {
-			ptr := AppendIndex(cfPtr, i)
+		cfPtrs := newIndexPointers(Append(f.Pointer, "control_flow_connections"), len(ctrl))
+		for _, it := range ctrl {
+			ptr := cfPtrs.next()
 			r := m.Resolve(f, it, ptr)
 			if r.Node == nil || r.Node.Kind != Object {
 				continue
@@ -176,9 +176,9 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 	}
 
 	if len(data) > 0 {
-		dfPtr := Append(f.Pointer, "data_flow_connections")
-		for i, it := range data {
-			ptr := AppendIndex(dfPtr, i)
+		dfPtrs := newIndexPointers(Append(f.Pointer, "data_flow_connections"), len(data))
+		for _, it := range data {
+			ptr := dfPtrs.next()
 			r := m.Resolve(f, it, ptr)
 			if r.Node == nil || r.Node.Kind != Object {
 				continue
