@@ -9,6 +9,7 @@ import (
 	"sync"
 	"sync/atomic"
 	"unicode/utf8"
+	"unsafe"
 )
 
 // Doc is one parsed file: its bytes, its tree and a line table so that any
@@ -366,6 +367,47 @@ func AppendIndex(ptr string, i int) string {
 	b.WriteByte('/')
 	b.Write(d[k:])
 	return b.String()
+}
+
+// indexPointers hands out the pointers ptr/0, ptr/1, … ptr/(n-1) of a
+// list's items in order (next), all made in one allocation: the model
+// points at every entry of a Flow's nodes and connections, and an
+// allocation each was most of what those pointers cost. Each is a
+// substring of the one string, which stays alive while any of them does.
+type indexPointers struct {
+	all  string
+	off  int // where the next pointer starts in all
+	base int // len(ptr) + 1
+	i    int // the next index
+}
+
+func newIndexPointers(ptr string, n int) indexPointers {
+	size := 0
+	for i, width, next := 0, 1, 10; i < n; i++ {
+		if i == next {
+			width, next = width+1, next*10
+		}
+		size += len(ptr) + 1 + width
+	}
+	b := make([]byte, 0, size)
+	for i := 0; i < n; i++ {
+		b = append(b, ptr...)
+		b = append(b, '/')
+		b = strconv.AppendInt(b, int64(i), 10)
+	}
+	return indexPointers{all: unsafe.String(unsafe.SliceData(b), len(b)), base: len(ptr) + 1}
+}
+
+// next is the pointer of the next index (AppendIndex(ptr, i)).
+func (p *indexPointers) next() string {
+	w := 1
+	for v := p.i; v >= 10; v /= 10 {
+		w++
+	}
+	s := p.all[p.off : p.off+p.base+w]
+	p.off += p.base + w
+	p.i++
+	return s
 }
 
 // SplitPointer splits a JSON Pointer into unescaped reference tokens.

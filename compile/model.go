@@ -28,6 +28,9 @@ type Model struct {
 	typedIDs []string             // the id of each of typed when it is a string, else "" (TypedIDs)
 	ignoring []*Node              // every object with an IgnoreKey member, in source order (Ignoring), found by the model's walk
 	uses     *usesCache           // the definitions-and-uses index, built on first use (Uses)
+	// slowEndpoints: every endpoint resolved anew, none read from the
+	// Flow's nodes entries (the oracle of TestEndpointsFromEntries)
+	slowEndpoints bool
 }
 
 // modelCache holds an agent's model, built once (Load gives every agent

@@ -36,6 +36,7 @@ type NodeEntry struct {
 	RawID    string    // the $component_ref key, or the id of a component written inline ("" when neither)
 	Resolved Resolved  // the component it names (Model.Resolve)
 	Node     *FlowNode // the node of the flow it is, nil when it resolves to no object
+	ref      bool      // the entry is a $component_ref (RawID is its key)
 }
 
 // FlowNode is one node of a Flow after following references.
@@ -141,20 +142,20 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 		Control: make([]ControlEdge, 0, len(ctrl)), Data: make([]DataEdge, 0, len(data)), DataGiven: dfc.Is(Array), mount: m.Mount}
 
 	if len(nodes) > 0 {
-		nodesPtr := Append(f.Pointer, "nodes")
-		for i, it := range nodes {
-			ptr := AppendIndex(nodesPtr, i)
+		nodesPtrs := newIndexPointers(Append(f.Pointer, "nodes"), len(nodes))
+		for _, it := range nodes {
+			ptr := nodesPtrs.next()
 			id, isRef := RefID(it)
 			r := m.resolveRef(f, it, ptr, id, isRef)
-			fm.Entries = append(fm.Entries, NodeEntry{Pointer: ptr, RawID: rawIDOf(it, id, isRef), Resolved: r, Node: fm.addNode(r, ptr)})
+			fm.Entries = append(fm.Entries, NodeEntry{Pointer: ptr, RawID: rawIDOf(it, id, isRef), Resolved: r, Node: fm.addNode(r, ptr), ref: isRef})
 		}
 	}
 	fm.Start = m.endpoint(fm, fn, f.Pointer, "start_node")
 
 	if len(ctrl) > 0 {
-		cfPtr := Append(f.Pointer, "control_flow_connections")
-		for i, it := range ctrl {
-			ptr := AppendIndex(cfPtr, i)
+		cfPtrs := newIndexPointers(Append(f.Pointer, "control_flow_connections"), len(ctrl))
+		for _, it := range ctrl {
+			ptr := cfPtrs.next()
 			r := m.Resolve(f, it, ptr)
 			if r.Node == nil || r.Node.Kind != Object {
 				continue
@@ -176,9 +177,9 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 	}
 
 	if len(data) > 0 {
-		dfPtr := Append(f.Pointer, "data_flow_connections")
-		for i, it := range data {
-			ptr := AppendIndex(dfPtr, i)
+		dfPtrs := newIndexPointers(Append(f.Pointer, "data_flow_connections"), len(data))
+		for _, it := range data {
+			ptr := dfPtrs.next()
 			r := m.Resolve(f, it, ptr)
 			if r.Node == nil || r.Node.Kind != Object {
 				continue
@@ -241,6 +242,18 @@ func (m *Model) endpoint(fm *FlowModel, obj *Node, objPtr, key string) Endpoint 
 			ep.ID = "@" + ep.Pointer()
 		}
 	default:
+		// A nodes entry that references the same id resolved it in the
+		// same Flow: Flow.Lookup(id) is what it found (the Flow's own or
+		// an enclosing scope), the identity and the node are the entry's.
+		if !m.slowEndpoints {
+			if en := fm.entryByRef(id); en != nil {
+				if en.Node == nil {
+					return ep // the definition is no object
+				}
+				ep.Comp, ep.ID, ep.Node = en.Resolved.Node, en.Node.ID, en.Node
+				return ep
+			}
+		}
 		// A reference to a definition of the Flow's own or an enclosing
 		// scope (most endpoints) is resolved as Flow.Resolve would,
 		// without building the definition's pointer (Flow.Lookup):
@@ -264,6 +277,27 @@ func (m *Model) endpoint(fm *FlowModel, obj *Node, objPtr, key string) Endpoint 
 	}
 	ep.Node = fm.NodeByID(ep.ID)
 	return ep
+}
+
+// entryByRefMax is the number of nodes entries up to which an endpoint
+// looks for an entry with its reference (entryByRef); a larger Flow
+// resolves each endpoint (a scan per endpoint would be quadratic).
+const entryByRefMax = 32
+
+// entryByRef is the first nodes entry that is a $component_ref to id
+// which the Flow's scopes resolved (Flow.Lookup: RefLocal or RefOuter),
+// or nil.
+func (fm *FlowModel) entryByRef(id string) *NodeEntry {
+	if len(fm.Entries) > entryByRefMax {
+		return nil
+	}
+	for i := range fm.Entries {
+		en := &fm.Entries[i]
+		if en.ref && en.RawID == id && (en.Resolved.Scope == RefLocal || en.Resolved.Scope == RefOuter) {
+			return en
+		}
+	}
+	return nil
 }
 
 // definedAt is where a resolved component is defined, the reference's own

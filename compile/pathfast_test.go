@@ -136,3 +136,21 @@ func TestStringEndSameAsLoop(t *testing.T) {
 		}
 	}
 }
+
+// TestIndexPointersSameAsAppendIndex: the pointers of a list made in one
+// allocation are AppendIndex's, in order, across the digit widths.
+func TestIndexPointersSameAsAppendIndex(t *testing.T) {
+	for _, ptr := range []string{"", "/nodes", "/$referenced_components/a~1b/control_flow_connections"} {
+		for _, n := range []int{0, 1, 9, 10, 11, 99, 100, 101, 1001} {
+			p := newIndexPointers(ptr, n)
+			for i := 0; i < n; i++ {
+				if got, want := p.next(), AppendIndex(ptr, i); got != want {
+					t.Fatalf("%q, %d items: item %d is %q, want %q", ptr, n, i, got, want)
+				}
+			}
+			if p.off != len(p.all) {
+				t.Errorf("%q, %d items: %d bytes made, %d used", ptr, n, len(p.all), p.off)
+			}
+		}
+	}
+}

@@ -76,6 +76,10 @@ type valCtx struct {
 
 	flows  []valFlow     // every Flow object of the document, in source order
 	counts map[*Rule]int // findings per rule, for valMaxPerRule
+	// slowStructural: the structural check walks every edge, port and
+	// reference field by field even when it is valid (the oracle of
+	// TestStructuralShortcutsSameAsFields)
+	slowStructural bool
 }
 
 // valFlow is a Flow object found by the walk.
