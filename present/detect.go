@@ -963,11 +963,14 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int) (Detection, 
 // URLs, SRI hashes, data URIs.
 func secEntropyCandidate(t string) bool {
 	switch {
+	case t[0] == '/', strings.HasPrefix(t, "./"), strings.HasPrefix(t, "../"), strings.HasPrefix(t, "~/"):
+		// (first: the cheapest look, and paths are the most common long
+		// tokens; every case is a "no", so the order cannot change the
+		// answer)
+		return false
 	case secIsIdentifierish(t) && !secLooksRandom(t):
 		// NOROM_OSCHF_DebugGetExpectedAverageCrystalAmplitude: many
 		// distinct letters, but words
-		return false
-	case t[0] == '/', strings.HasPrefix(t, "./"), strings.HasPrefix(t, "../"), strings.HasPrefix(t, "~/"):
 		return false
 	case strings.HasPrefix(t, "sha1-"), strings.HasPrefix(t, "sha256-"), strings.HasPrefix(t, "sha384-"), strings.HasPrefix(t, "sha512-"):
 		return false

@@ -23,6 +23,7 @@ import (
 // recursion depths the detector uses, and reports a difference.
 func secAgree(t testing.TB, v string) {
 	t.Helper()
+	secEntropyCandidateAgree(t, v)
 	for class := KeyDescriptive; class <= KeyPassword; class++ {
 		for depth := 0; depth <= 2; depth++ {
 			d, ok := secDetect(class, v, depth)
@@ -187,6 +188,41 @@ func TestPrefixInWordAgree(t *testing.T) {
 					t.Fatalf("secPrefixInWord(%q, %d, %d) = %+v %v, the full path %+v %v", v, a, b, d, ok, rd, rok)
 				}
 			}
+		}
+	}
+}
+
+// secEntropyCandidateRef is secEntropyCandidate with its cases in the order
+// before the path look went first (h-detect): the cases are pure and each
+// answers "no", so any order gives the same answer.
+func secEntropyCandidateRef(t string) bool {
+	switch {
+	case secIsIdentifierish(t) && !secLooksRandom(t):
+		return false
+	case t[0] == '/', strings.HasPrefix(t, "./"), strings.HasPrefix(t, "../"), strings.HasPrefix(t, "~/"):
+		return false
+	case strings.HasPrefix(t, "sha1-"), strings.HasPrefix(t, "sha256-"), strings.HasPrefix(t, "sha384-"), strings.HasPrefix(t, "sha512-"):
+		return false
+	case strings.Contains(t, "://"):
+		return false
+	}
+	return true
+}
+
+// secEntropyCandidateAgree compares both orders on v, on each of its
+// tokens and on each of their '/'-separated segments.
+func secEntropyCandidateAgree(t testing.TB, v string) {
+	t.Helper()
+	check := func(s string) {
+		if s != "" && secEntropyCandidate(s) != secEntropyCandidateRef(s) {
+			t.Fatalf("secEntropyCandidate(%q) = %v, the order before %v", s, secEntropyCandidate(s), !secEntropyCandidate(s))
+		}
+	}
+	check(v)
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r < 128 && secTokenSep[r] }) {
+		check(f)
+		for _, seg := range strings.FieldsFunc(f, func(r rune) bool { return r == '/' || r == '?' }) {
+			check(seg)
 		}
 	}
 }
