@@ -99,7 +99,7 @@ func secDetect(class KeyClass, value string, depth int) (Detection, bool) {
 	// whether the value may hold a structural secret (a PEM block, a JWT,
 	// a Slack webhook, a URL); only then are those searched for, and they
 	// take precedence over a token-level finding.
-	d, ok, marks := secScanTokens(class, value, lo, hi, depth)
+	d, ok, marks := secScanTokens(class, value, lo, hi, depth, false)
 	if ok {
 		marks = markAll
 	}
@@ -849,7 +849,9 @@ func secNextToken(s string, i int) (a, b, firstEq, lastEq int, flags uint8) {
 	return a, i, firstEq, lastEq, flags
 }
 
-func secScanTokens(class KeyClass, value string, lo, hi, depth int) (Detection, bool, uint8) {
+// plain: every label of a "name: x" or "name=x" pair is classed (the path
+// before secMayNameSecret, kept for the tests that hold the two together).
+func secScanTokens(class KeyClass, value string, lo, hi, depth int, plain bool) (Detection, bool, uint8) {
 	prevA, prevB := -1, -1
 	count := 0
 	marks := uint8(0)
@@ -912,7 +914,10 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int) (Detection, 
 		}
 		if class >= KeyNeutral {
 			// "password: x" inside a value (YAML, a header line)
-			if fl&tfColon != 0 && prevA >= 0 && depth < 2 && !secIsAuthScheme(tok) {
+			// (secMayNameSecret: most labels hold none of the words a
+			// secret's key must, and skip the split; plain, every label is
+			// classed)
+			if fl&tfColon != 0 && prevA >= 0 && depth < 2 && !secIsAuthScheme(tok) && (plain || secMayNameSecret(value[prevA:prevB])) {
 				if c := ClassifyKey(value[prevA:prevB]); c >= KeySecret {
 					if d, ok := secDetect(c, tok, depth+1); ok {
 						d.Start += a
@@ -929,7 +934,7 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int) (Detection, 
 			// name=value inside a value: a connection string, a query string
 			if depth < 2 && firstEq > 0 && firstEq < n-1 {
 				name := tok[:firstEq]
-				if secIsIdentRun(name, false) {
+				if secIsIdentRun(name, false) && (plain || secMayNameSecret(name)) {
 					if c := ClassifyKey(name); c >= KeySecret {
 						if d, ok := secDetect(c, tok[firstEq+1:], depth+1); ok {
 							d.Start += a + firstEq + 1
@@ -963,11 +968,14 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int) (Detection, 
 // URLs, SRI hashes, data URIs.
 func secEntropyCandidate(t string) bool {
 	switch {
+	case t[0] == '/', strings.HasPrefix(t, "./"), strings.HasPrefix(t, "../"), strings.HasPrefix(t, "~/"):
+		// (first: the cheapest look, and paths are the most common long
+		// tokens; every case is a "no", so the order cannot change the
+		// answer)
+		return false
 	case secIsIdentifierish(t) && !secLooksRandom(t):
 		// NOROM_OSCHF_DebugGetExpectedAverageCrystalAmplitude: many
 		// distinct letters, but words
-		return false
-	case t[0] == '/', strings.HasPrefix(t, "./"), strings.HasPrefix(t, "../"), strings.HasPrefix(t, "~/"):
 		return false
 	case strings.HasPrefix(t, "sha1-"), strings.HasPrefix(t, "sha256-"), strings.HasPrefix(t, "sha384-"), strings.HasPrefix(t, "sha512-"):
 		return false

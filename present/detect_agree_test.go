@@ -23,6 +23,7 @@ import (
 // recursion depths the detector uses, and reports a difference.
 func secAgree(t testing.TB, v string) {
 	t.Helper()
+	secEntropyCandidateAgree(t, v)
 	for class := KeyDescriptive; class <= KeyPassword; class++ {
 		for depth := 0; depth <= 2; depth++ {
 			d, ok := secDetect(class, v, depth)
@@ -31,7 +32,14 @@ func secAgree(t testing.TB, v string) {
 				t.Fatalf("secDetect(%d, %q, %d) = %+v %v, the full path %+v %v", class, v, depth, d, ok, rd, rok)
 			}
 			lo, hi := secTrimSpaceIdx(v, 0, len(v))
-			d, ok, m := secScanTokens(class, v, lo, hi, depth)
+			d, ok, m := secScanTokens(class, v, lo, hi, depth, false)
+			pd, pok, pm := secScanTokens(class, v, lo, hi, depth, true)
+			if ok != pok || d != pd || m != pm {
+				t.Fatalf("secScanTokens(%d, %q, %d) = %+v %v marks %b, plain %+v %v marks %b", class, v, depth, d, ok, m, pd, pok, pm)
+			}
+			if ClassifyKey(v) >= KeySecret && !secMayNameSecret(v) {
+				t.Fatalf("ClassifyKey(%q) = %d but secMayNameSecret is false", v, ClassifyKey(v))
+			}
 			rd, rok, rm := secScanTokensRef(class, v, lo, hi, depth)
 			if ok != rok || d != rd || m != rm {
 				t.Fatalf("secScanTokens(%d, %q, %d) = %+v %v marks %b, the full path %+v %v marks %b", class, v, depth, d, ok, m, rd, rok, rm)
@@ -188,5 +196,86 @@ func TestPrefixInWordAgree(t *testing.T) {
 				}
 			}
 		}
+	}
+}
+
+// secEntropyCandidateRef is secEntropyCandidate with its cases in the order
+// before the path look went first (h-detect): the cases are pure and each
+// answers "no", so any order gives the same answer.
+func secEntropyCandidateRef(t string) bool {
+	switch {
+	case secIsIdentifierish(t) && !secLooksRandom(t):
+		return false
+	case t[0] == '/', strings.HasPrefix(t, "./"), strings.HasPrefix(t, "../"), strings.HasPrefix(t, "~/"):
+		return false
+	case strings.HasPrefix(t, "sha1-"), strings.HasPrefix(t, "sha256-"), strings.HasPrefix(t, "sha384-"), strings.HasPrefix(t, "sha512-"):
+		return false
+	case strings.Contains(t, "://"):
+		return false
+	}
+	return true
+}
+
+// secEntropyCandidateAgree compares both orders on v, on each of its
+// tokens and on each of their '/'-separated segments.
+func secEntropyCandidateAgree(t testing.TB, v string) {
+	t.Helper()
+	check := func(s string) {
+		if s != "" && secEntropyCandidate(s) != secEntropyCandidateRef(s) {
+			t.Fatalf("secEntropyCandidate(%q) = %v, the order before %v", s, secEntropyCandidate(s), !secEntropyCandidate(s))
+		}
+	}
+	check(v)
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r < 128 && secTokenSep[r] }) {
+		check(f)
+		for _, seg := range strings.FieldsFunc(f, func(r rune) bool { return r == '/' || r == '?' }) {
+			check(seg)
+		}
+	}
+}
+
+// secMayNameSecret is never false for a key ClassifyKey calls a secret's:
+// every head word of the sets, alone, cased and joined as keys are, with a
+// modifier and trailing digits, and random keys of their pieces.
+func TestMayNameSecret(t *testing.T) {
+	var heads []string
+	for _, m := range []map[string]bool{secPasswordHeads, secSecretHeads, {"key": true, "token": true}} {
+		for h := range m {
+			heads = append(heads, h)
+		}
+	}
+	sort.Strings(heads)
+	check := func(k string) {
+		if ClassifyKey(k) >= KeySecret && !secMayNameSecret(k) {
+			t.Fatalf("ClassifyKey(%q) = %d but secMayNameSecret is false", k, ClassifyKey(k))
+		}
+	}
+	up := func(s string) string { return strings.ToUpper(s) }
+	title := func(s string) string { return strings.ToUpper(s[:1]) + s[1:] }
+	for _, h := range heads {
+		if !secMayNameSecret(h) {
+			t.Fatalf("secMayNameSecret(%q) is false", h)
+		}
+		for _, w := range []string{h, up(h), title(h)} {
+			for _, k := range []string{w, "api_" + w, "x" + title(w), "my-" + w + "2", w + "_1", "a." + w, "Client" + w, "clientSecret " + w + " 7", "\u212a" + w} {
+				check(k)
+			}
+		}
+	}
+	r := rand.New(rand.NewPCG(5, 39))
+	pieces := append(append([]string{}, heads...), "_", "-", ".", " ", "2", "id", "Public", "csrf", "x", "K", "EY", "Tok", "en", "PASS", "wd", "\xff")
+	for range 20000 / race.Stride(8) {
+		var b strings.Builder
+		for range r.IntN(5) + 1 {
+			p := pieces[r.IntN(len(pieces))]
+			switch r.IntN(3) {
+			case 0:
+				p = up(p)
+			case 1:
+				p = title(p)
+			}
+			b.WriteString(p)
+		}
+		check(b.String())
 	}
 }

@@ -223,3 +223,60 @@ func ClassifyKey(key string) KeyClass {
 	}
 	return KeyNeutral
 }
+
+// secMayNameSecret is false only when ClassifyKey(key) is below KeySecret:
+// it is a look for the words such a key's last word must hold, without the
+// split. A key classed KeySecret or KeyPassword ends (before trailing
+// digits) in a word of its letters and digits, cased as it likes, that is
+// one of secPasswordHeads, secSecretHeads, "key" or "token"; each of those
+// holds, as ASCII letters in any case, one of pass, pwd, key, token,
+// secret, auth, cred, bearer, pat, dsn or conn (TestMayNameSecret holds it
+// to ClassifyKey and to the head sets).
+func secMayNameSecret(key string) bool {
+	for i := 0; i < len(key); i++ {
+		var rest string
+		switch key[i] | 0x20 {
+		case 'p':
+			if secFoldAt(key, i+1, "ass") || secFoldAt(key, i+1, "wd") || secFoldAt(key, i+1, "at") {
+				return true
+			}
+			continue
+		case 'c':
+			if secFoldAt(key, i+1, "red") || secFoldAt(key, i+1, "onn") {
+				return true
+			}
+			continue
+		case 'k':
+			rest = "ey"
+		case 't':
+			rest = "oken"
+		case 's':
+			rest = "ecret"
+		case 'a':
+			rest = "uth"
+		case 'b':
+			rest = "earer"
+		case 'd':
+			rest = "sn"
+		default:
+			continue
+		}
+		if secFoldAt(key, i+1, rest) {
+			return true
+		}
+	}
+	return false
+}
+
+// secFoldAt: s[i:] starts with lit (lower-case ASCII letters) in any case.
+func secFoldAt(s string, i int, lit string) bool {
+	if len(s)-i < len(lit) {
+		return false
+	}
+	for j := 0; j < len(lit); j++ {
+		if s[i+j]|0x20 != lit[j] {
+			return false
+		}
+	}
+	return true
+}
