@@ -2,6 +2,7 @@ package views
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -134,4 +135,29 @@ func ansiWrap(s string, w int) string {
 		return s
 	}
 	return ansi.Wrap(s, w, " ")
+}
+
+// cutMargin is how many cells past the width cutBeyond keeps: more than
+// the widest grapheme cluster (2 cells) that a cut through it could
+// narrow, and the tail Fit puts in its place (1 cell).
+const cutMargin = 8
+
+// cutBeyond is s, presented text (no escape sequences), cut at a rune
+// boundary at least w+cutMargin cells in, or s when it is narrower: a
+// line that ends in s, cut by Fit or Trunc to at most w cells, is cut to
+// the same bytes, since what Fit keeps ends before the cut and what it
+// drops after the cut is printable text only (Fit keeps the escape
+// sequences it passes, and s has none). The cost is that of the cells
+// kept, not of s.
+func cutBeyond(s string, w int) string {
+	need := max(0, w) + cutMargin
+	for n := 4 * need; n < len(s); n *= 2 {
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		if ansi.StringWidth(s[:n]) >= need {
+			return s[:n]
+		}
+	}
+	return s
 }

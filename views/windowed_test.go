@@ -391,3 +391,93 @@ func nodeAndRunMatchFullBuild(t *testing.T, dir string) {
 		}
 	}
 }
+
+// TestFindingsHugeMessageMatchesFullBuild: a visible row whose message
+// lists thousands of names is presented once and cut past the pane's
+// width before Fit measures it; at widths from 1 to 150, cursor on
+// or off, every row is byte for byte the row of the full message
+// presented on every frame (fullBuild), with a credential, wide and
+// combining characters, an emoji sequence, a control character and a
+// source tag around every column the cut could fall on.
+func TestFindingsHugeMessageMatchesFullBuild(t *testing.T) {
+	d := doc()
+	names := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "name_%d, ", i)
+		}
+		return b.String()
+	}
+	var fs []compile.Finding
+	add := func(msg string, mut func(x *compile.Finding)) {
+		x := d.At("/a", fmt.Sprintf("rule_%d", len(fs)), compile.Warning, msg)
+		if mut != nil {
+			mut(&x)
+		}
+		fs = append(fs, x)
+	}
+	tail := names(300)               // ~3,000 cells: cut at every width tried
+	for at := 0; at < 170; at += 3 { // a credential starting at every few columns of the message
+		add(strings.Repeat("x", at)+" "+testshared.FakeGitHub+" "+tail, nil)
+	}
+	for at := 0; at < 170; at += 7 { // the same with a key in front: masked as a value
+		add(strings.Repeat("n", at)+" token="+testshared.FakeOpenAI+" "+tail, func(x *compile.Finding) { x.Source = "llm" })
+	}
+	for i, filler := range []string{"界", "e\u0301", "👩\u200d👩\u200d👧", "🇫🇷", "\x1b[31m", "a\u00ad", "\t"} {
+		add(strings.Repeat(filler, 40+i*13)+testshared.FakeAnthropic+" "+tail, func(x *compile.Finding) {
+			if i%2 == 0 {
+				x.Fixes = []edit.Fix{{Title: "fix it"}}
+			}
+		})
+	}
+	add("short "+testshared.FakeGitHub, nil)
+	add(strings.Repeat("y", 60)+testshared.FakeJWT+tail, nil)
+	fs = compile.SortFindings(fs)
+	docs := map[string]*compile.Doc{"f.json": doc()}
+	win, full := &Findings{}, &Findings{fullBuild: true}
+	for _, f := range []*Findings{win, full} {
+		f.SetFindings(fs, docs, "f.json")
+	}
+	var widths []int // every narrow width, then a spread up to 140x40's
+	for w := 1; w <= 150; w += max(1, min(w/4, 7*race.Stride(2))) {
+		widths = append(widths, w)
+	}
+	for _, w := range widths {
+		for _, f := range []*Findings{win, full} {
+			f.SetSize(w, len(fs)+2) // every row in the window, no summary under it
+			f.Move(1 + w%5)
+		}
+		for i := range win.rows {
+			for _, sel := range []bool{false, true} {
+				got, want := Fit(win.line(th, i), w), Fit(full.line(th, i), w)
+				if sel {
+					win.cursor, full.cursor = i, i
+					got, want = win.line(th, i), full.line(th, i)
+				}
+				if got != want {
+					t.Fatalf("width %d, row %d, selected %v: the cut row differs from the full one\ncut:  %q\nfull: %q", w, i, sel, got, want)
+				}
+				for _, secret := range []string{testshared.FakeGitHub, testshared.FakeOpenAI, testshared.FakeAnthropic, "\x1b[31m"} {
+					if strings.Contains(got, secret) {
+						t.Fatalf("width %d, row %d: agent text not presented: %q", w, i, got)
+					}
+				}
+			}
+		}
+		if got, want := win.View(th), full.View(th); got != want {
+			t.Fatalf("width %d: the frame differs from the full build\nwindowed:\n%s\nfull:\n%s", w, ansi.Strip(got), ansi.Strip(want))
+		}
+	}
+	// With the summary under the list: the selected message wrapped.
+	for _, f := range []*Findings{win, full} {
+		f.SetSize(78, 22)
+		f.Home()
+	}
+	for i := range len(fs) + 3 {
+		if got, want := win.View(th), full.View(th); got != want {
+			t.Fatalf("summary, row %d: the frame differs from the full build\nwindowed:\n%s\nfull:\n%s", i, ansi.Strip(got), ansi.Strip(want))
+		}
+		win.Move(1)
+		full.Move(1)
+	}
+}
