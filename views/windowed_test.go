@@ -1,7 +1,6 @@
 package views
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -139,7 +138,7 @@ func TestFindingsWindowedMatchesFullBuild(t *testing.T) {
 // when first shown and presents those in its window; every frame of a
 // walk through a long refusal and the compiled output under it (top,
 // middle, bottom, sideways, resizes, a new snapshot while hidden or
-// scrolled, a broken refusal, a failed compile) is byte for byte the
+// scrolled, a failed compile, a refusal of 5,000 blockers) is byte for byte the
 // frame of the path that builds and presents every line in Show
 // (fullBuild, the oracle).
 func TestCompiledLaterMatchesFullBuild(t *testing.T) {
@@ -147,15 +146,21 @@ func TestCompiledLaterMatchesFullBuild(t *testing.T) {
 	if good.Compiled == nil {
 		t.Fatalf("the fixture does not compile: %v", good.CompileErr)
 	}
-	var blockers []map[string]any
-	for i := range 300 {
-		blockers = append(blockers, map[string]any{"code": fmt.Sprintf("rule_%d", i%13), "message": fmt.Sprintf("blocker %d \x1b[2J with %s", i, testshared.FakeGitHub), "location": fmt.Sprintf("/nodes/%d", i)})
+	// Refusals as the TUI hands them over: the gate response of the
+	// snapshot shown (Shown.Refusal), whose count the tab reads from the
+	// gate and the oracle from the JSON.
+	refused := func(g *analysis.Snapshot, n int) (*analysis.Snapshot, []byte) {
+		r := &analysis.Snapshot{Agent: g.Agent, Compiled: g.Compiled, CompileErr: g.CompileErr} // what the tab reads
+		for i := range n {
+			x := doc().At(fmt.Sprintf("/nodes/%d", i), fmt.Sprintf("rule_%d", i%13), compile.Blocker, fmt.Sprintf("blocker %d \x1b[2J with %s", i, testshared.FakeGitHub))
+			r.Review.Gate.Blockers = append(r.Review.Gate.Blockers, x)
+		}
+		return r, r.Gate().Response().JSON()
 	}
-	refusal, err := json.Marshal(map[string]any{"error": "review_blocked", "blockers": blockers})
-	if err != nil {
-		t.Fatal(err)
-	}
+	bad, refusal := refused(good, 300)
+	half, halfRefusal := refused(good, 150)
 	broken := &analysis.Snapshot{CompileErr: errors.New("no \x1b[31mflow\x1b[0m " + testshared.FakeGitHub)}
+	broken.Agent, broken.Review = good.Agent, bad.Review
 	later, full := NewCompiledText(), NewCompiledText()
 	full.fullBuild = true
 	step := 0
@@ -177,31 +182,37 @@ func TestCompiledLaterMatchesFullBuild(t *testing.T) {
 		return func(c *CompiledText) { c.Show(Shown{Cur: g, LastParsed: g, Theme: th, Refusal: refusal}) }
 	}
 	both("nothing parsed", func(c *CompiledText) { c.SetSize(78, 22); c.Show(Shown{Cur: good, Theme: th}) })
-	both("refused", show(good, refusal))
+	both("refused", show(bad, refusal))
 	both("down", func(c *CompiledText) { c.Nav(NavDown, 20) })
 	both("middle", func(c *CompiledText) { c.Nav(NavPageDown, 700) })
 	both("sideways", func(c *CompiledText) { c.Nav(NavRight, 20); c.Nav(NavRight, 20) })
 	both("bottom", func(c *CompiledText) { c.Nav(NavBottom, 20) })
 	both("resize 100x30", func(c *CompiledText) { c.SetSize(98, 28) })
 	both("resize small", func(c *CompiledText) { c.SetSize(40, 6) })
-	both("new snapshot, scrolled", show(good, refusal[:len(refusal)/2]))
+	both("new snapshot, scrolled", show(half, halfRefusal))
 	both("top", func(c *CompiledText) { c.Nav(NavTop, 20); c.Nav(NavLeft, 20); c.Nav(NavLeft, 20) })
 	both("new snapshot at the top, hidden, resized", func(c *CompiledText) {
-		c.Show(Shown{Cur: good, LastParsed: good, Theme: th, Refusal: refusal})
+		c.Show(Shown{Cur: bad, LastParsed: bad, Theme: th, Refusal: refusal})
 		c.SetSize(138, 38)
 		c.Show(Shown{Cur: good, LastParsed: good, Theme: th})
 		c.SetSize(58, 10)
 	})
 	both("published", func(c *CompiledText) { c.Nav(NavPageDown, 9) })
-	both("refused again, up", func(c *CompiledText) { show(good, refusal)(c); c.Nav(NavUp, 9) })
+	both("refused again, up", func(c *CompiledText) { show(bad, refusal)(c); c.Nav(NavUp, 9) })
 	both("bottom, a short snapshot and a long one while hidden", func(c *CompiledText) {
 		c.End()
 		show(good, nil)(c)
-		show(good, refusal)(c)
+		show(bad, refusal)(c)
 	})
 	both("not compiled", show(broken, refusal))
 	both("not compiled, bottom", func(c *CompiledText) { c.End() })
 	both("not compiled, published", show(broken, nil))
+	big, bigRefusal := refused(good, 5000/race.Stride(5))
+	both("a large refusal", show(big, bigRefusal))
+	if got := ansi.Strip(later.View(th)); !strings.Contains(got, fmt.Sprintf("compile refused: %d blockers", len(big.Gate().Blockers))) {
+		t.Fatalf("a large refusal: the count is not the gate's:\n%s", got)
+	}
+	both("a large refusal, bottom", func(c *CompiledText) { c.End() })
 }
 
 // TestGraphPointerMapsMatchScan: selecting the node of a pointer and
