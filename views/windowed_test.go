@@ -10,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/dryrun"
 	"github.com/oastui/oastui/edit"
 	"github.com/oastui/oastui/internal/race"
 	"github.com/oastui/oastui/internal/testshared"
@@ -491,4 +492,83 @@ func TestFindingsHugeMessageMatchesFullBuild(t *testing.T) {
 		win.Move(1)
 		full.Move(1)
 	}
+}
+
+// TestRunLargeDryRunMatchesFullBuild: the Run tab presents the paths it
+// shows (the list's window, the selected path) when it first shows them,
+// not the whole dry run; on a dry run of thousands of paths whose ids,
+// ends, branches, values and notes carry a credential and escape
+// sequences, every frame and target of a walk (down, page, bottom, steps,
+// resizes, a smaller snapshot while scrolled, none, the large one again)
+// is byte for byte that of the dry run presented at once (fullBuild), and
+// the walk presented a screenful of paths, not all of them.
+func TestRunLargeDryRunMatchesFullBuild(t *testing.T) {
+	dirty := " \x1b[31m" + testshared.FakeGitHub + "\x1b[0m\a"
+	dry := func(n int) *analysis.Snapshot {
+		res := &dryrun.Result{File: "flow.json", Note: "explored" + dirty, Explored: n, Total: n}
+		for i := range n {
+			p := dryrun.Path{ID: i + 1, Status: []string{dryrun.StatusEnd, dryrun.StatusStuck, dryrun.StatusLoop}[i%3], End: fmt.Sprintf("end_%d%s", i, dirty), Note: "path note" + dirty}
+			for j := range 1 + i%4 {
+				p.Steps = append(p.Steps, dryrun.Step{
+					N: j + 1, Depth: j % 2, Flow: "flow", File: "flow.json", Node: fmt.Sprintf("n%d_%d%s", i, j, dirty), Name: "name" + dirty, Type: "ApiNode",
+					Pointer: fmt.Sprintf("/$referenced_components/n%d_%d", i, j), Anchor: fmt.Sprintf("/$referenced_components/n%d", i), Branch: []string{"", "next", "yes" + dirty}[j%3], Note: "step note" + dirty,
+					Inputs:  []dryrun.IO{{Name: "in" + dirty, Type: "string", Value: map[string]any{"k" + dirty: []any{"v" + dirty, 1.5}}, From: "stubs"}},
+					Outputs: []dryrun.IO{{Name: "out", Type: "string", Value: "value" + dirty, Mismatch: "number" + dirty}},
+				})
+			}
+			res.Paths = append(res.Paths, p)
+		}
+		return &analysis.Snapshot{Path: "flow.json", DryRun: res}
+	}
+	big, small := dry(4000/race.Stride(4)), dry(40)
+	later, full := &Run{}, &Run{fullBuild: true}
+	step := 0
+	both := func(what string, do func(r *Run)) {
+		t.Helper()
+		step++
+		do(later)
+		do(full)
+		got, want := later.View(th), full.View(th)
+		lt, lok := later.Target()
+		ft, fok := full.Target()
+		if got != want || lt != ft || lok != fok || later.step != full.step || later.cursor != full.cursor {
+			t.Fatalf("step %d (%s): the Run tab differs from the full build (target %v/%v)\nlater:\n%s\nfull:\n%s", step, what, lt, ft, ansi.Strip(got), ansi.Strip(want))
+		}
+		if strings.Contains(got, testshared.FakeGitHub) || strings.Contains(got, "\a") || strings.Contains(lt.Pointer, testshared.FakeGitHub) {
+			t.Fatalf("step %d (%s): agent text not presented:\n%q", step, what, got)
+		}
+	}
+	show := func(s *analysis.Snapshot) func(r *Run) {
+		return func(r *Run) { r.Show(Shown{Cur: s, LastParsed: s, Theme: th}) }
+	}
+	both("open", func(r *Run) { r.SetSize(78, 22); show(big)(r) })
+	for i := range 8 {
+		both(fmt.Sprintf("down %d", i), func(r *Run) { r.Nav(NavDown, 5) })
+		both(fmt.Sprintf("step %d", i), func(r *Run) { r.Nav(NavRight, 5) })
+	}
+	both("page down", func(r *Run) { r.Nav(NavPageDown, 5) })
+	both("step back", func(r *Run) { r.Nav(NavLeft, 5) })
+	both("resize 140x40", func(r *Run) { r.SetSize(138, 38) })
+	both("bottom", func(r *Run) { r.Nav(NavBottom, 5) })
+	both("steps at the bottom", func(r *Run) { r.Nav(NavRight, 5); r.Nav(NavRight, 5); r.Nav(NavRight, 5) })
+	both("resize small", func(r *Run) { r.SetSize(40, 6) })
+	if n := presentedPaths(later); n == 0 || n > 40 {
+		t.Fatalf("the walk presented %d of %d paths, want a few screenfuls", n, len(later.rows))
+	}
+	both("up", func(r *Run) { r.Nav(NavUp, 5) })
+	both("a smaller snapshot, scrolled", show(small))
+	both("its top", func(r *Run) { r.Nav(NavTop, 5); r.Nav(NavRight, 5) })
+	both("none", show(nil))
+	both("large again", show(big))
+	both("middle", func(r *Run) { r.SetSize(98, 28); r.Nav(NavPageDown, len(big.DryRun.Paths)/2) })
+}
+
+// presentedPaths counts the paths the Run tab has presented.
+func presentedPaths(r *Run) (n int) {
+	for _, d := range r.done {
+		if d {
+			n++
+		}
+	}
+	return n
 }
