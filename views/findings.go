@@ -343,10 +343,17 @@ func (f *Findings) summary(th Theme) []string {
 	} else {
 		text = f.message(f.shown[f.rows[f.cursor].item])
 	}
-	msg := ansi.Wrap(text, f.w, " ")
-	ml := strings.Split(msg, "\n")
-	if len(ml) > 3 {
-		ml = ml[:3]
+	var ml []string
+	more := false
+	if f.fullBuild { // the oracle: the whole message wrapped
+		ml = strings.Split(ansi.Wrap(text, f.w, " "), "\n")
+		if more = len(ml) > 3; more {
+			ml = ml[:3]
+		}
+	} else {
+		ml, more = wrapHead(text, f.w, 3)
+	}
+	if more {
 		ml[2] = Trunc(ml[2]+" … (enter)", f.w)
 	}
 	out = append(out, ml...)

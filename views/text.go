@@ -161,3 +161,28 @@ func cutBeyond(s string, w int) string {
 	}
 	return s
 }
+
+// wrapHead is the first n lines of ansi.Wrap(s, w, " ") and whether it
+// has more, wrapping no more of s than those lines need. Wrap writes its
+// output as it reads s, and only appends (at the end it flushes the
+// pending word and spaces, never a line break): the wrap of a prefix of
+// s cut at a rune boundary has written what the wrap of s writes up to
+// the cluster the cut may split, which writes at most one line break.
+// So when the prefix's wrap has n+2 line breaks, n+1 of them were
+// written before that cluster, and its first n lines and the fact that
+// there are more are those of s. Otherwise the prefix doubles, up to s.
+func wrapHead(s string, w, n int) (lines []string, more bool) {
+	for l := 8 * (max(1, w) + cutMargin) * n; l < len(s); l *= 2 {
+		for l > 0 && !utf8.RuneStart(s[l]) {
+			l--
+		}
+		if out := ansi.Wrap(s[:l], w, " "); strings.Count(out, "\n") >= n+2 {
+			return strings.SplitN(out, "\n", n+1)[:n], true
+		}
+	}
+	lines = strings.Split(ansi.Wrap(s, w, " "), "\n")
+	if len(lines) > n {
+		return lines[:n], true
+	}
+	return lines, false
+}

@@ -443,6 +443,13 @@ func TestFindingsHugeMessageMatchesFullBuild(t *testing.T) {
 		})
 	}
 	add("short "+testshared.FakeGitHub, nil)
+	// For the summary's wrap: runs of spaces it drops at a break, words
+	// longer than the pane it breaks, hyphens it breaks after, wide
+	// characters that do not fit at a line's end.
+	add("spaces"+strings.Repeat(" ", 3000)+"then "+testshared.FakeGitHub+strings.Repeat(" ", 500)+tail, nil)
+	add(strings.Repeat("w", 2500)+" "+testshared.FakeGitHub+" "+strings.Repeat("v", 700)+tail, nil)
+	add(strings.Repeat("hy-phen-ated ", 300)+testshared.FakeGitHub+tail, nil)
+	add(strings.Repeat("a界", 900)+" "+testshared.FakeGitHub+" "+tail, nil)
 	add(strings.Repeat("y", 60)+testshared.FakeJWT+tail, nil)
 	fs = compile.SortFindings(fs)
 	docs := map[string]*compile.Doc{"f.json": doc()}
@@ -480,17 +487,23 @@ func TestFindingsHugeMessageMatchesFullBuild(t *testing.T) {
 			t.Fatalf("width %d: the frame differs from the full build\nwindowed:\n%s\nfull:\n%s", w, ansi.Strip(got), ansi.Strip(want))
 		}
 	}
-	// With the summary under the list: the selected message wrapped.
-	for _, f := range []*Findings{win, full} {
-		f.SetSize(78, 22)
-		f.Home()
-	}
-	for i := range len(fs) + 3 {
-		if got, want := win.View(th), full.View(th); got != want {
-			t.Fatalf("summary, row %d: the frame differs from the full build\nwindowed:\n%s\nfull:\n%s", i, ansi.Strip(got), ansi.Strip(want))
+	// With the summary under the list: the selected message's first
+	// lines, wrapped from as much of it as they need (wrapHead).
+	for k, w := range []int{20, 21, 33, 57, 78, 98, 138} {
+		if k%race.Stride(3) != 0 { // a sample under -race
+			continue
 		}
-		win.Move(1)
-		full.Move(1)
+		for _, f := range []*Findings{win, full} {
+			f.SetSize(w, 22)
+			f.Home()
+		}
+		for i := range len(fs) + 3 {
+			if got, want := win.View(th), full.View(th); got != want {
+				t.Fatalf("summary at width %d, row %d: the frame differs from the full build\nwindowed:\n%s\nfull:\n%s", w, i, ansi.Strip(got), ansi.Strip(want))
+			}
+			win.Move(1)
+			full.Move(1)
+		}
 	}
 }
 
