@@ -14,16 +14,7 @@ func (r *Result) Presented(clean func(string) string) *Result {
 	c.File, c.Note = clean(r.File), clean(r.Note)
 	c.Paths = make([]Path, len(r.Paths))
 	for i, p := range r.Paths {
-		p.End, p.Note = clean(p.End), clean(p.Note)
-		steps := make([]Step, len(p.Steps))
-		for j, st := range p.Steps {
-			st.Flow, st.File, st.Node, st.Name, st.Type, st.Note, st.Branch = clean(st.Flow), clean(st.File), clean(st.Node), clean(st.Name), clean(st.Type), clean(st.Note), clean(st.Branch)
-			st.Pointer, st.Anchor, st.FlowPointer = clean(st.Pointer), clean(st.Anchor), clean(st.FlowPointer)
-			st.Inputs, st.Outputs = cleanIOs(st.Inputs, clean), cleanIOs(st.Outputs, clean)
-			steps[j] = st
-		}
-		p.Steps = steps
-		c.Paths[i] = p
+		c.Paths[i] = p.Presented(clean)
 	}
 	c.Findings = make([]Finding, len(r.Findings))
 	for i, f := range r.Findings {
@@ -31,6 +22,21 @@ func (r *Result) Presented(clean func(string) string) *Result {
 		c.Findings[i] = f
 	}
 	return &c
+}
+
+// Presented is the path as Result.Presented presents it (every string
+// through clean): for a face that presents the paths it shows one by one.
+func (p Path) Presented(clean func(string) string) Path {
+	p.End, p.Note = clean(p.End), clean(p.Note)
+	steps := make([]Step, len(p.Steps))
+	for j, st := range p.Steps {
+		st.Flow, st.File, st.Node, st.Name, st.Type, st.Note, st.Branch = clean(st.Flow), clean(st.File), clean(st.Node), clean(st.Name), clean(st.Type), clean(st.Note), clean(st.Branch)
+		st.Pointer, st.Anchor, st.FlowPointer = clean(st.Pointer), clean(st.Anchor), clean(st.FlowPointer)
+		st.Inputs, st.Outputs = cleanIOs(st.Inputs, clean), cleanIOs(st.Outputs, clean)
+		steps[j] = st
+	}
+	p.Steps = steps
+	return p
 }
 
 func cleanIOs(ios []IO, clean func(string) string) []IO {

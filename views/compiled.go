@@ -61,7 +61,9 @@ func (t *CompiledText) Show(sh Shown) {
 			lines, raw = []string{th.Blocker.Render("not compiled: " + present.Text(err.Error()))}, []bool{false}
 		}
 		if len(refusal) > 0 {
-			rl, rr := refusalRaw(th, refusal)
+			// The count is the engine's: Refusal is LastParsed's gate
+			// response, one entry per blocker of the gate.
+			rl, rr := refusalRaw(th, refusal, len(g.Gate().Blockers))
 			lines, raw = append(rl, lines...), append(rr, raw...)
 		}
 		return lines, raw
@@ -88,7 +90,11 @@ func compiledTabLines(th Theme, g *analysis.Snapshot, refusal []byte) []string {
 // in words, the review_blocked document (indented), and the heading of
 // the output below it.
 func RefusalLines(th Theme, refusal []byte) []string {
-	lines, raw := refusalRaw(th, refusal)
+	var res struct {
+		Blockers []json.RawMessage `json:"blockers"`
+	}
+	_ = json.Unmarshal(refusal, &res)
+	lines, raw := refusalRaw(th, refusal, len(res.Blockers))
 	for i, r := range raw {
 		if r {
 			lines[i] = present.Text(lines[i])
@@ -98,14 +104,10 @@ func RefusalLines(th Theme, refusal []byte) []string {
 }
 
 // refusalRaw is RefusalLines with the document's lines not yet presented
-// (raw[i] marks them).
-func refusalRaw(th Theme, refusal []byte) (lines []string, raw []bool) {
-	var res struct {
-		Blockers []json.RawMessage `json:"blockers"`
-	}
-	_ = json.Unmarshal(refusal, &res)
+// (raw[i] marks them), for a refusal of n blockers.
+func refusalRaw(th Theme, refusal []byte, n int) (lines []string, raw []bool) {
 	out := []string{
-		th.Blocker.Render("✖ compile refused: " + Count(len(res.Blockers), "blocker")),
+		th.Blocker.Render("✖ compile refused: " + Count(n, "blocker")),
 		th.Dim.Render("fix them to publish; oastui compile prints:"),
 	}
 	var b bytes.Buffer

@@ -32,6 +32,8 @@ func bucketOf(s compile.Severity) int {
 type Findings struct {
 	all      []compile.Finding
 	hay      []string // per finding of all, what the filter searches, lowercased (built on the first filter of a snapshot)
+	msgs     []string // per finding of all, its message presented (present.Text), once per snapshot when first shown
+	msgDone  []bool   // msgs[i] is built
 	shown    []int    // the findings after the filter (indexes in all), in bucket order
 	counts   [3]int   // shown per bucket
 	docs     map[string]*compile.Doc
@@ -68,7 +70,7 @@ func (f *Findings) SetFindings(fs []compile.Finding, docs map[string]*compile.Do
 	if !had && f.onHeader && f.cursor < len(f.rows) {
 		header = f.rows[f.cursor].bucket
 	}
-	f.all, f.hay = fs, nil
+	f.all, f.hay, f.msgs, f.msgDone = fs, nil, nil, nil
 	f.docs = docs
 	f.mainFile = mainFile
 	f.apply()
@@ -268,8 +270,8 @@ func (f *Findings) View(th Theme) string {
 // line is row i of the list: a finding, or a bucket header with its count.
 func (f *Findings) line(th Theme, i int) string {
 	r, sel := f.rows[i], i == f.cursor
-	if x := f.item(r); x != nil {
-		return f.row(th, *x, sel)
+	if r.item >= 0 && r.item < len(f.shown) {
+		return f.row(th, f.shown[r.item], sel)
 	}
 	styles := [3]lipgloss.Style{th.Blocker, th.Warning, th.Suggestion}
 	mark := "▾"
@@ -283,7 +285,31 @@ func (f *Findings) line(th Theme, i int) string {
 	return text
 }
 
-func (f *Findings) row(th Theme, x compile.Finding, sel bool) string {
+// message is finding i's message presented (present.Text), built once
+// per snapshot, the first time it is shown.
+func (f *Findings) message(i int) string {
+	if f.msgDone == nil {
+		f.msgs, f.msgDone = make([]string, len(f.all)), make([]bool, len(f.all))
+	}
+	if !f.msgDone[i] {
+		f.msgs[i], f.msgDone[i] = present.Text(f.all[i].Message), true
+	}
+	return f.msgs[i]
+}
+
+// row is finding i of all as a row of the list (cut to the pane's width
+// by Fit, here when selected, else by View).
+func (f *Findings) row(th Theme, i int, sel bool) string {
+	x := f.all[i]
+	msg := ""
+	if f.fullBuild { // the oracle: presented whole on every frame
+		msg = present.Text(x.Message)
+	} else {
+		// The whole message is presented (once), then cut where Fit
+		// cannot reach: a secret across the cut is masked as before,
+		// and a message of thousands of names costs a row's width.
+		msg = cutBeyond(f.message(i), f.w)
+	}
 	mark := "  "
 	if sel {
 		mark = th.Cursor.Render("› ")
@@ -292,7 +318,7 @@ func (f *Findings) row(th Theme, x compile.Finding, sel bool) string {
 	if len(x.Fixes) > 0 {
 		fix = th.DiffAdd.Render(FixMark) + " "
 	}
-	text := fmt.Sprintf("%-7s %s%s %s", f.place(x), fix, th.Code.Render(present.Text(x.Code)), present.Text(x.Message))
+	text := fmt.Sprintf("%-7s %s%s %s", f.place(x), fix, th.Code.Render(present.Text(x.Code)), msg)
 	if x.Source != "" && x.Source != compile.SourceDeterministic {
 		text += th.Dim.Render(" [" + present.Text(x.Source) + "]")
 	}
@@ -311,10 +337,23 @@ func (f *Findings) summary(th Theme) []string {
 		return nil
 	}
 	out := []string{th.Border.Render(strings.Repeat("─", f.w))}
-	msg := ansi.Wrap(present.Text(x.Message), f.w, " ")
-	ml := strings.Split(msg, "\n")
-	if len(ml) > 3 {
-		ml = ml[:3]
+	text := ""
+	if f.fullBuild {
+		text = present.Text(x.Message)
+	} else {
+		text = f.message(f.shown[f.rows[f.cursor].item])
+	}
+	var ml []string
+	more := false
+	if f.fullBuild { // the oracle: the whole message wrapped
+		ml = strings.Split(ansi.Wrap(text, f.w, " "), "\n")
+		if more = len(ml) > 3; more {
+			ml = ml[:3]
+		}
+	} else {
+		ml, more = wrapHead(text, f.w, 3)
+	}
+	if more {
 		ml[2] = Trunc(ml[2]+" … (enter)", f.w)
 	}
 	out = append(out, ml...)

@@ -15,13 +15,17 @@ import (
 // open); the step's inputs (with their producers) and outputs are shown
 // below.
 type Run struct {
+	// rows are the dry run's paths as the engine gave them (their counts
+	// of paths and steps, all the bookkeeping reads, are the presented
+	// ones'); a path is presented when first shown (path).
 	cursorList[dryrun.Path]
-	res  *dryrun.Result
-	file string // the reviewed flow file (steps of other files point at their anchor)
-	step int    // index in the selected path's steps
-	// raw is the dry run Show took, not presented yet (nil once it is:
-	// res and rows are then the presented result and its paths).
-	raw *dryrun.Result
+	res  *dryrun.Result // the dry run of the snapshot (nil: none)
+	note string         // res.Note presented
+	file string         // the reviewed flow file (steps of other files point at their anchor)
+	step int            // index in the selected path's steps
+	// shown[i] is rows[i] presented, once per snapshot, when done[i].
+	shown []dryrun.Path
+	done  []bool
 
 	// fullBuild makes Show present the dry run at once and View lay out
 	// every line of the step, not only those that fit: the tests' oracle.
@@ -31,46 +35,55 @@ type Run struct {
 // Name is the tab's title.
 func (r *Run) Name() string { return "Run" }
 
-// Show takes the dry run of the newest good analysis. The dry run is
-// presented (every string through present.Text) when the tab first needs
-// it, once per snapshot; until then the rows are the raw paths, whose
-// counts of paths and steps (all Show's bookkeeping reads) are the
-// presented ones'.
+// Show takes the dry run of the newest good analysis. Each path is
+// presented (every string through present.Text) when the tab first shows
+// it, once per snapshot: the list's window and the selected path, not
+// every path of the dry run.
 func (r *Run) Show(sh Shown) {
-	r.raw = nil
+	r.shown, r.done = nil, nil
 	if sh.LastParsed == nil || sh.LastParsed.DryRun == nil {
-		r.res, r.file = nil, ""
+		r.res, r.note, r.file = nil, "", ""
 		r.setRows(nil)
 		r.step = 0
 		return
 	}
 	r.file = sh.LastParsed.FlowFile()
 	prev := r.cursor
-	if r.fullBuild {
-		r.res = sh.LastParsed.DryRun.Presented(present.Text)
-		r.setRows(r.res.Paths)
+	r.res = sh.LastParsed.DryRun
+	if r.fullBuild { // the oracle: presented at once, as before
+		r.res = r.res.Presented(present.Text)
+		r.shown, r.done = r.res.Paths, make([]bool, len(r.res.Paths))
+		for i := range r.done {
+			r.done[i] = true
+		}
+		r.note = r.res.Note
 	} else {
-		r.res, r.raw = nil, sh.LastParsed.DryRun
-		r.setRows(r.raw.Paths)
+		r.note = present.Text(r.res.Note)
 	}
+	r.setRows(r.res.Paths)
 	if r.cursor != prev {
 		r.step = 0
 	}
 	r.clampStep()
 }
 
-// present presents the dry run Show left raw.
-func (r *Run) present() {
-	if r.raw != nil {
-		r.res, r.raw = r.raw.Presented(present.Text), nil
-		r.rows = r.res.Paths
+// pathAt is path i presented.
+func (r *Run) pathAt(i int) dryrun.Path {
+	if r.done == nil {
+		r.shown, r.done = make([]dryrun.Path, len(r.rows)), make([]bool, len(r.rows))
 	}
+	if !r.done[i] {
+		r.shown[i], r.done[i] = r.rows[i].Presented(present.Text), true
+	}
+	return r.shown[i]
 }
 
 // Selected is the path under the cursor, presented.
 func (r *Run) Selected() (dryrun.Path, bool) {
-	r.present()
-	return r.cursorList.Selected()
+	if _, ok := r.cursorList.Selected(); !ok {
+		return dryrun.Path{}, false
+	}
+	return r.pathAt(r.cursor), true
 }
 
 // ShowsLastParsed: the dry run is that of the newest good analysis.
@@ -79,7 +92,7 @@ func (r *Run) ShowsLastParsed() {}
 func (r *Run) path() (dryrun.Path, bool) { return r.Selected() }
 
 func (r *Run) clampStep() {
-	p, ok := r.cursorList.Selected() // raw or presented: the same count of steps
+	p, ok := r.cursorList.Selected() // raw: the presented path's count of steps
 	if !ok {
 		r.step = 0
 		return
@@ -121,20 +134,19 @@ func (r *Run) Target() (Target, bool) {
 
 // View: the exploration's note, the path list, then the current step.
 func (r *Run) View(th Theme) string {
-	r.present()
 	var out []string
 	if r.res == nil {
 		out = append(out, th.Dim.Render(Trunc("no dry run: the flow file does not parse", r.w)))
 		return fill(out, r.w, r.h)
 	}
-	out = append(out, th.Dim.Render(Trunc(r.res.Note, r.w)))
+	out = append(out, th.Dim.Render(Trunc(r.note, r.w)))
 	if len(r.rows) == 0 {
 		return fill(out, r.w, r.h)
 	}
 	listH := min(len(r.rows), max(1, r.h/4))
 	r.off = clampScroll(r.cursor, r.off, listH, len(r.rows))
 	for i := r.off; i < len(r.rows) && i < r.off+listH; i++ {
-		p := r.rows[i]
+		p := r.pathAt(i)
 		line := " " + pathRow(p)
 		style := th.Dim
 		switch p.Status {

@@ -2,6 +2,7 @@ package views
 
 import (
 	"strings"
+	"unicode/utf8"
 
 	"github.com/charmbracelet/x/ansi"
 )
@@ -134,4 +135,54 @@ func ansiWrap(s string, w int) string {
 		return s
 	}
 	return ansi.Wrap(s, w, " ")
+}
+
+// cutMargin is how many cells past the width cutBeyond keeps: more than
+// the widest grapheme cluster (2 cells) that a cut through it could
+// narrow, and the tail Fit puts in its place (1 cell).
+const cutMargin = 8
+
+// cutBeyond is s, presented text (no escape sequences), cut at a rune
+// boundary at least w+cutMargin cells in, or s when it is narrower: a
+// line that ends in s, cut by Fit or Trunc to at most w cells, is cut to
+// the same bytes, since what Fit keeps ends before the cut and what it
+// drops after the cut is printable text only (Fit keeps the escape
+// sequences it passes, and s has none). The cost is that of the cells
+// kept, not of s.
+func cutBeyond(s string, w int) string {
+	need := max(0, w) + cutMargin
+	for n := 4 * need; n < len(s); n *= 2 {
+		for n > 0 && !utf8.RuneStart(s[n]) {
+			n--
+		}
+		if ansi.StringWidth(s[:n]) >= need {
+			return s[:n]
+		}
+	}
+	return s
+}
+
+// wrapHead is the first n lines of ansi.Wrap(s, w, " ") and whether it
+// has more, wrapping no more of s than those lines need. Wrap writes its
+// output as it reads s, and only appends (at the end it flushes the
+// pending word and spaces, never a line break): the wrap of a prefix of
+// s cut at a rune boundary has written what the wrap of s writes up to
+// the cluster the cut may split, which writes at most one line break.
+// So when the prefix's wrap has n+2 line breaks, n+1 of them were
+// written before that cluster, and its first n lines and the fact that
+// there are more are those of s. Otherwise the prefix doubles, up to s.
+func wrapHead(s string, w, n int) (lines []string, more bool) {
+	for l := 8 * (max(1, w) + cutMargin) * n; l < len(s); l *= 2 {
+		for l > 0 && !utf8.RuneStart(s[l]) {
+			l--
+		}
+		if out := ansi.Wrap(s[:l], w, " "); strings.Count(out, "\n") >= n+2 {
+			return strings.SplitN(out, "\n", n+1)[:n], true
+		}
+	}
+	lines = strings.Split(ansi.Wrap(s, w, " "), "\n")
+	if len(lines) > n {
+		return lines[:n], true
+	}
+	return lines, false
 }

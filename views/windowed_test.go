@@ -1,7 +1,6 @@
 package views
 
 import (
-	"encoding/json"
 	"errors"
 	"fmt"
 	"path/filepath"
@@ -11,6 +10,7 @@ import (
 	"github.com/charmbracelet/x/ansi"
 	"github.com/oastui/oastui/analysis"
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/dryrun"
 	"github.com/oastui/oastui/edit"
 	"github.com/oastui/oastui/internal/race"
 	"github.com/oastui/oastui/internal/testshared"
@@ -139,7 +139,7 @@ func TestFindingsWindowedMatchesFullBuild(t *testing.T) {
 // when first shown and presents those in its window; every frame of a
 // walk through a long refusal and the compiled output under it (top,
 // middle, bottom, sideways, resizes, a new snapshot while hidden or
-// scrolled, a broken refusal, a failed compile) is byte for byte the
+// scrolled, a failed compile, a refusal of 5,000 blockers) is byte for byte the
 // frame of the path that builds and presents every line in Show
 // (fullBuild, the oracle).
 func TestCompiledLaterMatchesFullBuild(t *testing.T) {
@@ -147,15 +147,21 @@ func TestCompiledLaterMatchesFullBuild(t *testing.T) {
 	if good.Compiled == nil {
 		t.Fatalf("the fixture does not compile: %v", good.CompileErr)
 	}
-	var blockers []map[string]any
-	for i := range 300 {
-		blockers = append(blockers, map[string]any{"code": fmt.Sprintf("rule_%d", i%13), "message": fmt.Sprintf("blocker %d \x1b[2J with %s", i, testshared.FakeGitHub), "location": fmt.Sprintf("/nodes/%d", i)})
+	// Refusals as the TUI hands them over: the gate response of the
+	// snapshot shown (Shown.Refusal), whose count the tab reads from the
+	// gate and the oracle from the JSON.
+	refused := func(g *analysis.Snapshot, n int) (*analysis.Snapshot, []byte) {
+		r := &analysis.Snapshot{Agent: g.Agent, Compiled: g.Compiled, CompileErr: g.CompileErr} // what the tab reads
+		for i := range n {
+			x := doc().At(fmt.Sprintf("/nodes/%d", i), fmt.Sprintf("rule_%d", i%13), compile.Blocker, fmt.Sprintf("blocker %d \x1b[2J with %s", i, testshared.FakeGitHub))
+			r.Review.Gate.Blockers = append(r.Review.Gate.Blockers, x)
+		}
+		return r, r.Gate().Response().JSON()
 	}
-	refusal, err := json.Marshal(map[string]any{"error": "review_blocked", "blockers": blockers})
-	if err != nil {
-		t.Fatal(err)
-	}
+	bad, refusal := refused(good, 300)
+	half, halfRefusal := refused(good, 150)
 	broken := &analysis.Snapshot{CompileErr: errors.New("no \x1b[31mflow\x1b[0m " + testshared.FakeGitHub)}
+	broken.Agent, broken.Review = good.Agent, bad.Review
 	later, full := NewCompiledText(), NewCompiledText()
 	full.fullBuild = true
 	step := 0
@@ -177,31 +183,37 @@ func TestCompiledLaterMatchesFullBuild(t *testing.T) {
 		return func(c *CompiledText) { c.Show(Shown{Cur: g, LastParsed: g, Theme: th, Refusal: refusal}) }
 	}
 	both("nothing parsed", func(c *CompiledText) { c.SetSize(78, 22); c.Show(Shown{Cur: good, Theme: th}) })
-	both("refused", show(good, refusal))
+	both("refused", show(bad, refusal))
 	both("down", func(c *CompiledText) { c.Nav(NavDown, 20) })
 	both("middle", func(c *CompiledText) { c.Nav(NavPageDown, 700) })
 	both("sideways", func(c *CompiledText) { c.Nav(NavRight, 20); c.Nav(NavRight, 20) })
 	both("bottom", func(c *CompiledText) { c.Nav(NavBottom, 20) })
 	both("resize 100x30", func(c *CompiledText) { c.SetSize(98, 28) })
 	both("resize small", func(c *CompiledText) { c.SetSize(40, 6) })
-	both("new snapshot, scrolled", show(good, refusal[:len(refusal)/2]))
+	both("new snapshot, scrolled", show(half, halfRefusal))
 	both("top", func(c *CompiledText) { c.Nav(NavTop, 20); c.Nav(NavLeft, 20); c.Nav(NavLeft, 20) })
 	both("new snapshot at the top, hidden, resized", func(c *CompiledText) {
-		c.Show(Shown{Cur: good, LastParsed: good, Theme: th, Refusal: refusal})
+		c.Show(Shown{Cur: bad, LastParsed: bad, Theme: th, Refusal: refusal})
 		c.SetSize(138, 38)
 		c.Show(Shown{Cur: good, LastParsed: good, Theme: th})
 		c.SetSize(58, 10)
 	})
 	both("published", func(c *CompiledText) { c.Nav(NavPageDown, 9) })
-	both("refused again, up", func(c *CompiledText) { show(good, refusal)(c); c.Nav(NavUp, 9) })
+	both("refused again, up", func(c *CompiledText) { show(bad, refusal)(c); c.Nav(NavUp, 9) })
 	both("bottom, a short snapshot and a long one while hidden", func(c *CompiledText) {
 		c.End()
 		show(good, nil)(c)
-		show(good, refusal)(c)
+		show(bad, refusal)(c)
 	})
 	both("not compiled", show(broken, refusal))
 	both("not compiled, bottom", func(c *CompiledText) { c.End() })
 	both("not compiled, published", show(broken, nil))
+	big, bigRefusal := refused(good, 5000/race.Stride(5))
+	both("a large refusal", show(big, bigRefusal))
+	if got := ansi.Strip(later.View(th)); !strings.Contains(got, fmt.Sprintf("compile refused: %d blockers", len(big.Gate().Blockers))) {
+		t.Fatalf("a large refusal: the count is not the gate's:\n%s", got)
+	}
+	both("a large refusal, bottom", func(c *CompiledText) { c.End() })
 }
 
 // TestGraphPointerMapsMatchScan: selecting the node of a pointer and
@@ -390,4 +402,186 @@ func nodeAndRunMatchFullBuild(t *testing.T, dir string) {
 			}
 		}
 	}
+}
+
+// TestFindingsHugeMessageMatchesFullBuild: a visible row whose message
+// lists thousands of names is presented once and cut past the pane's
+// width before Fit measures it; at widths from 1 to 150, cursor on
+// or off, every row is byte for byte the row of the full message
+// presented on every frame (fullBuild), with a credential, wide and
+// combining characters, an emoji sequence, a control character and a
+// source tag around every column the cut could fall on.
+func TestFindingsHugeMessageMatchesFullBuild(t *testing.T) {
+	d := doc()
+	names := func(n int) string {
+		var b strings.Builder
+		for i := range n {
+			fmt.Fprintf(&b, "name_%d, ", i)
+		}
+		return b.String()
+	}
+	var fs []compile.Finding
+	add := func(msg string, mut func(x *compile.Finding)) {
+		x := d.At("/a", fmt.Sprintf("rule_%d", len(fs)), compile.Warning, msg)
+		if mut != nil {
+			mut(&x)
+		}
+		fs = append(fs, x)
+	}
+	tail := names(300)                                // ~3,000 cells: cut at every width tried
+	for at := 0; at < 170; at += 3 * race.Stride(5) { // a credential starting at every few columns of the message (a sample under -race)
+		add(strings.Repeat("x", at)+" "+testshared.FakeGitHub+" "+tail, nil)
+	}
+	for at := 0; at < 170; at += 7 * race.Stride(5) { // the same with a key in front: masked as a value
+		add(strings.Repeat("n", at)+" token="+testshared.FakeOpenAI+" "+tail, func(x *compile.Finding) { x.Source = "llm" })
+	}
+	for i, filler := range []string{"界", "e\u0301", "👩\u200d👩\u200d👧", "🇫🇷", "\x1b[31m", "a\u00ad", "\t"} {
+		add(strings.Repeat(filler, 40+i*13)+testshared.FakeAnthropic+" "+tail, func(x *compile.Finding) {
+			if i%2 == 0 {
+				x.Fixes = []edit.Fix{{Title: "fix it"}}
+			}
+		})
+	}
+	add("short "+testshared.FakeGitHub, nil)
+	// For the summary's wrap: runs of spaces it drops at a break, words
+	// longer than the pane it breaks, hyphens it breaks after, wide
+	// characters that do not fit at a line's end.
+	add("spaces"+strings.Repeat(" ", 3000)+"then "+testshared.FakeGitHub+strings.Repeat(" ", 500)+tail, nil)
+	add(strings.Repeat("w", 2500)+" "+testshared.FakeGitHub+" "+strings.Repeat("v", 700)+tail, nil)
+	add(strings.Repeat("hy-phen-ated ", 300)+testshared.FakeGitHub+tail, nil)
+	add(strings.Repeat("a界", 900)+" "+testshared.FakeGitHub+" "+tail, nil)
+	add(strings.Repeat("y", 60)+testshared.FakeJWT+tail, nil)
+	fs = compile.SortFindings(fs)
+	docs := map[string]*compile.Doc{"f.json": doc()}
+	win, full := &Findings{}, &Findings{fullBuild: true}
+	for _, f := range []*Findings{win, full} {
+		f.SetFindings(fs, docs, "f.json")
+	}
+	var widths []int // every narrow width, then a spread up to 140x40's
+	for w := 1; w <= 150; w += max(1, min(w/4, 7)) * race.Stride(3) {
+		widths = append(widths, w)
+	}
+	for _, w := range widths {
+		for _, f := range []*Findings{win, full} {
+			f.SetSize(w, len(fs)+2) // every row in the window, no summary under it
+			f.Move(1 + w%5)
+		}
+		for i := range win.rows {
+			for _, sel := range []bool{false, true} {
+				got, want := Fit(win.line(th, i), w), Fit(full.line(th, i), w)
+				if sel {
+					win.cursor, full.cursor = i, i
+					got, want = win.line(th, i), full.line(th, i)
+				}
+				if got != want {
+					t.Fatalf("width %d, row %d, selected %v: the cut row differs from the full one\ncut:  %q\nfull: %q", w, i, sel, got, want)
+				}
+				for _, secret := range []string{testshared.FakeGitHub, testshared.FakeOpenAI, testshared.FakeAnthropic, "\x1b[31m"} {
+					if strings.Contains(got, secret) {
+						t.Fatalf("width %d, row %d: agent text not presented: %q", w, i, got)
+					}
+				}
+			}
+		}
+		if got, want := win.View(th), full.View(th); got != want {
+			t.Fatalf("width %d: the frame differs from the full build\nwindowed:\n%s\nfull:\n%s", w, ansi.Strip(got), ansi.Strip(want))
+		}
+	}
+	// With the summary under the list: the selected message's first
+	// lines, wrapped from as much of it as they need (wrapHead).
+	for k, w := range []int{20, 21, 33, 57, 78, 98, 138} {
+		if k%race.Stride(3) != 0 { // a sample under -race
+			continue
+		}
+		for _, f := range []*Findings{win, full} {
+			f.SetSize(w, 22)
+			f.Home()
+		}
+		for i := range len(fs) + 3 {
+			if got, want := win.View(th), full.View(th); got != want {
+				t.Fatalf("summary at width %d, row %d: the frame differs from the full build\nwindowed:\n%s\nfull:\n%s", w, i, ansi.Strip(got), ansi.Strip(want))
+			}
+			win.Move(1)
+			full.Move(1)
+		}
+	}
+}
+
+// TestRunLargeDryRunMatchesFullBuild: the Run tab presents the paths it
+// shows (the list's window, the selected path) when it first shows them,
+// not the whole dry run; on a dry run of thousands of paths whose ids,
+// ends, branches, values and notes carry a credential and escape
+// sequences, every frame and target of a walk (down, page, bottom, steps,
+// resizes, a smaller snapshot while scrolled, none, the large one again)
+// is byte for byte that of the dry run presented at once (fullBuild), and
+// the walk presented a screenful of paths, not all of them.
+func TestRunLargeDryRunMatchesFullBuild(t *testing.T) {
+	dirty := " \x1b[31m" + testshared.FakeGitHub + "\x1b[0m\a"
+	dry := func(n int) *analysis.Snapshot {
+		res := &dryrun.Result{File: "flow.json", Note: "explored" + dirty, Explored: n, Total: n}
+		for i := range n {
+			p := dryrun.Path{ID: i + 1, Status: []string{dryrun.StatusEnd, dryrun.StatusStuck, dryrun.StatusLoop}[i%3], End: fmt.Sprintf("end_%d%s", i, dirty), Note: "path note" + dirty}
+			for j := range 1 + i%4 {
+				p.Steps = append(p.Steps, dryrun.Step{
+					N: j + 1, Depth: j % 2, Flow: "flow", File: "flow.json", Node: fmt.Sprintf("n%d_%d%s", i, j, dirty), Name: "name" + dirty, Type: "ApiNode",
+					Pointer: fmt.Sprintf("/$referenced_components/n%d_%d", i, j), Anchor: fmt.Sprintf("/$referenced_components/n%d", i), Branch: []string{"", "next", "yes" + dirty}[j%3], Note: "step note" + dirty,
+					Inputs:  []dryrun.IO{{Name: "in" + dirty, Type: "string", Value: map[string]any{"k" + dirty: []any{"v" + dirty, 1.5}}, From: "stubs"}},
+					Outputs: []dryrun.IO{{Name: "out", Type: "string", Value: "value" + dirty, Mismatch: "number" + dirty}},
+				})
+			}
+			res.Paths = append(res.Paths, p)
+		}
+		return &analysis.Snapshot{Path: "flow.json", DryRun: res}
+	}
+	big, small := dry(4000/race.Stride(4)), dry(40)
+	later, full := &Run{}, &Run{fullBuild: true}
+	step := 0
+	both := func(what string, do func(r *Run)) {
+		t.Helper()
+		step++
+		do(later)
+		do(full)
+		got, want := later.View(th), full.View(th)
+		lt, lok := later.Target()
+		ft, fok := full.Target()
+		if got != want || lt != ft || lok != fok || later.step != full.step || later.cursor != full.cursor {
+			t.Fatalf("step %d (%s): the Run tab differs from the full build (target %v/%v)\nlater:\n%s\nfull:\n%s", step, what, lt, ft, ansi.Strip(got), ansi.Strip(want))
+		}
+		if strings.Contains(got, testshared.FakeGitHub) || strings.Contains(got, "\a") || strings.Contains(lt.Pointer, testshared.FakeGitHub) {
+			t.Fatalf("step %d (%s): agent text not presented:\n%q", step, what, got)
+		}
+	}
+	show := func(s *analysis.Snapshot) func(r *Run) {
+		return func(r *Run) { r.Show(Shown{Cur: s, LastParsed: s, Theme: th}) }
+	}
+	both("open", func(r *Run) { r.SetSize(78, 22); show(big)(r) })
+	for i := range 8 {
+		both(fmt.Sprintf("down %d", i), func(r *Run) { r.Nav(NavDown, 5) })
+		both(fmt.Sprintf("step %d", i), func(r *Run) { r.Nav(NavRight, 5) })
+	}
+	both("page down", func(r *Run) { r.Nav(NavPageDown, 5) })
+	both("step back", func(r *Run) { r.Nav(NavLeft, 5) })
+	both("resize 140x40", func(r *Run) { r.SetSize(138, 38) })
+	both("bottom", func(r *Run) { r.Nav(NavBottom, 5) })
+	both("steps at the bottom", func(r *Run) { r.Nav(NavRight, 5); r.Nav(NavRight, 5); r.Nav(NavRight, 5) })
+	both("resize small", func(r *Run) { r.SetSize(40, 6) })
+	if n := presentedPaths(later); n == 0 || n > 40 {
+		t.Fatalf("the walk presented %d of %d paths, want a few screenfuls", n, len(later.rows))
+	}
+	both("up", func(r *Run) { r.Nav(NavUp, 5) })
+	both("a smaller snapshot, scrolled", show(small))
+	both("its top", func(r *Run) { r.Nav(NavTop, 5); r.Nav(NavRight, 5) })
+	both("none", show(nil))
+	both("large again", show(big))
+	both("middle", func(r *Run) { r.SetSize(98, 28); r.Nav(NavPageDown, len(big.DryRun.Paths)/2) })
+}
+
+// presentedPaths counts the paths the Run tab has presented.
+func presentedPaths(r *Run) (n int) {
+	for _, d := range r.done {
+		if d {
+			n++
+		}
+	}
+	return n
 }
