@@ -428,11 +428,11 @@ func TestFindingsHugeMessageMatchesFullBuild(t *testing.T) {
 		}
 		fs = append(fs, x)
 	}
-	tail := names(300)                                // ~3,000 cells: cut at every width tried
-	for at := 0; at < 170; at += 3 * race.Stride(5) { // a credential starting at every few columns of the message (a sample under -race)
+	tail := names(300)                                 // ~3,000 cells: cut at every width tried
+	for at := 0; at < 170; at += 3 * race.Stride(12) { // a credential starting at every few columns of the message (a sample under -race)
 		add(strings.Repeat("x", at)+" "+testshared.FakeGitHub+" "+tail, nil)
 	}
-	for at := 0; at < 170; at += 7 * race.Stride(5) { // the same with a key in front: masked as a value
+	for at := 0; at < 170; at += 7 * race.Stride(12) { // the same with a key in front: masked as a value
 		add(strings.Repeat("n", at)+" token="+testshared.FakeOpenAI+" "+tail, func(x *compile.Finding) { x.Source = "llm" })
 	}
 	for i, filler := range []string{"界", "e\u0301", "👩\u200d👩\u200d👧", "🇫🇷", "\x1b[31m", "a\u00ad", "\t"} {
@@ -458,7 +458,7 @@ func TestFindingsHugeMessageMatchesFullBuild(t *testing.T) {
 		f.SetFindings(fs, docs, "f.json")
 	}
 	var widths []int // every narrow width, then a spread up to 140x40's
-	for w := 1; w <= 150; w += max(1, min(w/4, 7)) * race.Stride(3) {
+	for w := 1; w <= 150; w += max(1, min(w/4, 7)) * race.Stride(6) {
 		widths = append(widths, w)
 	}
 	for _, w := range widths {
