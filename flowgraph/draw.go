@@ -543,10 +543,11 @@ func Render(g *Graph, opts Options) (*Canvas, *Layout) {
 		limit = opts.maxCells
 	}
 	tooLarge := func(W, H int, atLeast bool) (*Canvas, *Layout) {
-		msg := fmt.Sprintf("(flow too large to draw: %d nodes, %d control edges, %dx%d cells; use --format dot)", len(g.Nodes), len(g.Edges), W, H)
+		size := fmt.Sprintf("%dx%d cells", W, H)
 		if atLeast {
-			msg = fmt.Sprintf("(flow too large to draw: %d nodes, %d control edges, at least %dx%d cells; use --format dot)", len(g.Nodes), len(g.Edges), W, H)
+			size = "at least " + size // W and H measured on the fewest tracks
 		}
+		msg := fmt.Sprintf("(flow too large to draw: %d nodes, %d control edges, %s; use --format dot)", len(g.Nodes), len(g.Edges), size)
 		if opts.TooLarge != nil {
 			msg = opts.TooLarge(len(g.Nodes), len(g.Edges))
 		}
