@@ -206,6 +206,16 @@ func run(n int, corpus string, runs int, keep, full bool, policies string) error
 	// the same files read and tokenized with jsontext on one core), so
 	// that each lint run has a floor measured beside it.
 	var floor, floorCPU []time.Duration
+	// The fresh-process floor (issue 39: "a fresh-process comparison with
+	// the same files"): this binary started again with floorEnv, which
+	// pays what lint pays before and around its reading (a Go program's
+	// start and exit, the walk of the tree) and nothing else.
+	self, err := os.Executable()
+	if err != nil {
+		return err
+	}
+	var freshWall, freshCPU []time.Duration
+	var freshRSS []int64
 	total := 0
 	for r := range runs {
 		for k := range cmds {
@@ -230,6 +240,11 @@ func run(n int, corpus string, runs int, keep, full bool, policies string) error
 			return err
 		}
 		floor, floorCPU, total = append(floor, d), append(floorCPU, selfCPU()-c0), n
+		fw, frss, _, err := lintOnce(self, nil, []string{floorEnv + "=" + tree})
+		if err != nil {
+			return fmt.Errorf("the fresh-process floor: %w", err)
+		}
+		freshWall, freshCPU, freshRSS = append(freshWall, fw), append(freshCPU, lastCPU), append(freshRSS, frss)
 	}
 	for _, m := range cmds {
 		fmt.Printf("oastui lint --format json (%s): wall %s; cpu %s; peak RSS %s (output %d bytes)\n",
@@ -308,6 +323,17 @@ func run(n int, corpus string, runs int, keep, full bool, policies string) error
 	fmt.Printf("ratio (median), cpu time (steadier on a loaded machine): lint cpu %s / floor cpu %s = %.1f×\n",
 		mc, mfc, float64(mc)/float64(mfc))
 	fmt.Printf("ratio (best): lint / tokenize only = %.1f× (1 goroutine)\n", float64(bw)/float64(bt1))
+	fmt.Printf("floor, a fresh process (a Go program's start and exit, the walk of the tree, every JSON file read and tokenized with jsontext, 1 goroutine): wall %s; cpu %s; peak RSS %s\n",
+		durs(freshWall), durs(freshCPU), kibs(freshRSS))
+	var fw, fc []float64
+	for i := range walls {
+		fw = append(fw, float64(walls[i])/float64(freshWall[i]))
+		fc = append(fc, float64(cpus[i])/float64(freshCPU[i]))
+	}
+	sort.Float64s(fw)
+	sort.Float64s(fc)
+	fmt.Printf("ratio lint / fresh-process floor, paired by run: median %.2f× wall (runs: %s), %.2f× cpu (runs: %s)\n",
+		fw[len(fw)/2], ratios(fw), fc[len(fc)/2], ratios(fc))
 	fmt.Printf("target for 1,000 agents: ≤ 60 MB peak RSS: best %.3f s, %.1f MiB\n",
 		bw.Seconds(), float64(bestInt(rss))/1024)
 	return nil
