@@ -22,19 +22,23 @@ type sideView struct {
 	flows   map[string]*flowView     // flow key ("" for the top-level flow, else the Flow's id) → flow
 	flowKey []string                 // in document order
 	steps   map[string]*compile.Step // into the compiled output's steps (read only)
-	gates   map[string]gate          // step or node key → its approval facts
-	order   []string                 // node keys in compiled step order (nil when it did not compile)
-	bfs     []string                 // node keys in BFS order, flow by flow
-	inputs  map[string]port
-	outputs map[string]port
-	arts    map[string]artifact
-	prompts map[string]*promptView // flow/node key → what the prompt checks read of its prompt
-	slots   map[string]slots.Slot
-	gated   map[string]compile.GatedStep
-	screens string // canonical JSON of hitlScreens
-	pkg     pkgView
-	finds   map[string]compile.Finding // fingerprint → finding
-	ok      bool                       // the flow parsed
+	// stepList is steps in the compiled order, with their keys: readGates
+	// walks the steps in the array's order (the map's order reads them at
+	// random, a cache miss each in a large flow).
+	stepList []keyedStep
+	gates    map[string]gate // step or node key → its approval facts
+	order    []string        // node keys in compiled step order (nil when it did not compile)
+	bfs      []string        // node keys in BFS order, flow by flow
+	inputs   map[string]port
+	outputs  map[string]port
+	arts     map[string]artifact
+	prompts  map[string]*promptView // flow/node key → what the prompt checks read of its prompt
+	slots    map[string]slots.Slot
+	gated    map[string]compile.GatedStep
+	screens  string // canonical JSON of hitlScreens
+	pkg      pkgView
+	finds    map[string]compile.Finding // fingerprint → finding
+	ok       bool                       // the flow parsed
 	// atPointer is flowsAt's index: flow pointer → the keys of its flows.
 	atPointer map[string][]string
 	// mount is what the WayFlow loader does to the context slots at mount
@@ -90,6 +94,12 @@ func sameNodeIDs(a, b []*flowgraph.Node) bool {
 		}
 	}
 	return true
+}
+
+// keyedStep is a compiled step with its key (stepKey).
+type keyedStep struct {
+	k  string
+	st *compile.Step
 }
 
 type port struct {
@@ -171,11 +181,13 @@ func view(s *analysis.Snapshot) *sideView {
 	}
 	if c := s.Compiled; c != nil {
 		v.steps = make(map[string]*compile.Step, len(c.ApprovalPolicy.Steps))
+		v.stepList = make([]keyedStep, 0, len(c.ApprovalPolicy.Steps))
 		for i := range c.ApprovalPolicy.Steps {
 			st := &c.ApprovalPolicy.Steps[i]
 			k := stepKey(*st)
 			if _, dup := v.steps[k]; !dup {
 				v.steps[k] = st
+				v.stepList = append(v.stepList, keyedStep{k, st})
 			}
 		}
 		v.inputs = schemaPorts(c.InputSchema)
@@ -638,7 +650,8 @@ func (v *sideView) readGates() {
 			v.gates[nodeSubject(fk, n.ID)] = g
 		}
 	}
-	for k, st := range v.steps {
+	for _, ks := range v.stepList {
+		k, st := ks.k, ks.st
 		key := k
 		if st.GateIndex < 0 && st.NodeID != "" {
 			key = st.NodeID // a top-level node: the same key as its authored facts
