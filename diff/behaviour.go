@@ -223,6 +223,25 @@ func (v *sideView) writeNode(fk string, n *flowgraph.Node) bool {
 	return write
 }
 
+// anyWrite says some node of the side may act on the world: a gate's
+// riskClass or, for a node without one, the node's own writes (gateWrite's
+// write). Without one, ungated lists nothing for any flow.
+func (v *sideView) anyWrite() bool {
+	for _, g := range v.gates {
+		if g.risk != "" && writeRisk(g.risk) {
+			return true
+		}
+	}
+	for _, f := range v.flows {
+		for _, n := range f.g.Nodes {
+			if writeRisk(n.Risk) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // ungated lists the write nodes of flow fk that a run can reach from the
 // start without passing a gate (the write node itself asking counts as a
 // gate).
@@ -291,14 +310,18 @@ func (v *sideView) gateWrite(fk string, n *flowgraph.Node) (gate, write bool) {
 // approvalPaths: a write that every path from the start reached through a
 // gate can now be reached without one (approval safety: breaking).
 func (d *differ) approvalPaths() {
-	if !d.old.ok || !d.new.ok {
-		return
+	if !d.old.ok || !d.new.ok || !d.new.anyWrite() {
+		return // no write node on the new side: none can be reached ungated (no walk of either side)
 	}
 	for _, fk := range sortedKeys(d.new.flows) {
 		if d.old.flows[fk] == nil {
 			continue
 		}
-		before, after := d.old.ungated(fk), d.new.ungated(fk)
+		after := d.new.ungated(fk)
+		if len(after) == 0 {
+			continue // the old side's walk would name nothing
+		}
+		before := d.old.ungated(fk)
 		of, nf := d.old.flows[fk], d.new.flows[fk]
 		for _, id := range sortedKeys(after) {
 			o := of.nodes[id]

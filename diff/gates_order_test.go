@@ -108,3 +108,47 @@ func TestReadGatesStepOrder(t *testing.T) {
 		t.Fatalf("only %d cases compared", compared)
 	}
 }
+
+// TestAnyWriteBoundsUngated: a side anyWrite says has no write node has no
+// write node that gateWrite names, so ungated lists none in any flow (the
+// walks approvalPaths skips); with one, ungated is what it was.
+func TestAnyWriteBoundsUngated(t *testing.T) {
+	r := rand.New(rand.NewSource(5))
+	none, some := 0, 0
+	for c := 0; c < 500; c++ {
+		v := randomGateView(r)
+		if r.Intn(2) == 0 { // most cases without a write risk anywhere
+			for _, fk := range v.flowKey {
+				for _, n := range v.flows[fk].g.Nodes {
+					if writeRisk(n.Risk) {
+						n.Risk = "read_only"
+					}
+				}
+			}
+			for i := range v.stepList {
+				if st := v.stepList[i].st; writeRisk(st.RiskClass) {
+					st.RiskClass = ""
+				}
+			}
+		}
+		v.readGates()
+		if v.anyWrite() {
+			some++
+			continue
+		}
+		none++
+		for _, fk := range v.flowKey {
+			for _, n := range v.flows[fk].g.Nodes {
+				if v.writeNode(fk, n) {
+					t.Fatalf("case %d: anyWrite false, but %s/%s writes", c, fk, n.ID)
+				}
+			}
+			if u := v.ungated(fk); len(u) > 0 {
+				t.Fatalf("case %d: anyWrite false, but flow %q has ungated writes %v", c, fk, u)
+			}
+		}
+	}
+	if none < 100 || some < 100 {
+		t.Fatalf("cases without a write %d, with %d: want 100 of each", none, some)
+	}
+}
