@@ -106,6 +106,9 @@ type compiler struct {
 	out *CompiledAgentOas
 
 	shareOrder bool // share the root Flow's order with the model (Compile)
+	// ownArtifacts: the artifact checks run here, not read from the agent's
+	// model cache (the oracle of TestSharedArtifactChecksSame)
+	ownArtifacts bool
 }
 
 // run is compileOasAgentJson after the source was found: its phases in the
@@ -409,10 +412,19 @@ func (c *compiler) artifacts() error {
 	if m := CheckProducesMirror(c.a); m != nil {
 		return fail("produces-mirror validation failed for %s: %s", c.pkg, m.Msg)
 	}
-	if errs := collectArtifactBindings(c.root, known, produces, producesRefs); len(errs) > 0 {
+	// the checks the linter runs too (ArtifactRefusals): made once per
+	// agent when it has a model cache (ownArtifacts: the tests' oracle)
+	ac := c.a.sharedArtifactChecks()
+	if ac == nil || c.ownArtifacts {
+		ac = &artifactChecks{bindings: collectArtifactBindings(c.root, known, produces, producesRefs)}
+		if len(ac.bindings) == 0 {
+			ac.materialize = collectMaterializeNodes(c.root, known, produces, producesRefs, c.bridgeData)
+		}
+	}
+	if errs := ac.bindings; len(errs) > 0 {
 		return fail("artifact output-binding validation failed for %s:\n%s", c.pkg, strings.Join(refusalLines(errs), "\n"))
 	}
-	if errs := collectMaterializeNodes(c.root, known, produces, producesRefs, c.bridgeData); len(errs) > 0 {
+	if errs := ac.materialize; len(errs) > 0 {
 		return fail("artifact_materialize node validation failed for %s:\n%s", c.pkg, strings.Join(refusalLines(errs), "\n"))
 	}
 	c.out.HasArtifactBindings = HasArtifactBindings(c.root)

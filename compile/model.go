@@ -45,6 +45,11 @@ type modelCache struct {
 	// model of the root Flow (FlowModel.BFSOrder), whichever asks first.
 	orderOnce sync.Once
 	order     []string
+	// art are the artifact checks of the flow file (artifactChecks), made
+	// once for the compiler (Compile) and the linter (ArtifactRefusals),
+	// whichever asks first.
+	artOnce sync.Once
+	art     *artifactChecks
 }
 
 // rootOrder is BFSOrder(root), computed once for the cache's documents.
