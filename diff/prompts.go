@@ -442,12 +442,30 @@ func (d *differ) isGate(fk, id, componentType string) bool {
 	if componentType == "InputMessageNode" {
 		return true
 	}
-	for _, v := range []*sideView{d.new, d.old} {
-		for k, g := range v.gates {
-			if g.approval && (k == id || k == nodeSubject(fk, id) || g.node == id) {
-				return true
+	a := d.approvingGates()
+	return a.keys[id] || a.keys[nodeSubject(fk, id)] || a.nodes[id]
+}
+
+// approving is, of both sides' gates that require approval, their keys and
+// their nodes: isGate's sets, made on its first call (it scanned every gate
+// of both sides for each node whose gate description changed, a flow of
+// n such nodes n² times).
+type approving struct {
+	keys, nodes map[string]bool
+}
+
+func (d *differ) approvingGates() *approving {
+	if d.approving == nil {
+		a := &approving{keys: map[string]bool{}, nodes: map[string]bool{}}
+		for _, v := range []*sideView{d.new, d.old} {
+			for k, g := range v.gates {
+				if g.approval {
+					a.keys[k] = true
+					a.nodes[g.node] = true
+				}
 			}
 		}
+		d.approving = a
 	}
-	return false
+	return d.approving
 }
