@@ -295,18 +295,23 @@ func (c *compiler) registries() error {
 // topology: BFS order, the AgentNodes and the first EndNode.
 func (c *compiler) topology() error {
 	if sc := c.a.sharedCache(); c.shareOrder && sc != nil && c.root == c.a.Flow.Root {
-		c.nodeIDs = sc.rootOrder(c.root) // shared with the root Flow's model (Compile)
+		// shared with the root Flow's model (Compile): the order, each
+		// node's component (c.ref's, c.refs.Get) and type
+		c.nodeIDs = sc.rootOrder(c.root)
+		c.nodeComps, c.nodeTypes = sc.rootComponents(c.root)
 	} else {
 		c.nodeIDs = BFSOrder(c.root)
+		c.nodeComps = make([]*Node, len(c.nodeIDs))
+		c.nodeTypes = make([]string, len(c.nodeIDs))
+		for i, id := range c.nodeIDs {
+			c.nodeComps[i] = c.ref(id)
+			c.nodeTypes[i] = ComponentType(c.nodeComps[i])
+		}
 	}
 	c.order = make(map[string]int, len(c.nodeIDs))
-	c.nodeComps = make([]*Node, len(c.nodeIDs))
-	c.nodeTypes = make([]string, len(c.nodeIDs))
 	for i, id := range c.nodeIDs {
 		c.order[id] = i
-		comp := c.ref(id)
-		typ := ComponentType(comp)
-		c.nodeComps[i], c.nodeTypes[i] = comp, typ
+		comp, typ := c.nodeComps[i], c.nodeTypes[i]
 		switch typ {
 		case "AgentNode":
 			c.agentNodeIDs = append(c.agentNodeIDs, id)

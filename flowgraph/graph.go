@@ -288,7 +288,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		n.Approval, n.Risk = approvalOf(v.Nodes[i].Resolved, resolve)
 	}
 	if a != nil && a.Profile == compile.ProfileCinatra && f.Parent == nil {
-		g.numberSteps(f.Node, fm.BFSOrder())
+		g.numberSteps(fm.StepOrder())
 	}
 	return g
 }
@@ -613,11 +613,11 @@ func approvalOf(r compile.Resolved, resolve resolver) (bool, string) {
 }
 
 // numberSteps gives the top-level flow's nodes the compiler's step numbers
-// (compile.FlowStepOrder of the flow model's BFS order, bfs; reference
-// §11.4–11.5). The StartNode holding the implicit setup step 0 is marked as
+// (order: compile.FlowStepOrder of the flow model's BFS order, as the
+// model's StepOrder gives it; reference §11.4–11.5). The StartNode holding the implicit setup step 0 is marked as
 // an approval.
-func (g *Graph) numberSteps(flow *compile.Node, bfs []string) {
-	for _, sn := range compile.FlowStepOrderOf(flow, bfs) {
+func (g *Graph) numberSteps(order []compile.StepNode) {
+	for _, sn := range order {
 		i := g.NodeIndex(sn.ID)
 		if i < 0 || len(sn.Steps) == 0 || len(g.Nodes[i].Steps) > 0 {
 			continue
