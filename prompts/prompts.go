@@ -377,6 +377,20 @@ func (b *builder) countAll(enc0, text string) Counts {
 	return out
 }
 
+// nodeComponent is the object graph node gn's Pointer names in a's flow
+// file (nil when it has none): the graph's own (Component), looked up by
+// pointer only for a node the graph did not resolve (the builder looked up
+// every node of every flow again).
+func nodeComponent(a *compile.Agent, gn *flowgraph.Node) *compile.Node {
+	if gn.Pointer == "" {
+		return nil
+	}
+	if c := gn.Component(); c != nil {
+		return c
+	}
+	return a.Flow.Lookup(gn.Pointer)
+}
+
 // collect lists the LLM-bearing nodes in run order: the top-level Flow in
 // the compiler's BFS order, each FlowNode's subflow entered where the
 // FlowNode runs; Flows not reached that way follow, in document order.
@@ -415,11 +429,7 @@ func (b *builder) collect() {
 			if f.Parent == nil && gn.Step > 0 {
 				s = gn.Step
 			}
-			comp := b.a.Flow.Lookup(gn.Pointer)
-			if gn.Pointer == "" {
-				comp = nil
-			}
-			b.addNode(f, g, gn, comp, s)
+			b.addNode(f, g, gn, nodeComponent(b.a, gn), s)
 			for _, sp := range gn.Subflows {
 				if sf := b.flows[sp]; sf != nil {
 					walk(sf, s)
