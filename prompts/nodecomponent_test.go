@@ -67,3 +67,45 @@ func TestNodeComponentIsLookup(t *testing.T) {
 		}
 	})
 }
+
+// TestMayBearKeepsEveryBearer: mayBear says no only for a node whose
+// component's type is none of the three addNode reads, for every type the
+// graph knows (and the Plugin and Extended forms of each) and for a
+// component that is not the graph's own.
+func TestMayBearKeepsEveryBearer(t *testing.T) {
+	types := []string{"StartNode", "EndNode", "AgentNode", "ApiNode", "LlmNode", "InputMessageNode", "OutputMessageNode",
+		"BranchingNode", "FlowNode", "MapNode", "ParallelMapNode", "ParallelFlowNode", "ToolNode", "Flow", "Agent", "", "apinode"}
+	no := 0
+	for _, base := range types {
+		for _, ct := range []string{base, "Plugin" + base, "Extended" + base} {
+			src := `{"component_type": "Flow", "id": "f", "name": "F", "start_node": {"$component_ref": "n"}, "nodes": [{"$component_ref": "n"}],
+  "$referenced_components": {"n": {"component_type": "` + ct + `", "id": "n", "name": "N"}}}`
+			a := &compile.Agent{FlowPath: "flow.json", Flow: compile.ParseDoc("flow.json", []byte(src))}
+			for _, f := range a.Flows() {
+				for _, gn := range flowgraph.BuildFlow(a, f).Nodes {
+					comp := nodeComponent(a, gn)
+					if comp == nil {
+						continue
+					}
+					bears := false
+					switch compile.ComponentType(comp) {
+					case "ApiNode", "LlmNode", "AgentNode":
+						bears = true
+					}
+					if bears && !mayBear(gn, comp) {
+						t.Errorf("%s: mayBear says no to a %s", ct, compile.ComponentType(comp))
+					}
+					if !mayBear(gn, comp) {
+						no++
+					}
+					if other := (&compile.Node{Kind: compile.Object}); !mayBear(gn, other) {
+						t.Errorf("%s: mayBear says no for a component not the graph's", ct)
+					}
+				}
+			}
+		}
+	}
+	if no < 20 {
+		t.Fatalf("mayBear said no only %d times", no)
+	}
+}

@@ -451,7 +451,7 @@ func (b *builder) collect() {
 }
 
 func (b *builder) addNode(f *compile.Flow, g *flowgraph.Graph, gn *flowgraph.Node, comp *compile.Node, step int) {
-	if comp == nil || comp.Kind != compile.Object {
+	if comp == nil || comp.Kind != compile.Object || !mayBear(gn, comp) {
 		return
 	}
 	switch compile.ComponentType(comp) {
@@ -474,6 +474,22 @@ func (b *builder) addNode(f *compile.Flow, g *flowgraph.Graph, gn *flowgraph.Nod
 		}
 		b.addAgent(r.Node, r.Pointer, f, g, gn, comp, step)
 	}
+}
+
+// mayBear says node gn, whose component is comp, may be one addNode reads
+// (an ApiNode, LlmNode or AgentNode): the graph's kind of the node says no
+// without reading the component's type again when comp is the graph's own
+// component (the kind is KindOf its type, and each of the three types has
+// its own kind).
+func mayBear(gn *flowgraph.Node, comp *compile.Node) bool {
+	if gn.Component() != comp {
+		return true
+	}
+	switch gn.Kind {
+	case flowgraph.KindAPI, flowgraph.KindLLM, flowgraph.KindAgent:
+		return true
+	}
+	return false
 }
 
 // isBridge is the compiler's targetsLlmBridge (reference cinatra.md §4):
