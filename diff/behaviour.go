@@ -31,16 +31,13 @@ func (d *differ) calls() {
 	if !d.old.ok || !d.new.ok {
 		return
 	}
-	d.bothNodes(func(fk, id string, o, n *flowgraph.Node) {
+	d.bothNodes(func(p *nodePair) {
+		fk, id, o, n := p.fk, p.id, p.o, p.n
 		if o.ComponentType != n.ComponentType {
 			return
 		}
-		oc, nc := d.old.comp(o), d.new.comp(n)
-		same := equalNode(oc.Get("data"), nc.Get("data"))
-		for _, k := range []string{"url", "http_method", "method"} {
-			same = same && equalNode(oc.Get(k), nc.Get(k))
-		}
-		if same {
+		oc, nc := p.oc, p.nc
+		if equalNode(p.of.data, p.nf.data) && equalNode(p.of.url, p.nf.url) && equalNode(p.of.httpMethod, p.nf.httpMethod) && equalNode(p.of.method, p.nf.method) {
 			return // nothing it calls or sends changed (most nodes of a large flow): nothing to list
 		}
 		type field struct {
@@ -93,13 +90,14 @@ func (d *differ) nodeIO() {
 	if !d.old.ok || !d.new.ok {
 		return
 	}
-	d.bothNodes(func(fk, id string, o, n *flowgraph.Node) {
+	d.bothNodes(func(p *nodePair) {
+		fk, id, o, n := p.fk, p.id, p.o, p.n
 		if n.Kind == flowgraph.KindStart || n.Kind == flowgraph.KindEnd {
 			return
 		}
-		oc, nc := d.old.comp(o), d.new.comp(n)
-		if equalNode(oc, nc) {
-			return
+		oc, nc := p.oc, p.nc
+		if equalNode(p.of.inputs, p.nf.inputs) && equalNode(p.of.outputs, p.nf.outputs) && equalNode(p.of.metadata, p.nf.metadata) {
+			return // what it compares is the same (the rest of a renamed node need not be read)
 		}
 		for _, list := range []string{"inputs", "outputs"} {
 			if equalNode(oc.Get(list), nc.Get(list)) {

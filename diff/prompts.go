@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/prompts"
 )
 
@@ -412,16 +412,16 @@ func (d *differ) descriptions() {
 			pos(d.old.flow, "/description"), pos(d.new.flow, "/description"))
 		c.wordsOf = &[2]string{a, b}
 	}
-	d.bothNodes(func(fk, id string, o, n *flowgraph.Node) {
-		oc, nc := d.old.comp(o), d.new.comp(n)
+	d.bothNodes(func(p *nodePair) {
+		fk, id, o, n := p.fk, p.id, p.o, p.n
 		for _, f := range []struct {
 			label, ptr string
-			path       []string
+			a, b       *compile.Node
 		}{
-			{"description", "/description", []string{"description"}},
-			{"gate description", "/metadata/cinatra/description", []string{"metadata", "cinatra", "description"}},
+			{"description", "/description", p.of.description, p.nf.description},
+			{"gate description", "/metadata/cinatra/description", p.of.metadata.Path("cinatra", "description"), p.nf.metadata.Path("cinatra", "description")},
 		} {
-			a, b := oc.Path(f.path...).StringOr(""), nc.Path(f.path...).StringOr("")
+			a, b := f.a.StringOr(""), f.b.StringOr("")
 			if a == b {
 				continue
 			}

@@ -689,8 +689,11 @@ func (v *sideView) gatePtr(g gate) string {
 // bothNodes calls f, flow by flow and in id order, for each node both sides
 // have where each side knows the node's place in its file: the walk of the
 // checks that compare one node with itself (calls, nodeIO, descriptions).
-// The pairs are found once, for the three.
-func (d *differ) bothNodes(f func(fk, id string, o, n *flowgraph.Node)) {
+// The pairs are found once, for the three, each with the members of both
+// components the three read (nodeFields): each component is read once, not
+// once per check (a large flow's components are out of the cache by the
+// next check's walk).
+func (d *differ) bothNodes(f func(p *nodePair)) {
 	if !d.paired {
 		d.paired = true
 		n := 0
@@ -707,20 +710,61 @@ func (d *differ) bothNodes(f func(fk, id string, o, n *flowgraph.Node)) {
 			}
 			for _, id := range nf.sortedIDs(of) {
 				if o, n := of.nodes[id], nf.nodes[id]; o != nil && o.Pointer != "" && n.Pointer != "" {
-					d.pairs = append(d.pairs, nodePair{fk, id, o, n})
+					oc, nc := d.old.comp(o), d.new.comp(n)
+					d.pairs = append(d.pairs, nodePair{fk: fk, id: id, o: o, n: n, oc: oc, nc: nc, of: membersOf(oc), nf: membersOf(nc)})
 				}
 			}
 		}
 	}
-	for _, p := range d.pairs {
-		f(p.fk, p.id, p.o, p.n)
+	for i := range d.pairs {
+		f(&d.pairs[i])
 	}
 }
 
-// nodePair is a node both sides have (bothNodes).
+// nodePair is a node both sides have (bothNodes): its graph nodes, their
+// components and the components' members the checks read.
 type nodePair struct {
 	fk, id string
 	o, n   *flowgraph.Node
+	oc, nc *compile.Node
+	of, nf nodeFields
+}
+
+// nodeFields are the members of a component that calls, nodeIO and
+// descriptions read, as Get reads them (the last of a repeated key; all nil
+// for what is no object).
+type nodeFields struct {
+	data, url, httpMethod, method, description, metadata, inputs, outputs *compile.Node
+}
+
+// membersOf reads c's members into nodeFields in one walk of them.
+func membersOf(c *compile.Node) nodeFields {
+	var f nodeFields
+	if !c.Is(compile.Object) {
+		return f
+	}
+	for i := range c.Members {
+		m := &c.Members[i]
+		switch m.Key {
+		case "data":
+			f.data = m.Value
+		case "url":
+			f.url = m.Value
+		case "http_method":
+			f.httpMethod = m.Value
+		case "method":
+			f.method = m.Value
+		case "description":
+			f.description = m.Value
+		case "metadata":
+			f.metadata = m.Value
+		case "inputs":
+			f.inputs = m.Value
+		case "outputs":
+			f.outputs = m.Value
+		}
+	}
+	return f
 }
 
 // flowsAt are the keys of the flows whose pointer is sp, in document order
