@@ -455,7 +455,8 @@ func collectGatedSteps(pkgName any, steps []Step) []GatedStep {
 	if root == nil {
 		root = "RootAgent"
 	}
-	for _, s := range steps {
+	for i := range steps {
+		s := &steps[i] // read in place: a Step is some 300 bytes, copied per step (33,000 in a large flow)
 		if s.ChildAgent != nil {
 			continue // opaque child steps count only with sideEffects: true, never set
 		}

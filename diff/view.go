@@ -335,11 +335,12 @@ func (v *sideView) readOrder() {
 	if c := v.s.Compiled; c != nil {
 		seen = make(map[string]bool, len(c.ApprovalPolicy.Steps))
 		v.order = make([]string, 0, len(c.ApprovalPolicy.Steps))
-		for _, st := range c.ApprovalPolicy.Steps {
-			if st.NodeID == "" || seen["/"+st.NodeID] {
+		for i := range c.ApprovalPolicy.Steps {
+			id := c.ApprovalPolicy.Steps[i].NodeID // not the whole Step copied per step
+			if id == "" || seen["/"+id] {
 				continue
 			}
-			key := "/" + st.NodeID // one string for the set and the order
+			key := "/" + id // one string for the set and the order
 			seen[key] = true
 			v.order = append(v.order, key)
 		}
