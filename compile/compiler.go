@@ -364,11 +364,10 @@ func (c *compiler) approvalPolicy() error {
 		steps = append(steps, *step0)
 	}
 	for i, e := range entries {
-		s, err := c.step(e, i+1)
-		if err != nil {
+		steps = append(steps, Step{})
+		if err := c.step(&steps[len(steps)-1], e, i+1); err != nil {
 			return err
 		}
-		steps = append(steps, s)
 	}
 	c.out.ApprovalPolicy.Steps = steps
 	return nil

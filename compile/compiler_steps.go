@@ -158,21 +158,25 @@ func merge(p, l *Node) merged {
 	}
 }
 
-// step builds the step of entry e, number n (§11.6).
-func (c *compiler) step(e entry, n int) (Step, error) {
+// step builds the step of entry e, number n (§11.6), into s (the step's
+// place in the compiled steps: a Step is some 300 bytes, built in place
+// rather than copied in and out of each builder).
+func (c *compiler) step(s *Step, e entry, n int) error {
 	comp := e.comp
-	s := Step{NodeID: e.id, GateIndex: e.gateIdx, StepNumber: n}
+	*s = Step{NodeID: e.id, GateIndex: e.gateIdx, StepNumber: n}
 	s.present(mStepNumber)
 	switch e.typ {
 	case "InputMessageNode":
-		return c.inputMessageStep(s, comp), nil
+		c.inputMessageStep(s, comp)
+		return nil
 	case "AgentNode":
-		return c.agentStep(s, comp, e.id), nil
+		c.agentStep(s, comp, e.id)
+		return nil
 	}
 	return c.flowNodeStep(s, comp, e)
 }
 
-func (c *compiler) inputMessageStep(s Step, ime *Node) Step {
+func (c *compiler) inputMessageStep(s *Step, ime *Node) {
 	out0 := coalesce(get(get(ime, "outputs"), "0"), &Node{Kind: Object})
 	field := coalesce(get(out0, "title"), get(out0, "id"), strNode(s.NodeID))
 	cin := path(ime, "metadata", "cinatra")
@@ -197,10 +201,9 @@ func (c *compiler) inputMessageStep(s Step, ime *Node) Step {
 	if t, ok := path(cin, "artifactReview", "targetsInput").Str(); ok && t != "" {
 		s.setStr(mArtifactReviewTargetsInput, t)
 	}
-	return s
 }
 
-func (c *compiler) agentStep(s Step, node *Node, id string) Step {
+func (c *compiler) agentStep(s *Step, node *Node, id string) {
 	parent := path(node, "metadata", "cinatra")
 	agentRef := get(get(node, "agent"), "$component_ref")
 	var resolved *Node
@@ -225,10 +228,9 @@ func (c *compiler) agentStep(s Step, node *Node, id string) Step {
 		s.ConnectionConfig = cc
 		s.present(mConnectionConfig)
 	}
-	return s
 }
 
-func (c *compiler) flowNodeStep(s Step, node *Node, e entry) (Step, error) {
+func (c *compiler) flowNodeStep(s *Step, node *Node, e entry) error {
 	parent := path(node, "metadata", "cinatra")
 	eff := merge(parent, nil)
 	pkgName := coalesce(CalledPackage(node, nil), strNode(""))
@@ -243,7 +245,7 @@ func (c *compiler) flowNodeStep(s Step, node *Node, e entry) (Step, error) {
 		s.shape = stepFlowGate
 		gs := e.gate
 		if nullish(gs) {
-			return s, typeErr("Cannot read properties of %s (reading 'name')", jsString(gs))
+			return typeErr("Cannot read properties of %s (reading 'name')", jsString(gs))
 		}
 		if truthy(get(gs, "name")) {
 			s.setNode(mName, get(gs, "name"))
@@ -260,7 +262,7 @@ func (c *compiler) flowNodeStep(s Step, node *Node, e entry) (Step, error) {
 			s.FiresRendererGate = &f
 			s.present(mFiresRendererGate)
 		}
-		return s, nil
+		return nil
 	}
 	s.setDefined(mRiskClass, eff.riskClass)
 	s.setDefined(mXRenderer, eff.renderer)
@@ -272,7 +274,7 @@ func (c *compiler) flowNodeStep(s Step, node *Node, e entry) (Step, error) {
 	}
 	if !truthyAny(s.get(mXRenderer)) && truthy(pkgName) {
 		if pkgName.Kind != String {
-			return s, typeErr("packageName.includes is not a function")
+			return typeErr("packageName.includes is not a function")
 		}
 		renderer, risk := c.childRendererInfo(pkgName.Text)
 		if truthy(renderer) {
@@ -282,7 +284,7 @@ func (c *compiler) flowNodeStep(s Step, node *Node, e entry) (Step, error) {
 			s.setLate(mRiskClass, risk)
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // truthyAny is ToBoolean of a value already placed in the output.
