@@ -236,6 +236,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	// for the node, and the edges take the node's; the strings many nodes
 	// or edges share (types, branches, ports) once each through the labeler.
 	labelOnce := labeler(len(v.Nodes))
+	subRefs := subflowRefs{}
 	g := &Graph{
 		view:        v,
 		FlowID:      label(f.ID()),
@@ -264,7 +265,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 			if r.Pointer != "" {
 				n.comp = r.Node
 			}
-			addSubflows(n, r, resolve)
+			addSubflows(n, r, resolve, subRefs)
 		}
 		g.Nodes = append(g.Nodes, n)
 	}
@@ -367,29 +368,59 @@ func label(s string) string {
 
 // addSubflows records the child flows of a node (FlowNode, MapNode,
 // ParallelFlowNode).
-func addSubflows(n *Node, r compile.Resolved, resolve resolver) {
+func addSubflows(n *Node, r compile.Resolved, resolve resolver, refs subflowRefs) {
 	if r.Pointer == "" {
 		return
 	}
-	sub := func(v *compile.Node, ptr string) {
-		s := resolve(v, ptr)
-		if s.Node != nil && s.Pointer != "" && compile.ComponentType(s.Node) == "Flow" {
-			n.Subflows = append(n.Subflows, s.Pointer)
+	sub := func(v *compile.Node, ptr func() string) {
+		var at string
+		if id, isRef := compile.RefID(v); isRef {
+			at = refs.of(id, v, resolve)
+		} else {
+			at = subflowAt(resolve(v, ptr()))
+		}
+		if at != "" {
+			n.Subflows = append(n.Subflows, at)
 		}
 	}
 	switch n.Kind {
 	case KindFlow, KindMap:
 		if v := r.Node.Get("subflow"); v != nil {
-			sub(v, compile.Append(r.Pointer, "subflow"))
+			sub(v, func() string { return compile.Append(r.Pointer, "subflow") })
 		}
 	case KindParallel:
 		for i, v := range items(r.Node.Get("subflows")) {
-			sub(v, compile.AppendIndex(compile.Append(r.Pointer, "subflows"), i))
+			sub(v, func() string { return compile.AppendIndex(compile.Append(r.Pointer, "subflows"), i) })
 		}
 	}
 	if len(n.Subflows) > 0 {
 		n.Subflow = n.Subflows[0]
 	}
+}
+
+// subflowAt is the pointer of the child Flow a subflow resolved to, "" when
+// it is none (unresolved, from the registry, or no Flow).
+func subflowAt(s compile.Resolved) string {
+	if s.Node != nil && s.Pointer != "" && compile.ComponentType(s.Node) == "Flow" {
+		return s.Pointer
+	}
+	return ""
+}
+
+// subflowRefs remembers, within one Build, the child Flow each referenced
+// subflow id resolved to: a reference resolves by its id alone in the
+// Flow (not by where it is written), and the FlowNodes of a large flow
+// often share one subflow (each resolved it, built its pointer and read
+// its type again).
+type subflowRefs map[string]string
+
+func (m subflowRefs) of(id string, v *compile.Node, resolve resolver) string {
+	at, ok := m[id]
+	if !ok {
+		at = subflowAt(resolve(v, "")) // a reference's resolution reads no pointer of it
+		m[id] = at
+	}
+	return at
 }
 
 // relate records, for each node, the pointers whose findings count for
