@@ -233,13 +233,22 @@ func (c *compiler) agentStep(s *Step, node *Node, id string) {
 func (c *compiler) flowNodeStep(s *Step, node *Node, e entry) error {
 	parent := path(node, "metadata", "cinatra")
 	eff := merge(parent, nil)
-	pkgName := coalesce(CalledPackage(node, nil), strNode(""))
+	// the package name ?? "": nil stands for the "" (no node made for it
+	// per FlowNode), whose JSON value is "" and which is falsy
+	pkgName := CalledPackage(node, nil)
+	if nullish(pkgName) {
+		pkgName = nil
+	}
+	var pkg any = ""
+	if pkgName != nil {
+		pkg = jsonValue(pkgName)
+	}
 	s.shape = stepFlowNode
 	s.setStr(mNodeType, "agent")
 	s.setRequiresApproval(eff.requiresApproval)
 	s.setNode(mDescription, coalesce(get(parent, "description"), get(node, "name")))
 	s.setNode(mName, get(node, "name"))
-	s.ChildAgent = &ChildAgent{PackageName: jsonValue(pkgName), InputMapping: c.inputMapping(e.id)}
+	s.ChildAgent = &ChildAgent{PackageName: pkg, InputMapping: c.inputMapping(e.id)}
 	s.present(mChildAgent)
 	if e.gateIdx >= 0 {
 		s.shape = stepFlowGate
@@ -272,7 +281,7 @@ func (c *compiler) flowNodeStep(s *Step, node *Node, e entry) error {
 	} else {
 		s.setStr(mHitlOwnedBy, "childAgent")
 	}
-	if !truthyAny(s.get(mXRenderer)) && truthy(pkgName) {
+	if !truthyAny(s.get(mXRenderer)) && pkgName != nil && truthy(pkgName) {
 		if pkgName.Kind != String {
 			return typeErr("packageName.includes is not a function")
 		}
