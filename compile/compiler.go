@@ -96,7 +96,7 @@ type compiler struct {
 
 	// Topology (§11.4).
 	nodeIDs      []string
-	order        map[string]int // index of each node in nodeIDs
+	order        map[string]int // index of each node in nodeIDs, made on first use (position)
 	nodeComps    []*Node        // the component of each node of nodeIDs (c.ref), looked up once
 	nodeTypes    []string       // the ComponentType of each of nodeComps
 	agentNodeIDs []string       // AgentNodes in BFS order
@@ -308,9 +308,7 @@ func (c *compiler) topology() error {
 			c.nodeTypes[i] = ComponentType(c.nodeComps[i])
 		}
 	}
-	c.order = make(map[string]int, len(c.nodeIDs))
 	for i, id := range c.nodeIDs {
-		c.order[id] = i
 		comp, typ := c.nodeComps[i], c.nodeTypes[i]
 		switch typ {
 		case "AgentNode":

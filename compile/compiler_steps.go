@@ -412,14 +412,7 @@ func (c *compiler) inputMapping(id string) OrderedObject {
 		if ComponentType(c.ref(srcID)) == "StartNode" {
 			v = "{{input_params." + srcOut + "}}"
 		} else {
-			srcIdx, ok := c.order[srcID]
-			if !ok {
-				srcIdx = -1
-			}
-			dstIdx, ok := c.order[id]
-			if !ok {
-				dstIdx = -1
-			}
+			srcIdx, dstIdx := c.position(srcID), c.position(id)
 			if srcIdx == dstIdx-1 {
 				v = "{{child_output." + srcOut + "}}"
 			} else {
@@ -429,6 +422,22 @@ func (c *compiler) inputMapping(id string) OrderedObject {
 		m.set(str(get(e, "destination_input")), v)
 	}
 	return m.object()
+}
+
+// position is id's index in the BFS order (nodeIDs), -1 when it is not in
+// it. The index is made on the first data edge that asks (a flow without
+// data edges between its nodes makes none).
+func (c *compiler) position(id string) int {
+	if c.order == nil {
+		c.order = make(map[string]int, len(c.nodeIDs))
+		for i, id := range c.nodeIDs {
+			c.order[id] = i
+		}
+	}
+	if i, ok := c.order[id]; ok {
+		return i
+	}
+	return -1
 }
 
 // objBuilder sets members of an OrderedObject in O(1) each.
