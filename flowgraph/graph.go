@@ -283,8 +283,9 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		g.Start = g.Nodes[v.Start].ID
 	}
 
-	g.order()
-	g.markBackEdges()
+	oe := g.edgesBySource() // once for both walks: the edges do not change between them
+	g.order(oe)
+	g.markBackEdges(oe)
 	for i, n := range g.Nodes {
 		n.Approval, n.Risk = approvalOf(v.Nodes[i].Resolved, resolve)
 	}
@@ -460,7 +461,7 @@ func (g *Graph) relate() {
 // order sets BFS positions from the compiler's own order (compile.BFSOrder:
 // seed 001, SPEC §4), appending inline nodes it does not list, and marks the
 // nodes reachable from start_node over control edges.
-func (g *Graph) order() {
+func (g *Graph) order(oe outEdges) {
 	// the compiler's BFS order first (the view's BFS, the index in it),
 	// then the nodes it does not reach, in `nodes` order
 	byBFS := make([]int, 0, len(g.Nodes))
@@ -483,7 +484,7 @@ func (g *Graph) order() {
 			pos++
 		}
 	}
-	adj := g.adjacency()
+	adj := g.adjacency(oe)
 	seen := make([]bool, len(g.Nodes))
 	var queue []int
 	if s := g.NodeIndex(g.Start); s >= 0 {
@@ -504,8 +505,8 @@ func (g *Graph) order() {
 }
 
 // adjacency lists each node's successors in edge order, duplicates dropped.
-func (g *Graph) adjacency() [][]int {
-	to, first, byFrom := g.edgesBySource()
+func (g *Graph) adjacency(oe outEdges) [][]int {
+	to, first, byFrom := oe.to, oe.first, oe.byFrom
 	adj := make([][]int, len(g.Nodes))
 	targets := make([]int, 0, len(g.Edges))
 	added := make([]int32, len(g.Nodes)) // source+1 that last added the node as a target
@@ -528,7 +529,8 @@ func (g *Graph) adjacency() [][]int {
 // groups the edges by source in edge order: byFrom[first[f]:first[f+1]]
 // are the indexes of node f's out-edges. Counting sort, no per-node slice:
 // a node with tens of thousands of out-edges costs as much as a chain.
-func (g *Graph) edgesBySource() (to, first, byFrom []int32) {
+func (g *Graph) edgesBySource() outEdges {
+	var to, first, byFrom []int32
 	from := make([]int32, len(g.Edges))
 	to = make([]int32, len(g.Edges))
 	first = make([]int32, len(g.Nodes)+1)
@@ -546,14 +548,17 @@ func (g *Graph) edgesBySource() (to, first, byFrom []int32) {
 		byFrom[next[f]] = int32(i)
 		next[f]++
 	}
-	return to, first, byFrom
+	return outEdges{to, first, byFrom}
 }
+
+// outEdges are edgesBySource's lists: to, first and byFrom.
+type outEdges struct{ to, first, byFrom []int32 }
 
 // markBackEdges runs an iterative depth-first search from start_node, then
 // from every unvisited node in `nodes` order, and marks the edges that reach
 // a node still on the stack (and self-loops) as Back.
-func (g *Graph) markBackEdges() {
-	to, first, byFrom := g.edgesBySource() // out-edges per source, in edge order
+func (g *Graph) markBackEdges(oe outEdges) {
+	to, first, byFrom := oe.to, oe.first, oe.byFrom // out-edges per source, in edge order (edgesBySource of g)
 	const (
 		white = iota
 		grey
