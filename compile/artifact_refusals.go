@@ -23,6 +23,24 @@ func ArtifactRefusals(a *Agent) []ArtifactRefusal {
 	if a == nil || a.Flow == nil || a.Flow.Root == nil {
 		return nil
 	}
+	ac := a.sharedArtifactChecks()
+	if ac == nil {
+		ac = newArtifactChecks(a)
+	}
+	out := make([]ArtifactRefusal, 0, len(ac.bindings)+len(ac.materialize))
+	return append(append(out, ac.bindings...), ac.materialize...)
+}
+
+// artifactChecks are the compiler's two artifact checks of an agent's flow
+// file against its package.json: the output bindings' refusals (10b) and
+// the artifact_materialize nodes' (10c, Materialize set). Read only.
+type artifactChecks struct {
+	pkg                   *Doc // the package.json they were checked against
+	bindings, materialize []ArtifactRefusal
+}
+
+// newArtifactChecks runs both checks over a's flow file (not nil).
+func newArtifactChecks(a *Agent) *artifactChecks {
 	root := a.Flow.Root
 	sib := readSibling(a.Package)
 	var produces []string
@@ -30,12 +48,28 @@ func ArtifactRefusals(a *Agent) []ArtifactRefusal {
 	if sib != nil {
 		produces, refs = sib.produces, sib.producesRefs
 	}
-	out := collectArtifactBindings(root, sib != nil, produces, refs)
+	ac := &artifactChecks{pkg: a.Package, bindings: collectArtifactBindings(root, sib != nil, produces, refs)}
 	for _, r := range collectMaterializeNodes(root, sib != nil, produces, refs, bridgeDataOf(root)) {
 		r.Materialize = true
-		out = append(out, r)
+		ac.materialize = append(ac.materialize, r)
 	}
-	return out
+	return ac
+}
+
+// sharedArtifactChecks are a's artifact checks from its model cache, made
+// there on first use: the compiler and the linter each ran both checks
+// over the whole flow file. Nil when a has no shared cache, or when the
+// cache's checks were made against another package.json.
+func (a *Agent) sharedArtifactChecks() *artifactChecks {
+	sc := a.sharedCache()
+	if sc == nil || a.Flow == nil || a.Flow.Root == nil {
+		return nil
+	}
+	sc.artOnce.Do(func() { sc.art = newArtifactChecks(a) })
+	if sc.art.pkg != a.Package {
+		return nil
+	}
+	return sc.art
 }
 
 // refusalLines are the compiler's error lines of rs.

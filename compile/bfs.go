@@ -143,12 +143,31 @@ func FlowStepOrderOf(flow *Node, ids []string) []StepNode {
 	// JSON.parse keeps it, through the parser's key index on a large
 	// object (no map of every component built per call); nil when refs is
 	// no object.
+	comps, types := componentsOf(flow, ids)
+	return stepOrder(flow, ids, comps, types)
+}
+
+// StepOrder is FlowStepOrderOf(fm.Flow.Node, fm.BFSOrder()); the root Flow
+// of a loaded agent reads its components where the compiler looked them up
+// (modelCache.rootComponents), not again.
+func (fm *FlowModel) StepOrder() []StepNode {
+	ids := fm.BFSOrder()
+	if fm.order == nil {
+		return FlowStepOrderOf(fm.Flow.Node, ids)
+	}
+	comps, types := fm.order.rootComponents(fm.Flow.Node)
+	return stepOrder(fm.Flow.Node, ids, comps, types)
+}
+
+// stepOrder is FlowStepOrderOf of ids whose components and their types are
+// comps and types.
+func stepOrder(flow *Node, ids []string, comps []*Node, types []string) []StepNode {
 	refs := flow.Get("$referenced_components")
 	out := make([]StepNode, len(ids))
 	next := 1
 	for i, id := range ids {
-		c := refs.Get(id)
-		out[i] = StepNode{ID: id, Position: i, ComponentType: ComponentType(c)}
+		c := comps[i]
+		out[i] = StepNode{ID: id, Position: i, ComponentType: types[i]}
 		switch out[i].ComponentType {
 		case "AgentNode", "InputMessageNode":
 			out[i].Steps = []int{next}

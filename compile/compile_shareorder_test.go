@@ -59,6 +59,30 @@ func sharedOrderSame(t *testing.T, dir string, opts LoadOptions) {
 	if sc := b.sharedCache(); sc == nil || len(mo) > 0 && &sc.order[0] != &mo[0] {
 		t.Errorf("%s: the root Flow's model does not share the compiler's order", dir)
 	}
+	// the step order of the root Flow reads the components the compiler
+	// looked up: the same as FlowStepOrder's own look-ups, after Compile
+	// (b) and before it (a)
+	ids := BFSOrder(b.Flow.Root)
+	comps, types := make([]*Node, len(ids)), make([]string, len(ids))
+	for i, id := range ids { // each look-up made here, as FlowStepOrderOf made them
+		comps[i] = b.Flow.Root.Get("$referenced_components").Get(id)
+		types[i] = ComponentType(comps[i])
+	}
+	steps := stepOrder(b.Flow.Root, ids, comps, types)
+	if got := fm.StepOrder(); !reflect.DeepEqual(got, steps) {
+		t.Errorf("%s: the root Flow's step order after Compile\n got %+v\nwant %+v", dir, got, steps)
+	}
+	// a: compiled so far only by the compiler ordering alone, which reads
+	// nothing of the cache: the step order looks the components up first
+	// and Compile reads them
+	if fm := a.Model().FlowByNode(a.Flow.Root); fm != nil {
+		if got := fm.StepOrder(); !reflect.DeepEqual(got, steps) {
+			t.Errorf("%s: the root Flow's step order before Compile\n got %+v\nwant %+v", dir, got, steps)
+		}
+		if got := compiledJSON(Compile(a)); got != want {
+			t.Errorf("%s: Compile after the step order differs from the compiler ordering alone", dir)
+		}
+	}
 }
 
 // TestCompileShareOrderSame: the compiler sharing the root Flow's order

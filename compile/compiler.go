@@ -96,7 +96,7 @@ type compiler struct {
 
 	// Topology (§11.4).
 	nodeIDs      []string
-	order        map[string]int // index of each node in nodeIDs
+	order        map[string]int // index of each node in nodeIDs, made on first use (position)
 	nodeComps    []*Node        // the component of each node of nodeIDs (c.ref), looked up once
 	nodeTypes    []string       // the ComponentType of each of nodeComps
 	agentNodeIDs []string       // AgentNodes in BFS order
@@ -106,6 +106,9 @@ type compiler struct {
 	out *CompiledAgentOas
 
 	shareOrder bool // share the root Flow's order with the model (Compile)
+	// ownArtifacts: the artifact checks run here, not read from the agent's
+	// model cache (the oracle of TestSharedArtifactChecksSame)
+	ownArtifacts bool
 }
 
 // run is compileOasAgentJson after the source was found: its phases in the
@@ -292,18 +295,21 @@ func (c *compiler) registries() error {
 // topology: BFS order, the AgentNodes and the first EndNode.
 func (c *compiler) topology() error {
 	if sc := c.a.sharedCache(); c.shareOrder && sc != nil && c.root == c.a.Flow.Root {
-		c.nodeIDs = sc.rootOrder(c.root) // shared with the root Flow's model (Compile)
+		// shared with the root Flow's model (Compile): the order, each
+		// node's component (c.ref's, c.refs.Get) and type
+		c.nodeIDs = sc.rootOrder(c.root)
+		c.nodeComps, c.nodeTypes = sc.rootComponents(c.root)
 	} else {
 		c.nodeIDs = BFSOrder(c.root)
+		c.nodeComps = make([]*Node, len(c.nodeIDs))
+		c.nodeTypes = make([]string, len(c.nodeIDs))
+		for i, id := range c.nodeIDs {
+			c.nodeComps[i] = c.ref(id)
+			c.nodeTypes[i] = ComponentType(c.nodeComps[i])
+		}
 	}
-	c.order = make(map[string]int, len(c.nodeIDs))
-	c.nodeComps = make([]*Node, len(c.nodeIDs))
-	c.nodeTypes = make([]string, len(c.nodeIDs))
 	for i, id := range c.nodeIDs {
-		c.order[id] = i
-		comp := c.ref(id)
-		typ := ComponentType(comp)
-		c.nodeComps[i], c.nodeTypes[i] = comp, typ
+		comp, typ := c.nodeComps[i], c.nodeTypes[i]
 		switch typ {
 		case "AgentNode":
 			c.agentNodeIDs = append(c.agentNodeIDs, id)
@@ -328,7 +334,9 @@ func (c *compiler) approvalPolicy() error {
 	if err != nil {
 		return err
 	}
-	var entries []entry
+	// one entry per node at most but for a FlowNode's gateSteps: sized
+	// once (a flow of 33,000 FlowNodes grew it by copies, 1.8 MB)
+	entries := make([]entry, 0, len(c.nodeIDs))
 	for i, id := range c.nodeIDs {
 		comp := c.nodeComps[i]
 		switch c.nodeTypes[i] {
@@ -354,11 +362,10 @@ func (c *compiler) approvalPolicy() error {
 		steps = append(steps, *step0)
 	}
 	for i, e := range entries {
-		s, err := c.step(e, i+1)
-		if err != nil {
+		steps = append(steps, Step{})
+		if err := c.step(&steps[len(steps)-1], e, i+1); err != nil {
 			return err
 		}
-		steps = append(steps, s)
 	}
 	c.out.ApprovalPolicy.Steps = steps
 	return nil
@@ -407,10 +414,19 @@ func (c *compiler) artifacts() error {
 	if m := CheckProducesMirror(c.a); m != nil {
 		return fail("produces-mirror validation failed for %s: %s", c.pkg, m.Msg)
 	}
-	if errs := collectArtifactBindings(c.root, known, produces, producesRefs); len(errs) > 0 {
+	// the checks the linter runs too (ArtifactRefusals): made once per
+	// agent when it has a model cache (ownArtifacts: the tests' oracle)
+	ac := c.a.sharedArtifactChecks()
+	if ac == nil || c.ownArtifacts {
+		ac = &artifactChecks{bindings: collectArtifactBindings(c.root, known, produces, producesRefs)}
+		if len(ac.bindings) == 0 {
+			ac.materialize = collectMaterializeNodes(c.root, known, produces, producesRefs, c.bridgeData)
+		}
+	}
+	if errs := ac.bindings; len(errs) > 0 {
 		return fail("artifact output-binding validation failed for %s:\n%s", c.pkg, strings.Join(refusalLines(errs), "\n"))
 	}
-	if errs := collectMaterializeNodes(c.root, known, produces, producesRefs, c.bridgeData); len(errs) > 0 {
+	if errs := ac.materialize; len(errs) > 0 {
 		return fail("artifact_materialize node validation failed for %s:\n%s", c.pkg, strings.Join(refusalLines(errs), "\n"))
 	}
 	c.out.HasArtifactBindings = HasArtifactBindings(c.root)

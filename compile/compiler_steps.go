@@ -158,21 +158,25 @@ func merge(p, l *Node) merged {
 	}
 }
 
-// step builds the step of entry e, number n (§11.6).
-func (c *compiler) step(e entry, n int) (Step, error) {
+// step builds the step of entry e, number n (§11.6), into s (the step's
+// place in the compiled steps: a Step is some 300 bytes, built in place
+// rather than copied in and out of each builder).
+func (c *compiler) step(s *Step, e entry, n int) error {
 	comp := e.comp
-	s := Step{NodeID: e.id, GateIndex: e.gateIdx, StepNumber: n}
+	*s = Step{NodeID: e.id, GateIndex: e.gateIdx, StepNumber: n}
 	s.present(mStepNumber)
 	switch e.typ {
 	case "InputMessageNode":
-		return c.inputMessageStep(s, comp), nil
+		c.inputMessageStep(s, comp)
+		return nil
 	case "AgentNode":
-		return c.agentStep(s, comp, e.id), nil
+		c.agentStep(s, comp, e.id)
+		return nil
 	}
 	return c.flowNodeStep(s, comp, e)
 }
 
-func (c *compiler) inputMessageStep(s Step, ime *Node) Step {
+func (c *compiler) inputMessageStep(s *Step, ime *Node) {
 	out0 := coalesce(get(get(ime, "outputs"), "0"), &Node{Kind: Object})
 	field := coalesce(get(out0, "title"), get(out0, "id"), strNode(s.NodeID))
 	cin := path(ime, "metadata", "cinatra")
@@ -197,10 +201,9 @@ func (c *compiler) inputMessageStep(s Step, ime *Node) Step {
 	if t, ok := path(cin, "artifactReview", "targetsInput").Str(); ok && t != "" {
 		s.setStr(mArtifactReviewTargetsInput, t)
 	}
-	return s
 }
 
-func (c *compiler) agentStep(s Step, node *Node, id string) Step {
+func (c *compiler) agentStep(s *Step, node *Node, id string) {
 	parent := path(node, "metadata", "cinatra")
 	agentRef := get(get(node, "agent"), "$component_ref")
 	var resolved *Node
@@ -225,25 +228,33 @@ func (c *compiler) agentStep(s Step, node *Node, id string) Step {
 		s.ConnectionConfig = cc
 		s.present(mConnectionConfig)
 	}
-	return s
 }
 
-func (c *compiler) flowNodeStep(s Step, node *Node, e entry) (Step, error) {
+func (c *compiler) flowNodeStep(s *Step, node *Node, e entry) error {
 	parent := path(node, "metadata", "cinatra")
 	eff := merge(parent, nil)
-	pkgName := coalesce(CalledPackage(node, nil), strNode(""))
+	// the package name ?? "": nil stands for the "" (no node made for it
+	// per FlowNode), whose JSON value is "" and which is falsy
+	pkgName := CalledPackage(node, nil)
+	if nullish(pkgName) {
+		pkgName = nil
+	}
+	var pkg any = ""
+	if pkgName != nil {
+		pkg = jsonValue(pkgName)
+	}
 	s.shape = stepFlowNode
 	s.setStr(mNodeType, "agent")
 	s.setRequiresApproval(eff.requiresApproval)
 	s.setNode(mDescription, coalesce(get(parent, "description"), get(node, "name")))
 	s.setNode(mName, get(node, "name"))
-	s.ChildAgent = &ChildAgent{PackageName: jsonValue(pkgName), InputMapping: c.inputMapping(e.id)}
+	s.ChildAgent = &ChildAgent{PackageName: pkg, InputMapping: c.inputMapping(e.id)}
 	s.present(mChildAgent)
 	if e.gateIdx >= 0 {
 		s.shape = stepFlowGate
 		gs := e.gate
 		if nullish(gs) {
-			return s, typeErr("Cannot read properties of %s (reading 'name')", jsString(gs))
+			return typeErr("Cannot read properties of %s (reading 'name')", jsString(gs))
 		}
 		if truthy(get(gs, "name")) {
 			s.setNode(mName, get(gs, "name"))
@@ -260,7 +271,7 @@ func (c *compiler) flowNodeStep(s Step, node *Node, e entry) (Step, error) {
 			s.FiresRendererGate = &f
 			s.present(mFiresRendererGate)
 		}
-		return s, nil
+		return nil
 	}
 	s.setDefined(mRiskClass, eff.riskClass)
 	s.setDefined(mXRenderer, eff.renderer)
@@ -270,9 +281,9 @@ func (c *compiler) flowNodeStep(s Step, node *Node, e entry) (Step, error) {
 	} else {
 		s.setStr(mHitlOwnedBy, "childAgent")
 	}
-	if !truthyAny(s.get(mXRenderer)) && truthy(pkgName) {
+	if !truthyAny(s.get(mXRenderer)) && pkgName != nil && truthy(pkgName) {
 		if pkgName.Kind != String {
-			return s, typeErr("packageName.includes is not a function")
+			return typeErr("packageName.includes is not a function")
 		}
 		renderer, risk := c.childRendererInfo(pkgName.Text)
 		if truthy(renderer) {
@@ -282,7 +293,7 @@ func (c *compiler) flowNodeStep(s Step, node *Node, e entry) (Step, error) {
 			s.setLate(mRiskClass, risk)
 		}
 	}
-	return s, nil
+	return nil
 }
 
 // truthyAny is ToBoolean of a value already placed in the output.
@@ -401,14 +412,7 @@ func (c *compiler) inputMapping(id string) OrderedObject {
 		if ComponentType(c.ref(srcID)) == "StartNode" {
 			v = "{{input_params." + srcOut + "}}"
 		} else {
-			srcIdx, ok := c.order[srcID]
-			if !ok {
-				srcIdx = -1
-			}
-			dstIdx, ok := c.order[id]
-			if !ok {
-				dstIdx = -1
-			}
+			srcIdx, dstIdx := c.position(srcID), c.position(id)
 			if srcIdx == dstIdx-1 {
 				v = "{{child_output." + srcOut + "}}"
 			} else {
@@ -418,6 +422,22 @@ func (c *compiler) inputMapping(id string) OrderedObject {
 		m.set(str(get(e, "destination_input")), v)
 	}
 	return m.object()
+}
+
+// position is id's index in the BFS order (nodeIDs), -1 when it is not in
+// it. The index is made on the first data edge that asks (a flow without
+// data edges between its nodes makes none).
+func (c *compiler) position(id string) int {
+	if c.order == nil {
+		c.order = make(map[string]int, len(c.nodeIDs))
+		for i, id := range c.nodeIDs {
+			c.order[id] = i
+		}
+	}
+	if i, ok := c.order[id]; ok {
+		return i
+	}
+	return -1
 }
 
 // objBuilder sets members of an OrderedObject in O(1) each.
@@ -455,7 +475,8 @@ func collectGatedSteps(pkgName any, steps []Step) []GatedStep {
 	if root == nil {
 		root = "RootAgent"
 	}
-	for _, s := range steps {
+	for i := range steps {
+		s := &steps[i] // read in place: a Step is some 300 bytes, copied per step (33,000 in a large flow)
 		if s.ChildAgent != nil {
 			continue // opaque child steps count only with sideEffects: true, never set
 		}

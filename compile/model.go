@@ -45,12 +45,43 @@ type modelCache struct {
 	// model of the root Flow (FlowModel.BFSOrder), whichever asks first.
 	orderOnce sync.Once
 	order     []string
+	// comps and types are each id's component and its type
+	// (rootComponents), looked up once on first use.
+	compsOnce sync.Once
+	comps     []*Node
+	types     []string
+	// art are the artifact checks of the flow file (artifactChecks), made
+	// once for the compiler (Compile) and the linter (ArtifactRefusals),
+	// whichever asks first.
+	artOnce sync.Once
+	art     *artifactChecks
 }
 
 // rootOrder is BFSOrder(root), computed once for the cache's documents.
 func (c *modelCache) rootOrder(root *Node) []string {
 	c.orderOnce.Do(func() { c.order = BFSOrder(root) })
 	return c.order
+}
+
+// rootComponents are, for each id of rootOrder(root), the component it
+// names in root's $referenced_components (Get: the last of a repeated key;
+// nil for none) and its ComponentType, looked up once for the compiler
+// (topology) and the root Flow's step order (FlowModel.StepOrder).
+// Callers must not modify them.
+func (c *modelCache) rootComponents(root *Node) ([]*Node, []string) {
+	c.compsOnce.Do(func() { c.comps, c.types = componentsOf(root, c.rootOrder(root)) })
+	return c.comps, c.types
+}
+
+// componentsOf looks each id up in flow's $referenced_components.
+func componentsOf(flow *Node, ids []string) ([]*Node, []string) {
+	refs := flow.Get("$referenced_components")
+	comps, types := make([]*Node, len(ids)), make([]string, len(ids))
+	for i, id := range ids {
+		comps[i] = refs.Get(id)
+		types[i] = ComponentType(comps[i])
+	}
+	return comps, types
 }
 
 // sharedCache is the agent's model cache when it is for the agent's own

@@ -31,16 +31,13 @@ func (d *differ) calls() {
 	if !d.old.ok || !d.new.ok {
 		return
 	}
-	d.bothNodes(func(fk, id string, o, n *flowgraph.Node) {
+	d.bothNodes(func(p *nodePair) {
+		fk, id, o, n := p.fk, p.id, p.o, p.n
 		if o.ComponentType != n.ComponentType {
 			return
 		}
-		oc, nc := d.old.comp(o), d.new.comp(n)
-		same := equalNode(oc.Get("data"), nc.Get("data"))
-		for _, k := range []string{"url", "http_method", "method"} {
-			same = same && equalNode(oc.Get(k), nc.Get(k))
-		}
-		if same {
+		oc, nc := p.oc, p.nc
+		if equalNode(p.of.data, p.nf.data) && equalNode(p.of.url, p.nf.url) && equalNode(p.of.httpMethod, p.nf.httpMethod) && equalNode(p.of.method, p.nf.method) {
 			return // nothing it calls or sends changed (most nodes of a large flow): nothing to list
 		}
 		type field struct {
@@ -93,13 +90,14 @@ func (d *differ) nodeIO() {
 	if !d.old.ok || !d.new.ok {
 		return
 	}
-	d.bothNodes(func(fk, id string, o, n *flowgraph.Node) {
+	d.bothNodes(func(p *nodePair) {
+		fk, id, o, n := p.fk, p.id, p.o, p.n
 		if n.Kind == flowgraph.KindStart || n.Kind == flowgraph.KindEnd {
 			return
 		}
-		oc, nc := d.old.comp(o), d.new.comp(n)
-		if equalNode(oc, nc) {
-			return
+		oc, nc := p.oc, p.nc
+		if equalNode(p.of.inputs, p.nf.inputs) && equalNode(p.of.outputs, p.nf.outputs) && equalNode(p.of.metadata, p.nf.metadata) {
+			return // what it compares is the same (the rest of a renamed node need not be read)
 		}
 		for _, list := range []string{"inputs", "outputs"} {
 			if equalNode(oc.Get(list), nc.Get(list)) {
@@ -223,6 +221,25 @@ func (v *sideView) writeNode(fk string, n *flowgraph.Node) bool {
 	return write
 }
 
+// anyWrite says some node of the side may act on the world: a gate's
+// riskClass or, for a node without one, the node's own writes (gateWrite's
+// write). Without one, ungated lists nothing for any flow.
+func (v *sideView) anyWrite() bool {
+	for _, g := range v.gates {
+		if g.risk != "" && writeRisk(g.risk) {
+			return true
+		}
+	}
+	for _, f := range v.flows {
+		for _, n := range f.g.Nodes {
+			if writeRisk(n.Risk) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // ungated lists the write nodes of flow fk that a run can reach from the
 // start without passing a gate (the write node itself asking counts as a
 // gate).
@@ -291,14 +308,18 @@ func (v *sideView) gateWrite(fk string, n *flowgraph.Node) (gate, write bool) {
 // approvalPaths: a write that every path from the start reached through a
 // gate can now be reached without one (approval safety: breaking).
 func (d *differ) approvalPaths() {
-	if !d.old.ok || !d.new.ok {
-		return
+	if !d.old.ok || !d.new.ok || !d.new.anyWrite() {
+		return // no write node on the new side: none can be reached ungated (no walk of either side)
 	}
 	for _, fk := range sortedKeys(d.new.flows) {
 		if d.old.flows[fk] == nil {
 			continue
 		}
-		before, after := d.old.ungated(fk), d.new.ungated(fk)
+		after := d.new.ungated(fk)
+		if len(after) == 0 {
+			continue // the old side's walk would name nothing
+		}
+		before := d.old.ungated(fk)
 		of, nf := d.old.flows[fk], d.new.flows[fk]
 		for _, id := range sortedKeys(after) {
 			o := of.nodes[id]

@@ -529,23 +529,39 @@ func (d *differ) portPos(v *sideView, p port, ok bool) *Pos {
 	return &Pos{File: v.flow.Path}
 }
 
+// unionKeys are the keys of a and b, sorted.
 func unionKeys[V any](a, b map[string]V) []string {
-	return unionKeysWhere(a, b, nil)
-}
-
-// unionKeysWhere is unionKeys of the keys keep says yes to (nil: all),
-// asked before sorting: a check that compares every step of a large flow
-// sorts only the keys whose values differ.
-func unionKeysWhere[V any](a, b map[string]V, keep func(string) bool) []string {
 	out := make([]string, 0, max(len(a), len(b)))
 	for k := range a {
-		if keep == nil || keep(k) {
+		out = append(out, k)
+	}
+	for k := range b {
+		if _, both := a[k]; !both {
 			out = append(out, k)
 		}
 	}
-	for k := range b {
-		if _, both := a[k]; !both && (keep == nil || keep(k)) {
+	sort.Strings(out)
+	return out
+}
+
+// differingGates are the keys, sorted, of the gates the approval check
+// names a change of: approval on one side and not the other, or a value it
+// compares that differs between the two (most steps of a large flow differ
+// in none, and are left out before the keys are sorted). Each gate is read
+// from its own side's walk and looked up once in the other's.
+func differingGates(old, new map[string]gate) []string {
+	var out []string
+	for k, o := range old {
+		n, inNew := new[k]
+		if o.approval != (inNew && n.approval) || inNew && (o.risk != n.risk || o.owner != n.owner || o.renderer != n.renderer || o.surface != n.surface) {
 			out = append(out, k)
+		}
+	}
+	for k, n := range new {
+		if n.approval {
+			if _, inOld := old[k]; !inOld {
+				out = append(out, k)
+			}
 		}
 	}
 	sort.Strings(out)
@@ -591,15 +607,7 @@ func (d *differ) approval() {
 		}
 		return &Pos{File: v.flow.Path}
 	}
-	// A step where nothing below differs (most steps of a large flow) is
-	// left out before the keys are sorted.
-	differs := func(k string) bool {
-		o, inOld := d.old.gates[k]
-		n, inNew := d.new.gates[k]
-		oa, na := inOld && o.approval, inNew && n.approval
-		return oa != na || inOld && inNew && (o.risk != n.risk || o.owner != n.owner || o.renderer != n.renderer || o.surface != n.surface)
-	}
-	for _, k := range unionKeysWhere(d.old.gates, d.new.gates, differs) {
+	for _, k := range differingGates(d.old.gates, d.new.gates) {
 		o, inOld := d.old.gates[k]
 		n, inNew := d.new.gates[k]
 		subj := "step " + k

@@ -446,6 +446,9 @@ type differ struct {
 	// its first call (paired).
 	pairs  []nodePair
 	paired bool
+	// approving are the gates that require approval (isGate), found on
+	// its first call.
+	approving *approving
 }
 
 // add records a change of check with the check's level.

@@ -53,8 +53,11 @@ func TestEqualNodeKeys(t *testing.T) {
 // documents edited in place (values changed, members added, removed and
 // reordered, arrays of scalars and of objects with ids, nested objects
 // past the key set's list size).
-func TestWalkDiffSameKeys(t *testing.T) {
-	rng := rand.New(rand.NewPCG(35, 12))
+// randomDocPair makes two documents of a random JSON value, the second
+// edited (values changed, members added and removed, objects written in
+// another key order now and then), from rng.
+func randomDocPair(t *testing.T, rng *rand.Rand) (o, n *compile.Doc) {
+	t.Helper()
 	var value func(depth int) any
 	value = func(depth int) any {
 		switch k := rng.IntN(8); {
@@ -150,10 +153,15 @@ func TestWalkDiffSameKeys(t *testing.T) {
 		}
 		return d
 	}
+	v := map[string]any{"a": value(0), "b": value(1), "c": value(1)}
+	return doc(v), doc(edit(v))
+}
+
+func TestWalkDiffSameKeys(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 12))
 	found := 0
 	for range 100 {
-		v := map[string]any{"a": value(0), "b": value(1), "c": value(1)}
-		o, n := doc(v), doc(edit(v))
+		o, n := randomDocPair(t, rng)
 		var byPlace, byKey []residue
 		walkDiff(o.Root, n.Root, "", "", "", true, &byPlace)
 		walkDiff(o.Root, n.Root, "", "", "", false, &byKey)

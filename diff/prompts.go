@@ -6,7 +6,7 @@ import (
 	"strings"
 	"unicode"
 
-	"github.com/oastui/oastui/flowgraph"
+	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/prompts"
 )
 
@@ -412,16 +412,16 @@ func (d *differ) descriptions() {
 			pos(d.old.flow, "/description"), pos(d.new.flow, "/description"))
 		c.wordsOf = &[2]string{a, b}
 	}
-	d.bothNodes(func(fk, id string, o, n *flowgraph.Node) {
-		oc, nc := d.old.comp(o), d.new.comp(n)
+	d.bothNodes(func(p *nodePair) {
+		fk, id, o, n := p.fk, p.id, p.o, p.n
 		for _, f := range []struct {
 			label, ptr string
-			path       []string
+			a, b       *compile.Node
 		}{
-			{"description", "/description", []string{"description"}},
-			{"gate description", "/metadata/cinatra/description", []string{"metadata", "cinatra", "description"}},
+			{"description", "/description", p.of.description, p.nf.description},
+			{"gate description", "/metadata/cinatra/description", p.of.metadata.Path("cinatra", "description"), p.nf.metadata.Path("cinatra", "description")},
 		} {
-			a, b := oc.Path(f.path...).StringOr(""), nc.Path(f.path...).StringOr("")
+			a, b := f.a.StringOr(""), f.b.StringOr("")
 			if a == b {
 				continue
 			}
@@ -442,12 +442,30 @@ func (d *differ) isGate(fk, id, componentType string) bool {
 	if componentType == "InputMessageNode" {
 		return true
 	}
-	for _, v := range []*sideView{d.new, d.old} {
-		for k, g := range v.gates {
-			if g.approval && (k == id || k == nodeSubject(fk, id) || g.node == id) {
-				return true
+	a := d.approvingGates()
+	return a.keys[id] || a.keys[nodeSubject(fk, id)] || a.nodes[id]
+}
+
+// approving is, of both sides' gates that require approval, their keys and
+// their nodes: isGate's sets, made on its first call (it scanned every gate
+// of both sides for each node whose gate description changed, a flow of
+// n such nodes n² times).
+type approving struct {
+	keys, nodes map[string]bool
+}
+
+func (d *differ) approvingGates() *approving {
+	if d.approving == nil {
+		a := &approving{keys: map[string]bool{}, nodes: map[string]bool{}}
+		for _, v := range []*sideView{d.new, d.old} {
+			for k, g := range v.gates {
+				if g.approval {
+					a.keys[k] = true
+					a.nodes[g.node] = true
+				}
 			}
 		}
+		d.approving = a
 	}
-	return false
+	return d.approving
 }

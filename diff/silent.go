@@ -465,6 +465,13 @@ func walkDiff(o, n *compile.Node, op, np, ident string, distinct bool, out *[]re
 	if o != nil && n != nil && equalNode(o, n) {
 		return
 	}
+	walkDiffering(o, n, op, np, ident, distinct, out)
+}
+
+// walkDiffering is walkDiff of two values known to differ (its callers
+// compared them already: each differing value of a renamed flow was
+// compared once by the walk of its parent and again here).
+func walkDiffering(o, n *compile.Node, op, np, ident string, distinct bool, out *[]residue) {
 	switch {
 	case o == nil && n == nil:
 		return
@@ -488,7 +495,7 @@ func walkDiff(o, n *compile.Node, op, np, ident string, distinct bool, out *[]re
 					continue
 				}
 				k := o.Members[i].Key
-				walkDiff(a, b, compile.Append(op, k), compile.Append(np, k), ident+"/"+k, distinct, out)
+				walkDiffering(a, b, compile.Append(op, k), compile.Append(np, k), ident+"/"+k, distinct, out)
 			}
 			return
 		}
@@ -504,7 +511,7 @@ func walkDiff(o, n *compile.Node, op, np, ident string, distinct bool, out *[]re
 			if b != nil && equalNode(a, b) {
 				continue // equal: no pointers to build (most of a large flow)
 			}
-			walkDiff(a, b, compile.Append(op, m.Key), compile.Append(np, m.Key), ident+"/"+m.Key, distinct, out)
+			walkDiffering(a, b, compile.Append(op, m.Key), compile.Append(np, m.Key), ident+"/"+m.Key, distinct, out)
 		}
 		for _, m := range n.Members {
 			if seen.add(m.Key) {
@@ -514,9 +521,6 @@ func walkDiff(o, n *compile.Node, op, np, ident string, distinct bool, out *[]re
 	case compile.Array:
 		walkArray(o, n, op, np, ident, distinct, out)
 	default:
-		if equalNode(o, n) {
-			return
-		}
 		*out = appendDoubling(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
 	}
 }
@@ -628,7 +632,7 @@ func walkArray(o, n *compile.Node, op, np, ident string, distinct bool, out *[]r
 			if a != nil && b != nil && equalNode(a, b) {
 				continue
 			}
-			walkDiff(a, b, ap, bp, fmt.Sprintf("%s/%d", ident, i), distinct, out)
+			walkDiffering(a, b, ap, bp, fmt.Sprintf("%s/%d", ident, i), distinct, out)
 		}
 		return
 	}
@@ -655,7 +659,7 @@ func walkArray(o, n *compile.Node, op, np, ident string, distinct bool, out *[]r
 		if ni > 0 {
 			b, bp = n.Items[ni-1], compile.AppendIndex(np, ni-1)
 		}
-		walkDiff(a, b, ap, bp, ident+"["+k+"]", distinct, out)
+		walkDiffering(a, b, ap, bp, ident+"["+k+"]", distinct, out)
 	}
 }
 

@@ -22,19 +22,23 @@ type sideView struct {
 	flows   map[string]*flowView     // flow key ("" for the top-level flow, else the Flow's id) → flow
 	flowKey []string                 // in document order
 	steps   map[string]*compile.Step // into the compiled output's steps (read only)
-	gates   map[string]gate          // step or node key → its approval facts
-	order   []string                 // node keys in compiled step order (nil when it did not compile)
-	bfs     []string                 // node keys in BFS order, flow by flow
-	inputs  map[string]port
-	outputs map[string]port
-	arts    map[string]artifact
-	prompts map[string]*promptView // flow/node key → what the prompt checks read of its prompt
-	slots   map[string]slots.Slot
-	gated   map[string]compile.GatedStep
-	screens string // canonical JSON of hitlScreens
-	pkg     pkgView
-	finds   map[string]compile.Finding // fingerprint → finding
-	ok      bool                       // the flow parsed
+	// stepList is steps in the compiled order, with their keys: readGates
+	// walks the steps in the array's order (the map's order reads them at
+	// random, a cache miss each in a large flow).
+	stepList []keyedStep
+	gates    map[string]gate // step or node key → its approval facts
+	order    []string        // node keys in compiled step order (nil when it did not compile)
+	bfs      []string        // node keys in BFS order, flow by flow
+	inputs   map[string]port
+	outputs  map[string]port
+	arts     map[string]artifact
+	prompts  map[string]*promptView // flow/node key → what the prompt checks read of its prompt
+	slots    map[string]slots.Slot
+	gated    map[string]compile.GatedStep
+	screens  string // canonical JSON of hitlScreens
+	pkg      pkgView
+	finds    map[string]compile.Finding // fingerprint → finding
+	ok       bool                       // the flow parsed
 	// atPointer is flowsAt's index: flow pointer → the keys of its flows.
 	atPointer map[string][]string
 	// mount is what the WayFlow loader does to the context slots at mount
@@ -90,6 +94,12 @@ func sameNodeIDs(a, b []*flowgraph.Node) bool {
 		}
 	}
 	return true
+}
+
+// keyedStep is a compiled step with its key (stepKey).
+type keyedStep struct {
+	k  string
+	st *compile.Step
 }
 
 type port struct {
@@ -171,11 +181,13 @@ func view(s *analysis.Snapshot) *sideView {
 	}
 	if c := s.Compiled; c != nil {
 		v.steps = make(map[string]*compile.Step, len(c.ApprovalPolicy.Steps))
+		v.stepList = make([]keyedStep, 0, len(c.ApprovalPolicy.Steps))
 		for i := range c.ApprovalPolicy.Steps {
 			st := &c.ApprovalPolicy.Steps[i]
 			k := stepKey(*st)
 			if _, dup := v.steps[k]; !dup {
 				v.steps[k] = st
+				v.stepList = append(v.stepList, keyedStep{k, st})
 			}
 		}
 		v.inputs = schemaPorts(c.InputSchema)
@@ -323,11 +335,12 @@ func (v *sideView) readOrder() {
 	if c := v.s.Compiled; c != nil {
 		seen = make(map[string]bool, len(c.ApprovalPolicy.Steps))
 		v.order = make([]string, 0, len(c.ApprovalPolicy.Steps))
-		for _, st := range c.ApprovalPolicy.Steps {
-			if st.NodeID == "" || seen["/"+st.NodeID] {
+		for i := range c.ApprovalPolicy.Steps {
+			id := c.ApprovalPolicy.Steps[i].NodeID // not the whole Step copied per step
+			if id == "" || seen["/"+id] {
 				continue
 			}
-			key := "/" + st.NodeID // one string for the set and the order
+			key := "/" + id // one string for the set and the order
 			seen[key] = true
 			v.order = append(v.order, key)
 		}
@@ -638,7 +651,8 @@ func (v *sideView) readGates() {
 			v.gates[nodeSubject(fk, n.ID)] = g
 		}
 	}
-	for k, st := range v.steps {
+	for _, ks := range v.stepList {
+		k, st := ks.k, ks.st
 		key := k
 		if st.GateIndex < 0 && st.NodeID != "" {
 			key = st.NodeID // a top-level node: the same key as its authored facts
@@ -676,8 +690,11 @@ func (v *sideView) gatePtr(g gate) string {
 // bothNodes calls f, flow by flow and in id order, for each node both sides
 // have where each side knows the node's place in its file: the walk of the
 // checks that compare one node with itself (calls, nodeIO, descriptions).
-// The pairs are found once, for the three.
-func (d *differ) bothNodes(f func(fk, id string, o, n *flowgraph.Node)) {
+// The pairs are found once, for the three, each with the members of both
+// components the three read (nodeFields): each component is read once, not
+// once per check (a large flow's components are out of the cache by the
+// next check's walk).
+func (d *differ) bothNodes(f func(p *nodePair)) {
 	if !d.paired {
 		d.paired = true
 		n := 0
@@ -694,20 +711,61 @@ func (d *differ) bothNodes(f func(fk, id string, o, n *flowgraph.Node)) {
 			}
 			for _, id := range nf.sortedIDs(of) {
 				if o, n := of.nodes[id], nf.nodes[id]; o != nil && o.Pointer != "" && n.Pointer != "" {
-					d.pairs = append(d.pairs, nodePair{fk, id, o, n})
+					oc, nc := d.old.comp(o), d.new.comp(n)
+					d.pairs = append(d.pairs, nodePair{fk: fk, id: id, o: o, n: n, oc: oc, nc: nc, of: membersOf(oc), nf: membersOf(nc)})
 				}
 			}
 		}
 	}
-	for _, p := range d.pairs {
-		f(p.fk, p.id, p.o, p.n)
+	for i := range d.pairs {
+		f(&d.pairs[i])
 	}
 }
 
-// nodePair is a node both sides have (bothNodes).
+// nodePair is a node both sides have (bothNodes): its graph nodes, their
+// components and the components' members the checks read.
 type nodePair struct {
 	fk, id string
 	o, n   *flowgraph.Node
+	oc, nc *compile.Node
+	of, nf nodeFields
+}
+
+// nodeFields are the members of a component that calls, nodeIO and
+// descriptions read, as Get reads them (the last of a repeated key; all nil
+// for what is no object).
+type nodeFields struct {
+	data, url, httpMethod, method, description, metadata, inputs, outputs *compile.Node
+}
+
+// membersOf reads c's members into nodeFields in one walk of them.
+func membersOf(c *compile.Node) nodeFields {
+	var f nodeFields
+	if !c.Is(compile.Object) {
+		return f
+	}
+	for i := range c.Members {
+		m := &c.Members[i]
+		switch m.Key {
+		case "data":
+			f.data = m.Value
+		case "url":
+			f.url = m.Value
+		case "http_method":
+			f.httpMethod = m.Value
+		case "method":
+			f.method = m.Value
+		case "description":
+			f.description = m.Value
+		case "metadata":
+			f.metadata = m.Value
+		case "inputs":
+			f.inputs = m.Value
+		case "outputs":
+			f.outputs = m.Value
+		}
+	}
+	return f
 }
 
 // flowsAt are the keys of the flows whose pointer is sp, in document order

@@ -54,6 +54,6 @@ func New(id, name, start string, nodes []*Node, edges []Edge) *Graph {
 			order++
 		}
 	}
-	g.markBackEdges()
+	g.markBackEdges(g.edgesBySource())
 	return g
 }

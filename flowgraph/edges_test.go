@@ -29,7 +29,7 @@ func TestAdjacencyAndBackEdges(t *testing.T) {
 		{From: "x", To: "x"}, // 8
 	}
 	g := New("f", "F", "s", nodes, edges)
-	adj := g.adjacency()
+	adj := g.adjacency(g.edgesBySource())
 	got := map[string][]string{}
 	for i, succ := range adj {
 		for _, t := range succ {

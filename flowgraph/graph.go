@@ -236,6 +236,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	// for the node, and the edges take the node's; the strings many nodes
 	// or edges share (types, branches, ports) once each through the labeler.
 	labelOnce := labeler(len(v.Nodes))
+	subRefs := subflowRefs{}
 	g := &Graph{
 		view:        v,
 		FlowID:      label(f.ID()),
@@ -264,7 +265,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 			if r.Pointer != "" {
 				n.comp = r.Node
 			}
-			addSubflows(n, r, resolve)
+			addSubflows(n, r, resolve, subRefs)
 		}
 		g.Nodes = append(g.Nodes, n)
 	}
@@ -282,13 +283,14 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		g.Start = g.Nodes[v.Start].ID
 	}
 
-	g.order()
-	g.markBackEdges()
+	oe := g.edgesBySource() // once for both walks: the edges do not change between them
+	g.order(oe)
+	g.markBackEdges(oe)
 	for i, n := range g.Nodes {
 		n.Approval, n.Risk = approvalOf(v.Nodes[i].Resolved, resolve)
 	}
 	if a != nil && a.Profile == compile.ProfileCinatra && f.Parent == nil {
-		g.numberSteps(f.Node, fm.BFSOrder())
+		g.numberSteps(fm.StepOrder())
 	}
 	return g
 }
@@ -367,29 +369,59 @@ func label(s string) string {
 
 // addSubflows records the child flows of a node (FlowNode, MapNode,
 // ParallelFlowNode).
-func addSubflows(n *Node, r compile.Resolved, resolve resolver) {
+func addSubflows(n *Node, r compile.Resolved, resolve resolver, refs subflowRefs) {
 	if r.Pointer == "" {
 		return
 	}
-	sub := func(v *compile.Node, ptr string) {
-		s := resolve(v, ptr)
-		if s.Node != nil && s.Pointer != "" && compile.ComponentType(s.Node) == "Flow" {
-			n.Subflows = append(n.Subflows, s.Pointer)
+	sub := func(v *compile.Node, ptr func() string) {
+		var at string
+		if id, isRef := compile.RefID(v); isRef {
+			at = refs.of(id, v, resolve)
+		} else {
+			at = subflowAt(resolve(v, ptr()))
+		}
+		if at != "" {
+			n.Subflows = append(n.Subflows, at)
 		}
 	}
 	switch n.Kind {
 	case KindFlow, KindMap:
 		if v := r.Node.Get("subflow"); v != nil {
-			sub(v, compile.Append(r.Pointer, "subflow"))
+			sub(v, func() string { return compile.Append(r.Pointer, "subflow") })
 		}
 	case KindParallel:
 		for i, v := range items(r.Node.Get("subflows")) {
-			sub(v, compile.AppendIndex(compile.Append(r.Pointer, "subflows"), i))
+			sub(v, func() string { return compile.AppendIndex(compile.Append(r.Pointer, "subflows"), i) })
 		}
 	}
 	if len(n.Subflows) > 0 {
 		n.Subflow = n.Subflows[0]
 	}
+}
+
+// subflowAt is the pointer of the child Flow a subflow resolved to, "" when
+// it is none (unresolved, from the registry, or no Flow).
+func subflowAt(s compile.Resolved) string {
+	if s.Node != nil && s.Pointer != "" && compile.ComponentType(s.Node) == "Flow" {
+		return s.Pointer
+	}
+	return ""
+}
+
+// subflowRefs remembers, within one Build, the child Flow each referenced
+// subflow id resolved to: a reference resolves by its id alone in the
+// Flow (not by where it is written), and the FlowNodes of a large flow
+// often share one subflow (each resolved it, built its pointer and read
+// its type again).
+type subflowRefs map[string]string
+
+func (m subflowRefs) of(id string, v *compile.Node, resolve resolver) string {
+	at, ok := m[id]
+	if !ok {
+		at = subflowAt(resolve(v, "")) // a reference's resolution reads no pointer of it
+		m[id] = at
+	}
+	return at
 }
 
 // relate records, for each node, the pointers whose findings count for
@@ -429,7 +461,7 @@ func (g *Graph) relate() {
 // order sets BFS positions from the compiler's own order (compile.BFSOrder:
 // seed 001, SPEC §4), appending inline nodes it does not list, and marks the
 // nodes reachable from start_node over control edges.
-func (g *Graph) order() {
+func (g *Graph) order(oe outEdges) {
 	// the compiler's BFS order first (the view's BFS, the index in it),
 	// then the nodes it does not reach, in `nodes` order
 	byBFS := make([]int, 0, len(g.Nodes))
@@ -452,7 +484,7 @@ func (g *Graph) order() {
 			pos++
 		}
 	}
-	adj := g.adjacency()
+	adj := g.adjacency(oe)
 	seen := make([]bool, len(g.Nodes))
 	var queue []int
 	if s := g.NodeIndex(g.Start); s >= 0 {
@@ -473,8 +505,8 @@ func (g *Graph) order() {
 }
 
 // adjacency lists each node's successors in edge order, duplicates dropped.
-func (g *Graph) adjacency() [][]int {
-	to, first, byFrom := g.edgesBySource()
+func (g *Graph) adjacency(oe outEdges) [][]int {
+	to, first, byFrom := oe.to, oe.first, oe.byFrom
 	adj := make([][]int, len(g.Nodes))
 	targets := make([]int, 0, len(g.Edges))
 	added := make([]int32, len(g.Nodes)) // source+1 that last added the node as a target
@@ -497,7 +529,8 @@ func (g *Graph) adjacency() [][]int {
 // groups the edges by source in edge order: byFrom[first[f]:first[f+1]]
 // are the indexes of node f's out-edges. Counting sort, no per-node slice:
 // a node with tens of thousands of out-edges costs as much as a chain.
-func (g *Graph) edgesBySource() (to, first, byFrom []int32) {
+func (g *Graph) edgesBySource() outEdges {
+	var to, first, byFrom []int32
 	from := make([]int32, len(g.Edges))
 	to = make([]int32, len(g.Edges))
 	first = make([]int32, len(g.Nodes)+1)
@@ -515,14 +548,17 @@ func (g *Graph) edgesBySource() (to, first, byFrom []int32) {
 		byFrom[next[f]] = int32(i)
 		next[f]++
 	}
-	return to, first, byFrom
+	return outEdges{to, first, byFrom}
 }
+
+// outEdges are edgesBySource's lists: to, first and byFrom.
+type outEdges struct{ to, first, byFrom []int32 }
 
 // markBackEdges runs an iterative depth-first search from start_node, then
 // from every unvisited node in `nodes` order, and marks the edges that reach
 // a node still on the stack (and self-loops) as Back.
-func (g *Graph) markBackEdges() {
-	to, first, byFrom := g.edgesBySource() // out-edges per source, in edge order
+func (g *Graph) markBackEdges(oe outEdges) {
+	to, first, byFrom := oe.to, oe.first, oe.byFrom // out-edges per source, in edge order (edgesBySource of g)
 	const (
 		white = iota
 		grey
@@ -613,11 +649,11 @@ func approvalOf(r compile.Resolved, resolve resolver) (bool, string) {
 }
 
 // numberSteps gives the top-level flow's nodes the compiler's step numbers
-// (compile.FlowStepOrder of the flow model's BFS order, bfs; reference
-// §11.4–11.5). The StartNode holding the implicit setup step 0 is marked as
+// (order: compile.FlowStepOrder of the flow model's BFS order, as the
+// model's StepOrder gives it; reference §11.4–11.5). The StartNode holding the implicit setup step 0 is marked as
 // an approval.
-func (g *Graph) numberSteps(flow *compile.Node, bfs []string) {
-	for _, sn := range compile.FlowStepOrderOf(flow, bfs) {
+func (g *Graph) numberSteps(order []compile.StepNode) {
+	for _, sn := range order {
 		i := g.NodeIndex(sn.ID)
 		if i < 0 || len(sn.Steps) == 0 || len(g.Nodes[i].Steps) > 0 {
 			continue

@@ -377,6 +377,20 @@ func (b *builder) countAll(enc0, text string) Counts {
 	return out
 }
 
+// nodeComponent is the object graph node gn's Pointer names in a's flow
+// file (nil when it has none): the graph's own (Component), looked up by
+// pointer only for a node the graph did not resolve (the builder looked up
+// every node of every flow again).
+func nodeComponent(a *compile.Agent, gn *flowgraph.Node) *compile.Node {
+	if gn.Pointer == "" {
+		return nil
+	}
+	if c := gn.Component(); c != nil {
+		return c
+	}
+	return a.Flow.Lookup(gn.Pointer)
+}
+
 // collect lists the LLM-bearing nodes in run order: the top-level Flow in
 // the compiler's BFS order, each FlowNode's subflow entered where the
 // FlowNode runs; Flows not reached that way follow, in document order.
@@ -415,11 +429,7 @@ func (b *builder) collect() {
 			if f.Parent == nil && gn.Step > 0 {
 				s = gn.Step
 			}
-			comp := b.a.Flow.Lookup(gn.Pointer)
-			if gn.Pointer == "" {
-				comp = nil
-			}
-			b.addNode(f, g, gn, comp, s)
+			b.addNode(f, g, gn, nodeComponent(b.a, gn), s)
 			for _, sp := range gn.Subflows {
 				if sf := b.flows[sp]; sf != nil {
 					walk(sf, s)
@@ -441,7 +451,7 @@ func (b *builder) collect() {
 }
 
 func (b *builder) addNode(f *compile.Flow, g *flowgraph.Graph, gn *flowgraph.Node, comp *compile.Node, step int) {
-	if comp == nil || comp.Kind != compile.Object {
+	if comp == nil || comp.Kind != compile.Object || !mayBear(gn, comp) {
 		return
 	}
 	switch compile.ComponentType(comp) {
@@ -464,6 +474,22 @@ func (b *builder) addNode(f *compile.Flow, g *flowgraph.Graph, gn *flowgraph.Nod
 		}
 		b.addAgent(r.Node, r.Pointer, f, g, gn, comp, step)
 	}
+}
+
+// mayBear says node gn, whose component is comp, may be one addNode reads
+// (an ApiNode, LlmNode or AgentNode): the graph's kind of the node says no
+// without reading the component's type again when comp is the graph's own
+// component (the kind is KindOf its type, and each of the three types has
+// its own kind).
+func mayBear(gn *flowgraph.Node, comp *compile.Node) bool {
+	if gn.Component() != comp {
+		return true
+	}
+	switch gn.Kind {
+	case flowgraph.KindAPI, flowgraph.KindLLM, flowgraph.KindAgent:
+		return true
+	}
+	return false
 }
 
 // isBridge is the compiler's targetsLlmBridge (reference cinatra.md §4):

@@ -1,0 +1,179 @@
+package diff
+
+import (
+	"fmt"
+	"math/rand/v2"
+	"reflect"
+	"sort"
+	"testing"
+
+	"github.com/oastui/oastui/compile"
+)
+
+// TestWalkDifferingSameAsBefore: walkDiff, which hands the values it found
+// different to walkDiffering without comparing them again, finds the
+// residues the walk that compared each value again found (walkDiffBefore,
+// the walk as it was), by place and by key, on random documents and their
+// edits.
+func TestWalkDifferingSameAsBefore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 13))
+	found := 0
+	for range 300 {
+		o, n := randomDocPair(t, rng)
+		for _, distinct := range []bool{true, false} {
+			var got, want []residue
+			walkDiff(o.Root, n.Root, "", "", "", distinct, &got)
+			walkDiffBefore(o.Root, n.Root, "", "", "", distinct, &want)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("distinct %v: %d residues, before %d:\n%+v\n%+v", distinct, len(got), len(want), got, want)
+			}
+			found += len(got)
+		}
+	}
+	if found < 100 {
+		t.Fatalf("only %d residues: the pairs hardly differ", found)
+	}
+}
+
+// walkDiffBefore and walkArrayBefore are walkDiff and walkArray as they
+// were: each value compared again by the walk of it (the oracle).
+func walkDiffBefore(o, n *compile.Node, op, np, ident string, distinct bool, out *[]residue) {
+	if o != nil && n != nil && equalNode(o, n) {
+		return
+	}
+	switch {
+	case o == nil && n == nil:
+		return
+	case o == nil:
+		*out = appendDoubling(*out, residue{newPtr: np, newN: n, ident: ident})
+		return
+	case n == nil:
+		*out = appendDoubling(*out, residue{oldPtr: op, oldN: o, ident: ident})
+		return
+	}
+	if o.Kind != n.Kind {
+		*out = appendDoubling(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
+		return
+	}
+	switch o.Kind {
+	case compile.Object:
+		if distinct && sameKeys(o, n) {
+			for i := range o.Members {
+				a, b := o.Members[i].Value, n.Members[i].Value
+				if equalNode(a, b) {
+					continue
+				}
+				k := o.Members[i].Key
+				walkDiffBefore(a, b, compile.Append(op, k), compile.Append(np, k), ident+"/"+k, distinct, out)
+			}
+			return
+		}
+		var seen keySet
+		if k := len(o.Members) + len(n.Members); k > keySetList {
+			seen.m = make(map[string]bool, k)
+		}
+		for _, m := range o.Members {
+			if !seen.add(m.Key) {
+				continue
+			}
+			a, b := o.Get(m.Key), n.Get(m.Key)
+			if b != nil && equalNode(a, b) {
+				continue // equal: no pointers to build (most of a large flow)
+			}
+			walkDiffBefore(a, b, compile.Append(op, m.Key), compile.Append(np, m.Key), ident+"/"+m.Key, distinct, out)
+		}
+		for _, m := range n.Members {
+			if seen.add(m.Key) {
+				walkDiffBefore(nil, n.Get(m.Key), "", compile.Append(np, m.Key), ident+"/"+m.Key, distinct, out)
+			}
+		}
+	case compile.Array:
+		walkArrayBefore(o, n, op, np, ident, distinct, out)
+	default:
+		if equalNode(o, n) {
+			return
+		}
+		*out = appendDoubling(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
+	}
+}
+
+func walkArrayBefore(o, n *compile.Node, op, np, ident string, distinct bool, out *[]residue) {
+	// scalars: a set when neither side repeats a value
+	if scalarSet(o) && scalarSet(n) {
+		os, ns := map[string]bool{}, map[string]bool{}
+		for _, it := range o.Items {
+			os[scalarKey(it)] = true
+		}
+		for _, it := range n.Items {
+			ns[scalarKey(it)] = true
+		}
+		same := len(os) == len(ns)
+		for k := range os {
+			same = same && ns[k]
+		}
+		if !same {
+			*out = appendDoubling(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
+		}
+		return
+	}
+	oi, ni := map[string]int{}, map[string]int{}
+	keyed := true
+	for i, it := range o.Items {
+		k := elemIdent(it)
+		if k == "" || oi[k] != 0 {
+			keyed = false
+			break
+		}
+		oi[k] = i + 1
+	}
+	for i, it := range n.Items {
+		k := elemIdent(it)
+		if !keyed || k == "" || ni[k] != 0 {
+			keyed = false
+			break
+		}
+		ni[k] = i + 1
+	}
+	if !keyed { // by index
+		for i := 0; i < len(o.Items) || i < len(n.Items); i++ {
+			var a, b *compile.Node
+			ap, bp := "", ""
+			if i < len(o.Items) {
+				a, ap = o.Items[i], compile.AppendIndex(op, i)
+			}
+			if i < len(n.Items) {
+				b, bp = n.Items[i], compile.AppendIndex(np, i)
+			}
+			if a != nil && b != nil && equalNode(a, b) {
+				continue
+			}
+			walkDiffBefore(a, b, ap, bp, fmt.Sprintf("%s/%d", ident, i), distinct, out)
+		}
+		return
+	}
+	keys := make([]string, 0, len(oi)+len(ni))
+	for k := range oi {
+		keys = append(keys, k)
+	}
+	for k := range ni {
+		if oi[k] == 0 {
+			keys = append(keys, k)
+		}
+	}
+	sort.Strings(keys)
+	for _, k := range keys {
+		oi, ni := oi[k], ni[k]
+		if oi > 0 && ni > 0 && equalNode(o.Items[oi-1], n.Items[ni-1]) {
+			continue // equal: no pointers to build
+		}
+		var a, b *compile.Node
+		ap, bp := "", ""
+		if oi > 0 {
+			a, ap = o.Items[oi-1], compile.AppendIndex(op, oi-1)
+		}
+		if ni > 0 {
+			b, bp = n.Items[ni-1], compile.AppendIndex(np, ni-1)
+		}
+		walkDiffBefore(a, b, ap, bp, ident+"["+k+"]", distinct, out)
+	}
+}
