@@ -74,6 +74,7 @@ func Run(req Request) (*Result, error) {
 		go func() {
 			defer close(newDone)
 			n, newHas = AnalyzeSide(newPath, req.New, newSide)
+			n.FlowModels() // what its prompt report reads, off the old side's way
 		}()
 	} else {
 		close(newDone) // analysed in turn, below

@@ -56,6 +56,7 @@ func TestPromptTextLaterSameSnapshot(t *testing.T) {
 		if got.Prompts != nil {
 			t.Fatalf("%s: the prompt report was made with the review", dir)
 		}
+		got.FlowModels()
 		got.AddPromptText()
 		if (want.Prompts == nil) != (got.Prompts == nil) {
 			t.Fatalf("%s: prompt report %v, want %v", dir, got.Prompts != nil, want.Prompts != nil)
