@@ -331,3 +331,20 @@ func (s *Snapshot) CompileDocument() (doc []byte, ok bool, err error) {
 	doc, err = compile.IndentJSON(res)
 	return doc, res.OK, err
 }
+
+// AddPromptText adds the prompt report without token counts
+// (StagePromptText) to a snapshot Run made without it, as Run would have
+// made it: a diff reviews one side while the other side's prompt report is
+// alive, and makes this side's report once the other's is released. A
+// panic fails the snapshot as it would have failed Run.
+func (s *Snapshot) AddPromptText() {
+	if s == nil || s.Prompts != nil || s.Agent == nil || s.Agent.Flow == nil || s.Agent.Flow.Root == nil {
+		return
+	}
+	defer func() {
+		if r := recover(); r != nil {
+			s.failed("analysing", r)
+		}
+	}()
+	s.buildPrompts(true)
+}

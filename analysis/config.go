@@ -33,6 +33,12 @@ func ResolveConfig(explicit, start string) ConfigResult {
 	return ConfigResult{Config: c, Path: path}
 }
 
+// ConfigFor is the config an analysis with opts would resolve for the
+// loaded agent a: a caller that must know it before Run (a diff, whether the
+// review needs the prompt report) hands the result in as opts.Config, and
+// it is resolved once.
+func ConfigFor(opts Options, a *compile.Agent) ConfigResult { return resolveConfig(opts, a) }
+
 // resolveConfig picks the config of one analysis: the one handed in, else
 // --config, else the one found upward from the agent (read afresh on every
 // analysis, so that editing it applies on the next save).

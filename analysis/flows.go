@@ -77,6 +77,19 @@ func (s *Snapshot) Flow(ptr string) *Flow {
 	return s.byPtr[ptr]
 }
 
+// FlowModels builds the graph model of every Flow (Flow.Model) now rather
+// than on first use: a diff builds the new side's, which its prompt report
+// reads, beside the old side's analysis (Snapshot.AddPromptText).
+func (s *Snapshot) FlowModels() {
+	if s == nil || s.Agent == nil || s.Agent.Flow == nil || s.Agent.Flow.Root == nil {
+		return
+	}
+	s.listed.Do(s.list)
+	for _, f := range s.all {
+		f.Model()
+	}
+}
+
 // list lists every Flow of the document, once.
 func (s *Snapshot) list() {
 	flows := s.Agent.Flows()

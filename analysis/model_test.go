@@ -98,3 +98,28 @@ func TestOneModelPerFlow(t *testing.T) {
 		}
 	}
 }
+
+// TestFlowModelsBuildsEach: FlowModels builds every Flow's model now, the
+// one Model hands out afterwards; an unloaded snapshot builds nothing.
+func TestFlowModelsBuildsEach(t *testing.T) {
+	s := Run(fixture("orchestrator-agent"), Options{Stages: StageCompile})
+	s.FlowModels()
+	if len(s.all) < 2 {
+		t.Fatalf("%d Flows listed: the fixture has a nested one", len(s.all))
+	}
+	for _, f := range s.all {
+		if f.model == nil || f.modelErr != nil {
+			t.Fatalf("%q: no model built (%v)", f.Pointer, f.modelErr)
+		}
+		built := f.model
+		if m, _ := f.Model(); m != built {
+			t.Errorf("%q: Model built another model after FlowModels", f.Pointer)
+		}
+	}
+	for _, s := range []*Snapshot{nil, {}, Run("no/such/agent", Options{})} {
+		s.FlowModels() // no agent: nothing to build, no panic
+		if s != nil && len(s.all) != 0 {
+			t.Error("a snapshot without an agent listed Flows")
+		}
+	}
+}
