@@ -141,6 +141,12 @@ func runDiffCost(runs, placeholders, nodes int, keep bool) error {
 			return fmt.Sprintf("median %.2f× (runs: %s)", rc[len(rc)/2], ratios(rc))
 		}
 		fmt.Printf("  ratio diff / lint, cpu, paired by run: %s\n", ratio(ms[1], ms[0]))
+		var rw []float64 // the wall time, what the user waits (the diff runs its sides at once)
+		for i := range ms[1].wall {
+			rw = append(rw, float64(ms[1].wall[i])/float64(ms[0].wall[i]))
+		}
+		sort.Float64s(rw)
+		fmt.Printf("  ratio diff / lint, wall, paired by run: median %.2f× (runs: %s)\n", rw[len(rw)/2], ratios(rw))
 		if baseBin != "" {
 			fmt.Printf("  ratio diff this build / -base, cpu, paired by run: %s\n", ratio(ms[1], ms[2]))
 		}

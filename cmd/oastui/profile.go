@@ -29,6 +29,9 @@ func withProfiles(f func() int) int {
 	if p := os.Getenv("OASTUI_MEMPROFILE"); p != "" {
 		runtime.MemProfileRate = 64 << 10
 		defer func() {
+			// The profile is as of the last collection: one now counts
+			// what the command allocated since (a diff's second half).
+			runtime.GC()
 			out, err := os.Create(p)
 			if err == nil {
 				err = pprof.Lookup("allocs").WriteTo(out, 0)
