@@ -12,28 +12,40 @@ import (
 // keeps little alive (a few MB of findings and the agents being linted)
 // and allocates an agent's worth of short-lived memory per agent, so the
 // runtime's default (a collection each time the heap doubles its live
-// part) collects often for little: at twice the live heap between
-// collections (GC percent 200) lint of 1,000 agents spends about a tenth
-// less CPU. A soft memory limit keeps the larger trees, whose live heap
-// grows with their findings, from the tripled heap that percent would
-// allow: 10,000 agents peak lower than under the default.
+// part) collects often for little.
 //
-// A limit the live heap itself outgrows (one hostile 15 MB flow holds
-// 200 MB) would make the runtime collect without pause, so the policy
-// watches each collection and, once the live heap passes batchGCLift of
-// the limit, gives the runtime back its defaults for the rest of the run.
+// A policy is a list of stages, each a GC percent and a soft memory limit
+// that hold while the live heap stays under the stage's lift point; the
+// policy watches each collection and, once the live heap passes it, moves
+// to the next stage. A limit the live heap itself nears would have the
+// runtime collect without pause: each stage's lift point is well under
+// its limit.
+//
+// lint's first stage collects when the memory the runtime manages reaches
+// batchGCFirstLimit, however small the live heap (GC percent
+// batchGCFirstPercent lets the limit alone decide): the 1,000 agents of
+// the benchmark tree keep 7-10 MB live, and collecting at a fixed 36 MiB
+// rather than at three times the live heap (GC percent 200) halves the
+// collections for the same peak (docs/performance.md "The collector's
+// first stage"). A tree whose findings keep more alive (10,000 agents)
+// passes batchGCFirstLift early and goes on under the second stage, the
+// policy of before: twice the live heap between collections (GC percent
+// 200) under a 60 MiB limit, a tenth less CPU than the default and a lower
+// peak than that percent alone; past batchGCLift live (one hostile 15 MB
+// flow holds 200 MB) the runtime's defaults.
 //
 // Either GOGC or GOMEMLIMIT in the environment leaves both to the
 // runtime: the user's setting wins. The servers (lsp, mcp, the TUI) keep
 // the runtime's defaults.
 const (
+	batchGCFirstPercent = 1000
+	batchGCFirstLimit   = 36 << 20
+	batchGCFirstLift    = 12 << 20
+
 	batchGCPercent = 200
 	batchGCLimit   = 60 << 20 // bytes of memory the runtime manages (the peak RSS adds the binary and the runtime's own, about 18 MiB)
+	batchGCLift    = batchGCLimit / 4 * 3
 )
-
-// batchGCLift is the share of the limit (in quarters) the live heap may
-// reach before the policy is lifted.
-const batchGCLift = 3
 
 // diffGCLimit is the diff's soft limit, at the batch commands' GC percent
 // and lifted the same way (at three quarters of it live, then at
@@ -57,24 +69,35 @@ const diffGCLimit = 96 << 20
 // fixed one.
 const diffGCPercentLifted = 150
 
-// gcPolicy is a command's collector policy: GC percent and soft limit
-// until the live heap passes lift bytes, then GC percent lifted (the
-// runtime's default, 100, for the batch commands) and no limit.
-type gcPolicy struct {
+// noLimit is a stage without a soft memory limit.
+const noLimit = math.MaxInt64
+
+// gcStage is one stage of a command's collector policy: GC percent and soft
+// limit while the live heap stays under lift bytes (0: the last stage).
+type gcStage struct {
 	percent     int
 	limit, lift int64
-	lifted      int
 }
 
+// gcPolicy is a command's collector policy: its stages in order.
+type gcPolicy []gcStage
+
 // set sets the policy for the rest of the process.
-func (p gcPolicy) set() { setBatchGC(p.percent, p.limit, p.lift, p.lifted) }
+func (p gcPolicy) set() { setStages(p, 0) }
 
 // gcPolicies are the commands that get a policy: the batch commands, and
 // the diff.
 var gcPolicies = map[string]gcPolicy{
-	"lint":     {batchGCPercent, batchGCLimit, batchGCLimit / 4 * batchGCLift, 100},
-	"baseline": {batchGCPercent, batchGCLimit, batchGCLimit / 4 * batchGCLift, 100},
-	"diff":     {batchGCPercent, diffGCLimit, diffGCLimit / 4 * batchGCLift, diffGCPercentLifted},
+	"lint":     batchPolicy,
+	"baseline": batchPolicy,
+	"diff":     {{batchGCPercent, diffGCLimit, diffGCLimit / 4 * 3}, {diffGCPercentLifted, noLimit, 0}},
+}
+
+// batchPolicy is the policy of lint and baseline.
+var batchPolicy = gcPolicy{
+	{batchGCFirstPercent, batchGCFirstLimit, batchGCFirstLift},
+	{batchGCPercent, batchGCLimit, batchGCLift},
+	{100, noLimit, 0},
 }
 
 // policyFor is the policy of the command line's command, false when it
@@ -82,43 +105,49 @@ var gcPolicies = map[string]gcPolicy{
 func policyFor(args []string, lookupEnv func(string) (string, bool)) (gcPolicy, bool) {
 	for _, v := range []string{"GOGC", "GOMEMLIMIT"} {
 		if _, set := lookupEnv(v); set {
-			return gcPolicy{}, false
+			return nil, false
 		}
 	}
 	cmd, _, err := newRootCmd().Find(args)
 	if err != nil || !cmd.HasParent() {
-		return gcPolicy{}, false
+		return nil, false
 	}
 	p, ok := gcPolicies[cmd.Name()]
 	return p, ok
 }
 
-// setBatchGC sets the policy for the rest of the process: percent, limit
-// and the watch that, when the live heap passes lift bytes, removes the
-// limit and sets GC percent lifted.
-func setBatchGC(percent int, limit, lift int64, lifted int) {
-	debug.SetGCPercent(percent)
-	debug.SetMemoryLimit(limit)
-	armGCWatch(lift, lifted)
+// setStages sets the first stage of p the live heap (live bytes) has not
+// passed, and the watch that moves on from it when there is a next one.
+func setStages(p gcPolicy, live int64) {
+	for len(p) > 1 && p[0].lift > 0 && live > p[0].lift {
+		p = p[1:]
+	}
+	if len(p) == 0 {
+		return
+	}
+	debug.SetGCPercent(p[0].percent)
+	debug.SetMemoryLimit(p[0].limit)
+	if len(p) > 1 && p[0].lift > 0 {
+		armGCWatch(p)
+	}
 }
 
 // armGCWatch runs gcWatched after the next collection: a finalizer on an
 // object nothing references runs once the collection that found it
 // unreachable has finished.
-func armGCWatch(lift int64, lifted int) {
+func armGCWatch(p gcPolicy) {
 	sentinel := new([16]byte) // not tiny-allocated: its own finalizer
-	runtime.SetFinalizer(sentinel, func(*[16]byte) { gcWatched(lift, lifted) })
+	runtime.SetFinalizer(sentinel, func(*[16]byte) { gcWatched(p) })
 }
 
-// gcWatched lifts the policy when the live heap passed lift, else watches
-// the next collection.
-func gcWatched(lift int64, lifted int) {
-	if liveHeap() > lift {
-		debug.SetMemoryLimit(math.MaxInt64)
-		debug.SetGCPercent(lifted)
+// gcWatched moves to the next stage when the live heap passed the current
+// one's lift point, else watches the next collection.
+func gcWatched(p gcPolicy) {
+	if live := liveHeap(); live > p[0].lift {
+		setStages(p[1:], live)
 		return
 	}
-	armGCWatch(lift, lifted)
+	armGCWatch(p)
 }
 
 // liveHeap is the heap the last collection found live, in bytes.
