@@ -69,15 +69,12 @@ func Run(req Request) (*Result, error) {
 	oldSide.Agent, newSide.Agent = loadSides(req.OldPath, req.Old, !req.OldNone, newPath, req.New, side.Load)
 	var n *analysis.Snapshot
 	var newHas bool
-	newDone := make(chan struct{})
-	if later := promptTextLater(&newSide); later {
-		go func() {
-			defer close(newDone)
+	waitNew := func() {} // a side not analysed at once is analysed in turn, below
+	if promptTextLater(&newSide) {
+		waitNew = atOnce(func() {
 			n, newHas = AnalyzeSide(newPath, req.New, newSide)
 			n.FlowModels() // what its prompt report reads, off the old side's way
-		}()
-	} else {
-		close(newDone) // analysed in turn, below
+		})
 	}
 	o, oldHas := &analysis.Snapshot{}, false
 	if !req.OldNone {
@@ -88,7 +85,7 @@ func Run(req Request) (*Result, error) {
 	// the two reports of a prompt with 100,000 placeholders were most of the
 	// diff's memory. Run owns these snapshots; nothing else reads them.
 	ov, o := viewOf(o)
-	<-newDone
+	waitNew()
 	if n == nil {
 		n, newHas = AnalyzeSide(newPath, req.New, newSide)
 	} else {
@@ -156,6 +153,26 @@ func Run(req Request) (*Result, error) {
 	// Computed once here, shown by every face (docs/security.md).
 	r.Notices = SafetyNotices(levels, reasons, cfg.Path)
 	return r, nil
+}
+
+// atOnce runs f in a goroutine of its own and returns the wait for it,
+// which raises f's panic again on the waiting goroutine: a face recovers
+// the panics of its own goroutine (a server answers with an error and
+// serves on), not another's, which would end the process.
+func atOnce(f func()) (wait func()) {
+	done := make(chan struct{})
+	var p any
+	go func() {
+		defer close(done)
+		defer func() { p = recover() }()
+		f()
+	}()
+	return func() {
+		<-done
+		if p != nil {
+			panic(p)
+		}
+	}
 }
 
 // promptTextLater takes the prompt report out of the new side's stages

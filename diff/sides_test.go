@@ -138,3 +138,23 @@ func mustLoad(t *testing.T, dir string) *compile.Agent {
 	}
 	return a
 }
+
+// TestAtOnceRaisesOnTheWaiter: what atOnce runs is done when the wait
+// returns, and its panic is raised again on the waiting goroutine, where
+// the caller can recover it.
+func TestAtOnceRaisesOnTheWaiter(t *testing.T) {
+	ran := false
+	atOnce(func() { ran = true })()
+	if !ran {
+		t.Fatal("the wait returned before f ran")
+	}
+	var got any
+	func() {
+		defer func() { got = recover() }()
+		wait := atOnce(func() { panic("side failed") })
+		wait()
+	}()
+	if got != "side failed" {
+		t.Fatalf("recovered %v on the waiting goroutine, want f's panic", got)
+	}
+}
