@@ -321,13 +321,13 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 	all, baselined := ci.filterBaseline(all)
 	ci.noteBaselined(stderr, textOnStdoutOnly(outs), baselined)
 
-	report.MaskOwned(all) // in place: Write would copy every finding of a tree to present one
+	owned := report.MaskOwned(all) // in place: Write would copy every finding of a tree to present one
 	var counted []report.Target
 	if usesTargets(outs) { // json, sarif and github never read them
 		counted = lintTargetsSummary(targets, results, all, rel)
 	}
 	err = writeOutputs(outs, report.Report{Findings: all, Files: len(targets), Docs: docs, ToolVersion: versionString(), Policies: policyRules(cfg),
-		BaseDir: ci.root, Suppressed: suppressed, Baselined: baselined, Targets: counted}, stdout, stderr, fl.color)
+		BaseDir: ci.root, Suppressed: suppressed, Baselined: baselined, Targets: counted, Owned: owned}, stdout, stderr, fl.color)
 	if err != nil {
 		return err
 	}
