@@ -579,12 +579,12 @@ func lintOne(path string, opts analysis.Options, keepDocs bool) (r lintResult) {
 
 // lintSummary is what lint keeps of an agent for workspace.Build.
 func lintSummary(s *analysis.Snapshot, opts analysis.Options) workspace.Agent {
-	a := workspace.SummarizeFrom(opts.Load.WorkDir, "", s)
-	a.Top = nil // the rows' finding preview: lint keeps every finding in r.findings already
-	if c := opts.Config; c == nil || c.Config == nil || len(c.Config.Ignores) == 0 {
-		a.Files = nil // read by workspace.Build only for the config's ignores (and by the TUI's save tracking)
-	}
-	return a
+	// Top, the rows' finding preview: lint keeps every finding in r.findings
+	// already. Files: read by workspace.Build only for the config's ignores
+	// (and by the TUI's save tracking).
+	c := opts.Config
+	noIgnores := c == nil || c.Config == nil || len(c.Config.Ignores) == 0
+	return workspace.SummarizeWith(opts.Load.WorkDir, "", s, workspace.SummaryOptions{NoTop: true, NoFiles: noIgnores})
 }
 
 // relPather returns a function that shows a path relative to the current
