@@ -594,7 +594,21 @@ func relPather() func(string) string {
 	if err != nil {
 		return func(p string) string { return p }
 	}
+	return relPatherFrom(cwd)
+}
+
+// relPatherFrom is relPather's function for the working directory cwd. A
+// clean path below a clean cwd is the part after cwd and a separator (what
+// filepath.Rel returns for it, without its rebuild of both paths).
+func relPatherFrom(cwd string) func(string) string {
+	prefix := ""
+	if filepath.Separator == '/' && filepath.IsAbs(cwd) && cwd != "/" && compile.CleanPath(cwd) == cwd {
+		prefix = cwd + "/"
+	}
 	return func(p string) string {
+		if prefix != "" && len(p) > len(prefix) && p[:len(prefix)] == prefix && compile.CleanPath(p) == p {
+			return p[len(prefix):]
+		}
 		if !filepath.IsAbs(p) {
 			return p
 		}

@@ -4,6 +4,7 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/oastui/oastui/analysis"
@@ -180,5 +181,47 @@ func TestRelMemo(t *testing.T) {
 	}
 	if calls != 8+6 {
 		t.Errorf("%d calls of fn, want 14 (8 by the test, 6 by the memo)", calls)
+	}
+}
+
+// TestRelPatherFastPath: relPatherFrom gives what filepath.Rel gave (the
+// function of before, relRef) for every working directory and path of a
+// set built from clean, unclean, relative, prefix-sharing and equal ones.
+func TestRelPatherFastPath(t *testing.T) {
+	relRef := func(cwd, p string) string {
+		if !filepath.IsAbs(p) {
+			return p
+		}
+		r, err := filepath.Rel(cwd, p)
+		if err != nil || r == ".." || strings.HasPrefix(r, ".."+string(filepath.Separator)) {
+			return p
+		}
+		return r
+	}
+	cwds := []string{"", ".", "a", "/", "/a", "/a/b", "/a/b/", "/a//b", "/a/./b", "/a/b/..", "/ab"}
+	parts := []string{"", "/", "a", "b", "ab", "bc", ".", "..", "//", "/.", "/..", "x.json", "/a", "/a/b", "/ab"}
+	var paths []string
+	for _, c := range cwds {
+		for _, x := range parts {
+			for _, y := range parts {
+				paths = append(paths, c+x+y, c+"/"+x+"/"+y, x+y)
+			}
+		}
+	}
+	fast := 0
+	for _, cwd := range cwds {
+		rel := relPatherFrom(cwd)
+		for _, p := range paths {
+			got, want := rel(p), relRef(cwd, p)
+			if got != want {
+				t.Fatalf("cwd %q: rel(%q) = %q, want %q", cwd, p, got, want)
+			}
+			if got != p && !strings.HasPrefix(got, ".") && filepath.Join(cwd, got) == p {
+				fast++
+			}
+		}
+	}
+	if fast == 0 {
+		t.Fatal("no path was below its working directory: the test tests nothing")
 	}
 }
