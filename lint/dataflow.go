@@ -337,19 +337,9 @@ func unsatisfiedInputs(p *Pass, m *compile.FlowModel) {
 	}
 	// the explicit data edges' sources by destination and input, gathered
 	// once rather than per input (a node with n inputs scanned n edges each)
-	type port struct {
-		n     *compile.FlowNode
-		title string
-	}
-	var feeds map[port][]*compile.FlowNode
+	var feeds dataFeeds
 	if explicit && !p.plainPorts {
-		feeds = map[port][]*compile.FlowNode{}
-		for j := range m.Data {
-			if e := &m.Data[j]; e.Destination.Node != nil && e.Source.Node != nil {
-				k := port{e.Destination.Node, e.Input}
-				feeds[k] = append(feeds[k], e.Source.Node)
-			}
-		}
+		feeds = feedsOf(m)
 	}
 	for i := range m.Nodes {
 		n := &m.Nodes[i]
@@ -374,9 +364,7 @@ func unsatisfiedInputs(p *Pass, m *compile.FlowModel) {
 						}
 					}
 				}
-				for _, src := range feeds[port{n, title}] {
-					producers[src] = true
-				}
+				feeds.each(m, n, title, func(src *compile.FlowNode) { producers[src] = true })
 			} else {
 				for j := range m.Nodes {
 					o := &m.Nodes[j]
@@ -407,6 +395,42 @@ func unsatisfiedInputs(p *Pass, m *compile.FlowModel) {
 				}
 			}
 		}
+	}
+}
+
+// dataFeeds are a flow's explicit data edges with both ends resolved, by
+// destination node and input: for each, its last edge (head) and, per
+// edge, the one before it with the same destination and input (prev),
+// as indices + 1 into the flow's Data (0: none). A chain through the edges
+// rather than a list per port: most ports have one edge, and a list grown
+// from nil for each was an allocation apiece.
+type dataFeeds struct {
+	head map[dataPort]int
+	prev []int
+}
+
+type dataPort struct {
+	n     *compile.FlowNode
+	title string
+}
+
+func feedsOf(m *compile.FlowModel) dataFeeds {
+	f := dataFeeds{head: map[dataPort]int{}, prev: make([]int, len(m.Data))}
+	for j := range m.Data {
+		if e := &m.Data[j]; e.Destination.Node != nil && e.Source.Node != nil {
+			k := dataPort{e.Destination.Node, e.Input}
+			f.prev[j] = f.head[k]
+			f.head[k] = j + 1
+		}
+	}
+	return f
+}
+
+// each calls fn with the source node of every edge feeding input title of
+// n (last edge first; the caller gathers them in a set).
+func (f dataFeeds) each(m *compile.FlowModel, n *compile.FlowNode, title string, fn func(*compile.FlowNode)) {
+	for j := f.head[dataPort{n, title}]; j != 0; j = f.prev[j-1] {
+		fn(m.Data[j-1].Source.Node)
 	}
 }
 

@@ -467,7 +467,12 @@ type rtDFE struct{ src, srcOut, dst, dstIn string }
 type rtOrderedSet struct {
 	list []string
 	has  map[string]bool // built once the set outgrows a linear search
+	// the first rtSetInline names, in the set's own allocation: a set
+	// grows from empty by doubling, an allocation and a copy each time
+	inline [rtSetInline]string
 }
+
+const rtSetInline = 8
 
 func (s *rtOrderedSet) contains(x string) bool {
 	if s == nil {
@@ -487,6 +492,9 @@ func (s *rtOrderedSet) contains(x string) bool {
 func (s *rtOrderedSet) add(x string) {
 	if s.contains(x) {
 		return
+	}
+	if s.list == nil {
+		s.list = s.inline[:0]
 	}
 	s.list = append(s.list, x)
 	if s.has != nil {

@@ -163,6 +163,19 @@ func Summarize(root string, s *analysis.Snapshot) Agent { return SummarizeFrom(w
 // SummarizeFrom is Summarize with the working directory wd read once by a
 // caller summarizing many agents ("": read here).
 func SummarizeFrom(wd, root string, s *analysis.Snapshot) Agent {
+	return SummarizeWith(wd, root, s, SummaryOptions{})
+}
+
+// SummaryOptions leave parts out of a summary, for a caller that never
+// reads them: it does not pay for them (oastui lint summarizes every agent
+// of a tree, and reads neither).
+type SummaryOptions struct {
+	NoTop   bool // Top stays nil: no finding preview
+	NoFiles bool // Files stays nil: the files the analysis read are not listed
+}
+
+// SummarizeWith is SummarizeFrom with the parts o leaves out nil.
+func SummarizeWith(wd, root string, s *analysis.Snapshot, o SummaryOptions) Agent {
 	a := Agent{Dir: s.Path, Steps: -1, Took: s.Took}
 	if s.Agent != nil && s.Agent.Dir != "" {
 		a.Dir = s.Agent.Dir
@@ -174,6 +187,9 @@ func SummarizeFrom(wd, root string, s *analysis.Snapshot) Agent {
 	a.Rel = relTo(wd, root, a.Dir)
 	a.Blockers, a.Warnings, a.Suggestions = len(s.Review.Blockers), len(s.Review.Warnings), len(s.Review.Suggestions)
 	for _, fs := range [][]compile.Finding{s.Review.Blockers, s.Review.Warnings, s.Review.Suggestions} {
+		if o.NoTop {
+			break
+		}
 		for _, f := range compile.SortFindings(slices.Clone(fs)) { // the snapshot is not ours to reorder
 			if len(a.Top) < TopFindings {
 				f.Fixes = nil
@@ -187,14 +203,18 @@ func SummarizeFrom(wd, root string, s *analysis.Snapshot) Agent {
 	if s.Agent == nil {
 		a.Problem = NotLoaded
 		a.Title = filepath.Base(a.Dir)
-		a.Files = []string{absPath(s.Path)}
+		if !o.NoFiles {
+			a.Files = []string{absPath(s.Path)}
+		}
 		return a
 	}
 	ag := s.Agent
-	for _, f := range ag.Files() {
-		a.Files = append(a.Files, absPath(f))
+	if !o.NoFiles {
+		for _, f := range ag.Files() {
+			a.Files = append(a.Files, absPath(f))
+		}
+		sort.Strings(a.Files)
 	}
-	sort.Strings(a.Files)
 	if ag.Registry != nil && ag.RegistryPath != "" {
 		a.Registry = absPath(ag.RegistryPath)
 	}

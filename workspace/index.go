@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strconv"
 	"strings"
 
 	"github.com/oastui/oastui/compile"
@@ -119,8 +120,14 @@ func Build(root string, agents []Agent, cfg *lint.Config) *Index {
 }
 
 func (ix *Index) add(i int, r *lint.Rule, c Child, msg string) {
+	ix.addHashed(i, r, c, msg, compile.HashValue(c.Package))
+}
+
+// addHashed is add with c.Package's hash (compile.HashValue) given: the
+// copies of a duplicate name share it.
+func (ix *Index) addHashed(i int, r *lint.Rule, c Child, msg, hash string) {
 	f := compile.Finding{Code: r.Code, Severity: r.Severity, Message: msg, Source: compile.SourceDeterministic,
-		File: c.File, Line: c.Line, Column: c.Column, Location: c.Pointer, ValueHash: compile.HashValue(c.Package)}
+		File: c.File, Line: c.Line, Column: c.Column, Location: c.Pointer, ValueHash: hash}
 	if f.Line < 1 {
 		f.Line, f.Column = 1, 1
 	}
@@ -198,6 +205,7 @@ func (ix *Index) findDuplicates(dups map[string][]int) {
 		return ix.Agents[i].Dir
 	}
 	for name, is := range dups {
+		hash := compile.HashValue(name) // once for every copy of the name
 		for _, i := range is {
 			a := &ix.Agents[i]
 			// the first few others, and how many (not a list of every
@@ -218,8 +226,8 @@ func (ix *Index) findDuplicates(dups map[string][]int) {
 				res = "child look-ups resolve to " + where(is[0]) + ", never to this one"
 			}
 			c := Child{Package: name, File: a.PackageFile, Pointer: "/name", Line: a.NameLine, Column: a.NameColumn}
-			ix.add(i, lint.RuleWorkspaceDuplicatePackage, c, fmt.Sprintf("%s is named %s, and %s named so too: %s",
-				where(i), name, also, res))
+			// fmt.Sprintf("%s is named %s, and %s named so too: %s", …)
+			ix.addHashed(i, lint.RuleWorkspaceDuplicatePackage, c, where(i)+" is named "+name+", and "+also+" named so too: "+res, hash)
 		}
 	}
 }
@@ -235,7 +243,7 @@ func namedSome(others []string, n int) string {
 	if n <= duplicatesNamed {
 		return strings.Join(others, ", ")
 	}
-	return fmt.Sprintf("%s and %d more", strings.Join(others[:duplicatesNamed], ", "), n-duplicatesNamed)
+	return strings.Join(others[:duplicatesNamed], ", ") + " and " + strconv.Itoa(n-duplicatesNamed) + " more"
 }
 
 // findChildProblems reports each child reference that names no package

@@ -569,3 +569,78 @@ func TestCallTreeFits(t *testing.T) {
 		}
 	}
 }
+
+// TestDuplicateFindingsAsFormatted: each workspace_duplicate_package
+// finding has the message fmt formatted and the hash of its name, however
+// many copies (one other, a few, more than duplicatesNamed) and names
+// (each with its own hash, computed once per name); a package at rel ""
+// is named by its Dir.
+func TestDuplicateFindingsAsFormatted(t *testing.T) {
+	var agents []Agent
+	for _, g := range []struct {
+		name string
+		n    int
+	}{{"@acme/two", 2}, {"@acme/four", 4}, {"@acme/seven", 7}} {
+		for k := range g.n {
+			d := fmt.Sprintf("agents/%s-v%d/pkg", g.name[len("@acme/"):], k)
+			rel := d[len("agents/"):]
+			if k == 1 {
+				rel = "" // outside the root: named by its Dir
+			}
+			agents = append(agents, Agent{Dir: d, Rel: rel, Package: g.name, Version: "1.0.0", Parsed: true,
+				PackageFile: d + "/package.json", NameLine: 2, NameColumn: 3})
+		}
+	}
+	ix := Build("agents", agents, nil)
+	byName := map[string][]int{}
+	for i := range ix.Agents {
+		byName[ix.Agents[i].Package] = append(byName[ix.Agents[i].Package], i)
+	}
+	where := func(i int) string {
+		if r := ix.Agents[i].Rel; r != "" {
+			return r
+		}
+		return ix.Agents[i].Dir
+	}
+	want := map[string]compile.Finding{} // by file
+	for name, is := range byName {
+		slices.SortStableFunc(is, func(x, y int) int { return strings.Compare(pkgPath("", &ix.Agents[x]), pkgPath("", &ix.Agents[y])) })
+		for _, i := range is {
+			var others []string
+			for _, j := range is {
+				if j != i && len(others) < duplicatesNamed {
+					others = append(others, where(j))
+				}
+			}
+			n := len(is) - 1
+			also := "the package in " + others[0] + " is"
+			if n > 1 {
+				named := strings.Join(others, ", ")
+				if n > duplicatesNamed {
+					named = fmt.Sprintf("%s and %d more", strings.Join(others[:duplicatesNamed], ", "), n-duplicatesNamed)
+				}
+				also = "the packages in " + named + " are"
+			}
+			res := "child look-ups resolve to this one"
+			if is[0] != i {
+				res = "child look-ups resolve to " + where(is[0]) + ", never to this one"
+			}
+			want[ix.Agents[i].PackageFile] = compile.Finding{Message: fmt.Sprintf("%s is named %s, and %s named so too: %s", where(i), name, also, res),
+				ValueHash: compile.HashValue(name)}
+		}
+	}
+	n := 0
+	for _, f := range ix.Findings {
+		if f.Code != "workspace_duplicate_package" {
+			continue
+		}
+		n++
+		w, ok := want[f.File]
+		if !ok || f.Message != w.Message || f.ValueHash != w.ValueHash {
+			t.Errorf("%s: %q %s\nwant %q %s", f.File, f.Message, f.ValueHash, w.Message, w.ValueHash)
+		}
+	}
+	if n != 13 {
+		t.Errorf("%d duplicate findings for 13 packages", n)
+	}
+}

@@ -122,6 +122,7 @@ type lintResult struct {
 	findings   []lint.Finding
 	suppressed []lint.SuppressedFinding // silenced by an ignore (SARIF shows them)
 	docs       []*compile.Doc           // files of the agent, kept only when it has findings
+	docPaths   []string                 // each doc's Path as the report shows it (relPaths), when the worker had a rel
 	agent      workspace.Agent          // the agent's summary, for the workspace findings of a tree
 	err        error                    // internal error (a panic in a rule)
 }
@@ -245,15 +246,16 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 		opts.Load.Listing = listing // the fixes changed the files since they were listed
 	}
 	opts.Load.WorkDir, _ = os.Getwd() // once: every agent's tree root is made absolute against it
+	rel := relPather()
 	var results []lintResult
 	if stream {
-		if targets, results, err = lintStream(args, listing, opts, usesSource(outs)); err != nil {
+		if targets, results, err = lintStream(args, listing, opts, usesSource(outs), rel); err != nil {
 			return err
 		}
 		printConfigNotices(stderr, cfg)
 	} else {
 		inc, stop := startProgress(std.stderr, progress, len(targets))
-		results = lintAll(targets, opts, usesSource(outs), inc)
+		results = lintAll(targets, opts, usesSource(outs), rel, inc)
 		stop()
 	}
 
@@ -264,22 +266,16 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 	all := make([]lint.Finding, 0, n)
 	var suppressed []lint.SuppressedFinding
 	docs := report.Docs{}
-	rel := relPather()
 	for i, r := range results {
 		if r.err != nil {
 			return internalErrorf("%s: %v", targets[i], r.err)
 		}
-		for _, f := range r.findings {
-			f.File = rel(f.File)
-			all = append(all, f)
-		}
+		// The workers made the paths relative (relPaths).
+		all = append(all, r.findings...)
 		results[i].findings = nil // copied into all: not kept twice (a tree of 10,000 agents)
-		for _, sf := range r.suppressed {
-			sf.File = rel(sf.File)
-			suppressed = append(suppressed, sf)
-		}
-		for _, d := range r.docs {
-			docs[rel(d.Path)] = d
+		suppressed = append(suppressed, r.suppressed...)
+		for j, d := range r.docs {
+			docs[r.docPaths[j]] = d
 		}
 	}
 	// Linting a tree: the findings only the whole tree shows (a missing
@@ -303,12 +299,13 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 				// The agent's documents are kept only when its review found
 				// something: read the file a workspace finding points into,
 				// so that it has its excerpt as every other finding does.
-				if _, ok := docs[rel(f.File)]; !ok && f.Line > 0 && usesSource(outs) {
+				shown := rel(f.File)
+				if _, ok := docs[shown]; !ok && f.Line > 0 && usesSource(outs) {
 					if src, err := os.ReadFile(f.File); err == nil {
-						docs[rel(f.File)] = compile.ParseDocFile(f.File, src)
+						docs[shown] = compile.ParseDocFile(f.File, src)
 					}
 				}
-				f.File = rel(f.File)
+				f.File = shown
 				all = append(all, f)
 			}
 			for _, sf := range ix.Suppressed {
@@ -324,13 +321,13 @@ func runLint(std cmdIO, args []string, fl lintFlags) error {
 	all, baselined := ci.filterBaseline(all)
 	ci.noteBaselined(stderr, textOnStdoutOnly(outs), baselined)
 
-	report.MaskOwned(all) // in place: Write would copy every finding of a tree to present one
+	owned := report.MaskOwned(all) // in place: Write would copy every finding of a tree to present one
 	var counted []report.Target
 	if usesTargets(outs) { // json, sarif and github never read them
 		counted = lintTargetsSummary(targets, results, all, rel)
 	}
 	err = writeOutputs(outs, report.Report{Findings: all, Files: len(targets), Docs: docs, ToolVersion: versionString(), Policies: policyRules(cfg),
-		BaseDir: ci.root, Suppressed: suppressed, Baselined: baselined, Targets: counted}, stdout, stderr, fl.color)
+		BaseDir: ci.root, Suppressed: suppressed, Baselined: baselined, Targets: counted, Owned: owned}, stdout, stderr, fl.color)
 	if err != nil {
 		return err
 	}
@@ -409,7 +406,7 @@ func lintTargets(args []string, listing *compile.Listing, each func(string)) ([]
 // results come back in target order. Each worker takes the next target
 // from a shared counter: no goroutine hands work to another, so a tree of
 // small agents does not pay a wake-up (a futex) per agent.
-func lintAll(targets []string, opts analysis.Options, keepDocs bool, done func()) []lintResult {
+func lintAll(targets []string, opts analysis.Options, keepDocs bool, rel func(string) string, done func()) []lintResult {
 	results := make([]lintResult, len(targets))
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -418,7 +415,7 @@ func lintAll(targets []string, opts analysis.Options, keepDocs bool, done func()
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := newLintWorker(opts, keepDocs)
+			w := newLintWorker(opts, keepDocs, rel)
 			for i := int(next.Add(1) - 1); i < len(targets); i = int(next.Add(1) - 1) {
 				results[i] = w.lint(targets[i])
 				done()
@@ -436,7 +433,7 @@ func lintAll(targets []string, opts analysis.Options, keepDocs bool, done func()
 // of the PATHs is returned once the workers have stopped: they lint
 // nothing after it (the agents still queued are dropped) and what they
 // linted before is dropped too (nothing is written before the run's end).
-func lintStream(args []string, listing *compile.Listing, opts analysis.Options, keepDocs bool) ([]string, []lintResult, error) {
+func lintStream(args []string, listing *compile.Listing, opts analysis.Options, keepDocs bool, rel func(string) string) ([]string, []lintResult, error) {
 	type job struct {
 		i    int // the target's place in the order found
 		path string
@@ -457,7 +454,7 @@ func lintStream(args []string, listing *compile.Listing, opts analysis.Options, 
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			w := newLintWorker(opts, keepDocs)
+			w := newLintWorker(opts, keepDocs, rel)
 			for j := range jobs {
 				if !failed.Load() {
 					done[k] = append(done[k], linted{j.i, w.lint(j.path)})
@@ -498,17 +495,58 @@ func lintStream(args []string, listing *compile.Listing, opts analysis.Options, 
 type lintWorker struct {
 	opts     analysis.Options
 	keepDocs bool
+	rel      relMemo // the report's paths (relPather), made here rather than after the run; rel.fn nil: none
 }
 
-func newLintWorker(opts analysis.Options, keepDocs bool) *lintWorker {
-	w := &lintWorker{opts: opts, keepDocs: keepDocs}
+// newLintWorker makes a worker; rel, when not nil, is the report's path
+// function (relPather), applied to each result's paths (relPaths).
+func newLintWorker(opts analysis.Options, keepDocs bool, rel func(string) string) *lintWorker {
+	w := &lintWorker{opts: opts, keepDocs: keepDocs, rel: relMemo{fn: rel}}
 	w.opts.Load.Blocks = &compile.Blocks{}
 	return w
+}
+
+// relMemo is a path function with its last answer kept: an agent's
+// findings name its few files over and over, and filepath.Rel rebuilds
+// both paths on every call.
+type relMemo struct {
+	fn      func(string) string
+	in, out string
+	valid   bool
+}
+
+func (m *relMemo) rel(p string) string {
+	if !m.valid || p != m.in {
+		m.in, m.out, m.valid = p, m.fn(p), true
+	}
+	return m.out
+}
+
+// relPaths makes the paths of r as the report shows them: every
+// finding's and suppressed finding's File, and each doc's Path
+// (docPaths). The run's tail did this for every finding of the tree on
+// one goroutine once the workers had finished.
+func (r *lintResult) relPaths(m *relMemo) {
+	for i := range r.findings {
+		r.findings[i].File = m.rel(r.findings[i].File)
+	}
+	for i := range r.suppressed {
+		r.suppressed[i].File = m.rel(r.suppressed[i].File)
+	}
+	if len(r.docs) > 0 {
+		r.docPaths = make([]string, len(r.docs))
+		for i, d := range r.docs {
+			r.docPaths[i] = m.rel(d.Path)
+		}
+	}
 }
 
 // lint lints one target and readies the worker's memory for the next.
 func (w *lintWorker) lint(target string) lintResult {
 	r := lintOne(target, w.opts, w.keepDocs)
+	if w.rel.fn != nil {
+		r.relPaths(&w.rel)
+	}
 	if l := w.opts.Load.Listing; l != nil {
 		l.Forget(target) // loaded: its listings are not asked again
 	}
@@ -541,12 +579,12 @@ func lintOne(path string, opts analysis.Options, keepDocs bool) (r lintResult) {
 
 // lintSummary is what lint keeps of an agent for workspace.Build.
 func lintSummary(s *analysis.Snapshot, opts analysis.Options) workspace.Agent {
-	a := workspace.SummarizeFrom(opts.Load.WorkDir, "", s)
-	a.Top = nil // the rows' finding preview: lint keeps every finding in r.findings already
-	if c := opts.Config; c == nil || c.Config == nil || len(c.Config.Ignores) == 0 {
-		a.Files = nil // read by workspace.Build only for the config's ignores (and by the TUI's save tracking)
-	}
-	return a
+	// Top, the rows' finding preview: lint keeps every finding in r.findings
+	// already. Files: read by workspace.Build only for the config's ignores
+	// (and by the TUI's save tracking).
+	c := opts.Config
+	noIgnores := c == nil || c.Config == nil || len(c.Config.Ignores) == 0
+	return workspace.SummarizeWith(opts.Load.WorkDir, "", s, workspace.SummaryOptions{NoTop: true, NoFiles: noIgnores})
 }
 
 // relPather returns a function that shows a path relative to the current
@@ -556,7 +594,21 @@ func relPather() func(string) string {
 	if err != nil {
 		return func(p string) string { return p }
 	}
+	return relPatherFrom(cwd)
+}
+
+// relPatherFrom is relPather's function for the working directory cwd. A
+// clean path below a clean cwd is the part after cwd and a separator (what
+// filepath.Rel returns for it, without its rebuild of both paths).
+func relPatherFrom(cwd string) func(string) string {
+	prefix := ""
+	if filepath.Separator == '/' && filepath.IsAbs(cwd) && cwd != "/" && compile.CleanPath(cwd) == cwd {
+		prefix = cwd + "/"
+	}
 	return func(p string) string {
+		if prefix != "" && len(p) > len(prefix) && p[:len(prefix)] == prefix && compile.CleanPath(p) == p {
+			return p[len(prefix):]
+		}
 		if !filepath.IsAbs(p) {
 			return p
 		}

@@ -131,7 +131,7 @@ func runLintFixes(std cmdIO, targets []string, opts analysis.Options, ci *ciStat
 // planLintFixes analyses the targets and plans the batch of fixes: the
 // bytes each file was read with, and the worst severity rank found.
 func planLintFixes(targets []string, opts analysis.Options, ci *ciState, ff fixFlags) (*edit.Batch, map[string][]byte, int, analysis.Held, error) {
-	results := lintAll(targets, opts, true, func() {})
+	results := lintAll(targets, opts, true, nil, func() {})
 	rel := relPather()
 	sources := map[string][]byte{}
 	var all []lint.Finding

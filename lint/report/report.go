@@ -43,6 +43,10 @@ type Report struct {
 	// Targets are the agents linted, in order, each with its findings
 	// counted (summary: one line per agent); the CLI fills it.
 	Targets []Target
+	// Owned is what MaskOwned did to Findings, when it presented them
+	// (nil: it did not): Write then presents again only the findings it
+	// changed, not every one.
+	Owned *Owned
 }
 
 // Target is one agent of a lint run and its findings (after ignores,
@@ -121,7 +125,11 @@ func UsesTargets(f Formatter) bool {
 // Write masks the report (Mask) and renders it with f: the one way a
 // report leaves the engine.
 func Write(w io.Writer, f Formatter, r Report) error {
-	r.Findings = Mask(r.Findings)
+	if r.Owned.of(r.Findings) {
+		r.Findings = maskChanged(r.Findings, r.Owned.changed)
+	} else {
+		r.Findings = Mask(r.Findings)
+	}
 	return f.Format(w, r)
 }
 
@@ -152,11 +160,60 @@ func Mask(fs []lint.Finding) []lint.Finding {
 // MaskOwned is Mask for findings the caller owns: it presents them in
 // place (a tree's report holds tens of thousands: Mask's copy of all of
 // them for one that changes would double them). Write then finds nothing
-// left to present.
-func MaskOwned(fs []lint.Finding) {
+// left to present; given the Owned it returns (Report.Owned), it looks
+// only at the findings MaskOwned changed. fs must not be changed or
+// reordered in between.
+func MaskOwned(fs []lint.Finding) *Owned {
+	o := &Owned{n: len(fs)}
+	if len(fs) > 0 {
+		o.first = &fs[0]
+	}
 	for i, sh := range presentAll(fs) {
+		if sh.msg != fs[i].Message || sh.loc != fs[i].Location {
+			o.changed = append(o.changed, i)
+		}
 		fs[i].Message, fs[i].Location = sh.msg, sh.loc
 	}
+	return o
+}
+
+// Owned is what MaskOwned did to a slice of findings: which ones it
+// changed. Presenting is a function of the text, so a finding it left as
+// it was is its own presentation and Mask would leave it so again; only
+// the changed ones need presenting again to give what Mask gives.
+type Owned struct {
+	first   *lint.Finding // the slice's first finding, to know it again
+	n       int
+	changed []int // in order
+}
+
+// of reports whether fs is the slice MaskOwned returned o for.
+func (o *Owned) of(fs []lint.Finding) bool {
+	if o == nil || len(fs) != o.n {
+		return false
+	}
+	return len(fs) == 0 || &fs[0] == o.first
+}
+
+// maskChanged is Mask(fs) when only the findings at changed (in order) can
+// present differently: it presents those, and copies fs as Mask does,
+// only when one of them changes.
+func maskChanged(fs []lint.Finding, changed []int) []lint.Finding {
+	var out []lint.Finding
+	for _, i := range changed {
+		msg, loc := present.Lines(fs[i].Message), present.Text(fs[i].Location)
+		if msg == fs[i].Message && loc == fs[i].Location {
+			continue
+		}
+		if out == nil {
+			out = slices.Clone(fs)
+		}
+		out[i].Message, out[i].Location = msg, loc
+	}
+	if out == nil {
+		return fs
+	}
+	return out
 }
 
 // presented is a finding's message and pointer as they leave the engine.
