@@ -16,7 +16,7 @@ func TestWantBatchGC(t *testing.T) {
 	env := func(name string) func(string) (string, bool) {
 		return func(v string) (string, bool) { return "1", v == name }
 	}
-	batch := gcPolicy{{1000, 36 << 20, 12 << 20}, {200, 60 << 20, 45 << 20}, {100, noLimit, 0}}
+	batch := gcPolicy{{1000, 36 << 20, 12 << 20}, {200, 68 << 20, 51 << 20}, {100, noLimit, 0}}
 	diff := gcPolicy{{200, 96 << 20, 72 << 20}, {150, noLimit, 0}}
 	for _, c := range []struct {
 		args []string
