@@ -88,23 +88,24 @@ func newGraphCmd() *cobra.Command {
 			drawn := format == "text" && !ascii && !data && !noFindings
 			var g *flowgraph.Graph
 			why := "no such flow"
-			if fl != nil && drawn {
+			switch {
+			case fl == nil:
+			case drawn:
 				fl.Drawn()
 				g, why = fl.Graph, fl.Err
-			} else if fl != nil {
+			case noFindings: // the model itself: no copy with counts made to be dropped
+				if m, err := fl.Model(); err != nil {
+					why = err.Error()
+				} else {
+					g = m
+				}
+			default:
 				g, why = fl.Marked()
 			}
 			if g == nil {
 				return usageErrorf("graph: %s: %s", a.FlowPath, why)
 			}
 			opts := flowgraph.Options{ASCII: ascii, ShowData: data}
-			if noFindings {
-				bare, err := fl.Model()
-				if err != nil {
-					return usageErrorf("graph: %s: %v", a.FlowPath, err)
-				}
-				g = bare
-			}
 			var err error
 			out := cmd.OutOrStdout()
 			switch {

@@ -78,6 +78,33 @@ func TestGraphText(t *testing.T) {
 	}
 }
 
+// TestGraphNoFindings: the drawing counts the review's findings on their
+// nodes; --no-findings draws the flow's model, without them, in every
+// format, and still refuses a flow that does not exist.
+func TestGraphNoFindings(t *testing.T) {
+	p := filepath.Join("..", "..", "testdata", "agents", "oastui", "orchestrator-agent")
+	code, out, errs := runGraphCmd(t, p)
+	if code != exitClean || !strings.Contains(out, "Research  flow ⊞ ⚠2") || !strings.Contains(out, "⚠n warnings") {
+		t.Fatalf("exit %d (%s): the fixture's two warnings are not counted on its node:\n%s", code, errs, out)
+	}
+	for _, args := range [][]string{{"--no-findings"}, {"--no-findings", "--ascii"}, {"--no-findings", "--data"}} {
+		code, out, errs = runGraphCmd(t, append(args, p)...)
+		if code != exitClean || strings.Contains(out, "⚠") || strings.Contains(out, "warnings") || !strings.Contains(out, "Research  flow") {
+			t.Errorf("%v: exit %d (%s): counts drawn or the node lost:\n%s", args, code, errs, out)
+		}
+	}
+	for _, f := range []string{"dot", "mermaid"} {
+		_, with, _ := runGraphCmd(t, "--format", f, p)
+		code, without, _ := runGraphCmd(t, "--format", f, "--no-findings", p)
+		if code != exitClean || !strings.Contains(without, "Research") || without != with {
+			t.Errorf("--format %s --no-findings: exit %d; it differs from the same format with findings (which it counts on no node):\n%s", f, code, without)
+		}
+	}
+	if code, _, errs := runGraphCmd(t, "--no-findings", "--flow", "no-such-flow", p); code == exitClean || !strings.Contains(errs, "no-such-flow") {
+		t.Errorf("--no-findings of a missing flow: exit %d: %s", code, errs)
+	}
+}
+
 func TestGraphDOTAndMermaid(t *testing.T) {
 	p := writeGraphAgent(t)
 	code, out, _ := runGraphCmd(t, "--format", "dot", p)
