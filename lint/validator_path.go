@@ -41,17 +41,6 @@ func valPathOf(n *compile.Node) valPath {
 	return p
 }
 
-// valLastKey is the key of the nearest member above n (array items take
-// their array's key), "$" at the root, read from the parent links.
-func valLastKey(n *compile.Node) string {
-	for c := n; c.Parent() != nil; c = c.Parent() {
-		if c.Parent().Kind == compile.Object {
-			return c.Key()
-		}
-	}
-	return "$"
-}
-
 // pointer is the RFC 6901 JSON Pointer.
 func (p valPath) pointer() string {
 	var b strings.Builder
