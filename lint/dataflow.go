@@ -93,10 +93,19 @@ func propByTitle(ps []*compile.Node, title string) *compile.Node {
 // per node: a node with n ports fed by n data edges was read and scanned
 // per edge (5,000 edges in and out of one node: 0.8 s, 20,000: over 20 s).
 type portIndex struct {
-	of    func(*compile.FlowNode) ([]*compile.Node, bool)
-	nodes map[*compile.FlowNode]*ports
+	of func(*compile.FlowNode) ([]*compile.Node, bool)
+	// keys are the nodes read, in order, all their ports at the same index
+	// (one slice per flow, not one allocation per node); nodes indexes keys
+	// from portIndexMapFrom of them, a scan before
+	keys  []*compile.FlowNode
+	all   []ports
+	nodes map[*compile.FlowNode]int
 	plain bool // Options.plainPorts: every find a scan
 }
+
+// portIndexMapFrom is the node count from which a portIndex finds a node
+// by a map.
+const portIndexMapFrom = 16
 
 type ports struct {
 	list    []*compile.Node
@@ -105,16 +114,34 @@ type ports struct {
 	plain   bool                     // Options.plainPorts
 }
 
+// get is n's ports. The pointer is into x.all: good until the next get of
+// another node (an append may move x.all; a stale copy only loses its
+// byTitle, which is built again).
 func (x *portIndex) get(n *compile.FlowNode) *ports {
-	if ps, ok := x.nodes[n]; ok {
-		return ps
+	if x.nodes != nil {
+		if i, ok := x.nodes[n]; ok {
+			return &x.all[i]
+		}
+	} else {
+		for i, k := range x.keys {
+			if k == n {
+				return &x.all[i]
+			}
+		}
 	}
-	if x.nodes == nil {
-		x.nodes = map[*compile.FlowNode]*ports{}
-	}
-	ps := &ports{plain: x.plain}
+	x.keys = append(x.keys, n)
+	x.all = append(x.all, ports{plain: x.plain})
+	ps := &x.all[len(x.all)-1]
 	ps.list, ps.ok = x.of(n)
-	x.nodes[n] = ps
+	switch {
+	case x.nodes != nil:
+		x.nodes[n] = len(x.keys) - 1
+	case len(x.keys) >= portIndexMapFrom:
+		x.nodes = make(map[*compile.FlowNode]int, 2*len(x.keys))
+		for i, k := range x.keys {
+			x.nodes[k] = i
+		}
+	}
 	return ps
 }
 
@@ -144,6 +171,10 @@ func dataFlowRules(p *Pass, m *compile.FlowModel) {
 			"flow %q has data_flow_connections: [] — the spec reads it as \"no data edges\", WayFlow as null (name-based); write null, or list the edges", fl))
 	}
 	outsOf, insOf := portIndex{of: outputsOf, plain: p.plainPorts}, portIndex{of: inputsOf, plain: p.plainPorts}
+	if len(m.Data) > 0 {
+		outsOf.all, insOf.all = make([]ports, 0, len(m.Nodes)), make([]ports, 0, len(m.Nodes))
+		outsOf.keys, insOf.keys = make([]*compile.FlowNode, 0, len(m.Nodes)), make([]*compile.FlowNode, 0, len(m.Nodes))
+	}
 	for i := range m.Data {
 		e := &m.Data[i]
 		src, dst := e.Source.Node, e.Destination.Node
@@ -499,19 +530,35 @@ func schemaMembers(s *compile.Node, depth int) []*compile.Node {
 
 func memberType(s *compile.Node) string { return s.Get("type").StringOr("") }
 
+// schemaMembersIn is schemaMembers(s, depth), in buf when that is the one
+// schema s or nil (nearly every port's schema: one type, no anyOf), with
+// no allocation.
+func schemaMembersIn(s *compile.Node, depth int, buf *[1]*compile.Node) []*compile.Node {
+	if depth > 16 || !s.Is(compile.Object) {
+		buf[0] = nil
+		return buf[:]
+	}
+	if s.Get("type").Is(compile.Array) || s.Get("anyOf").Is(compile.Array) {
+		return schemaMembers(s, depth)
+	}
+	buf[0] = s
+	return buf[:]
+}
+
 // castable follows pyagentspec's json_schema_is_castable_to
 // (reference/agentspec.md §4.3); it answers "no" only when sure.
 func castable(src, dst *compile.Node, depth int) bool {
 	if depth > 16 {
 		return true
 	}
-	dms := schemaMembers(dst, depth)
+	var dbuf, sbuf [1]*compile.Node
+	dms := schemaMembersIn(dst, depth, &dbuf)
 	for _, d := range dms {
 		if t := memberType(d); t == "" || t == "string" {
 			return true
 		}
 	}
-	for _, s := range schemaMembers(src, depth) {
+	for _, s := range schemaMembersIn(src, depth, &sbuf) {
 		st := memberType(s)
 		if st == "" {
 			continue // an untyped source: nothing to check
