@@ -165,9 +165,8 @@ func (ps *ports) find(title string) *compile.Node {
 func dataFlowRules(p *Pass, m *compile.FlowModel) {
 	doc := p.Agent.Flow
 	fl := m.Label()
-	dfcPtr := compile.Append(m.Flow.Pointer, "data_flow_connections")
 	if m.DataGiven && len(m.Flow.Node.Get("data_flow_connections").Items) == 0 {
-		p.Report(doc, dfcPtr, RuleDataFlowEmptyList, fmt.Sprintf(
+		p.Report(doc, compile.Append(m.Flow.Pointer, "data_flow_connections"), RuleDataFlowEmptyList, fmt.Sprintf(
 			"flow %q has data_flow_connections: [] — the spec reads it as \"no data edges\", WayFlow as null (name-based); write null, or list the edges", fl))
 	}
 	outsOf, insOf := portIndex{of: outputsOf, plain: p.plainPorts}, portIndex{of: inputsOf, plain: p.plainPorts}

@@ -103,3 +103,66 @@ func TestPortIndexGet(t *testing.T) {
 		}
 	}
 }
+
+// valEntriesRef is valEntries as it was before its repeated-key look went
+// by signatures (a pairwise scan up to 8 members, a map above): the oracle
+// of TestValEntriesSameAsMap.
+func valEntriesRef(n *compile.Node) []compile.Member {
+	if n == nil || n.Kind != compile.Object {
+		return nil
+	}
+	ms := n.Members
+	seen := make(map[string]struct{}, len(ms))
+	dup := false
+	for _, m := range ms {
+		if _, ok := seen[m.Key]; ok {
+			dup = true
+			break
+		}
+		seen[m.Key] = struct{}{}
+	}
+	if !dup {
+		return ms
+	}
+	pos := make(map[string]int, len(ms))
+	out := make([]compile.Member, 0, len(ms))
+	for _, m := range ms {
+		if i, ok := pos[m.Key]; ok {
+			out[i].Value = m.Value
+			continue
+		}
+		pos[m.Key] = len(out)
+		out = append(out, m)
+	}
+	return out
+}
+
+// TestValEntriesSameAsMap: valEntries gives the oracle's entries (and the
+// members themselves when no key repeats) for objects of 0 to 100 members,
+// keys unique or repeated, sharing signatures or not, on both sides of
+// valEntriesScanMax.
+func TestValEntriesSameAsMap(t *testing.T) {
+	r := rand.New(rand.NewSource(39))
+	for i := 0; i < 3000; i++ {
+		n := &compile.Node{Kind: compile.Object}
+		size := r.Intn(101)
+		alphabet := 1 + r.Intn(4*size+2)
+		for j := 0; j < size; j++ {
+			k := fmt.Sprintf("k%d", r.Intn(alphabet))
+			if r.Intn(3) == 0 {
+				k = fmt.Sprintf("%c%dx", 'a'+r.Intn(3), r.Intn(alphabet)) // same first and last bytes: shared signatures
+			}
+			n.Members = append(n.Members, compile.Member{Key: k, Value: &compile.Node{Kind: compile.Number, Text: fmt.Sprint(j)}})
+		}
+		got, want := valEntries(n), valEntriesRef(n)
+		if !slices.EqualFunc(got, want, func(a, b compile.Member) bool { return a.Key == b.Key && a.Value == b.Value }) {
+			t.Fatalf("object %d (%d members): entries differ", i, size)
+		}
+		if len(want) == len(n.Members) && len(n.Members) > 0 && &got[0] != &n.Members[0] {
+			t.Fatalf("object %d: no repeated key, but a copy", i)
+		}
+	}
+	if valEntries(nil) != nil || valEntries(&compile.Node{Kind: compile.Array}) != nil {
+		t.Error("entries of a non-object")
+	}
+}
