@@ -202,14 +202,14 @@ func (fm *FlowModel) linkControl() {
 	total := 0
 	for i := range fm.Control {
 		c := &fm.Control[i]
-		if k := fm.nodeIndex(c.From.Node); k >= 0 {
+		if k := fm.NodeIndex(c.From.Node); k >= 0 {
 			if outs == nil {
 				outs, ins = make([]int32, len(fm.Nodes)), make([]int32, len(fm.Nodes))
 			}
 			outs[k]++
 			total++
 		}
-		if k := fm.nodeIndex(c.To.Node); k >= 0 {
+		if k := fm.NodeIndex(c.To.Node); k >= 0 {
 			if outs == nil {
 				outs, ins = make([]int32, len(fm.Nodes)), make([]int32, len(fm.Nodes))
 			}
@@ -242,8 +242,10 @@ func (fm *FlowModel) linkControl() {
 	}
 }
 
-// nodeIndex is the index of n in fm.Nodes, -1 when n is not one of them.
-func (fm *FlowModel) nodeIndex(n *FlowNode) int {
+// NodeIndex is the index of n in fm.Nodes, -1 when n is not one of them
+// (nil, or a node of another flow): a reader can keep a flag or a count per
+// node in a slice rather than a map.
+func (fm *FlowModel) NodeIndex(n *FlowNode) int {
 	if n == nil || len(fm.Nodes) == 0 {
 		return -1
 	}

@@ -371,9 +371,12 @@ func unsatisfiedInputs(p *Pass, m *compile.FlowModel) {
 	if explicit && !p.plainPorts {
 		feeds = feedsOf(m)
 	}
+	// one set of producers and one search's scratch for every input
+	producers, search := newNodeSet(m), newNodeSet(m)
+	var queue []*compile.FlowNode
 	for i := range m.Nodes {
 		n := &m.Nodes[i]
-		if n == start || !reach[n] {
+		if n == start || !reach.has(n) {
 			continue
 		}
 		ins, ok := inputsOf(n)
@@ -385,16 +388,16 @@ func unsatisfiedInputs(p *Pass, m *compile.FlowModel) {
 			if !ok || in.Get("default") != nil || mount.SlimInput(def, title) {
 				continue // the loader's injected context step feeds a slim slot's consumer
 			}
-			producers := map[*compile.FlowNode]bool{}
+			producers.reset()
 			if explicit {
 				if p.plainPorts {
 					for j := range m.Data {
 						if e := &m.Data[j]; e.Destination.Node == n && e.Input == title && e.Source.Node != nil {
-							producers[e.Source.Node] = true
+							producers.add(e.Source.Node)
 						}
 					}
 				}
-				feeds.each(m, n, title, func(src *compile.FlowNode) { producers[src] = true })
+				feeds.each(m, n, title, producers.add)
 			} else {
 				for j := range m.Nodes {
 					o := &m.Nodes[j]
@@ -403,13 +406,14 @@ func unsatisfiedInputs(p *Pass, m *compile.FlowModel) {
 					}
 					outs, ok := outputsOf(o)
 					if !ok || propByTitle(outs, title) != nil {
-						producers[o] = true // unknown outputs: assume it may produce it
+						producers.add(o) // unknown outputs: assume it may produce it
 					}
 				}
 			}
-			if pathAvoiding(start, n, producers) {
+			var avoiding bool
+			if avoiding, queue = pathAvoiding(start, n, &producers, &search, queue); avoiding {
 				how := "no data edge feeds it"
-				if len(producers) > 0 {
+				if producers.n > 0 {
 					how = "some control path reaches the node without running any node that feeds it"
 				}
 				if !explicit {
@@ -465,31 +469,33 @@ func (f dataFeeds) each(m *compile.FlowModel, n *compile.FlowNode, title string,
 }
 
 // pathAvoiding reports whether target can be reached from start without
-// running any node of avoid (the start itself included).
-func pathAvoiding(start, target *compile.FlowNode, avoid map[*compile.FlowNode]bool) bool {
-	if avoid[start] {
-		return false
+// running any node of avoid (the start itself included). seen and queue are
+// the search's scratch, lent by the caller (seen is reset here; the queue
+// is handed back for the next search).
+func pathAvoiding(start, target *compile.FlowNode, avoid, seen *nodeSet, queue []*compile.FlowNode) (bool, []*compile.FlowNode) {
+	if avoid.has(start) {
+		return false, queue
 	}
-	seen := map[*compile.FlowNode]bool{start: true}
-	queue := []*compile.FlowNode{start}
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
+	seen.reset()
+	seen.add(start)
+	queue = append(queue[:0], start)
+	for h := 0; h < len(queue); h++ {
+		n := queue[h]
 		for _, e := range n.Out {
 			t := e.To.Node
-			if t == nil || seen[t] {
+			if t == nil || seen.has(t) {
 				continue
 			}
 			if t == target {
-				return true
+				return true, queue
 			}
-			seen[t] = true
-			if !avoid[t] {
+			seen.add(t)
+			if !avoid.has(t) {
 				queue = append(queue, t)
 			}
 		}
 	}
-	return false
+	return false, queue
 }
 
 // schemaMembers flattens anyOf and type lists into one schema per member
