@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/present"
@@ -109,10 +110,22 @@ const secretMaxNodes = 1 << 22
 // function of the key, so a table is lent from one document to the next
 // (classPool) without being cleared: what it holds is keys and their
 // classes, never a value, and each key is a copy of its own.
-type keyClasses [1 << keyClassBits]struct {
-	key   string
-	class present.KeyClass
-	ok    bool
+//
+// Within one walk a key is found again by its address: a document's keys
+// are its own interned strings, alive and unchanged while it is walked, so
+// a key at the address and length the slot matched before in this walk
+// (gen) holds the same bytes, and the comparison of the bytes is skipped.
+// The address is kept as a number, never trusted in another walk: it pins
+// nothing, and a later document's string at a reused address is compared.
+type keyClasses struct {
+	slots [1 << keyClassBits]struct {
+		key   string
+		class present.KeyClass
+		ok    bool
+		at    uintptr // the address of the key last matched in walk gen
+		gen   uint64
+	}
+	gen uint64 // the walk: bumped by each walk (secretWalker.walk)
 }
 
 const keyClassBits = 9
@@ -127,12 +140,17 @@ func (w *secretWalker) class(key string) present.KeyClass {
 	if len(key) > 0 {
 		h = h*31 + uint(key[0])*7 + uint(key[len(key)-1])*131 + uint(key[len(key)/2])
 	}
-	e := &w.classes[h&(1<<keyClassBits-1)]
+	e := &w.classes.slots[h&(1<<keyClassBits-1)]
+	at := uintptr(unsafe.Pointer(unsafe.StringData(key)))
+	if e.ok && e.at == at && e.gen == w.classes.gen && len(e.key) == len(key) {
+		return e.class // the key this walk matched here before, at the same address
+	}
 	if e.ok && e.key == key {
+		e.at, e.gen = at, w.classes.gen
 		return e.class
 	}
 	c := present.ClassifyKey(key)
-	e.key, e.class, e.ok = strings.Clone(key), c, true
+	e.key, e.class, e.ok, e.at, e.gen = strings.Clone(key), c, true, at, w.classes.gen
 	return c
 }
 
@@ -184,6 +202,9 @@ func pointerSearch(at, n *compile.Node, path *[]string) bool {
 // walk visits n, the root of the walk, under key class kc.
 func (w *secretWalker) walk(n *compile.Node, key string, kc present.KeyClass) {
 	w.root = n
+	if w.classes != nil {
+		w.classes.gen++ // a new walk: no address matched before is trusted
+	}
 	w.visit(n, key, kc)
 }
 
