@@ -247,25 +247,10 @@ func (w *secretWalker) visit(n *compile.Node, key string, kc present.KeyClass) {
 		}
 		w.report(w.pointer(n), kc, det, secretOf(n.Text, det))
 	case compile.Object:
-		// name/value pairs: {"name": "Authorization", "value": "Bearer …"}
-		pairClass := present.KeyClass(255)
-		var label *compile.Node
-		hasValue := false
-		for _, m := range n.Members {
-			switch m.Key {
-			case "value", "default":
-				hasValue = true
-			case "name", "key", "header", "field", "param":
-				if m.Value != nil && m.Value.Kind == compile.String {
-					label = m.Value
-				}
-			}
-		}
-		if hasValue && label != nil && label.Text != "" && len(label.Text) < 128 {
-			if c := w.class(label.Text); c >= present.KeySecret {
-				pairClass = c
-			}
-		}
+		// name/value pairs: {"name": "Authorization", "value": "Bearer …"}:
+		// the label's class, read at the first value or default member
+		// that is visited (most objects have none)
+		pairClass, paired := present.KeyClass(255), false
 		for _, m := range n.Members {
 			// the class of a key matters only for a string under it or the
 			// strings of an array under it; objects bring their own keys
@@ -277,8 +262,13 @@ func (w *secretWalker) visit(n *compile.Node, key string, kc present.KeyClass) {
 			case v.Kind != compile.Object:
 				continue // numbers, booleans, null, short strings
 			}
-			if pairClass != 255 && (m.Key == "value" || m.Key == "default") {
-				c = pairClass
+			if m.Key == "value" || m.Key == "default" {
+				if !paired {
+					pairClass, paired = w.pairClass(n), true
+				}
+				if pairClass != 255 {
+					c = pairClass
+				}
 			}
 			w.visit(m.Value, m.Key, c)
 		}
@@ -287,6 +277,31 @@ func (w *secretWalker) visit(n *compile.Node, key string, kc present.KeyClass) {
 			w.visit(it, key, kc)
 		}
 	}
+}
+
+// pairClass is the class of object n's label (its last name, key, header,
+// field or param member holding a string) when that is KeySecret or above
+// and n has a value or default member: the class its value and default
+// take. 255 when there is none.
+func (w *secretWalker) pairClass(n *compile.Node) present.KeyClass {
+	var label *compile.Node
+	hasValue := false
+	for _, m := range n.Members {
+		switch m.Key {
+		case "value", "default":
+			hasValue = true
+		case "name", "key", "header", "field", "param":
+			if m.Value != nil && m.Value.Kind == compile.String {
+				label = m.Value
+			}
+		}
+	}
+	if hasValue && label != nil && label.Text != "" && len(label.Text) < 128 {
+		if c := w.class(label.Text); c >= present.KeySecret {
+			return c
+		}
+	}
+	return 255
 }
 
 // secretOf is the detected secret inside value v (the whole value when the
