@@ -68,7 +68,7 @@ func TestInternDroppedPastBounds(t *testing.T) {
 			if _, _, err := parseScratch([]byte(src), nil, fast, sc); err != nil {
 				t.Fatal(err)
 			}
-			if len(sc.strs) != len(seedKeys) || sc.internBytes != 0 || sc.recent != [256]string{} {
+			if len(sc.strs) != len(seedKeys) || sc.internBytes != 0 || sc.recent != [recentSlots]string{} {
 				t.Errorf("fast=%v %s: %d strings (%d bytes) kept past the bounds", fast, name, len(sc.strs), sc.internBytes)
 			}
 		}

@@ -362,20 +362,27 @@ type parser struct {
 	// internBytes is the length of its strings.
 	strs        map[string]string
 	internBytes int
-	// recent holds the last interned string of each of 256 slots: most
+	// recent holds the last interned string of each of recentSlots: most
 	// keys ("component_type", "name", "id") are found here without
 	// hashing the whole string for the map. Kept with strs.
-	recent *[256]string
+	recent *[recentSlots]string
 }
 
 // recentSlot is the slot of parser.recent for a non-empty string: from its
 // length and three of its bytes, mixed.
-func recentSlot(b []byte) uint8 {
+func recentSlot(b []byte) uint32 {
 	n := len(b)
 	h := uint32(n)*0x9E3779B1 ^ (uint32(b[0]) | uint32(b[n-1])<<8 | uint32(b[n/2])<<16)
 	h *= 0x85EBCA6B
-	return uint8(h >> 24)
+	return h >> (32 - recentBits)
 }
+
+// recentBits sizes parser.recent: 1,024 slots (256 missed one look-up in
+// six to the map).
+const (
+	recentBits  = 10
+	recentSlots = 1 << recentBits
+)
 
 // scratchPool holds a parse's scratch between parses: the interning map
 // and its recent slots (kept while they are small, internKeep), the
@@ -401,7 +408,7 @@ func seedStrs(strs map[string]string) {
 type scratch struct {
 	strs        map[string]string
 	internBytes int
-	recent      [256]string
+	recent      [recentSlots]string
 	members     []Member
 	items       []*Node
 	unq         []byte

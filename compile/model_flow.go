@@ -1,6 +1,9 @@
 package compile
 
-import "sync"
+import (
+	"sync"
+	"unsafe"
+)
 
 // FlowModel is one Flow of the model with its parts resolved
 // (Model.Resolve): its `nodes` entries and the distinct nodes they name,
@@ -166,14 +169,8 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 			ce.From = m.endpoint(fm, e, ce.Pointer, "from_node")
 			ce.To = m.endpoint(fm, e, ce.Pointer, "to_node")
 			fm.Control = append(fm.Control, ce)
-			c := &fm.Control[len(fm.Control)-1]
-			if c.From.Node != nil {
-				c.From.Node.Out = append(c.From.Node.Out, c)
-			}
-			if c.To.Node != nil {
-				c.To.Node.In = append(c.To.Node.In, c)
-			}
 		}
+		fm.linkControl()
 	}
 
 	if len(data) > 0 {
@@ -193,6 +190,71 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 		}
 	}
 	return fm
+}
+
+// linkControl appends each control edge to its nodes' Out and In, in edge
+// order. The lists of the flow's nodes are carved from one array, each at
+// its exact length and capacity (an append to one of them copies it), not
+// grown edge by edge; a node that is not one of fm.Nodes (none is) would
+// grow its own.
+func (fm *FlowModel) linkControl() {
+	var outs, ins []int32 // per node of fm.Nodes
+	total := 0
+	for i := range fm.Control {
+		c := &fm.Control[i]
+		if k := fm.NodeIndex(c.From.Node); k >= 0 {
+			if outs == nil {
+				outs, ins = make([]int32, len(fm.Nodes)), make([]int32, len(fm.Nodes))
+			}
+			outs[k]++
+			total++
+		}
+		if k := fm.NodeIndex(c.To.Node); k >= 0 {
+			if outs == nil {
+				outs, ins = make([]int32, len(fm.Nodes)), make([]int32, len(fm.Nodes))
+			}
+			ins[k]++
+			total++
+		}
+	}
+	if total > 0 {
+		all := make([]*ControlEdge, total)
+		off := 0
+		for k := range fm.Nodes {
+			if n := int(outs[k]); n > 0 {
+				fm.Nodes[k].Out = all[off : off : off+n]
+				off += n
+			}
+			if n := int(ins[k]); n > 0 {
+				fm.Nodes[k].In = all[off : off : off+n]
+				off += n
+			}
+		}
+	}
+	for i := range fm.Control {
+		c := &fm.Control[i]
+		if c.From.Node != nil {
+			c.From.Node.Out = append(c.From.Node.Out, c)
+		}
+		if c.To.Node != nil {
+			c.To.Node.In = append(c.To.Node.In, c)
+		}
+	}
+}
+
+// NodeIndex is the index of n in fm.Nodes, -1 when n is not one of them
+// (nil, or a node of another flow): a reader can keep a flag or a count per
+// node in a slice rather than a map.
+func (fm *FlowModel) NodeIndex(n *FlowNode) int {
+	if n == nil || len(fm.Nodes) == 0 {
+		return -1
+	}
+	d := uintptr(unsafe.Pointer(n)) - uintptr(unsafe.Pointer(&fm.Nodes[0]))
+	k := d / unsafe.Sizeof(fm.Nodes[0])
+	if k >= uintptr(len(fm.Nodes)) || &fm.Nodes[k] != n {
+		return -1
+	}
+	return int(k)
 }
 
 // addNode adds the node the nodes entry at ptr resolves to (r), or

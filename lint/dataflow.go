@@ -93,10 +93,19 @@ func propByTitle(ps []*compile.Node, title string) *compile.Node {
 // per node: a node with n ports fed by n data edges was read and scanned
 // per edge (5,000 edges in and out of one node: 0.8 s, 20,000: over 20 s).
 type portIndex struct {
-	of    func(*compile.FlowNode) ([]*compile.Node, bool)
-	nodes map[*compile.FlowNode]*ports
+	of func(*compile.FlowNode) ([]*compile.Node, bool)
+	// keys are the nodes read, in order, all their ports at the same index
+	// (one slice per flow, not one allocation per node); nodes indexes keys
+	// from portIndexMapFrom of them, a scan before
+	keys  []*compile.FlowNode
+	all   []ports
+	nodes map[*compile.FlowNode]int
 	plain bool // Options.plainPorts: every find a scan
 }
+
+// portIndexMapFrom is the node count from which a portIndex finds a node
+// by a map.
+const portIndexMapFrom = 16
 
 type ports struct {
 	list    []*compile.Node
@@ -105,16 +114,34 @@ type ports struct {
 	plain   bool                     // Options.plainPorts
 }
 
+// get is n's ports. The pointer is into x.all: good until the next get of
+// another node (an append may move x.all; a stale copy only loses its
+// byTitle, which is built again).
 func (x *portIndex) get(n *compile.FlowNode) *ports {
-	if ps, ok := x.nodes[n]; ok {
-		return ps
+	if x.nodes != nil {
+		if i, ok := x.nodes[n]; ok {
+			return &x.all[i]
+		}
+	} else {
+		for i, k := range x.keys {
+			if k == n {
+				return &x.all[i]
+			}
+		}
 	}
-	if x.nodes == nil {
-		x.nodes = map[*compile.FlowNode]*ports{}
-	}
-	ps := &ports{plain: x.plain}
+	x.keys = append(x.keys, n)
+	x.all = append(x.all, ports{plain: x.plain})
+	ps := &x.all[len(x.all)-1]
 	ps.list, ps.ok = x.of(n)
-	x.nodes[n] = ps
+	switch {
+	case x.nodes != nil:
+		x.nodes[n] = len(x.keys) - 1
+	case len(x.keys) >= portIndexMapFrom:
+		x.nodes = make(map[*compile.FlowNode]int, 2*len(x.keys))
+		for i, k := range x.keys {
+			x.nodes[k] = i
+		}
+	}
 	return ps
 }
 
@@ -138,12 +165,15 @@ func (ps *ports) find(title string) *compile.Node {
 func dataFlowRules(p *Pass, m *compile.FlowModel) {
 	doc := p.Agent.Flow
 	fl := m.Label()
-	dfcPtr := compile.Append(m.Flow.Pointer, "data_flow_connections")
 	if m.DataGiven && len(m.Flow.Node.Get("data_flow_connections").Items) == 0 {
-		p.Report(doc, dfcPtr, RuleDataFlowEmptyList, fmt.Sprintf(
+		p.Report(doc, compile.Append(m.Flow.Pointer, "data_flow_connections"), RuleDataFlowEmptyList, fmt.Sprintf(
 			"flow %q has data_flow_connections: [] — the spec reads it as \"no data edges\", WayFlow as null (name-based); write null, or list the edges", fl))
 	}
 	outsOf, insOf := portIndex{of: outputsOf, plain: p.plainPorts}, portIndex{of: inputsOf, plain: p.plainPorts}
+	if len(m.Data) > 0 {
+		outsOf.all, insOf.all = make([]ports, 0, len(m.Nodes)), make([]ports, 0, len(m.Nodes))
+		outsOf.keys, insOf.keys = make([]*compile.FlowNode, 0, len(m.Nodes)), make([]*compile.FlowNode, 0, len(m.Nodes))
+	}
 	for i := range m.Data {
 		e := &m.Data[i]
 		src, dst := e.Source.Node, e.Destination.Node
@@ -341,9 +371,12 @@ func unsatisfiedInputs(p *Pass, m *compile.FlowModel) {
 	if explicit && !p.plainPorts {
 		feeds = feedsOf(m)
 	}
+	// one set of producers and one search's scratch for every input
+	producers, search := newNodeSet(m), newNodeSet(m)
+	var queue []*compile.FlowNode
 	for i := range m.Nodes {
 		n := &m.Nodes[i]
-		if n == start || !reach[n] {
+		if n == start || !reach.has(n) {
 			continue
 		}
 		ins, ok := inputsOf(n)
@@ -355,16 +388,16 @@ func unsatisfiedInputs(p *Pass, m *compile.FlowModel) {
 			if !ok || in.Get("default") != nil || mount.SlimInput(def, title) {
 				continue // the loader's injected context step feeds a slim slot's consumer
 			}
-			producers := map[*compile.FlowNode]bool{}
+			producers.reset()
 			if explicit {
 				if p.plainPorts {
 					for j := range m.Data {
 						if e := &m.Data[j]; e.Destination.Node == n && e.Input == title && e.Source.Node != nil {
-							producers[e.Source.Node] = true
+							producers.add(e.Source.Node)
 						}
 					}
 				}
-				feeds.each(m, n, title, func(src *compile.FlowNode) { producers[src] = true })
+				feeds.each(m, n, title, producers.add)
 			} else {
 				for j := range m.Nodes {
 					o := &m.Nodes[j]
@@ -373,13 +406,14 @@ func unsatisfiedInputs(p *Pass, m *compile.FlowModel) {
 					}
 					outs, ok := outputsOf(o)
 					if !ok || propByTitle(outs, title) != nil {
-						producers[o] = true // unknown outputs: assume it may produce it
+						producers.add(o) // unknown outputs: assume it may produce it
 					}
 				}
 			}
-			if pathAvoiding(start, n, producers) {
+			var avoiding bool
+			if avoiding, queue = pathAvoiding(start, n, &producers, &search, queue); avoiding {
 				how := "no data edge feeds it"
-				if len(producers) > 0 {
+				if producers.n > 0 {
 					how = "some control path reaches the node without running any node that feeds it"
 				}
 				if !explicit {
@@ -435,31 +469,33 @@ func (f dataFeeds) each(m *compile.FlowModel, n *compile.FlowNode, title string,
 }
 
 // pathAvoiding reports whether target can be reached from start without
-// running any node of avoid (the start itself included).
-func pathAvoiding(start, target *compile.FlowNode, avoid map[*compile.FlowNode]bool) bool {
-	if avoid[start] {
-		return false
+// running any node of avoid (the start itself included). seen and queue are
+// the search's scratch, lent by the caller (seen is reset here; the queue
+// is handed back for the next search).
+func pathAvoiding(start, target *compile.FlowNode, avoid, seen *nodeSet, queue []*compile.FlowNode) (bool, []*compile.FlowNode) {
+	if avoid.has(start) {
+		return false, queue
 	}
-	seen := map[*compile.FlowNode]bool{start: true}
-	queue := []*compile.FlowNode{start}
-	for len(queue) > 0 {
-		n := queue[0]
-		queue = queue[1:]
+	seen.reset()
+	seen.add(start)
+	queue = append(queue[:0], start)
+	for h := 0; h < len(queue); h++ {
+		n := queue[h]
 		for _, e := range n.Out {
 			t := e.To.Node
-			if t == nil || seen[t] {
+			if t == nil || seen.has(t) {
 				continue
 			}
 			if t == target {
-				return true
+				return true, queue
 			}
-			seen[t] = true
-			if !avoid[t] {
+			seen.add(t)
+			if !avoid.has(t) {
 				queue = append(queue, t)
 			}
 		}
 	}
-	return false
+	return false, queue
 }
 
 // schemaMembers flattens anyOf and type lists into one schema per member
@@ -499,19 +535,35 @@ func schemaMembers(s *compile.Node, depth int) []*compile.Node {
 
 func memberType(s *compile.Node) string { return s.Get("type").StringOr("") }
 
+// schemaMembersIn is schemaMembers(s, depth), in buf when that is the one
+// schema s or nil (nearly every port's schema: one type, no anyOf), with
+// no allocation.
+func schemaMembersIn(s *compile.Node, depth int, buf *[1]*compile.Node) []*compile.Node {
+	if depth > 16 || !s.Is(compile.Object) {
+		buf[0] = nil
+		return buf[:]
+	}
+	if s.Get("type").Is(compile.Array) || s.Get("anyOf").Is(compile.Array) {
+		return schemaMembers(s, depth)
+	}
+	buf[0] = s
+	return buf[:]
+}
+
 // castable follows pyagentspec's json_schema_is_castable_to
 // (reference/agentspec.md §4.3); it answers "no" only when sure.
 func castable(src, dst *compile.Node, depth int) bool {
 	if depth > 16 {
 		return true
 	}
-	dms := schemaMembers(dst, depth)
+	var dbuf, sbuf [1]*compile.Node
+	dms := schemaMembersIn(dst, depth, &dbuf)
 	for _, d := range dms {
 		if t := memberType(d); t == "" || t == "string" {
 			return true
 		}
 	}
-	for _, s := range schemaMembers(src, depth) {
+	for _, s := range schemaMembersIn(src, depth, &sbuf) {
 		st := memberType(s)
 		if st == "" {
 			continue // an untyped source: nothing to check

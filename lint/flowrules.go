@@ -385,7 +385,7 @@ func checkReachability(fc *flowCheck) {
 	endReached := false
 	for i := range m.Nodes {
 		n := &m.Nodes[i]
-		if !reach[n] {
+		if !reach.has(n) {
 			if n.Type == "EndNode" && len(n.In) == 0 {
 				continue // an EndNode without edges in is F6's finding
 			}

@@ -13,25 +13,72 @@ import (
 // Flow a FlowNode-like node runs, the nodes reachable from the start.
 
 // reachable returns the nodes reachable from the start node over control edges.
-func reachable(m *compile.FlowModel) map[*compile.FlowNode]bool {
-	seen := map[*compile.FlowNode]bool{}
+func reachable(m *compile.FlowModel) nodeSet {
+	seen := newNodeSet(m)
 	s := m.StartNode()
 	if s == nil {
 		return seen
 	}
-	queue := []*compile.FlowNode{s}
-	seen[s] = true
+	queue := make([]*compile.FlowNode, 1, len(m.Nodes)+1)
+	queue[0] = s
+	seen.add(s)
 	for len(queue) > 0 {
 		n := queue[0]
 		queue = queue[1:]
 		for _, e := range n.Out {
-			if t := e.To.Node; t != nil && !seen[t] {
-				seen[t] = true
+			if t := e.To.Node; t != nil && !seen.has(t) {
+				seen.add(t)
 				queue = append(queue, t)
 			}
 		}
 	}
 	return seen
+}
+
+// nodeSet is a set of a flow's nodes: a flag per node of m.Nodes (by
+// FlowModel.NodeIndex), and a map for any other node (an edge of a model
+// names none). The rules' sets of nodes were maps, built per flow and per
+// input.
+type nodeSet struct {
+	m     *compile.FlowModel
+	in    []bool
+	other map[*compile.FlowNode]bool
+	n     int // members
+}
+
+func newNodeSet(m *compile.FlowModel) nodeSet {
+	return nodeSet{m: m, in: make([]bool, len(m.Nodes))}
+}
+
+func (s *nodeSet) has(n *compile.FlowNode) bool {
+	if k := s.m.NodeIndex(n); k >= 0 {
+		return s.in[k]
+	}
+	return s.other[n]
+}
+
+func (s *nodeSet) add(n *compile.FlowNode) {
+	if k := s.m.NodeIndex(n); k >= 0 {
+		if !s.in[k] {
+			s.in[k] = true
+			s.n++
+		}
+		return
+	}
+	if s.other == nil {
+		s.other = map[*compile.FlowNode]bool{}
+	}
+	if !s.other[n] {
+		s.other[n] = true
+		s.n++
+	}
+}
+
+// reset empties s for its next use.
+func (s *nodeSet) reset() {
+	clear(s.in)
+	clear(s.other)
+	s.n = 0
 }
 
 // subflowModel returns the model of the Flow a FlowNode-like node runs.

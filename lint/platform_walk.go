@@ -15,16 +15,17 @@ import (
 // key and string, unless the agent is exempt) and retired_crm_primitive
 // (strings held directly by a system / user / description member).
 
-func platformString(p *Pass, n *compile.Node, key string, skillIDs bool) {
-	if skillIDs && (n.Text == "skillIds" || n.Text == "skill_ids") {
-		p.Report(p.Agent.Flow, compile.PointerOf(n), RuleOASSkillIDs,
-			"the flow file names "+strconv.Quote(n.Text)+"; an agent's skills come from the skills catalog, never from oas.json, and the platform's skill-free invariant rejects the file")
-	}
-	if isProseKey(key) {
-		if tok := legacyTokenIn(n.Text); tok != "" {
-			p.Report(p.Agent.Flow, compile.PointerOf(n), RuleOASRuntime012,
-				"the prompt field "+strconv.Quote(key)+" asks the model to call "+strconv.Quote(tok)+" to store its result; the declarative artifact binding (outputs[].cinatra.artifact) or an artifact_materialize node stores it now, and a model-driven write on top of it stores the artifact twice. Take the instruction out of the prompt and bind the output instead.")
-		}
+// platformSkillIDs: oas_skill_ids on string n.
+func platformSkillIDs(p *Pass, n *compile.Node) {
+	p.Report(p.Agent.Flow, compile.PointerOf(n), RuleOASSkillIDs,
+		"the flow file names "+strconv.Quote(n.Text)+"; an agent's skills come from the skills catalog, never from oas.json, and the platform's skill-free invariant rejects the file")
+}
+
+// platformProse: OAS-RUNTIME-012 on string n under the prose key key.
+func platformProse(p *Pass, n *compile.Node, key string) {
+	if tok := legacyTokenIn(n.Text); tok != "" {
+		p.Report(p.Agent.Flow, compile.PointerOf(n), RuleOASRuntime012,
+			"the prompt field "+strconv.Quote(key)+" asks the model to call "+strconv.Quote(tok)+" to store its result; the declarative artifact binding (outputs[].cinatra.artifact) or an artifact_materialize node stores it now, and a model-driven write on top of it stores the artifact twice. Take the instruction out of the prompt and bind the output instead.")
 	}
 }
 

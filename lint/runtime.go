@@ -52,12 +52,25 @@ func newRtWalk(v *valCtx) *rtWalk {
 
 func (r *rtWalk) report(ptr string, rule *Rule, msg string) { r.v.report(ptr, rule, msg) }
 
-// str: OAS-RUNTIME-002.
-func (r *rtWalk) str(n *compile.Node) {
-	platformString(r.v.p, n, valLastKey(n), r.skillIDs)
-	if indexBraces(n.Text) < 0 {
-		return
+// str: OAS-RUNTIME-002, on string n whose key (valLastKey) is key, and the
+// platform's rules on every string (platform_walk.go): oas_skill_ids and
+// OAS-RUNTIME-012. The looks are inline, the reports calls: str runs on
+// every string of the document.
+func (r *rtWalk) str(n *compile.Node, key string) {
+	if r.skillIDs && (n.Text == "skillIds" || n.Text == "skill_ids") {
+		platformSkillIDs(r.v.p, n)
 	}
+	if isProseKey(key) {
+		platformProse(r.v.p, n, key)
+	}
+	if strings.IndexByte(n.Text, '{') < 0 || indexBraces(n.Text) < 0 {
+		return // indexBraces' first look, inline: nearly every string has no "{"
+	}
+	r.ternary(n)
+}
+
+// ternary: OAS-RUNTIME-002 on string n holding "{{".
+func (r *rtWalk) ternary(n *compile.Node) {
 	m := rtFindJsTernary(n.Text)
 	if m == "" {
 		return

@@ -21,26 +21,43 @@ var (
 
 var passURLs = &Check{Name: "scan_urls", Profiles: []compile.Profile{compile.ProfileCinatra}, Run: checkUntrustedURLs}
 
-// urlFieldsByType lists the URL fields of each component type; a field
-// "a/b" is the pointer path below the component. Remote transports
-// (component types ending in "Transport", except StdioTransport) are
-// handled in urlFields.
-var urlFieldsByType = map[string][]string{
-	"A2AAgent":   {"agent_url"},
-	"MCPToolBox": {"url", "client_transport/url"},
-	"MCPTool":    {"client_transport/url"},
-	"ApiNode":    {"url"},
-	"RemoteTool": {"url"},
-}
-
+// urlFields lists the URL fields of each component type; a field "a/b"
+// is the pointer path below the component. Remote transports (component
+// types ending in "Transport", except StdioTransport) have "url". A switch,
+// not a map: it runs for every component of every flow.
 func urlFields(componentType string) []string {
-	if f, ok := urlFieldsByType[componentType]; ok {
-		return f
+	switch componentType {
+	case "A2AAgent":
+		return urlFieldsAgentURL
+	case "MCPToolBox":
+		return urlFieldsToolBox
+	case "MCPTool":
+		return urlFieldsTransport
+	case "ApiNode", "RemoteTool":
+		return urlFieldsURL
 	}
 	if strings.HasSuffix(componentType, "Transport") && componentType != "StdioTransport" {
-		return []string{"url"}
+		return urlFieldsURL
 	}
 	return nil
+}
+
+var (
+	urlFieldsAgentURL  = []string{"agent_url"}
+	urlFieldsToolBox   = []string{"url", "client_transport/url"}
+	urlFieldsTransport = []string{"client_transport/url"}
+	urlFieldsURL       = []string{"url"}
+)
+
+// urlField is n.Path(strings.Split(field, "/")...) without the split.
+func urlField(n *compile.Node, field string) *compile.Node {
+	for {
+		i := strings.IndexByte(field, '/')
+		if i < 0 {
+			return n.Get(field)
+		}
+		n, field = n.Get(field[:i]), field[i+1:]
+	}
 }
 
 func checkUntrustedURLs(p *Pass) {
@@ -52,8 +69,7 @@ func checkUntrustedURLs(p *Pass) {
 	seen := map[string]bool{}
 	for _, c := range p.flowComponents() {
 		for _, field := range urlFields(c.Type) {
-			toks := strings.Split(field, "/")
-			v := c.Node.Path(toks...)
+			v := urlField(c.Node, field)
 			s, ok := v.Str()
 			if !ok {
 				continue // absent, a $component_ref or not a string

@@ -5,6 +5,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"unsafe"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/present"
@@ -109,10 +110,22 @@ const secretMaxNodes = 1 << 22
 // function of the key, so a table is lent from one document to the next
 // (classPool) without being cleared: what it holds is keys and their
 // classes, never a value, and each key is a copy of its own.
-type keyClasses [1 << keyClassBits]struct {
-	key   string
-	class present.KeyClass
-	ok    bool
+//
+// Within one walk a key is found again by its address: a document's keys
+// are its own interned strings, alive and unchanged while it is walked, so
+// a key at the address and length the slot matched before in this walk
+// (gen) holds the same bytes, and the comparison of the bytes is skipped.
+// The address is kept as a number, never trusted in another walk: it pins
+// nothing, and a later document's string at a reused address is compared.
+type keyClasses struct {
+	slots [1 << keyClassBits]struct {
+		key   string
+		class present.KeyClass
+		ok    bool
+		at    uintptr // the address of the key last matched in walk gen
+		gen   uint64
+	}
+	gen uint64 // the walk: bumped by each walk (secretWalker.walk)
 }
 
 const keyClassBits = 9
@@ -127,12 +140,17 @@ func (w *secretWalker) class(key string) present.KeyClass {
 	if len(key) > 0 {
 		h = h*31 + uint(key[0])*7 + uint(key[len(key)-1])*131 + uint(key[len(key)/2])
 	}
-	e := &w.classes[h&(1<<keyClassBits-1)]
+	e := &w.classes.slots[h&(1<<keyClassBits-1)]
+	at := uintptr(unsafe.Pointer(unsafe.StringData(key)))
+	if e.ok && e.at == at && e.gen == w.classes.gen && len(e.key) == len(key) {
+		return e.class // the key this walk matched here before, at the same address
+	}
 	if e.ok && e.key == key {
+		e.at, e.gen = at, w.classes.gen
 		return e.class
 	}
 	c := present.ClassifyKey(key)
-	e.key, e.class, e.ok = strings.Clone(key), c, true
+	e.key, e.class, e.ok, e.at, e.gen = strings.Clone(key), c, true, at, w.classes.gen
 	return c
 }
 
@@ -184,6 +202,9 @@ func pointerSearch(at, n *compile.Node, path *[]string) bool {
 // walk visits n, the root of the walk, under key class kc.
 func (w *secretWalker) walk(n *compile.Node, key string, kc present.KeyClass) {
 	w.root = n
+	if w.classes != nil {
+		w.classes.gen++ // a new walk: no address matched before is trusted
+	}
 	w.visit(n, key, kc)
 }
 
@@ -226,25 +247,10 @@ func (w *secretWalker) visit(n *compile.Node, key string, kc present.KeyClass) {
 		}
 		w.report(w.pointer(n), kc, det, secretOf(n.Text, det))
 	case compile.Object:
-		// name/value pairs: {"name": "Authorization", "value": "Bearer …"}
-		pairClass := present.KeyClass(255)
-		var label *compile.Node
-		hasValue := false
-		for _, m := range n.Members {
-			switch m.Key {
-			case "value", "default":
-				hasValue = true
-			case "name", "key", "header", "field", "param":
-				if m.Value != nil && m.Value.Kind == compile.String {
-					label = m.Value
-				}
-			}
-		}
-		if hasValue && label != nil && label.Text != "" && len(label.Text) < 128 {
-			if c := w.class(label.Text); c >= present.KeySecret {
-				pairClass = c
-			}
-		}
+		// name/value pairs: {"name": "Authorization", "value": "Bearer …"}:
+		// the label's class, read at the first value or default member
+		// that is visited (most objects have none)
+		pairClass, paired := present.KeyClass(255), false
 		for _, m := range n.Members {
 			// the class of a key matters only for a string under it or the
 			// strings of an array under it; objects bring their own keys
@@ -256,8 +262,13 @@ func (w *secretWalker) visit(n *compile.Node, key string, kc present.KeyClass) {
 			case v.Kind != compile.Object:
 				continue // numbers, booleans, null, short strings
 			}
-			if pairClass != 255 && (m.Key == "value" || m.Key == "default") {
-				c = pairClass
+			if m.Key == "value" || m.Key == "default" {
+				if !paired {
+					pairClass, paired = w.pairClass(n), true
+				}
+				if pairClass != 255 {
+					c = pairClass
+				}
 			}
 			w.visit(m.Value, m.Key, c)
 		}
@@ -266,6 +277,31 @@ func (w *secretWalker) visit(n *compile.Node, key string, kc present.KeyClass) {
 			w.visit(it, key, kc)
 		}
 	}
+}
+
+// pairClass is the class of object n's label (its last name, key, header,
+// field or param member holding a string) when that is KeySecret or above
+// and n has a value or default member: the class its value and default
+// take. 255 when there is none.
+func (w *secretWalker) pairClass(n *compile.Node) present.KeyClass {
+	var label *compile.Node
+	hasValue := false
+	for _, m := range n.Members {
+		switch m.Key {
+		case "value", "default":
+			hasValue = true
+		case "name", "key", "header", "field", "param":
+			if m.Value != nil && m.Value.Kind == compile.String {
+				label = m.Value
+			}
+		}
+	}
+	if hasValue && label != nil && label.Text != "" && len(label.Text) < 128 {
+		if c := w.class(label.Text); c >= present.KeySecret {
+			return c
+		}
+	}
+	return 255
 }
 
 // secretOf is the detected secret inside value v (the whole value when the

@@ -486,7 +486,7 @@ func matchContextFlowNode(s slotDecl, slots []slotDecl, ctx []*ctxFlowNode) *ctx
 // feeds into the context FlowNode's slotId input, or "".
 func slotIDFedTo(c *ctxFlowNode) string {
 	var out string
-	slotEachDFE(c.Flow, func(_ string, e *compile.Node) {
+	slotEachDFE(c.Flow, func(_ slotDFE, e *compile.Node) {
 		if out != "" || slotEdgeEndID(e, "destination_node") != c.ID || e.Get("destination_input").StringOr("") != "slotId" {
 			return
 		}
@@ -506,17 +506,28 @@ func slotIDFedTo(c *ctxFlowNode) string {
 	return out
 }
 
-func slotEachDFE(f *compile.Flow, fn func(ptr string, e *compile.Node)) {
+func slotEachDFE(f *compile.Flow, fn func(at slotDFE, e *compile.Node)) {
 	dfes := f.Node.Get("data_flow_connections")
 	if dfes == nil || dfes.Kind != compile.Array {
 		return
 	}
-	base := compile.Append(f.Pointer, "data_flow_connections")
 	for i, e := range dfes.Items {
 		if e.Kind == compile.Object {
-			fn(compile.AppendIndex(base, i), e)
+			fn(slotDFE{f: f, i: i}, e)
 		}
 	}
+}
+
+// slotDFE names the i-th entry of a Flow's data_flow_connections; its
+// pointer is built when a report asks for it (it was built for every edge
+// of every Flow the slot rules look at).
+type slotDFE struct {
+	f *compile.Flow
+	i int
+}
+
+func (d slotDFE) ptr() string {
+	return compile.AppendIndex(compile.Append(d.f.Pointer, "data_flow_connections"), d.i)
 }
 
 // slotEdgeEndID is the node id an edge end ("source_node", …) names.
@@ -569,7 +580,7 @@ func slotCheckWiring(p *Pass, doc *compile.Doc, s slotDecl, c *ctxFlowNode) {
 		return
 	}
 	var consumers []string
-	slotEachDFE(c.Flow, func(ptr string, e *compile.Node) {
+	slotEachDFE(c.Flow, func(_ slotDFE, e *compile.Node) {
 		if slotEdgeEndID(e, "source_node") == c.ID && e.Get("source_output").StringOr("") == "contextSlotBindings" &&
 			e.Get("destination_input").StringOr("") == "contextSlotBindings" {
 			consumers = append(consumers, slotEdgeEndID(e, "destination_node"))
@@ -595,12 +606,12 @@ func slotCheckWiring(p *Pass, doc *compile.Doc, s slotDecl, c *ctxFlowNode) {
 // without any context FlowNode.
 func slotStubTopLevel(p *Pass, root *compile.Flow, reg *compile.Node, ctx []*ctxFlowNode, slots []slotDecl, slim bool) {
 	doc := p.Agent.Flow
-	slotEachDFE(root, func(ptr string, e *compile.Node) {
+	slotEachDFE(root, func(at slotDFE, e *compile.Node) {
 		if e.Get("source_output").StringOr("") != "contextSlotBindings" || e.Get("destination_input").StringOr("") != "contextSlotBindings" {
 			return
 		}
 		if compile.ComponentType(root.Resolve(e.Get("source_node"), "", reg).Node) == "StartNode" {
-			p.Report(doc, ptr, RuleContextSlotStubWiring,
+			p.Report(doc, at.ptr(), RuleContextSlotStubWiring,
 				"data edge feeds the StartNode's contextSlotBindings straight into "+slotEdgeEndID(e, "destination_node")+"; the bindings must come from the slot's context FlowNode")
 		}
 	})
@@ -636,13 +647,13 @@ func slotStubTopLevel(p *Pass, root *compile.Flow, reg *compile.Node, ctx []*ctx
 // Flow of any agent: a pass-through that fakes the context agent's output.
 func slotStubStartToEnd(p *Pass, flows []*compile.Flow, reg *compile.Node) {
 	for _, f := range flows {
-		slotEachDFE(f, func(ptr string, e *compile.Node) {
+		slotEachDFE(f, func(at slotDFE, e *compile.Node) {
 			if e.Get("source_output").StringOr("") != "contextRefs" || e.Get("destination_input").StringOr("") != "contextRefs" {
 				return
 			}
 			if compile.ComponentType(f.Resolve(e.Get("source_node"), "", reg).Node) == "StartNode" &&
 				compile.ComponentType(f.Resolve(e.Get("destination_node"), "", reg).Node) == "EndNode" {
-				p.Report(p.Agent.Flow, ptr, RuleContextSlotStubWiring,
+				p.Report(p.Agent.Flow, at.ptr(), RuleContextSlotStubWiring,
 					"data edge passes start.contextRefs straight to end.contextRefs: a stub that fakes the context-selection agent's output")
 			}
 		})

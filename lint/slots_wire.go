@@ -131,7 +131,7 @@ func newSlotWiring(doc *compile.Doc, pkgName, slotID string) (*slotWiring, error
 // findConsumer picks the node the slot's bindings go to.
 func (w *slotWiring) findConsumer(nodes *compile.Node) error {
 	fed := map[string]bool{}
-	slotEachDFE(w.root, func(_ string, e *compile.Node) {
+	slotEachDFE(w.root, func(_ slotDFE, e *compile.Node) {
 		if e.Get("destination_input").StringOr("") == "contextSlotBindings" {
 			fed[slotEdgeEndID(e, "destination_node")] = true
 		}

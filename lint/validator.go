@@ -400,17 +400,22 @@ func newValWalker(v *valCtx) *valWalker {
 		rt: newRtWalk(v)}
 }
 
-func (w *valWalker) run() { w.visit(w.v.root) }
+// run walks the document from its root, whose key is "$" (valLastKey of
+// the root and of the items of a root array).
+func (w *valWalker) run() { w.visit(w.v.root, "$") }
 
 func (w *valWalker) addEdge(from, to int, ref *compile.Node) { w.graph.Add(from, to, ref) }
 
-func (w *valWalker) visit(n *compile.Node) {
+// visit walks n, whose key is key: the key of the nearest member above n,
+// array items taking their array's (valLastKey(n) in a parsed document,
+// found here without climbing the parent links).
+func (w *valWalker) visit(n *compile.Node, key string) {
 	switch n.Kind {
 	case compile.String:
-		w.rt.str(n)
+		w.rt.str(n, key)
 	case compile.Array:
 		for _, it := range n.Items {
-			w.visit(it)
+			w.visit(it, key)
 		}
 	case compile.Object:
 		w.object(n)
@@ -469,11 +474,11 @@ func (w *valWalker) object(n *compile.Node) {
 					w.addEdge(w.stack[len(w.stack)-1], def, nil)
 				}
 				w.stack = append(w.stack, def)
-				w.visit(dm.Value)
+				w.visit(dm.Value, dm.Key)
 				w.stack = w.stack[:len(w.stack)-1]
 			}
 		} else {
-			w.visit(m.Value)
+			w.visit(m.Value, m.Key)
 		}
 	}
 }

@@ -41,17 +41,6 @@ func valPathOf(n *compile.Node) valPath {
 	return p
 }
 
-// valLastKey is the key of the nearest member above n (array items take
-// their array's key), "$" at the root, read from the parent links.
-func valLastKey(n *compile.Node) string {
-	for c := n; c.Parent() != nil; c = c.Parent() {
-		if c.Parent().Kind == compile.Object {
-			return c.Key()
-		}
-	}
-	return "$"
-}
-
 // pointer is the RFC 6901 JSON Pointer.
 func (p valPath) pointer() string {
 	var b strings.Builder
@@ -131,15 +120,23 @@ func valEntries(n *compile.Node) []compile.Member {
 	}
 	ms := n.Members
 	dup := false
-	if len(ms) <= 8 {
+	if len(ms) <= valEntriesScanMax {
+		// a key is compared with the keys before it only when one of them
+		// has its signature (equal keys have equal signatures): no map for
+		// the root's $referenced_components and the like
+		var seen uint64
 	outer:
 		for i := range ms {
-			for j := i + 1; j < len(ms); j++ {
-				if ms[i].Key == ms[j].Key {
-					dup = true
-					break outer
+			sig := valKeySig(ms[i].Key)
+			if seen&sig != 0 {
+				for j := 0; j < i; j++ {
+					if ms[j].Key == ms[i].Key {
+						dup = true
+						break outer
+					}
 				}
 			}
+			seen |= sig
 		}
 	} else {
 		seen := make(map[string]struct{}, len(ms))
@@ -165,6 +162,19 @@ func valEntries(n *compile.Node) []compile.Member {
 		out = append(out, m)
 	}
 	return out
+}
+
+// valEntriesScanMax is the member count up to which valEntries looks for a
+// repeated key without a map (a scan quadratic at worst).
+const valEntriesScanMax = 64
+
+// valKeySig is one of 64 bits, from k's length and its first and last bytes.
+func valKeySig(k string) uint64 {
+	h := uint(len(k))
+	if len(k) > 0 {
+		h ^= uint(k[0])<<1 ^ uint(k[len(k)-1])<<3
+	}
+	return 1 << (h & 63)
 }
 
 // valJSONString quotes s as JavaScript's JSON.stringify does.
