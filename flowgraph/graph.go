@@ -232,8 +232,8 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	fm := a.Model().FlowOf(f)
 	v := fm.View()
 	// Every id appears in nodes and again at each edge's ends: its label
-	// (present.Text, which scans for secrets) is computed once per Build,
-	// for the node, and the edges take the node's; the strings many nodes
+	// (present.Text, which scans for secrets) is the view's key, presented
+	// once per view, and the edges take the node's; the strings many nodes
 	// or edges share (types, branches, ports) once each through the labeler.
 	labelOnce := labeler(len(v.Nodes))
 	subRefs := subflowRefs{}
@@ -252,7 +252,10 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	for i := range v.Nodes {
 		vn := &v.Nodes[i]
 		r := vn.Resolved
-		id := label(vn.Key) // the view's keys are distinct: each presented once, here
+		// the view's key is the id as shown (present.Text, in buildView):
+		// the graph's id is that key, not presented again (the graph's index
+		// is the view's, keyed by it)
+		id := vn.Key
 		n := &Node{ID: id, Name: id, Kind: KindOther, Injected: vn.Injected}
 		if r.Node != nil && r.Node.Kind == compile.Object {
 			ct := compile.ComponentType(r.Node)
