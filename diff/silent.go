@@ -460,42 +460,132 @@ func scalarKey(n *compile.Node) string {
 // distinct says no object of either side repeats a key: two objects whose
 // members come with the same keys in the same order (nearly every object
 // of a flow edited in place) are then walked member by member, without a
-// look-up per key on each side nor a set of the keys seen.
+// look-up per key on each side nor a set of the keys seen. op, np and
+// ident are the values' places (the residues' pointers and identity extend
+// them).
 func walkDiff(o, n *compile.Node, op, np, ident string, distinct bool, out *[]residue) {
 	if o != nil && n != nil && equalNode(o, n) {
 		return
 	}
-	walkDiffering(o, n, op, np, ident, distinct, out)
+	w := walker{distinct: distinct, out: out, op: op, np: np, ident: ident}
+	w.differing(o, n)
 }
 
-// walkDiffering is walkDiff of two values known to differ (its callers
+// walker is one walk of walkDiff. Its place is the root's pointers and
+// identity (op, np, ident) and the steps from the root to the values being
+// compared (path). The strings of a place are built only for a residue:
+// the values the walk passes through on the way to a difference (the
+// component of a renamed node, for one) once had theirs built each, most
+// of the walk's allocations.
+type walker struct {
+	distinct      bool
+	out           *[]residue
+	op, np, ident string
+	path          []step
+	buf           []byte // scratch for the strings of a residue's place
+}
+
+// step is one step of the walk's path: into a member's value (its key),
+// an element matched by index, or an element matched by identity.
+type step struct {
+	kind   stepKind
+	key    string // the member's key (stepMember), the element's identity (stepKeyed)
+	oi, ni int    // the element's index on each side (stepIndex, stepKeyed; -1 where absent)
+}
+
+type stepKind uint8
+
+const (
+	stepMember stepKind = iota // "/key" in the pointers (escaped) and the identity
+	stepIndex                  // "/i" in the pointers and the identity
+	stepKeyed                  // "/i" in the pointers, "[key]" in the identity
+)
+
+// in walks o and n (known to differ) one step down the path.
+func (w *walker) in(s step, o, n *compile.Node) {
+	w.path = append(w.path, s)
+	w.differing(o, n)
+	w.path = w.path[:len(w.path)-1]
+}
+
+// residue appends the residue of o and n (nil where absent) at the walk's
+// place, with the pointer of each side present and the identity, as the
+// walk that built them at each step made them (compile.Append,
+// compile.AppendIndex).
+func (w *walker) residue(o, n *compile.Node) {
+	r := residue{oldN: o, newN: n, ident: w.ident}
+	if o != nil {
+		r.oldPtr = w.op
+	}
+	if n != nil {
+		r.newPtr = w.np
+	}
+	if len(w.path) > 0 {
+		if o != nil {
+			r.oldPtr = w.pointer(w.op, true)
+		}
+		if n != nil {
+			r.newPtr = w.pointer(w.np, false)
+		}
+		b := append(w.buf[:0], w.ident...)
+		for _, s := range w.path {
+			switch s.kind {
+			case stepMember:
+				b = append(b, '/')
+				b = append(b, s.key...)
+			case stepIndex:
+				b = append(b, '/')
+				b = strconv.AppendInt(b, int64(s.oi), 10)
+			default:
+				b = append(b, '[')
+				b = append(b, s.key...)
+				b = append(b, ']')
+			}
+		}
+		w.buf = b
+		r.ident = string(b)
+	}
+	*w.out = appendDoubling(*w.out, r)
+}
+
+// pointer is root extended by the path on the old side (old) or the new.
+func (w *walker) pointer(root string, old bool) string {
+	b := append(w.buf[:0], root...)
+	for _, s := range w.path {
+		b = append(b, '/')
+		switch {
+		case s.kind == stepMember:
+			b = append(b, compile.EscapePointerToken(s.key)...)
+		case old:
+			b = strconv.AppendInt(b, int64(s.oi), 10)
+		default:
+			b = strconv.AppendInt(b, int64(s.ni), 10)
+		}
+	}
+	w.buf = b
+	return string(b)
+}
+
+// differing is walkDiff of two values known to differ (its callers
 // compared them already: each differing value of a renamed flow was
 // compared once by the walk of its parent and again here).
-func walkDiffering(o, n *compile.Node, op, np, ident string, distinct bool, out *[]residue) {
+func (w *walker) differing(o, n *compile.Node) {
 	switch {
 	case o == nil && n == nil:
 		return
-	case o == nil:
-		*out = appendDoubling(*out, residue{newPtr: np, newN: n, ident: ident})
-		return
-	case n == nil:
-		*out = appendDoubling(*out, residue{oldPtr: op, oldN: o, ident: ident})
-		return
-	}
-	if o.Kind != n.Kind {
-		*out = appendDoubling(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
+	case o == nil || n == nil || o.Kind != n.Kind:
+		w.residue(o, n)
 		return
 	}
 	switch o.Kind {
 	case compile.Object:
-		if distinct && sameKeys(o, n) {
+		if w.distinct && sameKeys(o, n) {
 			for i := range o.Members {
 				a, b := o.Members[i].Value, n.Members[i].Value
 				if equalNode(a, b) {
 					continue
 				}
-				k := o.Members[i].Key
-				walkDiffering(a, b, compile.Append(op, k), compile.Append(np, k), ident+"/"+k, distinct, out)
+				w.in(step{kind: stepMember, key: o.Members[i].Key}, a, b)
 			}
 			return
 		}
@@ -509,19 +599,19 @@ func walkDiffering(o, n *compile.Node, op, np, ident string, distinct bool, out 
 			}
 			a, b := o.Get(m.Key), n.Get(m.Key)
 			if b != nil && equalNode(a, b) {
-				continue // equal: no pointers to build (most of a large flow)
+				continue // equal: nothing to walk (most of a large flow)
 			}
-			walkDiffering(a, b, compile.Append(op, m.Key), compile.Append(np, m.Key), ident+"/"+m.Key, distinct, out)
+			w.in(step{kind: stepMember, key: m.Key}, a, b)
 		}
 		for _, m := range n.Members {
 			if seen.add(m.Key) {
-				walkDiff(nil, n.Get(m.Key), "", compile.Append(np, m.Key), ident+"/"+m.Key, distinct, out)
+				w.in(step{kind: stepMember, key: m.Key}, nil, n.Get(m.Key))
 			}
 		}
 	case compile.Array:
-		walkArray(o, n, op, np, ident, distinct, out)
+		w.array(o, n)
 	default:
-		*out = appendDoubling(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
+		w.residue(o, n)
 	}
 }
 
@@ -582,7 +672,7 @@ func (s *keySet) add(k string) bool {
 	return true
 }
 
-func walkArray(o, n *compile.Node, op, np, ident string, distinct bool, out *[]residue) {
+func (w *walker) array(o, n *compile.Node) {
 	// scalars: a set when neither side repeats a value
 	if scalarSet(o) && scalarSet(n) {
 		os, ns := map[string]bool{}, map[string]bool{}
@@ -597,7 +687,7 @@ func walkArray(o, n *compile.Node, op, np, ident string, distinct bool, out *[]r
 			same = same && ns[k]
 		}
 		if !same {
-			*out = appendDoubling(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
+			w.residue(o, n)
 		}
 		return
 	}
@@ -622,17 +712,16 @@ func walkArray(o, n *compile.Node, op, np, ident string, distinct bool, out *[]r
 	if !keyed { // by index
 		for i := 0; i < len(o.Items) || i < len(n.Items); i++ {
 			var a, b *compile.Node
-			ap, bp := "", ""
 			if i < len(o.Items) {
-				a, ap = o.Items[i], compile.AppendIndex(op, i)
+				a = o.Items[i]
 			}
 			if i < len(n.Items) {
-				b, bp = n.Items[i], compile.AppendIndex(np, i)
+				b = n.Items[i]
 			}
 			if a != nil && b != nil && equalNode(a, b) {
 				continue
 			}
-			walkDiffering(a, b, ap, bp, fmt.Sprintf("%s/%d", ident, i), distinct, out)
+			w.in(step{kind: stepIndex, oi: i, ni: i}, a, b)
 		}
 		return
 	}
@@ -649,17 +738,16 @@ func walkArray(o, n *compile.Node, op, np, ident string, distinct bool, out *[]r
 	for _, k := range keys {
 		oi, ni := oi[k], ni[k]
 		if oi > 0 && ni > 0 && equalNode(o.Items[oi-1], n.Items[ni-1]) {
-			continue // equal: no pointers to build
+			continue // equal: nothing to walk
 		}
 		var a, b *compile.Node
-		ap, bp := "", ""
 		if oi > 0 {
-			a, ap = o.Items[oi-1], compile.AppendIndex(op, oi-1)
+			a = o.Items[oi-1]
 		}
 		if ni > 0 {
-			b, bp = n.Items[ni-1], compile.AppendIndex(np, ni-1)
+			b = n.Items[ni-1]
 		}
-		walkDiffering(a, b, ap, bp, ident+"["+k+"]", distinct, out)
+		w.in(step{kind: stepKeyed, key: k, oi: oi - 1, ni: ni - 1}, a, b)
 	}
 }
 

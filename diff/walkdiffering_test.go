@@ -177,3 +177,36 @@ func walkArrayBefore(o, n *compile.Node, op, np, ident string, distinct bool, ou
 		walkDiffBefore(a, b, ap, bp, ident+"["+k+"]", distinct, out)
 	}
 }
+
+// TestWalkDiffPlaces: the walk, which builds a residue's pointers and
+// identity only for the residue (from its path), names each residue as the
+// walk that built them at each step did (walkDiffBefore): keys a pointer
+// escapes ("/", "~"), elements matched by index and by identity, members
+// one side lacks, values deep in the document, and a walk begun below the
+// root.
+func TestWalkDiffPlaces(t *testing.T) {
+	o := compile.ParseDoc("o.json", []byte(`{"a/b": {"~c": [1, {"x": 1}, 3], "k": {"deep": {"er": {"still": 1}}}},
+		"list": [{"id": "p/q", "v": 1, "w": [true]}, {"id": "r~", "v": {"z": 1}}, {"id": "gone"}],
+		"only old": {"q": 1}, "same": [1, 2], "set": [1, 2, 3], "kind": 1, "idx": [[1, [2, 3]], {"m": 1}]}`))
+	n := compile.ParseDoc("n.json", []byte(`{"a/b": {"~c": [1, {"x": 2}, 3, 4], "k": {"deep": {"er": {"still": 2}}}},
+		"list": [{"id": "new"}, {"id": "r~", "v": {"z": 2}}, {"id": "p/q", "v": 2, "w": [false]}],
+		"same": [1, 2], "set": [3, 1], "kind": "1", "idx": [[1, [2, 4]], {"m": 2}], "only new": {"q": [1]}}`))
+	for _, d := range []*compile.Doc{o, n} {
+		if d.Root == nil {
+			t.Fatal(d.Err)
+		}
+	}
+	for _, root := range [][3]string{{"", "", ""}, {"/x~1y", "/z", "/ident"}} {
+		for _, distinct := range []bool{true, false} {
+			var got, want []residue
+			walkDiff(o.Root, n.Root, root[0], root[1], root[2], distinct, &got)
+			walkDiffBefore(o.Root, n.Root, root[0], root[1], root[2], distinct, &want)
+			if len(want) < 12 {
+				t.Fatalf("only %d residues: the documents hardly differ", len(want))
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("root %q, distinct %v:\n got %+v\nwant %+v", root, distinct, got, want)
+			}
+		}
+	}
+}
