@@ -660,15 +660,20 @@ func (v *sideView) readGates() {
 		g := v.gates[key]
 		g.node = st.NodeID
 		g.approval = st.RequiresApproval
-		for _, f := range []struct {
-			dst *string
-			val string
-		}{{&g.risk, st.RiskClass}, {&g.owner, st.HitlOwnedBy}, {&g.renderer, st.XRenderer}, {&g.surface, st.A2uiSurfaceID}} {
-			if f.val != "" {
-				*f.dst = f.val
-			}
-		}
+		// the step's values where it has them (one by one: a list of the
+		// fields' addresses moved g to the heap, an allocation per step)
+		setIf(&g.risk, st.RiskClass)
+		setIf(&g.owner, st.HitlOwnedBy)
+		setIf(&g.renderer, st.XRenderer)
+		setIf(&g.surface, st.A2uiSurfaceID)
 		v.gates[key] = g // a step's gate without its node's place (ptr) is placed by gatePtr, when a change is reported
+	}
+}
+
+// setIf sets *dst to val unless val is "".
+func setIf(dst *string, val string) {
+	if val != "" {
+		*dst = val
 	}
 }
 
