@@ -337,12 +337,14 @@ func (v *sideView) readOrder() {
 		v.order = make([]string, 0, len(c.ApprovalPolicy.Steps))
 		for i := range c.ApprovalPolicy.Steps {
 			id := c.ApprovalPolicy.Steps[i].NodeID // not the whole Step copied per step
-			if id == "" || seen["/"+id] {
+			if id == "" {
 				continue
 			}
-			key := "/" + id // one string for the set and the order
-			seen[key] = true
-			v.order = append(v.order, key)
+			key := "/" + id // one string, made once, for the set and the order
+			if !seen[key] {
+				seen[key] = true
+				v.order = append(v.order, key)
+			}
 		}
 	}
 	n := 0
