@@ -61,8 +61,9 @@ func (d *differ) graph() {
 				d.groupSubflow(c, d.old, o, true)
 				continue
 			}
+			var cov [2]covered // the places a rename explains, on the stack (spill copies them)
 			if o.Name != n.Name && !d.spill(CheckNodeRenamed, CheckNodeRenamed.Level,
-				coveredAt(coveredAt(nil, CheckNodeRenamed.ID, true, d.old.flow.Path, o.Pointer), CheckNodeRenamed.ID, false, d.new.flow.Path, n.Pointer)...) {
+				coveredAt(coveredAt(cov[:0], CheckNodeRenamed.ID, true, d.old.flow.Path, o.Pointer), CheckNodeRenamed.ID, false, d.new.flow.Path, n.Pointer)...) {
 				d.add(CheckNodeRenamed, subj, id, o.Name, n.Name,
 					fmt.Sprintf("node %s renamed from %s to %s", id, quote(o.Name), quote(n.Name)), pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
 			}
