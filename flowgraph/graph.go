@@ -237,6 +237,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	// or edges share (types, branches, ports) once each through the labeler.
 	labelOnce := labeler(len(v.Nodes))
 	subRefs := subflowRefs{}
+	var subSlab slab[string]
 	g := &Graph{
 		view:        v,
 		FlowID:      label(f.ID()),
@@ -268,7 +269,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 			if r.Pointer != "" {
 				n.comp = r.Node
 			}
-			addSubflows(n, r, resolve, subRefs)
+			addSubflows(n, r, resolve, subRefs, &subSlab)
 		}
 		g.Nodes = append(g.Nodes, n)
 	}
@@ -372,7 +373,7 @@ func label(s string) string {
 
 // addSubflows records the child flows of a node (FlowNode, MapNode,
 // ParallelFlowNode).
-func addSubflows(n *Node, r compile.Resolved, resolve resolver, refs subflowRefs) {
+func addSubflows(n *Node, r compile.Resolved, resolve resolver, refs subflowRefs, one *slab[string]) {
 	if r.Pointer == "" {
 		return
 	}
@@ -383,7 +384,11 @@ func addSubflows(n *Node, r compile.Resolved, resolve resolver, refs subflowRefs
 		} else {
 			at = subflowAt(resolve(v, ptr()))
 		}
-		if at != "" {
+		switch {
+		case at == "":
+		case n.Subflows == nil:
+			n.Subflows = one.one(at) // most nodes have one: from a shared array
+		default:
 			n.Subflows = append(n.Subflows, at)
 		}
 	}
@@ -400,6 +405,20 @@ func addSubflows(n *Node, r compile.Resolved, resolve resolver, refs subflowRefs
 	if len(n.Subflows) > 0 {
 		n.Subflow = n.Subflows[0]
 	}
+}
+
+// slab hands out one-element slices from shared arrays: many small lists
+// (a node's one subflow) without an allocation each. Each slice is capped
+// at its element: an append to it copies, never writing into another's.
+type slab[T any] struct{ buf []T }
+
+func (s *slab[T]) one(v T) []T {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]T, 0, 256)
+	}
+	s.buf = append(s.buf, v)
+	n := len(s.buf)
+	return s.buf[n-1 : n : n]
 }
 
 // subflowAt is the pointer of the child Flow a subflow resolved to, "" when
@@ -656,13 +675,20 @@ func approvalOf(r compile.Resolved, resolve resolver) (bool, string) {
 // model's StepOrder gives it; reference §11.4–11.5). The StartNode holding the implicit setup step 0 is marked as
 // an approval.
 func (g *Graph) numberSteps(order []compile.StepNode) {
+	total := 0
+	for _, sn := range order {
+		total += len(sn.Steps)
+	}
+	steps := make([]int, 0, total) // the nodes' Steps, one array for all (each capped at its end)
 	for _, sn := range order {
 		i := g.NodeIndex(sn.ID)
 		if i < 0 || len(sn.Steps) == 0 || len(g.Nodes[i].Steps) > 0 {
 			continue
 		}
 		n := g.Nodes[i]
-		n.Steps = append([]int(nil), sn.Steps...)
+		k := len(steps)
+		steps = append(steps, sn.Steps...)
+		n.Steps = steps[k:len(steps):len(steps)]
 		for _, st := range sn.Steps {
 			if st > 0 {
 				n.Step = st
