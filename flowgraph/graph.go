@@ -250,6 +250,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		index:       v.Index,
 		resolve:     resolve,
 	}
+	backing := make([]Node, len(v.Nodes)) // the nodes, one allocation for all
 	for i := range v.Nodes {
 		vn := &v.Nodes[i]
 		r := vn.Resolved
@@ -257,7 +258,8 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		// the graph's id is that key, not presented again (the graph's index
 		// is the view's, keyed by it)
 		id := vn.Key
-		n := &Node{ID: id, Name: id, Kind: KindOther, Injected: vn.Injected}
+		n := &backing[i]
+		*n = Node{ID: id, Name: id, Kind: KindOther, Injected: vn.Injected}
 		if r.Node != nil && r.Node.Kind == compile.Object {
 			ct := compile.ComponentType(r.Node)
 			n.ComponentType = labelOnce(ct)
