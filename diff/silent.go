@@ -117,8 +117,7 @@ func (d *differ) fallback() {
 		// no object of either file repeats a key (the parsers list every
 		// repeated key): the walk may pair members by their place
 		distinct := len(doc.old.Duplicates) == 0 && len(doc.new.Duplicates) == 0
-		walkDiff(doc.old.Root, doc.new.Root, "", "", "", distinct, &rs)
-		rs = uncovered(rs, oldCov, newCov)
+		walkUncovered(doc.old.Root, doc.new.Root, "", "", "", distinct, newCovSet(oldCov), newCovSet(newCov), &rs)
 		for i := range rs { // the values of what is left (the covered need none)
 			rs[i].before, rs[i].after = compact(rs[i].oldN), compact(rs[i].newN)
 		}
@@ -303,64 +302,92 @@ func clipValue(s string) string {
 // uncovered keeps the residues no covered pointer is a prefix of (on the
 // side the residue has).
 func uncovered(rs []residue, oldCovList, newCovList []string) []residue {
-	// The covered pointers as sets: a pointer is under one when it, or a
-	// prefix of it ending before a "/", is in the set (one look-up per
-	// segment, not one comparison per covered pointer: a flow with every
-	// node renamed has tens of thousands of both).
-	set := func(l []string) map[string]bool {
-		m := make(map[string]bool, len(l))
-		for _, c := range l {
-			if c != "" {
-				m[c] = true
-			}
-		}
-		return m
-	}
-	oldCov, newCov := set(oldCovList), set(newCovList)
-	under := func(p string, cov map[string]bool) bool {
-		if p == "" || len(cov) == 0 {
-			return false
-		}
-		if cov[p] {
-			return true
-		}
-		for i := 1; i < len(p); i++ {
-			if p[i] == '/' && cov[p[:i]] {
-				return true
-			}
-		}
-		return false
-	}
-	// allUnder: a whole object or array added or removed is explained when
-	// each of its members is (a dependency map whose entries each have their
-	// change).
-	allUnder := func(p string, n *compile.Node, cov map[string]bool) bool {
-		if p == "" || n == nil || len(n.Members)+len(n.Items) == 0 {
-			return false
-		}
-		for _, m := range n.Members {
-			if !under(compile.Append(p, m.Key), cov) {
-				return false
-			}
-		}
-		for i := range n.Items {
-			if !under(compile.AppendIndex(p, i), cov) {
-				return false
-			}
-		}
-		return true
-	}
+	oldCov, newCov := newCovSet(oldCovList), newCovSet(newCovList)
 	var out []residue
 	for _, r := range rs {
-		if under(r.oldPtr, oldCov) || under(r.newPtr, newCov) {
-			continue
+		if !explained(&r, oldCov, newCov) {
+			out = append(out, r)
 		}
-		if r.newN == nil && allUnder(r.oldPtr, r.oldN, oldCov) || r.oldN == nil && allUnder(r.newPtr, r.newN, newCov) {
-			continue
-		}
-		out = append(out, r)
 	}
 	return out
+}
+
+// covSet is one side's covered pointers as a set: a pointer is under it
+// when it, or a prefix of it ending before a "/", is in the set (one
+// look-up per segment, not one comparison per covered pointer: a flow with
+// every node renamed has tens of thousands of both).
+type covSet map[string]bool
+
+func newCovSet(l []string) covSet {
+	m := make(covSet, len(l))
+	for _, c := range l {
+		if c != "" {
+			m[c] = true
+		}
+	}
+	return m
+}
+
+// under says pointer p is under the set ("" never is).
+func (cov covSet) under(p string) bool {
+	if p == "" || len(cov) == 0 {
+		return false
+	}
+	if cov[p] {
+		return true
+	}
+	for i := 1; i < len(p); i++ {
+		if p[i] == '/' && cov[p[:i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// underBytes is under of a pointer being built (no string made of it).
+func (cov covSet) underBytes(p []byte) bool {
+	if len(p) == 0 || len(cov) == 0 {
+		return false
+	}
+	if cov[string(p)] {
+		return true
+	}
+	for i := 1; i < len(p); i++ {
+		if p[i] == '/' && cov[string(p[:i])] {
+			return true
+		}
+	}
+	return false
+}
+
+// allUnder: a whole object or array added or removed is explained when
+// each of its members is (a dependency map whose entries each have their
+// change).
+func (cov covSet) allUnder(p string, n *compile.Node) bool {
+	if p == "" || n == nil || len(n.Members)+len(n.Items) == 0 {
+		return false
+	}
+	for _, m := range n.Members {
+		if !cov.under(compile.Append(p, m.Key)) {
+			return false
+		}
+	}
+	for i := range n.Items {
+		if !cov.under(compile.AppendIndex(p, i)) {
+			return false
+		}
+	}
+	return true
+}
+
+// explained says the covered places explain residue r: its place on a
+// side it has is under that side's, or it is a whole value one side lacks
+// whose members each are.
+func explained(r *residue, oldCov, newCov covSet) bool {
+	if oldCov.under(r.oldPtr) || newCov.under(r.newPtr) {
+		return true
+	}
+	return r.newN == nil && oldCov.allUnder(r.oldPtr, r.oldN) || r.oldN == nil && newCov.allUnder(r.newPtr, r.newN)
 }
 
 // identKeys name an array element across revisions, in order of preference.
@@ -464,10 +491,18 @@ func scalarKey(n *compile.Node) string {
 // ident are the values' places (the residues' pointers and identity extend
 // them).
 func walkDiff(o, n *compile.Node, op, np, ident string, distinct bool, out *[]residue) {
+	walkUncovered(o, n, op, np, ident, distinct, nil, nil, out)
+}
+
+// walkUncovered is walkDiff keeping only the residues the covered places
+// do not explain (uncovered(walkDiff's, …) in one walk): a residue under
+// them is dropped before its strings are made (a flow with every node
+// renamed has tens of thousands, each explained by its rename).
+func walkUncovered(o, n *compile.Node, op, np, ident string, distinct bool, oldCov, newCov covSet, out *[]residue) {
 	if o != nil && n != nil && equalNode(o, n) {
 		return
 	}
-	w := walker{distinct: distinct, out: out, op: op, np: np, ident: ident}
+	w := walker{distinct: distinct, out: out, op: op, np: np, ident: ident, oldCov: oldCov, newCov: newCov}
 	w.differing(o, n)
 }
 
@@ -483,6 +518,8 @@ type walker struct {
 	op, np, ident string
 	path          []step
 	buf           []byte // scratch for the strings of a residue's place
+	// the covered places on each side (walkUncovered; nil: none)
+	oldCov, newCov covSet
 }
 
 // step is one step of the walk's path: into a member's value (its key),
@@ -513,6 +550,18 @@ func (w *walker) in(s step, o, n *compile.Node) {
 // walk that built them at each step made them (compile.Append,
 // compile.AppendIndex).
 func (w *walker) residue(o, n *compile.Node) {
+	if len(w.path) > 0 { // under the covered places: dropped before any string is made
+		if o != nil && len(w.oldCov) > 0 {
+			if w.buf = w.appendPointer(w.buf[:0], w.op, true); w.oldCov.underBytes(w.buf) {
+				return
+			}
+		}
+		if n != nil && len(w.newCov) > 0 {
+			if w.buf = w.appendPointer(w.buf[:0], w.np, false); w.newCov.underBytes(w.buf) {
+				return
+			}
+		}
+	}
 	r := residue{oldN: o, newN: n, ident: w.ident}
 	if o != nil {
 		r.oldPtr = w.op
@@ -545,12 +594,22 @@ func (w *walker) residue(o, n *compile.Node) {
 		w.buf = b
 		r.ident = string(b)
 	}
+	if (w.oldCov != nil || w.newCov != nil) && explained(&r, w.oldCov, w.newCov) {
+		return
+	}
 	*w.out = appendDoubling(*w.out, r)
 }
 
 // pointer is root extended by the path on the old side (old) or the new.
 func (w *walker) pointer(root string, old bool) string {
-	b := append(w.buf[:0], root...)
+	w.buf = w.appendPointer(w.buf[:0], root, old)
+	return string(w.buf)
+}
+
+// appendPointer appends root extended by the path on the old side (old)
+// or the new to b.
+func (w *walker) appendPointer(b []byte, root string, old bool) []byte {
+	b = append(b, root...)
 	for _, s := range w.path {
 		b = append(b, '/')
 		switch {
@@ -562,8 +621,7 @@ func (w *walker) pointer(root string, old bool) string {
 			b = strconv.AppendInt(b, int64(s.ni), 10)
 		}
 	}
-	w.buf = b
-	return string(b)
+	return b
 }
 
 // differing is walkDiff of two values known to differ (its callers

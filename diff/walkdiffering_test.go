@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/oastui/oastui/compile"
@@ -208,5 +209,63 @@ func TestWalkDiffPlaces(t *testing.T) {
 				t.Fatalf("root %q, distinct %v:\n got %+v\nwant %+v", root, distinct, got, want)
 			}
 		}
+	}
+}
+
+// TestWalkUncoveredSameAsBefore: the walk that drops the residues the
+// covered places explain as it finds them (walkUncovered) keeps what
+// uncovered keeps of the whole walk's residues, in order, on random
+// documents and their edits with covered places drawn from the residues:
+// their own pointers, prefixes of them, and each member of a value one
+// side lacks (explained as a whole).
+func TestWalkUncoveredSameAsBefore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 14))
+	kept, dropped := 0, 0
+	for range 300 {
+		o, n := randomDocPair(t, rng)
+		for _, distinct := range []bool{true, false} {
+			var all []residue
+			walkDiff(o.Root, n.Root, "", "", "", distinct, &all)
+			var oc, nc []string
+			for _, r := range all {
+				for _, side := range []struct {
+					p    string
+					v    *compile.Node
+					list *[]string
+				}{{r.oldPtr, r.oldN, &oc}, {r.newPtr, r.newN, &nc}} {
+					if side.p == "" {
+						continue
+					}
+					switch rng.IntN(5) {
+					case 0:
+						*side.list = append(*side.list, side.p)
+					case 1:
+						if i := strings.LastIndex(side.p, "/"); i > 0 {
+							*side.list = append(*side.list, side.p[:i])
+						}
+					case 2:
+						if side.v != nil {
+							for _, m := range side.v.Members {
+								*side.list = append(*side.list, compile.Append(side.p, m.Key))
+							}
+							for i := range side.v.Items {
+								*side.list = append(*side.list, compile.AppendIndex(side.p, i))
+							}
+						}
+					}
+				}
+			}
+			want := uncovered(all, oc, nc)
+			var got []residue
+			walkUncovered(o.Root, n.Root, "", "", "", distinct, newCovSet(oc), newCovSet(nc), &got)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("distinct %v: %d residues, uncovered %d:\n%+v\n%+v", distinct, len(got), len(want), got, want)
+			}
+			kept += len(want)
+			dropped += len(all) - len(want)
+		}
+	}
+	if kept < 100 || dropped < 100 {
+		t.Fatalf("%d residues kept, %d dropped: the test hardly tells the two walks apart", kept, dropped)
 	}
 }
