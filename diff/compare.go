@@ -246,6 +246,11 @@ func edgeTo(k string) string {
 // moved: the nodes both sides have, in compiled step order; a node off
 // the longest common subsequence of the two orders has moved.
 func (d *differ) moved() {
+	if sameOrderInputs(d.old, d.new) {
+		return // the same orders: every node in its place
+	}
+	d.old.readOrder()
+	d.new.readOrder()
 	oldOrder, newOrder := d.old.order, d.new.order
 	if len(oldOrder) == 0 || len(newOrder) == 0 {
 		oldOrder, newOrder = d.old.bfs, d.new.bfs // one side did not compile: compare like with like

@@ -27,8 +27,9 @@ type sideView struct {
 	// random, a cache miss each in a large flow).
 	stepList []keyedStep
 	gates    map[string]gate // step or node key → its approval facts
-	order    []string        // node keys in compiled step order (nil when it did not compile)
-	bfs      []string        // node keys in BFS order, flow by flow
+	order    []string        // node keys in compiled step order (nil when it did not compile); readOrder
+	bfs      []string        // node keys in BFS order, flow by flow; readOrder
+	ordered  bool            // readOrder has run
 	inputs   map[string]port
 	outputs  map[string]port
 	arts     map[string]artifact
@@ -203,7 +204,6 @@ func view(s *analysis.Snapshot) *sideView {
 			}
 		}
 	}
-	v.readOrder()
 	v.readGates()
 	v.readPortPointers()
 	v.readArtifacts()
@@ -329,8 +329,13 @@ func schemaPorts(schema any) map[string]port {
 }
 
 // readOrder lists node keys in compiled step order then the other nodes
-// in BFS order (when the agent compiled), and in BFS order alone.
+// in BFS order (when the agent compiled), and in BFS order alone; once,
+// on first use (moved, when the sides' orders may differ: sameOrderInputs).
 func (v *sideView) readOrder() {
+	if v.ordered || !v.ok { // a side that did not parse has no order (nil)
+		return
+	}
+	v.ordered = true
 	var seen map[string]bool
 	if c := v.s.Compiled; c != nil {
 		seen = make(map[string]bool, len(c.ApprovalPolicy.Steps))
@@ -368,6 +373,51 @@ func (v *sideView) readOrder() {
 			}
 		}
 	}
+}
+
+// sameOrderInputs says a and b read the same orders (readOrder) without
+// making them: they compiled alike to steps of the same nodes, in the same
+// order, and list the same flows, each with the same nodes (ids, BFS ranks,
+// and which are the start and end) in the same order. readOrder reads
+// nothing else, so their orders are then equal (the keys a flow with every
+// node renamed made for both sides were most of the view's cost).
+func sameOrderInputs(a, b *sideView) bool {
+	if !a.ok || !b.ok {
+		return false
+	}
+	ac, bc := a.s.Compiled, b.s.Compiled
+	if (ac == nil) != (bc == nil) || !slices.Equal(a.flowKey, b.flowKey) {
+		return false
+	}
+	if ac != nil {
+		as, bs := ac.ApprovalPolicy.Steps, bc.ApprovalPolicy.Steps
+		if len(as) != len(bs) {
+			return false
+		}
+		for i := range as {
+			if as[i].NodeID != bs[i].NodeID {
+				return false
+			}
+		}
+	}
+	for _, k := range a.flowKey {
+		an, bn := a.flows[k].g.Nodes, b.flows[k].g.Nodes
+		if len(an) != len(bn) {
+			return false
+		}
+		for i, n := range an {
+			m := bn[i]
+			if n.ID != m.ID || n.BFS != m.BFS || endpoint(n) != endpoint(m) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// endpoint: readOrder leaves the node out of the BFS order (a start or end).
+func endpoint(n *flowgraph.Node) bool {
+	return n.Kind == flowgraph.KindStart || n.Kind == flowgraph.KindEnd
 }
 
 // readPortPointers finds where the start inputs and end outputs are
