@@ -61,9 +61,8 @@ func (d *differ) graph() {
 				d.groupSubflow(c, d.old, o, true)
 				continue
 			}
-			var cov [2]covered // the places a rename explains, on the stack (spill copies them)
-			if o.Name != n.Name && !d.spill(CheckNodeRenamed, CheckNodeRenamed.Level,
-				coveredAt(coveredAt(cov[:0], CheckNodeRenamed.ID, true, d.old.flow.Path, o.Pointer), CheckNodeRenamed.ID, false, d.new.flow.Path, n.Pointer)...) {
+			var cov [2]covered // on the stack: spill copies them
+			if o.Name != n.Name && !d.spill(CheckNodeRenamed, CheckNodeRenamed.Level, d.renameCovers(cov[:0], o.Pointer, n.Pointer)...) {
 				d.add(CheckNodeRenamed, subj, id, o.Name, n.Name,
 					fmt.Sprintf("node %s renamed from %s to %s", id, quote(o.Name), quote(n.Name)), pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
 			}
@@ -84,6 +83,22 @@ func (d *differ) graph() {
 		d.edges(fk, of, nf, gone)
 	}
 	d.moved()
+}
+
+// renameCovers is what a rename of the node at op (old side) and np (new
+// side) explains, coveredAt of each side, appended to out. A node renamed
+// in place has one pointer on both sides: the places are made once, for
+// the old side, and the new side takes them.
+func (d *differ) renameCovers(out []covered, op, np string) []covered {
+	from := len(out)
+	c := coveredAt(out, CheckNodeRenamed.ID, true, d.old.flow.Path, op)
+	if np != op {
+		return coveredAt(c, CheckNodeRenamed.ID, false, d.new.flow.Path, np)
+	}
+	for i, k := from, len(c); i < k; i++ {
+		c = append(c, covered{false, d.new.flow.Path, c[i].ptr})
+	}
+	return c
 }
 
 func kindWord(n *flowgraph.Node) string {
