@@ -149,6 +149,9 @@ func (c *compiler) setupStep(start *Node) (*Step, error) {
 type merged struct{ a2uiSurfaceID, renderer, requiresApproval, riskClass, hitlOwnedBy *Node }
 
 func merge(p, l *Node) merged {
+	if p == nil && l == nil {
+		return merged{} // every coalesce of nothing is nil (a node with no metadata)
+	}
 	return merged{
 		a2uiSurfaceID:    coalesce(get(p, "a2uiSurfaceIdOverride"), get(l, "a2uiSurfaceId"), get(p, "a2uiSurfaceId")),
 		renderer:         coalesce(get(p, "renderer"), get(l, "renderer")),
