@@ -499,7 +499,12 @@ func walkDiff(o, n *compile.Node, op, np, ident string, distinct bool, out *[]re
 // them is dropped before its strings are made (a flow with every node
 // renamed has tens of thousands, each explained by its rename).
 func walkUncovered(o, n *compile.Node, op, np, ident string, distinct bool, oldCov, newCov covSet, out *[]residue) {
-	if o != nil && n != nil && equalNode(o, n) {
+	// Two objects without repeated keys are walked member by member, which
+	// compares each member once and finds nothing when they are equal: no
+	// comparison of the whole first (a renamed flow's nodes and edges, the
+	// members before its components, were compared twice).
+	wholeFirst := !distinct || o == nil || n == nil || o.Kind != compile.Object || n.Kind != compile.Object
+	if wholeFirst && o != nil && n != nil && equalNode(o, n) {
 		return
 	}
 	w := walker{distinct: distinct, out: out, op: op, np: np, ident: ident, oldCov: oldCov, newCov: newCov}

@@ -15,7 +15,7 @@ import (
 // different to walkDiffering without comparing them again, finds the
 // residues the walk that compared each value again found (walkDiffBefore,
 // the walk as it was), by place and by key, on random documents and their
-// edits.
+// edits; and none of a document with itself.
 func TestWalkDifferingSameAsBefore(t *testing.T) {
 	rng := rand.New(rand.NewPCG(35, 13))
 	found := 0
@@ -29,6 +29,13 @@ func TestWalkDifferingSameAsBefore(t *testing.T) {
 				t.Fatalf("distinct %v: %d residues, before %d:\n%+v\n%+v", distinct, len(got), len(want), got, want)
 			}
 			found += len(got)
+			// a document with itself: nothing (the walk of two objects
+			// skips the comparison of the whole)
+			var self []residue
+			walkDiff(n.Root, n.Root, "", "", "", distinct, &self)
+			if len(self) > 0 {
+				t.Fatalf("distinct %v: %d residues of a document with itself: %+v", distinct, len(self), self)
+			}
 		}
 	}
 	if found < 100 {
