@@ -293,7 +293,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	g.order(oe)
 	g.markBackEdges(oe)
 	for i, n := range g.Nodes {
-		n.Approval, n.Risk = approvalOf(v.Nodes[i].Resolved, resolve)
+		n.Approval, n.Risk = approvalOf(v.Nodes[i].Resolved, n.Kind, resolve) // n.Kind: KindOf its component's type
 	}
 	if a != nil && a.Profile == compile.ProfileCinatra && f.Parent == nil {
 		g.numberSteps(fm.StepOrder())
@@ -635,14 +635,15 @@ func boolField(n *compile.Node, key string) (bool, bool) {
 }
 
 // approvalOf derives the approval marker and risk class the compiler would
-// give the node (reference §11.6–11.7), for any Flow.
-func approvalOf(r compile.Resolved, resolve resolver) (bool, string) {
+// give the node (reference §11.6–11.7), for any Flow; kind is KindOf the
+// type of r's component (the graph node's Kind, not read again).
+func approvalOf(r compile.Resolved, kind NodeKind, resolve resolver) (bool, string) {
 	if r.Node == nil {
 		return false, ""
 	}
 	meta := cinatraMeta(r.Node)
 	risk := meta.Get("riskClass").StringOr("")
-	switch KindOf(compile.ComponentType(r.Node)) {
+	switch kind {
 	case KindInput:
 		return true, "read_only"
 	case KindAgent:

@@ -73,3 +73,25 @@ func TestBuildIDsAreViewKeys(t *testing.T) {
 		}
 	}
 }
+
+// TestBuildKindOfComponent: a node's Kind, which approvalOf takes instead
+// of reading the component's type again, is KindOf its resolved
+// component's type, for every node (unresolved ones, components that are
+// no object, and prefixed types included).
+func TestBuildKindOfComponent(t *testing.T) {
+	srcs := []string{testFlow,
+		`{"component_type":"Flow","nodes":[1,null,{"$component_ref":5},{"$component_ref":"a"},{"$component_ref":"b"},{"$component_ref":"c"}],"$referenced_components":{"a":"x","b":{"component_type":"PluginInputMessageNode"},"c":{"component_type":"FlowNode","subflow":{"$component_ref":"a"}}}}`}
+	for _, src := range srcs {
+		a := &compile.Agent{FlowPath: "flow.json", Flow: compile.ParseDoc("flow.json", []byte(src)), Profile: compile.ProfileCinatra}
+		g, err := Build(a, "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		v := a.Model().FlowOf(a.Flows()[0]).View()
+		for i, n := range g.Nodes {
+			if want := KindOf(compile.ComponentType(v.Nodes[i].Resolved.Node)); n.Kind != want {
+				t.Errorf("node %q: kind %v, KindOf its component's type %v", n.ID, n.Kind, want)
+			}
+		}
+	}
+}
