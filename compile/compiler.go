@@ -105,6 +105,8 @@ type compiler struct {
 	sib *sibling // package.json, nil when absent or unreadable
 	out *CompiledAgentOas
 
+	childAgents []ChildAgent // the FlowNode steps' childAgents (childAgent)
+
 	shareOrder bool // share the root Flow's order with the model (Compile)
 	// ownArtifacts: the artifact checks run here, not read from the agent's
 	// model cache (the oracle of TestSharedArtifactChecksSame)

@@ -64,7 +64,7 @@ func (fm *FlowModel) View() *FlowView {
 // and data edges between them (components of the Flow's scopes only), the
 // start node, the injected context steps and the compiler's BFS order.
 func (fm *FlowModel) buildView() *FlowView {
-	keys := map[string]string{} // each distinct id is presented once
+	keys := map[string]string{} // each distinct id not in nodes is presented once
 	key := func(s string) string {
 		if s == "" {
 			return ""
@@ -79,15 +79,36 @@ func (fm *FlowModel) buildView() *FlowView {
 	nn := len(fm.Entries)
 	v := &FlowView{Start: -1, Nodes: make([]ViewNode, 0, nn), Edges: make([]ViewEdge, 0, len(fm.Control)),
 		Data: make([]ViewData, 0, len(fm.Data)), Index: make(map[string]int, nn)}
+	// raw is the node of each id as nodes writes it: an edge's end (or the
+	// start, a BFS id) written as a node's entry is found by one look-up,
+	// not two (its key, then the key's node); an id written otherwise is
+	// found by its key, as it is shown.
+	raw := make(map[string]int, nn)
+	at := func(s string) (int, bool) {
+		if i, ok := raw[s]; ok {
+			return i, true
+		}
+		i, ok := v.Index[key(s)]
+		return i, ok
+	}
 	for _, en := range fm.Entries {
-		id := key(en.RawID)
+		if j, seen := raw[en.RawID]; seen {
+			v.Nodes[j].Repeats = append(v.Nodes[j].Repeats, en.Pointer)
+			continue
+		}
+		if en.RawID == "" {
+			continue
+		}
+		id := present.Text(en.RawID)
 		if id == "" {
 			continue
 		}
 		if j, dup := v.Index[id]; dup {
+			raw[en.RawID] = j
 			v.Nodes[j].Repeats = append(v.Nodes[j].Repeats, en.Pointer)
 			continue
 		}
+		raw[en.RawID] = len(v.Nodes)
 		v.Index[id] = len(v.Nodes)
 		v.Nodes = append(v.Nodes, ViewNode{ID: en.RawID, Key: id, Resolved: en.Resolved.FlowScoped(), Entry: en.Pointer, BFS: -1})
 	}
@@ -96,8 +117,8 @@ func (fm *FlowModel) buildView() *FlowView {
 		if e.Scope.OutsideFlowScopes() {
 			continue // a component of the Flow's scopes only
 		}
-		fi, ok1 := v.Index[key(e.From.RawID)]
-		ti, ok2 := v.Index[key(e.To.RawID)]
+		fi, ok1 := at(e.From.RawID)
+		ti, ok2 := at(e.To.RawID)
 		if !ok1 || !ok2 {
 			continue
 		}
@@ -112,21 +133,28 @@ func (fm *FlowModel) buildView() *FlowView {
 		if e.Scope.OutsideFlowScopes() {
 			continue
 		}
-		fi, ok1 := v.Index[key(e.Source.RawID)]
-		ti, ok2 := v.Index[key(e.Destination.RawID)]
+		fi, ok1 := at(e.Source.RawID)
+		ti, ok2 := at(e.Destination.RawID)
 		if !ok1 || !ok2 {
 			continue
 		}
 		v.Data = append(v.Data, ViewData{From: fi, To: ti, Output: e.Output, Input: e.Input, Pointer: e.Entry})
 	}
-	if id := key(fm.Start.RawID); id != "" {
-		if i, ok := v.Index[id]; ok {
-			v.Start = i
+	if i, ok := at(fm.Start.RawID); ok {
+		v.Start = i
+	}
+	n := len(v.Nodes)
+	v.injectSlots(fm.Flow, fm.mount, key)
+	if len(v.Nodes) != n {
+		// an injected step takes its id's place in Index (it may be a node's
+		// too): the BFS ids are found as shown, by their keys
+		at = func(s string) (int, bool) {
+			i, ok := v.Index[key(s)]
+			return i, ok
 		}
 	}
-	v.injectSlots(fm.Flow, fm.mount, key)
 	for k, id := range fm.BFSOrder() {
-		if i, ok := v.Index[key(id)]; ok && v.Nodes[i].BFS < 0 {
+		if i, ok := at(id); ok && v.Nodes[i].BFS < 0 {
 			v.Nodes[i].BFS = k
 		}
 	}

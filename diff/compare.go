@@ -61,8 +61,8 @@ func (d *differ) graph() {
 				d.groupSubflow(c, d.old, o, true)
 				continue
 			}
-			if o.Name != n.Name && !d.spill(CheckNodeRenamed, CheckNodeRenamed.Level,
-				coveredAt(coveredAt(nil, CheckNodeRenamed.ID, true, d.old.flow.Path, o.Pointer), CheckNodeRenamed.ID, false, d.new.flow.Path, n.Pointer)...) {
+			var cov [2]covered // on the stack: spill copies them
+			if o.Name != n.Name && !d.spill(CheckNodeRenamed, CheckNodeRenamed.Level, d.renameCovers(cov[:0], o.Pointer, n.Pointer)...) {
 				d.add(CheckNodeRenamed, subj, id, o.Name, n.Name,
 					fmt.Sprintf("node %s renamed from %s to %s", id, quote(o.Name), quote(n.Name)), pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))
 			}
@@ -83,6 +83,22 @@ func (d *differ) graph() {
 		d.edges(fk, of, nf, gone)
 	}
 	d.moved()
+}
+
+// renameCovers is what a rename of the node at op (old side) and np (new
+// side) explains, coveredAt of each side, appended to out. A node renamed
+// in place has one pointer on both sides: the places are made once, for
+// the old side, and the new side takes them.
+func (d *differ) renameCovers(out []covered, op, np string) []covered {
+	from := len(out)
+	c := coveredAt(out, CheckNodeRenamed.ID, true, d.old.flow.Path, op)
+	if np != op {
+		return coveredAt(c, CheckNodeRenamed.ID, false, d.new.flow.Path, np)
+	}
+	for i, k := from, len(c); i < k; i++ {
+		c = append(c, covered{false, d.new.flow.Path, c[i].ptr})
+	}
+	return c
 }
 
 func kindWord(n *flowgraph.Node) string {
@@ -245,6 +261,11 @@ func edgeTo(k string) string {
 // moved: the nodes both sides have, in compiled step order; a node off
 // the longest common subsequence of the two orders has moved.
 func (d *differ) moved() {
+	if sameOrderInputs(d.old, d.new) {
+		return // the same orders: every node in its place
+	}
+	d.old.readOrder()
+	d.new.readOrder()
 	oldOrder, newOrder := d.old.order, d.new.order
 	if len(oldOrder) == 0 || len(newOrder) == 0 {
 		oldOrder, newOrder = d.old.bfs, d.new.bfs // one side did not compile: compare like with like

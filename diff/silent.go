@@ -117,8 +117,7 @@ func (d *differ) fallback() {
 		// no object of either file repeats a key (the parsers list every
 		// repeated key): the walk may pair members by their place
 		distinct := len(doc.old.Duplicates) == 0 && len(doc.new.Duplicates) == 0
-		walkDiff(doc.old.Root, doc.new.Root, "", "", "", distinct, &rs)
-		rs = uncovered(rs, oldCov, newCov)
+		walkUncovered(doc.old.Root, doc.new.Root, "", "", "", distinct, newCovSet(oldCov), newCovSet(newCov), &rs)
 		for i := range rs { // the values of what is left (the covered need none)
 			rs[i].before, rs[i].after = compact(rs[i].oldN), compact(rs[i].newN)
 		}
@@ -303,64 +302,92 @@ func clipValue(s string) string {
 // uncovered keeps the residues no covered pointer is a prefix of (on the
 // side the residue has).
 func uncovered(rs []residue, oldCovList, newCovList []string) []residue {
-	// The covered pointers as sets: a pointer is under one when it, or a
-	// prefix of it ending before a "/", is in the set (one look-up per
-	// segment, not one comparison per covered pointer: a flow with every
-	// node renamed has tens of thousands of both).
-	set := func(l []string) map[string]bool {
-		m := make(map[string]bool, len(l))
-		for _, c := range l {
-			if c != "" {
-				m[c] = true
-			}
-		}
-		return m
-	}
-	oldCov, newCov := set(oldCovList), set(newCovList)
-	under := func(p string, cov map[string]bool) bool {
-		if p == "" || len(cov) == 0 {
-			return false
-		}
-		if cov[p] {
-			return true
-		}
-		for i := 1; i < len(p); i++ {
-			if p[i] == '/' && cov[p[:i]] {
-				return true
-			}
-		}
-		return false
-	}
-	// allUnder: a whole object or array added or removed is explained when
-	// each of its members is (a dependency map whose entries each have their
-	// change).
-	allUnder := func(p string, n *compile.Node, cov map[string]bool) bool {
-		if p == "" || n == nil || len(n.Members)+len(n.Items) == 0 {
-			return false
-		}
-		for _, m := range n.Members {
-			if !under(compile.Append(p, m.Key), cov) {
-				return false
-			}
-		}
-		for i := range n.Items {
-			if !under(compile.AppendIndex(p, i), cov) {
-				return false
-			}
-		}
-		return true
-	}
+	oldCov, newCov := newCovSet(oldCovList), newCovSet(newCovList)
 	var out []residue
 	for _, r := range rs {
-		if under(r.oldPtr, oldCov) || under(r.newPtr, newCov) {
-			continue
+		if !explained(&r, oldCov, newCov) {
+			out = append(out, r)
 		}
-		if r.newN == nil && allUnder(r.oldPtr, r.oldN, oldCov) || r.oldN == nil && allUnder(r.newPtr, r.newN, newCov) {
-			continue
-		}
-		out = append(out, r)
 	}
 	return out
+}
+
+// covSet is one side's covered pointers as a set: a pointer is under it
+// when it, or a prefix of it ending before a "/", is in the set (one
+// look-up per segment, not one comparison per covered pointer: a flow with
+// every node renamed has tens of thousands of both).
+type covSet map[string]bool
+
+func newCovSet(l []string) covSet {
+	m := make(covSet, len(l))
+	for _, c := range l {
+		if c != "" {
+			m[c] = true
+		}
+	}
+	return m
+}
+
+// under says pointer p is under the set ("" never is).
+func (cov covSet) under(p string) bool {
+	if p == "" || len(cov) == 0 {
+		return false
+	}
+	if cov[p] {
+		return true
+	}
+	for i := 1; i < len(p); i++ {
+		if p[i] == '/' && cov[p[:i]] {
+			return true
+		}
+	}
+	return false
+}
+
+// underBytes is under of a pointer being built (no string made of it).
+func (cov covSet) underBytes(p []byte) bool {
+	if len(p) == 0 || len(cov) == 0 {
+		return false
+	}
+	if cov[string(p)] {
+		return true
+	}
+	for i := 1; i < len(p); i++ {
+		if p[i] == '/' && cov[string(p[:i])] {
+			return true
+		}
+	}
+	return false
+}
+
+// allUnder: a whole object or array added or removed is explained when
+// each of its members is (a dependency map whose entries each have their
+// change).
+func (cov covSet) allUnder(p string, n *compile.Node) bool {
+	if p == "" || n == nil || len(n.Members)+len(n.Items) == 0 {
+		return false
+	}
+	for _, m := range n.Members {
+		if !cov.under(compile.Append(p, m.Key)) {
+			return false
+		}
+	}
+	for i := range n.Items {
+		if !cov.under(compile.AppendIndex(p, i)) {
+			return false
+		}
+	}
+	return true
+}
+
+// explained says the covered places explain residue r: its place on a
+// side it has is under that side's, or it is a whole value one side lacks
+// whose members each are.
+func explained(r *residue, oldCov, newCov covSet) bool {
+	if oldCov.under(r.oldPtr) || newCov.under(r.newPtr) {
+		return true
+	}
+	return r.newN == nil && oldCov.allUnder(r.oldPtr, r.oldN) || r.oldN == nil && newCov.allUnder(r.newPtr, r.newN)
 }
 
 // identKeys name an array element across revisions, in order of preference.
@@ -460,42 +487,168 @@ func scalarKey(n *compile.Node) string {
 // distinct says no object of either side repeats a key: two objects whose
 // members come with the same keys in the same order (nearly every object
 // of a flow edited in place) are then walked member by member, without a
-// look-up per key on each side nor a set of the keys seen.
+// look-up per key on each side nor a set of the keys seen. op, np and
+// ident are the values' places (the residues' pointers and identity extend
+// them).
 func walkDiff(o, n *compile.Node, op, np, ident string, distinct bool, out *[]residue) {
-	if o != nil && n != nil && equalNode(o, n) {
-		return
-	}
-	walkDiffering(o, n, op, np, ident, distinct, out)
+	walkUncovered(o, n, op, np, ident, distinct, nil, nil, out)
 }
 
-// walkDiffering is walkDiff of two values known to differ (its callers
+// walkUncovered is walkDiff keeping only the residues the covered places
+// do not explain (uncovered(walkDiff's, …) in one walk): a residue under
+// them is dropped before its strings are made (a flow with every node
+// renamed has tens of thousands, each explained by its rename).
+func walkUncovered(o, n *compile.Node, op, np, ident string, distinct bool, oldCov, newCov covSet, out *[]residue) {
+	// Two objects without repeated keys are walked member by member, which
+	// compares each member once and finds nothing when they are equal: no
+	// comparison of the whole first (a renamed flow's nodes and edges, the
+	// members before its components, were compared twice).
+	wholeFirst := !distinct || o == nil || n == nil || o.Kind != compile.Object || n.Kind != compile.Object
+	if wholeFirst && o != nil && n != nil && equalNode(o, n) {
+		return
+	}
+	w := walker{distinct: distinct, out: out, op: op, np: np, ident: ident, oldCov: oldCov, newCov: newCov}
+	w.differing(o, n)
+}
+
+// walker is one walk of walkDiff. Its place is the root's pointers and
+// identity (op, np, ident) and the steps from the root to the values being
+// compared (path). The strings of a place are built only for a residue:
+// the values the walk passes through on the way to a difference (the
+// component of a renamed node, for one) once had theirs built each, most
+// of the walk's allocations.
+type walker struct {
+	distinct      bool
+	out           *[]residue
+	op, np, ident string
+	path          []step
+	buf           []byte // scratch for the strings of a residue's place
+	// the covered places on each side (walkUncovered; nil: none)
+	oldCov, newCov covSet
+}
+
+// step is one step of the walk's path: into a member's value (its key),
+// an element matched by index, or an element matched by identity.
+type step struct {
+	kind   stepKind
+	key    string // the member's key (stepMember), the element's identity (stepKeyed)
+	oi, ni int    // the element's index on each side (stepIndex, stepKeyed; -1 where absent)
+}
+
+type stepKind uint8
+
+const (
+	stepMember stepKind = iota // "/key" in the pointers (escaped) and the identity
+	stepIndex                  // "/i" in the pointers and the identity
+	stepKeyed                  // "/i" in the pointers, "[key]" in the identity
+)
+
+// in walks o and n (known to differ) one step down the path.
+func (w *walker) in(s step, o, n *compile.Node) {
+	w.path = append(w.path, s)
+	w.differing(o, n)
+	w.path = w.path[:len(w.path)-1]
+}
+
+// residue appends the residue of o and n (nil where absent) at the walk's
+// place, with the pointer of each side present and the identity, as the
+// walk that built them at each step made them (compile.Append,
+// compile.AppendIndex).
+func (w *walker) residue(o, n *compile.Node) {
+	if len(w.path) > 0 { // under the covered places: dropped before any string is made
+		if o != nil && len(w.oldCov) > 0 {
+			if w.buf = w.appendPointer(w.buf[:0], w.op, true); w.oldCov.underBytes(w.buf) {
+				return
+			}
+		}
+		if n != nil && len(w.newCov) > 0 {
+			if w.buf = w.appendPointer(w.buf[:0], w.np, false); w.newCov.underBytes(w.buf) {
+				return
+			}
+		}
+	}
+	r := residue{oldN: o, newN: n, ident: w.ident}
+	if o != nil {
+		r.oldPtr = w.op
+	}
+	if n != nil {
+		r.newPtr = w.np
+	}
+	if len(w.path) > 0 {
+		if o != nil {
+			r.oldPtr = w.pointer(w.op, true)
+		}
+		if n != nil {
+			r.newPtr = w.pointer(w.np, false)
+		}
+		b := append(w.buf[:0], w.ident...)
+		for _, s := range w.path {
+			switch s.kind {
+			case stepMember:
+				b = append(b, '/')
+				b = append(b, s.key...)
+			case stepIndex:
+				b = append(b, '/')
+				b = strconv.AppendInt(b, int64(s.oi), 10)
+			default:
+				b = append(b, '[')
+				b = append(b, s.key...)
+				b = append(b, ']')
+			}
+		}
+		w.buf = b
+		r.ident = string(b)
+	}
+	if (w.oldCov != nil || w.newCov != nil) && explained(&r, w.oldCov, w.newCov) {
+		return
+	}
+	*w.out = appendDoubling(*w.out, r)
+}
+
+// pointer is root extended by the path on the old side (old) or the new.
+func (w *walker) pointer(root string, old bool) string {
+	w.buf = w.appendPointer(w.buf[:0], root, old)
+	return string(w.buf)
+}
+
+// appendPointer appends root extended by the path on the old side (old)
+// or the new to b.
+func (w *walker) appendPointer(b []byte, root string, old bool) []byte {
+	b = append(b, root...)
+	for _, s := range w.path {
+		b = append(b, '/')
+		switch {
+		case s.kind == stepMember:
+			b = append(b, compile.EscapePointerToken(s.key)...)
+		case old:
+			b = strconv.AppendInt(b, int64(s.oi), 10)
+		default:
+			b = strconv.AppendInt(b, int64(s.ni), 10)
+		}
+	}
+	return b
+}
+
+// differing is walkDiff of two values known to differ (its callers
 // compared them already: each differing value of a renamed flow was
 // compared once by the walk of its parent and again here).
-func walkDiffering(o, n *compile.Node, op, np, ident string, distinct bool, out *[]residue) {
+func (w *walker) differing(o, n *compile.Node) {
 	switch {
 	case o == nil && n == nil:
 		return
-	case o == nil:
-		*out = appendDoubling(*out, residue{newPtr: np, newN: n, ident: ident})
-		return
-	case n == nil:
-		*out = appendDoubling(*out, residue{oldPtr: op, oldN: o, ident: ident})
-		return
-	}
-	if o.Kind != n.Kind {
-		*out = appendDoubling(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
+	case o == nil || n == nil || o.Kind != n.Kind:
+		w.residue(o, n)
 		return
 	}
 	switch o.Kind {
 	case compile.Object:
-		if distinct && sameKeys(o, n) {
+		if w.distinct && sameKeys(o, n) {
 			for i := range o.Members {
 				a, b := o.Members[i].Value, n.Members[i].Value
 				if equalNode(a, b) {
 					continue
 				}
-				k := o.Members[i].Key
-				walkDiffering(a, b, compile.Append(op, k), compile.Append(np, k), ident+"/"+k, distinct, out)
+				w.in(step{kind: stepMember, key: o.Members[i].Key}, a, b)
 			}
 			return
 		}
@@ -509,19 +662,19 @@ func walkDiffering(o, n *compile.Node, op, np, ident string, distinct bool, out 
 			}
 			a, b := o.Get(m.Key), n.Get(m.Key)
 			if b != nil && equalNode(a, b) {
-				continue // equal: no pointers to build (most of a large flow)
+				continue // equal: nothing to walk (most of a large flow)
 			}
-			walkDiffering(a, b, compile.Append(op, m.Key), compile.Append(np, m.Key), ident+"/"+m.Key, distinct, out)
+			w.in(step{kind: stepMember, key: m.Key}, a, b)
 		}
 		for _, m := range n.Members {
 			if seen.add(m.Key) {
-				walkDiff(nil, n.Get(m.Key), "", compile.Append(np, m.Key), ident+"/"+m.Key, distinct, out)
+				w.in(step{kind: stepMember, key: m.Key}, nil, n.Get(m.Key))
 			}
 		}
 	case compile.Array:
-		walkArray(o, n, op, np, ident, distinct, out)
+		w.array(o, n)
 	default:
-		*out = appendDoubling(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
+		w.residue(o, n)
 	}
 }
 
@@ -582,7 +735,7 @@ func (s *keySet) add(k string) bool {
 	return true
 }
 
-func walkArray(o, n *compile.Node, op, np, ident string, distinct bool, out *[]residue) {
+func (w *walker) array(o, n *compile.Node) {
 	// scalars: a set when neither side repeats a value
 	if scalarSet(o) && scalarSet(n) {
 		os, ns := map[string]bool{}, map[string]bool{}
@@ -597,7 +750,7 @@ func walkArray(o, n *compile.Node, op, np, ident string, distinct bool, out *[]r
 			same = same && ns[k]
 		}
 		if !same {
-			*out = appendDoubling(*out, residue{oldPtr: op, newPtr: np, oldN: o, newN: n, ident: ident})
+			w.residue(o, n)
 		}
 		return
 	}
@@ -622,17 +775,16 @@ func walkArray(o, n *compile.Node, op, np, ident string, distinct bool, out *[]r
 	if !keyed { // by index
 		for i := 0; i < len(o.Items) || i < len(n.Items); i++ {
 			var a, b *compile.Node
-			ap, bp := "", ""
 			if i < len(o.Items) {
-				a, ap = o.Items[i], compile.AppendIndex(op, i)
+				a = o.Items[i]
 			}
 			if i < len(n.Items) {
-				b, bp = n.Items[i], compile.AppendIndex(np, i)
+				b = n.Items[i]
 			}
 			if a != nil && b != nil && equalNode(a, b) {
 				continue
 			}
-			walkDiffering(a, b, ap, bp, fmt.Sprintf("%s/%d", ident, i), distinct, out)
+			w.in(step{kind: stepIndex, oi: i, ni: i}, a, b)
 		}
 		return
 	}
@@ -649,17 +801,16 @@ func walkArray(o, n *compile.Node, op, np, ident string, distinct bool, out *[]r
 	for _, k := range keys {
 		oi, ni := oi[k], ni[k]
 		if oi > 0 && ni > 0 && equalNode(o.Items[oi-1], n.Items[ni-1]) {
-			continue // equal: no pointers to build
+			continue // equal: nothing to walk
 		}
 		var a, b *compile.Node
-		ap, bp := "", ""
 		if oi > 0 {
-			a, ap = o.Items[oi-1], compile.AppendIndex(op, oi-1)
+			a = o.Items[oi-1]
 		}
 		if ni > 0 {
-			b, bp = n.Items[ni-1], compile.AppendIndex(np, ni-1)
+			b = n.Items[ni-1]
 		}
-		walkDiffering(a, b, ap, bp, ident+"["+k+"]", distinct, out)
+		w.in(step{kind: stepKeyed, key: k, oi: oi - 1, ni: ni - 1}, a, b)
 	}
 }
 

@@ -27,8 +27,9 @@ type sideView struct {
 	// random, a cache miss each in a large flow).
 	stepList []keyedStep
 	gates    map[string]gate // step or node key → its approval facts
-	order    []string        // node keys in compiled step order (nil when it did not compile)
-	bfs      []string        // node keys in BFS order, flow by flow
+	order    []string        // node keys in compiled step order (nil when it did not compile); readOrder
+	bfs      []string        // node keys in BFS order, flow by flow; readOrder
+	ordered  bool            // readOrder has run
 	inputs   map[string]port
 	outputs  map[string]port
 	arts     map[string]artifact
@@ -203,7 +204,6 @@ func view(s *analysis.Snapshot) *sideView {
 			}
 		}
 	}
-	v.readOrder()
 	v.readGates()
 	v.readPortPointers()
 	v.readArtifacts()
@@ -329,20 +329,27 @@ func schemaPorts(schema any) map[string]port {
 }
 
 // readOrder lists node keys in compiled step order then the other nodes
-// in BFS order (when the agent compiled), and in BFS order alone.
+// in BFS order (when the agent compiled), and in BFS order alone; once,
+// on first use (moved, when the sides' orders may differ: sameOrderInputs).
 func (v *sideView) readOrder() {
+	if v.ordered || !v.ok { // a side that did not parse has no order (nil)
+		return
+	}
+	v.ordered = true
 	var seen map[string]bool
 	if c := v.s.Compiled; c != nil {
 		seen = make(map[string]bool, len(c.ApprovalPolicy.Steps))
 		v.order = make([]string, 0, len(c.ApprovalPolicy.Steps))
 		for i := range c.ApprovalPolicy.Steps {
 			id := c.ApprovalPolicy.Steps[i].NodeID // not the whole Step copied per step
-			if id == "" || seen["/"+id] {
+			if id == "" {
 				continue
 			}
-			key := "/" + id // one string for the set and the order
-			seen[key] = true
-			v.order = append(v.order, key)
+			key := "/" + id // one string, made once, for the set and the order
+			if !seen[key] {
+				seen[key] = true
+				v.order = append(v.order, key)
+			}
 		}
 	}
 	n := 0
@@ -366,6 +373,51 @@ func (v *sideView) readOrder() {
 			}
 		}
 	}
+}
+
+// sameOrderInputs says a and b read the same orders (readOrder) without
+// making them: they compiled alike to steps of the same nodes, in the same
+// order, and list the same flows, each with the same nodes (ids, BFS ranks,
+// and which are the start and end) in the same order. readOrder reads
+// nothing else, so their orders are then equal (the keys a flow with every
+// node renamed made for both sides were most of the view's cost).
+func sameOrderInputs(a, b *sideView) bool {
+	if !a.ok || !b.ok {
+		return false
+	}
+	ac, bc := a.s.Compiled, b.s.Compiled
+	if (ac == nil) != (bc == nil) || !slices.Equal(a.flowKey, b.flowKey) {
+		return false
+	}
+	if ac != nil {
+		as, bs := ac.ApprovalPolicy.Steps, bc.ApprovalPolicy.Steps
+		if len(as) != len(bs) {
+			return false
+		}
+		for i := range as {
+			if as[i].NodeID != bs[i].NodeID {
+				return false
+			}
+		}
+	}
+	for _, k := range a.flowKey {
+		an, bn := a.flows[k].g.Nodes, b.flows[k].g.Nodes
+		if len(an) != len(bn) {
+			return false
+		}
+		for i, n := range an {
+			m := bn[i]
+			if n.ID != m.ID || n.BFS != m.BFS || endpoint(n) != endpoint(m) {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// endpoint: readOrder leaves the node out of the BFS order (a start or end).
+func endpoint(n *flowgraph.Node) bool {
+	return n.Kind == flowgraph.KindStart || n.Kind == flowgraph.KindEnd
 }
 
 // readPortPointers finds where the start inputs and end outputs are
@@ -660,15 +712,20 @@ func (v *sideView) readGates() {
 		g := v.gates[key]
 		g.node = st.NodeID
 		g.approval = st.RequiresApproval
-		for _, f := range []struct {
-			dst *string
-			val string
-		}{{&g.risk, st.RiskClass}, {&g.owner, st.HitlOwnedBy}, {&g.renderer, st.XRenderer}, {&g.surface, st.A2uiSurfaceID}} {
-			if f.val != "" {
-				*f.dst = f.val
-			}
-		}
+		// the step's values where it has them (one by one: a list of the
+		// fields' addresses moved g to the heap, an allocation per step)
+		setIf(&g.risk, st.RiskClass)
+		setIf(&g.owner, st.HitlOwnedBy)
+		setIf(&g.renderer, st.XRenderer)
+		setIf(&g.surface, st.A2uiSurfaceID)
 		v.gates[key] = g // a step's gate without its node's place (ptr) is placed by gatePtr, when a change is reported
+	}
+}
+
+// setIf sets *dst to val unless val is "".
+func setIf(dst *string, val string) {
+	if val != "" {
+		*dst = val
 	}
 }
 

@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"reflect"
 	"sort"
+	"strings"
 	"testing"
 
 	"github.com/oastui/oastui/compile"
@@ -14,7 +15,7 @@ import (
 // different to walkDiffering without comparing them again, finds the
 // residues the walk that compared each value again found (walkDiffBefore,
 // the walk as it was), by place and by key, on random documents and their
-// edits.
+// edits; and none of a document with itself.
 func TestWalkDifferingSameAsBefore(t *testing.T) {
 	rng := rand.New(rand.NewPCG(35, 13))
 	found := 0
@@ -28,6 +29,13 @@ func TestWalkDifferingSameAsBefore(t *testing.T) {
 				t.Fatalf("distinct %v: %d residues, before %d:\n%+v\n%+v", distinct, len(got), len(want), got, want)
 			}
 			found += len(got)
+			// a document with itself: nothing (the walk of two objects
+			// skips the comparison of the whole)
+			var self []residue
+			walkDiff(n.Root, n.Root, "", "", "", distinct, &self)
+			if len(self) > 0 {
+				t.Fatalf("distinct %v: %d residues of a document with itself: %+v", distinct, len(self), self)
+			}
 		}
 	}
 	if found < 100 {
@@ -175,5 +183,96 @@ func walkArrayBefore(o, n *compile.Node, op, np, ident string, distinct bool, ou
 			b, bp = n.Items[ni-1], compile.AppendIndex(np, ni-1)
 		}
 		walkDiffBefore(a, b, ap, bp, ident+"["+k+"]", distinct, out)
+	}
+}
+
+// TestWalkDiffPlaces: the walk, which builds a residue's pointers and
+// identity only for the residue (from its path), names each residue as the
+// walk that built them at each step did (walkDiffBefore): keys a pointer
+// escapes ("/", "~"), elements matched by index and by identity, members
+// one side lacks, values deep in the document, and a walk begun below the
+// root.
+func TestWalkDiffPlaces(t *testing.T) {
+	o := compile.ParseDoc("o.json", []byte(`{"a/b": {"~c": [1, {"x": 1}, 3], "k": {"deep": {"er": {"still": 1}}}},
+		"list": [{"id": "p/q", "v": 1, "w": [true]}, {"id": "r~", "v": {"z": 1}}, {"id": "gone"}],
+		"only old": {"q": 1}, "same": [1, 2], "set": [1, 2, 3], "kind": 1, "idx": [[1, [2, 3]], {"m": 1}]}`))
+	n := compile.ParseDoc("n.json", []byte(`{"a/b": {"~c": [1, {"x": 2}, 3, 4], "k": {"deep": {"er": {"still": 2}}}},
+		"list": [{"id": "new"}, {"id": "r~", "v": {"z": 2}}, {"id": "p/q", "v": 2, "w": [false]}],
+		"same": [1, 2], "set": [3, 1], "kind": "1", "idx": [[1, [2, 4]], {"m": 2}], "only new": {"q": [1]}}`))
+	for _, d := range []*compile.Doc{o, n} {
+		if d.Root == nil {
+			t.Fatal(d.Err)
+		}
+	}
+	for _, root := range [][3]string{{"", "", ""}, {"/x~1y", "/z", "/ident"}} {
+		for _, distinct := range []bool{true, false} {
+			var got, want []residue
+			walkDiff(o.Root, n.Root, root[0], root[1], root[2], distinct, &got)
+			walkDiffBefore(o.Root, n.Root, root[0], root[1], root[2], distinct, &want)
+			if len(want) < 12 {
+				t.Fatalf("only %d residues: the documents hardly differ", len(want))
+			}
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("root %q, distinct %v:\n got %+v\nwant %+v", root, distinct, got, want)
+			}
+		}
+	}
+}
+
+// TestWalkUncoveredSameAsBefore: the walk that drops the residues the
+// covered places explain as it finds them (walkUncovered) keeps what
+// uncovered keeps of the whole walk's residues, in order, on random
+// documents and their edits with covered places drawn from the residues:
+// their own pointers, prefixes of them, and each member of a value one
+// side lacks (explained as a whole).
+func TestWalkUncoveredSameAsBefore(t *testing.T) {
+	rng := rand.New(rand.NewPCG(35, 14))
+	kept, dropped := 0, 0
+	for range 300 {
+		o, n := randomDocPair(t, rng)
+		for _, distinct := range []bool{true, false} {
+			var all []residue
+			walkDiff(o.Root, n.Root, "", "", "", distinct, &all)
+			var oc, nc []string
+			for _, r := range all {
+				for _, side := range []struct {
+					p    string
+					v    *compile.Node
+					list *[]string
+				}{{r.oldPtr, r.oldN, &oc}, {r.newPtr, r.newN, &nc}} {
+					if side.p == "" {
+						continue
+					}
+					switch rng.IntN(5) {
+					case 0:
+						*side.list = append(*side.list, side.p)
+					case 1:
+						if i := strings.LastIndex(side.p, "/"); i > 0 {
+							*side.list = append(*side.list, side.p[:i])
+						}
+					case 2:
+						if side.v != nil {
+							for _, m := range side.v.Members {
+								*side.list = append(*side.list, compile.Append(side.p, m.Key))
+							}
+							for i := range side.v.Items {
+								*side.list = append(*side.list, compile.AppendIndex(side.p, i))
+							}
+						}
+					}
+				}
+			}
+			want := uncovered(all, oc, nc)
+			var got []residue
+			walkUncovered(o.Root, n.Root, "", "", "", distinct, newCovSet(oc), newCovSet(nc), &got)
+			if !reflect.DeepEqual(got, want) {
+				t.Fatalf("distinct %v: %d residues, uncovered %d:\n%+v\n%+v", distinct, len(got), len(want), got, want)
+			}
+			kept += len(want)
+			dropped += len(all) - len(want)
+		}
+	}
+	if kept < 100 || dropped < 100 {
+		t.Fatalf("%d residues kept, %d dropped: the test hardly tells the two walks apart", kept, dropped)
 	}
 }

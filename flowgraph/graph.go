@@ -232,11 +232,12 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	fm := a.Model().FlowOf(f)
 	v := fm.View()
 	// Every id appears in nodes and again at each edge's ends: its label
-	// (present.Text, which scans for secrets) is computed once per Build,
-	// for the node, and the edges take the node's; the strings many nodes
+	// (present.Text, which scans for secrets) is the view's key, presented
+	// once per view, and the edges take the node's; the strings many nodes
 	// or edges share (types, branches, ports) once each through the labeler.
 	labelOnce := labeler(len(v.Nodes))
 	subRefs := subflowRefs{}
+	var subSlab slab[string]
 	g := &Graph{
 		view:        v,
 		FlowID:      label(f.ID()),
@@ -249,11 +250,16 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		index:       v.Index,
 		resolve:     resolve,
 	}
+	backing := make([]Node, len(v.Nodes)) // the nodes, one allocation for all
 	for i := range v.Nodes {
 		vn := &v.Nodes[i]
 		r := vn.Resolved
-		id := label(vn.Key) // the view's keys are distinct: each presented once, here
-		n := &Node{ID: id, Name: id, Kind: KindOther, Injected: vn.Injected}
+		// the view's key is the id as shown (present.Text, in buildView):
+		// the graph's id is that key, not presented again (the graph's index
+		// is the view's, keyed by it)
+		id := vn.Key
+		n := &backing[i]
+		*n = Node{ID: id, Name: id, Kind: KindOther, Injected: vn.Injected}
 		if r.Node != nil && r.Node.Kind == compile.Object {
 			ct := compile.ComponentType(r.Node)
 			n.ComponentType = labelOnce(ct)
@@ -265,7 +271,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 			if r.Pointer != "" {
 				n.comp = r.Node
 			}
-			addSubflows(n, r, resolve, subRefs)
+			addSubflows(n, r, resolve, subRefs, &subSlab)
 		}
 		g.Nodes = append(g.Nodes, n)
 	}
@@ -287,7 +293,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	g.order(oe)
 	g.markBackEdges(oe)
 	for i, n := range g.Nodes {
-		n.Approval, n.Risk = approvalOf(v.Nodes[i].Resolved, resolve)
+		n.Approval, n.Risk = approvalOf(v.Nodes[i].Resolved, n.Kind, resolve) // n.Kind: KindOf its component's type
 	}
 	if a != nil && a.Profile == compile.ProfileCinatra && f.Parent == nil {
 		g.numberSteps(fm.StepOrder())
@@ -369,7 +375,7 @@ func label(s string) string {
 
 // addSubflows records the child flows of a node (FlowNode, MapNode,
 // ParallelFlowNode).
-func addSubflows(n *Node, r compile.Resolved, resolve resolver, refs subflowRefs) {
+func addSubflows(n *Node, r compile.Resolved, resolve resolver, refs subflowRefs, one *slab[string]) {
 	if r.Pointer == "" {
 		return
 	}
@@ -380,7 +386,11 @@ func addSubflows(n *Node, r compile.Resolved, resolve resolver, refs subflowRefs
 		} else {
 			at = subflowAt(resolve(v, ptr()))
 		}
-		if at != "" {
+		switch {
+		case at == "":
+		case n.Subflows == nil:
+			n.Subflows = one.one(at) // most nodes have one: from a shared array
+		default:
 			n.Subflows = append(n.Subflows, at)
 		}
 	}
@@ -397,6 +407,20 @@ func addSubflows(n *Node, r compile.Resolved, resolve resolver, refs subflowRefs
 	if len(n.Subflows) > 0 {
 		n.Subflow = n.Subflows[0]
 	}
+}
+
+// slab hands out one-element slices from shared arrays: many small lists
+// (a node's one subflow) without an allocation each. Each slice is capped
+// at its element: an append to it copies, never writing into another's.
+type slab[T any] struct{ buf []T }
+
+func (s *slab[T]) one(v T) []T {
+	if len(s.buf) == cap(s.buf) {
+		s.buf = make([]T, 0, 256)
+	}
+	s.buf = append(s.buf, v)
+	n := len(s.buf)
+	return s.buf[n-1 : n : n]
 }
 
 // subflowAt is the pointer of the child Flow a subflow resolved to, "" when
@@ -611,14 +635,15 @@ func boolField(n *compile.Node, key string) (bool, bool) {
 }
 
 // approvalOf derives the approval marker and risk class the compiler would
-// give the node (reference §11.6–11.7), for any Flow.
-func approvalOf(r compile.Resolved, resolve resolver) (bool, string) {
+// give the node (reference §11.6–11.7), for any Flow; kind is KindOf the
+// type of r's component (the graph node's Kind, not read again).
+func approvalOf(r compile.Resolved, kind NodeKind, resolve resolver) (bool, string) {
 	if r.Node == nil {
 		return false, ""
 	}
 	meta := cinatraMeta(r.Node)
 	risk := meta.Get("riskClass").StringOr("")
-	switch KindOf(compile.ComponentType(r.Node)) {
+	switch kind {
 	case KindInput:
 		return true, "read_only"
 	case KindAgent:
@@ -653,13 +678,20 @@ func approvalOf(r compile.Resolved, resolve resolver) (bool, string) {
 // model's StepOrder gives it; reference §11.4–11.5). The StartNode holding the implicit setup step 0 is marked as
 // an approval.
 func (g *Graph) numberSteps(order []compile.StepNode) {
+	total := 0
+	for _, sn := range order {
+		total += len(sn.Steps)
+	}
+	steps := make([]int, 0, total) // the nodes' Steps, one array for all (each capped at its end)
 	for _, sn := range order {
 		i := g.NodeIndex(sn.ID)
 		if i < 0 || len(sn.Steps) == 0 || len(g.Nodes[i].Steps) > 0 {
 			continue
 		}
 		n := g.Nodes[i]
-		n.Steps = append([]int(nil), sn.Steps...)
+		k := len(steps)
+		steps = append(steps, sn.Steps...)
+		n.Steps = steps[k:len(steps):len(steps)]
 		for _, st := range sn.Steps {
 			if st > 0 {
 				n.Step = st
