@@ -299,19 +299,6 @@ func clipValue(s string) string {
 	return s
 }
 
-// uncovered keeps the residues no covered pointer is a prefix of (on the
-// side the residue has).
-func uncovered(rs []residue, oldCovList, newCovList []string) []residue {
-	oldCov, newCov := newCovSet(oldCovList), newCovSet(newCovList)
-	var out []residue
-	for _, r := range rs {
-		if !explained(&r, oldCov, newCov) {
-			out = append(out, r)
-		}
-	}
-	return out
-}
-
 // covSet is one side's covered pointers as a set: a pointer is under it
 // when it, or a prefix of it ending before a "/", is in the set (one
 // look-up per segment, not one comparison per covered pointer: a flow with
@@ -483,21 +470,17 @@ func scalarKey(n *compile.Node) string {
 	return n.Kind.String() + ":" + n.Text
 }
 
-// walkDiff compares two JSON values and appends their differences.
-// distinct says no object of either side repeats a key: two objects whose
-// members come with the same keys in the same order (nearly every object
-// of a flow edited in place) are then walked member by member, without a
-// look-up per key on each side nor a set of the keys seen. op, np and
-// ident are the values' places (the residues' pointers and identity extend
-// them).
-func walkDiff(o, n *compile.Node, op, np, ident string, distinct bool, out *[]residue) {
-	walkUncovered(o, n, op, np, ident, distinct, nil, nil, out)
-}
-
-// walkUncovered is walkDiff keeping only the residues the covered places
-// do not explain (uncovered(walkDiff's, …) in one walk): a residue under
+// walkUncovered compares two JSON values and appends their differences
+// that the covered places (oldCov, newCov) do not explain: a residue under
 // them is dropped before its strings are made (a flow with every node
-// renamed has tens of thousands, each explained by its rename).
+// renamed has tens of thousands, each explained by its rename). distinct
+// says no object of either side repeats a key: two objects whose members
+// come with the same keys in the same order (nearly every object of a flow
+// edited in place) are then walked member by member, without a look-up per
+// key on each side nor a set of the keys seen. op, np and ident are the
+// values' places (the residues' pointers and identity extend them). The
+// walk and the filter it replaced, walkDiff and uncovered, are kept as
+// oracles in silent_oracle_test.go.
 func walkUncovered(o, n *compile.Node, op, np, ident string, distinct bool, oldCov, newCov covSet, out *[]residue) {
 	// Two objects without repeated keys are walked member by member, which
 	// compares each member once and finds nothing when they are equal: no
