@@ -286,15 +286,7 @@ func (d *Doc) resolve(ptr string) (*Node, bool) {
 	if ptr[0] != '/' {
 		return nil, false
 	}
-	// the tokens of SplitPointer(ptr), read in place: no slice of them
-	for rest := ptr[1:]; ; {
-		tok, more := rest, false
-		if i := strings.IndexByte(rest, '/'); i >= 0 {
-			tok, rest, more = rest[:i], rest[i+1:], true
-		}
-		if strings.IndexByte(tok, '~') >= 0 {
-			tok = strings.ReplaceAll(strings.ReplaceAll(tok, "~1", "/"), "~0", "~")
-		}
+	for _, tok := range SplitPointer(ptr) {
 		var next *Node
 		switch n.Kind {
 		case Object:
@@ -308,10 +300,8 @@ func (d *Doc) resolve(ptr string) (*Node, bool) {
 			return n, false
 		}
 		n = next
-		if !more {
-			return n, true
-		}
 	}
+	return n, true
 }
 
 // EscapePointerToken escapes one reference token (RFC 6901 §3).
