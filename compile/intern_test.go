@@ -3,6 +3,7 @@ package compile
 import (
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"strings"
@@ -68,7 +69,7 @@ func TestInternDroppedPastBounds(t *testing.T) {
 			if _, _, err := parseScratch([]byte(src), nil, fast, sc); err != nil {
 				t.Fatal(err)
 			}
-			if len(sc.strs) != len(seedKeys) || sc.internBytes != 0 || sc.recent != [recentSlots]string{} {
+			if len(sc.strs) != len(seedKeys) || sc.internBytes != 0 || sc.recent != [recentSlots]recentEntry{} {
 				t.Errorf("fast=%v %s: %d strings (%d bytes) kept past the bounds", fast, name, len(sc.strs), sc.internBytes)
 			}
 		}
@@ -141,6 +142,46 @@ func TestSeedKeysInterned(t *testing.T) {
 			if _, _, err := parseScratch([]byte(`{}`), nil, fast, sc); err != nil || len(sc.strs) != len(seedKeys) {
 				t.Fatalf("fast=%v: %d strings after the drop, want the %d seeds (%v)", fast, len(sc.strs), len(seedKeys), err)
 			}
+		}
+	}
+}
+
+// TestRecentWordsSameAsBytes: the recent slots take two strings of one
+// length up to 16 bytes with equal words (recentWords) for equal strings;
+// held to the byte compare the slots made before (strings of two or three
+// letters, so that near misses are common), and str returns the bytes it
+// was given whatever the slots hold. Mutants that pack fewer bytes (the
+// last 8 shifted by a byte; the middle byte of a short string left out)
+// fail it.
+func TestRecentWordsSameAsBytes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(39, 13))
+	gen := func() []byte {
+		b := make([]byte, 1+rng.IntN(24))
+		for i := range b {
+			b[i] = "ab\x00"[rng.IntN(3)]
+		}
+		return b
+	}
+	for range 200000 {
+		a, b := gen(), gen()
+		if rng.IntN(4) == 0 {
+			b = append([]byte(nil), a...)
+			b[rng.IntN(len(b))] ^= byte(1 << rng.IntN(8))
+		}
+		if len(a) != len(b) || len(a) > 16 {
+			continue
+		}
+		a0, a1 := recentWords(a)
+		b0, b1 := recentWords(b)
+		if same := a0 == b0 && a1 == b1; same != (string(a) == string(b)) {
+			t.Fatalf("%q and %q: equal words %v, equal bytes %v", a, b, same, string(a) == string(b))
+		}
+	}
+	p := parser{strs: map[string]string{}, recent: &[recentSlots]recentEntry{}}
+	for range 100000 {
+		raw := gen()
+		if got := p.str(raw, true); got != string(raw) {
+			t.Fatalf("str(%q) = %q", raw, got)
 		}
 	}
 }

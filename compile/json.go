@@ -2,6 +2,7 @@ package compile
 
 import (
 	"bytes"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"sort"
@@ -62,6 +63,11 @@ type Node struct {
 	slot int32
 	Kind Kind
 	Bool bool // value of a boolean
+	// uniq is len(Members) when the parser found no repeated key in a small
+	// object (indexKeys), else 0: Get takes its first member when that is
+	// the key. Members appended or dropped later make it stale, and Get
+	// ignores it.
+	uniq uint16
 }
 
 // keyIndex maps each key of an object to its last member (last wins, as in
@@ -88,6 +94,14 @@ func (n *Node) Get(key string) *Node {
 	if n == nil || n.Kind != Object {
 		return nil
 	}
+	ms := n.Members
+	kp := unsafe.StringData(key)
+	// the first member, when it is the key in an object without a repeated
+	// key (the key the parser interned from seedKeys is the caller's
+	// literal: two in five look-ups end here)
+	if len(ms) > 0 && unsafe.StringData(ms[0].Key) == kp && int(n.uniq) == len(ms) && len(ms[0].Key) == len(key) {
+		return ms[0].Value
+	}
 	if n.keys != nil && n.keys.n == len(n.Members) {
 		if i, ok := n.keys.last[key]; ok && i < len(n.Members) && n.Members[i].Key == key {
 			return n.Members[i].Value
@@ -99,8 +113,6 @@ func (n *Node) Get(key string) *Node {
 	// needs no bounds check. A key the parser interned from seedKeys is
 	// the caller's literal itself: found by its pointer, without a call
 	// to compare its bytes.
-	ms := n.Members
-	kp := unsafe.StringData(key)
 	for i := len(ms) - 1; i >= 0; i-- {
 		if m := &ms[i]; len(m.Key) == len(key) && (unsafe.StringData(m.Key) == kp || m.Key == key) {
 			return m.Value
@@ -210,6 +222,7 @@ func keySig(k string) uint64 {
 func indexKeys(n *Node, dups []DuplicateKey) []DuplicateKey {
 	ms := n.Members
 	if len(ms) < keyIndexMin {
+		before := len(dups)
 		// a key is compared with the keys before it only when one of them
 		// has its signature (equal keys have equal signatures): most
 		// objects repeat no key, and most of their keys share no signature
@@ -225,6 +238,9 @@ func indexKeys(n *Node, dups []DuplicateKey) []DuplicateKey {
 				}
 			}
 			seen |= sig
+		}
+		if len(dups) == before {
+			n.uniq = uint16(len(ms))
 		}
 		return dups
 	}
@@ -365,16 +381,38 @@ type parser struct {
 	// recent holds the last interned string of each of recentSlots: most
 	// keys ("component_type", "name", "id") are found here without
 	// hashing the whole string for the map. Kept with strs.
-	recent *[recentSlots]string
+	recent *[recentSlots]recentEntry
 }
 
-// recentSlot is the slot of parser.recent for a non-empty string: from its
-// length and three of its bytes, mixed.
-func recentSlot(b []byte) uint32 {
-	n := len(b)
-	h := uint32(n)*0x9E3779B1 ^ (uint32(b[0]) | uint32(b[n-1])<<8 | uint32(b[n/2])<<16)
-	h *= 0x85EBCA6B
-	return h >> (32 - recentBits)
+// recentEntry is a slot of parser.recent: the string and its words
+// (recentWords), so a string of up to 16 bytes is found again by two
+// word compares, without a call to compare its bytes.
+type recentEntry struct {
+	s      string
+	w0, w1 uint64
+}
+
+// recentWords packs a non-empty string's bytes into two words: for up to
+// 16 bytes, strings of one length with equal words are equal (8 to 16
+// bytes: the first 8 and the last 8; 4 to 7: the first 4 and the last 4;
+// 1 to 3: the first, middle and last byte). For a longer string they are
+// its first and last 8 bytes, a filter before the compare.
+func recentWords(b []byte) (w0, w1 uint64) {
+	switch n := len(b); {
+	case n >= 8:
+		return binary.LittleEndian.Uint64(b), binary.LittleEndian.Uint64(b[n-8:])
+	case n >= 4:
+		return uint64(binary.LittleEndian.Uint32(b)), uint64(binary.LittleEndian.Uint32(b[n-4:]))
+	default:
+		return uint64(b[0]) | uint64(b[n/2])<<8 | uint64(b[n-1])<<16, 0
+	}
+}
+
+// recentSlot is the slot of parser.recent for a non-empty string of n
+// bytes and words w0, w1: its length and words, mixed.
+func recentSlot(n int, w0, w1 uint64) uint32 {
+	h := (w0 ^ w1*0x9E3779B97F4A7C15 ^ uint64(n)) * 0xBF58476D1CE4E5B9
+	return uint32(h >> (64 - recentBits))
 }
 
 // recentBits sizes parser.recent: 1,024 slots (256 missed one look-up in
@@ -408,7 +446,7 @@ func seedStrs(strs map[string]string) {
 type scratch struct {
 	strs        map[string]string
 	internBytes int
-	recent      [recentSlots]string
+	recent      [recentSlots]recentEntry
 	members     []Member
 	items       []*Node
 	unq         []byte
@@ -479,9 +517,10 @@ func (p *parser) str(raw []byte, intern bool) string {
 	if len(raw) == 0 {
 		return ""
 	}
-	slot := &p.recent[recentSlot(raw)]
-	if *slot == string(raw) {
-		return *slot
+	w0, w1 := recentWords(raw)
+	slot := &p.recent[recentSlot(len(raw), w0, w1)]
+	if len(slot.s) == len(raw) && slot.w0 == w0 && slot.w1 == w1 && (len(raw) <= 16 || slot.s == string(raw)) {
+		return slot.s
 	}
 	s, ok := p.strs[string(raw)]
 	if !ok {
@@ -491,7 +530,7 @@ func (p *parser) str(raw []byte, intern bool) string {
 			p.internBytes += len(s)
 		}
 	}
-	*slot = s
+	*slot = recentEntry{s, w0, w1}
 	return s
 }
 

@@ -11,27 +11,93 @@ import "sort"
 // loader's document-wide table); the cycle search is this one. P is what
 // the check keeps of an edge (the reference that made it).
 type RefGraph[P any] struct {
-	adj   map[int][]int
+	// out holds each definition's edges (by from, in the order added):
+	// most definitions have a few, found again by a scan; edges, every
+	// edge by its ends, is built once some definition has more than
+	// refGraphScan (or an edge leaves a negative number), and is then
+	// what Add and Via ask.
+	out   [][]refEdge[P]
 	edges map[[2]int]P
+	n     int // edges
 }
 
+type refEdge[P any] struct {
+	to int
+	p  P
+}
+
+// refGraphScan is the edge count of one definition up to which its edges
+// are scanned rather than looked up.
+const refGraphScan = 16
+
 // NewRefGraph is an empty graph.
-func NewRefGraph[P any]() *RefGraph[P] {
-	return &RefGraph[P]{adj: map[int][]int{}, edges: map[[2]int]P{}}
+func NewRefGraph[P any]() *RefGraph[P] { return &RefGraph[P]{} }
+
+// find is the edge from → to's p and whether there is one.
+func (g *RefGraph[P]) find(from, to int) (P, bool) {
+	if g.edges != nil {
+		p, ok := g.edges[[2]int{from, to}]
+		return p, ok
+	}
+	if from >= 0 && from < len(g.out) {
+		for _, e := range g.out[from] {
+			if e.to == to {
+				return e.p, true
+			}
+		}
+	}
+	var zero P
+	return zero, false
+}
+
+// index builds edges from out.
+func (g *RefGraph[P]) index() {
+	g.edges = make(map[[2]int]P, 2*g.n)
+	for from, es := range g.out {
+		for _, e := range es {
+			g.edges[[2]int{from, e.to}] = e.p
+		}
+	}
 }
 
 // Add adds the edge from → to with p; an edge added before keeps its p.
 func (g *RefGraph[P]) Add(from, to int, p P) {
-	e := [2]int{from, to}
-	if _, ok := g.edges[e]; ok {
+	if _, ok := g.find(from, to); ok {
 		return
 	}
-	g.edges[e] = p
-	g.adj[from] = append(g.adj[from], to)
+	g.n++
+	if from < 0 { // not a definition's number: no list, only the map
+		if g.edges == nil {
+			g.index()
+		}
+		g.edges[[2]int{from, to}] = p
+		return
+	}
+	if from >= len(g.out) {
+		g.out = append(g.out, make([][]refEdge[P], from+1-len(g.out))...)
+	}
+	g.out[from] = append(g.out[from], refEdge[P]{to, p})
+	switch {
+	case g.edges != nil:
+		g.edges[[2]int{from, to}] = p
+	case len(g.out[from]) > refGraphScan:
+		g.index()
+	}
 }
 
 // Via is what the edge from → to was added with (the zero P for none).
-func (g *RefGraph[P]) Via(from, to int) P { return g.edges[[2]int{from, to}] }
+func (g *RefGraph[P]) Via(from, to int) P {
+	p, _ := g.find(from, to)
+	return p
+}
+
+// adj is definition u's edges.
+func (g *RefGraph[P]) adj(u int) []refEdge[P] {
+	if u >= 0 && u < len(g.out) {
+		return g.out[u]
+	}
+	return nil
+}
 
 // Cycles are the definitions among the first n that contain themselves:
 // for each strongly connected group of definitions (of two or more, or
@@ -40,7 +106,7 @@ func (g *RefGraph[P]) Via(from, to int) P { return g.edges[[2]int{from, to}] }
 // group's smallest definition, from it (ties: the smaller definitions
 // first). A cycle [a b c] is a → b → c → a.
 func (g *RefGraph[P]) Cycles(n int) [][]int {
-	if len(g.edges) == 0 {
+	if g.n == 0 {
 		return nil
 	}
 	index := make([]int, n)
@@ -58,7 +124,8 @@ func (g *RefGraph[P]) Cycles(n int) [][]int {
 		counter++
 		st = append(st, u)
 		on[u] = true
-		for _, x := range g.adj[u] {
+		for _, e := range g.adj(u) {
+			x := e.to
 			if index[x] < 0 {
 				strong(x)
 				low[u] = min(low[u], low[x])
@@ -81,12 +148,12 @@ func (g *RefGraph[P]) Cycles(n int) [][]int {
 				break
 			}
 		}
-		if _, self := g.edges[[2]int{u, u}]; len(in) > 1 || self {
+		if _, self := g.find(u, u); len(in) > 1 || self {
 			cycles = append(cycles, g.shortestCycle(start, in))
 		}
 	}
 	for u := range n {
-		if index[u] < 0 && len(g.adj[u]) > 0 {
+		if index[u] < 0 && len(g.adj(u)) > 0 {
 			strong(u)
 		}
 	}
@@ -96,7 +163,7 @@ func (g *RefGraph[P]) Cycles(n int) [][]int {
 // shortestCycle is a shortest cycle through start inside the group in
 // (breadth first, smaller definitions first).
 func (g *RefGraph[P]) shortestCycle(start int, in map[int]bool) []int {
-	if _, self := g.edges[[2]int{start, start}]; self {
+	if _, self := g.find(start, start); self {
 		return []int{start}
 	}
 	prev := map[int]int{}
@@ -104,7 +171,10 @@ func (g *RefGraph[P]) shortestCycle(start int, in map[int]bool) []int {
 	for len(queue) > 0 {
 		u := queue[0]
 		queue = queue[1:]
-		next := append([]int(nil), g.adj[u]...)
+		var next []int
+		for _, e := range g.adj(u) {
+			next = append(next, e.to)
+		}
 		sort.Ints(next)
 		for _, x := range next {
 			if !in[x] {

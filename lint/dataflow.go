@@ -438,10 +438,20 @@ func unsatisfiedInputs(p *Pass, m *compile.FlowModel) {
 // as indices + 1 into the flow's Data (0: none). A chain through the edges
 // rather than a list per port: most ports have one edge, and a list grown
 // from nil for each was an allocation apiece.
+//
+// When every destination is one of the flow's nodes (NodeIndex) and none
+// has more than feedsChainMax edges into it, the chain is per node
+// (byNode, by node index; prev links the node's edges of any input) and
+// each filters it by input: no map of (node, input) keys to hash.
 type dataFeeds struct {
-	head map[dataPort]int
-	prev []int
+	head   map[dataPort]int
+	prev   []int
+	byNode []int
 }
+
+// feedsChainMax bounds the edges into one node that each walks to find
+// an input's: past it (a node fed by thousands of edges) the map.
+const feedsChainMax = 32
 
 type dataPort struct {
 	n     *compile.FlowNode
@@ -449,7 +459,28 @@ type dataPort struct {
 }
 
 func feedsOf(m *compile.FlowModel) dataFeeds {
-	f := dataFeeds{head: map[dataPort]int{}, prev: make([]int, len(m.Data))}
+	f := dataFeeds{prev: make([]int, len(m.Data)), byNode: make([]int, len(m.Nodes))}
+	var count []int32 // edges into each node, counted once the chain is tried
+	if len(m.Nodes) > 0 {
+		count = make([]int32, len(m.Nodes))
+	}
+	for j := range m.Data {
+		if e := &m.Data[j]; e.Destination.Node != nil && e.Source.Node != nil {
+			k := m.NodeIndex(e.Destination.Node)
+			if k < 0 || count[k] == feedsChainMax {
+				f.byNode = nil
+				break
+			}
+			count[k]++
+			f.prev[j] = f.byNode[k]
+			f.byNode[k] = j + 1
+		}
+	}
+	if f.byNode != nil {
+		return f
+	}
+	clear(f.prev)
+	f.head = make(map[dataPort]int, len(m.Data))
 	for j := range m.Data {
 		if e := &m.Data[j]; e.Destination.Node != nil && e.Source.Node != nil {
 			k := dataPort{e.Destination.Node, e.Input}
@@ -463,6 +494,18 @@ func feedsOf(m *compile.FlowModel) dataFeeds {
 // each calls fn with the source node of every edge feeding input title of
 // n (last edge first; the caller gathers them in a set).
 func (f dataFeeds) each(m *compile.FlowModel, n *compile.FlowNode, title string, fn func(*compile.FlowNode)) {
+	if f.byNode != nil {
+		k := m.NodeIndex(n)
+		if k < 0 {
+			return // every edge's destination is one of the nodes
+		}
+		for j := f.byNode[k]; j != 0; j = f.prev[j-1] {
+			if e := &m.Data[j-1]; e.Input == title {
+				fn(e.Source.Node)
+			}
+		}
+		return
+	}
 	for j := f.head[dataPort{n, title}]; j != 0; j = f.prev[j-1] {
 		fn(m.Data[j-1].Source.Node)
 	}

@@ -9,20 +9,35 @@ import (
 
 // TestFeedsSameAsLists: the chained feeds give, for every node and input,
 // the sources the lists per port gave (each edge once: a multiset), over
-// random flows of repeated ports, unresolved ends and absent inputs.
+// random flows of repeated ports, unresolved ends and absent inputs; the
+// nodes the flow's own (the chain per node), or not (the map), or its own
+// but for a foreign destination or a node fed by more than feedsChainMax
+// edges (the map again).
 func TestFeedsSameAsLists(t *testing.T) {
 	r := rand.New(rand.NewPCG(39, 11))
-	for round := range 2000 {
+	chained := 0
+	for round := range 3000 {
 		nodes := make([]compile.FlowNode, 1+r.IntN(6))
 		titles := []string{"a", "b", "c", ""}
 		m := &compile.FlowModel{}
+		if round%3 != 0 {
+			m.Nodes = nodes
+		}
+		foreign := &compile.FlowNode{}
 		node := func() *compile.FlowNode {
 			if r.IntN(6) == 0 {
 				return nil
 			}
+			if round%5 == 1 && r.IntN(40) == 0 {
+				return foreign
+			}
 			return &nodes[r.IntN(len(nodes))]
 		}
-		for range r.IntN(20) {
+		edges := r.IntN(20)
+		if round%7 == 2 {
+			edges = feedsChainMax * (1 + r.IntN(len(nodes)+1))
+		}
+		for range edges {
 			m.Data = append(m.Data, compile.DataEdge{Input: titles[r.IntN(len(titles))],
 				Source: compile.Endpoint{Node: node()}, Destination: compile.Endpoint{Node: node()}})
 		}
@@ -38,12 +53,19 @@ func TestFeedsSameAsLists(t *testing.T) {
 			}
 		}
 		f := feedsOf(m)
-		for i := range nodes {
+		if f.byNode != nil {
+			chained++
+		}
+		for i := range len(nodes) + 1 {
+			dst := foreign
+			if i < len(nodes) {
+				dst = &nodes[i]
+			}
 			for _, title := range append(titles, "absent") {
 				got := map[*compile.FlowNode]int{}
-				f.each(m, &nodes[i], title, func(src *compile.FlowNode) { got[src]++ })
+				f.each(m, dst, title, func(src *compile.FlowNode) { got[src]++ })
 				w := map[*compile.FlowNode]int{}
-				for _, src := range want[port{&nodes[i], title}] {
+				for _, src := range want[port{dst, title}] {
 					w[src]++
 				}
 				if len(got) != len(w) {
@@ -56,6 +78,9 @@ func TestFeedsSameAsLists(t *testing.T) {
 				}
 			}
 		}
+	}
+	if chained < 1000 {
+		t.Errorf("only %d flows chained per node", chained)
 	}
 	var none dataFeeds // the zero value (plain ports): no sources
 	none.each(&compile.FlowModel{}, &compile.FlowNode{}, "a", func(*compile.FlowNode) { t.Fatal("a source from no feeds") })

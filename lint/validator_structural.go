@@ -281,11 +281,33 @@ func refOK(n *compile.Node) bool {
 	return n != nil && n.Kind == compile.Object && isStrNode(n.Get("$component_ref"))
 }
 
+// propertyOK, controlEdgeOK and dataEdgeOK read the members they check
+// in one pass over the object, each switch case keeping the last member
+// of its key: what Get returns for it (the last wins), without a scan of
+// the members per field (oldPropertyOK and the others in the tests are
+// the Get expressions they replaced).
+
 // propertyOK: property reports nothing.
 func propertyOK(n *compile.Node) bool {
-	return n != nil && n.Kind == compile.Object &&
-		isStrNode(n.Get("title")) && isStrNode(n.Get("type")) &&
-		isOptStr(n.Get("format")) && isOptStr(n.Get("description")) && isOptRecord(n.Get("cinatra"))
+	if n == nil || n.Kind != compile.Object {
+		return false
+	}
+	var title, typ, format, desc, cin *compile.Node
+	for i := range n.Members {
+		switch m := &n.Members[i]; m.Key {
+		case "title":
+			title = m.Value
+		case "type":
+			typ = m.Value
+		case "format":
+			format = m.Value
+		case "description":
+			desc = m.Value
+		case "cinatra":
+			cin = m.Value
+		}
+	}
+	return isStrNode(title) && isStrNode(typ) && isOptStr(format) && isOptStr(desc) && isOptRecord(cin)
 }
 
 // controlEdgeOK: controlEdge reports nothing.
@@ -293,18 +315,62 @@ func controlEdgeOK(n *compile.Node) bool {
 	if n == nil || n.Kind != compile.Object {
 		return false
 	}
-	b := n.Get("from_branch")
-	return isLiteral(n.Get("component_type"), "ControlFlowEdge") && isStrNode(n.Get("name")) &&
-		isOptStr(n.Get("id")) && isOptStr(n.Get("description")) && isOptRecord(n.Get("metadata")) &&
-		refOK(n.Get("from_node")) && refOK(n.Get("to_node")) &&
+	var ct, name, id, desc, meta, from, to, b *compile.Node
+	for i := range n.Members {
+		switch m := &n.Members[i]; m.Key {
+		case "component_type":
+			ct = m.Value
+		case "name":
+			name = m.Value
+		case "id":
+			id = m.Value
+		case "description":
+			desc = m.Value
+		case "metadata":
+			meta = m.Value
+		case "from_node":
+			from = m.Value
+		case "to_node":
+			to = m.Value
+		case "from_branch":
+			b = m.Value
+		}
+	}
+	return isLiteral(ct, "ControlFlowEdge") && isStrNode(name) &&
+		isOptStr(id) && isOptStr(desc) && isOptRecord(meta) &&
+		refOK(from) && refOK(to) &&
 		(b == nil || b.Kind == compile.Null || b.Kind == compile.String)
 }
 
 // dataEdgeOK: dataEdge reports nothing.
 func dataEdgeOK(n *compile.Node) bool {
-	return n != nil && n.Kind == compile.Object &&
-		isLiteral(n.Get("component_type"), "DataFlowEdge") && isStrNode(n.Get("name")) &&
-		isOptStr(n.Get("id")) && isOptStr(n.Get("description")) && isOptRecord(n.Get("metadata")) &&
-		refOK(n.Get("source_node")) && isStrNode(n.Get("source_output")) &&
-		refOK(n.Get("destination_node")) && isStrNode(n.Get("destination_input"))
+	if n == nil || n.Kind != compile.Object {
+		return false
+	}
+	var ct, name, id, desc, meta, src, srcOut, dst, dstIn *compile.Node
+	for i := range n.Members {
+		switch m := &n.Members[i]; m.Key {
+		case "component_type":
+			ct = m.Value
+		case "name":
+			name = m.Value
+		case "id":
+			id = m.Value
+		case "description":
+			desc = m.Value
+		case "metadata":
+			meta = m.Value
+		case "source_node":
+			src = m.Value
+		case "source_output":
+			srcOut = m.Value
+		case "destination_node":
+			dst = m.Value
+		case "destination_input":
+			dstIn = m.Value
+		}
+	}
+	return isLiteral(ct, "DataFlowEdge") && isStrNode(name) &&
+		isOptStr(id) && isOptStr(desc) && isOptRecord(meta) &&
+		refOK(src) && isStrNode(srcOut) && refOK(dst) && isStrNode(dstIn)
 }
