@@ -271,7 +271,7 @@ func (v *sideView) ungated(fk string) map[string]bool {
 	for len(queue) > 0 {
 		id := queue[0]
 		queue = queue[1:]
-		if n := f.nodes[id]; n != nil {
+		if n := f.node(id); n != nil {
 			gate, write := v.gateWrite(fk, n)
 			if gate && id != f.g.Start {
 				continue // a person decides here: what follows is gated
@@ -322,11 +322,11 @@ func (d *differ) approvalPaths() {
 		before := d.old.ungated(fk)
 		of, nf := d.old.flows[fk], d.new.flows[fk]
 		for _, id := range sortedKeys(after) {
-			o := of.nodes[id]
+			o := of.node(id)
 			if before[id] || o == nil || !d.old.writeNode(fk, o) {
 				continue // it was ungated already, or new, or no write before (the node's own change says it)
 			}
-			n := nf.nodes[id]
+			n := nf.node(id)
 			d.add(CheckApprovalBypassed, nodeSubject(fk, id)+" gated", id, "every path gated", "a path without a gate",
 				fmt.Sprintf("%s (%s) can now run without a person's approval: a path from the start reaches it without passing a gate", quote(n.Name), id),
 				pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))

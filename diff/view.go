@@ -55,9 +55,31 @@ type sideView struct {
 // of the Flow (analysis.Flow.Model) as the file writes it (fileGraph),
 // and its nodes by id, which the checks walk as a set.
 type flowView struct {
-	g     *flowgraph.Graph
+	g *flowgraph.Graph
+	// nodes are the graph's nodes by id when the graph is fileGraph's copy
+	// (its index is the model's, whose places the copy shifts); nil when
+	// the graph is the model's own, whose index finds them (node)
 	nodes map[string]*flowgraph.Node
-	ids   []string // the keys of nodes, sorted once (sortedIDs)
+	ids   []string // the ids of the nodes, sorted once (sortedIDs)
+}
+
+// node is the flow's node with id, nil when none (f may be nil).
+func (f *flowView) node(id string) *flowgraph.Node {
+	switch {
+	case f == nil:
+		return nil
+	case f.nodes != nil:
+		return f.nodes[id]
+	}
+	return f.g.NodeOf(id)
+}
+
+// size is the number of distinct node ids.
+func (f *flowView) size() int {
+	if f.nodes != nil {
+		return len(f.nodes)
+	}
+	return len(f.g.Nodes) // the model's graph: one node per id
 }
 
 // sortedIDs is the flow's node ids in order, sorted on first use: the
@@ -161,18 +183,22 @@ func view(s *analysis.Snapshot) *sideView {
 		if err != nil {
 			continue
 		}
-		g = fileGraph(g)
-		key := g.FlowID
+		fg := fileGraph(g)
+		key := fg.FlowID
 		if i == 0 {
 			key = ""
 		}
 		if _, dup := v.flows[key]; dup {
 			continue
 		}
-		fv := &flowView{g: g, nodes: make(map[string]*flowgraph.Node, len(g.Nodes))}
-		for _, n := range g.Nodes {
-			fv.nodes[n.ID] = n
+		fv := &flowView{g: fg}
+		if fg != g { // a copy: its nodes by id here (the model's index places the model's)
+			fv.nodes = make(map[string]*flowgraph.Node, len(fg.Nodes))
+			for _, n := range fg.Nodes {
+				fv.nodes[n.ID] = n
+			}
 		}
+		g = fg
 		v.flows[key] = fv
 		v.flowKey = append(v.flowKey, key)
 		if v.atPointer == nil {
@@ -737,7 +763,7 @@ func (v *sideView) gatePtr(g gate) string {
 		return g.ptr
 	}
 	for _, fk := range v.flowKey {
-		if n := v.flows[fk].nodes[g.node]; n != nil && n.Pointer != "" {
+		if n := v.flows[fk].node(g.node); n != nil && n.Pointer != "" {
 			return n.Pointer
 		}
 	}
@@ -757,7 +783,7 @@ func (d *differ) bothNodes(f func(p *nodePair)) {
 		n := 0
 		for fk, nf := range d.new.flows {
 			if d.old.flows[fk] != nil {
-				n += len(nf.nodes)
+				n += nf.size()
 			}
 		}
 		d.pairs = make([]nodePair, 0, n)
@@ -767,7 +793,7 @@ func (d *differ) bothNodes(f func(p *nodePair)) {
 				continue
 			}
 			for _, id := range nf.sortedIDs(of) {
-				if o, n := of.nodes[id], nf.nodes[id]; o != nil && o.Pointer != "" && n.Pointer != "" {
+				if o, n := of.node(id), nf.node(id); o != nil && o.Pointer != "" && n.Pointer != "" {
 					oc, nc := d.old.comp(o), d.new.comp(n)
 					d.pairs = append(d.pairs, nodePair{fk: fk, id: id, o: o, n: n, oc: oc, nc: nc, of: membersOf(oc), nf: membersOf(nc)})
 				}

@@ -163,6 +163,16 @@ func (g *Graph) NodeIndex(id string) int {
 	return -1
 }
 
+// NodeOf returns the node whose ID is id as the graph shows it, nil when
+// none: one look-up in the graph's index, no presentation of id (a raw id
+// from the document is NodeIndex's).
+func (g *Graph) NodeOf(id string) *Node {
+	if i, ok := g.index[id]; ok && i < len(g.Nodes) && g.Nodes[i].ID == id {
+		return g.Nodes[i]
+	}
+	return nil
+}
+
 // ErrNoFlow is returned by Build when the pointer names no Flow.
 var ErrNoFlow = errors.New("no Flow")
 
