@@ -570,17 +570,18 @@ func unionKeys[V any](a, b map[string]V) []string {
 // compares that differs between the two (most steps of a large flow differ
 // in none, and are left out before the keys are sorted). Each gate is read
 // from its own side's walk and looked up once in the other's.
-func differingGates(old, new map[string]gate) []string {
+func differingGates(old, new *gateSet) []string {
 	var out []string
-	for k, o := range old {
-		n, inNew := new[k]
+	for i := range old.list {
+		k, o := old.list[i].k, &old.list[i].g
+		n, inNew := new.get(k)
 		if o.approval != (inNew && n.approval) || inNew && (o.risk != n.risk || o.owner != n.owner || o.renderer != n.renderer || o.surface != n.surface) {
 			out = append(out, k)
 		}
 	}
-	for k, n := range new {
-		if n.approval {
-			if _, inOld := old[k]; !inOld {
+	for i := range new.list {
+		if k, n := new.list[i].k, &new.list[i].g; n.approval {
+			if _, inOld := old.at[k]; !inOld {
 				out = append(out, k)
 			}
 		}
@@ -628,9 +629,9 @@ func (d *differ) approval() {
 		}
 		return &Pos{File: v.flow.Path}
 	}
-	for _, k := range differingGates(d.old.gates, d.new.gates) {
-		o, inOld := d.old.gates[k]
-		n, inNew := d.new.gates[k]
+	for _, k := range differingGates(&d.old.gates, &d.new.gates) {
+		o, inOld := d.old.gates.get(k)
+		n, inNew := d.new.gates.get(k)
 		subj := "step " + k
 		node := n.node
 		if !inNew {
