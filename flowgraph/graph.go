@@ -245,7 +245,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	// (present.Text, which scans for secrets) is the view's key, presented
 	// once per view, and the edges take the node's; the strings many nodes
 	// or edges share (types, branches, ports) once each through the labeler.
-	labelOnce := labeler(len(v.Nodes))
+	labelOnce := labeler()
 	subRefs := subflowRefs{}
 	var subSlab slab[string]
 	g := &Graph{
@@ -311,10 +311,14 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	return g
 }
 
-// labeler is label with a memory: each distinct string is presented once
-// (room for about n of them).
-func labeler(n int) func(string) string {
-	labels := make(map[string]string, min(n, 1<<16))
+// labeler is label with a memory: each distinct string is presented once.
+// It holds the strings many nodes and edges share (types, branches,
+// ports): a few, whatever the flow's size, so its map starts small and
+// grows only for a flow whose edges are labelled each its own way (sized
+// for every node, it was 1.5 MB of a 33,000-node flow's graph, nearly all
+// of it empty).
+func labeler() func(string) string {
+	labels := make(map[string]string, 16)
 	return func(s string) string {
 		if s == "" {
 			return ""
