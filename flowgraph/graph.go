@@ -524,7 +524,7 @@ func (g *Graph) order(oe outEdges) {
 	}
 	adj := g.adjacency(oe)
 	seen := make([]bool, len(g.Nodes))
-	var queue []int
+	queue := make([]int, 0, len(g.Nodes)) // each node is queued once at most: sized once, not grown by copies
 	if s := g.NodeIndex(g.Start); s >= 0 {
 		seen[s] = true
 		queue = append(queue, s)
