@@ -199,3 +199,27 @@ func TestFlowStepOrderAsMaps(t *testing.T) {
 		}
 	}
 }
+
+// TestStepOrderOwnEach: each node's step numbers are a window of one
+// shared array, capped, so that growing one node's list never writes
+// into the next node's.
+func TestStepOrderOwnEach(t *testing.T) {
+	src := `{"component_type":"Flow","start_node":{"$component_ref":"s"},"nodes":[{"$component_ref":"s"},{"$component_ref":"a"},{"$component_ref":"f"},{"$component_ref":"b"}],` +
+		`"control_flow_connections":[{"from_node":{"$component_ref":"s"},"to_node":{"$component_ref":"a"}},{"from_node":{"$component_ref":"a"},"to_node":{"$component_ref":"f"}},{"from_node":{"$component_ref":"f"},"to_node":{"$component_ref":"b"}}],` +
+		`"$referenced_components":{"s":{"component_type":"StartNode","metadata":{"cinatra":{"required":["x"]}}},"a":{"component_type":"AgentNode"},` +
+		`"f":{"component_type":"FlowNode","metadata":{"cinatra":{"gateSteps":[{},{}]}}},"b":{"component_type":"AgentNode"}}}`
+	d := ParseDoc("f.json", []byte(src))
+	order := FlowStepOrder(d.Root)
+	want := FlowStepOrder(d.Root)
+	for i := range order {
+		order[i].Steps = append(order[i].Steps, -1)
+	}
+	for i := range order {
+		if got := order[i].Steps[:len(order[i].Steps)-1]; !reflect.DeepEqual(got, want[i].Steps) {
+			t.Fatalf("node %s: %v after appending to each, want %v", order[i].ID, got, want[i].Steps)
+		}
+	}
+	if len(want) != 4 || !reflect.DeepEqual(want[0].Steps, []int{0}) || !reflect.DeepEqual(want[2].Steps, []int{2, 3}) {
+		t.Fatalf("unexpected order %+v", want)
+	}
+}

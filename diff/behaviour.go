@@ -64,7 +64,7 @@ func (d *differ) calls() {
 			fs = append(fs, field{"data." + k, compile.Append("/data", k), od.Get(k), nd.Get(k)})
 		}
 		risk := n.Risk
-		if g, ok := d.new.gates[nodeSubject(fk, id)]; ok && g.risk != "" {
+		if g, ok := d.new.gates.get(nodeSubject(fk, id)); ok && g.risk != "" {
 			risk = g.risk
 		}
 		for _, f := range fs {
@@ -225,7 +225,8 @@ func (v *sideView) writeNode(fk string, n *flowgraph.Node) bool {
 // riskClass or, for a node without one, the node's own writes (gateWrite's
 // write). Without one, ungated lists nothing for any flow.
 func (v *sideView) anyWrite() bool {
-	for _, g := range v.gates {
+	for i := range v.gates.list {
+		g := &v.gates.list[i].g
 		if g.risk != "" && writeRisk(g.risk) {
 			return true
 		}
@@ -271,7 +272,7 @@ func (v *sideView) ungated(fk string) map[string]bool {
 	for len(queue) > 0 {
 		id := queue[0]
 		queue = queue[1:]
-		if n := f.nodes[id]; n != nil {
+		if n := f.node(id); n != nil {
 			gate, write := v.gateWrite(fk, n)
 			if gate && id != f.g.Start {
 				continue // a person decides here: what follows is gated
@@ -297,7 +298,7 @@ func (v *sideView) ungated(fk string) map[string]bool {
 // node whose step or metadata requires approval) and whether it acts on
 // the world (writeNode), with one look-up of its gate.
 func (v *sideView) gateWrite(fk string, n *flowgraph.Node) (gate, write bool) {
-	g, ok := v.gates[nodeSubject(fk, n.ID)]
+	g, ok := v.gates.get(nodeSubject(fk, n.ID))
 	gate = n.Kind == flowgraph.KindInput || n.Approval || ok && g.approval
 	if ok && g.risk != "" {
 		return gate, writeRisk(g.risk)
@@ -322,11 +323,11 @@ func (d *differ) approvalPaths() {
 		before := d.old.ungated(fk)
 		of, nf := d.old.flows[fk], d.new.flows[fk]
 		for _, id := range sortedKeys(after) {
-			o := of.nodes[id]
+			o := of.node(id)
 			if before[id] || o == nil || !d.old.writeNode(fk, o) {
 				continue // it was ungated already, or new, or no write before (the node's own change says it)
 			}
-			n := nf.nodes[id]
+			n := nf.node(id)
 			d.add(CheckApprovalBypassed, nodeSubject(fk, id)+" gated", id, "every path gated", "a path without a gate",
 				fmt.Sprintf("%s (%s) can now run without a person's approval: a path from the start reaches it without passing a gate", quote(n.Name), id),
 				pos(d.old.flow, o.Pointer), pos(d.new.flow, n.Pointer))

@@ -41,18 +41,18 @@ func (d *differ) graph() {
 			continue // one change of its FlowNode names its nodes
 		}
 		of, nf := d.old.flows[fk], d.new.flows[fk]
-		on, nn := map[string]*flowgraph.Node{}, map[string]*flowgraph.Node{}
 		var oids, nids []string
 		if of != nil {
-			on, oids = of.nodes, of.sortedIDs(nf)
+			oids = of.sortedIDs(nf)
 		}
 		if nf != nil {
-			nn, nids = nf.nodes, nf.sortedIDs(of)
+			nids = nf.sortedIDs(of)
 		}
 		gone := map[string]bool{}
 		for _, id := range oids {
-			o := on[id]
-			n, ok := nn[id]
+			o := of.node(id)
+			n := nf.node(id)
+			ok := n != nil
 			subj := nodeSubject(fk, id)
 			if !ok {
 				gone[id] = true
@@ -72,8 +72,8 @@ func (d *differ) graph() {
 			}
 		}
 		for _, id := range nids {
-			if _, ok := on[id]; !ok {
-				n := nn[id]
+			if of.node(id) == nil {
+				n := nf.node(id)
 				gone[id] = true
 				c := d.add(CheckNodeAdded, nodeSubject(fk, id), id, "", n.ComponentType,
 					fmt.Sprintf("%s %s (%s) added", kindWord(n), quote(n.Name), id), nil, pos(d.new.flow, n.Pointer))
@@ -196,7 +196,7 @@ func (d *differ) edges(fk string, of, nf *flowView, gone map[string]bool) {
 	res, used := resourcedEdges(live(od), live(nd))
 	for _, r := range res {
 		what := fmt.Sprintf("input %s of %s", r.input, r.to)
-		if n := nf.nodes[r.to]; n != nil && n.Kind == flowgraph.KindEnd {
+		if n := nf.node(r.to); n != nil && n.Kind == flowgraph.KindEnd {
 			what = "output " + r.input
 			if fk != "" {
 				what += " of flow " + fk
@@ -298,11 +298,11 @@ func (d *differ) moved() {
 		fk, id, _ := strings.Cut(k, "/")
 		o, n := d.old.flows[fk], d.new.flows[fk]
 		var op, np *Pos
-		if o != nil && o.nodes[id] != nil {
-			op = pos(d.old.flow, o.nodes[id].Pointer)
+		if on := o.node(id); on != nil {
+			op = pos(d.old.flow, on.Pointer)
 		}
-		if n != nil && n.nodes[id] != nil {
-			np = pos(d.new.flow, n.nodes[id].Pointer)
+		if nn := n.node(id); nn != nil {
+			np = pos(d.new.flow, nn.Pointer)
 		}
 		before, after := neighbours(oldOrder, oldIdx[k], inNew), neighbours(newOrder, inNew[k], nil)
 		d.add(CheckNodeMoved, nodeSubject(fk, id), id, before, after,
@@ -570,17 +570,18 @@ func unionKeys[V any](a, b map[string]V) []string {
 // compares that differs between the two (most steps of a large flow differ
 // in none, and are left out before the keys are sorted). Each gate is read
 // from its own side's walk and looked up once in the other's.
-func differingGates(old, new map[string]gate) []string {
+func differingGates(old, new *gateSet) []string {
 	var out []string
-	for k, o := range old {
-		n, inNew := new[k]
+	for i := range old.list {
+		k, o := old.list[i].k, &old.list[i].g
+		n, inNew := new.get(k)
 		if o.approval != (inNew && n.approval) || inNew && (o.risk != n.risk || o.owner != n.owner || o.renderer != n.renderer || o.surface != n.surface) {
 			out = append(out, k)
 		}
 	}
-	for k, n := range new {
-		if n.approval {
-			if _, inOld := old[k]; !inOld {
+	for i := range new.list {
+		if k, n := new.list[i].k, &new.list[i].g; n.approval {
+			if _, inOld := old.at[k]; !inOld {
 				out = append(out, k)
 			}
 		}
@@ -628,9 +629,9 @@ func (d *differ) approval() {
 		}
 		return &Pos{File: v.flow.Path}
 	}
-	for _, k := range differingGates(d.old.gates, d.new.gates) {
-		o, inOld := d.old.gates[k]
-		n, inNew := d.new.gates[k]
+	for _, k := range differingGates(&d.old.gates, &d.new.gates) {
+		o, inOld := d.old.gates.get(k)
+		n, inNew := d.new.gates.get(k)
 		subj := "step " + k
 		node := n.node
 		if !inNew {
@@ -1114,7 +1115,7 @@ func (d *differ) subflowGroups(keys map[string]bool) map[string]bool {
 				called = map[string]bool{}
 				for pk, pf := range side.v.flows {
 					for _, n := range pf.g.Nodes {
-						if len(n.Subflows) > 0 && (side.other.flows[pk] == nil || side.other.flows[pk].nodes[n.ID] == nil) {
+						if len(n.Subflows) > 0 && (side.other.flows[pk] == nil || side.other.flows[pk].node(n.ID) == nil) {
 							for _, sp := range n.Subflows {
 								called[sp] = true
 							}

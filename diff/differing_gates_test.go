@@ -57,7 +57,8 @@ func TestDifferingGatesSameAsUnion(t *testing.T) {
 				old[k], new[k] = random(), random()
 			}
 		}
-		got, want := differingGates(old, new), before(old, new)
+		os, ns := gateSetOf(old), gateSetOf(new)
+		got, want := differingGates(&os, &ns), before(old, new)
 		if len(got) != len(want) || len(want) > 0 && !reflect.DeepEqual(got, want) {
 			t.Fatalf("case %d: %q, the union filtered %q\nold %v\nnew %v", c, got, want, old, new)
 		}

@@ -16,7 +16,7 @@ import (
 // as view makes them; the nodes have no pointer, so only the steps make
 // gates.
 func randomGateView(r *rand.Rand) *sideView {
-	v := &sideView{flows: map[string]*flowView{}, steps: map[string]*compile.Step{}, gates: map[string]gate{}}
+	v := &sideView{flows: map[string]*flowView{}, steps: map[string]*compile.Step{}}
 	risks := []string{"", "read_only", "write", "draft_create", "x_send", "approval"}
 	kinds := []flowgraph.NodeKind{flowgraph.KindAPI, flowgraph.KindAgent, flowgraph.KindInput, flowgraph.KindFlow}
 	for f := 0; f < 1+r.Intn(2); f++ {
@@ -100,7 +100,7 @@ func TestReadGatesStepOrder(t *testing.T) {
 			continue // the map's walk gave either step's gate, at random
 		}
 		compared++
-		if !reflect.DeepEqual(v.gates, want) {
+		if !reflect.DeepEqual(v.gates.asMap(), want) {
 			t.Fatalf("case %d: gates %+v, want %+v", c, v.gates, want)
 		}
 	}

@@ -17,7 +17,7 @@ func TestIsGateSameAsScan(t *testing.T) {
 			return true
 		}
 		for _, v := range []*sideView{d.new, d.old} {
-			for k, g := range v.gates {
+			for k, g := range v.gates.asMap() {
 				if g.approval && (k == id || k == nodeSubject(fk, id) || g.node == id) {
 					return true
 				}
@@ -27,12 +27,12 @@ func TestIsGateSameAsScan(t *testing.T) {
 	}
 	yes, no := 0, 0
 	for c := 0; c < 300; c++ {
-		d := &differ{old: &sideView{gates: map[string]gate{}}, new: &sideView{gates: map[string]gate{}}}
+		d := &differ{old: &sideView{}, new: &sideView{}}
 		for _, v := range []*sideView{d.old, d.new} {
 			for i := 0; i < r.Intn(6); i++ {
 				node := fmt.Sprintf("n%d", r.Intn(6))
 				k := []string{node, "sub/" + node, node + "#gate0", "(setup)"}[r.Intn(4)]
-				v.gates[k] = gate{node: node, approval: r.Intn(2) == 0}
+				v.gates.set(k, gate{node: node, approval: r.Intn(2) == 0})
 			}
 		}
 		for i := 0; i < 10; i++ {

@@ -458,7 +458,8 @@ func (d *differ) approvingGates() *approving {
 	if d.approving == nil {
 		a := &approving{keys: map[string]bool{}, nodes: map[string]bool{}}
 		for _, v := range []*sideView{d.new, d.old} {
-			for k, g := range v.gates {
+			for i := range v.gates.list {
+				k, g := v.gates.list[i].k, &v.gates.list[i].g
 				if g.approval {
 					a.keys[k] = true
 					a.nodes[g.node] = true

@@ -47,7 +47,7 @@ func (d *differ) subflowGroupsPlain() map[string]bool {
 			}
 			for pk, pf := range side.v.flows {
 				for _, n := range pf.g.Nodes {
-					if slices.Contains(n.Subflows, f.g.FlowPointer) && (side.other.flows[pk] == nil || side.other.flows[pk].nodes[n.ID] == nil) {
+					if slices.Contains(n.Subflows, f.g.FlowPointer) && (side.other.flows[pk] == nil || side.other.flows[pk].node(n.ID) == nil) {
 						out[fk] = true
 					}
 				}

@@ -26,10 +26,10 @@ type sideView struct {
 	// walks the steps in the array's order (the map's order reads them at
 	// random, a cache miss each in a large flow).
 	stepList []keyedStep
-	gates    map[string]gate // step or node key → its approval facts
-	order    []string        // node keys in compiled step order (nil when it did not compile); readOrder
-	bfs      []string        // node keys in BFS order, flow by flow; readOrder
-	ordered  bool            // readOrder has run
+	gates    gateSet  // step or node key → its approval facts
+	order    []string // node keys in compiled step order (nil when it did not compile); readOrder
+	bfs      []string // node keys in BFS order, flow by flow; readOrder
+	ordered  bool     // readOrder has run
 	inputs   map[string]port
 	outputs  map[string]port
 	arts     map[string]artifact
@@ -55,9 +55,31 @@ type sideView struct {
 // of the Flow (analysis.Flow.Model) as the file writes it (fileGraph),
 // and its nodes by id, which the checks walk as a set.
 type flowView struct {
-	g     *flowgraph.Graph
+	g *flowgraph.Graph
+	// nodes are the graph's nodes by id when the graph is fileGraph's copy
+	// (its index is the model's, whose places the copy shifts); nil when
+	// the graph is the model's own, whose index finds them (node)
 	nodes map[string]*flowgraph.Node
-	ids   []string // the keys of nodes, sorted once (sortedIDs)
+	ids   []string // the ids of the nodes, sorted once (sortedIDs)
+}
+
+// node is the flow's node with id, nil when none (f may be nil).
+func (f *flowView) node(id string) *flowgraph.Node {
+	switch {
+	case f == nil:
+		return nil
+	case f.nodes != nil:
+		return f.nodes[id]
+	}
+	return f.g.NodeOf(id)
+}
+
+// size is the number of distinct node ids.
+func (f *flowView) size() int {
+	if f.nodes != nil {
+		return len(f.nodes)
+	}
+	return len(f.g.Nodes) // the model's graph: one node per id
 }
 
 // sortedIDs is the flow's node ids in order, sorted on first use: the
@@ -140,7 +162,7 @@ type pkgView struct {
 }
 
 func view(s *analysis.Snapshot) *sideView {
-	v := &sideView{s: s, flows: map[string]*flowView{}, steps: map[string]*compile.Step{}, gates: map[string]gate{}, inputs: map[string]port{},
+	v := &sideView{s: s, flows: map[string]*flowView{}, steps: map[string]*compile.Step{}, inputs: map[string]port{},
 		outputs: map[string]port{}, arts: map[string]artifact{}, prompts: map[string]*promptView{},
 		slots: map[string]slots.Slot{}, gated: map[string]compile.GatedStep{}, finds: map[string]compile.Finding{},
 		pkg: pkgView{deps: map[string]string{}, depPtr: map[string]string{}, other: map[string]string{}, otherPtr: map[string]string{}, produces: map[string]string{}, consumes: map[string]string{}}}
@@ -161,18 +183,22 @@ func view(s *analysis.Snapshot) *sideView {
 		if err != nil {
 			continue
 		}
-		g = fileGraph(g)
-		key := g.FlowID
+		fg := fileGraph(g)
+		key := fg.FlowID
 		if i == 0 {
 			key = ""
 		}
 		if _, dup := v.flows[key]; dup {
 			continue
 		}
-		fv := &flowView{g: g, nodes: make(map[string]*flowgraph.Node, len(g.Nodes))}
-		for _, n := range g.Nodes {
-			fv.nodes[n.ID] = n
+		fv := &flowView{g: fg}
+		if fg != g { // a copy: its nodes by id here (the model's index places the model's)
+			fv.nodes = make(map[string]*flowgraph.Node, len(fg.Nodes))
+			for _, n := range fg.Nodes {
+				fv.nodes[n.ID] = n
+			}
 		}
+		g = fg
 		v.flows[key] = fv
 		v.flowKey = append(v.flowKey, key)
 		if v.atPointer == nil {
@@ -675,12 +701,55 @@ type gate struct {
 	risk, owner, renderer, surface, ptr string
 }
 
+// gateSet is a side's gates by key: the gates in one list, in the order
+// first set, and a map of each key's place in it (a map of the gates
+// themselves held each 104-byte gate in a slot of a table about twice the
+// gates' number: 8 MB a side of a 33,000-step flow).
+type gateSet struct {
+	at   map[string]int32
+	list []keyedGate
+}
+
+type keyedGate struct {
+	k string
+	g gate
+}
+
+func newGateSet(n int) gateSet {
+	return gateSet{at: make(map[string]int32, n), list: make([]keyedGate, 0, n)}
+}
+
+// get is the gate of key k, and whether there is one.
+func (s *gateSet) get(k string) (gate, bool) {
+	if i, ok := s.at[k]; ok {
+		return s.list[i].g, true
+	}
+	return gate{}, false
+}
+
+// ref is the gate of key k to set, made (zero) if there is none.
+func (s *gateSet) ref(k string) *gate {
+	i, ok := s.at[k]
+	if !ok {
+		if s.at == nil {
+			s.at = map[string]int32{}
+		}
+		i = int32(len(s.list))
+		s.at[k] = i
+		s.list = append(s.list, keyedGate{k: k})
+	}
+	return &s.list[i].g
+}
+
+// set sets the gate of key k.
+func (s *gateSet) set(k string, g gate) { *s.ref(k) = g }
+
 func (v *sideView) readGates() {
 	n := len(v.steps)
 	for _, f := range v.flows {
 		n = max(n, len(f.g.Nodes))
 	}
-	v.gates = make(map[string]gate, n)
+	v.gates = newGateSet(n)
 	for _, fk := range v.flowKey {
 		for _, n := range v.flows[fk].g.Nodes {
 			if n.Pointer == "" {
@@ -689,7 +758,7 @@ func (v *sideView) readGates() {
 			m := v.comp(n).Path("metadata", "cinatra")
 			if !m.Is(compile.Object) {
 				if n.Kind == flowgraph.KindInput { // the compiler forces approval on it (its own value is ignored)
-					v.gates[nodeSubject(fk, n.ID)] = gate{node: n.ID, ptr: n.Pointer, approval: true}
+					v.gates.set(nodeSubject(fk, n.ID), gate{node: n.ID, ptr: n.Pointer, approval: true})
 				}
 				continue
 			}
@@ -700,7 +769,7 @@ func (v *sideView) readGates() {
 			if ra == nil && g.risk == "" && g.owner == "" && g.renderer == "" && g.surface == "" {
 				continue
 			}
-			v.gates[nodeSubject(fk, n.ID)] = g
+			v.gates.set(nodeSubject(fk, n.ID), g)
 		}
 	}
 	for _, ks := range v.stepList {
@@ -709,7 +778,7 @@ func (v *sideView) readGates() {
 		if st.GateIndex < 0 && st.NodeID != "" {
 			key = st.NodeID // a top-level node: the same key as its authored facts
 		}
-		g := v.gates[key]
+		g := v.gates.ref(key) // set in place: one look-up
 		g.node = st.NodeID
 		g.approval = st.RequiresApproval
 		// the step's values where it has them (one by one: a list of the
@@ -718,7 +787,7 @@ func (v *sideView) readGates() {
 		setIf(&g.owner, st.HitlOwnedBy)
 		setIf(&g.renderer, st.XRenderer)
 		setIf(&g.surface, st.A2uiSurfaceID)
-		v.gates[key] = g // a step's gate without its node's place (ptr) is placed by gatePtr, when a change is reported
+		// a step's gate without its node's place (ptr) is placed by gatePtr, when a change is reported
 	}
 }
 
@@ -737,7 +806,7 @@ func (v *sideView) gatePtr(g gate) string {
 		return g.ptr
 	}
 	for _, fk := range v.flowKey {
-		if n := v.flows[fk].nodes[g.node]; n != nil && n.Pointer != "" {
+		if n := v.flows[fk].node(g.node); n != nil && n.Pointer != "" {
 			return n.Pointer
 		}
 	}
@@ -757,7 +826,7 @@ func (d *differ) bothNodes(f func(p *nodePair)) {
 		n := 0
 		for fk, nf := range d.new.flows {
 			if d.old.flows[fk] != nil {
-				n += len(nf.nodes)
+				n += nf.size()
 			}
 		}
 		d.pairs = make([]nodePair, 0, n)
@@ -767,7 +836,7 @@ func (d *differ) bothNodes(f func(p *nodePair)) {
 				continue
 			}
 			for _, id := range nf.sortedIDs(of) {
-				if o, n := of.nodes[id], nf.nodes[id]; o != nil && o.Pointer != "" && n.Pointer != "" {
+				if o, n := of.node(id), nf.node(id); o != nil && o.Pointer != "" && n.Pointer != "" {
 					oc, nc := d.old.comp(o), d.new.comp(n)
 					d.pairs = append(d.pairs, nodePair{fk: fk, id: id, o: o, n: n, oc: oc, nc: nc, of: membersOf(oc), nf: membersOf(nc)})
 				}
