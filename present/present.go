@@ -23,7 +23,41 @@ import "strings"
 // Text is the one presentation function: s sanitised (Clean) and then
 // every literal credential in it masked (Redact). Line breaks become
 // spaces; use Lines for text whose lines matter.
-func Text(s string) string { return Redact(Clean(s)) }
+func Text(s string) string {
+	c := Clean(s)
+	if plainProse(c) {
+		return c // nothing Redact could mask (most names and labels)
+	}
+	return Redact(c)
+}
+
+// plainProse reports whether Redact would leave s as it is for want of a
+// place where a secret could be: no word (a run of bytes between spaces,
+// tabs and line breaks, which the detector's tokens never cross) of 8
+// bytes or more, where every detection needs one (a provider key, a
+// credential-shaped literal, the literal of "Bearer x", an entropy
+// candidate, a JWT, PEM armour's "-----BEGIN"); and no ':' or '=' (a
+// "key: value" or "key=value" pair, whose value is judged under its key,
+// "pwd = aB3dE6"; a URL's scheme). A graph's node names ("Draft the
+// reply") are nearly all such text: the 33,000-node diff presented each
+// through the whole detector. TestPlainProseRedactsNothing holds it to
+// Redact.
+func plainProse(s string) bool {
+	word := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case ' ', '\t', '\n', '\r':
+			word = 0
+			continue
+		case ':', '=':
+			return false
+		}
+		if word++; word == 8 {
+			return false
+		}
+	}
+	return true
+}
 
 // Line is Text for a source line shown as an excerpt or a diff line: tabs
 // are kept (a caret line can be aligned under them).
