@@ -100,58 +100,7 @@ func TestScanTokensAgreeRandom(t *testing.T) {
 // — the agents, the reference's fixtures and artifacts, the history of
 // revisions — and every value and context line of the labelled samples.
 func TestScanTokensAgreeCorpus(t *testing.T) {
-	dir := testshared.Dir(t, "corpus")
-	seen := map[string]bool{}
-	var add func(v any)
-	add = func(v any) {
-		switch v := v.(type) {
-		case string:
-			seen[v] = true
-		case []any:
-			for _, it := range v {
-				add(it)
-			}
-		case map[string]any:
-			for k, it := range v {
-				seen[k] = true
-				add(it)
-			}
-		}
-	}
-	files := 0
-	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-		if err != nil || e.IsDir() || !strings.HasSuffix(p, ".json") {
-			return err
-		}
-		if files++; files%race.Stride(8) != 0 {
-			return nil
-		}
-		src, err := os.ReadFile(p)
-		if err != nil {
-			return err
-		}
-		var v any
-		if json.Unmarshal(src, &v) == nil {
-			add(v)
-		}
-		return nil
-	})
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, r := range testshared.SecretSamples(t) {
-		seen[r.Value] = true
-		seen[r.Context] = true
-		seen[r.Candidate] = true
-	}
-	vals := make([]string, 0, len(seen))
-	for v := range seen {
-		vals = append(vals, v)
-	}
-	sort.Strings(vals)
-	if files < 300 || len(vals) < 5000/race.Stride(8) {
-		t.Fatalf("%d files, %d strings: the corpus is not where the test expects it", files, len(vals))
-	}
+	vals := secCorpusStrings(t)
 	for i, v := range vals {
 		if i%race.Stride(4) == 0 {
 			secAgree(t, v)
@@ -278,4 +227,65 @@ func TestMayNameSecret(t *testing.T) {
 		}
 		check(b.String())
 	}
+}
+
+// secCorpusStrings is every distinct string (keys and values) of every
+// JSON file of the shared corpus (every 8th file under -race), and every
+// value, context line and candidate of the labelled secret samples,
+// sorted; the test is skipped without ../shared.
+func secCorpusStrings(t *testing.T) []string {
+	t.Helper()
+	dir := testshared.Dir(t, "corpus")
+	seen := map[string]bool{}
+	var add func(v any)
+	add = func(v any) {
+		switch v := v.(type) {
+		case string:
+			seen[v] = true
+		case []any:
+			for _, it := range v {
+				add(it)
+			}
+		case map[string]any:
+			for k, it := range v {
+				seen[k] = true
+				add(it)
+			}
+		}
+	}
+	files := 0
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !strings.HasSuffix(p, ".json") {
+			return err
+		}
+		if files++; files%race.Stride(8) != 0 {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		var v any
+		if json.Unmarshal(src, &v) == nil {
+			add(v)
+		}
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range testshared.SecretSamples(t) {
+		seen[r.Value] = true
+		seen[r.Context] = true
+		seen[r.Candidate] = true
+	}
+	vals := make([]string, 0, len(seen))
+	for v := range seen {
+		vals = append(vals, v)
+	}
+	sort.Strings(vals)
+	if files < 300 || len(vals) < 5000/race.Stride(8) {
+		t.Fatalf("%d files, %d strings: the corpus is not where the test expects it", files, len(vals))
+	}
+	return vals
 }

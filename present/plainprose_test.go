@@ -1,16 +1,11 @@
 package present
 
 import (
-	"encoding/json"
-	"io/fs"
 	"math/rand/v2"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
 	"github.com/oastui/oastui/internal/race"
-	"github.com/oastui/oastui/internal/testshared"
 )
 
 // plainProseAgree: where plainProse says Redact has nothing to mask in s,
@@ -85,52 +80,8 @@ func TestPlainProseRedactsNothing(t *testing.T) {
 		t.Fatalf("the fast path was taken for %d values of %d: the test does not exercise it", taken, 2*n+len(edges))
 	}
 	t.Run("corpus", func(t *testing.T) {
-		dir := testshared.Dir(t, "corpus")
-		var add func(v any)
-		strs, files := 0, 0
-		add = func(v any) {
-			switch v := v.(type) {
-			case string:
-				strs++
-				plainProseAgree(t, Clean(v))
-			case []any:
-				for _, it := range v {
-					add(it)
-				}
-			case map[string]any:
-				for k, it := range v {
-					plainProseAgree(t, Clean(k))
-					add(it)
-				}
-			}
-		}
-		err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-			if err != nil || e.IsDir() || !strings.HasSuffix(p, ".json") {
-				return err
-			}
-			if files++; files%race.Stride(8) != 0 {
-				return nil
-			}
-			src, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			var v any
-			if json.Unmarshal(src, &v) == nil {
-				add(v)
-			}
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		if strs < 5000/race.Stride(8) {
-			t.Fatalf("%d strings: the corpus is not where the test expects it", strs)
-		}
-		for _, s := range testshared.SecretSamples(t) {
-			for _, v := range []string{s.Value, s.Context, s.Candidate} {
-				plainProseAgree(t, Clean(v))
-			}
+		for _, v := range secCorpusStrings(t) {
+			plainProseAgree(t, Clean(v))
 		}
 	})
 }
