@@ -31,6 +31,72 @@ var strStop = func() (t [256]bool) {
 	return t
 }()
 
+// strRun returns the index of the first byte at or after i that strStop
+// marks, or len(src) if there is none. Sixteen bytes a round: one test of
+// the index per sixteen bytes and no bounds check per byte (the loop of one
+// byte at a time spent ten instructions a byte under callgrind). A string's
+// closing quote is followed by more of the document, so its bytes are
+// nearly always read in the rounds; the byte loop is for a document's end.
+func strRun(src []byte, i int) int {
+	for ; i >= 0 && i+16 <= len(src); i += 16 {
+		b := src[i : i+16 : i+16]
+		if strStop[b[0]] {
+			return i
+		}
+		if strStop[b[1]] {
+			return i + 1
+		}
+		if strStop[b[2]] {
+			return i + 2
+		}
+		if strStop[b[3]] {
+			return i + 3
+		}
+		if strStop[b[4]] {
+			return i + 4
+		}
+		if strStop[b[5]] {
+			return i + 5
+		}
+		if strStop[b[6]] {
+			return i + 6
+		}
+		if strStop[b[7]] {
+			return i + 7
+		}
+		if strStop[b[8]] {
+			return i + 8
+		}
+		if strStop[b[9]] {
+			return i + 9
+		}
+		if strStop[b[10]] {
+			return i + 10
+		}
+		if strStop[b[11]] {
+			return i + 11
+		}
+		if strStop[b[12]] {
+			return i + 12
+		}
+		if strStop[b[13]] {
+			return i + 13
+		}
+		if strStop[b[14]] {
+			return i + 14
+		}
+		if strStop[b[15]] {
+			return i + 15
+		}
+	}
+	for ; i < len(src); i++ {
+		if strStop[src[i]] {
+			return i
+		}
+	}
+	return i
+}
+
 // wsByte marks the four bytes of JSON whitespace.
 var wsByte = [' ' + 1]bool{' ': true, '\n': true, '\t': true, '\r': true}
 
@@ -275,10 +341,7 @@ func hex4(b []byte) (rune, bool) {
 // which reads or refuses it as the decoder would.
 func (p *parser) fstring(key bool) (string, bool) {
 	src, off := p.src, p.pos
-	i := off + 1
-	for i < len(src) && !strStop[src[i]] {
-		i++
-	}
+	i := strRun(src, off+1)
 	if i < len(src) && src[i] == '"' { // ASCII without escapes: the common case
 		p.pos = i + 1
 		return p.str(src[off+1:i], key || i+1-off <= internMax+2), true
@@ -288,9 +351,7 @@ func (p *parser) fstring(key bool) (string, bool) {
 	u, from := p.unq[:0], off+1
 	escaped, viaUnquote, multi := false, false, false
 	for {
-		for i < len(src) && !strStop[src[i]] {
-			i++
-		}
+		i = strRun(src, i)
 		if i >= len(src) {
 			return "", false
 		}
