@@ -101,7 +101,7 @@ func (f *flowView) sortedIDs(other *flowView) []string {
 	for i, n := range f.g.Nodes {
 		ids[i] = n.ID
 	}
-	slices.Sort(ids)
+	sortStrings(ids)
 	f.ids = slices.Compact(ids)
 	return f.ids
 }
