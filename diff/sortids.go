@@ -14,16 +14,21 @@ type keyedID struct {
 	i int32
 }
 
-// sortStrings sorts ids in place, as slices.Sort does: a stable radix sort
-// of the ids' first eight bytes (a pass for each byte that differs between
-// them), then each run of equal first bytes sorted by the ids themselves.
-// A graph's ids are short and share few long prefixes ("n0" … "n32999"),
-// so the string comparisons of a comparison sort are mostly saved.
-func sortStrings(ids []string) {
+// sortOrder is the places of ids in their sorted order (ids[p[0]] first;
+// equal ids in any order): a stable radix sort of the ids' first eight
+// bytes (a pass for each byte that differs between them), then each run of
+// equal first bytes sorted by the ids themselves. A graph's ids are short
+// and share few long prefixes ("n0" … "n32999"), so the string
+// comparisons of a comparison sort are mostly saved.
+func sortOrder(ids []string) []int32 {
 	n := len(ids)
+	p := make([]int32, n)
 	if n < 64 {
-		slices.Sort(ids)
-		return
+		for i := range p {
+			p[i] = int32(i)
+		}
+		slices.SortFunc(p, func(a, b int32) int { return strings.Compare(ids[a], ids[b]) })
+		return p
 	}
 	a := make([]keyedID, 2*n)
 	a, b := a[:n:n], a[n:]
@@ -60,9 +65,8 @@ func sortStrings(ids []string) {
 		}
 		a, b = b, a
 	}
-	out := make([]string, n)
 	for i, e := range a {
-		out[i] = ids[e.i]
+		p[i] = e.i
 	}
 	for i := 0; i < n; {
 		j := i + 1
@@ -70,9 +74,9 @@ func sortStrings(ids []string) {
 			j++
 		}
 		if j-i > 1 {
-			slices.SortFunc(out[i:j], strings.Compare)
+			slices.SortFunc(p[i:j], func(x, y int32) int { return strings.Compare(ids[x], ids[y]) })
 		}
 		i = j
 	}
-	copy(ids, out)
+	return p
 }

@@ -38,3 +38,12 @@ func TestSortStringsAsSlicesSort(t *testing.T) {
 		}
 	}
 }
+
+// sortStrings sorts ids in place, as slices.Sort does (sortOrder).
+func sortStrings(ids []string) {
+	out := make([]string, len(ids))
+	for j, i := range sortOrder(ids) {
+		out[j] = ids[i]
+	}
+	copy(ids, out)
+}
