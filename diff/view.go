@@ -857,8 +857,17 @@ func (d *differ) bothNodes(f func(p *nodePair)) {
 			if of == nil || nf == nil {
 				continue
 			}
-			for _, id := range nf.sortedIDs(of) {
-				if o, n := of.node(id), nf.node(id); o != nil && o.Pointer != "" && n.Pointer != "" {
+			ids := nf.sortedIDs(of)
+			// the sides share one sort: the same ids, each at the same place
+			same := len(ids) > 0 && len(of.ids) == len(ids) && &of.ids[0] == &ids[0]
+			for j, id := range ids {
+				o := (*flowgraph.Node)(nil)
+				if same {
+					o = of.nodeAt(j, id)
+				} else {
+					o = of.node(id)
+				}
+				if n := nf.nodeAt(j, id); o != nil && o.Pointer != "" && n.Pointer != "" {
 					oc, nc := d.old.comp(o), d.new.comp(n)
 					d.pairs = append(d.pairs, nodePair{fk: fk, id: id, o: o, n: n, oc: oc, nc: nc, of: membersOf(oc), nf: membersOf(nc)})
 				}
