@@ -120,17 +120,19 @@ func (d *differ) spill(c *Check, lvl Level, cov ...covered) bool {
 		return false
 	}
 	k := spillKey{c.ID, lvl}
-	if d.raised[k] < m {
-		if d.raised == nil {
-			d.raised = map[spillKey]int{}
+	if d.pendN > 0 && k == d.pendKey {
+		d.pendN++ // the last key spilled: its m are raised already
+	} else {
+		if d.raised[k] < m {
+			if d.raised == nil {
+				d.raised = map[spillKey]int{}
+			}
+			d.raised[k]++
+			return false
 		}
-		d.raised[k]++
-		return false
+		d.flushSpill()
+		d.pendKey, d.pendN = k, 1
 	}
-	if d.spilled == nil {
-		d.spilled = map[spillKey]int{}
-	}
-	d.spilled[k]++
 	if n := len(d.spillCov); n >= len(cov) && slices.Equal(d.spillCov[n-len(cov):], cov) {
 		return true // the same places as the last (a prompt's placeholders)
 	}
@@ -138,9 +140,23 @@ func (d *differ) spill(c *Check, lvl Level, cov ...covered) bool {
 	return true
 }
 
+// flushSpill adds the run of spills spill counted last to spilled: every
+// reader of spilled calls it first.
+func (d *differ) flushSpill() {
+	if d.pendN == 0 {
+		return
+	}
+	if d.spilled == nil {
+		d.spilled = map[spillKey]int{}
+	}
+	d.spilled[d.pendKey] += d.pendN
+	d.pendN = 0
+}
+
 // spilledLevels applies the config's overrides to the spilled counts as
 // levels does to the changes raised ("off" drops them).
 func (d *differ) spilledLevels(over map[string]string) {
+	d.flushSpill()
 	if len(over) == 0 || len(d.spilled) == 0 {
 		return
 	}
@@ -162,6 +178,7 @@ func (d *differ) spilledLevels(over map[string]string) {
 
 // spilledAt is how many spilled changes are at level l (all levels: "").
 func (d *differ) spilledAt(l Level) int {
+	d.flushSpill()
 	n := 0
 	for k, c := range d.spilled {
 		if l == "" || k.level == l {

@@ -49,9 +49,16 @@ func (d *differ) graph() {
 			nids = nf.sortedIDs(of)
 		}
 		gone := map[string]bool{}
-		for _, id := range oids {
-			o := of.node(id)
-			n := nf.node(id)
+		// the sides share one sort: the same ids, each at the same place
+		same := len(oids) > 0 && len(nids) == len(oids) && &nids[0] == &oids[0]
+		for j, id := range oids {
+			o := of.nodeAt(j, id)
+			var n *flowgraph.Node
+			if same {
+				n = nf.nodeAt(j, id)
+			} else {
+				n = nf.node(id)
+			}
 			ok := n != nil
 			subj := nodeSubject(fk, id)
 			if !ok {
@@ -72,6 +79,9 @@ func (d *differ) graph() {
 			}
 		}
 		for _, id := range nids {
+			if same {
+				break // every id is the old side's too
+			}
 			if of.node(id) == nil {
 				n := nf.node(id)
 				gone[id] = true

@@ -226,6 +226,7 @@ func diffViews(old, new *analysis.Snapshot, ov, nv *sideView, opts Options) *Res
 			r.Summary.Info++
 		}
 	}
+	d.flushSpill()
 	for k, n := range d.spilled { // and those only counted (spill)
 		switch k.level {
 		case Breaking:
@@ -440,8 +441,13 @@ type differ struct {
 	// they explain for the fallback; formMove says a slot moves between
 	// forms (slotForms may then drop graph changes: nothing spills).
 	raised, spilled map[spillKey]int
-	spillCov        []covered
-	formMove        bool
+	// the last key spilled and how many times in a row since spilled last
+	// had it added (flushSpill): a run of one check's spills (33,000
+	// renames) costs no map look-up a change
+	pendKey  spillKey
+	pendN    int
+	spillCov []covered
+	formMove bool
 	// pairs are the nodes both sides have, in bothNodes' order, found on
 	// its first call (paired).
 	pairs  []nodePair

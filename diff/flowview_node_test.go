@@ -52,3 +52,59 @@ func TestFlowViewNodeAsMap(t *testing.T) {
 		t.Fatal("a missing flow found a node")
 	}
 }
+
+// TestNodeAtAsNode: over every fixture side, a flow's sorted ids find by
+// their places (nodeAt) what node finds by id, sorted on their own or
+// shared with a copy of the same graph (the other side of a Flow edited in
+// place); with an id repeated, no places are kept (node decides).
+func TestNodeAtAsNode(t *testing.T) {
+	check := func(name string, f *flowView) {
+		for j, id := range f.sortedIDs(nil) {
+			if got, want := f.nodeAt(j, id), f.node(id); got != want {
+				t.Fatalf("%s: nodeAt(%d, %q) = %p, want %p", name, j, id, got, want)
+			}
+		}
+	}
+	placed := 0
+	for _, dir := range fixtureSides(t) {
+		opts := sideOptions(nil)
+		opts.Agent = mustLoad(t, dir)
+		v := view(analysis.Run(dir, opts))
+		for fk, f := range v.flows {
+			// the other side: the same graph's nodes, copied (a rename)
+			g := *f.g
+			g.Nodes = make([]*flowgraph.Node, len(f.g.Nodes))
+			for i, n := range f.g.Nodes {
+				c := *n
+				c.Name += " renamed"
+				g.Nodes[i] = &c
+			}
+			other := &flowView{g: &g, nodes: nil}
+			if f.nodes != nil {
+				other.nodes = map[string]*flowgraph.Node{}
+				for _, n := range g.Nodes {
+					other.nodes[n.ID] = n
+				}
+			}
+			check(dir+" "+fk, f)
+			if other.sortedIDs(f); len(g.Nodes) > 0 && &other.ids[0] != &f.ids[0] {
+				t.Fatalf("%s %s: the copy's sort not shared", dir, fk)
+			}
+			check(dir+" "+fk+" (shared)", other)
+			if f.at != nil {
+				placed++
+			}
+		}
+	}
+	if placed == 0 {
+		t.Fatal("no flow kept its nodes' places")
+	}
+	// an id twice: node finds the graph's last, so no places are kept
+	a, b := &flowgraph.Node{ID: "x"}, &flowgraph.Node{ID: "x"}
+	f := &flowView{g: &flowgraph.Graph{Nodes: []*flowgraph.Node{a, b}}}
+	f.g.Nodes = append(f.g.Nodes, &flowgraph.Node{ID: "y"})
+	f.nodes = nil
+	if f.sortedIDs(nil); f.at != nil {
+		t.Fatal("places kept for a repeated id")
+	}
+}

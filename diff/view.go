@@ -61,6 +61,18 @@ type flowView struct {
 	// the graph is the model's own, whose index finds them (node)
 	nodes map[string]*flowgraph.Node
 	ids   []string // the ids of the nodes, sorted once (sortedIDs)
+	// at is where each of ids is in g.Nodes (ids[j] is g.Nodes[at[j]]'s);
+	// nil unless the graph is the model's with every id once (nodeAt)
+	at []int32
+}
+
+// nodeAt is node(id), id being sortedIDs()[j]: without a look-up when the
+// sort kept the nodes' places.
+func (f *flowView) nodeAt(j int, id string) *flowgraph.Node {
+	if f.at != nil {
+		return f.g.Nodes[f.at[j]]
+	}
+	return f.node(id)
 }
 
 // node is the flow's node with id, nil when none (f may be nil).
@@ -94,15 +106,25 @@ func (f *flowView) sortedIDs(other *flowView) []string {
 	}
 	if other != nil && other.ids != nil && sameNodeIDs(f.g.Nodes, other.g.Nodes) {
 		f.ids = other.ids
+		if f.nodes == nil && other.nodes == nil {
+			f.at = other.at // the same ids at the same places
+		}
 		return f.ids
 	}
 	// the keys of nodes: the graph's ids, each once
-	ids := make([]string, len(f.g.Nodes))
+	all := make([]string, len(f.g.Nodes))
 	for i, n := range f.g.Nodes {
-		ids[i] = n.ID
+		all[i] = n.ID
 	}
-	slices.Sort(ids)
+	at := sortOrder(all)
+	ids := make([]string, len(at))
+	for j, i := range at {
+		ids[j] = all[i]
+	}
 	f.ids = slices.Compact(ids)
+	if f.nodes == nil && len(f.ids) == len(at) {
+		f.at = at // every id once: its node is the one at its place
+	}
 	return f.ids
 }
 
@@ -835,8 +857,17 @@ func (d *differ) bothNodes(f func(p *nodePair)) {
 			if of == nil || nf == nil {
 				continue
 			}
-			for _, id := range nf.sortedIDs(of) {
-				if o, n := of.node(id), nf.node(id); o != nil && o.Pointer != "" && n.Pointer != "" {
+			ids := nf.sortedIDs(of)
+			// the sides share one sort: the same ids, each at the same place
+			same := len(ids) > 0 && len(of.ids) == len(ids) && &of.ids[0] == &ids[0]
+			for j, id := range ids {
+				o := (*flowgraph.Node)(nil)
+				if same {
+					o = of.nodeAt(j, id)
+				} else {
+					o = of.node(id)
+				}
+				if n := nf.nodeAt(j, id); o != nil && o.Pointer != "" && n.Pointer != "" {
 					oc, nc := d.old.comp(o), d.new.comp(n)
 					d.pairs = append(d.pairs, nodePair{fk: fk, id: id, o: o, n: n, oc: oc, nc: nc, of: membersOf(oc), nf: membersOf(nc)})
 				}
