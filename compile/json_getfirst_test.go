@@ -6,6 +6,8 @@ import (
 	"strings"
 	"testing"
 	"unsafe"
+
+	"github.com/oastui/oastui/internal/race"
 )
 
 // oldGet is Node.Get as it was before the first-member look (uniq): the
@@ -67,7 +69,7 @@ func TestGetFirstMemberSameAsScan(t *testing.T) {
 		}
 		walk(root)
 	}
-	for i := 0; i < 3000; i++ {
+	for i := 0; i < 3000/race.Stride(8); i++ {
 		var b strings.Builder
 		var obj func(depth int)
 		obj = func(depth int) {

@@ -3,6 +3,8 @@ package compile
 import (
 	"math/rand"
 	"testing"
+
+	"github.com/oastui/oastui/internal/race"
 )
 
 // strRunByByte is the loop strRun replaced: one byte at a time.
@@ -19,7 +21,7 @@ func strRunByByte(src []byte, i int) int {
 func TestStrRunSameAsByByte(t *testing.T) {
 	r := rand.New(rand.NewSource(12))
 	stops := []byte{'"', '\\', 0, '\n', 0x1f, 0x80, 0xc3, 0xff}
-	for n := 0; n < 20000; n++ {
+	for n := 0; n < 20000/race.Stride(8); n++ {
 		src := make([]byte, r.Intn(70))
 		for k := range src {
 			src[k] = byte(0x20 + r.Intn(0x5f))

@@ -7,6 +7,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/oastui/oastui/internal/race"
 	"github.com/oastui/oastui/internal/testshared"
 )
 
@@ -105,7 +106,7 @@ func TestControlLinksAsAppended(t *testing.T) {
 		return `{"component_type":"LlmNode","id":"` + ids[rng.Intn(len(ids))] + `"}`
 	}
 	random := 0
-	for i := 0; i < 3000; i++ {
+	for i := 0; i < 3000/race.Stride(8); i++ {
 		src := flowSrc(rng, ids, ref, def)
 		a := &Agent{FlowPath: "oas.json", Flow: ParseDoc("oas.json", []byte(src))}
 		if a.Flow.Root == nil {

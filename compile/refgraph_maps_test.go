@@ -5,6 +5,8 @@ import (
 	"math/rand/v2"
 	"sort"
 	"testing"
+
+	"github.com/oastui/oastui/internal/race"
 )
 
 // TestRefGraphSameAsMaps: the graph of edge lists per definition (and its
@@ -16,7 +18,7 @@ import (
 func TestRefGraphSameAsMaps(t *testing.T) {
 	rng := rand.New(rand.NewPCG(39, 2))
 	indexed := 0
-	for round := range 4000 {
+	for round := range 4000 / race.Stride(8) {
 		n := 1 + rng.IntN(40)
 		g, o := NewRefGraph[int](), newOldRefGraph[int]()
 		m := rng.IntN(3 * n)

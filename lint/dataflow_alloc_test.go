@@ -6,6 +6,7 @@ import (
 	"slices"
 	"testing"
 
+	"github.com/oastui/oastui/internal/race"
 	"github.com/oastui/oastui/compile"
 )
 
@@ -143,7 +144,7 @@ func valEntriesRef(n *compile.Node) []compile.Member {
 // valEntriesScanMax.
 func TestValEntriesSameAsMap(t *testing.T) {
 	r := rand.New(rand.NewSource(39))
-	for i := 0; i < 3000; i++ {
+	for i := 0; i < 3000/race.Stride(8); i++ {
 		n := &compile.Node{Kind: compile.Object}
 		size := r.Intn(101)
 		alphabet := 1 + r.Intn(4*size+2)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/race"
 )
 
 // reachableRef and pathAvoidingRef are reachable and pathAvoiding as they
@@ -103,7 +104,7 @@ func TestNodeSetSearchesAsMaps(t *testing.T) {
 	r := rand.New(rand.NewSource(39))
 	other := &compile.FlowNode{ID: "other"}
 	searched := 0
-	for i := 0; i < 2000; i++ {
+	for i := 0; i < 2000/race.Stride(8); i++ {
 		src := nodeSetFlow(r)
 		a := &compile.Agent{FlowPath: "oas.json", Flow: compile.ParseDoc("oas.json", []byte(src)), Profile: compile.ProfileCinatra}
 		if a.Flow.Root == nil {

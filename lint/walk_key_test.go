@@ -9,6 +9,7 @@ import (
 	"testing"
 
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/race"
 )
 
 // valLastKey is the key of the nearest member above n (array items take
@@ -98,7 +99,7 @@ func walkKeyDoc(r *rand.Rand) string {
 func TestWalkKeyIsLastKey(t *testing.T) {
 	r := rand.New(rand.NewSource(39))
 	seen := 0
-	for i := 0; i < 400; i++ {
+	for i := 0; i < 400/race.Stride(4); i++ {
 		src := walkKeyDoc(r)
 		d := compile.ParseDoc("flow.json", []byte(src))
 		if d.Root == nil {
