@@ -6,8 +6,8 @@ import (
 	"slices"
 	"testing"
 
-	"github.com/oastui/oastui/internal/race"
 	"github.com/oastui/oastui/compile"
+	"github.com/oastui/oastui/internal/race"
 )
 
 // TestSchemaMembersIn: schemaMembersIn gives schemaMembers' list (the same
