@@ -47,7 +47,7 @@ func TestRefGraphSameAsMaps(t *testing.T) {
 			t.Fatalf("round %d: cycles %s, the maps %s", round, a, b)
 		}
 	}
-	if indexed < 100 {
+	if indexed < 100/race.Stride(8) {
 		t.Errorf("only %d graphs past refGraphScan", indexed)
 	}
 }
