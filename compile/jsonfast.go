@@ -172,19 +172,28 @@ func (p *parser) fvalue(depth int) (*Node, bool) {
 			if !ok {
 				return nil, false
 			}
-			p.ws()
-			if p.pos >= len(src) || src[p.pos] != ':' {
-				return nil, false
+			// `": "` and a value's first byte, as a pretty-printed
+			// document writes them, in one step: what the two ws calls
+			// and the colon test below would do there
+			if i := p.pos; i+2 < len(src) && src[i] == ':' && src[i+1] == ' ' && src[i+2] > ' ' {
+				p.pos = i + 2
+			} else {
+				p.ws()
+				if p.pos >= len(src) || src[p.pos] != ':' {
+					return nil, false
+				}
+				p.pos++
+				p.ws()
 			}
-			p.pos++
-			p.ws()
 			v, ok := p.fvalue(depth + 1)
 			if !ok {
 				return nil, false
 			}
 			v.parent, v.slot = n, int32(len(p.members)-base)
 			p.members = append(p.members, Member{Key: key, KeyOffset: keyOff, Value: v})
-			p.ws()
+			if p.pos < len(src) && src[p.pos] <= ' ' {
+				p.ws()
+			}
 			if p.pos < len(src) && src[p.pos] == '}' {
 				p.pos++
 				break
@@ -217,7 +226,9 @@ func (p *parser) fvalue(depth int) (*Node, bool) {
 			}
 			v.parent, v.slot = n, int32(len(p.items)-base)
 			p.items = append(p.items, v)
-			p.ws()
+			if p.pos < len(src) && src[p.pos] <= ' ' {
+				p.ws()
+			}
 			if p.pos < len(src) && src[p.pos] == ']' {
 				p.pos++
 				break

@@ -174,6 +174,40 @@ func TestFastParseIndentation(t *testing.T) {
 	}
 }
 
+// TestFastParseColonAndAfterValue: every run of whitespace (none, one
+// space, two, a tab, a newline, a space and a tab or a newline) before and
+// after a colon and after a value, then a value of every kind, a stray
+// byte or the end, gives the decoder's tree or error, and the scanner
+// alone reads every valid one (the colon's `": "` taken in one step and
+// the whitespace after a value looked for only at a byte <= ' ').
+func TestFastParseColonAndAfterValue(t *testing.T) {
+	gaps := []string{``, ` `, `  `, "\t", "\n", " \t", " \n", "\r", " \r\n  "}
+	values := []string{`"v"`, `1`, `-2`, `true`, `null`, `{}`, `[]`, `{"k":1}`, `[1]`, `x`, ``, "\x00", `:`, `,`, `}`}
+	n := 0
+	for _, b := range gaps {
+		for _, a := range gaps {
+			for _, v := range values {
+				for _, c := range gaps {
+					for _, src := range []string{
+						`{"k"` + b + `:` + a + v + c + `}`,
+						`{"k"` + b + `:` + a + v + c + `,"j": 2}`,
+						`{"k"` + b + `:` + a + v,
+						`[` + v + c + `]`,
+						`[` + v + c + `,` + a + `3]`,
+					} {
+						if n++; n%race.Stride(8) != 0 { // one in eight under -race
+							continue
+						}
+						if sameParse(t, src, []byte(src)) && !scannerAccepts([]byte(src)) {
+							t.Errorf("%q: valid JSON the scanner left to the decoder", src)
+						}
+					}
+				}
+			}
+		}
+	}
+}
+
 // TestFastParseEscapes: strings of random escapes (every one-character
 // escape, \u escapes and surrogate pairs, broken ones), multi-byte,
 // invalid and control bytes, as keys and as values, give the decoder's
