@@ -99,16 +99,24 @@ func (d *differ) graph() {
 // side) explains, coveredAt of each side, appended to out. A node renamed
 // in place has one pointer on both sides: the places are made once, for
 // the old side, and the new side takes them.
+//
+// In place, the rename's one field ("/name", fieldsOf) is written at once:
+// no look-up of the check's fields, and the place is cut from one string
+// the renames share (names) instead of a concatenation each (33,000 of a
+// flow with every node renamed).
 func (d *differ) renameCovers(out []covered, op, np string) []covered {
-	from := len(out)
-	c := coveredAt(out, CheckNodeRenamed.ID, true, d.old.flow.Path, op)
 	if np != op {
+		c := coveredAt(out, CheckNodeRenamed.ID, true, d.old.flow.Path, op)
 		return coveredAt(c, CheckNodeRenamed.ID, false, d.new.flow.Path, np)
 	}
-	for i, k := from, len(c); i < k; i++ {
-		c = append(c, covered{false, d.new.flow.Path, c[i].ptr})
+	p := op
+	if isNodePointer(op) {
+		from := d.names.Len()
+		d.names.WriteString(op)
+		d.names.WriteString("/name")
+		p = d.names.String()[from:] // the builder never writes over what it wrote
 	}
-	return c
+	return append(out, covered{true, d.old.flow.Path, p}, covered{false, d.new.flow.Path, p})
 }
 
 func kindWord(n *flowgraph.Node) string {

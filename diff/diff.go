@@ -447,6 +447,9 @@ type differ struct {
 	pendKey  spillKey
 	pendN    int
 	spillCov []covered
+	// names holds the places of the renames in place, one after the other
+	// (renameCovers)
+	names    strings.Builder
 	formMove bool
 	// pairs are the nodes both sides have, in bothNodes' order, found on
 	// its first call (paired).

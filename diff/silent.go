@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strconv"
 	"strings"
@@ -117,7 +118,14 @@ func (d *differ) fallback() {
 		// no object of either file repeats a key (the parsers list every
 		// repeated key): the walk may pair members by their place
 		distinct := len(doc.old.Duplicates) == 0 && len(doc.new.Duplicates) == 0
-		walkUncovered(doc.old.Root, doc.new.Root, "", "", "", distinct, newCovSet(oldCov), newCovSet(newCov), &rs)
+		// one set serves both sides when they list the same places (a
+		// flow renamed in place: each rename covers one place on each)
+		oldSet := newCovSet(oldCov)
+		newSet := oldSet
+		if !slices.Equal(oldCov, newCov) {
+			newSet = newCovSet(newCov)
+		}
+		walkUncovered(doc.old.Root, doc.new.Root, "", "", "", distinct, oldSet, newSet, &rs)
 		for i := range rs { // the values of what is left (the covered need none)
 			rs[i].before, rs[i].after = compact(rs[i].oldN), compact(rs[i].newN)
 		}
