@@ -1,13 +1,12 @@
 package diff
 
 import (
-	"bytes"
-	"encoding/json"
 	"fmt"
 	"io"
 	"path/filepath"
 	"strings"
 
+	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/lint/report"
 )
 
@@ -95,72 +94,12 @@ func (jsonFormat) Format(w io.Writer, doc *Document, opts FormatOptions) error {
 	for _, r := range doc.Agents {
 		r.Relative(opts.Base)
 	}
-	// compact, then indented in one pass of its own (indentJSON): what the
-	// encoder's indent makes, without its scanner's step per byte
-	var b bytes.Buffer
-	enc := json.NewEncoder(&b)
-	enc.SetEscapeHTML(false)
-	if err := enc.Encode(doc); err != nil {
+	out, err := compile.IndentJSON(doc) // as every face prints JSON
+	if err != nil {
 		return err
 	}
-	_, err := w.Write(indentJSON(make([]byte, 0, 2*b.Len()), b.Bytes()))
+	_, err = w.Write(out)
 	return err
-}
-
-// indentJSON appends to dst the JSON src, which encoding/json wrote
-// compact (no space outside strings), indented as its Encoder's
-// SetIndent("", "  ") indents it: a newline and two spaces a level after
-// an opening bracket and a comma, ": " after a key, an empty object or
-// array kept as {} or [], strings copied as they are.
-func indentJSON(dst, src []byte) []byte {
-	depth := 0
-	open := false // an opening bracket's newline is owed (none if it closes at once)
-	newline := func() {
-		dst = append(dst, '\n')
-		for range depth {
-			dst = append(dst, ' ', ' ')
-		}
-	}
-	for i := 0; i < len(src); i++ {
-		c := src[i]
-		if open && c != '}' && c != ']' {
-			open = false
-			depth++
-			newline()
-		}
-		switch c {
-		case '"':
-			j := i + 1
-			for j < len(src) && src[j] != '"' {
-				if src[j] == '\\' {
-					j++
-				}
-				j++
-			}
-			j = min(j, len(src)-1)
-			dst = append(dst, src[i:j+1]...)
-			i = j
-		case '{', '[':
-			open = true
-			dst = append(dst, c)
-		case ',':
-			dst = append(dst, c)
-			newline()
-		case ':':
-			dst = append(dst, c, ' ')
-		case '}', ']':
-			if open {
-				open = false
-			} else {
-				depth--
-				newline()
-			}
-			dst = append(dst, c)
-		default:
-			dst = append(dst, c)
-		}
-	}
-	return dst
 }
 
 func (textFormat) Format(w io.Writer, doc *Document, opts FormatOptions) error {

@@ -1,4 +1,4 @@
-package diff
+package compile
 
 import (
 	"bytes"
@@ -36,12 +36,12 @@ func encodeCompactIndented(t *testing.T, v any) []byte {
 
 // TestIndentJSONAsEncoder: indentJSON of the encoder's compact output is
 // the encoder's indented output, byte for byte: every JSON file of the
-// diff's and lint's test data (as written, key order kept), and random
+// diff's, lint's and compile's test data (as written, key order kept), and random
 // values with empty and nested objects and arrays and strings full of
 // quotes, backslashes, brackets, commas, colons and escapes.
 func TestIndentJSONAsEncoder(t *testing.T) {
 	files := 0
-	for _, root := range []string{"testdata", "../lint/testdata", "../schema"} {
+	for _, root := range []string{"../diff/testdata", "../lint/testdata", "../schema", "testdata"} {
 		_ = filepath.WalkDir(root, func(p string, d os.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !strings.HasSuffix(p, ".json") {
 				return nil
