@@ -4,7 +4,6 @@ import (
 	"fmt"
 	"github.com/oastui/oastui/present"
 	"os"
-	"os/exec"
 	"slices"
 	"strings"
 	"time"
@@ -640,6 +639,5 @@ func (m *Model) openEditor() tea.Cmd {
 		m.note = msg
 		return nil
 	}
-	c := exec.Command(argv[0], argv[1:]...)
-	return tea.ExecProcess(c, func(err error) tea.Msg { return editorMsg{err} })
+	return tea.Exec(newEditorExec(argv), func(err error) tea.Msg { return editorMsg{err} })
 }

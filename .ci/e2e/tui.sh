@@ -44,7 +44,11 @@ wait_gone() {
 }
 screen() { tm capture-pane -p -t "$1" 2>/dev/null; }
 check() { # check NAME SESSION TEXT [SECONDS]
-  if wait_for "$2" "$3" "${4:-10}"; then ok "$1"; else bad "$1" "$(screen "$2")"; fi
+  if wait_for "$2" "$3" "${4:-10}"; then ok "$1"; return; fi
+  # say which failure it was: the program gone, a blank screen, or other text
+  if ! tm has-session -t "$2" 2>/dev/null; then bad "$1 (the program had exited)"; return; fi
+  local shown; shown=$(screen "$2")
+  if [ -z "$(printf '%s' "$shown" | tr -d '[:space:]')" ]; then bad "$1 (the screen is blank)"; else bad "$1" "$shown"; fi
 }
 
 # --- a copy of a fixture agent, watched live ---------------------------------
