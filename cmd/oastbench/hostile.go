@@ -70,6 +70,7 @@ func runHostile(runs int) error {
 		for range runs {
 			cmd := exec.Command(bin, "lint", filepath.Join(tmp, in.file), "--format", "json", "--fail-on", "none")
 			cmd.Stdout, cmd.Stderr = io.Discard, os.Stderr
+			lowerParentPeak() // the child's peak RSS its own, not oastbench's
 			start := time.Now()
 			if err := cmd.Run(); err != nil {
 				return fmt.Errorf("oastui lint %s: %w", in.file, err)

@@ -336,6 +336,7 @@ func run(n int, corpus string, runs int, keep, full bool, policies string) error
 		fw[len(fw)/2], ratios(fw), fc[len(fc)/2], ratios(fc))
 	fmt.Printf("target for 1,000 agents: ≤ 60 MB peak RSS: best %.3f s, %.1f MiB\n",
 		bw.Seconds(), float64(bestInt(rss))/1024)
+	printParentFloor()
 	return nil
 }
 
@@ -347,6 +348,7 @@ func lintOnce(bin string, args, env []string) (time.Duration, int64, int, error)
 	cmd.Stdout = &out
 	cmd.Stderr = os.Stderr
 	cmd.Env = append(os.Environ(), env...)
+	lowerParentPeak() // the child's peak RSS its own, not oastbench's
 	start := time.Now()
 	err := cmd.Run()
 	wall := time.Since(start)
