@@ -35,7 +35,7 @@ func TestLowerParentPeak(t *testing.T) {
 	if runtime.GOOS != "linux" {
 		t.Skip("ru_maxrss and /proc/self/clear_refs are Linux's")
 	}
-	const big = 160 // MiB
+	const big = 64 // MiB
 	b := touch(big)
 	carried := childPeak(t)
 	runtime.KeepAlive(b)
