@@ -33,6 +33,11 @@ type Doc struct {
 	// positions answered without it (scanPosition), at most posScanMax.
 	posBuilt atomic.Bool
 	posScans atomic.Int32
+	// posLast: the offset (low 32 bits) and line (high 32 bits) of the
+	// position scanPosition answered last, 0 before the first: a later
+	// offset counts the newlines from there (a finding's end after its
+	// start, the next finding after this one).
+	posLast atomic.Uint64
 
 	// The excerpts built for findings in this document (Excerpt).
 	exMu     sync.Mutex
@@ -150,7 +155,15 @@ func (d *Doc) scanPosition(off int) (line, col int, ok bool) {
 		return 0, 0, false
 	}
 	start += lo
-	return bytes.Count(src, newline) + 1, utf8.RuneCount(src[start:]) + 1, true
+	// the newlines before off: those before the last offset answered
+	// (when it is not after off) are its line's, less one
+	from, line := 0, 1
+	if last := d.posLast.Load(); last != 0 && int(uint32(last)) <= off {
+		from, line = int(uint32(last)), int(last>>32)
+	}
+	line += bytes.Count(src[from:], newline)
+	d.posLast.Store(uint64(off) | uint64(line)<<32) // off and line are at most posScanMaxSrc + 1
+	return line, utf8.RuneCount(src[start:]) + 1, true
 }
 
 var newline = []byte{'\n'}
