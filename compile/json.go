@@ -328,9 +328,10 @@ func parseScratch(src []byte, blocks *Blocks, fast bool, sc *scratch) (*Node, []
 			return root, p.dups, nil
 		}
 		// What the scanner built is dropped; the decoder parses into
-		// fresh nodes (the ones carved so far are not zero any more).
-		clear(p.members)
-		clear(p.items)
+		// fresh nodes (the ones carved so far are not zero any more). The
+		// scanner leaves its stacks uncleared past their length.
+		clear(p.members[:cap(p.members)])
+		clear(p.items[:cap(p.items)])
 		p.members, p.items, p.dups = p.members[:0], p.items[:0], nil
 	}
 	// A bytes.Buffer is parsed in place: the decoder copies nothing.
