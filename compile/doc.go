@@ -33,6 +33,10 @@ type Doc struct {
 	// positions answered without it (scanPosition), at most posScanMax.
 	posBuilt atomic.Bool
 	posScans atomic.Int32
+	// posLast: the offset, line and column of the position scanPosition
+	// answered last (posPack), 0 before the first: the next offset counts
+	// from there (a finding's end after its start, the next finding).
+	posLast atomic.Uint64
 
 	// The excerpts built for findings in this document (Excerpt).
 	exMu     sync.Mutex
@@ -141,16 +145,79 @@ const (
 // the line is one more than the newlines before off, the column one more
 // than the characters (utf8.RuneCount) from the line's start to off — what
 // the index gives, whose checkpoints are counted from the line start too.
-// ok is false when the line starts more than posScanLine bytes before off.
+//
+// It starts from the last position it answered (posLast) when it can: an
+// offset on the same line after it (a finding's end after its start) adds
+// the characters between the two, when the last offset starts a character
+// (no character then spans it, so the counts add up; a byte that cannot
+// start one is a UTF-8 continuation byte); another offset counts the
+// newlines from the last one, or back to it. Otherwise ok is false when
+// the line starts more than posScanLine bytes before off.
 func (d *Doc) scanPosition(off int) (line, col int, ok bool) {
 	src := d.Src[:off]
+	last := d.posLast.Load()
+	lastOff, lastLine, lastCol := int(last&posMask), int(last>>posBits&posMask), int(last>>(2*posBits))
+	if last != 0 && lastOff <= off {
+		n := bytes.Count(src[lastOff:], newline)
+		if n == 0 && (lastOff == off || utf8.RuneStart(src[lastOff])) {
+			line, col = lastLine, lastCol+runeCount(src[lastOff:])
+			d.posLast.Store(posPack(off, line, col))
+			return line, col, true
+		}
+	}
 	lo := max(0, off-posScanLine)
 	start := bytes.LastIndexByte(src[lo:], '\n') + 1
 	if start == 0 && lo > 0 {
 		return 0, 0, false
 	}
 	start += lo
-	return bytes.Count(src, newline) + 1, utf8.RuneCount(src[start:]) + 1, true
+	switch {
+	case last == 0 || off < lastOff-off: // none, or nearer the start
+		line = 1 + bytes.Count(src, newline)
+	case lastOff <= off:
+		line = lastLine + bytes.Count(src[lastOff:], newline)
+	default:
+		line = lastLine - bytes.Count(d.Src[off:lastOff], newline)
+	}
+	col = runeCount(src[start:]) + 1
+	d.posLast.Store(posPack(off, line, col))
+	return line, col, true
+}
+
+// runeCount is utf8.RuneCount(b) with ASCII skipped eight bytes at a time
+// (a prompt's line is thousands of bytes, nearly all ASCII): an ASCII byte
+// is one character, and an encoding that is not one counts one character
+// a byte, as utf8.DecodeRune steps over it.
+func runeCount(b []byte) int {
+	n, i := 0, 0
+	for i < len(b) {
+		for i+8 <= len(b) && binary.LittleEndian.Uint64(b[i:])&0x8080808080808080 == 0 {
+			i += 8
+			n += 8
+		}
+		if i >= len(b) {
+			break
+		}
+		if b[i] < utf8.RuneSelf {
+			i++
+		} else {
+			_, size := utf8.DecodeRune(b[i:])
+			i += size
+		}
+		n++
+	}
+	return n
+}
+
+// posLast packs an offset, its line and its column (each at most
+// posScanMaxSrc + 1) in posBits each; 0 is none, a line being at least 1.
+const (
+	posBits = 21
+	posMask = 1<<posBits - 1
+)
+
+func posPack(off, line, col int) uint64 {
+	return uint64(off) | uint64(line)<<posBits | uint64(col)<<(2*posBits)
 }
 
 var newline = []byte{'\n'}

@@ -317,7 +317,7 @@ func parseScratch(src []byte, blocks *Blocks, fast bool, sc *scratch) (*Node, []
 	p := parser{src: src, blocks: blocks}
 	if blocks != nil {
 		p.slab = blocks.nodes.rest
-		defer func() { blocks.nodes.rest = p.slab }()
+		defer func() { blocks.nodes.rest = p.slab[p.slabAt:] }()
 	}
 	p.strs, p.members, p.items, p.unq = sc.strs, sc.members, sc.items, sc.unq
 	p.recent, p.internBytes = &sc.recent, sc.internBytes
@@ -328,9 +328,10 @@ func parseScratch(src []byte, blocks *Blocks, fast bool, sc *scratch) (*Node, []
 			return root, p.dups, nil
 		}
 		// What the scanner built is dropped; the decoder parses into
-		// fresh nodes (the ones carved so far are not zero any more).
-		clear(p.members)
-		clear(p.items)
+		// fresh nodes (the ones carved so far are not zero any more). The
+		// scanner leaves its stacks uncleared past their length.
+		clear(p.members[:cap(p.members)])
+		clear(p.items[:cap(p.items)])
 		p.members, p.items, p.dups = p.members[:0], p.items[:0], nil
 	}
 	// A bytes.Buffer is parsed in place: the decoder copies nothing.
@@ -353,11 +354,12 @@ var errEOF = errors.New("EOF")
 func isEOF(err error) bool { return err != nil && err.Error() == "EOF" }
 
 type parser struct {
-	src  []byte
-	dec  *jsontext.Decoder // nil while the scanner reads (pos)
-	pos  int               // the scanner's offset
-	unq  []byte            // the scanner's buffer for unescaping a string
-	slab []Node            // nodes are carved from blocks sized to the input left (slabSize)
+	src    []byte
+	dec    *jsontext.Decoder // nil while the scanner reads (pos)
+	pos    int               // the scanner's offset
+	unq    []byte            // the scanner's buffer for unescaping a string
+	slab   []Node            // nodes are carved from blocks sized to the input left (slabSize)
+	slabAt int               // the next node of slab (an index: reslicing slab stored three words and a pointer each time)
 
 	// The members of objects and the items of arrays are carved from
 	// blocks too (keepMembers, keepItems): one allocation per block
@@ -535,19 +537,25 @@ func (p *parser) str(raw []byte, intern bool) string {
 }
 
 func (p *parser) newNode() *Node {
-	if len(p.slab) == 0 {
-		if p.blocks != nil {
-			p.slab = p.blocks.nodes.next(nodeBlock)
-		} else {
-			p.slab = make([]Node, slabSize(p.rest()))
-		}
+	if p.slabAt == len(p.slab) {
+		p.newSlab()
 	}
-	n := &p.slab[0]
-	p.slab = p.slab[1:]
+	n := &p.slab[p.slabAt]
+	p.slabAt++
 	if p.blocks != nil {
 		*n = Node{} // a lent block is not cleared by Reuse: what the node held before goes here
 	}
 	return n
+}
+
+// newSlab gives the parse a slab of nodes to carve from.
+func (p *parser) newSlab() {
+	if p.blocks != nil {
+		p.slab = p.blocks.nodes.next(nodeBlock)
+	} else {
+		p.slab = make([]Node, slabSize(p.rest()))
+	}
+	p.slabAt = 0
 }
 
 // keepMembers copies the members of an object that just closed into a

@@ -204,8 +204,9 @@ func (p *parser) fvalue(depth int) (*Node, bool) {
 			p.pos++
 			p.ws()
 		}
+		// the stack is not cleared above base: what it held is in the
+		// tree, and the release clears the stack to its capacity
 		n.Members = p.keepMembers(p.members[base:])
-		clear(p.members[base:])
 		p.members = p.members[:base]
 		p.dups = indexKeys(n, p.dups)
 		return n, true
@@ -239,8 +240,7 @@ func (p *parser) fvalue(depth int) (*Node, bool) {
 			p.pos++
 			p.ws()
 		}
-		n.Items = p.keepItems(p.items[base:])
-		clear(p.items[base:])
+		n.Items = p.keepItems(p.items[base:]) // not cleared either
 		p.items = p.items[:base]
 		return n, true
 	case c == '-' || c >= '0' && c <= '9':

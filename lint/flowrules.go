@@ -3,6 +3,7 @@ package lint
 import (
 	"encoding/json"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 
@@ -298,45 +299,101 @@ func checkBranches(fc *flowCheck) {
 		if !known {
 			continue
 		}
-		set := map[string]bool{}
-		for _, b := range bs {
-			set[b] = true
+		if len(bs) > branchScanMax || len(n.Out) > branchScanMax {
+			checkBranchesMaps(fc, n, bs)
+			continue
 		}
-		used := map[string]*compile.ControlEdge{}
+		// a node's few branches and edges in arrays, searched by a scan:
+		// the first edge of each branch (usedE nil when the edge is; the
+		// next edge then takes the branch, as a map assignment would)
+		var usedB [branchScanMax]string
+		var usedE [branchScanMax]*compile.ControlEdge
+		nu := 0
 		for _, e := range n.Out {
 			branch := branchOf(e)
-			if !set[branch] && n.Type != "EndNode" {
-				ptr := e.Pointer
-				if e.BranchGiven {
-					ptr = compile.Append(e.Pointer, "from_branch")
-				}
-				fc.report(ptr, RuleBranchUnknown, fmt.Sprintf("control edge %q leaves %q on branch %q, which is not one of its branches %s",
-					e.Name, n.Label(), branch, quoteList(bs)))
+			if !slices.Contains(bs, branch) && n.Type != "EndNode" {
+				fc.reportBranchUnknown(n, e, branch, bs)
 			}
-			if first := used[branch]; first != nil {
+			k := slices.Index(usedB[:nu], branch)
+			switch {
+			case k >= 0 && usedE[k] != nil:
 				fc.report(e.Pointer, RuleBranchMultipleEdges, fmt.Sprintf("control edges %q and %q both leave %q on branch %q; a branch has one edge",
-					first.Name, e.Name, n.Label(), branch))
-			} else {
-				used[branch] = e
+					usedE[k].Name, e.Name, n.Label(), branch))
+			case k >= 0:
+				usedE[k] = e
+			default:
+				usedB[nu], usedE[nu] = branch, e
+				nu++
 			}
 		}
 		if len(n.Out) > 0 {
 			for _, b := range bs {
-				if used[b] == nil {
+				if k := slices.Index(usedB[:nu], b); k < 0 || usedE[k] == nil {
 					fc.p.ReportFix(fc.doc, n.Pointer, RuleBranchUnconnected, fmt.Sprintf("branch %q of %q in flow %q has no control edge; the flow ends there at run time", b, n.Label(), fc.fl),
 						branchEdgeFix(fc, n, b))
 				}
 			}
 		}
-		checkDeclaredBranches(fc, n, bs, set)
+		checkDeclaredBranches(fc, n, bs)
 	}
 }
 
+// branchScanMax is the number of branches and of edges up to which
+// checkBranches looks a node's branches up by a scan; a node with more
+// (a BranchingNode of many cases) keeps the sets (checkBranchesMaps), so
+// a hostile node stays linear.
+const branchScanMax = 16
+
+// checkBranchesMaps is checkBranches on one node with sets of its
+// branches and of the branches its edges take.
+func checkBranchesMaps(fc *flowCheck, n *compile.FlowNode, bs []string) {
+	set := make(map[string]bool, len(bs))
+	for _, b := range bs {
+		set[b] = true
+	}
+	used := map[string]*compile.ControlEdge{}
+	for _, e := range n.Out {
+		branch := branchOf(e)
+		if !set[branch] && n.Type != "EndNode" {
+			fc.reportBranchUnknown(n, e, branch, bs)
+		}
+		if first := used[branch]; first != nil {
+			fc.report(e.Pointer, RuleBranchMultipleEdges, fmt.Sprintf("control edges %q and %q both leave %q on branch %q; a branch has one edge",
+				first.Name, e.Name, n.Label(), branch))
+		} else {
+			used[branch] = e
+		}
+	}
+	if len(n.Out) > 0 {
+		for _, b := range bs {
+			if used[b] == nil {
+				fc.p.ReportFix(fc.doc, n.Pointer, RuleBranchUnconnected, fmt.Sprintf("branch %q of %q in flow %q has no control edge; the flow ends there at run time", b, n.Label(), fc.fl),
+					branchEdgeFix(fc, n, b))
+			}
+		}
+	}
+	checkDeclaredBranches(fc, n, bs)
+}
+
+// reportBranchUnknown: control edge e leaves n on branch, not one of bs.
+func (fc *flowCheck) reportBranchUnknown(n *compile.FlowNode, e *compile.ControlEdge, branch string, bs []string) {
+	ptr := e.Pointer
+	if e.BranchGiven {
+		ptr = compile.Append(e.Pointer, "from_branch")
+	}
+	fc.report(ptr, RuleBranchUnknown, fmt.Sprintf("control edge %q leaves %q on branch %q, which is not one of its branches %s",
+		e.Name, n.Label(), branch, quoteList(bs)))
+}
+
 // checkDeclaredBranches: F18 for one node whose branches are known.
-func checkDeclaredBranches(fc *flowCheck, n *compile.FlowNode, bs []string, set map[string]bool) {
+func checkDeclaredBranches(fc *flowCheck, n *compile.FlowNode, bs []string) {
 	decl := n.Comp.Get("branches")
 	if !decl.Is(compile.Array) || n.Type == "AgentNode" || isPluginOrUnknown(n.Type) {
 		return
+	}
+	set := make(map[string]bool, len(bs))
+	for _, b := range bs {
+		set[b] = true
 	}
 	var ds []string
 	dup := false

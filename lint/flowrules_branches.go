@@ -103,25 +103,34 @@ func branchOf(e *compile.ControlEdge) string {
 	return "next"
 }
 
-// Node types whose branches and I/O pyagentspec infers, as in
-// reference/agentspec.md §4.6.
-var nextOnlyNodes = map[string]bool{
-	"StartNode": true, "LlmNode": true, "ToolNode": true, "ApiNode": true,
-	"InputMessageNode": true, "OutputMessageNode": true, "MapNode": true,
-	"ParallelMapNode": true, "ParallelFlowNode": true,
+// nextOnlyNode: the node types whose branches and I/O pyagentspec infers,
+// as in reference/agentspec.md §4.6 (a switch: a map look-up for each node
+// cost more).
+func nextOnlyNode(t string) bool {
+	switch t {
+	case "StartNode", "LlmNode", "ToolNode", "ApiNode",
+		"InputMessageNode", "OutputMessageNode", "MapNode",
+		"ParallelMapNode", "ParallelFlowNode":
+		return true
+	}
+	return false
 }
+
+// nextOnly is the branches of a nextOnlyNode, one list for all of them:
+// branches' callers do not modify what it returns.
+var nextOnly = []string{"next"}
 
 const caughtExceptionBranch = "caught_exception_branch"
 
 // branches returns the branches of a node as the SDK infers them, and
 // whether they are known (an unknown or plugin node without a declared
-// list is not).
+// list is not). Callers must not modify the list (nextOnly is shared).
 func branches(dm *compile.Model, m *compile.FlowModel, n *compile.FlowNode) ([]string, bool) {
 	switch {
 	case n.Type == "EndNode":
 		return nil, true
-	case nextOnlyNodes[n.Type]:
-		return []string{"next"}, true
+	case nextOnlyNode(n.Type):
+		return nextOnly[:1:1], true
 	case n.Type == "BranchingNode":
 		mp := n.Comp.Get("mapping")
 		if !mp.Is(compile.Object) {

@@ -61,20 +61,25 @@ type slotDecl struct {
 }
 
 // containsContextRefs is bytes.Contains(src, "contextRefs"), searching for
-// its rare tail "xtRefs" and checking the five bytes before: a search led
-// by "co" stops at every "component_type" and "connections" of a flow.
+// the word's rarest byte, its 'R', and comparing the word around each one:
+// a search led by "co" stops at every "component_type" and "connections"
+// of a flow, and one for the tail "xtRefs" at every 'x' of a prompt's
+// "context", "text" and "next" (the 1,000-agent tree has an 'x' every 240
+// bytes, an 'R' every 630).
 func containsContextRefs(src []byte) bool {
-	const head, tail = "conte", "xtRefs"
-	for off := 0; ; {
-		i := bytes.Index(src[off:], []byte(tail))
+	const word = "contextRefs"
+	const r = len("context") // the offset of the 'R' in word
+	for off := r; off < len(src); {
+		i := bytes.IndexByte(src[off:], 'R')
 		if i < 0 {
 			return false
 		}
-		if at := off + i; at >= len(head) && string(src[at-len(head):at]) == head {
+		if at := off + i - r; at+len(word) <= len(src) && string(src[at:at+len(word)]) == word {
 			return true
 		}
 		off += i + 1
 	}
+	return false
 }
 
 func checkContextSlots(p *Pass) {
