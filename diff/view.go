@@ -726,10 +726,14 @@ type gate struct {
 // gateSet is a side's gates by key: the gates in one list, in the order
 // first set, and a map of each key's place in it (a map of the gates
 // themselves held each 104-byte gate in a slot of a table about twice the
-// gates' number: 8 MB a side of a 33,000-step flow).
+// gates' number: 8 MB a side of a 33,000-step flow). The map is made on
+// the first look-up: a list readGates makes with distinct keys (every
+// compiled step's gate, none authored) is often only walked
+// (differingGates pairs two sides listing the same keys in the same order).
 type gateSet struct {
-	at   map[string]int32
+	at   map[string]int32 // nil until a look-up needs it; then every key of list
 	list []keyedGate
+	hint int // the map's size when made
 }
 
 type keyedGate struct {
@@ -738,24 +742,43 @@ type keyedGate struct {
 }
 
 func newGateSet(n int) gateSet {
-	return gateSet{at: make(map[string]int32, n), list: make([]keyedGate, 0, n)}
+	return gateSet{list: make([]keyedGate, 0, n), hint: n}
+}
+
+// index makes the map of each key's place, when it is not made yet.
+func (s *gateSet) index() {
+	if s.at != nil {
+		return
+	}
+	s.at = make(map[string]int32, max(s.hint, len(s.list)))
+	for i := range s.list {
+		s.at[s.list[i].k] = int32(i)
+	}
 }
 
 // get is the gate of key k, and whether there is one.
 func (s *gateSet) get(k string) (gate, bool) {
-	if i, ok := s.at[k]; ok {
+	if i, ok := s.place(k); ok {
 		return s.list[i].g, true
 	}
 	return gate{}, false
 }
 
+// place is where the gate of key k is in list, and whether there is one.
+func (s *gateSet) place(k string) (int32, bool) {
+	if len(s.list) == 0 {
+		return 0, false
+	}
+	s.index()
+	i, ok := s.at[k]
+	return i, ok
+}
+
 // ref is the gate of key k to set, made (zero) if there is none.
 func (s *gateSet) ref(k string) *gate {
+	s.index()
 	i, ok := s.at[k]
 	if !ok {
-		if s.at == nil {
-			s.at = map[string]int32{}
-		}
 		i = int32(len(s.list))
 		s.at[k] = i
 		s.list = append(s.list, keyedGate{k: k})
@@ -794,13 +817,19 @@ func (v *sideView) readGates() {
 			v.gates.set(nodeSubject(fk, n.ID), g)
 		}
 	}
+	// With no gate authored, each step's gate is a new one when the steps'
+	// keys are distinct: the list is made without the map
+	direct := len(v.gates.list) == 0 && v.stepKeysDistinct()
 	for _, ks := range v.stepList {
-		k, st := ks.k, ks.st
-		key := k
-		if st.GateIndex < 0 && st.NodeID != "" {
-			key = st.NodeID // a top-level node: the same key as its authored facts
+		st := ks.st
+		key := gateKey(ks)
+		var g *gate
+		if direct {
+			v.gates.list = append(v.gates.list, keyedGate{k: key})
+			g = &v.gates.list[len(v.gates.list)-1].g
+		} else {
+			g = v.gates.ref(key) // set in place: one look-up
 		}
-		g := v.gates.ref(key) // set in place: one look-up
 		g.node = st.NodeID
 		g.approval = st.RequiresApproval
 		// the step's values where it has them (one by one: a list of the
@@ -811,6 +840,30 @@ func (v *sideView) readGates() {
 		setIf(&g.surface, st.A2uiSurfaceID)
 		// a step's gate without its node's place (ptr) is placed by gatePtr, when a change is reported
 	}
+}
+
+// gateKey is the key of a compiled step's gate: its node's id for a
+// top-level node (the same key as its authored facts), else the step's key.
+func gateKey(ks keyedStep) string {
+	if st := ks.st; st.GateIndex < 0 && st.NodeID != "" {
+		return st.NodeID
+	}
+	return ks.k
+}
+
+// stepKeysDistinct says no two steps of stepList have the same gateKey.
+// Their keys are distinct (view keeps a key's first step), and a step's
+// gateKey is its key except for the setup step (key "(setup)"), whose
+// gateKey is its node's id: distinct unless a step's key is that id.
+func (v *sideView) stepKeysDistinct() bool {
+	for _, ks := range v.stepList {
+		if k := gateKey(ks); k != ks.k {
+			if _, clash := v.steps[k]; clash {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // setIf sets *dst to val unless val is "".
