@@ -246,7 +246,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	// once per view, and the edges take the node's; the strings many nodes
 	// or edges share (types, branches, ports) once each through the labeler.
 	labelOnce := labeler()
-	subRefs := subflowRefs{}
+	subRefs := &subflowRefs{at: map[string]string{}}
 	var subSlab slab[string]
 	g := &Graph{
 		view:        v,
@@ -317,17 +317,25 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 // grows only for a flow whose edges are labelled each its own way (sized
 // for every node, it was 1.5 MB of a 33,000-node flow's graph, nearly all
 // of it empty).
+//
+// The last string asked for is answered without the map: a type or a
+// branch is mostly asked for again by the next node or edge.
 func labeler() func(string) string {
 	labels := make(map[string]string, 16)
+	var last, lastL string // last != "" once asked
 	return func(s string) string {
 		if s == "" {
 			return ""
+		}
+		if s == last {
+			return lastL
 		}
 		l, ok := labels[s]
 		if !ok {
 			l = label(s)
 			labels[s] = l
 		}
+		last, lastL = s, l
 		return l
 	}
 }
@@ -389,7 +397,7 @@ func label(s string) string {
 
 // addSubflows records the child flows of a node (FlowNode, MapNode,
 // ParallelFlowNode).
-func addSubflows(n *Node, r compile.Resolved, resolve resolver, refs subflowRefs, one *slab[string]) {
+func addSubflows(n *Node, r compile.Resolved, resolve resolver, refs *subflowRefs, one *slab[string]) {
 	if r.Pointer == "" {
 		return
 	}
@@ -450,15 +458,24 @@ func subflowAt(s compile.Resolved) string {
 // subflow id resolved to: a reference resolves by its id alone in the
 // Flow (not by where it is written), and the FlowNodes of a large flow
 // often share one subflow (each resolved it, built its pointer and read
-// its type again).
-type subflowRefs map[string]string
+// its type again). The last id asked for is answered without the map
+// (the FlowNodes sharing a subflow come one after another).
+type subflowRefs struct {
+	at             map[string]string
+	lastID, lastAt string
+	last           bool // lastID and lastAt hold an answer
+}
 
-func (m subflowRefs) of(id string, v *compile.Node, resolve resolver) string {
-	at, ok := m[id]
+func (m *subflowRefs) of(id string, v *compile.Node, resolve resolver) string {
+	if m.last && id == m.lastID {
+		return m.lastAt
+	}
+	at, ok := m.at[id]
 	if !ok {
 		at = subflowAt(resolve(v, "")) // a reference's resolution reads no pointer of it
-		m[id] = at
+		m.at[id] = at
 	}
+	m.lastID, m.lastAt, m.last = id, at, true
 	return at
 }
 
