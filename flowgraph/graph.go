@@ -299,7 +299,12 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		g.Start = g.Nodes[v.Start].ID
 	}
 
-	oe := g.edgesBySource() // once for both walks: the edges do not change between them
+	var oe outEdges // once for both walks: the edges do not change between them
+	if from, to, ok := viewEdgeEnds(v); ok {
+		oe = g.edgesBySourceOf(from, to)
+	} else {
+		oe = g.edgesBySource()
+	}
 	g.order(oe)
 	g.markBackEdges(oe)
 	for i, n := range g.Nodes {
@@ -585,19 +590,44 @@ func (g *Graph) adjacency(oe outEdges) [][]int {
 // are the indexes of node f's out-edges. Counting sort, no per-node slice:
 // a node with tens of thousands of out-edges costs as much as a chain.
 func (g *Graph) edgesBySource() outEdges {
-	var to, first, byFrom []int32
 	from := make([]int32, len(g.Edges))
-	to = make([]int32, len(g.Edges))
-	first = make([]int32, len(g.Nodes)+1)
+	to := make([]int32, len(g.Edges))
 	for i := range g.Edges {
 		e := &g.Edges[i]
 		from[i], to[i] = int32(g.index[e.From]), int32(g.index[e.To])
-		first[from[i]+1]++
+	}
+	return g.edgesBySourceOf(from, to)
+}
+
+// viewEdgeEnds are the view's control edges' ends as node indexes, which
+// are what the graph's index finds for the ends' ids (edgesBySource: two
+// look-ups an edge) when each node is its own id's place in the index:
+// the view gives every node a key of its own, unless a step injected at
+// mount took a node's id. ok is false when a step is injected.
+func viewEdgeEnds(v *compile.FlowView) (from, to []int32, ok bool) {
+	for i := range v.Nodes {
+		if v.Nodes[i].Injected {
+			return nil, nil, false
+		}
+	}
+	from, to = make([]int32, len(v.Edges)), make([]int32, len(v.Edges))
+	for i, e := range v.Edges {
+		from[i], to[i] = int32(e.From), int32(e.To)
+	}
+	return from, to, true
+}
+
+// edgesBySourceOf is edgesBySource of the edges whose ends' indexes (what
+// the graph's index finds for their ids) are from and to.
+func (g *Graph) edgesBySourceOf(from, to []int32) outEdges {
+	first := make([]int32, len(g.Nodes)+1)
+	for _, f := range from {
+		first[f+1]++
 	}
 	for i := 1; i < len(first); i++ {
 		first[i] += first[i-1]
 	}
-	byFrom = make([]int32, len(g.Edges))
+	byFrom := make([]int32, len(g.Edges))
 	next := append([]int32(nil), first[:len(g.Nodes)]...)
 	for i, f := range from {
 		byFrom[next[f]] = int32(i)
