@@ -125,18 +125,40 @@ func (p *zplan) acceptsObject(n *Node) bool {
 		}
 		return true
 	}
+	if len(ms) == 1 && len(p.fields) == 1 && ms[0].Key == p.fields[0].key {
+		// a reference ({"$component_ref": id}), most objects of a flow
+		return p.fields[0].plan.accepts(ms[0].Value)
+	}
 	var found uint64
 	for i := range ms {
 		k := ms[i].Key
-		for j := range p.fields {
-			if f := &p.fields[j]; f.key == k {
-				if !f.plan.accepts(ms[i].Value) {
-					return false
+		j := -1 // the field named k: by its length, one comparison
+		if len(k) < len(p.byLen) {
+			j = int(p.byLen[len(k)])
+		}
+		switch {
+		case j >= 0:
+			if p.fields[j].key != k {
+				continue
+			}
+		case j == -1:
+			continue // no field is named so
+		default: // fields of that length: the first named k
+			j = -1
+			for jj := range p.fields {
+				if p.fields[jj].key == k {
+					j = jj
+					break
 				}
-				found |= 1 << j
-				break
+			}
+			if j < 0 {
+				continue
 			}
 		}
+		if !p.fields[j].plan.accepts(ms[i].Value) {
+			return false
+		}
+		found |= 1 << j
 	}
 	return found&p.required == p.required
 }
@@ -152,7 +174,10 @@ type zplan struct {
 	elem     *zplan   // kArray
 	fields   []zpfield
 	required uint64 // kObject: bit j set when fields[j] may not be absent
-	byGet    bool   // kObject: read field by field (a key named twice, or over 64 fields)
+	// kObject: by a key's length, the one field of that length (its
+	// index), none (-1) or several (-2)
+	byLen []int8
+	byGet bool // kObject: read field by field (a key named twice, or over 64 fields)
 }
 
 type zpfield struct {
@@ -207,6 +232,14 @@ func planOf(s zschema) *zplan {
 			}
 			for _, g := range s.fields[:j] {
 				p.byGet = p.byGet || g.key == f.key
+			}
+			for len(p.byLen) <= len(f.key) {
+				p.byLen = append(p.byLen, -1)
+			}
+			if p.byLen[len(f.key)] == -1 {
+				p.byLen[len(f.key)] = int8(j)
+			} else {
+				p.byLen[len(f.key)] = -2
 			}
 		}
 		return p
