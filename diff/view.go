@@ -229,16 +229,7 @@ func view(s *analysis.Snapshot) *sideView {
 		v.atPointer[g.FlowPointer] = append(v.atPointer[g.FlowPointer], key)
 	}
 	if c := s.Compiled; c != nil {
-		v.steps = make(map[string]*compile.Step, len(c.ApprovalPolicy.Steps))
-		v.stepList = make([]keyedStep, 0, len(c.ApprovalPolicy.Steps))
-		for i := range c.ApprovalPolicy.Steps {
-			st := &c.ApprovalPolicy.Steps[i]
-			k := stepKey(*st)
-			if _, dup := v.steps[k]; !dup {
-				v.steps[k] = st
-				v.stepList = append(v.stepList, keyedStep{k, st})
-			}
-		}
+		v.steps, v.stepList = keySteps(c.ApprovalPolicy.Steps)
 		v.inputs = schemaPorts(c.InputSchema)
 		v.addMountInputs()
 		v.outputs = schemaPorts(c.OutputSchema)
@@ -268,9 +259,45 @@ func view(s *analysis.Snapshot) *sideView {
 	return v
 }
 
+// keySteps keys the compiled steps (stepKey), a key's first step kept:
+// the steps by key (into steps, read only) and in order. Each step costs
+// one assignment, its key new when the map grows; from the first key seen
+// again (rare: an id nodes lists twice) the map is looked up before each
+// assignment, as each step was before, and that key takes its first step
+// back (one scan of the list).
+func keySteps(steps []compile.Step) (map[string]*compile.Step, []keyedStep) {
+	m := make(map[string]*compile.Step, len(steps))
+	list := make([]keyedStep, 0, len(steps))
+	again := false
+	for i := range steps {
+		st := &steps[i]
+		k := stepKey(st)
+		if again {
+			if _, dup := m[k]; !dup {
+				m[k] = st
+				list = append(list, keyedStep{k, st})
+			}
+			continue
+		}
+		n := len(m)
+		if m[k] = st; len(m) > n {
+			list = append(list, keyedStep{k, st})
+			continue
+		}
+		again = true
+		for _, ks := range list {
+			if ks.k == k {
+				m[k] = ks.st
+				break
+			}
+		}
+	}
+	return m, list
+}
+
 // stepKey names a compiled step across revisions: its node, and the gate
 // step it was expanded from.
-func stepKey(st compile.Step) string {
+func stepKey(st *compile.Step) string {
 	k := st.NodeID
 	if st.StepNumber == 0 && st.NodeType == "" {
 		k = "(setup)"
