@@ -827,7 +827,10 @@ func (v *sideView) readGates() {
 			if n.Pointer == "" {
 				continue
 			}
-			m := v.comp(n).Path("metadata", "cinatra")
+			m := n.CinatraMeta() // as the graph read it from the node's component
+			if n.Component() == nil {
+				m = v.comp(n).Path("metadata", "cinatra")
+			}
 			if !m.Is(compile.Object) {
 				if n.Kind == flowgraph.KindInput { // the compiler forces approval on it (its own value is ignored)
 					v.gates.set(nodeSubject(fk, n.ID), gate{node: n.ID, ptr: n.Pointer, approval: true})

@@ -108,7 +108,15 @@ type Node struct {
 	// comp is the component object Pointer names in the flow file (nil
 	// when Pointer is ""): Component.
 	comp *compile.Node
+	// meta is comp's metadata.cinatra (nil when none, or no comp), read
+	// once for the approval: CinatraMeta.
+	meta *compile.Node
 }
+
+// CinatraMeta is the node's component's metadata.cinatra
+// (Component().Path("metadata", "cinatra")), as BuildFlow read it for the
+// node's approval: nil when there is none, or no Component.
+func (n *Node) CinatraMeta() *compile.Node { return n.meta }
 
 // Component is the node's component object in the flow file, the one
 // Pointer names (nil when Pointer is "", or for a graph not built from a
@@ -308,7 +316,12 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	g.order(oe)
 	g.markBackEdges(oe)
 	for i, n := range g.Nodes {
-		n.Approval, n.Risk = approvalOf(v.Nodes[i].Resolved, n.Kind, resolve) // n.Kind: KindOf its component's type
+		r := v.Nodes[i].Resolved
+		meta := cinatraMeta(r.Node)
+		if n.comp != nil { // r.Node
+			n.meta = meta
+		}
+		n.Approval, n.Risk = approvalOf(r, meta, n.Kind, resolve) // n.Kind: KindOf its component's type
 	}
 	if a != nil && a.Profile == compile.ProfileCinatra && f.Parent == nil {
 		g.numberSteps(fm.StepOrder())
@@ -702,11 +715,15 @@ func boolField(n *compile.Node, key string) (bool, bool) {
 // approvalOf derives the approval marker and risk class the compiler would
 // give the node (reference §11.6–11.7), for any Flow; kind is KindOf the
 // type of r's component (the graph node's Kind, not read again).
-func approvalOf(r compile.Resolved, kind NodeKind, resolve resolver) (bool, string) {
+//
+// meta is cinatraMeta(r.Node), read once by the caller.
+func approvalOf(r compile.Resolved, meta *compile.Node, kind NodeKind, resolve resolver) (bool, string) {
 	if r.Node == nil {
 		return false, ""
 	}
-	meta := cinatraMeta(r.Node)
+	if meta == nil && kind != KindInput && kind != KindAgent {
+		return false, "" // nothing to read: no approval, no risk (label of "")
+	}
 	risk := meta.Get("riskClass").StringOr("")
 	switch kind {
 	case KindInput:
