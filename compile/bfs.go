@@ -27,15 +27,27 @@ func BFSOrder(flow *Node) []string {
 		}
 		return k
 	}
+	// near is intern trying number g first: an id already numbered g is
+	// ids[g], so one comparison answers for the look-up when the guess is
+	// right (an edge from where the last one went; the next id of nodes)
+	near := func(id string, g int32) int32 {
+		if g >= 0 && int(g) < len(ids) && ids[g] == id {
+			return g
+		}
+		return intern(id)
+	}
 	// the edges that name both ends, in order
 	pairs := make([][2]int32, 0, len(edges))
+	last := int32(-1) // where the last edge went
 	for _, e := range edges {
 		from, _ := RefID(get(e, "from_node"))
 		to, _ := RefID(get(e, "to_node"))
 		if from == "" || to == "" {
 			continue
 		}
-		pairs = append(pairs, [2]int32{intern(from), intern(to)})
+		f := near(from, last)
+		last = intern(to)
+		pairs = append(pairs, [2]int32{f, last})
 	}
 	start, hasStart := RefID(flow.Get("start_node"))
 	s := int32(-1)
@@ -74,9 +86,17 @@ func BFSOrder(flow *Node) []string {
 			}
 		}
 	}
+	next := int32(0) // the number nodes' next id is likely to have
 	for _, n := range nodes {
 		if id, ok := RefID(n); ok {
-			if k, known := num[id]; !known || !visited[k] {
+			k, known := next, int(next) < len(ids) && ids[next] == id
+			if !known {
+				k, known = num[id]
+			}
+			if known {
+				next = k + 1
+			}
+			if !known || !visited[k] {
 				order = append(order, id)
 			}
 		}

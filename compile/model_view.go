@@ -112,13 +112,30 @@ func (fm *FlowModel) buildView() *FlowView {
 		v.Index[id] = len(v.Nodes)
 		v.Nodes = append(v.Nodes, ViewNode{ID: en.RawID, Key: id, Resolved: en.Resolved.FlowScoped(), Entry: en.Pointer, BFS: -1})
 	}
+	// near is at, trying node g first: a node whose id s is as nodes
+	// writes it is raw[s] (each node is made with raw[its ID] = its
+	// place, and raw's entries are never set again), so one comparison
+	// of ids answers for the look-up when the guess is right (an edge
+	// from where the last one went, to the next node; the next id in BFS
+	// order). Injected steps are not in raw: no guess is taken once one
+	// is added.
+	near := func(s string, g int) (int, bool) {
+		if g >= 0 && g < len(v.Nodes) && v.Nodes[g].ID == s && !v.Nodes[g].Injected {
+			return g, true
+		}
+		return at(s)
+	}
+	guess := -1 // where the last edge went
 	for i := range fm.Control {
 		e := &fm.Control[i]
 		if e.Scope.OutsideFlowScopes() {
 			continue // a component of the Flow's scopes only
 		}
-		fi, ok1 := at(e.From.RawID)
-		ti, ok2 := at(e.To.RawID)
+		fi, ok1 := near(e.From.RawID, guess)
+		ti, ok2 := near(e.To.RawID, fi+1)
+		if ok2 {
+			guess = ti
+		}
 		if !ok1 || !ok2 {
 			continue
 		}
@@ -153,9 +170,20 @@ func (fm *FlowModel) buildView() *FlowView {
 			return i, ok
 		}
 	}
+	next := v.Start // the BFS order's first id is the start's, the next ones often the next nodes
 	for k, id := range fm.BFSOrder() {
-		if i, ok := at(id); ok && v.Nodes[i].BFS < 0 {
-			v.Nodes[i].BFS = k
+		var i int
+		var ok bool
+		if len(v.Nodes) == n {
+			i, ok = near(id, next)
+		} else {
+			i, ok = at(id)
+		}
+		if ok {
+			next = i + 1
+			if v.Nodes[i].BFS < 0 {
+				v.Nodes[i].BFS = k
+			}
 		}
 	}
 	return v

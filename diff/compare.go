@@ -590,6 +590,18 @@ func unionKeys[V any](a, b map[string]V) []string {
 // from its own side's walk and looked up once in the other's.
 func differingGates(old, new *gateSet) []string {
 	var out []string
+	if sameGateKeys(old, new) {
+		// the same keys in the same order: each gate against its pair, and
+		// no gate is on one side only
+		for i := range old.list {
+			o, n := &old.list[i].g, &new.list[i].g
+			if o.approval != n.approval || o.risk != n.risk || o.owner != n.owner || o.renderer != n.renderer || o.surface != n.surface {
+				out = append(out, old.list[i].k)
+			}
+		}
+		sort.Strings(out)
+		return out
+	}
 	for i := range old.list {
 		k, o := old.list[i].k, &old.list[i].g
 		n, inNew := new.get(k)
@@ -599,13 +611,26 @@ func differingGates(old, new *gateSet) []string {
 	}
 	for i := range new.list {
 		if k, n := new.list[i].k, &new.list[i].g; n.approval {
-			if _, inOld := old.at[k]; !inOld {
+			if _, inOld := old.place(k); !inOld {
 				out = append(out, k)
 			}
 		}
 	}
 	sort.Strings(out)
 	return out
+}
+
+// sameGateKeys says both sets list the same keys in the same order.
+func sameGateKeys(a, b *gateSet) bool {
+	if len(a.list) != len(b.list) {
+		return false
+	}
+	for i := range a.list {
+		if a.list[i].k != b.list[i].k {
+			return false
+		}
+	}
+	return true
 }
 
 // riskRank orders the riskClass values oastui knows; -1 for others.

@@ -53,7 +53,7 @@ func randomGateView(r *rand.Rand) *sideView {
 	}
 	for i := range steps {
 		st := &steps[i]
-		if k := stepKey(*st); v.steps[k] == nil {
+		if k := stepKey(st); v.steps[k] == nil {
 			v.steps[k] = st
 			v.stepList = append(v.stepList, keyedStep{k, st})
 		}

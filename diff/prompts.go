@@ -413,6 +413,9 @@ func (d *differ) descriptions() {
 		c.wordsOf = &[2]string{a, b}
 	}
 	d.bothNodes(func(p *nodePair) {
+		if noDescriptions(p) {
+			return // neither description there on either side (most nodes)
+		}
 		fk, id, o, n := p.fk, p.id, p.o, p.n
 		for _, f := range []struct {
 			label, ptr string
@@ -434,6 +437,12 @@ func (d *differ) descriptions() {
 			c.wordsOf = &[2]string{a, b}
 		}
 	})
+}
+
+// noDescriptions says neither component of p has a description or
+// metadata: both descriptions descriptions compares are "" on each side.
+func noDescriptions(p *nodePair) bool {
+	return p.of.description == nil && p.nf.description == nil && p.of.metadata == nil && p.nf.metadata == nil
 }
 
 // isGate says node id of flow fk asks a person on the new side (or the old

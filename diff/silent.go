@@ -125,7 +125,7 @@ func (d *differ) fallback() {
 		if !slices.Equal(oldCov, newCov) {
 			newSet = newCovSet(newCov)
 		}
-		walkUncovered(doc.old.Root, doc.new.Root, "", "", "", distinct, oldSet, newSet, &rs)
+		walkUncovered(doc.old.Root, doc.new.Root, doc.old.Src, doc.new.Src, "", "", "", distinct, oldSet, newSet, &rs)
 		for i := range rs { // the values of what is left (the covered need none)
 			rs[i].before, rs[i].after = compact(rs[i].oldN), compact(rs[i].newN)
 		}
@@ -489,7 +489,10 @@ func scalarKey(n *compile.Node) string {
 // values' places (the residues' pointers and identity extend them). The
 // walk and the filter it replaced, walkDiff and uncovered, are kept as
 // oracles in silent_oracle_test.go.
-func walkUncovered(o, n *compile.Node, op, np, ident string, distinct bool, oldCov, newCov covSet, out *[]residue) {
+//
+// osrc and nsrc are the texts o and n were parsed from (nil: not known):
+// two members' values written alike need no comparison (sameText).
+func walkUncovered(o, n *compile.Node, osrc, nsrc []byte, op, np, ident string, distinct bool, oldCov, newCov covSet, out *[]residue) {
 	// Two objects without repeated keys are walked member by member, which
 	// compares each member once and finds nothing when they are equal: no
 	// comparison of the whole first (a renamed flow's nodes and edges, the
@@ -498,7 +501,7 @@ func walkUncovered(o, n *compile.Node, op, np, ident string, distinct bool, oldC
 	if wholeFirst && o != nil && n != nil && equalNode(o, n) {
 		return
 	}
-	w := walker{distinct: distinct, out: out, op: op, np: np, ident: ident, oldCov: oldCov, newCov: newCov}
+	w := walker{distinct: distinct, out: out, op: op, np: np, ident: ident, oldCov: oldCov, newCov: newCov, osrc: osrc, nsrc: nsrc}
 	w.differing(o, n)
 }
 
@@ -516,6 +519,28 @@ type walker struct {
 	buf           []byte // scratch for the strings of a residue's place
 	// the covered places on each side (walkUncovered; nil: none)
 	oldCov, newCov covSet
+	osrc, nsrc     []byte // the texts parsed (nil: not known)
+}
+
+// sameTextMin is the least span sameText compares: a shorter value is
+// compared as fast by equalNode.
+const sameTextMin = 64
+
+// sameText says that a and b, the values of two members followed by
+// members whose keys start at oe and ne in the texts, are written alike:
+// the same bytes from each value's first byte to the next key. A value
+// ends before the next key, so the two values are the same text and parse
+// to the same tree (equalNode holds). False says only that they must be
+// compared.
+func (w *walker) sameText(a, b *compile.Node, oe, ne int) bool {
+	if a == nil || b == nil || a.Kind != b.Kind || (a.Kind != compile.Object && a.Kind != compile.Array) {
+		return false
+	}
+	l := oe - a.Offset
+	if l < sameTextMin || ne-b.Offset != l || a.Offset < 0 || b.Offset < 0 || oe > len(w.osrc) || ne > len(w.nsrc) {
+		return false
+	}
+	return bytes.Equal(w.osrc[a.Offset:oe], w.nsrc[b.Offset:ne])
 }
 
 // step is one step of the walk's path: into a member's value (its key),
@@ -636,7 +661,7 @@ func (w *walker) differing(o, n *compile.Node) {
 		if w.distinct && sameKeys(o, n) {
 			for i := range o.Members {
 				a, b := o.Members[i].Value, n.Members[i].Value
-				if equalNode(a, b) {
+				if i+1 < len(o.Members) && w.sameText(a, b, o.Members[i+1].KeyOffset, n.Members[i+1].KeyOffset) || equalNode(a, b) {
 					continue
 				}
 				w.in(step{kind: stepMember, key: o.Members[i].Key}, a, b)

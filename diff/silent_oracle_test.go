@@ -14,7 +14,7 @@ import "github.com/oastui/oastui/compile"
 // ident are the values' places (the residues' pointers and identity extend
 // them).
 func walkDiff(o, n *compile.Node, op, np, ident string, distinct bool, out *[]residue) {
-	walkUncovered(o, n, op, np, ident, distinct, nil, nil, out)
+	walkUncovered(o, n, nil, nil, op, np, ident, distinct, nil, nil, out)
 }
 
 // uncovered keeps the residues no covered pointer is a prefix of (on the

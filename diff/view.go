@@ -229,16 +229,7 @@ func view(s *analysis.Snapshot) *sideView {
 		v.atPointer[g.FlowPointer] = append(v.atPointer[g.FlowPointer], key)
 	}
 	if c := s.Compiled; c != nil {
-		v.steps = make(map[string]*compile.Step, len(c.ApprovalPolicy.Steps))
-		v.stepList = make([]keyedStep, 0, len(c.ApprovalPolicy.Steps))
-		for i := range c.ApprovalPolicy.Steps {
-			st := &c.ApprovalPolicy.Steps[i]
-			k := stepKey(*st)
-			if _, dup := v.steps[k]; !dup {
-				v.steps[k] = st
-				v.stepList = append(v.stepList, keyedStep{k, st})
-			}
-		}
+		v.steps, v.stepList = keySteps(c.ApprovalPolicy.Steps)
 		v.inputs = schemaPorts(c.InputSchema)
 		v.addMountInputs()
 		v.outputs = schemaPorts(c.OutputSchema)
@@ -268,9 +259,45 @@ func view(s *analysis.Snapshot) *sideView {
 	return v
 }
 
+// keySteps keys the compiled steps (stepKey), a key's first step kept:
+// the steps by key (into steps, read only) and in order. Each step costs
+// one assignment, its key new when the map grows; from the first key seen
+// again (rare: an id nodes lists twice) the map is looked up before each
+// assignment, as each step was before, and that key takes its first step
+// back (one scan of the list).
+func keySteps(steps []compile.Step) (map[string]*compile.Step, []keyedStep) {
+	m := make(map[string]*compile.Step, len(steps))
+	list := make([]keyedStep, 0, len(steps))
+	again := false
+	for i := range steps {
+		st := &steps[i]
+		k := stepKey(st)
+		if again {
+			if _, dup := m[k]; !dup {
+				m[k] = st
+				list = append(list, keyedStep{k, st})
+			}
+			continue
+		}
+		n := len(m)
+		if m[k] = st; len(m) > n {
+			list = append(list, keyedStep{k, st})
+			continue
+		}
+		again = true
+		for _, ks := range list {
+			if ks.k == k {
+				m[k] = ks.st
+				break
+			}
+		}
+	}
+	return m, list
+}
+
 // stepKey names a compiled step across revisions: its node, and the gate
 // step it was expanded from.
-func stepKey(st compile.Step) string {
+func stepKey(st *compile.Step) string {
 	k := st.NodeID
 	if st.StepNumber == 0 && st.NodeType == "" {
 		k = "(setup)"
@@ -726,10 +753,14 @@ type gate struct {
 // gateSet is a side's gates by key: the gates in one list, in the order
 // first set, and a map of each key's place in it (a map of the gates
 // themselves held each 104-byte gate in a slot of a table about twice the
-// gates' number: 8 MB a side of a 33,000-step flow).
+// gates' number: 8 MB a side of a 33,000-step flow). The map is made on
+// the first look-up: a list readGates makes with distinct keys (every
+// compiled step's gate, none authored) is often only walked
+// (differingGates pairs two sides listing the same keys in the same order).
 type gateSet struct {
-	at   map[string]int32
+	at   map[string]int32 // nil until a look-up needs it; then every key of list
 	list []keyedGate
+	hint int // the map's size when made
 }
 
 type keyedGate struct {
@@ -738,24 +769,43 @@ type keyedGate struct {
 }
 
 func newGateSet(n int) gateSet {
-	return gateSet{at: make(map[string]int32, n), list: make([]keyedGate, 0, n)}
+	return gateSet{list: make([]keyedGate, 0, n), hint: n}
+}
+
+// index makes the map of each key's place, when it is not made yet.
+func (s *gateSet) index() {
+	if s.at != nil {
+		return
+	}
+	s.at = make(map[string]int32, max(s.hint, len(s.list)))
+	for i := range s.list {
+		s.at[s.list[i].k] = int32(i)
+	}
 }
 
 // get is the gate of key k, and whether there is one.
 func (s *gateSet) get(k string) (gate, bool) {
-	if i, ok := s.at[k]; ok {
+	if i, ok := s.place(k); ok {
 		return s.list[i].g, true
 	}
 	return gate{}, false
 }
 
+// place is where the gate of key k is in list, and whether there is one.
+func (s *gateSet) place(k string) (int32, bool) {
+	if len(s.list) == 0 {
+		return 0, false
+	}
+	s.index()
+	i, ok := s.at[k]
+	return i, ok
+}
+
 // ref is the gate of key k to set, made (zero) if there is none.
 func (s *gateSet) ref(k string) *gate {
+	s.index()
 	i, ok := s.at[k]
 	if !ok {
-		if s.at == nil {
-			s.at = map[string]int32{}
-		}
 		i = int32(len(s.list))
 		s.at[k] = i
 		s.list = append(s.list, keyedGate{k: k})
@@ -777,7 +827,10 @@ func (v *sideView) readGates() {
 			if n.Pointer == "" {
 				continue
 			}
-			m := v.comp(n).Path("metadata", "cinatra")
+			m := n.CinatraMeta() // as the graph read it from the node's component
+			if n.Component() == nil {
+				m = v.comp(n).Path("metadata", "cinatra")
+			}
 			if !m.Is(compile.Object) {
 				if n.Kind == flowgraph.KindInput { // the compiler forces approval on it (its own value is ignored)
 					v.gates.set(nodeSubject(fk, n.ID), gate{node: n.ID, ptr: n.Pointer, approval: true})
@@ -794,13 +847,19 @@ func (v *sideView) readGates() {
 			v.gates.set(nodeSubject(fk, n.ID), g)
 		}
 	}
+	// With no gate authored, each step's gate is a new one when the steps'
+	// keys are distinct: the list is made without the map
+	direct := len(v.gates.list) == 0 && v.stepKeysDistinct()
 	for _, ks := range v.stepList {
-		k, st := ks.k, ks.st
-		key := k
-		if st.GateIndex < 0 && st.NodeID != "" {
-			key = st.NodeID // a top-level node: the same key as its authored facts
+		st := ks.st
+		key := gateKey(ks)
+		var g *gate
+		if direct {
+			v.gates.list = append(v.gates.list, keyedGate{k: key})
+			g = &v.gates.list[len(v.gates.list)-1].g
+		} else {
+			g = v.gates.ref(key) // set in place: one look-up
 		}
-		g := v.gates.ref(key) // set in place: one look-up
 		g.node = st.NodeID
 		g.approval = st.RequiresApproval
 		// the step's values where it has them (one by one: a list of the
@@ -811,6 +870,30 @@ func (v *sideView) readGates() {
 		setIf(&g.surface, st.A2uiSurfaceID)
 		// a step's gate without its node's place (ptr) is placed by gatePtr, when a change is reported
 	}
+}
+
+// gateKey is the key of a compiled step's gate: its node's id for a
+// top-level node (the same key as its authored facts), else the step's key.
+func gateKey(ks keyedStep) string {
+	if st := ks.st; st.GateIndex < 0 && st.NodeID != "" {
+		return st.NodeID
+	}
+	return ks.k
+}
+
+// stepKeysDistinct says no two steps of stepList have the same gateKey.
+// Their keys are distinct (view keeps a key's first step), and a step's
+// gateKey is its key except for the setup step (key "(setup)"), whose
+// gateKey is its node's id: distinct unless a step's key is that id.
+func (v *sideView) stepKeysDistinct() bool {
+	for _, ks := range v.stepList {
+		if k := gateKey(ks); k != ks.k {
+			if _, clash := v.steps[k]; clash {
+				return false
+			}
+		}
+	}
+	return true
 }
 
 // setIf sets *dst to val unless val is "".

@@ -264,7 +264,7 @@ func TestWalkUncoveredSameAsBefore(t *testing.T) {
 			}
 			want := uncovered(all, oc, nc)
 			var got []residue
-			walkUncovered(o.Root, n.Root, "", "", "", distinct, newCovSet(oc), newCovSet(nc), &got)
+			walkUncovered(o.Root, n.Root, nil, nil, "", "", "", distinct, newCovSet(oc), newCovSet(nc), &got)
 			if !reflect.DeepEqual(got, want) {
 				t.Fatalf("distinct %v: %d residues, uncovered %d:\n%+v\n%+v", distinct, len(got), len(want), got, want)
 			}

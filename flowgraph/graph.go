@@ -108,7 +108,15 @@ type Node struct {
 	// comp is the component object Pointer names in the flow file (nil
 	// when Pointer is ""): Component.
 	comp *compile.Node
+	// meta is comp's metadata.cinatra (nil when none, or no comp), read
+	// once for the approval: CinatraMeta.
+	meta *compile.Node
 }
+
+// CinatraMeta is the node's component's metadata.cinatra
+// (Component().Path("metadata", "cinatra")), as BuildFlow read it for the
+// node's approval: nil when there is none, or no Component.
+func (n *Node) CinatraMeta() *compile.Node { return n.meta }
 
 // Component is the node's component object in the flow file, the one
 // Pointer names (nil when Pointer is "", or for a graph not built from a
@@ -246,7 +254,7 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	// once per view, and the edges take the node's; the strings many nodes
 	// or edges share (types, branches, ports) once each through the labeler.
 	labelOnce := labeler()
-	subRefs := subflowRefs{}
+	subRefs := &subflowRefs{at: map[string]string{}}
 	var subSlab slab[string]
 	g := &Graph{
 		view:        v,
@@ -299,11 +307,21 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		g.Start = g.Nodes[v.Start].ID
 	}
 
-	oe := g.edgesBySource() // once for both walks: the edges do not change between them
+	var oe outEdges // once for both walks: the edges do not change between them
+	if from, to, ok := viewEdgeEnds(v); ok {
+		oe = g.edgesBySourceOf(from, to)
+	} else {
+		oe = g.edgesBySource()
+	}
 	g.order(oe)
 	g.markBackEdges(oe)
 	for i, n := range g.Nodes {
-		n.Approval, n.Risk = approvalOf(v.Nodes[i].Resolved, n.Kind, resolve) // n.Kind: KindOf its component's type
+		r := v.Nodes[i].Resolved
+		meta := cinatraMeta(r.Node)
+		if n.comp != nil { // r.Node
+			n.meta = meta
+		}
+		n.Approval, n.Risk = approvalOf(r, meta, n.Kind, resolve) // n.Kind: KindOf its component's type
 	}
 	if a != nil && a.Profile == compile.ProfileCinatra && f.Parent == nil {
 		g.numberSteps(fm.StepOrder())
@@ -317,17 +335,25 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 // grows only for a flow whose edges are labelled each its own way (sized
 // for every node, it was 1.5 MB of a 33,000-node flow's graph, nearly all
 // of it empty).
+//
+// The last string asked for is answered without the map: a type or a
+// branch is mostly asked for again by the next node or edge.
 func labeler() func(string) string {
 	labels := make(map[string]string, 16)
+	var last, lastL string // last != "" once asked
 	return func(s string) string {
 		if s == "" {
 			return ""
+		}
+		if s == last {
+			return lastL
 		}
 		l, ok := labels[s]
 		if !ok {
 			l = label(s)
 			labels[s] = l
 		}
+		last, lastL = s, l
 		return l
 	}
 }
@@ -389,7 +415,7 @@ func label(s string) string {
 
 // addSubflows records the child flows of a node (FlowNode, MapNode,
 // ParallelFlowNode).
-func addSubflows(n *Node, r compile.Resolved, resolve resolver, refs subflowRefs, one *slab[string]) {
+func addSubflows(n *Node, r compile.Resolved, resolve resolver, refs *subflowRefs, one *slab[string]) {
 	if r.Pointer == "" {
 		return
 	}
@@ -450,15 +476,24 @@ func subflowAt(s compile.Resolved) string {
 // subflow id resolved to: a reference resolves by its id alone in the
 // Flow (not by where it is written), and the FlowNodes of a large flow
 // often share one subflow (each resolved it, built its pointer and read
-// its type again).
-type subflowRefs map[string]string
+// its type again). The last id asked for is answered without the map
+// (the FlowNodes sharing a subflow come one after another).
+type subflowRefs struct {
+	at             map[string]string
+	lastID, lastAt string
+	last           bool // lastID and lastAt hold an answer
+}
 
-func (m subflowRefs) of(id string, v *compile.Node, resolve resolver) string {
-	at, ok := m[id]
+func (m *subflowRefs) of(id string, v *compile.Node, resolve resolver) string {
+	if m.last && id == m.lastID {
+		return m.lastAt
+	}
+	at, ok := m.at[id]
 	if !ok {
 		at = subflowAt(resolve(v, "")) // a reference's resolution reads no pointer of it
-		m[id] = at
+		m.at[id] = at
 	}
+	m.lastID, m.lastAt, m.last = id, at, true
 	return at
 }
 
@@ -568,19 +603,44 @@ func (g *Graph) adjacency(oe outEdges) [][]int {
 // are the indexes of node f's out-edges. Counting sort, no per-node slice:
 // a node with tens of thousands of out-edges costs as much as a chain.
 func (g *Graph) edgesBySource() outEdges {
-	var to, first, byFrom []int32
 	from := make([]int32, len(g.Edges))
-	to = make([]int32, len(g.Edges))
-	first = make([]int32, len(g.Nodes)+1)
+	to := make([]int32, len(g.Edges))
 	for i := range g.Edges {
 		e := &g.Edges[i]
 		from[i], to[i] = int32(g.index[e.From]), int32(g.index[e.To])
-		first[from[i]+1]++
+	}
+	return g.edgesBySourceOf(from, to)
+}
+
+// viewEdgeEnds are the view's control edges' ends as node indexes, which
+// are what the graph's index finds for the ends' ids (edgesBySource: two
+// look-ups an edge) when each node is its own id's place in the index:
+// the view gives every node a key of its own, unless a step injected at
+// mount took a node's id. ok is false when a step is injected.
+func viewEdgeEnds(v *compile.FlowView) (from, to []int32, ok bool) {
+	for i := range v.Nodes {
+		if v.Nodes[i].Injected {
+			return nil, nil, false
+		}
+	}
+	from, to = make([]int32, len(v.Edges)), make([]int32, len(v.Edges))
+	for i, e := range v.Edges {
+		from[i], to[i] = int32(e.From), int32(e.To)
+	}
+	return from, to, true
+}
+
+// edgesBySourceOf is edgesBySource of the edges whose ends' indexes (what
+// the graph's index finds for their ids) are from and to.
+func (g *Graph) edgesBySourceOf(from, to []int32) outEdges {
+	first := make([]int32, len(g.Nodes)+1)
+	for _, f := range from {
+		first[f+1]++
 	}
 	for i := 1; i < len(first); i++ {
 		first[i] += first[i-1]
 	}
-	byFrom = make([]int32, len(g.Edges))
+	byFrom := make([]int32, len(g.Edges))
 	next := append([]int32(nil), first[:len(g.Nodes)]...)
 	for i, f := range from {
 		byFrom[next[f]] = int32(i)
@@ -655,11 +715,15 @@ func boolField(n *compile.Node, key string) (bool, bool) {
 // approvalOf derives the approval marker and risk class the compiler would
 // give the node (reference §11.6–11.7), for any Flow; kind is KindOf the
 // type of r's component (the graph node's Kind, not read again).
-func approvalOf(r compile.Resolved, kind NodeKind, resolve resolver) (bool, string) {
+//
+// meta is cinatraMeta(r.Node), read once by the caller.
+func approvalOf(r compile.Resolved, meta *compile.Node, kind NodeKind, resolve resolver) (bool, string) {
 	if r.Node == nil {
 		return false, ""
 	}
-	meta := cinatraMeta(r.Node)
+	if meta == nil && kind != KindInput && kind != KindAgent {
+		return false, "" // nothing to read: no approval, no risk (label of "")
+	}
 	risk := meta.Get("riskClass").StringOr("")
 	switch kind {
 	case KindInput:

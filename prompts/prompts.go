@@ -424,6 +424,10 @@ func (b *builder) collect() {
 		b.graphs[f.Pointer] = g
 		nodes := append([]*flowgraph.Node(nil), g.Nodes...)
 		sort.SliceStable(nodes, func(i, j int) bool { return nodes[i].BFS < nodes[j].BFS })
+		// the last child flow gone to: walking it again does nothing (it
+		// is done, or names no Flow), and the FlowNodes sharing a subflow
+		// come one after another
+		last, walked := "", false
 		for _, gn := range nodes {
 			s := step
 			if f.Parent == nil && gn.Step > 0 {
@@ -431,9 +435,13 @@ func (b *builder) collect() {
 			}
 			b.addNode(f, g, gn, nodeComponent(b.a, gn), s)
 			for _, sp := range gn.Subflows {
+				if walked && sp == last {
+					continue
+				}
 				if sf := b.flows[sp]; sf != nil {
 					walk(sf, s)
 				}
+				last, walked = sp, true
 			}
 		}
 	}
