@@ -757,6 +757,10 @@ type gate struct {
 // the first look-up: a list readGates makes with distinct keys (every
 // compiled step's gate, none authored) is often only walked
 // (differingGates pairs two sides listing the same keys in the same order).
+//
+// get and place make the map on the first look-up, so a gateSet is read by
+// one goroutine at a time: a side's view is, since Run makes it and runs
+// the checks in turn.
 type gateSet struct {
 	at   map[string]int32 // nil until a look-up needs it; then every key of list
 	list []keyedGate
