@@ -186,7 +186,7 @@ func TestAcceptsAsCheck(t *testing.T) {
 			}
 		}
 	}
-	same := func(name string, root *Node) {
+	same := func(t *testing.T, name string, root *Node) {
 		t.Helper()
 		if got, want := ValidateFlowStructural(root), validateAsBefore(root); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: issues\n%v\nwant\n%v", name, got, want)
@@ -219,24 +219,26 @@ func TestAcceptsAsCheck(t *testing.T) {
 		if doc.Root == nil {
 			t.Fatalf("%v\n%s", doc.Err, src)
 		}
-		same(src, doc.Root)
+		same(t, src, doc.Root)
 	}
 	for _, valid := range []bool{true, false} {
-		same(fmt.Sprint("hostile ", valid), ParseDoc("oas.json", hostile.Flow(300, valid)).Root)
+		same(t, fmt.Sprint("hostile ", valid), ParseDoc("oas.json", hostile.Flow(300, valid)).Root)
 	}
-	// the corpus and the history need ../shared (skipped without it)
-	dir, slugs := testshared.CorpusAgents(t)
-	files, _ := filepath.Glob(filepath.Join(testshared.Dir(t, "corpus", "history"), "*", "*", "cinatra", "oas.json"))
-	for _, slug := range slugs {
-		files = append(files, filepath.Join(dir, "agents", "cinatra-ai", slug, "cinatra", "oas.json"))
-	}
-	for _, f := range files {
-		b, err := os.ReadFile(f)
-		if err != nil {
-			continue
+	t.Run("corpus and history", func(t *testing.T) {
+		// the corpus and the history need ../shared (skipped without it)
+		dir, slugs := testshared.CorpusAgents(t)
+		files, _ := filepath.Glob(filepath.Join(testshared.Dir(t, "corpus", "history"), "*", "*", "cinatra", "oas.json"))
+		for _, slug := range slugs {
+			files = append(files, filepath.Join(dir, "agents", "cinatra-ai", slug, "cinatra", "oas.json"))
 		}
-		if doc := ParseDoc("oas.json", b); doc.Root != nil {
-			same(f, doc.Root)
+		for _, f := range files {
+			b, err := os.ReadFile(f)
+			if err != nil {
+				continue
+			}
+			if doc := ParseDoc("oas.json", b); doc.Root != nil {
+				same(t, f, doc.Root)
+			}
 		}
-	}
+	})
 }

@@ -80,7 +80,7 @@ func TestApprovalOfMetaAsBefore(t *testing.T) {
 			t.Fatalf("case %d (%s, %v): %v %q, before %v %q", c, ct, n.Get("metadata"), ga, gr, wa, wr)
 		}
 	}
-	check := func(name string, a *compile.Agent) {
+	check := func(t *testing.T, name string, a *compile.Agent) {
 		t.Helper()
 		for _, f := range a.Flows() {
 			for _, n := range BuildFlow(a, f).Nodes {
@@ -94,7 +94,7 @@ func TestApprovalOfMetaAsBefore(t *testing.T) {
 			}
 		}
 	}
-	check("test agent", testAgent(t))
+	check(t, "test agent", testAgent(t))
 	// the corpus needs ../shared (skipped without it)
 	t.Run("corpus", func(t *testing.T) {
 		dir, slugs := testshared.CorpusAgents(t)
@@ -103,7 +103,7 @@ func TestApprovalOfMetaAsBefore(t *testing.T) {
 			if err != nil {
 				t.Fatal(err)
 			}
-			check(slug, a)
+			check(t, slug, a)
 		}
 	})
 }
