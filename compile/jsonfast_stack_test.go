@@ -70,6 +70,9 @@ func TestScannerStacksNotHeld(t *testing.T) {
 	r := rand.New(rand.NewSource(39))
 	for i := 0; i < 150; i += race.Stride(8) {
 		d := stackDoc(r, 0)
+		if len(d) > 32<<10 {
+			continue // a few documents run to megabytes: the stacks grow as far in a smaller one
+		}
 		switch r.Intn(4) {
 		case 0:
 			d = d[:r.Intn(len(d)+1)] // cut short

@@ -80,13 +80,13 @@ func TestSameTextWalkAsCompared(t *testing.T) {
 		revs, _ := filepath.Glob(filepath.Join(testshared.Dir(t, "corpus", "history"), "*", "*", "cinatra", "oas.json"))
 		sort.Strings(revs)
 		var prev *compile.Doc
-		for _, f := range revs {
+		for i, f := range revs {
 			b, err := os.ReadFile(f)
 			if err != nil {
 				continue
 			}
 			d := compile.ParseDoc(f, b)
-			if prev != nil && filepath.Dir(filepath.Dir(filepath.Dir(prev.Path))) == filepath.Dir(filepath.Dir(filepath.Dir(f))) {
+			if prev != nil && i%race.Stride(8) == 0 && filepath.Dir(filepath.Dir(filepath.Dir(prev.Path))) == filepath.Dir(filepath.Dir(filepath.Dir(f))) {
 				same(t, f, prev, d)
 			}
 			prev = d
