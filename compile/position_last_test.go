@@ -61,7 +61,7 @@ func TestScanPositionFromLast(t *testing.T) {
 		}
 		return true
 	}
-	for trial := 0; trial < 400; trial += race.Stride(8) {
+	for trial := 0; trial < 200; trial += race.Stride(8) {
 		src := random()
 		d, idx := &Doc{Src: src}, &Doc{Src: src}
 		idx.lineStarts()

@@ -166,7 +166,7 @@ func TestAcceptsAsCheck(t *testing.T) {
 		"twice":  zObject{fields: []zField{{"a", zString{zopt: zopt{optional: true}}}, {"a", zLiteral{val: "x"}}}},
 	}
 	r := rand.New(rand.NewSource(16))
-	n := 4000 / race.Stride(8)
+	n := 2000 / race.Stride(8)
 	for name, s := range schemas {
 		for i := 0; i < n; i++ {
 			g := &schemaGen{r: r}
