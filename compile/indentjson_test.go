@@ -9,6 +9,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/oastui/oastui/internal/race"
 )
 
 // encodeIndented is the JSON format's output as it was: encoding/json's
@@ -94,7 +96,7 @@ func TestIndentJSONAsEncoder(t *testing.T) {
 		}
 		return b.String()
 	}
-	for c := 0; c < 3000; c++ {
+	for c := 0; c < 3000; c += race.Stride(8) { // a sample under -race
 		v := value(0)
 		if got, want := encodeCompactIndented(t, v), encodeIndented(t, v); !bytes.Equal(got, want) {
 			t.Fatalf("case %d: indented differently:\n got %q\nwant %q", c, got, want)

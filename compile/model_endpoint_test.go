@@ -10,6 +10,8 @@ import (
 	"testing"
 
 	"github.com/oastui/oastui/internal/testshared"
+
+	"github.com/oastui/oastui/internal/race"
 )
 
 // sameEndpoints builds every Flow of a's model again with each endpoint
@@ -104,7 +106,7 @@ func TestEndpointsFromEntries(t *testing.T) {
 		}
 		return `{"component_type":"LlmNode","id":"` + ids[rng.Intn(len(ids))] + `"}`
 	}
-	for i := 0; i < 3000; i++ {
+	for i := 0; i < 3000; i += race.Stride(8) { // a sample under -race
 		src := flowSrc(rng, ids, ref, func() string { return def(true) })
 		a := &Agent{FlowPath: "oas.json", Flow: ParseDoc("oas.json", []byte(src))}
 		if a.Flow.Root == nil {
