@@ -82,8 +82,11 @@ func (fm *FlowModel) buildView() *FlowView {
 	// raw is the node of each id as nodes writes it: an edge's end (or the
 	// start, a BFS id) written as a node's entry is found by one look-up,
 	// not two (its key, then the key's node); an id written otherwise is
-	// found by its key, as it is shown.
-	raw := make(map[string]int, nn)
+	// found by its key, as it is shown. While every id nodes writes is its
+	// own key (the usual flow), raw would hold what Index holds: it is
+	// Index itself until the first id that is not, then a copy of Index
+	// that goes on apart (one map of every node fewer to fill and hold).
+	raw, apart := v.Index, false
 	at := func(s string) (int, bool) {
 		if i, ok := raw[s]; ok {
 			return i, true
@@ -103,12 +106,20 @@ func (fm *FlowModel) buildView() *FlowView {
 		if id == "" {
 			continue
 		}
+		if !apart && id != en.RawID {
+			raw, apart = make(map[string]int, nn), true
+			for k, j := range v.Index {
+				raw[k] = j
+			}
+		}
 		if j, dup := v.Index[id]; dup {
 			raw[en.RawID] = j
 			v.Nodes[j].Repeats = append(v.Nodes[j].Repeats, en.Pointer)
 			continue
 		}
-		raw[en.RawID] = len(v.Nodes)
+		if apart {
+			raw[en.RawID] = len(v.Nodes)
+		}
 		v.Index[id] = len(v.Nodes)
 		v.Nodes = append(v.Nodes, ViewNode{ID: en.RawID, Key: id, Resolved: en.Resolved.FlowScoped(), Entry: en.Pointer, BFS: -1})
 	}
