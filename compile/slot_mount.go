@@ -342,24 +342,34 @@ func slotCarriers(root *Node) []*slotCarrier {
 		out = append(out, sc)
 	}
 	consider(root, true)
+	// the walk asks an object for its metadata first (most have none)
+	// and then whether it is a Flow definition: consider does nothing
+	// without metadata.cinatra.contextSlots, so the order of the two pure
+	// tests changes no carrier; it calls itself at objects and arrays
+	// only (a scalar holds no carrier)
 	var walk func(n *Node)
 	walk = func(n *Node) {
-		switch n.Kind {
-		case Array:
+		if n.Kind == Array {
 			for _, it := range n.Items {
-				walk(it)
+				if it.Kind == Object || it.Kind == Array {
+					walk(it)
+				}
 			}
-		case Object:
-			if isFlowDefinition(n) {
-				consider(n, false)
-			}
-			for _, mem := range n.Members {
-				walk(mem.Value)
+			return
+		}
+		if md := n.Get("metadata"); md != nil && md.Kind == Object && isFlowDefinition(n) {
+			consider(n, false)
+		}
+		for _, mem := range n.Members {
+			if v := mem.Value; v.Kind == Object || v.Kind == Array {
+				walk(v)
 			}
 		}
 	}
 	for _, mem := range root.Members {
-		walk(mem.Value)
+		if v := mem.Value; v.Kind == Object || v.Kind == Array {
+			walk(v)
+		}
 	}
 	return out
 }
