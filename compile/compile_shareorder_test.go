@@ -117,7 +117,7 @@ func TestCompileShareOrderSame(t *testing.T) {
 		if len(revs) < 150 {
 			t.Fatalf("%d history revisions, want the 156", len(revs))
 		}
-		for i := 0; i < len(revs); i += race.Stride(4) {
+		for i := 0; i < len(revs); i += race.Stride(8) {
 			sharedOrderSame(t, filepath.Dir(filepath.Dir(revs[i])), LoadOptions{})
 		}
 	})
