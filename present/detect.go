@@ -66,6 +66,11 @@ func secDetect(class KeyClass, value string, depth int) (Detection, bool) {
 	if len(value) > secretMaxValue {
 		value = value[:secretMaxValue]
 	}
+	// 0. Below KeyNeutral only strong detections count, and most names,
+	// descriptions and ids can be proved to hold none (detect_strong.go).
+	if class < KeyNeutral && !secMayHoldStrong(value) {
+		return Detection{}, false
+	}
 	lo, hi := secTrimSpaceIdx(value, 0, len(value))
 	if lo == hi {
 		return Detection{}, false
