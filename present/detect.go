@@ -781,7 +781,7 @@ var secCharClass = func() (t [256]uint8) {
 
 const secMaxTokensPerValue = 1 << 16
 
-// Flags secNextToken returns with a token.
+// Flags secNextLongToken returns with a token (and tfStop, detect_tokens.go).
 const (
 	tfColon    = 1 << iota // a ':' among the separators before the token
 	tfBoundary             // the token holds a byte that is neither a letter nor a digit
@@ -790,131 +790,53 @@ const (
 	tfTemplate             // the token follows "{" or "{ " (template text: {{ x }}, ${ x })
 )
 
-// secNextToken is the token pass's tokenizer: the next token of s at or
-// after i, [a, b) (a == b == len(s) at the end), after the separators
-// before it, with the offsets in the token of its first and last '='
-// (-1: none) and its flags. It is a function of its own so that its two
-// loops keep everything in registers: inside secScanTokens, which holds
-// a dozen live values, the compiler spilled the byte loop's state to the
-// stack (14 instructions a byte of a word, 6 here).
-//
-//go:noinline
-func secNextToken(s string, i int) (a, b, firstEq, lastEq int, flags uint8) {
-	i0 := i
-	for uint(i) < uint(len(s)) {
-		cc := secCharClass[s[i]]
-		if cc < ccSep {
-			break
-		}
-		if cc == ccColon {
-			flags |= tfColon
-		}
-		i++
-	}
-	a, firstEq, lastEq = i, -1, -1
-	// the separators just before the token (never bytes of the token
-	// before it: '{' and ' ' are separators)
-	if i > i0 && uint(i) <= uint(len(s)) {
-		if c := s[i-1]; c == '{' || c == ' ' && i-2 >= i0 && s[i-2] == '{' {
-			flags |= tfTemplate
-		}
-	}
-	dots := 0
-	for {
-		// letters and digits: the common case, a loop of its own
-		for uint(i) < uint(len(s)) && secCharClass[s[i]] == 0 {
-			i++
-		}
-		if uint(i) >= uint(len(s)) {
-			break
-		}
-		cc := secCharClass[s[i]]
-		if cc >= ccSep {
-			break
-		}
-		flags |= tfBoundary
-		switch cc {
-		case ccDot:
-			dots++
-		case ccDash:
-			if i+5 <= len(s) && s[i:i+5] == "-----" {
-				flags |= tfPEM
-			}
-		case ccEq:
-			if firstEq < 0 {
-				firstEq = i - a
-			}
-			lastEq = i - a
-		}
-		i++
-	}
-	if dots >= 2 {
-		flags |= tfDots
-	}
-	return a, i, firstEq, lastEq, flags
-}
-
 // plain: every label of a "name: x" or "name=x" pair is classed (the path
 // before secMayNameSecret, kept for the tests that hold the two together).
 func secScanTokens(class KeyClass, value string, lo, hi, depth int, plain bool) (Detection, bool, uint8) {
-	prevA, prevB := -1, -1
-	count := 0
-	marks := uint8(0)
+	// st: the token before (prevA, prevB), the tokens counted, the marks
+	// of the short words secNextLongToken passes over
+	st := secTokState{prevA: -1, prevB: -1}
 	s := value[:hi]
 	for i := lo; i < len(s); {
-		a, b, firstEq, lastEq, fl := secNextToken(s, i)
+		a, b, firstEq, lastEq, fl := secNextLongToken(s, i, &st)
 		i = b
-		if fl&tfPEM != 0 {
-			marks |= markPEM
+		if a == b || fl&tfStop != 0 {
+			break // the end of the value, or too many tokens
 		}
-		if a == b {
-			break // the end of the value
-		}
-		count++
-		if count > secMaxTokensPerValue {
-			break
-		}
+		prevA, prevB := st.prevA, st.prevB
+		st.prevA, st.prevB = a, b // the token before the next one
 		n := b - a
-		if n < 8 && fl&tfColon == 0 && firstEq < 0 {
-			// a short word (most of prose): it holds no provider key, no
-			// credential-shaped literal and no entropy candidate, and
-			// without a ':' before it or a '=' in it, it starts no URL and
-			// is no value of a "name: x" or "name=x" pair
-			prevA, prevB = a, b
-			continue
-		}
 		tok := value[a:b]
 		// marks of structural secrets: a PEM armour line (-----), a JWT or
 		// hooks.slack.com (two dots in a long token), a URL (://)
 		if fl&tfDots != 0 && n >= 16 {
-			marks |= markDots
+			st.marks |= markDots
 		}
 		if fl&tfColon != 0 && n > 2 && (tok[0] == '/' && tok[1] == '/' || strings.HasPrefix(tok, `\/\/`)) {
-			marks |= markURL
+			st.marks |= markURL
 		}
 		// (no provider key is shorter than 8 bytes: most words of prose
 		// are, and skip the calls)
 		if n >= 8 {
 			if d, ok := secPrefixAt(value, a, b); ok {
-				return d, true, marks
+				return d, true, st.marks
 			}
 			// a provider token after "=" (a query string, an assignment)
 			if lastEq > 0 && lastEq < n-8 {
 				if d, ok := secPrefixAt(value, a+lastEq+1, b); ok {
-					return d, true, marks
+					return d, true, st.marks
 				}
 			}
 			// a provider token inside an identifier or a pointer: it starts
 			// after a byte that is neither a letter nor a digit
 			if n > 8 && fl&tfBoundary != 0 {
 				if d, ok := secPrefixInWord(value, a, b); ok {
-					return d, true, marks
+					return d, true, st.marks
 				}
 			}
 		}
 		// {{ expression }} and ${ expression }: template text, not a literal
 		if fl&tfTemplate != 0 {
-			prevA, prevB = a, b
 			continue
 		}
 		if class >= KeyNeutral {
@@ -927,14 +849,14 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int, plain bool) 
 					if d, ok := secDetect(c, tok, depth+1); ok {
 						d.Start += a
 						d.End += a
-						return d, true, marks
+						return d, true, st.marks
 					}
 				}
 			}
 			// "Bearer <literal>" inside prose (a credential-shaped literal
 			// has 8 characters at least)
 			if n >= 8 && prevA >= 0 && (prevB-prevA == 5 || prevB-prevA == 6) && secIsAuthScheme(value[prevA:prevB]) && !secIsPlaceholderToken(tok) && secCredentialShaped(tok, false) {
-				return secDet("bearer-token", value, a, b, false), true, marks
+				return secDet("bearer-token", value, a, b, false), true, st.marks
 			}
 			// name=value inside a value: a connection string, a query string
 			if depth < 2 && firstEq > 0 && firstEq < n-1 {
@@ -944,14 +866,14 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int, plain bool) 
 						if d, ok := secDetect(c, tok[firstEq+1:], depth+1); ok {
 							d.Start += a + firstEq + 1
 							d.End += a + firstEq + 1
-							return d, true, marks
+							return d, true, st.marks
 						}
 					}
 				}
 			}
 			if n >= secretMinEntLen && secEntropyCandidate(tok) {
 				if h, runes := secShannon(tok); runes >= secretMinEntLen && h >= secretMinEntropy && !secIsPlaceholderToken(tok) {
-					return secDet("high-entropy-token", value, a, b, false), true, marks
+					return secDet("high-entropy-token", value, a, b, false), true, st.marks
 				}
 			}
 		}
@@ -961,12 +883,11 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int, plain bool) 
 		// pointer /$referenced_components/<token>/id, https://h/a/<token>
 		if n > 8 && strings.IndexByte(tok, '/') >= 0 {
 			if d, ok := secPathSegment(class, value, a, b); ok {
-				return d, true, marks
+				return d, true, st.marks
 			}
 		}
-		prevA, prevB = a, b
 	}
-	return Detection{}, false, marks
+	return Detection{}, false, st.marks
 }
 
 // secEntropyCandidate leaves out tokens whose entropy says nothing: paths and

@@ -155,41 +155,50 @@ func TestMayHoldStrongRandom(t *testing.T) {
 	// the random part first; then the corpus, which skips alone without
 	// ../shared
 	t.Run("corpus", func(t *testing.T) {
-		dir := testshared.Dir(t, "corpus")
-		files, strs, seen := 0, 0, map[string]bool{}
-		err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
-			if err != nil || e.IsDir() || !strings.HasSuffix(p, ".json") {
-				return err
-			}
-			if files++; files%race.Stride(32) != 0 {
-				return nil
-			}
-			src, err := os.ReadFile(p)
-			if err != nil {
-				return err
-			}
-			secStrongJSONStrings(src, func(v string) {
-				if !seen[v] {
-					seen[v] = true
-					strs++
-					secStrongAgree(t, v)
-				}
-			})
-			return nil
-		})
-		if err != nil {
-			t.Fatal(err)
-		}
-		for i, r := range testshared.SecretSamples(t) {
-			if i%race.Stride(8) == 0 {
-				secStrongAgree(t, r.Value)
-				secStrongAgree(t, r.Context)
-			}
-		}
-		if files < 300 || strs < 2000/race.Stride(32) {
-			t.Fatalf("%d files, %d strings: the corpus is not where the test expects it", files, strs)
-		}
+		secCorpusEach(t, 32, func(v string) { secStrongAgree(t, v) })
 	})
+}
+
+// secCorpusEach calls f with each distinct string (keys and values) of
+// every JSON file of the shared corpus (every stride-th file under
+// -race), and with each value and context of the labelled secret samples
+// (every 8th under -race); t is skipped without ../shared.
+func secCorpusEach(t *testing.T, stride int, f func(string)) {
+	t.Helper()
+	dir := testshared.Dir(t, "corpus")
+	files, strs, seen := 0, 0, map[string]bool{}
+	err := filepath.WalkDir(dir, func(p string, e fs.DirEntry, err error) error {
+		if err != nil || e.IsDir() || !strings.HasSuffix(p, ".json") {
+			return err
+		}
+		if files++; files%race.Stride(stride) != 0 {
+			return nil
+		}
+		src, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		secStrongJSONStrings(src, func(v string) {
+			if !seen[v] {
+				seen[v] = true
+				strs++
+				f(v)
+			}
+		})
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for i, r := range testshared.SecretSamples(t) {
+		if i%race.Stride(8) == 0 {
+			f(r.Value)
+			f(r.Context)
+		}
+	}
+	if files < 300 || strs < 2000/race.Stride(stride) {
+		t.Fatalf("%d files, %d strings: the corpus is not where the test expects it", files, strs)
+	}
 }
 
 // secStrongJSONStrings calls f with every string (keys and values) of the
