@@ -871,7 +871,7 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int, plain bool) 
 					}
 				}
 			}
-			if n >= secretMinEntLen && secEntropyCandidate(tok) {
+			if n >= secretMinEntLen && !secFewDistinct(tok) && secEntropyCandidate(tok) {
 				if h, runes := secShannon(tok); runes >= secretMinEntLen && h >= secretMinEntropy && !secIsPlaceholderToken(tok) {
 					return secDet("high-entropy-token", value, a, b, false), true, st.marks
 				}
@@ -936,7 +936,7 @@ func secPathSegment(class KeyClass, value string, a, b int) (Detection, bool) {
 			// a segment of words and numbers (a directory named after a
 			// test, a package slug with a build number) is no token,
 			// however many distinct characters it has
-			if seg := value[s:i]; class >= KeyNeutral && len(seg) >= secretMinEntLen && secEntropyCandidate(seg) && !secIsWordsAndNumbers(seg) {
+			if seg := value[s:i]; class >= KeyNeutral && len(seg) >= secretMinEntLen && !secFewDistinct(seg) && secEntropyCandidate(seg) && !secIsWordsAndNumbers(seg) {
 				if h, n := secShannon(seg); n >= secretMinEntLen && h >= secretMinEntropy && !secIsPlaceholderToken(seg) {
 					return secDet("high-entropy-token", value, s, i, false), true
 				}
