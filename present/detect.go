@@ -828,8 +828,9 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int, plain bool) 
 				}
 			}
 			// a provider token inside an identifier or a pointer: it starts
-			// after a byte that is neither a letter nor a digit
-			if n > 8 && fl&tfBoundary != 0 {
+			// after a byte that is neither a letter nor a digit (that byte
+			// and the shortest key: more than secProviderMinSpan bytes)
+			if n > secProviderMinSpan && fl&tfBoundary != 0 {
 				if d, ok := secPrefixInWord(value, a, b); ok {
 					return d, true, st.marks
 				}
