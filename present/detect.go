@@ -882,7 +882,9 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int, plain bool) 
 		// provider key inside it is no key inside a word when its body is
 		// hex; each of its segments is judged as a token: /x/<token>/y, a
 		// pointer /$referenced_components/<token>/id, https://h/a/<token>
-		if n > 8 && strings.IndexByte(tok, '/') >= 0 {
+		// (a segment shorter than the token, and 15 bytes at least: the
+		// shortest key; an entropy token is longer)
+		if n > secProviderMinSpan && strings.IndexByte(tok, '/') >= 0 {
 			if d, ok := secPathSegment(class, value, a, b); ok {
 				return d, true, st.marks
 			}
@@ -918,19 +920,30 @@ func secEntropyCandidate(t string) bool {
 // identifier's) a high-entropy token. The segment boundaries are the
 // path's own separators, so a token used as a path component, a pointer's
 // reference token or a URL path segment is masked like the same token
-// alone. Linear: each byte is read once by the split and at most once more
-// by the look at its segment.
+// alone. Linear: the split reads each byte once (IndexByte for '/', and
+// for '?' once past each), and the look at a segment each of its bytes at
+// most once more. Segments shorter than secProviderMinSpan are not looked
+// at: no key is that short, and an entropy token is longer.
 func secPathSegment(class KeyClass, value string, a, b int) (Detection, bool) {
-	s := a
-	for i := a; i <= b; i++ {
-		if i < b {
-			switch value[i] {
-			case '/', '?':
-			default:
-				continue
+	// the segments end at each '/' (found with IndexByte) and '?' (rare:
+	// its next offset is kept, -1 past the last)
+	tok := value[a:b]
+	q := strings.IndexByte(tok, '?')
+	for s := 0; s <= len(tok); {
+		i := len(tok)
+		if k := strings.IndexByte(tok[s:], '/'); k >= 0 {
+			i = s + k
+		}
+		if q >= 0 && q < s {
+			if q = strings.IndexByte(tok[s:], '?'); q >= 0 {
+				q += s
 			}
 		}
-		if i-s >= 8 && i-s < b-a {
+		if q >= 0 && q < i {
+			i = q
+		}
+		if i-s >= secProviderMinSpan && i-s < len(tok) {
+			s, i := a+s, a+i
 			if d, ok := secPrefixAt(value, s, i); ok {
 				return d, true
 			}
