@@ -66,6 +66,11 @@ func secDetect(class KeyClass, value string, depth int) (Detection, bool) {
 	if len(value) > secretMaxValue {
 		value = value[:secretMaxValue]
 	}
+	// 0. Below KeyNeutral only strong detections count, and most names,
+	// descriptions and ids can be proved to hold none (detect_strong.go).
+	if class < KeyNeutral && !secMayHoldStrong(value) {
+		return Detection{}, false
+	}
 	lo, hi := secTrimSpaceIdx(value, 0, len(value))
 	if lo == hi {
 		return Detection{}, false
@@ -776,7 +781,7 @@ var secCharClass = func() (t [256]uint8) {
 
 const secMaxTokensPerValue = 1 << 16
 
-// Flags secNextToken returns with a token.
+// Flags secNextLongToken returns with a token (and tfStop, detect_tokens.go).
 const (
 	tfColon    = 1 << iota // a ':' among the separators before the token
 	tfBoundary             // the token holds a byte that is neither a letter nor a digit
@@ -785,131 +790,54 @@ const (
 	tfTemplate             // the token follows "{" or "{ " (template text: {{ x }}, ${ x })
 )
 
-// secNextToken is the token pass's tokenizer: the next token of s at or
-// after i, [a, b) (a == b == len(s) at the end), after the separators
-// before it, with the offsets in the token of its first and last '='
-// (-1: none) and its flags. It is a function of its own so that its two
-// loops keep everything in registers: inside secScanTokens, which holds
-// a dozen live values, the compiler spilled the byte loop's state to the
-// stack (14 instructions a byte of a word, 6 here).
-//
-//go:noinline
-func secNextToken(s string, i int) (a, b, firstEq, lastEq int, flags uint8) {
-	i0 := i
-	for uint(i) < uint(len(s)) {
-		cc := secCharClass[s[i]]
-		if cc < ccSep {
-			break
-		}
-		if cc == ccColon {
-			flags |= tfColon
-		}
-		i++
-	}
-	a, firstEq, lastEq = i, -1, -1
-	// the separators just before the token (never bytes of the token
-	// before it: '{' and ' ' are separators)
-	if i > i0 && uint(i) <= uint(len(s)) {
-		if c := s[i-1]; c == '{' || c == ' ' && i-2 >= i0 && s[i-2] == '{' {
-			flags |= tfTemplate
-		}
-	}
-	dots := 0
-	for {
-		// letters and digits: the common case, a loop of its own
-		for uint(i) < uint(len(s)) && secCharClass[s[i]] == 0 {
-			i++
-		}
-		if uint(i) >= uint(len(s)) {
-			break
-		}
-		cc := secCharClass[s[i]]
-		if cc >= ccSep {
-			break
-		}
-		flags |= tfBoundary
-		switch cc {
-		case ccDot:
-			dots++
-		case ccDash:
-			if i+5 <= len(s) && s[i:i+5] == "-----" {
-				flags |= tfPEM
-			}
-		case ccEq:
-			if firstEq < 0 {
-				firstEq = i - a
-			}
-			lastEq = i - a
-		}
-		i++
-	}
-	if dots >= 2 {
-		flags |= tfDots
-	}
-	return a, i, firstEq, lastEq, flags
-}
-
 // plain: every label of a "name: x" or "name=x" pair is classed (the path
 // before secMayNameSecret, kept for the tests that hold the two together).
 func secScanTokens(class KeyClass, value string, lo, hi, depth int, plain bool) (Detection, bool, uint8) {
-	prevA, prevB := -1, -1
-	count := 0
-	marks := uint8(0)
+	// st: the token before (prevA, prevB), the tokens counted, the marks
+	// of the short words secNextLongToken passes over
+	st := secTokState{prevA: -1, prevB: -1}
 	s := value[:hi]
 	for i := lo; i < len(s); {
-		a, b, firstEq, lastEq, fl := secNextToken(s, i)
+		a, b, firstEq, lastEq, fl := secNextLongToken(s, i, &st)
 		i = b
-		if fl&tfPEM != 0 {
-			marks |= markPEM
+		if a == b || fl&tfStop != 0 {
+			break // the end of the value, or too many tokens
 		}
-		if a == b {
-			break // the end of the value
-		}
-		count++
-		if count > secMaxTokensPerValue {
-			break
-		}
+		prevA, prevB := st.prevA, st.prevB
+		st.prevA, st.prevB = a, b // the token before the next one
 		n := b - a
-		if n < 8 && fl&tfColon == 0 && firstEq < 0 {
-			// a short word (most of prose): it holds no provider key, no
-			// credential-shaped literal and no entropy candidate, and
-			// without a ':' before it or a '=' in it, it starts no URL and
-			// is no value of a "name: x" or "name=x" pair
-			prevA, prevB = a, b
-			continue
-		}
 		tok := value[a:b]
 		// marks of structural secrets: a PEM armour line (-----), a JWT or
 		// hooks.slack.com (two dots in a long token), a URL (://)
 		if fl&tfDots != 0 && n >= 16 {
-			marks |= markDots
+			st.marks |= markDots
 		}
 		if fl&tfColon != 0 && n > 2 && (tok[0] == '/' && tok[1] == '/' || strings.HasPrefix(tok, `\/\/`)) {
-			marks |= markURL
+			st.marks |= markURL
 		}
 		// (no provider key is shorter than 8 bytes: most words of prose
 		// are, and skip the calls)
 		if n >= 8 {
 			if d, ok := secPrefixAt(value, a, b); ok {
-				return d, true, marks
+				return d, true, st.marks
 			}
 			// a provider token after "=" (a query string, an assignment)
 			if lastEq > 0 && lastEq < n-8 {
 				if d, ok := secPrefixAt(value, a+lastEq+1, b); ok {
-					return d, true, marks
+					return d, true, st.marks
 				}
 			}
 			// a provider token inside an identifier or a pointer: it starts
-			// after a byte that is neither a letter nor a digit
-			if n > 8 && fl&tfBoundary != 0 {
+			// after a byte that is neither a letter nor a digit (that byte
+			// and the shortest key: more than secProviderMinSpan bytes)
+			if n > secProviderMinSpan && fl&tfBoundary != 0 {
 				if d, ok := secPrefixInWord(value, a, b); ok {
-					return d, true, marks
+					return d, true, st.marks
 				}
 			}
 		}
 		// {{ expression }} and ${ expression }: template text, not a literal
 		if fl&tfTemplate != 0 {
-			prevA, prevB = a, b
 			continue
 		}
 		if class >= KeyNeutral {
@@ -922,14 +850,14 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int, plain bool) 
 					if d, ok := secDetect(c, tok, depth+1); ok {
 						d.Start += a
 						d.End += a
-						return d, true, marks
+						return d, true, st.marks
 					}
 				}
 			}
 			// "Bearer <literal>" inside prose (a credential-shaped literal
 			// has 8 characters at least)
 			if n >= 8 && prevA >= 0 && (prevB-prevA == 5 || prevB-prevA == 6) && secIsAuthScheme(value[prevA:prevB]) && !secIsPlaceholderToken(tok) && secCredentialShaped(tok, false) {
-				return secDet("bearer-token", value, a, b, false), true, marks
+				return secDet("bearer-token", value, a, b, false), true, st.marks
 			}
 			// name=value inside a value: a connection string, a query string
 			if depth < 2 && firstEq > 0 && firstEq < n-1 {
@@ -939,14 +867,14 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int, plain bool) 
 						if d, ok := secDetect(c, tok[firstEq+1:], depth+1); ok {
 							d.Start += a + firstEq + 1
 							d.End += a + firstEq + 1
-							return d, true, marks
+							return d, true, st.marks
 						}
 					}
 				}
 			}
-			if n >= secretMinEntLen && secEntropyCandidate(tok) {
+			if n >= secretMinEntLen && !secFewDistinct(tok) && secEntropyCandidate(tok) {
 				if h, runes := secShannon(tok); runes >= secretMinEntLen && h >= secretMinEntropy && !secIsPlaceholderToken(tok) {
-					return secDet("high-entropy-token", value, a, b, false), true, marks
+					return secDet("high-entropy-token", value, a, b, false), true, st.marks
 				}
 			}
 		}
@@ -954,14 +882,15 @@ func secScanTokens(class KeyClass, value string, lo, hi, depth int, plain bool) 
 		// provider key inside it is no key inside a word when its body is
 		// hex; each of its segments is judged as a token: /x/<token>/y, a
 		// pointer /$referenced_components/<token>/id, https://h/a/<token>
-		if n > 8 && strings.IndexByte(tok, '/') >= 0 {
+		// (a segment shorter than the token, and 15 bytes at least: the
+		// shortest key; an entropy token is longer)
+		if n > secProviderMinSpan && strings.IndexByte(tok, '/') >= 0 {
 			if d, ok := secPathSegment(class, value, a, b); ok {
-				return d, true, marks
+				return d, true, st.marks
 			}
 		}
-		prevA, prevB = a, b
 	}
-	return Detection{}, false, marks
+	return Detection{}, false, st.marks
 }
 
 // secEntropyCandidate leaves out tokens whose entropy says nothing: paths and
@@ -991,26 +920,37 @@ func secEntropyCandidate(t string) bool {
 // identifier's) a high-entropy token. The segment boundaries are the
 // path's own separators, so a token used as a path component, a pointer's
 // reference token or a URL path segment is masked like the same token
-// alone. Linear: each byte is read once by the split and at most once more
-// by the look at its segment.
+// alone. Linear: the split reads each byte once (IndexByte for '/', and
+// for '?' once past each), and the look at a segment each of its bytes at
+// most once more. Segments shorter than secProviderMinSpan are not looked
+// at: no key is that short, and an entropy token is longer.
 func secPathSegment(class KeyClass, value string, a, b int) (Detection, bool) {
-	s := a
-	for i := a; i <= b; i++ {
-		if i < b {
-			switch value[i] {
-			case '/', '?':
-			default:
-				continue
+	// the segments end at each '/' (found with IndexByte) and '?' (rare:
+	// its next offset is kept, -1 past the last)
+	tok := value[a:b]
+	q := strings.IndexByte(tok, '?')
+	for s := 0; s <= len(tok); {
+		i := len(tok)
+		if k := strings.IndexByte(tok[s:], '/'); k >= 0 {
+			i = s + k
+		}
+		if q >= 0 && q < s {
+			if q = strings.IndexByte(tok[s:], '?'); q >= 0 {
+				q += s
 			}
 		}
-		if i-s >= 8 && i-s < b-a {
+		if q >= 0 && q < i {
+			i = q
+		}
+		if i-s >= secProviderMinSpan && i-s < len(tok) {
+			s, i := a+s, a+i
 			if d, ok := secPrefixAt(value, s, i); ok {
 				return d, true
 			}
 			// a segment of words and numbers (a directory named after a
 			// test, a package slug with a build number) is no token,
 			// however many distinct characters it has
-			if seg := value[s:i]; class >= KeyNeutral && len(seg) >= secretMinEntLen && secEntropyCandidate(seg) && !secIsWordsAndNumbers(seg) {
+			if seg := value[s:i]; class >= KeyNeutral && len(seg) >= secretMinEntLen && !secFewDistinct(seg) && secEntropyCandidate(seg) && !secIsWordsAndNumbers(seg) {
 				if h, n := secShannon(seg); n >= secretMinEntLen && h >= secretMinEntropy && !secIsPlaceholderToken(seg) {
 					return secDet("high-entropy-token", value, s, i, false), true
 				}

@@ -195,6 +195,17 @@ var secProviderMinLen = func() (t [256]uint16) {
 	return
 }()
 
+// secProviderMinSpan: the fewest bytes any provider's key spans (its
+// prefix and its shortest body; 15, xoxb- and ten): secPrefix finds no key
+// in fewer.
+var secProviderMinSpan = func() int {
+	n := 1 << 16
+	for i := range secProviders {
+		n = min(n, len(secProviders[i].prefix)+secProviders[i].minBody)
+	}
+	return n
+}()
+
 // secProviderSecond: for each first byte, the set of second bytes any
 // prefix starting with it has: most tokens are rejected with two loads.
 var secProviderSecond = func() (t [256][4]uint64) {
@@ -239,14 +250,16 @@ func secPrefixAt(value string, a, b int) (Detection, bool) { return secPrefix(va
 // prefixes, "sk-sk-sk-…", is not looked at further: a key's identifier has
 // few boundaries) and each look reads at most secMaxWordBody bytes.
 func secPrefixInWord(value string, a, b int) (Detection, bool) {
-	if b-a < 9 {
+	if b-a <= secProviderMinSpan {
 		return Detection{}, false // no room for a boundary and a key
 	}
 	tries := 0
-	// q is the boundary byte, p = q+1 where a key would start (p+8 <= b);
-	// the runs of letters and digits between boundaries are skipped in a
-	// loop of their own (secCharClass is 0 for exactly those bytes)
-	s := value[:b-8]
+	// q is the boundary byte, p = q+1 where a key would start (p+15 <= b:
+	// secPrefix finds no key in fewer bytes, and a look nearer the end,
+	// after every look before it, could only be counted as a try); the
+	// runs of letters and digits between boundaries are skipped in a loop
+	// of their own (secCharClass is 0 for exactly those bytes)
+	s := value[:b-secProviderMinSpan]
 	for q := a; q < len(s); q++ {
 		for q < len(s) && secCharClass[s[q]] == 0 {
 			q++
