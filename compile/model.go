@@ -74,15 +74,7 @@ func (c *modelCache) rootComponents(root *Node) ([]*Node, []string) {
 }
 
 // componentsOf looks each id up in flow's $referenced_components.
-func componentsOf(flow *Node, ids []string) ([]*Node, []string) {
-	refs := flow.Get("$referenced_components")
-	comps, types := make([]*Node, len(ids)), make([]string, len(ids))
-	for i, id := range ids {
-		comps[i] = refs.Get(id)
-		types[i] = ComponentType(comps[i])
-	}
-	return comps, types
-}
+func componentsOf(flow *Node, ids []string) ([]*Node, []string) { return componentsNear(flow, ids) }
 
 // sharedCache is the agent's model cache when it is for the agent's own
 // documents (Load made it and no copy changed them), else nil.
