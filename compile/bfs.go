@@ -223,28 +223,31 @@ func FlowStepOrderOf(flow *Node, ids []string) []StepNode {
 	return stepOrder(flow, ids, comps, types)
 }
 
-// StepOrder is FlowStepOrderOf(fm.Flow.Node, fm.BFSOrder()); the root Flow
-// of a loaded agent reads its components where the compiler looked them up
+// StepCounts are the step numbers of fm's Flow (FlowStepOrderOf of its
+// BFSOrder) as counts, for a reader that numbers its own nodes: the id
+// at place k of fm.BFSOrder() produces counts[k] approval steps, numbered
+// on from 1 in BFS order, and the id at place setup (-1: none) holds the
+// implicit setup step 0 before them. The root Flow of a loaded agent
+// reads its components where the compiler looked them up
 // (modelCache.rootComponents), not again.
-func (fm *FlowModel) StepOrder() []StepNode {
+func (fm *FlowModel) StepCounts() (counts []int32, setup int) {
 	ids := fm.BFSOrder()
+	var comps []*Node
+	var types []string
 	if fm.order == nil {
-		return FlowStepOrderOf(fm.Flow.Node, ids)
+		comps, types = componentsOf(fm.Flow.Node, ids)
+	} else {
+		comps, types = fm.order.rootComponents(fm.Flow.Node)
 	}
-	comps, types := fm.order.rootComponents(fm.Flow.Node)
-	return stepOrder(fm.Flow.Node, ids, comps, types)
+	counts, setup, _ = stepCounts(fm.Flow.Node, ids, comps, types)
+	return counts, setup
 }
 
-// stepOrder is FlowStepOrderOf of ids whose components and their types are
-// comps and types.
-func stepOrder(flow *Node, ids []string, comps []*Node, types []string) []StepNode {
-	refs := flow.Get("$referenced_components")
-	out := make([]StepNode, len(ids))
-	// each node's step numbers are a capped window of one shared array
-	// (one slice a step was 33,000 allocations a side): counted first,
-	// filled second; the start's step 0, when it has one, opens the array
-	counts := make([]int, len(ids))
-	total := 0
+// stepCounts are the step counts of ids whose components and their
+// types are comps and types (StepCounts), with their total, step 0
+// included.
+func stepCounts(flow *Node, ids []string, comps []*Node, types []string) (counts []int32, setup, total int) {
+	counts = make([]int32, len(ids))
 	for i := range ids {
 		switch types[i] {
 		case "AgentNode", "InputMessageNode":
@@ -252,23 +255,34 @@ func stepOrder(flow *Node, ids []string, comps []*Node, types []string) []StepNo
 		case "FlowNode":
 			counts[i] = 1
 			if gs := path(comps[i], "metadata", "cinatra", "gateSteps"); gs != nil && gs.Kind == Array && len(gs.Items) > 0 {
-				counts[i] = len(gs.Items)
+				counts[i] = int32(len(gs.Items))
 			}
 		}
-		total += counts[i]
+		total += int(counts[i])
 	}
-	startAt := -1
-	if start, ok := RefID(flow.Get("start_node")); ok && hasSetupStep(refs.Get(start)) {
+	setup = -1
+	if start, ok := RefID(flow.Get("start_node")); ok && hasSetupStep(flow.Get("$referenced_components").Get(start)) {
 		for i, id := range ids {
 			if id == start {
-				startAt = i
+				setup = i
 				break
 			}
 		}
 	}
-	if startAt >= 0 {
+	if setup >= 0 {
 		total++
 	}
+	return counts, setup, total
+}
+
+// stepOrder is FlowStepOrderOf of ids whose components and their types are
+// comps and types.
+func stepOrder(flow *Node, ids []string, comps []*Node, types []string) []StepNode {
+	out := make([]StepNode, len(ids))
+	// each node's step numbers are a capped window of one shared array
+	// (one slice a step was 33,000 allocations a side): counted first,
+	// filled second; the start's step 0, when it has one, opens the array
+	counts, startAt, total := stepCounts(flow, ids, comps, types)
 	nums := make([]int, 0, total)
 	next := 1
 	for i, id := range ids {
@@ -277,7 +291,7 @@ func stepOrder(flow *Node, ids []string, comps []*Node, types []string) []StepNo
 		if i == startAt {
 			nums = append(nums, 0)
 		}
-		for k := 0; k < counts[i]; k++ {
+		for k := int32(0); k < counts[i]; k++ {
 			nums = append(nums, next)
 			next++
 		}
