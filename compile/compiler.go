@@ -310,6 +310,7 @@ func (c *compiler) topology() error {
 			c.nodeTypes[i] = ComponentType(c.nodeComps[i])
 		}
 	}
+	c.out.nodesDistinct = distinctComponents(c.refs, c.nodeComps)
 	for i, id := range c.nodeIDs {
 		comp, typ := c.nodeComps[i], c.nodeTypes[i]
 		switch typ {

@@ -33,3 +33,46 @@ func componentsNear(flow *Node, ids []string) ([]*Node, []string) {
 	}
 	return comps, types
 }
+
+// distinctComponents says comps, each a node's component as the compiler
+// looked it up in refs (c.ref: Get, the last of a repeated key), are
+// distinct members of refs: then their ids are distinct (one id is one
+// member, and two ids are two keys, so two members). Each is placed by
+// its own place in refs (the parser's parent and slot), marked in a list
+// of refs' members, no set of ids or nodes built; false when one is nil
+// or is not a member of refs.
+func distinctComponents(refs *Node, comps []*Node) bool {
+	if refs == nil || refs.Kind != Object {
+		return false
+	}
+	ms := refs.Members
+	member := func(c *Node) bool {
+		return c != nil && c.parent == refs && c.slot >= 0 && int(c.slot) < len(ms) && ms[c.slot].Value == c
+	}
+	// members in their order (a Flow's nodes mostly are) are distinct:
+	// the list of those seen is made only from the first that is not
+	prev := int32(-1)
+	for i, c := range comps {
+		if c == nil || c.parent != refs || c.slot <= prev {
+			if !member(c) {
+				return false
+			}
+			seen := make([]bool, len(ms))
+			for _, b := range comps[:i] {
+				seen[b.slot] = true
+			}
+			for _, c := range comps[i:] {
+				if !member(c) || seen[c.slot] {
+					return false
+				}
+				seen[c.slot] = true
+			}
+			return true
+		}
+		if int(c.slot) >= len(ms) || ms[c.slot].Value != c {
+			return false
+		}
+		prev = c.slot
+	}
+	return true
+}

@@ -135,3 +135,129 @@ func TestComponentsNearAsGet(t *testing.T) {
 		}
 	})
 }
+
+// idsDistinct is what StepNodesDistinct says of the compile of root, by a
+// set of ids: the root Flow's BFS order names no id twice and each names
+// a component of its $referenced_components.
+func idsDistinct(root *Node) bool {
+	refs := root.Get("$referenced_components")
+	seen := map[string]bool{}
+	for _, id := range BFSOrder(root) {
+		if seen[id] || refs.Get(id) == nil {
+			return false
+		}
+		seen[id] = true
+	}
+	return true
+}
+
+// TestStepNodesDistinctAsIDs: the compiled output says its steps' nodes
+// are distinct exactly when the root Flow's order names no id twice and
+// each id a component (the oracle's set of ids), on random flows (an
+// unreached id listed twice, ids defined nowhere, keys repeated, few and
+// many definitions), the hostile flow, the corpus and the history; and an
+// output not made by Compile says nothing.
+func TestStepNodesDistinctAsIDs(t *testing.T) {
+	if (&CompiledAgentOas{}).StepNodesDistinct() || (*CompiledAgentOas)(nil).StepNodesDistinct() {
+		t.Fatal("an output made by hand says its nodes are distinct")
+	}
+	check := func(t *testing.T, what string, a *Agent) (said bool) {
+		t.Helper()
+		out, err := Compile(a)
+		if err != nil {
+			return false
+		}
+		if got, want := out.StepNodesDistinct(), idsDistinct(a.Flow.Root); got != want {
+			t.Fatalf("%s: StepNodesDistinct %v, the ids say %v", what, got, want)
+		}
+		return out.StepNodesDistinct()
+	}
+	r := rand.New(rand.NewSource(19))
+	yes, no := 0, 0
+	for c := 0; c < 800/race.Stride(8); c++ {
+		n := 2 + r.Intn(25)
+		var defs, nodes, edges []string
+		for i := 0; i < n; i++ {
+			typ := "FlowNode"
+			switch i {
+			case 0:
+				typ = "StartNode"
+			case n - 1:
+				typ = "EndNode"
+			}
+			sub := ""
+			if typ == "FlowNode" {
+				sub = `"subflow":{"$component_ref":"sub"},`
+			}
+			defs = append(defs, fmt.Sprintf(`"n%d":{"component_type":%q,"id":"n%d","name":"N",%s"inputs":[],"outputs":[]}`, i, typ, i, sub))
+			if r.Intn(40) == 0 {
+				defs = append(defs, fmt.Sprintf(`"n%d":{"component_type":%q,"id":"n%d","name":"again",%s"inputs":[],"outputs":[]}`, i, typ, i, sub))
+			}
+			nodes = append(nodes, fmt.Sprintf(`{"$component_ref":"n%d"}`, i))
+			if r.Intn(30) == 0 {
+				nodes = append(nodes, fmt.Sprintf(`{"$component_ref":"n%d"}`, r.Intn(n)))
+			}
+			if r.Intn(60) == 0 {
+				nodes = append(nodes, `{"$component_ref":"ghost"}`)
+			}
+		}
+		for i := 0; i+1 < n; i++ {
+			if r.Intn(10) > 0 {
+				edges = append(edges, fmt.Sprintf(`{"component_type":"ControlFlowEdge","id":"e%d","name":"e","from_node":{"$component_ref":"n%d"},"to_node":{"$component_ref":"n%d"}}`, i, i, i+1))
+			}
+		}
+		if r.Intn(2) == 0 { // defined out of the order the nodes are visited in
+			r.Shuffle(len(defs), func(i, j int) { defs[i], defs[j] = defs[j], defs[i] })
+		}
+		defs = append(defs, `"sub":{"component_type":"Flow","id":"sub","name":"Sub","start_node":{"$component_ref":"s0"},"nodes":[{"$component_ref":"s0"},{"$component_ref":"s1"}],`+
+			`"control_flow_connections":[{"component_type":"ControlFlowEdge","id":"sc","name":"sc","from_node":{"$component_ref":"s0"},"to_node":{"$component_ref":"s1"}}],"data_flow_connections":[],"inputs":[],"outputs":[],`+
+			`"$referenced_components":{"s0":{"component_type":"StartNode","id":"s0","name":"S0","inputs":[],"outputs":[]},"s1":{"component_type":"EndNode","id":"s1","name":"S1","inputs":[],"outputs":[]}}}`)
+		src := `{"agentspec_version":"26.1.0","component_type":"Flow","id":"f","name":"F","metadata":{"cinatra":{"type":"flow"}},"inputs":[],"outputs":[],` +
+			`"start_node":{"$component_ref":"n0"},"nodes":[` + strings.Join(nodes, ",") +
+			`],"control_flow_connections":[` + strings.Join(edges, ",") + `],"data_flow_connections":[],"$referenced_components":{` + strings.Join(defs, ",") + `}}`
+		d := ParseDoc("oas.json", []byte(src))
+		if d.Root == nil {
+			t.Fatalf("case %d does not parse: %s", c, src)
+		}
+		if check(t, fmt.Sprintf("case %d: %s", c, src), &Agent{Flow: d, FlowPath: "oas.json"}) {
+			yes++
+		} else {
+			no++
+		}
+	}
+	if yes == 0 || no == 0 {
+		t.Fatalf("%d flows said distinct, %d not: the cases do not tell", yes, no)
+	}
+	load := func(t *testing.T, dir string) {
+		t.Helper()
+		a, err := Load(dir, LoadOptions{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		check(t, dir, a)
+	}
+	dir := filepath.Join(t.TempDir(), "h")
+	if err := os.MkdirAll(filepath.Join(dir, "cinatra"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "cinatra", "oas.json"), hostile.Flow(2000, true), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	load(t, dir)
+	// the corpus and the history need ../shared (skipped without it)
+	t.Run("corpus", func(t *testing.T) {
+		dir, slugs := testshared.CorpusAgents(t)
+		for _, slug := range slugs {
+			load(t, filepath.Join(dir, "agents", "cinatra-ai", slug))
+		}
+	})
+	t.Run("history", func(t *testing.T) {
+		revs, _ := filepath.Glob(filepath.Join(testshared.Dir(t, "corpus", "history"), "*", "*", "cinatra", "oas.json"))
+		if len(revs) < 150 {
+			t.Fatalf("%d history revisions, want the 156", len(revs))
+		}
+		for i := 0; i < len(revs); i += race.Stride(8) {
+			load(t, filepath.Dir(filepath.Dir(revs[i])))
+		}
+	})
+}
