@@ -108,6 +108,10 @@ type compiler struct {
 	childAgents []ChildAgent // the FlowNode steps' childAgents (childAgent)
 
 	shareOrder bool // share the root Flow's order with the model (Compile)
+	// metaAgain: each FlowNode step reads its node's metadata.cinatra
+	// again, not handed it by approvalPolicy (the oracle of
+	// TestFlowNodeMetaOnceSame)
+	metaAgain bool
 	// ownArtifacts: the artifact checks run here, not read from the agent's
 	// model cache (the oracle of TestSharedArtifactChecksSame)
 	ownArtifacts bool
@@ -348,12 +352,17 @@ func (c *compiler) approvalPolicy() error {
 				return fail(`MISSING_INPUT_MESSAGE_OUTPUT: InputMessageNode "%s" must declare at least one output`, id)
 			}
 		case "FlowNode":
-			if gs := path(comp, "metadata", "cinatra", "gateSteps"); gs != nil && gs.Kind == Array && len(gs.Items) > 0 {
+			// its metadata.cinatra, read once for its gate steps and its
+			// steps (flowNodeStep)
+			cin := path(comp, "metadata", "cinatra")
+			if gs := get(cin, "gateSteps"); gs != nil && gs.Kind == Array && len(gs.Items) > 0 {
 				for i, g := range gs.Items {
-					entries = append(entries, entry{id: id, comp: comp, typ: "FlowNode", gate: g, gateIdx: i})
+					entries = append(entries, entry{id: id, comp: comp, typ: "FlowNode", gate: g, gateIdx: i, cin: cin, cinRead: !c.metaAgain})
 				}
 				continue
 			}
+			entries = append(entries, entry{id: id, comp: comp, typ: "FlowNode", gateIdx: -1, cin: cin, cinRead: !c.metaAgain})
+			continue
 		case "AgentNode":
 		default:
 			continue
