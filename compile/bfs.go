@@ -232,14 +232,15 @@ func FlowStepOrderOf(flow *Node, ids []string) []StepNode {
 // (modelCache.rootComponents), not again.
 func (fm *FlowModel) StepCounts() (counts []int32, setup int) {
 	ids := fm.BFSOrder()
-	var comps []*Node
-	var types []string
 	if fm.order == nil {
-		comps, types = componentsOf(fm.Flow.Node, ids)
-	} else {
-		comps, types = fm.order.rootComponents(fm.Flow.Node)
+		comps, types := componentsOf(fm.Flow.Node, ids)
+		counts, setup, _ = stepCounts(fm.Flow.Node, ids, comps, types)
+		return counts, setup
 	}
-	counts, setup, _ = stepCounts(fm.Flow.Node, ids, comps, types)
+	// the root's counts, as the compiler made them building its steps
+	// (or counted on first use)
+	counts = fm.order.rootStepCounts(fm.Flow.Node)
+	setup, _ = setupOf(fm.Flow.Node, ids, counts)
 	return counts, setup
 }
 
@@ -247,8 +248,18 @@ func (fm *FlowModel) StepCounts() (counts []int32, setup int) {
 // types are comps and types (StepCounts), with their total, step 0
 // included.
 func stepCounts(flow *Node, ids []string, comps []*Node, types []string) (counts []int32, setup, total int) {
-	counts = make([]int32, len(ids))
-	for i := range ids {
+	counts = countSteps(comps, types)
+	setup, total = setupOf(flow, ids, counts)
+	return counts, setup, total
+}
+
+// countSteps is, for each component of comps whose type is types' at the
+// same place, the approval steps it produces: one for an AgentNode or an
+// InputMessageNode, one per gate step for a FlowNode with
+// metadata.cinatra.gateSteps, else one for a FlowNode, none for the rest.
+func countSteps(comps []*Node, types []string) []int32 {
+	counts := make([]int32, len(comps))
+	for i := range comps {
 		switch types[i] {
 		case "AgentNode", "InputMessageNode":
 			counts[i] = 1
@@ -258,7 +269,15 @@ func stepCounts(flow *Node, ids []string, comps []*Node, types []string) (counts
 				counts[i] = int32(len(gs.Items))
 			}
 		}
-		total += int(counts[i])
+	}
+	return counts
+}
+
+// setupOf is the place among ids of the start holding the setup step 0
+// (-1: none), and the steps counts give with it.
+func setupOf(flow *Node, ids []string, counts []int32) (setup, total int) {
+	for _, c := range counts {
+		total += int(c)
 	}
 	setup = -1
 	if start, ok := RefID(flow.Get("start_node")); ok && hasSetupStep(flow.Get("$referenced_components").Get(start)) {
@@ -272,7 +291,7 @@ func stepCounts(flow *Node, ids []string, comps []*Node, types []string) (counts
 	if setup >= 0 {
 		total++
 	}
-	return counts, setup, total
+	return setup, total
 }
 
 // stepOrder is FlowStepOrderOf of ids whose components and their types are

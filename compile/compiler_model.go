@@ -76,3 +76,30 @@ func distinctComponents(refs *Node, comps []*Node) bool {
 	}
 	return true
 }
+
+// rootStepCounts are, for each id of rootOrder(root), the approval steps
+// it produces (countSteps of rootComponents(root)): the counts the
+// compiler made building its steps (giveStepCounts), or counted here on
+// first use, whichever comes first. Callers must not modify them.
+func (c *modelCache) rootStepCounts(root *Node) []int32 {
+	c.gatesOnce.Do(func() { c.gates = countSteps(c.rootComponents(root)) })
+	return c.gates
+}
+
+// giveStepCounts hands the cache the step counts of the root's order the
+// compiler made (the same as countSteps': one entry per AgentNode and
+// InputMessageNode, one per gate step or one per FlowNode); nothing when
+// they were counted already.
+func (c *modelCache) giveStepCounts(counts []int32) {
+	c.gatesOnce.Do(func() { c.gates = counts })
+}
+
+// sharedOrder is the agent's model cache when the compiler reads the root
+// Flow's order and components from it (Compile of an agent as loaded:
+// topology), else nil.
+func (c *compiler) sharedOrder() *modelCache {
+	if sc := c.a.sharedCache(); c.shareOrder && sc != nil && c.root == c.a.Flow.Root {
+		return sc
+	}
+	return nil
+}

@@ -50,6 +50,10 @@ type modelCache struct {
 	compsOnce sync.Once
 	comps     []*Node
 	types     []string
+	// gates are each id's step count (rootStepCounts), given by the
+	// compiler or counted on first use.
+	gatesOnce sync.Once
+	gates     []int32
 	// art are the artifact checks of the flow file (artifactChecks), made
 	// once for the compiler (Compile) and the linter (ArtifactRefusals),
 	// whichever asks first.
