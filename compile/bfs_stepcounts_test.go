@@ -73,7 +73,7 @@ func countsSame(t *testing.T, what string, a *Agent) {
 func TestStepCountsAsStepOrder(t *testing.T) {
 	r := rand.New(rand.NewSource(41))
 	types := []string{"AgentNode", "InputMessageNode", "FlowNode", "FlowNode", "EndNode", "StartNode", "ApiNode"}
-	for c := 0; c < 1000/race.Stride(8); c++ {
+	for c := 0; c < 1000/race.Stride(24); c++ {
 		n := 2 + r.Intn(25)
 		var defs, nodes, edges []string
 		for i := 0; i < n; i++ {
@@ -138,7 +138,7 @@ func TestStepCountsAsStepOrder(t *testing.T) {
 	}
 	// flows the compiler compiles, with gate steps, loaded (the model
 	// cache the compiler gives its counts to)
-	for c := 0; c < 80/race.Stride(8); c++ {
+	for c := 0; c < 64/race.Stride(16); c++ {
 		dir := filepath.Join(t.TempDir(), "g")
 		if err := os.MkdirAll(filepath.Join(dir, "cinatra"), 0o755); err != nil {
 			t.Fatal(err)
@@ -148,21 +148,22 @@ func TestStepCountsAsStepOrder(t *testing.T) {
 		}
 		load(t, dir)
 	}
-	if compiled < 60/race.Stride(8) {
+	if compiled < 48/race.Stride(16) {
 		t.Fatalf("only %d of the gated flows compile", compiled)
 	}
 	dir := filepath.Join(t.TempDir(), "h")
 	if err := os.MkdirAll(filepath.Join(dir, "cinatra"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "cinatra", "oas.json"), hostile.Flow(500, true), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "cinatra", "oas.json"), hostile.Flow(500/race.Stride(8), true), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	load(t, dir)
 	// the corpus and the history need ../shared (skipped without it)
 	t.Run("corpus", func(t *testing.T) {
 		dir, slugs := testshared.CorpusAgents(t)
-		for _, slug := range slugs {
+		for k := 0; k < len(slugs); k += race.Stride(4) {
+			slug := slugs[k]
 			load(t, filepath.Join(dir, "agents", "cinatra-ai", slug))
 		}
 	})
@@ -171,7 +172,7 @@ func TestStepCountsAsStepOrder(t *testing.T) {
 		if len(revs) < 150 {
 			t.Fatalf("%d history revisions, want the 156", len(revs))
 		}
-		for i := 0; i < len(revs); i += race.Stride(8) {
+		for i := 0; i < len(revs); i += race.Stride(24) {
 			load(t, filepath.Dir(filepath.Dir(revs[i])))
 		}
 	})

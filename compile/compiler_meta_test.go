@@ -48,7 +48,7 @@ func TestFlowNodeMetaOnceSame(t *testing.T) {
 	fields := []string{`"description":"D"`, `"requiresApproval":true`, `"requiresApproval":"yes"`, `"riskClass":"external_send"`,
 		`"renderer":"r:x"`, `"hitlOwnedBy":"self"`, `"a2uiSurfaceIdOverride":"s"`, `"a2uiSurfaceId":"t"`, `"packageName":"@acme/child"`,
 		`"packageName":7`, `"gateSteps":[{"name":"g1","riskClass":"x_post"},{"name":"g2","description":"two","gateCount":2}]`, `"gateSteps":[]`, `"gateSteps":{}`}
-	for c := 0; c < 600/race.Stride(8); c++ {
+	for c := 0; c < 400/race.Stride(24); c++ {
 		n := 3 + r.Intn(12)
 		var defs, nodes, edges []string
 		for i := 0; i < n; i++ {
@@ -99,7 +99,7 @@ func TestFlowNodeMetaOnceSame(t *testing.T) {
 		parse := func() *Agent { return &Agent{Flow: ParseDoc("oas.json", []byte(src)), FlowPath: "oas.json"} }
 		same(t, fmt.Sprintf("case %d: %s", c, src), parse(), parse())
 	}
-	if compiled < 300/race.Stride(8) {
+	if compiled < 200/race.Stride(24) {
 		t.Fatalf("only %d random flows compile", compiled)
 	}
 	load := func(t *testing.T, dir string) {
@@ -118,14 +118,15 @@ func TestFlowNodeMetaOnceSame(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "cinatra"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "cinatra", "oas.json"), hostile.Flow(2000, true), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "cinatra", "oas.json"), hostile.Flow(2000/race.Stride(8), true), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	load(t, dir)
 	// the corpus and the history need ../shared (skipped without it)
 	t.Run("corpus", func(t *testing.T) {
 		dir, slugs := testshared.CorpusAgents(t)
-		for _, slug := range slugs {
+		for k := 0; k < len(slugs); k += race.Stride(4) {
+			slug := slugs[k]
 			load(t, filepath.Join(dir, "agents", "cinatra-ai", slug))
 		}
 	})
@@ -134,7 +135,7 @@ func TestFlowNodeMetaOnceSame(t *testing.T) {
 		if len(revs) < 150 {
 			t.Fatalf("%d history revisions, want the 156", len(revs))
 		}
-		for i := 0; i < len(revs); i += race.Stride(8) {
+		for i := 0; i < len(revs); i += race.Stride(24) {
 			load(t, filepath.Dir(filepath.Dir(revs[i])))
 		}
 	})

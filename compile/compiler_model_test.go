@@ -49,7 +49,7 @@ func TestComponentsNearAsGet(t *testing.T) {
 	}
 	r := rand.New(rand.NewSource(12))
 	types := []string{"FlowNode", "AgentNode", "EndNode", "StartNode"}
-	for c := 0; c < 2000/race.Stride(8); c++ {
+	for c := 0; c < 1200/race.Stride(24); c++ {
 		n := 1 + r.Intn(40)
 		var defs []string
 		perm := r.Perm(n)
@@ -108,11 +108,12 @@ func TestComponentsNearAsGet(t *testing.T) {
 			same(t, what+" reversed "+f.Pointer, f.Node, rev)
 		}
 	}
-	flows(t, "hostile", hostile.Flow(3000, true))
+	flows(t, "hostile", hostile.Flow(3000/race.Stride(8), true))
 	// the corpus and the history need ../shared (skipped without it)
 	t.Run("corpus", func(t *testing.T) {
 		dir, slugs := testshared.CorpusAgents(t)
-		for _, slug := range slugs {
+		for k := 0; k < len(slugs); k += race.Stride(4) {
+			slug := slugs[k]
 			p := filepath.Join(dir, "agents", "cinatra-ai", slug, "cinatra", "oas.json")
 			src, err := os.ReadFile(p)
 			if err != nil {
@@ -126,7 +127,7 @@ func TestComponentsNearAsGet(t *testing.T) {
 		if len(revs) < 150 {
 			t.Fatalf("%d history revisions, want the 156", len(revs))
 		}
-		for i := 0; i < len(revs); i += race.Stride(8) {
+		for i := 0; i < len(revs); i += race.Stride(24) {
 			src, err := os.ReadFile(revs[i])
 			if err != nil {
 				t.Fatal(err)
@@ -174,7 +175,7 @@ func TestStepNodesDistinctAsIDs(t *testing.T) {
 	}
 	r := rand.New(rand.NewSource(19))
 	yes, no := 0, 0
-	for c := 0; c < 800/race.Stride(8); c++ {
+	for c := 0; c < 600/race.Stride(24); c++ {
 		n := 2 + r.Intn(25)
 		var defs, nodes, edges []string
 		for i := 0; i < n; i++ {
@@ -240,14 +241,15 @@ func TestStepNodesDistinctAsIDs(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(dir, "cinatra"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.WriteFile(filepath.Join(dir, "cinatra", "oas.json"), hostile.Flow(2000, true), 0o644); err != nil {
+	if err := os.WriteFile(filepath.Join(dir, "cinatra", "oas.json"), hostile.Flow(2000/race.Stride(8), true), 0o644); err != nil {
 		t.Fatal(err)
 	}
 	load(t, dir)
 	// the corpus and the history need ../shared (skipped without it)
 	t.Run("corpus", func(t *testing.T) {
 		dir, slugs := testshared.CorpusAgents(t)
-		for _, slug := range slugs {
+		for k := 0; k < len(slugs); k += race.Stride(4) {
+			slug := slugs[k]
 			load(t, filepath.Join(dir, "agents", "cinatra-ai", slug))
 		}
 	})
@@ -256,7 +258,7 @@ func TestStepNodesDistinctAsIDs(t *testing.T) {
 		if len(revs) < 150 {
 			t.Fatalf("%d history revisions, want the 156", len(revs))
 		}
-		for i := 0; i < len(revs); i += race.Stride(8) {
+		for i := 0; i < len(revs); i += race.Stride(24) {
 			load(t, filepath.Dir(filepath.Dir(revs[i])))
 		}
 	})
