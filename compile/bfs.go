@@ -11,32 +11,18 @@ package compile
 // It accepts any Flow object, valid or not: entries that are not
 // {"$component_ref": "<id>"} are skipped.
 func BFSOrder(flow *Node) []string {
-	// Ids are numbered as first seen and the search runs on the numbers:
-	// a flow of 33,000 nodes is ordered on every side of a diff, by the
-	// compiler, the flow model's view and the graph's step numbers.
+	// Ids are numbered and the search runs on the numbers: a flow of
+	// 33,000 nodes is ordered on every side of a diff, by the compiler,
+	// the flow model's view and the graph's step numbers. An id that is a
+	// key of the Flow's own $referenced_components is numbered by its
+	// member's place there, through the parser's key index (no map of its
+	// own to fill); the other ids as first seen (bfsNums).
 	nodes := flow.Get("nodes").itemsOrNil()
 	edges := flow.Get("control_flow_connections").itemsOrNil()
-	num := make(map[string]int32, len(nodes)+1)
-	ids := make([]string, 0, len(nodes)+1)
-	intern := func(id string) int32 {
-		k, ok := num[id]
-		if !ok {
-			k = int32(len(ids))
-			num[id] = k
-			ids = append(ids, id)
-		}
-		return k
-	}
-	// near is intern trying number g first: an id already numbered g is
-	// ids[g], so one comparison answers for the look-up when the guess is
-	// right (an edge from where the last one went; the next id of nodes)
-	near := func(id string, g int32) int32 {
-		if g >= 0 && int(g) < len(ids) && ids[g] == id {
-			return g
-		}
-		return intern(id)
-	}
-	// the edges that name both ends, in order
+	b := newBFSNums(flow.Get("$referenced_components"), len(nodes)+1)
+	// the edges that name both ends, in order; each end tried first at
+	// the number where the last edge went (from) and the one after the
+	// edge's start (to): one comparison answers when the guess is right
 	pairs := make([][2]int32, 0, len(edges))
 	last := int32(-1) // where the last edge went
 	for _, e := range edges {
@@ -45,18 +31,19 @@ func BFSOrder(flow *Node) []string {
 		if from == "" || to == "" {
 			continue
 		}
-		f := near(from, last)
-		last = intern(to)
+		f := b.near(from, last)
+		last = b.near(to, f+1)
 		pairs = append(pairs, [2]int32{f, last})
 	}
 	start, hasStart := RefID(flow.Get("start_node"))
 	s := int32(-1)
 	if hasStart {
-		s = intern(start)
+		s = b.intern(start)
 	}
+	n := b.n()
 	// successors of each id in edge order: a counting sort of the pairs by
 	// source (a target listed twice changes nothing: it is visited once)
-	first := make([]int32, len(ids)+1)
+	first := make([]int32, n+1)
 	for _, p := range pairs {
 		first[p[0]+1]++
 	}
@@ -64,20 +51,20 @@ func BFSOrder(flow *Node) []string {
 		first[i] += first[i-1]
 	}
 	succ := make([]int32, len(pairs))
-	end := append([]int32(nil), first[:len(ids)]...)
+	end := append([]int32(nil), first[:n]...)
 	for _, p := range pairs {
 		succ[end[p[0]]] = p[1]
 		end[p[0]]++
 	}
 	order := make([]string, 0, len(nodes))
-	visited := make([]bool, len(ids))
+	visited := make([]bool, n)
 	if s >= 0 {
-		queue := make([]int32, 1, len(ids))
+		queue := make([]int32, 1, n)
 		queue[0] = s
 		visited[s] = true
 		for h := 0; h < len(queue); h++ {
 			id := queue[h]
-			order = append(order, ids[id])
+			order = append(order, b.id(id))
 			for _, t := range succ[first[id]:end[id]] {
 				if !visited[t] {
 					visited[t] = true
@@ -87,11 +74,11 @@ func BFSOrder(flow *Node) []string {
 		}
 	}
 	next := int32(0) // the number nodes' next id is likely to have
-	for _, n := range nodes {
-		if id, ok := RefID(n); ok {
-			k, known := next, int(next) < len(ids) && ids[next] == id
+	for _, nd := range nodes {
+		if id, ok := RefID(nd); ok {
+			k, known := next, int(next) < n && b.id(next) == id
 			if !known {
-				k, known = num[id]
+				k, known = b.find(id)
 			}
 			if known {
 				next = k + 1
@@ -105,6 +92,75 @@ func BFSOrder(flow *Node) []string {
 		return nil // as before: no order is nil
 	}
 	return order
+}
+
+// bfsNums numbers the ids of one BFSOrder: each distinct id one number,
+// from 0 up. When the Flow's $referenced_components is an object whose
+// key index (the parser's, as Get reads it) covers its members and no key
+// repeats, a key's number is its member's place (keys), and the other
+// ids are numbered after them, as first seen (num, more); otherwise every
+// id is numbered as first seen. As Get, it trusts the key index while the
+// object has the members it was built for.
+type bfsNums struct {
+	keys []Member         // the members whose keys number the first ids (nil: none)
+	last map[string]int   // their key index: key → place
+	num  map[string]int32 // the other ids' numbers
+	more []string         // the other ids, number len(keys) first
+	size int              // num's size when made
+}
+
+func newBFSNums(refs *Node, size int) *bfsNums {
+	b := &bfsNums{size: size}
+	if refs.indexed() && len(refs.keys.last) == len(refs.Members) {
+		b.keys, b.last = refs.Members, refs.keys.last
+		b.size = 16 // ids outside the Flow's own definitions are few
+	}
+	return b
+}
+
+// n is how many ids are numbered (keys included).
+func (b *bfsNums) n() int { return len(b.keys) + len(b.more) }
+
+// id is the id numbered k.
+func (b *bfsNums) id(k int32) string {
+	if int(k) < len(b.keys) {
+		return b.keys[k].Key
+	}
+	return b.more[int(k)-len(b.keys)]
+}
+
+// find is id's number, if it has one.
+func (b *bfsNums) find(id string) (int32, bool) {
+	if b.last != nil {
+		if i, ok := b.last[id]; ok && i < len(b.keys) {
+			return int32(i), true
+		}
+	}
+	k, ok := b.num[id]
+	return k, ok
+}
+
+// intern is id's number, numbering it when it has none.
+func (b *bfsNums) intern(id string) int32 {
+	if k, ok := b.find(id); ok {
+		return k
+	}
+	if b.num == nil {
+		b.num = make(map[string]int32, b.size)
+	}
+	k := int32(b.n())
+	b.num[id] = k
+	b.more = append(b.more, id)
+	return k
+}
+
+// near is intern trying number g first: the id numbered g is id(g), so
+// one comparison answers when the guess is right.
+func (b *bfsNums) near(id string, g int32) int32 {
+	if g >= 0 && int(g) < b.n() && b.id(g) == id {
+		return g
+	}
+	return b.intern(id)
 }
 
 // BFSOrder is BFSOrder(fm.Flow.Node), computed once per flow model: the
@@ -167,52 +223,85 @@ func FlowStepOrderOf(flow *Node, ids []string) []StepNode {
 	return stepOrder(flow, ids, comps, types)
 }
 
-// StepOrder is FlowStepOrderOf(fm.Flow.Node, fm.BFSOrder()); the root Flow
-// of a loaded agent reads its components where the compiler looked them up
+// StepCounts are the step numbers of fm's Flow (FlowStepOrderOf of its
+// BFSOrder) as counts, for a reader that numbers its own nodes: the id
+// at place k of fm.BFSOrder() produces counts[k] approval steps, numbered
+// on from 1 in BFS order, and the id at place setup (-1: none) holds the
+// implicit setup step 0 before them. The root Flow of a loaded agent
+// reads its components where the compiler looked them up
 // (modelCache.rootComponents), not again.
-func (fm *FlowModel) StepOrder() []StepNode {
+func (fm *FlowModel) StepCounts() (counts []int32, setup int) {
 	ids := fm.BFSOrder()
 	if fm.order == nil {
-		return FlowStepOrderOf(fm.Flow.Node, ids)
+		comps, types := componentsOf(fm.Flow.Node, ids)
+		counts, setup, _ = stepCounts(fm.Flow.Node, ids, comps, types)
+		return counts, setup
 	}
-	comps, types := fm.order.rootComponents(fm.Flow.Node)
-	return stepOrder(fm.Flow.Node, ids, comps, types)
+	// the root's counts, as the compiler made them building its steps
+	// (or counted on first use)
+	counts = fm.order.rootStepCounts(fm.Flow.Node)
+	setup, _ = setupOf(fm.Flow.Node, ids, counts)
+	return counts, setup
 }
 
-// stepOrder is FlowStepOrderOf of ids whose components and their types are
-// comps and types.
-func stepOrder(flow *Node, ids []string, comps []*Node, types []string) []StepNode {
-	refs := flow.Get("$referenced_components")
-	out := make([]StepNode, len(ids))
-	// each node's step numbers are a capped window of one shared array
-	// (one slice a step was 33,000 allocations a side): counted first,
-	// filled second; the start's step 0, when it has one, opens the array
-	counts := make([]int, len(ids))
-	total := 0
-	for i := range ids {
+// stepCounts are the step counts of ids whose components and their
+// types are comps and types (StepCounts), with their total, step 0
+// included.
+func stepCounts(flow *Node, ids []string, comps []*Node, types []string) (counts []int32, setup, total int) {
+	counts = countSteps(comps, types)
+	setup, total = setupOf(flow, ids, counts)
+	return counts, setup, total
+}
+
+// countSteps is, for each component of comps whose type is types' at the
+// same place, the approval steps it produces: one for an AgentNode or an
+// InputMessageNode, one per gate step for a FlowNode with
+// metadata.cinatra.gateSteps, else one for a FlowNode, none for the rest.
+func countSteps(comps []*Node, types []string) []int32 {
+	counts := make([]int32, len(comps))
+	for i := range comps {
 		switch types[i] {
 		case "AgentNode", "InputMessageNode":
 			counts[i] = 1
 		case "FlowNode":
 			counts[i] = 1
 			if gs := path(comps[i], "metadata", "cinatra", "gateSteps"); gs != nil && gs.Kind == Array && len(gs.Items) > 0 {
-				counts[i] = len(gs.Items)
+				counts[i] = int32(len(gs.Items))
 			}
 		}
-		total += counts[i]
 	}
-	startAt := -1
-	if start, ok := RefID(flow.Get("start_node")); ok && hasSetupStep(refs.Get(start)) {
+	return counts
+}
+
+// setupOf is the place among ids of the start holding the setup step 0
+// (-1: none), and the steps counts give with it.
+func setupOf(flow *Node, ids []string, counts []int32) (setup, total int) {
+	for _, c := range counts {
+		total += int(c)
+	}
+	setup = -1
+	if start, ok := RefID(flow.Get("start_node")); ok && hasSetupStep(flow.Get("$referenced_components").Get(start)) {
 		for i, id := range ids {
 			if id == start {
-				startAt = i
+				setup = i
 				break
 			}
 		}
 	}
-	if startAt >= 0 {
+	if setup >= 0 {
 		total++
 	}
+	return setup, total
+}
+
+// stepOrder is FlowStepOrderOf of ids whose components and their types are
+// comps and types.
+func stepOrder(flow *Node, ids []string, comps []*Node, types []string) []StepNode {
+	out := make([]StepNode, len(ids))
+	// each node's step numbers are a capped window of one shared array
+	// (one slice a step was 33,000 allocations a side): counted first,
+	// filled second; the start's step 0, when it has one, opens the array
+	counts, startAt, total := stepCounts(flow, ids, comps, types)
 	nums := make([]int, 0, total)
 	next := 1
 	for i, id := range ids {
@@ -221,7 +310,7 @@ func stepOrder(flow *Node, ids []string, comps []*Node, types []string) []StepNo
 		if i == startAt {
 			nums = append(nums, 0)
 		}
-		for k := 0; k < counts[i]; k++ {
+		for k := int32(0); k < counts[i]; k++ {
 			nums = append(nums, next)
 			next++
 		}

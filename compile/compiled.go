@@ -40,7 +40,21 @@ type CompiledAgentOas struct {
 	// road, cinatra#3051: RoadWarning); not part of the JSON, as the
 	// platform prints them rather than returning them.
 	Warnings []string `json:"-"`
+
+	// nodesDistinct: the compiler's order of the root Flow's nodes names
+	// no node twice (StepNodesDistinct).
+	nodesDistinct bool
 }
+
+// StepNodesDistinct says the compiler numbered its steps over an order
+// of the root Flow's nodes that names no node twice (an unreached id
+// `nodes` lists twice is named twice): two steps share a NodeID only as
+// one FlowNode's gate steps (each its own GateIndex) or as the setup
+// step (step 0) and its start node's own step. False when the compiler
+// could not tell (an id it found no component for), and for an output
+// not made by Compile. A reader keying the steps by node needs no set of
+// the keys to find repeats when it is true.
+func (c *CompiledAgentOas) StepNodesDistinct() bool { return c != nil && c.nodesDistinct }
 
 // ApprovalPolicy holds the compiled steps in BFS order (step 0, the implicit
 // setup step, first when present).

@@ -108,6 +108,10 @@ type compiler struct {
 	childAgents []ChildAgent // the FlowNode steps' childAgents (childAgent)
 
 	shareOrder bool // share the root Flow's order with the model (Compile)
+	// metaAgain: each FlowNode step reads its node's metadata.cinatra
+	// again, not handed it by approvalPolicy (the oracle of
+	// TestFlowNodeMetaOnceSame)
+	metaAgain bool
 	// ownArtifacts: the artifact checks run here, not read from the agent's
 	// model cache (the oracle of TestSharedArtifactChecksSame)
 	ownArtifacts bool
@@ -296,7 +300,7 @@ func (c *compiler) registries() error {
 
 // topology: BFS order, the AgentNodes and the first EndNode.
 func (c *compiler) topology() error {
-	if sc := c.a.sharedCache(); c.shareOrder && sc != nil && c.root == c.a.Flow.Root {
+	if sc := c.sharedOrder(); sc != nil {
 		// shared with the root Flow's model (Compile): the order, each
 		// node's component (c.ref's, c.refs.Get) and type
 		c.nodeIDs = sc.rootOrder(c.root)
@@ -310,6 +314,7 @@ func (c *compiler) topology() error {
 			c.nodeTypes[i] = ComponentType(c.nodeComps[i])
 		}
 	}
+	c.out.nodesDistinct = distinctComponents(c.refs, c.nodeComps)
 	for i, id := range c.nodeIDs {
 		comp, typ := c.nodeComps[i], c.nodeTypes[i]
 		switch typ {
@@ -339,25 +344,45 @@ func (c *compiler) approvalPolicy() error {
 	// one entry per node at most but for a FlowNode's gateSteps: sized
 	// once (a flow of 33,000 FlowNodes grew it by copies, 1.8 MB)
 	entries := make([]entry, 0, len(c.nodeIDs))
+	// the root's step counts, for its graph's step numbers
+	// (rootStepCounts), when the order is the model cache's
+	var counts []int32
+	sc := c.sharedOrder()
+	if sc != nil {
+		counts = make([]int32, len(c.nodeIDs))
+	}
 	for i, id := range c.nodeIDs {
 		comp := c.nodeComps[i]
+		n := int32(1) // the node's entries
 		switch c.nodeTypes[i] {
 		case "InputMessageNode":
 			if outs := get(comp, "outputs"); outs == nil || outs.Kind != Array || len(outs.Items) == 0 {
 				return fail(`MISSING_INPUT_MESSAGE_OUTPUT: InputMessageNode "%s" must declare at least one output`, id)
 			}
+			entries = append(entries, entry{id: id, comp: comp, typ: c.nodeTypes[i], gateIdx: -1})
 		case "FlowNode":
-			if gs := path(comp, "metadata", "cinatra", "gateSteps"); gs != nil && gs.Kind == Array && len(gs.Items) > 0 {
-				for i, g := range gs.Items {
-					entries = append(entries, entry{id: id, comp: comp, typ: "FlowNode", gate: g, gateIdx: i})
+			// its metadata.cinatra, read once for its gate steps and its
+			// steps (flowNodeStep)
+			cin := path(comp, "metadata", "cinatra")
+			if gs := get(cin, "gateSteps"); gs != nil && gs.Kind == Array && len(gs.Items) > 0 {
+				for k, g := range gs.Items {
+					entries = append(entries, entry{id: id, comp: comp, typ: "FlowNode", gate: g, gateIdx: k, cin: cin, cinRead: !c.metaAgain})
 				}
-				continue
+				n = int32(len(gs.Items))
+			} else {
+				entries = append(entries, entry{id: id, comp: comp, typ: "FlowNode", gateIdx: -1, cin: cin, cinRead: !c.metaAgain})
 			}
 		case "AgentNode":
+			entries = append(entries, entry{id: id, comp: comp, typ: c.nodeTypes[i], gateIdx: -1})
 		default:
-			continue
+			n = 0
 		}
-		entries = append(entries, entry{id: id, comp: comp, typ: c.nodeTypes[i], gateIdx: -1})
+		if counts != nil {
+			counts[i] = n
+		}
+	}
+	if sc != nil {
+		sc.giveStepCounts(counts)
 	}
 	steps := make([]Step, 0, len(entries)+1)
 	if step0 != nil {

@@ -17,6 +17,8 @@ type entry struct {
 	typ     string // the component's ComponentType
 	gate    *Node  // the gateStep, for an expanded FlowNode
 	gateIdx int
+	cin     *Node // comp's metadata.cinatra, when cinRead (a FlowNode's, read by approvalPolicy)
+	cinRead bool
 }
 
 // present marks m present with the value of its typed field.
@@ -234,7 +236,10 @@ func (c *compiler) agentStep(s *Step, node *Node, id string) {
 }
 
 func (c *compiler) flowNodeStep(s *Step, node *Node, e entry) error {
-	parent := path(node, "metadata", "cinatra")
+	parent := e.cin
+	if !e.cinRead {
+		parent = path(node, "metadata", "cinatra")
+	}
 	eff := merge(parent, nil)
 	// the package name ?? "": nil stands for the "" (no node made for it
 	// per FlowNode), whose JSON value is "" and which is falsy
@@ -249,8 +254,9 @@ func (c *compiler) flowNodeStep(s *Step, node *Node, e entry) error {
 	s.shape = stepFlowNode
 	s.setStr(mNodeType, "agent")
 	s.setRequiresApproval(eff.requiresApproval)
-	s.setNode(mDescription, coalesce(get(parent, "description"), get(node, "name")))
-	s.setNode(mName, get(node, "name"))
+	name := get(node, "name") // read once for both
+	s.setNode(mDescription, coalesce(get(parent, "description"), name))
+	s.setNode(mName, name)
 	s.ChildAgent = c.childAgent(ChildAgent{PackageName: pkg, InputMapping: c.inputMapping(e.id)})
 	s.present(mChildAgent)
 	if e.gateIdx >= 0 {

@@ -50,6 +50,10 @@ type modelCache struct {
 	compsOnce sync.Once
 	comps     []*Node
 	types     []string
+	// gates are each id's step count (rootStepCounts), given by the
+	// compiler or counted on first use.
+	gatesOnce sync.Once
+	gates     []int32
 	// art are the artifact checks of the flow file (artifactChecks), made
 	// once for the compiler (Compile) and the linter (ArtifactRefusals),
 	// whichever asks first.
@@ -74,15 +78,7 @@ func (c *modelCache) rootComponents(root *Node) ([]*Node, []string) {
 }
 
 // componentsOf looks each id up in flow's $referenced_components.
-func componentsOf(flow *Node, ids []string) ([]*Node, []string) {
-	refs := flow.Get("$referenced_components")
-	comps, types := make([]*Node, len(ids)), make([]string, len(ids))
-	for i, id := range ids {
-		comps[i] = refs.Get(id)
-		types[i] = ComponentType(comps[i])
-	}
-	return comps, types
-}
+func componentsOf(flow *Node, ids []string) ([]*Node, []string) { return componentsNear(flow, ids) }
 
 // sharedCache is the agent's model cache when it is for the agent's own
 // documents (Load made it and no copy changed them), else nil.

@@ -229,7 +229,7 @@ func view(s *analysis.Snapshot) *sideView {
 		v.atPointer[g.FlowPointer] = append(v.atPointer[g.FlowPointer], key)
 	}
 	if c := s.Compiled; c != nil {
-		v.steps, v.stepList = keySteps(c.ApprovalPolicy.Steps)
+		v.steps, v.stepList = keySteps(c.ApprovalPolicy.Steps, c.StepNodesDistinct())
 		v.inputs = schemaPorts(c.InputSchema)
 		v.addMountInputs()
 		v.outputs = schemaPorts(c.OutputSchema)
@@ -265,7 +265,19 @@ func view(s *analysis.Snapshot) *sideView {
 // again (rare: an id nodes lists twice) the map is looked up before each
 // assignment, as each step was before, and that key takes its first step
 // back (one scan of the list).
-func keySteps(steps []compile.Step) (map[string]*compile.Step, []keyedStep) {
+//
+// nodesDistinct is the compiler's word that no node of its order is named
+// twice (CompiledAgentOas.StepNodesDistinct): then each step's key is a
+// new one (a node's own, its gate steps' each with its own index, the
+// setup step's "(setup)") unless a node's id is written as another key
+// ("(setup)", or with "#gate" in it), and the steps are keyed without the
+// map (nil: stepKeysDistinct and readGates read the list).
+func keySteps(steps []compile.Step, nodesDistinct bool) (map[string]*compile.Step, []keyedStep) {
+	if nodesDistinct {
+		if list, ok := keyDistinct(steps); ok {
+			return nil, list
+		}
+	}
 	m := make(map[string]*compile.Step, len(steps))
 	list := make([]keyedStep, 0, len(steps))
 	again := false
@@ -293,6 +305,49 @@ func keySteps(steps []compile.Step) (map[string]*compile.Step, []keyedStep) {
 		}
 	}
 	return m, list
+}
+
+// keyDistinct keys steps of distinct nodes in one list (keySteps), and
+// says they are keyed apart: only one step is keyed "(setup)", no other
+// step's node id is "(setup)" when one is, and no step's node id is a
+// gate step's key ("n#gate0", the only keys stepKey writes otherwise
+// than as a node id: a gate step's node is no other step's). Steps of
+// distinct nodes and gate indexes then have distinct keys. A gate step's
+// key is looked for among the node ids only when there is one.
+func keyDistinct(steps []compile.Step) ([]keyedStep, bool) {
+	list := make([]keyedStep, len(steps))
+	setup, gates, named := 0, 0, false // named: a node id is "(setup)"
+	for i := range steps {
+		st := &steps[i]
+		k := st.NodeID // stepKey of a step of a node's own
+		switch {
+		case st.GateIndex >= 0:
+			k = stepKey(st)
+			gates++
+		case st.StepNumber == 0 && st.NodeType == "":
+			k = "(setup)"
+			setup++
+		}
+		named = named || st.NodeID == "(setup)"
+		list[i] = keyedStep{k, st}
+	}
+	if setup > 1 || setup == 1 && named {
+		return nil, false
+	}
+	if gates > 0 {
+		keys := make(map[string]bool, gates)
+		for _, ks := range list {
+			if ks.st.GateIndex >= 0 {
+				keys[ks.k] = true
+			}
+		}
+		for _, ks := range list {
+			if ks.st.GateIndex < 0 && keys[ks.st.NodeID] {
+				return nil, false
+			}
+		}
+	}
+	return list, true
 }
 
 // stepKey names a compiled step across revisions: its node, and the gate
@@ -821,7 +876,7 @@ func (s *gateSet) ref(k string) *gate {
 func (s *gateSet) set(k string, g gate) { *s.ref(k) = g }
 
 func (v *sideView) readGates() {
-	n := len(v.steps)
+	n := len(v.stepList)
 	for _, f := range v.flows {
 		n = max(n, len(f.g.Nodes))
 	}
@@ -892,6 +947,14 @@ func gateKey(ks keyedStep) string {
 func (v *sideView) stepKeysDistinct() bool {
 	for _, ks := range v.stepList {
 		if k := gateKey(ks); k != ks.k {
+			if v.steps == nil { // keyed without the map (keySteps): the list has every key once
+				for _, o := range v.stepList {
+					if o.k == k {
+						return false
+					}
+				}
+				continue
+			}
 			if _, clash := v.steps[k]; clash {
 				return false
 			}

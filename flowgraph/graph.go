@@ -308,7 +308,8 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 	}
 
 	var oe outEdges // once for both walks: the edges do not change between them
-	if from, to, ok := viewEdgeEnds(v); ok {
+	from, to, uninjected := viewEdgeEnds(v)
+	if uninjected {
 		oe = g.edgesBySourceOf(from, to)
 	} else {
 		oe = g.edgesBySource()
@@ -324,7 +325,8 @@ func BuildFlow(a *compile.Agent, f *compile.Flow) *Graph {
 		n.Approval, n.Risk = approvalOf(r, meta, n.Kind, resolve) // n.Kind: KindOf its component's type
 	}
 	if a != nil && a.Profile == compile.ProfileCinatra && f.Parent == nil {
-		g.numberSteps(fm.StepOrder())
+		counts, setup := fm.StepCounts()
+		g.numberSteps(fm.BFSOrder(), counts, setup, uninjected)
 	}
 	return g
 }
@@ -756,31 +758,64 @@ func approvalOf(r compile.Resolved, meta *compile.Node, kind NodeKind, resolve r
 }
 
 // numberSteps gives the top-level flow's nodes the compiler's step numbers
-// (order: compile.FlowStepOrder of the flow model's BFS order, as the
-// model's StepOrder gives it; reference §11.4–11.5). The StartNode holding the implicit setup step 0 is marked as
-// an approval.
-func (g *Graph) numberSteps(order []compile.StepNode) {
+// (reference §11.4–11.5): the model's step counts (StepCounts) of the ids
+// of its BFS order (ids), numbered on from 1, the setup step 0 before
+// them at place setup. The StartNode holding the implicit setup step 0 is
+// marked as an approval. The node of an id is the one its NodeIndex
+// finds: the node the view ranked at its place, when that node is keyed by
+// the id itself and no step was injected at mount (uninjected: the graph's
+// index then holds each node under its own key), without a look-up.
+func (g *Graph) numberSteps(ids []string, counts []int32, setup int, uninjected bool) {
 	total := 0
-	for _, sn := range order {
-		total += len(sn.Steps)
+	for _, c := range counts {
+		total += int(c)
+	}
+	if setup >= 0 {
+		total++
+	}
+	var at []int32 // the node the view ranked at each place, -1: none
+	if uninjected && g.view != nil && len(g.view.Nodes) == len(g.Nodes) {
+		at = make([]int32, len(ids))
+		for k := range at {
+			at[k] = -1
+		}
+		for i := range g.view.Nodes {
+			if b := g.view.Nodes[i].BFS; b >= 0 && b < len(at) {
+				at[b] = int32(i)
+			}
+		}
 	}
 	steps := make([]int, 0, total) // the nodes' Steps, one array for all (each capped at its end)
-	for _, sn := range order {
-		i := g.NodeIndex(sn.ID)
-		if i < 0 || len(sn.Steps) == 0 || len(g.Nodes[i].Steps) > 0 {
+	next := 1
+	for k, id := range ids {
+		c := int(counts[k])
+		first := next
+		next += c
+		if c == 0 && k != setup {
+			continue
+		}
+		i := -1
+		if at != nil && at[k] >= 0 && g.view.Nodes[at[k]].Key == id {
+			i = int(at[k])
+		} else {
+			i = g.NodeIndex(id)
+		}
+		if i < 0 || len(g.Nodes[i].Steps) > 0 {
 			continue
 		}
 		n := g.Nodes[i]
-		k := len(steps)
-		steps = append(steps, sn.Steps...)
-		n.Steps = steps[k:len(steps):len(steps)]
-		for _, st := range sn.Steps {
-			if st > 0 {
-				n.Step = st
-				break
-			}
+		from := len(steps)
+		if k == setup {
+			steps = append(steps, 0)
 		}
-		if n.Kind == KindStart && sn.Steps[0] == 0 {
+		for st := first; st < next; st++ {
+			steps = append(steps, st)
+		}
+		n.Steps = steps[from:len(steps):len(steps)]
+		if c > 0 {
+			n.Step = first
+		}
+		if n.Kind == KindStart && k == setup {
 			n.Approval = true
 		}
 	}
