@@ -2,7 +2,6 @@ package lint
 
 import (
 	"fmt"
-	"slices"
 	"strings"
 	"sync"
 
@@ -144,49 +143,20 @@ func checkDuplicateDefinitions(p *Pass) {
 				key, ds[0].Pointer()))
 		}
 	}
-	// Each id's first object and count, in one map sized once; the lists
-	// of objects (and the pointers) only for the ids seen twice, which
-	// are few. ids are read off the model's walk (TypedIDs).
-	typed, typedIDs := p.model().Typed(), p.model().TypedIDs()
-	type seen struct{ first, count int32 }
-	byID := make(map[string]seen, len(typed))
-	var order []string            // the repeated ids, by their first object
-	for i, id := range typedIDs { // every object with a string component_type, in source order
-		if id == "" {
-			continue
-		}
-		e, ok := byID[id]
-		if !ok {
-			byID[id] = seen{first: int32(i), count: 1}
-			continue
-		}
-		if e.count == 1 {
-			order = append(order, id)
-		}
-		e.count++
-		byID[id] = e
-	}
-	if len(order) == 0 {
-		return
-	}
-	slices.SortFunc(order, func(a, b string) int { return int(byID[a].first - byID[b].first) })
-	ids := make(map[string][]*compile.Node, len(order))
-	for _, id := range order {
-		ids[id] = make([]*compile.Node, 0, byID[id].count)
-	}
-	for i, id := range typedIDs {
-		if l, ok := ids[id]; ok && id != "" {
-			ids[id] = append(l, typed[i])
-		}
-	}
-	for _, id := range order {
-		if len(ids[id]) < 2 {
-			continue
-		}
+	// The ids held by two or more objects, by their first object, each
+	// with its objects in source order: a pooled table of indices, no map
+	// per document (idRepeats). ids are read off the model's walk
+	// (TypedIDs).
+	typed := p.model().Typed()
+	sc := idRepeatsPool.Get().(*idRepeats)
+	groups := sc.find(p.model().TypedIDs())
+	sc.release()
+	for _, g := range groups {
+		id := p.model().TypedIDs()[g[0]]
 		var ptrs []string
 	sites:
-		for _, n := range ids[id] {
-			ptr := compile.PointerOf(n)
+		for _, i := range g {
+			ptr := compile.PointerOf(typed[i])
 			for _, r := range repeated {
 				if ptr == r || strings.HasPrefix(ptr, r+"/") {
 					continue sites // inside a repeated key's definition: reported as the key
