@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"math"
 	"strings"
+	"sync"
 
 	"github.com/oastui/oastui/compile"
 )
@@ -475,6 +476,109 @@ func (v *valCtx) checkBridgeSource() {
 
 type rtDFE struct{ src, srcOut, dst, dstIn string }
 
+// rtDFEs are a Flow's DataFlowEdges written inline (runtimeFlow), with an
+// index by (destination, input) for a large Flow.
+type rtDFEs struct {
+	list  []rtDFE
+	index map[[2]string][]rtDFE // set past rtDFEIndexFrom edges
+}
+
+// rtDFEIndexFrom: a Flow with more DataFlowEdges than this indexes them;
+// the usual few dozen are searched in order.
+const rtDFEIndexFrom = 64
+
+// into lists the edges into input in of node dst, in order.
+func (d *rtDFEs) into(dst, in string) []rtDFE {
+	if d.index != nil {
+		return d.index[[2]string{dst, in}]
+	}
+	var out []rtDFE
+	for _, e := range d.list {
+		if e.dst == dst && e.dstIn == in {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// fed says some edge goes into input in of node dst: len(into(dst, in))
+// > 0 without the list.
+func (d *rtDFEs) fed(dst, in string) bool {
+	if d.index != nil {
+		return len(d.index[[2]string{dst, in}]) > 0
+	}
+	for i := range d.list {
+		if e := &d.list[i]; e.dst == dst && e.dstIn == in {
+			return true
+		}
+	}
+	return false
+}
+
+// rtScratch holds the list of a Flow's data edges and the title and
+// placeholder sets runtimeFlow fills between Flows: they were allocated
+// anew for every Flow and ApiNode (2.5 MB of the 1,000-agent lint; a set
+// holding its first names in itself escapes). release clears them, so the
+// pool keeps no string of a document alive, and drops a list grown past
+// rtScratchKeep edges.
+type rtScratch struct {
+	dfes                                            rtDFEs
+	flowInputs, startInputs, declared, placeholders rtOrderedSet
+}
+
+const rtScratchKeep = 1024
+
+var rtScratchPool = sync.Pool{New: func() any { return new(rtScratch) }}
+
+// edges lists the DataFlowEdges written inline in dc (a Flow's
+// data_flow_connections) into the scratch: each edge's source and
+// destination $component_ref ("<unknown>" when not a reference) and its
+// source_output and destination_input ("" when not strings).
+func (sc *rtScratch) edges(dc *compile.Node) *rtDFEs {
+	d := &sc.dfes
+	d.list, d.index = d.list[:0], nil
+	if !dc.Is(compile.Array) {
+		return d
+	}
+	for _, e := range dc.Items {
+		if !e.Is(compile.Object) || compile.ComponentType(e) != "DataFlowEdge" {
+			continue
+		}
+		x := rtDFE{src: "<unknown>", dst: "<unknown>"}
+		if id, ok := compile.RefID(e.Get("source_node")); ok {
+			x.src = id
+		}
+		if id, ok := compile.RefID(e.Get("destination_node")); ok {
+			x.dst = id
+		}
+		x.srcOut = e.Get("source_output").StringOr("")
+		x.dstIn = e.Get("destination_input").StringOr("")
+		d.list = append(d.list, x)
+	}
+	if len(d.list) > rtDFEIndexFrom {
+		d.index = make(map[[2]string][]rtDFE, len(d.list))
+		for _, e := range d.list {
+			k := [2]string{e.dst, e.dstIn}
+			d.index[k] = append(d.index[k], e)
+		}
+	}
+	return d
+}
+
+func (sc *rtScratch) release() {
+	sc.dfes.index = nil
+	if cap(sc.dfes.list) > rtScratchKeep {
+		return
+	}
+	clear(sc.dfes.list[:cap(sc.dfes.list)]) // a longer list of an earlier Flow too
+	sc.dfes.list = sc.dfes.list[:0]
+	sc.flowInputs.reset()
+	sc.startInputs.reset()
+	sc.declared.reset()
+	sc.placeholders.reset()
+	rtScratchPool.Put(sc)
+}
+
 // rtOrderedSet is a JavaScript Set of strings: insertion order, no
 // repeats. Small sets (the usual few titles) need no map.
 type rtOrderedSet struct {
@@ -486,6 +590,13 @@ type rtOrderedSet struct {
 }
 
 const rtSetInline = 8
+
+// reset empties the set for another use and returns it.
+func (s *rtOrderedSet) reset() *rtOrderedSet {
+	clear(s.inline[:])
+	s.list, s.has = nil, nil
+	return s
+}
 
 func (s *rtOrderedSet) contains(x string) bool {
 	if s == nil {
@@ -555,7 +666,11 @@ var rtApiSources = []string{"url", "http_method", "api_spec_uri", "data", "query
 // every key and string in stringify order as it is (with \s = " ") finds
 // the same names without building the text.
 func rtPlaceholders(api *compile.Node) *rtOrderedSet {
-	set := &rtOrderedSet{}
+	return rtPlaceholdersInto(api, &rtOrderedSet{})
+}
+
+// rtPlaceholdersInto is rtPlaceholders into an empty set of the caller's.
+func rtPlaceholdersInto(api *compile.Node, set *rtOrderedSet) *rtOrderedSet {
 	for _, k := range rtApiSources {
 		rtScanPlaceholders(api.Get(k), set, 0)
 	}
@@ -611,7 +726,9 @@ func (v *valCtx) runRuntime(w *valWalker) {
 
 func (v *valCtx) runtimeFlow(f valFlow) {
 	raw := f.node
-	flowInputs := &rtOrderedSet{}
+	sc := rtScratchPool.Get().(*rtScratch)
+	defer sc.release()
+	flowInputs := sc.flowInputs.reset()
 	for _, t := range rtTitles(raw.Get("inputs")) {
 		flowInputs.add(t)
 	}
@@ -630,52 +747,12 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 	}
 	var startInputs *rtOrderedSet
 	if s := refs.Get(startRef); s.Is(compile.Object) {
-		startInputs = &rtOrderedSet{}
+		startInputs = sc.startInputs.reset()
 		for _, t := range rtTitles(s.Get("inputs")) {
 			startInputs.add(t)
 		}
 	}
-	var dfes []rtDFE
-	if dc := raw.Get("data_flow_connections"); dc.Is(compile.Array) {
-		dfes = make([]rtDFE, 0, len(dc.Items))
-		for _, e := range dc.Items {
-			if !e.Is(compile.Object) || compile.ComponentType(e) != "DataFlowEdge" {
-				continue
-			}
-			d := rtDFE{src: "<unknown>", dst: "<unknown>"}
-			if id, ok := compile.RefID(e.Get("source_node")); ok {
-				d.src = id
-			}
-			if id, ok := compile.RefID(e.Get("destination_node")); ok {
-				d.dst = id
-			}
-			d.srcOut = e.Get("source_output").StringOr("")
-			d.dstIn = e.Get("destination_input").StringOr("")
-			dfes = append(dfes, d)
-		}
-	}
-	// DataFlowEdges into (node, input): a linear search for the usual few
-	// dozen edges, an index for a large Flow.
-	var dfeIndex map[[2]string][]rtDFE
-	if len(dfes) > 64 {
-		dfeIndex = make(map[[2]string][]rtDFE, len(dfes))
-		for _, e := range dfes {
-			k := [2]string{e.dst, e.dstIn}
-			dfeIndex[k] = append(dfeIndex[k], e)
-		}
-	}
-	dfeInto := func(dst, in string) []rtDFE {
-		if dfeIndex != nil {
-			return dfeIndex[[2]string{dst, in}]
-		}
-		var out []rtDFE
-		for _, e := range dfes {
-			if e.dst == dst && e.dstIn == in {
-				out = append(out, e)
-			}
-		}
-		return out
-	}
+	dfes := sc.edges(raw.Get("data_flow_connections"))
 	loc := func(id string) string { return compile.Append(f.ptr, "$referenced_components", id) }
 
 	for _, m := range entries {
@@ -686,7 +763,7 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 		id := m.Key
 		inputsNode := api.Get("inputs")
 		explicit := inputsNode.Is(compile.Array)
-		declared := &rtOrderedSet{}
+		declared := sc.declared.reset()
 		agentRunIDDefault := false
 		if explicit {
 			for _, in := range inputsNode.Items {
@@ -700,7 +777,7 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 				}
 			}
 		}
-		ph := rtPlaceholders(api)
+		ph := rtPlaceholdersInto(api, sc.placeholders.reset())
 		// 001
 		if explicit {
 			if missing := ph.minus(declared); len(missing) > 0 {
@@ -756,7 +833,7 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 		if explicit && agentRunIDDefault {
 			continue
 		}
-		into := dfeInto(id, "agent_run_id")
+		into := dfes.into(id, "agent_run_id")
 		if len(into) == 0 {
 			v.report(loc(id), RuleOASRuntime004,
 				`ApiNode "`+id+`" declares "agent_run_id" in inputs[] but no `+
@@ -802,7 +879,7 @@ func (v *valCtx) runtimeFlow(f valFlow) {
 		return
 	}
 	for _, out := range rtTitles(entries[endIdx].Value.Get("outputs")) {
-		fed := len(dfeInto(endRef, out)) > 0
+		fed := dfes.fed(endRef, out)
 		if fed || (flowInputs.contains(out) && startInputs.contains(out)) {
 			continue
 		}
