@@ -251,6 +251,14 @@ func (w *secretWalker) object(n *compile.Node) {
 				continue // nothing that short is reported under any key
 			}
 		case compile.Array:
+			// the class is read at the first string to judge (most
+			// arrays hold objects)
+			w.nodes++
+			if w.nodes <= secretMaxNodes {
+				lz := lazyClass{key: m.Key, obj: n}
+				w.array(v, &lz)
+			}
+			continue
 		case compile.Object:
 			w.nodes++
 			if w.nodes <= secretMaxNodes {
@@ -269,13 +277,55 @@ func (w *secretWalker) object(n *compile.Node) {
 				c = pairClass
 			}
 		}
-		if v.Kind == compile.Array {
-			w.visit(v, c)
-			continue
-		}
 		w.nodes++
 		if w.nodes <= secretMaxNodes {
 			w.str(v, c)
+		}
+	}
+}
+
+// lazyClass is the class of an array's key, read when first needed: the
+// key's class, or the pair label's (pairClass) for a value or default
+// member.
+type lazyClass struct {
+	key string
+	obj *compile.Node // the object the key is in
+	c   present.KeyClass
+	ok  bool
+}
+
+func (w *secretWalker) lazy(lz *lazyClass) present.KeyClass {
+	if !lz.ok {
+		lz.c, lz.ok = w.class(lz.key), true
+		if lz.key == "value" || lz.key == "default" {
+			if pc := w.pairClass(lz.obj); pc != 255 {
+				lz.c = pc
+			}
+		}
+	}
+	return lz.c
+}
+
+// array visits the items of array n, whose key's class is lz's (visit
+// with the class read when an item needs it).
+func (w *secretWalker) array(n *compile.Node, lz *lazyClass) {
+	for _, it := range n.Items {
+		if it == nil {
+			continue
+		}
+		w.nodes++
+		if w.nodes > secretMaxNodes {
+			return
+		}
+		switch it.Kind {
+		case compile.String:
+			if len(it.Text) >= 6 {
+				w.str(it, w.lazy(lz))
+			}
+		case compile.Object:
+			w.object(it)
+		case compile.Array:
+			w.array(it, lz)
 		}
 	}
 }
