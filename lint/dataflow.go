@@ -2,6 +2,7 @@ package lint
 
 import (
 	"fmt"
+	"sync"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/edit"
@@ -162,6 +163,36 @@ func (ps *ports) find(title string) *compile.Node {
 	return ps.byTitle[title]
 }
 
+// portScratch lends dataFlowRules' port indexes (portIndex.all and
+// keys) from one flow to the next: they were made anew for every flow
+// with data edges (about 0.8 MB of the 1,000-agent lint). They hold a
+// document's nodes and ports: release clears them to their capacity
+// before they go back, and lists grown past portScratchKeep are dropped.
+type portScratch struct {
+	outs, ins       []ports
+	outKeys, inKeys []*compile.FlowNode
+}
+
+const portScratchKeep = 1024
+
+// a pointer: the tests swap in an empty pool to make the lists anew
+var portScratchPool = &sync.Pool{New: func() any { return new(portScratch) }}
+
+// release takes back the lists of outs and ins (grown or not) and returns
+// the scratch to portScratchPool.
+func (sc *portScratch) release(outs, ins *portIndex) {
+	sc.outs, sc.ins, sc.outKeys, sc.inKeys = outs.all, ins.all, outs.keys, ins.keys
+	outs.all, ins.all, outs.keys, ins.keys = nil, nil, nil, nil
+	if max(cap(sc.outs), cap(sc.ins), cap(sc.outKeys), cap(sc.inKeys)) > portScratchKeep {
+		return
+	}
+	clear(sc.outs[:cap(sc.outs)])
+	clear(sc.ins[:cap(sc.ins)])
+	clear(sc.outKeys[:cap(sc.outKeys)])
+	clear(sc.inKeys[:cap(sc.inKeys)])
+	portScratchPool.Put(sc)
+}
+
 func dataFlowRules(p *Pass, m *compile.FlowModel) {
 	doc := p.Agent.Flow
 	fl := m.Label()
@@ -171,8 +202,10 @@ func dataFlowRules(p *Pass, m *compile.FlowModel) {
 	}
 	outsOf, insOf := portIndex{of: outputsOf, plain: p.plainPorts}, portIndex{of: inputsOf, plain: p.plainPorts}
 	if len(m.Data) > 0 {
-		outsOf.all, insOf.all = make([]ports, 0, len(m.Nodes)), make([]ports, 0, len(m.Nodes))
-		outsOf.keys, insOf.keys = make([]*compile.FlowNode, 0, len(m.Nodes)), make([]*compile.FlowNode, 0, len(m.Nodes))
+		sc := portScratchPool.Get().(*portScratch)
+		defer sc.release(&outsOf, &insOf)
+		outsOf.all, insOf.all = sc.outs[:0], sc.ins[:0]
+		outsOf.keys, insOf.keys = sc.outKeys[:0], sc.inKeys[:0]
 	}
 	for i := range m.Data {
 		e := &m.Data[i]

@@ -199,17 +199,18 @@ func pointerSearch(at, n *compile.Node, path *[]string) bool {
 	return false
 }
 
-// walk visits n, the root of the walk, under key class kc.
+// walk visits n, the root of the walk, under key class kc. The key is
+// not read: a key matters only through its class.
 func (w *secretWalker) walk(n *compile.Node, key string, kc present.KeyClass) {
 	w.root = n
 	if w.classes != nil {
 		w.classes.gen++ // a new walk: no address matched before is trusted
 	}
-	w.visit(n, key, kc)
+	w.visit(n, kc)
 }
 
 // visit visits n whose own key has class kc (array items inherit it).
-func (w *secretWalker) visit(n *compile.Node, key string, kc present.KeyClass) {
+func (w *secretWalker) visit(n *compile.Node, kc present.KeyClass) {
 	if n == nil {
 		return
 	}
@@ -219,64 +220,145 @@ func (w *secretWalker) visit(n *compile.Node, key string, kc present.KeyClass) {
 	}
 	switch n.Kind {
 	case compile.String:
-		if len(n.Text) < 6 {
-			return // nothing that short is reported under any key
+		w.str(n, kc)
+	case compile.Object:
+		w.object(n)
+	case compile.Array:
+		for _, it := range n.Items {
+			w.visit(it, kc)
 		}
-		if w.quiet != nil && kc < 8 {
-			e := w.quiet.slot(n.Text)
-			if e.s == n.Text && e.classes&(1<<kc) != 0 {
-				return // this string was quiet under this class before
+	}
+}
+
+// object visits the members of object n. The class of a key matters only
+// for a string under it or the strings of an array under it: objects
+// bring their own keys, and numbers, booleans, null and short strings are
+// not scanned. A string member is judged here (the node count as visit
+// keeps it), without a call to visit.
+func (w *secretWalker) object(n *compile.Node) {
+	// name/value pairs: {"name": "Authorization", "value": "Bearer …"}:
+	// the label's class, read at the first value or default member
+	// holding a string or an array (most objects have none)
+	pairClass, paired := present.KeyClass(255), false
+	for _, m := range n.Members {
+		v := m.Value
+		if v == nil {
+			continue
+		}
+		switch v.Kind {
+		case compile.String:
+			if len(v.Text) < 6 {
+				continue // nothing that short is reported under any key
 			}
-			det, ok := present.DetectIn(kc, n.Text)
-			if !ok || kc == present.KeyDescriptive && !det.Strong {
-				if e.s != n.Text {
-					e.s, e.classes = n.Text, 0
-				}
-				e.classes |= 1 << kc
-				return
+		case compile.Array:
+			// the class is read at the first string to judge (most
+			// arrays hold objects)
+			w.nodes++
+			if w.nodes <= secretMaxNodes {
+				lz := lazyClass{key: m.Key, obj: n}
+				w.array(v, &lz)
 			}
-			w.report(w.pointer(n), kc, det, secretOf(n.Text, det))
+			continue
+		case compile.Object:
+			w.nodes++
+			if w.nodes <= secretMaxNodes {
+				w.object(v)
+			}
+			continue
+		default:
+			continue // numbers, booleans, null
+		}
+		c := w.class(m.Key)
+		if m.Key == "value" || m.Key == "default" {
+			if !paired {
+				pairClass, paired = w.pairClass(n), true
+			}
+			if pairClass != 255 {
+				c = pairClass
+			}
+		}
+		w.nodes++
+		if w.nodes <= secretMaxNodes {
+			w.str(v, c)
+		}
+	}
+}
+
+// lazyClass is the class of an array's key, read when first needed: the
+// key's class, or the pair label's (pairClass) for a value or default
+// member.
+type lazyClass struct {
+	key string
+	obj *compile.Node // the object the key is in
+	c   present.KeyClass
+	ok  bool
+}
+
+func (w *secretWalker) lazy(lz *lazyClass) present.KeyClass {
+	if !lz.ok {
+		lz.c, lz.ok = w.class(lz.key), true
+		if lz.key == "value" || lz.key == "default" {
+			if pc := w.pairClass(lz.obj); pc != 255 {
+				lz.c = pc
+			}
+		}
+	}
+	return lz.c
+}
+
+// array visits the items of array n, whose key's class is lz's (visit
+// with the class read when an item needs it).
+func (w *secretWalker) array(n *compile.Node, lz *lazyClass) {
+	for _, it := range n.Items {
+		if it == nil {
+			continue
+		}
+		w.nodes++
+		if w.nodes > secretMaxNodes {
 			return
+		}
+		switch it.Kind {
+		case compile.String:
+			if len(it.Text) >= 6 {
+				w.str(it, w.lazy(lz))
+			}
+		case compile.Object:
+			w.object(it)
+		case compile.Array:
+			w.array(it, lz)
+		}
+	}
+}
+
+// str judges string n under key class kc.
+func (w *secretWalker) str(n *compile.Node, kc present.KeyClass) {
+	if len(n.Text) < 6 {
+		return // nothing that short is reported under any key
+	}
+	if w.quiet != nil && kc < 8 {
+		e := w.quiet.slot(n.Text)
+		if e.s == n.Text && e.classes&(1<<kc) != 0 {
+			return // this string was quiet under this class before
 		}
 		det, ok := present.DetectIn(kc, n.Text)
-		if !ok {
-			return
-		}
-		if kc == present.KeyDescriptive && !det.Strong {
+		if !ok || kc == present.KeyDescriptive && !det.Strong {
+			if e.s != n.Text {
+				e.s, e.classes = n.Text, 0
+			}
+			e.classes |= 1 << kc
 			return
 		}
 		w.report(w.pointer(n), kc, det, secretOf(n.Text, det))
-	case compile.Object:
-		// name/value pairs: {"name": "Authorization", "value": "Bearer …"}:
-		// the label's class, read at the first value or default member
-		// that is visited (most objects have none)
-		pairClass, paired := present.KeyClass(255), false
-		for _, m := range n.Members {
-			// the class of a key matters only for a string under it or the
-			// strings of an array under it; objects bring their own keys
-			c := present.KeyNeutral
-			switch v := m.Value; {
-			case v == nil:
-			case v.Kind == compile.String && len(v.Text) >= 6, v.Kind == compile.Array:
-				c = w.class(m.Key)
-			case v.Kind != compile.Object:
-				continue // numbers, booleans, null, short strings
-			}
-			if m.Key == "value" || m.Key == "default" {
-				if !paired {
-					pairClass, paired = w.pairClass(n), true
-				}
-				if pairClass != 255 {
-					c = pairClass
-				}
-			}
-			w.visit(m.Value, m.Key, c)
-		}
-	case compile.Array:
-		for _, it := range n.Items {
-			w.visit(it, key, kc)
-		}
+		return
 	}
+	det, ok := present.DetectIn(kc, n.Text)
+	if !ok {
+		return
+	}
+	if kc == present.KeyDescriptive && !det.Strong {
+		return
+	}
+	w.report(w.pointer(n), kc, det, secretOf(n.Text, det))
 }
 
 // pairClass is the class of object n's label (its last name, key, header,

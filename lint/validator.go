@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
+	"sync"
 
 	"github.com/oastui/oastui/compile"
 	"github.com/oastui/oastui/edit"
@@ -135,6 +136,7 @@ func runValidator(p *Pass) {
 	v.checkAgentNodes()
 	v.checkRootCounts()
 	w.checkCycles()
+	w.releaseDefs() // defs and byDef are read by the walk and checkCycles only
 	v.checkObjectTypes()
 	v.checkInputMessageOutputs()
 	v.runRuntime(w)
@@ -385,6 +387,7 @@ type valWalker struct {
 	model *compile.Model
 	defs  []valDef
 	byDef map[*compile.Node]int // a definition's component → its index
+	lent  *valDefs              // where defs and byDef came from (releaseDefs)
 	stack []int                 // definitions enclosing the current value
 	// the "contains or refers to" graph between definitions; each edge
 	// keeps the first {"$component_ref"} object that caused it (nil for
@@ -395,9 +398,40 @@ type valWalker struct {
 
 func newValWalker(v *valCtx) *valWalker {
 	m := v.p.model()
+	sc := valDefsPool.Get().(*valDefs)
 	return &valWalker{v: v, graph: compile.NewRefGraph[*compile.Node](),
-		model: m, uses: m.RefNodes(), byDef: map[*compile.Node]int{},
+		model: m, uses: m.RefNodes(), defs: sc.defs[:0], byDef: sc.byDef, lent: sc,
 		rt: newRtWalk(v)}
+}
+
+// valDefs lends a walk's definitions (valWalker.defs and byDef) to the
+// next document's walk: they were made anew for every document (about
+// 1.7 MB of the 1,000-agent lint, most of it the map's growth). The lists
+// hold a document's ids and pointers and the map its nodes: releaseDefs
+// clears both to their capacity before they go back, and a walk with more
+// than valDefsKeep definitions keeps its own (a map cleared keeps its
+// size, and every clear after would pay for it).
+type valDefs struct {
+	defs  []valDef
+	byDef map[*compile.Node]int
+}
+
+const valDefsKeep = 1024
+
+var valDefsPool = sync.Pool{New: func() any { return &valDefs{byDef: map[*compile.Node]int{}} }}
+
+// releaseDefs gives the walk's definitions back to valDefsPool; the walk
+// has none after.
+func (w *valWalker) releaseDefs() {
+	sc, defs, byDef := w.lent, w.defs, w.byDef
+	w.lent, w.defs, w.byDef = nil, nil, nil
+	if sc == nil || cap(defs) > valDefsKeep || len(byDef) > valDefsKeep {
+		return
+	}
+	clear(defs[:cap(defs)])
+	clear(byDef)
+	sc.defs, sc.byDef = defs[:0], byDef
+	valDefsPool.Put(sc)
 }
 
 // run walks the document from its root, whose key is "$" (valLastKey of
