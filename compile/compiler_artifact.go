@@ -266,8 +266,14 @@ func jsonStringify(n *Node) string {
 // and FlowNode subflows, nested Flows included.
 func collectMaterializeNodes(root *Node, known bool, produces []string, refs []producesRef, bridgeData map[*Node]bool) []ArtifactRefusal {
 	var errs []ArtifactRefusal
-	var visit func(n *Node, refKey string, at *pathStep, depth int)
-	visit = func(n *Node, refKey string, at *pathStep, depth int) {
+	// path is the steps from the root to the component visited at depth d
+	// (path[:d+1]), joined only for an error: a stack the walk truncates
+	// and extends, where a step allocated per component (the recursive
+	// closure's argument escapes) cost two allocations per node of a
+	// 33,000-node flow
+	path := []pathStep{{text: "$"}}
+	var visit func(n *Node, refKey string, depth int)
+	visit = func(n *Node, refKey string, depth int) {
 		if !n.Is(Object) || depth > MaxDepth {
 			return
 		}
@@ -286,34 +292,38 @@ func collectMaterializeNodes(root *Node, known bool, produces []string, refs []p
 		}
 		if ct.StringOr("") == "ApiNode" {
 			if u, ok := n.Get("url").Str(); ok && strings.Contains(u, "/api/agents/passthrough") {
-				errs = append(errs, checkMaterializeNode(n, refKey, at.String(), known, produces, refs, bridgeData[n])...)
+				errs = append(errs, checkMaterializeNode(n, refKey, joinSteps(path[:depth+1]), known, produces, refs, bridgeData[n])...)
 			}
 		}
 		if rc.Is(Object) {
 			for _, e := range entries(rc) {
-				visit(e.Value, e.Key, &pathStep{up: at, text: ".$referenced_components.", key: e.Key}, depth+1)
+				path = append(path[:depth+1], pathStep{text: ".$referenced_components.", key: e.Key})
+				visit(e.Value, e.Key, depth+1)
 			}
 		}
 		if sf.Is(Object) {
-			visit(sf, refKey, &pathStep{up: at, text: ".subflow"}, depth+1)
+			path = append(path[:depth+1], pathStep{text: ".subflow"})
+			visit(sf, refKey, depth+1)
 		}
 	}
-	visit(root, "$", &pathStep{text: "$"}, 0)
+	visit(root, "$", 0)
 	return errs
 }
 
 // pathStep is one step of the path an error names, joined only for an
 // error (the walk visits every component; few are passthrough nodes).
 type pathStep struct {
-	up        *pathStep
 	text, key string // the step is text+key (key kept apart: no string made per component)
 }
 
-func (p *pathStep) String() string {
-	if p.up == nil {
-		return p.text + p.key
+// joinSteps is the path of the steps, root first.
+func joinSteps(steps []pathStep) string {
+	var b strings.Builder
+	for _, s := range steps {
+		b.WriteString(s.text)
+		b.WriteString(s.key)
 	}
-	return p.up.String() + p.text + p.key
+	return b.String()
 }
 
 func isTemplated(s string) bool { return strings.Contains(s, "{{") }

@@ -95,14 +95,32 @@ func (fm *FlowModel) buildView() *FlowView {
 		return i, ok
 	}
 	for _, en := range fm.Entries {
+		// While raw is Index, an id that is its own key (the usual flow) is
+		// looked up once for both: seen as written is a repeat of its key.
+		// "" is never in raw (nor a key).
+		if en.RawID == "" {
+			continue
+		}
+		id := ""
+		if !apart {
+			id = present.Text(en.RawID)
+			if id == en.RawID {
+				if j, seen := v.Index[id]; seen {
+					v.Nodes[j].Repeats = append(v.Nodes[j].Repeats, en.Pointer)
+					continue
+				}
+				v.Index[id] = len(v.Nodes)
+				v.Nodes = append(v.Nodes, ViewNode{ID: en.RawID, Key: id, Resolved: en.Resolved.FlowScoped(), Entry: en.Pointer, BFS: -1})
+				continue
+			}
+		}
 		if j, seen := raw[en.RawID]; seen {
 			v.Nodes[j].Repeats = append(v.Nodes[j].Repeats, en.Pointer)
 			continue
 		}
-		if en.RawID == "" {
-			continue
+		if apart {
+			id = present.Text(en.RawID)
 		}
-		id := present.Text(en.RawID)
 		if id == "" {
 			continue
 		}
