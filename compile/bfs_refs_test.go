@@ -221,30 +221,13 @@ func TestBFSOrderRefsAsBefore(t *testing.T) {
 		}
 	}
 	flows(t, "hostile", hostile.Flow(3000/race.Stride(8), true))
-	// the corpus and the history need ../shared (skipped without it)
-	t.Run("corpus", func(t *testing.T) {
-		dir, slugs := testshared.CorpusAgents(t)
-		for k := 0; k < len(slugs); k += race.Stride(4) {
-			slug := slugs[k]
-			p := filepath.Join(dir, "agents", "cinatra-ai", slug, "cinatra", "oas.json")
-			src, err := os.ReadFile(p)
-			if err != nil {
-				t.Fatal(err)
-			}
-			flows(t, p, src)
+	// the corpus and the history need ../shared (each skipped alone without it)
+	testshared.RunSharedAgents(t, race.Stride(4), race.Stride(24), func(t *testing.T, dir string) {
+		p := filepath.Join(dir, "cinatra", "oas.json")
+		src, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
 		}
-	})
-	t.Run("history", func(t *testing.T) {
-		revs, _ := filepath.Glob(filepath.Join(testshared.Dir(t, "corpus", "history"), "*", "*", "cinatra", "oas.json"))
-		if len(revs) < 150 {
-			t.Fatalf("%d history revisions, want the 156", len(revs))
-		}
-		for i := 0; i < len(revs); i += race.Stride(24) {
-			src, err := os.ReadFile(revs[i])
-			if err != nil {
-				t.Fatal(err)
-			}
-			flows(t, revs[i], src)
-		}
+		flows(t, p, src)
 	})
 }

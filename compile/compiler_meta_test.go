@@ -3,8 +3,6 @@ package compile
 import (
 	"fmt"
 	"math/rand"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 
@@ -114,29 +112,8 @@ func TestFlowNodeMetaOnceSame(t *testing.T) {
 		}
 		same(t, dir, a, b)
 	}
-	dir := filepath.Join(t.TempDir(), "h")
-	if err := os.MkdirAll(filepath.Join(dir, "cinatra"), 0o755); err != nil {
-		t.Fatal(err)
-	}
-	if err := os.WriteFile(filepath.Join(dir, "cinatra", "oas.json"), hostile.Flow(2000/race.Stride(8), true), 0o644); err != nil {
-		t.Fatal(err)
-	}
+	dir := writeTree(t, map[string]string{"cinatra/oas.json": string(hostile.Flow(2000/race.Stride(8), true))})
 	load(t, dir)
-	// the corpus and the history need ../shared (skipped without it)
-	t.Run("corpus", func(t *testing.T) {
-		dir, slugs := testshared.CorpusAgents(t)
-		for k := 0; k < len(slugs); k += race.Stride(4) {
-			slug := slugs[k]
-			load(t, filepath.Join(dir, "agents", "cinatra-ai", slug))
-		}
-	})
-	t.Run("history", func(t *testing.T) {
-		revs, _ := filepath.Glob(filepath.Join(testshared.Dir(t, "corpus", "history"), "*", "*", "cinatra", "oas.json"))
-		if len(revs) < 150 {
-			t.Fatalf("%d history revisions, want the 156", len(revs))
-		}
-		for i := 0; i < len(revs); i += race.Stride(24) {
-			load(t, filepath.Dir(filepath.Dir(revs[i])))
-		}
-	})
+	// the corpus and the history need ../shared (each skipped alone without it)
+	testshared.RunSharedAgents(t, race.Stride(4), race.Stride(24), func(t *testing.T, dir string) { load(t, dir) })
 }

@@ -227,7 +227,7 @@ func TestAcceptsAsCheck(t *testing.T) {
 	t.Run("corpus and history", func(t *testing.T) {
 		// the corpus and the history need ../shared (skipped without it)
 		dir, slugs := testshared.CorpusAgents(t)
-		files, _ := filepath.Glob(filepath.Join(testshared.Dir(t, "corpus", "history"), "*", "*", "cinatra", "oas.json"))
+		files := testshared.HistoryFlows(t)
 		for _, slug := range slugs {
 			files = append(files, filepath.Join(dir, "agents", "cinatra-ai", slug, "cinatra", "oas.json"))
 		}

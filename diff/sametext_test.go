@@ -7,7 +7,6 @@ import (
 	"os"
 	"path/filepath"
 	"reflect"
-	"sort"
 	"testing"
 
 	"github.com/oastui/oastui/compile"
@@ -77,8 +76,7 @@ func TestSameTextWalkAsCompared(t *testing.T) {
 	}
 	t.Run("history", func(t *testing.T) {
 		// the history needs ../shared (skipped without it)
-		revs, _ := filepath.Glob(filepath.Join(testshared.Dir(t, "corpus", "history"), "*", "*", "cinatra", "oas.json"))
-		sort.Strings(revs)
+		revs := testshared.HistoryFlows(t)
 		var prev *compile.Doc
 		for i, f := range revs {
 			b, err := os.ReadFile(f)

@@ -73,3 +73,42 @@ func CorpusAgents(t testing.TB) (dir string, slugs []string) {
 	}
 	return dir, slugs
 }
+
+// HistoryRevisionCount is how many real revisions the shared history holds
+// (history/<agent>/<revision>/cinatra/oas.json).
+const HistoryRevisionCount = 156
+
+// HistoryFlows returns the flow file of every revision of the shared
+// history, sorted, or skips t. It fails t when fewer than 150 of the
+// revisions are found (a history cut short would test too little).
+func HistoryFlows(t testing.TB) []string {
+	t.Helper()
+	revs, err := filepath.Glob(filepath.Join(Dir(t, "corpus", "history"), "*", "*", "cinatra", "oas.json"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(revs) < 150 {
+		t.Fatalf("%d history revisions, want the %d", len(revs), HistoryRevisionCount)
+	}
+	return revs
+}
+
+// RunSharedAgents runs f on the directory of every corpusStride-th agent
+// of the corpus and of every historyStride-th revision of the history,
+// as the subtests "corpus" and "history", each skipping alone without
+// ../shared: the bundled cases of the test around it still run.
+func RunSharedAgents(t *testing.T, corpusStride, historyStride int, f func(t *testing.T, dir string)) {
+	t.Helper()
+	t.Run("corpus", func(t *testing.T) {
+		dir, slugs := CorpusAgents(t)
+		for k := 0; k < len(slugs); k += corpusStride {
+			f(t, filepath.Join(dir, "agents", "cinatra-ai", slugs[k]))
+		}
+	})
+	t.Run("history", func(t *testing.T) {
+		revs := HistoryFlows(t)
+		for i := 0; i < len(revs); i += historyStride {
+			f(t, filepath.Dir(filepath.Dir(revs[i])))
+		}
+	})
+}
