@@ -1255,7 +1255,7 @@ func secURLPasswordPlaceholder(pw string) bool {
 // secFindSlackWebhook finds hooks.slack.com/services|workflows|triggers/… with
 // or without a scheme.
 func secFindSlackWebhook(value string) (Detection, bool) {
-	k := strings.Index(value, "hooks.slack.com/")
+	k := secIndexSlackHooks(value)
 	if k < 0 {
 		return Detection{}, false
 	}
@@ -1279,6 +1279,26 @@ func secFindSlackWebhook(value string) (Detection, bool) {
 		return Detection{}, false
 	}
 	return secDet("slack-webhook", value, s, e, true), true
+}
+
+// secIndexSlackHooks is strings.Index(v, "hooks.slack.com/"), found by
+// its ".slack.com/": strings.Index looks for the needle's first byte
+// first, and an 'h' is some twenty times as common in prose as a '.'.
+// The occurrences of ".slack.com/" are met in order, so the first one
+// after "hooks" is the first "hooks.slack.com/".
+func secIndexSlackHooks(v string) int {
+	for i := len("hooks"); i < len(v); {
+		j := strings.Index(v[i:], ".slack.com/")
+		if j < 0 {
+			return -1
+		}
+		j += i
+		if v[j-len("hooks"):j] == "hooks" {
+			return j - len("hooks")
+		}
+		i = j + 1
+	}
+	return -1
 }
 
 // secAllBullets: the value is "•••" (masked input).

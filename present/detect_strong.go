@@ -98,7 +98,7 @@ func secMayHoldStrong(v string) bool {
 			return true
 		}
 	}
-	if strings.Contains(v, "-----") {
+	if secHasDashRun(v) {
 		return true
 	}
 	for i := 0; i+8 <= len(v); i += 8 {
@@ -159,4 +159,28 @@ func secStrongInRun(v string, a int) (bool, int) {
 		}
 		p++
 	}
+}
+
+// secHasDashRun reports whether v holds "-----" (five dashes, the marks of
+// a PEM block). Five bytes in a row hold exactly one offset of the form
+// 5j+4, so only those offsets are read until one holds a dash; the dashes
+// around it are then counted, at most four on either side.
+func secHasDashRun(v string) bool {
+	for i := 4; i < len(v); i += 5 {
+		if v[i] != '-' {
+			continue
+		}
+		a := i
+		for a > i-4 && v[a-1] == '-' {
+			a--
+		}
+		b := i + 1
+		for b < len(v) && b < a+5 && v[b] == '-' {
+			b++
+		}
+		if b-a >= 5 {
+			return true
+		}
+	}
+	return false
 }
