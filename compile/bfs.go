@@ -26,8 +26,7 @@ func BFSOrder(flow *Node) []string {
 	pairs := make([][2]int32, 0, len(edges))
 	last := int32(-1) // where the last edge went
 	for _, e := range edges {
-		from, _ := RefID(get(e, "from_node"))
-		to, _ := RefID(get(e, "to_node"))
+		from, to := edgeEnds(e)
 		if from == "" || to == "" {
 			continue
 		}
@@ -75,7 +74,7 @@ func BFSOrder(flow *Node) []string {
 	}
 	next := int32(0) // the number nodes' next id is likely to have
 	for _, nd := range nodes {
-		if id, ok := RefID(nd); ok {
+		if id, ok := refIDFast(nd); ok {
 			k, known := next, int(next) < n && b.id(next) == id
 			if !known {
 				k, known = b.find(id)
@@ -92,6 +91,55 @@ func BFSOrder(flow *Node) []string {
 		return nil // as before: no order is nil
 	}
 	return order
+}
+
+// edgeEnds is RefID(get(e, "from_node")) and RefID(get(e, "to_node"))'s
+// ids ("" for none): an edge object without a key index (a small
+// component, as Get scans it) is read in one scan from its last member,
+// which finds the last of a repeated key as Get does, and an end that is
+// {"$component_ref": id} alone is read without a look-up; anything else
+// through RefID and get.
+func edgeEnds(e *Node) (from, to string) {
+	if e == nil || e.Kind != Object || e.indexed() {
+		from, _ = RefID(get(e, "from_node"))
+		to, _ = RefID(get(e, "to_node"))
+		return from, to
+	}
+	ms := e.Members
+	if k := len(ms); k >= 2 && ms[k-1].Key == "to_node" && ms[k-2].Key == "from_node" {
+		// the usual edge ends with them: each the last of its key
+		return refIDOf(ms[k-2].Value), refIDOf(ms[k-1].Value)
+	}
+	var f, t *Node
+	gotF, gotT := false, false
+	for i := len(e.Members) - 1; i >= 0 && !(gotF && gotT); i-- {
+		m := &e.Members[i]
+		switch {
+		case !gotF && m.Key == "from_node":
+			f, gotF = m.Value, true
+		case !gotT && m.Key == "to_node":
+			t, gotT = m.Value, true
+		}
+	}
+	return refIDOf(f), refIDOf(t)
+}
+
+// refIDOf is RefID's id ("" for none), an object whose one member is
+// $component_ref read without a look-up.
+func refIDOf(n *Node) string {
+	id, _ := refIDFast(n)
+	return id
+}
+
+// refIDFast is RefID, an object whose one member is $component_ref
+// with a string read without a look-up.
+func refIDFast(n *Node) (string, bool) {
+	if n != nil && n.Kind == Object && len(n.Members) == 1 && n.Members[0].Key == "$component_ref" {
+		if v := n.Members[0].Value; v != nil && v.Kind == String {
+			return v.Text, true
+		}
+	}
+	return RefID(n)
 }
 
 // bfsNums numbers the ids of one BFSOrder: each distinct id one number,
