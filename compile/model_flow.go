@@ -148,7 +148,7 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 		nodesPtrs := newIndexPointers(Append(f.Pointer, "nodes"), len(nodes))
 		for _, it := range nodes {
 			ptr := nodesPtrs.next()
-			id, isRef := RefID(it)
+			id, isRef := refIDFast(it)
 			r := m.resolveRef(f, it, ptr, id, isRef)
 			fm.Entries = append(fm.Entries, NodeEntry{Pointer: ptr, RawID: rawIDOf(it, id, isRef), Resolved: r, Node: fm.addNode(r, ptr), ref: isRef})
 		}
@@ -159,7 +159,8 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 		cfPtrs := newIndexPointers(Append(f.Pointer, "control_flow_connections"), len(ctrl))
 		for _, it := range ctrl {
 			ptr := cfPtrs.next()
-			r := m.Resolve(f, it, ptr)
+			id, isRef := refIDFast(it)
+			r := m.resolveRef(f, it, ptr, id, isRef)
 			if r.Node == nil || r.Node.Kind != Object {
 				continue
 			}
@@ -177,12 +178,13 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 		dfPtrs := newIndexPointers(Append(f.Pointer, "data_flow_connections"), len(data))
 		for _, it := range data {
 			ptr := dfPtrs.next()
-			r := m.Resolve(f, it, ptr)
+			id, isRef := refIDFast(it)
+			r := m.resolveRef(f, it, ptr, id, isRef)
 			if r.Node == nil || r.Node.Kind != Object {
 				continue
 			}
 			e := r.Node
-			de := DataEdge{Entry: ptr, Pointer: definedAt(r, ptr), Ref: it.Get("$component_ref").StringOr(""), Scope: r.Scope, Comp: e,
+			de := DataEdge{Entry: ptr, Pointer: definedAt(r, ptr), Ref: id, Scope: r.Scope, Comp: e,
 				Name: e.Get("name").StringOr(""), Output: e.Get("source_output").StringOr(""), Input: e.Get("destination_input").StringOr("")}
 			de.Source = m.endpoint(fm, e, de.Pointer, "source_node")
 			de.Destination = m.endpoint(fm, e, de.Pointer, "destination_node")
@@ -289,7 +291,7 @@ func (fm *FlowModel) addNode(r Resolved, ptr string) *FlowNode {
 // endpoint resolves the node field key of obj (at objPtr) inside the flow.
 func (m *Model) endpoint(fm *FlowModel, obj *Node, objPtr, key string) Endpoint {
 	v := obj.Get(key)
-	id, isRef := RefID(v)
+	id, isRef := refIDFast(v)
 	ep := Endpoint{Of: objPtr, Key: key, RawID: rawIDOf(v, id, isRef), Given: v != nil && v.Kind != Null}
 	if !ep.Given {
 		return ep
