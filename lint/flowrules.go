@@ -317,8 +317,7 @@ func checkBranches(fc *flowCheck) {
 			k := slices.Index(usedB[:nu], branch)
 			switch {
 			case k >= 0 && usedE[k] != nil:
-				fc.report(e.Pointer, RuleBranchMultipleEdges, fmt.Sprintf("control edges %q and %q both leave %q on branch %q; a branch has one edge",
-					usedE[k].Name, e.Name, n.Label(), branch))
+				fc.reportMultipleEdges(n, usedE[k], e, branch)
 			case k >= 0:
 				usedE[k] = e
 			default:
@@ -329,8 +328,7 @@ func checkBranches(fc *flowCheck) {
 		if len(n.Out) > 0 {
 			for _, b := range bs {
 				if k := slices.Index(usedB[:nu], b); k < 0 || usedE[k] == nil {
-					fc.p.ReportFix(fc.doc, n.Pointer, RuleBranchUnconnected, fmt.Sprintf("branch %q of %q in flow %q has no control edge; the flow ends there at run time", b, n.Label(), fc.fl),
-						branchEdgeFix(fc, n, b))
+					fc.reportUnconnected(n, b)
 				}
 			}
 		}
@@ -358,8 +356,7 @@ func checkBranchesMaps(fc *flowCheck, n *compile.FlowNode, bs []string) {
 			fc.reportBranchUnknown(n, e, branch, bs)
 		}
 		if first := used[branch]; first != nil {
-			fc.report(e.Pointer, RuleBranchMultipleEdges, fmt.Sprintf("control edges %q and %q both leave %q on branch %q; a branch has one edge",
-				first.Name, e.Name, n.Label(), branch))
+			fc.reportMultipleEdges(n, first, e, branch)
 		} else {
 			used[branch] = e
 		}
@@ -367,8 +364,7 @@ func checkBranchesMaps(fc *flowCheck, n *compile.FlowNode, bs []string) {
 	if len(n.Out) > 0 {
 		for _, b := range bs {
 			if used[b] == nil {
-				fc.p.ReportFix(fc.doc, n.Pointer, RuleBranchUnconnected, fmt.Sprintf("branch %q of %q in flow %q has no control edge; the flow ends there at run time", b, n.Label(), fc.fl),
-					branchEdgeFix(fc, n, b))
+				fc.reportUnconnected(n, b)
 			}
 		}
 	}
@@ -383,6 +379,19 @@ func (fc *flowCheck) reportBranchUnknown(n *compile.FlowNode, e *compile.Control
 	}
 	fc.report(ptr, RuleBranchUnknown, fmt.Sprintf("control edge %q leaves %q on branch %q, which is not one of its branches %s",
 		e.Name, n.Label(), branch, quoteList(bs)))
+}
+
+// reportMultipleEdges: control edges first and e both leave n on branch.
+func (fc *flowCheck) reportMultipleEdges(n *compile.FlowNode, first, e *compile.ControlEdge, branch string) {
+	fc.report(e.Pointer, RuleBranchMultipleEdges, fmt.Sprintf("control edges %q and %q both leave %q on branch %q; a branch has one edge",
+		first.Name, e.Name, n.Label(), branch))
+}
+
+// reportUnconnected: no control edge leaves n on its branch b (with the
+// fix that adds one).
+func (fc *flowCheck) reportUnconnected(n *compile.FlowNode, b string) {
+	fc.p.ReportFix(fc.doc, n.Pointer, RuleBranchUnconnected, fmt.Sprintf("branch %q of %q in flow %q has no control edge; the flow ends there at run time", b, n.Label(), fc.fl),
+		branchEdgeFix(fc, n, b))
 }
 
 // checkDeclaredBranches: F18 for one node whose branches are known.
