@@ -16,8 +16,8 @@ func TestWantBatchGC(t *testing.T) {
 	env := func(name string) func(string) (string, bool) {
 		return func(v string) (string, bool) { return "1", v == name }
 	}
-	batch := gcPolicy{{1000, 36 << 20, 12 << 20}, {200, 68 << 20, 51 << 20}, {100, noLimit, 0}}
-	diff := gcPolicy{{200, 96 << 20, 72 << 20}, {150, noLimit, 0}}
+	batch := gcPolicy{{1000, 36 << 20, 12 << 20, 0, 0}, {200, 68 << 20, 51 << 20, 0, 0}, {100, noLimit, 0, 0, 0}}
+	diff := gcPolicy{{200, 96 << 20, 72 << 20, 32 << 20, 1 << 30}, {150, noLimit, 0, 32 << 20, 1 << 30}}
 	for _, c := range []struct {
 		args []string
 		env  func(string) (string, bool)
@@ -50,7 +50,9 @@ func TestWantBatchGC(t *testing.T) {
 	}
 	// Every stage but the last moves on well under its limit (a live heap
 	// near the limit would have the runtime collect without pause), and the
-	// last has no limit and no lift point.
+	// last has no limit and no lift point. A full lift comes before the
+	// stage's lift point, and its floor leaves the live heap at the lift
+	// room to grow.
 	for name, p := range gcPolicies {
 		for i, st := range p {
 			last := i == len(p)-1
@@ -59,8 +61,16 @@ func TestWantBatchGC(t *testing.T) {
 				t.Errorf("%s: the last stage %+v lifts or limits", name, st)
 			case !last && (st.lift <= 0 || st.lift > st.limit/4*3):
 				t.Errorf("%s: stage %d %+v moves on at %d bytes, past three quarters of its limit", name, i, st, st.lift)
+			case st.fullLift > 0 && ((st.lift > 0 && st.fullLift >= st.lift) || st.fullFloor < st.fullLift*fullHeadroom):
+				t.Errorf("%s: stage %d %+v: full lift past its lift point, or a floor under %d times it", name, i, st, fullHeadroom)
 			}
 		}
+	}
+	// The placeholders' diff (collections that find at most seven tenths of
+	// their heap live) keeps its stages; the large flow's (all of it) ends
+	// them.
+	if nearlyAllLive(60<<20, 85<<20) || !nearlyAllLive(77<<20, 62<<20) {
+		t.Error("nearlyAllLive does not tell the placeholders' diff from the large flow's")
 	}
 }
 
@@ -71,6 +81,7 @@ func TestBatchGCLifted(t *testing.T) {
 	oldPercent := debug.SetGCPercent(100)
 	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
 	t.Cleanup(func() {
+		policyGen.Add(1) // the watches armed below stop
 		debug.SetGCPercent(oldPercent)
 		debug.SetMemoryLimit(oldLimit)
 	})
@@ -80,14 +91,14 @@ func TestBatchGCLifted(t *testing.T) {
 		t.Fatalf("live heap %d bytes, want at least the 8 MiB held", liveHeap())
 	}
 	// A limit far above the live heap: the policy stays.
-	gcPolicy{{200, 1 << 40, 1 << 38}, {150, noLimit, 0}}.set()
+	gcPolicy{{percent: 200, limit: 1 << 40, lift: 1 << 38}, {percent: 150, limit: noLimit, lift: 0}}.set()
 	runtime.GC()
 	waitFinalizers()
 	if got := debug.SetMemoryLimit(-1); got != 1<<40 {
 		t.Fatalf("limit %d after a collection under it, want it kept (%d)", got, int64(1<<40))
 	}
 	// A lift point under the live heap: lifted at the next collection.
-	gcPolicy{{200, 4 << 20, 3 << 20}, {150, noLimit, 0}}.set()
+	gcPolicy{{percent: 200, limit: 4 << 20, lift: 3 << 20}, {percent: 150, limit: noLimit, lift: 0}}.set()
 	waitStage(t, math.MaxInt64)
 	if got := debug.SetGCPercent(100); got != 150 {
 		t.Errorf("GC percent %d after the lift, want the policy's 150", got)
@@ -95,13 +106,13 @@ func TestBatchGCLifted(t *testing.T) {
 	// Three stages, the live heap past the first two lift points: it ends
 	// in the third, whether it passes the second at once or at a later
 	// collection.
-	gcPolicy{{1000, 4 << 20, 2 << 20}, {200, 6 << 20, 3 << 20}, {120, noLimit, 0}}.set()
+	gcPolicy{{percent: 1000, limit: 4 << 20, lift: 2 << 20}, {percent: 200, limit: 6 << 20, lift: 3 << 20}, {percent: 120, limit: noLimit, lift: 0}}.set()
 	waitStage(t, math.MaxInt64)
 	if got := debug.SetGCPercent(100); got != 120 {
 		t.Errorf("GC percent %d past both lift points, want the last stage's 120", got)
 	}
 	// The first lift point passed, not the second: the second stage.
-	gcPolicy{{1000, 4 << 20, 2 << 20}, {300, 1 << 40, 1 << 38}, {120, noLimit, 0}}.set()
+	gcPolicy{{percent: 1000, limit: 4 << 20, lift: 2 << 20}, {percent: 300, limit: 1 << 40, lift: 1 << 38}, {percent: 120, limit: noLimit, lift: 0}}.set()
 	waitStage(t, 1<<40)
 	runtime.GC()
 	waitFinalizers()
@@ -109,6 +120,78 @@ func TestBatchGCLifted(t *testing.T) {
 		t.Errorf("GC percent %d, limit %d past the first lift point only, want the second stage's 300, %d", got, limit, int64(1<<40))
 	}
 	runtime.KeepAlive(live)
+}
+
+// TestNearlyAllLiveAndFullLimit: the share a collection must find live
+// to end the stages, and the soft limit after: the floor, or
+// fullHeadroom times a live heap past a third of it.
+func TestNearlyAllLiveAndFullLimit(t *testing.T) {
+	for _, c := range []struct {
+		live, goal int64
+		want       bool
+	}{
+		{7 << 20, 8 << 20, true},
+		{8 << 20, 8 << 20, true},
+		{9 << 20, 8 << 20, true}, // the heap grew past its goal during the collection
+		{7<<20 - 1<<10, 8 << 20, false},
+		{60 << 20, 85 << 20, false},
+		{1 << 20, 0, false}, // no goal read
+	} {
+		if got := nearlyAllLive(c.live, c.goal); got != c.want {
+			t.Errorf("nearlyAllLive(%d, %d) = %v, want %v", c.live, c.goal, got, c.want)
+		}
+	}
+	for _, c := range []struct{ floor, live, want int64 }{
+		{1 << 30, 80 << 20, 1 << 30},
+		{1 << 30, 400 << 20, 1200 << 20},
+		{1 << 30, 0, 1 << 30},
+	} {
+		if got := fullLimit(c.floor, c.live); got != c.want {
+			t.Errorf("fullLimit(%d, %d) = %d, want %d", c.floor, c.live, got, c.want)
+		}
+	}
+}
+
+// TestGCFullLift sets a policy in this process whose full lift the live
+// heap passes, then grows the heap with memory it keeps: the collections
+// the growth brings find their heap all live, and the watch ends the
+// stages (no GC percent, the floor as the limit) and keeps them ended
+// after later collections. A watch without the full lift would leave the
+// second stage's GC percent.
+func TestGCFullLift(t *testing.T) {
+	oldPercent := debug.SetGCPercent(100)
+	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		policyGen.Add(1) // the watches armed below stop
+		debug.SetGCPercent(oldPercent)
+		debug.SetMemoryLimit(oldLimit)
+	})
+	runtime.GC()
+	const floor = 1 << 40
+	gcPolicy{
+		{percent: 100, limit: 1 << 41, lift: 1 << 39, fullLift: 2 << 20, fullFloor: floor},
+		{percent: 150, limit: noLimit, fullLift: 2 << 20, fullFloor: floor},
+	}.set()
+	// Kept memory, 16 KiB at a time, until the limit is the floor (at most
+	// 64 MiB: the runtime's goal is at most twice the live heap, so several
+	// collections come on the way).
+	var kept [][]byte
+	deadline := time.Now().Add(10 * time.Second)
+	for len(kept) < 4096 && debug.SetMemoryLimit(-1) != floor && time.Now().Before(deadline) {
+		kept = append(kept, make([]byte, 16<<10))
+		if len(kept)%64 == 0 {
+			runtime.Gosched() // the finalizer goroutine runs the watch
+		}
+	}
+	if got, limit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1); got != -1 || limit != floor {
+		t.Fatalf("GC percent %d, limit %d after %d MiB kept (%d bytes live), want -1 and the floor %d", got, limit, len(kept)>>6, liveHeap(), int64(floor))
+	}
+	runtime.GC()
+	waitFinalizers()
+	if got, limit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1); got != -1 || limit != floor {
+		t.Errorf("after a later collection GC percent %d, limit %d, want the full lift kept (-1, %d)", got, limit, int64(floor))
+	}
+	runtime.KeepAlive(kept)
 }
 
 // waitStage collects until the soft limit is limit (at most 50 times) and
