@@ -148,7 +148,10 @@ func runDiff(cmd *cobra.Command, args []string, fl diffFlags) error {
 	base, _ := os.Getwd()
 	var results []*diff.Result
 	indexes := map[string]*diff.CallerIndex{} // one per tree
-	for _, p := range pairs {
+	for i, p := range pairs {
+		if i > 0 {
+			restartGCPolicy() // what one agent's diff held is not the next one's
+		}
 		r, err := diff.Run(diff.Request{OldPath: p.old, NewPath: p.new, Old: oldSide.g, New: newSide.g,
 			OldLabel: oldSide.label, NewLabel: newSide.label, Config: &cfg, Indexes: indexes, MaxChanges: fl.maxChanges})
 		if err != nil {

@@ -124,7 +124,25 @@ type gcPolicy []gcStage
 
 // set sets the policy for the rest of the process, in place of any set
 // before (whose watch stops at its next collection).
-func (p gcPolicy) set() { setStages(p, 0, policyGen.Add(1)) }
+func (p gcPolicy) set() {
+	activePolicy = p
+	setStages(p, 0, policyGen.Add(1))
+}
+
+// activePolicy is the policy set last (nil: none, as when the user set
+// GOGC or GOMEMLIMIT or the command has none).
+var activePolicy gcPolicy
+
+// restartGCPolicy sets the active policy again, from its first stage the
+// live heap has not passed. A face calls it between the units of one run
+// (the diff's agents): a full lift one agent's analysis earned (its
+// documents all live) must not leave the next agents' garbage collected
+// only at the floor.
+func restartGCPolicy() {
+	if activePolicy != nil {
+		setStages(activePolicy, liveHeap(), policyGen.Add(1))
+	}
+}
 
 // policyGen numbers the policies set in this process; a watch whose
 // policy is no longer the last one set stops.

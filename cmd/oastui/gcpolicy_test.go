@@ -82,6 +82,7 @@ func TestBatchGCLifted(t *testing.T) {
 	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
 	t.Cleanup(func() {
 		policyGen.Add(1) // the watches armed below stop
+		activePolicy = nil
 		debug.SetGCPercent(oldPercent)
 		debug.SetMemoryLimit(oldLimit)
 	})
@@ -163,6 +164,7 @@ func TestGCFullLift(t *testing.T) {
 	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
 	t.Cleanup(func() {
 		policyGen.Add(1) // the watches armed below stop
+		activePolicy = nil
 		debug.SetGCPercent(oldPercent)
 		debug.SetMemoryLimit(oldLimit)
 	})
@@ -190,6 +192,13 @@ func TestGCFullLift(t *testing.T) {
 	waitFinalizers()
 	if got, limit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1); got != -1 || limit != floor {
 		t.Errorf("after a later collection GC percent %d, limit %d, want the full lift kept (-1, %d)", got, limit, int64(floor))
+	}
+	// The next agent of a diff starts from the stages again, at the first
+	// stage whose lift point the live heap has not passed (the kept heap,
+	// a few MiB, is far under the first stage's).
+	restartGCPolicy()
+	if got, limit := debug.SetGCPercent(-1), debug.SetMemoryLimit(-1); got != 100 || limit != 1<<41 {
+		t.Errorf("after restartGCPolicy GC percent %d, limit %d, want the first stage's 100, %d", got, limit, int64(1<<41))
 	}
 	runtime.KeepAlive(kept)
 }
