@@ -23,7 +23,7 @@ type Model struct {
 	callers  []*Node              // every component of a type that may run a child agent (CalledPackage), in document order
 	registry *Node                // the registry's components, which references resolve against
 	root     *Node                // the document's root (nil when it did not parse)
-	refs     *refsCache           // every {"$component_ref"} object, in source order (RefNodes), found on first use (refSites)
+	refNodes []RefSite            // every {"$component_ref"} object, in source order (RefNodes), found by the model's walk
 	typed    []*Node              // every object whose component_type is a string, in source order (Typed), found by the model's walk
 	typedIDs []string             // the id of each of typed when it is a string, else "" (TypedIDs)
 	ignoring []*Node              // every object with an IgnoreKey member, in source order (Ignoring), found by the model's walk
@@ -130,7 +130,7 @@ func (a *Agent) Flows() []*Flow { return a.Model().flows }
 // buildModel models the agent's flow file: one walk lists its Flows, its
 // definitions and its calling components, then each Flow is resolved.
 func buildModel(a *Agent) *Model {
-	m := &Model{Defs: newDefinitions(), registry: a.RegistryComponents(), Mount: &SlotMount{}, uses: &usesCache{}, refs: &refsCache{}}
+	m := &Model{Defs: newDefinitions(), registry: a.RegistryComponents(), Mount: &SlotMount{}, uses: &usesCache{}}
 	if a.Flow == nil || a.Flow.Root == nil {
 		return m
 	}
@@ -158,7 +158,7 @@ func buildModel(a *Agent) *Model {
 		}
 		// the members every object is asked about, in one scan (the last
 		// of a repeated key wins, as with Get and RefID)
-		var ctN, rc, idN *Node
+		var ctN, rc, ref, idN *Node
 		ignoring := false
 		for _, mem := range n.Members {
 			switch mem.Key {
@@ -168,6 +168,8 @@ func buildModel(a *Agent) *Model {
 				idN = mem.Value
 			case "$referenced_components":
 				rc = mem.Value
+			case "$component_ref":
+				ref = mem.Value
 			case IgnoreKey:
 				ignoring = true
 			}
@@ -185,6 +187,9 @@ func buildModel(a *Agent) *Model {
 		if ct == "Flow" {
 			around = nest.add(n)
 			ptr, named = around.Pointer, true
+		}
+		if ref != nil && ref.Kind == String { // a use: RefID(n) holds
+			sc.refs = append(sc.refs, RefSite{Node: n, ID: ref.Text, Flow: around})
 		}
 		if rc.Is(Object) {
 			if !named {
@@ -204,7 +209,7 @@ func buildModel(a *Agent) *Model {
 		around = outer
 	}
 	walk(a.Flow.Root)
-	m.typed, m.typedIDs = exactCopy(sc.typed), exactCopy(sc.ids)
+	m.typed, m.typedIDs, m.refNodes = exactCopy(sc.typed), exactCopy(sc.ids), exactCopy(sc.refs)
 	m.flows = nest.flows
 	m.Flows = make([]*FlowModel, len(m.flows))
 	m.byNode = make(map[*Node]*FlowModel, len(m.flows))
@@ -221,12 +226,13 @@ func buildModel(a *Agent) *Model {
 }
 
 // modelScratch holds the lists buildModel's walk grows (Model.typed and
-// typedIDs) between builds. release clears them, so the pool keeps no
+// refNodes) between builds. release clears them, so the pool keeps no
 // node of a document alive, and drops a scratch grown past
 // modelScratchKeep entries (one large flow does not pin its lists).
 type modelScratch struct {
 	typed []*Node
 	ids   []string
+	refs  []RefSite
 }
 
 const modelScratchKeep = 4096
@@ -234,84 +240,14 @@ const modelScratchKeep = 4096
 var modelScratchPool = sync.Pool{New: func() any { return new(modelScratch) }}
 
 func (sc *modelScratch) release() {
-	if cap(sc.typed) > modelScratchKeep {
+	if cap(sc.typed) > modelScratchKeep || cap(sc.refs) > modelScratchKeep {
 		return
 	}
 	clear(sc.typed)
 	clear(sc.ids)
-	sc.typed, sc.ids = sc.typed[:0], sc.ids[:0]
+	clear(sc.refs)
+	sc.typed, sc.ids, sc.refs = sc.typed[:0], sc.ids[:0], sc.refs[:0]
 	modelScratchPool.Put(sc)
-}
-
-// refSites is every {"$component_ref"} object of the model's document
-// (RefID holds), in source order, with its innermost Flow (the object
-// itself when it is one), found on first use by a walk of its own
-// (walkRefs): buildModel's walk collected them for every agent (62,000
-// uses, 2 MB of the 1,000-agent lint's 58 MB), for one reader that met
-// them in a walk of its own (lint's Cinatra validator, which now finds
-// them there) and the Agent Spec profile's index (Uses).
-func (m *Model) refSites() []RefSite {
-	if m.refs == nil { // a Model written by hand with a uses cache
-		return m.walkRefs()
-	}
-	m.refs.once.Do(func() { m.refs.sites = m.walkRefs() })
-	return m.refs.sites
-}
-
-// refsCache holds a model's uses, found once (refSites).
-type refsCache struct {
-	once  sync.Once
-	sites []RefSite
-}
-
-// walkRefs finds the uses refSites lists: what buildModel's walk
-// collected, the last of a repeated key winning (as with Get and RefID),
-// each in the innermost Flow of the model around it.
-func (m *Model) walkRefs() []RefSite {
-	var refs []RefSite
-	var around *Flow // the innermost Flow holding the walk's value
-	var walk func(n *Node)
-	walk = func(n *Node) {
-		if n.Kind == Array {
-			for _, it := range n.Items {
-				if it.Kind == Object || it.Kind == Array {
-					walk(it)
-				}
-			}
-			return
-		}
-		if n.Kind != Object {
-			return
-		}
-		var ctN, ref *Node
-		for _, mem := range n.Members {
-			switch mem.Key {
-			case "component_type":
-				ctN = mem.Value
-			case "$component_ref":
-				ref = mem.Value
-			}
-		}
-		outer := around
-		if ctN.StringOr("") == "Flow" {
-			if fm := m.byNode[n]; fm != nil { // every one is (buildModel's walk)
-				around = fm.Flow
-			}
-		}
-		if ref != nil && ref.Kind == String { // a use: RefID(n) holds
-			refs = append(refs, RefSite{Node: n, ID: ref.Text, Flow: around})
-		}
-		for _, mem := range n.Members {
-			if v := mem.Value; v.Kind == Object || v.Kind == Array {
-				walk(v)
-			}
-		}
-		around = outer
-	}
-	if m.root != nil {
-		walk(m.root)
-	}
-	return refs
 }
 
 // exactCopy is a copy of s at its length, nil when s is empty.

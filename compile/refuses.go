@@ -35,7 +35,7 @@ func (m *Model) Uses() *RefUses {
 	if m.uses == nil { // a Model written by hand
 		return buildRefUses(m.Defs, m.RefNodes())
 	}
-	m.uses.once.Do(func() { m.uses.u = buildRefUses(m.Defs, m.refSites()) })
+	m.uses.once.Do(func() { m.uses.u = buildRefUses(m.Defs, m.refNodes) })
 	return m.uses.u
 }
 
@@ -48,9 +48,9 @@ type RefSite struct {
 	Flow *Flow
 }
 
-// RefNodes is every use of the model's document, in source order, with
-// no pointer built, found on first use (refSites). Uses is made of them;
-// the Cinatra validator finds the same in its own walk. Callers must not
+// RefNodes is every use of the model's document, in source order: the
+// uses the model's own walk met, with no pointer built. Uses is made of
+// them; the Cinatra validator reads them as they are. Callers must not
 // modify the list.
 func (m *Model) RefNodes() []RefSite {
 	if m.uses == nil { // a Model written by hand: its walk did not run
@@ -63,7 +63,7 @@ func (m *Model) RefNodes() []RefSite {
 		})
 		return refs
 	}
-	return m.refSites()
+	return m.refNodes
 }
 
 // flowAround is the innermost Flow of the model that holds n (n itself

@@ -378,14 +378,12 @@ type valWalker struct {
 	// The walk keeps no path: a finding names its place from the parsed
 	// document's parent links (compile.PointerOf, valPathOf).
 	//
-	// flow is the innermost Flow of the model around the walk (the object
-	// itself when it is one): a {"$component_ref"} object the walk meets
-	// is checked with it (ref), as compile.Model.RefNodes lists it. The
-	// walk found the uses in that list, which the model's build collected
-	// for every document (2 MB of the 1,000-agent lint), while it met them.
-	flow *compile.Flow
-	// onRef, when set (tests), is told of each use the walk checks.
-	onRef func(compile.RefSite)
+	// uses are the document's {"$component_ref"} objects in source order,
+	// each with its innermost Flow (compile.Model.RefNodes, the one uses
+	// index, found by the model's walk); next is the first one the walk
+	// has not reached.
+	uses  []compile.RefSite
+	next  int
 	model *compile.Model
 	defs  []valDef
 	byDef map[*compile.Node]int // a definition's component → its index
@@ -402,7 +400,7 @@ func newValWalker(v *valCtx) *valWalker {
 	m := v.p.model()
 	sc := valDefsPool.Get().(*valDefs)
 	return &valWalker{v: v, graph: compile.NewRefGraph[*compile.Node](),
-		model: m, defs: sc.defs[:0], byDef: sc.byDef, lent: sc,
+		model: m, uses: m.RefNodes(), defs: sc.defs[:0], byDef: sc.byDef, lent: sc,
 		rt: newRtWalk(v)}
 }
 
@@ -461,13 +459,11 @@ func (w *valWalker) visit(n *compile.Node, key string) {
 func (w *valWalker) object(n *compile.Node) {
 	// One scan for the members every object is asked about (last wins, as
 	// Node.Get); the platform's member rules run on the members they read.
-	var ctN, titleN, typeN, refsN, metaN, refN *compile.Node
+	var ctN, titleN, typeN, refsN, metaN *compile.Node
 	for _, m := range n.Members {
 		switch m.Key {
 		case "component_type":
 			ctN = m.Value
-		case "$component_ref":
-			refN = m.Value
 		case "title":
 			titleN = m.Value
 		case "type":
@@ -482,12 +478,10 @@ func (w *valWalker) object(n *compile.Node) {
 	}
 	ct := ctN.StringOr("")
 	var scope *valScope
-	outerFlow := w.flow
 	if ct == "Flow" {
 		var ptr string
 		if fm := w.model.FlowByNode(n); fm != nil {
 			ptr = fm.Flow.Pointer
-			w.flow = fm.Flow
 		} else {
 			ptr = compile.PointerOf(n)
 		}
@@ -502,12 +496,9 @@ func (w *valWalker) object(n *compile.Node) {
 		}
 	}
 	w.rt.object(n, ct, titleN, typeN, metaN)
-	if refN != nil && refN.Kind == compile.String { // a use: RefID(n) holds
-		use := compile.RefSite{Node: n, ID: refN.Text, Flow: w.flow}
-		if w.onRef != nil {
-			w.onRef(use)
-		}
-		w.ref(use)
+	if w.next < len(w.uses) && w.uses[w.next].Node == n {
+		w.ref(w.uses[w.next])
+		w.next++
 	}
 	for _, m := range n.Members {
 		if scope != nil && m.Key == "$referenced_components" && m.Value == scope.refs {
@@ -524,7 +515,6 @@ func (w *valWalker) object(n *compile.Node) {
 			w.visit(m.Value, m.Key)
 		}
 	}
-	w.flow = outerFlow
 }
 
 // ref checks one {"$component_ref": id} object.
