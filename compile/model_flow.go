@@ -65,20 +65,45 @@ func (n *FlowNode) Label() string {
 }
 
 // Endpoint is a node an edge (or start_node) names.
+//
+// It does not hold the pointer of the object holding its field (the
+// edge's Pointer, the Flow's for start_node), nor the field's name as a
+// string: an edge holds two endpoints, and those two strings were 32 of
+// an endpoint's 88 bytes, in every edge of every Flow (PointerIn).
 type Endpoint struct {
-	Of    string // pointer of the object holding the field: the edge component, or the Flow for start_node
-	Key   string // the field: from_node, to_node, source_node, destination_node or start_node
-	RawID string // the $component_ref key, or the id of a component written inline ("" when neither)
-	Given bool   // the field is there and not null
-	Comp  *Node  // the component it resolves to; nil when it resolves to no object
-	ID    string // the identity of Comp
+	RawID string      // the $component_ref key, or the id of a component written inline ("" when neither)
+	Given bool        // the field is there and not null
+	key   endpointKey // the field (Key)
+	Comp  *Node       // the component it resolves to; nil when it resolves to no object
+	ID    string      // the identity of Comp
 	// Node is the node of the flow with that identity; nil when Comp is
 	// nil or is no node of the flow.
 	Node *FlowNode
 }
 
-// Pointer is where the endpoint's value is in the document.
-func (e *Endpoint) Pointer() string { return Append(e.Of, e.Key) }
+// endpointKey is the field of an endpoint (endpointKeys).
+type endpointKey uint8
+
+const (
+	keyFromNode endpointKey = iota
+	keyToNode
+	keySourceNode
+	keyDestinationNode
+	keyStartNode
+)
+
+// endpointKeys are the fields' names, by endpointKey.
+var endpointKeys = [...]string{keyFromNode: "from_node", keyToNode: "to_node", keySourceNode: "source_node",
+	keyDestinationNode: "destination_node", keyStartNode: "start_node"}
+
+// Key is the field: from_node, to_node, source_node, destination_node or
+// start_node.
+func (e *Endpoint) Key() string { return endpointKeys[e.key] }
+
+// PointerIn is where the endpoint's value is in the document, given the
+// pointer of the object holding its field (of): the edge's Pointer, or
+// the Flow's for start_node.
+func (e *Endpoint) PointerIn(of string) string { return Append(of, e.Key()) }
 
 // ControlEdge is one ControlFlowEdge of a Flow.
 type ControlEdge struct {
@@ -153,7 +178,7 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 			fm.Entries = append(fm.Entries, NodeEntry{Pointer: ptr, RawID: rawIDOf(it, id, isRef), Resolved: r, Node: fm.addNode(r, ptr), ref: isRef})
 		}
 	}
-	fm.Start = m.endpoint(fm, fn, f.Pointer, "start_node")
+	fm.Start = m.endpoint(fm, fn, f.Pointer, keyStartNode)
 
 	if len(ctrl) > 0 {
 		cfPtrs := newIndexPointers(Append(f.Pointer, "control_flow_connections"), len(ctrl))
@@ -167,8 +192,8 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 			e := r.Node
 			ce := ControlEdge{Entry: ptr, Pointer: definedAt(r, ptr), Scope: r.Scope, Comp: e, Name: e.Get("name").StringOr("")}
 			ce.Branch, ce.BranchGiven = e.Get("from_branch").Str()
-			ce.From = m.endpoint(fm, e, ce.Pointer, "from_node")
-			ce.To = m.endpoint(fm, e, ce.Pointer, "to_node")
+			ce.From = m.endpoint(fm, e, ce.Pointer, keyFromNode)
+			ce.To = m.endpoint(fm, e, ce.Pointer, keyToNode)
 			fm.Control = append(fm.Control, ce)
 		}
 		fm.linkControl()
@@ -186,8 +211,8 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 			e := r.Node
 			de := DataEdge{Entry: ptr, Pointer: definedAt(r, ptr), Ref: id, Scope: r.Scope, Comp: e,
 				Name: e.Get("name").StringOr(""), Output: e.Get("source_output").StringOr(""), Input: e.Get("destination_input").StringOr("")}
-			de.Source = m.endpoint(fm, e, de.Pointer, "source_node")
-			de.Destination = m.endpoint(fm, e, de.Pointer, "destination_node")
+			de.Source = m.endpoint(fm, e, de.Pointer, keySourceNode)
+			de.Destination = m.endpoint(fm, e, de.Pointer, keyDestinationNode)
 			fm.Data = append(fm.Data, de)
 		}
 	}
@@ -289,10 +314,10 @@ func (fm *FlowModel) addNode(r Resolved, ptr string) *FlowNode {
 }
 
 // endpoint resolves the node field key of obj (at objPtr) inside the flow.
-func (m *Model) endpoint(fm *FlowModel, obj *Node, objPtr, key string) Endpoint {
-	v := obj.Get(key)
+func (m *Model) endpoint(fm *FlowModel, obj *Node, objPtr string, key endpointKey) Endpoint {
+	v := obj.Get(endpointKeys[key])
 	id, isRef := refIDFast(v)
-	ep := Endpoint{Of: objPtr, Key: key, RawID: rawIDOf(v, id, isRef), Given: v != nil && v.Kind != Null}
+	ep := Endpoint{RawID: rawIDOf(v, id, isRef), Given: v != nil && v.Kind != Null, key: key}
 	if !ep.Given {
 		return ep
 	}
@@ -303,7 +328,7 @@ func (m *Model) endpoint(fm *FlowModel, obj *Node, objPtr, key string) Endpoint 
 		}
 		ep.Comp = v
 		if ep.ID = v.Get("id").StringOr(""); ep.ID == "" {
-			ep.ID = "@" + ep.Pointer()
+			ep.ID = "@" + ep.PointerIn(objPtr)
 		}
 	default:
 		// A nodes entry that references the same id resolved it in the
@@ -331,7 +356,7 @@ func (m *Model) endpoint(fm *FlowModel, obj *Node, objPtr, key string) Endpoint 
 				ep.ID = "@" + Append(s.RefsPointer(), id)
 			}
 		} else {
-			ptr := ep.Pointer()
+			ptr := ep.PointerIn(objPtr)
 			r := m.resolveRef(fm.Flow, v, ptr, id, isRef)
 			if r.Node == nil || r.Node.Kind != Object {
 				return ep

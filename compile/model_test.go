@@ -190,7 +190,7 @@ func TestModelFlow(t *testing.T) {
 		t.Errorf("referenced edge %+v", fnEnd)
 	}
 	if nowhere.BranchGiven || nowhere.To.RawID != "ghost" || !nowhere.To.Given || nowhere.To.Comp != nil || nowhere.To.Node != nil ||
-		nowhere.To.Pointer() != "/control_flow_connections/2/to_node" {
+		nowhere.To.PointerIn(nowhere.Pointer) != "/control_flow_connections/2/to_node" {
 		t.Errorf("unresolved endpoint %+v", nowhere.To)
 	}
 	if !outsider.BranchGiven || outsider.Branch != "" || outsider.To.Comp == nil || outsider.To.ID != "outsider" || outsider.To.Node != nil {

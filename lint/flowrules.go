@@ -154,7 +154,7 @@ func checkStartNodeCount(fc *flowCheck) {
 	}
 	if start := m.StartNode(); m.Start.Comp != nil && len(starts) == 1 && (start == nil || start != starts[0]) {
 		what := fmt.Sprintf("%q (%s)", m.Start.Comp.Get("name").StringOr(m.Start.ID), compile.ComponentType(m.Start.Comp))
-		fc.report(m.Start.Pointer(), RuleFlowStartNodeMismatch, fmt.Sprintf(
+		fc.report(m.Start.PointerIn(m.Flow.Pointer), RuleFlowStartNodeMismatch, fmt.Sprintf(
 			"flow %q: start_node is %s, not the StartNode %q listed in nodes", fc.fl, what, starts[0].Label()))
 	}
 }
@@ -192,21 +192,21 @@ func checkEndNodes(fc *flowCheck) {
 // checkEdgeEndpoints: F8 every edge names nodes of the Flow.
 func checkEdgeEndpoints(fc *flowCheck) {
 	m := fc.m
-	unknown := func(kind, edge string, ep *compile.Endpoint) {
+	unknown := func(kind, edge, edgePtr string, ep *compile.Endpoint) {
 		if ep.Comp != nil && ep.Node == nil {
-			fc.report(ep.Pointer(), RuleEdgeUnknownNode, fmt.Sprintf("%s edge %q of flow %q names node %q, which is not in the flow's nodes",
+			fc.report(ep.PointerIn(edgePtr), RuleEdgeUnknownNode, fmt.Sprintf("%s edge %q of flow %q names node %q, which is not in the flow's nodes",
 				kind, edge, fc.fl, ep.Comp.Get("name").StringOr(ep.ID)))
 		}
 	}
 	for i := range m.Control {
 		e := &m.Control[i]
-		unknown("control", e.Name, &e.From)
-		unknown("control", e.Name, &e.To)
+		unknown("control", e.Name, e.Pointer, &e.From)
+		unknown("control", e.Name, e.Pointer, &e.To)
 	}
 	for i := range m.Data {
 		e := &m.Data[i]
-		unknown("data", e.Name, &e.Source)
-		unknown("data", e.Name, &e.Destination)
+		unknown("data", e.Name, e.Pointer, &e.Source)
+		unknown("data", e.Name, e.Pointer, &e.Destination)
 	}
 }
 
