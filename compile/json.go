@@ -500,12 +500,11 @@ const internCap = 4096
 // versioned agents repeats them file after file, and a scratch kept
 // from one parse to the next finds them instead of copying them again:
 // the 1,000-agent benchmark tree (40 versions of 25 agents) allocated
-// 4.3 MB less of 56 (7.7 %) when it rose from 32 to 2,048 and escaped
-// values joined, 1.4 MB less again at 16 KiB (its six prompts of 2.7 to
-// 11 KB a version); a tree of distinct agents pays the look-up and the
-// insertion of each (the corpus tree: up to +0.5 % instructions). Issue
-// 39, round twenty-two.
-const internMax = 16 << 10
+// 4.3 MB less of 56 (7.7 %) when it rose from 32 and escaped values
+// joined; a tree of distinct agents pays the look-up and the insertion
+// of each (the corpus tree: +0.45 % instructions). Issue 39, round
+// twenty-two.
+const internMax = 2048
 
 // text is the string the token just read (tok, starting at off in the
 // source) stands for: read straight from the source and interned when it
