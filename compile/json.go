@@ -456,13 +456,11 @@ type scratch struct {
 
 // The interned strings a scratch keeps for the next parse: up to
 // internKeep strings of internKeepBytes in all (the 25 corpus agents'
-// files intern 1,052 distinct strings of up to 32 bytes, 18 KB, between
-// them, and about 1,300 values of 33 to 2,048 bytes, 120 KB, since
-// internMax rose: issue 39's round twenty-two). Past either, the release
-// drops them all.
+// files intern 1,052 distinct strings, 18 KB, between them). Past
+// either, the release drops them all.
 const (
 	internKeep      = 3072
-	internKeepBytes = 512 << 10
+	internKeepBytes = 64 << 10
 )
 
 // release gives the parse's scratch back to sc for the next parse; the
@@ -495,16 +493,8 @@ func (p *parser) release(sc *scratch) {
 // internCap bounds the strings interned per parse.
 const internCap = 4096
 
-// internMax is the longest string value interned (keys always are):
-// a prompt or a description too, escaped or not (fstring). A tree of
-// versioned agents repeats them file after file, and a scratch kept
-// from one parse to the next finds them instead of copying them again:
-// the 1,000-agent benchmark tree (40 versions of 25 agents) allocated
-// 4.3 MB less of 56 (7.7 %) when it rose from 32 and escaped values
-// joined; a tree of distinct agents pays the look-up and the insertion
-// of each (the corpus tree: +0.45 % instructions). Issue 39, round
-// twenty-two.
-const internMax = 2048
+// internMax is the longest string value interned (keys always are).
+const internMax = 32
 
 // text is the string the token just read (tok, starting at off in the
 // source) stands for: read straight from the source and interned when it

@@ -342,9 +342,8 @@ func hex4(b []byte) (rune, bool) {
 }
 
 // fstring reads the string token at p.pos (its opening quote): a key
-// (interned, as the decoder path interns keys, unless it has an escape:
-// a copy, as ever) or a value (interned up to internMax bytes, unquoted
-// or not). A string without escapes is copied from the source. One whose
+// (interned, as the decoder path interns keys) or a value (interned when
+// short). A string without escapes is copied from the source. One whose
 // escapes are of one character (\" \\ \/ \b \f \n \r \t) or \u escapes of
 // characters that are not surrogates is unquoted here, in the pass that
 // finds its end, into the parse's buffer: the bytes jsontext.AppendUnquote
@@ -382,11 +381,11 @@ func (p *parser) fstring(key bool) (string, bool) {
 				if p.unq, err = jsontext.AppendUnquote(p.unq[:0], raw); err != nil {
 					return "", false
 				}
-				return p.str(p.unq, !key && len(p.unq) <= internMax), true
+				return string(p.unq), true
 			}
 			if escaped {
 				p.unq = append(u, src[from:i]...)
-				return p.str(p.unq, !key && len(p.unq) <= internMax), true
+				return string(p.unq), true
 			}
 			return p.str(raw[1:len(raw)-1], key || len(raw) <= internMax+2), true
 		case c == '\\':
