@@ -24,18 +24,13 @@ type Blocks struct {
 }
 
 // Block sizes: a block of nodes or members holds a few agents' worth of
-// small files and a tenth of a large flow file. File bytes come in blocks
-// of at least byteBlock, each as large as the file that opened it
-// (takeBytes), so a worker holds about its largest agent's bytes, not
-// 1 MiB each as it did (issue 39: two workers' 1 MiB blocks were 2 MB of
-// a 1,000-agent lint's 60 MB); a file over byteOwn gets its own buffer,
-// outside the blocks, as one over 256 KiB did.
+// small files and a tenth of a large flow file; file bytes come in 1 MiB
+// blocks (a larger file gets its own buffer, outside the blocks).
 const (
 	nodeBlock   = 1024
 	memberBlock = 1024
 	itemBlock   = 256
-	byteBlock   = 64 << 10
-	byteOwn     = 256 << 10
+	byteBlock   = 1 << 20
 )
 
 // Reuse lends every block again: the documents parsed into them must no
@@ -98,33 +93,6 @@ func (l *blockList[T]) take(n, size int) []T {
 	}
 	if n > len(l.rest) {
 		l.rest = l.next(size)
-	}
-	out := l.rest[:n:n]
-	l.rest = l.rest[n:]
-	return out
-}
-
-// takeBytes is take for file bytes: n elements carved from the current
-// block, else from the next free block that holds them, else from a new
-// block of max(n, size) rounded up to a multiple of size (a free block
-// too small for n is replaced by it, so the list holds no block a file
-// skipped); n over own gets its own slice, outside the blocks.
-func (l *blockList[T]) takeBytes(n, size, own int) []T {
-	if n > own {
-		return make([]T, n)
-	}
-	if n > len(l.rest) {
-		want := (max(n, size) + size - 1) / size * size
-		if l.lent < len(l.blocks) {
-			if len(l.blocks[l.lent]) < n {
-				l.blocks[l.lent] = make([]T, want)
-			}
-			l.rest = l.blocks[l.lent]
-		} else {
-			l.rest = make([]T, want)
-			l.blocks = append(l.blocks, l.rest)
-		}
-		l.lent++
 	}
 	out := l.rest[:n:n]
 	l.rest = l.rest[n:]

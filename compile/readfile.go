@@ -100,7 +100,7 @@ func readFileInto(path string, limit int64, blocks *Blocks, listedRegular bool) 
 	// grew since is seen to have (io.ReadAll would double its way up).
 	var data []byte
 	if size := int(min(st.Size(), limit)) + 1; blocks != nil {
-		data = blocks.bytes.takeBytes(size, byteBlock, byteOwn)[:0]
+		data = blocks.bytes.take(size, byteBlock)[:0]
 	} else {
 		data = make([]byte, 0, size)
 	}

@@ -43,7 +43,7 @@ func readRegularRaw(path string, limit int64, blocks *Blocks) (data []byte, ok b
 	}
 	size := int(st.Size) + 1
 	if blocks != nil {
-		data = blocks.bytes.takeBytes(size, byteBlock, byteOwn)[:0]
+		data = blocks.bytes.take(size, byteBlock)[:0]
 	} else {
 		data = make([]byte, 0, size)
 	}
