@@ -78,14 +78,7 @@ func TestWantBatchGC(t *testing.T) {
 // heap already passes: the watch must move to the next stage after a
 // collection. A policy that stays would leave the limit set.
 func TestBatchGCLifted(t *testing.T) {
-	oldPercent := debug.SetGCPercent(100)
-	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
-	t.Cleanup(func() {
-		policyGen.Add(1) // the watches armed below stop
-		activePolicy = nil
-		debug.SetGCPercent(oldPercent)
-		debug.SetMemoryLimit(oldLimit)
-	})
+	setsGCPolicies(t)
 	live := make([]byte, 8<<20) // live through the collections below
 	runtime.GC()
 	if liveHeap() < 8<<20 {
@@ -160,14 +153,7 @@ func TestNearlyAllLiveAndFullLimit(t *testing.T) {
 // after later collections. A watch without the full lift would leave the
 // second stage's GC percent.
 func TestGCFullLift(t *testing.T) {
-	oldPercent := debug.SetGCPercent(100)
-	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
-	t.Cleanup(func() {
-		policyGen.Add(1) // the watches armed below stop
-		activePolicy = nil
-		debug.SetGCPercent(oldPercent)
-		debug.SetMemoryLimit(oldLimit)
-	})
+	setsGCPolicies(t)
 	runtime.GC()
 	const floor = 1 << 40
 	gcPolicy{
@@ -201,6 +187,21 @@ func TestGCFullLift(t *testing.T) {
 		t.Errorf("after restartGCPolicy GC percent %d, limit %d, want the first stage's 100, %d", got, limit, int64(1<<41))
 	}
 	runtime.KeepAlive(kept)
+}
+
+// setsGCPolicies starts a test that sets collector policies in this
+// process from the runtime's defaults (GC percent 100, no limit), and
+// puts the process's settings back when it ends, the policies' watches
+// stopped.
+func setsGCPolicies(t *testing.T) {
+	oldPercent := debug.SetGCPercent(100)
+	oldLimit := debug.SetMemoryLimit(math.MaxInt64)
+	t.Cleanup(func() {
+		policyGen.Add(1) // the watches armed by the test stop
+		activePolicy = nil
+		debug.SetGCPercent(oldPercent)
+		debug.SetMemoryLimit(oldLimit)
+	})
 }
 
 // waitStage collects until the soft limit is limit (at most 50 times) and
