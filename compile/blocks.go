@@ -91,6 +91,7 @@ type modelBlocks struct {
 	typed   blockList[*Node]
 	ids     blockList[string]
 	refs    blockList[RefSite]
+	flows   blockList[FlowModel]
 	// tables are the definitions' tables (their maps), tables[:lentTables]
 	// lent to the models built since the last reuse
 	tables     []*Definitions
@@ -105,8 +106,9 @@ const (
 	edgeBlock     = 256
 	linkBlock     = 1024
 	defBlock      = 512
-	listBlock     = 4096
-	refBlock      = 4096 // a flow's uses: hundreds
+	listBlock     = 2048
+	refBlock      = 2048 // a flow's uses: hundreds
+	flowBlock     = 64
 )
 
 func (mb *modelBlocks) reuse() {
@@ -119,6 +121,7 @@ func (mb *modelBlocks) reuse() {
 	mb.typed.reuse()
 	mb.ids.reuse()
 	mb.refs.reuse()
+	mb.flows.reuse()
 	mb.lentTables = 0
 }
 
@@ -132,6 +135,7 @@ func (mb *modelBlocks) keep() {
 	mb.typed.keep()
 	mb.ids.keep()
 	mb.refs.keep()
+	mb.flows.keep()
 	mb.tables = append([]*Definitions(nil), mb.tables[mb.lentTables:]...)
 	mb.lentTables = 0
 }
@@ -144,12 +148,21 @@ func (b *Blocks) forModel() *modelBlocks {
 	return &b.model
 }
 
-// lend is n cleared elements of l (blocks of size), capacity n.
+// lend is n cleared elements of l (blocks of size), capacity n. Unlike
+// take, any n up to a whole block is carved from one (a model has a few
+// lists of each kind, and a block is lent again to every agent after): n
+// over the rest of the current block starts the next block.
 func lend[T any](l *blockList[T], n, size int) []T {
-	if n == 0 {
+	switch {
+	case n == 0:
 		return []T{} // not nil, as make([]T, 0) is (no allocation)
+	case n > size:
+		return make([]T, n)
+	case n > len(l.rest):
+		l.rest = l.next(size)
 	}
-	out := l.take(n, size)
+	out := l.rest[:n:n]
+	l.rest = l.rest[n:]
 	clear(out)
 	return out
 }
@@ -183,6 +196,14 @@ func (mb *modelBlocks) dataList(n int) []DataEdge {
 		return make([]DataEdge, n)
 	}
 	return lend(&mb.data, n, edgeBlock)
+}
+
+// flowModel is a cleared FlowModel, carved from mb or new.
+func (mb *modelBlocks) flowModel() *FlowModel {
+	if mb == nil {
+		return new(FlowModel)
+	}
+	return &lend(&mb.flows, 1, flowBlock)[0]
 }
 
 func (mb *modelBlocks) linkList(n int) []*ControlEdge {

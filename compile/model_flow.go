@@ -167,8 +167,10 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 	dfc := fn.Get("data_flow_connections")
 	data := dfc.itemsOrNil()
 	mb := m.blocks
-	fm := &FlowModel{Flow: f, Entries: mb.entryList(len(nodes))[:0], Nodes: mb.nodeList(len(nodes))[:0],
-		Control: mb.controlList(len(ctrl))[:0], Data: mb.dataList(len(data))[:0], DataGiven: dfc.Is(Array), mount: m.Mount}
+	fm := mb.flowModel() // cleared
+	fm.Flow, fm.DataGiven, fm.mount = f, dfc.Is(Array), m.Mount
+	fm.Entries, fm.Nodes = mb.entryList(len(nodes))[:0], mb.nodeList(len(nodes))[:0]
+	fm.Control, fm.Data = mb.controlList(len(ctrl))[:0], mb.dataList(len(data))[:0]
 
 	if len(nodes) > 0 {
 		nodesPtrs := newIndexPointers(Append(f.Pointer, "nodes"), len(nodes))
