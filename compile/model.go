@@ -31,6 +31,9 @@ type Model struct {
 	// slowEndpoints: every endpoint resolved anew, none read from the
 	// Flow's nodes entries (the oracle of TestEndpointsFromEntries)
 	slowEndpoints bool
+	// blocks are the arrays the build carves its lists from (the load's
+	// Blocks: the batch lint), nil once built and in every other face.
+	blocks *modelBlocks
 }
 
 // modelCache holds an agent's model, built once (Load gives every agent
@@ -99,7 +102,7 @@ func (a *Agent) Model() *Model {
 		return &Model{}
 	}
 	if c := a.sharedCache(); c != nil {
-		c.once.Do(func() { c.m = buildModel(a) })
+		c.once.Do(func() { c.m = buildModelIn(a, a.ov.blocks.forModel()) })
 		return c.m
 	}
 	return buildModel(a)
@@ -129,11 +132,20 @@ func (a *Agent) Flows() []*Flow { return a.Model().flows }
 
 // buildModel models the agent's flow file: one walk lists its Flows, its
 // definitions and its calling components, then each Flow is resolved.
-func buildModel(a *Agent) *Model {
-	m := &Model{Defs: newDefinitions(), registry: a.RegistryComponents(), Mount: &SlotMount{}, uses: &usesCache{}}
+func buildModel(a *Agent) *Model { return buildModelIn(a, nil) }
+
+// buildModelIn is buildModel with the model's lists carved from mb (nil:
+// allocated). The agent's own model (Agent.Model) is built into its load's
+// Blocks, which the batch lint lends again once the agent is done.
+func buildModelIn(a *Agent, mb *modelBlocks) *Model {
+	m := &Model{registry: a.RegistryComponents(), Mount: &SlotMount{}, uses: &usesCache{}}
 	if a.Flow == nil || a.Flow.Root == nil {
+		m.Defs = newDefinitions()
 		return m
 	}
+	m.Defs = mb.definitions()
+	m.blocks = mb
+	defer func() { m.blocks = nil }()
 	m.Mount = MountSlots(a.Flow)
 	m.root = a.Flow.Root
 	// the two longest lists grow in a lent scratch and are copied out at
@@ -195,7 +207,7 @@ func buildModel(a *Agent) *Model {
 			if !named {
 				ptr = PointerOf(n) // a pointer only for the few objects that need one
 			}
-			m.Defs.add(ptr, rc)
+			m.Defs.add(ptr, rc, m.blocks)
 		}
 		switch ct {
 		case "AgentNode", "FlowNode", "MapNode", "ParallelMapNode", "CatchExceptionNode":
@@ -209,7 +221,7 @@ func buildModel(a *Agent) *Model {
 		around = outer
 	}
 	walk(a.Flow.Root)
-	m.typed, m.typedIDs, m.refNodes = exactCopy(sc.typed), exactCopy(sc.ids), exactCopy(sc.refs)
+	m.typed, m.typedIDs, m.refNodes = mb.typedCopy(sc.typed), mb.idsCopy(sc.ids), mb.refsCopy(sc.refs)
 	m.flows = nest.flows
 	m.Flows = make([]*FlowModel, len(m.flows))
 	m.byNode = make(map[*Node]*FlowModel, len(m.flows))

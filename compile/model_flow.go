@@ -166,8 +166,11 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 	ctrl := fn.Get("control_flow_connections").itemsOrNil()
 	dfc := fn.Get("data_flow_connections")
 	data := dfc.itemsOrNil()
-	fm := &FlowModel{Flow: f, Entries: make([]NodeEntry, 0, len(nodes)), Nodes: make([]FlowNode, 0, len(nodes)),
-		Control: make([]ControlEdge, 0, len(ctrl)), Data: make([]DataEdge, 0, len(data)), DataGiven: dfc.Is(Array), mount: m.Mount}
+	mb := m.blocks
+	fm := mb.flowModel() // cleared
+	fm.Flow, fm.DataGiven, fm.mount = f, dfc.Is(Array), m.Mount
+	fm.Entries, fm.Nodes = mb.entryList(len(nodes))[:0], mb.nodeList(len(nodes))[:0]
+	fm.Control, fm.Data = mb.controlList(len(ctrl))[:0], mb.dataList(len(data))[:0]
 
 	if len(nodes) > 0 {
 		nodesPtrs := newIndexPointers(Append(f.Pointer, "nodes"), len(nodes))
@@ -196,7 +199,7 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 			ce.To = m.endpoint(fm, e, ce.Pointer, keyToNode)
 			fm.Control = append(fm.Control, ce)
 		}
-		fm.linkControl()
+		fm.linkControl(mb)
 	}
 
 	if len(data) > 0 {
@@ -224,7 +227,7 @@ func (m *Model) buildFlow(f *Flow) *FlowModel {
 // its exact length and capacity (an append to one of them copies it), not
 // grown edge by edge; a node that is not one of fm.Nodes (none is) would
 // grow its own.
-func (fm *FlowModel) linkControl() {
+func (fm *FlowModel) linkControl(mb *modelBlocks) {
 	var outs, ins []int32 // per node of fm.Nodes
 	total := 0
 	for i := range fm.Control {
@@ -245,7 +248,7 @@ func (fm *FlowModel) linkControl() {
 		}
 	}
 	if total > 0 {
-		all := make([]*ControlEdge, total)
+		all := mb.linkList(total)
 		off := 0
 		for k := range fm.Nodes {
 			if n := int(outs[k]); n > 0 {

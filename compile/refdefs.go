@@ -23,6 +23,8 @@ type Definitions struct {
 	ByKey  map[string][]RefDef // key → its definitions, in source order
 	Blocks map[string]*Node    // owner pointer → its $referenced_components object
 	Order  []string            // keys in order of first definition
+
+	lent bool // the table is lent again from blocks (modelBlocks.definitions), its maps cleared
 }
 
 func newDefinitions() *Definitions {
@@ -36,13 +38,17 @@ func newDefinitions() *Definitions {
 // appended to a copy, never over a neighbour. The first block added (the
 // root Flow's, which the model's walk meets first) sizes the table: a flow
 // of 33,000 nodes defines them all there.
-func (d *Definitions) add(owner string, rc *Node) {
+//
+// The slab is carved from mb when it is set (Model.blocks).
+func (d *Definitions) add(owner string, rc *Node, mb *modelBlocks) {
 	d.Blocks[owner] = rc
 	if len(d.ByKey) == 0 && len(rc.Members) > 8 {
-		d.ByKey = make(map[string][]RefDef, len(rc.Members))
+		if !d.lent { // a table lent again keeps its map (Model.blocks)
+			d.ByKey = make(map[string][]RefDef, len(rc.Members))
+		}
 		d.Order = make([]string, 0, len(rc.Members))
 	}
-	slab := make([]RefDef, len(rc.Members))
+	slab := mb.defList(len(rc.Members))
 	for i, m := range rc.Members {
 		slab[i] = RefDef{Key: m.Key, Node: m.Value, Owner: owner}
 		defs, seen := d.ByKey[m.Key]

@@ -508,8 +508,9 @@ func lintStream(args []string, listing *compile.Listing, opts analysis.Options, 
 var lintChunk = 256
 
 // lintWorker is one worker of a run: its agents are parsed into the same
-// memory in turn (compile.Blocks): what lintOne keeps of an agent is
-// strings and offsets, unless it keeps its documents for excerpts.
+// memory in turn, and their flow models built there (compile.Blocks):
+// what lintOne keeps of an agent is strings and offsets, unless it keeps
+// its documents for excerpts.
 type lintWorker struct {
 	opts     analysis.Options
 	keepDocs bool
