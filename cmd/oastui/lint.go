@@ -441,6 +441,12 @@ func lintAll(targets []string, opts analysis.Options, keepDocs bool, rel func(st
 // nothing after it (the agents still queued are dropped) and what they
 // linted before is dropped too (nothing is written before the run's end).
 func lintStream(args []string, listing *compile.Listing, opts analysis.Options, keepDocs bool, rel func(string) string) ([]string, []lintResult, error) {
+	return lintStreamChunked(args, listing, opts, keepDocs, rel, lintChunk)
+}
+
+// lintStreamChunked is lintStream with its results in chunks of chunk
+// (lintChunk; its test crosses the chunks' edges with smaller ones).
+func lintStreamChunked(args []string, listing *compile.Listing, opts analysis.Options, keepDocs bool, rel func(string) string, chunk int) ([]string, []lintResult, error) {
 	type job struct {
 		path string
 		out  *lintResult // where the worker puts the result: its place in the walk's chunks
@@ -472,10 +478,10 @@ func lintStream(args []string, listing *compile.Listing, opts analysis.Options, 
 	var chunks [][]lintResult
 	targets, err := lintTargets(args, listing, func(p string) {
 		n := len(found)
-		if n%lintChunk == 0 {
-			chunks = append(chunks, make([]lintResult, lintChunk))
+		if n%chunk == 0 {
+			chunks = append(chunks, make([]lintResult, chunk))
 		}
-		jobs <- job{p, &chunks[n/lintChunk][n%lintChunk]}
+		jobs <- job{p, &chunks[n/chunk][n%chunk]}
 		found = append(found, p)
 	})
 	if err != nil {
@@ -489,7 +495,7 @@ func lintStream(args []string, listing *compile.Listing, opts analysis.Options, 
 	results := make([]lintResult, len(targets))
 	if slices.Equal(found, targets) { // found in sorted order: no look-up
 		for i := range results {
-			results[i] = chunks[i/lintChunk][i%lintChunk]
+			results[i] = chunks[i/chunk][i%chunk]
 		}
 		return targets, results, nil
 	}
@@ -498,14 +504,13 @@ func lintStream(args []string, listing *compile.Listing, opts analysis.Options, 
 		place[t] = i
 	}
 	for i, p := range found {
-		results[place[p]] = chunks[i/lintChunk][i%lintChunk]
+		results[place[p]] = chunks[i/chunk][i%chunk]
 	}
 	return targets, results, nil
 }
 
-// lintChunk is the number of results of a chunk of lintStream (a
-// variable for the test of chunks' edges).
-var lintChunk = 256
+// lintChunk is the number of results of a chunk of lintStream.
+const lintChunk = 256
 
 // lintWorker is one worker of a run: its agents are parsed into the same
 // memory in turn, and their flow models built there (compile.Blocks):

@@ -26,6 +26,13 @@ func lintStreamOpts(listing *compile.Listing) analysis.Options {
 // first and linting them then.
 func checkStreamSame(t *testing.T, args []string) {
 	t.Helper()
+	checkStreamSameChunked(t, args, lintChunk)
+}
+
+// checkStreamSameChunked is checkStreamSame with lintStream's results in
+// chunks of chunk.
+func checkStreamSameChunked(t *testing.T, args []string, chunk int) {
+	t.Helper()
 	want, err := lintTargets(args, compile.NewListing(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -36,7 +43,7 @@ func checkStreamSame(t *testing.T, args []string) {
 	}
 	wantRes := lintAll(want, lintStreamOpts(wl), true, nil, func() {})
 	sl := compile.NewListing()
-	got, res, err := lintStream(args, sl, lintStreamOpts(sl), true, nil)
+	got, res, err := lintStreamChunked(args, sl, lintStreamOpts(sl), true, nil, chunk)
 	if err != nil {
 		t.Fatal(err)
 	}
