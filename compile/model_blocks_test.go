@@ -199,9 +199,16 @@ func sameModel(t *testing.T, name string, got, want *Model) {
 	}
 }
 
-// randomFlowAgent is an agent holding a random Flow (flowSrc: missing,
-// inline, null and repeated references, subflows, unresolved edges).
+// randomFlowAgent is an agent holding a random Flow (randomFlowSrc).
 func randomFlowAgent(rng *rand.Rand) *Agent {
+	src := randomFlowSrc(rng)
+	return &Agent{FlowPath: "oas.json", Flow: ParseDoc("oas.json", []byte(src))}
+}
+
+// randomFlowSrc is a random Flow (flowSrc: missing, inline, null and
+// repeated references, subflows, unresolved edges), its nodes LlmNodes
+// and FlowNodes over five ids.
+func randomFlowSrc(rng *rand.Rand) string {
 	ids := []string{"a", "b", "c", "d", "x"}
 	ref := func() string {
 		switch rng.Intn(8) {
@@ -220,8 +227,7 @@ func randomFlowAgent(rng *rand.Rand) *Agent {
 		}
 		return `{"component_type":"LlmNode","id":"` + ids[rng.Intn(len(ids))] + `"}`
 	}
-	src := flowSrc(rng, ids, ref, def)
-	return &Agent{FlowPath: "oas.json", Flow: ParseDoc("oas.json", []byte(src))}
+	return flowSrc(rng, ids, ref, def)
 }
 
 // TestModelInReusedBlocks: random Flows modelled one after another into

@@ -87,27 +87,9 @@ func TestControlLinksAsAppended(t *testing.T) {
 		t.Error("no control edge of the bundled agents linked")
 	}
 	rng := rand.New(rand.NewSource(39))
-	ids := []string{"a", "b", "c", "d", "x"}
-	ref := func() string {
-		switch rng.Intn(8) {
-		case 0:
-			return `{"component_type":"EndNode","name":"inline"}`
-		case 1:
-			return `{"component_type":"LlmNode","id":"` + ids[rng.Intn(len(ids))] + `"}`
-		case 2:
-			return `null`
-		}
-		return `{"$component_ref":"` + ids[rng.Intn(len(ids))] + `"}`
-	}
-	def := func() string {
-		if rng.Intn(5) == 0 {
-			return `{"component_type":"FlowNode","id":"` + ids[rng.Intn(len(ids))] + `","subflow":` + flowSrc(rng, ids, ref, nil) + `}`
-		}
-		return `{"component_type":"LlmNode","id":"` + ids[rng.Intn(len(ids))] + `"}`
-	}
 	random := 0
 	for i := 0; i < 3000/race.Stride(8); i++ {
-		src := flowSrc(rng, ids, ref, def)
+		src := randomFlowSrc(rng)
 		a := &Agent{FlowPath: "oas.json", Flow: ParseDoc("oas.json", []byte(src))}
 		if a.Flow.Root == nil {
 			continue
