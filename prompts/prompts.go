@@ -354,6 +354,8 @@ type builder struct {
 	// whose prompts it let go uncounted so far.
 	memBytes  int
 	uncounted []uncountedPolicy
+	// outputs indexes each graph's node outputs by title (producers).
+	outputs map[*flowgraph.Graph]map[string][]producer
 }
 
 func (b *builder) count(enc, text string) int {

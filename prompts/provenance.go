@@ -52,15 +52,27 @@ func (b *builder) provenance(n *NodePrompt, f *compile.Flow, g *flowgraph.Graph,
 	}
 	n.Placeholders = make([]Placeholder, 0, len(names))
 	unresolved := map[string]string{} // the detail of each rule, built once
+	// What each placeholder is looked up in, indexed once for the node
+	// (its data edges by input, its inputs and the StartNode's by title)
+	// and once for the graph (its nodes' outputs, b.producers): a prompt
+	// of n placeholders in a Flow of m nodes and e edges costs about
+	// n + m + e look-ups, not n × (m + e). 100,000 placeholders in a
+	// 33,000-node Flow ran for minutes (docs/performance.md).
+	edgesTo := map[string][]flowgraph.DataEdge{}
+	for _, e := range g.Data {
+		if e.To == gn.ID {
+			edgesTo[e.Input] = append(edgesTo[e.Input], e)
+		}
+	}
+	ownByTitle := propsByTitle(inputs)
+	var startByTitle map[string]*compile.Node
+	if start != nil {
+		startByTitle = propsByTitle(start.Get("inputs"))
+	}
 	for _, name := range names {
 		p := Placeholder{Name: name, Roles: roles[name]}
-		own := propByTitle(inputs, name)
-		var edges []flowgraph.DataEdge
-		for _, e := range g.Data {
-			if e.To == gn.ID && e.Input == name {
-				edges = append(edges, e)
-			}
-		}
+		own := ownByTitle[name]
+		edges := edgesTo[name]
 		switch {
 		case len(edges) > 0:
 			b.fromEdge(&p, g, edges, own, start)
@@ -69,12 +81,12 @@ func (b *builder) provenance(n *NodePrompt, f *compile.Flow, g *flowgraph.Graph,
 				Detail: "the input's own default (nothing feeds it)"}
 			p.Bucket = Session
 			p.Sample, p.SampleFrom = sample(own, name)
-		case !explicit && start != nil && propByTitle(start.Get("inputs"), name) != nil:
+		case !explicit && startByTitle[name] != nil:
 			p.Provenance = b.startProv(start, g.Start, name)
 			p.Provenance.Implicit = true
 			p.Provenance.Detail = "run input " + name + " by name (data_flow_connections is not given: name-based data flow)"
 			p.Bucket = Session
-			p.Sample, p.SampleFrom = sample(propByTitle(start.Get("inputs"), name), name)
+			p.Sample, p.SampleFrom = sample(startByTitle[name], name)
 		default:
 			if src, out := b.implicitProducer(g, gn, name); !explicit && src != nil {
 				p.Provenance = Provenance{Kind: FromEdge, From: src.ID, FromPointer: src.Pointer, Output: name, Implicit: true,
@@ -178,16 +190,67 @@ func (b *builder) startProv(start *compile.Node, startID, title string) Provenan
 
 // implicitProducer: with name-based data flow, another node of the Flow
 // whose output is named like the placeholder.
+// The first node of g.Nodes but gn whose outputs list one titled name,
+// and that output (the first so titled), from the graph's index of
+// outputs (producers).
 func (b *builder) implicitProducer(g *flowgraph.Graph, gn *flowgraph.Node, name string) (*flowgraph.Node, *compile.Node) {
-	for _, o := range g.Nodes {
-		if o == gn || o.Pointer == "" {
-			continue
-		}
-		if out := propByTitle(b.a.Flow.Lookup(o.Pointer).Get("outputs"), name); out != nil {
-			return o, out
+	for _, pr := range b.producers(g)[name] {
+		if pr.node != gn {
+			return pr.node, pr.out
 		}
 	}
 	return nil, nil
+}
+
+// producer is a node of a graph and one of its outputs.
+type producer struct {
+	node *flowgraph.Node
+	out  *compile.Node
+}
+
+// producers indexes the outputs of g's nodes by title, made once per
+// graph: each title's nodes in the order of g.Nodes, each with its first
+// output so titled (propByTitle's), nodes without a pointer left out.
+func (b *builder) producers(g *flowgraph.Graph) map[string][]producer {
+	if idx, ok := b.outputs[g]; ok {
+		return idx
+	}
+	idx := map[string][]producer{}
+	for _, o := range g.Nodes {
+		if o.Pointer == "" {
+			continue
+		}
+		outs := b.a.Flow.Lookup(o.Pointer).Get("outputs")
+		if !outs.Is(compile.Array) {
+			continue
+		}
+		for _, p := range outs.Items {
+			t := p.Get("title").StringOr("")
+			if list := idx[t]; len(list) == 0 || list[len(list)-1].node != o { // the node's first so titled
+				idx[t] = append(list, producer{o, p})
+			}
+		}
+	}
+	if b.outputs == nil {
+		b.outputs = map[*flowgraph.Graph]map[string][]producer{}
+	}
+	b.outputs[g] = idx
+	return idx
+}
+
+// propsByTitle indexes an array of properties by title, each title's
+// first (propByTitle's); nil when arr is no array.
+func propsByTitle(arr *compile.Node) map[string]*compile.Node {
+	if !arr.Is(compile.Array) {
+		return nil
+	}
+	m := make(map[string]*compile.Node, len(arr.Items))
+	for _, p := range arr.Items {
+		if t := p.Get("title").StringOr(""); m[t] == nil {
+			m[t] = p
+		}
+	}
+	return m
 }
 
 // unresolvedRule names the existing rule that reports an unfed
