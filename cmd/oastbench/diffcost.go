@@ -27,7 +27,11 @@ import (
 //     renamed (-placeholders, default 100,000), also through MCP
 //     agent_diff (`oastui mcp`, one tools/call over stdio);
 //   - renamed: a flow of -nodes FlowNodes (default 33,000), every node
-//     renamed.
+//     renamed;
+//   - both: the -nodes flow with one LlmNode more whose prompt's
+//     -placeholders placeholders are all renamed (-combined; a build
+//     before 4c54c62 looked each placeholder up in every node and runs
+//     it for minutes: give such a -base -combined=false).
 //
 // -placeholders 0 or -nodes 0 skips that input; -keep keeps the
 // repositories (and the binary) and prints where, for profiling by hand.
@@ -36,7 +40,7 @@ import (
 // output bytes, and the diff's CPU ÷ the lint's, paired by run (target
 // ≤ 2.5× for the renamed flow). With -base, that binary's diff is timed too
 // and paired against this build's.
-func runDiffCost(runs, placeholders, nodes int, keep bool) error {
+func runDiffCost(runs, placeholders, nodes int, combined, keep bool) error {
 	if runs < 1 {
 		return errors.New("-runs must be at least 1")
 	}
@@ -69,10 +73,13 @@ func runDiffCost(runs, placeholders, nodes int, keep bool) error {
 			func() []byte {
 				return bytes.ReplaceAll(hostile.Flow(nodes, true), []byte(`"name":"Step `), []byte(`"name":"Renamed step `))
 			}, false},
+		{fmt.Sprintf("%d-node flow with a prompt of %d placeholders renamed", nodes, placeholders),
+			func() []byte { return hostile.FlowWithPrompt(nodes, placeholders, "a") },
+			func() []byte { return hostile.FlowWithPrompt(nodes, placeholders, "b") }, false},
 	}
 	for k, in := range inputs {
-		if (k == 0 && placeholders < 1) || (k == 1 && nodes < 1) {
-			continue // -placeholders 0 or -nodes 0: that input is skipped
+		if (k == 0 && placeholders < 1) || (k == 1 && nodes < 1) || (k == 2 && (!combined || placeholders < 1 || nodes < 1)) {
+			continue // -placeholders 0, -nodes 0 or -combined=false: that input is skipped
 		}
 		repo := filepath.Join(tmp, fmt.Sprintf("repo%d", k))
 		agent := filepath.Join("agents", "acme", "big")

@@ -62,6 +62,7 @@ func main() {
 	diffCost := flag.Bool("diffcost", false, "instead: time oastui diff --format json (and MCP agent_diff) on the hostile changes of issue 35 (renamed placeholders, a renamed large flow), next to lint, paired")
 	placeholders := flag.Int("placeholders", 100000, "-diffcost: placeholders renamed in one prompt (0: skip that input)")
 	nodes := flag.Int("nodes", 33000, "-diffcost: nodes of the renamed flow (0: skip that input)")
+	combined := flag.Bool("combined", true, "-diffcost: also the flow of -nodes nodes with a prompt of -placeholders placeholders renamed (false: skip it, as for a -base before 4c54c62)")
 	promptsMode := flag.Bool("prompts", false, "instead: time the prompt report (issue 16) of every corpus agent in this process, first (every chunk counted anew) and warm")
 	flag.Parse()
 	if *promptsMode {
@@ -77,7 +78,7 @@ func main() {
 		return
 	}
 	if *diffCost {
-		if err := runDiffCost(*runs, *placeholders, *nodes, *keep); err != nil {
+		if err := runDiffCost(*runs, *placeholders, *nodes, *combined, *keep); err != nil {
 			fmt.Fprintln(os.Stderr, "oastbench:", err)
 			os.Exit(1)
 		}

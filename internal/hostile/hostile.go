@@ -106,6 +106,28 @@ const Token = "ghp_R8x2Kq7LmZ4vN1pW9sT3yB6cD0fG5hJ8kLmN"
 // password and the three characters.
 var Raw = []string{Token, "hunter2pass", "\u009b", "\u202e", "\u2066"}
 
+// FlowWithPrompt is Flow(n, true) with one more node, an LlmNode whose
+// prompt uses k placeholders {{<prefix>0}} … (issue 35 points 11 and 12
+// together: a large flow whose one prompt's placeholders are all
+// renamed is FlowWithPrompt(n, k, "a") against FlowWithPrompt(n, k, "b"),
+// and the prompt report looks each placeholder up in a Flow of n nodes).
+func FlowWithPrompt(n, k int, prefix string) []byte {
+	var p strings.Builder
+	p.Grow(k * (len(prefix) + 12))
+	for i := 0; i < k; i++ {
+		if i > 0 {
+			p.WriteByte(' ')
+		}
+		fmt.Fprintf(&p, "{{%s%d}}", prefix, i)
+	}
+	prompt, _ := json.Marshal(p.String()) // a JSON string of plain ASCII: cannot fail
+	src := string(Flow(n, true))
+	src = strings.Replace(src, `"nodes":[`, `"nodes":[{"$component_ref":"llm"},`, 1)
+	src = strings.Replace(src, `"$referenced_components":{`,
+		`"$referenced_components":{"llm":{"component_type":"LlmNode","id":"llm","name":"llm","inputs":[],"outputs":[],"prompt_template":`+string(prompt)+`},`, 1)
+	return []byte(src)
+}
+
 // PlaceholderFlow is a flow Start → LlmNode → End whose LLM node's prompt
 // uses n placeholders {{<prefix>0}} … (issue 35 point 11: a change that
 // renames 100,000 placeholders is PlaceholderFlow(100000, "a") against
