@@ -124,3 +124,71 @@ func TestImplicitProducerAsScan(t *testing.T) {
 		}
 	})
 }
+
+// startProvScan is startProv as it was before the StartNode's inputs and
+// lists were indexed (startIndexOf): the oracle of TestStartProvAsScan.
+func startProvScan(start *compile.Node, startID, title string) Provenance {
+	p := Provenance{Kind: FromStart, From: startID, Output: title}
+	meta := start.Path("metadata", "cinatra")
+	p.Required = inList(meta.Get("required"), title)
+	p.Hidden = inList(meta.Get("hidden"), title)
+	if in := propByTitle(start.Get("inputs"), title); in != nil && in.Get("default") != nil {
+		p.HasDefault, p.Default = true, jsonText(in.Get("default"))
+	}
+	return p
+}
+
+// TestStartProvAsScan: startProv from the StartNode's index answers as
+// the scans it replaced, for every title of random StartNodes (inputs
+// with repeated, missing and non-string titles and defaults; required
+// and hidden lists with repeated, non-string items, or no list at all)
+// and for a title none has. Mutants caught: a repeated input's last
+// default kept; a non-string list item not counted as "".
+func TestStartProvAsScan(t *testing.T) {
+	rng := rand.New(rand.NewSource(11))
+	titles := []string{"a", "b", "c", ""}
+	item := func() string {
+		switch rng.Intn(5) {
+		case 0:
+			return "1"
+		case 1:
+			return "null"
+		}
+		return fmt.Sprintf("%q", titles[rng.Intn(len(titles))])
+	}
+	list := func() string {
+		if rng.Intn(6) == 0 {
+			return `"not a list"`
+		}
+		var items []string
+		for range rng.Intn(5) {
+			items = append(items, item())
+		}
+		return "[" + strings.Join(items, ",") + "]"
+	}
+	b := &builder{}
+	for i := 0; i < 400/race.Stride(4); i++ {
+		var ins []string
+		for j := range rng.Intn(6) {
+			in := `{"type":"string"`
+			if rng.Intn(4) > 0 {
+				in += `,"title":` + item()
+			}
+			if rng.Intn(2) == 0 {
+				in += fmt.Sprintf(`,"default":"d%d"`, j)
+			}
+			ins = append(ins, in+"}")
+		}
+		src := `{"component_type":"StartNode","id":"s","inputs":[` + strings.Join(ins, ",") +
+			`],"metadata":{"cinatra":{"required":` + list() + `,"hidden":` + list() + `}}}`
+		start := compile.ParseDoc("s.json", []byte(src)).Root
+		if start == nil {
+			t.Fatalf("StartNode %d does not parse: %s", i, src)
+		}
+		for _, title := range append(titles, "none has it") {
+			if got, want := b.startProv(start, "s", title), startProvScan(start, "s", title); got != want {
+				t.Fatalf("%s, title %q: %+v, the scan's %+v", src, title, got, want)
+			}
+		}
+	}
+}

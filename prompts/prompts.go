@@ -354,8 +354,10 @@ type builder struct {
 	// whose prompts it let go uncounted so far.
 	memBytes  int
 	uncounted []uncountedPolicy
-	// outputs indexes each graph's node outputs by title (producers).
+	// outputs indexes each graph's node outputs by title (producers),
+	// starts each StartNode's inputs and lists (startIndexOf).
 	outputs map[*flowgraph.Graph]map[string][]producer
+	starts  map[*compile.Node]*startIndex
 }
 
 func (b *builder) count(enc, text string) int {

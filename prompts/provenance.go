@@ -67,7 +67,7 @@ func (b *builder) provenance(n *NodePrompt, f *compile.Flow, g *flowgraph.Graph,
 	ownByTitle := propsByTitle(inputs)
 	var startByTitle map[string]*compile.Node
 	if start != nil {
-		startByTitle = propsByTitle(start.Get("inputs"))
+		startByTitle = b.startIndexOf(start).inputs
 	}
 	for _, name := range names {
 		p := Placeholder{Name: name, Roles: roles[name]}
@@ -139,7 +139,7 @@ func (b *builder) fromEdge(p *Placeholder, g *flowgraph.Graph, edges []flowgraph
 		p.Provenance.FromPointer = src.Pointer
 		p.Provenance.Detail = "run input " + e.Output + more
 		p.Bucket = Session
-		schema := propByTitle(start.Get("inputs"), e.Output)
+		schema := b.startIndexOf(start).inputs[e.Output]
 		if schema == nil {
 			schema = own
 		}
@@ -179,13 +179,47 @@ func sampleOr(schema, alt *compile.Node, name string) (string, string) {
 // (metadata.cinatra.required / hidden, the input's default).
 func (b *builder) startProv(start *compile.Node, startID, title string) Provenance {
 	p := Provenance{Kind: FromStart, From: startID, Output: title}
-	meta := start.Path("metadata", "cinatra")
-	p.Required = inList(meta.Get("required"), title)
-	p.Hidden = inList(meta.Get("hidden"), title)
-	if in := propByTitle(start.Get("inputs"), title); in != nil && in.Get("default") != nil {
+	ix := b.startIndexOf(start)
+	p.Required, p.Hidden = ix.required[title], ix.hidden[title]
+	if in := ix.inputs[title]; in != nil && in.Get("default") != nil {
 		p.HasDefault, p.Default = true, jsonText(in.Get("default"))
 	}
 	return p
+}
+
+// startIndex is a StartNode's inputs by title (propsByTitle) and its
+// metadata.cinatra required and hidden lists as sets (inList's answers),
+// made once per StartNode: startProv runs for every placeholder a run
+// input feeds.
+type startIndex struct {
+	inputs           map[string]*compile.Node
+	required, hidden map[string]bool
+}
+
+func (b *builder) startIndexOf(start *compile.Node) *startIndex {
+	if ix, ok := b.starts[start]; ok {
+		return ix
+	}
+	meta := start.Path("metadata", "cinatra")
+	ix := &startIndex{inputs: propsByTitle(start.Get("inputs")), required: stringSet(meta.Get("required")), hidden: stringSet(meta.Get("hidden"))}
+	if b.starts == nil {
+		b.starts = map[*compile.Node]*startIndex{}
+	}
+	b.starts[start] = ix
+	return ix
+}
+
+// stringSet is the set inList(list, s) answers true for: each item's
+// string ("" for an item that is none); nil when list is no array.
+func stringSet(list *compile.Node) map[string]bool {
+	if !list.Is(compile.Array) {
+		return nil
+	}
+	set := make(map[string]bool, len(list.Items))
+	for _, it := range list.Items {
+		set[it.StringOr("")] = true
+	}
+	return set
 }
 
 // implicitProducer: with name-based data flow, another node of the Flow
