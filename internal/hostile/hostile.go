@@ -112,15 +112,7 @@ var Raw = []string{Token, "hunter2pass", "\u009b", "\u202e", "\u2066"}
 // renamed is FlowWithPrompt(n, k, "a") against FlowWithPrompt(n, k, "b"),
 // and the prompt report looks each placeholder up in a Flow of n nodes).
 func FlowWithPrompt(n, k int, prefix string) []byte {
-	var p strings.Builder
-	p.Grow(k * (len(prefix) + 12))
-	for i := 0; i < k; i++ {
-		if i > 0 {
-			p.WriteByte(' ')
-		}
-		fmt.Fprintf(&p, "{{%s%d}}", prefix, i)
-	}
-	prompt, _ := json.Marshal(p.String()) // a JSON string of plain ASCII: cannot fail
+	prompt := placeholderPrompt(k, prefix)
 	src := string(Flow(n, true))
 	src = strings.Replace(src, `"nodes":[`, `"nodes":[{"$component_ref":"llm"},`, 1)
 	src = strings.Replace(src, `"$referenced_components":{`,
@@ -133,15 +125,7 @@ func FlowWithPrompt(n, k int, prefix string) []byte {
 // renames 100,000 placeholders is PlaceholderFlow(100000, "a") against
 // PlaceholderFlow(100000, "b")).
 func PlaceholderFlow(n int, prefix string) []byte {
-	var p strings.Builder
-	p.Grow(n * (len(prefix) + 12))
-	for i := 0; i < n; i++ {
-		if i > 0 {
-			p.WriteByte(' ')
-		}
-		fmt.Fprintf(&p, "{{%s%d}}", prefix, i)
-	}
-	prompt, _ := json.Marshal(p.String()) // a JSON string of plain ASCII: cannot fail
+	prompt := placeholderPrompt(n, prefix)
 	var b strings.Builder
 	b.WriteString(`{"agentspec_version":"26.1.0","component_type":"Flow","id":"ph","name":"Placeholders","metadata":{"cinatra":{"type":"flow"}},"inputs":[],"outputs":[],"start_node":{"$component_ref":"start"},`)
 	b.WriteString(`"nodes":[{"$component_ref":"start"},{"$component_ref":"llm"},{"$component_ref":"end"}],`)
@@ -152,4 +136,19 @@ func PlaceholderFlow(n int, prefix string) []byte {
 	b.Write(prompt)
 	b.WriteString(`},"end":{"component_type":"EndNode","id":"end","name":"end","inputs":[],"outputs":[]}}}`)
 	return []byte(b.String())
+}
+
+// placeholderPrompt is a prompt of n placeholders {{<prefix>0}} …, as a
+// JSON string.
+func placeholderPrompt(n int, prefix string) []byte {
+	var p strings.Builder
+	p.Grow(n * (len(prefix) + 12))
+	for i := 0; i < n; i++ {
+		if i > 0 {
+			p.WriteByte(' ')
+		}
+		fmt.Fprintf(&p, "{{%s%d}}", prefix, i)
+	}
+	prompt, _ := json.Marshal(p.String()) // a JSON string of plain ASCII: cannot fail
+	return prompt
 }
