@@ -192,3 +192,17 @@ func TestStartProvAsScan(t *testing.T) {
 		}
 	}
 }
+
+// inList is the scan startProv made of a required or hidden list before
+// startIndexOf (startProvScan's).
+func inList(list *compile.Node, s string) bool {
+	if !list.Is(compile.Array) {
+		return false
+	}
+	for _, it := range list.Items {
+		if it.StringOr("") == s {
+			return true
+		}
+	}
+	return false
+}

@@ -862,15 +862,3 @@ func propByTitle(arr *compile.Node, title string) *compile.Node {
 	}
 	return nil
 }
-
-func inList(list *compile.Node, s string) bool {
-	if !list.Is(compile.Array) {
-		return false
-	}
-	for _, it := range list.Items {
-		if it.StringOr("") == s {
-			return true
-		}
-	}
-	return false
-}

@@ -209,8 +209,9 @@ func (b *builder) startIndexOf(start *compile.Node) *startIndex {
 	return ix
 }
 
-// stringSet is the set inList(list, s) answers true for: each item's
-// string ("" for an item that is none); nil when list is no array.
+// stringSet is the set of a list's items as strings, each item's string
+// or "" for an item that is none (a list's item equal to s is then
+// membership of s); nil when list is no array.
 func stringSet(list *compile.Node) map[string]bool {
 	if !list.Is(compile.Array) {
 		return nil
