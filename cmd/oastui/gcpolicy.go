@@ -85,9 +85,15 @@ const diffGCPercentLifted = 150
 // collects only when the memory the runtime manages reaches diffFullFloor
 // or fullHeadroom times the live heap, whichever is more (setFull). The
 // placeholders' diff frees most of its heap at every collection (seven
-// tenths of it live at most), so it keeps its stages.
+// tenths of it live at most), so it keeps its stages. The full lift waits
+// for the first stage's lift point (72 MiB live), which that diff never
+// reaches (64 MiB at most): at 32 MiB it was judged full in 3 runs of 60
+// and peaked at 138-347 MiB rather than 116, since the watch may run
+// after a later collection than the one it was armed for and then judges
+// the live heap against an older, smaller goal (docs/performance.md "The
+// diff's collector").
 const (
-	diffFullLift  = 32 << 20
+	diffFullLift  = diffGCLimit / 4 * 3 // the first stage's lift point
 	diffFullFloor = 1 << 30
 )
 
@@ -255,8 +261,8 @@ func fullLimit(floor, live int64) int64 {
 // nearlyAllLive says a collection paced for a heap of goal bytes found
 // live bytes of it live: at least fullLiveNum/fullLiveDen. The watch runs
 // on the finalizer goroutine, which may run a collection late; a goal
-// read before a collection it missed is the smaller one, which only makes
-// a heap that keeps growing judged full sooner.
+// read before a collection it missed is the smaller one, which makes a
+// heap that keeps growing judged full sooner (hence diffFullLift).
 func nearlyAllLive(live, goal int64) bool {
 	return goal > 0 && live/fullLiveNum >= goal/fullLiveDen
 }

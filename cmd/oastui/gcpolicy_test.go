@@ -17,7 +17,7 @@ func TestWantBatchGC(t *testing.T) {
 		return func(v string) (string, bool) { return "1", v == name }
 	}
 	batch := gcPolicy{{1000, 36 << 20, 12 << 20, 0, 0}, {200, 68 << 20, 51 << 20, 0, 0}, {100, noLimit, 0, 0, 0}}
-	diff := gcPolicy{{200, 96 << 20, 72 << 20, 32 << 20, 1 << 30}, {150, noLimit, 0, 32 << 20, 1 << 30}}
+	diff := gcPolicy{{200, 96 << 20, 72 << 20, 72 << 20, 1 << 30}, {150, noLimit, 0, 72 << 20, 1 << 30}}
 	for _, c := range []struct {
 		args []string
 		env  func(string) (string, bool)
@@ -50,9 +50,9 @@ func TestWantBatchGC(t *testing.T) {
 	}
 	// Every stage but the last moves on well under its limit (a live heap
 	// near the limit would have the runtime collect without pause), and the
-	// last has no limit and no lift point. A full lift comes before the
-	// stage's lift point, and its floor leaves the live heap at the lift
-	// room to grow.
+	// last has no limit and no lift point. A full lift comes at the
+	// stage's lift point at the latest, and its floor leaves the live heap
+	// at the lift room to grow.
 	for name, p := range gcPolicies {
 		for i, st := range p {
 			last := i == len(p)-1
@@ -61,7 +61,7 @@ func TestWantBatchGC(t *testing.T) {
 				t.Errorf("%s: the last stage %+v lifts or limits", name, st)
 			case !last && (st.lift <= 0 || st.lift > st.limit/4*3):
 				t.Errorf("%s: stage %d %+v moves on at %d bytes, past three quarters of its limit", name, i, st, st.lift)
-			case st.fullLift > 0 && ((st.lift > 0 && st.fullLift >= st.lift) || st.fullFloor < st.fullLift*fullHeadroom):
+			case st.fullLift > 0 && ((st.lift > 0 && st.fullLift > st.lift) || st.fullFloor < st.fullLift*fullHeadroom):
 				t.Errorf("%s: stage %d %+v: full lift past its lift point, or a floor under %d times it", name, i, st, fullHeadroom)
 			}
 		}
