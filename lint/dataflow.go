@@ -175,8 +175,7 @@ type portScratch struct {
 
 const portScratchKeep = 1024
 
-// a pointer: the tests swap in an empty pool to make the lists anew
-var portScratchPool = &sync.Pool{New: func() any { return new(portScratch) }}
+var portScratchPool = sync.Pool{New: func() any { return new(portScratch) }}
 
 // release takes back the lists of outs and ins (grown or not) and returns
 // the scratch to portScratchPool.
@@ -194,6 +193,16 @@ func (sc *portScratch) release(outs, ins *portIndex) {
 }
 
 func dataFlowRules(p *Pass, m *compile.FlowModel) {
+	var sc *portScratch
+	if len(m.Data) > 0 {
+		sc = portScratchPool.Get().(*portScratch)
+	}
+	dataFlowRulesWith(p, m, sc)
+}
+
+// dataFlowRulesWith is dataFlowRules with its port lists lent from sc
+// (nil for a Flow without data edges), which it releases to the pool.
+func dataFlowRulesWith(p *Pass, m *compile.FlowModel, sc *portScratch) {
 	doc := p.Agent.Flow
 	fl := m.Label()
 	if m.DataGiven && len(m.Flow.Node.Get("data_flow_connections").Items) == 0 {
@@ -201,8 +210,7 @@ func dataFlowRules(p *Pass, m *compile.FlowModel) {
 			"flow %q has data_flow_connections: [] — the spec reads it as \"no data edges\", WayFlow as null (name-based); write null, or list the edges", fl))
 	}
 	outsOf, insOf := portIndex{of: outputsOf, plain: p.plainPorts}, portIndex{of: inputsOf, plain: p.plainPorts}
-	if len(m.Data) > 0 {
-		sc := portScratchPool.Get().(*portScratch)
+	if sc != nil {
 		defer sc.release(&outsOf, &insOf)
 		outsOf.all, insOf.all = sc.outs[:0], sc.ins[:0]
 		outsOf.keys, insOf.keys = sc.outKeys[:0], sc.inKeys[:0]

@@ -5,7 +5,6 @@ import (
 	"maps"
 	"path/filepath"
 	"reflect"
-	"sync"
 	"testing"
 
 	"github.com/oastui/oastui/compile"
@@ -87,15 +86,20 @@ func TestValDefsLentSameAsFresh(t *testing.T) {
 }
 
 // dataFlowFindings runs dataFlowRules on every Flow of a, with the pool
-// of port scratches as it is or (fresh) a new one for every Flow, which
-// makes the lists anew as before the pool.
+// of port scratches or (fresh) a new scratch for every Flow, which makes
+// the lists anew as before the pool.
 func dataFlowFindings(a *compile.Agent, fresh bool) []compile.Finding {
 	p := &Pass{Agent: a, Config: &Config{}}
 	for _, m := range p.model().Flows {
-		if fresh {
-			portScratchPool = &sync.Pool{New: func() any { return new(portScratch) }}
+		if !fresh {
+			dataFlowRules(p, m)
+			continue
 		}
-		dataFlowRules(p, m)
+		var sc *portScratch
+		if len(m.Data) > 0 {
+			sc = new(portScratch)
+		}
+		dataFlowRulesWith(p, m, sc)
 	}
 	return p.found
 }
@@ -104,12 +108,9 @@ func dataFlowFindings(a *compile.Agent, fresh bool) []compile.Finding {
 // finds with lists made anew, after any document before; a released
 // scratch holds no node and no port.
 func TestPortScratchSameAsFresh(t *testing.T) {
-	kept := portScratchPool
-	defer func() { portScratchPool = kept }()
 	check := func(name string, a *compile.Agent) {
 		t.Helper()
 		want := dataFlowFindings(a, true)
-		portScratchPool = kept
 		if got := dataFlowFindings(a, false); !reflect.DeepEqual(got, want) {
 			t.Fatalf("%s: with the pool %v\nmade anew %v", name, got, want)
 		}
